@@ -1,0 +1,37 @@
+/**
+ * Dependency rules checked by `npm run deps` (part of `npm run check`).
+ * Dependencies point one way: domain ← adapters ← workers / durable-objects.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "domain-is-pure",
+      comment: "Domain code depends only on ports declared in src/domain, never on runtimes or adapters.",
+      severity: "error",
+      from: { path: "^src/domain/" },
+      to: { path: "^src/(adapters|workers|durable-objects)/|^(cloudflare:|hono|drizzle-orm)|node_modules/(hono|drizzle-orm)/" },
+    },
+    {
+      name: "adapters-below-entrypoints",
+      comment: "Adapters implement domain ports; they never reach up into the Worker or the Durable Object.",
+      severity: "error",
+      from: { path: "^src/adapters/" },
+      to: { path: "^src/(workers|durable-objects)/" },
+    },
+    {
+      name: "no-circular",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "worker-configuration\\.d\\.ts$" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"] },
+    builtInModules: { add: ["cloudflare:workers", "cloudflare:test", "cloudflare:sockets"] },
+  },
+};

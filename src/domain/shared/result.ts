@@ -1,0 +1,17 @@
+/** Expected failures are values; bugs are exceptions. Results cross Durable Object RPC intact. */
+export type Ok<T> = { ok: true; value: T };
+export type Err<E> = { ok: false; error: E };
+export type Result<T, E = DomainError> = Ok<T> | Err<E>;
+
+export const ok = <T>(value: T): Ok<T> => ({ ok: true, value });
+export const err = <E>(error: E): Err<E> => ({ ok: false, error });
+
+export type DomainError =
+  | { kind: "forbidden"; reason: string }
+  | { kind: "not-found"; what: string }
+  | { kind: "invalid"; field: string; reason: string }
+  | { kind: "rate-limited"; retryAfterSeconds: number }
+  | { kind: "unavailable"; reason: string };
+
+export const invalid = (field: string, reason: string): Err<DomainError> =>
+  err({ kind: "invalid", field, reason });

@@ -1,0 +1,125 @@
+/**
+ * Application-side tokenization for FTS5 (DESIGN §3.5).
+ *
+ * FTS5's built-in tokenizers cannot segment Chinese: unicode61 makes a whole CJK run one
+ * token and trigram misses two-character words. So text is tokenized here — ICU word
+ * segments from Intl.Segmenter, plus overlapping bigrams of every CJK run, plus Latin words
+ * NFKC-normalized and lowercased — and the FTS table stores the tokens joined by spaces.
+ * Index and query must use these same functions; changing them means rebuilding FTS rows.
+ */
+
+const WORDS = new Intl.Segmenter("zh", { granularity: "word" });
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/** Longest token kept; longer runs (URLs, hashes) add nothing searchable. */
+const MAX_TOKEN_LENGTH = 48;
+
+/** Normalization applied to everything indexed or searched. */
+export function normalizeForSearch(text: string): string {
+  return text.normalize("NFKC").toLowerCase();
+}
+
+/**
+ * Index tokens, in order of appearance, repeats kept so that bm25 sees term frequency.
+ */
+export function searchTokens(text: string): string[] {
+  const normalized = normalizeForSearch(text);
+  const tokens: string[] = [];
+  for (const s of WORDS.segment(normalized)) {
+    if (s.isWordLike && HAS_WORD_CHAR.test(s.segment) && s.segment.length <= MAX_TOKEN_LENGTH) {
+      tokens.push(s.segment);
+    }
+  }
+  for (const [run] of normalized.matchAll(CJK_RUN)) {
+    for (let i = 0; i + 2 <= run.length; i++) tokens.push(run.slice(i, i + 2));
+  }
+  return tokens;
+}
+
+/** The string stored in an FTS row. */
+export function indexText(...parts: ReadonlyArray<string | null | undefined>): string {
+  return parts
+    .filter((p): p is string => typeof p === "string" && p.length > 0)
+    .flatMap(searchTokens)
+    .join(" ");
+}
+
+/**
+ * Function words that match nearly every Chinese row; as OR terms they only slow the
+ * query and blur ranking. Bigrams that contain them are kept.
+ */
+const QUERY_STOPWORDS: ReadonlySet<string> = new Set([
+  "的",
+  "了",
+  "是",
+  "在",
+  "我",
+  "你",
+  "他",
+  "她",
+  "它",
+  "们",
+  "和",
+  "与",
+  "就",
+  "都",
+  "也",
+  "吗",
+  "呢",
+  "吧",
+  "啊",
+  "呀",
+  "么",
+  "这",
+  "那",
+  "有",
+  "个",
+  "着",
+  "把",
+  "被",
+  "让",
+  "给",
+  "对",
+  "从",
+  "到",
+  "说",
+  "要",
+  "会",
+  "能",
+  "还",
+  "又",
+  "很",
+  "没",
+  "不",
+  "哦",
+  "嗯",
+  "the",
+  "a",
+  "an",
+  "of",
+  "to",
+  "is",
+  "are",
+  "and",
+  "or",
+  "in",
+  "on",
+  "at",
+  "for",
+  "what",
+  "who",
+  "how",
+  "do",
+  "does",
+  "did",
+  "i",
+  "you",
+  "it",
+]);
+
+/** Query tokens: distinct, stopwords dropped, capped so that a pasted essay stays cheap. */
+export function queryTokens(text: string, limit = 32): string[] {
+  const distinct = [...new Set(searchTokens(text))].filter((t) => !QUERY_STOPWORDS.has(t));
+  return distinct.slice(0, limit);
+}

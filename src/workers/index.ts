@@ -1,0 +1,6 @@
+export { ChatSession } from "../durable-objects/chat-session";
+export default {
+  async fetch() {
+    return new Response("ok");
+  },
+} satisfies ExportedHandler<Env>;
