@@ -1,0 +1,231 @@
+// Every signature vector of spec §10, plus the rejections of §2.2.
+import { describe, it } from "vitest";
+import {
+  fromHex,
+  qqPublicKey,
+  qqSeed,
+  signQqMessage,
+  toHex,
+  verifyQqSignature,
+} from "../../../src/adapters/qq/qq-signature";
+import { QQ_VECTORS, sha256Hex, utf8 } from "./qq-vectors";
+
+const { D1, D2, D3, V1, V2, V3, V4 } = QQ_VECTORS;
+
+describe("qqSeed", () => {
+  it.for([
+    ["DG5g3B4j9X2KOErG", "DG5g3B4j9X2KOErGDG5g3B4j9X2KOErG"],
+    ["naOC0ocQE3shWLAfffVLB1rhYPG7", "naOC0ocQE3shWLAfffVLB1rhYPG7naOC"],
+    ["abcde", "abcdeabcdeabcdeabcdeabcdeabcdeab"],
+    ["123456abcdef", "123456abcdef123456abcdef123456ab"],
+    ["0123456789abcdefABCDEFghijklmnop", "0123456789abcdefABCDEFghijklmnop"],
+    ["0123456789abcdefABCDEFghijklmnopQRSTUV", "0123456789abcdefABCDEFghijklmnop"],
+  ] as const)("repeats %s to 32 bytes", ([secret, seed], { expect }) => {
+    expect(new TextDecoder().decode(qqSeed(secret))).toBe(seed);
+  });
+
+  it("repeats bytes, not characters, for a non-ASCII secret", async ({ expect }) => {
+    const seed = qqSeed("密钥"); // 6 UTF-8 bytes
+    expect(toHex(seed)).toBe(toHex(utf8("密钥密钥密钥密钥密钥密钥")).slice(0, 64));
+  });
+
+  it("refuses an empty secret as a configuration bug", async ({ expect }) => {
+    expect(() => qqSeed("")).toThrow(/empty/);
+  });
+});
+
+describe("public key derivation", () => {
+  it.for([D1, D2, D3, V1, V3, V4])("derives the published public key for $secret", async (v, { expect }) => {
+    expect(toHex(await qqPublicKey(v.secret))).toBe(v.publicKey);
+  });
+});
+
+describe("verifyQqSignature", () => {
+  it("D1: verifies the docs' op 13 signature over event_ts + plain_token", async ({ expect }) => {
+    const ok = await verifyQqSignature({
+      secret: D1.secret,
+      signatureHex: D1.signature,
+      timestamp: D1.eventTs,
+      body: utf8(D1.plainToken),
+    });
+    expect(ok).toBe(true);
+  });
+
+  it("D2: verifies over the exact pretty-printed 53-byte body", async ({ expect }) => {
+    const body = utf8(D2.body);
+    expect(body.length).toBe(53);
+    expect(await sha256Hex(body)).toBe(D2.bodySha256);
+    expect(
+      await verifyQqSignature({
+        secret: D2.secret,
+        signatureHex: D2.signature,
+        timestamp: D2.timestamp,
+        body,
+      }),
+    ).toBe(true);
+  });
+
+  it("D2: fails over the docs' printed one-line body (whitespace is signed)", async ({ expect }) => {
+    const body = utf8('{ "op": 0,"d": {}, "t": "GATEWAY_EVENT_NAME"}');
+    expect(
+      await verifyQqSignature({
+        secret: D2.secret,
+        signatureHex: D2.signature,
+        timestamp: D2.timestamp,
+        body,
+      }),
+    ).toBe(false);
+  });
+
+  it("D3: verifies the Go SDK vector with a UTF-8 body", async ({ expect }) => {
+    const body = utf8(D3.body);
+    expect(body.length).toBe(222);
+    expect(await sha256Hex(body)).toBe(D3.bodySha256);
+    expect(
+      await verifyQqSignature({
+        secret: D3.secret,
+        signatureHex: D3.signature,
+        timestamp: D3.timestamp,
+        body,
+      }),
+    ).toBe(true);
+  });
+
+  it("V1 and V4: verify op 13 signatures", async ({ expect }) => {
+    for (const v of [V1, V4]) {
+      const ok = await verifyQqSignature({
+        secret: v.secret,
+        signatureHex: v.signature,
+        timestamp: v.eventTs,
+        body: utf8(v.plainToken),
+      });
+      expect(ok).toBe(true);
+    }
+  });
+
+  it("V2 and V3: verify signed dispatches", async ({ expect }) => {
+    for (const v of [V2, V3]) {
+      const body = utf8(v.body);
+      expect(body.length).toBe(v.bodyLength);
+      expect(await sha256Hex(body)).toBe(v.bodySha256);
+      expect(
+        await verifyQqSignature({
+          secret: v.secret,
+          signatureHex: v.signature,
+          timestamp: v.timestamp,
+          body,
+        }),
+      ).toBe(true);
+    }
+  });
+
+  it("accepts an upper-case hex signature", async ({ expect }) => {
+    const ok = await verifyQqSignature({
+      secret: V2.secret,
+      signatureHex: V2.signature.toUpperCase(),
+      timestamp: V2.timestamp,
+      body: utf8(V2.body),
+    });
+    expect(ok).toBe(true);
+  });
+
+  it("V2: rejects a changed body", async ({ expect }) => {
+    const body = utf8(V2.body.replace("/help", "/helq"));
+    expect(
+      await verifyQqSignature({
+        secret: V2.secret,
+        signatureHex: V2.signature,
+        timestamp: V2.timestamp,
+        body,
+      }),
+    ).toBe(false);
+  });
+
+  it("V2: rejects a changed timestamp", async ({ expect }) => {
+    const body = utf8(V2.body);
+    expect(
+      await verifyQqSignature({
+        secret: V2.secret,
+        signatureHex: V2.signature,
+        timestamp: "1735689602",
+        body,
+      }),
+    ).toBe(false);
+  });
+
+  it("rejects the right signature under another secret", async ({ expect }) => {
+    const body = utf8(V2.body);
+    expect(
+      await verifyQqSignature({
+        secret: D1.secret,
+        signatureHex: V2.signature,
+        timestamp: V2.timestamp,
+        body,
+      }),
+    ).toBe(false);
+  });
+
+  it.for([
+    ["non-hex characters", `${V2.signature.slice(0, 126)}zz`],
+    ["an odd number of digits", V2.signature.slice(0, 127)],
+    ["63 bytes", V2.signature.slice(0, 126)],
+    ["65 bytes", `${V2.signature}00`],
+    ["an empty string", ""],
+    ["whitespace around it", ` ${V2.signature}`],
+  ] as const)("rejects a signature with %s", async ([, signatureHex], { expect }) => {
+    const body = utf8(V2.body);
+    expect(await verifyQqSignature({ secret: V2.secret, signatureHex, timestamp: V2.timestamp, body })).toBe(
+      false,
+    );
+  });
+
+  it("rejects a signature whose S has any of its top three bits set", async ({ expect }) => {
+    const body = utf8(V2.body);
+    for (const bit of [0x20, 0x40, 0x80]) {
+      const sig = fromHex(V2.signature) ?? new Uint8Array();
+      sig[63] = (sig[63] ?? 0) | bit;
+      expect(
+        await verifyQqSignature({
+          secret: V2.secret,
+          signatureHex: toHex(sig),
+          timestamp: V2.timestamp,
+          body,
+        }),
+      ).toBe(false);
+    }
+  });
+
+  it("rejects an empty timestamp even when the body alone was signed", async ({ expect }) => {
+    const body = utf8(`${V2.timestamp}${V2.body}`);
+    const signatureHex = await signQqMessage(V2.secret, body);
+    expect(await verifyQqSignature({ secret: V2.secret, signatureHex, timestamp: "", body })).toBe(false);
+  });
+});
+
+describe("signQqMessage", () => {
+  it("reproduces the op 13 signatures of D1, V1 and V4", async ({ expect }) => {
+    for (const v of [D1, V1, V4]) {
+      expect(await signQqMessage(v.secret, `${v.eventTs}${v.plainToken}`)).toBe(v.signature);
+    }
+  });
+
+  it("reproduces the dispatch signatures of D2, D3, V2 and V3 from bytes", async ({ expect }) => {
+    for (const v of [D2, D3, V2, V3]) {
+      const message = new Uint8Array([...utf8(v.timestamp), ...utf8(v.body)]);
+      expect(await signQqMessage(v.secret, message)).toBe(v.signature);
+    }
+  });
+
+  it("returns 128 lowercase hex digits that verify", async ({ expect }) => {
+    const signatureHex = await signQqMessage("some-secret", "1700000000hello");
+    expect(signatureHex).toMatch(/^[0-9a-f]{128}$/);
+    expect(
+      await verifyQqSignature({
+        secret: "some-secret",
+        signatureHex,
+        timestamp: "1700000000",
+        body: utf8("hello"),
+      }),
+    ).toBe(true);
+  });
+});
