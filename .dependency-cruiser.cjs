@@ -10,7 +10,9 @@ module.exports = {
       comment: "Domain code depends only on ports declared in src/domain, never on runtimes or adapters.",
       severity: "error",
       from: { path: "^src/domain/" },
-      to: { path: "^src/(adapters|workers|durable-objects)/|^(cloudflare:|hono|drizzle-orm)|node_modules/(hono|drizzle-orm)/" },
+      to: {
+        path: "^src/(adapters|workers|durable-objects)/|^(cloudflare:|hono|drizzle-orm)|node_modules/(hono|drizzle-orm)/",
+      },
     },
     {
       name: "adapters-below-entrypoints",
@@ -31,7 +33,10 @@ module.exports = {
     exclude: { path: "worker-configuration\\.d\\.ts$" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default"] },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default"],
+    },
     builtInModules: { add: ["cloudflare:workers", "cloudflare:test", "cloudflare:sockets"] },
   },
 };

@@ -14,7 +14,6 @@ export default defineConfig(async () => {
         miniflare: {
           bindings: {
             TEST_MIGRATIONS: migrations,
-            AKASHA_ENV: "test",
             QQ_BOT_APPID: "102000000",
             QQ_BOT_SECRET: "kV8sZ2pQ7xR4mN1b",
             ADMIN_TOKEN: "test-admin-token",

@@ -1,0 +1,73 @@
+// Runs wrangler from the project's own node_modules with the project's Node.
+import { spawn, spawnSync } from "node:child_process";
+import path from "node:path";
+import { root } from "./dev-vars.mjs";
+
+const wranglerBin = path.join(root, "node_modules", "wrangler", "bin", "wrangler.js");
+
+export function wranglerSync(args, options = {}) {
+  return spawnSync(process.execPath, [wranglerBin, ...args], {
+    cwd: root,
+    stdio: options.stdio ?? "inherit",
+    encoding: "utf8",
+    env: { ...process.env, CI: "1", WRANGLER_SEND_METRICS: "false", ...options.env },
+  });
+}
+
+/** Applies local D1 migrations into the given persistence directory (default .wrangler/state). */
+export function applyLocalMigrations(persistTo) {
+  const args = ["d1", "migrations", "apply", "DB", "--local"];
+  if (persistTo) args.push("--persist-to", persistTo);
+  const result = wranglerSync(args, { stdio: "pipe" });
+  if (result.status !== 0) {
+    process.stderr.write(result.stdout ?? "");
+    process.stderr.write(result.stderr ?? "");
+    throw new Error("applying local D1 migrations failed");
+  }
+}
+
+/**
+ * Starts `wrangler dev` on a port; resolves once it answers /healthz. The child is killed
+ * when this process exits.
+ */
+export async function startWranglerDev({ port, vars = {}, persistTo, quiet = false, extraArgs = [] }) {
+  const args = [
+    "dev",
+    "--port",
+    String(port),
+    "--ip",
+    "127.0.0.1",
+    "--show-interactive-dev-session=false",
+    ...extraArgs,
+  ];
+  if (persistTo) args.push("--persist-to", persistTo);
+  for (const [key, value] of Object.entries(vars)) args.push("--var", `${key}:${value}`);
+  const child = spawn(process.execPath, [wranglerBin, ...args], {
+    cwd: root,
+    stdio: quiet ? ["ignore", "pipe", "pipe"] : ["ignore", "inherit", "inherit"],
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    detached: false,
+  });
+  let output = "";
+  if (quiet) {
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+  }
+  const stop = () => {
+    if (!child.killed) child.kill("SIGTERM");
+  };
+  process.on("exit", stop);
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode})\n${output}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (res.ok) return { child, stop, output: () => output };
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  stop();
+  throw new Error(`wrangler dev did not answer on port ${port} within 90 s\n${output}`);
+}

@@ -1,0 +1,117 @@
+/**
+ * Writes the chat objects' buffered rows to D1: message-log rows, recall marks, the chat
+ * registry row, usage and audit rows — all of one flush in one D1 batch (one transaction),
+ * so a failed flush writes nothing and can be retried whole. Every statement is idempotent
+ * (unique keys + ON CONFLICT), so a retry after an unacknowledged success changes nothing.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { UsageRecord } from "../../domain/agent/chat-model";
+import type { MessageRecord } from "../../domain/history/message-record";
+import type { Database } from "./database";
+import { auditLog, chats, messages, modelUsage } from "./schema";
+
+export type ChatTouch = {
+  readonly chatKey: string;
+  readonly channel: string;
+  readonly targetType: string;
+  readonly targetId: string;
+  readonly seenAt: number;
+  readonly followed: boolean;
+  readonly botPresent?: boolean;
+  readonly pushEnabled?: boolean;
+};
+
+export type RecallMark = { readonly transport: string; readonly chatKey: string; readonly messageId: string };
+
+export type AuditRecord = {
+  readonly dedupeKey: string;
+  readonly at: number;
+  readonly actor: string | null;
+  readonly action: string;
+  readonly chatKey: string | null;
+  readonly target: string | null;
+  readonly detail: Record<string, unknown>;
+};
+
+export type FlushBatch = {
+  readonly messages: readonly MessageRecord[];
+  readonly recalls: readonly RecallMark[];
+  readonly chats: readonly ChatTouch[];
+  readonly usage: readonly (UsageRecord & { dedupeKey: string })[];
+  readonly audit: readonly AuditRecord[];
+};
+
+export class D1MessageLog {
+  readonly #db: Database;
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  /** Writes everything in one transaction. Throws on failure; nothing is half-written. */
+  async flush(batch: FlushBatch): Promise<void> {
+    const statements: BatchItem<"sqlite">[] = [
+      ...batch.chats.map((c) => this.#touchChat(c)),
+      ...batch.messages.map((m) => this.#insertMessage(m)),
+      ...batch.recalls.map((r) => this.#markRecalled(r)),
+      ...batch.usage.map((u) => this.#db.insert(modelUsage).values(u).onConflictDoNothing()),
+      ...batch.audit.map((a) =>
+        this.#db
+          .insert(auditLog)
+          .values({ ...a, detail: JSON.stringify(a.detail) })
+          .onConflictDoNothing(),
+      ),
+    ];
+    const [first, ...rest] = statements;
+    if (!first) return;
+    await this.#db.batch([first, ...rest]);
+  }
+
+  /** One INSERT per call: the unbatched baseline the ingest benchmark compares against. */
+  async insertOne(record: MessageRecord): Promise<void> {
+    await this.#insertMessage(record);
+  }
+
+  #insertMessage(m: MessageRecord) {
+    return this.#db.insert(messages).values(m).onConflictDoNothing();
+  }
+
+  #markRecalled(r: RecallMark) {
+    return this.#db
+      .update(messages)
+      .set({ recalled: true })
+      .where(
+        and(
+          eq(messages.transport, r.transport),
+          eq(messages.chatKey, r.chatKey),
+          eq(messages.messageId, r.messageId),
+        ),
+      );
+  }
+
+  #touchChat(c: ChatTouch) {
+    return this.#db
+      .insert(chats)
+      .values({
+        chatKey: c.chatKey,
+        channel: c.channel,
+        targetType: c.targetType,
+        targetId: c.targetId,
+        followed: c.followed,
+        botPresent: c.botPresent ?? true,
+        pushEnabled: c.pushEnabled ?? true,
+        firstSeen: c.seenAt,
+        lastSeen: c.seenAt,
+      })
+      .onConflictDoUpdate({
+        target: chats.chatKey,
+        set: {
+          lastSeen: sql`max(${chats.lastSeen}, excluded.last_seen)`,
+          firstSeen: sql`min(${chats.firstSeen}, excluded.first_seen)`,
+          followed: sql`excluded.followed`,
+          ...(c.botPresent === undefined ? {} : { botPresent: c.botPresent }),
+          ...(c.pushEnabled === undefined ? {} : { pushEnabled: c.pushEnabled }),
+        },
+      });
+  }
+}

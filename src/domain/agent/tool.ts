@@ -1,0 +1,24 @@
+/**
+ * Tools the model may call. A tool declares what it needs so that the turn loop, not the
+ * model, decides where it may act: `scope` says which chats it can touch and `requiresAdmin`
+ * whether the sender must be an admin. No tool parameter names a scope or a set of chats
+ * (DESIGN §5.2); those come from the resolved turn.
+ */
+import type { ToolSpec } from "./chat-model";
+import type { TurnContext } from "./turn-context";
+import type { TurnServices } from "./turn-services";
+
+export type ToolScope = "chat_domain" | "current_chat" | "none";
+
+export type ToolResult = { readonly ok: boolean; readonly content: string };
+
+export interface Tool {
+  readonly spec: ToolSpec;
+  readonly requiresAdmin: boolean;
+  readonly scope: ToolScope;
+  /** Runs with arguments the model sent (already JSON-parsed, not yet validated). */
+  run(args: unknown, ctx: TurnContext, services: TurnServices): Promise<ToolResult>;
+}
+
+export const toolError = (content: string): ToolResult => ({ ok: false, content });
+export const toolOk = (content: string): ToolResult => ({ ok: true, content });

@@ -1,0 +1,63 @@
+/** `history_search` and `history_recent`: the current chat's message log, nothing else. */
+import type { HistoryHit } from "../../history/history-search";
+import { type Tool, toolError, toolOk } from "../tool";
+
+function formatHit(hit: HistoryHit): string {
+  const when = new Date(hit.ts).toISOString().slice(0, 16).replace("T", " ");
+  const who = hit.direction === "out" ? "我" : (hit.nick ?? "某人");
+  return `[${when}] ${who}: ${hit.text}`;
+}
+
+function readLimit(args: unknown, fallback: number, max: number): number {
+  const value =
+    typeof args === "object" && args !== null ? (args as Record<string, unknown>).limit : undefined;
+  if (typeof value !== "number" || !Number.isFinite(value)) return fallback;
+  return Math.max(1, Math.min(max, Math.trunc(value)));
+}
+
+export const historySearchTool: Tool = {
+  spec: {
+    name: "history_search",
+    description: "在当前聊天的历史消息中全文搜索（中文分词）。返回最相关的消息及时间。",
+    parameters: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "要搜索的词语或句子" },
+        limit: { type: "integer", minimum: 1, maximum: 20, description: "最多返回多少条，默认 5" },
+      },
+      required: ["query"],
+      additionalProperties: false,
+    },
+  },
+  requiresAdmin: false,
+  scope: "current_chat",
+  async run(args, ctx, services) {
+    const query =
+      typeof args === "object" && args !== null ? (args as Record<string, unknown>).query : undefined;
+    if (typeof query !== "string" || query.trim() === "") return toolError("query 必须是非空字符串");
+    const hits = await services.history.search({
+      chatKey: ctx.chat.key,
+      text: query,
+      limit: readLimit(args, 5, 20),
+    });
+    return toolOk(hits.length === 0 ? "没有找到相关消息。" : hits.map(formatHit).join("\n"));
+  },
+};
+
+export const historyRecentTool: Tool = {
+  spec: {
+    name: "history_recent",
+    description: "列出当前聊天最近的消息（从新到旧）。",
+    parameters: {
+      type: "object",
+      properties: { limit: { type: "integer", minimum: 1, maximum: 50, description: "条数，默认 10" } },
+      additionalProperties: false,
+    },
+  },
+  requiresAdmin: false,
+  scope: "current_chat",
+  async run(args, ctx, services) {
+    const hits = await services.history.recent({ chatKey: ctx.chat.key, limit: readLimit(args, 10, 50) });
+    return toolOk(hits.length === 0 ? "还没有消息记录。" : hits.map(formatHit).join("\n"));
+  },
+};

@@ -1,0 +1,21 @@
+/** What every step of a turn knows about the message being answered. Plain data. */
+import type { Settings } from "../config/settings";
+import type { InboundEvent, InboundSender } from "../inbound/inbound-event";
+
+export type RecentTurn = {
+  readonly role: "user" | "assistant";
+  readonly name: string | null;
+  readonly text: string;
+  readonly ts: number;
+};
+
+export type TurnContext = {
+  readonly event: InboundEvent;
+  readonly chat: InboundEvent["chat"];
+  readonly sender: InboundSender | null;
+  /** The message text being answered (normalized). */
+  readonly text: string;
+  readonly recent: readonly RecentTurn[];
+  readonly settings: Settings;
+  readonly now: number;
+};

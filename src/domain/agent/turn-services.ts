@@ -1,0 +1,13 @@
+/** Ports a turn uses. Built by the chat object from its bindings; fakes in domain tests. */
+
+import type { HistorySearch } from "../history/history-search";
+import type { Clock } from "../shared/clock";
+import type { Logger } from "../shared/logger";
+import type { ChatModel } from "./chat-model";
+
+export type TurnServices = {
+  readonly model: ChatModel;
+  readonly history: HistorySearch;
+  readonly clock: Clock;
+  readonly logger: Logger;
+};

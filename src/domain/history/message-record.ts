@@ -1,0 +1,66 @@
+/**
+ * The message-log row (DESIGN §3.6) and how inbound events and sent replies become rows.
+ * Rows are buffered in the chat object and flushed to D1 in batches; the unique key
+ * (transport, chat_key, message_id, ts) makes redelivery and retried flushes idempotent.
+ */
+import type { InboundEvent } from "../inbound/inbound-event";
+import { indexText } from "../text/search-tokens";
+
+export type MessageRecord = {
+  readonly transport: string;
+  readonly chatKey: string;
+  readonly messageId: string;
+  readonly ts: number;
+  readonly userId: string | null;
+  readonly accountKey: string | null;
+  readonly nick: string | null;
+  readonly text: string;
+  /** Space-joined FTS tokens of `text` (see search-tokens.ts). */
+  readonly tokens: string;
+  readonly rawJson: string | null;
+  readonly direction: "in" | "out";
+};
+
+/** raw_json is kept for audit and re-parsing; oversized payloads are cut, not dropped. */
+const MAX_RAW_JSON = 16 * 1024;
+
+export function inboundRecord(event: InboundEvent): MessageRecord | null {
+  if (event.kind !== "message" || !event.message) return null;
+  const raw = JSON.stringify(event.raw ?? null);
+  return {
+    transport: event.transport,
+    chatKey: event.chat.key,
+    messageId: event.message.id,
+    ts: event.message.ts,
+    userId: event.sender?.userId ?? null,
+    accountKey: event.sender?.account ?? null,
+    nick: event.sender?.displayName ?? null,
+    text: event.message.text,
+    tokens: indexText(event.message.text),
+    rawJson: raw.length > MAX_RAW_JSON ? raw.slice(0, MAX_RAW_JSON) : raw,
+    direction: "in",
+  };
+}
+
+export function outboundRecord(input: {
+  transport: string;
+  chatKey: string;
+  messageId: string;
+  ts: number;
+  text: string;
+  botName: string;
+}): MessageRecord {
+  return {
+    transport: input.transport,
+    chatKey: input.chatKey,
+    messageId: input.messageId,
+    ts: input.ts,
+    userId: null,
+    accountKey: null,
+    nick: input.botName,
+    text: input.text,
+    tokens: indexText(input.text),
+    rawJson: null,
+    direction: "out",
+  };
+}

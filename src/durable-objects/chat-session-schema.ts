@@ -1,0 +1,60 @@
+/**
+ * The chat object's own SQLite schema, as append-only steps. Never edit a step that has
+ * shipped; add a new one.
+ */
+const STEPS = [
+  `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+  // Durable queue of inbound events. Done rows stay (payload cleared) as the dedupe record.
+  `CREATE TABLE inbox (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     event_id TEXT NOT NULL UNIQUE,
+     message_id TEXT,
+     kind TEXT NOT NULL,
+     payload TEXT,
+     state TEXT NOT NULL CHECK (state IN ('pending', 'replying', 'done')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     not_before INTEGER NOT NULL DEFAULT 0,
+     received_at INTEGER NOT NULL,
+     done_at INTEGER
+   )`,
+  `CREATE UNIQUE INDEX inbox_message_id ON inbox (message_id) WHERE message_id IS NOT NULL`,
+  `CREATE INDEX inbox_state ON inbox (state, seq)`,
+  // Replies decided by a turn, sent one by one; a sent reply is never sent again.
+  `CREATE TABLE replies (
+     inbox_seq INTEGER NOT NULL,
+     idx INTEGER NOT NULL,
+     text TEXT NOT NULL,
+     state TEXT NOT NULL CHECK (state IN ('planned', 'sent', 'failed')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     message_id TEXT,
+     sent_at INTEGER,
+     error TEXT,
+     PRIMARY KEY (inbox_seq, idx)
+   )`,
+  // Rows waiting for the next D1 flush (message log, recalls, registry, usage, audit).
+  `CREATE TABLE outbox (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     kind TEXT NOT NULL,
+     body TEXT NOT NULL,
+     created_at INTEGER NOT NULL
+   )`,
+  // Short-term context: the last turns of this chat.
+  `CREATE TABLE recent_turns (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+     name TEXT,
+     text TEXT NOT NULL,
+     ts INTEGER NOT NULL
+   )`,
+] as const;
+
+export function migrateChatSession(storage: DurableObjectStorage): void {
+  storage.transactionSync(() => {
+    storage.sql.exec("CREATE TABLE IF NOT EXISTS _schema (version INTEGER NOT NULL)");
+    const from =
+      storage.sql.exec<{ version: number }>("SELECT version FROM _schema").toArray()[0]?.version ?? 0;
+    for (const step of STEPS.slice(from)) storage.sql.exec(step);
+    storage.sql.exec("DELETE FROM _schema");
+    storage.sql.exec("INSERT INTO _schema (version) VALUES (?)", STEPS.length);
+  });
+}

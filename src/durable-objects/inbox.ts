@@ -1,0 +1,111 @@
+/**
+ * The chat object's durable inbox: events are written here before the webhook is
+ * acknowledged, deduplicated on event id and on platform message id, and drained oldest
+ * first by the alarm. A done row keeps its ids (not its payload) as the dedupe record.
+ */
+import type { InboundEvent } from "../domain/inbound/inbound-event";
+
+export type InboxState = "pending" | "replying" | "done";
+
+export type InboxRow = {
+  readonly seq: number;
+  readonly eventId: string;
+  readonly state: InboxState;
+  readonly attempts: number;
+  readonly notBefore: number;
+  readonly event: InboundEvent;
+};
+
+type Raw = {
+  seq: number;
+  event_id: string;
+  state: InboxState;
+  attempts: number;
+  not_before: number;
+  payload: string | null;
+};
+
+/** How long done rows are kept as dedupe records: well past QQ's 60-minute C2C window. */
+export const DEDUPE_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+export class Inbox {
+  readonly #sql: SqlStorage;
+  constructor(sql: SqlStorage) {
+    this.#sql = sql;
+  }
+
+  /** True when an event with this event id or message id was already accepted. */
+  has(eventId: string, messageId: string | null): boolean {
+    const row = this.#sql
+      .exec<{ n: number }>(
+        "SELECT count(*) AS n FROM inbox WHERE event_id = ? OR (message_id IS NOT NULL AND message_id = ?)",
+        eventId,
+        messageId,
+      )
+      .one();
+    return row.n > 0;
+  }
+
+  /** Adds an event; `needsTurn` false stores only the dedupe record. Call inside a transaction. */
+  add(event: InboundEvent, needsTurn: boolean, now: number): void {
+    this.#sql.exec(
+      `INSERT INTO inbox (event_id, message_id, kind, payload, state, received_at, done_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      event.eventId,
+      event.message?.id ?? null,
+      event.kind,
+      needsTurn ? JSON.stringify(event) : null,
+      needsTurn ? "pending" : "done",
+      now,
+      needsTurn ? null : now,
+    );
+  }
+
+  /** The oldest row not yet done, whether or not its backoff has passed. */
+  oldestOpen(): InboxRow | null {
+    const raw = this.#sql
+      .exec<Raw>(
+        "SELECT seq, event_id, state, attempts, not_before, payload FROM inbox WHERE state != 'done' ORDER BY seq LIMIT 1",
+      )
+      .toArray()[0];
+    if (!raw) return null;
+    return {
+      seq: raw.seq,
+      eventId: raw.event_id,
+      state: raw.state,
+      attempts: raw.attempts,
+      notBefore: raw.not_before,
+      event: JSON.parse(raw.payload ?? "null") as InboundEvent,
+    };
+  }
+
+  setState(seq: number, state: InboxState, now: number): void {
+    if (state === "done") {
+      this.#sql.exec("UPDATE inbox SET state = 'done', payload = NULL, done_at = ? WHERE seq = ?", now, seq);
+    } else {
+      this.#sql.exec("UPDATE inbox SET state = ? WHERE seq = ?", state, seq);
+    }
+  }
+
+  /** Records a failed attempt and when to try again. */
+  backOff(seq: number, notBefore: number): void {
+    this.#sql.exec("UPDATE inbox SET attempts = attempts + 1, not_before = ? WHERE seq = ?", notBefore, seq);
+  }
+
+  stateOf(eventId: string): { seq: number; state: InboxState } | null {
+    return (
+      this.#sql
+        .exec<{ seq: number; state: InboxState }>("SELECT seq, state FROM inbox WHERE event_id = ?", eventId)
+        .toArray()[0] ?? null
+    );
+  }
+
+  openCount(): number {
+    return this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM inbox WHERE state != 'done'").one().n;
+  }
+
+  /** Drops dedupe records older than the retention. */
+  prune(now: number): void {
+    this.#sql.exec("DELETE FROM inbox WHERE state = 'done' AND done_at < ?", now - DEDUPE_RETENTION_MS);
+  }
+}

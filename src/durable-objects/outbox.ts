@@ -1,0 +1,92 @@
+/**
+ * Rows waiting to be written to D1, in the chat object's SQLite. A row leaves the outbox
+ * only after the D1 batch that carries it succeeded, so a failed flush loses nothing.
+ */
+
+import type { AuditRecord, ChatTouch, FlushBatch, RecallMark } from "../adapters/d1/message-log-store";
+import type { UsageRecord } from "../domain/agent/chat-model";
+import type { MessageRecord } from "../domain/history/message-record";
+
+export type OutboxItem =
+  | { kind: "message"; body: MessageRecord }
+  | { kind: "recall"; body: RecallMark }
+  | { kind: "chat"; body: ChatTouch }
+  | { kind: "usage"; body: UsageRecord & { dedupeKey: string } }
+  | { kind: "audit"; body: AuditRecord };
+
+export class Outbox {
+  readonly #sql: SqlStorage;
+  constructor(sql: SqlStorage) {
+    this.#sql = sql;
+  }
+
+  push(item: OutboxItem, now: number): void {
+    this.#sql.exec(
+      "INSERT INTO outbox (kind, body, created_at) VALUES (?, ?, ?)",
+      item.kind,
+      JSON.stringify(item.body),
+      now,
+    );
+  }
+
+  size(): number {
+    return this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM outbox").one().n;
+  }
+
+  /** The oldest `limit` rows as one flush batch, plus the last seq it covers. */
+  take(limit: number): { batch: FlushBatch; upTo: number; rows: number } | null {
+    const rows = this.#sql
+      .exec<{ seq: number; kind: OutboxItem["kind"]; body: string }>(
+        "SELECT seq, kind, body FROM outbox ORDER BY seq LIMIT ?",
+        limit,
+      )
+      .toArray();
+    const last = rows.at(-1);
+    if (!last) return null;
+    const batch = {
+      messages: [] as MessageRecord[],
+      recalls: [] as RecallMark[],
+      chats: new Map<string, ChatTouch>(),
+      usage: [] as (UsageRecord & { dedupeKey: string })[],
+      audit: [] as AuditRecord[],
+    };
+    for (const row of rows) {
+      const body: unknown = JSON.parse(row.body);
+      if (row.kind === "message") batch.messages.push(body as MessageRecord);
+      else if (row.kind === "recall") batch.recalls.push(body as RecallMark);
+      else if (row.kind === "usage") batch.usage.push(body as UsageRecord & { dedupeKey: string });
+      else if (row.kind === "audit") batch.audit.push(body as AuditRecord);
+      else if (row.kind === "chat") mergeTouch(batch.chats, body as ChatTouch);
+    }
+    return { batch: { ...batch, chats: [...batch.chats.values()] }, upTo: last.seq, rows: rows.length };
+  }
+
+  /** Removes rows up to and including `seq` after their batch was written. */
+  remove(upTo: number): void {
+    this.#sql.exec("DELETE FROM outbox WHERE seq <= ?", upTo);
+  }
+}
+
+/** Several touches of one chat in a batch become one upsert carrying the latest flags. */
+function mergeTouch(into: Map<string, ChatTouch>, touch: ChatTouch): void {
+  const prior = into.get(touch.chatKey);
+  if (!prior) {
+    into.set(touch.chatKey, touch);
+    return;
+  }
+  const later = touch.seenAt >= prior.seenAt ? touch : prior;
+  into.set(touch.chatKey, {
+    ...later,
+    seenAt: Math.max(prior.seenAt, touch.seenAt),
+    ...(touch.botPresent === undefined
+      ? prior.botPresent === undefined
+        ? {}
+        : { botPresent: prior.botPresent }
+      : { botPresent: touch.botPresent }),
+    ...(touch.pushEnabled === undefined
+      ? prior.pushEnabled === undefined
+        ? {}
+        : { pushEnabled: prior.pushEnabled }
+      : { pushEnabled: touch.pushEnabled }),
+  });
+}

@@ -1,0 +1,42 @@
+/** Short-term context of one chat: its last turns, oldest first, capped in size. */
+import type { RecentTurn } from "../domain/agent/turn-context";
+
+/** Hard cap on stored rows, whatever the setting says, so the table cannot grow unbounded. */
+const MAX_ROWS = 200;
+
+export class RecentTurns {
+  readonly #sql: SqlStorage;
+  constructor(sql: SqlStorage) {
+    this.#sql = sql;
+  }
+
+  list(limit: number): RecentTurn[] {
+    if (limit <= 0) return [];
+    return this.#sql
+      .exec<{ role: RecentTurn["role"]; name: string | null; text: string; ts: number }>(
+        "SELECT role, name, text, ts FROM (SELECT * FROM recent_turns ORDER BY ts DESC, seq DESC LIMIT ?) ORDER BY ts, seq",
+        limit,
+      )
+      .toArray()
+      .map((r) => ({ role: r.role, name: r.name, text: r.text, ts: r.ts }));
+  }
+
+  append(turn: RecentTurn): void {
+    this.#sql.exec(
+      "INSERT INTO recent_turns (role, name, text, ts) VALUES (?, ?, ?, ?)",
+      turn.role,
+      turn.name,
+      turn.text,
+      turn.ts,
+    );
+    this.#sql.exec(
+      "DELETE FROM recent_turns WHERE seq NOT IN (SELECT seq FROM recent_turns ORDER BY ts DESC, seq DESC LIMIT ?)",
+      MAX_ROWS,
+    );
+  }
+
+  /** Clears short-term context only (session reset); long-term memory is elsewhere. */
+  clear(): void {
+    this.#sql.exec("DELETE FROM recent_turns");
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Replies a turn decided on, persisted before the first send. Sending walks the plan; each
+ * reply is marked sent right after the platform accepts it, so a retried alarm sends only
+ * what is left, with the same msg_seq (the platform rejects a repeat as a duplicate).
+ */
+export type PlannedReply = {
+  readonly idx: number;
+  readonly text: string;
+  readonly state: "planned" | "sent" | "failed";
+  readonly attempts: number;
+  readonly messageId: string | null;
+};
+
+export class ReplyPlan {
+  readonly #sql: SqlStorage;
+  constructor(sql: SqlStorage) {
+    this.#sql = sql;
+  }
+
+  /** Call inside the transaction that moves the inbox row to `replying`. */
+  plan(inboxSeq: number, texts: readonly string[]): void {
+    texts.forEach((text, idx) => {
+      this.#sql.exec(
+        "INSERT OR IGNORE INTO replies (inbox_seq, idx, text, state) VALUES (?, ?, ?, 'planned')",
+        inboxSeq,
+        idx,
+        text,
+      );
+    });
+  }
+
+  list(inboxSeq: number): PlannedReply[] {
+    return this.#sql
+      .exec<{
+        idx: number;
+        text: string;
+        state: PlannedReply["state"];
+        attempts: number;
+        message_id: string | null;
+      }>(
+        "SELECT idx, text, state, attempts, message_id FROM replies WHERE inbox_seq = ? ORDER BY idx",
+        inboxSeq,
+      )
+      .toArray()
+      .map((r) => ({
+        idx: r.idx,
+        text: r.text,
+        state: r.state,
+        attempts: r.attempts,
+        messageId: r.message_id,
+      }));
+  }
+
+  markSent(inboxSeq: number, idx: number, messageId: string | null, at: number): void {
+    this.#sql.exec(
+      "UPDATE replies SET state = 'sent', message_id = ?, sent_at = ?, attempts = attempts + 1 WHERE inbox_seq = ? AND idx = ?",
+      messageId,
+      at,
+      inboxSeq,
+      idx,
+    );
+  }
+
+  markAttempt(inboxSeq: number, idx: number, error: string): void {
+    this.#sql.exec(
+      "UPDATE replies SET attempts = attempts + 1, error = ? WHERE inbox_seq = ? AND idx = ?",
+      error,
+      inboxSeq,
+      idx,
+    );
+  }
+
+  markFailed(inboxSeq: number, idx: number, error: string): void {
+    this.#sql.exec(
+      "UPDATE replies SET state = 'failed', attempts = attempts + 1, error = ? WHERE inbox_seq = ? AND idx = ?",
+      error,
+      inboxSeq,
+      idx,
+    );
+  }
+
+  /** Keeps plans only as long as the inbox keeps the rows they belong to. */
+  pruneOrphans(): void {
+    this.#sql.exec("DELETE FROM replies WHERE inbox_seq NOT IN (SELECT seq FROM inbox)");
+  }
+}

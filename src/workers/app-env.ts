@@ -1,0 +1,10 @@
+import type { RuntimeConfig } from "./runtime-config";
+
+export type AppEnv = {
+  Bindings: Env;
+  Variables: {
+    config: RuntimeConfig;
+    /** Sends a request through this same app, as if it arrived from outside (dev console). */
+    selfFetch: (request: Request) => Promise<Response>;
+  };
+};

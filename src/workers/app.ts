@@ -1,0 +1,42 @@
+/** The Hono app: webhooks, admin API, local dev routes, health. */
+import { type Context, Hono } from "hono";
+import { requireAdmin } from "./admin-auth";
+import type { AppEnv } from "./app-env";
+import { errorResponse } from "./error-response";
+import { adminRoutes } from "./routes/admin.routes";
+import { devRoutes } from "./routes/dev.routes";
+import { webhookRoutes } from "./routes/webhook.routes";
+import { readRuntimeConfig } from "./runtime-config";
+
+/** Hono throws when a request came without an execution context (app.request in tests). */
+function executionContext(c: Context<AppEnv>) {
+  try {
+    return c.executionCtx;
+  } catch {
+    return undefined;
+  }
+}
+
+export function createApp() {
+  const app = new Hono<AppEnv>();
+  // Before anything that reads config or storage, so that it stays cheap and answers even
+  // when the deployment is misconfigured.
+  app.get("/healthz", (c) => c.json({ ok: true }));
+  app.use("*", async (c, next) => {
+    c.set("config", readRuntimeConfig(c.env));
+    c.set("selfFetch", (request) => Promise.resolve(app.fetch(request, c.env, executionContext(c))));
+    await next();
+  });
+  app.route("/webhook", webhookRoutes);
+  app.use("/api/*", requireAdmin);
+  app.route("/api", adminRoutes);
+  // Local-only routes do not exist outside local mode: 404, not 403.
+  app.use("/dev/*", async (c, next) => {
+    if (c.get("config").mode !== "local") return c.json({ error: "not-found" }, 404);
+    await next();
+  });
+  app.route("/dev", devRoutes);
+  app.notFound((c) => c.json({ error: "not-found", path: c.req.path }, 404));
+  app.onError(errorResponse);
+  return app;
+}

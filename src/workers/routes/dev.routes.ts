@@ -1,0 +1,164 @@
+/**
+ * Local-only dev console (mounted only in local mode). POST /dev/message turns
+ * `{chat, sender, text}` into the event the platform would send, signs it exactly as the
+ * platform does, posts it through the real webhook path and answers with the replies the
+ * bot sent once the turn is done (or after 10 s).
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { signOneBotBody } from "../../adapters/onebot/onebot-signature";
+import { signQqMessage } from "../../adapters/qq/qq-signature";
+import { type ChatAddress, chatKeyOf, parseChatKey } from "../../domain/chat/chat-address";
+import type { AppEnv } from "../app-env";
+import { chatSession } from "../chat-stub";
+import type { RuntimeConfig } from "../runtime-config";
+
+const TURN_WAIT_MS = 10_000;
+const POLL_MS = 25;
+/** OneBot self id of the simulated bot account. */
+const ONEBOT_SELF_ID = 10000;
+
+const DevMessageSchema = z
+  .object({
+    chat: z.string().min(1),
+    sender: z
+      .string()
+      .regex(/^[^\s:]{1,128}$/, "must be a user id without spaces or ':'")
+      .optional(),
+    name: z.string().min(1).max(64).optional(),
+    text: z.string().min(1).max(4000),
+  })
+  .strict();
+
+type DevMessage = z.infer<typeof DevMessageSchema>;
+type Simulated = { path: string; body: string; headers: Record<string, string>; eventId: string };
+
+export const devRoutes = new Hono<AppEnv>().post("/message", async (c) => {
+  const parsed = DevMessageSchema.safeParse(await c.req.json().catch(() => null));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return c.json(
+      { error: "invalid", field: issue?.path.join(".") || "(body)", reason: issue?.message ?? "invalid" },
+      400,
+    );
+  }
+  const address = parseChatKey(parsed.data.chat);
+  if (!address.ok) return c.json({ error: "invalid", field: "chat", reason: address.error.reason }, 400);
+  const simulated = await simulate(address.value, parsed.data, c.get("config"));
+  if (!simulated) {
+    return c.json(
+      {
+        error: "invalid",
+        field: "chat",
+        reason: "use qq:group:<id>, qq:private:<id>, onebot:group:<id> or onebot:private:<id>",
+      },
+      400,
+    );
+  }
+  const url = new URL(simulated.path, c.req.url);
+  const webhook = await c.get("selfFetch")(
+    new Request(url, { method: "POST", headers: simulated.headers, body: simulated.body }),
+  );
+  const webhookBody = await webhook.text();
+  if (!webhook.ok)
+    return c.json({ error: "webhook-rejected", status: webhook.status, body: webhookBody }, 502);
+
+  const session = chatSession(c.env, chatKeyOf(address.value));
+  const deadline = Date.now() + TURN_WAIT_MS;
+  let status = await session.turnStatus(simulated.eventId);
+  while (status.state !== "done" && status.state !== "unknown" && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, POLL_MS));
+    status = await session.turnStatus(simulated.eventId);
+  }
+  return c.json({
+    chat: chatKeyOf(address.value),
+    eventId: simulated.eventId,
+    state: status.state,
+    replies: status.replies.filter((r) => r.state === "sent").map((r) => r.text),
+  });
+});
+
+async function simulate(
+  address: ChatAddress,
+  input: DevMessage,
+  config: RuntimeConfig,
+): Promise<Simulated | null> {
+  const id = crypto.randomUUID().replaceAll("-", "");
+  if (address.channel === "qq" && (address.targetType === "group" || address.targetType === "private")) {
+    return simulateQq(address, input, id, config);
+  }
+  if (address.channel === "onebot" && (address.targetType === "group" || address.targetType === "private")) {
+    return simulateOneBot(address, input, config);
+  }
+  return null;
+}
+
+async function simulateQq(
+  address: ChatAddress,
+  input: DevMessage,
+  id: string,
+  config: RuntimeConfig,
+): Promise<Simulated> {
+  const group = address.targetType === "group";
+  const sender = group ? (input.sender ?? "DEVUSER") : address.targetId;
+  const type = group ? "GROUP_AT_MESSAGE_CREATE" : "C2C_MESSAGE_CREATE";
+  const author = group
+    ? { id: sender, member_openid: sender, ...(input.name ? { username: input.name } : {}) }
+    : { id: sender, user_openid: sender, ...(input.name ? { username: input.name } : {}) };
+  const d = {
+    id: `ROBOT1.0_dev${id}`,
+    content: group ? ` ${input.text}` : input.text,
+    timestamp: new Date().toISOString(),
+    author,
+    ...(group ? { group_id: address.targetId, group_openid: address.targetId } : {}),
+    message_scene: { source: "default" },
+    message_type: 0,
+  };
+  const eventId = `${type}:dev${id}`;
+  const body = JSON.stringify({ op: 0, id: eventId, d, t: type });
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  return {
+    path: "/webhook/qq",
+    body,
+    eventId,
+    headers: {
+      "content-type": "application/json",
+      "user-agent": "QQBot-Callback",
+      "x-bot-appid": config.qq.appId,
+      "x-signature-timestamp": timestamp,
+      "x-signature-ed25519": await signQqMessage(config.qq.secret, `${timestamp}${body}`),
+      "x-signature-method": "Ed25519",
+    },
+  };
+}
+
+async function simulateOneBot(
+  address: ChatAddress,
+  input: DevMessage,
+  config: RuntimeConfig,
+): Promise<Simulated> {
+  const group = address.targetType === "group";
+  const userId = group ? (input.sender ?? "20000") : address.targetId;
+  const messageId = Math.floor(Math.random() * 2 ** 31);
+  const message = [
+    ...(group ? [{ type: "at", data: { qq: String(ONEBOT_SELF_ID) } }] : []),
+    { type: "text", data: { text: group ? ` ${input.text}` : input.text } },
+  ];
+  const body = JSON.stringify({
+    time: Math.floor(Date.now() / 1000),
+    self_id: ONEBOT_SELF_ID,
+    post_type: "message",
+    message_type: address.targetType,
+    sub_type: group ? "normal" : "friend",
+    message_id: messageId,
+    user_id: Number(userId) || userId,
+    ...(group ? { group_id: Number(address.targetId) || address.targetId } : {}),
+    message,
+    raw_message: input.text,
+    font: 0,
+    sender: { user_id: Number(userId) || userId, nickname: input.name ?? `user${userId}` },
+  });
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (config.onebot.secret) headers["x-signature"] = await signOneBotBody(config.onebot.secret, body);
+  return { path: "/webhook/onebot", body, headers, eventId: `onebot:${ONEBOT_SELF_ID}:msg:${messageId}` };
+}

@@ -1,0 +1,74 @@
+/**
+ * Deployment configuration read from env once per request: secrets, endpoints, model and
+ * outbound selection. Local runs (wrangler dev, tests) fall back to the embedded dev defaults (printed by
+ * `npm start`); production refuses to run without the real secrets.
+ */
+import devDefaults from "./dev-defaults.json";
+
+export type Mode = "local" | "production";
+
+export type ModelChoice =
+  | { provider: "openai-compatible"; baseUrl: string; apiKey: string; model: string }
+  | { provider: "workers-ai"; model: string }
+  | { provider: "offline" };
+
+export type RuntimeConfig = {
+  readonly mode: Mode;
+  readonly qq: { appId: string; secret: string; apiBase: string; tokenUrl: string; liveOutbound: boolean };
+  readonly onebot: { secret: string | null; apiBase: string | null; accessToken: string | null };
+  readonly adminToken: string;
+  readonly model: ModelChoice;
+  readonly settingsVar: string;
+};
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+function text(value: unknown): string | null {
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
+}
+
+export function readRuntimeConfig(env: Env): RuntimeConfig {
+  const mode: Mode = env.AKASHA_ENV === "production" ? "production" : "local";
+  const dev = mode !== "production";
+  const required = (name: "QQ_BOT_APPID" | "QQ_BOT_SECRET" | "ADMIN_TOKEN"): string => {
+    const value = text(env[name]) ?? (dev ? devDefaults[name] : null);
+    if (!value)
+      throw new ConfigError(`${name} is not set; run: wrangler secret put ${name} --env production`);
+    return value;
+  };
+  const llmBase = text(env.LLM_BASE_URL);
+  const llmModel = text(env.LLM_MODEL);
+  const aiModel = text(env.AI_CHAT_MODEL);
+  const model: ModelChoice =
+    llmBase && llmModel
+      ? {
+          provider: "openai-compatible",
+          baseUrl: llmBase,
+          apiKey: text(env.LLM_API_KEY) ?? "",
+          model: llmModel,
+        }
+      : env.AI && aiModel
+        ? { provider: "workers-ai", model: aiModel }
+        : { provider: "offline" };
+  return {
+    mode,
+    qq: {
+      appId: required("QQ_BOT_APPID"),
+      secret: required("QQ_BOT_SECRET"),
+      apiBase: text(env.QQ_API_BASE) ?? "https://api.sgroup.qq.com",
+      tokenUrl: text(env.QQ_TOKEN_URL) ?? "https://bots.qq.com/app/getAppAccessToken",
+      // Local runs record replies instead of calling QQ unless QQ_OUTBOUND=live.
+      liveOutbound: mode === "production" || text(env.QQ_OUTBOUND) === "live",
+    },
+    onebot: {
+      secret: text(env.ONEBOT_SECRET),
+      apiBase: text(env.ONEBOT_API_BASE),
+      accessToken: text(env.ONEBOT_ACCESS_TOKEN),
+    },
+    adminToken: required("ADMIN_TOKEN"),
+    model,
+    settingsVar: typeof env.AKASHA_CONFIG === "string" ? env.AKASHA_CONFIG : "",
+  };
+}

@@ -1,0 +1,96 @@
+import { describe, it } from "vitest";
+import {
+  accountKey,
+  chatKeyOf,
+  formatSessionKey,
+  isTyped,
+  parseAccountKey,
+  parseChatKey,
+  parseSessionKey,
+} from "../../../src/domain/chat/chat-address";
+
+describe("session keys", () => {
+  it.for([
+    ["qq:group:C9F778FE6ADF9D1D1DBE395BF744A33A", "qq", "group", "C9F778FE6ADF9D1D1DBE395BF744A33A"],
+    ["qq:private:E4F4AEA33253A2797FB897C50B81D7ED", "qq", "private", "E4F4AEA33253A2797FB897C50B81D7ED"],
+    ["qq:channel:100010", "qq", "channel", "100010"],
+    ["qq:dm:18700000000001", "qq", "dm", "18700000000001"],
+    ["onebot:group:748394300", "onebot", "group", "748394300"],
+    ["onebot:private:10001", "onebot", "private", "10001"],
+  ] as const)("parses and formats the typed key %s", ([raw, channel, targetType, targetId], { expect }) => {
+    const parsed = parseSessionKey(raw);
+    expect(parsed).toEqual({ ok: true, value: { address: { channel, targetType, targetId }, lane: null } });
+    if (!parsed.ok) return;
+    expect(isTyped(parsed.value.address)).toBe(true);
+    expect(formatSessionKey(parsed.value)).toBe(raw);
+    expect(chatKeyOf(parsed.value.address)).toBe(raw);
+  });
+
+  it("parses a lane and resolves it to its chat", ({ expect }) => {
+    const parsed = parseSessionKey("qq:private:U1:cron:abc");
+    expect(parsed).toEqual({
+      ok: true,
+      value: {
+        address: { channel: "qq", targetType: "private", targetId: "U1" },
+        lane: { name: "cron", id: "abc" },
+      },
+    });
+    if (!parsed.ok) return;
+    expect(chatKeyOf(parsed.value.address)).toBe("qq:private:U1");
+    expect(formatSessionKey(parsed.value)).toBe("qq:private:U1:cron:abc");
+  });
+
+  it("parses a legacy two-part key as untyped", ({ expect }) => {
+    const parsed = parseSessionKey("milky:10001");
+    expect(parsed.ok && parsed.value.address).toEqual({
+      channel: "milky",
+      targetType: "unknown",
+      targetId: "10001",
+    });
+    expect(parsed.ok && isTyped(parsed.value.address)).toBe(false);
+    expect(parsed.ok && formatSessionKey(parsed.value)).toBe("milky:10001");
+  });
+
+  it.for([
+    ["", "key"],
+    ["qq", "key"],
+    ["qq:foo:1", "targetType"],
+    ["qq:unknown:1", "targetType"],
+    ["QQ:group:1", "channel"],
+    ["qq:group:", "targetId"],
+    ["qq:group:has space", "targetId"],
+    ["qq:group:1:cron", "key"],
+    ["qq:group:1:Cron:x", "lane"],
+    ["qq:group:1:cron:", "laneId"],
+    ["a:b:c:d:e:f", "key"],
+    [`qq:group:${"x".repeat(600)}`, "key"],
+  ] as const)("refuses the malformed key %j with a message naming %s", ([raw, field], { expect }) => {
+    const parsed = parseSessionKey(raw);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) {
+      expect(parsed.error.field).toBe(field);
+      expect(parsed.error.reason.length).toBeGreaterThan(3);
+    }
+  });
+
+  it("parseChatKey refuses lanes and, unless allowed, legacy keys", ({ expect }) => {
+    expect(parseChatKey("qq:private:U1:cron:abc").ok).toBe(false);
+    expect(parseChatKey("milky:10001").ok).toBe(false);
+    expect(parseChatKey("milky:10001", { allowLegacy: true }).ok).toBe(true);
+  });
+});
+
+describe("account keys", () => {
+  it("formats and parses channel:user:id", ({ expect }) => {
+    const key = accountKey("qq", "E4F4AEA33253A2797FB897C50B81D7ED");
+    expect(key).toEqual({ ok: true, value: "qq:user:E4F4AEA33253A2797FB897C50B81D7ED" });
+    expect(parseAccountKey("onebot:user:10001")).toEqual({
+      ok: true,
+      value: { channel: "onebot", userId: "10001", key: "onebot:user:10001" },
+    });
+  });
+
+  it.for(["qq:group:1", "qq:user:", "user:1", "qq:user:1:2", ""])("refuses %j", (raw, { expect }) => {
+    expect(parseAccountKey(raw).ok).toBe(false);
+  });
+});

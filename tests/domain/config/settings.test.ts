@@ -1,0 +1,51 @@
+import { it } from "vitest";
+import {
+  DEFAULT_SETTINGS,
+  isStored,
+  parseSettingsLayer,
+  resolveSettings,
+  retentionDays,
+} from "../../../src/domain/config/settings";
+
+it("merges layers over the defaults, objects by key and arrays whole", ({ expect }) => {
+  const resolved = resolveSettings({ follow: { groups: ["qq:group:G1"] } }, { retention: { groupDays: 30 } });
+  expect(resolved.ok && resolved.value.follow.groups).toEqual(["qq:group:G1"]);
+  expect(resolved.ok && resolved.value.retention).toEqual({ groupDays: 30, privateDays: 180 });
+  expect(resolved.ok && resolved.value.turn).toEqual(DEFAULT_SETTINGS.turn);
+});
+
+it.for([
+  [{ retention: { groupDays: 0 } }, "retention.groupDays"],
+  [{ follow: { groups: ["G1"] } }, "follow.groups.0"],
+  [{ turn: { recentTurns: "12" } }, "turn.recentTurns"],
+  [{ nope: 1 }, "(root)"],
+  [{ webhook: { maxBodyBytes: 1024, extra: true } }, "webhook"],
+])("refuses %j naming the field %s", ([layer, field], { expect }) => {
+  const resolved = resolveSettings(layer);
+  expect(resolved.ok).toBe(false);
+  if (!resolved.ok) expect(resolved.error.field).toBe(field);
+});
+
+it("parses JSON layers and names bad ones", ({ expect }) => {
+  expect(parseSettingsLayer("", "AKASHA_CONFIG")).toEqual({ ok: true, value: {} });
+  expect(parseSettingsLayer("{", "AKASHA_CONFIG").ok).toBe(false);
+  expect(parseSettingsLayer("[1]", "AKASHA_CONFIG")).toEqual({
+    ok: false,
+    error: { kind: "invalid", field: "AKASHA_CONFIG", reason: "must be a JSON object" },
+  });
+});
+
+it("stores private chats always and groups only when followed", ({ expect }) => {
+  const s = { ...DEFAULT_SETTINGS, follow: { groups: ["qq:group:G1"] } };
+  expect(isStored(s, "qq:private:U1", "private")).toBe(true);
+  expect(isStored(s, "qq:dm:D1", "dm")).toBe(true);
+  expect(isStored(s, "qq:group:G1", "group")).toBe(true);
+  expect(isStored(s, "qq:group:G2", "group")).toBe(false);
+  expect(isStored({ ...s, follow: { groups: ["*"] } }, "qq:group:G2", "group")).toBe(true);
+});
+
+it("uses the chat's retention override, else its type's default", ({ expect }) => {
+  expect(retentionDays(DEFAULT_SETTINGS, "group", null)).toBe(90);
+  expect(retentionDays(DEFAULT_SETTINGS, "private", null)).toBe(180);
+  expect(retentionDays(DEFAULT_SETTINGS, "group", 7)).toBe(7);
+});

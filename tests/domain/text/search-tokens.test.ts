@@ -1,0 +1,49 @@
+import { describe, it } from "vitest";
+import { matchExpression, matchExpressionFor, quoteToken } from "../../../src/domain/text/fts-query";
+import { indexText, queryTokens, searchTokens } from "../../../src/domain/text/search-tokens";
+
+describe("searchTokens", () => {
+  it("yields ICU words and CJK bigrams for Chinese", ({ expect }) => {
+    const tokens = searchTokens("明天下午开会");
+    expect(tokens).toEqual(expect.arrayContaining(["明天", "下午", "开会", "天下", "午开"]));
+  });
+
+  it("NFKC-normalizes and lowercases Latin words", ({ expect }) => {
+    expect(searchTokens("Ｒｕｎning FAST")).toEqual(["running", "fast"]);
+  });
+
+  it("keeps repeats for term frequency and drops punctuation", ({ expect }) => {
+    expect(searchTokens("猫，猫！")).toEqual(["猫", "猫"]);
+  });
+
+  it("indexText joins tokens of several fields with spaces", ({ expect }) => {
+    expect(indexText("Vue", null, "明天")).toBe("vue 明天 明天");
+  });
+
+  it("queryTokens are distinct, without stopwords and capped", ({ expect }) => {
+    expect(queryTokens("我的猫的猫")).not.toContain("的");
+    expect(new Set(queryTokens("猫猫猫猫")).size).toBe(queryTokens("猫猫猫猫").length);
+    expect(queryTokens("一二三四五六七八九十".repeat(10), 5)).toHaveLength(5);
+  });
+});
+
+describe("FTS5 match expressions", () => {
+  it("quotes every token and doubles embedded quotes", ({ expect }) => {
+    expect(quoteToken('a"b')).toBe('"a""b"');
+    expect(matchExpression(["开会", "near"])).toBe('"开会" OR "near"');
+  });
+
+  it.for(['"', "*", "NEAR(a b)", "-x", "col:val", "^start", "(a OR b)", "a AND NOT b"])(
+    "turns FTS5 syntax in %j into quoted tokens",
+    (text, { expect }) => {
+      const expr = matchExpressionFor(text);
+      if (expr === null) return expect(expr).toBeNull();
+      for (const part of expr.split(" OR ")) expect(part).toMatch(/^"[^"]*(""[^"]*)*"$/);
+    },
+  );
+
+  it("returns null when nothing searchable remains", ({ expect }) => {
+    expect(matchExpressionFor("？！…")).toBeNull();
+    expect(matchExpression([])).toBeNull();
+  });
+});

@@ -1,0 +1,33 @@
+/** A ChatModel that answers from a script and records every request it got. */
+import type { ChatModel, ModelError, ModelRequest, ModelResponse } from "../../src/domain/agent/chat-model";
+import { err, ok, type Result } from "../../src/domain/shared/result";
+
+export type ScriptStep =
+  | Partial<ModelResponse>
+  | { error: ModelError }
+  | ((req: ModelRequest) => Promise<Partial<ModelResponse>>);
+
+export class ScriptedChatModel implements ChatModel {
+  readonly provider = "scripted";
+  readonly model = "scripted-1";
+  readonly requests: ModelRequest[] = [];
+  readonly #steps: ScriptStep[];
+  constructor(steps: ScriptStep[]) {
+    this.#steps = [...steps];
+  }
+
+  async complete(request: ModelRequest): Promise<Result<ModelResponse, ModelError>> {
+    this.requests.push(request);
+    const step = this.#steps.shift() ?? { text: "…" };
+    if (typeof step === "object" && "error" in step) return err(step.error);
+    const partial = typeof step === "function" ? await step(request) : step;
+    return ok({
+      text: "",
+      toolCalls: [],
+      usage: { promptTokens: 10, completionTokens: 5 },
+      model: this.model,
+      finishReason: "stop",
+      ...partial,
+    });
+  }
+}

@@ -1,0 +1,140 @@
+import { env } from "cloudflare:workers";
+import { describe, it, vi } from "vitest";
+import { D1HistorySearch } from "../../src/adapters/d1/d1-history-search";
+import { openDatabase } from "../../src/adapters/d1/database";
+import { D1MessageLog } from "../../src/adapters/d1/message-log-store";
+import { outboundRecord } from "../../src/domain/history/message-record";
+import { chatSessionServices } from "../../src/durable-objects/chat-session-services";
+import { runScheduled } from "../../src/workers/scheduled";
+import { c2cBody, eventIdOf, messageRows, postQq, turnDone } from "../support/qq-events";
+import { eventually } from "../support/wait";
+
+const DAY = 86_400_000;
+
+describe("message log", () => {
+  it("loses no message when a D1 flush fails and a later one succeeds", async ({ expect }) => {
+    const real = chatSessionServices.create.bind(chatSessionServices);
+    let failures = 0;
+    vi.spyOn(chatSessionServices, "create").mockImplementation((e) => {
+      const deps = real(e);
+      const flush = deps.messageLog.flush.bind(deps.messageLog);
+      deps.messageLog.flush = async (batch) => {
+        if (failures++ === 0) throw new Error("D1_ERROR: simulated outage");
+        return flush(batch);
+      };
+      return deps;
+    });
+    const user = `U${crypto.randomUUID().replaceAll("-", "")}`;
+    const body = c2cBody({ user, text: "记得我" });
+    expect((await postQq(body)).status).toBe(200);
+    await turnDone(`qq:private:${user}`, eventIdOf(body));
+    const stub = env.CHAT_SESSION.getByName(`qq:private:${user}`);
+    await eventually(async () => failures >= 1, 5000, "the first flush");
+    const rows = await eventually(
+      async () => {
+        const r = await messageRows(`qq:private:${user}`);
+        return r.length === 2 ? r : undefined;
+      },
+      15_000,
+      "the retried flush",
+    );
+    expect(rows.map((r) => r.direction)).toEqual(["in", "out"]);
+    expect(failures).toBeGreaterThanOrEqual(2);
+    expect(await stub.stats()).toMatchObject({ unflushed: 0, flushFailures: 0 });
+  });
+
+  it("writes a flush batch idempotently (a retried batch adds nothing)", async ({ expect }) => {
+    const log = new D1MessageLog(openDatabase(env.DB));
+    const chatKey = `qq:group:${crypto.randomUUID()}`;
+    const record = outboundRecord({
+      transport: "qq",
+      chatKey,
+      messageId: "m1",
+      ts: 1000,
+      text: "你好",
+      botName: "Akasha",
+    });
+    const touch = {
+      chatKey,
+      channel: "qq",
+      targetType: "group",
+      targetId: "x",
+      seenAt: 1000,
+      followed: true,
+    };
+    const batch = { messages: [record], recalls: [], chats: [touch], usage: [], audit: [] };
+    await log.flush(batch);
+    await log.flush(batch);
+    expect(await messageRows(chatKey)).toHaveLength(1);
+  });
+
+  it("finds Chinese messages by a two-character word, only in the asked chat", async ({ expect }) => {
+    const log = new D1MessageLog(openDatabase(env.DB));
+    const a = `qq:group:${crypto.randomUUID()}`;
+    const b = `qq:group:${crypto.randomUUID()}`;
+    const rec = (chatKey: string, id: string, text: string) =>
+      outboundRecord({ transport: "qq", chatKey, messageId: id, ts: Date.now(), text, botName: "x" });
+    await log.flush({
+      messages: [rec(a, "1", "明天下午三点开会"), rec(a, "2", "今天吃什么"), rec(b, "3", "我们也要开会")],
+      recalls: [],
+      chats: [],
+      usage: [],
+      audit: [],
+    });
+    const search = new D1HistorySearch(openDatabase(env.DB), env.DB);
+    const hits = await search.search({ chatKey: a, text: "开会", limit: 5 });
+    expect(hits.map((h) => h.text)).toEqual(["明天下午三点开会"]);
+    expect(await search.search({ chatKey: a, text: '"* NEAR( -开会:', limit: 5 })).toHaveLength(1);
+  });
+
+  it("retention deletes only expired rows, by chat type and per-chat override", async ({ expect }) => {
+    const now = Date.now();
+    const log = new D1MessageLog(openDatabase(env.DB));
+    const id = crypto.randomUUID();
+    const group = `qq:group:ret${id}`;
+    const priv = `qq:private:ret${id}`;
+    const short = `qq:group:short${id}`;
+    const row = (chatKey: string, messageId: string, ageDays: number) =>
+      outboundRecord({
+        transport: "qq",
+        chatKey,
+        messageId,
+        ts: now - ageDays * DAY,
+        text: "x",
+        botName: "b",
+      });
+    const touch = (chatKey: string, targetType: string) => ({
+      chatKey,
+      channel: "qq",
+      targetType,
+      targetId: chatKey.split(":")[2] ?? "",
+      seenAt: now,
+      followed: true,
+    });
+    await log.flush({
+      messages: [
+        row(group, "g-old", 91),
+        row(group, "g-new", 89),
+        row(priv, "p-mid", 120),
+        row(priv, "p-old", 181),
+        row(short, "s-8", 8),
+        row(short, "s-6", 6),
+      ],
+      recalls: [],
+      chats: [touch(group, "group"), touch(priv, "private"), touch(short, "group")],
+      usage: [],
+      audit: [],
+    });
+    await env.DB.prepare("UPDATE chats SET retention_days = 7 WHERE chat_key = ?").bind(short).run();
+    await runScheduled(env, now);
+    const ids = async (chatKey: string) => (await messageRows(chatKey)).map((r) => r.message_id).sort();
+    expect(await ids(group)).toEqual(["g-new"]);
+    expect(await ids(priv)).toEqual(["p-mid"]);
+    expect(await ids(short)).toEqual(["s-6"]);
+    // FTS rows go with their messages (the delete trigger).
+    const orphans = await env.DB.prepare(
+      `SELECT count(*) AS n FROM messages_fts WHERE messages_fts MATCH '"x"' AND rowid NOT IN (SELECT seq FROM messages)`,
+    ).first<{ n: number }>();
+    expect(orphans?.n).toBe(0);
+  });
+});

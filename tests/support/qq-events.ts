@@ -1,0 +1,87 @@
+/** QQ webhook bodies and helpers to post them through the real Worker entry. */
+import { env, exports } from "cloudflare:workers";
+import { signedQqRequest } from "./qq-signing";
+
+export const TEST_APP_ID = "102000000";
+export const TEST_SECRET = "kV8sZ2pQ7xR4mN1b";
+
+export function groupAtBody(input: {
+  group: string;
+  member: string;
+  text: string;
+  id?: string;
+  eventId?: string;
+  ts?: string;
+}) {
+  const id = input.id ?? `ROBOT1.0_${crypto.randomUUID()}`;
+  return JSON.stringify({
+    op: 0,
+    id: input.eventId ?? `GROUP_AT_MESSAGE_CREATE:${crypto.randomUUID()}`,
+    t: "GROUP_AT_MESSAGE_CREATE",
+    d: {
+      id,
+      content: ` ${input.text}`,
+      timestamp: input.ts ?? new Date().toISOString(),
+      author: { id: input.member, member_openid: input.member },
+      group_id: input.group,
+      group_openid: input.group,
+    },
+  });
+}
+
+export function c2cBody(input: { user: string; text: string; id?: string; eventId?: string }) {
+  return JSON.stringify({
+    op: 0,
+    id: input.eventId ?? `C2C_MESSAGE_CREATE:${crypto.randomUUID()}`,
+    t: "C2C_MESSAGE_CREATE",
+    d: {
+      id: input.id ?? `ROBOT1.0_${crypto.randomUUID()}`,
+      content: input.text,
+      timestamp: new Date().toISOString(),
+      author: { id: input.user, user_openid: input.user },
+    },
+  });
+}
+
+export async function postQq(
+  body: string,
+  options: { timestamp?: string; secret?: string; appId?: string } = {},
+) {
+  const request = await signedQqRequest("https://bot.test/webhook/qq", body, {
+    secret: options.secret ?? TEST_SECRET,
+    appId: options.appId ?? TEST_APP_ID,
+    ...(options.timestamp ? { timestamp: options.timestamp } : {}),
+  });
+  return exports.default.fetch(request);
+}
+
+export function eventIdOf(body: string): string {
+  return (JSON.parse(body) as { id: string }).id;
+}
+
+/** Waits until the chat object finished the turn for this event. */
+export async function turnDone(chatKey: string, eventId: string, timeoutMs = 10_000) {
+  const stub = env.CHAT_SESSION.getByName(chatKey);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await stub.turnStatus(eventId);
+    if (status.state === "done") return status;
+    if (Date.now() > deadline) throw new Error(`turn ${eventId} not done: ${status.state}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export async function messageRows(chatKey: string) {
+  const { results } = await env.DB.prepare(
+    "SELECT message_id, direction, text, user_id, nick FROM messages WHERE chat_key = ? ORDER BY ts, seq",
+  )
+    .bind(chatKey)
+    .all<{
+      message_id: string;
+      direction: string;
+      text: string;
+      user_id: string | null;
+      nick: string | null;
+    }>();
+  return results;
+}
