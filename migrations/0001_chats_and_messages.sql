@@ -28,7 +28,7 @@ CREATE TABLE messages (
   account_key TEXT,
   nick        TEXT,
   text        TEXT NOT NULL,
-  -- Space-joined application-side tokens (CJK words + bigrams); the FTS index reads these.
+  -- Space-joined application-side tokens (CJK words + bigrams), chat-prefixed; FTS reads these.
   tokens      TEXT NOT NULL,
   raw_json    TEXT,
   direction   TEXT NOT NULL CHECK (direction IN ('in', 'out')),
@@ -38,9 +38,16 @@ CREATE TABLE messages (
 CREATE INDEX messages_chat_ts ON messages (chat_key, ts);
 CREATE INDEX messages_ts ON messages (ts);
 
+-- Every token in messages.tokens carries its chat's prefix (see chat-search-tokens.ts), so
+-- each chat has its own vocabulary inside one FTS index: a search touches only its chat's
+-- doclists and bm25 weighs terms by their frequency in that chat, however large the log grows.
 CREATE VIRTUAL TABLE messages_fts USING fts5(
   tokens, content = 'messages', content_rowid = 'seq', tokenize = 'porter unicode61 remove_diacritics 2'
 );
+-- Rows arrive a few at a time, each flush a new FTS segment; merging early keeps the segment
+-- count (and so the per-term seeks of every query) low.
+INSERT INTO messages_fts (messages_fts, rank) VALUES ('automerge', 2);
+INSERT INTO messages_fts (messages_fts, rank) VALUES ('crisismerge', 4);
 CREATE TRIGGER messages_fts_ai AFTER INSERT ON messages BEGIN
   INSERT INTO messages_fts (rowid, tokens) VALUES (new.seq, new.tokens);
 END;

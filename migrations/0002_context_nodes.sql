@@ -37,7 +37,9 @@ CREATE TABLE nodes (
   status             TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'archived', 'superseded')),
   content_hash       TEXT NOT NULL,
   created_at         INTEGER NOT NULL,
-  updated_at         INTEGER NOT NULL
+  updated_at         INTEGER NOT NULL,
+  -- The scope as one FTS token: searches match `scope_token : "<hex>"` per readable scope.
+  scope_token        TEXT GENERATED ALWAYS AS (hex(scope_type || ':' || scope_id)) VIRTUAL
 );
 CREATE INDEX nodes_scope ON nodes (scope_type, scope_id, status, node_type);
 CREATE INDEX nodes_collection ON nodes (collection, node_type, status);
@@ -46,17 +48,19 @@ CREATE INDEX nodes_root ON nodes (root_id);
 CREATE INDEX nodes_hash ON nodes (content_hash);
 
 CREATE VIRTUAL TABLE nodes_fts USING fts5(
-  tokens, content = 'nodes', content_rowid = 'seq', tokenize = 'porter unicode61 remove_diacritics 2'
+  retrieval_tokens, scope_token, content = 'nodes', content_rowid = 'seq', tokenize = 'porter unicode61 remove_diacritics 2'
 );
+INSERT INTO nodes_fts (nodes_fts, rank) VALUES ('automerge', 2);
+INSERT INTO nodes_fts (nodes_fts, rank) VALUES ('crisismerge', 4);
 CREATE TRIGGER nodes_fts_ai AFTER INSERT ON nodes BEGIN
-  INSERT INTO nodes_fts (rowid, tokens) VALUES (new.seq, new.retrieval_tokens);
+  INSERT INTO nodes_fts (rowid, retrieval_tokens, scope_token) VALUES (new.seq, new.retrieval_tokens, new.scope_token);
 END;
 CREATE TRIGGER nodes_fts_ad AFTER DELETE ON nodes BEGIN
-  INSERT INTO nodes_fts (nodes_fts, rowid, tokens) VALUES ('delete', old.seq, old.retrieval_tokens);
+  INSERT INTO nodes_fts (nodes_fts, rowid, retrieval_tokens, scope_token) VALUES ('delete', old.seq, old.retrieval_tokens, old.scope_token);
 END;
-CREATE TRIGGER nodes_fts_au AFTER UPDATE OF retrieval_tokens ON nodes BEGIN
-  INSERT INTO nodes_fts (nodes_fts, rowid, tokens) VALUES ('delete', old.seq, old.retrieval_tokens);
-  INSERT INTO nodes_fts (rowid, tokens) VALUES (new.seq, new.retrieval_tokens);
+CREATE TRIGGER nodes_fts_au AFTER UPDATE OF retrieval_tokens, scope_type, scope_id ON nodes BEGIN
+  INSERT INTO nodes_fts (nodes_fts, rowid, retrieval_tokens, scope_token) VALUES ('delete', old.seq, old.retrieval_tokens, old.scope_token);
+  INSERT INTO nodes_fts (rowid, retrieval_tokens, scope_token) VALUES (new.seq, new.retrieval_tokens, new.scope_token);
 END;
 
 CREATE TABLE edges (

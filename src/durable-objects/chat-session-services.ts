@@ -10,6 +10,7 @@ import { consoleLogger } from "../adapters/log/console-logger";
 import type { Outbound } from "../domain/agent/outbound";
 import type { TurnRegistry } from "../domain/agent/turn";
 import type { TurnServices } from "../domain/agent/turn-services";
+import { disabledIdentity } from "../domain/identity/sender-identity";
 import type { Transport } from "../domain/inbound/inbound-event";
 import { systemClock } from "../domain/shared/clock";
 import { readRuntimeConfig } from "../workers/runtime-config";
@@ -31,6 +32,7 @@ export const chatSessionServices = {
     return {
       model: createChatModel(env, config),
       history: new D1HistorySearch(db, env.DB),
+      identity: disabledIdentity,
       clock: systemClock,
       logger: consoleLogger,
       messageLog: new D1MessageLog(db),

@@ -42,6 +42,12 @@ export class ChatSession extends DurableObject<Env> {
   #draining = false;
   #lastFlushAt = 0;
   #flushFailures = 0;
+  /**
+   * The alarm this object has set, mirrored in memory so that enqueue can decide without an
+   * awaited getAlarm(): with no await between the inbox write and setAlarm, both commit as
+   * one durable write before the webhook is answered.
+   */
+  #alarmAt: number | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -50,7 +56,10 @@ export class ChatSession extends DurableObject<Env> {
     this.#outbox = new Outbox(sql);
     this.#replies = new ReplyPlan(sql);
     this.#recent = new RecentTurns(sql);
-    void ctx.blockConcurrencyWhile(async () => migrateChatSession(ctx.storage));
+    void ctx.blockConcurrencyWhile(async () => {
+      migrateChatSession(ctx.storage);
+      this.#alarmAt = await ctx.storage.getAlarm();
+    });
   }
 
   /**
@@ -90,7 +99,7 @@ export class ChatSession extends DurableObject<Env> {
       return true;
     });
     if (!accepted) return { status: "duplicate", eventId: event.eventId };
-    await this.#scheduleAlarm(settings, now, needsTurn);
+    this.#scheduleAlarm(settings, now, needsTurn);
     return { status: "accepted", eventId: event.eventId };
   }
 
@@ -116,13 +125,17 @@ export class ChatSession extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     // A second alarm while a drain is running would interleave turns; the running drain
     // picks up anything enqueued meanwhile and re-arms the alarm when it ends.
+    // Whichever alarm this is, none is pending any more.
+    this.#alarmAt = null;
     if (this.#draining) return;
     this.#draining = true;
     let settings: Settings | null = null;
     try {
       settings = await loadSettings(this.env);
       await this.#drain(settings);
-      await this.#flush(settings);
+      // Under load several turns share one D1 batch: flush when the window has passed or the
+      // batch is full; otherwise the re-armed alarm comes back when the window ends.
+      if (this.#flushDue(settings)) await this.#flush(settings);
     } catch (e) {
       this.#services().logger.error("chat alarm failed", { error: String(e) });
     } finally {
@@ -172,10 +185,18 @@ export class ChatSession extends DurableObject<Env> {
     const services = this.#services();
     const event = row.event;
     const now = Date.now();
+    const identity = event.sender
+      ? await services.identity.resolve({
+          account: event.sender.account,
+          chatKey: event.chat.key,
+          unionId: event.sender.unionId,
+        })
+      : null;
     const ctx: TurnContext = {
       event,
       chat: event.chat,
       sender: event.sender,
+      identity,
       text: event.message?.text ?? "",
       recent: this.#recent.list(settings.turn.recentTurns),
       settings,
@@ -285,6 +306,14 @@ export class ChatSession extends DurableObject<Env> {
     });
   }
 
+  #flushDue(settings: Settings): boolean {
+    if (this.#flushFailures > 0) return true;
+    return (
+      this.#outbox.size() >= settings.outbox.flushBatchRows ||
+      Date.now() >= this.#lastFlushAt + settings.outbox.flushIntervalMs
+    );
+  }
+
   /** Writes buffered rows to D1 in batches; on failure keeps them and backs off. */
   async #flush(settings: Settings): Promise<void> {
     for (;;) {
@@ -308,10 +337,11 @@ export class ChatSession extends DurableObject<Env> {
   }
 
   /** After enqueue: a turn runs now; a log-only event waits for the next flush window. */
-  async #scheduleAlarm(settings: Settings, now: number, turnNow: boolean): Promise<void> {
+  #scheduleAlarm(settings: Settings, now: number, turnNow: boolean): void {
     const at = turnNow ? now : Math.max(now, this.#lastFlushAt + settings.outbox.flushIntervalMs);
-    const current = await this.ctx.storage.getAlarm();
-    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
+    if (this.#alarmAt !== null && this.#alarmAt <= at) return;
+    this.#alarmAt = at;
+    void this.ctx.storage.setAlarm(at);
   }
 
   /** After a drain: the earliest of open work and unflushed rows decides the next alarm. */
@@ -327,7 +357,12 @@ export class ChatSession extends DurableObject<Env> {
       const backoff = this.#flushFailures > 0 ? Math.min(60_000, 1000 * 2 ** this.#flushFailures) : 0;
       candidates.push(Math.max(now + backoff, this.#lastFlushAt + interval));
     }
-    if (candidates.length > 0) await this.ctx.storage.setAlarm(Math.min(...candidates));
+    if (candidates.length === 0) return;
+    const at = Math.min(...candidates);
+    // An enqueue during the drain may already have asked for an earlier alarm.
+    if (this.#alarmAt !== null && this.#alarmAt <= at) return;
+    this.#alarmAt = at;
+    await this.ctx.storage.setAlarm(at);
   }
 }
 

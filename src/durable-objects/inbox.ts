@@ -36,14 +36,12 @@ export class Inbox {
 
   /** True when an event with this event id or message id was already accepted. */
   has(eventId: string, messageId: string | null): boolean {
-    const row = this.#sql
-      .exec<{ n: number }>(
-        "SELECT count(*) AS n FROM inbox WHERE event_id = ? OR (message_id IS NOT NULL AND message_id = ?)",
-        eventId,
-        messageId,
-      )
-      .one();
-    return row.n > 0;
+    // Two indexed lookups; an OR across both columns could fall back to a table scan.
+    if (this.#sql.exec("SELECT 1 FROM inbox WHERE event_id = ?", eventId).toArray().length > 0) return true;
+    return (
+      messageId !== null &&
+      this.#sql.exec("SELECT 1 FROM inbox WHERE message_id = ?", messageId).toArray().length > 0
+    );
   }
 
   /** Adds an event; `needsTurn` false stores only the dedupe record. Call inside a transaction. */

@@ -4,6 +4,7 @@ import { requireAdmin } from "./admin-auth";
 import type { AppEnv } from "./app-env";
 import { errorResponse } from "./error-response";
 import { adminRoutes } from "./routes/admin.routes";
+import { benchRoutes } from "./routes/bench.routes";
 import { devRoutes } from "./routes/dev.routes";
 import { webhookRoutes } from "./routes/webhook.routes";
 import { readRuntimeConfig } from "./runtime-config";
@@ -36,6 +37,7 @@ export function createApp() {
     await next();
   });
   app.route("/dev", devRoutes);
+  app.route("/dev/bench", benchRoutes);
   app.notFound((c) => c.json({ error: "not-found", path: c.req.path }, 404));
   app.onError(errorResponse);
   return app;

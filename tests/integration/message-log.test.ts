@@ -4,6 +4,7 @@ import { D1HistorySearch } from "../../src/adapters/d1/d1-history-search";
 import { openDatabase } from "../../src/adapters/d1/database";
 import { D1MessageLog } from "../../src/adapters/d1/message-log-store";
 import { outboundRecord } from "../../src/domain/history/message-record";
+import { chatMatchExpression } from "../../src/domain/text/chat-search-tokens";
 import { chatSessionServices } from "../../src/durable-objects/chat-session-services";
 import { runScheduled } from "../../src/workers/scheduled";
 import { c2cBody, eventIdOf, messageRows, postQq, turnDone } from "../support/qq-events";
@@ -131,10 +132,19 @@ describe("message log", () => {
     expect(await ids(group)).toEqual(["g-new"]);
     expect(await ids(priv)).toEqual(["p-mid"]);
     expect(await ids(short)).toEqual(["s-6"]);
-    // FTS rows go with their messages (the delete trigger).
+    // FTS rows go with their messages (the delete trigger): the index finds only survivors.
+    const indexed = async (chatKey: string) => {
+      const { results } = await env.DB.prepare("SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?")
+        .bind(chatMatchExpression(chatKey, "x"))
+        .all<{ rowid: number }>();
+      return results.length;
+    };
+    expect([await indexed(group), await indexed(priv), await indexed(short)]).toEqual([1, 1, 1]);
     const orphans = await env.DB.prepare(
-      `SELECT count(*) AS n FROM messages_fts WHERE messages_fts MATCH '"x"' AND rowid NOT IN (SELECT seq FROM messages)`,
-    ).first<{ n: number }>();
+      "SELECT count(*) AS n FROM messages_fts WHERE rowid NOT IN (SELECT seq FROM messages)",
+    ).first<{
+      n: number;
+    }>();
     expect(orphans?.n).toBe(0);
   });
 });

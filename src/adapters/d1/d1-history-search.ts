@@ -1,7 +1,7 @@
 /** HistorySearch over the D1 message log and its CJK FTS index, one chat at a time. */
 import { and, desc, eq } from "drizzle-orm";
 import type { HistoryHit, HistorySearch } from "../../domain/history/history-search";
-import { matchExpressionFor } from "../../domain/text/fts-query";
+import { chatMatchExpression } from "../../domain/text/chat-search-tokens";
 import type { Database } from "./database";
 import { messages } from "./schema";
 
@@ -25,9 +25,10 @@ export class D1HistorySearch implements HistorySearch {
   }
 
   async search(q: { chatKey: string; text: string; limit: number; before?: number }): Promise<HistoryHit[]> {
-    const match = matchExpressionFor(q.text);
+    const match = chatMatchExpression(q.chatKey, q.text);
     if (!match || q.limit <= 0) return [];
-    // The chat filter sits next to MATCH so that FTS ranks only this chat's rows.
+    // Tokens are in the chat's own namespace, so FTS reads and ranks only this chat's rows;
+    // the SQL filter on chat_key stays as the authoritative check.
     const { results } = await this.#binding
       .prepare(
         `SELECT m.seq, m.chat_key, m.message_id, m.ts, m.nick, m.text, m.direction, bm25(messages_fts) AS rank

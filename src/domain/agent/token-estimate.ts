@@ -2,12 +2,21 @@
  * A cheap token estimate for budgeting prompts without a tokenizer: CJK characters cost about
  * one token each, other text about one token per four characters. Deliberately pessimistic.
  */
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+
+/** CJK ideographs, kana and Hangul by code unit range: a loop is much cheaper than a Unicode-property regex. */
+function isWide(code: number): boolean {
+  return (
+    (code >= 0x3040 && code <= 0x30ff) || // kana
+    (code >= 0x3400 && code <= 0x9fff) || // CJK ideographs (incl. extension A)
+    (code >= 0xac00 && code <= 0xd7af) || // Hangul syllables
+    (code >= 0xf900 && code <= 0xfaff) // compatibility ideographs
+  );
+}
 
 export function estimateTokens(text: string): number {
-  const cjk = text.match(CJK)?.length ?? 0;
-  const rest = text.length - cjk;
-  return cjk + Math.ceil(rest / 4);
+  let wide = 0;
+  for (let i = 0; i < text.length; i++) if (isWide(text.charCodeAt(i))) wide++;
+  return wide + Math.ceil((text.length - wide) / 4);
 }
 
 /** The longest prefix of `text` that fits `tokens`, cut at a character boundary. */

@@ -1,5 +1,6 @@
 /** What every step of a turn knows about the message being answered. Plain data. */
 import type { Settings } from "../config/settings";
+import type { SenderIdentity } from "../identity/sender-identity";
 import type { InboundEvent, InboundSender } from "../inbound/inbound-event";
 
 export type RecentTurn = {
@@ -13,6 +14,8 @@ export type TurnContext = {
   readonly event: InboundEvent;
   readonly chat: InboundEvent["chat"];
   readonly sender: InboundSender | null;
+  /** The sender's resolved identity (null for events without a sender). */
+  readonly identity: SenderIdentity | null;
   /** The message text being answered (normalized). */
   readonly text: string;
   readonly recent: readonly RecentTurn[];

@@ -1,6 +1,7 @@
 /** Ports a turn uses. Built by the chat object from its bindings; fakes in domain tests. */
 
 import type { HistorySearch } from "../history/history-search";
+import type { IdentityResolver } from "../identity/sender-identity";
 import type { Clock } from "../shared/clock";
 import type { Logger } from "../shared/logger";
 import type { ChatModel } from "./chat-model";
@@ -8,6 +9,7 @@ import type { ChatModel } from "./chat-model";
 export type TurnServices = {
   readonly model: ChatModel;
   readonly history: HistorySearch;
+  readonly identity: IdentityResolver;
   readonly clock: Clock;
   readonly logger: Logger;
 };

@@ -4,7 +4,7 @@
  * (transport, chat_key, message_id, ts) makes redelivery and retried flushes idempotent.
  */
 import type { InboundEvent } from "../inbound/inbound-event";
-import { indexText } from "../text/search-tokens";
+import { chatIndexText } from "../text/chat-search-tokens";
 
 export type MessageRecord = {
   readonly transport: string;
@@ -15,7 +15,7 @@ export type MessageRecord = {
   readonly accountKey: string | null;
   readonly nick: string | null;
   readonly text: string;
-  /** Space-joined FTS tokens of `text` (see search-tokens.ts). */
+  /** Space-joined, chat-prefixed FTS tokens of `text` (see chat-search-tokens.ts). */
   readonly tokens: string;
   readonly rawJson: string | null;
   readonly direction: "in" | "out";
@@ -36,7 +36,7 @@ export function inboundRecord(event: InboundEvent): MessageRecord | null {
     accountKey: event.sender?.account ?? null,
     nick: event.sender?.displayName ?? null,
     text: event.message.text,
-    tokens: indexText(event.message.text),
+    tokens: chatIndexText(event.chat.key, event.message.text),
     rawJson: raw.length > MAX_RAW_JSON ? raw.slice(0, MAX_RAW_JSON) : raw,
     direction: "in",
   };
@@ -59,7 +59,7 @@ export function outboundRecord(input: {
     accountKey: null,
     nick: input.botName,
     text: input.text,
-    tokens: indexText(input.text),
+    tokens: chatIndexText(input.chatKey, input.text),
     rawJson: null,
     direction: "out",
   };

@@ -4,6 +4,7 @@ import { runTurn } from "../../../src/domain/agent/turn";
 import type { TurnContext } from "../../../src/domain/agent/turn-context";
 import type { TurnServices } from "../../../src/domain/agent/turn-services";
 import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
+import { disabledIdentity } from "../../../src/domain/identity/sender-identity";
 import { ManualClock } from "../../../src/domain/shared/clock";
 import { silentLogger } from "../../../src/domain/shared/logger";
 import { defaultTurnRegistry } from "../../../src/workers/turn-registry";
@@ -19,6 +20,7 @@ function context(text: string, overrides: Partial<TurnContext> = {}): TurnContex
     event,
     chat: event.chat,
     sender: event.sender,
+    identity: null,
     text,
     recent: [],
     settings: DEFAULT_SETTINGS,
@@ -28,7 +30,13 @@ function context(text: string, overrides: Partial<TurnContext> = {}): TurnContex
 }
 
 function services(model: TurnServices["model"], history = new InMemoryHistory()): TurnServices {
-  return { model, history, clock: new ManualClock(1_700_000_000_000), logger: silentLogger };
+  return {
+    model,
+    history,
+    identity: disabledIdentity,
+    clock: new ManualClock(1_700_000_000_000),
+    logger: silentLogger,
+  };
 }
 
 describe("runTurn", () => {

@@ -1,4 +1,9 @@
 import { describe, it } from "vitest";
+import {
+  chatIndexText,
+  chatMatchExpression,
+  chatTokenPrefix,
+} from "../../../src/domain/text/chat-search-tokens";
 import { matchExpression, matchExpressionFor, quoteToken } from "../../../src/domain/text/fts-query";
 import { indexText, queryTokens, searchTokens } from "../../../src/domain/text/search-tokens";
 
@@ -45,5 +50,21 @@ describe("FTS5 match expressions", () => {
   it("returns null when nothing searchable remains", ({ expect }) => {
     expect(matchExpressionFor("？！…")).toBeNull();
     expect(matchExpression([])).toBeNull();
+  });
+});
+
+describe("chat token namespaces", () => {
+  it("prefixes every token with its chat's namespace", ({ expect }) => {
+    const a = chatIndexText("qq:group:A", "明天开会");
+    const prefix = chatTokenPrefix("qq:group:A");
+    expect(prefix).toMatch(/^k[0-9a-z]+$/);
+    expect(a.split(" ").every((t) => t.startsWith(prefix))).toBe(true);
+    expect(chatTokenPrefix("qq:group:B")).not.toBe(prefix);
+  });
+
+  it("builds a query in the same namespace, quoted", ({ expect }) => {
+    const prefix = chatTokenPrefix("qq:group:A");
+    expect(chatMatchExpression("qq:group:A", "开会")).toBe(`"${prefix}开会"`);
+    expect(chatMatchExpression("qq:group:A", "！？")).toBeNull();
   });
 });

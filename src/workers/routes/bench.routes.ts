@@ -1,0 +1,90 @@
+/**
+ * Local-only measurement routes used by `npm run bench` (mounted under /dev, so they do not
+ * exist outside local mode). Timing happens inside the Worker so that the HTTP hop does not
+ * blur what is measured.
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { openDatabase } from "../../adapters/d1/database";
+import { D1MessageLog } from "../../adapters/d1/message-log-store";
+import type { AccountKey, ChatKey } from "../../domain/chat/chat-address";
+import { inboundRecord } from "../../domain/history/message-record";
+import type { AppEnv } from "../app-env";
+
+const IngestSchema = z.object({
+  mode: z.enum(["batched", "single"]),
+  n: z.number().int().min(1).max(1000),
+  batchRows: z.number().int().min(1).max(500).default(200),
+  chat: z.string().regex(/^bench:group:[A-Za-z0-9]+$/),
+  offset: z.number().int().min(0).default(0),
+});
+
+const SAMPLE = [
+  "明天下午三点在会议室开会",
+  "今天的午饭吃什么好呢",
+  "Vue 的组件通信有哪些方式",
+  "记得周五交周报",
+  "哈哈哈哈 [图片]",
+];
+
+export const benchRoutes = new Hono<AppEnv>().post("/ingest", async (c) => {
+  const parsed = IngestSchema.safeParse(await c.req.json().catch(() => null));
+  if (!parsed.success)
+    return c.json({ error: "invalid", reason: parsed.error.issues[0]?.message ?? "invalid" }, 400);
+  const { mode, n, batchRows, chat, offset } = parsed.data;
+  const records = Array.from({ length: n }, (_, i) => {
+    const k = offset + i;
+    const text = `${SAMPLE[k % SAMPLE.length]} #${k}`;
+    return inboundRecord({
+      eventId: `bench-${k}`,
+      transport: "qq",
+      kind: "message",
+      wireType: "BENCH",
+      // The schema above admits only bench:group:<id>, a well-formed chat key.
+      chat: {
+        key: chat as ChatKey,
+        channel: "bench",
+        targetType: "group",
+        targetId: chat.split(":")[2] ?? "",
+      },
+      sender: {
+        userId: `u${k % 50}`,
+        account: `bench:user:u${k % 50}` as AccountKey,
+        displayName: null,
+        role: null,
+        unionId: null,
+        isBot: false,
+      },
+      message: {
+        id: `m${k}`,
+        text,
+        ts: 1_700_000_000_000 + k,
+        addressedToBot: false,
+        attachments: [],
+        quotedMessageId: null,
+      },
+      deletedMessageId: null,
+      reply: { kind: "none" },
+      receivedAt: 0,
+      raw: { k },
+    });
+  }).filter((r) => r !== null);
+  const log = new D1MessageLog(openDatabase(c.env.DB));
+  const started = performance.now();
+  if (mode === "batched") {
+    for (let i = 0; i < records.length; i += batchRows) {
+      await log.flush({
+        messages: records.slice(i, i + batchRows),
+        recalls: [],
+        chats: [],
+        usage: [],
+        audit: [],
+      });
+    }
+  } else {
+    for (const record of records) await log.insertOne(record);
+  }
+  // Date.now() only advances across I/O in workerd, which is exactly what is being timed.
+  const ms = performance.now() - started;
+  return c.json({ mode, n: records.length, ms });
+});
