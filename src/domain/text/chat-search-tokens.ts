@@ -7,7 +7,7 @@
  * can only add candidates that the filter then drops.
  */
 import { matchExpression } from "./fts-query";
-import { queryTokens, searchTokens } from "./search-tokens";
+import { focusedQueryTokens, searchTokens } from "./search-tokens";
 
 /** cyrb53: a fast 53-bit string hash; plenty to keep chats' namespaces apart. */
 function hash53(text: string): number {
@@ -39,5 +39,5 @@ export function chatIndexText(chatKey: string, text: string): string {
 /** A MATCH expression over one chat's namespace, or null when nothing is searchable. */
 export function chatMatchExpression(chatKey: string, text: string): string | null {
   const prefix = chatTokenPrefix(chatKey);
-  return matchExpression(queryTokens(text, 16).map((t) => prefix + t));
+  return matchExpression(focusedQueryTokens(text).map((t) => prefix + t));
 }

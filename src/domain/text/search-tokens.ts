@@ -123,3 +123,33 @@ export function queryTokens(text: string, limit = 32): string[] {
   const distinct = [...new Set(searchTokens(text))].filter((t) => !QUERY_STOPWORDS.has(t));
   return distinct.slice(0, limit);
 }
+
+const CJK_CHAR = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]$/u;
+
+/**
+ * A shorter query for cheap, precise lookups (per-turn history recall): the ICU words of the
+ * text, with runs of single CJK characters (words the dictionary did not know) joined into
+ * bigrams instead of kept as single characters, and without the cross-word bigrams that
+ * queryTokens adds for recall. Every term costs a seek per FTS segment, so fewer, more
+ * specific terms keep the query fast. Every token produced here is also an index token.
+ */
+export function focusedQueryTokens(text: string, limit = 12): string[] {
+  const segments = [...WORDS.segment(normalizeForSearch(text))].filter((s) => s.isWordLike && HAS_WORD_CHAR.test(s.segment));
+  const tokens: string[] = [];
+  let run = "";
+  const flush = () => {
+    if (run.length === 1) tokens.push(run);
+    for (let i = 0; i + 2 <= run.length; i++) tokens.push(run.slice(i, i + 2));
+    run = "";
+  };
+  for (const { segment } of segments) {
+    if (CJK_CHAR.test(segment)) {
+      run += segment;
+      continue;
+    }
+    flush();
+    if (segment.length <= MAX_TOKEN_LENGTH) tokens.push(segment);
+  }
+  flush();
+  return [...new Set(tokens)].filter((t) => !QUERY_STOPWORDS.has(t)).slice(0, limit);
+}

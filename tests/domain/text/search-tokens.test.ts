@@ -5,7 +5,12 @@ import {
   chatTokenPrefix,
 } from "../../../src/domain/text/chat-search-tokens";
 import { matchExpression, matchExpressionFor, quoteToken } from "../../../src/domain/text/fts-query";
-import { indexText, queryTokens, searchTokens } from "../../../src/domain/text/search-tokens";
+import {
+  focusedQueryTokens,
+  indexText,
+  queryTokens,
+  searchTokens,
+} from "../../../src/domain/text/search-tokens";
 
 describe("searchTokens", () => {
   it("yields ICU words and CJK bigrams for Chinese", ({ expect }) => {
@@ -29,6 +34,38 @@ describe("searchTokens", () => {
     expect(queryTokens("我的猫的猫")).not.toContain("的");
     expect(new Set(queryTokens("猫猫猫猫")).size).toBe(queryTokens("猫猫猫猫").length);
     expect(queryTokens("一二三四五六七八九十".repeat(10), 5)).toHaveLength(5);
+  });
+});
+
+describe("focusedQueryTokens", () => {
+  it("keeps known words, joins unknown single characters into bigrams and drops stopwords", ({ expect }) => {
+    expect(focusedQueryTokens("第1451条消息：明天下午三点开会")).toEqual([
+      "第",
+      "1451",
+      "条",
+      "消息",
+      "明天",
+      "下午",
+      "三点",
+      "开会",
+    ]);
+    expect(focusedQueryTokens("我喜欢吃火锅和寿司")).toEqual(["喜欢", "吃", "火锅", "寿司"]);
+    const tokens = focusedQueryTokens("明天下午三点开会");
+    expect(tokens).toContain("三点");
+    expect(tokens).not.toContain("天下");
+    expect(tokens).not.toContain("的");
+  });
+
+  it("produces only tokens that indexing also produces", ({ expect }) => {
+    for (const text of [
+      "明天下午三点开会",
+      "我喜欢吃火锅和寿司",
+      "Vue 组件通信 props emit",
+      "小明说周五团建",
+    ]) {
+      const indexed = new Set(searchTokens(text));
+      for (const token of focusedQueryTokens(text)) expect(indexed.has(token)).toBe(true);
+    }
   });
 });
 
