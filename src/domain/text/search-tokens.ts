@@ -134,7 +134,9 @@ const CJK_CHAR = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Scrip
  * specific terms keep the query fast. Every token produced here is also an index token.
  */
 export function focusedQueryTokens(text: string, limit = 12): string[] {
-  const segments = [...WORDS.segment(normalizeForSearch(text))].filter((s) => s.isWordLike && HAS_WORD_CHAR.test(s.segment));
+  const segments = [...WORDS.segment(normalizeForSearch(text))].filter(
+    (s) => s.isWordLike && HAS_WORD_CHAR.test(s.segment),
+  );
   const tokens: string[] = [];
   let run = "";
   const flush = () => {
