@@ -12,6 +12,29 @@ import type { Outbound } from "../domain/agent/outbound";
 import type { Transport } from "../domain/inbound/inbound-event";
 import type { RuntimeConfig } from "./runtime-config";
 
+/**
+ * One QQ client per isolate and bot: every chat object in the isolate shares its cached
+ * access token instead of fetching one each (the token endpoint rate-limits).
+ */
+const qqClients = new Map<string, QqOpenApiClient>();
+
+function qqClient(config: RuntimeConfig): QqOpenApiClient {
+  const key = `${config.qq.appId}|${config.qq.apiBase}|${config.qq.tokenUrl}`;
+  let client = qqClients.get(key);
+  if (!client) {
+    client = new QqOpenApiClient({
+      appId: config.qq.appId,
+      secret: config.qq.secret,
+      apiBase: config.qq.apiBase,
+      tokenUrl: config.qq.tokenUrl,
+      fetch: (input, init) => fetch(input, init),
+      logger: consoleLogger,
+    });
+    qqClients.set(key, client);
+  }
+  return client;
+}
+
 /** OpenAI-compatible when LLM_BASE_URL and LLM_MODEL are set, else Workers AI, else offline. */
 export function createChatModel(env: Env, config: RuntimeConfig): ChatModel {
   const choice = config.model;
@@ -37,21 +60,11 @@ export function createChatModel(env: Env, config: RuntimeConfig): ChatModel {
  * and to a recorder otherwise.
  */
 export function createOutbound(config: RuntimeConfig, transport: Transport): Outbound {
-  if (transport === "qq") {
-    if (!config.qq.liveOutbound) return new RecordingOutbound();
-    return new QqOpenApiClient({
-      appId: config.qq.appId,
-      secret: config.qq.secret,
-      apiBase: config.qq.apiBase,
-      tokenUrl: config.qq.tokenUrl,
-      fetch,
-      logger: consoleLogger,
-    });
-  }
+  if (transport === "qq") return config.qq.liveOutbound ? qqClient(config) : new RecordingOutbound();
   if (!config.onebot.apiBase) return new RecordingOutbound();
   return new OneBotClient({
     apiBase: config.onebot.apiBase,
     ...(config.onebot.accessToken ? { accessToken: config.onebot.accessToken } : {}),
-    fetch,
+    fetch: (input, init) => fetch(input, init),
   });
 }
