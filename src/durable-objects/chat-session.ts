@@ -11,6 +11,7 @@ import { runTurn } from "../domain/agent/turn";
 import type { TurnContext } from "../domain/agent/turn-context";
 import { isStored, type Settings } from "../domain/config/settings";
 import { inboundRecord, outboundRecord } from "../domain/history/message-record";
+import { observationOf } from "../domain/identity/account-observation";
 import type { InboundEvent } from "../domain/inbound/inbound-event";
 import { loadSettings } from "../workers/settings-loader";
 import { migrateChatSession } from "./chat-session-schema";
@@ -78,6 +79,9 @@ export class ChatSession extends DurableObject<Env> {
       this.#outbox.push({ kind: "chat", body: chatTouch(event, stored, now) }, now);
       const record = stored ? inboundRecord(event) : null;
       if (record) this.#outbox.push({ kind: "message", body: record }, now);
+      // Who was seen where (identity); flushed with the rest, so it costs the ACK one row.
+      const observation = observationOf(event, now);
+      if (observation) this.#outbox.push({ kind: "observation", body: observation }, now);
       if (stored && event.kind === "message_deleted" && event.deletedMessageId) {
         this.#outbox.push(
           {
