@@ -4,17 +4,19 @@
  * failing model, a failing outbound), which run in the same isolate as the object.
  */
 import { D1HistorySearch } from "../adapters/d1/d1-history-search";
+import { D1IdentityDirectory } from "../adapters/d1/d1-identity-directory";
 import { openDatabase } from "../adapters/d1/database";
 import { D1MessageLog } from "../adapters/d1/message-log-store";
 import { consoleLogger } from "../adapters/log/console-logger";
 import type { Outbound } from "../domain/agent/outbound";
 import type { TurnRegistry } from "../domain/agent/turn";
 import type { TurnServices } from "../domain/agent/turn-services";
-import { disabledIdentity } from "../domain/identity/sender-identity";
+import { DirectoryIdentityResolver } from "../domain/identity/identity-resolver";
 import type { Transport } from "../domain/inbound/inbound-event";
 import { systemClock } from "../domain/shared/clock";
 import { readRuntimeConfig } from "../workers/runtime-config";
 import { createChatModel, createOutbound } from "../workers/services";
+import { loadSettings } from "../workers/settings-loader";
 import { defaultTurnRegistry } from "../workers/turn-registry";
 
 export type ChatSessionDeps = TurnServices & {
@@ -32,7 +34,13 @@ export const chatSessionServices = {
     return {
       model: createChatModel(env, config),
       history: new D1HistorySearch(db, env.DB),
-      identity: disabledIdentity,
+      // With identity.enabled off (the default) this answers exactly like `disabledIdentity`.
+      identity: new DirectoryIdentityResolver({
+        settings: async () => (await loadSettings(env)).identity,
+        directory: new D1IdentityDirectory(db),
+        clock: systemClock,
+        logger: consoleLogger,
+      }),
       clock: systemClock,
       logger: consoleLogger,
       messageLog: new D1MessageLog(db),
