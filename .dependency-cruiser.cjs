@@ -22,6 +22,18 @@ module.exports = {
       to: { path: "^src/(workers|durable-objects)/" },
     },
     {
+      name: "memory-never-reaches-authorization",
+      comment:
+        "Admin status never changes which memory is read or written (DESIGN §3.8): memory, scope, retrieval and " +
+        "identity-resolution code (and memory-named files of the agent layer, such as memory tools) must not " +
+        "depend on the authorization module, directly or through other modules.",
+      severity: "error",
+      from: {
+        path: "^src/domain/(memory|scope|retrieval|identity)/|^src/domain/agent/(tools/)?memory[^/]*[.]ts$",
+      },
+      to: { path: "^src/domain/authorization/", reachable: true },
+    },
+    {
       name: "no-circular",
       severity: "error",
       from: {},

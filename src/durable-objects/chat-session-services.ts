@@ -4,20 +4,25 @@
  * failing model, a failing outbound), which run in the same isolate as the object.
  */
 import { D1HistorySearch } from "../adapters/d1/d1-history-search";
+import { D1IdentityDirectory } from "../adapters/d1/d1-identity-directory";
 import { openDatabase } from "../adapters/d1/database";
 import { D1MessageLog } from "../adapters/d1/message-log-store";
 import { consoleLogger } from "../adapters/log/console-logger";
+import { OutboundChatRelay } from "../domain/agent/chat-relay";
 import type { Outbound } from "../domain/agent/outbound";
 import type { TurnRegistry } from "../domain/agent/turn";
-import type { TurnServices } from "../domain/agent/turn-services";
-import { disabledIdentity } from "../domain/identity/sender-identity";
+import type { TurnPorts } from "../domain/agent/turn-services";
+import { parseChatKey } from "../domain/chat/chat-address";
+import { isStored } from "../domain/config/settings";
+import { DirectoryIdentityResolver } from "../domain/identity/identity-resolver";
 import type { Transport } from "../domain/inbound/inbound-event";
 import { systemClock } from "../domain/shared/clock";
 import { readRuntimeConfig } from "../workers/runtime-config";
 import { createChatModel, createOutbound } from "../workers/services";
+import { loadSettings } from "../workers/settings-loader";
 import { defaultTurnRegistry } from "../workers/turn-registry";
 
-export type ChatSessionDeps = TurnServices & {
+export type ChatSessionDeps = TurnPorts & {
   readonly outbound: (transport: Transport) => Outbound;
   readonly messageLog: D1MessageLog;
   readonly registry: TurnRegistry;
@@ -29,23 +34,46 @@ export const chatSessionServices = {
     const config = readRuntimeConfig(env);
     const db = openDatabase(env.DB);
     const outbounds = new Map<Transport, Outbound>();
+    const outbound = (transport: Transport): Outbound => {
+      let found = outbounds.get(transport);
+      if (!found) {
+        found = createOutbound(config, transport);
+        outbounds.set(transport, found);
+      }
+      return found;
+    };
+    const messageLog = new D1MessageLog(db);
+    const directory = new D1IdentityDirectory(db);
+    const botName = "Akasha";
     return {
       model: createChatModel(env, config),
       history: new D1HistorySearch(db, env.DB),
-      identity: disabledIdentity,
+      // With identity.enabled off (the default) this answers exactly like `disabledIdentity`.
+      identity: new DirectoryIdentityResolver({
+        settings: async () => (await loadSettings(env)).identity,
+        directory,
+        clock: systemClock,
+        logger: consoleLogger,
+      }),
+      directory,
+      relay: new OutboundChatRelay({
+        outbound,
+        clock: systemClock,
+        botName,
+        logger: consoleLogger,
+        log: async (record) => {
+          const target = parseChatKey(record.chatKey);
+          if (!target.ok || !isStored(await loadSettings(env), record.chatKey, target.value.targetType))
+            return;
+          await messageLog.flush({ messages: [record], recalls: [], chats: [], usage: [], audit: [] });
+        },
+      }),
       clock: systemClock,
       logger: consoleLogger,
-      messageLog: new D1MessageLog(db),
-      registry: defaultTurnRegistry(),
-      botName: "Akasha",
-      outbound: (transport) => {
-        let outbound = outbounds.get(transport);
-        if (!outbound) {
-          outbound = createOutbound(config, transport);
-          outbounds.set(transport, outbound);
-        }
-        return outbound;
-      },
+      messageLog,
+      registry: defaultTurnRegistry(consoleLogger),
+      botName,
+      outbound,
     };
   },
 };

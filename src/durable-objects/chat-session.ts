@@ -11,7 +11,9 @@ import { runTurn } from "../domain/agent/turn";
 import type { TurnContext } from "../domain/agent/turn-context";
 import { isStored, type Settings } from "../domain/config/settings";
 import { inboundRecord, outboundRecord } from "../domain/history/message-record";
+import { observationOf } from "../domain/identity/account-observation";
 import type { InboundEvent } from "../domain/inbound/inbound-event";
+import type { AuditEvent } from "../domain/shared/audit";
 import { loadSettings } from "../workers/settings-loader";
 import { migrateChatSession } from "./chat-session-schema";
 import { type ChatSessionDeps, chatSessionServices } from "./chat-session-services";
@@ -78,6 +80,9 @@ export class ChatSession extends DurableObject<Env> {
       this.#outbox.push({ kind: "chat", body: chatTouch(event, stored, now) }, now);
       const record = stored ? inboundRecord(event) : null;
       if (record) this.#outbox.push({ kind: "message", body: record }, now);
+      // Who was seen where (identity); flushed with the rest, so it costs the ACK one row.
+      const observation = observationOf(event, now);
+      if (observation) this.#outbox.push({ kind: "observation", body: observation }, now);
       if (stored && event.kind === "message_deleted" && event.deletedMessageId) {
         this.#outbox.push(
           {
@@ -204,6 +209,7 @@ export class ChatSession extends DurableObject<Env> {
     };
     const result = await runTurn(ctx, services, services.registry);
     const usage = result.ok ? result.value.usage : result.error.usage;
+    const audit = result.ok ? result.value.audit : result.error.audit;
     let replies: readonly string[];
     if (result.ok) {
       replies = result.value.replies;
@@ -214,6 +220,7 @@ export class ChatSession extends DurableObject<Env> {
       });
       this.ctx.storage.transactionSync(() => {
         this.#pushUsage(row, usage, now);
+        this.#pushAudit(row, audit, now);
         this.#inbox.backOff(row.seq, Date.now() + 2000 * 2 ** row.attempts);
       });
       return false;
@@ -226,6 +233,7 @@ export class ChatSession extends DurableObject<Env> {
     }
     this.ctx.storage.transactionSync(() => {
       this.#pushUsage(row, usage, now);
+      this.#pushAudit(row, audit, now);
       this.#recent.append({
         role: "user",
         name: event.sender?.displayName ?? null,
@@ -300,6 +308,27 @@ export class ChatSession extends DurableObject<Env> {
         {
           kind: "usage",
           body: { ...u, dedupeKey: `${row.event.chat.key}:${row.eventId}:${row.attempts}:${i}` },
+        },
+        now,
+      );
+    });
+  }
+
+  /** Audit records of a turn attempt go out with its other rows; the key makes a retried flush a no-op. */
+  #pushAudit(row: InboxRow, audit: readonly AuditEvent[], now: number): void {
+    audit.forEach((a, i) => {
+      this.#outbox.push(
+        {
+          kind: "audit",
+          body: {
+            dedupeKey: `${row.event.chat.key}:${row.eventId}:${row.attempts}:audit:${i}`,
+            at: a.at,
+            actor: a.actor,
+            action: a.action,
+            chatKey: a.chatKey,
+            target: a.target,
+            detail: { outcome: a.outcome, ...a.detail },
+          },
         },
         now,
       );

@@ -6,13 +6,16 @@
 import type { AuditRecord, ChatTouch, FlushBatch, RecallMark } from "../adapters/d1/message-log-store";
 import type { UsageRecord } from "../domain/agent/chat-model";
 import type { MessageRecord } from "../domain/history/message-record";
+import { mergeObservations } from "../domain/identity/account-observation";
+import type { AccountObservation } from "../domain/identity/identity-directory";
 
 export type OutboxItem =
   | { kind: "message"; body: MessageRecord }
   | { kind: "recall"; body: RecallMark }
   | { kind: "chat"; body: ChatTouch }
   | { kind: "usage"; body: UsageRecord & { dedupeKey: string } }
-  | { kind: "audit"; body: AuditRecord };
+  | { kind: "audit"; body: AuditRecord }
+  | { kind: "observation"; body: AccountObservation };
 
 export class Outbox {
   readonly #sql: SqlStorage;
@@ -49,6 +52,7 @@ export class Outbox {
       chats: new Map<string, ChatTouch>(),
       usage: [] as (UsageRecord & { dedupeKey: string })[],
       audit: [] as AuditRecord[],
+      observations: new Map<string, AccountObservation>(),
     };
     for (const row of rows) {
       const body: unknown = JSON.parse(row.body);
@@ -57,14 +61,26 @@ export class Outbox {
       else if (row.kind === "usage") batch.usage.push(body as UsageRecord & { dedupeKey: string });
       else if (row.kind === "audit") batch.audit.push(body as AuditRecord);
       else if (row.kind === "chat") mergeTouch(batch.chats, body as ChatTouch);
+      else if (row.kind === "observation") mergeObservation(batch.observations, body as AccountObservation);
     }
-    return { batch: { ...batch, chats: [...batch.chats.values()] }, upTo: last.seq, rows: rows.length };
+    return {
+      batch: { ...batch, chats: [...batch.chats.values()], observations: [...batch.observations.values()] },
+      upTo: last.seq,
+      rows: rows.length,
+    };
   }
 
   /** Removes rows up to and including `seq` after their batch was written. */
   remove(upTo: number): void {
     this.#sql.exec("DELETE FROM outbox WHERE seq <= ?", upTo);
   }
+}
+
+/** Several observations of one account in one chat within a batch become one upsert. */
+function mergeObservation(into: Map<string, AccountObservation>, seen: AccountObservation): void {
+  const key = `${seen.account}\u0000${seen.chatKey}`;
+  const prior = into.get(key);
+  into.set(key, prior ? mergeObservations(prior, seen) : seen);
 }
 
 /** Several touches of one chat in a batch become one upsert carrying the latest flags. */

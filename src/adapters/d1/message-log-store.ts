@@ -1,6 +1,6 @@
 /**
  * Writes the chat objects' buffered rows to D1: message-log rows, recall marks, the chat
- * registry row, usage and audit rows — all of one flush in one D1 batch (one transaction),
+ * registry row, usage, audit rows and account observations — all of one flush in one D1 batch (one transaction),
  * so a failed flush writes nothing and can be retried whole. Every statement is idempotent
  * (unique keys + ON CONFLICT), so a retry after an unacknowledged success changes nothing.
  */
@@ -8,8 +8,9 @@ import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { UsageRecord } from "../../domain/agent/chat-model";
 import type { MessageRecord } from "../../domain/history/message-record";
+import type { AccountObservation } from "../../domain/identity/identity-directory";
 import type { Database } from "./database";
-import { auditLog, chats, messages, modelUsage } from "./schema";
+import { accountObservations, auditLog, chats, messages, modelUsage } from "./schema";
 
 export type ChatTouch = {
   readonly chatKey: string;
@@ -40,6 +41,8 @@ export type FlushBatch = {
   readonly chats: readonly ChatTouch[];
   readonly usage: readonly (UsageRecord & { dedupeKey: string })[];
   readonly audit: readonly AuditRecord[];
+  /** Where senders were seen (identity); optional so that callers without any can omit it. */
+  readonly observations?: readonly AccountObservation[];
 };
 
 export class D1MessageLog {
@@ -61,6 +64,7 @@ export class D1MessageLog {
           .values({ ...a, detail: JSON.stringify(a.detail) })
           .onConflictDoNothing(),
       ),
+      ...(batch.observations ?? []).map((o) => this.#observe(o)),
     ];
     const [first, ...rest] = statements;
     if (!first) return;
@@ -87,6 +91,33 @@ export class D1MessageLog {
           eq(messages.messageId, r.messageId),
         ),
       );
+  }
+
+  /** Upsert keeping the earliest first_seen, the latest last_seen and the latest name and role. */
+  #observe(o: AccountObservation) {
+    const newer = sql`excluded.last_seen >= ${accountObservations.lastSeen}`;
+    return this.#db
+      .insert(accountObservations)
+      .values({
+        accountKey: o.account,
+        chatKey: o.chatKey,
+        userId: o.userId,
+        unionKey: o.unionKey,
+        displayName: o.displayName,
+        role: o.role,
+        firstSeen: o.firstSeen,
+        lastSeen: o.lastSeen,
+      })
+      .onConflictDoUpdate({
+        target: [accountObservations.accountKey, accountObservations.chatKey],
+        set: {
+          firstSeen: sql`min(${accountObservations.firstSeen}, excluded.first_seen)`,
+          lastSeen: sql`max(${accountObservations.lastSeen}, excluded.last_seen)`,
+          unionKey: sql`CASE WHEN ${newer} THEN coalesce(excluded.union_key, ${accountObservations.unionKey}) ELSE coalesce(${accountObservations.unionKey}, excluded.union_key) END`,
+          displayName: sql`CASE WHEN ${newer} THEN coalesce(excluded.display_name, ${accountObservations.displayName}) ELSE ${accountObservations.displayName} END`,
+          role: sql`CASE WHEN ${newer} THEN coalesce(excluded.role, ${accountObservations.role}) ELSE ${accountObservations.role} END`,
+        },
+      });
   }
 
   #touchChat(c: ChatTouch) {

@@ -3,7 +3,7 @@
  * virtual tables and triggers cannot be expressed in drizzle); tests compare this mapping
  * with the migrated database so the two cannot drift apart.
  */
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export const chats = sqliteTable("chats", {
   chatKey: text("chat_key").primaryKey(),
@@ -134,3 +134,42 @@ export const memoryCandidates = sqliteTable("memory_candidates", {
   evidence: text("evidence").notNull().default("{}"),
   createdAt: integer("created_at").notNull(),
 });
+
+export const persons = sqliteTable("persons", {
+  personId: text("person_id").primaryKey(),
+  displayName: text("display_name"),
+  origin: text("origin", { enum: ["admin", "union"] }).notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
+export const personAccounts = sqliteTable(
+  "person_accounts",
+  {
+    accountKey: text("account_key").primaryKey(),
+    personId: text("person_id"),
+    source: text("source", { enum: ["admin", "union"] }).notNull(),
+    unionKey: text("union_key"),
+    linkedBy: text("linked_by"),
+    linkedAt: integer("linked_at").notNull(),
+  },
+  (t) => [index("person_accounts_person").on(t.personId), index("person_accounts_union").on(t.unionKey)],
+);
+
+export const accountObservations = sqliteTable(
+  "account_observations",
+  {
+    accountKey: text("account_key").notNull(),
+    chatKey: text("chat_key").notNull(),
+    userId: text("user_id").notNull(),
+    unionKey: text("union_key"),
+    displayName: text("display_name"),
+    role: text("role"),
+    firstSeen: integer("first_seen").notNull(),
+    lastSeen: integer("last_seen").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountKey, t.chatKey] }),
+    index("account_observations_union").on(t.unionKey),
+    index("account_observations_chat").on(t.chatKey, t.lastSeen),
+  ],
+);

@@ -1,15 +1,27 @@
 /** Ports a turn uses. Built by the chat object from its bindings; fakes in domain tests. */
 
 import type { HistorySearch } from "../history/history-search";
+import type { IdentityDirectory } from "../identity/identity-directory";
 import type { IdentityResolver } from "../identity/sender-identity";
+import type { AuditTrail } from "../shared/audit";
 import type { Clock } from "../shared/clock";
 import type { Logger } from "../shared/logger";
 import type { ChatModel } from "./chat-model";
+import type { ChatRelay } from "./chat-relay";
 
 export type TurnServices = {
   readonly model: ChatModel;
   readonly history: HistorySearch;
   readonly identity: IdentityResolver;
+  /** Identity tables, for admin identity commands and tools. */
+  readonly directory: IdentityDirectory;
+  /** Cross-chat messages (`send_message`). */
+  readonly relay: ChatRelay;
+  /** Supplied by `runTurn`, which returns what was recorded with the turn's result. */
+  readonly audit: AuditTrail;
   readonly clock: Clock;
   readonly logger: Logger;
 };
+
+/** What the caller of `runTurn` supplies: every port except the turn's own audit trail. */
+export type TurnPorts = Omit<TurnServices, "audit">;

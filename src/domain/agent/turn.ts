@@ -2,6 +2,7 @@
  * One turn: a command, or recall → prompt → model with tools → reply. Pure orchestration over
  * ports; the chat object supplies the services and persists the result.
  */
+import type { AuditEntry, AuditEvent } from "../shared/audit";
 import { err, ok, type Result } from "../shared/result";
 import type {
   ChatMessage,
@@ -17,7 +18,7 @@ import type { ContextProvider } from "./context-provider";
 import { buildPrompt, type ContextSection } from "./prompt";
 import type { Tool, ToolResult } from "./tool";
 import type { TurnContext } from "./turn-context";
-import type { TurnServices } from "./turn-services";
+import type { TurnPorts, TurnServices } from "./turn-services";
 
 /** Decides whether a tool call may run and with which arguments (privilege, chat domain). */
 export type ToolGuard = (
@@ -38,26 +39,37 @@ export type TurnResult = {
   readonly usage: readonly UsageRecord[];
   readonly recalled: readonly RecalledItem[];
   readonly command: string | null;
+  /** What commands and tools recorded for the audit log; the caller persists it. */
+  readonly audit: readonly AuditEvent[];
 };
 
 export type TurnFailure = {
   readonly kind: "model";
   readonly error: ModelError;
   readonly usage: readonly UsageRecord[];
+  /** Audit records of tools that ran before the failure: the actions happened all the same. */
+  readonly audit: readonly AuditEvent[];
 };
 
 export async function runTurn(
   ctx: TurnContext,
-  services: TurnServices,
+  ports: TurnPorts,
   registry: TurnRegistry,
 ): Promise<Result<TurnResult, TurnFailure>> {
+  const audit: AuditEvent[] = [];
+  const services: TurnServices = {
+    ...ports,
+    audit: {
+      record: (entry: AuditEntry) => audit.push({ ...entry, chatKey: ctx.chat.key, at: ports.clock.now() }),
+    },
+  };
   const command = parseCommand(ctx.text);
   if (command) {
     const handler = registry.commands.find((c) => c.name === command.name);
     const reply = handler
       ? await handler.run(command.args, ctx, services)
       : `未知命令 /${command.name}，发送 /help 查看可用命令。`;
-    return ok({ replies: [reply], usage: [], recalled: [], command: command.name });
+    return ok({ replies: [reply], usage: [], recalled: [], command: command.name, audit });
   }
 
   const sections = await collectContext(ctx, services, registry.context);
@@ -77,10 +89,10 @@ export async function runTurn(
     const started = services.clock.now();
     const response = await services.model.complete(request);
     usage.push(usageRecord(ctx, services, started, response));
-    if (!response.ok) return err({ kind: "model", error: response.error, usage });
+    if (!response.ok) return err({ kind: "model", error: response.error, usage, audit });
     const { toolCalls, text } = response.value;
     if (toolCalls.length === 0 || !allowTools) {
-      return ok({ replies: finalReplies(text, ctx), usage, recalled, command: null });
+      return ok({ replies: finalReplies(text, ctx), usage, recalled, command: null, audit });
     }
     messages.push({ role: "assistant", content: text, toolCalls });
     for (const call of toolCalls) {

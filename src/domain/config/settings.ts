@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { err, ok, type Result } from "../shared/result";
+import { DEFAULT_IDENTITY_SETTINGS, IdentitySettingsSchema } from "./identity-settings";
 
 const chatKeyPattern = /^[a-z][a-z0-9_-]*:(group|channel|private|dm):[^\s:]+$/;
 
@@ -65,6 +66,7 @@ export const SettingsSchema = z
     turn: TurnSchema,
     webhook: WebhookSchema,
     outbox: OutboxSchema,
+    identity: IdentitySettingsSchema,
   })
   .strict();
 
@@ -86,6 +88,7 @@ export const DEFAULT_SETTINGS: Settings = {
   },
   webhook: { maxBodyBytes: 256 * 1024, maxSkewSeconds: 600 },
   outbox: { flushIntervalMs: 1000, flushBatchRows: 200 },
+  identity: DEFAULT_IDENTITY_SETTINGS,
 };
 
 export type SettingsError = { kind: "invalid"; field: string; reason: string };

@@ -2,15 +2,13 @@ import { describe, it } from "vitest";
 import { OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
 import { runTurn } from "../../../src/domain/agent/turn";
 import type { TurnContext } from "../../../src/domain/agent/turn-context";
-import type { TurnServices } from "../../../src/domain/agent/turn-services";
+import type { TurnPorts } from "../../../src/domain/agent/turn-services";
 import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
-import { disabledIdentity } from "../../../src/domain/identity/sender-identity";
-import { ManualClock } from "../../../src/domain/shared/clock";
-import { silentLogger } from "../../../src/domain/shared/logger";
 import { defaultTurnRegistry } from "../../../src/workers/turn-registry";
 import { hit, InMemoryHistory } from "../../fakes/in-memory-history";
 import { messageEvent } from "../../fakes/inbound";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
+import { turnPorts } from "../../fakes/turn-ports";
 
 const CHAT = "qq:group:G1";
 
@@ -29,14 +27,8 @@ function context(text: string, overrides: Partial<TurnContext> = {}): TurnContex
   };
 }
 
-function services(model: TurnServices["model"], history = new InMemoryHistory()): TurnServices {
-  return {
-    model,
-    history,
-    identity: disabledIdentity,
-    clock: new ManualClock(1_700_000_000_000),
-    logger: silentLogger,
-  };
+function services(model: TurnPorts["model"], history = new InMemoryHistory()): TurnPorts {
+  return turnPorts({ model, history });
 }
 
 describe("runTurn", () => {

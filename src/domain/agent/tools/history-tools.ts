@@ -1,6 +1,15 @@
-/** `history_search` and `history_recent`: the current chat's message log, nothing else. */
+/**
+ * `history_search` and `history_recent`: the message log of the current chat, or of another
+ * chat of its domain named by `chat` (the guard checks the target; these check the grant again).
+ */
 import type { HistoryHit } from "../../history/history-search";
+import { targetChatOf } from "../chat-grant";
 import { type Tool, toolError, toolOk } from "../tool";
+
+const CHAT_PARAM = {
+  type: "string",
+  description: "要查的聊天地址（可选，默认当前聊天；只能是同一聊天域内的聊天，见 find_chat）",
+} as const;
 
 function formatHit(hit: HistoryHit): string {
   const when = new Date(hit.ts).toISOString().slice(0, 16).replace("T", " ");
@@ -18,11 +27,13 @@ function readLimit(args: unknown, fallback: number, max: number): number {
 export const historySearchTool: Tool = {
   spec: {
     name: "history_search",
-    description: "在当前聊天的历史消息中全文搜索（中文分词）。返回最相关的消息及时间。",
+    description:
+      "在当前聊天（或同一聊天域内的另一个聊天）的历史消息中全文搜索（中文分词）。返回最相关的消息及时间。",
     parameters: {
       type: "object",
       properties: {
         query: { type: "string", description: "要搜索的词语或句子" },
+        chat: CHAT_PARAM,
         limit: { type: "integer", minimum: 1, maximum: 20, description: "最多返回多少条，默认 5" },
       },
       required: ["query"],
@@ -30,13 +41,15 @@ export const historySearchTool: Tool = {
     },
   },
   requiresAdmin: false,
-  scope: "current_chat",
+  scope: "chat_domain",
   async run(args, ctx, services) {
+    const target = targetChatOf(args, ctx);
+    if (!target.ok) return toolError(target.reason);
     const query =
       typeof args === "object" && args !== null ? (args as Record<string, unknown>).query : undefined;
     if (typeof query !== "string" || query.trim() === "") return toolError("query 必须是非空字符串");
     const hits = await services.history.search({
-      chatKey: ctx.chat.key,
+      chatKey: target.chat,
       text: query,
       limit: readLimit(args, 5, 20),
     });
@@ -47,17 +60,22 @@ export const historySearchTool: Tool = {
 export const historyRecentTool: Tool = {
   spec: {
     name: "history_recent",
-    description: "列出当前聊天最近的消息（从新到旧）。",
+    description: "列出当前聊天（或同一聊天域内的另一个聊天）最近的消息（从新到旧）。",
     parameters: {
       type: "object",
-      properties: { limit: { type: "integer", minimum: 1, maximum: 50, description: "条数，默认 10" } },
+      properties: {
+        limit: { type: "integer", minimum: 1, maximum: 50, description: "条数，默认 10" },
+        chat: CHAT_PARAM,
+      },
       additionalProperties: false,
     },
   },
   requiresAdmin: false,
-  scope: "current_chat",
+  scope: "chat_domain",
   async run(args, ctx, services) {
-    const hits = await services.history.recent({ chatKey: ctx.chat.key, limit: readLimit(args, 10, 50) });
+    const target = targetChatOf(args, ctx);
+    if (!target.ok) return toolError(target.reason);
+    const hits = await services.history.recent({ chatKey: target.chat, limit: readLimit(args, 10, 50) });
     return toolOk(hits.length === 0 ? "还没有消息记录。" : hits.map(formatHit).join("\n"));
   },
 };

@@ -1,0 +1,24 @@
+/** Turn ports made of fakes, for domain tests of the turn, tools and commands. */
+import type { TurnPorts } from "../../src/domain/agent/turn-services";
+import { disabledIdentity } from "../../src/domain/identity/sender-identity";
+import { ManualClock } from "../../src/domain/shared/clock";
+import { silentLogger } from "../../src/domain/shared/logger";
+import { InMemoryHistory } from "./in-memory-history";
+import { InMemoryIdentityDirectory } from "./in-memory-identity-directory";
+import { RecordingRelay } from "./recording-relay";
+import { ScriptedChatModel } from "./scripted-chat-model";
+
+export const TEST_NOW = 1_700_000_000_000;
+
+export function turnPorts(overrides: Partial<TurnPorts> = {}): TurnPorts {
+  return {
+    model: new ScriptedChatModel([]),
+    history: new InMemoryHistory(),
+    identity: disabledIdentity,
+    directory: new InMemoryIdentityDirectory(),
+    relay: new RecordingRelay(),
+    clock: new ManualClock(TEST_NOW),
+    logger: silentLogger,
+    ...overrides,
+  };
+}

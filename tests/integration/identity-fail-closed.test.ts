@@ -1,0 +1,36 @@
+// Own file: it changes the stored settings (identity enabled without admins).
+import { env } from "cloudflare:workers";
+import { beforeAll, it } from "vitest";
+import { openDatabase } from "../../src/adapters/d1/database";
+import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
+import { forgetCachedSettings } from "../../src/workers/settings-loader";
+import { auditRows, groupBodyWithIdentity, uid } from "../support/identity";
+import { eventIdOf, postQq, turnDone } from "../support/qq-events";
+import { eventually } from "../support/wait";
+
+beforeAll(async () => {
+  await new D1SettingsStore(openDatabase(env.DB)).write(
+    JSON.stringify({ identity: { enabled: true, admins: [] } }),
+    "test",
+    Date.now(),
+  );
+  forgetCachedSettings();
+});
+
+it("refuses every admin command when identity is enabled without admins, saying why", async ({ expect }) => {
+  const group = uid("G");
+  const member = uid("M");
+  const body = groupBodyWithIdentity({ group, member, text: `/identity whois qq:user:${member}` });
+  expect((await postQq(body)).status).toBe(200);
+  const status = await turnDone(`qq:group:${group}`, eventIdOf(body));
+  const reply = status.replies[0]?.text ?? "";
+  expect(reply).toContain("identity.admins 为空");
+  expect(reply).toContain("fail closed");
+  const audit = await eventually(async () => {
+    const rows = await auditRows(`qq:group:${group}`);
+    return rows.length > 0 ? rows : undefined;
+  });
+  expect(audit).toMatchObject([
+    { action: "identity.whois", detail: { outcome: "refused", cause: "no-admins" } },
+  ]);
+});

@@ -1,0 +1,90 @@
+// Runs in Node (not workerd): dependency-cruiser needs the file system. `npm run deps` runs it
+// after checking src/. It proves that the decoupling rule of DESIGN §3.8 catches violations,
+// so a green `npm run deps` on src/ means something.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const fixture = path.join(root, "tests/fixtures/dependency-rules");
+const RULE = "memory-never-reaches-authorization";
+
+/** Runs the depcruise CLI as `npm run deps` does; the default reporter sets the exit code. */
+function cruise(cwd, outputType) {
+  return spawnSync(
+    process.execPath,
+    [
+      path.join(root, "node_modules/dependency-cruiser/bin/dependency-cruiser.mjs"),
+      "src",
+      "--config",
+      path.join(root, ".dependency-cruiser.cjs"),
+      ...(outputType ? ["--output-type", outputType] : []),
+    ],
+    { cwd, encoding: "utf8" },
+  );
+}
+
+/** Exit status of the plain run, and the violations from a JSON run. */
+function check(cwd) {
+  const plain = cruise(cwd);
+  const json = cruise(cwd, "json");
+  return {
+    status: plain.status,
+    output: plain.stdout,
+    violations: JSON.parse(json.stdout).summary.violations,
+  };
+}
+
+test("the decoupling rule catches direct and transitive imports of the authorization module", () => {
+  const { status, output, violations } = check(fixture);
+  assert.notEqual(status, 0, "depcruise must fail on the fixture");
+  assert.match(output, new RegExp(`error ${RULE}: src/domain/memory/direct-leak.ts`));
+  const leaks = violations
+    .filter((v) => v.rule.name === RULE)
+    .map((v) => v.from)
+    .sort();
+  assert.deepEqual(leaks, [
+    "src/domain/agent/tools/memory-tools.ts",
+    "src/domain/memory/direct-leak.ts",
+    "src/domain/retrieval/indirect-leak.ts",
+  ]);
+  const others = violations.filter((v) => v.rule.name !== RULE);
+  assert.deepEqual(others, [], "the fixture breaks no other rule");
+});
+
+/**
+ * Imports are not the only way to branch on admin status: settings carry `identity.admins`.
+ * Memory, scope, retrieval and identity-resolution code must not mention it either.
+ */
+const ADMIN_STATUS = /\.admins\b|\bisAdmin\b|\brequireAdmin\b|\bgateFor\b|\bAuthorizationGate\b/;
+const DECOUPLED = ["memory", "scope", "retrieval", "identity"];
+/** Memory-named files of the agent layer (memory tools, memory context) count as memory code too. */
+const AGENT_MEMORY = /^(tools\/)?memory[^/]*\.ts$/;
+
+function adminMentions(base) {
+  const files = [];
+  for (const dir of DECOUPLED) {
+    const abs = path.join(base, "src/domain", dir);
+    if (!existsSync(abs)) continue;
+    for (const file of readdirSync(abs, { recursive: true })) files.push(`src/domain/${dir}/${file}`);
+  }
+  const agent = path.join(base, "src/domain/agent");
+  if (existsSync(agent)) {
+    for (const file of readdirSync(agent, { recursive: true })) {
+      if (AGENT_MEMORY.test(String(file).replaceAll(path.sep, "/"))) files.push(`src/domain/agent/${file}`);
+    }
+  }
+  return files
+    .filter((file) => file.endsWith(".ts") && ADMIN_STATUS.test(readFileSync(path.join(base, file), "utf8")))
+    .sort();
+}
+
+test("memory, scope, retrieval and identity code never read admin status", () => {
+  assert.deepEqual(adminMentions(fixture), [
+    "src/domain/agent/tools/memory-tools.ts",
+    "src/domain/memory/direct-leak.ts",
+  ]);
+  assert.deepEqual(adminMentions(root), []);
+});
