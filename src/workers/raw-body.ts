@@ -11,6 +11,14 @@ export async function readRawBody(request: Request, maxBytes: number): Promise<R
     return { ok: false, status: 413, reason: `body larger than ${maxBytes} bytes` };
   }
   if (!request.body) return { ok: true, bytes: new Uint8Array(0) };
+  // A declared length within the cap lets the runtime read the body natively; the count is
+  // still checked, since a sender may send more than it declared.
+  if (declared !== null && /^[0-9]+$/.test(declared)) {
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    return bytes.byteLength > maxBytes
+      ? { ok: false, status: 413, reason: `body larger than ${maxBytes} bytes` }
+      : { ok: true, bytes };
+  }
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
