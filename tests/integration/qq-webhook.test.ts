@@ -223,6 +223,27 @@ describe("POST /webhook/qq", () => {
     expect(await stateSnapshot()).toEqual(before);
   });
 
+  it("refuses an oversized streamed body that declares no length", async ({ expect }) => {
+    const before = await stateSnapshot();
+    const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ >= 8) return controller.close();
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await exports.default.fetch(
+      new Request("https://bot.test/webhook/qq", {
+        method: "POST",
+        headers: { "x-bot-appid": TEST_APP_ID },
+        body: stream,
+      }),
+    );
+    expect(res.status).toBe(413);
+    expect(await stateSnapshot()).toEqual(before);
+  });
+
   it("signs requests the way the test helper does (sanity of the helper)", async ({ expect }) => {
     const req = await signedQqRequest("https://bot.test/webhook/qq", "{}", {
       secret: TEST_SECRET,
