@@ -22,6 +22,25 @@ module.exports = {
       to: { path: "^src/(workers|durable-objects)/" },
     },
     {
+      name: "memory-never-reads-authorization",
+      comment:
+        "Admin status never changes which memory is read or written (DESIGN §3.8): memory, scope and retrieval code " +
+        "and the memory store adapter never reach the authorization module, directly or through another module.",
+      severity: "error",
+      from: { path: "^src/domain/(memory|retrieval)/|^src/adapters/d1/d1-memory" },
+      to: { path: "authoriz", reachable: true },
+    },
+    {
+      name: "memory-turn-glue-never-imports-authorization",
+      comment:
+        "The memory tools, commands and context providers never import the authorization module themselves.",
+      severity: "error",
+      from: {
+        path: "^src/domain/agent/(memory-|turn-preview|tools/memory-|tools/session-|commands/memory-)",
+      },
+      to: { path: "authoriz" },
+    },
+    {
       name: "no-circular",
       severity: "error",
       from: {},
