@@ -4,6 +4,7 @@
  * failing model, a failing outbound), which run in the same isolate as the object.
  */
 import { D1HistorySearch } from "../adapters/d1/d1-history-search";
+import { D1MemoryStore } from "../adapters/d1/d1-memory-store";
 import { openDatabase } from "../adapters/d1/database";
 import { D1MessageLog } from "../adapters/d1/message-log-store";
 import { consoleLogger } from "../adapters/log/console-logger";
@@ -12,12 +13,14 @@ import type { TurnRegistry } from "../domain/agent/turn";
 import type { TurnServices } from "../domain/agent/turn-services";
 import { disabledIdentity } from "../domain/identity/sender-identity";
 import type { Transport } from "../domain/inbound/inbound-event";
+import { noChatLinks } from "../domain/memory/memory-store";
 import { systemClock } from "../domain/shared/clock";
 import { readRuntimeConfig } from "../workers/runtime-config";
 import { createChatModel, createOutbound } from "../workers/services";
 import { defaultTurnRegistry } from "../workers/turn-registry";
 
-export type ChatSessionDeps = TurnServices & {
+/** Everything but the session port, which the chat object supplies over its own storage. */
+export type ChatSessionDeps = Omit<TurnServices, "session"> & {
   readonly outbound: (transport: Transport) => Outbound;
   readonly messageLog: D1MessageLog;
   readonly registry: TurnRegistry;
@@ -29,10 +32,12 @@ export const chatSessionServices = {
     const config = readRuntimeConfig(env);
     const db = openDatabase(env.DB);
     const outbounds = new Map<Transport, Outbound>();
+    const memory = new D1MemoryStore(env.DB);
     return {
       model: createChatModel(env, config),
       history: new D1HistorySearch(db, env.DB),
       identity: disabledIdentity,
+      memory: { store: memory, index: memory, links: noChatLinks },
       clock: systemClock,
       logger: consoleLogger,
       messageLog: new D1MessageLog(db),

@@ -5,6 +5,7 @@ import type { AppEnv } from "./app-env";
 import { errorResponse } from "./error-response";
 import { adminRoutes } from "./routes/admin.routes";
 import { benchRoutes } from "./routes/bench.routes";
+import { contextRoutes } from "./routes/context.routes";
 import { devRoutes } from "./routes/dev.routes";
 import { webhookRoutes } from "./routes/webhook.routes";
 import { readRuntimeConfig } from "./runtime-config";
@@ -31,6 +32,7 @@ export function createApp() {
   app.route("/webhook", webhookRoutes);
   app.use("/api/*", requireAdmin);
   app.route("/api", adminRoutes);
+  app.route("/api/context", contextRoutes);
   // Local-only routes do not exist outside local mode: 404, not 403.
   app.use("/dev/*", async (c, next) => {
     if (c.get("config").mode !== "local") return c.json({ error: "not-found" }, 404);

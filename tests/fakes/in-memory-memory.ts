@@ -4,7 +4,7 @@
  * Ranking is token overlap, enough for domain tests; the D1 tests cover bm25.
  */
 import type { MemoryItem, NewMemory } from "../../src/domain/memory/memory";
-import { normalizeMemoryText } from "../../src/domain/memory/memory";
+import { memoryNodeId, normalizeMemoryText } from "../../src/domain/memory/memory";
 import type {
   CandidateRecord,
   CommitReport,
@@ -157,7 +157,7 @@ export function stored(n: NewMemory, at: number): MemoryItem {
 export function memoryItem(scope: string, text: string, overrides: Partial<MemoryItem> = {}): MemoryItem {
   const at = scope.indexOf(":");
   return {
-    nodeId: `m_${normalizeMemoryText(scope + text).slice(0, 30)}${Math.random().toString(36).slice(2, 8)}`,
+    nodeId: memoryNodeId(scope, text, String(Math.random())),
     scope: { type: scope.slice(0, at) as Scope["type"], id: scope.slice(at + 1) },
     kind: "preference",
     text,

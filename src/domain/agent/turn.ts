@@ -14,7 +14,14 @@ import type {
 } from "./chat-model";
 import { type Command, parseCommand } from "./command";
 import type { ContextProvider } from "./context-provider";
-import { buildPrompt, type ContextSection } from "./prompt";
+import type { Intent } from "./intent";
+import {
+  buildPrompt,
+  type ContextSection,
+  type MandatoryProvider,
+  NO_EXTRAS,
+  type PreparedPrompt,
+} from "./prompt";
 import type { Tool, ToolResult } from "./tool";
 import type { TurnContext } from "./turn-context";
 import type { TurnServices } from "./turn-services";
@@ -28,7 +35,11 @@ export type ToolGuard = (
 
 export type TurnRegistry = {
   readonly commands: readonly Command[];
+  /** Plain-language requests handled before the model ("记住…"); checked after commands. */
+  readonly intents?: readonly Intent[];
   readonly tools: readonly Tool[];
+  /** The stored part of the mandatory block (pinned memory, latest summary). */
+  readonly mandatory?: MandatoryProvider;
   readonly context: readonly ContextProvider[];
   readonly guard?: ToolGuard;
 };
@@ -37,7 +48,10 @@ export type TurnResult = {
   readonly replies: readonly string[];
   readonly usage: readonly UsageRecord[];
   readonly recalled: readonly RecalledItem[];
+  /** The command or intent that answered, or null when the model did. */
   readonly command: string | null;
+  /** The turn cleared the chat's short-term context (session reset). */
+  readonly contextReset: boolean;
 };
 
 export type TurnFailure = {
@@ -47,22 +61,38 @@ export type TurnFailure = {
 };
 
 export async function runTurn(
-  ctx: TurnContext,
+  start: TurnContext,
   services: TurnServices,
   registry: TurnRegistry,
 ): Promise<Result<TurnResult, TurnFailure>> {
+  let ctx = start;
   const command = parseCommand(ctx.text);
   if (command) {
     const handler = registry.commands.find((c) => c.name === command.name);
-    const reply = handler
+    const answer = handler
       ? await handler.run(command.args, ctx, services)
       : `未知命令 /${command.name}，发送 /help 查看可用命令。`;
-    return ok({ replies: [reply], usage: [], recalled: [], command: command.name });
+    const reply = typeof answer === "string" ? { text: answer } : answer;
+    return ok({
+      replies: [reply.text],
+      usage: [],
+      recalled: [],
+      command: command.name,
+      contextReset: reply.resetContext === true,
+    });
+  }
+  for (const intent of registry.intents ?? []) {
+    const args = intent.match(ctx.text);
+    if (args === null) continue;
+    const reply = await intent.run(args, ctx, services);
+    return ok({ replies: [reply], usage: [], recalled: [], command: intent.name, contextReset: false });
   }
 
-  const sections = await collectContext(ctx, services, registry.context);
+  const prepared = await prepareTurn(ctx, services, registry);
+  const sections = prepared.sections;
   const recalled = sections.flatMap((s) => s.items);
-  const messages: ChatMessage[] = buildPrompt(ctx, sections);
+  let messages: ChatMessage[] = prepared.messages;
+  let contextReset = false;
   const usage: UsageRecord[] = [];
   const specs = registry.tools.map((t) => t.spec);
 
@@ -80,13 +110,54 @@ export async function runTurn(
     if (!response.ok) return err({ kind: "model", error: response.error, usage });
     const { toolCalls, text } = response.value;
     if (toolCalls.length === 0 || !allowTools) {
-      return ok({ replies: finalReplies(text, ctx), usage, recalled, command: null });
+      return ok({ replies: finalReplies(text, ctx), usage, recalled, command: null, contextReset });
     }
-    messages.push({ role: "assistant", content: text, toolCalls });
+    const exchange: ChatMessage[] = [{ role: "assistant", content: text, toolCalls }];
+    let resetNow = false;
     for (const call of toolCalls) {
       const result = await runTool(call, ctx, services, registry);
-      messages.push({ role: "tool", toolCallId: call.id, name: call.name, content: result.content });
+      if (result.ok && result.resetContext) resetNow = true;
+      exchange.push({ role: "tool", toolCallId: call.id, name: call.name, content: result.content });
     }
+    if (resetNow) {
+      // The short-term context is gone: rebuild the mandatory block in this same turn, so the
+      // rest of the turn no longer sees the cleared turns.
+      contextReset = true;
+      ctx = { ...ctx, recent: [] };
+      const extras = registry.mandatory ? await registry.mandatory.collect(ctx, services) : NO_EXTRAS;
+      messages = buildPrompt(ctx, extras, sections).messages;
+    }
+    messages.push(...exchange);
+  }
+}
+
+/**
+ * Everything the model would get for this turn before its first call: the mandatory block
+ * and the recalled context, budgeted into messages. The context preview shows exactly this.
+ */
+export async function prepareTurn(
+  ctx: TurnContext,
+  services: TurnServices,
+  registry: TurnRegistry,
+): Promise<PreparedPrompt> {
+  const [extras, sections] = await Promise.all([
+    collectMandatory(ctx, services, registry.mandatory),
+    collectContext(ctx, services, registry.context),
+  ]);
+  return buildPrompt(ctx, extras, sections);
+}
+
+async function collectMandatory(
+  ctx: TurnContext,
+  services: TurnServices,
+  provider: MandatoryProvider | undefined,
+) {
+  if (!provider) return NO_EXTRAS;
+  try {
+    return await provider.collect(ctx, services);
+  } catch (e) {
+    services.logger.warn("mandatory block source failed", { provider: provider.name, error: String(e) });
+    return NO_EXTRAS;
   }
 }
 

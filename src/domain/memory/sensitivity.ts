@@ -12,19 +12,20 @@ const SOURCE_RANK: Record<SensitivitySource, number> = { default: 0, dream: 1, e
 export const stricter = (a: Sensitivity, b: Sensitivity): Sensitivity => (RANK[a] >= RANK[b] ? a : b);
 
 /** Phrases by which a person asks that something stay where it was said. */
+const THIS = "(?:这个|这件事|这事|此事)?";
 const EXPLICIT_SECRET: readonly RegExp[] = [
-  /(别|不要|不许|请勿|勿)(告诉|跟|和|对)(别人|其他人|任何人|外人)(说|讲|提)?/u,
-  /(帮我)?保密/u,
-  /这是(个)?秘密/u,
+  new RegExp(`${THIS}(别|不要|不许|请勿|勿)(告诉|跟|和|对)(别人|其他人|任何人|外人)(说|讲|提)?`, "u"),
+  new RegExp(`${THIS}(要|请|帮我)?保密`, "u"),
+  new RegExp(`${THIS}(是|这是)(个)?秘密`, "u"),
   /\bdon'?t\s+tell\s+(anyone|anybody|others)\b/i,
   /\bdo\s+not\s+tell\s+(anyone|anybody|others)\b/i,
   /\bkeep\s+(this|it|that)\s+(a\s+)?secret\b/i,
   /\bkeep\s+(this|it|that)\s+between\s+us\b/i,
 ];
 const EXPLICIT_PRIVATE: readonly RegExp[] = [
-  /私下/u,
-  /(别|不要|不许|请勿|勿)在(别处|别的地方|其他地方|群里|外面)(提|说|讲)(起)?/u,
-  /这是私事/u,
+  new RegExp(`${THIS}(是|这是|算)?私下(的|说的|讲的|聊的|说)?`, "u"),
+  new RegExp(`${THIS}(别|不要|不许|请勿|勿)在(别处|别的地方|其他地方|群里|外面)(提|说|讲)(起)?`, "u"),
+  new RegExp(`${THIS}(是|这是)私事`, "u"),
   /\bdon'?t\s+mention\s+(this|it|that)\s+(elsewhere|anywhere\s+else)\b/i,
   /\bdo\s+not\s+mention\s+(this|it|that)\s+(elsewhere|anywhere\s+else)\b/i,
   /\bkeep\s+(this|it|that)\s+private\b/i,

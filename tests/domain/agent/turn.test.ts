@@ -8,7 +8,9 @@ import { disabledIdentity } from "../../../src/domain/identity/sender-identity";
 import { ManualClock } from "../../../src/domain/shared/clock";
 import { silentLogger } from "../../../src/domain/shared/logger";
 import { defaultTurnRegistry } from "../../../src/workers/turn-registry";
+import { FakeSession } from "../../fakes/fake-session";
 import { hit, InMemoryHistory } from "../../fakes/in-memory-history";
+import { InMemoryMemory } from "../../fakes/in-memory-memory";
 import { messageEvent } from "../../fakes/inbound";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 
@@ -34,6 +36,8 @@ function services(model: TurnServices["model"], history = new InMemoryHistory())
     model,
     history,
     identity: disabledIdentity,
+    memory: new InMemoryMemory().services(),
+    session: new FakeSession(() => 1_700_000_000_000),
     clock: new ManualClock(1_700_000_000_000),
     logger: silentLogger,
   };

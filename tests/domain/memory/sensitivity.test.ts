@@ -25,6 +25,7 @@ describe("explicit requests", () => {
   it("strips the request from the remembered text", ({ expect }) => {
     expect(stripPrivacyPhrases("我怕狗，别告诉别人")).toBe("我怕狗");
     expect(stripPrivacyPhrases("I'm scared of dogs, don't tell anyone")).toBe("I'm scared of dogs");
+    expect(stripPrivacyPhrases("我喜欢猫，这是私下的")).toBe("我喜欢猫");
   });
 
   it("recognises a message that is only a privacy request", ({ expect }) => {
