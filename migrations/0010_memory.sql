@@ -12,9 +12,6 @@ CREATE INDEX nodes_scope_hash ON nodes (scope_type, scope_id, content_hash) WHER
 CREATE INDEX nodes_scope_subject ON nodes (scope_type, scope_id, json_extract(metadata, '$.subjectKey'))
   WHERE node_type = 'memory' AND status = 'active';
 
--- Owner migrations read global memory by kind.
-CREATE INDEX nodes_type_kind ON nodes (node_type, kind, status);
-
 CREATE INDEX memory_candidates_run ON memory_candidates (run_id);
 
 -- One row per committed dreaming run. The commit inserts its row in the same batch as its

@@ -60,23 +60,27 @@ describe("D1 memory index", () => {
     expect(hard.map((h) => h.text)).toEqual([`${word} 我自己的秘密`]);
   });
 
-  it("does not starve: filtered items that rank first cannot crowd out visible ones", async ({ expect }) => {
-    const mine = `chat:qq:group:M${uid()}`;
-    const word = `星${uid()}`;
-    // 60 hidden items that match the query strongly, 1 visible item that matches weakly.
-    await seedMemory([
-      ...Array.from({ length: 60 }, (_, i) =>
-        newMemory(`chat:qq:private:P${i}${uid()}`, `${word} ${word} ${word} 私密 ${i}`, {
-          sensitivity: i % 2 === 0 ? "private" : "secret_like",
-          sensitivitySource: "dream",
-        }),
-      ),
-      newMemory(`chat:qq:group:V${uid()}`, `${word} 以及很多别的很长的无关内容，让它排名靠后`),
-    ]);
-    const soft = await memoryStore().search({ text: word, scopes: [s(mine)], soft: true, limit: 3 });
-    expect(soft.map((h) => h.sensitivity)).toEqual(["public"]);
-    expect(soft[0]?.text).toContain("无关内容");
-  });
+  // 60 hidden items fit the first, windowed step; 250 overflow it and take the exact fallback.
+  it.for([60, 250])(
+    "does not starve: %i filtered items that rank first cannot crowd out a visible one",
+    async (hidden, { expect }) => {
+      const mine = `chat:qq:group:M${uid()}`;
+      const word = `star${uid()}`;
+      await seedMemory([
+        ...Array.from({ length: hidden }, (_, i) =>
+          newMemory(`chat:qq:private:P${i}${uid()}`, `${word} ${word} ${word} 私密 ${i}`, {
+            sensitivity: i % 3 === 0 ? "private" : i % 3 === 1 ? "secret_like" : "public",
+            portable: i % 3 !== 2,
+            sensitivitySource: "dream",
+          }),
+        ),
+        newMemory(`chat:qq:group:V${uid()}`, `${word} 以及很多别的很长的无关内容，让它排名靠后`),
+      ]);
+      const soft = await memoryStore().search({ text: word, scopes: [s(mine)], soft: true, limit: 3 });
+      expect(soft.map((h) => [h.sensitivity, h.portable])).toEqual([["public", true]]);
+      expect(soft[0]?.text).toContain("无关内容");
+    },
+  );
 
   it("stores the scope token SQLite derives, and the domain computes the same", async ({ expect }) => {
     const key = `person:小明${uid()}`;

@@ -22,6 +22,12 @@ import { indexText } from "../../domain/text/search-tokens";
 /** D1 allows 100 bound parameters per statement; two per scope. */
 const MAX_SCOPES = 40;
 
+/** Soft scope first ranks this many best matches of the pool, then filters them. */
+const SOFT_WINDOW = 200;
+
+// Every join with the FTS table is a CROSS JOIN: SQLite then keeps the written order (FTS
+// first, nodes looked up by rowid) instead of guessing from an index on a filter column and
+// scanning every node — which it does without ANALYZE statistics.
 const COLUMNS = `n.node_id, n.scope_type, n.scope_id, n.kind, n.raw_text, n.importance, n.confidence,
   n.sensitivity, n.sensitivity_source, n.portable, n.status, n.metadata, n.provenance, n.created_at, n.updated_at`;
 
@@ -116,27 +122,73 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
 
   async search(q: MemorySearchQuery): Promise<MemoryHit[]> {
     if (q.limit <= 0 || q.scopes.length === 0) return [];
-    const match = memoryMatch(q.text, q.soft ? null : q.scopes);
+    const limit = Math.min(q.limit, 200);
+    return q.soft ? this.#searchSoft(q, limit) : this.#searchHard(q, limit);
+  }
+
+  /**
+   * Hard scope: FTS itself reads only the readable scopes' rows (`scope_token : (…)`), the
+   * SQL condition re-checks, and with `perScope` a window keeps each scope's best hits.
+   */
+  async #searchHard(q: MemorySearchQuery, limit: number): Promise<MemoryHit[]> {
+    const match = memoryMatch(q.text, q.scopes);
     if (!match) return [];
     const scopes = scopeCondition(q.scopes);
-    const visible = q.soft ? `(${scopes.sql} OR (n.sensitivity = 'public' AND n.portable = 1))` : scopes.sql;
-    const limit = Math.min(q.limit, 200);
     // bm25 weights: the scope token column adds nothing to relevance.
     const hits = `SELECT ${COLUMNS}, bm25(nodes_fts, 1.0, 0.0) AS rank
-      FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid
-      WHERE nodes_fts MATCH ? AND n.node_type = 'memory' AND n.status = 'active' AND ${visible}`;
+      FROM nodes_fts CROSS JOIN nodes n ON n.seq = nodes_fts.rowid
+      WHERE nodes_fts MATCH ? AND n.node_type = 'memory' AND n.status = 'active' AND ${scopes.sql}`;
     const sql =
-      q.perScope !== undefined && !q.soft
+      q.perScope !== undefined
         ? `WITH hits AS (${hits}),
              ranked AS (SELECT *, row_number() OVER (PARTITION BY scope_type, scope_id ORDER BY rank) AS rn FROM hits)
            SELECT * FROM ranked WHERE rn <= ? ORDER BY rank LIMIT ?`
         : `${hits} ORDER BY rank LIMIT ?`;
     const binds: (string | number)[] = [match, ...scopes.binds];
-    if (q.perScope !== undefined && !q.soft) binds.push(Math.max(1, q.perScope));
+    if (q.perScope !== undefined) binds.push(Math.max(1, q.perScope));
     binds.push(limit);
     const { results } = await this.#db
       .prepare(sql)
       .bind(...binds)
+      .all<Row & { rank: number }>();
+    return results.map((r) => ({ ...toItem(r), rank: r.rank }));
+  }
+
+  /**
+   * Soft scope: the whole pool, visible = the turn's own scopes, or public and portable. The
+   * visibility condition is SQL applied before LIMIT, in two exact steps: first over the
+   * best-ranked window of the pool (as cheap as a bare MATCH); only if that window holds too
+   * few visible items, over every match. Either way hidden items cannot crowd out visible ones.
+   */
+  async #searchSoft(q: MemorySearchQuery, limit: number): Promise<MemoryHit[]> {
+    const match = memoryMatch(q.text, null);
+    if (!match) return [];
+    const scopes = scopeCondition(q.scopes);
+    const visible = `n.node_type = 'memory' AND n.status = 'active'
+      AND (${scopes.sql} OR (n.sensitivity = 'public' AND n.portable = 1))`;
+    const windowed = await this.#db
+      .prepare(
+        `WITH top AS (SELECT rowid AS seq, bm25(nodes_fts, 1.0, 0.0) AS rank FROM nodes_fts
+                      WHERE nodes_fts MATCH ? ORDER BY rank LIMIT ?)
+         SELECT ${COLUMNS}, top.rank AS rank, (SELECT count(*) FROM top) AS pool
+         FROM top CROSS JOIN nodes n ON n.seq = top.seq WHERE ${visible} ORDER BY top.rank LIMIT ?`,
+      )
+      .bind(match, SOFT_WINDOW, ...scopes.binds, limit)
+      .all<Row & { rank: number; pool: number }>();
+    const rows = windowed.results;
+    // The window was the whole match set, or already holds `limit` visible items: exact.
+    if (rows.length >= limit || (rows.length > 0 && (rows[0]?.pool ?? 0) < SOFT_WINDOW)) {
+      return rows.map((r) => ({ ...toItem(r), rank: r.rank }));
+    }
+    // FTS5 yields rows in rank order here (rank MATCH + ORDER BY rank), so the join stops
+    // as soon as `limit` visible rows passed the condition.
+    const { results } = await this.#db
+      .prepare(
+        `SELECT ${COLUMNS}, nodes_fts.rank AS rank FROM nodes_fts CROSS JOIN nodes n ON n.seq = nodes_fts.rowid
+         WHERE nodes_fts MATCH ? AND nodes_fts.rank MATCH 'bm25(1.0, 0.0)' AND ${visible}
+         ORDER BY nodes_fts.rank LIMIT ?`,
+      )
+      .bind(match, ...scopes.binds, limit)
       .all<Row & { rank: number }>();
     return results.map((r) => ({ ...toItem(r), rank: r.rank }));
   }

@@ -161,22 +161,24 @@ async function collectMandatory(
   }
 }
 
+/** Runs the providers concurrently; sections keep the providers' order. */
 async function collectContext(
   ctx: TurnContext,
   services: TurnServices,
   providers: readonly ContextProvider[],
 ): Promise<ContextSection[]> {
-  const sections: ContextSection[] = [];
-  for (const provider of providers) {
-    try {
-      const section = await provider.collect(ctx, services);
-      if (section && section.items.length > 0) sections.push(section);
-    } catch (e) {
-      // A failing recall source degrades the answer; it must not lose the turn.
-      services.logger.warn("context provider failed", { provider: provider.name, error: String(e) });
-    }
-  }
-  return sections;
+  const sections = await Promise.all(
+    providers.map(async (provider) => {
+      try {
+        return await provider.collect(ctx, services);
+      } catch (e) {
+        // A failing recall source degrades the answer; it must not lose the turn.
+        services.logger.warn("context provider failed", { provider: provider.name, error: String(e) });
+        return null;
+      }
+    }),
+  );
+  return sections.filter((s): s is ContextSection => s !== null && s.items.length > 0);
 }
 
 async function runTool(
