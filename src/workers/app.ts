@@ -7,6 +7,7 @@ import { adminRoutes } from "./routes/admin.routes";
 import { benchRoutes } from "./routes/bench.routes";
 import { contextRoutes } from "./routes/context.routes";
 import { devRoutes } from "./routes/dev.routes";
+import { memoryBenchRoutes } from "./routes/memory-bench.routes";
 import { webhookRoutes } from "./routes/webhook.routes";
 import { readRuntimeConfig } from "./runtime-config";
 
@@ -40,6 +41,7 @@ export function createApp() {
   });
   app.route("/dev", devRoutes);
   app.route("/dev/bench", benchRoutes);
+  app.route("/dev/bench/memory", memoryBenchRoutes);
   app.notFound((c) => c.json({ error: "not-found", path: c.req.path }, 404));
   app.onError(errorResponse);
   return app;
