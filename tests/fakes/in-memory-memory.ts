@@ -127,10 +127,17 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
     for (const id of c.archive) archived += change(id, "archived");
     let updated = 0;
     for (const u of c.updates) {
-      const i = this.items.findIndex((m) => m.nodeId === u.nodeId && includesScope(c.writable, m.scope));
+      const i = this.items.findIndex(
+        (m) => m.nodeId === u.nodeId && m.status === "active" && includesScope(c.writable, m.scope),
+      );
       const item = this.items[i];
       if (!item) continue;
-      this.items[i] = { ...item, sensitivity: u.sensitivity, sensitivitySource: u.sensitivitySource };
+      this.items[i] = {
+        ...item,
+        ...(u.tag ? { sensitivity: u.tag.sensitivity, sensitivitySource: u.tag.source } : {}),
+        ...(u.importance !== undefined ? { importance: u.importance } : {}),
+        updatedAt: c.at,
+      };
       updated++;
     }
     if (c.summary)

@@ -121,6 +121,37 @@ describe("D1 memory store", () => {
     expect(edge).toEqual({ edge_type: "supersedes" });
   });
 
+  it("updates tag and importance only of items in the commit's writable scopes", async ({ expect }) => {
+    const a = `chat:qq:private:A${uid()}`;
+    const b = `chat:qq:private:B${uid()}`;
+    const [ofA, ofB] = await seedMemory([newMemory(a, "A 怕狗"), newMemory(b, "B 怕猫")]);
+    const tag = { sensitivity: "secret_like" as const, source: "explicit" as const };
+    await memoryStore().commit({
+      runId: `t:${uid()}`,
+      chatKey: a.slice(5),
+      at: Date.now(),
+      writable: [s(a)],
+      inserts: [],
+      supersede: [],
+      archive: [],
+      updates: [
+        { nodeId: ofA as string, tag, importance: 0.8 },
+        { nodeId: ofB as string, tag, importance: 0.8 },
+      ],
+      candidates: [],
+    });
+    expect(await memoryStore().get(ofA as string)).toMatchObject({
+      sensitivity: "secret_like",
+      sensitivitySource: "explicit",
+      importance: 0.8,
+    });
+    expect(await memoryStore().get(ofB as string)).toMatchObject({
+      sensitivity: "public",
+      sensitivitySource: "default",
+      importance: 0.5,
+    });
+  });
+
   it("records a run once: a retried commit of the same run writes nothing", async ({ expect }) => {
     const a = `chat:qq:group:A${uid()}`;
     const commit = (text: string) =>

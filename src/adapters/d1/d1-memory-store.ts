@@ -340,14 +340,25 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
       );
     }
     for (const u of c.updates) {
+      const sets: string[] = [];
+      const values: (string | number)[] = [];
+      if (u.tag) {
+        sets.push("sensitivity = ?", "sensitivity_source = ?");
+        values.push(u.tag.sensitivity, u.tag.source);
+      }
+      if (u.importance !== undefined) {
+        sets.push("importance = ?");
+        values.push(Math.min(1, Math.max(0, u.importance)));
+      }
+      if (sets.length === 0) continue;
       add(
         "update",
         this.#db
           .prepare(
-            `UPDATE nodes SET sensitivity = ?, sensitivity_source = ?, updated_at = ?
-             WHERE node_id = ? AND node_type = 'memory' AND ${writable.sql}`,
+            `UPDATE nodes SET ${sets.join(", ")}, updated_at = ?
+             WHERE node_id = ? AND node_type = 'memory' AND status = 'active' AND ${writable.sql}`,
           )
-          .bind(u.sensitivity, u.sensitivitySource, c.at, u.nodeId, ...writable.binds),
+          .bind(...values, c.at, u.nodeId, ...writable.binds),
       );
     }
     for (const r of c.candidates) {

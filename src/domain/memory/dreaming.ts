@@ -23,8 +23,9 @@ import {
   normalizeMemoryText,
   type Sensitivity,
 } from "./memory";
-import type { CandidateRecord, MemoryStore, SummaryNode } from "./memory-store";
+import type { CandidateRecord, MemoryStore, MemoryUpdate, SummaryNode } from "./memory-store";
 import { extractWithModel, type ModelTurn } from "./model-extractor";
+import { boosted } from "./remember";
 import { extractStatements } from "./rule-extractor";
 import {
   dedupeScopes,
@@ -40,6 +41,7 @@ import {
   explicitSensitivity,
   isBarePrivacyMarker,
   looksLikeCredential,
+  outranks,
   resolveSensitivity,
   stricter,
 } from "./sensitivity";
@@ -173,6 +175,8 @@ export async function dream(input: DreamInput, deps: DreamDeps): Promise<Result<
   const supersede: { oldId: string; newId: string }[] = [];
   const archive: string[] = [];
   const acceptedKeys = new Set<string>();
+  const updates: MemoryUpdate[] = [];
+  const updated = new Set<string>();
   /** Items inserted by this run, by scope and subject: a later statement supersedes them too. */
   const runSubjects = new Map<string, string>();
   const existingById = new Map(existing.map((m) => [m.nodeId, m]));
@@ -222,9 +226,21 @@ export async function dream(input: DreamInput, deps: DreamDeps): Promise<Result<
     );
     const scoped = { scope, sensitivity: tag.sensitivity, sensitivitySource: tag.source };
     const key = `${scope.type}:${scope.id}|${normalizeMemoryText(c.text)}`;
-    const duplicate = acceptedKeys.has(key)
-      ? "this run"
-      : (await deps.store.findDuplicate(scope, c.text))?.nodeId;
+    const existingDup = acceptedKeys.has(key) ? null : await deps.store.findDuplicate(scope, c.text);
+    const duplicate = acceptedKeys.has(key) ? "this run" : existingDup?.nodeId;
+    if (existingDup && !updated.has(existingDup.nodeId)) {
+      // Mentioned again: a little more important, and an explicit tag outranks what it had.
+      updated.add(existingDup.nodeId);
+      const raise = outranks(tag, {
+        sensitivity: existingDup.sensitivity,
+        source: existingDup.sensitivitySource,
+      });
+      updates.push({
+        nodeId: existingDup.nodeId,
+        importance: boosted(existingDup.importance),
+        ...(raise ? { tag } : {}),
+      });
+    }
     if (duplicate) {
       record({
         ...base,
@@ -315,7 +331,7 @@ export async function dream(input: DreamInput, deps: DreamDeps): Promise<Result<
     inserts,
     supersede,
     archive,
-    updates: [],
+    updates,
     candidates: records,
     summary,
     run: { kind: "dream", turns: turns.length },

@@ -55,6 +55,12 @@ export type CandidateRecord = {
   readonly evidence: Readonly<Record<string, unknown>>;
 };
 
+export type MemoryUpdate = {
+  readonly nodeId: string;
+  readonly tag?: { readonly sensitivity: Sensitivity; readonly source: SensitivitySource };
+  readonly importance?: number;
+};
+
 export type SummaryNode = {
   readonly nodeId: string;
   readonly scope: Scope;
@@ -76,11 +82,8 @@ export type MemoryCommit = {
   readonly inserts: readonly NewMemory[];
   readonly supersede: readonly { readonly oldId: string; readonly newId: string }[];
   readonly archive: readonly string[];
-  readonly updates: readonly {
-    readonly nodeId: string;
-    readonly sensitivity: Sensitivity;
-    readonly sensitivitySource: SensitivitySource;
-  }[];
+  /** Changes to existing items: a stricter or explicit tag, a higher importance. */
+  readonly updates: readonly MemoryUpdate[];
   readonly candidates: readonly CandidateRecord[];
   readonly summary?: SummaryNode | null;
   /** Recorded once: committing a run id that was already committed changes nothing. */

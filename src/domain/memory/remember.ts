@@ -15,7 +15,7 @@ import {
   normalizeMemoryText,
   type Sensitivity,
 } from "./memory";
-import type { CandidateRecord, MemoryStore } from "./memory-store";
+import type { CandidateRecord, MemoryStore, MemoryUpdate } from "./memory-store";
 import { classifyExplicit, type Extracted } from "./rule-extractor";
 import {
   isMemoryKind,
@@ -33,6 +33,13 @@ import {
   resolveSensitivity,
   stripPrivacyPhrases,
 } from "./sensitivity";
+
+/** Importance an item gains each time it is stated again. */
+export const REMENTION_BOOST = 0.05;
+
+/** The importance of an item stated once more (capped at 1, kept to three decimals). */
+export const boosted = (importance: number): number =>
+  Number(Math.min(1, importance + REMENTION_BOOST).toFixed(3));
 
 export type RememberRequest = {
   /** What to remember, as the person or the model said it. */
@@ -90,11 +97,7 @@ export async function remember(
   const candidates: CandidateRecord[] = [];
   const inserts: NewMemory[] = [];
   const supersede: { oldId: string; newId: string }[] = [];
-  const updates: {
-    nodeId: string;
-    sensitivity: Sensitivity;
-    sensitivitySource: "explicit" | "dream" | "default";
-  }[] = [];
+  const updates: MemoryUpdate[] = [];
   const writable = turnScopes(req.scopes).writable;
   const evidence: MemoryEvidence = {
     session: req.scopes.session,
@@ -125,8 +128,12 @@ export async function remember(
     const dup = await store.findDuplicate(scope, s.text);
     if (dup) {
       const raise = outranks(tag, { sensitivity: dup.sensitivity, source: dup.sensitivitySource });
-      if (raise)
-        updates.push({ nodeId: dup.nodeId, sensitivity: tag.sensitivity, sensitivitySource: tag.source });
+      // Said again on purpose: a little more important, and the stricter tag if asked for.
+      updates.push({
+        nodeId: dup.nodeId,
+        importance: boosted(Math.max(dup.importance, importance)),
+        ...(raise ? { tag } : {}),
+      });
       candidates.push({
         ...record,
         decision: "duplicate",

@@ -104,10 +104,14 @@ describe("dream (rules, offline)", () => {
     expect(store.candidates.map((c) => c.decision)).toEqual(["insert", "supersede"]);
   });
 
-  it("deduplicates within the target scope", async ({ expect }) => {
-    const store = new InMemoryMemory([memoryItem(`chat:${A}`, "小明喜欢猫")]);
-    await dream(input([turn("我喜欢猫")]), deps(store));
-    expect(store.items).toHaveLength(1);
+  it("deduplicates within the target scope; the item said again gains importance and an explicit tag", async ({
+    expect,
+  }) => {
+    const store = new InMemoryMemory([memoryItem(`chat:${A}`, "小明喜欢猫", { importance: 0.5 })]);
+    await dream(input([turn("我喜欢猫，这是私下的")]), deps(store));
+    expect(store.items).toEqual([
+      expect.objectContaining({ importance: 0.55, sensitivity: "private", sensitivitySource: "explicit" }),
+    ]);
     expect(store.candidates).toEqual([expect.objectContaining({ decision: "duplicate" })]);
   });
 

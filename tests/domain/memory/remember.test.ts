@@ -86,7 +86,7 @@ describe("remember", () => {
     const again = await remember(store, request("我喜欢猫，这是私下的", { runId: "turn:e2:remember" }));
     expect(again.ok && again.value[0]?.decision).toBe("duplicate");
     const mine = store.items.find((m) => m.scope.id === "qq:private:A");
-    expect(mine).toMatchObject({ sensitivity: "private", sensitivitySource: "explicit" });
+    expect(mine).toMatchObject({ sensitivity: "private", sensitivitySource: "explicit", importance: 0.75 });
     expect(store.items.find((m) => m.scope.id === "qq:private:B")?.sensitivity).toBe("public");
   });
 
