@@ -118,8 +118,9 @@ export function parseExtraction(text: string): Result<ModelExtraction, Extractio
   let json: unknown;
   try {
     json = JSON.parse(stripped);
-  } catch (e) {
-    return err({ kind: "malformed", reason: `not JSON (${(e as Error).message.slice(0, 80)})` });
+  } catch {
+    // The parser's message quotes the output, which may quote the chat: not logged.
+    return err({ kind: "malformed", reason: "not JSON" });
   }
   const parsed = OutputSchema.safeParse(json);
   if (!parsed.success) {

@@ -26,6 +26,8 @@ export function explicitRequest(text: string): string | null {
   const match = EXPLICIT_ZH.exec(trimmed) ?? EXPLICIT_EN.exec(trimmed);
   const rest = match?.[1]?.trim();
   if (!rest || /^(吗|没|了吗|住了吗)/u.test(rest)) return null;
+  // "记住这个" points at something said before; the model answers that, nothing is stored.
+  if (/^(这个|这件事|这些|那个|那件事|它|this|that|it)[\s。.!！~]*$/iu.test(rest)) return null;
   return rest;
 }
 

@@ -14,6 +14,8 @@ describe("explicitRequest", () => {
     ["你还记住了吗？", null],
     ["我记住了", null],
     ["do you remember me?", null],
+    ["记住这个", null],
+    ["remember that!", null],
   ] as const)("%s → %s", ([text, expected], { expect }) => {
     expect(explicitRequest(text)).toBe(expected);
   });
