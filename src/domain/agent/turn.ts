@@ -124,8 +124,11 @@ export async function runTurn(
       // rest of the turn no longer sees the cleared turns.
       contextReset = true;
       ctx = { ...ctx, recent: [] };
-      const extras = registry.mandatory ? await registry.mandatory.collect(ctx, services) : NO_EXTRAS;
-      messages = buildPrompt(ctx, extras, sections).messages;
+      messages = buildPrompt(
+        ctx,
+        await collectMandatory(ctx, services, registry.mandatory),
+        sections,
+      ).messages;
     }
     messages.push(...exchange);
   }
