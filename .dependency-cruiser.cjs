@@ -25,13 +25,23 @@ module.exports = {
       name: "memory-never-reaches-authorization",
       comment:
         "Admin status never changes which memory is read or written (DESIGN §3.8): memory, scope, retrieval and " +
-        "identity-resolution code (and memory-named files of the agent layer, such as memory tools) must not " +
-        "depend on the authorization module, directly or through other modules.",
+        "identity-resolution code, the memory store adapter and memory-named files of the agent layer never reach " +
+        "the authorization module, directly or through other modules.",
       severity: "error",
       from: {
-        path: "^src/domain/(memory|scope|retrieval|identity)/|^src/domain/agent/(tools/)?memory[^/]*[.]ts$",
+        path: "^src/domain/(memory|scope|retrieval|identity)/|^src/adapters/d1/d1-memory|^src/domain/agent/(tools/)?memory[^/]*[.]ts$",
       },
       to: { path: "^src/domain/authorization/", reachable: true },
+    },
+    {
+      name: "memory-turn-glue-never-imports-authorization",
+      comment:
+        "The memory tools, commands and context providers never import the authorization module themselves.",
+      severity: "error",
+      from: {
+        path: "^src/domain/agent/(memory-|turn-preview|tools/memory-|tools/session-|commands/memory-)",
+      },
+      to: { path: "^src/domain/authorization/" },
     },
     {
       name: "no-circular",

@@ -1,6 +1,15 @@
 // `npm run akasha -- <command> [options]`: the owner's CLI. Each command lives in scripts/cli/
 // and registers here. Commands that touch D1 take --local (default) or --remote.
-const COMMANDS = {};
+const COMMANDS = {
+  "scope-migration": {
+    summary: "move chat-specific global memory into its chat's scope",
+    load: () => import("./cli/scope-migration.mjs"),
+  },
+  "sensitivity-backfill": {
+    summary: "make default-sourced private memory public",
+    load: () => import("./cli/sensitivity-backfill.mjs"),
+  },
+};
 
 function usage() {
   const names = Object.keys(COMMANDS);

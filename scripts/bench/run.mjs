@@ -10,6 +10,8 @@ import { applyLocalMigrations, startWranglerDev } from "../lib/wrangler.mjs";
 const BENCHES = {
   webhook: () => import("./webhook-ack.mjs"),
   ingest: () => import("./message-ingest.mjs"),
+  // Not in DEFAULT: seeds 100,000 memory items first (about a minute).
+  memory: () => import("./memory-preview.mjs"),
 };
 const DEFAULT = ["webhook", "ingest"];
 

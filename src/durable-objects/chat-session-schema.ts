@@ -46,6 +46,19 @@ const STEPS = [
      text TEXT NOT NULL,
      ts INTEGER NOT NULL
    )`,
+  // Turns waiting for dreaming (long-term consolidation). Not cleared by a session reset;
+  // rows leave only after the run that read them committed (or gave up).
+  `CREATE TABLE dream_journal (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+     name TEXT,
+     account TEXT,
+     union_id TEXT,
+     message_id TEXT,
+     text TEXT NOT NULL,
+     ts INTEGER NOT NULL,
+     explicit_sensitivity TEXT
+   )`,
 ] as const;
 
 export function migrateChatSession(storage: DurableObjectStorage): void {

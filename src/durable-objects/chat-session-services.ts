@@ -5,6 +5,7 @@
  */
 import { D1HistorySearch } from "../adapters/d1/d1-history-search";
 import { D1IdentityDirectory } from "../adapters/d1/d1-identity-directory";
+import { D1MemoryStore } from "../adapters/d1/d1-memory-store";
 import { openDatabase } from "../adapters/d1/database";
 import { D1MessageLog } from "../adapters/d1/message-log-store";
 import { consoleLogger } from "../adapters/log/console-logger";
@@ -16,13 +17,15 @@ import { parseChatKey } from "../domain/chat/chat-address";
 import { isStored } from "../domain/config/settings";
 import { DirectoryIdentityResolver } from "../domain/identity/identity-resolver";
 import type { Transport } from "../domain/inbound/inbound-event";
+import { noChatLinks } from "../domain/memory/memory-store";
 import { systemClock } from "../domain/shared/clock";
 import { readRuntimeConfig } from "../workers/runtime-config";
 import { createChatModel, createOutbound } from "../workers/services";
 import { loadSettings } from "../workers/settings-loader";
 import { defaultTurnRegistry } from "../workers/turn-registry";
 
-export type ChatSessionDeps = TurnPorts & {
+/** Everything but the session port, which the chat object supplies over its own storage. */
+export type ChatSessionDeps = Omit<TurnPorts, "session"> & {
   readonly outbound: (transport: Transport) => Outbound;
   readonly messageLog: D1MessageLog;
   readonly registry: TurnRegistry;
@@ -45,6 +48,7 @@ export const chatSessionServices = {
     const messageLog = new D1MessageLog(db);
     const directory = new D1IdentityDirectory(db);
     const botName = "Akasha";
+    const memory = new D1MemoryStore(env.DB);
     return {
       model: createChatModel(env, config),
       history: new D1HistorySearch(db, env.DB),
@@ -68,6 +72,7 @@ export const chatSessionServices = {
           await messageLog.flush({ messages: [record], recalls: [], chats: [], usage: [], audit: [] });
         },
       }),
+      memory: { store: memory, index: memory, links: noChatLinks },
       clock: systemClock,
       logger: consoleLogger,
       messageLog,

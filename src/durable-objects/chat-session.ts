@@ -9,18 +9,25 @@ import { DurableObject } from "cloudflare:workers";
 import type { UsageRecord } from "../domain/agent/chat-model";
 import { runTurn } from "../domain/agent/turn";
 import type { TurnContext } from "../domain/agent/turn-context";
+import { type PreviewRequest, previewTurn, type TurnPreview } from "../domain/agent/turn-preview";
+import type { TurnPorts } from "../domain/agent/turn-services";
 import { isStored, type Settings } from "../domain/config/settings";
 import { inboundRecord, outboundRecord } from "../domain/history/message-record";
 import { observationOf } from "../domain/identity/account-observation";
 import type { InboundEvent } from "../domain/inbound/inbound-event";
+import { explicitSensitivity } from "../domain/memory/sensitivity";
 import type { AuditEvent } from "../domain/shared/audit";
 import { loadSettings } from "../workers/settings-loader";
+import { ChatMeta } from "./chat-meta";
 import { migrateChatSession } from "./chat-session-schema";
 import { type ChatSessionDeps, chatSessionServices } from "./chat-session-services";
+import { DreamJournal } from "./dream-journal";
+import { type ChatInfo, DreamRunner } from "./dream-runner";
 import { Inbox, type InboxRow } from "./inbox";
 import { Outbox } from "./outbox";
 import { RecentTurns } from "./recent-turns";
 import { ReplyPlan } from "./reply-plan";
+import { DoSessionControl } from "./session-control";
 
 export type EnqueueResult = { status: "accepted" | "duplicate"; eventId: string };
 
@@ -40,6 +47,10 @@ export class ChatSession extends DurableObject<Env> {
   readonly #outbox: Outbox;
   readonly #replies: ReplyPlan;
   readonly #recent: RecentTurns;
+  readonly #meta: ChatMeta;
+  readonly #journal: DreamJournal;
+  readonly #dreams: DreamRunner;
+  readonly #session: DoSessionControl;
   #deps: ChatSessionDeps | null = null;
   #draining = false;
   #lastFlushAt = 0;
@@ -58,6 +69,22 @@ export class ChatSession extends DurableObject<Env> {
     this.#outbox = new Outbox(sql);
     this.#replies = new ReplyPlan(sql);
     this.#recent = new RecentTurns(sql);
+    this.#meta = new ChatMeta(sql);
+    this.#journal = new DreamJournal(sql);
+    this.#dreams = new DreamRunner({
+      meta: this.#meta,
+      journal: this.#journal,
+      outbox: this.#outbox,
+      storage: ctx.storage,
+    });
+    this.#session = new DoSessionControl({
+      storage: ctx.storage,
+      meta: this.#meta,
+      recent: this.#recent,
+      outbox: this.#outbox,
+      chatKey: () => this.#meta.get<ChatInfo>("chat")?.key ?? null,
+      now: () => Date.now(),
+    });
     void ctx.blockConcurrencyWhile(async () => {
       migrateChatSession(ctx.storage);
       this.#alarmAt = await ctx.storage.getAlarm();
@@ -76,6 +103,7 @@ export class ChatSession extends DurableObject<Env> {
     const stored = isStored(settings, event.chat.key, event.chat.targetType);
     const accepted = this.ctx.storage.transactionSync(() => {
       if (this.#inbox.has(event.eventId, messageId)) return false;
+      if (!this.#meta.get<ChatInfo>("chat")) this.#meta.set("chat", chatInfo(event));
       this.#inbox.add(event, needsTurn, now);
       this.#outbox.push({ kind: "chat", body: chatTouch(event, stored, now) }, now);
       const record = stored ? inboundRecord(event) : null;
@@ -100,6 +128,7 @@ export class ChatSession extends DurableObject<Env> {
           text: event.message.text,
           ts: event.message.ts,
         });
+        this.#journalUser(event, event.message.text);
       }
       return true;
     });
@@ -118,12 +147,37 @@ export class ChatSession extends DurableObject<Env> {
     };
   }
 
+  /**
+   * Exactly what the next turn of this chat would get for `text` from `sender` — the
+   * mandatory block, each recalled item with its scope, kind, sensitivity, score and citation,
+   * and the budgeted messages — without running it or changing anything (context preview).
+   */
+  async preview(request: PreviewRequest): Promise<TurnPreview> {
+    const settings = await loadSettings(this.env);
+    const services = this.#turnServices();
+    return previewTurn(request, {
+      settings,
+      services,
+      registry: services.registry,
+      recent: this.#recent.list(settings.turn.recentTurns),
+      now: Date.now(),
+    });
+  }
+
   /** Counters for the dashboard and tests: open inbox rows and unflushed rows. */
-  async stats(): Promise<{ open: number; unflushed: number; flushFailures: number }> {
+  async stats(): Promise<{
+    open: number;
+    unflushed: number;
+    flushFailures: number;
+    recentTurns: number;
+    dreamPending: number;
+  }> {
     return {
       open: this.#inbox.openCount(),
       unflushed: this.#outbox.size(),
       flushFailures: this.#flushFailures,
+      recentTurns: this.#recent.list(200).length,
+      dreamPending: this.#journal.stats().pending,
     };
   }
 
@@ -141,6 +195,9 @@ export class ChatSession extends DurableObject<Env> {
       // Under load several turns share one D1 batch: flush when the window has passed or the
       // batch is full; otherwise the re-armed alarm comes back when the window ends.
       if (this.#flushDue(settings)) await this.#flush(settings);
+      // Dreaming after N waiting turns or an idle period; then whatever arrived meanwhile.
+      await this.#dreams.runIfDue(settings, this.#services());
+      if (this.#inbox.oldestOpen()) await this.#drain(settings);
     } catch (e) {
       this.#services().logger.error("chat alarm failed", { error: String(e) });
     } finally {
@@ -152,6 +209,24 @@ export class ChatSession extends DurableObject<Env> {
   #services(): ChatSessionDeps {
     this.#deps ??= chatSessionServices.create(this.env);
     return this.#deps;
+  }
+
+  #turnServices(): TurnPorts & ChatSessionDeps {
+    return { ...this.#services(), session: this.#session };
+  }
+
+  /** A user's message waiting for dreaming (stored chats only; commands are not journaled). */
+  #journalUser(event: InboundEvent, text: string): void {
+    this.#journal.append({
+      role: "user",
+      name: event.sender?.displayName ?? null,
+      account: event.sender?.account ?? null,
+      unionId: event.sender?.unionId ?? null,
+      messageId: event.message?.id ?? null,
+      text,
+      ts: event.message?.ts ?? Date.now(),
+      explicitSensitivity: explicitSensitivity(text),
+    });
   }
 
   async #drain(settings: Settings): Promise<void> {
@@ -207,7 +282,7 @@ export class ChatSession extends DurableObject<Env> {
       settings,
       now,
     };
-    const result = await runTurn(ctx, services, services.registry);
+    const result = await runTurn(ctx, this.#turnServices(), services.registry);
     const usage = result.ok ? result.value.usage : result.error.usage;
     const audit = result.ok ? result.value.audit : result.error.audit;
     let replies: readonly string[];
@@ -231,17 +306,39 @@ export class ChatSession extends DurableObject<Env> {
       });
       replies = [FALLBACK_REPLY];
     }
+    const reset = result.ok && result.value.contextReset;
+    const answeredByModel = !result.ok || result.value.command === null;
+    const journaled = answeredByModel && isStored(settings, event.chat.key, event.chat.targetType);
     this.ctx.storage.transactionSync(() => {
       this.#pushUsage(row, usage, now);
       this.#pushAudit(row, audit, now);
-      this.#recent.append({
-        role: "user",
-        name: event.sender?.displayName ?? null,
-        text: ctx.text,
-        ts: event.message?.ts ?? now,
-      });
-      for (const text of replies)
-        this.#recent.append({ role: "assistant", name: null, text, ts: Date.now() });
+      // A reset turn starts the new short-term context empty.
+      if (!reset) {
+        this.#recent.append({
+          role: "user",
+          name: event.sender?.displayName ?? null,
+          text: ctx.text,
+          ts: event.message?.ts ?? now,
+        });
+        for (const text of replies)
+          this.#recent.append({ role: "assistant", name: null, text, ts: Date.now() });
+      }
+      if (journaled) {
+        this.#journalUser(event, ctx.text);
+        if (result.ok) {
+          for (const text of replies)
+            this.#journal.append({
+              role: "assistant",
+              name: null,
+              account: null,
+              unionId: null,
+              messageId: null,
+              text,
+              ts: Date.now(),
+              explicitSensitivity: null,
+            });
+        }
+      }
       this.#replies.plan(row.seq, replies);
       this.#inbox.setState(row.seq, "replying", now);
     });
@@ -381,6 +478,8 @@ export class ChatSession extends DurableObject<Env> {
     const candidates: number[] = [];
     const open = this.#inbox.oldestOpen();
     if (open) candidates.push(Math.max(now, open.notBefore));
+    const dreamAt = settings ? this.#dreams.dueAt(settings, now) : null;
+    if (dreamAt !== null) candidates.push(Math.max(now, dreamAt));
     if (this.#outbox.size() > 0) {
       const interval = settings?.outbox.flushIntervalMs ?? 1000;
       const backoff = this.#flushFailures > 0 ? Math.min(60_000, 1000 * 2 ** this.#flushFailures) : 0;
@@ -393,6 +492,15 @@ export class ChatSession extends DurableObject<Env> {
     this.#alarmAt = at;
     await this.ctx.storage.setAlarm(at);
   }
+}
+
+function chatInfo(event: InboundEvent): ChatInfo {
+  return {
+    key: event.chat.key,
+    channel: event.chat.channel,
+    targetType: event.chat.targetType,
+    targetId: event.chat.targetId,
+  };
 }
 
 function chatTouch(event: InboundEvent, followed: boolean, now: number) {

@@ -35,8 +35,10 @@ export class RecentTurns {
     );
   }
 
-  /** Clears short-term context only (session reset); long-term memory is elsewhere. */
-  clear(): void {
+  /** Clears short-term context only (session reset); long-term memory is elsewhere. Returns rows cleared. */
+  clear(): number {
+    const n = this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM recent_turns").one().n;
     this.#sql.exec("DELETE FROM recent_turns");
+    return n;
   }
 }

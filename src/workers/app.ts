@@ -5,7 +5,9 @@ import type { AppEnv } from "./app-env";
 import { errorResponse } from "./error-response";
 import { adminRoutes } from "./routes/admin.routes";
 import { benchRoutes } from "./routes/bench.routes";
+import { contextRoutes } from "./routes/context.routes";
 import { devRoutes } from "./routes/dev.routes";
+import { memoryBenchRoutes } from "./routes/memory-bench.routes";
 import { webhookRoutes } from "./routes/webhook.routes";
 import { readRuntimeConfig } from "./runtime-config";
 
@@ -31,6 +33,7 @@ export function createApp() {
   app.route("/webhook", webhookRoutes);
   app.use("/api/*", requireAdmin);
   app.route("/api", adminRoutes);
+  app.route("/api/context", contextRoutes);
   // Local-only routes do not exist outside local mode: 404, not 403.
   app.use("/dev/*", async (c, next) => {
     if (c.get("config").mode !== "local") return c.json({ error: "not-found" }, 404);
@@ -38,6 +41,7 @@ export function createApp() {
   });
   app.route("/dev", devRoutes);
   app.route("/dev/bench", benchRoutes);
+  app.route("/dev/bench/memory", memoryBenchRoutes);
   app.notFound((c) => c.json({ error: "not-found", path: c.req.path }, 404));
   app.onError(errorResponse);
   return app;

@@ -1,14 +1,18 @@
-/** The commands, tools and recall sources every chat turn gets, and the guard over the tools. */
+/** The commands, intents, tools and recall sources every chat turn gets, and the guard over the tools. */
 
 import { consoleLogger } from "../adapters/log/console-logger";
 import type { Command } from "../domain/agent/command";
 import { helpCommand, pingCommand } from "../domain/agent/commands/basic-commands";
 import { identityCommand } from "../domain/agent/commands/identity-commands";
+import { rememberCommand, rememberIntent, resetCommand } from "../domain/agent/commands/memory-commands";
 import { historyRecall } from "../domain/agent/context-provider";
+import { memoryMandatory, memoryRecall } from "../domain/agent/memory-context";
 import { findChatTool } from "../domain/agent/tools/find-chat-tool";
 import { historyRecentTool, historySearchTool } from "../domain/agent/tools/history-tools";
 import { identityManageTool } from "../domain/agent/tools/identity-tool";
+import { memoryForgetTool, memorySearchTool, memoryWriteTool } from "../domain/agent/tools/memory-tools";
 import { sendMessageTool } from "../domain/agent/tools/send-message-tool";
+import { sessionResetTool } from "../domain/agent/tools/session-tools";
 import type { TurnRegistry } from "../domain/agent/turn";
 import { authorizationGuard } from "../domain/authorization/tool-guard";
 import type { Logger } from "../domain/shared/logger";
@@ -18,12 +22,26 @@ export function defaultTurnRegistry(logger: Logger = consoleLogger): TurnRegistr
   commands.push(
     helpCommand(() => commands),
     pingCommand,
+    rememberCommand,
+    resetCommand,
     identityCommand,
   );
   return {
     commands,
-    tools: [historySearchTool, historyRecentTool, findChatTool, sendMessageTool, identityManageTool],
-    context: [historyRecall],
+    intents: [rememberIntent],
+    tools: [
+      historySearchTool,
+      historyRecentTool,
+      memorySearchTool,
+      memoryWriteTool,
+      memoryForgetTool,
+      sessionResetTool,
+      findChatTool,
+      sendMessageTool,
+      identityManageTool,
+    ],
+    mandatory: memoryMandatory,
+    context: [memoryRecall, historyRecall],
     // Privilege first, then chat domain; strips model-supplied allowed_chats (DESIGN §3.8).
     guard: authorizationGuard(logger),
   };

@@ -3,8 +3,10 @@ import type { TurnPorts } from "../../src/domain/agent/turn-services";
 import { disabledIdentity } from "../../src/domain/identity/sender-identity";
 import { ManualClock } from "../../src/domain/shared/clock";
 import { silentLogger } from "../../src/domain/shared/logger";
+import { FakeSession } from "./fake-session";
 import { InMemoryHistory } from "./in-memory-history";
 import { InMemoryIdentityDirectory } from "./in-memory-identity-directory";
+import { InMemoryMemory } from "./in-memory-memory";
 import { RecordingRelay } from "./recording-relay";
 import { ScriptedChatModel } from "./scripted-chat-model";
 
@@ -17,6 +19,8 @@ export function turnPorts(overrides: Partial<TurnPorts> = {}): TurnPorts {
     identity: disabledIdentity,
     directory: new InMemoryIdentityDirectory(),
     relay: new RecordingRelay(),
+    memory: new InMemoryMemory().services(),
+    session: new FakeSession(() => TEST_NOW),
     clock: new ManualClock(TEST_NOW),
     logger: silentLogger,
     ...overrides,

@@ -32,6 +32,16 @@ export type RecalledItem = {
   readonly source: string;
   readonly text: string;
   readonly citation: string;
+  /** For memory items: where the item lives and why it ranked (context preview, dashboard). */
+  readonly meta?: RecalledMeta;
+};
+
+export type RecalledMeta = {
+  readonly nodeId: string;
+  readonly scope: string;
+  readonly kind: string;
+  readonly sensitivity: string;
+  readonly score: number;
 };
 
 export type ModelRequest = {

@@ -5,11 +5,14 @@
 import type { TurnContext } from "./turn-context";
 import type { TurnServices } from "./turn-services";
 
+/** A reply plus what the command did to the turn (e.g. `/reset` cleared its context). */
+export type CommandReply = { readonly text: string; readonly resetContext?: boolean };
+
 export interface Command {
   readonly name: string;
   readonly usage: string;
   readonly summary: string;
-  run(args: string, ctx: TurnContext, services: TurnServices): Promise<string>;
+  run(args: string, ctx: TurnContext, services: TurnServices): Promise<string | CommandReply>;
 }
 
 /** `/name args` at the start of the message; full-width `／` counts. Null when not a command. */

@@ -1,16 +1,47 @@
 /**
- * Builds the model's messages for a turn: persona and rules first, then recalled context,
- * then the recent turns, then the message being answered — recall and history trimmed to
- * the token budget, oldest first out.
+ * Builds the model's messages for a turn (DESIGN §3.9). The mandatory block comes first and
+ * needs no search: persona and rules, pinned memory (chat rules, high-importance items of
+ * global and the turn's scopes), the chat's latest summary and the recent turns — within
+ * `memory.mandatory.tokenBudget`. Recalled context (memory, history, knowledge) fills what is
+ * left of `turn.contextTokenBudget`. The result also says exactly what went in, for the
+ * context preview.
  */
 import type { ChatMessage, RecalledItem } from "./chat-model";
 import { estimateTokens, truncateToTokens } from "./token-estimate";
 import type { RecentTurn, TurnContext } from "./turn-context";
+import type { TurnServices } from "./turn-services";
 
 /** A titled block of context in the system prompt (recalled history, memory, knowledge). */
 export type ContextSection = {
   readonly title: string;
   readonly items: readonly RecalledItem[];
+};
+
+/** The searched-for-nothing part of the mandatory block that comes from storage. */
+export type MandatoryExtras = {
+  readonly pinned: readonly RecalledItem[];
+  readonly summary: string | null;
+};
+
+export interface MandatoryProvider {
+  readonly name: string;
+  collect(ctx: TurnContext, services: TurnServices): Promise<MandatoryExtras>;
+}
+
+export const NO_EXTRAS: MandatoryExtras = { pinned: [], summary: null };
+
+/** What a prompt contains, item by item, after budgeting. */
+export type PreparedPrompt = {
+  readonly messages: ChatMessage[];
+  readonly mandatory: {
+    readonly persona: string;
+    readonly pinned: readonly RecalledItem[];
+    readonly summary: string | null;
+    readonly recent: readonly RecentTurn[];
+    readonly tokens: number;
+  };
+  readonly sections: readonly ContextSection[];
+  readonly tokens: number;
 };
 
 function speaker(ctx: TurnContext): string {
@@ -24,40 +55,79 @@ function chatLine(ctx: TurnContext): string {
   return `当前是${kind}（${ctx.chat.key}）。时间：${new Date(ctx.now).toISOString()}。`;
 }
 
-function renderSection(section: ContextSection, budget: number): { text: string; used: number } {
+function fitItems(title: string, items: readonly RecalledItem[], budget: number) {
+  const kept: RecalledItem[] = [];
   const lines: string[] = [];
-  let used = estimateTokens(section.title) + 2;
-  for (const item of section.items) {
+  let used = estimateTokens(title) + 2;
+  for (const item of items) {
     const line = `- ${item.text}（${item.citation}）`;
     const cost = estimateTokens(line);
     if (used + cost > budget) break;
     lines.push(line);
+    kept.push(item);
     used += cost;
   }
-  return lines.length === 0
-    ? { text: "", used: 0 }
-    : { text: `## ${section.title}\n${lines.join("\n")}`, used };
+  return kept.length === 0
+    ? { text: "", used: 0, kept }
+    : { text: `## ${title}\n${lines.join("\n")}`, used, kept };
 }
 
-export function buildPrompt(ctx: TurnContext, sections: readonly ContextSection[]): ChatMessage[] {
-  let budget = ctx.settings.turn.contextTokenBudget;
-  const system = [ctx.settings.turn.persona, chatLine(ctx)];
-  budget -= system.reduce((n, s) => n + estimateTokens(s), 0);
-  for (const section of sections) {
-    const rendered = renderSection(section, Math.max(0, Math.floor(budget / 2)));
-    if (rendered.text) {
-      system.push(rendered.text);
-      budget -= rendered.used;
+export function buildPrompt(
+  ctx: TurnContext,
+  extras: MandatoryExtras,
+  sections: readonly ContextSection[],
+): PreparedPrompt {
+  const total = ctx.settings.turn.contextTokenBudget;
+  const mandatoryBudget = Math.min(total, ctx.settings.memory.mandatory.tokenBudget);
+  const current = truncateToTokens(ctx.text, Math.max(64, Math.floor(total / 4)));
+  const currentTokens = estimateTokens(current);
+
+  // Mandatory block: persona and chat line always; then pinned items, summary, recent turns.
+  const persona = ctx.settings.turn.persona;
+  const system = [persona, chatLine(ctx)];
+  let mandatoryUsed = system.reduce((n, s) => n + estimateTokens(s), 0);
+  const room = () => Math.max(0, mandatoryBudget - mandatoryUsed - currentTokens);
+  const pinned = fitItems("重要记忆", extras.pinned, Math.floor(room() / 2));
+  if (pinned.text) {
+    system.push(pinned.text);
+    mandatoryUsed += pinned.used;
+  }
+  let summary: string | null = null;
+  if (extras.summary) {
+    const text = truncateToTokens(extras.summary, Math.floor(room() / 3));
+    if (text && text !== "…") {
+      summary = text;
+      system.push(`## 之前的对话摘要\n${text}`);
+      mandatoryUsed += estimateTokens(text) + 6;
     }
   }
-  const current = truncateToTokens(ctx.text, Math.max(64, Math.floor(budget / 2)));
-  budget -= estimateTokens(current);
-  const history = fitRecent(ctx.recent, budget);
-  return [
+  const recent = fitRecent(ctx.recent, room());
+  mandatoryUsed += recent.reduce((n, t) => n + estimateTokens(t.text) + 4, 0);
+
+  // Recall: what the budget has left, each section at most half of what remains.
+  const pinnedIds = new Set(pinned.kept.map((i) => i.meta?.nodeId).filter(Boolean));
+  let remaining = Math.max(0, total - mandatoryUsed - currentTokens);
+  const included: ContextSection[] = [];
+  for (const section of sections) {
+    const items = section.items.filter((i) => !i.meta || !pinnedIds.has(i.meta.nodeId));
+    const rendered = fitItems(section.title, items, Math.floor(remaining / 2));
+    if (!rendered.text) continue;
+    system.push(rendered.text);
+    remaining -= rendered.used;
+    included.push({ title: section.title, items: rendered.kept });
+  }
+
+  const messages: ChatMessage[] = [
     { role: "system", content: system.join("\n\n") },
-    ...history.map(toMessage),
+    ...recent.map(toMessage),
     { role: "user", content: ctx.chat.targetType === "private" ? current : `${speaker(ctx)}: ${current}` },
   ];
+  return {
+    messages,
+    mandatory: { persona, pinned: pinned.kept, summary, recent, tokens: mandatoryUsed },
+    sections: included,
+    tokens: messages.reduce((n, m) => n + estimateTokens(m.content), 0),
+  };
 }
 
 /** Newest turns that fit the budget, returned oldest first. */

@@ -10,7 +10,12 @@ import type { TurnServices } from "./turn-services";
 
 export type ToolScope = "chat_domain" | "current_chat" | "none";
 
-export type ToolResult = { readonly ok: boolean; readonly content: string };
+export type ToolResult = {
+  readonly ok: boolean;
+  readonly content: string;
+  /** The tool cleared the chat's short-term context; the turn rebuilds its mandatory block. */
+  readonly resetContext?: boolean;
+};
 
 export interface Tool {
   readonly spec: ToolSpec;

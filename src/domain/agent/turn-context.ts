@@ -13,6 +13,11 @@ export type RecentTurn = {
 export type TurnContext = {
   readonly event: InboundEvent;
   readonly chat: InboundEvent["chat"];
+  /**
+   * The session key when the turn runs in a lane of the chat (`qq:private:U1:cron:abc`);
+   * absent for ordinary turns, whose session is the chat key. Scopes derive from it.
+   */
+  readonly session?: string;
   readonly sender: InboundSender | null;
   /** The sender's resolved identity (null for events without a sender). */
   readonly identity: SenderIdentity | null;

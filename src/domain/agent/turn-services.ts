@@ -3,11 +3,13 @@
 import type { HistorySearch } from "../history/history-search";
 import type { IdentityDirectory } from "../identity/identity-directory";
 import type { IdentityResolver } from "../identity/sender-identity";
+import type { MemoryServices } from "../memory/memory-store";
 import type { AuditTrail } from "../shared/audit";
 import type { Clock } from "../shared/clock";
 import type { Logger } from "../shared/logger";
 import type { ChatModel } from "./chat-model";
 import type { ChatRelay } from "./chat-relay";
+import type { SessionControl } from "./session-control";
 
 export type TurnServices = {
   readonly model: ChatModel;
@@ -17,6 +19,10 @@ export type TurnServices = {
   readonly directory: IdentityDirectory;
   /** Cross-chat messages (`send_message`). */
   readonly relay: ChatRelay;
+  /** Long-term memory: store, full-text index, chat links. */
+  readonly memory: MemoryServices;
+  /** The chat's short-term context (session reset). */
+  readonly session: SessionControl;
   /** Supplied by `runTurn`, which returns what was recorded with the turn's result. */
   readonly audit: AuditTrail;
   readonly clock: Clock;

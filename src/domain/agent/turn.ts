@@ -15,7 +15,14 @@ import type {
 } from "./chat-model";
 import { type Command, parseCommand } from "./command";
 import type { ContextProvider } from "./context-provider";
-import { buildPrompt, type ContextSection } from "./prompt";
+import type { Intent } from "./intent";
+import {
+  buildPrompt,
+  type ContextSection,
+  type MandatoryProvider,
+  NO_EXTRAS,
+  type PreparedPrompt,
+} from "./prompt";
 import type { Tool, ToolResult } from "./tool";
 import type { TurnContext } from "./turn-context";
 import type { TurnPorts, TurnServices } from "./turn-services";
@@ -29,7 +36,11 @@ export type ToolGuard = (
 
 export type TurnRegistry = {
   readonly commands: readonly Command[];
+  /** Plain-language requests handled before the model ("记住…"); checked after commands. */
+  readonly intents?: readonly Intent[];
   readonly tools: readonly Tool[];
+  /** The stored part of the mandatory block (pinned memory, latest summary). */
+  readonly mandatory?: MandatoryProvider;
   readonly context: readonly ContextProvider[];
   readonly guard?: ToolGuard;
 };
@@ -38,9 +49,12 @@ export type TurnResult = {
   readonly replies: readonly string[];
   readonly usage: readonly UsageRecord[];
   readonly recalled: readonly RecalledItem[];
+  /** The command or intent that answered, or null when the model did. */
   readonly command: string | null;
   /** What commands and tools recorded for the audit log; the caller persists it. */
   readonly audit: readonly AuditEvent[];
+  /** The turn cleared the chat's short-term context (session reset). */
+  readonly contextReset: boolean;
 };
 
 export type TurnFailure = {
@@ -52,10 +66,11 @@ export type TurnFailure = {
 };
 
 export async function runTurn(
-  ctx: TurnContext,
+  start: TurnContext,
   ports: TurnPorts,
   registry: TurnRegistry,
 ): Promise<Result<TurnResult, TurnFailure>> {
+  let ctx = start;
   const audit: AuditEvent[] = [];
   const services: TurnServices = {
     ...ports,
@@ -66,15 +81,38 @@ export async function runTurn(
   const command = parseCommand(ctx.text);
   if (command) {
     const handler = registry.commands.find((c) => c.name === command.name);
-    const reply = handler
+    const answer = handler
       ? await handler.run(command.args, ctx, services)
       : `未知命令 /${command.name}，发送 /help 查看可用命令。`;
-    return ok({ replies: [reply], usage: [], recalled: [], command: command.name, audit });
+    const reply = typeof answer === "string" ? { text: answer } : answer;
+    return ok({
+      replies: [reply.text],
+      usage: [],
+      recalled: [],
+      command: command.name,
+      audit,
+      contextReset: reply.resetContext === true,
+    });
+  }
+  for (const intent of registry.intents ?? []) {
+    const args = intent.match(ctx.text);
+    if (args === null) continue;
+    const reply = await intent.run(args, ctx, services);
+    return ok({
+      replies: [reply],
+      usage: [],
+      recalled: [],
+      command: intent.name,
+      audit,
+      contextReset: false,
+    });
   }
 
-  const sections = await collectContext(ctx, services, registry.context);
+  const prepared = await prepareTurn(ctx, services, registry);
+  const sections = prepared.sections;
   const recalled = sections.flatMap((s) => s.items);
-  const messages: ChatMessage[] = buildPrompt(ctx, sections);
+  let messages: ChatMessage[] = prepared.messages;
+  let contextReset = false;
   const usage: UsageRecord[] = [];
   const specs = registry.tools.map((t) => t.spec);
 
@@ -92,32 +130,78 @@ export async function runTurn(
     if (!response.ok) return err({ kind: "model", error: response.error, usage, audit });
     const { toolCalls, text } = response.value;
     if (toolCalls.length === 0 || !allowTools) {
-      return ok({ replies: finalReplies(text, ctx), usage, recalled, command: null, audit });
+      return ok({ replies: finalReplies(text, ctx), usage, recalled, command: null, audit, contextReset });
     }
-    messages.push({ role: "assistant", content: text, toolCalls });
+    const exchange: ChatMessage[] = [{ role: "assistant", content: text, toolCalls }];
+    let resetNow = false;
     for (const call of toolCalls) {
       const result = await runTool(call, ctx, services, registry);
-      messages.push({ role: "tool", toolCallId: call.id, name: call.name, content: result.content });
+      if (result.ok && result.resetContext) resetNow = true;
+      exchange.push({ role: "tool", toolCallId: call.id, name: call.name, content: result.content });
     }
+    if (resetNow) {
+      // The short-term context is gone: rebuild the mandatory block in this same turn, so the
+      // rest of the turn no longer sees the cleared turns.
+      contextReset = true;
+      ctx = { ...ctx, recent: [] };
+      messages = buildPrompt(
+        ctx,
+        await collectMandatory(ctx, services, registry.mandatory),
+        sections,
+      ).messages;
+    }
+    messages.push(...exchange);
   }
 }
 
+/**
+ * Everything the model would get for this turn before its first call: the mandatory block
+ * and the recalled context, budgeted into messages. The context preview shows exactly this.
+ */
+export async function prepareTurn(
+  ctx: TurnContext,
+  services: TurnServices,
+  registry: TurnRegistry,
+): Promise<PreparedPrompt> {
+  const [extras, sections] = await Promise.all([
+    collectMandatory(ctx, services, registry.mandatory),
+    collectContext(ctx, services, registry.context),
+  ]);
+  return buildPrompt(ctx, extras, sections);
+}
+
+async function collectMandatory(
+  ctx: TurnContext,
+  services: TurnServices,
+  provider: MandatoryProvider | undefined,
+) {
+  if (!provider) return NO_EXTRAS;
+  try {
+    return await provider.collect(ctx, services);
+  } catch (e) {
+    services.logger.warn("mandatory block source failed", { provider: provider.name, error: String(e) });
+    return NO_EXTRAS;
+  }
+}
+
+/** Runs the providers concurrently; sections keep the providers' order. */
 async function collectContext(
   ctx: TurnContext,
   services: TurnServices,
   providers: readonly ContextProvider[],
 ): Promise<ContextSection[]> {
-  const sections: ContextSection[] = [];
-  for (const provider of providers) {
-    try {
-      const section = await provider.collect(ctx, services);
-      if (section && section.items.length > 0) sections.push(section);
-    } catch (e) {
-      // A failing recall source degrades the answer; it must not lose the turn.
-      services.logger.warn("context provider failed", { provider: provider.name, error: String(e) });
-    }
-  }
-  return sections;
+  const sections = await Promise.all(
+    providers.map(async (provider) => {
+      try {
+        return await provider.collect(ctx, services);
+      } catch (e) {
+        // A failing recall source degrades the answer; it must not lose the turn.
+        services.logger.warn("context provider failed", { provider: provider.name, error: String(e) });
+        return null;
+      }
+    }),
+  );
+  return sections.filter((s): s is ContextSection => s !== null && s.items.length > 0);
 }
 
 async function runTool(

@@ -23,3 +23,6 @@ export type AuditEvent = AuditEntry & { readonly chatKey: string; readonly at: n
 export interface AuditTrail {
   record(entry: AuditEntry): void;
 }
+
+/** For read-only runs (context preview): whatever a step would record is dropped. */
+export const discardAudit: AuditTrail = { record() {} };

@@ -25,3 +25,19 @@ export function matchExpression(tokens: readonly string[], operator: "OR" | "AND
 export function matchExpressionFor(text: string, limit?: number): string | null {
   return matchExpression(queryTokens(text, limit));
 }
+
+const COLUMN = /^[a-z_][a-z0-9_]*$/;
+
+/**
+ * `column : (expression)`: restricts an expression built above to one column of the FTS
+ * table. Column names are ours; a name that is not a plain identifier is a bug.
+ */
+export function inColumn(column: string, expression: string): string {
+  if (!COLUMN.test(column)) throw new Error(`not an FTS column name: ${column}`);
+  return `${column} : (${expression})`;
+}
+
+/** Rows matching every one of the expressions. */
+export function allOf(...expressions: readonly string[]): string {
+  return expressions.map((e) => `(${e})`).join(" AND ");
+}

@@ -68,9 +68,11 @@ function spyTool(name: string, scope: Tool["scope"] = "chat_domain", requiresAdm
   return { tool, calls };
 }
 
+/** The default registry with these tools in place of any registered under the same names. */
 function withTools(...tools: Tool[]): TurnRegistry {
   const base = defaultTurnRegistry();
-  return { ...base, tools: [...base.tools, ...tools] };
+  const names = new Set(tools.map((t) => t.spec.name));
+  return { ...base, tools: [...base.tools.filter((t) => !names.has(t.spec.name)), ...tools] };
 }
 
 const history = () =>
@@ -259,7 +261,8 @@ describe("tool schemas", () => {
 describe("admin status and memory", () => {
   const event = messageEvent({
     chat: MAIN,
-    text: "记住我喜欢猫",
+    // Not an explicit "记住…" request: that would be answered without tools or recall.
+    text: "我喜欢猫，你呢",
     sender: "ADMIN_OPENID",
     id: "m1",
     ts: TEST_NOW,
@@ -276,8 +279,8 @@ describe("admin status and memory", () => {
       },
     };
     const write = spyTool("memory_write", "current_chat");
-    const base = defaultTurnRegistry();
-    const registry = { ...base, tools: [...base.tools, write.tool], context: [...base.context, recorder] };
+    const base = withTools(write.tool);
+    const registry = { ...base, context: [...base.context, recorder] };
     const ctx: TurnContext = {
       event,
       chat: event.chat,
@@ -288,7 +291,7 @@ describe("admin status and memory", () => {
         personId: "owner",
         declared: true,
       },
-      text: "记住我喜欢猫",
+      text: "我喜欢猫，你呢",
       recent: [],
       settings: s,
       now: TEST_NOW,

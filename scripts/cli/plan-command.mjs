@@ -1,0 +1,234 @@
+// The inspect → apply → rollback flow shared by the owner's data migrations (DESIGN §5.6).
+//
+//   inspect            reads the database (read-only) and writes a JSON plan: every row it
+//                      would change with that row's before-state, each with approval "pending"
+//   apply --plan F     without --confirm: a dry run that prints what would change and stops;
+//                      with --confirm: backs up (a copy of the local database files, or a D1
+//                      Time Travel bookmark for --remote), applies only approved rows — or every
+//                      safe row with --apply-all-safe — and records what it did in the plan file
+//   rollback --plan F  restores the applied rows from the plan's before-states (--confirm)
+//
+// The planning, validation and SQL are the pure functions in src/domain/memory, which the
+// tests cover; this file only moves them between wrangler, the plan file and the terminal.
+import { cpSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "../lib/args.mjs";
+import { d1ExecuteFile, d1Query } from "../lib/d1.mjs";
+import { root } from "../lib/dev-vars.mjs";
+import { importTs } from "../lib/ts-import.mjs";
+import { wranglerSync } from "../lib/wrangler.mjs";
+
+const FLAGS = ["local", "remote", "confirm", "apply-all-safe", "help"];
+const OPTIONS = ["plan", "out", "persist-to"];
+
+/** Thrown for refusals: printed as a clear message with exit code 2, never as a stack. */
+export class Refusal extends Error {}
+
+function target(args) {
+  if (args.flags.has("local") && args.flags.has("remote"))
+    throw new Refusal("choose one of --local and --remote");
+  const remote = args.flags.has("remote");
+  return {
+    database: remote ? "remote" : "local",
+    d1: {
+      remote,
+      ...(args.options["persist-to"] ? { persistTo: path.resolve(args.options["persist-to"]) } : {}),
+    },
+  };
+}
+
+/** Paths are relative to where `npm run` was started, not to the project root npm runs in. */
+const fromCaller = (file) => path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
+
+function readPlan(file) {
+  if (!file) throw new Refusal("--plan <file> is required");
+  if (!existsSync(file)) throw new Refusal(`plan file ${file} does not exist`);
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch (e) {
+    throw new Refusal(`plan file ${file} is not valid JSON (${e.message})`);
+  }
+}
+
+function writePlan(file, plan) {
+  const tmp = `${file}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(plan, null, 2)}\n`);
+  renameSync(tmp, file);
+}
+
+/** The backup taken right before an apply: the plan holds every before-state; this is the rest. */
+function backup(t, planFile, stamp) {
+  const at = new Date(stamp).toISOString();
+  if (t.database === "remote") {
+    const result = wranglerSync(["d1", "time-travel", "info", "DB", "--env", "production", "--json"], {
+      stdio: "pipe",
+    });
+    let bookmark = null;
+    try {
+      bookmark = JSON.parse(result.stdout)?.bookmark ?? null;
+    } catch {
+      bookmark = null;
+    }
+    if (result.status !== 0 || typeof bookmark !== "string") {
+      throw new Refusal(
+        `could not read a D1 Time Travel bookmark, so nothing was changed:\n${result.stderr || result.stdout}`,
+      );
+    }
+    return { kind: "time-travel", bookmark, at };
+  }
+  const state = t.d1.persistTo ?? path.join(root, ".wrangler", "state");
+  const d1 = path.join(state, "v3", "d1");
+  if (!existsSync(d1)) throw new Refusal(`no local D1 database under ${d1}; nothing to back up or change`);
+  const copy = `${planFile}.backup-${stamp}`;
+  cpSync(d1, copy, { recursive: true });
+  return { kind: "local-copy", path: copy, at };
+}
+
+function verify(queries, d1) {
+  return queries.flatMap((sql) => d1Query(sql, d1).map((r) => r.node_id));
+}
+
+function usage(spec) {
+  return `usage: npm run akasha -- ${spec.name} <inspect|apply|rollback> [options]
+
+  inspect   [--out FILE]                       write a plan (read-only)
+  apply     --plan FILE [--confirm] [--apply-all-safe]
+                                               without --confirm: dry run; with it: back up, apply approved rows
+  rollback  --plan FILE [--confirm]            restore the rows the plan applied
+
+  --local (default) | --remote                 the local D1 database or the production one (wrangler)
+  --persist-to DIR                             local state directory (default .wrangler/state)
+
+${spec.about}`;
+}
+
+export async function runPlanCommand(argv, spec) {
+  let args;
+  try {
+    args = parseArgs(argv, { flags: FLAGS, options: OPTIONS });
+  } catch (e) {
+    console.error(`${spec.name}: ${e.message}\n\n${usage(spec)}`);
+    return 2;
+  }
+  const [sub] = args._;
+  if (!sub || args.flags.has("help")) {
+    console.log(usage(spec));
+    return sub || args.flags.has("help") ? 0 : 2;
+  }
+  try {
+    const logic = await spec.load();
+    const t = target(args);
+    if (sub === "inspect") return inspect(spec, logic, t, args);
+    if (sub === "apply") return apply(spec, logic, t, args);
+    if (sub === "rollback") return rollback(spec, logic, t, args);
+    throw new Refusal(`unknown subcommand '${sub}'\n\n${usage(spec)}`);
+  } catch (e) {
+    if (e instanceof Refusal) {
+      console.error(`${spec.name}: ${e.message}`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+function inspect(spec, logic, t, args) {
+  const rows = d1Query(logic.inspectSql, t.d1);
+  const createdAt = new Date().toISOString();
+  const plan = logic.plan(rows, { createdAt, database: t.database });
+  const file = fromCaller(args.options.out ?? `${spec.name}-plan-${createdAt.replace(/[:.]/g, "-")}.json`);
+  writePlan(file, plan);
+  console.log(`${spec.name}: read ${rows.length} rows from the ${t.database} database; wrote ${file}`);
+  console.log(
+    `  ${Object.entries(plan.counts)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(", ")}`,
+  );
+  console.log(
+    `Review it, set "approval": "approved" on the rows to apply${spec.reviewHint ? ` (${spec.reviewHint})` : ""}, then:\n` +
+      `  npm run akasha -- ${spec.name} apply --plan ${file}${t.database === "remote" ? " --remote" : ""}            (dry run)\n` +
+      `  npm run akasha -- ${spec.name} apply --plan ${file}${t.database === "remote" ? " --remote" : ""} --confirm`,
+  );
+  return 0;
+}
+
+function apply(spec, logic, t, args) {
+  const file = args.options.plan && fromCaller(args.options.plan);
+  const read = logic.read(readPlan(file), t.database);
+  if (!read.ok) throw new Refusal(`refusing plan ${file}: ${read.error}`);
+  const plan = read.value;
+  if (plan.applied) {
+    throw new Refusal(
+      `plan ${file} was already applied at ${plan.applied.at}; roll it back or inspect again`,
+    );
+  }
+  const selected = logic.select(plan, { applyAllSafe: args.flags.has("apply-all-safe") });
+  if (selected.length === 0) {
+    throw new Refusal(
+      `nothing to apply in ${file}: no entry is approved. Set "approval": "approved" on the rows to change, or pass --apply-all-safe`,
+    );
+  }
+  console.log(`${spec.name}: ${selected.length} row(s) would change in the ${t.database} database:`);
+  for (const e of selected.slice(0, 20)) console.log(`  ${spec.describe(e)}`);
+  if (selected.length > 20) console.log(`  … and ${selected.length - 20} more`);
+  if (!args.flags.has("confirm")) {
+    console.log(`Dry run: nothing changed. Re-run with --confirm to back up and apply.`);
+    return 2;
+  }
+  const stamp = Date.now();
+  const taken = backup(t, file, stamp);
+  console.log(
+    `  backup: ${taken.kind === "time-travel" ? `Time Travel bookmark ${taken.bookmark}` : taken.path}`,
+  );
+  d1ExecuteFile(logic.applySql(selected, stamp), t.d1);
+  const nodeIds = verify(logic.appliedSql(selected, stamp), t.d1);
+  const changed = new Set(nodeIds);
+  const skipped = selected.map((e) => e.nodeId).filter((id) => !changed.has(id));
+  writePlan(file, {
+    ...plan,
+    applied: { at: new Date(stamp).toISOString(), stamp, nodeIds, skipped, backup: taken },
+  });
+  console.log(`  applied ${nodeIds.length} row(s); recorded in ${file}`);
+  if (skipped.length > 0) {
+    console.log(
+      `  skipped ${skipped.length} row(s) that changed since the plan was made: ${skipped.slice(0, 10).join(", ")}`,
+    );
+  }
+  console.log(
+    `Undo with: npm run akasha -- ${spec.name} rollback --plan ${file}${t.database === "remote" ? " --remote" : ""} --confirm`,
+  );
+  return 0;
+}
+
+function rollback(spec, logic, t, args) {
+  const file = args.options.plan && fromCaller(args.options.plan);
+  const read = logic.read(readPlan(file), t.database);
+  if (!read.ok) throw new Refusal(`refusing plan ${file}: ${read.error}`);
+  const plan = read.value;
+  const at = Date.now();
+  const sql = logic.rollbackSql(plan, at);
+  if (!sql.ok) throw new Refusal(`cannot roll back ${file}: ${sql.error}`);
+  console.log(`${spec.name}: ${plan.applied.nodeIds.length} row(s) would be restored from ${file}.`);
+  if (!args.flags.has("confirm")) {
+    console.log("Dry run: nothing changed. Re-run with --confirm to restore.");
+    return 2;
+  }
+  d1ExecuteFile(sql.value, t.d1);
+  const restored = new Set(verify(logic.restoredSql(plan), t.d1));
+  const conflicts = plan.applied.nodeIds.filter((id) => !restored.has(id));
+  writePlan(file, {
+    ...plan,
+    applied: {
+      ...plan.applied,
+      rolledBack: { at: new Date(at).toISOString(), nodeIds: [...restored], conflicts },
+    },
+  });
+  console.log(`  restored ${restored.size} row(s)`);
+  if (conflicts.length > 0) {
+    console.log(
+      `  ${conflicts.length} row(s) changed after the apply and were left alone: ${conflicts.slice(0, 10).join(", ")}`,
+    );
+  }
+  return 0;
+}
+
+export const loadTs = importTs;

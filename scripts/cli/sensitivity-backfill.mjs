@@ -1,0 +1,28 @@
+// `npm run akasha -- sensitivity-backfill inspect|apply|rollback`: memory that is private only
+// because private used to be the default becomes public, the new default (reference 002 §3.2).
+import { loadTs, runPlanCommand } from "./plan-command.mjs";
+
+export const summary = "make default-sourced private memory public (inspect/apply/rollback)";
+
+export function run(args) {
+  return runPlanCommand(args, {
+    name: "sensitivity-backfill",
+    about:
+      "Plans every memory item with sensitivity 'private' and sensitivity_source 'default'. Items tagged by\n" +
+      "dreaming or by a person ('dream', 'explicit') are never touched. Run it before turning on soft scope.",
+    describe: (e) => `${e.nodeId} [${e.kind}] ${e.scope} private → public  ${e.text.slice(0, 40)}`,
+    load: async () => {
+      const m = await loadTs("src/domain/memory/sensitivity-backfill.ts");
+      return {
+        inspectSql: m.BACKFILL_INSPECT_SQL,
+        plan: m.planSensitivityBackfill,
+        read: m.readBackfillPlan,
+        select: m.selectBackfill,
+        applySql: m.backfillApplySql,
+        appliedSql: m.backfillAppliedSql,
+        rollbackSql: m.backfillRollbackSql,
+        restoredSql: m.backfillRestoredSql,
+      };
+    },
+  });
+}

@@ -1,0 +1,451 @@
+/**
+ * MemoryStore and MemoryIndex over the D1 context store (`nodes`, `nodes_fts`, `edges`,
+ * `memory_candidates`, `memory_runs`). Scope, sensitivity and portable filters are SQL
+ * conditions evaluated before LIMIT; status changes carry a scope condition of their own, so
+ * even a wrong id cannot touch an item outside the commit's writable scopes.
+ */
+import type { MemoryEvidence, MemoryItem, NewMemory } from "../../domain/memory/memory";
+import { normalizeMemoryText } from "../../domain/memory/memory";
+import { memoryMatch } from "../../domain/memory/memory-query";
+import type {
+  CommitReport,
+  MemoryCommit,
+  MemoryHit,
+  MemoryIndex,
+  MemorySearchQuery,
+  MemoryStore,
+} from "../../domain/memory/memory-store";
+import { isMemoryKind, type Scope, type ScopeType } from "../../domain/memory/scope";
+import { err, ok, type Result } from "../../domain/shared/result";
+import { indexText } from "../../domain/text/search-tokens";
+
+/** D1 allows 100 bound parameters per statement; two per scope. */
+const MAX_SCOPES = 40;
+
+/** Soft scope first ranks this many best matches of the pool, then filters them. */
+const SOFT_WINDOW = 200;
+
+// Every join with the FTS table is a CROSS JOIN: SQLite then keeps the written order (FTS
+// first, nodes looked up by rowid) instead of guessing from an index on a filter column and
+// scanning every node — which it does without ANALYZE statistics.
+const COLUMNS = `n.node_id, n.scope_type, n.scope_id, n.kind, n.raw_text, n.importance, n.confidence,
+  n.sensitivity, n.sensitivity_source, n.portable, n.status, n.metadata, n.provenance, n.created_at, n.updated_at`;
+
+type Row = {
+  node_id: string;
+  scope_type: ScopeType;
+  scope_id: string;
+  kind: string | null;
+  raw_text: string;
+  importance: number;
+  confidence: number;
+  sensitivity: MemoryItem["sensitivity"];
+  sensitivity_source: MemoryItem["sensitivitySource"];
+  portable: number;
+  status: MemoryItem["status"];
+  metadata: string;
+  provenance: string;
+  created_at: number;
+  updated_at: number;
+};
+
+/** `(scope_type, scope_id) IN (VALUES (?, ?), …)` and its bindings; `FALSE` for no scopes. */
+function scopeCondition(scopes: readonly Scope[], alias = "n"): { sql: string; binds: string[] } {
+  const list = scopes.slice(0, MAX_SCOPES);
+  if (list.length === 0) return { sql: "0", binds: [] };
+  return {
+    sql: `(${alias}.scope_type, ${alias}.scope_id) IN (VALUES ${list.map(() => "(?, ?)").join(", ")})`,
+    binds: list.flatMap((s) => [s.type, s.id]),
+  };
+}
+
+function parseJson(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+function toItem(r: Row): MemoryItem {
+  const meta = parseJson(r.metadata);
+  const prov = parseJson(r.provenance);
+  const evidence: MemoryEvidence | null =
+    typeof prov.session === "string"
+      ? {
+          session: prov.session,
+          messageIds: Array.isArray(prov.messageIds)
+            ? prov.messageIds.filter((m): m is string => typeof m === "string")
+            : [],
+          account: typeof prov.account === "string" ? prov.account : null,
+          person: typeof prov.person === "string" ? prov.person : null,
+          origin: prov.origin === "explicit" || prov.origin === "tool" ? prov.origin : "dream",
+          runId: typeof prov.runId === "string" ? prov.runId : "",
+        }
+      : null;
+  return {
+    nodeId: r.node_id,
+    scope: { type: r.scope_type, id: r.scope_id },
+    kind: isMemoryKind(r.kind) ? r.kind : "fact",
+    text: r.raw_text,
+    importance: r.importance,
+    confidence: r.confidence,
+    sensitivity: r.sensitivity,
+    sensitivitySource: r.sensitivity_source,
+    portable: r.portable === 1,
+    status: r.status,
+    subjectKey: typeof meta.subjectKey === "string" ? meta.subjectKey : null,
+    evidence,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+const encoder = new TextEncoder();
+
+/** The node's content hash: SHA-256 of the normalized text (de-duplication, embeddings cache). */
+export async function memoryContentHash(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(normalizeMemoryText(text)));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const SOURCE_TYPE = { dream: "conversation", explicit: "human", tool: "tool" } as const;
+
+export class D1MemoryStore implements MemoryStore, MemoryIndex {
+  readonly #db: D1Database;
+  constructor(db: D1Database) {
+    this.#db = db;
+  }
+
+  async search(q: MemorySearchQuery): Promise<MemoryHit[]> {
+    if (q.limit <= 0 || q.scopes.length === 0) return [];
+    const limit = Math.min(q.limit, 200);
+    return q.soft ? this.#searchSoft(q, limit) : this.#searchHard(q, limit);
+  }
+
+  /**
+   * Hard scope: FTS itself reads only the readable scopes' rows (`scope_token : (…)`), the
+   * SQL condition re-checks, and with `perScope` a window keeps each scope's best hits.
+   */
+  async #searchHard(q: MemorySearchQuery, limit: number): Promise<MemoryHit[]> {
+    const match = memoryMatch(q.text, q.scopes);
+    if (!match) return [];
+    const scopes = scopeCondition(q.scopes);
+    // bm25 weights: the scope token column adds nothing to relevance.
+    const hits = `SELECT ${COLUMNS}, bm25(nodes_fts, 1.0, 0.0) AS rank
+      FROM nodes_fts CROSS JOIN nodes n ON n.seq = nodes_fts.rowid
+      WHERE nodes_fts MATCH ? AND n.node_type = 'memory' AND n.status = 'active' AND ${scopes.sql}`;
+    const sql =
+      q.perScope !== undefined
+        ? `WITH hits AS (${hits}),
+             ranked AS (SELECT *, row_number() OVER (PARTITION BY scope_type, scope_id ORDER BY rank) AS rn FROM hits)
+           SELECT * FROM ranked WHERE rn <= ? ORDER BY rank LIMIT ?`
+        : `${hits} ORDER BY rank LIMIT ?`;
+    const binds: (string | number)[] = [match, ...scopes.binds];
+    if (q.perScope !== undefined) binds.push(Math.max(1, q.perScope));
+    binds.push(limit);
+    const { results } = await this.#db
+      .prepare(sql)
+      .bind(...binds)
+      .all<Row & { rank: number }>();
+    return results.map((r) => ({ ...toItem(r), rank: r.rank }));
+  }
+
+  /**
+   * Soft scope: the whole pool, visible = the turn's own scopes, or public and portable. The
+   * visibility condition is SQL applied before LIMIT, in two exact steps: first over the
+   * best-ranked window of the pool (as cheap as a bare MATCH); only if that window holds too
+   * few visible items, over every match. Either way hidden items cannot crowd out visible ones.
+   */
+  async #searchSoft(q: MemorySearchQuery, limit: number): Promise<MemoryHit[]> {
+    const match = memoryMatch(q.text, null);
+    if (!match) return [];
+    const scopes = scopeCondition(q.scopes);
+    const visible = `n.node_type = 'memory' AND n.status = 'active'
+      AND (${scopes.sql} OR (n.sensitivity = 'public' AND n.portable = 1))`;
+    const windowed = await this.#db
+      .prepare(
+        `WITH top AS (SELECT rowid AS seq, bm25(nodes_fts, 1.0, 0.0) AS rank FROM nodes_fts
+                      WHERE nodes_fts MATCH ? ORDER BY rank LIMIT ?)
+         SELECT ${COLUMNS}, top.rank AS rank, (SELECT count(*) FROM top) AS pool
+         FROM top CROSS JOIN nodes n ON n.seq = top.seq WHERE ${visible} ORDER BY top.rank LIMIT ?`,
+      )
+      .bind(match, SOFT_WINDOW, ...scopes.binds, limit)
+      .all<Row & { rank: number; pool: number }>();
+    const rows = windowed.results;
+    // The window was the whole match set, or already holds `limit` visible items: exact.
+    if (rows.length >= limit || (rows.length > 0 && (rows[0]?.pool ?? 0) < SOFT_WINDOW)) {
+      return rows.map((r) => ({ ...toItem(r), rank: r.rank }));
+    }
+    // FTS5 yields rows in rank order here (rank MATCH + ORDER BY rank), so the join stops
+    // as soon as `limit` visible rows passed the condition.
+    const { results } = await this.#db
+      .prepare(
+        `SELECT ${COLUMNS}, nodes_fts.rank AS rank FROM nodes_fts CROSS JOIN nodes n ON n.seq = nodes_fts.rowid
+         WHERE nodes_fts MATCH ? AND nodes_fts.rank MATCH 'bm25(1.0, 0.0)' AND ${visible}
+         ORDER BY nodes_fts.rank LIMIT ?`,
+      )
+      .bind(match, ...scopes.binds, limit)
+      .all<Row & { rank: number }>();
+    return results.map((r) => ({ ...toItem(r), rank: r.rank }));
+  }
+
+  async listActive(q: {
+    scopes: readonly Scope[];
+    limit: number;
+    minImportance?: number;
+    kinds?: readonly string[];
+  }): Promise<MemoryItem[]> {
+    if (q.limit <= 0 || q.scopes.length === 0) return [];
+    const scopes = scopeCondition(q.scopes);
+    const kinds = (q.kinds ?? []).slice(0, 10);
+    const { results } = await this.#db
+      .prepare(
+        `SELECT ${COLUMNS} FROM nodes n
+         WHERE ${scopes.sql} AND n.node_type = 'memory' AND n.status = 'active' AND n.importance >= ?
+           ${kinds.length > 0 ? `AND n.kind IN (${kinds.map(() => "?").join(", ")})` : ""}
+         ORDER BY n.importance DESC, n.updated_at DESC LIMIT ?`,
+      )
+      .bind(...scopes.binds, q.minImportance ?? 0, ...kinds, Math.min(q.limit, 500))
+      .all<Row>();
+    return results.map(toItem);
+  }
+
+  async get(nodeId: string): Promise<MemoryItem | null> {
+    const row = await this.#db
+      .prepare(`SELECT ${COLUMNS} FROM nodes n WHERE n.node_id = ? AND n.node_type = 'memory'`)
+      .bind(nodeId)
+      .first<Row>();
+    return row ? toItem(row) : null;
+  }
+
+  async findDuplicate(scope: Scope, text: string): Promise<MemoryItem | null> {
+    const row = await this.#db
+      .prepare(
+        `SELECT ${COLUMNS} FROM nodes n
+         WHERE n.scope_type = ? AND n.scope_id = ? AND n.content_hash = ? AND n.node_type = 'memory' AND n.status = 'active'
+         LIMIT 1`,
+      )
+      .bind(scope.type, scope.id, await memoryContentHash(text))
+      .first<Row>();
+    return row ? toItem(row) : null;
+  }
+
+  async findBySubject(scope: Scope, subjectKey: string): Promise<MemoryItem[]> {
+    const { results } = await this.#db
+      .prepare(
+        `SELECT ${COLUMNS} FROM nodes n
+         WHERE n.scope_type = ? AND n.scope_id = ? AND json_extract(n.metadata, '$.subjectKey') = ?
+           AND n.node_type = 'memory' AND n.status = 'active'
+         ORDER BY n.updated_at DESC LIMIT 20`,
+      )
+      .bind(scope.type, scope.id, subjectKey)
+      .all<Row>();
+    return results.map(toItem);
+  }
+
+  async latestSummary(scope: Scope) {
+    const row = await this.#db
+      .prepare(
+        `SELECT node_id, raw_text, created_at FROM nodes
+         WHERE scope_type = ? AND scope_id = ? AND node_type = 'summary' AND status = 'active'
+         ORDER BY created_at DESC LIMIT 1`,
+      )
+      .bind(scope.type, scope.id)
+      .first<{ node_id: string; raw_text: string; created_at: number }>();
+    return row ? { nodeId: row.node_id, text: row.raw_text, createdAt: row.created_at } : null;
+  }
+
+  async commit(c: MemoryCommit): Promise<Result<CommitReport, { kind: "already-applied"; runId: string }>> {
+    const writable = scopeCondition(c.writable, "nodes");
+    const statements: D1PreparedStatement[] = [];
+    const kinds: ("run" | "insert" | "supersede" | "edge" | "archive" | "update" | "other")[] = [];
+    const add = (kind: (typeof kinds)[number], s: D1PreparedStatement) => {
+      statements.push(s);
+      kinds.push(kind);
+    };
+    if (c.run) {
+      add(
+        "run",
+        this.#db
+          .prepare(
+            "INSERT INTO memory_runs (run_id, chat_key, kind, turns, inserted, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+          )
+          .bind(c.runId, c.chatKey, c.run.kind, c.run.turns, c.inserts.length, c.at),
+      );
+    }
+    for (const item of c.inserts) add("insert", await this.#insertNode(item, c.at));
+    if (c.summary) {
+      const s = c.summary;
+      add(
+        "other",
+        this.#db
+          .prepare(
+            `INSERT INTO nodes (node_id, node_type, source_type, source_id, scope_type, scope_id, kind, title, raw_text,
+               retrieval_text, retrieval_tokens, metadata, provenance, importance, confidence, sensitivity,
+               sensitivity_source, portable, status, content_hash, created_at, updated_at)
+             VALUES (?, 'summary', 'conversation', ?, ?, ?, 'summary', NULL, ?, ?, ?, '{}', ?, 0.5, 0.8, ?, 'dream', 0, 'active', ?, ?, ?)
+             ON CONFLICT (node_id) DO NOTHING`,
+          )
+          .bind(
+            s.nodeId,
+            s.evidence.session,
+            s.scope.type,
+            s.scope.id,
+            s.text,
+            s.text,
+            indexText(s.text),
+            JSON.stringify(s.evidence),
+            s.sensitivity,
+            await memoryContentHash(s.text),
+            c.at,
+            c.at,
+          ),
+      );
+    }
+    for (const { oldId, newId } of c.supersede) {
+      add(
+        "supersede",
+        this.#db
+          .prepare(
+            `UPDATE nodes SET status = 'superseded', updated_at = ?
+             WHERE node_id = ? AND node_type = 'memory' AND status = 'active' AND ${writable.sql}`,
+          )
+          .bind(c.at, oldId, ...writable.binds),
+      );
+      add(
+        "edge",
+        this.#db
+          .prepare(
+            `INSERT OR IGNORE INTO edges (src_id, dst_id, edge_type, created_at)
+             SELECT ?, ?, 'supersedes', ?
+             WHERE EXISTS (SELECT 1 FROM nodes WHERE node_id = ?)
+               AND EXISTS (SELECT 1 FROM nodes WHERE node_id = ? AND status = 'superseded')`,
+          )
+          .bind(newId, oldId, c.at, newId, oldId),
+      );
+    }
+    for (const id of c.archive) {
+      add(
+        "archive",
+        this.#db
+          .prepare(
+            `UPDATE nodes SET status = 'archived', updated_at = ?
+             WHERE node_id = ? AND node_type = 'memory' AND status = 'active' AND ${writable.sql}`,
+          )
+          .bind(c.at, id, ...writable.binds),
+      );
+    }
+    for (const u of c.updates) {
+      const sets: string[] = [];
+      const values: (string | number)[] = [];
+      if (u.tag) {
+        sets.push("sensitivity = ?", "sensitivity_source = ?");
+        values.push(u.tag.sensitivity, u.tag.source);
+      }
+      if (u.importance !== undefined) {
+        sets.push("importance = ?");
+        values.push(Math.min(1, Math.max(0, u.importance)));
+      }
+      if (sets.length === 0) continue;
+      add(
+        "update",
+        this.#db
+          .prepare(
+            `UPDATE nodes SET ${sets.join(", ")}, updated_at = ?
+             WHERE node_id = ? AND node_type = 'memory' AND status = 'active' AND ${writable.sql}`,
+          )
+          .bind(...values, c.at, u.nodeId, ...writable.binds),
+      );
+    }
+    for (const r of c.candidates) {
+      add(
+        "other",
+        this.#db
+          .prepare(
+            `INSERT INTO memory_candidates (run_id, chat_key, origin, kind, text, scope_type, scope_id, sensitivity,
+               sensitivity_source, importance, decision, reason, node_id, target_node_id, evidence, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .bind(
+            r.runId,
+            r.chatKey,
+            r.origin,
+            r.kind,
+            r.text,
+            r.scope.type,
+            r.scope.id,
+            r.sensitivity,
+            r.sensitivitySource,
+            r.importance,
+            r.decision,
+            r.reason,
+            r.nodeId,
+            r.targetNodeId,
+            JSON.stringify(r.evidence),
+            c.at,
+          ),
+      );
+    }
+    if (statements.length === 0) return ok({ inserted: 0, superseded: 0, archived: 0, updated: 0 });
+    let results: D1Result[];
+    try {
+      results = await this.#db.batch(statements);
+    } catch (e) {
+      if (c.run && /UNIQUE|constraint/i.test(String(e)) && (await this.hasRun(c.runId))) {
+        return err({ kind: "already-applied", runId: c.runId });
+      }
+      throw e;
+    }
+    const changed = (kind: (typeof kinds)[number]) =>
+      results.reduce((n, r, i) => n + (kinds[i] === kind ? (r.meta.changes ?? 0) : 0), 0);
+    return ok({
+      inserted: changed("insert"),
+      superseded: changed("supersede"),
+      archived: changed("archive"),
+      updated: changed("update"),
+    });
+  }
+
+  async hasRun(runId: string): Promise<boolean> {
+    return (
+      (await this.#db.prepare("SELECT 1 AS x FROM memory_runs WHERE run_id = ?").bind(runId).first()) !== null
+    );
+  }
+
+  async #insertNode(item: NewMemory, at: number): Promise<D1PreparedStatement> {
+    const origin = item.evidence?.origin ?? "dream";
+    return this.#db
+      .prepare(
+        `INSERT INTO nodes (node_id, node_type, source_type, source_id, scope_type, scope_id, kind, title, raw_text,
+           retrieval_text, retrieval_tokens, metadata, provenance, importance, confidence, sensitivity,
+           sensitivity_source, portable, status, content_hash, created_at, updated_at)
+         VALUES (?, 'memory', ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)
+         ON CONFLICT (node_id) DO NOTHING`,
+      )
+      .bind(
+        item.nodeId,
+        SOURCE_TYPE[origin],
+        item.evidence?.session ?? null,
+        item.scope.type,
+        item.scope.id,
+        item.kind,
+        item.text,
+        item.text,
+        indexText(item.text),
+        JSON.stringify({ subjectKey: item.subjectKey, portable: item.portable }),
+        JSON.stringify(item.evidence ? { type: "conversation", ...item.evidence } : {}),
+        item.importance,
+        item.confidence,
+        item.sensitivity,
+        item.sensitivitySource,
+        item.portable ? 1 : 0,
+        await memoryContentHash(item.text),
+        at,
+        at,
+      );
+  }
+}

@@ -1,0 +1,69 @@
+/** `/remember`, `/reset` and the plain-language "记住…" / "remember that …" intent. */
+import { remember } from "../../memory/remember";
+import { explicitRequest } from "../../memory/rule-extractor";
+import { scopeLabel } from "../../memory/scope";
+import type { Command } from "../command";
+import type { Intent } from "../intent";
+import { scopesOf, speakerOf, turnRunId } from "../memory-turn";
+import { resetReply } from "../session-control";
+import type { TurnContext } from "../turn-context";
+import type { TurnServices } from "../turn-services";
+
+async function rememberNow(text: string, ctx: TurnContext, services: TurnServices): Promise<string> {
+  const { input, scopes } = await scopesOf(ctx, services);
+  const written = await remember(services.memory.store, {
+    text,
+    origin: "explicit",
+    scopes: input,
+    speaker: speakerOf(ctx),
+    account: ctx.sender?.account ?? null,
+    messageId: ctx.event.message?.id ?? null,
+    runId: turnRunId(ctx, "remember"),
+    chatKey: ctx.chat.key,
+    now: ctx.now,
+  });
+  if (!written.ok) {
+    return written.error.kind === "credential"
+      ? "这看起来像密码、令牌或密钥，我不会记下来。"
+      : "没听清要记住什么，用法：/remember <内容>";
+  }
+  return written.value
+    .map((w) => {
+      const where = scopeLabel(w.item.scope, scopes.session);
+      const secret = w.item.sensitivity === "public" ? "" : "，不会在别处提起";
+      return w.decision === "duplicate"
+        ? `这个我已经记得了：${w.item.text}${secret}`
+        : `好的，记住了：${w.item.text}（${where}${secret}）`;
+    })
+    .join("\n");
+}
+
+export const rememberCommand: Command = {
+  name: "remember",
+  usage: "/remember <内容>",
+  summary: "马上记住一件事（加“别告诉别人”则不会在别处提起）",
+  async run(args, ctx, services) {
+    if (args.trim() === "") return "用法：/remember <内容>，例如 /remember 我喜欢猫";
+    return rememberNow(args, ctx, services);
+  },
+};
+
+export const rememberIntent: Intent = {
+  name: "remember",
+  match: (text) => explicitRequest(text.replace(/^(?:@\S+\s*)+/u, "")),
+  run: (args, ctx, services) => rememberNow(args, ctx, services),
+};
+
+export const resetCommand: Command = {
+  name: "reset",
+  usage: "/reset",
+  summary: "清空本聊天的短期上下文（长期记忆保留）",
+  async run(_args, ctx, services) {
+    const outcome = await services.session.reset({
+      eventId: ctx.event.eventId,
+      actor: ctx.sender?.account ?? null,
+      via: "command",
+    });
+    return { text: resetReply(outcome), resetContext: outcome.ok };
+  },
+};

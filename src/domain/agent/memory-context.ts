@@ -1,0 +1,76 @@
+/**
+ * Memory in the prompt (DESIGN §3.9): the mandatory part (chat rules, high-importance items
+ * of global and the turn's scopes, the chat's latest summary — no search) and the small
+ * automatic recall of items matching the message.
+ */
+
+import { standingScore } from "../memory/ranking";
+import { describeRecalled, recallMemory } from "../memory/recall";
+import type { ContextProvider } from "./context-provider";
+import { recalledItem, scopesOf } from "./memory-turn";
+import type { MandatoryExtras, MandatoryProvider } from "./prompt";
+import { estimateTokens } from "./token-estimate";
+
+/** Rules of the chat, then the most important items of the readable scopes. */
+export const memoryMandatory: MandatoryProvider = {
+  name: "memory",
+  async collect(ctx, services): Promise<MandatoryExtras> {
+    const cfg = ctx.settings.memory;
+    const { scopes } = await scopesOf(ctx, services);
+    const [rules, important, summary] = await Promise.all([
+      services.memory.store.listActive({
+        scopes: [scopes.session],
+        limit: cfg.mandatory.maxItems,
+        kinds: ["rule"],
+      }),
+      services.memory.store.listActive({
+        scopes: scopes.readable,
+        limit: cfg.mandatory.maxItems,
+        minImportance: cfg.mandatory.minImportance,
+      }),
+      scopes.session.type === "chat"
+        ? services.memory.store.latestSummary(scopes.session)
+        : Promise.resolve(null),
+    ]);
+    const unique = new Map([...rules, ...important].map((m) => [m.nodeId, m] as const));
+    const pinned = [...unique.values()]
+      .slice(0, cfg.mandatory.maxItems)
+      .map((item) =>
+        recalledItem(
+          describeRecalled(
+            { item, score: standingScore(item, ctx.now, cfg.retrieval.recencyHalfLifeDays) },
+            scopes.session,
+          ),
+        ),
+      );
+    return { pinned, summary: summary?.text ?? null };
+  },
+};
+
+/** Items matching the message, cascade order (hard scope) or visible pool (soft scope). */
+export const memoryRecall: ContextProvider = {
+  name: "memory",
+  async collect(ctx, services) {
+    const cfg = ctx.settings.memory.retrieval;
+    if (cfg.recallLimit === 0) return null;
+    const { scopes } = await scopesOf(ctx, services);
+    const recalled = await recallMemory(services.memory.index, {
+      text: ctx.text,
+      scopes,
+      soft: cfg.softScope,
+      limit: cfg.recallLimit,
+      now: ctx.now,
+      halfLifeDays: cfg.recencyHalfLifeDays,
+    });
+    const items = [];
+    let used = 0;
+    for (const r of recalled) {
+      const item = recalledItem(r);
+      const cost = estimateTokens(`- ${item.text}（${item.citation}）`);
+      if (used + cost > cfg.recallTokenBudget) break;
+      used += cost;
+      items.push(item);
+    }
+    return items.length === 0 ? null : { title: "相关的记忆", items };
+  },
+};

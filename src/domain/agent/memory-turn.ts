@@ -1,0 +1,46 @@
+/**
+ * How a turn talks to memory: its scope input (session, identity, linked chats), who is
+ * speaking, and recalled items in the prompt's shape. Tools, commands, context providers and
+ * the context preview all go through these, so they agree on scopes.
+ */
+import type { RecalledMemory } from "../memory/recall";
+import { type ScopeInput, type TurnScopes, turnScopes } from "../memory/scope";
+import type { RecalledItem } from "./chat-model";
+import type { TurnContext } from "./turn-context";
+import type { TurnServices } from "./turn-services";
+
+export async function scopeInputOf(ctx: TurnContext, services: TurnServices): Promise<ScopeInput> {
+  const linkedChats = await services.memory.links.linkedChats(ctx.chat.key);
+  return { session: ctx.session ?? ctx.chat.key, identity: ctx.identity, linkedChats };
+}
+
+export async function scopesOf(
+  ctx: TurnContext,
+  services: TurnServices,
+): Promise<{ input: ScopeInput; scopes: TurnScopes }> {
+  const input = await scopeInputOf(ctx, services);
+  return { input, scopes: turnScopes(input) };
+}
+
+/** The speaker's name as memory text uses it ("小明喜欢猫"). */
+export function speakerOf(ctx: TurnContext): string {
+  return ctx.sender?.displayName?.trim() || ctx.sender?.userId || "用户";
+}
+
+export function recalledItem(r: RecalledMemory): RecalledItem {
+  return {
+    source: "memory",
+    text: r.item.text,
+    citation: r.citation,
+    meta: {
+      nodeId: r.item.nodeId,
+      scope: r.scope,
+      kind: r.item.kind,
+      sensitivity: r.item.sensitivity,
+      score: r.score,
+    },
+  };
+}
+
+/** The run id of a write made by this turn: a retried turn derives the same one. */
+export const turnRunId = (ctx: TurnContext, suffix: string): string => `turn:${ctx.event.eventId}:${suffix}`;

@@ -1,0 +1,53 @@
+/**
+ * The chat's short-term context as a port (DESIGN §3.3 session reset). The chat object
+ * implements it over its own storage; the `/reset` command and the `session_reset` tool use it.
+ * A reset clears recent turns only — never long-term memory, summaries or the message log.
+ */
+import type { Result } from "../shared/result";
+
+/** One reset per chat per minute. */
+export const RESET_COOLDOWN_MS = 60_000;
+
+export type ResetRequest = {
+  /** The inbound event asking; a retried turn repeats its event id and is answered the same. */
+  readonly eventId: string;
+  readonly actor: string | null;
+  readonly via: "command" | "tool";
+};
+
+export type ResetOutcome = { readonly cleared: number; readonly repeated: boolean };
+
+export interface SessionControl {
+  /** Clears the recent turns, audited; refused while the cooldown of the last reset runs. */
+  reset(
+    req: ResetRequest,
+  ): Promise<Result<ResetOutcome, { kind: "rate-limited"; retryAfterSeconds: number }>>;
+}
+
+export type LastReset = { readonly at: number; readonly eventId: string };
+
+/** Pure decision: reset now, repeat the answer for the same event, or refuse. */
+export function resetDecision(
+  last: LastReset | null,
+  eventId: string,
+  now: number,
+): { kind: "reset" } | { kind: "repeat" } | { kind: "rate-limited"; retryAfterSeconds: number } {
+  if (last && last.eventId === eventId) return { kind: "repeat" };
+  if (last && now - last.at < RESET_COOLDOWN_MS) {
+    return {
+      kind: "rate-limited",
+      retryAfterSeconds: Math.max(1, Math.ceil((last.at + RESET_COOLDOWN_MS - now) / 1000)),
+    };
+  }
+  return { kind: "reset" };
+}
+
+/** The reply that tells the person what happened (memory is kept). */
+export function resetReply(
+  outcome: Result<ResetOutcome, { kind: "rate-limited"; retryAfterSeconds: number }>,
+): string {
+  if (!outcome.ok) {
+    return `刚刚已经重置过了，请 ${outcome.error.retryAfterSeconds} 秒后再试。长期记忆没有变化。`;
+  }
+  return "已清空本聊天的短期上下文（最近的对话）。长期记忆、摘要和聊天记录都保留着。";
+}

@@ -1,0 +1,486 @@
+/**
+ * Dreaming (DESIGN §3.3): consolidates one chat's recent turns into long-term memory.
+ *
+ *   turns → extract (model with JSON schema, or rules offline) → kind → scope
+ *         → sensitivity → deduplicate within the target scope → insert / supersede / archive
+ *         → one atomic commit with every candidate and its decision (memory_candidates)
+ *
+ * A run only ever sees, deduplicates against, supersedes or archives items of the scopes its
+ * turns may write; another chat's items are invisible to it, so they can neither swallow a
+ * new item as a "duplicate" nor be archived by it.
+ */
+import type { ChatModel, UsageRecord } from "../agent/chat-model";
+import type { Settings } from "../config/settings";
+import type { SenderIdentity } from "../identity/sender-identity";
+import type { Logger } from "../shared/logger";
+import { err, ok, type Result } from "../shared/result";
+import {
+  clampImportance,
+  type MemoryEvidence,
+  type MemoryItem,
+  memoryNodeId,
+  type NewMemory,
+  normalizeMemoryText,
+  type Sensitivity,
+} from "./memory";
+import type { CandidateRecord, MemoryStore, MemoryUpdate, SummaryNode } from "./memory-store";
+import { extractWithModel, type ModelTurn } from "./model-extractor";
+import { boosted } from "./remember";
+import { extractStatements } from "./rule-extractor";
+import {
+  dedupeScopes,
+  includesScope,
+  resolveScopeFromSession,
+  type Scope,
+  sameScope,
+  scopeForKind,
+  turnScopes,
+} from "./scope";
+import {
+  dreamSensitivity,
+  explicitSensitivity,
+  isBarePrivacyMarker,
+  looksLikeCredential,
+  outranks,
+  resolveSensitivity,
+  stricter,
+} from "./sensitivity";
+
+export type DreamTurn = {
+  readonly seq: number;
+  readonly role: "user" | "assistant";
+  readonly name: string | null;
+  readonly account: string | null;
+  readonly messageId: string | null;
+  readonly text: string;
+  readonly ts: number;
+  /** Privacy requested in this turn ("别告诉别人"), recorded when the turn was journaled. */
+  readonly explicitSensitivity: Sensitivity | null;
+  /** The sender's identity, resolved when the run starts. */
+  readonly identity: SenderIdentity | null;
+};
+
+export type DreamInput = {
+  readonly runId: string;
+  /** The chat key (session) whose turns these are. */
+  readonly session: string;
+  readonly turns: readonly DreamTurn[];
+  readonly now: number;
+  /** False in offline mode: the rule-based extractor runs instead of the model. */
+  readonly useModel: boolean;
+};
+
+export type DreamDeps = {
+  readonly model: ChatModel;
+  readonly store: MemoryStore;
+  readonly logger: Logger;
+  readonly now: () => number;
+};
+
+export type DreamReport = {
+  readonly runId: string;
+  readonly extractor: "model" | "rules";
+  readonly candidates: number;
+  readonly inserted: number;
+  readonly superseded: number;
+  readonly archived: number;
+  readonly duplicates: number;
+  readonly rejected: number;
+  readonly alreadyApplied: boolean;
+  readonly usage: UsageRecord | null;
+};
+
+export type DreamError = {
+  readonly kind: "model" | "malformed";
+  readonly reason: string;
+  readonly usage: UsageRecord | null;
+};
+
+/** Existing items shown to the model (and checked for duplicates and supersedes). */
+const EXISTING_LIMIT = 80;
+
+type Candidate = {
+  readonly kind: string;
+  readonly text: string;
+  readonly importance: number;
+  readonly turn: number;
+  readonly subjectKey: string | null;
+  readonly supersedes: string | null;
+  readonly hint: Sensitivity | null;
+};
+
+export async function dream(input: DreamInput, deps: DreamDeps): Promise<Result<DreamReport, DreamError>> {
+  const turns = applyPrivacyMarkers(input.turns);
+  const scopeInputs = turns.map((t) => ({ session: input.session, identity: t.identity }));
+  const writable = dedupeScopes(scopeInputs.flatMap((s) => turnScopes(s).writable));
+  const existing = await deps.store.listActive({ scopes: writable, limit: EXISTING_LIMIT });
+  const privateChat = /:(private|dm):/.test(input.session);
+
+  // 1. Extract.
+  let candidates: Candidate[];
+  let archiveRequests: { id: string; reason: string }[] = [];
+  let summaryText: string | null = null;
+  let usage: UsageRecord | null = null;
+  const extractable = turns.map((t, index) => ({ t, index })).filter(({ t }) => t.role === "user" && !t.skip);
+  if (extractable.length === 0) return ok(emptyReport(input.runId, input.useModel ? "model" : "rules"));
+  if (input.useModel) {
+    const modelTurns: ModelTurn[] = turns.map((t, index) => ({
+      index,
+      role: t.role,
+      speaker: t.role === "assistant" ? "bot" : speakerName(t),
+      text: t.text,
+    }));
+    const extracted = await extractWithModel(deps.model, modelTurns, existing, {
+      chatKey: input.session,
+      now: deps.now,
+    });
+    usage = extracted.usage;
+    if (!extracted.result.ok) {
+      deps.logger.warn("dreaming extraction failed; nothing written", {
+        run: input.runId,
+        kind: extracted.result.error.kind,
+        reason: extracted.result.error.reason,
+      });
+      return err({ ...extracted.result.error, usage });
+    }
+    const out = extracted.result.value;
+    candidates = out.memories.map((m) => ({
+      kind: m.kind,
+      text: m.text,
+      importance: clampImportance(m.importance, 0.5),
+      turn: m.turn,
+      subjectKey: null,
+      supersedes: m.supersedes ?? null,
+      hint: m.sensitivity ?? null,
+    }));
+    archiveRequests = out.archive;
+    summaryText = out.summary?.trim() || null;
+  } else {
+    candidates = extractable.flatMap(({ t, index }) =>
+      extractStatements(t.text, speakerName(t)).map((e) => ({
+        kind: e.kind,
+        text: e.text,
+        importance: e.importance,
+        turn: index,
+        subjectKey: e.subjectKey,
+        supersedes: null,
+        hint: null,
+      })),
+    );
+  }
+
+  // 2. Decide, candidate by candidate.
+  const records: CandidateRecord[] = [];
+  const inserts: NewMemory[] = [];
+  const supersede: { oldId: string; newId: string }[] = [];
+  const archive: string[] = [];
+  const acceptedKeys = new Set<string>();
+  const updates: MemoryUpdate[] = [];
+  const updated = new Set<string>();
+  /** Items inserted by this run, by scope and subject: a later statement supersedes them too. */
+  const runSubjects = new Map<string, string>();
+  const existingById = new Map(existing.map((m) => [m.nodeId, m]));
+  const consumed = new Set<string>();
+  const record = (r: Omit<CandidateRecord, "runId" | "chatKey" | "origin">) =>
+    records.push({ runId: input.runId, chatKey: input.session, origin: "dream", ...r });
+
+  for (const [i, c] of candidates.entries()) {
+    const source = turns[c.turn];
+    const base = { kind: c.kind, text: c.text, importance: c.importance, targetNodeId: null };
+    if (source?.role !== "user" || source.skip) {
+      record({
+        ...base,
+        ...unscoped(input.session),
+        decision: "rejected",
+        reason: "no user turn",
+        nodeId: null,
+        evidence: {},
+      });
+      continue;
+    }
+    const evidence = evidenceOf(input, source);
+    if (looksLikeCredential(c.text) || looksLikeCredential(source.text)) {
+      record({
+        ...base,
+        text: "[credential withheld]",
+        ...unscoped(input.session),
+        decision: "rejected",
+        reason: "credential",
+        nodeId: null,
+        evidence: { ...evidence },
+      });
+      continue;
+    }
+    const tag = resolveSensitivity({
+      explicit: source.explicitSensitivity ?? explicitSensitivity(source.text),
+      automatic: [
+        dreamSensitivity(c.text, { privateChat }),
+        dreamSensitivity(source.text, { privateChat }),
+        c.hint ?? "public",
+      ],
+    });
+    const scope = scopeForKind(
+      c.kind,
+      { session: input.session, identity: source.identity },
+      tag.sensitivity,
+    );
+    const scoped = { scope, sensitivity: tag.sensitivity, sensitivitySource: tag.source };
+    const key = `${scope.type}:${scope.id}|${normalizeMemoryText(c.text)}`;
+    const existingDup = acceptedKeys.has(key) ? null : await deps.store.findDuplicate(scope, c.text);
+    const duplicate = acceptedKeys.has(key) ? "this run" : existingDup?.nodeId;
+    if (existingDup && !updated.has(existingDup.nodeId)) {
+      // Mentioned again: a little more important, and an explicit tag outranks what it had.
+      updated.add(existingDup.nodeId);
+      const raise = outranks(tag, {
+        sensitivity: existingDup.sensitivity,
+        source: existingDup.sensitivitySource,
+      });
+      updates.push({
+        nodeId: existingDup.nodeId,
+        importance: boosted(existingDup.importance),
+        ...(raise ? { tag } : {}),
+      });
+    }
+    if (duplicate) {
+      record({
+        ...base,
+        ...scoped,
+        decision: "duplicate",
+        reason: `same text in scope (${duplicate})`,
+        nodeId: null,
+        targetNodeId: duplicate === "this run" ? null : duplicate,
+        evidence: { ...evidence },
+      });
+      continue;
+    }
+    const nodeId = memoryNodeId(input.runId, String(i), normalizeMemoryText(c.text));
+    const replaced = await supersededBy(c, scope, existingById, deps.store, consumed);
+    acceptedKeys.add(key);
+    inserts.push({
+      nodeId,
+      scope,
+      kind: c.kind as NewMemory["kind"],
+      text: c.text,
+      importance: c.importance,
+      confidence: input.useModel ? 0.8 : 0.6,
+      sensitivity: tag.sensitivity,
+      sensitivitySource: tag.source,
+      portable: true,
+      subjectKey: c.subjectKey,
+      evidence,
+    });
+    const subject = c.subjectKey ? `${scope.type}:${scope.id}|${c.subjectKey}` : null;
+    const earlier = subject ? runSubjects.get(subject) : undefined;
+    if (earlier) replaced.ids.push(earlier);
+    if (subject) runSubjects.set(subject, nodeId);
+    for (const old of replaced.ids) {
+      consumed.add(old);
+      supersede.push({ oldId: old, newId: nodeId });
+    }
+    record({
+      ...base,
+      ...scoped,
+      decision: replaced.ids.length > 0 ? "supersede" : "insert",
+      reason: replaced.ids.length > 0 || c.supersedes ? replaced.note : null,
+      nodeId,
+      targetNodeId: replaced.ids[0] ?? null,
+      evidence: { ...evidence },
+    });
+  }
+
+  for (const request of archiveRequests) {
+    const target = existingById.get(request.id);
+    if (!target || !includesScope(writable, target.scope) || consumed.has(target.nodeId)) {
+      record({
+        kind: target?.kind ?? "unknown",
+        text: target?.text ?? "",
+        importance: null,
+        ...unscoped(input.session),
+        decision: "rejected",
+        reason: `archive of ${request.id} refused: not an item of a scope this chat may write`,
+        nodeId: null,
+        targetNodeId: request.id,
+        evidence: { requestedReason: request.reason },
+      });
+      continue;
+    }
+    consumed.add(target.nodeId);
+    archive.push(target.nodeId);
+    record({
+      kind: target.kind,
+      text: target.text,
+      importance: target.importance,
+      scope: target.scope,
+      sensitivity: target.sensitivity,
+      sensitivitySource: target.sensitivitySource,
+      decision: "archive",
+      reason: request.reason || "archived by dreaming",
+      nodeId: null,
+      targetNodeId: target.nodeId,
+      evidence: {},
+    });
+  }
+
+  // 3. Commit once.
+  const summary = summaryNode(input, summaryText, privateChat, turns);
+  const committed = await deps.store.commit({
+    runId: input.runId,
+    chatKey: input.session,
+    at: input.now,
+    writable,
+    inserts,
+    supersede,
+    archive,
+    updates,
+    candidates: records,
+    summary,
+    run: { kind: "dream", turns: turns.length },
+  });
+  const count = (d: CandidateRecord["decision"]) => records.filter((r) => r.decision === d).length;
+  return ok({
+    runId: input.runId,
+    extractor: input.useModel ? "model" : "rules",
+    candidates: records.length,
+    inserted: committed.ok ? committed.value.inserted : 0,
+    superseded: committed.ok ? committed.value.superseded : 0,
+    archived: committed.ok ? committed.value.archived : 0,
+    duplicates: count("duplicate"),
+    rejected: count("rejected"),
+    alreadyApplied: !committed.ok,
+    usage,
+  });
+}
+
+type MarkedTurn = DreamTurn & { readonly skip: boolean };
+
+/**
+ * A bare privacy request ("这个别在别处提") is about the speaker's previous message: that
+ * turn takes the requested sensitivity, and the marker itself is not extracted.
+ */
+export function applyPrivacyMarkers(turns: readonly DreamTurn[]): MarkedTurn[] {
+  const out: MarkedTurn[] = turns.map((t) => ({ ...t, skip: false }));
+  for (let i = 0; i < out.length; i++) {
+    const t = out[i];
+    if (t?.role !== "user" || !isBarePrivacyMarker(t.text)) continue;
+    const wanted = t.explicitSensitivity ?? explicitSensitivity(t.text);
+    out[i] = { ...t, skip: true };
+    for (let j = i - 1; j >= 0; j--) {
+      const prev = out[j];
+      if (prev?.role !== "user" || prev.account !== t.account) continue;
+      if (wanted) {
+        out[j] = {
+          ...prev,
+          explicitSensitivity: prev.explicitSensitivity ? stricter(prev.explicitSensitivity, wanted) : wanted,
+        };
+      }
+      break;
+    }
+  }
+  return out;
+}
+
+/** Supersede targets: the model's pick, or earlier statements of the same subject — same scope only. */
+async function supersededBy(
+  c: Candidate,
+  scope: Scope,
+  existing: ReadonlyMap<string, MemoryItem>,
+  store: MemoryStore,
+  consumed: ReadonlySet<string>,
+): Promise<{ ids: string[]; note: string | null }> {
+  if (c.supersedes) {
+    const target = existing.get(c.supersedes);
+    if (target && sameScope(target.scope, scope) && !consumed.has(target.nodeId)) {
+      return { ids: [target.nodeId], note: "supersedes an earlier item" };
+    }
+    return { ids: [], note: `supersede target ${c.supersedes} is not an item of the target scope; inserted` };
+  }
+  if (!c.subjectKey) return { ids: [], note: null };
+  const same = await store.findBySubject(scope, c.subjectKey);
+  const ids = same
+    .filter(
+      (m) =>
+        sameScope(m.scope, scope) &&
+        !consumed.has(m.nodeId) &&
+        normalizeMemoryText(m.text) !== normalizeMemoryText(c.text),
+    )
+    .map((m) => m.nodeId);
+  return { ids, note: "newer statement of the same subject" };
+}
+
+function summaryNode(
+  input: DreamInput,
+  text: string | null,
+  privateChat: boolean,
+  turns: readonly MarkedTurn[],
+): SummaryNode | null {
+  const scope = resolveScopeFromSession(input.session);
+  if (!text || scope.type !== "chat" || looksLikeCredential(text)) return null;
+  const users = turns.filter((t) => t.role === "user");
+  return {
+    nodeId: memoryNodeId(input.runId, "summary"),
+    scope,
+    text,
+    sensitivity: privateChat ? "private" : dreamSensitivity(text, { privateChat }),
+    evidence: {
+      session: input.session,
+      messageIds: users.map((t) => t.messageId).filter((id): id is string => id !== null),
+      account: null,
+      person: null,
+      origin: "dream",
+      runId: input.runId,
+    },
+  };
+}
+
+function evidenceOf(input: DreamInput, t: DreamTurn): MemoryEvidence {
+  return {
+    session: input.session,
+    messageIds: t.messageId ? [t.messageId] : [],
+    account: t.account,
+    person: t.identity?.personId ?? null,
+    origin: "dream",
+    runId: input.runId,
+  };
+}
+
+const unscoped = (session: string) => ({
+  scope: resolveScopeFromSession(session),
+  sensitivity: "public" as const,
+  sensitivitySource: "default" as const,
+});
+
+const speakerName = (t: DreamTurn): string =>
+  t.name?.trim() || (t.account ? (t.account.split(":").at(-1) ?? "用户") : "用户");
+
+function emptyReport(runId: string, extractor: "model" | "rules"): DreamReport {
+  return {
+    runId,
+    extractor,
+    candidates: 0,
+    inserted: 0,
+    superseded: 0,
+    archived: 0,
+    duplicates: 0,
+    rejected: 0,
+    alreadyApplied: false,
+    usage: null,
+  };
+}
+
+/**
+ * When the next run is due: at once when `afterTurns` user turns wait, else after the chat
+ * has been idle for `idleMinutes` since the newest waiting turn; failed runs back off
+ * exponentially (1 min, 2 min, 4 min, … capped at 6 h). Null when nothing waits.
+ */
+export function nextDreamAt(
+  state: { pending: number; newestTs: number | null; failures: number; lastFailureAt: number | null },
+  settings: Settings["memory"]["dreaming"],
+  now: number,
+): number | null {
+  if (!settings.enabled || state.pending === 0 || state.newestTs === null) return null;
+  let at = state.pending >= settings.afterTurns ? now : state.newestTs + settings.idleMinutes * 60_000;
+  if (state.failures > 0 && state.lastFailureAt !== null) {
+    at = Math.max(at, state.lastFailureAt + Math.min(6 * 3_600_000, 60_000 * 2 ** (state.failures - 1)));
+  }
+  return at;
+}

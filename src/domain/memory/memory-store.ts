@@ -1,0 +1,140 @@
+/**
+ * Ports of the memory store (DESIGN §3.3). `MemoryIndex` is shaped like the retrieval
+ * pipeline's KeywordIndex (`search({ text, scopes, limit })` → candidates best first), so that
+ * memory recall can later run through the shared pipeline unchanged.
+ */
+import type { Result } from "../shared/result";
+import type {
+  MemoryEvidence,
+  MemoryItem,
+  MemoryOrigin,
+  NewMemory,
+  Sensitivity,
+  SensitivitySource,
+} from "./memory";
+import type { Scope } from "./scope";
+
+/** A full-text hit: the item plus its bm25 rank (lower is better, as FTS5 reports it). */
+export type MemoryHit = MemoryItem & { readonly rank: number };
+
+export type MemorySearchQuery = {
+  readonly text: string;
+  /** The turn's readable scopes (hard scope). Hits come only from these… */
+  readonly scopes: readonly Scope[];
+  /** …or, when true (soft scope), also from public items with portable = true of any scope. */
+  readonly soft?: boolean;
+  readonly limit: number;
+  /** At most this many hits per scope, so that a cascade can fill its budget scope by scope. */
+  readonly perScope?: number;
+};
+
+export interface MemoryIndex {
+  /**
+   * Active memory items matching the text, best bm25 first. Scope, sensitivity and portable
+   * filters are applied inside the query, before LIMIT, so filtered items never crowd out
+   * visible ones. Returns [] (never throws) for text with nothing searchable.
+   */
+  search(q: MemorySearchQuery): Promise<MemoryHit[]>;
+}
+
+/** One extracted or requested memory and what was decided about it (memory_candidates). */
+export type CandidateRecord = {
+  readonly runId: string;
+  readonly chatKey: string;
+  readonly origin: MemoryOrigin;
+  readonly kind: string;
+  readonly text: string;
+  readonly scope: Scope;
+  readonly sensitivity: Sensitivity;
+  readonly sensitivitySource: SensitivitySource;
+  readonly importance: number | null;
+  readonly decision: "insert" | "supersede" | "archive" | "duplicate" | "rejected";
+  readonly reason: string | null;
+  readonly nodeId: string | null;
+  readonly targetNodeId: string | null;
+  readonly evidence: Readonly<Record<string, unknown>>;
+};
+
+export type MemoryUpdate = {
+  readonly nodeId: string;
+  readonly tag?: { readonly sensitivity: Sensitivity; readonly source: SensitivitySource };
+  readonly importance?: number;
+};
+
+export type SummaryNode = {
+  readonly nodeId: string;
+  readonly scope: Scope;
+  readonly text: string;
+  readonly sensitivity: Sensitivity;
+  readonly evidence: MemoryEvidence;
+};
+
+/**
+ * Everything one run (dreaming, an explicit request, a tool call) changes, written at once.
+ * Every status change is re-checked against `writable` inside the write itself.
+ */
+export type MemoryCommit = {
+  readonly runId: string;
+  readonly chatKey: string;
+  readonly at: number;
+  /** The only scopes whose items this commit may archive, supersede or update. */
+  readonly writable: readonly Scope[];
+  readonly inserts: readonly NewMemory[];
+  readonly supersede: readonly { readonly oldId: string; readonly newId: string }[];
+  readonly archive: readonly string[];
+  /** Changes to existing items: a stricter or explicit tag, a higher importance. */
+  readonly updates: readonly MemoryUpdate[];
+  readonly candidates: readonly CandidateRecord[];
+  readonly summary?: SummaryNode | null;
+  /** Recorded once: committing a run id that was already committed changes nothing. */
+  readonly run?: { readonly kind: "dream"; readonly turns: number } | null;
+};
+
+export type CommitReport = {
+  readonly inserted: number;
+  readonly superseded: number;
+  readonly archived: number;
+  readonly updated: number;
+};
+
+export interface MemoryStore {
+  /** Active items of these scopes, most important (then newest) first. */
+  listActive(q: {
+    scopes: readonly Scope[];
+    limit: number;
+    minImportance?: number;
+    kinds?: readonly string[];
+  }): Promise<MemoryItem[]>;
+  /** One item by id, whatever its scope or status; null when unknown. */
+  get(nodeId: string): Promise<MemoryItem | null>;
+  /** The active item of `scope` whose normalized text equals that of `text`, if any. */
+  findDuplicate(scope: Scope, text: string): Promise<MemoryItem | null>;
+  /** Active items of `scope` stating the same subject (`subjectKey`), newest first. */
+  findBySubject(scope: Scope, subjectKey: string): Promise<MemoryItem[]>;
+  /** The newest conversation summary of a scope. */
+  latestSummary(scope: Scope): Promise<{ nodeId: string; text: string; createdAt: number } | null>;
+  /**
+   * Writes a commit atomically (all or nothing). A commit whose `run` id was already
+   * recorded writes nothing and returns `already-applied`; inserts of existing node ids are
+   * ignored, so a retried commit never duplicates items.
+   */
+  commit(c: MemoryCommit): Promise<Result<CommitReport, { kind: "already-applied"; runId: string }>>;
+}
+
+/** Chats an admin linked into the same cluster as a chat (DESIGN §3.7). */
+export interface ChatLinks {
+  linkedChats(chatKey: string): Promise<readonly string[]>;
+}
+
+/** Until clusters exist every chat is its own cluster. */
+export const noChatLinks: ChatLinks = {
+  async linkedChats() {
+    return [];
+  },
+};
+
+export type MemoryServices = {
+  readonly store: MemoryStore;
+  readonly index: MemoryIndex;
+  readonly links: ChatLinks;
+};

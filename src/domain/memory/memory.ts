@@ -1,0 +1,89 @@
+/**
+ * A memory item (DESIGN §3.3): a context node with `node_type = memory`, its kind, scope,
+ * importance, sensitivity and evidence. Plain data; stores and indexes live behind ports.
+ */
+import { type MemoryKind, type Scope, type ScopeKey, scopeKey } from "./scope";
+
+export const SENSITIVITIES = ["public", "private", "secret_like"] as const;
+export type Sensitivity = (typeof SENSITIVITIES)[number];
+/** Who set the sensitivity: the schema default, dreaming's tagger, or the person explicitly. */
+export type SensitivitySource = "default" | "dream" | "explicit";
+export type MemoryStatus = "active" | "archived" | "superseded";
+export type MemoryOrigin = "dream" | "explicit" | "tool";
+
+export const isSensitivity = (value: unknown): value is Sensitivity =>
+  typeof value === "string" && (SENSITIVITIES as readonly string[]).includes(value);
+
+/** Where an item came from: the conversation it was said in (DESIGN §3.4 provenance). */
+export type MemoryEvidence = {
+  /** Session key the item was written from (chat key, or chat key with a lane). */
+  readonly session: string;
+  readonly messageIds: readonly string[];
+  readonly account: string | null;
+  readonly person: string | null;
+  readonly origin: MemoryOrigin;
+  /** Dreaming run or inbound event that produced it. */
+  readonly runId: string;
+};
+
+export type MemoryItem = {
+  readonly nodeId: string;
+  readonly scope: Scope;
+  readonly kind: MemoryKind;
+  readonly text: string;
+  readonly importance: number;
+  readonly confidence: number;
+  readonly sensitivity: Sensitivity;
+  readonly sensitivitySource: SensitivitySource;
+  /** false: public but meaningful only where it was said (a group nickname); never recalled elsewhere. */
+  readonly portable: boolean;
+  readonly status: MemoryStatus;
+  /** Identity of the statement for supersede: `pref:<who>:<object>`, `attr:<who>:<attribute>`. */
+  readonly subjectKey: string | null;
+  readonly evidence: MemoryEvidence | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+};
+
+export type NewMemory = Omit<MemoryItem, "status" | "createdAt" | "updatedAt">;
+
+/** Normalized form used for de-duplication: NFKC, lower case, no spaces or punctuation. */
+export function normalizeMemoryText(text: string): string {
+  return text
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[\s\p{P}\p{S}]+/gu, "");
+}
+
+export const itemScopeKey = (item: Pick<MemoryItem, "scope">): ScopeKey => scopeKey(item.scope);
+
+/** Clamps a model- or user-supplied importance into [0, 1]; junk becomes the fallback. */
+export function clampImportance(value: unknown, fallback: number): number {
+  if (typeof value !== "number" || !Number.isFinite(value)) return fallback;
+  return Math.min(1, Math.max(0, value));
+}
+
+/** cyrb53 with a seed: 53 bits per call. */
+function cyrb53(text: string, seed: number): number {
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+/**
+ * A stable, deterministic id for a memory written by a run: a retried run (alarm, turn)
+ * derives the same id, so inserting again is a no-op. Two seeded 53-bit hashes, base 36.
+ */
+export function memoryNodeId(...parts: readonly string[]): string {
+  const text = parts.join("\u0000");
+  const a = cyrb53(text, 0).toString(36).padStart(11, "0");
+  const b = cyrb53(text, 0x9e3779b9).toString(36).padStart(11, "0");
+  return `m_${a}${b}`;
+}

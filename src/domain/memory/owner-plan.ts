@@ -1,0 +1,102 @@
+/**
+ * What the owner's data migrations share (DESIGN §5.6): a JSON plan written by `inspect`
+ * that lists every row it would change with that row's before-state (the plan is the
+ * backup), an approval per row, and SQL generated from it for `apply` and `rollback`. Every
+ * UPDATE is guarded by the state it expects, so a row that changed since the plan — or since
+ * the apply — is left alone and reported instead of overwritten.
+ *
+ * The SQL runs through `wrangler d1 execute --file`, which takes no bound parameters, so
+ * values are written as literals here — only ever through `sqlString`/`sqlInteger`.
+ */
+import { err, ok, type Result } from "../shared/result";
+
+export type Approval = "pending" | "approved" | "rejected";
+export type Database = "local" | "remote";
+
+export type Backup =
+  | { readonly kind: "local-copy"; readonly path: string; readonly at: string }
+  | { readonly kind: "time-travel"; readonly bookmark: string; readonly at: string };
+
+/** Written into the plan file by `apply`; `rollback` reads it. */
+export type Applied = {
+  readonly at: string;
+  /** The updated_at every applied row was given: how rollback recognises an untouched row. */
+  readonly stamp: number;
+  readonly nodeIds: readonly string[];
+  /** Selected rows the guarded UPDATE did not change (they changed since the plan). */
+  readonly skipped: readonly string[];
+  readonly backup: Backup;
+  readonly rolledBack?: {
+    readonly at: string;
+    readonly nodeIds: readonly string[];
+    readonly conflicts: readonly string[];
+  };
+};
+
+export type PlanHeader<K extends string> = {
+  readonly kind: K;
+  readonly version: 1;
+  readonly createdAt: string;
+  readonly database: Database;
+  readonly applied?: Applied;
+};
+
+/** SQL string literal; refuses values that cannot be one. */
+export function sqlString(value: string): string {
+  if (typeof value !== "string" || value.includes("\u0000") || value.length > 2048) {
+    throw new Error(`not a storable SQL string: ${JSON.stringify(String(value)).slice(0, 60)}`);
+  }
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+export function sqlInteger(value: number): string {
+  if (!Number.isSafeInteger(value)) throw new Error(`not an integer: ${value}`);
+  return String(value);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Checks the parts every plan has; `entries` are checked by each migration. */
+export function checkHeader<K extends string>(
+  json: unknown,
+  kind: K,
+  database: Database,
+): Result<Record<string, unknown> & PlanHeader<K>, string> {
+  if (!isObject(json)) return err("the plan is not a JSON object");
+  if (json.kind !== kind) return err(`the plan is a '${String(json.kind)}' plan, not '${kind}'`);
+  if (json.version !== 1) return err(`plan version ${String(json.version)} is not supported (expected 1)`);
+  if (json.database !== database) {
+    return err(`the plan was made for the ${String(json.database)} database; this run targets ${database}`);
+  }
+  if (!Array.isArray(json.entries)) return err("the plan has no entries array");
+  return ok(json as Record<string, unknown> & PlanHeader<K>);
+}
+
+export function checkApproval(value: unknown, where: string): Result<Approval, string> {
+  return value === "pending" || value === "approved" || value === "rejected"
+    ? ok(value)
+    : err(`${where}: approval must be "pending", "approved" or "rejected", not ${JSON.stringify(value)}`);
+}
+
+export const isObjectValue = isObject;
+
+/** Splits ids into chunks that keep a statement well under D1's size limit. */
+export function chunks<T>(items: readonly T[], size = 200): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** `SELECT node_id … WHERE node_id IN (…) AND <condition>`: which rows are in a given state. */
+export function verifySql(nodeIds: readonly string[], condition: string): string[] {
+  return chunks(nodeIds).map(
+    (ids) => `SELECT node_id FROM nodes WHERE node_id IN (${ids.map(sqlString).join(", ")}) AND ${condition}`,
+  );
+}
+
+export function auditSql(input: { dedupeKey: string; at: number; action: string; detail: unknown }): string {
+  return `INSERT OR IGNORE INTO audit_log (dedupe_key, at, actor, action, chat_key, target, detail) VALUES (${sqlString(
+    input.dedupeKey,
+  )}, ${sqlInteger(input.at)}, 'owner-cli', ${sqlString(input.action)}, NULL, NULL, ${sqlString(JSON.stringify(input.detail))});`;
+}

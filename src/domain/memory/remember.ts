@@ -1,0 +1,248 @@
+/**
+ * Explicit memory (`/remember`, "记住…", "remember that …", the `memory_write` tool): written
+ * at once, in the scope its kind maps to, deduplicated within that scope, audited like every
+ * dreaming candidate. A privacy phrase or the tool's `sensitivity` parameter sets
+ * `sensitivity_source = explicit`, which no later dreaming can override.
+ */
+import { err, ok, type Result } from "../shared/result";
+import {
+  clampImportance,
+  type MemoryEvidence,
+  type MemoryItem,
+  type MemoryOrigin,
+  memoryNodeId,
+  type NewMemory,
+  normalizeMemoryText,
+  type Sensitivity,
+} from "./memory";
+import type { CandidateRecord, MemoryStore, MemoryUpdate } from "./memory-store";
+import { classifyExplicit, type Extracted } from "./rule-extractor";
+import {
+  isMemoryKind,
+  type MemoryKind,
+  type Scope,
+  type ScopeInput,
+  scopeForKind,
+  turnScopes,
+} from "./scope";
+import {
+  dreamSensitivity,
+  explicitSensitivity,
+  looksLikeCredential,
+  outranks,
+  resolveSensitivity,
+  stripPrivacyPhrases,
+} from "./sensitivity";
+
+/** Importance an item gains each time it is stated again. */
+export const REMENTION_BOOST = 0.05;
+
+/** The importance of an item stated once more (capped at 1, kept to three decimals). */
+export const boosted = (importance: number): number =>
+  Number(Math.min(1, importance + REMENTION_BOOST).toFixed(3));
+
+export type RememberRequest = {
+  /** What to remember, as the person or the model said it. */
+  readonly text: string;
+  readonly origin: Exclude<MemoryOrigin, "dream">;
+  /** The model's kind (memory_write); absent → classified by the rules. */
+  readonly kind?: MemoryKind;
+  readonly importance?: number;
+  /** memory_write's sensitivity parameter: explicit. */
+  readonly sensitivity?: Sensitivity;
+  readonly scopes: ScopeInput;
+  readonly speaker: string;
+  readonly account: string | null;
+  readonly messageId: string | null;
+  /** Inbound event (plus tool call) this write belongs to: a retried turn writes the same ids. */
+  readonly runId: string;
+  readonly chatKey: string;
+  readonly now: number;
+};
+
+export type Remembered = {
+  readonly decision: "insert" | "supersede" | "duplicate";
+  readonly item: Pick<MemoryItem, "nodeId" | "kind" | "text" | "scope" | "sensitivity" | "sensitivitySource">;
+};
+
+export type RememberError =
+  | { readonly kind: "invalid"; readonly field: string; readonly reason: string }
+  | { readonly kind: "credential"; readonly reason: string };
+
+export async function remember(
+  store: MemoryStore,
+  req: RememberRequest,
+): Promise<Result<Remembered[], RememberError>> {
+  const raw = req.text.trim();
+  if (raw === "") return err({ kind: "invalid", field: "text", reason: "is empty" });
+  if ([...raw].length > 500)
+    return err({ kind: "invalid", field: "text", reason: "is longer than 500 characters" });
+  if (looksLikeCredential(raw)) {
+    return err({ kind: "credential", reason: "looks like a password, token, key or cookie; never stored" });
+  }
+  const privateChat = /:(private|dm):/.test(req.scopes.session);
+  const automatic = dreamSensitivity(raw, { privateChat });
+  // A privacy phrase is the person's own word. The model's `sensitivity` counts as explicit
+  // too, but a model-supplied "public" cannot lower what the automatic tagger noticed.
+  const explicit =
+    explicitSensitivity(raw) ??
+    (req.sensitivity === "public" && automatic !== "public" ? null : (req.sensitivity ?? null));
+  const statements: Extracted[] = req.kind
+    ? [{ kind: req.kind, text: stripPrivacyPhrases(raw) || raw, importance: 0.6, subjectKey: null }]
+    : classifyExplicit(raw, req.speaker);
+  if (statements.length === 0)
+    return err({ kind: "invalid", field: "text", reason: "has nothing to remember" });
+
+  const out: Remembered[] = [];
+  const candidates: CandidateRecord[] = [];
+  const inserts: NewMemory[] = [];
+  const supersede: { oldId: string; newId: string }[] = [];
+  const updates: MemoryUpdate[] = [];
+  const writable = turnScopes(req.scopes).writable;
+  const evidence: MemoryEvidence = {
+    session: req.scopes.session,
+    messageIds: req.messageId ? [req.messageId] : [],
+    account: req.account,
+    person: req.scopes.identity?.personId ?? null,
+    origin: req.origin,
+    runId: req.runId,
+  };
+
+  for (const s of statements) {
+    if (!isMemoryKind(s.kind)) continue;
+    const tag = resolveSensitivity({ explicit, automatic: [automatic] });
+    const scope: Scope = scopeForKind(s.kind, req.scopes, tag.sensitivity);
+    const importance = clampImportance(req.importance, s.importance);
+    const record = {
+      runId: req.runId,
+      chatKey: req.chatKey,
+      origin: req.origin,
+      kind: s.kind,
+      text: s.text,
+      scope,
+      sensitivity: tag.sensitivity,
+      sensitivitySource: tag.source,
+      importance,
+      evidence: { ...evidence },
+    };
+    const dup = await store.findDuplicate(scope, s.text);
+    if (dup) {
+      const raise = outranks(tag, { sensitivity: dup.sensitivity, source: dup.sensitivitySource });
+      // Said again on purpose: a little more important, and the stricter tag if asked for.
+      updates.push({
+        nodeId: dup.nodeId,
+        importance: boosted(Math.max(dup.importance, importance)),
+        ...(raise ? { tag } : {}),
+      });
+      candidates.push({
+        ...record,
+        decision: "duplicate",
+        reason: raise ? "already remembered; sensitivity updated" : "already remembered",
+        nodeId: null,
+        targetNodeId: dup.nodeId,
+      });
+      out.push({
+        decision: "duplicate",
+        item: raise ? { ...dup, sensitivity: tag.sensitivity, sensitivitySource: tag.source } : dup,
+      });
+      continue;
+    }
+    const nodeId = memoryNodeId(req.runId, scope.type, scope.id, normalizeMemoryText(s.text));
+    const older = s.subjectKey
+      ? (await store.findBySubject(scope, s.subjectKey)).filter((m) => m.nodeId !== nodeId)
+      : [];
+    for (const o of older) supersede.push({ oldId: o.nodeId, newId: nodeId });
+    inserts.push({
+      nodeId,
+      scope,
+      kind: s.kind,
+      text: s.text,
+      importance,
+      confidence: 1,
+      sensitivity: tag.sensitivity,
+      sensitivitySource: tag.source,
+      portable: true,
+      subjectKey: s.subjectKey,
+      evidence,
+    });
+    const decision = older.length > 0 ? "supersede" : "insert";
+    candidates.push({
+      ...record,
+      decision,
+      reason: decision === "supersede" ? "newer statement of the same subject" : null,
+      nodeId,
+      targetNodeId: older[0]?.nodeId ?? null,
+    });
+    out.push({
+      decision,
+      item: {
+        nodeId,
+        kind: s.kind,
+        text: s.text,
+        scope,
+        sensitivity: tag.sensitivity,
+        sensitivitySource: tag.source,
+      },
+    });
+  }
+
+  await store.commit({
+    runId: req.runId,
+    chatKey: req.chatKey,
+    at: req.now,
+    writable,
+    inserts,
+    supersede,
+    archive: [],
+    updates,
+    candidates,
+  });
+  return ok(out);
+}
+
+/**
+ * memory_forget: archives one item, only if it belongs to a scope this turn may write; any
+ * other id answers not-found, so the tool cannot be used to probe other chats' memory.
+ */
+export async function forget(
+  store: MemoryStore,
+  req: { nodeId: string; scopes: ScopeInput; runId: string; chatKey: string; now: number; reason: string },
+): Promise<Result<MemoryItem, { kind: "not-found"; what: string }>> {
+  const writable = turnScopes(req.scopes).writable;
+  const item = await store.get(req.nodeId);
+  if (
+    item?.status !== "active" ||
+    !writable.some((s) => s.type === item.scope.type && s.id === item.scope.id)
+  ) {
+    return err({ kind: "not-found", what: `memory ${req.nodeId}` });
+  }
+  await store.commit({
+    runId: req.runId,
+    chatKey: req.chatKey,
+    at: req.now,
+    writable,
+    inserts: [],
+    supersede: [],
+    archive: [item.nodeId],
+    updates: [],
+    candidates: [
+      {
+        runId: req.runId,
+        chatKey: req.chatKey,
+        origin: "tool",
+        kind: item.kind,
+        text: item.text,
+        scope: item.scope,
+        sensitivity: item.sensitivity,
+        sensitivitySource: item.sensitivitySource,
+        importance: item.importance,
+        decision: "archive",
+        reason: req.reason,
+        nodeId: null,
+        targetNodeId: item.nodeId,
+        evidence: { session: req.scopes.session },
+      },
+    ],
+  });
+  return ok(item);
+}

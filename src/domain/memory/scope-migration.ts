@@ -1,0 +1,304 @@
+/**
+ * `scope-migration`: moves global memory that was really about one chat into that chat's
+ * scope (reference 000 Phase 4, DESIGN §5.6). Only structured evidence counts — session and
+ * chat-address keys in the item's metadata and provenance; text is never guessed from.
+ *
+ *   chat-scoped kind (preference, fact, task, rule) + evidence naming exactly one typed chat
+ *       → migrate to chat:<that chat>
+ *   evidence naming several typed chats            → manual_review (the owner picks `to`)
+ *   global kind (decision, procedure, warning, summary) → keep
+ *   no evidence, or only legacy sessions            → keep
+ *
+ * A global item is never moved without evidence.
+ */
+import { chatKeyOf, isTyped, parseSessionKey } from "../chat/chat-address";
+import { err, ok, type Result } from "../shared/result";
+import {
+  type Applied,
+  auditSql,
+  checkApproval,
+  checkHeader,
+  type Database,
+  isObjectValue,
+  type PlanHeader,
+  sqlInteger,
+  sqlString,
+  verifySql,
+} from "./owner-plan";
+import { isGlobalKind, isPersonalKind } from "./scope";
+
+export const SCOPE_MIGRATION = "akasha.scope-migration";
+
+/** A global memory row as `inspect` reads it. */
+export type GlobalMemoryRow = {
+  readonly node_id: string;
+  readonly kind: string | null;
+  readonly scope_type: string;
+  readonly scope_id: string;
+  readonly status: string;
+  readonly node_type: string;
+  readonly raw_text: string;
+  readonly metadata: string;
+  readonly provenance: string;
+  readonly updated_at: number;
+};
+
+export type ScopeMigrationEntry = {
+  readonly nodeId: string;
+  readonly kind: string | null;
+  readonly action: "migrate" | "keep" | "manual_review";
+  readonly reason: string;
+  /** Typed chats the evidence names. */
+  readonly chats: readonly string[];
+  /** Legacy (untyped) sessions the evidence names. */
+  readonly legacy: readonly string[];
+  /** Target scope id (a chat key); null for keep, and for manual_review until the owner picks one. */
+  readonly to: string | null;
+  readonly approval: "pending" | "approved" | "rejected";
+  readonly before: {
+    readonly scope_type: string;
+    readonly scope_id: string;
+    readonly status: string;
+    readonly updated_at: number;
+  };
+  /** The item's text, clipped, so the owner can review the plan. */
+  readonly text: string;
+};
+
+export type ScopeMigrationPlan = PlanHeader<typeof SCOPE_MIGRATION> & {
+  readonly counts: { readonly migrate: number; readonly keep: number; readonly manual_review: number };
+  readonly entries: readonly ScopeMigrationEntry[];
+};
+
+export const INSPECT_SQL = `SELECT node_id, kind, scope_type, scope_id, status, node_type, raw_text, metadata, provenance, updated_at
+FROM nodes WHERE node_type = 'memory' AND scope_type = 'global' AND scope_id = '__global__' AND status = 'active'
+ORDER BY seq`;
+
+const SESSION_KEYS = [
+  "session",
+  "session_id",
+  "source_session_id",
+  "created_from_session_id",
+  "requester_session_id",
+];
+const CHAT_KEYS = [
+  "chat",
+  "chat_key",
+  "chatKey",
+  "chat_address",
+  "source_chat_address",
+  "created_from_chat_address",
+  "target_chat_address",
+  "from_chat_address",
+];
+
+function parseJson(text: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(text);
+    return isObjectValue(v) ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A session/chat reference: a key string, or an address object `{channel, chat_type, chat_id}`. */
+function keyOf(value: unknown): string | null {
+  if (typeof value === "string") return value.trim() || null;
+  if (!isObjectValue(value)) return null;
+  const channel = value.channel;
+  const type = value.chat_type ?? value.target_type ?? value.targetType;
+  const id = value.chat_id ?? value.target_id ?? value.targetId;
+  if (typeof channel !== "string" || (typeof id !== "string" && typeof id !== "number")) return null;
+  return typeof type === "string" && type !== "" && type !== "unknown"
+    ? `${channel}:${type}:${id}`
+    : `${channel}:${id}`;
+}
+
+/** Typed chats and legacy sessions named by an item's structured evidence. */
+export function evidenceOf(metadata: string, provenance: string): { chats: string[]; legacy: string[] } {
+  const chats = new Set<string>();
+  const legacy = new Set<string>();
+  const add = (raw: unknown) => {
+    for (const v of Array.isArray(raw) ? raw : [raw]) {
+      const key = keyOf(v);
+      if (!key) continue;
+      const parsed = parseSessionKey(key);
+      if (!parsed.ok) continue;
+      if (isTyped(parsed.value.address)) chats.add(chatKeyOf(parsed.value.address));
+      else legacy.add(key);
+    }
+  };
+  for (const source of [parseJson(metadata), parseJson(provenance)]) {
+    for (const name of [...SESSION_KEYS, ...CHAT_KEYS]) add(source[name]);
+    add(source.message_context);
+  }
+  return { chats: [...chats].sort(), legacy: [...legacy].sort() };
+}
+
+const CHAT_SCOPED = (kind: string | null) => kind !== null && (isPersonalKind(kind) || kind === "rule");
+
+export function classify(
+  row: GlobalMemoryRow,
+): Omit<ScopeMigrationEntry, "approval" | "before" | "text" | "nodeId"> {
+  const { chats, legacy } = evidenceOf(row.metadata, row.provenance);
+  const base = { kind: row.kind, chats, legacy };
+  if (row.kind !== null && isGlobalKind(row.kind))
+    return { ...base, action: "keep", reason: "global kind", to: null };
+  if (!CHAT_SCOPED(row.kind)) return { ...base, action: "keep", reason: "kind is not chat-scoped", to: null };
+  if (chats.length === 1)
+    return { ...base, action: "migrate", reason: "evidence names one chat", to: chats[0] ?? null };
+  if (chats.length > 1)
+    return { ...base, action: "manual_review", reason: "evidence names several chats", to: null };
+  if (legacy.length > 0) return { ...base, action: "keep", reason: "only legacy sessions", to: null };
+  return { ...base, action: "keep", reason: "no evidence", to: null };
+}
+
+export function planScopeMigration(
+  rows: readonly GlobalMemoryRow[],
+  meta: { createdAt: string; database: Database },
+): ScopeMigrationPlan {
+  const entries: ScopeMigrationEntry[] = rows
+    .filter((r) => r.node_type === "memory" && r.scope_type === "global" && r.status === "active")
+    .map((r) => ({
+      nodeId: r.node_id,
+      ...classify(r),
+      approval: "pending",
+      before: { scope_type: r.scope_type, scope_id: r.scope_id, status: r.status, updated_at: r.updated_at },
+      text: [...r.raw_text].slice(0, 120).join(""),
+    }));
+  const count = (a: ScopeMigrationEntry["action"]) => entries.filter((e) => e.action === a).length;
+  return {
+    kind: SCOPE_MIGRATION,
+    version: 1,
+    createdAt: meta.createdAt,
+    database: meta.database,
+    counts: { migrate: count("migrate"), keep: count("keep"), manual_review: count("manual_review") },
+    entries,
+  };
+}
+
+/** Validates a plan file as read back from disk (the owner may have edited approvals and `to`). */
+export function readScopeMigrationPlan(
+  json: unknown,
+  database: Database,
+): Result<ScopeMigrationPlan, string> {
+  const header = checkHeader(json, SCOPE_MIGRATION, database);
+  if (!header.ok) return header;
+  const entries = header.value.entries as unknown[];
+  const seen = new Set<string>();
+  for (const [i, e] of entries.entries()) {
+    const where = `entry ${i}`;
+    if (!isObjectValue(e) || typeof e.nodeId !== "string" || e.nodeId === "")
+      return err(`${where}: no nodeId`);
+    if (seen.has(e.nodeId)) return err(`${where}: node ${e.nodeId} is listed twice`);
+    seen.add(e.nodeId);
+    if (e.action !== "migrate" && e.action !== "keep" && e.action !== "manual_review") {
+      return err(`${where} (${e.nodeId}): unknown action ${JSON.stringify(e.action)}`);
+    }
+    const approval = checkApproval(e.approval, `${where} (${e.nodeId})`);
+    if (!approval.ok) return approval;
+    const before = e.before;
+    if (
+      !isObjectValue(before) ||
+      before.scope_type !== "global" ||
+      before.scope_id !== "__global__" ||
+      typeof before.status !== "string" ||
+      !Number.isSafeInteger(before.updated_at)
+    ) {
+      return err(`${where} (${e.nodeId}): before-state missing or not a global item`);
+    }
+    if (!Array.isArray(e.chats) || !e.chats.every((c) => typeof c === "string"))
+      return err(`${where}: chats must be a list`);
+    if (e.action === "keep" && e.approval === "approved") {
+      return err(`${where} (${e.nodeId}): a 'keep' entry cannot be approved; it has nothing to migrate`);
+    }
+    if (e.to !== null && e.to !== undefined) {
+      if (typeof e.to !== "string" || !(e.chats as string[]).includes(e.to)) {
+        return err(
+          `${where} (${e.nodeId}): to must be one of the chats the evidence names (${(e.chats as string[]).join(", ")})`,
+        );
+      }
+    }
+    if (e.action === "manual_review" && e.approval === "approved" && typeof e.to !== "string") {
+      return err(`${where} (${e.nodeId}): an approved manual_review entry needs 'to' (one of its chats)`);
+    }
+  }
+  return ok(header.value as unknown as ScopeMigrationPlan);
+}
+
+/**
+ * The rows an apply changes: approved rows with a target, or — with `applyAllSafe` — also
+ * every pending `migrate` row. Rejected rows, keep rows and manual_review rows without an
+ * approved target are never applied.
+ */
+export function selectScopeMigration(
+  plan: ScopeMigrationPlan,
+  options: { applyAllSafe: boolean },
+): ScopeMigrationEntry[] {
+  return plan.entries.filter(
+    (e) =>
+      e.to !== null &&
+      e.action !== "keep" &&
+      (e.approval === "approved" ||
+        (options.applyAllSafe && e.action === "migrate" && e.approval === "pending")),
+  );
+}
+
+/** Guarded UPDATEs moving the selected rows, plus the audit row. */
+export function scopeMigrationApplySql(entries: readonly ScopeMigrationEntry[], stamp: number): string {
+  const lines = entries.map(
+    (e) =>
+      `UPDATE nodes SET scope_type = 'chat', scope_id = ${sqlString(e.to ?? "")}, updated_at = ${sqlInteger(stamp)} ` +
+      `WHERE node_id = ${sqlString(e.nodeId)} AND node_type = 'memory' AND scope_type = 'global' AND scope_id = '__global__' ` +
+      `AND status = ${sqlString(e.before.status)} AND updated_at = ${sqlInteger(e.before.updated_at)};`,
+  );
+  lines.push(
+    auditSql({
+      dedupeKey: `scope-migration:apply:${stamp}`,
+      at: stamp,
+      action: "scope_migration_apply",
+      detail: { rows: entries.length, moves: entries.map((e) => ({ node: e.nodeId, to: e.to })) },
+    }),
+  );
+  return lines.join("\n");
+}
+
+/** Which of the selected rows carry the apply's stamp in their new scope. */
+export const scopeMigrationAppliedSql = (entries: readonly ScopeMigrationEntry[], stamp: number) =>
+  verifySql(
+    entries.map((e) => e.nodeId),
+    `scope_type = 'chat' AND updated_at = ${sqlInteger(stamp)}`,
+  );
+
+/** Guarded UPDATEs restoring the applied rows to their before-state, plus the audit row. */
+export function scopeMigrationRollbackSql(plan: ScopeMigrationPlan, at: number): Result<string, string> {
+  const applied = plan.applied;
+  if (!applied) return err("this plan was never applied; there is nothing to roll back");
+  if (applied.rolledBack) return err(`this plan was already rolled back at ${applied.rolledBack.at}`);
+  const byId = new Map(plan.entries.map((e) => [e.nodeId, e]));
+  const lines: string[] = [];
+  for (const id of applied.nodeIds) {
+    const e = byId.get(id);
+    if (!e?.to) return err(`applied node ${id} has no entry with a target in the plan`);
+    lines.push(
+      `UPDATE nodes SET scope_type = ${sqlString(e.before.scope_type)}, scope_id = ${sqlString(e.before.scope_id)}, ` +
+        `updated_at = ${sqlInteger(e.before.updated_at)} WHERE node_id = ${sqlString(id)} AND scope_type = 'chat' ` +
+        `AND scope_id = ${sqlString(e.to)} AND updated_at = ${sqlInteger(applied.stamp)};`,
+    );
+  }
+  lines.push(
+    auditSql({
+      dedupeKey: `scope-migration:rollback:${applied.stamp}`,
+      at,
+      action: "scope_migration_rollback",
+      detail: { rows: applied.nodeIds.length, appliedAt: applied.at },
+    }),
+  );
+  return ok(lines.join("\n"));
+}
+
+/** Which applied rows are back in their before-state. */
+export const scopeMigrationRestoredSql = (plan: ScopeMigrationPlan) =>
+  verifySql(plan.applied?.nodeIds ?? [], "scope_type = 'global' AND scope_id = '__global__'");
+
+export type { Applied };

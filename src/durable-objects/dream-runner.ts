@@ -1,0 +1,141 @@
+/**
+ * Runs dreaming for one chat object from its alarm: picks the waiting journal rows, resolves
+ * their senders, calls the domain's `dream` and removes the rows once the run committed.
+ * A run's rows and id are recorded before the model is called, so a retried run reads the
+ * same rows under the same id and its commit, if the first attempt landed, is refused by
+ * `memory_runs` — a retried alarm never duplicates memory.
+ */
+
+import type { AccountKey } from "../domain/chat/chat-address";
+import type { Settings } from "../domain/config/settings";
+import type { SenderIdentity } from "../domain/identity/sender-identity";
+import { type DreamTurn, dream, nextDreamAt } from "../domain/memory/dreaming";
+import type { ChatMeta } from "./chat-meta";
+import type { ChatSessionDeps } from "./chat-session-services";
+import type { DreamJournal } from "./dream-journal";
+import type { Outbox } from "./outbox";
+
+/** After this many failed model runs in a row, the rule-based extractor takes the batch. */
+const MODEL_ATTEMPTS = 3;
+
+type DreamState = { failures: number; lastFailureAt: number | null };
+type PendingRun = { runId: string; upTo: number };
+
+export type ChatInfo = { key: string; channel: string; targetType: string; targetId: string };
+
+export class DreamRunner {
+  readonly #meta: ChatMeta;
+  readonly #journal: DreamJournal;
+  readonly #outbox: Outbox;
+  readonly #storage: DurableObjectStorage;
+
+  constructor(deps: {
+    meta: ChatMeta;
+    journal: DreamJournal;
+    outbox: Outbox;
+    storage: DurableObjectStorage;
+  }) {
+    this.#meta = deps.meta;
+    this.#journal = deps.journal;
+    this.#outbox = deps.outbox;
+    this.#storage = deps.storage;
+  }
+
+  #state(): DreamState {
+    return this.#meta.get<DreamState>("dream_state") ?? { failures: 0, lastFailureAt: null };
+  }
+
+  /** When the next run is due, or null when nothing waits (or the chat is unknown). */
+  dueAt(settings: Settings, now: number): number | null {
+    if (!this.#meta.get<ChatInfo>("chat")) return null;
+    const state = this.#state();
+    return nextDreamAt({ ...this.#journal.stats(), ...state }, settings.memory.dreaming, now);
+  }
+
+  /** Runs one dreaming pass if one is due. Never throws: failures back off. */
+  async runIfDue(settings: Settings, services: ChatSessionDeps): Promise<void> {
+    const now = Date.now();
+    const due = this.dueAt(settings, now);
+    const chat = this.#meta.get<ChatInfo>("chat");
+    if (due === null || due > now || !chat) return;
+    const state = this.#state();
+    const pending = this.#meta.get<PendingRun>("dream_run");
+    const rows = this.#journal.take(settings.memory.dreaming.maxTurnsPerRun, pending?.upTo);
+    const first = rows[0];
+    const last = rows.at(-1);
+    if (!first || !last) {
+      this.#meta.delete("dream_run");
+      return;
+    }
+    const run: PendingRun = pending ?? {
+      runId: `dream:${chat.key}:${first.seq}-${last.seq}`,
+      upTo: last.seq,
+    };
+    if (!pending) this.#meta.set("dream_run", run);
+    const useModel = services.model.provider !== "offline" && state.failures < MODEL_ATTEMPTS;
+    try {
+      const identities = new Map<string, SenderIdentity>();
+      for (const r of rows) {
+        if (r.role !== "user" || !r.account || identities.has(r.account)) continue;
+        identities.set(
+          r.account,
+          await services.identity.resolve({
+            account: r.account as AccountKey,
+            chatKey: chat.key,
+            unionId: r.unionId,
+          }),
+        );
+      }
+      const turns: DreamTurn[] = rows.map((r) => ({
+        seq: r.seq,
+        role: r.role,
+        name: r.name,
+        account: r.account,
+        messageId: r.messageId,
+        text: r.text,
+        ts: r.ts,
+        explicitSensitivity: r.explicitSensitivity,
+        identity: r.account ? (identities.get(r.account) ?? null) : null,
+      }));
+      const outcome = await dream(
+        { runId: run.runId, session: chat.key, turns, now, useModel },
+        { model: services.model, store: services.memory.store, logger: services.logger, now: Date.now },
+      );
+      const usage = outcome.ok ? outcome.value.usage : outcome.error.usage;
+      this.#storage.transactionSync(() => {
+        if (usage) {
+          this.#outbox.push(
+            { kind: "usage", body: { ...usage, dedupeKey: `${run.runId}:${state.failures}` } },
+            Date.now(),
+          );
+        }
+        if (outcome.ok) {
+          this.#journal.consume(run.upTo);
+          this.#meta.delete("dream_run");
+          this.#meta.set("dream_state", { failures: 0, lastFailureAt: null });
+        } else {
+          this.#meta.set("dream_state", { failures: state.failures + 1, lastFailureAt: Date.now() });
+        }
+      });
+      if (outcome.ok) {
+        services.logger.info("dreaming done", {
+          chat: chat.key,
+          run: run.runId,
+          extractor: outcome.value.extractor,
+          candidates: outcome.value.candidates,
+          inserted: outcome.value.inserted,
+          superseded: outcome.value.superseded,
+          archived: outcome.value.archived,
+          alreadyApplied: outcome.value.alreadyApplied,
+        });
+      }
+    } catch (e) {
+      services.logger.error("dreaming failed; will retry", {
+        chat: chat.key,
+        run: run.runId,
+        error: String(e),
+      });
+      this.#meta.set("dream_state", { failures: state.failures + 1, lastFailureAt: Date.now() });
+    }
+  }
+}

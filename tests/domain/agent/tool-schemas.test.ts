@@ -1,0 +1,103 @@
+// DESIGN §5.2: no tool schema has a scope or allowed-chats parameter the model can set.
+import { describe, it } from "vitest";
+import type { JsonSchema } from "../../../src/domain/agent/chat-model";
+import type { Tool } from "../../../src/domain/agent/tool";
+import { defaultTurnRegistry } from "../../../src/workers/turn-registry";
+
+/** Names that would let the model pick which scopes a tool may read or write: never allowed. */
+const SCOPE_LIKE = /scope|allowed|namespace|tenant|workspace|cluster|domain|visib/i;
+
+/**
+ * Names that pick a target. A current-chat tool takes none; a chat-domain tool may take one
+ * `chat` inside the domain the gate computes; an admin tool takes the account or person it
+ * manages — never a scope.
+ */
+const TARGET_LIKE =
+  /chat|session|person|account|collection|target|group|channel|conversation|user_?id|owner/i;
+
+function allowedTargets(tool: Tool): string[] {
+  return [
+    ...(tool.scope === "chat_domain" ? ["chat"] : []),
+    ...(tool.requiresAdmin ? ["account", "person"] : []),
+  ];
+}
+
+/** Every property name anywhere in a JSON schema: nested objects, arrays, combinators. */
+function propertyNames(schema: unknown, path = ""): string[] {
+  if (typeof schema !== "object" || schema === null) return [];
+  const s = schema as Record<string, unknown>;
+  const names: string[] = [];
+  for (const key of ["properties", "patternProperties"] as const) {
+    const props = s[key];
+    if (typeof props === "object" && props !== null) {
+      for (const [name, sub] of Object.entries(props)) {
+        names.push(`${path}${name}`, ...propertyNames(sub, `${path}${name}.`));
+      }
+    }
+  }
+  for (const key of ["items", "additionalProperties", "not", "if", "then", "else"] as const) {
+    names.push(...propertyNames(s[key], path));
+  }
+  for (const key of ["anyOf", "oneOf", "allOf", "prefixItems"] as const) {
+    const list = s[key];
+    if (Array.isArray(list)) for (const sub of list) names.push(...propertyNames(sub, path));
+  }
+  return names;
+}
+
+const named = (schema: JsonSchema, pattern: RegExp) =>
+  propertyNames(schema).filter((n) => pattern.test(n.split(".").at(-1) ?? ""));
+const scopeLike = (schema: JsonSchema) =>
+  propertyNames(schema).filter((n) => {
+    const last = n.split(".").at(-1) ?? "";
+    return SCOPE_LIKE.test(last) || TARGET_LIKE.test(last);
+  });
+
+describe("tool schemas", () => {
+  const tools = defaultTurnRegistry().tools;
+
+  it("registers the memory and session tools", ({ expect }) => {
+    expect(tools.map((t) => t.spec.name)).toEqual(
+      expect.arrayContaining(["memory_search", "memory_write", "memory_forget", "session_reset"]),
+    );
+  });
+
+  it.for(defaultTurnRegistry().tools.map((t) => [t.spec.name, t] as const))(
+    "%s has no scope-like parameter and accepts no undeclared one",
+    ([, tool], { expect }) => {
+      expect(named(tool.spec.parameters, SCOPE_LIKE)).toEqual([]);
+      const targets = named(tool.spec.parameters, TARGET_LIKE);
+      expect(targets.filter((t) => !allowedTargets(tool).includes(t))).toEqual([]);
+      expect(tool.spec.parameters.additionalProperties).toBe(false);
+      expect(typeof tool.requiresAdmin).toBe("boolean");
+      expect(["chat_domain", "current_chat", "none"]).toContain(tool.scope);
+    },
+  );
+
+  it("the check catches scope-like names, nested ones included", ({ expect }) => {
+    const sneaky: JsonSchema = {
+      type: "object",
+      properties: {
+        query: { type: "string" },
+        filter: { type: "object", properties: { scope_id: { type: "string" } } },
+        targets: { type: "array", items: { type: "object", properties: { chat_key: { type: "string" } } } },
+        where: { anyOf: [{ type: "object", properties: { allowed_chats: { type: "array" } } }] },
+        personId: { type: "string" },
+      },
+    };
+    expect(scopeLike(sneaky)).toEqual([
+      "filter.scope_id",
+      "targets",
+      "targets.chat_key",
+      "where.allowed_chats",
+      "personId",
+    ]);
+  });
+
+  it("memory tools need no admin and act on the current chat only", ({ expect }) => {
+    for (const name of ["memory_search", "memory_write", "memory_forget", "session_reset"]) {
+      const tool = tools.find((t) => t.spec.name === name);
+      expect(tool).toMatchObject({ requiresAdmin: false, scope: "current_chat" });
+    }
+  });
+});

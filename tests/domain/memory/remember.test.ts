@@ -1,0 +1,148 @@
+import { describe, it } from "vitest";
+import type { AccountKey } from "../../../src/domain/chat/chat-address";
+import { forget, type RememberRequest, remember } from "../../../src/domain/memory/remember";
+import { scopeKey } from "../../../src/domain/memory/scope";
+import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
+
+const NOW = 1_700_000_000_000;
+const request = (text: string, over: Partial<RememberRequest> = {}): RememberRequest => ({
+  text,
+  origin: "explicit",
+  scopes: { session: "qq:private:A", identity: null },
+  speaker: "小明",
+  account: "qq:user:A",
+  messageId: "m1",
+  runId: `turn:e1:remember:${text}`,
+  chatKey: "qq:private:A",
+  now: NOW,
+  ...over,
+});
+
+describe("remember", () => {
+  it("writes at once into the scope the kind maps to, audited as explicit", async ({ expect }) => {
+    const store = new InMemoryMemory();
+    const out = await remember(store, request("我喜欢猫"));
+    expect(out.ok && out.value.map((w) => [w.decision, w.item.text, scopeKey(w.item.scope)])).toEqual([
+      ["insert", "小明喜欢猫", "chat:qq:private:A"],
+    ]);
+    expect(store.candidates).toEqual([
+      expect.objectContaining({
+        origin: "explicit",
+        decision: "insert",
+        kind: "preference",
+        text: "小明喜欢猫",
+      }),
+    ]);
+    const decision = await remember(store, request("我们决定周五发布"));
+    expect(decision.ok && scopeKey(decision.value[0]?.item.scope ?? { type: "chat", id: "" })).toBe(
+      "global:__global__",
+    );
+  });
+
+  it("marks a privacy phrase explicit and keeps it out of the text", async ({ expect }) => {
+    const store = new InMemoryMemory();
+    await remember(store, request("我怕狗，别告诉别人"));
+    expect(store.items).toEqual([
+      expect.objectContaining({
+        text: "小明怕狗",
+        sensitivity: "secret_like",
+        sensitivitySource: "explicit",
+      }),
+    ]);
+  });
+
+  it("takes memory_write's sensitivity as explicit, but not a model's 'public' over a noticed secret", async ({
+    expect,
+  }) => {
+    const store = new InMemoryMemory();
+    await remember(
+      store,
+      request("小明对花生过敏", { origin: "tool", kind: "fact", sensitivity: "private" }),
+    );
+    await remember(
+      store,
+      request("小明的身份证快过期了", { origin: "tool", kind: "fact", sensitivity: "public" }),
+    );
+    expect(store.items.map((m) => [m.sensitivity, m.sensitivitySource])).toEqual([
+      ["private", "explicit"],
+      ["secret_like", "dream"],
+    ]);
+  });
+
+  it("refuses credentials and stores nothing", async ({ expect }) => {
+    const store = new InMemoryMemory();
+    const out = await remember(store, request("我的密码是 hunter2hunter2"));
+    expect(out).toMatchObject({ ok: false, error: { kind: "credential" } });
+    expect(store.items).toEqual([]);
+    expect(store.candidates).toEqual([]);
+  });
+
+  it("deduplicates within the target scope only, and a stricter explicit request updates the tag", async ({
+    expect,
+  }) => {
+    const store = new InMemoryMemory([memoryItem("chat:qq:private:B", "小明喜欢猫")]);
+    await remember(store, request("我喜欢猫"));
+    expect(store.items.filter((m) => m.text === "小明喜欢猫")).toHaveLength(2);
+    const again = await remember(store, request("我喜欢猫，这是私下的", { runId: "turn:e2:remember" }));
+    expect(again.ok && again.value[0]?.decision).toBe("duplicate");
+    const mine = store.items.find((m) => m.scope.id === "qq:private:A");
+    expect(mine).toMatchObject({ sensitivity: "private", sensitivitySource: "explicit", importance: 0.75 });
+    expect(store.items.find((m) => m.scope.id === "qq:private:B")?.sensitivity).toBe("public");
+  });
+
+  it("supersedes an earlier statement of the same subject in the same scope", async ({ expect }) => {
+    const store = new InMemoryMemory();
+    await remember(store, request("我喜欢猫"));
+    await remember(store, request("我不喜欢猫", { runId: "turn:e2:remember" }));
+    expect(store.items.map((m) => [m.text, m.status])).toEqual([
+      ["小明喜欢猫", "superseded"],
+      ["小明不喜欢猫", "active"],
+    ]);
+  });
+
+  it("writes the same ids when a turn is retried", async ({ expect }) => {
+    const store = new InMemoryMemory();
+    await remember(store, request("我喜欢猫"));
+    await remember(store, request("我喜欢猫"));
+    expect(store.items).toHaveLength(1);
+  });
+
+  it("sends a person's preference to their person scope with identity on", async ({ expect }) => {
+    const store = new InMemoryMemory();
+    await remember(
+      store,
+      request("我喜欢猫", {
+        scopes: {
+          session: "qq:private:A",
+          identity: { enabled: true, account: "qq:user:A" as AccountKey, personId: "alice", declared: true },
+        },
+      }),
+    );
+    expect(store.items.map((m) => scopeKey(m.scope))).toEqual(["person:alice"]);
+  });
+});
+
+describe("forget", () => {
+  it("archives an item of a writable scope and refuses others as not found", async ({ expect }) => {
+    const mine = memoryItem("chat:qq:private:A", "小明喜欢猫");
+    const theirs = memoryItem("chat:qq:private:B", "小红喜欢狗");
+    const store = new InMemoryMemory([mine, theirs]);
+    const scopes = { session: "qq:private:A", identity: null };
+    const base = {
+      scopes,
+      runId: "turn:e:forget",
+      chatKey: "qq:private:A",
+      now: NOW,
+      reason: "memory_forget",
+    };
+    expect(await forget(store, { ...base, nodeId: theirs.nodeId })).toMatchObject({
+      ok: false,
+      error: { kind: "not-found" },
+    });
+    expect((await forget(store, { ...base, nodeId: mine.nodeId })).ok).toBe(true);
+    expect(store.items.map((m) => m.status)).toEqual(["archived", "active"]);
+    expect(store.candidates).toEqual([
+      expect.objectContaining({ origin: "tool", decision: "archive", targetNodeId: mine.nodeId }),
+    ]);
+  });
+});

@@ -1,0 +1,168 @@
+import { describe, it } from "vitest";
+import type { AccountKey } from "../../../src/domain/chat/chat-address";
+import type { SenderIdentity } from "../../../src/domain/identity/sender-identity";
+import {
+  GLOBAL_SCOPE,
+  parseScopeKey,
+  resolveScopeFromSession,
+  type ScopeInput,
+  scopeForKind,
+  scopeKey,
+  scopeToken,
+  turnScopes,
+} from "../../../src/domain/memory/scope";
+
+const identity = (over: Partial<SenderIdentity> = {}): SenderIdentity => ({
+  enabled: true,
+  account: "qq:user:U1" as AccountKey,
+  personId: null,
+  declared: false,
+  ...over,
+});
+
+const keys = (input: ScopeInput) => {
+  const t = turnScopes(input);
+  return {
+    readable: t.readable.map(scopeKey),
+    writable: t.writable.map(scopeKey),
+    personal: scopeKey(t.personal),
+  };
+};
+
+describe("resolveScopeFromSession", () => {
+  it.for([
+    ["milky:private:10001", "chat:milky:private:10001"],
+    ["milky:10001", "global:__global__"],
+    ["milky:private:10001:cron:abc", "chat:milky:private:10001"],
+    ["qq:group:G1", "chat:qq:group:G1"],
+    ["not a key", "global:__global__"],
+  ] as const)("%s → %s", ([session, expected], { expect }) => {
+    expect(scopeKey(resolveScopeFromSession(session))).toBe(expected);
+  });
+});
+
+describe("scopeForKind", () => {
+  const chat = { session: "qq:private:U1", identity: null };
+  it.for([
+    ["preference", "chat:qq:private:U1"],
+    ["fact", "chat:qq:private:U1"],
+    ["task", "chat:qq:private:U1"],
+    ["rule", "chat:qq:private:U1"],
+    ["decision", "global:__global__"],
+    ["procedure", "global:__global__"],
+    ["warning", "global:__global__"],
+    ["summary", "global:__global__"],
+  ] as const)("%s → %s without identity", ([kind, expected], { expect }) => {
+    expect(scopeKey(scopeForKind(kind, chat))).toBe(expected);
+  });
+
+  it("keeps a private or secret shared-kind item where it was said, never global", ({ expect }) => {
+    expect(scopeKey(scopeForKind("decision", chat, "private"))).toBe("chat:qq:private:U1");
+    expect(scopeKey(scopeForKind("warning", { session: "qq:group:G1", identity: null }, "secret_like"))).toBe(
+      "chat:qq:group:G1",
+    );
+  });
+
+  it("sends personal kinds from a private chat to the person, or the account, with identity on", ({
+    expect,
+  }) => {
+    expect(
+      scopeKey(
+        scopeForKind("preference", { session: "qq:private:U1", identity: identity({ personId: "alice" }) }),
+      ),
+    ).toBe("person:alice");
+    expect(scopeKey(scopeForKind("fact", { session: "qq:private:U1", identity: identity() }))).toBe(
+      "account:qq:user:U1",
+    );
+  });
+
+  it("keeps an undeclared group member's facts with the group; a declared person's go to the person", ({
+    expect,
+  }) => {
+    const group = "qq:group:G1";
+    expect(scopeKey(scopeForKind("fact", { session: group, identity: identity({ personId: "bob" }) }))).toBe(
+      "chat:qq:group:G1",
+    );
+    expect(
+      scopeKey(
+        scopeForKind("fact", { session: group, identity: identity({ personId: "bob", declared: true }) }),
+      ),
+    ).toBe("person:bob");
+  });
+
+  it("ignores a disabled identity", ({ expect }) => {
+    expect(
+      scopeKey(
+        scopeForKind("fact", {
+          session: "qq:private:U1",
+          identity: identity({ enabled: false, personId: "a" }),
+        }),
+      ),
+    ).toBe("chat:qq:private:U1");
+  });
+});
+
+describe("turnScopes", () => {
+  it("reads the chat, then global, without identity; writes the same", ({ expect }) => {
+    expect(keys({ session: "qq:group:G1", identity: null })).toEqual({
+      readable: ["chat:qq:group:G1", "global:__global__"],
+      writable: ["chat:qq:group:G1", "global:__global__"],
+      personal: "chat:qq:group:G1",
+    });
+  });
+
+  it("puts the sender's person and account first in a private chat with identity on", ({ expect }) => {
+    expect(keys({ session: "qq:private:U1", identity: identity({ personId: "alice" }) }).readable).toEqual([
+      "person:alice",
+      "account:qq:user:U1",
+      "chat:qq:private:U1",
+      "global:__global__",
+    ]);
+  });
+
+  it("reads a group member's own scopes only when the person is declared", ({ expect }) => {
+    expect(keys({ session: "qq:group:G1", identity: identity({ personId: "bob" }) }).readable).toEqual([
+      "chat:qq:group:G1",
+      "global:__global__",
+    ]);
+    expect(
+      keys({ session: "qq:group:G1", identity: identity({ personId: "bob", declared: true }) }).readable,
+    ).toEqual(["person:bob", "account:qq:user:U1", "chat:qq:group:G1", "global:__global__"]);
+  });
+
+  it("adds linked chats after the chat and before global", ({ expect }) => {
+    expect(
+      keys({ session: "qq:group:G1", identity: null, linkedChats: ["qq:group:G2", "junk"] }).readable,
+    ).toEqual(["chat:qq:group:G1", "chat:qq:group:G2", "global:__global__"]);
+    // Linked chats are read, never written.
+    expect(
+      keys({ session: "qq:group:G1", identity: null, linkedChats: ["qq:group:G2"] }).writable,
+    ).not.toContain("chat:qq:group:G2");
+  });
+
+  it("lets a cron lane read and write its chat", ({ expect }) => {
+    expect(keys({ session: "qq:private:A:cron:daily", identity: null }).readable).toEqual([
+      "chat:qq:private:A",
+      "global:__global__",
+    ]);
+  });
+
+  it("gives a legacy session global only", ({ expect }) => {
+    expect(keys({ session: "milky:10001", identity: identity({ personId: "x" }) })).toEqual({
+      readable: ["global:__global__"],
+      writable: ["global:__global__"],
+      personal: "global:__global__",
+    });
+  });
+});
+
+it("encodes the scope token as SQLite's hex() of the UTF-8 key", ({ expect }) => {
+  expect(scopeToken(GLOBAL_SCOPE)).toBe("676C6F62616C3A5F5F676C6F62616C5F5F");
+  expect(scopeToken({ type: "person", id: "小明" })).toBe("706572736F6E3AE5B08FE6988E");
+});
+
+it("parses scope keys and refuses unknown types", ({ expect }) => {
+  expect(parseScopeKey("chat:qq:group:G1")).toEqual({ type: "chat", id: "qq:group:G1" });
+  expect(parseScopeKey("room:1")).toBeNull();
+  expect(parseScopeKey("chat:")).toBeNull();
+});

@@ -1,0 +1,183 @@
+/**
+ * MemoryStore + MemoryIndex over an array, with the same visibility rules as the D1 adapter
+ * (scope filter; soft scope: own scopes or public and portable; filters before the limit).
+ * Ranking is token overlap, enough for domain tests; the D1 tests cover bm25.
+ */
+import type { MemoryItem, NewMemory } from "../../src/domain/memory/memory";
+import { memoryNodeId, normalizeMemoryText } from "../../src/domain/memory/memory";
+import type {
+  CandidateRecord,
+  CommitReport,
+  MemoryCommit,
+  MemoryHit,
+  MemoryIndex,
+  MemorySearchQuery,
+  MemoryServices,
+  MemoryStore,
+} from "../../src/domain/memory/memory-store";
+import { noChatLinks } from "../../src/domain/memory/memory-store";
+import { includesScope, type Scope, scopeKey } from "../../src/domain/memory/scope";
+import { err, ok, type Result } from "../../src/domain/shared/result";
+import { queryTokens, searchTokens } from "../../src/domain/text/search-tokens";
+
+export class InMemoryMemory implements MemoryStore, MemoryIndex {
+  readonly items: MemoryItem[] = [];
+  readonly candidates: CandidateRecord[] = [];
+  readonly summaries: { nodeId: string; scope: Scope; text: string; createdAt: number }[] = [];
+  readonly runs = new Set<string>();
+  readonly commits: MemoryCommit[] = [];
+
+  constructor(items: MemoryItem[] = []) {
+    this.items.push(...items);
+  }
+
+  async search(q: MemorySearchQuery): Promise<MemoryHit[]> {
+    const wanted = new Set(queryTokens(q.text, 16));
+    if (wanted.size === 0 || q.limit <= 0) return [];
+    const hits: MemoryHit[] = [];
+    for (const item of this.items) {
+      if (item.status !== "active") continue;
+      const visible =
+        includesScope(q.scopes, item.scope) ||
+        (q.soft === true && item.sensitivity === "public" && item.portable);
+      if (!visible) continue;
+      const overlap = searchTokens(item.text).filter((t) => wanted.has(t)).length;
+      if (overlap > 0) hits.push({ ...item, rank: -overlap });
+    }
+    hits.sort((a, b) => a.rank - b.rank);
+    if (q.perScope === undefined || q.soft) return hits.slice(0, q.limit);
+    const perScope = new Map<string, number>();
+    return hits
+      .filter((h) => {
+        const key = scopeKey(h.scope);
+        const n = (perScope.get(key) ?? 0) + 1;
+        perScope.set(key, n);
+        return n <= (q.perScope ?? Number.POSITIVE_INFINITY);
+      })
+      .slice(0, q.limit);
+  }
+
+  async listActive(q: {
+    scopes: readonly Scope[];
+    limit: number;
+    minImportance?: number;
+    kinds?: readonly string[];
+  }) {
+    return this.items
+      .filter(
+        (m) =>
+          m.status === "active" &&
+          includesScope(q.scopes, m.scope) &&
+          m.importance >= (q.minImportance ?? 0) &&
+          (!q.kinds || q.kinds.includes(m.kind)),
+      )
+      .sort((a, b) => b.importance - a.importance || b.updatedAt - a.updatedAt)
+      .slice(0, q.limit);
+  }
+
+  async get(nodeId: string) {
+    return this.items.find((m) => m.nodeId === nodeId) ?? null;
+  }
+
+  async findDuplicate(scope: Scope, text: string) {
+    const norm = normalizeMemoryText(text);
+    return (
+      this.items.find(
+        (m) =>
+          m.status === "active" &&
+          scopeKey(m.scope) === scopeKey(scope) &&
+          normalizeMemoryText(m.text) === norm,
+      ) ?? null
+    );
+  }
+
+  async findBySubject(scope: Scope, subjectKey: string) {
+    return this.items.filter(
+      (m) => m.status === "active" && scopeKey(m.scope) === scopeKey(scope) && m.subjectKey === subjectKey,
+    );
+  }
+
+  async latestSummary(scope: Scope) {
+    const mine = this.summaries.filter((s) => scopeKey(s.scope) === scopeKey(scope));
+    return mine.sort((a, b) => b.createdAt - a.createdAt)[0] ?? null;
+  }
+
+  async commit(c: MemoryCommit): Promise<Result<CommitReport, { kind: "already-applied"; runId: string }>> {
+    if (c.run && this.runs.has(c.runId)) return err({ kind: "already-applied", runId: c.runId });
+    if (c.run) this.runs.add(c.runId);
+    this.commits.push(c);
+    let inserted = 0;
+    for (const n of c.inserts) {
+      if (this.items.some((m) => m.nodeId === n.nodeId)) continue;
+      this.items.push(stored(n, c.at));
+      inserted++;
+    }
+    const change = (id: string, status: MemoryItem["status"]) => {
+      const i = this.items.findIndex(
+        (m) => m.nodeId === id && m.status === "active" && includesScope(c.writable, m.scope),
+      );
+      const item = this.items[i];
+      if (!item) return 0;
+      this.items[i] = { ...item, status, updatedAt: c.at };
+      return 1;
+    };
+    let superseded = 0;
+    for (const s of c.supersede) superseded += change(s.oldId, "superseded");
+    let archived = 0;
+    for (const id of c.archive) archived += change(id, "archived");
+    let updated = 0;
+    for (const u of c.updates) {
+      const i = this.items.findIndex(
+        (m) => m.nodeId === u.nodeId && m.status === "active" && includesScope(c.writable, m.scope),
+      );
+      const item = this.items[i];
+      if (!item) continue;
+      this.items[i] = {
+        ...item,
+        ...(u.tag ? { sensitivity: u.tag.sensitivity, sensitivitySource: u.tag.source } : {}),
+        ...(u.importance !== undefined ? { importance: u.importance } : {}),
+        updatedAt: c.at,
+      };
+      updated++;
+    }
+    if (c.summary)
+      this.summaries.push({
+        nodeId: c.summary.nodeId,
+        scope: c.summary.scope,
+        text: c.summary.text,
+        createdAt: c.at,
+      });
+    this.candidates.push(...c.candidates);
+    return ok({ inserted, superseded, archived, updated });
+  }
+
+  services(): MemoryServices {
+    return { store: this, index: this, links: noChatLinks };
+  }
+}
+
+export function stored(n: NewMemory, at: number): MemoryItem {
+  return { ...n, status: "active", createdAt: at, updatedAt: at };
+}
+
+/** A memory item for tests; scope given as a key like `chat:qq:group:G1`. */
+export function memoryItem(scope: string, text: string, overrides: Partial<MemoryItem> = {}): MemoryItem {
+  const at = scope.indexOf(":");
+  return {
+    nodeId: memoryNodeId(scope, text, String(Math.random())),
+    scope: { type: scope.slice(0, at) as Scope["type"], id: scope.slice(at + 1) },
+    kind: "preference",
+    text,
+    importance: 0.5,
+    confidence: 1,
+    sensitivity: "public",
+    sensitivitySource: "default",
+    portable: true,
+    status: "active",
+    subjectKey: null,
+    evidence: null,
+    createdAt: 1_700_000_000_000,
+    updatedAt: 1_700_000_000_000,
+    ...overrides,
+  };
+}

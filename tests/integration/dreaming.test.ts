@@ -1,0 +1,135 @@
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import type { ChatSession } from "../../src/durable-objects/chat-session";
+import { forgetCachedSettings } from "../../src/workers/settings-loader";
+import { newMemory, seedMemory, uid } from "../support/memory";
+import { c2cBody, eventIdOf, groupAtBody, postQq, turnDone } from "../support/qq-events";
+import { eventually } from "../support/wait";
+
+// Dreaming after 2 waiting turns; offline model → the rule-based extractor.
+beforeAll(async () => {
+  await env.DB.prepare("INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES ('config', ?, ?)")
+    .bind(JSON.stringify({ memory: { dreaming: { afterTurns: 2 } } }), Date.now())
+    .run();
+  forgetCachedSettings();
+});
+afterAll(async () => {
+  await env.DB.prepare("DELETE FROM settings WHERE key = 'config'").run();
+  forgetCachedSettings();
+});
+
+type NodeRow = {
+  node_id: string;
+  raw_text: string;
+  scope_type: string;
+  scope_id: string;
+  status: string;
+  sensitivity: string;
+};
+const nodesOf = async (scopeId: string) =>
+  (
+    await env.DB.prepare(
+      "SELECT node_id, raw_text, scope_type, scope_id, status, sensitivity FROM nodes WHERE scope_id = ? AND node_type = 'memory' ORDER BY seq",
+    )
+      .bind(scopeId)
+      .all<NodeRow>()
+  ).results;
+
+async function privateSay(user: string, text: string) {
+  const body = c2cBody({ user, text });
+  await postQq(body);
+  await turnDone(`qq:private:${user}`, eventIdOf(body));
+}
+
+describe("dreaming in the chat object", () => {
+  it("consolidates after N turns, audits every candidate and records the run", async ({ expect }) => {
+    const user = `UD${uid()}`;
+    const chat = `qq:private:${user}`;
+    await privateSay(user, "我喜欢爬山");
+    await privateSay(user, "我的老板是王总");
+    const rows = await eventually(async () => {
+      const r = await nodesOf(chat);
+      return r.length === 2 ? r : undefined;
+    });
+    expect(rows.map((r) => [r.raw_text, r.scope_type, r.sensitivity])).toEqual([
+      [`${user}喜欢爬山`, "chat", "public"],
+      [`${user}的老板是王总`, "chat", "private"],
+    ]);
+    const candidates = await env.DB.prepare(
+      "SELECT origin, decision FROM memory_candidates WHERE chat_key = ?",
+    )
+      .bind(chat)
+      .all();
+    expect(candidates.results).toEqual([
+      { origin: "dream", decision: "insert" },
+      { origin: "dream", decision: "insert" },
+    ]);
+    const runs = await env.DB.prepare("SELECT turns FROM memory_runs WHERE chat_key = ?").bind(chat).all();
+    expect(runs.results).toEqual([{ turns: 4 }]);
+    expect((await env.CHAT_SESSION.getByName(chat).stats()).dreamPending).toBe(0);
+  });
+
+  it("never deduplicates against or archives another chat's items", async ({ expect }) => {
+    const member = `M${uid()}`;
+    const groupA = `GA${uid()}`;
+    const groupB = `GB${uid()}`;
+    const [ofB] = await seedMemory([
+      newMemory(`chat:qq:group:${groupB}`, `${member}喜欢爬山`, {
+        subjectKey: `pref:${member.toLowerCase()}:爬山`,
+      }),
+    ]);
+    for (const text of ["我喜欢爬山", "我不喜欢爬山"]) {
+      const body = groupAtBody({ group: groupA, member, text });
+      await postQq(body);
+      await turnDone(`qq:group:${groupA}`, eventIdOf(body));
+    }
+    const mine = await eventually(async () => {
+      const r = await nodesOf(`qq:group:${groupA}`);
+      return r.length === 2 ? r : undefined;
+    });
+    expect(mine.map((r) => [r.raw_text, r.status])).toEqual([
+      [`${member}喜欢爬山`, "superseded"],
+      [`${member}不喜欢爬山`, "active"],
+    ]);
+    expect((await nodesOf(`qq:group:${groupB}`)).map((r) => [r.node_id, r.status])).toEqual([
+      [ofB, "active"],
+    ]);
+  });
+
+  it("a retried run whose first attempt committed writes nothing again", async ({ expect }) => {
+    const user = `UR${uid()}`;
+    const chat = `qq:private:${user}`;
+    await privateSay(user, "我喜欢游泳");
+    await privateSay(user, "我是老师");
+    await eventually(async () => (await nodesOf(chat)).length === 2);
+    const run = await env.DB.prepare("SELECT run_id FROM memory_runs WHERE chat_key = ?")
+      .bind(chat)
+      .first<{ run_id: string }>();
+    // Simulate a crash after the D1 commit but before the journal rows were removed: the same
+    // rows are back, and the object remembers the run it had started.
+    const stub = env.CHAT_SESSION.getByName(chat);
+    await runInDurableObject(stub, (_o: ChatSession, state) => {
+      const now = Date.now();
+      state.storage.sql.exec(
+        "INSERT INTO dream_journal (role, name, account, text, ts) VALUES ('user', NULL, ?, '我喜欢游泳', ?), ('user', NULL, ?, '我是老师', ?)",
+        `qq:user:${user}`,
+        now,
+        `qq:user:${user}`,
+        now,
+      );
+      const upTo = state.storage.sql.exec<{ s: number }>("SELECT max(seq) AS s FROM dream_journal").one().s;
+      state.storage.sql.exec(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES ('dream_run', ?)",
+        JSON.stringify({ runId: run?.run_id, upTo }),
+      );
+    });
+    await runDurableObjectAlarm(stub);
+    await eventually(async () => (await stub.stats()).dreamPending === 0);
+    expect((await nodesOf(chat)).length).toBe(2);
+    const runs = await env.DB.prepare("SELECT count(*) AS n FROM memory_runs WHERE chat_key = ?")
+      .bind(chat)
+      .first();
+    expect(runs).toEqual({ n: 1 });
+  });
+});

@@ -1,0 +1,72 @@
+// Reference 000 isolation cases, end to end: memory written through real turns (webhook →
+// chat object → D1), read back through the context preview — exactly what a turn would get.
+import { describe, it } from "vitest";
+import { uid } from "../support/memory";
+import { everything, preview } from "../support/preview";
+import { c2cBody, eventIdOf, postQq, turnDone } from "../support/qq-events";
+
+async function say(user: string, text: string) {
+  const body = c2cBody({ user, text });
+  expect200((await postQq(body)).status);
+  return turnDone(`qq:private:${user}`, eventIdOf(body));
+}
+
+function expect200(status: number) {
+  if (status !== 200) throw new Error(`webhook answered ${status}`);
+}
+
+describe("memory scope isolation", () => {
+  const A = `UA${uid()}`;
+  const B = `UB${uid()}`;
+  const setup = (async () => {
+    await say(A, "记住我喜欢吃辣的火锅");
+    await say(B, "记住我喜欢吃甜的蛋糕");
+    await say(A, "记住我们决定周五发布新版");
+  })();
+
+  it("user A's preference never appears in user B's context, nor B's in A's", async ({ expect }) => {
+    await setup;
+    const forA = await preview({ chat: `qq:private:${A}`, text: "我喜欢吃什么" });
+    const forB = await preview({ chat: `qq:private:${B}`, text: "我喜欢吃什么" });
+    expect(forA.recalled.map((r) => r.text)).toContain(`${A}喜欢吃辣的火锅`);
+    expect(forB.recalled.map((r) => r.text)).toContain(`${B}喜欢吃甜的蛋糕`);
+    expect(everything(forB)).not.toContain("火锅");
+    expect(everything(forA)).not.toContain("蛋糕");
+    expect(forA.recalled.find((r) => r.text.includes("火锅"))).toMatchObject({
+      scope: `chat:qq:private:${A}`,
+      kind: "preference",
+      sensitivity: "public",
+    });
+  });
+
+  it("a decision written from A's chat is visible to B", async ({ expect }) => {
+    await setup;
+    const forB = await preview({ chat: `qq:private:${B}`, text: "周五发布什么" });
+    expect(forB.recalled.find((r) => r.text.includes("周五发布新版"))).toMatchObject({
+      scope: "global:__global__",
+      kind: "decision",
+    });
+  });
+
+  it("a cron lane of A's chat sees A's memory", async ({ expect }) => {
+    await setup;
+    const lane = await preview({ chat: `qq:private:${A}:cron:daily`, sender: A, text: "我喜欢吃什么" });
+    expect(lane.session).toBe(`qq:private:${A}:cron:daily`);
+    expect(lane.scopes.readable).toEqual([`chat:qq:private:${A}`, "global:__global__"]);
+    expect(lane.recalled.map((r) => r.text)).toContain(`${A}喜欢吃辣的火锅`);
+  });
+
+  it("a legacy session sees global memory only", async ({ expect }) => {
+    await setup;
+    const legacy = await preview({ chat: `qq:${A}`, text: "我喜欢吃什么 周五发布" });
+    expect(legacy.scopes.readable).toEqual(["global:__global__"]);
+    expect(legacy.recalled.map((r) => r.scope)).toEqual(["global:__global__"]);
+    expect(everything(legacy)).not.toContain("火锅");
+  });
+
+  it("a group never sees a member's private-chat memory", async ({ expect }) => {
+    await setup;
+    const group = await preview({ chat: `qq:group:G${uid()}`, sender: A, text: "我喜欢吃什么" });
+    expect(everything(group)).not.toContain("火锅");
+  });
+});

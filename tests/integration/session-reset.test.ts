@@ -1,0 +1,53 @@
+import { env } from "cloudflare:workers";
+import { it } from "vitest";
+import { uid } from "../support/memory";
+import { preview } from "../support/preview";
+import { c2cBody, eventIdOf, postQq, turnDone } from "../support/qq-events";
+import { eventually } from "../support/wait";
+
+async function say(user: string, text: string): Promise<string> {
+  const body = c2cBody({ user, text });
+  await postQq(body);
+  const status = await turnDone(`qq:private:${user}`, eventIdOf(body));
+  return status.replies.map((r) => r.text).join("\n");
+}
+
+it("/reset clears short-term context only, keeps memory, is rate-limited and audited", async ({ expect }) => {
+  const user = `UR${uid()}`;
+  const chat = `qq:private:${user}`;
+  const stub = env.CHAT_SESSION.getByName(chat);
+  await say(user, "记住我喜欢爬山");
+  await say(user, "今天天气怎么样");
+  const before = await stub.stats();
+  expect(before.recentTurns).toBe(4);
+
+  const reply = await say(user, "/reset");
+  expect(reply).toContain("长期记忆");
+  const after = await stub.stats();
+  expect(after.recentTurns).toBe(0);
+  // Dreaming's journal is not short-term context: it survives the reset.
+  expect(after.dreamPending).toBe(before.dreamPending);
+  expect((await preview({ chat, text: "我喜欢什么" })).recalled.map((r) => r.text)).toContain(
+    `${user}喜欢爬山`,
+  );
+  // The rebuilt context of the next turn has none of the old turns.
+  const next = await preview({ chat, text: "继续" });
+  expect(JSON.stringify(next.messages)).not.toContain("今天天气怎么样");
+
+  expect(await say(user, "/reset")).toMatch(/请 \d+ 秒后再试/);
+  const audit = await eventually(async () => {
+    const { results } = await env.DB.prepare(
+      "SELECT action, actor, detail FROM audit_log WHERE chat_key = ? ORDER BY id",
+    )
+      .bind(chat)
+      .all<{ action: string; actor: string; detail: string }>();
+    return results.length === 2 ? results : undefined;
+  });
+  expect(audit.map((a) => a.action)).toEqual(["session_reset", "session_reset_refused"]);
+  expect(audit[0]?.actor).toBe(`qq:user:${user}`);
+  expect(JSON.parse(audit[0]?.detail ?? "{}")).toMatchObject({
+    via: "command",
+    clearedTurns: 4,
+    memoryKept: true,
+  });
+});

@@ -1,0 +1,43 @@
+/** Writes memory items straight into D1 through the real adapter (integration tests). */
+import { env } from "cloudflare:workers";
+import { D1MemoryStore } from "../../src/adapters/d1/d1-memory-store";
+import { memoryNodeId, type NewMemory } from "../../src/domain/memory/memory";
+import { parseScopeKey, type Scope } from "../../src/domain/memory/scope";
+
+export const memoryStore = () => new D1MemoryStore(env.DB);
+
+export function newMemory(scope: string, text: string, over: Partial<NewMemory> = {}): NewMemory {
+  return {
+    nodeId: memoryNodeId(scope, text, crypto.randomUUID()),
+    scope: parseScopeKey(scope) as Scope,
+    kind: "preference",
+    text,
+    importance: 0.5,
+    confidence: 1,
+    sensitivity: "public",
+    sensitivitySource: "default",
+    portable: true,
+    subjectKey: null,
+    evidence: null,
+    ...over,
+  };
+}
+
+/** Inserts items in one commit; returns their node ids. */
+export async function seedMemory(items: readonly NewMemory[], at = Date.now()): Promise<string[]> {
+  const scopes = items.map((i) => i.scope);
+  await memoryStore().commit({
+    runId: `seed:${crypto.randomUUID()}`,
+    chatKey: "seed",
+    at,
+    writable: scopes,
+    inserts: items,
+    supersede: [],
+    archive: [],
+    updates: [],
+    candidates: [],
+  });
+  return items.map((i) => i.nodeId);
+}
+
+export const uid = () => crypto.randomUUID().replaceAll("-", "").slice(0, 12);
