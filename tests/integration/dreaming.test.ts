@@ -53,8 +53,9 @@ describe("dreaming in the chat object", () => {
       return r.length === 2 ? r : undefined;
     });
     expect(rows.map((r) => [r.raw_text, r.scope_type, r.sensitivity])).toEqual([
-      [`${user}喜欢爬山`, "chat", "public"],
-      [`${user}的老板是王总`, "chat", "private"],
+      // QQ events carry no display name here: the openid is shortened in memory text.
+      [`用户${user.slice(0, 4)}喜欢爬山`, "chat", "public"],
+      [`用户${user.slice(0, 4)}的老板是王总`, "chat", "private"],
     ]);
     const candidates = await env.DB.prepare(
       "SELECT origin, decision FROM memory_candidates WHERE chat_key = ?",
@@ -75,8 +76,9 @@ describe("dreaming in the chat object", () => {
     const groupA = `GA${uid()}`;
     const groupB = `GB${uid()}`;
     const [ofB] = await seedMemory([
-      newMemory(`chat:qq:group:${groupB}`, `${member}喜欢爬山`, {
-        subjectKey: `pref:${member.toLowerCase()}:爬山`,
+      // The very subject key that group A's statements get (the speaker's account key).
+      newMemory(`chat:qq:group:${groupB}`, `用户${member.slice(0, 4)}喜欢爬山`, {
+        subjectKey: `pref:qquser${member.toLowerCase()}:爬山`,
       }),
     ]);
     for (const text of ["我喜欢爬山", "我不喜欢爬山"]) {
@@ -89,8 +91,8 @@ describe("dreaming in the chat object", () => {
       return r.length === 2 ? r : undefined;
     });
     expect(mine.map((r) => [r.raw_text, r.status])).toEqual([
-      [`${member}喜欢爬山`, "superseded"],
-      [`${member}不喜欢爬山`, "active"],
+      [`用户${member.slice(0, 4)}喜欢爬山`, "superseded"],
+      [`用户${member.slice(0, 4)}不喜欢爬山`, "active"],
     ]);
     expect((await nodesOf(`qq:group:${groupB}`)).map((r) => [r.node_id, r.status])).toEqual([
       [ofB, "active"],

@@ -5,6 +5,7 @@
  */
 import type { RecalledMemory } from "../memory/recall";
 import { type ScopeInput, type TurnScopes, turnScopes } from "../memory/scope";
+import { type Speaker, speakerOf as speakerFrom } from "../memory/speaker-name";
 import type { RecalledItem } from "./chat-model";
 import type { TurnContext } from "./turn-context";
 import type { TurnServices } from "./turn-services";
@@ -22,9 +23,14 @@ export async function scopesOf(
   return { input, scopes: turnScopes(input) };
 }
 
-/** The speaker's name as memory text uses it ("小明喜欢猫"). */
-export function speakerOf(ctx: TurnContext): string {
-  return ctx.sender?.displayName?.trim() || ctx.sender?.userId || "用户";
+/** The speaker as memory uses it: the name its text says ("小明喜欢猫") and a stable id. */
+export function speakerOf(ctx: TurnContext): Speaker {
+  return speakerFrom({
+    displayName: ctx.sender?.displayName,
+    userId: ctx.sender?.userId,
+    account: ctx.sender?.account,
+    personId: ctx.identity?.personId,
+  });
 }
 
 export function recalledItem(r: RecalledMemory): RecalledItem {

@@ -45,6 +45,7 @@ import {
   resolveSensitivity,
   stricter,
 } from "./sensitivity";
+import { type Speaker, speakerOf } from "./speaker-name";
 
 export type DreamTurn = {
   readonly seq: number;
@@ -127,7 +128,7 @@ export async function dream(input: DreamInput, deps: DreamDeps): Promise<Result<
     const modelTurns: ModelTurn[] = turns.map((t, index) => ({
       index,
       role: t.role,
-      speaker: t.role === "assistant" ? "bot" : speakerName(t),
+      speaker: t.role === "assistant" ? "bot" : speakerOfTurn(t).name,
       text: t.text,
     }));
     const extracted = await extractWithModel(deps.model, modelTurns, existing, {
@@ -157,7 +158,7 @@ export async function dream(input: DreamInput, deps: DreamDeps): Promise<Result<
     summaryText = out.summary?.trim() || null;
   } else {
     candidates = extractable.flatMap(({ t, index }) =>
-      extractStatements(t.text, speakerName(t)).map((e) => ({
+      extractStatements(t.text, speakerOfTurn(t)).map((e) => ({
         kind: e.kind,
         text: e.text,
         importance: e.importance,
@@ -449,8 +450,13 @@ const unscoped = (session: string) => ({
   sensitivitySource: "default" as const,
 });
 
-const speakerName = (t: DreamTurn): string =>
-  t.name?.trim() || (t.account ? (t.account.split(":").at(-1) ?? "用户") : "用户");
+const speakerOfTurn = (t: DreamTurn): Speaker =>
+  speakerOf({
+    displayName: t.name,
+    userId: t.account?.split(":").at(-1),
+    account: t.account,
+    personId: t.identity?.personId,
+  });
 
 function emptyReport(runId: string, extractor: "model" | "rules"): DreamReport {
   return {

@@ -4,6 +4,7 @@
  * dreaming candidate. A privacy phrase or the tool's `sensitivity` parameter sets
  * `sensitivity_source = explicit`, which no later dreaming can override.
  */
+
 import { err, ok, type Result } from "../shared/result";
 import {
   clampImportance,
@@ -33,6 +34,7 @@ import {
   resolveSensitivity,
   stripPrivacyPhrases,
 } from "./sensitivity";
+import type { Speaker } from "./speaker-name";
 
 /** Importance an item gains each time it is stated again. */
 export const REMENTION_BOOST = 0.05;
@@ -51,7 +53,7 @@ export type RememberRequest = {
   /** memory_write's sensitivity parameter: explicit. */
   readonly sensitivity?: Sensitivity;
   readonly scopes: ScopeInput;
-  readonly speaker: string;
+  readonly speaker: Speaker;
   readonly account: string | null;
   readonly messageId: string | null;
   /** Inbound event (plus tool call) this write belongs to: a retried turn writes the same ids. */

@@ -6,6 +6,7 @@
  */
 import type { MemoryKind } from "./scope";
 import { stripPrivacyPhrases } from "./sensitivity";
+import type { Speaker } from "./speaker-name";
 
 export type Extracted = {
   readonly kind: MemoryKind;
@@ -37,7 +38,7 @@ const EN_QUESTION = /\?\s*$|^(what|who|where|when|why|how|do|does|did|is|are)\b/
 type Rule = {
   readonly kind: MemoryKind;
   readonly re: RegExp;
-  readonly build: (m: RegExpExecArray, who: string) => { text: string; subjectKey: string | null } | null;
+  readonly build: (m: RegExpExecArray, who: Speaker) => { text: string; subjectKey: string | null } | null;
   readonly importance: number;
 };
 
@@ -56,7 +57,7 @@ const RULES: readonly Rule[] = [
       const verb = m[1] ?? "";
       const object = (m[2] ?? "").trim();
       if (!object) return null;
-      return { text: `${who}${verb}${object}`, subjectKey: `pref:${norm(who)}:${norm(object)}` };
+      return { text: `${who.name}${verb}${object}`, subjectKey: `pref:${norm(who.id)}:${norm(object)}` };
     },
   },
   {
@@ -67,7 +68,10 @@ const RULES: readonly Rule[] = [
       const attribute = (m[1] ?? "").trim();
       const value = (m[2] ?? "").trim();
       if (!attribute || !value) return null;
-      return { text: `${who}的${attribute}是${value}`, subjectKey: `attr:${norm(who)}:${norm(attribute)}` };
+      return {
+        text: `${who.name}的${attribute}是${value}`,
+        subjectKey: `attr:${norm(who.id)}:${norm(attribute)}`,
+      };
     },
   },
   {
@@ -76,7 +80,7 @@ const RULES: readonly Rule[] = [
     re: /^我(?:其实|现在|目前)?是(?!说|不是|在|来|想|觉得|不|否)(.{1,40})$/su,
     build: (m, who) => {
       const what = (m[1] ?? "").trim();
-      return what ? { text: `${who}是${what}`, subjectKey: null } : null;
+      return what ? { text: `${who.name}是${what}`, subjectKey: null } : null;
     },
   },
   {
@@ -96,7 +100,10 @@ const RULES: readonly Rule[] = [
         "do not like": "doesn't like",
       };
       return object
-        ? { text: `${who} ${third[verb] ?? verb} ${object}`, subjectKey: `pref:${norm(who)}:${norm(object)}` }
+        ? {
+            text: `${who.name} ${third[verb] ?? verb} ${object}`,
+            subjectKey: `pref:${norm(who.id)}:${norm(object)}`,
+          }
         : null;
     },
   },
@@ -108,7 +115,10 @@ const RULES: readonly Rule[] = [
       const attribute = (m[1] ?? "").trim();
       const value = (m[2] ?? "").trim();
       return attribute && value
-        ? { text: `${who}'s ${attribute} is ${value}`, subjectKey: `attr:${norm(who)}:${norm(attribute)}` }
+        ? {
+            text: `${who.name}'s ${attribute} is ${value}`,
+            subjectKey: `attr:${norm(who.id)}:${norm(attribute)}`,
+          }
         : null;
     },
   },
@@ -118,7 +128,7 @@ const RULES: readonly Rule[] = [
     re: /^i(?:'m|\s+am)\s+(?!going\b|not\b|just\b|so\b|very\b|sorry\b)(.{1,40})$/isu,
     build: (m, who) => {
       const what = (m[1] ?? "").trim();
-      return what ? { text: `${who} is ${what}`, subjectKey: null } : null;
+      return what ? { text: `${who.name} is ${what}`, subjectKey: null } : null;
     },
   },
   {
@@ -154,7 +164,7 @@ const RULES: readonly Rule[] = [
     re: /^(?:提醒我|我要记得|我得|todo[:：\s])\s*(.{2,80})$/isu,
     build: (m, who) => {
       const what = (m[1] ?? "").trim();
-      return what ? { text: `${who}要${what}`, subjectKey: null } : null;
+      return what ? { text: `${who.name}要${what}`, subjectKey: null } : null;
     },
   },
 ];
@@ -167,8 +177,8 @@ function statements(text: string): string[] {
     .filter((s) => s.length > 0);
 }
 
-/** Statements of one message worth remembering; `who` is the speaker's name. */
-export function extractStatements(text: string, who: string): Extracted[] {
+/** Statements of one message worth remembering, in the speaker's name. */
+export function extractStatements(text: string, who: Speaker): Extracted[] {
   const out: Extracted[] = [];
   for (const raw of statements(stripPrivacyPhrases(text))) {
     const s = raw.replace(/[\s。.!！~～]+$/u, "");
@@ -191,14 +201,14 @@ export function extractStatements(text: string, who: string): Extracted[] {
  * What an explicit request to remember becomes: the statements it contains, or — when it is
  * not one of the recognised forms — the request's text itself as a fact in the speaker's words.
  */
-export function classifyExplicit(thing: string, who: string): Extracted[] {
+export function classifyExplicit(thing: string, who: Speaker): Extracted[] {
   const found = extractStatements(thing, who);
   if (found.length > 0) return found.map((e) => ({ ...e, importance: Math.max(e.importance, 0.7) }));
   const text = stripPrivacyPhrases(thing)
-    .replace(/^我的/u, `${who}的`)
-    .replace(/^我/u, who)
-    .replace(/^my\s+/i, `${who}'s `)
-    .replace(/^i\s+/i, `${who} `)
+    .replace(/^我的/u, `${who.name}的`)
+    .replace(/^我/u, who.name)
+    .replace(/^my\s+/i, `${who.name}'s `)
+    .replace(/^i\s+/i, `${who.name} `)
     .trim();
   return text.length === 0 ? [] : [{ kind: "fact", text, importance: 0.7, subjectKey: null }];
 }

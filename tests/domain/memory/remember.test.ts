@@ -9,7 +9,7 @@ const request = (text: string, over: Partial<RememberRequest> = {}): RememberReq
   text,
   origin: "explicit",
   scopes: { session: "qq:private:A", identity: null },
-  speaker: "小明",
+  speaker: { name: "小明", id: "qq:user:A" },
   account: "qq:user:A",
   messageId: "m1",
   runId: `turn:e1:remember:${text}`,

@@ -5,6 +5,9 @@ import {
   extractStatements,
 } from "../../../src/domain/memory/rule-extractor";
 
+/** Subject keys use the speaker id; here it is the name, to keep expectations readable. */
+const XIAOMING = { name: "小明", id: "小明" } as const;
+
 describe("explicitRequest", () => {
   it.for([
     ["记住我喜欢猫", "我喜欢猫"],
@@ -36,30 +39,39 @@ describe("extractStatements", () => {
     ["群规：禁止刷屏", { kind: "rule", text: "群规：禁止刷屏", subjectKey: null }],
     ["提醒我明天交报告", { kind: "task", text: "小明要明天交报告", subjectKey: null }],
   ] as const)("%s", ([text, expected], { expect }) => {
-    expect(extractStatements(text, "小明")).toEqual([expect.objectContaining(expected)]);
+    expect(extractStatements(text, XIAOMING)).toEqual([expect.objectContaining(expected)]);
   });
 
   it.for(["我喜欢什么？", "我是谁", "我是说你不对", "今天天气不错", "what do I like?", "I'm going home"])(
     "finds nothing in %s",
     (text, { expect }) => {
-      expect(extractStatements(text, "小明")).toEqual([]);
+      expect(extractStatements(text, XIAOMING)).toEqual([]);
     },
   );
 
   it("splits a message into statements and drops the privacy request", ({ expect }) => {
-    expect(extractStatements("我喜欢猫，我的工作是设计师，别告诉别人", "小明").map((e) => e.text)).toEqual([
+    expect(extractStatements("我喜欢猫，我的工作是设计师，别告诉别人", XIAOMING).map((e) => e.text)).toEqual([
       "小明喜欢猫",
       "小明的工作是设计师",
     ]);
   });
 });
 
+describe("subject keys", () => {
+  it("keep two speakers of the same name apart", ({ expect }) => {
+    const [a] = extractStatements("我喜欢猫", { name: "小明", id: "qq:user:A" });
+    const [b] = extractStatements("我喜欢猫", { name: "小明", id: "qq:user:B" });
+    expect(a?.text).toBe(b?.text);
+    expect(a?.subjectKey).not.toBe(b?.subjectKey);
+  });
+});
+
 describe("classifyExplicit", () => {
   it("keeps an unrecognised request as a fact in the speaker's words, important", ({ expect }) => {
-    expect(classifyExplicit("周五交周报", "小明")).toEqual([
+    expect(classifyExplicit("周五交周报", XIAOMING)).toEqual([
       { kind: "fact", text: "周五交周报", importance: 0.7, subjectKey: null },
     ]);
-    expect(classifyExplicit("我怕狗", "小明")[0]?.text).toBe("小明怕狗");
-    expect(classifyExplicit("我喜欢猫", "小明")[0]).toMatchObject({ kind: "preference", importance: 0.7 });
+    expect(classifyExplicit("我怕狗", XIAOMING)[0]?.text).toBe("小明怕狗");
+    expect(classifyExplicit("我喜欢猫", XIAOMING)[0]).toMatchObject({ kind: "preference", importance: 0.7 });
   });
 });

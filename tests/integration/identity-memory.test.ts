@@ -1,0 +1,91 @@
+// Own file: identity is enabled through the stored settings, which every test of a file shares.
+// Person scopes end to end: a declared person's memory follows them across their group and
+// private accounts once an admin links the accounts, and admin status changes no recall.
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, it } from "vitest";
+import { openDatabase } from "../../src/adapters/d1/database";
+import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
+import { forgetCachedSettings } from "../../src/workers/settings-loader";
+import { c2cBodyWithIdentity, groupBodyWithIdentity, uid } from "../support/identity";
+import { preview } from "../support/preview";
+import { eventIdOf, postQq, turnDone } from "../support/qq-events";
+
+const GROUP = uid("G");
+const ALICE_IN_GROUP = uid("ALICEG");
+const ALICE_PRIVATE = uid("ALICEP");
+const ADMIN_IN_GROUP = uid("ADMIN");
+const MEMBER_IN_GROUP = uid("MEMBER");
+const STRANGER = uid("STRANGER");
+
+beforeAll(async () => {
+  await new D1SettingsStore(openDatabase(env.DB)).write(
+    JSON.stringify({
+      identity: {
+        enabled: true,
+        people: [{ id: "alice", displayName: "爱丽丝", accounts: [`qq:user:${ALICE_IN_GROUP}`] }],
+        admins: [`qq:user:${ADMIN_IN_GROUP}`],
+      },
+    }),
+    "test",
+    Date.now(),
+  );
+  forgetCachedSettings();
+});
+
+async function say(body: string, chatKey: string): Promise<string> {
+  const res = await postQq(body);
+  if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
+  const status = await turnDone(chatKey, eventIdOf(body));
+  return status.replies.map((r) => r.text).join("\n");
+}
+
+describe("person scopes across linked accounts", () => {
+  it("recalls in private what a declared person asked to remember in a group, after an admin link", async ({
+    expect,
+  }) => {
+    const group = `qq:group:${GROUP}`;
+    const linked = await say(
+      groupBodyWithIdentity({
+        group: GROUP,
+        member: ADMIN_IN_GROUP,
+        text: `/identity link qq:user:${ALICE_PRIVATE} alice`,
+      }),
+      group,
+    );
+    expect(linked).toContain("alice");
+    await say(
+      groupBodyWithIdentity({ group: GROUP, member: ALICE_IN_GROUP, text: "记住我喜欢吃榴莲" }),
+      group,
+    );
+
+    const mine = await preview({ chat: `qq:private:${ALICE_PRIVATE}`, text: "我喜欢吃什么水果" });
+    expect(mine.scopes.readable).toContain("person:alice");
+    // No display name in the event: the speaker is named by a short form of the openid.
+    expect(mine.recalled.map((r) => [r.scope, r.text])).toContainEqual([
+      "person:alice",
+      `用户${ALICE_IN_GROUP.slice(0, 4)}喜欢吃榴莲`,
+    ]);
+
+    const other = await preview({ chat: `qq:private:${STRANGER}`, text: "我喜欢吃什么水果" });
+    expect(other.recalled.map((r) => r.text).join()).not.toContain("榴莲");
+    // A private chat with the bot stays private: the stranger's own chat never saw it.
+    await say(c2cBodyWithIdentity({ user: STRANGER, text: "你好" }), `qq:private:${STRANGER}`);
+    expect((await preview({ chat: `qq:private:${STRANGER}`, text: "榴莲" })).recalled).toEqual([]);
+  });
+
+  it("gives an admin and a member with the same scopes the same recall", async ({ expect }) => {
+    const group = `qq:group:${GROUP}`;
+    await say(
+      groupBodyWithIdentity({ group: GROUP, member: MEMBER_IN_GROUP, text: "记住群里周五晚上打羽毛球" }),
+      group,
+    );
+    const asAdmin = await preview({ chat: group, sender: ADMIN_IN_GROUP, text: "周五晚上做什么" });
+    const asMember = await preview({ chat: group, sender: uid("OTHERMEMBER"), text: "周五晚上做什么" });
+    expect(asAdmin.scopes).toEqual(asMember.scopes);
+    expect(asAdmin.recalled.map((r) => [r.nodeId, r.scope])).toEqual(
+      asMember.recalled.map((r) => [r.nodeId, r.scope]),
+    );
+    expect(asAdmin.mandatory).toEqual(asMember.mandatory);
+    expect(asAdmin.recalled.length).toBeGreaterThan(0);
+  });
+});
