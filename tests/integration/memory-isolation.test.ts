@@ -28,8 +28,8 @@ describe("memory scope isolation", () => {
     await setup;
     const forA = await preview({ chat: `qq:private:${A}`, text: "我喜欢吃什么" });
     const forB = await preview({ chat: `qq:private:${B}`, text: "我喜欢吃什么" });
-    expect(forA.recalled.map((r) => r.text)).toContain(`${A}喜欢吃辣的火锅`);
-    expect(forB.recalled.map((r) => r.text)).toContain(`${B}喜欢吃甜的蛋糕`);
+    expect(forA.recalled.map((r) => r.text)).toContain(`用户${A.slice(0, 4)}喜欢吃辣的火锅`);
+    expect(forB.recalled.map((r) => r.text)).toContain(`用户${B.slice(0, 4)}喜欢吃甜的蛋糕`);
     expect(everything(forB)).not.toContain("火锅");
     expect(everything(forA)).not.toContain("蛋糕");
     expect(forA.recalled.find((r) => r.text.includes("火锅"))).toMatchObject({
@@ -53,7 +53,7 @@ describe("memory scope isolation", () => {
     const lane = await preview({ chat: `qq:private:${A}:cron:daily`, sender: A, text: "我喜欢吃什么" });
     expect(lane.session).toBe(`qq:private:${A}:cron:daily`);
     expect(lane.scopes.readable).toEqual([`chat:qq:private:${A}`, "global:__global__"]);
-    expect(lane.recalled.map((r) => r.text)).toContain(`${A}喜欢吃辣的火锅`);
+    expect(lane.recalled.map((r) => r.text)).toContain(`用户${A.slice(0, 4)}喜欢吃辣的火锅`);
   });
 
   it("a legacy session sees global memory only", async ({ expect }) => {

@@ -28,7 +28,7 @@ it("/reset clears short-term context only, keeps memory, is rate-limited and aud
   // Dreaming's journal is not short-term context: it survives the reset.
   expect(after.dreamPending).toBe(before.dreamPending);
   expect((await preview({ chat, text: "我喜欢什么" })).recalled.map((r) => r.text)).toContain(
-    `${user}喜欢爬山`,
+    `用户${user.slice(0, 4)}喜欢爬山`,
   );
   // The rebuilt context of the next turn has none of the old turns.
   const next = await preview({ chat, text: "继续" });
