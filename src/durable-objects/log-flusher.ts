@@ -1,0 +1,74 @@
+/**
+ * Writes the outbox to D1: in batches of `flushBatchRows`, at most about once per
+ * `flushIntervalMs` so that several turns share one batch, and with backoff after a failure.
+ * A batch leaves the outbox only after D1 accepted it, so a failed flush loses nothing.
+ */
+
+import type { D1MessageLog } from "../adapters/d1/message-log-store";
+import type { Settings } from "../domain/config/settings";
+import type { Logger } from "../domain/shared/logger";
+import type { Outbox } from "./outbox";
+
+const MAX_BACKOFF_MS = 60_000;
+
+export class LogFlusher {
+  readonly #outbox: Outbox;
+  readonly #log: () => D1MessageLog;
+  readonly #logger: () => Logger;
+  #lastFlushAt = 0;
+  #failures = 0;
+
+  constructor(deps: { outbox: Outbox; log: () => D1MessageLog; logger: () => Logger }) {
+    this.#outbox = deps.outbox;
+    this.#log = deps.log;
+    this.#logger = deps.logger;
+  }
+
+  get failures(): number {
+    return this.#failures;
+  }
+
+  /** When a log-only event's rows should go out: at the end of the current window. */
+  windowEnd(settings: Settings, now: number): number {
+    return Math.max(now, this.#lastFlushAt + settings.outbox.flushIntervalMs);
+  }
+
+  /** A batch is full, the window has passed, or a failed flush waits for its retry. */
+  due(settings: Settings, now: number): boolean {
+    if (this.#failures > 0) return true;
+    return (
+      this.#outbox.size() >= settings.outbox.flushBatchRows ||
+      now >= this.#lastFlushAt + settings.outbox.flushIntervalMs
+    );
+  }
+
+  /** Writes every buffered row, batch by batch; stops at the first failure and keeps the rest. */
+  async flush(settings: Settings): Promise<void> {
+    for (;;) {
+      const taken = this.#outbox.take(settings.outbox.flushBatchRows);
+      if (!taken) return;
+      try {
+        await this.#log().flush(taken.batch);
+      } catch (e) {
+        this.#failures++;
+        this.#logger().error("flush failed; rows kept", {
+          rows: taken.rows,
+          failures: this.#failures,
+          error: String(e),
+        });
+        return;
+      }
+      this.#outbox.remove(taken.upTo);
+      this.#lastFlushAt = Date.now();
+      this.#failures = 0;
+    }
+  }
+
+  /** When the next flush should run, or null with nothing buffered. */
+  nextAt(settings: Settings | null, now: number): number | null {
+    if (this.#outbox.size() === 0) return null;
+    const interval = settings?.outbox.flushIntervalMs ?? 1000;
+    const backoff = this.#failures > 0 ? Math.min(MAX_BACKOFF_MS, 1000 * 2 ** this.#failures) : 0;
+    return Math.max(now + backoff, this.#lastFlushAt + interval);
+  }
+}

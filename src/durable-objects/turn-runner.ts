@@ -1,0 +1,244 @@
+/**
+ * Advances one inbox row of the chat: decide (run the turn, persist its plan, usage, audit,
+ * short-term context and dreaming journal in one transaction), then send the planned replies
+ * one by one, each marked sent right after the platform accepted it. A row that must wait
+ * (model or send failure with retries left) is backed off; the alarm comes back for it.
+ */
+import type { UsageRecord } from "../domain/agent/chat-model";
+import { runTurn } from "../domain/agent/turn";
+import type { TurnContext } from "../domain/agent/turn-context";
+import type { TurnPorts } from "../domain/agent/turn-services";
+import { isStored, type Settings } from "../domain/config/settings";
+import { outboundRecord } from "../domain/history/message-record";
+import type { InboundEvent } from "../domain/inbound/inbound-event";
+import { explicitSensitivity } from "../domain/memory/sensitivity";
+import type { AuditEvent } from "../domain/shared/audit";
+import type { ChatSessionDeps } from "./chat-session-services";
+import type { DreamJournal } from "./dream-journal";
+import type { Inbox, InboxRow } from "./inbox";
+import type { Outbox } from "./outbox";
+import type { RecentTurns } from "./recent-turns";
+import type { ReplyPlan } from "./reply-plan";
+
+/** A model failure is retried this many times (with backoff) before the bot apologizes. */
+const MODEL_ATTEMPTS = 3;
+/** A retryable send failure is retried this many times before the reply is given up. */
+const SEND_ATTEMPTS = 5;
+const FALLBACK_REPLY = "抱歉，我现在有点忙，稍后再试试吧。";
+
+export type TurnRunnerDeps = {
+  readonly storage: DurableObjectStorage;
+  readonly inbox: Inbox;
+  readonly outbox: Outbox;
+  readonly replies: ReplyPlan;
+  readonly recent: RecentTurns;
+  readonly journal: DreamJournal;
+  readonly services: () => ChatSessionDeps;
+  readonly turnPorts: () => TurnPorts & ChatSessionDeps;
+};
+
+export class TurnRunner {
+  readonly #d: TurnRunnerDeps;
+  constructor(deps: TurnRunnerDeps) {
+    this.#d = deps;
+  }
+
+  /** Advances one inbox row as far as it can go. False when it must wait (backoff). */
+  async advance(row: InboxRow, settings: Settings): Promise<boolean> {
+    try {
+      if (row.state === "pending" && !(await this.#decide(row, settings))) return false;
+      return await this.#send(row, settings);
+    } catch (e) {
+      // A bug or an adapter that threw: back off like a failed model call, then give up on
+      // the row so that one poisoned event cannot block its chat for ever.
+      const giveUp = row.attempts + 1 >= MODEL_ATTEMPTS;
+      this.#d
+        .services()
+        .logger.error("turn step threw", { chat: row.event.chat.key, giveUp, error: String(e) });
+      if (giveUp) this.#d.inbox.setState(row.seq, "done", Date.now());
+      else this.#d.inbox.backOff(row.seq, Date.now() + 2000 * 2 ** row.attempts);
+      return giveUp;
+    }
+  }
+
+  /** A user's message waiting for dreaming (stored chats only; commands are not journaled). */
+  journalUser(event: InboundEvent, text: string): void {
+    this.#d.journal.append({
+      role: "user",
+      name: event.sender?.displayName ?? null,
+      account: event.sender?.account ?? null,
+      unionId: event.sender?.unionId ?? null,
+      messageId: event.message?.id ?? null,
+      text,
+      ts: event.message?.ts ?? Date.now(),
+      explicitSensitivity: explicitSensitivity(text),
+    });
+  }
+
+  /** Runs the turn and persists its plan: replies, usage, short-term context, all at once. */
+  async #decide(row: InboxRow, settings: Settings): Promise<boolean> {
+    const services = this.#d.services();
+    const event = row.event;
+    const now = Date.now();
+    const identity = event.sender
+      ? await services.identity.resolve({
+          account: event.sender.account,
+          chatKey: event.chat.key,
+          unionId: event.sender.unionId,
+        })
+      : null;
+    const ctx: TurnContext = {
+      event,
+      chat: event.chat,
+      sender: event.sender,
+      identity,
+      text: event.message?.text ?? "",
+      recent: this.#d.recent.list(settings.turn.recentTurns),
+      settings,
+      now,
+    };
+    const result = await runTurn(ctx, this.#d.turnPorts(), services.registry);
+    const usage = result.ok ? result.value.usage : result.error.usage;
+    const audit = result.ok ? result.value.audit : result.error.audit;
+    let replies: readonly string[];
+    if (result.ok) {
+      replies = result.value.replies;
+    } else if (row.attempts + 1 < MODEL_ATTEMPTS && result.error.error.kind !== "config") {
+      services.logger.warn("model failed; will retry", {
+        chat: event.chat.key,
+        kind: result.error.error.kind,
+      });
+      this.#d.storage.transactionSync(() => {
+        this.#pushUsage(row, usage, now);
+        this.#pushAudit(row, audit, now);
+        this.#d.inbox.backOff(row.seq, Date.now() + 2000 * 2 ** row.attempts);
+      });
+      return false;
+    } else {
+      services.logger.error("model failed; giving up", {
+        chat: event.chat.key,
+        kind: result.error.error.kind,
+      });
+      replies = [FALLBACK_REPLY];
+    }
+    const reset = result.ok && result.value.contextReset;
+    const answeredByModel = !result.ok || result.value.command === null;
+    const journaled = answeredByModel && isStored(settings, event.chat.key, event.chat.targetType);
+    this.#d.storage.transactionSync(() => {
+      this.#pushUsage(row, usage, now);
+      this.#pushAudit(row, audit, now);
+      // A reset turn starts the new short-term context empty.
+      if (!reset) {
+        this.#d.recent.append({
+          role: "user",
+          name: event.sender?.displayName ?? null,
+          text: ctx.text,
+          ts: event.message?.ts ?? now,
+        });
+        for (const text of replies)
+          this.#d.recent.append({ role: "assistant", name: null, text, ts: Date.now() });
+      }
+      if (journaled) {
+        this.journalUser(event, ctx.text);
+        if (result.ok) for (const text of replies) this.#journalReply(text);
+      }
+      this.#d.replies.plan(row.seq, replies);
+      this.#d.inbox.setState(row.seq, "replying", now);
+    });
+    return true;
+  }
+
+  #journalReply(text: string): void {
+    this.#d.journal.append({
+      role: "assistant",
+      name: null,
+      account: null,
+      unionId: null,
+      messageId: null,
+      text,
+      ts: Date.now(),
+      explicitSensitivity: null,
+    });
+  }
+
+  /** Sends every planned reply not yet sent, in order, then marks the row done. */
+  async #send(row: InboxRow, settings: Settings): Promise<boolean> {
+    const services = this.#d.services();
+    const event = row.event;
+    const outbound = services.outbound(event.transport);
+    const stored = isStored(settings, event.chat.key, event.chat.targetType);
+    for (const reply of this.#d.replies.list(row.seq)) {
+      if (reply.state !== "planned") continue;
+      const sent = await outbound.send({
+        chat: event.chat,
+        text: reply.text,
+        reply: event.reply,
+        seq: reply.idx + 1,
+      });
+      const now = Date.now();
+      if (sent.ok) {
+        this.#d.storage.transactionSync(() => {
+          this.#d.replies.markSent(row.seq, reply.idx, sent.value.messageId, now);
+          if (!stored) return;
+          const record = outboundRecord({
+            transport: event.transport,
+            chatKey: event.chat.key,
+            messageId: sent.value.messageId ?? `out:${event.eventId}:${reply.idx + 1}`,
+            ts: sent.value.ts,
+            text: reply.text,
+            botName: services.botName,
+          });
+          this.#d.outbox.push({ kind: "message", body: record }, now);
+        });
+      } else if (sent.error.retryable && reply.attempts + 1 < SEND_ATTEMPTS) {
+        services.logger.warn("send failed; will retry", {
+          chat: event.chat.key,
+          kind: sent.error.kind,
+          code: sent.error.code,
+        });
+        this.#d.storage.transactionSync(() => {
+          this.#d.replies.markAttempt(row.seq, reply.idx, sent.error.message);
+          this.#d.inbox.backOff(row.seq, now + 1000 * 2 ** reply.attempts);
+        });
+        return false;
+      } else {
+        services.logger.error("send failed; reply dropped", {
+          chat: event.chat.key,
+          kind: sent.error.kind,
+          code: sent.error.code,
+        });
+        this.#d.replies.markFailed(row.seq, reply.idx, sent.error.message);
+      }
+    }
+    this.#d.inbox.setState(row.seq, "done", Date.now());
+    return true;
+  }
+
+  #pushUsage(row: InboxRow, usage: readonly UsageRecord[], now: number): void {
+    usage.forEach((u, i) => {
+      const dedupeKey = `${row.event.chat.key}:${row.eventId}:${row.attempts}:${i}`;
+      this.#d.outbox.push({ kind: "usage", body: { ...u, dedupeKey } }, now);
+    });
+  }
+
+  /** Audit records of a turn attempt go out with its other rows; the key makes a retried flush a no-op. */
+  #pushAudit(row: InboxRow, audit: readonly AuditEvent[], now: number): void {
+    audit.forEach((a, i) => {
+      this.#d.outbox.push(
+        {
+          kind: "audit",
+          body: {
+            dedupeKey: `${row.event.chat.key}:${row.eventId}:${row.attempts}:audit:${i}`,
+            at: a.at,
+            actor: a.actor,
+            action: a.action,
+            chatKey: a.chatKey,
+            target: a.target,
+            detail: { outcome: a.outcome, ...a.detail },
+          },
+        },
+        now,
+      );
+    });
+  }
+}
