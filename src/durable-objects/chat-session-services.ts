@@ -13,6 +13,7 @@ import type { TurnServices } from "../domain/agent/turn-services";
 import { disabledIdentity } from "../domain/identity/sender-identity";
 import type { Transport } from "../domain/inbound/inbound-event";
 import { systemClock } from "../domain/shared/clock";
+import { knowledgeAccess } from "../workers/knowledge-services";
 import { readRuntimeConfig } from "../workers/runtime-config";
 import { createChatModel, createOutbound } from "../workers/services";
 import { defaultTurnRegistry } from "../workers/turn-registry";
@@ -35,6 +36,7 @@ export const chatSessionServices = {
       identity: disabledIdentity,
       clock: systemClock,
       logger: consoleLogger,
+      knowledge: knowledgeAccess(env),
       messageLog: new D1MessageLog(db),
       registry: defaultTurnRegistry(),
       botName: "Akasha",

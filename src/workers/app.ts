@@ -6,6 +6,9 @@ import { errorResponse } from "./error-response";
 import { adminRoutes } from "./routes/admin.routes";
 import { benchRoutes } from "./routes/bench.routes";
 import { devRoutes } from "./routes/dev.routes";
+import { evalRoutes } from "./routes/eval.routes";
+import { kbBenchRoutes } from "./routes/kb-bench.routes";
+import { knowledgeRoutes } from "./routes/knowledge.routes";
 import { webhookRoutes } from "./routes/webhook.routes";
 import { readRuntimeConfig } from "./runtime-config";
 
@@ -31,6 +34,7 @@ export function createApp() {
   app.route("/webhook", webhookRoutes);
   app.use("/api/*", requireAdmin);
   app.route("/api", adminRoutes);
+  app.route("/api", knowledgeRoutes);
   // Local-only routes do not exist outside local mode: 404, not 403.
   app.use("/dev/*", async (c, next) => {
     if (c.get("config").mode !== "local") return c.json({ error: "not-found" }, 404);
@@ -38,6 +42,8 @@ export function createApp() {
   });
   app.route("/dev", devRoutes);
   app.route("/dev/bench", benchRoutes);
+  app.route("/dev/bench", kbBenchRoutes);
+  app.route("/dev/eval", evalRoutes);
   app.notFound((c) => c.json({ error: "not-found", path: c.req.path }, 404));
   app.onError(errorResponse);
   return app;
