@@ -1,6 +1,15 @@
 // `npm run akasha -- <command> [options]`: the owner's CLI. Each command lives in scripts/cli/
 // and registers here. Commands that touch D1 take --local (default) or --remote.
-const COMMANDS = {};
+const COMMANDS = {
+  kb: {
+    summary: "knowledge base: list, create, show, import, delete, search",
+    load: () => import("./cli/kb.mjs"),
+  },
+  embeddings: {
+    summary: "embeddings cache: status, rebuild [--resync]",
+    load: () => import("./cli/embeddings.mjs"),
+  },
+};
 
 function usage() {
   const names = Object.keys(COMMANDS);

@@ -10,7 +10,9 @@ import { applyLocalMigrations, startWranglerDev } from "../lib/wrangler.mjs";
 const BENCHES = {
   webhook: () => import("./webhook-ack.mjs"),
   ingest: () => import("./message-ingest.mjs"),
+  kb: () => import("./kb-search.mjs"),
 };
+// `kb` seeds 111k passages and takes minutes: run it by name (`npm run bench -- kb`).
 const DEFAULT = ["webhook", "ingest"];
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith("-"));

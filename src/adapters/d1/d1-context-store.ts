@@ -5,6 +5,9 @@ import { filterSql } from "./d1-filter";
 import { jsonChunks } from "./d1-json-chunks";
 import { NODE_FIELDS, type NodeRow, nodeFields, toNode } from "./d1-node-rows";
 
+/** Sets with more units than this report `tokens: Infinity` instead of summing their text. */
+const SUM_TOKENS_UP_TO = 2000;
+
 export class D1ContextStore implements ContextStore {
   readonly #db: D1Database;
   constructor(db: D1Database) {
@@ -27,14 +30,19 @@ export class D1ContextStore implements ContextStore {
 
   async size(filter: StoreFilter): Promise<{ count: number; tokens: number }> {
     const f = filterSql(filter, 1);
-    const row = await this.#db
-      .prepare(
-        `SELECT count(*) AS count, coalesce(sum(length(n.raw_text)), 0) AS chars FROM nodes n WHERE ${f.where}`,
-      )
+    const counted = await this.#db
+      .prepare(`SELECT count(*) AS count FROM nodes n WHERE ${f.where}`)
       .bind(...f.params)
-      .first<{ count: number; chars: number }>();
+      .first<{ count: number }>();
+    const count = counted?.count ?? 0;
+    // Summing text lengths reads every row; a set this large is never read whole anyway.
+    if (count > SUM_TOKENS_UP_TO) return { count, tokens: Number.POSITIVE_INFINITY };
+    const row = await this.#db
+      .prepare(`SELECT coalesce(sum(length(n.raw_text)), 0) AS chars FROM nodes n WHERE ${f.where}`)
+      .bind(...f.params)
+      .first<{ chars: number }>();
     // Characters over-estimate Latin tokens and match CJK ones: pessimistic, as budgets should be.
-    return { count: row?.count ?? 0, tokens: row?.chars ?? 0 };
+    return { count, tokens: row?.chars ?? 0 };
   }
 
   async readAll(filter: StoreFilter, limit: number): Promise<ContextNode[]> {

@@ -22,7 +22,8 @@ export function filterSql(filter: IndexFilter, first: number): SqlFilter {
     .map((s) => [s.type, s.id]);
   const parts = [
     "n.status = 'active'",
-    `EXISTS (SELECT 1 FROM json_each(${next(JSON.stringify(scopes))}) s WHERE n.scope_type = s.value ->> '$[0]' AND n.scope_id = s.value ->> '$[1]')`,
+    // Row-value IN over a subquery lets SQLite use the (scope_type, scope_id, …) index.
+    `(n.scope_type, n.scope_id) IN (SELECT value ->> '$[0]', value ->> '$[1]' FROM json_each(${next(JSON.stringify(scopes))}))`,
     `n.node_type IN (SELECT value FROM json_each(${next(JSON.stringify(filter.nodeTypes))}))`,
   ];
   if (filter.collections)

@@ -58,12 +58,17 @@ const SeedSchema = z.object({
   offset: z.number().int().min(0),
   documents: z.number().int().min(1).max(500),
   passagesPerDocument: z.number().int().min(1).max(100),
+  /** Also compute local embeddings of the new passages (timed separately). */
+  embed: z.boolean().default(false),
 });
 
 const SearchSchema = z.object({
   collection: z.string(),
   mode: z.enum(["pipeline", "fts"]),
-  queries: z.array(z.string()).max(200),
+  /** Each query is a slice of a seeded passage (document d = passage / 10, passage p = passage % 10). */
+  queries: z
+    .array(z.object({ passage: z.number().int().min(0), length: z.number().int().min(2).max(40) }))
+    .max(200),
 });
 
 export const kbBenchRoutes = new Hono<AppEnv>()
@@ -93,7 +98,7 @@ export const kbBenchRoutes = new Hono<AppEnv>()
     }
     const importMs = performance.now() - started;
     const embedStarted = performance.now();
-    const reports = await kb.refresh(100_000);
+    const reports = body.embed ? await kb.refresh(100_000) : [];
     return c.json({ passages, importMs, embedMs: performance.now() - embedStarted, reports });
   })
   .post("/kb-search", async (c) => {
@@ -103,7 +108,11 @@ export const kbBenchRoutes = new Hono<AppEnv>()
     const keywords = new D1KeywordIndex(c.env.DB);
     const latencies: number[] = [];
     let hits = 0;
-    for (const query of body.queries) {
+    for (const spec of body.queries) {
+      const doc = Math.floor(spec.passage / 10);
+      const text = syntheticPassage(doc * 1000 + (spec.passage % 10));
+      const start = (spec.passage * 7) % Math.max(1, text.length - spec.length);
+      const query = text.slice(start, start + spec.length);
       const started = performance.now();
       if (body.mode === "fts") {
         const found = await keywords.search({
