@@ -16,12 +16,7 @@ import { consoleLogger } from "../adapters/log/console-logger";
 import { OpenAiCompatibleEmbedder } from "../adapters/openai/openai-compatible-embedder";
 import { type VectorizeBinding, VectorizeIndexAdapter } from "../adapters/vectorize/vectorize-index";
 import { WorkersAiEmbedder, WorkersAiReranker } from "../adapters/workers-ai/workers-ai-embedder";
-import {
-  DEFAULT_SETTINGS,
-  type EmbeddingModelSettings,
-  resolveSettings,
-  type Settings,
-} from "../domain/config/settings";
+import { DEFAULT_SETTINGS, type EmbeddingModelSettings, type Settings } from "../domain/config/settings";
 import type { ImportDeps } from "../domain/knowledge/import-documents";
 import type { KnowledgeAccess } from "../domain/knowledge/knowledge-search";
 import type { Removed } from "../domain/knowledge/knowledge-store";

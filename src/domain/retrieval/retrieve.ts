@@ -11,7 +11,7 @@
  * Vector search is optional: with no embedder or index, or when either fails, the pipeline
  * runs on FTS alone (DESIGN §5.7).
  */
-import { estimateTokens } from "../agent/token-estimate";
+import { estimateTokens, truncateToTokens } from "../agent/token-estimate";
 import type { Logger } from "../shared/logger";
 import { queryTokens, searchTokens } from "../text/search-tokens";
 import { type Citation, citationOf } from "./citation";
@@ -127,6 +127,9 @@ export type RetrievalRequest = {
   readonly filter: StoreFilter;
   readonly options: RetrievalOptions;
 };
+
+/** Smallest remainder of the budget worth filling with a truncated item. */
+const MIN_TRUNCATED_TOKENS = 64;
 
 const EMPTY: RetrievalResult = { items: [], strategy: "empty", tokens: 0, dropped: 0 };
 
@@ -466,9 +469,17 @@ function pack(
   for (const it of items) {
     if (out.length >= options.limit) break;
     const cost = estimateTokens(it.text);
-    if (tokens + cost > options.tokenBudget) continue;
-    out.push(it);
-    tokens += cost;
+    const left = options.tokenBudget - tokens;
+    if (cost <= left) {
+      out.push(it);
+      tokens += cost;
+    } else if (left >= MIN_TRUNCATED_TOKENS) {
+      // The best remaining item, cut to what is left, beats leaving the budget unused.
+      const text = truncateToTokens(it.text, left - 1);
+      out.push({ ...it, text });
+      tokens += estimateTokens(text);
+      break;
+    }
   }
   return { items: out, tokens };
 }
