@@ -118,6 +118,7 @@ async function searchAll(mode, queries, { limit = 10, profile = "search" } = {})
       mode,
       limit,
       profile,
+      ...(flags["vector-weight"] ? { vectorWeight: Number(flags["vector-weight"]) } : {}),
       options: overrides,
       queries: queries.slice(i, i + 100),
     });

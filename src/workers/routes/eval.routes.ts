@@ -69,6 +69,8 @@ const SearchSchema = z.object({
 export const HISTORY_RETRIEVAL_OPTIONS: Partial<RetrievalOptions> = {
   neighbours: 1,
   expandHits: 1,
+  // A session is read turn by turn: merging a short one into one item would hide its turns.
+  parentTokens: 0,
   perRoot: 0,
   readWholeTokens: 0,
 };
