@@ -56,9 +56,7 @@ export class FakeVectorize {
     return { matches, count: matches.length };
   }
 
-  async upsert(
-    vectors: { id: string; values: number[] | Float32Array; metadata?: Record<string, unknown> }[],
-  ) {
+  async upsert(vectors: { id: string; values: ArrayLike<number>; metadata?: Record<string, unknown> }[]) {
     if (vectors.length > 1000) throw new Error("upsert batch over 1,000 vectors");
     for (const v of vectors) {
       if (new TextEncoder().encode(v.id).byteLength > 64) throw new Error(`vector id over 64 bytes: ${v.id}`);
