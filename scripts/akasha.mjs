@@ -9,6 +9,14 @@ const COMMANDS = {
     summary: "make default-sourced private memory public",
     load: () => import("./cli/sensitivity-backfill.mjs"),
   },
+  kb: {
+    summary: "knowledge base: list, create, show, import, delete, search",
+    load: () => import("./cli/kb.mjs"),
+  },
+  embeddings: {
+    summary: "embeddings cache: status, rebuild [--resync]",
+    load: () => import("./cli/embeddings.mjs"),
+  },
 };
 
 function usage() {

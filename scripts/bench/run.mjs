@@ -12,7 +12,10 @@ const BENCHES = {
   ingest: () => import("./message-ingest.mjs"),
   // Not in DEFAULT: seeds 100,000 memory items first (about a minute).
   memory: () => import("./memory-preview.mjs"),
+  kb: () => import("./kb-search.mjs"),
 };
+// `memory` (100,000 memory items) and `kb` (111,000 passages) seed large data sets first and
+// take minutes: run them by name (`npm run bench -- memory`).
 const DEFAULT = ["webhook", "ingest"];
 
 const names = process.argv.slice(2).filter((a) => !a.startsWith("-"));

@@ -19,6 +19,7 @@ import { DirectoryIdentityResolver } from "../domain/identity/identity-resolver"
 import type { Transport } from "../domain/inbound/inbound-event";
 import { noChatLinks } from "../domain/memory/memory-store";
 import { systemClock } from "../domain/shared/clock";
+import { knowledgeAccess } from "../workers/knowledge-services";
 import { readRuntimeConfig } from "../workers/runtime-config";
 import { createChatModel, createOutbound } from "../workers/services";
 import { loadSettings } from "../workers/settings-loader";
@@ -75,6 +76,7 @@ export const chatSessionServices = {
       memory: { store: memory, index: memory, links: noChatLinks },
       clock: systemClock,
       logger: consoleLogger,
+      knowledge: knowledgeAccess(env),
       messageLog,
       registry: defaultTurnRegistry(consoleLogger),
       botName,

@@ -7,6 +7,9 @@ import { adminRoutes } from "./routes/admin.routes";
 import { benchRoutes } from "./routes/bench.routes";
 import { contextRoutes } from "./routes/context.routes";
 import { devRoutes } from "./routes/dev.routes";
+import { evalRoutes } from "./routes/eval.routes";
+import { kbBenchRoutes } from "./routes/kb-bench.routes";
+import { knowledgeRoutes } from "./routes/knowledge.routes";
 import { memoryBenchRoutes } from "./routes/memory-bench.routes";
 import { webhookRoutes } from "./routes/webhook.routes";
 import { readRuntimeConfig } from "./runtime-config";
@@ -34,6 +37,7 @@ export function createApp() {
   app.use("/api/*", requireAdmin);
   app.route("/api", adminRoutes);
   app.route("/api/context", contextRoutes);
+  app.route("/api", knowledgeRoutes);
   // Local-only routes do not exist outside local mode: 404, not 403.
   app.use("/dev/*", async (c, next) => {
     if (c.get("config").mode !== "local") return c.json({ error: "not-found" }, 404);
@@ -42,6 +46,8 @@ export function createApp() {
   app.route("/dev", devRoutes);
   app.route("/dev/bench", benchRoutes);
   app.route("/dev/bench/memory", memoryBenchRoutes);
+  app.route("/dev/bench", kbBenchRoutes);
+  app.route("/dev/eval", evalRoutes);
   app.notFound((c) => c.json({ error: "not-found", path: c.req.path }, 404));
   app.onError(errorResponse);
   return app;

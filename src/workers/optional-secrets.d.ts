@@ -3,6 +3,8 @@ interface OptionalAkashaEnv {
   LLM_API_KEY?: string;
   ONEBOT_SECRET?: string;
   ONEBOT_ACCESS_TOKEN?: string;
+  /** Key of the OpenAI-compatible embeddings endpoint (knowledge.embeddings.models.*.baseUrl). */
+  EMBEDDING_API_KEY?: string;
   /** `live` makes a local run send replies to the real QQ API instead of recording them. */
   QQ_OUTBOUND?: string;
 }

@@ -6,10 +6,12 @@ import { helpCommand, pingCommand } from "../domain/agent/commands/basic-command
 import { identityCommand } from "../domain/agent/commands/identity-commands";
 import { rememberCommand, rememberIntent, resetCommand } from "../domain/agent/commands/memory-commands";
 import { historyRecall } from "../domain/agent/context-provider";
+import { knowledgeRecall } from "../domain/agent/knowledge-recall";
 import { memoryMandatory, memoryRecall } from "../domain/agent/memory-context";
 import { findChatTool } from "../domain/agent/tools/find-chat-tool";
 import { historyRecentTool, historySearchTool } from "../domain/agent/tools/history-tools";
 import { identityManageTool } from "../domain/agent/tools/identity-tool";
+import { contextReadTool, kbSearchTool } from "../domain/agent/tools/knowledge-tools";
 import { memoryForgetTool, memorySearchTool, memoryWriteTool } from "../domain/agent/tools/memory-tools";
 import { sendMessageTool } from "../domain/agent/tools/send-message-tool";
 import { sessionResetTool } from "../domain/agent/tools/session-tools";
@@ -39,9 +41,11 @@ export function defaultTurnRegistry(logger: Logger = consoleLogger): TurnRegistr
       findChatTool,
       sendMessageTool,
       identityManageTool,
+      kbSearchTool,
+      contextReadTool,
     ],
     mandatory: memoryMandatory,
-    context: [memoryRecall, historyRecall],
+    context: [memoryRecall, historyRecall, knowledgeRecall],
     // Privilege first, then chat domain; strips model-supplied allowed_chats (DESIGN §3.8).
     guard: authorizationGuard(logger),
   };

@@ -3,6 +3,7 @@
 import type { HistorySearch } from "../history/history-search";
 import type { IdentityDirectory } from "../identity/identity-directory";
 import type { IdentityResolver } from "../identity/sender-identity";
+import type { KnowledgeAccess } from "../knowledge/knowledge-search";
 import type { MemoryServices } from "../memory/memory-store";
 import type { AuditTrail } from "../shared/audit";
 import type { Clock } from "../shared/clock";
@@ -27,6 +28,8 @@ export type TurnServices = {
   readonly audit: AuditTrail;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** The knowledge base (kb_search, context_read, automatic KB recall); absent = no KB. */
+  readonly knowledge?: KnowledgeAccess;
 };
 
 /** What the caller of `runTurn` supplies: every port except the turn's own audit trail. */

@@ -111,6 +111,97 @@ const MemorySchema = z
     dreaming: MemoryDreamingSchema,
   })
   .strict();
+const RetrievalProfileSchema = z
+  .object({
+    /** Items returned, neighbour expansion included. */
+    limit: z.number().int().min(1).max(50),
+    /** Estimated tokens of all returned text. */
+    tokenBudget: z.number().int().min(50).max(50_000),
+    /** Candidates fetched from each index before fusion. */
+    candidates: z.number().int().min(5).max(500),
+    /** Share of query tokens a hit must contain (0 = none). */
+    minCoverage: z.number().min(0).max(1),
+    /** Collections whose whole text fits this many tokens are returned whole (0 = never). */
+    readWholeTokens: z.number().int().min(0).max(50_000),
+    /** Above this many passages, search picks documents/sections first, then passages inside them. */
+    twoStageAbove: z.number().int().min(0).max(10_000_000),
+    /** Neighbouring passages added on each side of the first `expandHits` hits. */
+    neighbours: z.number().int().min(0).max(5),
+    expandHits: z.number().int().min(0).max(50),
+    /** A hit under a section/document of at most this many tokens returns that whole parent (0 = never). */
+    parentTokens: z.number().int().min(0).max(20_000),
+    /** Hits per document at most (0 = no cap). */
+    perRoot: z.number().int().min(0).max(50),
+    /** Rerank with the configured reranker (Workers AI only). */
+    rerank: z.boolean(),
+  })
+  .strict();
+
+const EmbeddingModelSchema = z
+  .object({
+    provider: z.enum(["local", "workers-ai", "openai-compatible"]),
+    /** Provider model id, e.g. @cf/baai/bge-m3; `local-hash` for the local embedder. */
+    model: z.string().min(1).max(200),
+    /** Bump when vectors of the same model stop being comparable. */
+    version: z.string().min(1).max(40),
+    dims: z.number().int().min(8).max(1536),
+    /** OpenAI-compatible endpoint (the key is the EMBEDDING_API_KEY secret). */
+    baseUrl: z.string().url().optional(),
+    /** Weight of this model's kNN ranking in rank fusion with bm25 (0 = keep vectors, do not search them). */
+    fusionWeight: z.number().min(0).max(5).optional(),
+    /** Name of the Vectorize binding holding this model's index; none = brute force over D1. */
+    vectorBinding: z
+      .string()
+      .regex(/^[A-Z][A-Z0-9_]*$/)
+      .optional(),
+  })
+  .strict();
+
+const KnowledgeSchema = z
+  .object({
+    /** Collections every chat may read ("*" = all). */
+    collections: z.array(z.string().min(1).max(64)),
+    /** Per-chat override: chat key → readable collections. */
+    chatCollections: z.record(z.string(), z.array(z.string().min(1).max(64))),
+    /** Defaults of new collections. */
+    chunkSize: z.number().int().min(50).max(8000),
+    chunkOverlap: z.number().int().min(0).max(2000),
+    /** kb_search. */
+    search: RetrievalProfileSchema,
+    /** Automatic recall before every reply: off by default, stricter and smaller than kb_search. */
+    autoRecall: RetrievalProfileSchema.extend({ enabled: z.boolean() }).strict(),
+    embeddings: z
+      .object({
+        models: z.record(z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/), EmbeddingModelSchema),
+        /** The model searches use; null = FTS only. Switching models = backfill, then flip this. */
+        read: z.string().nullable(),
+        /** Models every new node is embedded with (dual write during a switch). */
+        write: z.array(z.string()),
+        /** Hashes embedded right after an import; the rest by `embeddings rebuild` or the cron. */
+        refreshPerRun: z.number().int().min(0).max(100_000),
+      })
+      .strict(),
+    /** `local` = the deterministic lexical reranker; `workers-ai` = a cross-encoder (needs the AI binding). */
+    reranker: z.object({ provider: z.enum(["local", "workers-ai"]), model: z.string().min(1) }).strict(),
+  })
+  .strict()
+  .superRefine((k, ctx) => {
+    const known = new Set(Object.keys(k.embeddings.models));
+    if (k.embeddings.read !== null && !known.has(k.embeddings.read))
+      ctx.addIssue({
+        code: "custom",
+        path: ["embeddings", "read"],
+        message: `names no model in knowledge.embeddings.models`,
+      });
+    k.embeddings.write.forEach((w, i) => {
+      if (!known.has(w))
+        ctx.addIssue({
+          code: "custom",
+          path: ["embeddings", "write", i],
+          message: "names no model in knowledge.embeddings.models",
+        });
+    });
+  });
 
 export const SettingsSchema = z
   .object({
@@ -121,8 +212,13 @@ export const SettingsSchema = z
     outbox: OutboxSchema,
     identity: IdentitySettingsSchema,
     memory: MemorySchema,
+    knowledge: KnowledgeSchema,
   })
   .strict();
+
+export type KnowledgeSettings = z.infer<typeof KnowledgeSchema>;
+export type RetrievalProfile = z.infer<typeof RetrievalProfileSchema>;
+export type EmbeddingModelSettings = z.infer<typeof EmbeddingModelSchema>;
 
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -153,6 +249,58 @@ export const DEFAULT_SETTINGS: Settings = {
     },
     mandatory: { minImportance: 0.8, maxItems: 6, tokenBudget: 2000 },
     dreaming: { enabled: true, afterTurns: 20, idleMinutes: 30, maxTurnsPerRun: 60 },
+  },
+  knowledge: {
+    collections: ["*"],
+    chatCollections: {},
+    chunkSize: 800,
+    chunkOverlap: 80,
+    search: {
+      limit: 6,
+      tokenBudget: 1500,
+      candidates: 50,
+      minCoverage: 0,
+      readWholeTokens: 1200,
+      twoStageAbove: 20_000,
+      neighbours: 1,
+      expandHits: 2,
+      parentTokens: 800,
+      perRoot: 3,
+      rerank: false,
+    },
+    autoRecall: {
+      enabled: false,
+      limit: 2,
+      tokenBudget: 400,
+      candidates: 30,
+      minCoverage: 0.5,
+      readWholeTokens: 0,
+      twoStageAbove: 20_000,
+      neighbours: 0,
+      expandHits: 0,
+      parentTokens: 0,
+      perRoot: 1,
+      rerank: false,
+    },
+    embeddings: {
+      models: {
+        // Fused at weight 0: on every dev set the hashed n-gram vectors lowered bm25's ranking
+        // (README, "Evaluation"); they are still computed, cached and searchable for experiments.
+        local: { provider: "local", model: "local-hash", version: "1-512", dims: 512, fusionWeight: 0 },
+        "bge-m3": {
+          provider: "workers-ai",
+          model: "@cf/baai/bge-m3",
+          version: "1",
+          dims: 1024,
+          fusionWeight: 1,
+          vectorBinding: "KNOWLEDGE_VECTORS",
+        },
+      },
+      read: "local",
+      write: ["local"],
+      refreshPerRun: 2000,
+    },
+    reranker: { provider: "local", model: "@cf/baai/bge-reranker-base" },
   },
 };
 

@@ -1,4 +1,4 @@
-import { it } from "vitest";
+import { describe, it } from "vitest";
 import {
   DEFAULT_SETTINGS,
   isStored,
@@ -48,4 +48,28 @@ it("uses the chat's retention override, else its type's default", ({ expect }) =
   expect(retentionDays(DEFAULT_SETTINGS, "group", null)).toBe(90);
   expect(retentionDays(DEFAULT_SETTINGS, "private", null)).toBe(180);
   expect(retentionDays(DEFAULT_SETTINGS, "group", 7)).toBe(7);
+});
+
+describe("knowledge settings", () => {
+  it("accepts the production layer that reads bge-m3", ({ expect }) => {
+    const r = resolveSettings({ knowledge: { embeddings: { read: "bge-m3", write: ["bge-m3"] } } });
+    expect(r.ok && r.value.knowledge.embeddings.read).toBe("bge-m3");
+  });
+
+  it.for([
+    [{ knowledge: { embeddings: { read: "nope" } } }, "knowledge.embeddings.read"],
+    [{ knowledge: { embeddings: { write: ["local", "nope"] } } }, "knowledge.embeddings.write.1"],
+    [{ knowledge: { search: { limit: 0 } } }, "knowledge.search.limit"],
+  ] as const)("refuses %j naming %s", ([layer, field], { expect }) => {
+    const r = resolveSettings(layer);
+    expect(r.ok ? null : r.error.field).toBe(field);
+  });
+
+  it("keeps automatic KB recall off and stricter than kb_search by default", ({ expect }) => {
+    const k = DEFAULT_SETTINGS.knowledge;
+    expect(k.autoRecall.enabled).toBe(false);
+    expect(k.autoRecall.limit).toBeLessThan(k.search.limit);
+    expect(k.autoRecall.tokenBudget).toBeLessThan(k.search.tokenBudget);
+    expect(k.autoRecall.minCoverage).toBeGreaterThan(k.search.minCoverage);
+  });
 });

@@ -1,0 +1,108 @@
+// (c) Knowledge-base search: kb_search (the whole retrieval pipeline: FTS5 + local vectors
+// + fusion + re-check + expansion) p50/p95 at 1k, 10k and 100k passages in local D1, next to
+// the bare FTS5 query it starts from, same collection, same queries, same run. Also import
+// throughput (passages/s, including FTS rows) and local embedding throughput. Finally the 1k
+// collection is searched again while the database holds all 111k passages, to see what the
+// other collections cost a small one (the per-collection token-namespace question).
+import { percentile, round } from "./stats.mjs";
+
+const SIZES = (process.env.BENCH_KB_SIZES ?? "1000,10000,100000").split(",").map(Number);
+const QUERIES = Number(process.env.BENCH_KB_QUERIES ?? 100);
+const PER_DOC = 10;
+
+async function post(base, path, body) {
+  const res = await fetch(`${base}/dev/bench${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+  return res.json();
+}
+
+/** Query specs: the server cuts each query out of a seeded passage (6–12 characters). */
+function queries(n, seed, size) {
+  const out = [];
+  let x = seed;
+  for (let i = 0; i < n; i++) {
+    x = (x * 48271) % 2147483647;
+    out.push({ passage: x % size, length: 6 + (x % 7) });
+  }
+  return out;
+}
+
+async function seed(base, collection, passages, embed) {
+  const docs = passages / PER_DOC;
+  let importMs = 0;
+  let embedMs = 0;
+  let seeded = 0;
+  for (let offset = 0; offset < docs; offset += 200) {
+    const r = await post(base, "/kb-seed", {
+      collection,
+      offset,
+      documents: Math.min(200, docs - offset),
+      passagesPerDocument: PER_DOC,
+      embed,
+    });
+    importMs += r.importMs;
+    embedMs += r.embedMs;
+    seeded += r.passages;
+  }
+  return { seeded, importMs, embedMs };
+}
+
+async function latency(base, collection, mode, qs) {
+  // Warm-up: first queries pay for compilation and the vector cache.
+  await post(base, "/kb-search", { collection, mode, queries: qs.slice(0, 10) });
+  const { latencies } = await post(base, "/kb-search", { collection, mode, queries: qs });
+  return { p50: round(percentile(latencies, 50)), p95: round(percentile(latencies, 95)) };
+}
+
+export async function run({ base }) {
+  const results = {};
+  let totalPassages = 0;
+  let totalImportMs = 0;
+  let totalEmbedMs = 0;
+  for (const size of SIZES) {
+    const collection = `bench-kb-${size}`;
+    // Local embeddings are timed on the smallest set only: the local model is fused at weight
+    // 0 by default (see README), so kb_search does not read them, and 100k vectors would
+    // only slow the seeding.
+    const embed = size === SIZES[0];
+    const s = await seed(base, collection, size, embed);
+    totalPassages += s.seeded;
+    totalImportMs += s.importMs;
+    if (embed) {
+      totalEmbedMs = s.embedMs;
+      results.local_embed_passages_per_s = round((s.seeded / s.embedMs) * 1000, 0);
+    }
+    const qs = queries(QUERIES, size, size);
+    const fts = await latency(base, collection, "fts", qs);
+    const pipeline = await latency(base, collection, "pipeline", qs);
+    results[`${size}`] = {
+      passages: s.seeded,
+      kb_search_p50_ms: pipeline.p50,
+      kb_search_p95_ms: pipeline.p95,
+      fts_p50_ms: fts.p50,
+      fts_p95_ms: fts.p95,
+      import_passages_per_s: round((s.seeded / s.importMs) * 1000, 0),
+    };
+  }
+  const small = SIZES[0];
+  const qs = queries(QUERIES, small, small);
+  const again = {
+    fts: await latency(base, `bench-kb-${small}`, "fts", qs),
+    pipeline: await latency(base, `bench-kb-${small}`, "pipeline", qs),
+  };
+  return {
+    sizes: results,
+    [`${small}_again_with_${totalPassages}_in_db`]: {
+      kb_search_p50_ms: again.pipeline.p50,
+      kb_search_p95_ms: again.pipeline.p95,
+      fts_p50_ms: again.fts.p50,
+      fts_p95_ms: again.fts.p95,
+    },
+    import_passages_per_s: round((totalPassages / totalImportMs) * 1000, 0),
+    local_embed_ms_smallest: round(totalEmbedMs, 0),
+  };
+}

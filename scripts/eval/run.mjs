@@ -1,0 +1,338 @@
+// `npm run eval -- <dataset> [options]`: retrieval quality of the project's pipeline against a
+// same-run baseline (plain FTS5 bm25 over the same units' raw text, no context), on the
+// formats of ../shared/eval. Runs inside workerd: it starts the Worker locally (wrangler dev,
+// fresh local D1 in .eval/), loads the data through local-only /dev/eval routes that call the
+// production import, indexing and retrieval code, and prints one JSON line of metrics.
+//
+//   npm run eval -- cmrc2018 --passages <passages.jsonl> --queries <queries.jsonl> [--chunk-size 200]
+//   npm run eval -- locomo   --turns <turns.jsonl> --questions <questions.jsonl>
+//   npm run eval -- kdconv   --passages <passages.jsonl> --queries <queries.jsonl> [--context-only]
+//   npm run eval -- vue-docs --docs <dir> [--chunk-size 800]
+//
+// Options for experiments: --options '<json>' overrides pipeline options (RetrievalOptions),
+// --limit-queries N evaluates the first N queries only, --no-vectors runs FTS only,
+// --vector-weight W fuses the local embedder's kNN at weight W (default: the model's setting, 0),
+// --dump <file> writes every query with both result lists.
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { root } from "../lib/dev-vars.mjs";
+import { applyLocalMigrations, startWranglerDev } from "../lib/wrangler.mjs";
+
+const [dataset, ...rest] = process.argv.slice(2);
+const flags = {};
+for (let i = 0; i < rest.length; i++) {
+  const a = rest[i];
+  if (!a.startsWith("--")) continue;
+  const next = rest[i + 1];
+  if (next === undefined || next.startsWith("--")) flags[a.slice(2)] = true;
+  else {
+    flags[a.slice(2)] = next;
+    i++;
+  }
+}
+
+const DATASETS = { cmrc2018: evalCmrc, locomo: evalLocomo, kdconv: evalKdconv, "vue-docs": evalVueDocs };
+if (!DATASETS[dataset]) {
+  console.error(
+    `usage: npm run eval -- <${Object.keys(DATASETS).join("|")}> [options]  (see scripts/eval/run.mjs)`,
+  );
+  process.exit(2);
+}
+
+const readJsonl = (file) =>
+  readFileSync(requireFlag(file), "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
+
+function requireFlag(name) {
+  const value = flags[name.replace(/^--/, "")] ?? name;
+  if (typeof value !== "string") throw new Error(`--${name} is required`);
+  return value;
+}
+
+const overrides = flags.options ? JSON.parse(flags.options) : {};
+const maxQueries = flags["limit-queries"] ? Number(flags["limit-queries"]) : Number.POSITIVE_INFINITY;
+
+const persistTo = process.env.EVAL_STATE_DIR ?? path.join(root, ".eval", "state");
+rmSync(persistTo, { recursive: true, force: true });
+applyLocalMigrations(persistTo);
+const port = Number(process.env.EVAL_PORT ?? 8833);
+const config = {
+  follow: { groups: [] },
+  knowledge: flags["no-vectors"] ? { embeddings: { read: null, write: [] } } : {},
+};
+const server = await startWranglerDev({
+  port,
+  persistTo,
+  quiet: true,
+  vars: {
+    QQ_BOT_APPID: "102000000",
+    QQ_BOT_SECRET: "evalSecret0123456789abcdefghijklm",
+    ADMIN_TOKEN: "eval-admin",
+    AKASHA_CONFIG: JSON.stringify(config),
+  },
+});
+const base = `http://127.0.0.1:${port}`;
+
+async function post(route, body) {
+  const res = await fetch(`${base}/dev/eval${route}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${route} answered ${res.status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text);
+}
+
+async function importDocuments(collection, docs, chunkSize, chunkOverlap) {
+  let ms = 0;
+  let passages = 0;
+  for (let i = 0; i < docs.length; i += 100) {
+    const r = await post("/documents", {
+      collection,
+      chunkSize,
+      chunkOverlap,
+      documents: docs.slice(i, i + 100),
+    });
+    if (r.failed.length > 0) throw new Error(`import failed: ${JSON.stringify(r.failed.slice(0, 3))}`);
+    ms += r.ms;
+    passages += r.passages;
+  }
+  return { ms, passages };
+}
+
+async function refreshEmbeddings() {
+  for (let i = 0; i < 1000; i++) {
+    const r = await post("/refresh", { limit: 5000 });
+    if (r.reports.some((x) => x.error)) throw new Error(JSON.stringify(r.reports));
+    if (r.reports.every((x) => x.done)) return;
+  }
+}
+
+async function searchAll(mode, queries, { limit = 10, profile = "search" } = {}) {
+  const out = new Map();
+  for (let i = 0; i < queries.length; i += 100) {
+    const r = await post("/search", {
+      mode,
+      limit,
+      profile,
+      ...(flags["vector-weight"] ? { vectorWeight: Number(flags["vector-weight"]) } : {}),
+      options: overrides,
+      queries: queries.slice(i, i + 100),
+    });
+    for (const q of r.results) out.set(q.id, q.items);
+  }
+  return out;
+}
+
+/** --dump <file>: every query with both result lists, for error analysis. */
+function dump(queries, pipeline, baseline) {
+  if (typeof flags.dump !== "string") return;
+  const lines = queries.map((q) =>
+    JSON.stringify({ query: q, pipeline: pipeline.get(q.id) ?? [], baseline: baseline.get(q.id) ?? [] }),
+  );
+  writeFileSync(flags.dump, `${lines.join("\n")}\n`);
+}
+
+const round = (x) => Math.round(x * 10000) / 10000;
+const mean = (xs) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
+
+/** `relevant(item)` → boolean per returned item; hit@k, MRR@10. */
+function hitMetrics(results, queries, relevant) {
+  const hit = { 1: [], 5: [], 10: [] };
+  const rr = [];
+  for (const q of queries) {
+    const items = results.get(q.id) ?? [];
+    const first = items.slice(0, 10).findIndex((it) => relevant(q, it));
+    for (const k of [1, 5, 10]) hit[k].push(first >= 0 && first < k ? 1 : 0);
+    rr.push(first >= 0 ? 1 / (first + 1) : 0);
+  }
+  return {
+    "hit@1": round(mean(hit[1])),
+    "hit@5": round(mean(hit[5])),
+    "hit@10": round(mean(hit[10])),
+    "MRR@10": round(mean(rr)),
+  };
+}
+
+/** `keys(item)` → the gold keys an item covers; recall@k = share of gold keys in the top k. */
+function recallMetrics(results, queries, gold, keysOf, ks) {
+  const recall = Object.fromEntries(ks.map((k) => [k, []]));
+  const rr = [];
+  for (const q of queries) {
+    const items = results.get(q.id) ?? [];
+    const want = new Set(gold(q));
+    for (const k of ks) {
+      const got = new Set(
+        items
+          .slice(0, k)
+          .flatMap(keysOf)
+          .filter((x) => want.has(x)),
+      );
+      recall[k].push(got.size / want.size);
+    }
+    const first = items.slice(0, 10).findIndex((it) => keysOf(it).some((x) => want.has(x)));
+    rr.push(first >= 0 ? 1 / (first + 1) : 0);
+  }
+  return {
+    ...Object.fromEntries(ks.map((k) => [`recall@${k}`, round(mean(recall[k]))])),
+    "MRR@10": round(mean(rr)),
+  };
+}
+
+async function evalCmrc() {
+  const chunkSize = Number(flags["chunk-size"] ?? 200);
+  const passages = readJsonl("passages");
+  const queries = readJsonl("queries")
+    .slice(0, maxQueries)
+    .map((q) => ({ ...q, id: q.qid, text: q.query, scopes: ["collection:cmrc2018"] }));
+  const imported = await importDocuments(
+    "cmrc2018",
+    passages.map((p) => ({ source: `${p.pid}.txt`, title: p.title || null, text: p.text })),
+    chunkSize,
+    Number(flags["chunk-overlap"] ?? 40),
+  );
+  await refreshEmbeddings();
+  await post("/baseline-index", { scopes: ["collection:cmrc2018"] });
+  const relevant = (q, it) => q.answers.some((a) => it.raw_text.includes(a));
+  const pipelineResults = await searchAll("pipeline", queries);
+  const baselineResults = await searchAll("baseline", queries);
+  dump(queries, pipelineResults, baselineResults);
+  const pipeline = hitMetrics(pipelineResults, queries, relevant);
+  const baseline = hitMetrics(baselineResults, queries, relevant);
+  return {
+    dataset: "cmrc2018",
+    queries: queries.length,
+    documents: passages.length,
+    passages: imported.passages,
+    chunk_size: chunkSize,
+    pipeline,
+    baseline,
+  };
+}
+
+async function evalLocomo() {
+  const turns = readJsonl("turns");
+  const byConv = new Map();
+  for (const t of turns) {
+    if (!byConv.has(t.conv_id)) byConv.set(t.conv_id, new Map());
+    const sessions = byConv.get(t.conv_id);
+    if (!sessions.has(t.session))
+      sessions.set(t.session, { id: `S${t.session}`, label: `Session ${t.session} · ${t.date}`, turns: [] });
+    sessions.get(t.session).turns.push({
+      id: t.dia_id,
+      speaker: t.speaker,
+      text: t.text,
+      ...(t.image_caption ? { attachment: t.image_caption } : {}),
+    });
+  }
+  for (const [conv, sessions] of byConv) {
+    await post("/conversation", { chat: `locomo:group:${conv}`, sessions: [...sessions.values()] });
+  }
+  await refreshEmbeddings();
+  await post("/baseline-index", { scopes: [...byConv.keys()].map((c) => `chat:locomo:group:${c}`) });
+  const questions = readJsonl("questions")
+    .filter((q) => !q.adversarial && q.evidence.length > 0)
+    .slice(0, maxQueries)
+    .map((q) => ({ ...q, id: q.qid, text: q.question, scopes: [`chat:locomo:group:${q.conv_id}`] }));
+  const keysOf = (it) => {
+    const m = JSON.parse(it.metadata || "{}");
+    return m.turn_id ? [m.turn_id] : [];
+  };
+  const gold = (q) => q.evidence;
+  const pipelineResults = await searchAll("pipeline", questions, { profile: "history" });
+  const baselineResults = await searchAll("baseline", questions);
+  dump(questions, pipelineResults, baselineResults);
+  const pipeline = recallMetrics(pipelineResults, questions, gold, keysOf, [5, 10]);
+  const baseline = recallMetrics(baselineResults, questions, gold, keysOf, [5, 10]);
+  return { dataset: "locomo", questions: questions.length, turns: turns.length, pipeline, baseline };
+}
+
+async function evalKdconv() {
+  const contextOnly = flags["context-only"] === true;
+  const passages = readJsonl("passages");
+  const queries = readJsonl("queries")
+    .map((q) => ({
+      ...q,
+      id: q.qid,
+      text: (contextOnly ? q.context : [...q.context, q.query]).join("\n"),
+      scopes: ["collection:kdconv"],
+    }))
+    .filter((q) => q.text.trim() !== "")
+    .slice(0, maxQueries);
+  await importDocuments(
+    "kdconv",
+    passages.map((p) => ({ source: `${p.pid}.txt`, title: p.title, text: p.text })),
+    Number(flags["chunk-size"] ?? 800),
+    Number(flags["chunk-overlap"] ?? 80),
+  );
+  await refreshEmbeddings();
+  await post("/baseline-index", { scopes: ["collection:kdconv"] });
+  const keysOf = (it) => [it.source_id.replace(/\.txt$/, "")];
+  const gold = (q) => q.positive_pids;
+  const pipelineResults = await searchAll("pipeline", queries);
+  const baselineResults = await searchAll("baseline", queries);
+  dump(queries, pipelineResults, baselineResults);
+  const pipeline = recallMetrics(pipelineResults, queries, gold, keysOf, [1, 5, 10]);
+  const baseline = recallMetrics(baselineResults, queries, gold, keysOf, [1, 5, 10]);
+  return {
+    dataset: "kdconv",
+    context_only: contextOnly,
+    queries: queries.length,
+    passages: passages.length,
+    pipeline,
+    baseline,
+  };
+}
+
+function walk(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? walk(full) : name.endsWith(".md") ? [full] : [];
+  });
+}
+
+async function evalVueDocs() {
+  const dir = requireFlag("docs");
+  const chunkSize = Number(flags["chunk-size"] ?? 800);
+  const files = walk(dir).sort();
+  const docs = files.map((f) => ({
+    source: path.relative(dir, f),
+    title: null,
+    text: readFileSync(f, "utf8"),
+  }));
+  const imported = await importDocuments("vue-docs", docs, chunkSize, Number(flags["chunk-overlap"] ?? 80));
+  const { stats } = await post("/stats", { collection: "vue-docs" });
+  const by = Object.fromEntries(stats.map((s) => [s.node_type, s]));
+  const p = by.passage ?? { n: 0, max_len: 0, mean_len: 0, deep: 0 };
+  return {
+    dataset: "vue-docs",
+    files: files.length,
+    chunk_size: chunkSize,
+    nodes: Object.fromEntries(stats.map((s) => [s.node_type, s.n])),
+    passage_max_chars: p.max_len,
+    passage_mean_chars: round(p.mean_len),
+    share_path_2plus_headings: round(p.n ? p.deep / p.n : 0),
+    import_passages_per_s: round((imported.passages / imported.ms) * 1000),
+  };
+}
+
+try {
+  const started = Date.now();
+  process.on("uncaughtException", (e) => {
+    console.error(server.output().split("\n").slice(-30).join("\n"));
+    throw e;
+  });
+  const result = await DATASETS[dataset]();
+  console.log(
+    JSON.stringify({
+      ...result,
+      ...(flags.options ? { options: overrides } : {}),
+      seconds: Math.round((Date.now() - started) / 1000),
+    }),
+  );
+} finally {
+  server.stop();
+}

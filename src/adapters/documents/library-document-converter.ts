@@ -1,0 +1,56 @@
+/** The DocumentConverter port over the format converters of this folder. */
+import type { DocumentFormat, ParsedDocument, SourceFile } from "../../domain/knowledge/document";
+import type { ConvertError, DocumentConverter } from "../../domain/knowledge/import-documents";
+import { err, ok, type Result } from "../../domain/shared/result";
+import { convertDocx, convertPdf } from "./binary-converters";
+import { convertHtml } from "./html-converter";
+import { convertMarkdown } from "./markdown-converter";
+import { convertCsv, convertJson, convertText } from "./structured-converters";
+import { decodeText } from "./text-decoding";
+
+const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46]; // %PDF
+const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04]; // PK\3\4
+
+const startsWith = (bytes: Uint8Array, magic: readonly number[]) => magic.every((b, i) => bytes[i] === b);
+
+export class LibraryDocumentConverter implements DocumentConverter {
+  async convert(format: DocumentFormat, file: SourceFile): Promise<Result<ParsedDocument, ConvertError>> {
+    const corrupt = (message: string) => err<ConvertError>({ kind: "corrupt", message });
+    if (format === "pdf") {
+      if (!startsWith(file.bytes, PDF_MAGIC)) return corrupt("not a PDF file (no %PDF header)");
+      try {
+        return ok(await convertPdf(file.bytes));
+      } catch (e) {
+        return corrupt(`damaged or encrypted PDF (${(e as Error).message})`);
+      }
+    }
+    if (format === "docx") {
+      if (!startsWith(file.bytes, ZIP_MAGIC))
+        return corrupt("not a DOCX file (not a ZIP container; .doc must be converted to .docx)");
+      try {
+        return ok(await convertDocx(file.bytes));
+      } catch (e) {
+        return corrupt(`damaged DOCX (${(e as Error).message})`);
+      }
+    }
+    const decoded = decodeText(file.bytes);
+    if (!decoded.ok) return corrupt(decoded.message);
+    const text = decoded.text;
+    switch (format) {
+      case "markdown":
+        return ok(convertMarkdown(text));
+      case "html":
+        return ok(convertHtml(text));
+      case "text":
+        return ok(convertText(text));
+      case "csv": {
+        const r = convertCsv(text, /\.tsv$/i.test(file.name) ? "\t" : undefined);
+        return r.ok ? ok(r.doc) : corrupt(r.message);
+      }
+      case "json": {
+        const r = convertJson(text, /\.(jsonl|ndjson)$/i.test(file.name));
+        return r.ok ? ok(r.doc) : corrupt(r.message);
+      }
+    }
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * Knowledge-base search over the shared retrieval pipeline: which collections a chat may
+ * read (from settings, never from the model), the profile → pipeline options mapping, and
+ * context_read's navigation (subtree, children, parents) with the same scope check.
+ */
+import type { KnowledgeSettings, RetrievalProfile } from "../config/settings";
+import type { ContextNode } from "../retrieval/context-node";
+import type { ContextStore } from "../retrieval/ports";
+import {
+  DEFAULT_RETRIEVAL_OPTIONS,
+  type RetrievalDeps,
+  type RetrievalOptions,
+  type RetrievalResult,
+  retrieve,
+} from "../retrieval/retrieve";
+import { collectionScope } from "../retrieval/scope-key";
+
+/** What the turn needs from the knowledge base; built by the composition root. */
+export type KnowledgeAccess = {
+  /** The pipeline's ports for these settings (which embedding model is read, reranker). */
+  retrieval(settings: KnowledgeSettings): RetrievalDeps;
+  /** Names of all existing collections. */
+  listCollections(): Promise<string[]>;
+};
+
+/** Collections a chat may read: its override, else the global list; "*" = every existing one. */
+export async function readableCollections(
+  settings: KnowledgeSettings,
+  chatKey: string,
+  all: () => Promise<string[]>,
+): Promise<string[]> {
+  const allowed = settings.chatCollections[chatKey] ?? settings.collections;
+  if (allowed.length === 0) return [];
+  const existing = await all();
+  if (allowed.includes("*")) return existing;
+  const known = new Set(existing);
+  return allowed.filter((c) => known.has(c));
+}
+
+export function profileOptions(profile: RetrievalProfile): RetrievalOptions {
+  return {
+    ...DEFAULT_RETRIEVAL_OPTIONS,
+    limit: profile.limit,
+    tokenBudget: profile.tokenBudget,
+    candidates: profile.candidates,
+    minCoverage: profile.minCoverage,
+    readWholeTokens: profile.readWholeTokens,
+    twoStageAbove: profile.twoStageAbove,
+    neighbours: profile.neighbours,
+    expandHits: profile.expandHits,
+    perRoot: profile.perRoot,
+    parentTokens: profile.parentTokens,
+    rerank: profile.rerank,
+  };
+}
+
+export async function searchKnowledge(
+  deps: RetrievalDeps,
+  input: { query: string; collections: readonly string[]; options: RetrievalOptions },
+): Promise<RetrievalResult> {
+  return retrieve(deps, {
+    query: input.query,
+    filter: {
+      scopes: input.collections.map(collectionScope),
+      nodeTypes: ["passage"],
+      collections: input.collections,
+    },
+    options: input.options,
+  });
+}
+
+export type ReadMode = "subtree" | "children" | "parents";
+
+const SUBTREE_LIMIT = 200;
+
+/**
+ * A node and its surroundings for context_read: `children` (direct), `subtree` (depth-first,
+ * at most 200 nodes), `parents` (the chain up to the document). Null when the node does not
+ * exist, is not active, or lies outside the readable collections.
+ */
+export async function readContext(
+  store: ContextStore,
+  input: { nodeId: string; mode: ReadMode; collections: readonly string[] },
+): Promise<{ node: ContextNode; related: ContextNode[] } | null> {
+  const [node] = await store.load([input.nodeId]);
+  const readable = new Set(input.collections);
+  const visible = (n: ContextNode) =>
+    n.status === "active" && n.scopeType === "collection" && readable.has(n.scopeId);
+  if (!node || !visible(node)) return null;
+  if (input.mode === "parents")
+    return { node, related: (await store.ancestors(node.nodeId)).filter(visible) };
+  if (input.mode === "children")
+    return { node, related: (await store.children(node.nodeId, SUBTREE_LIMIT)).filter(visible) };
+  const related: ContextNode[] = [];
+  const walk = async (id: string): Promise<void> => {
+    for (const child of await store.children(id, SUBTREE_LIMIT)) {
+      if (related.length >= SUBTREE_LIMIT) return;
+      if (!visible(child)) continue;
+      related.push(child);
+      await walk(child.nodeId);
+    }
+  };
+  await walk(node.nodeId);
+  return { node, related };
+}

@@ -1,0 +1,485 @@
+/**
+ * The retrieval pipeline (DESIGN §3.5), shared by kb_search, automatic recall and — through
+ * the same ports — memory and history search:
+ *
+ *   filter (scopes/collections from the turn) → small sets read whole → parent-level
+ *   candidates for large sets (two-stage) → FTS5 bm25 + vector kNN → RRF (k = 60) with
+ *   title/path hints → re-check every candidate against the store → optional rerank →
+ *   scoring (importance × recency for memory) → diversity and dedupe → neighbour expansion
+ *   → packing under a token budget → stable citations.
+ *
+ * Vector search is optional: with no embedder or index, or when either fails, the pipeline
+ * runs on FTS alone (DESIGN §5.7).
+ */
+import { estimateTokens, truncateToTokens } from "../agent/token-estimate";
+import type { Logger } from "../shared/logger";
+import { queryTokens, searchTokens } from "../text/search-tokens";
+import { type Citation, citationOf } from "./citation";
+import type { ContextNode } from "./context-node";
+import { type RankedList, reciprocalRankFusion } from "./fuse";
+import type {
+  Candidate,
+  ContextStore,
+  Embedder,
+  KeywordIndex,
+  Reranker,
+  StoreFilter,
+  VectorIndex,
+} from "./ports";
+
+export type RetrievalDeps = {
+  readonly keywords: KeywordIndex;
+  readonly store: ContextStore;
+  readonly vectors?: VectorIndex | null;
+  readonly embedder?: Embedder | null;
+  readonly reranker?: Reranker | null;
+  /**
+   * How much the embedder's ranking counts in fusion (a property of the model: measured 0 for
+   * the local hashed embedder, 1 for bge-m3); 0 skips vector search. Default 1.
+   */
+  readonly vectorWeight?: number;
+  readonly logger?: Logger;
+};
+
+export type RetrievalOptions = {
+  /** Items returned, expansions included. */
+  readonly limit: number;
+  /** Estimated tokens of all returned raw texts. */
+  readonly tokenBudget: number;
+  /** Candidates fetched from each index. */
+  readonly candidates: number;
+  /** Share of the query's tokens a hit must contain (0 = no threshold); vector-only hits need `minSimilarity`. */
+  readonly minCoverage: number;
+  /** A filter whose whole text fits this many tokens is returned whole (0 = never). */
+  readonly readWholeTokens: number;
+  /** Above this many units the search first picks parents, then searches inside them. */
+  readonly twoStageAbove: number;
+  readonly parentCandidates: number;
+  /** Neighbours on each side added after each of the first `expandHits` hits. */
+  readonly neighbours: number;
+  readonly expandHits: number;
+  /**
+   * A hit whose parent (section or document) holds at most this many tokens of passages is
+   * returned as that whole parent — short sections are read whole, not in fragments (0 = never).
+   */
+  readonly parentTokens: number;
+  /** At most this many hits per document/episode (0 = no cap). */
+  readonly perRoot: number;
+  readonly rrfK: number;
+  /** Weights of the fused lists. */
+  readonly weights: {
+    readonly keyword: number;
+    readonly vector: number;
+    readonly inside: number;
+    readonly hint: number;
+    readonly rerank: number;
+  };
+  readonly rerank: boolean;
+  /** Candidates the reranker reorders. */
+  readonly rerankDepth: number;
+  readonly scoring: "relevance" | "memory";
+  /** For memory scoring: now, and the half-life of recency in days. */
+  readonly now?: number;
+  readonly halfLifeDays?: number;
+};
+
+export const DEFAULT_RETRIEVAL_OPTIONS: RetrievalOptions = {
+  limit: 8,
+  tokenBudget: 2000,
+  candidates: 50,
+  minCoverage: 0,
+  readWholeTokens: 0,
+  twoStageAbove: 20_000,
+  parentCandidates: 12,
+  neighbours: 0,
+  expandHits: 0,
+  perRoot: 0,
+  parentTokens: 0,
+  rrfK: 60,
+  weights: { keyword: 1, vector: 1, inside: 1, hint: 1, rerank: 1 },
+  rerank: false,
+  rerankDepth: 30,
+  scoring: "relevance",
+};
+
+export type RetrievedItem = {
+  readonly node: ContextNode;
+  /** Fused score (hits) or the score of the hit a neighbour belongs to. */
+  readonly score: number;
+  readonly via: "hit" | "neighbour" | "whole" | "parent";
+  /** What is shown: the node's raw text, or for a merged parent its passages' raw texts in order. */
+  readonly text: string;
+  /** Share of query tokens present in the node's retrieval text. */
+  readonly coverage: number;
+  readonly citation: Citation;
+};
+
+export type RetrievalResult = {
+  readonly items: readonly RetrievedItem[];
+  readonly strategy: "empty" | "whole" | "flat" | "two-stage";
+  readonly tokens: number;
+  /** Candidates dropped by the store re-check (stale vectors, other scopes, archived). */
+  readonly dropped: number;
+};
+
+export type RetrievalRequest = {
+  readonly query: string;
+  readonly filter: StoreFilter;
+  readonly options: RetrievalOptions;
+};
+
+/** Smallest remainder of the budget worth filling with a truncated item. */
+const MIN_TRUNCATED_TOKENS = 64;
+
+const EMPTY: RetrievalResult = { items: [], strategy: "empty", tokens: 0, dropped: 0 };
+
+export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Promise<RetrievalResult> {
+  const { filter, options } = req;
+  if (filter.scopes.length === 0 || filter.nodeTypes.length === 0 || options.limit <= 0) return EMPTY; // 1. filter
+
+  const size =
+    options.readWholeTokens > 0 || options.twoStageAbove > 0 ? await deps.store.size(filter) : null;
+  if (size && size.count > 0 && size.tokens <= options.readWholeTokens) {
+    return readWhole(deps, filter, options); // 2. small sets are read whole
+  }
+  const qTokens = new Set(queryTokens(req.query, 96));
+  if (qTokens.size === 0 && !deps.embedder) return EMPTY;
+  const twoStage = size !== null && options.twoStageAbove > 0 && size.count > options.twoStageAbove;
+
+  const [keyword, inside, vector] = await Promise.all([
+    deps.keywords.search({ ...filter, text: req.query, limit: options.candidates }), // 3. FTS5 bm25
+    twoStage ? searchInsideParents(deps, req) : Promise.resolve([]), // 4. parents, then inside them
+    vectorSearch(deps, req), // 5. kNN
+  ]);
+
+  const lists: RankedList[] = [
+    { name: "keyword", weight: options.weights.keyword, items: keyword },
+    { name: "inside", weight: options.weights.inside, items: inside },
+    { name: "vector", weight: vectorWeight(deps, options), items: vector },
+  ];
+  const firstPass = reciprocalRankFusion(lists, options.rrfK);
+  const loaded = await deps.store.load(firstPass.map((c) => c.nodeId));
+  const visible = recheck(loaded, filter); // 6. the store is the authority on scope and status
+  const dropped = new Set(firstPass.map((c) => c.nodeId)).size - visible.size;
+
+  // 7. hints: hits whose source title or heading path the query names rank up.
+  const hinted = firstPass.filter((c) => {
+    const node = visible.get(c.nodeId);
+    return node ? namesSource(req.query, node) : false;
+  });
+  const fused =
+    hinted.length > 0
+      ? reciprocalRankFusion(
+          [...lists, { name: "hint", weight: options.weights.hint, items: hinted }],
+          options.rrfK,
+        )
+      : firstPass;
+
+  const vectorIds = new Set(vector.map((v) => v.nodeId));
+  let scored = fused
+    .map((c) => {
+      const node = visible.get(c.nodeId);
+      if (!node) return null;
+      const coverage = coverageOf(qTokens, node.retrievalText);
+      return {
+        node,
+        score: c.score * scoreFactor(node, options),
+        coverage,
+        vectorOnly: coverage === 0 && vectorIds.has(c.nodeId),
+      };
+    })
+    .filter((x): x is NonNullable<typeof x> => x !== null)
+    .filter((x) => options.minCoverage <= 0 || x.coverage >= options.minCoverage);
+
+  if (options.rerank && deps.reranker && scored.length > 1)
+    scored = await rerank(deps, req.query, scored, options); // 8.
+  scored.sort((a, b) => b.score - a.score);
+
+  const hits = diversify(scored, options.perRoot); // 9. diversity, dedupe
+  const items =
+    options.parentTokens > 0 ? await mergeParents(deps, hits, options) : await expand(deps, hits, options); // 10.
+  const packed = pack(items, options); // 11. budget, citations
+  return { items: packed.items, strategy: twoStage ? "two-stage" : "flat", tokens: packed.tokens, dropped };
+}
+
+async function readWhole(
+  deps: RetrievalDeps,
+  filter: StoreFilter,
+  options: RetrievalOptions,
+): Promise<RetrievalResult> {
+  const nodes = await deps.store.readAll(filter, Math.max(options.limit, 500));
+  const items = nodes.map(
+    (node): RetrievedItem => ({
+      node,
+      text: node.rawText,
+      score: 1,
+      via: "whole",
+      coverage: 1,
+      citation: citationOf(node),
+    }),
+  );
+  const packed = pack(items, { ...options, limit: Math.max(options.limit, nodes.length) });
+  return { items: packed.items, strategy: "whole", tokens: packed.tokens, dropped: 0 };
+}
+
+async function searchInsideParents(deps: RetrievalDeps, req: RetrievalRequest): Promise<Candidate[]> {
+  const parents = await deps.keywords.search({
+    ...req.filter,
+    nodeTypes: ["document", "section", "episode"],
+    text: req.query,
+    limit: req.options.parentCandidates,
+  });
+  if (parents.length === 0) return [];
+  const nodes = await deps.store.load(parents.map((p) => p.nodeId));
+  const rootIds = [...new Set(nodes.map((n) => n.rootId ?? n.nodeId))];
+  return deps.keywords.search({ ...req.filter, rootIds, text: req.query, limit: req.options.candidates });
+}
+
+async function vectorSearch(deps: RetrievalDeps, req: RetrievalRequest): Promise<Candidate[]> {
+  if (!deps.embedder || !deps.vectors || vectorWeight(deps, req.options) <= 0) return [];
+  try {
+    const embedded = await deps.embedder.embed([req.query], "query");
+    const embedding = embedded.ok ? embedded.value[0] : undefined;
+    if (!embedding) {
+      deps.logger?.warn("query embedding failed; FTS only", {
+        kind: embedded.ok ? "empty" : embedded.error.kind,
+      });
+      return [];
+    }
+    return await deps.vectors.query({ ...req.filter, embedding, limit: req.options.candidates });
+  } catch (e) {
+    deps.logger?.warn("vector search failed; FTS only", { error: String(e) });
+    return [];
+  }
+}
+
+const vectorWeight = (deps: RetrievalDeps, options: RetrievalOptions) =>
+  options.weights.vector * (deps.vectorWeight ?? 1);
+
+/** Keeps active nodes of the requested scopes, types and collections. */
+export function recheck(nodes: readonly ContextNode[], filter: StoreFilter): Map<string, ContextNode> {
+  const scopes = new Set<string>(filter.scopes);
+  const types = new Set<string>(filter.nodeTypes);
+  const collections = filter.collections ? new Set(filter.collections) : null;
+  const out = new Map<string, ContextNode>();
+  for (const n of nodes) {
+    if (n.status !== "active") continue;
+    if (!scopes.has(`${n.scopeType}:${n.scopeId}`)) continue;
+    if (!types.has(n.nodeType)) continue;
+    if (collections && (n.collection === null || !collections.has(n.collection))) continue;
+    out.set(n.nodeId, n);
+  }
+  return out;
+}
+
+/** Share of distinct query tokens that occur in the text's tokens. */
+export function coverageOf(query: ReadonlySet<string>, text: string): number {
+  if (query.size === 0) return 0;
+  const tokens = new Set(searchTokens(text));
+  let found = 0;
+  for (const t of query) if (tokens.has(t)) found++;
+  return found / query.size;
+}
+
+const norm = (s: string) => s.normalize("NFKC").toLowerCase().replace(/\s+/g, "");
+
+/** True when the query names the node's source title or one of its headings (≥ 2 characters). */
+export function namesSource(query: string, node: ContextNode): boolean {
+  const q = norm(query);
+  const names = [node.title, ...node.path].filter((t): t is string => typeof t === "string");
+  return names.some((name) => {
+    const n = norm(name.replace(/[（(][^）)]*[）)]/g, ""));
+    return n.length >= 2 && q.includes(n);
+  });
+}
+
+function scoreFactor(node: ContextNode, options: RetrievalOptions): number {
+  if (options.scoring !== "memory") return 1;
+  const halfLife = (options.halfLifeDays ?? 90) * 86_400_000;
+  const age = Math.max(0, (options.now ?? node.updatedAt) - node.updatedAt);
+  return (0.5 + node.importance) * (0.5 + 0.5 * 2 ** (-age / halfLife));
+}
+
+type Scored = { node: ContextNode; score: number; coverage: number };
+
+/**
+ * Reorders the head of the ranking by the reranker, fused with the first-stage order by RRF
+ * (`weights.rerank` against 1), so a reranker refines the ranking without discarding it.
+ */
+async function rerank<T extends Scored>(
+  deps: RetrievalDeps,
+  query: string,
+  scored: T[],
+  options: RetrievalOptions,
+): Promise<T[]> {
+  const ordered = [...scored].sort((a, b) => b.score - a.score);
+  const head = ordered.slice(0, Math.min(ordered.length, options.rerankDepth));
+  const result = await deps.reranker?.rerank(
+    query,
+    head.map((s) => s.node.rawText),
+  );
+  if (!result?.ok) return scored;
+  const byReranker = head
+    .map((s, i) => ({ nodeId: s.node.nodeId, score: result.value[i] ?? 0 }))
+    .sort((a, b) => b.score - a.score);
+  const fused = reciprocalRankFusion(
+    [
+      { name: "first", weight: 1, items: head.map((s) => ({ nodeId: s.node.nodeId, score: s.score })) },
+      { name: "rerank", weight: options.weights.rerank, items: byReranker },
+    ],
+    options.rrfK,
+  );
+  const score = new Map(fused.map((f) => [f.nodeId, f.score]));
+  // Reranked candidates stay above the rest.
+  return ordered.map((s, i) => ({
+    ...s,
+    score: i < head.length ? 1 + (score.get(s.node.nodeId) ?? 0) : s.score,
+  }));
+}
+
+function diversify<T extends Scored>(scored: readonly T[], perRoot: number): T[] {
+  const perRootCount = new Map<string, number>();
+  const seenText = new Set<string>();
+  const out: T[] = [];
+  for (const s of scored) {
+    const text = s.node.rawText.trim();
+    if (seenText.has(text)) continue;
+    const root = s.node.rootId ?? s.node.nodeId;
+    const n = perRootCount.get(root) ?? 0;
+    if (perRoot > 0 && n >= perRoot) continue;
+    perRootCount.set(root, n + 1);
+    seenText.add(text);
+    out.push(s);
+  }
+  return out;
+}
+
+async function expand(
+  deps: RetrievalDeps,
+  hits: readonly Scored[],
+  options: RetrievalOptions,
+): Promise<RetrievedItem[]> {
+  const item = (s: Scored, via: RetrievedItem["via"]): RetrievedItem => ({
+    node: s.node,
+    text: s.node.rawText,
+    score: s.score,
+    via,
+    coverage: s.coverage,
+    citation: citationOf(s.node),
+  });
+  const head = hits.slice(0, options.limit);
+  if (options.neighbours <= 0 || options.expandHits <= 0) return head.map((h) => item(h, "hit"));
+  const expandable = head.slice(0, options.expandHits);
+  const neighbours = await deps.store.neighbours(
+    expandable.map((h) => h.node.nodeId),
+    options.neighbours,
+  );
+  const byParent = new Map<string, ContextNode[]>();
+  for (const n of neighbours) {
+    const key = n.parentId ?? "";
+    byParent.set(key, [...(byParent.get(key) ?? []), n]);
+  }
+  const out: RetrievedItem[] = [];
+  const taken = new Set<string>();
+  const hitIds = new Set(head.map((h) => h.node.nodeId));
+  head.forEach((h, i) => {
+    if (taken.has(h.node.nodeId)) return;
+    out.push(item(h, "hit"));
+    taken.add(h.node.nodeId);
+    if (i >= options.expandHits) return;
+    const siblings = (byParent.get(h.node.parentId ?? "") ?? [])
+      .filter(
+        (n) =>
+          Math.abs(n.position - h.node.position) <= options.neighbours &&
+          !taken.has(n.nodeId) &&
+          !hitIds.has(n.nodeId),
+      )
+      .sort(
+        (a, b) =>
+          Math.abs(a.position - h.node.position) - Math.abs(b.position - h.node.position) ||
+          a.position - b.position,
+      );
+    for (const n of siblings) {
+      out.push({
+        node: n,
+        text: n.rawText,
+        score: h.score,
+        via: "neighbour",
+        coverage: 0,
+        citation: citationOf(n),
+      });
+      taken.add(n.nodeId);
+    }
+  });
+  return out;
+}
+
+/**
+ * Parent expansion: hits under a short parent become that parent, its passages joined in
+ * order (later hits under the same parent fold into it); other hits stay as they are.
+ */
+async function mergeParents(
+  deps: RetrievalDeps,
+  hits: readonly Scored[],
+  options: RetrievalOptions,
+): Promise<RetrievedItem[]> {
+  const head = hits.slice(0, options.limit * 3);
+  const parentIds = [...new Set(head.map((h) => h.node.parentId).filter((p): p is string => p !== null))];
+  const families = await deps.store.childrenOf(parentIds, [...new Set(head.map((h) => h.node.nodeType))]);
+  const parents = new Map((await deps.store.load(parentIds)).map((p) => [p.nodeId, p]));
+  const out: RetrievedItem[] = [];
+  const merged = new Set<string>();
+  for (const h of head) {
+    const parentId = h.node.parentId;
+    if (parentId && merged.has(parentId)) continue;
+    const family = parentId ? (families.get(parentId) ?? []) : [];
+    const parent = parentId ? parents.get(parentId) : undefined;
+    const tokens = family.reduce((n, c) => n + estimateTokens(c.rawText), 0);
+    const sameScope = parent?.scopeType === h.node.scopeType && parent?.scopeId === h.node.scopeId;
+    if (parent && sameScope && family.length > 1 && tokens <= options.parentTokens) {
+      merged.add(parent.nodeId);
+      out.push({
+        node: parent,
+        text: family.map((c) => c.rawText).join("\n"),
+        score: h.score,
+        via: "parent",
+        coverage: h.coverage,
+        citation: citationOf(parent),
+      });
+    } else {
+      out.push({
+        node: h.node,
+        text: h.node.rawText,
+        score: h.score,
+        via: "hit",
+        coverage: h.coverage,
+        citation: citationOf(h.node),
+      });
+    }
+  }
+  return out;
+}
+
+function pack(
+  items: readonly RetrievedItem[],
+  options: RetrievalOptions,
+): { items: RetrievedItem[]; tokens: number } {
+  const out: RetrievedItem[] = [];
+  let tokens = 0;
+  for (const it of items) {
+    if (out.length >= options.limit) break;
+    const cost = estimateTokens(it.text);
+    const left = options.tokenBudget - tokens;
+    if (cost <= left) {
+      out.push(it);
+      tokens += cost;
+    } else if (left >= MIN_TRUNCATED_TOKENS) {
+      // The best remaining item, cut to what is left, beats leaving the budget unused.
+      const text = truncateToTokens(it.text, left - 1);
+      out.push({ ...it, text });
+      tokens += estimateTokens(text);
+      break;
+    }
+  }
+  return { items: out, tokens };
+}

@@ -1,0 +1,170 @@
+/**
+ * The one place the knowledge base's bindings become domain dependencies: D1 stores and
+ * indexes, the embedders of `knowledge.embeddings` (local, Workers AI, OpenAI-compatible),
+ * Vectorize when the model names a binding that exists — else the brute-force index over
+ * D1 — and the optional reranker.
+ */
+
+import { BruteForceVectorIndex } from "../adapters/d1/brute-force-vector-index";
+import { D1ContextStore } from "../adapters/d1/d1-context-store";
+import { D1EmbeddingStore } from "../adapters/d1/d1-embedding-store";
+import { D1KeywordIndex } from "../adapters/d1/d1-keyword-index";
+import { D1KnowledgeStore } from "../adapters/d1/d1-knowledge-store";
+import { LibraryDocumentConverter } from "../adapters/documents/library-document-converter";
+import { LocalHashEmbedder } from "../adapters/local/local-hash-embedder";
+import { consoleLogger } from "../adapters/log/console-logger";
+import { OpenAiCompatibleEmbedder } from "../adapters/openai/openai-compatible-embedder";
+import { type VectorizeBinding, VectorizeIndexAdapter } from "../adapters/vectorize/vectorize-index";
+import { WorkersAiEmbedder, WorkersAiReranker } from "../adapters/workers-ai/workers-ai-embedder";
+import { DEFAULT_SETTINGS, type EmbeddingModelSettings, type Settings } from "../domain/config/settings";
+import type { ImportDeps } from "../domain/knowledge/import-documents";
+import type { KnowledgeAccess } from "../domain/knowledge/knowledge-search";
+import type { Removed } from "../domain/knowledge/knowledge-store";
+import { type RefreshReport, refreshEmbeddings } from "../domain/retrieval/embedding-cache";
+import { LexicalReranker } from "../domain/retrieval/lexical-reranker";
+import type { Embedder, VectorIndex } from "../domain/retrieval/ports";
+import type { RetrievalDeps } from "../domain/retrieval/retrieve";
+
+export type EmbeddingSlot = {
+  readonly key: string;
+  readonly embedder: Embedder;
+  readonly index: VectorIndex;
+  readonly fusionWeight: number;
+};
+
+function isVectorize(value: unknown): value is VectorizeBinding {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "query" in value &&
+    "upsert" in value &&
+    "deleteByIds" in value
+  );
+}
+
+export function createEmbedder(env: Env, m: EmbeddingModelSettings): Embedder | null {
+  const model = { id: m.model, version: m.version, dims: m.dims };
+  switch (m.provider) {
+    case "local":
+      return new LocalHashEmbedder(m.dims);
+    case "workers-ai":
+      return env.AI ? new WorkersAiEmbedder(env.AI, model) : null;
+    case "openai-compatible":
+      return m.baseUrl
+        ? new OpenAiCompatibleEmbedder({
+            baseUrl: m.baseUrl,
+            apiKey: env.EMBEDDING_API_KEY ?? "",
+            model,
+            fetch,
+          })
+        : null;
+  }
+}
+
+function slot(env: Env, settings: Settings, key: string): EmbeddingSlot | null {
+  const m = settings.knowledge.embeddings.models[key];
+  if (!m) return null;
+  const embedder = createEmbedder(env, m);
+  if (!embedder) return null;
+  const binding = m.vectorBinding ? (env as unknown as Record<string, unknown>)[m.vectorBinding] : undefined;
+  const index = isVectorize(binding)
+    ? new VectorizeIndexAdapter(binding)
+    : new BruteForceVectorIndex(env.DB, embedder.model);
+  return { key, embedder, index, fusionWeight: m.fusionWeight ?? 1 };
+}
+
+export function createKnowledgeServices(env: Env, settings: Settings) {
+  const store = new D1KnowledgeStore(env.DB);
+  const embeddings = new D1EmbeddingStore(env.DB);
+  const read = settings.knowledge.embeddings.read
+    ? slot(env, settings, settings.knowledge.embeddings.read)
+    : null;
+  const writes = settings.knowledge.embeddings.write
+    .map((key) => slot(env, settings, key))
+    .filter((s): s is EmbeddingSlot => s !== null);
+  const retrieval: RetrievalDeps = {
+    keywords: new D1KeywordIndex(env.DB),
+    store: new D1ContextStore(env.DB),
+    vectors: read?.index ?? null,
+    embedder: read?.embedder ?? null,
+    vectorWeight: read?.fusionWeight ?? 0,
+    reranker:
+      settings.knowledge.reranker.provider === "workers-ai" && env.AI
+        ? new WorkersAiReranker(env.AI, settings.knowledge.reranker.model)
+        : new LexicalReranker(),
+    logger: consoleLogger,
+  };
+
+  /** Every model written to, plus the read model (its vectors must exist too). */
+  const maintained = (): EmbeddingSlot[] => {
+    const all = [...writes];
+    if (read && !all.some((s) => s.key === read.key)) all.push(read);
+    return all;
+  };
+
+  const afterRemoval = async (removed: Removed): Promise<void> => {
+    for (const s of maintained()) {
+      if (s.index.external) {
+        await s.index.remove(removed.nodeIds);
+        await embeddings.forgetSynced(s.embedder.model, removed.nodeIds);
+      }
+    }
+    await embeddings.collectGarbage(removed.hashes);
+  };
+
+  /** One bounded pass per maintained model (after imports, from the cron, `embeddings rebuild`). */
+  const refresh = async (limit: number): Promise<(RefreshReport | { model: string; error: string })[]> => {
+    const reports: (RefreshReport | { model: string; error: string })[] = [];
+    for (const s of maintained()) {
+      const r = await refreshEmbeddings(
+        { store: embeddings, embedder: s.embedder, index: s.index, now: Date.now },
+        limit,
+      );
+      reports.push(r.ok ? r.value : { model: s.key, error: `${r.error.kind}: ${r.error.message}` });
+    }
+    return reports;
+  };
+
+  const importDeps: ImportDeps = {
+    store,
+    converter: new LibraryDocumentConverter(),
+    now: Date.now,
+    afterRemoval,
+  };
+
+  return {
+    store,
+    embeddings,
+    retrieval,
+    read,
+    writes,
+    maintained,
+    afterRemoval,
+    refresh,
+    importDeps,
+  };
+}
+
+export type KnowledgeServices = ReturnType<typeof createKnowledgeServices>;
+
+/**
+ * KnowledgeAccess for chat turns: the pipeline's ports follow the turn's settings (built
+ * again only when the knowledge settings change).
+ */
+export function knowledgeAccess(env: Env): KnowledgeAccess {
+  let cached: { key: string; retrieval: RetrievalDeps } | null = null;
+  const store = new D1KnowledgeStore(env.DB);
+  return {
+    retrieval(knowledge) {
+      const key = JSON.stringify([knowledge.embeddings, knowledge.reranker]);
+      if (cached?.key !== key) {
+        cached = {
+          key,
+          retrieval: createKnowledgeServices(env, { ...DEFAULT_SETTINGS, knowledge }).retrieval,
+        };
+      }
+      return cached.retrieval;
+    },
+    listCollections: async () => (await store.listCollections()).map((c) => c.name),
+  };
+}

@@ -1,0 +1,255 @@
+import { describe, it } from "vitest";
+import type { ContextNode, NodeType } from "../../../src/domain/retrieval/context-node";
+import { reciprocalRankFusion } from "../../../src/domain/retrieval/fuse";
+import { lexicalScores } from "../../../src/domain/retrieval/lexical-reranker";
+import type {
+  Candidate,
+  ContextStore,
+  IndexFilter,
+  KeywordIndex,
+  VectorIndex,
+} from "../../../src/domain/retrieval/ports";
+import {
+  DEFAULT_RETRIEVAL_OPTIONS,
+  namesSource,
+  recheck,
+  retrieve,
+} from "../../../src/domain/retrieval/retrieve";
+import type { ScopeKey } from "../../../src/domain/retrieval/scope-key";
+import { parseScopeKey } from "../../../src/domain/retrieval/scope-key";
+
+function node(id: string, scope: string, text: string, extra: Partial<ContextNode> = {}): ContextNode {
+  const s = parseScopeKey(scope);
+  if (!s) throw new Error(scope);
+  return {
+    nodeId: id,
+    parentId: "p",
+    rootId: "r",
+    path: [],
+    position: 0,
+    nodeType: "passage",
+    sourceType: "document",
+    sourceId: `${id}.txt`,
+    scopeType: s.type,
+    scopeId: s.id,
+    collection: s.type === "collection" ? s.id : null,
+    title: null,
+    rawText: text,
+    retrievalText: text,
+    metadata: {},
+    importance: 0.5,
+    sensitivity: "public",
+    portable: true,
+    status: "active",
+    contentHash: id,
+    createdAt: 0,
+    updatedAt: 0,
+    ...extra,
+  };
+}
+
+/** Substring-matching keyword index over nodes, honouring the scope filter like the D1 one. */
+class FakeKeywords implements KeywordIndex {
+  constructor(readonly nodes: ContextNode[]) {}
+  async search(q: IndexFilter & { text: string; limit: number }): Promise<Candidate[]> {
+    const words = q.text.split(/\s+/).filter(Boolean);
+    return this.nodes
+      .filter(
+        (n) =>
+          q.scopes.includes(`${n.scopeType}:${n.scopeId}` as ScopeKey) && q.nodeTypes.includes(n.nodeType),
+      )
+      .map((n) => ({ nodeId: n.nodeId, score: words.filter((w) => n.retrievalText.includes(w)).length }))
+      .filter((c) => c.score > 0)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, q.limit);
+  }
+}
+
+class FakeStore implements ContextStore {
+  constructor(readonly nodes: ContextNode[]) {}
+  async load(ids: readonly string[]) {
+    return this.nodes.filter((n) => ids.includes(n.nodeId));
+  }
+  async size() {
+    return { count: this.nodes.length, tokens: 10_000 };
+  }
+  async readAll() {
+    return this.nodes;
+  }
+  async children() {
+    return [];
+  }
+  async childrenOf() {
+    return new Map<string, ContextNode[]>();
+  }
+  async neighbours() {
+    return [];
+  }
+  async ancestors() {
+    return [];
+  }
+}
+
+/** A vector index that returns whatever it was told, ignoring scopes (a stale or broken index). */
+class CannedVectors implements VectorIndex {
+  readonly external = true;
+  constructor(readonly ids: string[]) {}
+  async query() {
+    return this.ids.map((nodeId, i) => ({ nodeId, score: 1 - i / 10 }));
+  }
+  async upsert() {}
+  async remove() {}
+}
+
+const embedder = {
+  model: { id: "t", version: "1", dims: 2 },
+  maxBatch: 10,
+  async embed(texts: readonly string[]) {
+    return { ok: true as const, value: texts.map(() => [1, 0]) };
+  },
+};
+
+const filter = (scopes: string[], nodeTypes: NodeType[] = ["passage"]) => ({
+  scopes: scopes as ScopeKey[],
+  nodeTypes,
+});
+
+describe("reciprocal rank fusion", () => {
+  it("sums weight / (60 + rank) over lists", ({ expect }) => {
+    const fused = reciprocalRankFusion([
+      {
+        name: "a",
+        weight: 1,
+        items: [
+          { nodeId: "x", score: 9 },
+          { nodeId: "y", score: 1 },
+        ],
+      },
+      { name: "b", weight: 1, items: [{ nodeId: "y", score: 5 }] },
+    ]);
+    expect(fused.map((f) => f.nodeId)).toEqual(["y", "x"]);
+    expect(fused[0]?.score).toBeCloseTo(1 / 62 + 1 / 61, 10);
+    expect(fused[1]?.score).toBeCloseTo(1 / 61, 10);
+  });
+});
+
+describe("retrieve", () => {
+  const nodes = [
+    node("a1", "collection:a", "风神 蒙德"),
+    node("a2", "collection:a", "岩神 璃月"),
+    node("b1", "collection:b", "风神 秘密"),
+    node("a3", "collection:a", "风神 旧闻", { status: "archived" }),
+    node("m1", "chat:qq:group:G1", "风神 记忆", { nodeType: "memory" }),
+  ];
+
+  it("drops vector hits from other scopes, archived nodes and other node types", async ({ expect }) => {
+    const result = await retrieve(
+      {
+        keywords: new FakeKeywords(nodes),
+        store: new FakeStore(nodes),
+        vectors: new CannedVectors(["b1", "a3", "m1", "a2"]),
+        embedder,
+      },
+      {
+        query: "风神",
+        filter: filter(["collection:a"]),
+        options: { ...DEFAULT_RETRIEVAL_OPTIONS, twoStageAbove: 0 },
+      },
+    );
+    expect(result.items.map((i) => i.node.nodeId).sort()).toEqual(["a1", "a2"]);
+    expect(result.dropped).toBe(3);
+  });
+
+  it("returns nothing for an empty scope set, whatever the indexes say", async ({ expect }) => {
+    const result = await retrieve(
+      {
+        keywords: new FakeKeywords(nodes),
+        store: new FakeStore(nodes),
+        vectors: new CannedVectors(["a1"]),
+        embedder,
+      },
+      { query: "风神", filter: filter([]), options: DEFAULT_RETRIEVAL_OPTIONS },
+    );
+    expect(result.items).toEqual([]);
+  });
+
+  it("skips vector search when the read model's fusion weight is 0", async ({ expect }) => {
+    let queried = false;
+    const vectors = new CannedVectors(["a2"]);
+    vectors.query = async () => {
+      queried = true;
+      return [];
+    };
+    await retrieve(
+      { keywords: new FakeKeywords(nodes), store: new FakeStore(nodes), vectors, embedder, vectorWeight: 0 },
+      { query: "风神", filter: filter(["collection:a"]), options: DEFAULT_RETRIEVAL_OPTIONS },
+    );
+    expect(queried).toBe(false);
+  });
+
+  it("ranks memory by importance and recency when asked to", async ({ expect }) => {
+    const day = 86_400_000;
+    const memories = [
+      node("old", "chat:c", "生日 礼物 是书", { nodeType: "memory", importance: 0.9, updatedAt: 0 }),
+      node("new", "chat:c", "生日 礼物 是花", { nodeType: "memory", importance: 0.9, updatedAt: 400 * day }),
+      node("minor", "chat:c", "生日 礼物 是糖", {
+        nodeType: "memory",
+        importance: 0.1,
+        updatedAt: 400 * day,
+      }),
+    ];
+    const result = await retrieve(
+      { keywords: new FakeKeywords(memories), store: new FakeStore(memories) },
+      {
+        query: "生日",
+        filter: filter(["chat:c"], ["memory"]),
+        options: { ...DEFAULT_RETRIEVAL_OPTIONS, scoring: "memory", now: 401 * day, halfLifeDays: 30 },
+      },
+    );
+    expect(result.items.map((i) => i.node.nodeId)).toEqual(["new", "old", "minor"]);
+  });
+
+  it("applies the coverage threshold of automatic recall", async ({ expect }) => {
+    const result = await retrieve(
+      { keywords: new FakeKeywords(nodes), store: new FakeStore(nodes) },
+      {
+        query: "璃月 岩神 往事",
+        filter: filter(["collection:a"]),
+        options: { ...DEFAULT_RETRIEVAL_OPTIONS, minCoverage: 0.5 },
+      },
+    );
+    expect(result.items.map((i) => i.node.nodeId)).toEqual(["a2"]);
+  });
+});
+
+describe("helpers", () => {
+  it("recheck keeps only active nodes of the filter", ({ expect }) => {
+    const kept = recheck(
+      [
+        node("x", "collection:a", ""),
+        node("y", "collection:a", "", { status: "superseded" }),
+        node("z", "collection:b", ""),
+      ],
+      filter(["collection:a"]),
+    );
+    expect([...kept.keys()]).toEqual(["x"]);
+  });
+
+  it("namesSource sees a heading named in the question, ignoring disambiguation", ({ expect }) => {
+    expect(
+      namesSource(
+        "逍遥法外的票房是多少",
+        node("x", "collection:a", "", { title: "逍遥法外（美国2002年电影）" }),
+      ),
+    ).toBe(true);
+    expect(namesSource("票房是多少", node("x", "collection:a", "", { title: "逍遥法外" }))).toBe(false);
+  });
+
+  it("the lexical reranker prefers the passage that shares the rare characters", ({ expect }) => {
+    const [a, b] = lexicalScores("张世昌出名的原因", [
+      "张世昌在河南建业替补。张世昌",
+      "张世昌以火爆的性格闻名",
+    ]);
+    expect(b).toBeGreaterThan(a ?? 0);
+  });
+});

@@ -1,0 +1,63 @@
+/** Helpers for the knowledge-base admin API in integration tests. */
+import { exports } from "cloudflare:workers";
+
+export const ADMIN = { authorization: "Bearer test-admin-token" };
+
+export function uniqueName(prefix = "kb"): string {
+  return `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
+}
+
+export async function api(path: string, init: RequestInit = {}): Promise<Response> {
+  return exports.default.fetch(
+    new Request(`https://bot.test${path}`, { ...init, headers: { ...ADMIN, ...(init.headers ?? {}) } }),
+  );
+}
+
+export async function json<T = Record<string, unknown>>(path: string, init: RequestInit = {}): Promise<T> {
+  const res = await api(path, init);
+  return (await res.json()) as T;
+}
+
+export async function createCollection(name: string, extra: Record<string, unknown> = {}) {
+  const res = await api("/api/kb/collections", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name, ...extra }),
+  });
+  if (res.status !== 201) throw new Error(`create ${name}: ${res.status} ${await res.text()}`);
+}
+
+export type UploadFile = { name: string; content: string | Uint8Array; type?: string };
+
+export async function upload(collection: string, files: UploadFile[]) {
+  const form = new FormData();
+  for (const f of files) form.append("files", new File([f.content], f.name, { type: f.type ?? "" }));
+  const res = await api(`/api/kb/collections/${encodeURIComponent(collection)}/documents`, {
+    method: "POST",
+    body: form,
+  });
+  return { status: res.status, body: (await res.json()) as { results: ImportResult[]; failed: number } };
+}
+
+export type ImportResult = {
+  file: string;
+  status: "imported" | "replaced" | "unchanged" | "failed";
+  documentId?: string;
+  passages?: number;
+  sections?: number;
+  error?: { kind: string; message: string };
+};
+
+export type SearchItem = {
+  citation: { collection: string; source: string; path: string[]; node_id: string };
+  text: string;
+  via: string;
+};
+
+export async function search(query: string, collections: string[], limit?: number) {
+  return json<{ items: SearchItem[]; strategy: string }>("/api/kb/search", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ query, collections, ...(limit ? { limit } : {}) }),
+  });
+}
