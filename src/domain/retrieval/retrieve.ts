@@ -58,6 +58,8 @@ export type RetrievalOptions = {
   /** Neighbours on each side added after each of the first `expandHits` hits. */
   readonly neighbours: number;
   readonly expandHits: number;
+  /** Neighbours wait until this many hits are placed (0 or 1 = right after their hit). */
+  readonly expandAfter: number;
   /**
    * A hit whose parent (section or document) holds at most this many tokens of passages is
    * returned as that whole parent — short sections are read whole, not in fragments (0 = never).
@@ -93,6 +95,7 @@ export const DEFAULT_RETRIEVAL_OPTIONS: RetrievalOptions = {
   parentCandidates: 12,
   neighbours: 0,
   expandHits: 0,
+  expandAfter: 0,
   perRoot: 0,
   parentTokens: 0,
   rrfK: 60,
@@ -379,13 +382,17 @@ async function expand(
     const key = n.parentId ?? "";
     byParent.set(key, [...(byParent.get(key) ?? []), n]);
   }
-  const out: RetrievedItem[] = [];
   const taken = new Set<string>();
   const hitIds = new Set(head.map((h) => h.node.nodeId));
+  const direct: RetrievedItem[] = [];
+  // Neighbours of hit i, kept apart so they can follow their hit or wait until `expandAfter` hits.
+  const expansions: RetrievedItem[][] = [];
   head.forEach((h, i) => {
     if (taken.has(h.node.nodeId)) return;
-    out.push(item(h, "hit"));
+    direct.push(item(h, "hit"));
     taken.add(h.node.nodeId);
+    const group: RetrievedItem[] = [];
+    expansions.push(group);
     if (i >= options.expandHits) return;
     const siblings = (byParent.get(h.node.parentId ?? "") ?? [])
       .filter(
@@ -400,7 +407,7 @@ async function expand(
           a.position - b.position,
       );
     for (const n of siblings) {
-      out.push({
+      group.push({
         node: n,
         text: n.rawText,
         score: h.score,
@@ -411,6 +418,14 @@ async function expand(
       taken.add(n.nodeId);
     }
   });
+  const out: RetrievedItem[] = [];
+  const pending: RetrievedItem[] = [];
+  direct.forEach((d, i) => {
+    out.push(d);
+    pending.push(...(expansions[i] ?? []));
+    if (i + 1 >= options.expandAfter) out.push(...pending.splice(0));
+  });
+  out.push(...pending);
   return out;
 }
 

@@ -10,6 +10,7 @@ import { jsonChunks } from "../../adapters/d1/d1-json-chunks";
 import { insertEdgesStatements, insertNodesStatements } from "../../adapters/d1/d1-node-writes";
 import { paragraphs } from "../../adapters/documents/text-decoding";
 import { planConversation } from "../../domain/history/conversation-plan";
+import { HISTORY_RETRIEVAL_OPTIONS } from "../../domain/history/history-retrieval";
 import { importFile } from "../../domain/knowledge/import-documents";
 import { profileOptions } from "../../domain/knowledge/knowledge-search";
 import { NODE_TYPES } from "../../domain/retrieval/context-node";
@@ -61,19 +62,6 @@ const SearchSchema = z.object({
     .array(z.object({ id: z.string(), text: z.string(), scopes: z.array(z.string()).min(1) }))
     .max(200),
 });
-
-/**
- * History search's profile: turns are short and evidence often sits next to a hit, so the
- * first hits bring their neighbours (which count against the limit).
- */
-export const HISTORY_RETRIEVAL_OPTIONS: Partial<RetrievalOptions> = {
-  neighbours: 1,
-  expandHits: 1,
-  // A session is read turn by turn: merging a short one into one item would hide its turns.
-  parentTokens: 0,
-  perRoot: 0,
-  readWholeTokens: 0,
-};
 
 const BASELINE_DDL =
   "CREATE VIRTUAL TABLE IF NOT EXISTS eval_baseline_fts USING fts5(tokens, node_id UNINDEXED, scope UNINDEXED, tokenize = 'porter unicode61 remove_diacritics 2')";

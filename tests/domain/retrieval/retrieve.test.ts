@@ -82,7 +82,7 @@ class FakeStore implements ContextStore {
   async childrenOf() {
     return new Map<string, ContextNode[]>();
   }
-  async neighbours() {
+  async neighbours(_ids: readonly string[], _radius: number): Promise<ContextNode[]> {
     return [];
   }
   async ancestors() {
@@ -208,6 +208,47 @@ describe("retrieve", () => {
     );
     expect(result.items.map((i) => i.node.nodeId)).toEqual(["new", "old", "minor"]);
   });
+
+  it.for([
+    { expandAfter: 0, order: ["t3", "t2", "t4", "t6", "t8"] },
+    { expandAfter: 2, order: ["t3", "t6", "t2", "t4", "t8"] },
+    { expandAfter: 9, order: ["t3", "t6", "t8", "t2", "t4"] },
+  ])(
+    "places the first hit's neighbours after $expandAfter direct hits",
+    async ({ expandAfter, order }, { expect }) => {
+      const turns = Array.from({ length: 10 }, (_, i) =>
+        node(
+          `t${i}`,
+          "chat:c",
+          i === 3 ? "火锅 火锅 火锅" : i === 8 ? "火锅 火锅" : i === 6 ? "火锅" : `闲聊${i}`,
+          {
+            position: i,
+          },
+        ),
+      );
+      const store = new (class extends FakeStore {
+        override async neighbours(ids: readonly string[], radius: number) {
+          const at = new Set(ids.map((id) => turns.find((t) => t.nodeId === id)?.position));
+          return turns.filter((t) =>
+            [...at].some((p) => p !== undefined && t.position !== p && Math.abs(t.position - p) <= radius),
+          );
+        }
+      })(turns);
+      const result = await retrieve(
+        { keywords: new FakeKeywords(turns), store },
+        {
+          query: "火锅 火锅 火锅",
+          filter: filter(["chat:c"]),
+          options: { ...DEFAULT_RETRIEVAL_OPTIONS, neighbours: 1, expandHits: 1, expandAfter },
+        },
+      );
+      expect(result.items.map((i) => i.node.nodeId)).toEqual(order);
+      expect(result.items.filter((i) => i.via === "neighbour").map((i) => i.node.nodeId)).toEqual([
+        "t2",
+        "t4",
+      ]);
+    },
+  );
 
   it("applies the coverage threshold of automatic recall", async ({ expect }) => {
     const result = await retrieve(

@@ -1,0 +1,18 @@
+/**
+ * The retrieval profile of conversation history (session → turn trees, reference §5.2):
+ * turns are short and a question's evidence often sits one or two turns away from the turn
+ * that matches it, so the first hit brings its neighbours — placed after the first five
+ * direct hits, so that they never push a direct hit out of the top five.
+ * Measured on the LoCoMo dev questions (README, "Evaluation").
+ */
+import type { RetrievalOptions } from "../retrieval/retrieve";
+
+export const HISTORY_RETRIEVAL_OPTIONS: Partial<RetrievalOptions> = {
+  neighbours: 2,
+  expandHits: 1,
+  expandAfter: 5,
+  // A session is read turn by turn: merging a short one into one item would hide its turns.
+  parentTokens: 0,
+  perRoot: 0,
+  readWholeTokens: 0,
+};
