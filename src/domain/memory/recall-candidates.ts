@@ -55,8 +55,8 @@ export async function recallCandidates(
       ...(q.soft ? { soft: true } : {}),
     }),
     vectors && vectorsEnabled(vectors)
-      ? // Soft scope too searches vectors of the readable scopes only: the index cannot filter
-        // on sensitivity, and other scopes' public items still come from full text.
+      ? // Soft scope too searches vectors of the readable scopes only: IndexFilter has no
+        // sensitivity condition, and other scopes' public items still come from full text.
         vectorSearch(vectors, {
           scopes: q.scopes.map(scopeKey),
           nodeTypes: ["memory"],
