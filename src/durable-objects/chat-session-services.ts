@@ -50,6 +50,7 @@ export const chatSessionServices = {
     const directory = new D1IdentityDirectory(db);
     const botName = "Akasha";
     const memory = new D1MemoryStore(env.DB);
+    const knowledge = knowledgeAccess(env);
     return {
       model: createChatModel(env, config),
       history: new D1HistorySearch(db, env.DB),
@@ -73,10 +74,16 @@ export const chatSessionServices = {
           await messageLog.flush({ messages: [record], recalls: [], chats: [], usage: [], audit: [] });
         },
       }),
-      memory: { store: memory, index: memory, links: noChatLinks },
+      memory: {
+        store: memory,
+        index: memory,
+        links: noChatLinks,
+        // Memory recall reads the same embedding model and vector index as the knowledge base.
+        vectors: (settings) => knowledge.retrieval(settings),
+      },
       clock: systemClock,
       logger: consoleLogger,
-      knowledge: knowledgeAccess(env),
+      knowledge,
       messageLog,
       registry: defaultTurnRegistry(consoleLogger),
       botName,

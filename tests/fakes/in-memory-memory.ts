@@ -57,6 +57,10 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
       .slice(0, q.limit);
   }
 
+  async load(nodeIds: readonly string[]) {
+    return this.items.filter((m) => nodeIds.includes(m.nodeId));
+  }
+
   async listActive(q: {
     scopes: readonly Scope[];
     limit: number;

@@ -18,6 +18,7 @@ import type {
 import { isMemoryKind, type Scope, type ScopeType } from "../../domain/memory/scope";
 import { err, ok, type Result } from "../../domain/shared/result";
 import { indexText } from "../../domain/text/search-tokens";
+import { jsonChunks } from "./d1-json-chunks";
 
 /** D1 allows 100 bound parameters per statement; two per scope. */
 const MAX_SCOPES = 40;
@@ -220,6 +221,21 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
       .bind(nodeId)
       .first<Row>();
     return row ? toItem(row) : null;
+  }
+
+  async load(nodeIds: readonly string[]): Promise<MemoryItem[]> {
+    const out: MemoryItem[] = [];
+    for (const ids of jsonChunks([...new Set(nodeIds)])) {
+      const { results } = await this.#db
+        .prepare(
+          `SELECT ${COLUMNS} FROM nodes n
+           WHERE n.node_id IN (SELECT value FROM json_each(?1)) AND n.node_type = 'memory'`,
+        )
+        .bind(ids)
+        .all<Row>();
+      out.push(...results.map(toItem));
+    }
+    return out;
   }
 
   async findDuplicate(scope: Scope, text: string): Promise<MemoryItem | null> {

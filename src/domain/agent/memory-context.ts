@@ -7,7 +7,7 @@
 import { standingScore } from "../memory/ranking";
 import { describeRecalled, recallMemory } from "../memory/recall";
 import type { ContextProvider } from "./context-provider";
-import { recalledItem, scopesOf } from "./memory-turn";
+import { recallDepsOf, recalledItem, scopesOf } from "./memory-turn";
 import type { MandatoryExtras, MandatoryProvider } from "./prompt";
 import { estimateTokens } from "./token-estimate";
 
@@ -54,7 +54,7 @@ export const memoryRecall: ContextProvider = {
     const cfg = ctx.settings.memory.retrieval;
     if (cfg.recallLimit === 0) return null;
     const { scopes } = await scopesOf(ctx, services);
-    const recalled = await recallMemory(services.memory.index, {
+    const recalled = await recallMemory(recallDepsOf(ctx, services), {
       text: ctx.text,
       scopes,
       soft: cfg.softScope,

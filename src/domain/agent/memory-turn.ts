@@ -3,7 +3,7 @@
  * speaking, and recalled items in the prompt's shape. Tools, commands, context providers and
  * the context preview all go through these, so they agree on scopes.
  */
-import type { RecalledMemory } from "../memory/recall";
+import type { RecallDeps, RecalledMemory } from "../memory/recall";
 import { type ScopeInput, type TurnScopes, turnScopes } from "../memory/scope";
 import { type Speaker, speakerOf as speakerFrom } from "../memory/speaker-name";
 import type { RecalledItem } from "./chat-model";
@@ -21,6 +21,14 @@ export async function scopesOf(
 ): Promise<{ input: ScopeInput; scopes: TurnScopes }> {
   const input = await scopeInputOf(ctx, services);
   return { input, scopes: turnScopes(input) };
+}
+
+/**
+ * What memory recall searches this turn: the memory index, plus the vector ports of the
+ * embedding model the turn's settings read (none wired = full text only).
+ */
+export function recallDepsOf(ctx: TurnContext, services: TurnServices): RecallDeps {
+  return { index: services.memory.index, vectors: services.memory.vectors?.(ctx.settings.knowledge) ?? null };
 }
 
 /** The speaker as memory uses it: the name its text says ("小明喜欢猫") and a stable id. */

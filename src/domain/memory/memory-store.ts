@@ -1,8 +1,10 @@
 /**
  * Ports of the memory store (DESIGN §3.3). `MemoryIndex` is shaped like the retrieval
- * pipeline's KeywordIndex (`search({ text, scopes, limit })` → candidates best first), so that
- * memory recall can later run through the shared pipeline unchanged.
+ * pipeline's KeywordIndex (`search({ text, scopes, limit })` → candidates best first); recall
+ * fuses its hits with the pipeline's vector candidates (recall-candidates.ts).
  */
+import type { KnowledgeSettings } from "../config/settings";
+import type { VectorSearchDeps } from "../retrieval/vector-search";
 import type { Result } from "../shared/result";
 import type {
   MemoryEvidence,
@@ -35,6 +37,11 @@ export interface MemoryIndex {
    * visible ones. Returns [] (never throws) for text with nothing searchable.
    */
   search(q: MemorySearchQuery): Promise<MemoryHit[]>;
+  /**
+   * Memory items by id, whatever their scope or status — the authority a vector candidate is
+   * re-checked against. Unknown ids and nodes that are not memory items are absent.
+   */
+  load(nodeIds: readonly string[]): Promise<MemoryItem[]>;
 }
 
 /** One extracted or requested memory and what was decided about it (memory_candidates). */
@@ -137,4 +144,9 @@ export type MemoryServices = {
   readonly store: MemoryStore;
   readonly index: MemoryIndex;
   readonly links: ChatLinks;
+  /**
+   * The retrieval pipeline's vector ports for the embedding model these settings read
+   * (`knowledge.embeddings.read`); absent = memory recall runs on FTS alone.
+   */
+  readonly vectors?: (settings: KnowledgeSettings) => VectorSearchDeps;
 };

@@ -78,6 +78,15 @@ export function softVisible(
   return item.sensitivity === "public" && item.portable;
 }
 
+/**
+ * The re-check before anything reaches a prompt: an active item of the turn's readable scopes
+ * (hard scope), or one soft scope may show (`softVisible`).
+ */
+export function recallVisible(item: MemoryItem, readable: readonly Scope[], soft: boolean): boolean {
+  if (item.status !== "active") return false;
+  return soft ? softVisible(item, readable) : includesScope(readable, item.scope);
+}
+
 /** Soft scope: one ranking over every visible hit, best score first, duplicates dropped. */
 export function softRank(
   hits: readonly MemoryHit[],

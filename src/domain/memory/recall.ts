@@ -1,12 +1,16 @@
 /**
  * Memory recall for one turn: the automatic per-turn recall, `memory_search` and the context
- * preview all call this, so they see exactly the same items. Hard scope runs the cascade over
- * the turn's readable scopes; soft scope ranks every visible item of the pool.
+ * preview all call this, so they see exactly the same items. Candidates come from full text
+ * and, when an embedding model is read, vectors (recall-candidates.ts); hard scope then runs
+ * the cascade over the turn's readable scopes, soft scope ranks every visible item of the pool.
  */
 import type { MemoryItem } from "./memory";
-import type { MemoryIndex } from "./memory-store";
-import { cascade, type ScoredMemory, softRank, softVisible } from "./ranking";
-import { includesScope, type Scope, scopeKey, scopeLabel, type TurnScopes } from "./scope";
+import { cascade, recallVisible, type ScoredMemory, softRank } from "./ranking";
+import { type RecallCandidateDeps, recallCandidates } from "./recall-candidates";
+import { type Scope, scopeKey, scopeLabel, type TurnScopes } from "./scope";
+
+/** The memory index, and the pipeline's vector ports when an embedding model is read. */
+export type RecallDeps = RecallCandidateDeps;
 
 /** Candidates fetched per scope for each item wanted, so importance × recency can reorder. */
 const OVERFETCH = 3;
@@ -28,29 +32,24 @@ export type RecallRequest = {
   readonly halfLifeDays: number;
 };
 
-export async function recallMemory(index: MemoryIndex, req: RecallRequest): Promise<RecalledMemory[]> {
+export async function recallMemory(deps: RecallDeps, req: RecallRequest): Promise<RecalledMemory[]> {
   if (req.limit <= 0 || req.text.trim() === "") return [];
   const readable = req.scopes.readable;
   const perScope = req.limit * OVERFETCH;
-  const hits = await index.search({
+  const { hits } = await recallCandidates(deps, {
     text: req.text,
     scopes: readable,
+    soft: req.soft,
     limit: req.soft ? perScope * 2 : perScope * readable.length,
     perScope: req.soft ? perScope * 2 : perScope,
-    ...(req.soft ? { soft: true } : {}),
   });
   const ranked = req.soft
     ? softRank(hits, readable, req.limit, req.now, req.halfLifeDays)
     : cascade(hits, readable, req.limit, req.now, req.halfLifeDays);
+  // Final check before anything reaches a prompt.
   return ranked
-    .filter((r) => visible(r.item, readable, req.soft))
+    .filter((r) => recallVisible(r.item, readable, req.soft))
     .map((r) => describeRecalled(r, req.scopes.session));
-}
-
-/** Final check before anything reaches a prompt. */
-export function visible(item: MemoryItem, readable: readonly Scope[], soft: boolean): boolean {
-  if (item.status !== "active") return false;
-  return soft ? softVisible(item, readable) : includesScope(readable, item.scope);
 }
 
 export function describeRecalled(r: ScoredMemory, session: Scope): RecalledMemory {

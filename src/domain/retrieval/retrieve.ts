@@ -12,33 +12,17 @@
  * runs on FTS alone (DESIGN §5.7).
  */
 import { estimateTokens, truncateToTokens } from "../agent/token-estimate";
-import type { Logger } from "../shared/logger";
 import { queryTokens, searchTokens } from "../text/search-tokens";
 import { type Citation, citationOf } from "./citation";
 import type { ContextNode } from "./context-node";
 import { type RankedList, reciprocalRankFusion } from "./fuse";
-import type {
-  Candidate,
-  ContextStore,
-  Embedder,
-  KeywordIndex,
-  Reranker,
-  StoreFilter,
-  VectorIndex,
-} from "./ports";
+import type { Candidate, ContextStore, KeywordIndex, Reranker, StoreFilter } from "./ports";
+import { type VectorSearchDeps, vectorSearch, vectorsEnabled } from "./vector-search";
 
-export type RetrievalDeps = {
+export type RetrievalDeps = VectorSearchDeps & {
   readonly keywords: KeywordIndex;
   readonly store: ContextStore;
-  readonly vectors?: VectorIndex | null;
-  readonly embedder?: Embedder | null;
   readonly reranker?: Reranker | null;
-  /**
-   * How much the embedder's ranking counts in fusion (a property of the model: measured 0 for
-   * the local hashed embedder, 1 for bge-m3); 0 skips vector search. Default 1.
-   */
-  readonly vectorWeight?: number;
-  readonly logger?: Logger;
 };
 
 export type RetrievalOptions = {
@@ -152,7 +136,9 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   const [keyword, inside, vector] = await Promise.all([
     deps.keywords.search({ ...filter, text: req.query, limit: options.candidates }), // 3. FTS5 bm25
     twoStage ? searchInsideParents(deps, req) : Promise.resolve([]), // 4. parents, then inside them
-    vectorSearch(deps, req), // 5. kNN
+    vectorsEnabled(deps, options.weights.vector)
+      ? vectorSearch(deps, { ...filter, text: req.query, limit: options.candidates })
+      : Promise.resolve([]), // 5. kNN
   ]);
 
   const lists: RankedList[] = [
@@ -236,24 +222,6 @@ async function searchInsideParents(deps: RetrievalDeps, req: RetrievalRequest): 
   const nodes = await deps.store.load(parents.map((p) => p.nodeId));
   const rootIds = [...new Set(nodes.map((n) => n.rootId ?? n.nodeId))];
   return deps.keywords.search({ ...req.filter, rootIds, text: req.query, limit: req.options.candidates });
-}
-
-async function vectorSearch(deps: RetrievalDeps, req: RetrievalRequest): Promise<Candidate[]> {
-  if (!deps.embedder || !deps.vectors || vectorWeight(deps, req.options) <= 0) return [];
-  try {
-    const embedded = await deps.embedder.embed([req.query], "query");
-    const embedding = embedded.ok ? embedded.value[0] : undefined;
-    if (!embedding) {
-      deps.logger?.warn("query embedding failed; FTS only", {
-        kind: embedded.ok ? "empty" : embedded.error.kind,
-      });
-      return [];
-    }
-    return await deps.vectors.query({ ...req.filter, embedding, limit: req.options.candidates });
-  } catch (e) {
-    deps.logger?.warn("vector search failed; FTS only", { error: String(e) });
-    return [];
-  }
 }
 
 const vectorWeight = (deps: RetrievalDeps, options: RetrievalOptions) =>

@@ -7,7 +7,7 @@ import { isSensitivity } from "../../memory/memory";
 import { recallMemory } from "../../memory/recall";
 import { forget, remember } from "../../memory/remember";
 import { isMemoryKind, MEMORY_KINDS, scopeLabel } from "../../memory/scope";
-import { scopesOf, speakerOf, turnRunId } from "../memory-turn";
+import { recallDepsOf, scopesOf, speakerOf, turnRunId } from "../memory-turn";
 import { type Tool, toolError, toolOk } from "../tool";
 
 function field(args: unknown, name: string): unknown {
@@ -41,7 +41,7 @@ export const memorySearchTool: Tool = {
         ? Math.max(1, Math.min(max, Math.trunc(rawLimit)))
         : Math.min(5, max);
     const { scopes } = await scopesOf(ctx, services);
-    const found = await recallMemory(services.memory.index, {
+    const found = await recallMemory(recallDepsOf(ctx, services), {
       text: query,
       scopes,
       soft: ctx.settings.memory.retrieval.softScope,
