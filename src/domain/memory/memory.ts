@@ -2,6 +2,7 @@
  * A memory item (DESIGN §3.3): a context node with `node_type = memory`, its kind, scope,
  * importance, sensitivity and evidence. Plain data; stores and indexes live behind ports.
  */
+import { cyrb53 } from "../shared/content-hash";
 import { type MemoryKind, type Scope, type ScopeKey, scopeKey } from "./scope";
 
 export const SENSITIVITIES = ["public", "private", "secret_like"] as const;
@@ -61,20 +62,6 @@ export const itemScopeKey = (item: Pick<MemoryItem, "scope">): ScopeKey => scope
 export function clampImportance(value: unknown, fallback: number): number {
   if (typeof value !== "number" || !Number.isFinite(value)) return fallback;
   return Math.min(1, Math.max(0, value));
-}
-
-/** cyrb53 with a seed: 53 bits per call. */
-function cyrb53(text: string, seed: number): number {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
 
 /**

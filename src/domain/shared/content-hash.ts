@@ -5,7 +5,8 @@
  * derive stable node ids — not for security.
  */
 
-function cyrb53(text: string, seed: number): number {
+/** cyrb53 with a seed: a fast 53-bit string hash (also the per-chat FTS namespaces and memory ids). */
+export function cyrb53(text: string, seed = 0): number {
   let h1 = 0xdeadbeef ^ seed;
   let h2 = 0x41c6ce57 ^ seed;
   for (let i = 0; i < text.length; i++) {

@@ -6,26 +6,13 @@
  * like 明天 or 开会. The SQL filter on chat_key stays the authoritative check; a hash collision
  * can only add candidates that the filter then drops.
  */
+import { cyrb53 } from "../shared/content-hash";
 import { matchExpression } from "./fts-query";
 import { focusedQueryTokens, searchTokens } from "./search-tokens";
 
-/** cyrb53: a fast 53-bit string hash; plenty to keep chats' namespaces apart. */
-function hash53(text: string): number {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
-}
-
 /** `k` + base-36 hash: letters and digits only, so unicode61 keeps prefix and token as one. */
 export function chatTokenPrefix(chatKey: string): string {
-  return `k${hash53(chatKey).toString(36)}`;
+  return `k${cyrb53(chatKey).toString(36)}`;
 }
 
 /** The FTS text of one message in one chat. */
