@@ -11,6 +11,7 @@ import { memoryMandatory, memoryRecall } from "../domain/agent/memory-context";
 import { findChatTool } from "../domain/agent/tools/find-chat-tool";
 import { historyRecentTool, historySearchTool } from "../domain/agent/tools/history-tools";
 import { identityManageTool } from "../domain/agent/tools/identity-tool";
+import { kbManageTool } from "../domain/agent/tools/kb-manage-tool";
 import { contextReadTool, kbSearchTool } from "../domain/agent/tools/knowledge-tools";
 import { memoryForgetTool, memorySearchTool, memoryWriteTool } from "../domain/agent/tools/memory-tools";
 import { sendMessageTool } from "../domain/agent/tools/send-message-tool";
@@ -43,6 +44,7 @@ export function defaultTurnRegistry(logger: Logger = consoleLogger): TurnRegistr
       identityManageTool,
       kbSearchTool,
       contextReadTool,
+      kbManageTool,
     ],
     mandatory: memoryMandatory,
     context: [memoryRecall, historyRecall, knowledgeRecall],
