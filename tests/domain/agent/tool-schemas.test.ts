@@ -95,13 +95,15 @@ describe("tool schemas", () => {
     ]);
   });
 
-  it("kb_manage, the only tool naming a collection or a source, requires an admin", ({ expect }) => {
+  it("admin tools that name a chat, a collection or a source require an admin", ({ expect }) => {
     const byName = (name: string) => tools.find((t) => t.spec.name === name);
     expect(byName("kb_manage")).toMatchObject({ requiresAdmin: true, scope: "none" });
+    expect(byName("session_manage")).toMatchObject({ requiresAdmin: true, scope: "chat_domain" });
     expect(named((byName("kb_manage") as Tool).spec.parameters, TARGET_LIKE)).toEqual([
       "collection",
       "source",
     ]);
+    expect(named((byName("session_manage") as Tool).spec.parameters, TARGET_LIKE)).toEqual(["chat"]);
   });
 
   it("memory tools need no admin and act on the current chat only", ({ expect }) => {
