@@ -19,6 +19,7 @@ import { DirectoryIdentityResolver } from "../domain/identity/identity-resolver"
 import type { Transport } from "../domain/inbound/inbound-event";
 import { noChatLinks } from "../domain/memory/memory-store";
 import { systemClock } from "../domain/shared/clock";
+import { chatSession } from "../workers/chat-stub";
 import { knowledgeAccess } from "../workers/knowledge-services";
 import { readRuntimeConfig } from "../workers/runtime-config";
 import { createChatModel, createOutbound } from "../workers/services";
@@ -62,6 +63,7 @@ export const chatSessionServices = {
         logger: consoleLogger,
       }),
       directory,
+      sessions: { reset: (chat, req) => chatSession(env, chat).resetSession(chat, req) },
       relay: new OutboundChatRelay({
         outbound,
         clock: systemClock,

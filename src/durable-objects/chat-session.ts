@@ -6,8 +6,10 @@
  * restarted alarm resumes where it stopped and never sends a reply twice.
  */
 import { DurableObject } from "cloudflare:workers";
+import type { ResetRequest, ResetResult } from "../domain/agent/session-control";
 import { type PreviewRequest, previewTurn, type TurnPreview } from "../domain/agent/turn-preview";
 import type { TurnPorts } from "../domain/agent/turn-services";
+import { type ChatKey, parseChatKey } from "../domain/chat/chat-address";
 import { isStored, type Settings } from "../domain/config/settings";
 import { inboundRecord } from "../domain/history/message-record";
 import { observationOf } from "../domain/identity/account-observation";
@@ -156,6 +158,23 @@ export class ChatSession extends DurableObject<Env> {
       recent: this.#recent.list(settings.turn.recentTurns),
       now: Date.now(),
     });
+  }
+
+  /**
+   * Clears this chat's short-term context for an admin asking from another chat of its
+   * domain (`session_manage`): the same reset, cooldown and audit row as `/reset` here.
+   * `chat` is this object's own key (its name), recorded if the chat was never seen.
+   */
+  async resetSession(chat: ChatKey, req: ResetRequest): Promise<ResetResult> {
+    if (!this.#meta.get<ChatInfo>("chat")) {
+      const address = parseChatKey(chat);
+      if (address.ok) this.#meta.set("chat", { key: chat, ...address.value });
+    }
+    const outcome = await this.#session.reset(req);
+    // The audit row waits in the outbox: make sure an alarm comes to flush it.
+    const settings = await loadSettings(this.env);
+    await this.#alarm.ensureBy(this.#flusher.windowEnd(settings, Date.now()));
+    return outcome;
   }
 
   /** Counters for the dashboard and tests: open inbox rows and unflushed rows. */

@@ -18,6 +18,7 @@ import { type VectorizeBinding, VectorizeIndexAdapter } from "../adapters/vector
 import { WorkersAiEmbedder, WorkersAiReranker } from "../adapters/workers-ai/workers-ai-embedder";
 import { DEFAULT_SETTINGS, type EmbeddingModelSettings, type Settings } from "../domain/config/settings";
 import type { ImportDeps } from "../domain/knowledge/import-documents";
+import type { KnowledgeAdmin } from "../domain/knowledge/knowledge-admin";
 import type { KnowledgeAccess } from "../domain/knowledge/knowledge-search";
 import type { Removed } from "../domain/knowledge/knowledge-store";
 import { type RefreshReport, refreshEmbeddings } from "../domain/retrieval/embedding-cache";
@@ -112,6 +113,21 @@ export function createKnowledgeServices(env: Env, settings: Settings) {
     await embeddings.collectGarbage(removed.hashes);
   };
 
+  /**
+   * The one removal path (admin API and `kb_manage`): the store drops the nodes, FTS rows and
+   * edges, then vectors and unreferenced embeddings follow. Null when nothing had that name.
+   */
+  const removeDocument = async (collection: string, source: string): Promise<Removed | null> => {
+    const removed = await store.deleteDocument(collection, source);
+    if (removed) await afterRemoval(removed);
+    return removed;
+  };
+  const removeCollection = async (name: string): Promise<Removed | null> => {
+    const removed = await store.deleteCollection(name);
+    if (removed) await afterRemoval(removed);
+    return removed;
+  };
+
   /** One bounded pass per maintained model (after imports, from the cron, `embeddings rebuild`). */
   const refresh = async (limit: number): Promise<(RefreshReport | { model: string; error: string })[]> => {
     const reports: (RefreshReport | { model: string; error: string })[] = [];
@@ -140,6 +156,8 @@ export function createKnowledgeServices(env: Env, settings: Settings) {
     writes,
     maintained,
     afterRemoval,
+    removeDocument,
+    removeCollection,
     refresh,
     importDeps,
   };
@@ -166,5 +184,19 @@ export function knowledgeAccess(env: Env): KnowledgeAccess {
       return cached.retrieval;
     },
     listCollections: async () => (await store.listCollections()).map((c) => c.name),
+    admin: (knowledge) => knowledgeAdmin(createKnowledgeServices(env, { ...DEFAULT_SETTINGS, knowledge })),
+  };
+}
+
+/** KnowledgeAdmin over the knowledge services: reads from the store, removals as the admin API does them. */
+export function knowledgeAdmin(kb: KnowledgeServices): KnowledgeAdmin {
+  const count = (removed: Removed | null) => (removed ? { nodes: removed.nodeIds.length } : null);
+  return {
+    listCollections: () => kb.store.listCollections(),
+    getCollection: (name) => kb.store.getCollection(name),
+    listDocuments: (collection) => kb.store.listDocuments(collection),
+    findDocument: (collection, source) => kb.store.findDocument(collection, source),
+    deleteDocument: async (collection, source) => count(await kb.removeDocument(collection, source)),
+    deleteCollection: async (name) => count(await kb.removeCollection(name)),
   };
 }

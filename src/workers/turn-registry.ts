@@ -11,7 +11,9 @@ import { memoryMandatory, memoryRecall } from "../domain/agent/memory-context";
 import { findChatTool } from "../domain/agent/tools/find-chat-tool";
 import { historyRecentTool, historySearchTool } from "../domain/agent/tools/history-tools";
 import { identityManageTool } from "../domain/agent/tools/identity-tool";
+import { kbManageTool } from "../domain/agent/tools/kb-manage-tool";
 import { contextReadTool, kbSearchTool } from "../domain/agent/tools/knowledge-tools";
+import { sessionManageTool } from "../domain/agent/tools/manage-session-tool";
 import { memoryForgetTool, memorySearchTool, memoryWriteTool } from "../domain/agent/tools/memory-tools";
 import { sendMessageTool } from "../domain/agent/tools/send-message-tool";
 import { sessionResetTool } from "../domain/agent/tools/session-tools";
@@ -41,8 +43,10 @@ export function defaultTurnRegistry(logger: Logger = consoleLogger): TurnRegistr
       findChatTool,
       sendMessageTool,
       identityManageTool,
+      sessionManageTool,
       kbSearchTool,
       contextReadTool,
+      kbManageTool,
     ],
     mandatory: memoryMandatory,
     context: [memoryRecall, historyRecall, knowledgeRecall],

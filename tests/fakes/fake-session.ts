@@ -1,5 +1,12 @@
 /** SessionControl in memory, with the same cooldown rule as the chat object. */
-import { type LastReset, resetDecision, type SessionControl } from "../../src/domain/agent/session-control";
+import {
+  type ChatSessions,
+  type LastReset,
+  type ResetRequest,
+  resetDecision,
+  type SessionControl,
+} from "../../src/domain/agent/session-control";
+import type { ChatKey } from "../../src/domain/chat/chat-address";
 import { err, ok } from "../../src/domain/shared/result";
 
 export class FakeSession implements SessionControl {
@@ -14,5 +21,24 @@ export class FakeSession implements SessionControl {
     this.last = { at: this.now(), eventId: req.eventId };
     this.resets++;
     return ok({ cleared: 1, repeated: false });
+  }
+}
+
+/** Every chat's FakeSession, created on first use; `requests` records who asked for what. */
+export class FakeChatSessions implements ChatSessions {
+  readonly chats = new Map<string, FakeSession>();
+  readonly requests: { chat: ChatKey; req: ResetRequest }[] = [];
+  constructor(readonly now: () => number) {}
+  of(chat: string): FakeSession {
+    let session = this.chats.get(chat);
+    if (!session) {
+      session = new FakeSession(this.now);
+      this.chats.set(chat, session);
+    }
+    return session;
+  }
+  async reset(chat: ChatKey, req: ResetRequest) {
+    this.requests.push({ chat, req });
+    return this.of(chat).reset(req);
   }
 }

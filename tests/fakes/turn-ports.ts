@@ -3,7 +3,7 @@ import type { TurnPorts } from "../../src/domain/agent/turn-services";
 import { disabledIdentity } from "../../src/domain/identity/sender-identity";
 import { ManualClock } from "../../src/domain/shared/clock";
 import { silentLogger } from "../../src/domain/shared/logger";
-import { FakeSession } from "./fake-session";
+import { FakeChatSessions, FakeSession } from "./fake-session";
 import { InMemoryHistory } from "./in-memory-history";
 import { InMemoryIdentityDirectory } from "./in-memory-identity-directory";
 import { InMemoryMemory } from "./in-memory-memory";
@@ -21,6 +21,7 @@ export function turnPorts(overrides: Partial<TurnPorts> = {}): TurnPorts {
     relay: new RecordingRelay(),
     memory: new InMemoryMemory().services(),
     session: new FakeSession(() => TEST_NOW),
+    sessions: new FakeChatSessions(() => TEST_NOW),
     clock: new ManualClock(TEST_NOW),
     logger: silentLogger,
     ...overrides,

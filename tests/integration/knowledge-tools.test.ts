@@ -48,15 +48,14 @@ function settingsFor(chat: string, collections: string[]): Settings {
 }
 
 describe("knowledge tools", () => {
-  it("no knowledge tool lets the model name a scope or a collection", ({ expect }) => {
-    const tools = defaultTurnRegistry().tools.filter((t) =>
-      ["kb_search", "context_read"].includes(t.spec.name),
-    );
-    expect(tools).toHaveLength(2);
+  it("no knowledge tool but the admin's lets the model name a scope or a collection", ({ expect }) => {
+    const all = defaultTurnRegistry().tools.filter((t) => /^(kb_|context_)/.test(t.spec.name));
+    const tools = all.filter((t) => !t.requiresAdmin);
+    expect(tools.map((t) => t.spec.name)).toEqual(["kb_search", "context_read"]);
+    expect(all.filter((t) => t.requiresAdmin).map((t) => t.spec.name)).toEqual(["kb_manage"]);
     for (const tool of tools) {
       const props = Object.keys((tool.spec.parameters as { properties: Record<string, unknown> }).properties);
-      expect(props.some((p) => /scope|collection|chat/i.test(p))).toBe(false);
-      expect(tool.requiresAdmin).toBe(false);
+      expect(props.some((p) => /scope|collection|source|chat/i.test(p))).toBe(false);
     }
   });
 

@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
 import { it } from "vitest";
+import type { ChatKey } from "../../src/domain/chat/chat-address";
+import { chatSessionServices } from "../../src/durable-objects/chat-session-services";
 import { uid } from "../support/memory";
 import { preview } from "../support/preview";
 import { c2cBody, eventIdOf, postQq, turnDone } from "../support/qq-events";
@@ -50,4 +52,63 @@ it("/reset clears short-term context only, keeps memory, is rate-limited and aud
     clearedTurns: 4,
     memoryKept: true,
   });
+});
+
+it("session_manage's port resets another chat through its object, rate-limited and audited there", async ({
+  expect,
+}) => {
+  const user = `UM${uid()}`;
+  const chat = `qq:private:${user}` as ChatKey;
+  const from = `qq:group:G${uid()}` as ChatKey;
+  const stub = env.CHAT_SESSION.getByName(chat);
+  await say(user, "记住我喜欢下棋");
+  expect((await stub.stats()).recentTurns).toBe(2);
+
+  const { sessions } = chatSessionServices.create(env);
+  const request = { eventId: `EVT:${uid()}`, actor: "qq:user:ADMIN", via: "tool" as const, from };
+  expect(await sessions.reset(chat, request)).toEqual({ ok: true, value: { cleared: 2, repeated: false } });
+  expect((await stub.stats()).recentTurns).toBe(0);
+  expect((await preview({ chat, text: "我喜欢什么" })).recalled.map((r) => r.text)).toContain(
+    `用户${user.slice(0, 4)}喜欢下棋`,
+  );
+  // A retried turn repeats its event id and gets the same answer; another reset waits a minute.
+  expect(await sessions.reset(chat, request)).toMatchObject({ ok: true, value: { repeated: true } });
+  expect(await sessions.reset(chat, { ...request, eventId: `EVT:${uid()}` })).toMatchObject({
+    ok: false,
+    error: { kind: "rate-limited" },
+  });
+
+  const audit = await eventually(async () => {
+    const { results } = await env.DB.prepare(
+      "SELECT action, actor, detail FROM audit_log WHERE chat_key = ? ORDER BY id",
+    )
+      .bind(chat)
+      .all<{ action: string; actor: string; detail: string }>();
+    return results.length === 2 ? results : undefined;
+  });
+  expect(audit.map((a) => a.action)).toEqual(["session_reset", "session_reset_refused"]);
+  expect(audit[0]?.actor).toBe("qq:user:ADMIN");
+  expect(JSON.parse(audit[0]?.detail ?? "{}")).toEqual({
+    via: "tool",
+    clearedTurns: 2,
+    memoryKept: true,
+    from,
+  });
+});
+
+it("session_manage's port can reset a chat the bot has not seen yet", async ({ expect }) => {
+  const chat = `onebot:group:${uid()}` as ChatKey;
+  const { sessions } = chatSessionServices.create(env);
+  const outcome = await sessions.reset(chat, {
+    eventId: `EVT:${uid()}`,
+    actor: "qq:user:ADMIN",
+    via: "tool",
+  });
+  expect(outcome).toEqual({ ok: true, value: { cleared: 0, repeated: false } });
+  const row = await eventually(
+    async () =>
+      (await env.DB.prepare("SELECT chat_key FROM audit_log WHERE target = ?").bind(chat).first()) ??
+      undefined,
+  );
+  expect(row).toEqual({ chat_key: chat });
 });

@@ -3,6 +3,7 @@
  * implements it over its own storage; the `/reset` command and the `session_reset` tool use it.
  * A reset clears recent turns only — never long-term memory, summaries or the message log.
  */
+import type { ChatKey } from "../chat/chat-address";
 import type { Result } from "../shared/result";
 
 /** One reset per chat per minute. */
@@ -13,15 +14,25 @@ export type ResetRequest = {
   readonly eventId: string;
   readonly actor: string | null;
   readonly via: "command" | "tool";
+  /** The chat an admin asked from, when it is not the chat being reset (`session_manage`). */
+  readonly from?: ChatKey;
 };
 
 export type ResetOutcome = { readonly cleared: number; readonly repeated: boolean };
 
+export type ResetResult = Result<ResetOutcome, { kind: "rate-limited"; retryAfterSeconds: number }>;
+
 export interface SessionControl {
   /** Clears the recent turns, audited; refused while the cooldown of the last reset runs. */
-  reset(
-    req: ResetRequest,
-  ): Promise<Result<ResetOutcome, { kind: "rate-limited"; retryAfterSeconds: number }>>;
+  reset(req: ResetRequest): Promise<ResetResult>;
+}
+
+/**
+ * Other chats' short-term context (`session_manage`), reached through each chat's own object:
+ * the same reset as `/reset` there — same cooldown, audited in that chat, memory kept.
+ */
+export interface ChatSessions {
+  reset(chat: ChatKey, req: ResetRequest): Promise<ResetResult>;
 }
 
 export type LastReset = { readonly at: number; readonly eventId: string };
@@ -43,9 +54,7 @@ export function resetDecision(
 }
 
 /** The reply that tells the person what happened (memory is kept). */
-export function resetReply(
-  outcome: Result<ResetOutcome, { kind: "rate-limited"; retryAfterSeconds: number }>,
-): string {
+export function resetReply(outcome: ResetResult): string {
   if (!outcome.ok) {
     return `刚刚已经重置过了，请 ${outcome.error.retryAfterSeconds} 秒后再试。长期记忆没有变化。`;
   }

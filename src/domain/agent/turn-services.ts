@@ -10,7 +10,7 @@ import type { Clock } from "../shared/clock";
 import type { Logger } from "../shared/logger";
 import type { ChatModel } from "./chat-model";
 import type { ChatRelay } from "./chat-relay";
-import type { SessionControl } from "./session-control";
+import type { ChatSessions, SessionControl } from "./session-control";
 
 export type TurnServices = {
   readonly model: ChatModel;
@@ -24,6 +24,8 @@ export type TurnServices = {
   readonly memory: MemoryServices;
   /** The chat's short-term context (session reset). */
   readonly session: SessionControl;
+  /** Other chats' short-term context, through their chat objects (`session_manage`). */
+  readonly sessions: ChatSessions;
   /** Supplied by `runTurn`, which returns what was recorded with the turn's result. */
   readonly audit: AuditTrail;
   readonly clock: Clock;

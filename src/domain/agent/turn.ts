@@ -220,7 +220,19 @@ async function runTool(
   }
   if (registry.guard) {
     const decision = await registry.guard(tool, args, ctx);
-    if (!decision.allowed) return { ok: false, content: decision.reason };
+    if (!decision.allowed) {
+      // An admin tool refused before it ran is still a use of it: the audit log shows the attempt.
+      if (tool.requiresAdmin) {
+        services.audit.record({
+          action: tool.spec.name,
+          actor: ctx.sender?.account ?? null,
+          target: null,
+          outcome: "refused",
+          detail: { via: "tool", stage: "guard" },
+        });
+      }
+      return { ok: false, content: decision.reason };
+    }
     args = decision.args;
   }
   try {

@@ -14,6 +14,7 @@ import {
   retrieve,
 } from "../retrieval/retrieve";
 import { collectionScope } from "../retrieval/scope-key";
+import type { KnowledgeAdmin } from "./knowledge-admin";
 
 /** What the turn needs from the knowledge base; built by the composition root. */
 export type KnowledgeAccess = {
@@ -21,6 +22,8 @@ export type KnowledgeAccess = {
   retrieval(settings: KnowledgeSettings): RetrievalDeps;
   /** Names of all existing collections. */
   listCollections(): Promise<string[]>;
+  /** Listing and removal for admins (`kb_manage`); vectors follow these settings' models. */
+  admin(settings: KnowledgeSettings): KnowledgeAdmin;
 };
 
 /** Collections a chat may read: its override, else the global list; "*" = every existing one. */

@@ -98,9 +98,8 @@ export const knowledgeRoutes = new Hono<AppEnv>()
   })
   .delete("/kb/collections/:name", async (c) => {
     const { kb } = await services(c);
-    const removed = await kb.store.deleteCollection(c.req.param("name"));
+    const removed = await kb.removeCollection(c.req.param("name"));
     if (!removed) return problem(c, { kind: "not-found", what: `collection ${c.req.param("name")}` });
-    await kb.afterRemoval(removed);
     return c.json({ deleted: c.req.param("name"), nodes: removed.nodeIds.length });
   })
   .post("/kb/collections/:name/documents", async (c) => {
@@ -164,9 +163,8 @@ export const knowledgeRoutes = new Hono<AppEnv>()
         reason: "is required (the file name it was imported as)",
       });
     const { kb } = await services(c);
-    const removed = await kb.store.deleteDocument(c.req.param("name"), source);
+    const removed = await kb.removeDocument(c.req.param("name"), source);
     if (!removed) return problem(c, { kind: "not-found", what: `document ${source}` });
-    await kb.afterRemoval(removed);
     return c.json({ deleted: source, nodes: removed.nodeIds.length });
   })
   .post("/kb/search", async (c) => {

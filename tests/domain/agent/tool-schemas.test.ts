@@ -9,16 +9,17 @@ const SCOPE_LIKE = /scope|allowed|namespace|tenant|workspace|cluster|domain|visi
 
 /**
  * Names that pick a target. A current-chat tool takes none; a chat-domain tool may take one
- * `chat` inside the domain the gate computes; an admin tool takes the account or person it
- * manages — never a scope.
+ * `chat` inside the domain the gate computes; an admin tool takes the account, person,
+ * collection or document source it manages — never a scope. Knowledge tools anyone may call
+ * never name a collection or a source: what a chat reads comes from settings.
  */
 const TARGET_LIKE =
-  /chat|session|person|account|collection|target|group|channel|conversation|user_?id|owner/i;
+  /chat|session|person|account|collection|source|document|target|group|channel|conversation|user_?id|owner/i;
 
 function allowedTargets(tool: Tool): string[] {
   return [
     ...(tool.scope === "chat_domain" ? ["chat"] : []),
-    ...(tool.requiresAdmin ? ["account", "person"] : []),
+    ...(tool.requiresAdmin ? ["account", "person", "collection", "source"] : []),
   ];
 }
 
@@ -92,6 +93,17 @@ describe("tool schemas", () => {
       "where.allowed_chats",
       "personId",
     ]);
+  });
+
+  it("admin tools that name a chat, a collection or a source require an admin", ({ expect }) => {
+    const byName = (name: string) => tools.find((t) => t.spec.name === name);
+    expect(byName("kb_manage")).toMatchObject({ requiresAdmin: true, scope: "none" });
+    expect(byName("session_manage")).toMatchObject({ requiresAdmin: true, scope: "chat_domain" });
+    expect(named((byName("kb_manage") as Tool).spec.parameters, TARGET_LIKE)).toEqual([
+      "collection",
+      "source",
+    ]);
+    expect(named((byName("session_manage") as Tool).spec.parameters, TARGET_LIKE)).toEqual(["chat"]);
   });
 
   it("memory tools need no admin and act on the current chat only", ({ expect }) => {
