@@ -56,18 +56,20 @@ describe("session_manage", () => {
     },
   );
 
-  it("refuses an admin a chat outside the current chat's domain (NotInChatScope)", async ({ expect }) => {
-    const { answer, session, sessions, audit } = await manage(ADMIN, { chat: STRANGER });
-    expect(answer).toBe(`拒绝：聊天 ${STRANGER} 不在当前聊天所在的聊天域 'community' 内。`);
+  it("reaches a chat outside the domain for an admin (admins are not bound to a domain)", async ({
+    expect,
+  }) => {
+    const { sessions } = await manage(ADMIN, { chat: STRANGER });
+    expect(sessions.requests).toMatchObject([{ chat: STRANGER, req: { actor: ADMIN, from: CHAT } }]);
+  });
+
+  it("refuses a target that is not a chat address and resets nothing", async ({ expect }) => {
+    const { answer, session, sessions, audit } = await manage(ADMIN, { chat: "G2" });
+    expect(answer).toContain("'G2' 不是聊天地址");
     expect(session.resets).toBe(0);
     expect(sessions.requests).toEqual([]);
     expect(audit).toMatchObject([
-      {
-        action: "session_manage",
-        target: STRANGER,
-        outcome: "refused",
-        detail: { cause: "not-in-chat-scope" },
-      },
+      { action: "session_manage", outcome: "refused", detail: { stage: "guard" } },
     ]);
   });
 

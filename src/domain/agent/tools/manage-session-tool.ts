@@ -1,9 +1,8 @@
 /**
- * `session_manage`: an admin clears the short-term context of a chat in the current chat's
- * domain — the same reset as `/reset` there (one per chat per minute, memory kept), audited
- * in that chat and in this one. Unlike other chat-domain tools it stays inside the domain for
- * admins too: resetting a conversation is an action on the people in it, and the domain is
- * the community the admin is acting from.
+ * `session_manage`: an admin clears the short-term context of a chat — the same reset as
+ * `/reset` there (one per chat per minute, memory kept), audited in that chat and in this one.
+ * Like every chat-domain tool, the target goes through the gate's chat-scope check, which
+ * gives admins every chat (DESIGN §3.8) and still refuses what is not a chat address.
  */
 import { gateFor } from "../../authorization/authorization-gate";
 import type { AuditOutcome } from "../../shared/audit";
@@ -17,7 +16,7 @@ export const sessionManageTool: Tool = {
   spec: {
     name: ACTION,
     description:
-      "（仅管理员）清空一个聊天的短期上下文（最近的对话），效果等同于在那个聊天里发 /reset；长期记忆、摘要和聊天记录都保留。只能是当前聊天所在聊天域内的聊天，省略 chat 即当前聊天。每个聊天每分钟最多一次。",
+      "（仅管理员）清空一个聊天的短期上下文（最近的对话），效果等同于在那个聊天里发 /reset；长期记忆、摘要和聊天记录都保留。省略 chat 即当前聊天。每个聊天每分钟最多一次。",
     parameters: {
       type: "object",
       properties: {
@@ -46,8 +45,7 @@ export const sessionManageTool: Tool = {
       audit(named, "refused", { cause: authorized.error.cause });
       return toolError(`拒绝：${authorized.error.reason}`);
     }
-    // The domain, not the admin's reach: checked as for a member (no account).
-    const inScope = named === null ? null : gate.assertInChatScope(named, ctx.chat.key, null);
+    const inScope = named === null ? null : gate.assertInChatScope(named, ctx.chat.key, actor);
     if (inScope && !inScope.ok) {
       audit(named, "refused", { cause: "not-in-chat-scope" });
       return toolError(`拒绝：${inScope.error.reason}`);
