@@ -122,11 +122,16 @@ function withoutPath(doc: SettingsDocument, path: SettingPath): SettingsDocument
   return Object.keys(pruned).length === 0 ? others : { ...others, [key]: pruned };
 }
 
-/** Dotted paths of the leaves that differ between two documents (arrays compare whole). */
+/** Dotted paths of the leaves that differ between two documents (arrays compare whole, absent objects count as empty). */
 export function changedPaths(before: unknown, after: unknown, prefix = ""): string[] {
-  if (isObject(before) && isObject(after)) {
-    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
-    return keys.flatMap((k) => changedPaths(before[k], after[k], prefix === "" ? k : `${prefix}.${k}`));
+  const descend =
+    (isObject(before) || isObject(after)) &&
+    (isObject(before) || before === undefined) &&
+    (isObject(after) || after === undefined);
+  if (descend) {
+    const [b, a] = [isObject(before) ? before : {}, isObject(after) ? after : {}];
+    const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])].sort();
+    return keys.flatMap((k) => changedPaths(b[k], a[k], prefix === "" ? k : `${prefix}.${k}`));
   }
   return JSON.stringify(before) === JSON.stringify(after) ? [] : [prefix === "" ? "(root)" : prefix];
 }

@@ -99,5 +99,6 @@ describe("settings edits", () => {
     expect(valueAt({ a: { b: [1, 2] } }, ["a", "b", "1"])).toEqual({ found: true, value: 2 });
     expect(valueAt({ a: {} }, ["a", "c"]).found).toBe(false);
     expect(changedPaths({ a: { b: 1, c: [1] } }, { a: { b: 2, c: [1] }, d: true })).toEqual(["a.b", "d"]);
+    expect(changedPaths({}, { m: { d: { e: false } }, r: 1 })).toEqual(["m.d.e", "r"]);
   });
 });
