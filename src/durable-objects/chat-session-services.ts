@@ -23,7 +23,7 @@ import { chatSession } from "../workers/chat-stub";
 import { knowledgeAccess } from "../workers/knowledge-services";
 import { readRuntimeConfig } from "../workers/runtime-config";
 import { createChatModel, createOutbound } from "../workers/services";
-import { loadSettings } from "../workers/settings-loader";
+import { d1SettingsAdmin, loadSettings } from "../workers/settings-loader";
 import { defaultTurnRegistry } from "../workers/turn-registry";
 
 /** Everything but the session port, which the chat object supplies over its own storage. */
@@ -63,6 +63,7 @@ export const chatSessionServices = {
         logger: consoleLogger,
       }),
       directory,
+      settingsAdmin: d1SettingsAdmin(env),
       sessions: { reset: (chat, req) => chatSession(env, chat).resetSession(chat, req) },
       relay: new OutboundChatRelay({
         outbound,

@@ -8,6 +8,7 @@ import { rememberCommand, rememberIntent, resetCommand } from "../domain/agent/c
 import { historyRecall } from "../domain/agent/context-provider";
 import { knowledgeRecall } from "../domain/agent/knowledge-recall";
 import { memoryMandatory, memoryRecall } from "../domain/agent/memory-context";
+import { configChangeTool } from "../domain/agent/tools/config-change-tool";
 import { findChatTool } from "../domain/agent/tools/find-chat-tool";
 import { historyRecentTool, historySearchTool } from "../domain/agent/tools/history-tools";
 import { identityManageTool } from "../domain/agent/tools/identity-tool";
@@ -47,6 +48,7 @@ export function defaultTurnRegistry(logger: Logger = consoleLogger): TurnRegistr
       kbSearchTool,
       contextReadTool,
       kbManageTool,
+      configChangeTool,
     ],
     mandatory: memoryMandatory,
     context: [memoryRecall, historyRecall, knowledgeRecall],

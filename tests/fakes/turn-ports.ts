@@ -7,6 +7,7 @@ import { FakeChatSessions, FakeSession } from "./fake-session";
 import { InMemoryHistory } from "./in-memory-history";
 import { InMemoryIdentityDirectory } from "./in-memory-identity-directory";
 import { InMemoryMemory } from "./in-memory-memory";
+import { InMemorySettingsAdmin } from "./in-memory-settings-admin";
 import { RecordingRelay } from "./recording-relay";
 import { ScriptedChatModel } from "./scripted-chat-model";
 
@@ -22,6 +23,7 @@ export function turnPorts(overrides: Partial<TurnPorts> = {}): TurnPorts {
     memory: new InMemoryMemory().services(),
     session: new FakeSession(() => TEST_NOW),
     sessions: new FakeChatSessions(() => TEST_NOW),
+    settingsAdmin: new InMemorySettingsAdmin(),
     clock: new ManualClock(TEST_NOW),
     logger: silentLogger,
     ...overrides,

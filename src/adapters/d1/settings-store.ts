@@ -1,7 +1,8 @@
 /** The D1 layer of the behaviour settings: one JSON document under key `config`. */
 import { eq } from "drizzle-orm";
 import type { Database } from "./database";
-import { settings } from "./schema";
+import type { AuditRecord } from "./message-log-store";
+import { auditLog, settings } from "./schema";
 
 export const SETTINGS_KEY = "config";
 
@@ -17,11 +18,25 @@ export class D1SettingsStore {
     return rows[0]?.value ?? null;
   }
 
-  /** Saves an already validated override document. */
-  async write(value: string, by: string | null, at: number): Promise<void> {
-    await this.#db
+  /**
+   * Saves an already validated override document. With `audit`, the audit row is written in
+   * the same batch (one transaction): both or neither.
+   */
+  async write(value: string, by: string | null, at: number, audit?: AuditRecord): Promise<void> {
+    const upsert = this.#db
       .insert(settings)
       .values({ key: SETTINGS_KEY, value, updatedAt: at, updatedBy: by })
       .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: at, updatedBy: by } });
+    if (!audit) {
+      await upsert;
+      return;
+    }
+    await this.#db.batch([
+      upsert,
+      this.#db
+        .insert(auditLog)
+        .values({ ...audit, detail: JSON.stringify(audit.detail) })
+        .onConflictDoNothing(),
+    ]);
   }
 }

@@ -1,5 +1,6 @@
 /** Ports a turn uses. Built by the chat object from its bindings; fakes in domain tests. */
 
+import type { SettingsAdmin } from "../config/settings-admin";
 import type { HistorySearch } from "../history/history-search";
 import type { IdentityDirectory } from "../identity/identity-directory";
 import type { IdentityResolver } from "../identity/sender-identity";
@@ -26,6 +27,8 @@ export type TurnServices = {
   readonly session: SessionControl;
   /** Other chats' short-term context, through their chat objects (`session_manage`). */
   readonly sessions: ChatSessions;
+  /** The stored settings layer (`config_change`). */
+  readonly settingsAdmin: SettingsAdmin;
   /** Supplied by `runTurn`, which returns what was recorded with the turn's result. */
   readonly audit: AuditTrail;
   readonly clock: Clock;

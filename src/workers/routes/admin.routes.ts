@@ -1,10 +1,21 @@
-/** The admin JSON API: chat registry and message log. Auth is applied by the app. */
+/** The admin JSON API: chat registry, message log and behaviour settings. Auth is applied by the app. */
 import { Hono } from "hono";
 import { D1ChatRegistry } from "../../adapters/d1/chat-registry";
 import { openDatabase } from "../../adapters/d1/database";
+import { D1SettingsStore } from "../../adapters/d1/settings-store";
 import { parseChatKey } from "../../domain/chat/chat-address";
+import { changedPaths, effectiveSettings, replaceStoredLayer } from "../../domain/config/settings-edit";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
+import { parseJsonBytes, readRawBody } from "../raw-body";
+import { ConfigError } from "../runtime-config";
+import { forgetCachedSettings, readSettingsLayers } from "../settings-loader";
+
+/** Largest settings document accepted by `PUT /api/settings`. */
+export const MAX_SETTINGS_BYTES = 256 * 1024;
+
+/** Who the stored layer names as its author when the admin API saved it. */
+const API_AUTHOR = "admin-api";
 
 function intParam(raw: string | undefined, name: string, fallback: number, min: number, max: number) {
   if (raw === undefined || raw === "") return { ok: true as const, value: fallback };
@@ -49,4 +60,52 @@ export const adminRoutes = new Hono<AppEnv>()
       before.value,
     );
     return c.json({ chat, messages });
+  })
+  .get("/settings", async (c) => {
+    const read = await readSettingsLayers(c.env);
+    const stored = read.stored.ok ? read.stored.value : null;
+    const current = effectiveSettings({ var: read.var, stored });
+    if (!current.ok) throw new ConfigError(`${current.error.field} ${current.error.reason}`);
+    // A stored layer that does not validate is ignored whole by the loader; say so.
+    const storedError = read.stored.ok ? current.value.storedError : read.stored.error;
+    return c.json({
+      effective: current.value.settings,
+      stored,
+      var: read.var,
+      ...(storedError ? { storedError: { field: storedError.field, reason: storedError.reason } } : {}),
+    });
+  })
+  .put("/settings", async (c) => {
+    const body = await readRawBody(c.req.raw, MAX_SETTINGS_BYTES);
+    if (!body.ok) return c.json({ error: "too-large", reason: body.reason }, body.status);
+    if (body.bytes.byteLength === 0)
+      return problem(c, {
+        kind: "invalid",
+        field: "(body)",
+        reason: "is empty: send the stored settings as a JSON object",
+      });
+    const parsed = parseJsonBytes(body.bytes);
+    if (!parsed.ok) return problem(c, { kind: "invalid", field: "(body)", reason: parsed.reason });
+    const read = await readSettingsLayers(c.env);
+    const previous = read.stored.ok ? read.stored.value : null;
+    const edit = replaceStoredLayer({ var: read.var, stored: previous }, parsed.value);
+    if (!edit.ok) return problem(c, edit.error);
+    const at = Date.now();
+    const changed = changedPaths(previous ?? {}, edit.value.stored);
+    await new D1SettingsStore(openDatabase(c.env.DB)).write(
+      JSON.stringify(edit.value.stored),
+      API_AUTHOR,
+      at,
+      {
+        dedupeKey: `config.replace:${at}:${crypto.randomUUID()}`,
+        at,
+        actor: API_AUTHOR,
+        action: "config.replace",
+        chatKey: null,
+        target: "settings",
+        detail: { via: "api", changed: changed.length, paths: changed.join(", ").slice(0, 500) },
+      },
+    );
+    forgetCachedSettings();
+    return c.json({ effective: edit.value.effective, stored: edit.value.stored });
   });

@@ -106,6 +106,12 @@ describe("tool schemas", () => {
     expect(named((byName("session_manage") as Tool).spec.parameters, TARGET_LIKE)).toEqual(["chat"]);
   });
 
+  it("config_change requires an admin and names only a settings path and a value", ({ expect }) => {
+    const tool = tools.find((t) => t.spec.name === "config_change") as Tool;
+    expect(tool).toMatchObject({ requiresAdmin: true, scope: "none" });
+    expect(propertyNames(tool.spec.parameters)).toEqual(["action", "path", "value"]);
+  });
+
   it("memory tools need no admin and act on the current chat only", ({ expect }) => {
     for (const name of ["memory_search", "memory_write", "memory_forget", "session_reset"]) {
       const tool = tools.find((t) => t.spec.name === name);

@@ -1,0 +1,195 @@
+// Own file: it changes the stored settings, which every test of a file shares.
+import { env } from "cloudflare:workers";
+import { afterEach, describe, it } from "vitest";
+import { configChangeTool } from "../../src/domain/agent/tools/config-change-tool";
+import { runTurn } from "../../src/domain/agent/turn";
+import type { TurnContext } from "../../src/domain/agent/turn-context";
+import { gateFor } from "../../src/domain/authorization/authorization-gate";
+import { DEFAULT_SETTINGS, type Settings } from "../../src/domain/config/settings";
+import type { AuditEntry } from "../../src/domain/shared/audit";
+import { d1SettingsAdmin, forgetCachedSettings, loadSettings } from "../../src/workers/settings-loader";
+import { defaultTurnRegistry } from "../../src/workers/turn-registry";
+import { ADMIN, MEMBER, withIdentity } from "../fakes/identity-settings";
+import { messageEvent } from "../fakes/inbound";
+import { ScriptedChatModel } from "../fakes/scripted-chat-model";
+import { TEST_NOW, turnPorts } from "../fakes/turn-ports";
+
+const CHAT = "qq:group:CONFIG1";
+
+function context(sender: string, settings: Settings): TurnContext {
+  const event = messageEvent({ chat: CHAT, text: "改设置", sender: sender.split(":")[2] ?? sender });
+  return {
+    event,
+    chat: event.chat,
+    sender: event.sender,
+    identity: null,
+    text: "改设置",
+    recent: [],
+    settings,
+    now: TEST_NOW,
+  };
+}
+
+/** One turn in which the model calls config_change with `args`; the tool's answer and the audit. */
+async function change(args: Record<string, unknown>, sender = ADMIN, settings = withIdentity()) {
+  const model = new ScriptedChatModel([
+    { toolCalls: [{ id: "c1", name: "config_change", arguments: JSON.stringify(args) }] },
+    { text: "好的" },
+  ]);
+  const ports = turnPorts({ model, settingsAdmin: d1SettingsAdmin(env) });
+  const result = await runTurn(context(sender, settings), ports, defaultTurnRegistry());
+  if (!result.ok) throw new Error("turn failed");
+  const answer = model.requests[1]?.messages.find((m) => m.role === "tool")?.content ?? "";
+  return { answer, audit: result.value.audit };
+}
+
+const storedRow = () =>
+  env.DB.prepare("SELECT value, updated_by AS by FROM settings WHERE key = 'config'").first<{
+    value: string;
+    by: string | null;
+  }>();
+
+const seed = (document: unknown) =>
+  env.DB.prepare(
+    "INSERT INTO settings (key, value, updated_at, updated_by) VALUES ('config', ?1, 1, 'seed') ON CONFLICT (key) DO UPDATE SET value = ?1",
+  )
+    .bind(JSON.stringify(document))
+    .run();
+
+afterEach(async () => {
+  await env.DB.prepare("DELETE FROM settings").run();
+  forgetCachedSettings();
+});
+
+describe("config_change", () => {
+  it.for([
+    ["a member", MEMBER, withIdentity(), "账号 qq:user:MEMBER_OPENID 不在 identity.admins 中"],
+    ["anyone while identity is off", ADMIN, DEFAULT_SETTINGS, "身份系统未启用"],
+    ["anyone while no admin is declared", ADMIN, withIdentity({ admins: [] }), "identity.admins 为空"],
+  ] as const)(
+    "refuses %s with the gate's reason and writes nothing",
+    async ([, sender, settings, reason], { expect }) => {
+      const refused = gateFor(settings.identity).requireAdmin("config_change", sender);
+      const { answer, audit } = await change(
+        { action: "set", path: "memory.dreaming.enabled", value: "false" },
+        sender,
+        settings,
+      );
+      expect(answer).toBe(`拒绝：${refused.ok ? "" : refused.error.reason}`);
+      expect(answer).toContain(reason);
+      expect(audit).toMatchObject([{ action: "config_change", actor: sender, outcome: "refused" }]);
+      expect(await storedRow()).toBeNull();
+    },
+  );
+
+  it("checks the gate itself when called without the turn's guard", async ({ expect }) => {
+    const recorded: AuditEntry[] = [];
+    const result = await configChangeTool.run(
+      { action: "set", path: "retention.groupDays", value: "7" },
+      context(MEMBER, withIdentity()),
+      { ...turnPorts({ settingsAdmin: d1SettingsAdmin(env) }), audit: { record: (e) => recorded.push(e) } },
+    );
+    expect(result).toMatchObject({ ok: false, content: expect.stringContaining("不在 identity.admins 中") });
+    expect(recorded).toMatchObject([
+      {
+        action: "config.set",
+        target: "retention.groupDays",
+        outcome: "refused",
+        detail: { cause: "not-admin" },
+      },
+    ]);
+    expect(await storedRow()).toBeNull();
+  });
+
+  it("sets, reads and unsets a setting for an admin, audited, and the loader follows", async ({ expect }) => {
+    await seed({ retention: { groupDays: 45 } });
+    const set = await change({ action: "set", path: "memory.dreaming.enabled", value: "false" });
+    expect(set.answer).toBe(
+      "已将 memory.dreaming.enabled 从 true 改为 false（存储层）。各聊天约 10 秒内生效（每个实例的设置缓存最多保留 10 秒）。",
+    );
+    expect(set.audit).toMatchObject([
+      {
+        action: "config.set",
+        actor: ADMIN,
+        target: "memory.dreaming.enabled",
+        outcome: "ok",
+        detail: { via: "tool", before: "true", after: "false" },
+      },
+    ]);
+    const row = await storedRow();
+    expect(row?.by).toBe(ADMIN);
+    expect(JSON.parse(row?.value ?? "null")).toEqual({
+      retention: { groupDays: 45 },
+      memory: { dreaming: { enabled: false } },
+    });
+    expect((await loadSettings(env)).memory.dreaming.enabled).toBe(false);
+
+    const get = await change({ action: "get", path: "memory.dreaming.enabled" });
+    expect(get.answer).toBe("memory.dreaming.enabled = false（来自存储层覆盖）");
+    expect(get.audit).toMatchObject([{ action: "config.get", outcome: "ok" }]);
+    const fromVar = await change({ action: "get", path: "follow.groups" });
+    expect(fromVar.answer).toBe('follow.groups = ["*"]（来自默认值或 AKASHA_CONFIG）');
+
+    const unset = await change({ action: "unset", path: "memory.dreaming.enabled" });
+    expect(unset.answer).toBe(
+      "已删除存储层中的 memory.dreaming.enabled（原为 false），现在生效值为 true（来自默认值或 AKASHA_CONFIG）。各聊天约 10 秒内生效（每个实例的设置缓存最多保留 10 秒）。",
+    );
+    expect(unset.audit).toMatchObject([
+      { action: "config.unset", outcome: "ok", detail: { removed: true, before: "false", after: "true" } },
+    ]);
+    expect(JSON.parse((await storedRow())?.value ?? "null")).toEqual({ retention: { groupDays: 45 } });
+    expect((await loadSettings(env)).memory.dreaming.enabled).toBe(true);
+
+    const again = await change({ action: "unset", path: "memory.dreaming.enabled" });
+    expect(again.answer).toBe("存储层没有设置 memory.dreaming.enabled，什么都没有改变（当前生效值 true）。");
+  });
+
+  it.for([
+    ["identity.admins", { action: "set", path: "identity.admins", value: '["qq:user:MEMBER_OPENID"]' }],
+    ["identity.enabled", { action: "set", path: "identity.enabled", value: "false" }],
+    ["identity (whole)", { action: "set", path: "identity", value: "{}" }],
+    ["an identity unset", { action: "unset", path: "identity.admins" }],
+  ] as const)("refuses %s from a chat and writes nothing", async ([, args], { expect }) => {
+    await seed({ identity: { enabled: true, admins: [ADMIN] } });
+    const before = await storedRow();
+    const { answer, audit } = await change(args);
+    expect(answer).toContain("identity 下的设置");
+    expect(answer).toContain("不能在聊天中修改");
+    expect(audit).toMatchObject([
+      { actor: ADMIN, outcome: "refused", detail: { cause: "identity-protected" } },
+    ]);
+    expect(await storedRow()).toEqual(before);
+  });
+
+  it.for([
+    ["a wrong type", "memory.dreaming.enabled", '"yes"', "拒绝：memory.dreaming.enabled"],
+    [
+      "an unknown key",
+      "memory.dreaming.sometimes",
+      "true",
+      "拒绝：memory.dreaming unknown setting 'sometimes'",
+    ],
+    ["an out-of-range number", "retention.groupDays", "0", "拒绝：retention.groupDays"],
+    ["value that is not JSON", "turn.persona", "你好", "value 不是合法的 JSON"],
+  ] as const)("refuses %s and writes nothing", async ([, path, value, message], { expect }) => {
+    await seed({ retention: { groupDays: 45 } });
+    const before = await storedRow();
+    const { answer, audit } = await change({ action: "set", path, value });
+    expect(answer).toContain(message);
+    expect(answer).toContain("什么都没有改变");
+    expect(audit).toMatchObject([{ action: "config.set", outcome: "invalid" }]);
+    expect(await storedRow()).toEqual(before);
+    expect((await loadSettings(env)).retention.groupDays).toBe(45);
+  });
+
+  it.for([
+    ["an unknown action", { action: "reload", path: "turn.persona" }, "action 必须是 get、set 或 unset"],
+    ["a bad path", { action: "get", path: "turn..persona" }, "path 必须是点分设置路径"],
+    ["an unknown path", { action: "get", path: "turn.colour" }, "没有设置 turn.colour。"],
+  ] as const)("answers %s clearly", async ([, args, message], { expect }) => {
+    const { answer, audit } = await change(args);
+    expect(answer).toContain(message);
+    expect(audit).toMatchObject([{ outcome: "invalid" }]);
+    expect(await storedRow()).toBeNull();
+  });
+});
