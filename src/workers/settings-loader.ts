@@ -48,9 +48,11 @@ const varLayerText = (env: Env): string => (typeof env.AKASHA_CONFIG === "string
  * is a misconfigured deployment (ConfigError, as in `loadSettings`); a stored text that is not
  * one is an error naming `settings`, so that callers can report it and replace it.
  */
-export async function readSettingsLayers(
-  env: Env,
-): Promise<{ var: SettingsDocument; stored: Result<SettingsDocument | null, SettingsError> }> {
+export async function readSettingsLayers(env: Env): Promise<{
+  var: SettingsDocument;
+  stored: Result<SettingsDocument | null, SettingsError>;
+  storedText: string | null;
+}> {
   const fromVar = parseSettingsLayer(varLayerText(env), "AKASHA_CONFIG");
   if (!fromVar.ok) throw new ConfigError(`AKASHA_CONFIG ${fromVar.error.reason}`);
   const text = await new D1SettingsStore(openDatabase(env.DB)).read();
@@ -58,6 +60,7 @@ export async function readSettingsLayers(
   return {
     var: fromVar.value as SettingsDocument,
     stored: stored as Result<SettingsDocument | null, SettingsError>,
+    storedText: text,
   };
 }
 
@@ -66,11 +69,15 @@ export function d1SettingsAdmin(env: Env, now: () => number = Date.now): Setting
   return {
     async layers(): Promise<Result<SettingsLayers, SettingsError>> {
       const read = await readSettingsLayers(env);
-      return read.stored.ok ? ok({ var: read.var, stored: read.stored.value }) : read.stored;
+      return read.stored.ok
+        ? ok({ var: read.var, stored: read.stored.value, revision: read.storedText })
+        : read.stored;
     },
-    async save(stored, by) {
-      await new D1SettingsStore(openDatabase(env.DB)).write(JSON.stringify(stored), by, now());
-      forgetCachedSettings();
+    async save(stored, by, revision) {
+      const store = new D1SettingsStore(openDatabase(env.DB));
+      const saved = await store.writeIfUnchanged(JSON.stringify(stored), revision, by, now());
+      if (saved) forgetCachedSettings();
+      return saved;
     },
   };
 }

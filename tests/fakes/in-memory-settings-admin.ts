@@ -13,12 +13,18 @@ export class InMemorySettingsAdmin implements SettingsAdmin {
     this.stored = layers.stored ?? null;
   }
 
+  /** Bumped by every save; a save from an older revision is refused, like the D1 one. */
+  revision = 0;
+
   async layers() {
-    return ok({ var: this.var, stored: this.stored });
+    return ok({ var: this.var, stored: this.stored, revision: String(this.revision) });
   }
 
-  async save(stored: SettingsDocument, by: string | null) {
+  async save(stored: SettingsDocument, by: string | null, revision: string | null) {
+    if (revision !== String(this.revision)) return false;
     this.stored = stored;
+    this.revision += 1;
     this.saves.push({ stored, by });
+    return true;
   }
 }

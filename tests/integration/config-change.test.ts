@@ -193,3 +193,70 @@ describe("config_change", () => {
     expect(await storedRow()).toBeNull();
   });
 });
+
+describe("concurrent edits", () => {
+  it("the stored layer saves only at the revision it was read at", async ({ expect }) => {
+    await seed({ memory: { dreaming: { afterTurns: 30 } } });
+    const admin = d1SettingsAdmin(env);
+    const first = await admin.layers();
+    const second = await admin.layers();
+    if (!first.ok || !second.ok) throw new Error("layers unreadable");
+    expect(
+      await admin.save({ memory: { dreaming: { afterTurns: 40 } } }, "a", first.value.revision ?? null),
+    ).toBe(true);
+    expect(
+      await admin.save({ memory: { dreaming: { afterTurns: 50 } } }, "b", second.value.revision ?? null),
+    ).toBe(false);
+    expect(await storedRow()).toEqual({
+      value: JSON.stringify({ memory: { dreaming: { afterTurns: 40 } } }),
+      by: "a",
+    });
+  });
+
+  it("a first save with no row yet loses to one that got there before it", async ({ expect }) => {
+    const admin = d1SettingsAdmin(env);
+    expect(await admin.save({ memory: { dreaming: { afterTurns: 40 } } }, "a", null)).toBe(true);
+    expect(await admin.save({ memory: { dreaming: { afterTurns: 50 } } }, "b", null)).toBe(false);
+    expect((await storedRow())?.by).toBe("a");
+  });
+
+  it("config_change refuses a set when the stored layer changed after it read it", async ({ expect }) => {
+    await seed({ memory: { dreaming: { afterTurns: 30 } } });
+    const admin = d1SettingsAdmin(env);
+    // Another admin's edit lands between this tool's read and its save.
+    const racing = {
+      ...admin,
+      layers: async () => {
+        const read = await admin.layers();
+        await seed({ memory: { dreaming: { afterTurns: 45 } } });
+        return read;
+      },
+    };
+    const model = new ScriptedChatModel([
+      {
+        toolCalls: [
+          {
+            id: "c1",
+            name: "config_change",
+            arguments: JSON.stringify({ action: "set", path: "memory.dreaming.idleMinutes", value: "5" }),
+          },
+        ],
+      },
+      { text: "好的" },
+    ]);
+    const result = await runTurn(
+      context(ADMIN, withIdentity()),
+      turnPorts({ model, settingsAdmin: racing }),
+      defaultTurnRegistry(),
+    );
+    if (!result.ok) throw new Error("turn failed");
+    const answer = model.requests[1]?.messages.find((m) => m.role === "tool")?.content ?? "";
+    expect(answer).toContain("被另一处修改");
+    expect(JSON.parse((await storedRow())?.value ?? "null")).toEqual({
+      memory: { dreaming: { afterTurns: 45 } },
+    });
+    expect(result.value.audit).toMatchObject([
+      { action: "config.set", outcome: "failed", detail: { cause: "concurrent-change" } },
+    ]);
+  });
+});

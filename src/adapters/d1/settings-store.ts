@@ -1,5 +1,5 @@
 /** The D1 layer of the behaviour settings: one JSON document under key `config`. */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Database } from "./database";
 import type { AuditRecord } from "./message-log-store";
 import { auditLog, settings } from "./schema";
@@ -16,6 +16,31 @@ export class D1SettingsStore {
   async read(): Promise<string | null> {
     const rows = await this.#db.select().from(settings).where(eq(settings.key, SETTINGS_KEY)).limit(1);
     return rows[0]?.value ?? null;
+  }
+
+  /**
+   * Saves `value` only while the stored text is still `expected` (null = no row yet): a
+   * compare-and-set, so that two admins editing at once cannot silently undo each other.
+   * True when it was saved.
+   */
+  async writeIfUnchanged(
+    value: string,
+    expected: string | null,
+    by: string | null,
+    at: number,
+  ): Promise<boolean> {
+    const write =
+      expected === null
+        ? this.#db
+            .insert(settings)
+            .values({ key: SETTINGS_KEY, value, updatedAt: at, updatedBy: by })
+            .onConflictDoNothing()
+        : this.#db
+            .update(settings)
+            .set({ value, updatedAt: at, updatedBy: by })
+            .where(and(eq(settings.key, SETTINGS_KEY), eq(settings.value, expected)));
+    const result = await write.run();
+    return (result.meta.changes ?? 0) > 0;
   }
 
   /**

@@ -15,6 +15,8 @@ export interface SettingsAdmin {
   /**
    * Replaces the stored layer with a document the edit functions validated, and drops this
    * isolate's settings cache. Other isolates keep theirs for up to its lifetime (about 10 s).
+   * Saves only while the stored layer is still at `revision` (from `layers()`); false, and
+   * nothing written, when another edit came in between.
    */
-  save(stored: SettingsDocument, by: string | null): Promise<void>;
+  save(stored: SettingsDocument, by: string | null, revision: string | null): Promise<boolean>;
 }

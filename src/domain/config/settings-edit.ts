@@ -14,6 +14,11 @@ export type SettingsDocument = { readonly [key: string]: unknown };
 export type SettingsLayers = {
   readonly var: SettingsDocument;
   readonly stored: SettingsDocument | null;
+  /**
+   * Identifies the stored layer as it was read (opaque; null = no stored row), so that a save
+   * can refuse to overwrite a change made in between.
+   */
+  readonly revision?: string | null;
 };
 
 /** A validated edit: the document to save and the settings it resolves to. */

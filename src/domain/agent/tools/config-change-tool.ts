@@ -30,6 +30,8 @@ type Action = (typeof ACTIONS)[number];
 const PROTECTED_SECTION = "identity";
 
 const PICKUP = "各聊天约 10 秒内生效（每个实例的设置缓存最多保留 10 秒）。";
+/** Two admins editing at once: the later save is refused rather than undoing the earlier one. */
+const CONCURRENT = "存储的设置在此期间被另一处修改了；什么都没有改变，请重新读取后再试。";
 
 type Detail = Record<string, string | number | boolean | null>;
 
@@ -177,7 +179,10 @@ const ACTION_RUNNERS: Record<Action, (req: Request) => Promise<ToolResult>> = {
     }
     const was = before.ok ? valueAt(before.value.settings, path) : { found: false, value: undefined };
     const now = valueAt(edit.value.effective, path);
-    await services.settingsAdmin.save(edit.value.stored, actor);
+    if (!(await services.settingsAdmin.save(edit.value.stored, actor, layers.revision ?? null))) {
+      audit("failed", { cause: "concurrent-change" });
+      return toolError(CONCURRENT);
+    }
     audit("ok", { before: shown(was, 200), after: shown(now, 200) });
     const change =
       shown(was) === shown(now)
@@ -202,7 +207,10 @@ const ACTION_RUNNERS: Record<Action, (req: Request) => Promise<ToolResult>> = {
       return toolOk(`存储层没有设置 ${pathText}，什么都没有改变（当前生效值 ${shown(was)}）。`);
     }
     const now = valueAt(edit.value.effective, path);
-    await services.settingsAdmin.save(edit.value.stored, actor);
+    if (!(await services.settingsAdmin.save(edit.value.stored, actor, layers.revision ?? null))) {
+      audit("failed", { cause: "concurrent-change" });
+      return toolError(CONCURRENT);
+    }
     audit("ok", { removed: true, before: shown(was, 200), after: shown(now, 200) });
     return toolOk(
       `已删除存储层中的 ${pathText}（原为 ${shown(storedBefore)}），现在生效值为 ${shown(now)}（来自默认值或 AKASHA_CONFIG）。${PICKUP}`,
