@@ -84,8 +84,11 @@ describe("message log", () => {
     });
     const search = new D1HistorySearch(openDatabase(env.DB), env.DB);
     const hits = await search.search({ chatKey: a, text: "开会", limit: 5 });
-    expect(hits.map((h) => h.text)).toEqual(["明天下午三点开会"]);
-    expect(await search.search({ chatKey: a, text: '"* NEAR( -开会:', limit: 5 })).toHaveLength(1);
+    expect(hits.filter((h) => h.via === "hit").map((h) => h.text)).toEqual(["明天下午三点开会"]);
+    // The chat's other message comes along as the hit's context; chat B's never does.
+    expect(hits.filter((h) => h.via === "context").map((h) => h.text)).toEqual(["今天吃什么"]);
+    const syntax = await search.search({ chatKey: a, text: '"* NEAR( -开会:', limit: 5 });
+    expect(syntax.filter((h) => h.via === "hit")).toHaveLength(1);
   });
 
   it("retention deletes only expired rows, by chat type and per-chat override", async ({ expect }) => {

@@ -1,20 +1,13 @@
-/** HistorySearch over the D1 message log and its CJK FTS index, one chat at a time. */
+/**
+ * HistorySearch over the D1 message log, one chat at a time: searches go through the shared
+ * retrieval pipeline over the log's keyword index and store; recency listings read the log.
+ */
 import { and, desc, eq } from "drizzle-orm";
 import type { HistoryHit, HistorySearch } from "../../domain/history/history-search";
-import { chatMatchExpression } from "../../domain/text/chat-search-tokens";
+import { searchHistory } from "../../domain/history/search-history";
+import { D1MessageKeywordIndex, D1MessageStore } from "./d1-message-retrieval";
 import type { Database } from "./database";
 import { messages } from "./schema";
-
-type Row = {
-  seq: number;
-  chat_key: string;
-  message_id: string;
-  ts: number;
-  nick: string | null;
-  text: string;
-  direction: "in" | "out";
-  rank: number;
-};
 
 export class D1HistorySearch implements HistorySearch {
   readonly #db: Database;
@@ -25,20 +18,14 @@ export class D1HistorySearch implements HistorySearch {
   }
 
   async search(q: { chatKey: string; text: string; limit: number; before?: number }): Promise<HistoryHit[]> {
-    const match = chatMatchExpression(q.chatKey, q.text);
-    if (!match || q.limit <= 0) return [];
-    // Tokens are in the chat's own namespace, so FTS reads and ranks only this chat's rows;
-    // the SQL filter on chat_key stays as the authoritative check.
-    const { results } = await this.#binding
-      .prepare(
-        `SELECT m.seq, m.chat_key, m.message_id, m.ts, m.nick, m.text, m.direction, bm25(messages_fts) AS rank
-         FROM messages_fts JOIN messages m ON m.seq = messages_fts.rowid
-         WHERE messages_fts MATCH ?1 AND m.chat_key = ?2 AND m.recalled = 0 AND m.ts < ?3
-         ORDER BY rank LIMIT ?4`,
-      )
-      .bind(match, q.chatKey, q.before ?? Number.MAX_SAFE_INTEGER, Math.min(q.limit, 100))
-      .all<Row>();
-    return results.map(toHit);
+    const view = q.before === undefined ? {} : { before: q.before };
+    return searchHistory(
+      {
+        keywords: new D1MessageKeywordIndex(this.#binding, view),
+        store: new D1MessageStore(this.#binding, view),
+      },
+      { chatKey: q.chatKey, text: q.text, limit: Math.min(q.limit, 100) },
+    );
   }
 
   async recent(q: { chatKey: string; limit: number }): Promise<HistoryHit[]> {
@@ -59,17 +46,4 @@ export class D1HistorySearch implements HistorySearch {
       rank: null,
     }));
   }
-}
-
-function toHit(r: Row): HistoryHit {
-  return {
-    seq: r.seq,
-    chatKey: r.chat_key,
-    messageId: r.message_id,
-    ts: r.ts,
-    nick: r.nick,
-    text: r.text,
-    direction: r.direction,
-    rank: r.rank,
-  };
 }

@@ -12,7 +12,7 @@ export interface ContextProvider {
   collect(ctx: TurnContext, services: TurnServices): Promise<ContextSection | null>;
 }
 
-/** Older messages of this chat that match the message being answered. */
+/** Older messages of this chat that match the message being answered (and, space left, their context). */
 export const historyRecall: ContextProvider = {
   name: "history",
   async collect(ctx, services) {
@@ -27,7 +27,7 @@ export const historyRecall: ContextProvider = {
       .map((h) => ({
         source: "history",
         text: `${h.direction === "out" ? "我" : (h.nick ?? "某人")}: ${h.text}`,
-        citation: `聊天记录 ${new Date(h.ts).toISOString().slice(0, 10)}`,
+        citation: `聊天记录 ${new Date(h.ts).toISOString().slice(0, 10)}${h.via === "context" ? "（上下文）" : ""}`,
       }));
     return items.length === 0 ? null : { title: "相关的聊天记录", items };
   },

@@ -8,14 +8,20 @@ export type HistoryHit = {
   readonly nick: string | null;
   readonly text: string;
   readonly direction: "in" | "out";
-  /** bm25 rank (lower is better) for searches; null for recency listings. */
+  /** Search rank (lower is better) for searches; null for recency listings. */
   readonly rank: number | null;
+  /**
+   * For searches: a match, or a turn next to a match shown as its context. Absent in
+   * recency listings.
+   */
+  readonly via?: "hit" | "context";
 };
 
 export interface HistorySearch {
   /**
-   * Full-text matches in one chat's log, best first, recalled messages excluded. Returns []
-   * (never throws) when the text has nothing searchable.
+   * Full-text matches in one chat's log, best first, with the turns around them as context
+   * (`via`), recalled messages excluded. Returns [] (never throws) when the text has nothing
+   * searchable. `before` (ms) keeps only messages older than it.
    */
   search(q: { chatKey: string; text: string; limit: number; before?: number }): Promise<HistoryHit[]>;
   /** The newest messages of one chat, newest first. */

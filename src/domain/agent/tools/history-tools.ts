@@ -28,7 +28,7 @@ export const historySearchTool: Tool = {
   spec: {
     name: "history_search",
     description:
-      "在当前聊天（或同一聊天域内的另一个聊天）的历史消息中全文搜索（中文分词）。返回最相关的消息及时间。",
+      "在当前聊天（或同一聊天域内的另一个聊天）的历史消息中全文搜索（中文分词）。返回最相关的消息及时间，以及命中消息前后的几条上下文。",
     parameters: {
       type: "object",
       properties: {
@@ -53,9 +53,18 @@ export const historySearchTool: Tool = {
       text: query,
       limit: readLimit(args, 5, 20),
     });
-    return toolOk(hits.length === 0 ? "没有找到相关消息。" : hits.map(formatHit).join("\n"));
+    return toolOk(hits.length === 0 ? "没有找到相关消息。" : formatSearch(hits));
   },
 };
+
+/** Matches best first, then the turns around them (context) in time order, set apart. */
+function formatSearch(hits: readonly HistoryHit[]): string {
+  const matches = hits.filter((h) => h.via !== "context");
+  const context = hits.filter((h) => h.via === "context").sort((a, b) => a.ts - b.ts || a.seq - b.seq);
+  const lines = matches.map(formatHit);
+  if (context.length > 0) lines.push("（命中消息前后的上下文）", ...context.map((h) => `  ${formatHit(h)}`));
+  return lines.join("\n");
+}
 
 export const historyRecentTool: Tool = {
   spec: {

@@ -1,0 +1,225 @@
+/**
+ * The message log as the retrieval pipeline reads it: a KeywordIndex over `messages_fts`
+ * (each chat's tokens in its own namespace, see chat-search-tokens) and a ContextStore over
+ * `messages`, one conversation passage per message (`m_<seq>`, scope `chat:<chat key>`).
+ * Both can be a view of the log before a time (`before`, ms): newer messages do not exist
+ * for them. The SQL filters on chat and `recalled = 0` are the authoritative checks.
+ */
+import {
+  type MessageRow,
+  messageNode,
+  messageNodeId,
+  messageSeqOf,
+} from "../../domain/history/search-history";
+import type { ContextNode, NodeType } from "../../domain/retrieval/context-node";
+import type {
+  Candidate,
+  ContextStore,
+  IndexFilter,
+  KeywordIndex,
+  StoreFilter,
+} from "../../domain/retrieval/ports";
+import { parseScopeKey } from "../../domain/retrieval/scope-key";
+import { chatMatchExpression } from "../../domain/text/chat-search-tokens";
+import { jsonChunks } from "./d1-json-chunks";
+
+export type MessageView = { readonly before?: number };
+
+const MAX_LIMIT = 500;
+const COLUMNS = "m.seq, m.chat_key, m.message_id, m.ts, m.nick, m.text, m.direction, m.recalled";
+
+type Row = {
+  seq: number;
+  chat_key: string;
+  message_id: string;
+  ts: number;
+  nick: string | null;
+  text: string;
+  direction: "in" | "out";
+  recalled: number;
+};
+
+const toRow = (r: Row): MessageRow => ({
+  seq: r.seq,
+  chatKey: r.chat_key,
+  messageId: r.message_id,
+  ts: r.ts,
+  nick: r.nick,
+  text: r.text,
+  direction: r.direction,
+  recalled: r.recalled !== 0,
+});
+
+/** The chat keys of a filter that a message can match: chat scopes, passages, no collection or root. */
+function chatKeysOf(filter: StoreFilter & { readonly rootIds?: readonly string[] }): string[] {
+  // Messages are passages with no collection and no root: a filter naming either matches none.
+  if (!filter.nodeTypes.includes("passage") || filter.collections || filter.rootIds) return [];
+  const keys = new Set<string>();
+  for (const key of filter.scopes) {
+    const scope = parseScopeKey(key);
+    if (scope?.type === "chat") keys.add(scope.id);
+  }
+  return [...keys];
+}
+
+const upperBound = (view: MessageView) => view.before ?? Number.MAX_SAFE_INTEGER;
+
+export class D1MessageKeywordIndex implements KeywordIndex {
+  readonly #db: D1Database;
+  readonly #view: MessageView;
+  constructor(db: D1Database, view: MessageView = {}) {
+    this.#db = db;
+    this.#view = view;
+  }
+
+  async search(q: IndexFilter & { text: string; limit: number }): Promise<Candidate[]> {
+    if (q.limit <= 0) return [];
+    const out: Candidate[] = [];
+    for (const chatKey of chatKeysOf(q)) {
+      // Quoted tokens of the chat's own namespace: FTS syntax in the text is searched as text.
+      const match = chatMatchExpression(chatKey, q.text);
+      if (!match) continue;
+      const { results } = await this.#db
+        .prepare(
+          `SELECT m.seq, bm25(messages_fts) AS rank
+           FROM messages_fts JOIN messages m ON m.seq = messages_fts.rowid
+           WHERE messages_fts MATCH ?1 AND m.chat_key = ?2 AND m.recalled = 0 AND m.ts < ?3
+           ORDER BY rank LIMIT ?4`,
+        )
+        .bind(match, chatKey, upperBound(this.#view), Math.min(q.limit, MAX_LIMIT))
+        .all<{ seq: number; rank: number }>();
+      out.push(...results.map((r) => ({ nodeId: messageNodeId(r.seq), score: -r.rank })));
+    }
+    // Several chats' bm25 scores are not comparable; one chat (the usual case) keeps its order.
+    return out.sort((a, b) => b.score - a.score).slice(0, q.limit);
+  }
+}
+
+export class D1MessageStore implements ContextStore {
+  readonly #db: D1Database;
+  readonly #view: MessageView;
+  constructor(db: D1Database, view: MessageView = {}) {
+    this.#db = db;
+    this.#view = view;
+  }
+
+  /** Messages by node id, recalled ones included (archived); outside the view they are absent. */
+  async load(nodeIds: readonly string[]): Promise<ContextNode[]> {
+    const seqs = [...new Set(nodeIds.map(messageSeqOf).filter((s): s is number => s !== null))];
+    if (seqs.length === 0) return [];
+    const out: ContextNode[] = [];
+    for (const chunk of jsonChunks(seqs)) {
+      const { results } = await this.#db
+        .prepare(
+          `SELECT ${COLUMNS} FROM messages m WHERE m.seq IN (SELECT value FROM json_each(?1)) AND m.ts < ?2`,
+        )
+        .bind(chunk, upperBound(this.#view))
+        .all<Row>();
+      out.push(...results.map((r) => messageNode(toRow(r))));
+    }
+    return out;
+  }
+
+  async size(filter: StoreFilter): Promise<{ count: number; tokens: number }> {
+    let count = 0;
+    let tokens = 0;
+    for (const chatKey of chatKeysOf(filter)) {
+      const row = await this.#db
+        .prepare(
+          `SELECT count(*) AS count, coalesce(sum(length(m.text)), 0) AS chars FROM messages m
+           WHERE m.chat_key = ?1 AND m.recalled = 0 AND m.ts < ?2`,
+        )
+        .bind(chatKey, upperBound(this.#view))
+        .first<{ count: number; chars: number }>();
+      count += row?.count ?? 0;
+      // Characters over-estimate Latin tokens and match CJK ones, like the knowledge store.
+      tokens += row?.chars ?? 0;
+    }
+    return { count, tokens };
+  }
+
+  async readAll(filter: StoreFilter, limit: number): Promise<ContextNode[]> {
+    const out: ContextNode[] = [];
+    for (const chatKey of chatKeysOf(filter)) {
+      if (out.length >= limit) break;
+      const { results } = await this.#db
+        .prepare(
+          `SELECT ${COLUMNS} FROM messages m WHERE m.chat_key = ?1 AND m.recalled = 0 AND m.ts < ?2
+           ORDER BY m.ts, m.seq LIMIT ?3`,
+        )
+        .bind(chatKey, upperBound(this.#view), limit - out.length)
+        .all<Row>();
+      out.push(...results.map((r) => messageNode(toRow(r))));
+    }
+    return out;
+  }
+
+  /** The log is flat: messages have no children. */
+  async childrenOf(
+    _parentIds: readonly string[],
+    _nodeTypes: readonly NodeType[],
+  ): Promise<Map<string, ContextNode[]>> {
+    return new Map();
+  }
+
+  /** The log is flat: messages have no children. */
+  async children(_nodeId: string, _limit: number): Promise<ContextNode[]> {
+    return [];
+  }
+
+  /**
+   * The `radius` previous and next non-recalled messages of the same chat around each
+   * message, in reading order (ts, then seq). Seq numbers are global across chats, so their
+   * differences do not count turns: a neighbour's position is its message's position plus or
+   * minus its step in the chat — which is what the pipeline measures the radius in. A message
+   * next to several of the given ones is returned once, at its step from the first.
+   */
+  async neighbours(nodeIds: readonly string[], radius: number): Promise<ContextNode[]> {
+    if (radius <= 0) return [];
+    const centres = (await this.load(nodeIds)).filter((n) => n.status === "active");
+    if (centres.length === 0) return [];
+    const bound = upperBound(this.#view);
+    const statements = centres.flatMap((c) => {
+      const ts = c.metadata.ts as number;
+      const seq = c.position;
+      return [
+        this.#db
+          .prepare(
+            `SELECT ${COLUMNS} FROM messages m WHERE m.chat_key = ?1 AND m.recalled = 0 AND m.ts < ?2
+               AND (m.ts < ?3 OR (m.ts = ?3 AND m.seq < ?4)) ORDER BY m.ts DESC, m.seq DESC LIMIT ?5`,
+          )
+          .bind(c.scopeId, bound, ts, seq, radius),
+        this.#db
+          .prepare(
+            `SELECT ${COLUMNS} FROM messages m WHERE m.chat_key = ?1 AND m.recalled = 0 AND m.ts < ?2
+               AND (m.ts > ?3 OR (m.ts = ?3 AND m.seq > ?4)) ORDER BY m.ts, m.seq LIMIT ?5`,
+          )
+          .bind(c.scopeId, bound, ts, seq, radius),
+      ];
+    });
+    const results = await this.#db.batch<Row>(statements);
+    const given = new Set(centres.map((c) => c.nodeId));
+    const seen = new Set<string>();
+    const out: ContextNode[] = [];
+    centres.forEach((c, i) => {
+      const sides = [
+        { rows: results[2 * i]?.results ?? [], sign: -1 },
+        { rows: results[2 * i + 1]?.results ?? [], sign: 1 },
+      ];
+      for (const { rows, sign } of sides) {
+        rows.forEach((r, step) => {
+          const node = messageNode(toRow(r));
+          if (given.has(node.nodeId) || seen.has(node.nodeId)) return;
+          seen.add(node.nodeId);
+          out.push({ ...node, position: c.position + sign * (step + 1) });
+        });
+      }
+    });
+    return out;
+  }
+
+  /** The log is flat: messages have no parents. */
+  async ancestors(_nodeId: string): Promise<ContextNode[]> {
+    return [];
+  }
+}

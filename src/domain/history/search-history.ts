@@ -1,0 +1,133 @@
+/**
+ * History search through the shared retrieval pipeline (DESIGN §3.5): every message of the
+ * log is a conversation passage of its chat's scope, so history gets the pipeline's stages —
+ * FTS over the chat's own namespace, the store re-check of chat and recall, neighbour
+ * expansion (the turns around a hit), packing under a token budget and stable node ids.
+ */
+
+import type { ContextNode } from "../retrieval/context-node";
+import type { ContextStore, KeywordIndex } from "../retrieval/ports";
+import { DEFAULT_RETRIEVAL_OPTIONS, type RetrievalOptions, retrieve } from "../retrieval/retrieve";
+import { scopeKey } from "../retrieval/scope-key";
+import { contentHash } from "../shared/content-hash";
+import { HISTORY_RETRIEVAL_OPTIONS } from "./history-retrieval";
+import type { HistoryHit } from "./history-search";
+
+/** One row of the message log, as the history adapters read it. */
+export type MessageRow = {
+  readonly seq: number;
+  readonly chatKey: string;
+  readonly messageId: string;
+  readonly ts: number;
+  readonly nick: string | null;
+  readonly text: string;
+  readonly direction: "in" | "out";
+  readonly recalled: boolean;
+};
+
+/** `m_<seq>`: stable for as long as the message is kept. */
+export const messageNodeId = (seq: number): string => `m_${seq}`;
+
+/** The seq of a message node id, or null for any other id. */
+export function messageSeqOf(nodeId: string): number | null {
+  const m = /^m_(\d+)$/.exec(nodeId);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * A message as a context node: a conversation passage of scope `chat:<chat key>` with no
+ * parent (the log is flat), positioned by its seq; a recalled message is archived.
+ */
+export function messageNode(m: MessageRow): ContextNode {
+  return {
+    nodeId: messageNodeId(m.seq),
+    parentId: null,
+    rootId: null,
+    path: [],
+    position: m.seq,
+    nodeType: "passage",
+    sourceType: "conversation",
+    sourceId: m.messageId,
+    scopeType: "chat",
+    scopeId: m.chatKey,
+    collection: null,
+    title: null,
+    rawText: m.text,
+    retrievalText: m.text,
+    metadata: { seq: m.seq, messageId: m.messageId, ts: m.ts, nick: m.nick, direction: m.direction },
+    importance: 0,
+    sensitivity: "private",
+    portable: false,
+    status: m.recalled ? "archived" : "active",
+    contentHash: contentHash(m.text),
+    createdAt: m.ts,
+    updatedAt: m.ts,
+  };
+}
+
+/**
+ * The live log's profile: the history profile measured on LoCoMo, minus what a flat log has
+ * no use for (two-stage search picks parents; messages have none).
+ */
+export const LIVE_HISTORY_OPTIONS: RetrievalOptions = {
+  ...DEFAULT_RETRIEVAL_OPTIONS,
+  ...HISTORY_RETRIEVAL_OPTIONS,
+  twoStageAbove: 0,
+  tokenBudget: 3000,
+};
+
+export type HistoryRetrievalDeps = { readonly keywords: KeywordIndex; readonly store: ContextStore };
+
+/**
+ * Up to `limit` matches of `text` in one chat's log, best first, each followed in the answer
+ * by the context turns the pipeline expanded (`via: "context"`), which do not count toward
+ * `limit`. Recalled messages and other chats' messages never appear.
+ */
+export async function searchHistory(
+  deps: HistoryRetrievalDeps,
+  q: { readonly chatKey: string; readonly text: string; readonly limit: number },
+): Promise<HistoryHit[]> {
+  if (q.limit <= 0) return [];
+  const options = LIVE_HISTORY_OPTIONS;
+  const result = await retrieve(deps, {
+    query: q.text,
+    filter: { scopes: [scopeKey("chat", q.chatKey)], nodeTypes: ["passage"] },
+    // Room for the expanded turns on top of the hits asked for.
+    options: { ...options, limit: q.limit + 2 * options.neighbours * options.expandHits },
+  });
+  const out: HistoryHit[] = [];
+  let hits = 0;
+  for (const item of result.items) {
+    const via = item.via === "neighbour" ? "context" : "hit";
+    if (via === "hit" && hits >= q.limit) continue;
+    // The pipeline re-checked scope and status already; this guards the mapping itself.
+    if (item.node.scopeType !== "chat" || item.node.scopeId !== q.chatKey) continue;
+    const hit = historyHitOf(item.node, item.text, -item.score, via);
+    if (!hit) continue;
+    if (via === "hit") hits++;
+    out.push(hit);
+  }
+  return out;
+}
+
+function historyHitOf(
+  node: ContextNode,
+  text: string,
+  rank: number,
+  via: "hit" | "context",
+): HistoryHit | null {
+  const m = node.metadata;
+  const seq = messageSeqOf(node.nodeId);
+  if (seq === null || typeof m.ts !== "number" || typeof m.messageId !== "string") return null;
+  return {
+    seq,
+    chatKey: node.scopeId,
+    messageId: m.messageId,
+    ts: m.ts,
+    nick: typeof m.nick === "string" ? m.nick : null,
+    text,
+    direction: m.direction === "out" ? "out" : "in",
+    rank,
+    via,
+  };
+}
