@@ -175,33 +175,25 @@ export class D1MessageStore implements ContextStore {
    * next to several of the given ones is returned once, at its step from the first.
    */
   async neighbours(nodeIds: readonly string[], radius: number): Promise<ContextNode[]> {
-    if (radius <= 0) return [];
-    const centres = (await this.load(nodeIds)).filter((n) => n.status === "active");
-    if (centres.length === 0) return [];
+    const centres = [...new Set(nodeIds.map(messageSeqOf).filter((s): s is number => s !== null))];
+    if (radius <= 0 || centres.length === 0) return [];
     const bound = upperBound(this.#view);
-    const statements = centres.flatMap((c) => {
-      const ts = c.metadata.ts as number;
-      const seq = c.position;
-      return [
-        this.#db
-          .prepare(
-            `SELECT ${COLUMNS} FROM messages m WHERE m.chat_key = ?1 AND m.recalled = 0 AND m.ts < ?2
-               AND (m.ts < ?3 OR (m.ts = ?3 AND m.seq < ?4)) ORDER BY m.ts DESC, m.seq DESC LIMIT ?5`,
-          )
-          .bind(c.scopeId, bound, ts, seq, radius),
-        this.#db
-          .prepare(
-            `SELECT ${COLUMNS} FROM messages m WHERE m.chat_key = ?1 AND m.recalled = 0 AND m.ts < ?2
-               AND (m.ts > ?3 OR (m.ts = ?3 AND m.seq > ?4)) ORDER BY m.ts, m.seq LIMIT ?5`,
-          )
-          .bind(c.scopeId, bound, ts, seq, radius),
-      ];
-    });
+    // Each side joins its centre row (`c`), so that the centre's chat and time are read in the
+    // same statement: one batch, no separate load. A recalled centre has no neighbours.
+    const side = (before: boolean) =>
+      `SELECT ${COLUMNS} FROM messages c JOIN messages m ON m.chat_key = c.chat_key
+         WHERE c.seq = ?1 AND c.recalled = 0 AND m.recalled = 0 AND m.ts < ?2
+           AND ${before ? "(m.ts < c.ts OR (m.ts = c.ts AND m.seq < c.seq))" : "(m.ts > c.ts OR (m.ts = c.ts AND m.seq > c.seq))"}
+         ORDER BY ${before ? "m.ts DESC, m.seq DESC" : "m.ts, m.seq"} LIMIT ?3`;
+    const statements = centres.flatMap((seq) => [
+      this.#db.prepare(side(true)).bind(seq, bound, radius),
+      this.#db.prepare(side(false)).bind(seq, bound, radius),
+    ]);
     const results = await this.#db.batch<Row>(statements);
-    const given = new Set(centres.map((c) => c.nodeId));
+    const given = new Set(centres.map(messageNodeId));
     const seen = new Set<string>();
     const out: ContextNode[] = [];
-    centres.forEach((c, i) => {
+    centres.forEach((position, i) => {
       const sides = [
         { rows: results[2 * i]?.results ?? [], sign: -1 },
         { rows: results[2 * i + 1]?.results ?? [], sign: 1 },
@@ -211,7 +203,7 @@ export class D1MessageStore implements ContextStore {
           const node = messageNode(toRow(r));
           if (given.has(node.nodeId) || seen.has(node.nodeId)) return;
           seen.add(node.nodeId);
-          out.push({ ...node, position: c.position + sign * (step + 1) });
+          out.push({ ...node, position: position + sign * (step + 1) });
         });
       }
     });

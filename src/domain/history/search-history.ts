@@ -14,16 +14,7 @@ import { HISTORY_RETRIEVAL_OPTIONS } from "./history-retrieval";
 import type { HistoryHit } from "./history-search";
 
 /** One row of the message log, as the history adapters read it. */
-export type MessageRow = {
-  readonly seq: number;
-  readonly chatKey: string;
-  readonly messageId: string;
-  readonly ts: number;
-  readonly nick: string | null;
-  readonly text: string;
-  readonly direction: "in" | "out";
-  readonly recalled: boolean;
-};
+export type MessageRow = Omit<HistoryHit, "rank" | "via"> & { readonly recalled: boolean };
 
 /** `m_<seq>`: stable for as long as the message is kept. */
 export const messageNodeId = (seq: number): string => `m_${seq}`;
