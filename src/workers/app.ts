@@ -2,15 +2,15 @@
 import { type Context, Hono } from "hono";
 import { requireAdmin } from "./admin-auth";
 import type { AppEnv } from "./app-env";
+import { benchRoutes } from "./dev/bench.routes";
+import { devRoutes } from "./dev/dev.routes";
+import { evalRoutes } from "./dev/eval.routes";
+import { kbBenchRoutes } from "./dev/kb-bench.routes";
+import { memoryBenchRoutes } from "./dev/memory-bench.routes";
 import { errorResponse } from "./error-response";
 import { adminRoutes } from "./routes/admin.routes";
-import { benchRoutes } from "./routes/bench.routes";
 import { contextRoutes } from "./routes/context.routes";
-import { devRoutes } from "./routes/dev.routes";
-import { evalRoutes } from "./routes/eval.routes";
-import { kbBenchRoutes } from "./routes/kb-bench.routes";
 import { knowledgeRoutes } from "./routes/knowledge.routes";
-import { memoryBenchRoutes } from "./routes/memory-bench.routes";
 import { webhookRoutes } from "./routes/webhook.routes";
 import { readRuntimeConfig } from "./runtime-config";
 
