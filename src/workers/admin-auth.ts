@@ -1,6 +1,7 @@
 /** `Authorization: Bearer <ADMIN_TOKEN>` on /api/*, compared in constant time. */
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./app-env";
+import { problem } from "./error-response";
 
 const encoder = new TextEncoder();
 
@@ -17,9 +18,11 @@ export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
   const header = c.req.header("authorization") ?? "";
   const match = /^Bearer\s+(.+)$/i.exec(header.trim());
   if (!match?.[1] || !(await tokensMatch(match[1], c.get("config").adminToken))) {
-    return c.json({ error: "unauthorized", reason: "send Authorization: Bearer <ADMIN_TOKEN>" }, 401, {
-      "WWW-Authenticate": 'Bearer realm="akasha"',
-    });
+    return problem(
+      c,
+      { kind: "unauthorized", reason: "send Authorization: Bearer <ADMIN_TOKEN>" },
+      { "WWW-Authenticate": 'Bearer realm="akasha"' },
+    );
   }
   await next();
 };

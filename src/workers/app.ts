@@ -1,13 +1,9 @@
-/** The Hono app: webhooks, admin API, local dev routes, health. */
+/** The Hono app: webhooks, admin API, the dev wing (local mode only), health. */
 import { type Context, Hono } from "hono";
 import { requireAdmin } from "./admin-auth";
 import type { AppEnv } from "./app-env";
-import { benchRoutes } from "./dev/bench.routes";
-import { devRoutes } from "./dev/dev.routes";
-import { evalRoutes } from "./dev/eval.routes";
-import { kbBenchRoutes } from "./dev/kb-bench.routes";
-import { memoryBenchRoutes } from "./dev/memory-bench.routes";
-import { errorResponse } from "./error-response";
+import { devApp } from "./dev/dev-app";
+import { errorResponse, problem } from "./error-response";
 import { adminRoutes } from "./routes/admin.routes";
 import { contextRoutes } from "./routes/context.routes";
 import { knowledgeRoutes } from "./routes/knowledge.routes";
@@ -38,17 +34,13 @@ export function createApp() {
   app.route("/api", adminRoutes);
   app.route("/api/context", contextRoutes);
   app.route("/api", knowledgeRoutes);
-  // Local-only routes do not exist outside local mode: 404, not 403.
+  // The dev wing exists only in local mode: outside it, 404 like any unknown path, not 403.
   app.use("/dev/*", async (c, next) => {
-    if (c.get("config").mode !== "local") return c.json({ error: "not-found" }, 404);
+    if (c.get("config").mode !== "local") return c.notFound();
     await next();
   });
-  app.route("/dev", devRoutes);
-  app.route("/dev/bench", benchRoutes);
-  app.route("/dev/bench/memory", memoryBenchRoutes);
-  app.route("/dev/bench", kbBenchRoutes);
-  app.route("/dev/eval", evalRoutes);
-  app.notFound((c) => c.json({ error: "not-found", path: c.req.path }, 404));
+  app.route("/dev", devApp);
+  app.notFound((c) => problem(c, { kind: "not-found", what: c.req.path }));
   app.onError(errorResponse);
   return app;
 }

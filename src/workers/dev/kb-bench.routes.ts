@@ -10,6 +10,8 @@ import { importFile } from "../../domain/knowledge/import-documents";
 import { profileOptions, searchKnowledge } from "../../domain/knowledge/knowledge-search";
 import { collectionScope } from "../../domain/retrieval/scope-key";
 import type { AppEnv } from "../app-env";
+import { problem } from "../error-response";
+import { jsonBody } from "../json-body";
 import { createKnowledgeServices } from "../knowledge-services";
 import { loadSettings } from "../settings-loader";
 
@@ -72,8 +74,8 @@ const SearchSchema = z.object({
 });
 
 export const kbBenchRoutes = new Hono<AppEnv>()
-  .post("/kb-seed", async (c) => {
-    const body = SeedSchema.parse(await c.req.json());
+  .post("/kb-seed", jsonBody(SeedSchema), async (c) => {
+    const body = c.req.valid("json");
     const settings = await loadSettings(c.env);
     const kb = createKnowledgeServices(c.env, settings);
     await kb.store.createCollection(
@@ -81,7 +83,7 @@ export const kbBenchRoutes = new Hono<AppEnv>()
       Date.now(),
     );
     const collection = await kb.store.getCollection(body.collection);
-    if (!collection) return c.json({ error: "no collection" }, 500);
+    if (!collection) return problem(c, { kind: "not-found", what: `collection ${body.collection}` });
     const encoder = new TextEncoder();
     const started = performance.now();
     let passages = 0;
@@ -101,8 +103,8 @@ export const kbBenchRoutes = new Hono<AppEnv>()
     const reports = body.embed ? await kb.refresh(100_000) : [];
     return c.json({ passages, importMs, embedMs: performance.now() - embedStarted, reports });
   })
-  .post("/kb-search", async (c) => {
-    const body = SearchSchema.parse(await c.req.json());
+  .post("/kb-search", jsonBody(SearchSchema), async (c) => {
+    const body = c.req.valid("json");
     const settings = await loadSettings(c.env);
     const kb = createKnowledgeServices(c.env, settings);
     const keywords = new D1KeywordIndex(c.env.DB);
