@@ -44,6 +44,22 @@ module.exports = {
       to: { path: "^src/domain/authorization/" },
     },
     {
+      name: "dev-wing-apart",
+      comment:
+        "The local-only routes (src/workers/dev) are reached from production code only through the dev app, " +
+        "mounted in src/workers/app.ts, which serves it in local mode only.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/workers/dev/|^src/workers/app[.]ts$" },
+      to: { path: "^src/workers/dev/" },
+    },
+    {
+      name: "dev-wing-one-mount-point",
+      comment: "The mount point imports the dev app itself, never the wing's routes or helpers.",
+      severity: "error",
+      from: { path: "^src/workers/app[.]ts$" },
+      to: { path: "^src/workers/dev/", pathNot: "^src/workers/dev/dev-app[.]ts$" },
+    },
+    {
       name: "no-circular",
       severity: "error",
       from: {},

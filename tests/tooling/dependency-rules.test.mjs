@@ -91,3 +91,13 @@ test("memory, scope, retrieval and identity code never read admin status", () =>
   ]);
   assert.deepEqual(adminMentions(root), []);
 });
+
+test("the dev-wing rules catch production code that reaches into src/workers/dev", () => {
+  const { status, violations } = check(path.join(root, "tests/fixtures/dev-wing-rules"));
+  assert.notEqual(status, 0, "depcruise must fail on the fixture");
+  assert.deepEqual(violations.map((v) => `${v.rule.name} ${v.from} -> ${v.to}`).sort(), [
+    "dev-wing-apart src/durable-objects/session.ts -> src/workers/dev/dev-app.ts",
+    "dev-wing-apart src/workers/routes/admin.routes.ts -> src/workers/dev/seed.routes.ts",
+    "dev-wing-one-mount-point src/workers/app.ts -> src/workers/dev/seed.routes.ts",
+  ]);
+});
