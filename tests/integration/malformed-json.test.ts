@@ -138,7 +138,11 @@ describe("local-only routes are no CSRF target", () => {
     ["a form", { "content-type": "application/x-www-form-urlencoded" }, 400],
     ["another origin", { "content-type": "application/json", origin: "https://evil.example" }, 403],
     ["another localhost port", { "content-type": "application/json", origin: "http://localhost:3000" }, 403],
-    ["Sec-Fetch-Site: cross-site", { "content-type": "application/json", "sec-fetch-site": "cross-site" }, 403],
+    [
+      "Sec-Fetch-Site: cross-site",
+      { "content-type": "application/json", "sec-fetch-site": "cross-site" },
+      403,
+    ],
     ["Sec-Fetch-Site: same-site", { "content-type": "application/json", "sec-fetch-site": "same-site" }, 403],
   ] as const)("refuses a settings write from %s", async ([, headers, status], { expect }) => {
     const before = await counts();
@@ -163,9 +167,13 @@ describe("local-only routes are no CSRF target", () => {
       via: "dev-bench",
       paths: "memory.retrieval.softScope",
     });
-    const refused = await send("/dev/bench/memory/settings", JSON.stringify({ webhook: { maxSkewSeconds: 30 } }), {
-      "content-type": "application/json",
-    });
+    const refused = await send(
+      "/dev/bench/memory/settings",
+      JSON.stringify({ webhook: { maxSkewSeconds: 30 } }),
+      {
+        "content-type": "application/json",
+      },
+    );
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ error: "invalid", field: "webhook" });
   });
