@@ -47,7 +47,8 @@ export async function startWranglerDev({ port, vars = {}, persistTo, quiet = fal
     ...extraArgs,
   ];
   if (persistTo) args.push("--persist-to", persistTo);
-  for (const [key, value] of Object.entries({ ...vars, ...LOCAL_MODE_VARS })) args.push("--var", `${key}:${value}`);
+  for (const [key, value] of Object.entries({ ...vars, ...LOCAL_MODE_VARS }))
+    args.push("--var", `${key}:${value}`);
   const child = spawn(process.execPath, [wranglerBin, ...args], {
     cwd: root,
     stdio: quiet ? ["ignore", "pipe", "pipe"] : ["ignore", "inherit", "inherit"],

@@ -16,10 +16,8 @@ const app = createApp();
 const NOT_LOCAL = [undefined, "", "Local", "LOCAL", " local", "dev", "development", "test", "production"];
 const label = (v: string | undefined) => (v === undefined ? "(missing)" : JSON.stringify(v));
 const withMode = (value: string | undefined, extra: Partial<Env> = {}): Env => {
-  const bindings = { ...env, ...extra } as Env & { AKASHA_ENV?: string };
-  if (value === undefined) delete bindings.AKASHA_ENV;
-  else bindings.AKASHA_ENV = value;
-  return bindings;
+  const { AKASHA_ENV: _unused, ...rest } = { ...env, ...extra };
+  return (value === undefined ? rest : { ...rest, AKASHA_ENV: value }) as Env;
 };
 const json = (body: unknown) => ({
   method: "POST",
