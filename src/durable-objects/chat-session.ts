@@ -6,6 +6,8 @@
  * restarted alarm resumes where it stopped and never sends a reply twice.
  */
 import { DurableObject } from "cloudflare:workers";
+import { type ChatSessionDeps, chatSessionServices } from "../composition/chat-session-services";
+import { loadSettings } from "../composition/settings-source";
 import type { ResetRequest, ResetResult } from "../domain/agent/session-control";
 import { type PreviewRequest, previewTurn, type TurnPreview } from "../domain/agent/turn-preview";
 import type { TurnPorts } from "../domain/agent/turn-services";
@@ -14,11 +16,9 @@ import { isStored, type Settings } from "../domain/config/settings";
 import { inboundRecord } from "../domain/history/message-record";
 import { observationOf } from "../domain/identity/account-observation";
 import type { InboundEvent } from "../domain/inbound/inbound-event";
-import { loadSettings } from "../workers/settings-loader";
 import { AlarmClock } from "./alarm-clock";
 import { ChatMeta } from "./chat-meta";
 import { migrateChatSession } from "./chat-session-schema";
-import { type ChatSessionDeps, chatSessionServices } from "./chat-session-services";
 import { DreamJournal } from "./dream-journal";
 import { type ChatInfo, DreamRunner } from "./dream-runner";
 import { Inbox } from "./inbox";

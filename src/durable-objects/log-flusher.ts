@@ -4,7 +4,7 @@
  * A batch leaves the outbox only after D1 accepted it, so a failed flush loses nothing.
  */
 
-import type { D1MessageLog } from "../adapters/d1/message-log-store";
+import type { D1MessageLog } from "../adapters/d1/d1-message-log";
 import type { Settings } from "../domain/config/settings";
 import type { Logger } from "../domain/shared/logger";
 import type { Outbox } from "./outbox";

@@ -3,7 +3,7 @@
  * only after the D1 batch that carries it succeeded, so a failed flush loses nothing.
  */
 
-import type { AuditRecord, ChatTouch, FlushBatch, RecallMark } from "../adapters/d1/message-log-store";
+import type { AuditRecord, ChatTouch, FlushBatch, RecallMark } from "../adapters/d1/d1-message-log";
 import type { UsageRecord } from "../domain/agent/chat-model";
 import type { MessageRecord } from "../domain/history/message-record";
 import { mergeObservations } from "../domain/identity/account-observation";

@@ -4,6 +4,8 @@
  * one by one, each marked sent right after the platform accepted it. A row that must wait
  * (model or send failure with retries left) is backed off; the alarm comes back for it.
  */
+
+import type { ChatSessionDeps } from "../composition/chat-session-services";
 import type { UsageRecord } from "../domain/agent/chat-model";
 import { runTurn } from "../domain/agent/turn";
 import type { TurnContext } from "../domain/agent/turn-context";
@@ -13,7 +15,6 @@ import { outboundRecord } from "../domain/history/message-record";
 import type { InboundEvent } from "../domain/inbound/inbound-event";
 import { explicitSensitivity } from "../domain/memory/sensitivity";
 import type { AuditEvent } from "../domain/shared/audit";
-import type { ChatSessionDeps } from "./chat-session-services";
 import type { DreamJournal } from "./dream-journal";
 import type { Inbox, InboxRow } from "./inbox";
 import type { Outbox } from "./outbox";

@@ -1,5 +1,6 @@
 /** The Hono app: webhooks, admin API, local dev routes, health. */
 import { type Context, Hono } from "hono";
+import { readRuntimeConfig } from "../composition/runtime-config";
 import { requireAdmin } from "./admin-auth";
 import type { AppEnv } from "./app-env";
 import { errorResponse } from "./error-response";
@@ -12,7 +13,6 @@ import { kbBenchRoutes } from "./routes/kb-bench.routes";
 import { knowledgeRoutes } from "./routes/knowledge.routes";
 import { memoryBenchRoutes } from "./routes/memory-bench.routes";
 import { webhookRoutes } from "./routes/webhook.routes";
-import { readRuntimeConfig } from "./runtime-config";
 
 /** Hono throws when a request came without an execution context (app.request in tests). */
 function executionContext(c: Context<AppEnv>) {

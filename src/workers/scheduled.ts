@@ -1,7 +1,7 @@
 /** The cron trigger: message-log retention, then a bounded embeddings refresh. */
 import { applyRetention } from "../adapters/d1/retention";
-import { createKnowledgeServices } from "./knowledge-services";
-import { loadSettings } from "./settings-loader";
+import { createKnowledgeServices } from "../composition/knowledge-services";
+import { loadSettings } from "../composition/settings-source";
 
 export async function runScheduled(env: Env, scheduledTime: number): Promise<void> {
   const settings = await loadSettings(env, scheduledTime);

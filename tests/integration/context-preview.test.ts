@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { forgetCachedSettings } from "../../src/workers/settings-loader";
+import { forgetCachedSettings } from "../../src/composition/settings-source";
 import { newMemory, seedMemory, uid } from "../support/memory";
 import { everything, preview, previewResponse } from "../support/preview";
 

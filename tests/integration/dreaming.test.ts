@@ -1,8 +1,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { forgetCachedSettings } from "../../src/composition/settings-source";
 import type { ChatSession } from "../../src/durable-objects/chat-session";
-import { forgetCachedSettings } from "../../src/workers/settings-loader";
 import { newMemory, seedMemory, uid } from "../support/memory";
 import { c2cBody, eventIdOf, groupAtBody, postQq, turnDone } from "../support/qq-events";
 import { eventually } from "../support/wait";

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, it } from "vitest";
 import { openDatabase } from "../../src/adapters/d1/database";
 import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
-import { forgetCachedSettings } from "../../src/workers/settings-loader";
+import { forgetCachedSettings } from "../../src/composition/settings-source";
 import { c2cBody, eventIdOf, groupAtBody, messageRows, postQq, turnDone } from "../support/qq-events";
 import { eventually } from "../support/wait";
 

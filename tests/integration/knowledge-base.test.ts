@@ -2,11 +2,11 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import { hexUtf8 } from "../../src/adapters/d1/d1-filter";
 import { D1KnowledgeStore } from "../../src/adapters/d1/d1-knowledge-store";
+import { createKnowledgeServices } from "../../src/composition/knowledge-services";
+import { forgetCachedSettings } from "../../src/composition/settings-source";
 import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
 import type { DocumentPlan } from "../../src/domain/knowledge/document-plan";
 import { profileOptions, searchKnowledge } from "../../src/domain/knowledge/knowledge-search";
-import { createKnowledgeServices } from "../../src/workers/knowledge-services";
-import { forgetCachedSettings } from "../../src/workers/settings-loader";
 import { docx, pdf } from "../support/documents";
 import { api, createCollection, json, search, uniqueName, upload } from "../support/knowledge-api";
 

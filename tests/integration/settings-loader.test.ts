@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import { afterEach, it } from "vitest";
 import { openDatabase } from "../../src/adapters/d1/database";
 import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
-import { ConfigError } from "../../src/workers/runtime-config";
-import { forgetCachedSettings, loadSettings } from "../../src/workers/settings-loader";
+import { ConfigError } from "../../src/composition/runtime-config";
+import { forgetCachedSettings, loadSettings } from "../../src/composition/settings-source";
 
 const store = new D1SettingsStore(openDatabase(env.DB));
 const withVar = (value: unknown) => ({ ...env, AKASHA_CONFIG: JSON.stringify(value) }) as Env;

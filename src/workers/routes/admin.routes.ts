@@ -3,13 +3,13 @@ import { Hono } from "hono";
 import { D1ChatRegistry } from "../../adapters/d1/chat-registry";
 import { openDatabase } from "../../adapters/d1/database";
 import { D1SettingsStore } from "../../adapters/d1/settings-store";
+import { ConfigError } from "../../composition/runtime-config";
+import { forgetCachedSettings, readSettingsLayers } from "../../composition/settings-source";
 import { parseChatKey } from "../../domain/chat/chat-address";
 import { changedPaths, effectiveSettings, replaceStoredLayer } from "../../domain/config/settings-edit";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
 import { parseJsonBytes, readRawBody } from "../raw-body";
-import { ConfigError } from "../runtime-config";
-import { forgetCachedSettings, readSettingsLayers } from "../settings-loader";
 
 /** Largest settings document accepted by `PUT /api/settings`. */
 export const MAX_SETTINGS_BYTES = 256 * 1024;

@@ -6,10 +6,11 @@
 import { D1HistorySearch } from "../adapters/d1/d1-history-search";
 import { D1IdentityDirectory } from "../adapters/d1/d1-identity-directory";
 import { D1MemoryStore } from "../adapters/d1/d1-memory-store";
+import { D1MessageLog } from "../adapters/d1/d1-message-log";
 import { openDatabase } from "../adapters/d1/database";
-import { D1MessageLog } from "../adapters/d1/message-log-store";
 import { consoleLogger } from "../adapters/log/console-logger";
 import { OutboundChatRelay } from "../domain/agent/chat-relay";
+import { defaultTurnRegistry } from "../domain/agent/default-turn-registry";
 import type { Outbound } from "../domain/agent/outbound";
 import type { TurnRegistry } from "../domain/agent/turn";
 import type { TurnPorts } from "../domain/agent/turn-services";
@@ -19,12 +20,11 @@ import { DirectoryIdentityResolver } from "../domain/identity/identity-resolver"
 import type { Transport } from "../domain/inbound/inbound-event";
 import { noChatLinks } from "../domain/memory/memory-store";
 import { systemClock } from "../domain/shared/clock";
-import { chatSession } from "../workers/chat-stub";
-import { knowledgeAccess } from "../workers/knowledge-services";
-import { readRuntimeConfig } from "../workers/runtime-config";
-import { createChatModel, createOutbound } from "../workers/services";
-import { d1SettingsAdmin, loadSettings } from "../workers/settings-loader";
-import { defaultTurnRegistry } from "../workers/turn-registry";
+import { chatSession } from "./chat-stub";
+import { knowledgeAccess } from "./knowledge-services";
+import { createChatModel, createOutbound } from "./model-and-outbound";
+import { readRuntimeConfig } from "./runtime-config";
+import { d1SettingsAdmin, loadSettings } from "./settings-source";
 
 /** Everything but the session port, which the chat object supplies over its own storage. */
 export type ChatSessionDeps = Omit<TurnPorts, "session"> & {
