@@ -4,10 +4,10 @@
  */
 
 import type { AuditRecord, ChatTouch, FlushBatch, RecallMark } from "../adapters/d1/d1-message-log";
-import type { UsageRecord } from "../domain/agent/chat-model";
 import type { MessageRecord } from "../domain/history/message-record";
 import { mergeObservations } from "../domain/identity/account-observation";
 import type { AccountObservation } from "../domain/identity/identity-directory";
+import type { UsageRecord } from "../domain/model/chat-model";
 
 export type OutboxItem =
   | { kind: "message"; body: MessageRecord }

@@ -6,7 +6,6 @@
  */
 
 import type { ChatSessionDeps } from "../composition/chat-session-services";
-import type { UsageRecord } from "../domain/agent/chat-model";
 import { runTurn } from "../domain/agent/turn";
 import type { TurnContext } from "../domain/agent/turn-context";
 import type { TurnPorts } from "../domain/agent/turn-services";
@@ -14,6 +13,7 @@ import { isStored, type Settings } from "../domain/config/settings";
 import { outboundRecord } from "../domain/history/message-record";
 import type { InboundEvent } from "../domain/inbound/inbound-event";
 import { explicitSensitivity } from "../domain/memory/sensitivity";
+import type { UsageRecord } from "../domain/model/chat-model";
 import type { AuditEvent } from "../domain/shared/audit";
 import type { DreamJournal } from "./dream-journal";
 import type { Inbox, InboxRow } from "./inbox";

@@ -6,9 +6,9 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { UsageRecord } from "../../domain/agent/chat-model";
 import type { MessageRecord } from "../../domain/history/message-record";
 import type { AccountObservation } from "../../domain/identity/identity-directory";
+import type { UsageRecord } from "../../domain/model/chat-model";
 import type { Database } from "./database";
 import { accountObservations, auditLog, chats, messages, modelUsage } from "./schema";
 

@@ -6,10 +6,10 @@ import type { IdentityDirectory } from "../identity/identity-directory";
 import type { IdentityResolver } from "../identity/sender-identity";
 import type { KnowledgeAccess } from "../knowledge/knowledge-search";
 import type { MemoryServices } from "../memory/memory-store";
+import type { ChatModel } from "../model/chat-model";
 import type { AuditTrail } from "../shared/audit";
 import type { Clock } from "../shared/clock";
 import type { Logger } from "../shared/logger";
-import type { ChatModel } from "./chat-model";
 import type { ChatRelay } from "./chat-relay";
 import type { ChatSessions, SessionControl } from "./session-control";
 
