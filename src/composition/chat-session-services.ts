@@ -16,6 +16,7 @@ import type { TurnRegistry } from "../domain/agent/turn";
 import type { TurnPorts } from "../domain/agent/turn-services";
 import { parseChatKey } from "../domain/chat/chat-address";
 import { isStored } from "../domain/config/settings";
+import type { SettingsSource } from "../domain/config/settings-source";
 import { DirectoryIdentityResolver } from "../domain/identity/identity-resolver";
 import type { Transport } from "../domain/inbound/inbound-event";
 import { noChatLinks } from "../domain/memory/memory-store";
@@ -24,7 +25,7 @@ import { chatSession } from "./chat-stub";
 import { knowledgeAccess } from "./knowledge-services";
 import { createChatModel, createOutbound } from "./model-and-outbound";
 import { readRuntimeConfig } from "./runtime-config";
-import { d1SettingsAdmin, loadSettings } from "./settings-source";
+import { d1SettingsAdmin, settingsSource } from "./settings-source";
 
 /** Everything but the session port, which the chat object supplies over its own storage. */
 export type ChatSessionDeps = Omit<TurnPorts, "session"> & {
@@ -32,6 +33,12 @@ export type ChatSessionDeps = Omit<TurnPorts, "session"> & {
   readonly messageLog: D1MessageLog;
   readonly registry: TurnRegistry;
   readonly botName: string;
+  /**
+   * The chat object's settings: it invalidates them at the start of every alarm run and
+   * request, so each reads D1 once; the identity resolver, the relay and the settings admin
+   * of that run share the read, and a save through the settings admin invalidates it.
+   */
+  readonly settings: SettingsSource;
 };
 
 export const chatSessionServices = {
@@ -52,18 +59,19 @@ export const chatSessionServices = {
     const botName = "Akasha";
     const memory = new D1MemoryStore(env.DB);
     const knowledge = knowledgeAccess(env);
+    const settings = settingsSource(env);
     return {
       model: createChatModel(env, config),
       history: new D1HistorySearch(db, env.DB),
       // With identity.enabled off (the default) this answers exactly like `disabledIdentity`.
       identity: new DirectoryIdentityResolver({
-        settings: async () => (await loadSettings(env)).identity,
+        settings: async () => (await settings.current()).identity,
         directory,
         clock: systemClock,
         logger: consoleLogger,
       }),
       directory,
-      settingsAdmin: d1SettingsAdmin(env),
+      settingsAdmin: d1SettingsAdmin(env, Date.now, settings),
       sessions: { reset: (chat, req) => chatSession(env, chat).resetSession(chat, req) },
       relay: new OutboundChatRelay({
         outbound,
@@ -72,7 +80,7 @@ export const chatSessionServices = {
         logger: consoleLogger,
         log: async (record) => {
           const target = parseChatKey(record.chatKey);
-          if (!target.ok || !isStored(await loadSettings(env), record.chatKey, target.value.targetType))
+          if (!target.ok || !isStored(await settings.current(), record.chatKey, target.value.targetType))
             return;
           await messageLog.flush({ messages: [record], recalls: [], chats: [], usage: [], audit: [] });
         },
@@ -91,6 +99,7 @@ export const chatSessionServices = {
       registry: defaultTurnRegistry(consoleLogger),
       botName,
       outbound,
+      settings,
     };
   },
 };

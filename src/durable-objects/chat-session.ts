@@ -7,7 +7,6 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { type ChatSessionDeps, chatSessionServices } from "../composition/chat-session-services";
-import { loadSettings } from "../composition/settings-source";
 import type { ResetRequest, ResetResult } from "../domain/agent/session-control";
 import { type PreviewRequest, previewTurn, type TurnPreview } from "../domain/agent/turn-preview";
 import type { TurnPorts } from "../domain/agent/turn-services";
@@ -109,7 +108,7 @@ export class ChatSession extends DurableObject<Env> {
    * message-log row and sets the alarm. Returns once the event is durable; no slow work here.
    */
   async enqueue(event: InboundEvent): Promise<EnqueueResult> {
-    const settings = await loadSettings(this.env);
+    const settings = await this.#freshSettings();
     const now = Date.now();
     const messageId = event.kind === "message" ? (event.message?.id ?? null) : null;
     const needsTurn = event.kind === "message" && event.message !== null && event.message.addressedToBot;
@@ -149,7 +148,7 @@ export class ChatSession extends DurableObject<Env> {
    * and the budgeted messages — without running it or changing anything (context preview).
    */
   async preview(request: PreviewRequest): Promise<TurnPreview> {
-    const settings = await loadSettings(this.env);
+    const settings = await this.#freshSettings();
     const services = this.#turnPorts();
     return previewTurn(request, {
       settings,
@@ -172,7 +171,7 @@ export class ChatSession extends DurableObject<Env> {
     }
     const outcome = await this.#session.reset(req);
     // The audit row waits in the outbox: make sure an alarm comes to flush it.
-    const settings = await loadSettings(this.env);
+    const settings = await this.#freshSettings();
     await this.#alarm.ensureBy(this.#flusher.windowEnd(settings, Date.now()));
     return outcome;
   }
@@ -197,7 +196,7 @@ export class ChatSession extends DurableObject<Env> {
     this.#draining = true;
     let settings: Settings | null = null;
     try {
-      settings = await loadSettings(this.env);
+      settings = await this.#freshSettings();
       await this.#drain(settings);
       // Under load several turns share one D1 batch: flush when the window has passed or the
       // batch is full; otherwise the re-armed alarm comes back when the window ends.
@@ -216,6 +215,13 @@ export class ChatSession extends DurableObject<Env> {
   #services(): ChatSessionDeps {
     this.#deps ??= chatSessionServices.create(this.env);
     return this.#deps;
+  }
+
+  /** Settings for this alarm run or request: read once now, shared by everything the run does. */
+  #freshSettings(): Promise<Settings> {
+    const source = this.#services().settings;
+    source.invalidate();
+    return source.current();
   }
 
   #turnPorts(): TurnPorts & ChatSessionDeps {

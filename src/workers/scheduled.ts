@@ -4,7 +4,7 @@ import { createKnowledgeServices } from "../composition/knowledge-services";
 import { loadSettings } from "../composition/settings-source";
 
 export async function runScheduled(env: Env, scheduledTime: number): Promise<void> {
-  const settings = await loadSettings(env, scheduledTime);
+  const settings = await loadSettings(env);
   const report = await applyRetention(env.DB, settings, scheduledTime);
   console.log(JSON.stringify({ msg: "retention", ...report }));
   // New nodes of every scope get their vectors here when an import or a write left some

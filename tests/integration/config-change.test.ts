@@ -1,7 +1,7 @@
 // Own file: it changes the stored settings, which every test of a file shares.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, it } from "vitest";
-import { d1SettingsAdmin, forgetCachedSettings, loadSettings } from "../../src/composition/settings-source";
+import { d1SettingsAdmin, loadSettings } from "../../src/composition/settings-source";
 import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
 import { configChangeTool } from "../../src/domain/agent/tools/config-change-tool";
 import { runTurn } from "../../src/domain/agent/turn";
@@ -58,7 +58,6 @@ const seed = (document: unknown) =>
 
 afterEach(async () => {
   await env.DB.prepare("DELETE FROM settings").run();
-  forgetCachedSettings();
 });
 
 describe("config_change", () => {

@@ -4,7 +4,6 @@ import { beforeAll, describe, it, vi } from "vitest";
 import { openDatabase } from "../../src/adapters/d1/database";
 import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
 import { chatSessionServices } from "../../src/composition/chat-session-services";
-import { forgetCachedSettings } from "../../src/composition/settings-source";
 import type { ContextProvider } from "../../src/domain/agent/context-provider";
 import type { SenderIdentity } from "../../src/domain/identity/sender-identity";
 import {
@@ -33,7 +32,6 @@ beforeAll(async () => {
     "test",
     Date.now(),
   );
-  forgetCachedSettings();
 });
 
 async function say(body: string, chatKey: string) {

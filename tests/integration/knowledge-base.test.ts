@@ -3,7 +3,6 @@ import { beforeAll, describe, it } from "vitest";
 import { hexUtf8 } from "../../src/adapters/d1/d1-filter";
 import { D1KnowledgeStore } from "../../src/adapters/d1/d1-knowledge-store";
 import { createKnowledgeServices } from "../../src/composition/knowledge-services";
-import { forgetCachedSettings } from "../../src/composition/settings-source";
 import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
 import type { DocumentPlan } from "../../src/domain/knowledge/document-plan";
 import { profileOptions, searchKnowledge } from "../../src/domain/knowledge/knowledge-search";
@@ -26,7 +25,6 @@ beforeAll(async () => {
   await env.DB.prepare("INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES ('config', ?1, ?2)")
     .bind(JSON.stringify(config), Date.now())
     .run();
-  forgetCachedSettings();
 });
 
 async function passages(collection: string) {

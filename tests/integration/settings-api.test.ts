@@ -3,7 +3,7 @@ import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, it } from "vitest";
 import { openDatabase } from "../../src/adapters/d1/database";
 import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
-import { forgetCachedSettings, loadSettings } from "../../src/composition/settings-source";
+import { loadSettings } from "../../src/composition/settings-source";
 import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
 import { MAX_SETTINGS_BYTES } from "../../src/workers/routes/admin.routes";
 
@@ -24,7 +24,6 @@ const storedRow = () =>
 
 afterEach(async () => {
   await env.DB.prepare("DELETE FROM settings").run();
-  forgetCachedSettings();
 });
 
 describe("settings API", () => {
