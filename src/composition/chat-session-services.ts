@@ -9,7 +9,7 @@ import { D1MemoryStore } from "../adapters/d1/d1-memory-store";
 import { D1MessageLog } from "../adapters/d1/d1-message-log";
 import { openDatabase } from "../adapters/d1/database";
 import { consoleLogger } from "../adapters/log/console-logger";
-import { OutboundChatRelay } from "../domain/agent/chat-relay";
+import { type ChatRelay, OutboundChatRelay } from "../domain/agent/chat-relay";
 import { defaultTurnRegistry } from "../domain/agent/default-turn-registry";
 import type { Outbound } from "../domain/agent/outbound";
 import type { TurnRegistry } from "../domain/agent/turn";
@@ -17,6 +17,8 @@ import type { TurnPorts } from "../domain/agent/turn-services";
 import { parseChatKey } from "../domain/chat/chat-address";
 import { isStored } from "../domain/config/settings";
 import type { SettingsSource } from "../domain/config/settings-source";
+import type { MessageLog } from "../domain/history/message-log";
+import type { MessageRecord } from "../domain/history/message-record";
 import { DirectoryIdentityResolver } from "../domain/identity/identity-resolver";
 import type { Transport } from "../domain/inbound/inbound-event";
 import { noChatLinks } from "../domain/memory/memory-store";
@@ -28,9 +30,15 @@ import { readRuntimeConfig } from "./runtime-config";
 import { d1SettingsAdmin, settingsSource } from "./settings-source";
 
 /** Everything but the session port, which the chat object supplies over its own storage. */
-export type ChatSessionDeps = Omit<TurnPorts, "session"> & {
+export type ChatSessionDeps = Omit<TurnPorts, "session" | "relay"> & {
   readonly outbound: (transport: Transport) => Outbound;
-  readonly messageLog: D1MessageLog;
+  /** Where the outbox's rows are written (the only writer of the message log). */
+  readonly messageLog: MessageLog;
+  /**
+   * `send_message`'s relay: a sent message of a stored chat goes to `outbox`, the chat
+   * object's outbox, and reaches the message log with the other rows.
+   */
+  readonly relayLoggingTo: (outbox: (record: MessageRecord) => void) => ChatRelay;
   readonly registry: TurnRegistry;
   readonly botName: string;
   /**
@@ -73,18 +81,18 @@ export const chatSessionServices = {
       directory,
       settingsAdmin: d1SettingsAdmin(env, Date.now, settings),
       sessions: { reset: (chat, req) => chatSession(env, chat).resetSession(chat, req) },
-      relay: new OutboundChatRelay({
-        outbound,
-        clock: systemClock,
-        botName,
-        logger: consoleLogger,
-        log: async (record) => {
-          const target = parseChatKey(record.chatKey);
-          if (!target.ok || !isStored(await settings.current(), record.chatKey, target.value.targetType))
-            return;
-          await messageLog.flush({ messages: [record], recalls: [], chats: [], usage: [], audit: [] });
-        },
-      }),
+      relayLoggingTo: (outbox) =>
+        new OutboundChatRelay({
+          outbound,
+          clock: systemClock,
+          botName,
+          logger: consoleLogger,
+          log: async (record) => {
+            const target = parseChatKey(record.chatKey);
+            if (target.ok && isStored(await settings.current(), record.chatKey, target.value.targetType))
+              outbox(record);
+          },
+        }),
       memory: {
         store: memory,
         index: memory,

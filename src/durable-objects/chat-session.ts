@@ -7,6 +7,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { type ChatSessionDeps, chatSessionServices } from "../composition/chat-session-services";
+import type { ChatRelay } from "../domain/agent/chat-relay";
 import type { ResetRequest, ResetResult } from "../domain/agent/session-control";
 import { type PreviewRequest, previewTurn, type TurnPreview } from "../domain/agent/turn-preview";
 import type { TurnPorts } from "../domain/agent/turn-services";
@@ -56,6 +57,7 @@ export class ChatSession extends DurableObject<Env> {
   readonly #flusher: LogFlusher;
   readonly #alarm: AlarmClock;
   #deps: ChatSessionDeps | null = null;
+  #relay: ChatRelay | null = null;
   #draining = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -225,7 +227,12 @@ export class ChatSession extends DurableObject<Env> {
   }
 
   #turnPorts(): TurnPorts & ChatSessionDeps {
-    return { ...this.#services(), session: this.#session };
+    const services = this.#services();
+    // A relayed message waits in this object's outbox like every other row of the log.
+    this.#relay ??= services.relayLoggingTo((record) =>
+      this.#outbox.push({ kind: "message", body: record }, Date.now()),
+    );
+    return { ...services, session: this.#session, relay: this.#relay };
   }
 
   async #drain(settings: Settings): Promise<void> {

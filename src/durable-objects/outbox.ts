@@ -3,7 +3,7 @@
  * only after the D1 batch that carries it succeeded, so a failed flush loses nothing.
  */
 
-import type { AuditRecord, ChatTouch, FlushBatch, RecallMark } from "../adapters/d1/d1-message-log";
+import type { AuditRecord, ChatTouch, FlushBatch, RecallMark } from "../domain/history/message-log";
 import type { MessageRecord } from "../domain/history/message-record";
 import { mergeObservations } from "../domain/identity/account-observation";
 import type { AccountObservation } from "../domain/identity/identity-directory";

@@ -1,6 +1,6 @@
 /** The D1 layer of the behaviour settings: one JSON document under key `config`. */
 import { and, eq } from "drizzle-orm";
-import type { AuditRecord } from "./d1-message-log";
+import type { AuditRecord } from "../../domain/history/message-log";
 import type { Database } from "./database";
 import { auditLog, settings } from "./schema";
 
