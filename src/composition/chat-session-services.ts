@@ -3,10 +3,11 @@
  * place bindings become domain dependencies can be swapped in integration tests (a slow or
  * failing model, a failing outbound), which run in the same isolate as the object.
  */
-import { D1HistorySearch } from "../adapters/d1/d1-history-search";
+
 import { D1IdentityDirectory } from "../adapters/d1/d1-identity-directory";
 import { D1MemoryStore } from "../adapters/d1/d1-memory-store";
 import { D1MessageLog } from "../adapters/d1/d1-message-log";
+import { D1HistorySearch } from "../adapters/d1/d1-recent-messages";
 import { openDatabase } from "../adapters/d1/database";
 import { consoleLogger } from "../adapters/log/console-logger";
 import { type ChatRelay, OutboundChatRelay } from "../domain/agent/chat-relay";

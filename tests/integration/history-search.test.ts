@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { D1HistorySearch } from "../../src/adapters/d1/d1-history-search";
 import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
 import { D1MessageStore } from "../../src/adapters/d1/d1-message-retrieval";
+import { D1HistorySearch } from "../../src/adapters/d1/d1-recent-messages";
 import { openDatabase } from "../../src/adapters/d1/database";
 import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
 import { runTurn } from "../../src/domain/agent/turn";

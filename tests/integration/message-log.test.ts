@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, it, vi } from "vitest";
-import { D1HistorySearch } from "../../src/adapters/d1/d1-history-search";
 import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
+import { D1HistorySearch } from "../../src/adapters/d1/d1-recent-messages";
 import { openDatabase } from "../../src/adapters/d1/database";
 import { chatSessionServices } from "../../src/composition/chat-session-services";
 import { outboundRecord } from "../../src/domain/history/message-record";

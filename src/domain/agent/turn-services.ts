@@ -1,7 +1,7 @@
 /** Ports a turn uses. Built by the chat object from its bindings; fakes in domain tests. */
 
 import type { SettingsAdmin } from "../config/settings-admin";
-import type { HistorySearch } from "../history/history-search";
+import type { HistorySearch } from "../history/history-search-port";
 import type { IdentityDirectory } from "../identity/identity-directory";
 import type { IdentityResolver } from "../identity/sender-identity";
 import type { KnowledgeAccess } from "../knowledge/knowledge-search";

@@ -12,7 +12,7 @@ import { paragraphs } from "../../adapters/documents/text-decoding";
 import { createKnowledgeServices } from "../../composition/knowledge-services";
 import { loadSettings } from "../../composition/settings-source";
 import { planConversation } from "../../domain/history/conversation-plan";
-import { HISTORY_RETRIEVAL_OPTIONS } from "../../domain/history/history-retrieval";
+import { HISTORY_RETRIEVAL_OPTIONS } from "../../domain/history/history-retrieval-profile";
 import { importFile } from "../../domain/knowledge/import-documents";
 import { profileOptions } from "../../domain/knowledge/knowledge-search";
 import { NODE_TYPES } from "../../domain/retrieval/context-node";

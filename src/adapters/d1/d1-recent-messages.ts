@@ -3,8 +3,8 @@
  * retrieval pipeline over the log's keyword index and store; recency listings read the log.
  */
 import { and, desc, eq } from "drizzle-orm";
-import type { HistoryHit, HistorySearch } from "../../domain/history/history-search";
-import { searchHistory } from "../../domain/history/search-history";
+import { searchHistory } from "../../domain/history/history-search-pipeline";
+import type { HistoryHit, HistorySearch } from "../../domain/history/history-search-port";
 import { D1MessageKeywordIndex, D1MessageStore } from "./d1-message-retrieval";
 import type { Database } from "./database";
 import { messages } from "./schema";
