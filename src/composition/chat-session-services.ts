@@ -7,7 +7,6 @@
 import { D1IdentityDirectory } from "../adapters/d1/d1-identity-directory";
 import { D1MemoryStore } from "../adapters/d1/d1-memory-store";
 import { D1MessageLog } from "../adapters/d1/d1-message-log";
-import { D1HistorySearch } from "../adapters/d1/d1-recent-messages";
 import { openDatabase } from "../adapters/d1/database";
 import { consoleLogger } from "../adapters/log/console-logger";
 import { type ChatRelay, OutboundChatRelay } from "../domain/agent/chat-relay";
@@ -25,6 +24,7 @@ import type { Transport } from "../domain/inbound/inbound-event";
 import { noChatLinks } from "../domain/memory/memory-store";
 import { systemClock } from "../domain/shared/clock";
 import { chatSession } from "./chat-stub";
+import { historySearch } from "./history-search";
 import { knowledgeAccess } from "./knowledge-services";
 import { createChatModel, createOutbound } from "./model-and-outbound";
 import { readRuntimeConfig } from "./runtime-config";
@@ -71,7 +71,7 @@ export const chatSessionServices = {
     const settings = settingsSource(env);
     return {
       model: createChatModel(env, config),
-      history: new D1HistorySearch(db, env.DB),
+      history: historySearch(env),
       // With identity.enabled off (the default) this answers exactly like `disabledIdentity`.
       identity: new DirectoryIdentityResolver({
         settings: async () => (await settings.current()).identity,

@@ -2,8 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
 import { D1MessageStore } from "../../src/adapters/d1/d1-message-retrieval";
-import { D1HistorySearch } from "../../src/adapters/d1/d1-recent-messages";
 import { openDatabase } from "../../src/adapters/d1/database";
+import { historySearch } from "../../src/composition/history-search";
 import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
 import { runTurn } from "../../src/domain/agent/turn";
 import type { TurnContext } from "../../src/domain/agent/turn-context";
@@ -40,7 +40,7 @@ async function seed(lines: readonly Line[], recalled: readonly Line[] = []): Pro
 }
 
 const newChat = () => `qq:group:${crypto.randomUUID()}`;
-const history = () => new D1HistorySearch(openDatabase(env.DB), env.DB);
+const history = () => historySearch(env);
 const texts = (hits: readonly { text: string; via?: string }[], via: "hit" | "context") =>
   hits.filter((h) => h.via === via).map((h) => h.text);
 
