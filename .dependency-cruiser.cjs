@@ -69,6 +69,16 @@ module.exports = {
       to: { path: "^src/domain/authorization/" },
     },
     {
+      name: "core-below-agent",
+      comment:
+        "The agent layer (turns, tools, commands) builds on memory, knowledge, history, identity and the " +
+        "model port, never the other way round. (Retrieval is held to it by review: the fixture of the " +
+        "authorization rule needs a retrieval module that reaches through the agent layer.)",
+      severity: "error",
+      from: { path: "^src/domain/(memory|knowledge|history|identity|chat|config|inbound|model|text|shared)/" },
+      to: { path: "^src/domain/agent/" },
+    },
+    {
       name: "no-circular",
       severity: "error",
       from: {},
