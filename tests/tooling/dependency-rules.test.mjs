@@ -104,3 +104,35 @@ test("the layering rules keep the entrypoints apart, the composition root below 
     "workers-never-import-durable-objects src/workers/routes/uses-object.ts → src/durable-objects/chat-session.ts",
   ]);
 });
+
+/** Every `new X(` of a class exported from src/adapters, in files outside adapters/ and composition/. */
+function adapterConstructionsOutsideComposition(base) {
+  const list = (dir) =>
+    readdirSync(path.join(base, dir), { recursive: true })
+      .map((f) => `${dir}/${String(f).replaceAll(path.sep, "/")}`)
+      .filter((f) => f.endsWith(".ts"));
+  const classes = new Set();
+  for (const file of list("src/adapters")) {
+    for (const m of readFileSync(path.join(base, file), "utf8").matchAll(/export class (\w+)/g))
+      classes.add(m[1]);
+  }
+  const found = [];
+  for (const file of list("src")) {
+    if (/^src\/(adapters|composition)\//.test(file)) continue;
+    for (const m of readFileSync(path.join(base, file), "utf8").matchAll(/\bnew (\w+)\s*\(/g)) {
+      if (classes.has(m[1])) found.push(`${file}: ${m[1]}`);
+    }
+  }
+  return found;
+}
+
+test("adapters are constructed only in src/composition", () => {
+  assert.ok(
+    adapterConstructionsOutsideComposition(root).length === 0,
+    "no adapter built outside composition",
+  );
+  assert.deepEqual(
+    adapterConstructionsOutsideComposition(path.join(root, "tests/fixtures/dependency-layers")),
+    ["src/workers/routes/uses-object.ts: D1Store"],
+  );
+});

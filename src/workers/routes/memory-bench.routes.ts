@@ -10,9 +10,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { memoryContentHash } from "../../adapters/d1/d1-memory-store";
-import { openDatabase } from "../../adapters/d1/database";
-import { D1SettingsStore } from "../../adapters/d1/settings-store";
 import { chatSession } from "../../composition/chat-stub";
+import { d1SettingsStore } from "../../composition/settings-source";
 import { accountKey, type ChatKey } from "../../domain/chat/chat-address";
 import { resolveSettings } from "../../domain/config/settings";
 import { memoryMatch } from "../../domain/memory/memory-query";
@@ -243,6 +242,6 @@ export const memoryBenchRoutes = new Hono<AppEnv>()
     const layer: unknown = await c.req.json().catch(() => null);
     const resolved = resolveSettings(layer);
     if (!resolved.ok) return c.json({ error: "invalid", ...resolved.error }, 400);
-    await new D1SettingsStore(openDatabase(c.env.DB)).write(JSON.stringify(layer), "bench", Date.now());
+    await d1SettingsStore(c.env).write(JSON.stringify(layer), "bench", Date.now());
     return c.json({ ok: true });
   });
