@@ -18,7 +18,8 @@ module.exports = {
     },
     {
       name: "adapters-below-entrypoints",
-      comment: "Adapters implement domain ports; they never reach up into the wiring, the Worker or the Durable Object.",
+      comment:
+        "Adapters implement domain ports; they never reach up into the wiring, the Worker or the Durable Object.",
       severity: "error",
       from: { path: "^src/adapters/" },
       to: { path: "^src/(composition|workers|durable-objects)/" },
@@ -75,7 +76,9 @@ module.exports = {
         "model port, never the other way round. (Retrieval is held to it by review: the fixture of the " +
         "authorization rule needs a retrieval module that reaches through the agent layer.)",
       severity: "error",
-      from: { path: "^src/domain/(memory|knowledge|history|identity|chat|config|inbound|model|text|shared)/" },
+      from: {
+        path: "^src/domain/(memory|knowledge|history|identity|chat|config|inbound|model|text|shared)/",
+      },
       to: { path: "^src/domain/agent/" },
     },
     {
