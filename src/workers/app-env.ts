@@ -1,4 +1,4 @@
-import type { RuntimeConfig } from "./runtime-config";
+import type { RuntimeConfig } from "../composition/runtime-config";
 
 export type AppEnv = {
   Bindings: Env;

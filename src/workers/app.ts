@@ -1,5 +1,6 @@
 /** The Hono app: webhooks, admin API, the dev wing (local mode only), health. */
 import { type Context, Hono } from "hono";
+import { readRuntimeConfig } from "../composition/runtime-config";
 import { requireAdmin } from "./admin-auth";
 import type { AppEnv } from "./app-env";
 import { devApp } from "./dev/dev-app";
@@ -8,7 +9,6 @@ import { adminRoutes } from "./routes/admin.routes";
 import { contextRoutes } from "./routes/context.routes";
 import { knowledgeRoutes } from "./routes/knowledge.routes";
 import { webhookRoutes } from "./routes/webhook.routes";
-import { readRuntimeConfig } from "./runtime-config";
 
 /** Hono throws when a request came without an execution context (app.request in tests). */
 function executionContext(c: Context<AppEnv>) {

@@ -8,10 +8,10 @@
  * that a caller learns nothing (a `stale timestamp` would confirm a captured signature).
  */
 import type { Context, MiddlewareHandler } from "hono";
+import type { RuntimeConfig } from "../composition/runtime-config";
 import type { Result } from "../domain/shared/result";
 import type { AppEnv } from "./app-env";
 import { parseJsonBytes, readRawBody } from "./raw-body";
-import type { RuntimeConfig } from "./runtime-config";
 import { type WebhookLimits, webhookLimits } from "./webhook-limits";
 
 export type WebhookRejection = { readonly status: 400 | 401 | 403 | 411 | 413; readonly reason: string };

@@ -5,8 +5,9 @@
  * included, into a 500 before the signature was even checked. The stored settings layer
  * therefore cannot set `webhook` (settings-edit refuses it).
  */
+
+import { ConfigError } from "../composition/runtime-config";
 import { parseSettingsLayer, resolveSettings, type Settings } from "../domain/config/settings";
-import { ConfigError } from "./runtime-config";
 
 export type WebhookLimits = Settings["webhook"];
 

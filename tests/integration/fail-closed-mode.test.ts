@@ -7,9 +7,9 @@ import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { openDatabase } from "../../src/adapters/d1/database";
 import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
+import devDefaults from "../../src/composition/dev-defaults.json";
+import { modeOf, readRuntimeConfig } from "../../src/composition/runtime-config";
 import { createApp } from "../../src/workers/app";
-import devDefaults from "../../src/workers/dev-defaults.json";
-import { modeOf, readRuntimeConfig } from "../../src/workers/runtime-config";
 import { signedQqRequest } from "../support/qq-signing";
 
 const app = createApp();

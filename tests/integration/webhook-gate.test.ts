@@ -6,10 +6,10 @@
 import { listDurableObjectIds } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
+import { loadSettings } from "../../src/composition/settings-source";
 import { MAX_REPLAY_WINDOW_SECONDS, resolveSettings } from "../../src/domain/config/settings";
 import { DEDUPE_RETENTION_MS } from "../../src/durable-objects/inbox";
 import { createApp } from "../../src/workers/app";
-import { forgetCachedSettings, loadSettings } from "../../src/workers/settings-loader";
 import { signedOneBotRequest } from "../support/onebot-signing";
 import { c2cBody, eventIdOf, messageRows, TEST_APP_ID, TEST_SECRET, turnDone } from "../support/qq-events";
 import { signedQqRequest } from "../support/qq-signing";
@@ -57,12 +57,10 @@ async function snapshot() {
 
 describe("with the settings store down", () => {
   it("really cannot load settings (the premise)", async ({ expect }) => {
-    forgetCachedSettings();
     await expect(loadSettings(inOutage)).rejects.toThrow("D1_ERROR");
   });
 
   it("still answers op 13 and refuses bad signatures with 401, not 500", async ({ expect }) => {
-    forgetCachedSettings();
     const body = '{"op":13,"d":{"plain_token":"X7cT2qLm9PzR4vNw8KdA","event_ts":"1735689600"}}';
     const signed = await signedQqRequest(qqUrl, body, { secret: TEST_SECRET, appId: TEST_APP_ID });
     const answer = await app.request(signed, undefined, inOutage);
@@ -83,7 +81,6 @@ describe("with the settings store down", () => {
   });
 
   it("hands a verified dispatch to its chat object", async ({ expect }) => {
-    forgetCachedSettings();
     const user = `U${crypto.randomUUID().replaceAll("-", "")}`;
     const body = c2cBody({ user, text: "/ping" });
     const signed = await signedQqRequest(qqUrl, body, { secret: TEST_SECRET, appId: TEST_APP_ID });

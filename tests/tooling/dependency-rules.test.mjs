@@ -99,5 +99,51 @@ test("the dev-wing rules catch production code that reaches into src/workers/dev
     "dev-wing-apart src/durable-objects/session.ts -> src/workers/dev/dev-app.ts",
     "dev-wing-apart src/workers/routes/admin.routes.ts -> src/workers/dev/seed.routes.ts",
     "dev-wing-one-mount-point src/workers/app.ts -> src/workers/dev/seed.routes.ts",
+    "durable-objects-never-import-workers src/durable-objects/session.ts -> src/workers/dev/dev-app.ts",
   ]);
+});
+
+test("the layering rules keep the entrypoints apart, the composition root below them and memory below the agent layer", () => {
+  const { status, output, violations } = check(path.join(root, "tests/fixtures/dependency-layers"));
+  assert.notEqual(status, 0, "depcruise must fail on the fixture");
+  assert.match(output, /error durable-objects-never-import-workers: src\/durable-objects\/uses-worker.ts/);
+  const found = violations.map((v) => `${v.rule.name} ${v.from} → ${v.to}`).sort();
+  assert.deepEqual(found, [
+    "composition-below-entrypoints src/composition/reaches-up.ts → src/workers/routes/chat.routes.ts",
+    "core-below-agent src/domain/memory/asks-agent.ts → src/domain/agent/turn.ts",
+    "durable-objects-never-import-workers src/durable-objects/uses-worker.ts → src/workers/routes/chat.routes.ts",
+    "workers-never-import-durable-objects src/workers/routes/uses-object.ts → src/durable-objects/chat-session.ts",
+  ]);
+});
+
+/** Every `new X(` of a class exported from src/adapters, in files outside adapters/ and composition/. */
+function adapterConstructionsOutsideComposition(base) {
+  const list = (dir) =>
+    readdirSync(path.join(base, dir), { recursive: true })
+      .map((f) => `${dir}/${String(f).replaceAll(path.sep, "/")}`)
+      .filter((f) => f.endsWith(".ts"));
+  const classes = new Set();
+  for (const file of list("src/adapters")) {
+    for (const m of readFileSync(path.join(base, file), "utf8").matchAll(/export class (\w+)/g))
+      classes.add(m[1]);
+  }
+  const found = [];
+  for (const file of list("src")) {
+    if (/^src\/(adapters|composition)\//.test(file)) continue;
+    for (const m of readFileSync(path.join(base, file), "utf8").matchAll(/\bnew (\w+)\s*\(/g)) {
+      if (classes.has(m[1])) found.push(`${file}: ${m[1]}`);
+    }
+  }
+  return found;
+}
+
+test("adapters are constructed only in src/composition", () => {
+  assert.ok(
+    adapterConstructionsOutsideComposition(root).length === 0,
+    "no adapter built outside composition",
+  );
+  assert.deepEqual(
+    adapterConstructionsOutsideComposition(path.join(root, "tests/fixtures/dependency-layers")),
+    ["src/workers/routes/uses-object.ts: D1Store"],
+  );
 });

@@ -10,7 +10,7 @@ import { Hono } from "hono";
 import { toInboundEvent } from "../../adapters/qq/qq-event";
 import { parseQqEnvelope } from "../../adapters/qq/qq-event.schema";
 import { answerValidation, checkQqRequest } from "../../adapters/qq/qq-webhook-request";
-import { chatSession } from "../chat-stub";
+import { chatSession } from "../../composition/chat-stub";
 import { rejectWebhook, verifiedWebhook, type WebhookEnv } from "../verified-webhook";
 
 /** botgo's ACK: d 0 = received. (d 1 would ask the platform to retry.) */
