@@ -24,7 +24,7 @@ export type FormatRule = {
 /** Not preceded by a letter, digit or `_` (secretlint uses `(?<!\p{L})`). */
 const START = String.raw`(?<![\p{L}\p{N}_])`;
 /** Not followed by more of the token. */
-const END = String.raw`(?![A-Za-z0-9_-])`;
+const END = `(?![A-Za-z0-9_-])`;
 
 const rule = (id: string, source: string, flags = "gu"): FormatRule => ({
   id,
@@ -41,12 +41,12 @@ export const FORMAT_RULES: readonly FormatRule[] = [
   rule("anthropic", String.raw`${START}sk-ant-(?:api|admin|oat)\d{2}-[A-Za-z0-9_-]{20,}${END}`),
   // secretlint-rule-openai: sk-, sk-proj-, sk-svcacct-, sk-admin- (and the many sk- keys of
   // OpenAI-compatible providers).
-  rule("openai", String.raw`${START}sk-(?:(?:proj|svcacct|admin|None)-)?[A-Za-z0-9_-]{20,}${END}`),
+  rule("openai", `${START}sk-(?:(?:proj|svcacct|admin|None)-)?[A-Za-z0-9_-]{20,}${END}`),
   // secretlint-rule-github: classic, fine-grained and app installation tokens.
-  rule("github", String.raw`${START}(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9_]{20,}${END}`),
-  rule("github", String.raw`${START}github_pat_[A-Za-z0-9_]{22,}${END}`),
+  rule("github", `${START}(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9_]{20,}${END}`),
+  rule("github", `${START}github_pat_[A-Za-z0-9_]{22,}${END}`),
   // secretlint-rule-gitlab
-  rule("gitlab", String.raw`${START}glpat-[A-Za-z0-9_-]{20,}${END}`),
+  rule("gitlab", `${START}glpat-[A-Za-z0-9_-]{20,}${END}`),
   // secretlint-rule-aws: access key ids.
   rule(
     "aws-access-key-id",
@@ -69,35 +69,29 @@ export const FORMAT_RULES: readonly FormatRule[] = [
     "giu",
   ),
   // secretlint-rule-stripe, gitleaks stripe-access-token: secret and restricted keys.
-  rule("stripe", String.raw`${START}(?:sk|rk)_(?:live|test|prod)_[a-zA-Z0-9]{16,99}(?![a-zA-Z0-9])`),
+  rule("stripe", `${START}(?:sk|rk)_(?:live|test|prod)_[a-zA-Z0-9]{16,99}(?![a-zA-Z0-9])`),
   // gitleaks gcp-api-key
   rule("google-api-key", String.raw`${START}AIza[\w-]{35}(?![\w-])`),
   // gitleaks jwt: header and payload are base64url JSON, so both start with `ey`.
   rule("jwt", String.raw`${START}ey[a-zA-Z0-9_-]{10,}\.ey[a-zA-Z0-9_-]{10,}\.[a-zA-Z0-9_-]*`),
   // secretlint-rule-npm, -sendgrid, -huggingface, -groq, -shopify, -hashicorp-vault,
   // -docker, -grafana, -linear, -notion, -figma, -databricks, -vercel, -cloudflare, -tailscale.
-  rule("npm", String.raw`${START}npm_[A-Za-z0-9_]{36}(?![A-Za-z0-9_])`),
+  rule("npm", `${START}npm_[A-Za-z0-9_]{36}(?![A-Za-z0-9_])`),
   rule("npm", String.raw`_authToken=(?<secret>[^\s$][^\s]*)`),
   rule("sendgrid", String.raw`${START}SG\.[\w-]{16,128}\.[\w-]{16,128}(?![\w-])`),
-  rule("huggingface", String.raw`${START}hf_[a-zA-Z0-9]{30,}(?![a-zA-Z0-9])`),
-  rule("groq", String.raw`${START}gsk_[a-zA-Z0-9]{40,}(?![a-zA-Z0-9])`),
-  rule("shopify", String.raw`${START}(?:shppa|shpca|shpat|shpss)_[a-zA-Z0-9]{32,64}(?![a-zA-Z0-9])`),
+  rule("huggingface", `${START}hf_[a-zA-Z0-9]{30,}(?![a-zA-Z0-9])`),
+  rule("groq", `${START}gsk_[a-zA-Z0-9]{40,}(?![a-zA-Z0-9])`),
+  rule("shopify", `${START}(?:shppa|shpca|shpat|shpss)_[a-zA-Z0-9]{32,64}(?![a-zA-Z0-9])`),
   rule("hashicorp-vault", String.raw`${START}hv[sbr]\.[A-Za-z0-9_-]{90,300}(?![A-Za-z0-9_-])`),
-  rule("docker", String.raw`${START}dckr_pat_[a-zA-Z0-9_-]{27,}(?![a-zA-Z0-9_-])`),
-  rule(
-    "grafana",
-    String.raw`${START}(?:glc_[A-Za-z0-9+/]{32,400}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})`,
-  ),
-  rule("linear", String.raw`${START}lin_api_[a-zA-Z0-9_]{32,128}(?![a-zA-Z0-9_])`),
-  rule("notion", String.raw`${START}(?:ntn_[0-9]{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43})(?![A-Za-z0-9])`),
-  rule("figma", String.raw`${START}figd_[A-Za-z0-9_-]{40,200}(?![A-Za-z0-9_-])`),
-  rule("databricks", String.raw`${START}dapi[A-Fa-f0-9]{32}(?:-[0-9])?(?![A-Fa-f0-9])`),
-  rule("vercel", String.raw`${START}(?:vcp|vci|vca|vcr|vck)_[A-Za-z0-9]{20,60}(?![A-Za-z0-9])`),
-  rule("cloudflare", String.raw`${START}(?:cfk|cfut|cfat)_[A-Za-z0-9]{40}[0-9a-f]{8}(?![A-Za-z0-9])`),
-  rule(
-    "tailscale",
-    String.raw`${START}tskey-[a-z]{2,20}-[0-9A-Za-z_]{8,40}-[0-9A-Za-z_]{16,60}(?![0-9A-Za-z_])`,
-  ),
+  rule("docker", `${START}dckr_pat_[a-zA-Z0-9_-]{27,}(?![a-zA-Z0-9_-])`),
+  rule("grafana", `${START}(?:glc_[A-Za-z0-9+/]{32,400}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})`),
+  rule("linear", `${START}lin_api_[a-zA-Z0-9_]{32,128}(?![a-zA-Z0-9_])`),
+  rule("notion", `${START}(?:ntn_[0-9]{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43})(?![A-Za-z0-9])`),
+  rule("figma", `${START}figd_[A-Za-z0-9_-]{40,200}(?![A-Za-z0-9_-])`),
+  rule("databricks", `${START}dapi[A-Fa-f0-9]{32}(?:-[0-9])?(?![A-Fa-f0-9])`),
+  rule("vercel", `${START}(?:vcp|vci|vca|vcr|vck)_[A-Za-z0-9]{20,60}(?![A-Za-z0-9])`),
+  rule("cloudflare", `${START}(?:cfk|cfut|cfat)_[A-Za-z0-9]{40}[0-9a-f]{8}(?![A-Za-z0-9])`),
+  rule("tailscale", `${START}tskey-[a-z]{2,20}-[0-9A-Za-z_]{8,40}-[0-9A-Za-z_]{16,60}(?![0-9A-Za-z_])`),
 
   // secretlint-rule-basicauth and -database-connection-string: `scheme://user:password@host`,
   // for any scheme (https, ftp, mongodb, postgres, mysql, redis, amqp, …). Only the password.

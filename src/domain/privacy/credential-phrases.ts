@@ -23,15 +23,15 @@ export type PhraseMatch = { readonly start: number; readonly end: number; readon
  */
 type Kind = "password" | "code" | "key";
 
-const PASSWORD_ZH = String.raw`密码|口令|暗码|PIN码|pin码`;
+const PASSWORD_ZH = `密码|口令|暗码|PIN码|pin码`;
 const PASSWORD_EN = String.raw`password|passwd|passwrd|pwd|passcode|passphrase|pass\s*code`;
-const CODE_ZH = String.raw`验证码|校验码|动态码|安全码|支付码`;
+const CODE_ZH = `验证码|校验码|动态码|安全码|支付码`;
 const CODE_EN = String.raw`pin(?:\s*code)?|otp|2fa\s+code|verification\s+code|security\s+code|cvv|cvc`;
-const KEY_ZH = String.raw`密钥|秘钥|私钥|授权码|令牌`;
+const KEY_ZH = `密钥|秘钥|私钥|授权码|令牌`;
 const KEY_EN = String.raw`api[\s_-]?key|secret[\s_-]?key|access[\s_-]?key|private[\s_-]?key|access[\s_-]?token|auth[\s_-]?token|refresh[\s_-]?token|token|client[\s_-]?secret|secret|auth(?:orization)?\s+code`;
 
 /** Nouns built on 密码 that are not "the password" (密码学, 密码框, 密码错误, …). */
-const NOT_THE_PASSWORD = String.raw`(?!学|机|器|箱|本|框|栏|管理器|策略|规则|长度|强度|复杂度|输入框|错误|不对|提示|保护|找回|学家)`;
+const NOT_THE_PASSWORD = `(?!学|机|器|箱|本|框|栏|管理器|策略|规则|长度|强度|复杂度|输入框|错误|不对|提示|保护|找回|学家)`;
 
 /**
  * Between a Chinese keyword and its value: a few words of the same clause ("改成了",
@@ -54,9 +54,9 @@ const phrase = (id: string, keyword: string, bridge: string, kind: Kind): Phrase
   kind,
 });
 const zh = (words: string) => `(?:${words})`;
-const en = (words: string) => String.raw`(?<![A-Za-z])(?:${words})(?![A-Za-z])`;
+const en = (words: string) => `(?<![A-Za-z])(?:${words})(?![A-Za-z])`;
 /** `password=…`, `DB_PASSWORD: …`, `"api_key": "…"`, `export GITHUB_TOKEN=…`. */
-const assigned = (words: string) => String.raw`(?<![A-Za-z0-9])[A-Za-z0-9]*[_-]?(?:${words})["']?`;
+const assigned = (words: string) => `(?<![A-Za-z0-9])[A-Za-z0-9]*[_-]?(?:${words})["']?`;
 const ASSIGN = String.raw`(?<bridge>\s*[:=]\s*)`;
 
 const RULES: readonly PhraseRule[] = [

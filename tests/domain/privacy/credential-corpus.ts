@@ -220,6 +220,7 @@ export const NEGATIVES: readonly string[] = [
   "set api_key: string in the type",
   "token = getToken()",
   "password: ********",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell placeholder, not a template
   "DB_PASSWORD=${DB_PASSWORD}",
   "password=<your password>",
   "pin the message please",
