@@ -1,4 +1,5 @@
 import { describe, it } from "vitest";
+import { looksLikeCredential } from "../../../src/domain/memory/sensitivity";
 import {
   CREDENTIAL_MASK,
   containsCredential,
@@ -62,5 +63,18 @@ describe("masking", () => {
   it("returns text without secrets unchanged, and empty text as is", ({ expect }) => {
     expect(maskCredentials("")).toBe("");
     expect(maskCredentials("你好")).toBe("你好");
+  });
+});
+
+describe("memory's credential check uses the detector", () => {
+  it("refuses every positive, and its masked form", ({ expect }) => {
+    for (const [text] of POSITIVES) {
+      expect(looksLikeCredential(text), text).toBe(true);
+      expect(looksLikeCredential(maskCredentials(text)), text).toBe(true);
+    }
+  });
+
+  it("lets every negative through", ({ expect }) => {
+    for (const text of NEGATIVES) expect(looksLikeCredential(text), text).toBe(false);
   });
 });
