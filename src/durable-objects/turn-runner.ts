@@ -12,6 +12,7 @@ import { isStored, type Settings } from "../domain/config/settings";
 import { outboundRecord } from "../domain/history/message-record";
 import type { InboundEvent } from "../domain/inbound/inbound-event";
 import { explicitSensitivity } from "../domain/memory/sensitivity";
+import { maskCredentials } from "../domain/privacy/credentials";
 import type { AuditEvent } from "../domain/shared/audit";
 import type { ChatSessionDeps } from "./chat-session-services";
 import type { DreamJournal } from "./dream-journal";
@@ -102,7 +103,9 @@ export class TurnRunner {
     const audit = result.ok ? result.value.audit : result.error.audit;
     let replies: readonly string[];
     if (result.ok) {
-      replies = result.value.replies;
+      // The bot's own words may quote a credential (a tool result, an old log row): what it
+      // sends, remembers as recent context and journals is masked like what it receives.
+      replies = result.value.replies.map(maskCredentials);
     } else if (row.attempts + 1 < MODEL_ATTEMPTS && result.error.error.kind !== "config") {
       services.logger.warn("model failed; will retry", {
         chat: event.chat.key,
