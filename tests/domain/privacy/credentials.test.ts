@@ -15,13 +15,16 @@ describe("credential corpus", () => {
     expect(new Set(POSITIVES.map((p) => p[2])).size).toBeGreaterThanOrEqual(15);
   });
 
-  it.for(POSITIVES.map((p) => [...p]))("masks %s", ([text, secret], { expect }) => {
-    expect(text).toContain(secret);
-    expect(containsCredential(text)).toBe(true);
-    const masked = maskCredentials(text);
-    expect(masked).toContain(CREDENTIAL_MASK);
-    expect(masked).not.toContain(secret);
-  });
+  it.for(POSITIVES.map(([text, secret]) => [text, secret] as const))(
+    "masks %s",
+    ([text, secret], { expect }) => {
+      expect(text).toContain(secret);
+      expect(containsCredential(text)).toBe(true);
+      const masked = maskCredentials(text);
+      expect(masked).toContain(CREDENTIAL_MASK);
+      expect(masked).not.toContain(secret);
+    },
+  );
 
   it.for(NEGATIVES)("leaves alone %s", (text, { expect }) => {
     expect(findCredentials(text)).toEqual([]);

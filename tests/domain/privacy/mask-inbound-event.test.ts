@@ -1,4 +1,5 @@
 import { describe, it } from "vitest";
+import type { ChatKey } from "../../../src/domain/chat/chat-address";
 import type { InboundEvent } from "../../../src/domain/inbound/inbound-event";
 import { maskInboundEvent, maskJson } from "../../../src/domain/inbound/mask-inbound-event";
 import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
@@ -12,7 +13,7 @@ function event(text: string, transcript = "验证码 483920"): InboundEvent {
     transport: "qq",
     kind: "message",
     wireType: "C2C_MESSAGE_CREATE",
-    chat: { key: `qq:private:${OPENID}`, channel: "qq", targetType: "private", targetId: OPENID },
+    chat: { key: `qq:private:${OPENID}` as ChatKey, channel: "qq", targetType: "private", targetId: OPENID },
     sender: null,
     message: {
       id: MSG_ID,
