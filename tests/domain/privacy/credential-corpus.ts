@@ -233,4 +233,8 @@ export const NEGATIVES: readonly string[] = [
   "The Bearer of bad news",
   "cookie 是一种饼干，也是浏览器存储",
   "session 过期了，重新登录一下",
+  "账号 qq:user:MDF9ED6D8B45E43BF88C7CA4A5D01AF39 不在 identity.admins 中",
+  "已将 qq:user:u5b37d97dddfd4f25856d77779952f300a 关联到人物 owner",
+  "openid E4F4AEA33253A2797FB897C4E4D4FAF9 是谁",
+  "车牌 AB12CD34EF56GH78IJ90KL12MN34 这种一长串大写的 id",
 ];
