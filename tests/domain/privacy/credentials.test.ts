@@ -81,3 +81,16 @@ describe("memory's credential check uses the detector", () => {
     for (const text of NEGATIVES) expect(looksLikeCredential(text), text).toBe(false);
   });
 });
+
+describe("cost", () => {
+  it("masks 100 kB of adversarial text quickly (no catastrophic backtracking)", ({ expect }) => {
+    const pieces = ["密码", "password ", "Bearer ", "-----BEGIN RSA PRIVATE KEY-----", "sk-", "a".repeat(50)];
+    let text = "";
+    for (let i = 0; text.length < 100_000; i++) text += pieces[(i * 7) % pieces.length];
+    for (const t of [text, "密码 ".repeat(30_000), "password is ".repeat(8_000), "x".repeat(100_000)]) {
+      const started = performance.now();
+      maskCredentials(t);
+      expect(performance.now() - started).toBeLessThan(2_000);
+    }
+  });
+});
