@@ -166,7 +166,7 @@ describe("credentials in chat", () => {
   it("drops dreaming candidates that carried a secret, keeps the rest", async ({ expect }) => {
     const user = `UD${uid()}`;
     const chatKey = `qq:private:${user}`;
-    for (const text of ["我喜欢爬山", `我的邮箱密码改成了 mail2024!`]) {
+    for (const text of ["我喜欢爬山", "我的邮箱密码是 mail2024!"]) {
       const body = c2cBody({ user, text });
       await postQq(body);
       await turnDone(chatKey, eventIdOf(body));
@@ -177,6 +177,18 @@ describe("credentials in chat", () => {
     });
     expect(texts.some((t) => t.includes("爬山"))).toBe(true);
     expect(texts.filter((t) => /密码|mail2024|已隐藏/.test(t))).toEqual([]);
+    // The extractor did find "我的邮箱密码是 …"; the candidate was rejected as a credential.
+    const candidates = (
+      await env.DB.prepare("SELECT text, decision, reason FROM memory_candidates WHERE chat_key = ?")
+        .bind(chatKey)
+        .all<{ text: string; decision: string; reason: string | null }>()
+    ).results;
+    expect(candidates).toContainEqual({
+      text: "[credential withheld]",
+      decision: "rejected",
+      reason: "credential",
+    });
+    expect(JSON.stringify(candidates)).not.toContain("mail2024");
   });
 
   it("masks a OneBot message in text, segments and raw_message", async ({ expect }) => {
