@@ -16,6 +16,7 @@ import { isStored, type Settings } from "../domain/config/settings";
 import { inboundRecord } from "../domain/history/message-record";
 import { observationOf } from "../domain/identity/account-observation";
 import type { InboundEvent } from "../domain/inbound/inbound-event";
+import { maskInboundEvent } from "../domain/inbound/mask-inbound-event";
 import { AlarmClock } from "./alarm-clock";
 import { ChatMeta } from "./chat-meta";
 import { migrateChatSession } from "./chat-session-schema";
@@ -108,8 +109,10 @@ export class ChatSession extends DurableObject<Env> {
   /**
    * Persists an inbound event (deduplicated on event id and message id), buffers its
    * message-log row and sets the alarm. Returns once the event is durable; no slow work here.
+   * Credentials are masked first: nothing below ever holds the raw secret.
    */
-  async enqueue(event: InboundEvent): Promise<EnqueueResult> {
+  async enqueue(received: InboundEvent): Promise<EnqueueResult> {
+    const event = maskInboundEvent(received);
     const settings = await this.#freshSettings();
     const now = Date.now();
     const messageId = event.kind === "message" ? (event.message?.id ?? null) : null;

@@ -14,6 +14,7 @@ import { outboundRecord } from "../domain/history/message-record";
 import type { InboundEvent } from "../domain/inbound/inbound-event";
 import { explicitSensitivity } from "../domain/memory/sensitivity";
 import type { UsageRecord } from "../domain/model/chat-model";
+import { maskCredentials } from "../domain/privacy/credentials";
 import type { AuditEvent } from "../domain/shared/audit";
 import type { DreamJournal } from "./dream-journal";
 import type { Inbox, InboxRow } from "./inbox";
@@ -103,7 +104,9 @@ export class TurnRunner {
     const audit = result.ok ? result.value.audit : result.error.audit;
     let replies: readonly string[];
     if (result.ok) {
-      replies = result.value.replies;
+      // The bot's own words may quote a credential (a tool result, an old log row): what it
+      // sends, remembers as recent context and journals is masked like what it receives.
+      replies = result.value.replies.map(maskCredentials);
     } else if (row.attempts + 1 < MODEL_ATTEMPTS && result.error.error.kind !== "config") {
       services.logger.warn("model failed; will retry", {
         chat: event.chat.key,

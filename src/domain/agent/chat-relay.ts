@@ -16,6 +16,7 @@ import { parseChatKey } from "../chat/chat-address";
 import type { MessageRecord } from "../history/message-record";
 import { outboundRecord } from "../history/message-record";
 import type { Transport } from "../inbound/inbound-event";
+import { maskCredentials } from "../privacy/credentials";
 import type { Clock } from "../shared/clock";
 import type { Logger } from "../shared/logger";
 import { err, ok, type Result } from "../shared/result";
@@ -80,9 +81,11 @@ export class OutboundChatRelay implements ChatRelay {
     const route = relayRoute(request.to);
     if (!route.ok) return route;
     const { transport, ...chat } = route.value;
+    // What the bot sends to another chat is masked like its replies here.
+    const text = maskCredentials(request.text);
     const sent = await this.#deps.outbound(transport).send({
       chat: { key: request.to, ...chat },
-      text: request.text,
+      text,
       reply: { kind: "none" },
       seq: 1,
     });
@@ -93,7 +96,7 @@ export class OutboundChatRelay implements ChatRelay {
       chatKey: request.to,
       messageId,
       ts: sent.value.ts,
-      text: request.text,
+      text,
       botName: this.#deps.botName,
     });
     try {

@@ -4,6 +4,8 @@
  * (transport, chat_key, message_id, ts) makes redelivery and retried flushes idempotent.
  */
 import type { InboundEvent } from "../inbound/inbound-event";
+import { maskJson } from "../inbound/mask-inbound-event";
+import { maskCredentials } from "../privacy/credentials";
 import { chatIndexText } from "../text/chat-search-tokens";
 
 export type MessageRecord = {
@@ -24,9 +26,14 @@ export type MessageRecord = {
 /** raw_json is kept for audit and re-parsing; oversized payloads are cut, not dropped. */
 const MAX_RAW_JSON = 16 * 1024;
 
+/**
+ * Log rows never hold a credential: the text and raw_json are masked here as well as where
+ * the event arrived (masking is idempotent), so no path into the log can skip it.
+ */
 export function inboundRecord(event: InboundEvent): MessageRecord | null {
   if (event.kind !== "message" || !event.message) return null;
-  const raw = JSON.stringify(event.raw ?? null);
+  const raw = JSON.stringify(maskJson(event.raw ?? null));
+  const text = maskCredentials(event.message.text);
   return {
     transport: event.transport,
     chatKey: event.chat.key,
@@ -35,8 +42,8 @@ export function inboundRecord(event: InboundEvent): MessageRecord | null {
     userId: event.sender?.userId ?? null,
     accountKey: event.sender?.account ?? null,
     nick: event.sender?.displayName ?? null,
-    text: event.message.text,
-    tokens: chatIndexText(event.chat.key, event.message.text),
+    text,
+    tokens: chatIndexText(event.chat.key, text),
     rawJson: raw.length > MAX_RAW_JSON ? raw.slice(0, MAX_RAW_JSON) : raw,
     direction: "in",
   };
@@ -50,6 +57,7 @@ export function outboundRecord(input: {
   text: string;
   botName: string;
 }): MessageRecord {
+  const text = maskCredentials(input.text);
   return {
     transport: input.transport,
     chatKey: input.chatKey,
@@ -58,8 +66,8 @@ export function outboundRecord(input: {
     userId: null,
     accountKey: null,
     nick: input.botName,
-    text: input.text,
-    tokens: chatIndexText(input.chatKey, input.text),
+    text,
+    tokens: chatIndexText(input.chatKey, text),
     rawJson: null,
     direction: "out",
   };

@@ -4,6 +4,7 @@
  * conservative automatic tagger) which outranks `default` (public, nothing noticed).
  * Credentials (tokens, cookies, keys, passwords) are never stored at all.
  */
+import { CREDENTIAL_MASK, containsCredential } from "../privacy/credentials";
 import type { Sensitivity, SensitivitySource } from "./memory";
 
 const RANK: Record<Sensitivity, number> = { public: 0, private: 1, secret_like: 2 };
@@ -62,21 +63,12 @@ export function isBarePrivacyMarker(text: string): boolean {
   return rest.replace(/[\s\p{P}\p{S}哦啊呀吧哈嘛啦]+/gu, "").length <= 2;
 }
 
-const CREDENTIAL: readonly RegExp[] = [
-  /\b(sk|pk|rk)-[A-Za-z0-9_-]{16,}/,
-  /\bgh[pousr]_[A-Za-z0-9]{20,}/,
-  /\bglpat-[A-Za-z0-9_-]{16,}/,
-  /\bAKIA[0-9A-Z]{16}\b/,
-  /\bxox[abpr]-[A-Za-z0-9-]{10,}/,
-  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\./,
-  /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
-  /(password|passwd|pwd|passcode|密码|口令|支付密码|token|cookie|api[ _-]?key|secret|令牌|验证码|私钥)\s*(是|为|:|：|=|is)\s*\S{4,}/i,
-  /(?=[A-Za-z0-9+/_-]*\d)(?=[A-Za-z0-9+/_-]*[A-Za-z])[A-Za-z0-9+/_-]{32,}/,
-];
-
-/** Tokens, cookies, keys and passwords: never stored, whatever anyone asks. */
+/**
+ * Tokens, cookies, keys and passwords: never stored, whatever anyone asks. The one detector
+ * decides; text that was already masked on arrival (it holds the mask) was a credential too.
+ */
 export function looksLikeCredential(text: string): boolean {
-  return CREDENTIAL.some((re) => re.test(text));
+  return text.includes(CREDENTIAL_MASK) || containsCredential(text);
 }
 
 /** Secrets even when said in a group: documents, money, health, numbers that identify. */

@@ -1,0 +1,72 @@
+/**
+ * Long random-looking tokens with no known prefix: a keyless API key, a session secret, an
+ * AWS secret access key pasted alone. The test is gitleaks' generic-api-key idea (Shannon
+ * entropy of the token) without its keyword requirement, tuned for chat:
+ *
+ * - at least 24 characters of `[A-Za-z0-9+/=_-]`, with a digit and a lower-case letter:
+ *   keys without a known prefix are base62/base64, while upper-case-and-digit strings are
+ *   ids people quote (QQ openids, order and tracking numbers, licence plates);
+ * - entropy of at least 3.7 bits per character (random base62 of 24 characters is ≈ 4.2;
+ *   English identifiers and pinyin stay below, most below 3.5);
+ * - not mostly made of words (`getUserProfileById2`, `src/domain/memory/dreaming`);
+ * - not hex only: commit hashes, SHA-256 digests and UUIDs are pasted on purpose in
+ *   technical chat and are not secrets. A bare hex key is missed here (a keyword before
+ *   it, "api key: …", still masks it);
+ * - not inside a URL: links carry ids and signatures of public files; the secrets of a URL
+ *   (`user:pass@`, `?token=`) are matched by the URL rules instead;
+ * - not the id of a chat or account key (`qq:user:…`, `onebot:group:…`), which the bot
+ *   itself writes in its replies.
+ */
+
+import { urlSpans } from "./url-spans";
+
+export type EntropyMatch = { readonly start: number; readonly end: number };
+
+const MIN_LENGTH = 24;
+const MIN_BITS = 3.7;
+/** `=` only as base64 padding at the end: `token=abc…` is a name and a value, not one token. */
+const CANDIDATE = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{24,}={0,2}(?![A-Za-z0-9+/=_-])/g;
+
+/** `qq:user:`, `qq:private:`, `onebot:group:` right before the token. */
+const ADDRESS_PREFIX = /\b[a-z]{2,10}:[a-z]{2,10}:$/;
+
+/** Shannon entropy in bits per character. */
+export function shannonEntropy(text: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of text) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) {
+    const p = n / text.length;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
+
+/** Share of the token taken by runs of four or more letters in one case (words). */
+function wordShare(token: string): number {
+  let covered = 0;
+  for (const m of token.matchAll(/[A-Z]?[a-z]{4,}|[A-Z]{5,}/g)) covered += m[0].length;
+  return covered / token.length;
+}
+
+export function looksLikeRandomToken(token: string): boolean {
+  if (token.length < MIN_LENGTH) return false;
+  if (!/\d/.test(token) || !/[a-z]/.test(token)) return false;
+  if (/^[0-9a-fA-F-]+$/.test(token)) return false;
+  if (wordShare(token) > 0.4) return false;
+  return shannonEntropy(token) >= MIN_BITS;
+}
+
+export function findRandomTokens(text: string): EntropyMatch[] {
+  const urls = urlSpans(text);
+  const inUrl = (start: number) => urls.some(([s, e]) => start >= s && start < e);
+  const out: EntropyMatch[] = [];
+  for (const m of text.matchAll(CANDIDATE)) {
+    // Separators that end a sentence are not part of the token.
+    const token = m[0].replace(/[_-]+$/, "");
+    if (inUrl(m.index) || ADDRESS_PREFIX.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
+    if (!looksLikeRandomToken(token)) continue;
+    out.push({ start: m.index, end: m.index + token.length });
+  }
+  return out;
+}

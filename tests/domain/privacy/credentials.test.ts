@@ -1,0 +1,96 @@
+import { describe, it } from "vitest";
+import { looksLikeCredential } from "../../../src/domain/memory/sensitivity";
+import {
+  CREDENTIAL_MASK,
+  containsCredential,
+  findCredentials,
+  maskCredentials,
+} from "../../../src/domain/privacy/credentials";
+import { NEGATIVES, POSITIVES } from "./credential-corpus";
+
+describe("credential corpus", () => {
+  it("is large enough to mean something", ({ expect }) => {
+    expect(POSITIVES.length).toBeGreaterThanOrEqual(80);
+    expect(NEGATIVES.length).toBeGreaterThanOrEqual(60);
+    expect(new Set(POSITIVES.map((p) => p[2])).size).toBeGreaterThanOrEqual(15);
+  });
+
+  it.for(POSITIVES.map(([text, secret]) => [text, secret] as const))(
+    "masks %s",
+    ([text, secret], { expect }) => {
+      expect(text).toContain(secret);
+      expect(containsCredential(text)).toBe(true);
+      const masked = maskCredentials(text);
+      expect(masked).toContain(CREDENTIAL_MASK);
+      expect(masked).not.toContain(secret);
+    },
+  );
+
+  it.for(NEGATIVES)("leaves alone %s", (text, { expect }) => {
+    expect(findCredentials(text)).toEqual([]);
+    expect(maskCredentials(text)).toBe(text);
+  });
+});
+
+describe("masking", () => {
+  it("keeps the surrounding words", ({ expect }) => {
+    expect(maskCredentials("我的QQ密码改成了 Qq778899")).toBe(`我的QQ密码改成了 ${CREDENTIAL_MASK}`);
+    expect(maskCredentials("邮箱密码 mail2024!，别告诉别人")).toBe(`邮箱密码 ${CREDENTIAL_MASK}，别告诉别人`);
+    expect(maskCredentials("my password is now Summer2024! ok?")).toBe(
+      `my password is now ${CREDENTIAL_MASK} ok?`,
+    );
+    expect(maskCredentials("key sk-abcdefghijklmnopqrstuvwx 和 ghp_0123456789abcdefghijABCDEFGHIJ")).toBe(
+      `key ${CREDENTIAL_MASK} 和 ${CREDENTIAL_MASK}`,
+    );
+    expect(maskCredentials("postgres://admin:Pg_s3cret@db.example.com/app")).toBe(
+      `postgres://admin:${CREDENTIAL_MASK}@db.example.com/app`,
+    );
+  });
+
+  it("is idempotent: masked text has nothing left to find", ({ expect }) => {
+    for (const [text] of POSITIVES) {
+      const once = maskCredentials(text);
+      expect(maskCredentials(once)).toBe(once);
+      expect(findCredentials(once)).toEqual([]);
+    }
+  });
+
+  it("names the rule and merges overlapping findings into one span", ({ expect }) => {
+    const spans = findCredentials("token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abc");
+    expect(spans).toHaveLength(1);
+    expect(spans[0]).toMatchObject({ start: 6 });
+    expect(findCredentials("AKIAIOSFODNN7EXAMPLE")[0]?.rule).toBe("aws-access-key-id");
+    expect(findCredentials("密码是abc12345")[0]?.rule).toBe("password-phrase");
+  });
+
+  it("returns text without secrets unchanged, and empty text as is", ({ expect }) => {
+    expect(maskCredentials("")).toBe("");
+    expect(maskCredentials("你好")).toBe("你好");
+  });
+});
+
+describe("memory's credential check uses the detector", () => {
+  it("refuses every positive, and its masked form", ({ expect }) => {
+    for (const [text] of POSITIVES) {
+      expect(looksLikeCredential(text), text).toBe(true);
+      expect(looksLikeCredential(maskCredentials(text)), text).toBe(true);
+    }
+  });
+
+  it("lets every negative through", ({ expect }) => {
+    for (const text of NEGATIVES) expect(looksLikeCredential(text), text).toBe(false);
+  });
+});
+
+describe("cost", () => {
+  it("masks 100 kB of adversarial text quickly (no catastrophic backtracking)", ({ expect }) => {
+    const pieces = ["密码", "password ", "Bearer ", "-----BEGIN RSA PRIVATE KEY-----", "sk-", "a".repeat(50)];
+    let text = "";
+    for (let i = 0; text.length < 100_000; i++) text += pieces[(i * 7) % pieces.length];
+    for (const t of [text, "密码 ".repeat(30_000), "password is ".repeat(8_000), "x".repeat(100_000)]) {
+      const started = performance.now();
+      maskCredentials(t);
+      expect(performance.now() - started).toBeLessThan(2_000);
+    }
+  });
+});
