@@ -5,7 +5,10 @@
 //                 busy bot receives them; latency is the ACK path plus any queueing behind
 //                 the turns still running in the background;
 //   back-to-back — the next message is sent as soon as the previous one is acknowledged
-//                 (BENCH_CONCURRENCY in flight): a saturation test.
+//                 (BENCH_CONCURRENCY in flight): a saturation test;
+//   concurrent   — BENCH_CONCURRENT_INFLIGHT requests (default 10) in flight over
+//                 BENCH_CONCURRENT_CHATS chats (default 20, 50 messages each), then a check
+//                 that every message was logged once and answered once.
 // Everything runs in one local workerd process (Worker, chat objects and the D1 simulation
 // share its event loop), unlike production, where they run apart.
 import { createPrivateKey, sign } from "node:crypto";
@@ -15,6 +18,9 @@ const MESSAGES = Number(process.env.BENCH_WEBHOOK_MESSAGES ?? 2000);
 const CHATS = 50;
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 1);
 const RATE = Number(process.env.BENCH_RATE ?? 10);
+const CONCURRENT_INFLIGHT = Number(process.env.BENCH_CONCURRENT_INFLIGHT ?? 10);
+const CONCURRENT_CHATS = Number(process.env.BENCH_CONCURRENT_CHATS ?? 20);
+const CONCURRENT_PER_CHAT = Number(process.env.BENCH_CONCURRENT_PER_CHAT ?? 50);
 
 function privateKey(secret) {
   let seed = Buffer.from(secret, "utf8");
@@ -23,8 +29,7 @@ function privateKey(secret) {
   return createPrivateKey({ key: der, format: "der", type: "pkcs8" });
 }
 
-function body(i, round) {
-  const group = `BENCHGROUP${i % CHATS}`;
+function body(i, round, group = `BENCHGROUP${i % CHATS}`) {
   return JSON.stringify({
     op: 0,
     id: `GROUP_AT_MESSAGE_CREATE:bench${round}-${i}`,
@@ -70,10 +75,42 @@ function summary(hook, bare, n) {
   };
 }
 
+const concurrentGroup = (i) => `BENCHCONC${i % CONCURRENT_CHATS}`;
+
+/** Waits for the chat objects to flush, then counts each concurrent chat's log rows. */
+async function deliveryCheck(base, vars, sent) {
+  const count = async () => {
+    let logged = 0;
+    let distinct = 0;
+    let answered = 0;
+    for (let g = 0; g < CONCURRENT_CHATS; g++) {
+      const chat = `qq:group:${concurrentGroup(g)}`;
+      const res = await fetch(`${base}/api/messages?chat=${chat}&limit=500`, {
+        headers: { authorization: `Bearer ${vars.ADMIN_TOKEN}` },
+      });
+      if (!res.ok) throw new Error(`/api/messages answered ${res.status}`);
+      const { messages } = await res.json();
+      const inbound = messages.filter((m) => m.direction === "in");
+      logged += inbound.length;
+      distinct += new Set(inbound.map((m) => m.messageId)).size;
+      answered += messages.filter((m) => m.direction === "out").length;
+    }
+    return { logged, distinct, answered };
+  };
+  const deadline = Date.now() + 120_000;
+  let seen = await count();
+  while ((seen.logged < sent || seen.answered < sent) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 1000));
+    seen = await count();
+  }
+  const ok = seen.logged === sent && seen.distinct === sent && seen.answered === sent;
+  return { sent, logged_in: seen.logged, distinct_in: seen.distinct, replies_out: seen.answered, ok };
+}
+
 export async function run({ base, vars }) {
   const key = privateKey(vars.QQ_BOT_SECRET);
-  const post = (round) => async (i) => {
-    const text = body(i, round);
+  const post = (round, group) => async (i) => {
+    const text = body(i, round, group?.(i));
     const timestamp = String(Math.floor(Date.now() / 1000));
     const signature = sign(null, Buffer.from(timestamp + text), key).toString("hex");
     const res = await fetch(`${base}/webhook/qq`, {
@@ -101,9 +138,24 @@ export async function run({ base, vars }) {
   const pacedHook = await paced(MESSAGES, gap, post("paced"));
   const loopBare = await timed(MESSAGES, CONCURRENCY, bare);
   const loopHook = await timed(MESSAGES, CONCURRENCY, post("loop"));
+  // The bare route is measured idle just before, with the same number in flight.
+  const concurrentMessages = CONCURRENT_CHATS * CONCURRENT_PER_CHAT;
+  await new Promise((r) => setTimeout(r, 5000));
+  const concurrentBare = await timed(concurrentMessages, CONCURRENT_INFLIGHT, bare);
+  const concurrentHook = await timed(
+    concurrentMessages,
+    CONCURRENT_INFLIGHT,
+    post("concurrent", concurrentGroup),
+  );
   return {
     chats: CHATS,
     paced: { rate_per_s: RATE, ...summary(pacedHook, pacedBare, MESSAGES) },
     back_to_back: { concurrency: CONCURRENCY, ...summary(loopHook, loopBare, MESSAGES) },
+    concurrent: {
+      in_flight: CONCURRENT_INFLIGHT,
+      chats: CONCURRENT_CHATS,
+      ...summary(concurrentHook, concurrentBare, concurrentMessages),
+      delivery: await deliveryCheck(base, vars, concurrentMessages),
+    },
   };
 }
