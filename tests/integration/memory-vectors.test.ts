@@ -139,6 +139,41 @@ describe("memory recall over D1 with vectors", () => {
     },
   );
 
+  it.for([false, true])(
+    "drops a person's private memory that a vector returns in that person's group turn (soft scope %s)",
+    async (soft, { expect }) => {
+      const t = setup();
+      const person = `p${uid()}`;
+      const alice = {
+        enabled: true,
+        account: `qq:user:A${uid()}`,
+        personId: person,
+        declared: true,
+      } as const;
+      const [secret, open] = await seedMemory([
+        newMemory(`person:${person}`, `Alice's kitten is called Mochi ${uid()}`, {
+          sensitivity: "private",
+          sensitivitySource: "explicit",
+        }),
+        newMemory(`person:${person}`, `Alice adopted a tabby ${uid()}`),
+      ]);
+      await t.refresh();
+      const inGroup = turnScopes({ session: t.group, identity: alice });
+      const found = await recallMemory(
+        { index: memoryStore(), vectors: t.vectors },
+        t.request("feline pets", { soft, scopes: inGroup }),
+      );
+      expect(found.map((r) => r.item.nodeId)).toContain(open);
+      expect(found.map((r) => r.item.nodeId)).not.toContain(secret);
+      const inPrivate = turnScopes({ session: `qq:private:${alice.account.slice(8)}`, identity: alice });
+      const own = await recallMemory(
+        { index: memoryStore(), vectors: t.vectors },
+        t.request("feline pets", { soft, scopes: inPrivate }),
+      );
+      expect(own.map((r) => r.item.nodeId)).toContain(secret);
+    },
+  );
+
   it("drops an archived memory that a stale vector still returns, until the refresh removes it", async ({
     expect,
   }) => {
