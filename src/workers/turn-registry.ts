@@ -19,6 +19,7 @@ import { memoryForgetTool, memorySearchTool, memoryWriteTool } from "../domain/a
 import { sendMessageTool } from "../domain/agent/tools/send-message-tool";
 import { sessionResetTool } from "../domain/agent/tools/session-tools";
 import type { TurnRegistry } from "../domain/agent/turn";
+import { gateFor } from "../domain/authorization/authorization-gate";
 import { authorizationGuard } from "../domain/authorization/tool-guard";
 import type { Logger } from "../domain/shared/logger";
 
@@ -54,5 +55,7 @@ export function defaultTurnRegistry(logger: Logger = consoleLogger): TurnRegistr
     context: [memoryRecall, historyRecall, knowledgeRecall],
     // Privilege first, then chat domain; strips model-supplied allowed_chats (DESIGN §3.8).
     guard: authorizationGuard(logger),
+    // Admin status as the gate resolves it: an admin's explicit writes may go global.
+    isAdmin: (ctx) => gateFor(ctx.settings.identity).isAdmin(ctx.sender?.account),
   };
 }

@@ -3,7 +3,9 @@ import { describe, it } from "vitest";
 import { BruteForceVectorIndex } from "../../src/adapters/d1/brute-force-vector-index";
 import { D1EmbeddingStore } from "../../src/adapters/d1/d1-embedding-store";
 import { VectorizeIndexAdapter } from "../../src/adapters/vectorize/vectorize-index";
+import type { AccountKey } from "../../src/domain/chat/chat-address";
 import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
+import type { SenderIdentity } from "../../src/domain/identity/sender-identity";
 import { type RecallRequest, recallMemory } from "../../src/domain/memory/recall";
 import { parseScopeKey, type Scope, turnScopes } from "../../src/domain/memory/scope";
 import { refreshEmbeddings } from "../../src/domain/retrieval/embedding-cache";
@@ -144,12 +146,12 @@ describe("memory recall over D1 with vectors", () => {
     async (soft, { expect }) => {
       const t = setup();
       const person = `p${uid()}`;
-      const alice = {
+      const alice: SenderIdentity = {
         enabled: true,
-        account: `qq:user:A${uid()}`,
+        account: `qq:user:A${uid()}` as AccountKey,
         personId: person,
         declared: true,
-      } as const;
+      };
       const [secret, open] = await seedMemory([
         newMemory(`person:${person}`, `Alice's kitten is called Mochi ${uid()}`, {
           sensitivity: "private",

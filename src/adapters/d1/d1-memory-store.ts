@@ -15,13 +15,23 @@ import type {
   MemorySearchQuery,
   MemoryStore,
 } from "../../domain/memory/memory-store";
-import { isMemoryKind, type Scope, type ScopeType } from "../../domain/memory/scope";
+import {
+  includesScope,
+  isMemoryKind,
+  type ReadableScope,
+  type Scope,
+  type ScopeType,
+} from "../../domain/memory/scope";
+import { SENSITIVITIES } from "../../domain/memory/sensitivity-level";
 import { err, ok, type Result } from "../../domain/shared/result";
 import { indexText } from "../../domain/text/search-tokens";
 import { jsonChunks } from "./d1-json-chunks";
 
-/** D1 allows 100 bound parameters per statement; two per scope. */
-const MAX_SCOPES = 40;
+/**
+ * D1 allows 100 bound parameters per statement; a scope takes two, a scope restricted to some
+ * sensitivity levels three per level. Conditions stop at this many, leaving room for the rest.
+ */
+const MAX_SCOPE_BINDS = 80;
 
 /** Soft scope first ranks this many best matches of the pool, then filters them. */
 const SOFT_WINDOW = 200;
@@ -50,14 +60,35 @@ type Row = {
   updated_at: number;
 };
 
-/** `(scope_type, scope_id) IN (VALUES (?, ?), …)` and its bindings; `FALSE` for no scopes. */
-function scopeCondition(scopes: readonly Scope[], alias = "n"): { sql: string; binds: string[] } {
-  const list = scopes.slice(0, MAX_SCOPES);
-  if (list.length === 0) return { sql: "0", binds: [] };
-  return {
-    sql: `(${alias}.scope_type, ${alias}.scope_id) IN (VALUES ${list.map(() => "(?, ?)").join(", ")})`,
-    binds: list.flatMap((s) => [s.type, s.id]),
-  };
+/**
+ * The SQL twin of `scopeAllows`: `(scope_type, scope_id) IN (VALUES (?, ?), …)` for scopes read
+ * at every level, `OR (scope_type, scope_id, sensitivity) IN (VALUES (?, ?, ?), …)` for scopes
+ * restricted to some levels; `FALSE` for no scopes. A WHERE condition, so it holds before LIMIT.
+ */
+function scopeCondition(scopes: readonly ReadableScope[], alias = "n"): { sql: string; binds: string[] } {
+  const whole: string[] = [];
+  const leveled: string[] = [];
+  let used = 0;
+  for (const s of scopes) {
+    const levels =
+      s.sensitivities && !SENSITIVITIES.every((l) => s.sensitivities?.includes(l)) ? s.sensitivities : null;
+    const cost = levels ? 3 * levels.length : 2;
+    if (used + cost > MAX_SCOPE_BINDS) break;
+    used += cost;
+    if (levels) for (const level of levels) leveled.push(s.type, s.id, level);
+    else whole.push(s.type, s.id);
+  }
+  const parts: string[] = [];
+  if (whole.length > 0) {
+    const rows = Array.from({ length: whole.length / 2 }, () => "(?, ?)").join(", ");
+    parts.push(`(${alias}.scope_type, ${alias}.scope_id) IN (VALUES ${rows})`);
+  }
+  if (leveled.length > 0) {
+    const rows = Array.from({ length: leveled.length / 3 }, () => "(?, ?, ?)").join(", ");
+    parts.push(`(${alias}.scope_type, ${alias}.scope_id, ${alias}.sensitivity) IN (VALUES ${rows})`);
+  }
+  if (parts.length === 0) return { sql: "0", binds: [] };
+  return { sql: `(${parts.join(" OR ")})`, binds: [...whole, ...leveled] };
 }
 
 function parseJson(text: string): Record<string, unknown> {
@@ -195,7 +226,7 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
   }
 
   async listActive(q: {
-    scopes: readonly Scope[];
+    scopes: readonly ReadableScope[];
     limit: number;
     minImportance?: number;
     kinds?: readonly string[];
@@ -277,6 +308,8 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
 
   async commit(c: MemoryCommit): Promise<Result<CommitReport, { kind: "already-applied"; runId: string }>> {
     const writable = scopeCondition(c.writable, "nodes");
+    // An insert, like every status change, lands only in a scope the commit may write.
+    const inserts = c.inserts.filter((item) => includesScope(c.writable, item.scope));
     const statements: D1PreparedStatement[] = [];
     const kinds: ("run" | "insert" | "supersede" | "edge" | "archive" | "update" | "other")[] = [];
     const add = (kind: (typeof kinds)[number], s: D1PreparedStatement) => {
@@ -290,10 +323,10 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
           .prepare(
             "INSERT INTO memory_runs (run_id, chat_key, kind, turns, inserted, created_at) VALUES (?, ?, ?, ?, ?, ?)",
           )
-          .bind(c.runId, c.chatKey, c.run.kind, c.run.turns, c.inserts.length, c.at),
+          .bind(c.runId, c.chatKey, c.run.kind, c.run.turns, inserts.length, c.at),
       );
     }
-    for (const item of c.inserts) add("insert", await this.#insertNode(item, c.at));
+    for (const item of inserts) add("insert", await this.#insertNode(item, c.at));
     if (c.summary) {
       const s = c.summary;
       add(

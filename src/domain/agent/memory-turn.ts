@@ -12,7 +12,12 @@ import type { TurnServices } from "./turn-services";
 
 export async function scopeInputOf(ctx: TurnContext, services: TurnServices): Promise<ScopeInput> {
   const linkedChats = await services.memory.links.linkedChats(ctx.chat.key);
-  return { session: ctx.session ?? ctx.chat.key, identity: ctx.identity, linkedChats };
+  return {
+    session: ctx.session ?? ctx.chat.key,
+    identity: ctx.identity,
+    linkedChats,
+    writesGlobal: ctx.senderIsAdmin === true,
+  };
 }
 
 export async function scopesOf(

@@ -5,6 +5,7 @@ import type { ChatModel } from "../../../src/domain/agent/chat-model";
 import { runTurn } from "../../../src/domain/agent/turn";
 import type { TurnContext } from "../../../src/domain/agent/turn-context";
 import type { TurnPorts } from "../../../src/domain/agent/turn-services";
+import type { AccountKey } from "../../../src/domain/chat/chat-address";
 import type { Settings } from "../../../src/domain/config/settings";
 import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
 import type { SenderIdentity } from "../../../src/domain/identity/sender-identity";
@@ -24,10 +25,10 @@ const registry = () => defaultTurnRegistry(silentLogger);
 
 function context(
   chat: string,
-  account: string,
+  account: string | AccountKey,
   text: string,
   settings: Settings,
-  identity: Partial<SenderIdentity> | null = null,
+  identity: (Omit<Partial<SenderIdentity>, "account"> & { account?: string }) | null = null,
 ): TurnContext {
   const userId = account.split(":").at(-1) ?? "U";
   const event = messageEvent({ chat, text, sender: userId, name: userId });
@@ -38,7 +39,7 @@ function context(
     identity:
       identity === null
         ? null
-        : ({ enabled: true, account, personId: null, declared: false, ...identity } as SenderIdentity),
+        : ({ enabled: true, personId: null, declared: false, ...identity, account } as SenderIdentity),
     text,
     recent: [],
     settings,

@@ -63,7 +63,8 @@ describe("dream (rules, offline)", () => {
     expect(out).toMatchObject({ ok: true, value: { extractor: "rules", inserted: 2, candidates: 2 } });
     expect(store.items.map((m) => [m.text, scopeKey(m.scope)])).toEqual([
       ["小明喜欢猫", "chat:qq:private:A"],
-      ["决定：周五发布", "global:__global__"],
+      // Dreaming never writes global: a shared kind stays in the chat it was said in.
+      ["决定：周五发布", "chat:qq:private:A"],
     ]);
     expect(store.candidates.map((c) => [c.origin, c.decision])).toEqual([
       ["dream", "insert"],
