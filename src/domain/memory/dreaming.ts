@@ -114,7 +114,12 @@ export async function dream(input: DreamInput, deps: DreamDeps): Promise<Result<
   const turns = applyPrivacyMarkers(input.turns);
   const scopeInputs = turns.map((t) => ({ session: input.session, identity: t.identity }));
   const writable = dedupeScopes(scopeInputs.flatMap((s) => turnScopes(s).writable));
-  const existing = await deps.store.listActive({ scopes: writable, limit: EXISTING_LIMIT });
+  // What the extractor is shown as already known: the writable scopes at the levels this chat
+  // may read them (a person's private items never reach a model working on a group's turns).
+  const shown = dedupeScopes(scopeInputs.flatMap((s) => turnScopes(s).readable)).filter((r) =>
+    includesScope(writable, r),
+  );
+  const existing = await deps.store.listActive({ scopes: shown, limit: EXISTING_LIMIT });
   const privateChat = /:(private|dm):/.test(input.session);
 
   // 1. Extract.
