@@ -1,7 +1,8 @@
 /**
  * Memory scopes (DESIGN §3.2): the one place that knows which scope a memory item is written
  * to and which scopes a turn may read and write. Scopes always derive from the session key and
- * the resolved sender identity — never from the model, never from admin status.
+ * the resolved sender identity — never from the model. Admin status reaches this module only as
+ * the plain `writesGlobal` value, and only for writing global.
  *
  *   scope key      type:id          chat:qq:group:G1, global:__global__, person:alice,
  *                                   account:qq:user:U1, collection:vue-docs
