@@ -12,7 +12,7 @@ import { scopeKey } from "../memory/scope";
 import { discardAudit } from "../shared/audit";
 import type { ChatMessage, RecalledItem } from "./chat-model";
 import { parseCommand } from "./command";
-import { scopesOf } from "./memory-turn";
+import { scopesOf } from "./memory-scopes";
 import { prepareTurn, type TurnRegistry, withAdminStatus } from "./turn";
 import type { RecentTurn, TurnContext } from "./turn-context";
 import type { TurnPorts } from "./turn-services";

@@ -4,7 +4,7 @@ import { explicitRequest } from "../../memory/rule-extractor";
 import { type Scope, sameScope, scopeLabel } from "../../memory/scope";
 import type { Command } from "../command";
 import type { Intent } from "../intent";
-import { scopesOf, speakerOf, turnRunId } from "../memory-turn";
+import { scopesOf, speakerOf, turnRunId } from "../memory-scopes";
 import { resetReply } from "../session-control";
 import type { TurnContext } from "../turn-context";
 import type { TurnServices } from "../turn-services";
