@@ -7,7 +7,8 @@
 import { standingScore } from "../memory/ranking";
 import { describeRecalled, recallMemory } from "../memory/recall";
 import type { ContextProvider } from "./context-provider";
-import { recallDepsOf, recalledItem, scopesOf } from "./memory-scopes";
+import { recalledItem } from "./memory-recalled-item";
+import { recallDepsOf, scopesOf } from "./memory-scopes";
 import type { MandatoryExtras, MandatoryProvider } from "./prompt";
 import { estimateTokens } from "./token-estimate";
 
