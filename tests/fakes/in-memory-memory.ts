@@ -1,6 +1,6 @@
 /**
  * MemoryStore + MemoryIndex over an array, with the same visibility rules as the D1 adapter
- * (scope filter; soft scope: own scopes or public and portable; filters before the limit).
+ * (scope and sensitivity-level filter; inserts only into writable scopes; soft scope: own scopes or public and portable; filters before the limit).
  * Ranking is token overlap, enough for domain tests; the D1 tests cover bm25.
  */
 import type { MemoryItem, NewMemory } from "../../src/domain/memory/memory";
@@ -16,7 +16,13 @@ import type {
   MemoryStore,
 } from "../../src/domain/memory/memory-store";
 import { noChatLinks } from "../../src/domain/memory/memory-store";
-import { includesScope, type Scope, scopeKey } from "../../src/domain/memory/scope";
+import {
+  includesScope,
+  type ReadableScope,
+  type Scope,
+  scopeAllows,
+  scopeKey,
+} from "../../src/domain/memory/scope";
 import { err, ok, type Result } from "../../src/domain/shared/result";
 import { queryTokens, searchTokens } from "../../src/domain/text/search-tokens";
 
@@ -38,8 +44,7 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
     for (const item of this.items) {
       if (item.status !== "active") continue;
       const visible =
-        includesScope(q.scopes, item.scope) ||
-        (q.soft === true && item.sensitivity === "public" && item.portable);
+        scopeAllows(q.scopes, item) || (q.soft === true && item.sensitivity === "public" && item.portable);
       if (!visible) continue;
       const overlap = searchTokens(item.text).filter((t) => wanted.has(t)).length;
       if (overlap > 0) hits.push({ ...item, rank: -overlap });
@@ -62,7 +67,7 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
   }
 
   async listActive(q: {
-    scopes: readonly Scope[];
+    scopes: readonly ReadableScope[];
     limit: number;
     minImportance?: number;
     kinds?: readonly string[];
@@ -71,7 +76,7 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
       .filter(
         (m) =>
           m.status === "active" &&
-          includesScope(q.scopes, m.scope) &&
+          scopeAllows(q.scopes, m) &&
           m.importance >= (q.minImportance ?? 0) &&
           (!q.kinds || q.kinds.includes(m.kind)),
       )
@@ -112,6 +117,7 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
     this.commits.push(c);
     let inserted = 0;
     for (const n of c.inserts) {
+      if (!includesScope(c.writable, n.scope)) continue;
       if (this.items.some((m) => m.nodeId === n.nodeId)) continue;
       this.items.push(stored(n, c.at));
       inserted++;

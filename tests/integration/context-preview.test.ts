@@ -34,7 +34,8 @@ describe("POST /api/context/preview", () => {
     expect(p.handledBy).toEqual({ kind: "model", name: null });
     expect(p.scopes).toEqual({
       readable: [`chat:${group}`, "global:__global__"],
-      writable: [`chat:${group}`, "global:__global__"],
+      // Not an admin's turn: global is read, never written.
+      writable: [`chat:${group}`],
       personal: `chat:${group}`,
       softScope: false,
     });

@@ -1,7 +1,7 @@
 // Reference 000 isolation cases, end to end: memory written through real turns (webhook →
 // chat object → D1), read back through the context preview — exactly what a turn would get.
 import { describe, it } from "vitest";
-import { uid } from "../support/memory";
+import { newMemory, seedMemory, uid } from "../support/memory";
 import { everything, preview } from "../support/preview";
 import { c2cBody, eventIdOf, postQq, turnDone } from "../support/qq-events";
 
@@ -39,11 +39,15 @@ describe("memory scope isolation", () => {
     });
   });
 
-  it("a decision written from A's chat is visible to B", async ({ expect }) => {
+  it("a decision written from A's chat stays in A's chat: only an admin writes global", async ({
+    expect,
+  }) => {
     await setup;
     const forB = await preview({ chat: `qq:private:${B}`, text: "周五发布什么" });
-    expect(forB.recalled.find((r) => r.text.includes("周五发布新版"))).toMatchObject({
-      scope: "global:__global__",
+    expect(everything(forB)).not.toContain("周五发布新版");
+    const forA = await preview({ chat: `qq:private:${A}`, text: "周五发布什么" });
+    expect(forA.recalled.find((r) => r.text.includes("周五发布新版"))).toMatchObject({
+      scope: `chat:qq:private:${A}`,
       kind: "decision",
     });
   });
@@ -58,6 +62,7 @@ describe("memory scope isolation", () => {
 
   it("a legacy session sees global memory only", async ({ expect }) => {
     await setup;
+    await seedMemory([newMemory("global:__global__", "决定：周五发布新版的说明会", { kind: "decision" })]);
     const legacy = await preview({ chat: `qq:${A}`, text: "我喜欢吃什么 周五发布" });
     expect(legacy.scopes.readable).toEqual(["global:__global__"]);
     expect(legacy.recalled.map((r) => r.scope)).toEqual(["global:__global__"]);

@@ -4,7 +4,9 @@ import { BruteForceVectorIndex } from "../../src/adapters/d1/brute-force-vector-
 import { D1EmbeddingStore } from "../../src/adapters/d1/d1-embedding-store";
 import { VectorizeIndexAdapter } from "../../src/adapters/vectorize/vectorize-index";
 import { chatSessionServices } from "../../src/composition/chat-session-services";
+import type { AccountKey } from "../../src/domain/chat/chat-address";
 import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
+import type { SenderIdentity } from "../../src/domain/identity/sender-identity";
 import { type RecallRequest, recallMemory } from "../../src/domain/memory/recall";
 import { parseScopeKey, type Scope, turnScopes } from "../../src/domain/memory/scope";
 import { refreshEmbeddings } from "../../src/domain/retrieval/embedding-cache";
@@ -136,6 +138,41 @@ describe("memory recall over D1 with vectors", () => {
       expect(found.map((r) => r.item.nodeId)).toContain(own);
       expect(found.map((r) => r.item.nodeId)).not.toContain(secret);
       expect(found.every((r) => r.scope === t.chatScope)).toBe(true);
+    },
+  );
+
+  it.for([false, true])(
+    "drops a person's private memory that a vector returns in that person's group turn (soft scope %s)",
+    async (soft, { expect }) => {
+      const t = setup();
+      const person = `p${uid()}`;
+      const alice: SenderIdentity = {
+        enabled: true,
+        account: `qq:user:A${uid()}` as AccountKey,
+        personId: person,
+        declared: true,
+      };
+      const [secret, open] = await seedMemory([
+        newMemory(`person:${person}`, `Alice's kitten is called Mochi ${uid()}`, {
+          sensitivity: "private",
+          sensitivitySource: "explicit",
+        }),
+        newMemory(`person:${person}`, `Alice adopted a tabby ${uid()}`),
+      ]);
+      await t.refresh();
+      const inGroup = turnScopes({ session: t.group, identity: alice });
+      const found = await recallMemory(
+        { index: memoryStore(), vectors: t.vectors },
+        t.request("feline pets", { soft, scopes: inGroup }),
+      );
+      expect(found.map((r) => r.item.nodeId)).toContain(open);
+      expect(found.map((r) => r.item.nodeId)).not.toContain(secret);
+      const inPrivate = turnScopes({ session: `qq:private:${alice.account.slice(8)}`, identity: alice });
+      const own = await recallMemory(
+        { index: memoryStore(), vectors: t.vectors },
+        t.request("feline pets", { soft, scopes: inPrivate }),
+      );
+      expect(own.map((r) => r.item.nodeId)).toContain(secret);
     },
   );
 

@@ -8,20 +8,33 @@ import type { MemoryEvidence, MemoryItem, NewMemory } from "../../domain/memory/
 import { normalizeMemoryText } from "../../domain/memory/memory";
 import { memoryMatch } from "../../domain/memory/memory-query";
 import type {
+  CandidateRecord,
   CommitReport,
   MemoryCommit,
   MemoryHit,
   MemoryIndex,
   MemorySearchQuery,
   MemoryStore,
+  MemoryUpdate,
+  SummaryNode,
 } from "../../domain/memory/memory-store";
-import { isMemoryKind, type Scope, type ScopeType } from "../../domain/memory/scope";
+import {
+  includesScope,
+  isMemoryKind,
+  type ReadableScope,
+  type Scope,
+  type ScopeType,
+} from "../../domain/memory/scope";
+import { SENSITIVITIES } from "../../domain/memory/sensitivity-level";
 import { err, ok, type Result } from "../../domain/shared/result";
 import { indexText } from "../../domain/text/search-tokens";
 import { jsonChunks } from "./d1-json-chunks";
 
-/** D1 allows 100 bound parameters per statement; two per scope. */
-const MAX_SCOPES = 40;
+/**
+ * D1 allows 100 bound parameters per statement; a scope takes two, a scope restricted to some
+ * sensitivity levels three per level. Conditions stop at this many, leaving room for the rest.
+ */
+const MAX_SCOPE_BINDS = 80;
 
 /** Soft scope first ranks this many best matches of the pool, then filters them. */
 const SOFT_WINDOW = 200;
@@ -50,14 +63,35 @@ type Row = {
   updated_at: number;
 };
 
-/** `(scope_type, scope_id) IN (VALUES (?, ?), …)` and its bindings; `FALSE` for no scopes. */
-function scopeCondition(scopes: readonly Scope[], alias = "n"): { sql: string; binds: string[] } {
-  const list = scopes.slice(0, MAX_SCOPES);
-  if (list.length === 0) return { sql: "0", binds: [] };
-  return {
-    sql: `(${alias}.scope_type, ${alias}.scope_id) IN (VALUES ${list.map(() => "(?, ?)").join(", ")})`,
-    binds: list.flatMap((s) => [s.type, s.id]),
-  };
+/**
+ * The SQL twin of `scopeAllows`: `(scope_type, scope_id) IN (VALUES (?, ?), …)` for scopes read
+ * at every level, `OR (scope_type, scope_id, sensitivity) IN (VALUES (?, ?, ?), …)` for scopes
+ * restricted to some levels; `FALSE` for no scopes. A WHERE condition, so it holds before LIMIT.
+ */
+function scopeCondition(scopes: readonly ReadableScope[], alias = "n"): { sql: string; binds: string[] } {
+  const whole: string[] = [];
+  const leveled: string[] = [];
+  let used = 0;
+  for (const s of scopes) {
+    const levels =
+      s.sensitivities && !SENSITIVITIES.every((l) => s.sensitivities?.includes(l)) ? s.sensitivities : null;
+    const cost = levels ? 3 * levels.length : 2;
+    if (used + cost > MAX_SCOPE_BINDS) break;
+    used += cost;
+    if (levels) for (const level of levels) leveled.push(s.type, s.id, level);
+    else whole.push(s.type, s.id);
+  }
+  const parts: string[] = [];
+  if (whole.length > 0) {
+    const rows = Array.from({ length: whole.length / 2 }, () => "(?, ?)").join(", ");
+    parts.push(`(${alias}.scope_type, ${alias}.scope_id) IN (VALUES ${rows})`);
+  }
+  if (leveled.length > 0) {
+    const rows = Array.from({ length: leveled.length / 3 }, () => "(?, ?, ?)").join(", ");
+    parts.push(`(${alias}.scope_type, ${alias}.scope_id, ${alias}.sensitivity) IN (VALUES ${rows})`);
+  }
+  if (parts.length === 0) return { sql: "0", binds: [] };
+  return { sql: `(${parts.join(" OR ")})`, binds: [...whole, ...leveled] };
 }
 
 function parseJson(text: string): Record<string, unknown> {
@@ -114,6 +148,9 @@ export async function memoryContentHash(text: string): Promise<string> {
 }
 
 const SOURCE_TYPE = { dream: "conversation", explicit: "human", tool: "tool" } as const;
+
+/** What a commit statement's change count means in the report. */
+type StatementKind = "run" | "insert" | "supersede" | "edge" | "archive" | "update" | "other";
 
 export class D1MemoryStore implements MemoryStore, MemoryIndex {
   readonly #db: D1Database;
@@ -195,7 +232,7 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
   }
 
   async listActive(q: {
-    scopes: readonly Scope[];
+    scopes: readonly ReadableScope[];
     limit: number;
     minImportance?: number;
     kinds?: readonly string[];
@@ -276,154 +313,171 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
   }
 
   async commit(c: MemoryCommit): Promise<Result<CommitReport, { kind: "already-applied"; runId: string }>> {
-    const writable = scopeCondition(c.writable, "nodes");
-    const statements: D1PreparedStatement[] = [];
-    const kinds: ("run" | "insert" | "supersede" | "edge" | "archive" | "update" | "other")[] = [];
-    const add = (kind: (typeof kinds)[number], s: D1PreparedStatement) => {
-      statements.push(s);
-      kinds.push(kind);
-    };
-    if (c.run) {
-      add(
-        "run",
-        this.#db
-          .prepare(
-            "INSERT INTO memory_runs (run_id, chat_key, kind, turns, inserted, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-          )
-          .bind(c.runId, c.chatKey, c.run.kind, c.run.turns, c.inserts.length, c.at),
-      );
-    }
-    for (const item of c.inserts) add("insert", await this.#insertNode(item, c.at));
-    if (c.summary) {
-      const s = c.summary;
-      add(
-        "other",
-        this.#db
-          .prepare(
-            `INSERT INTO nodes (node_id, node_type, source_type, source_id, scope_type, scope_id, kind, title, raw_text,
-               retrieval_text, retrieval_tokens, metadata, provenance, importance, confidence, sensitivity,
-               sensitivity_source, portable, status, content_hash, created_at, updated_at)
-             VALUES (?, 'summary', 'conversation', ?, ?, ?, 'summary', NULL, ?, ?, ?, '{}', ?, 0.5, 0.8, ?, 'dream', 0, 'active', ?, ?, ?)
-             ON CONFLICT (node_id) DO NOTHING`,
-          )
-          .bind(
-            s.nodeId,
-            s.evidence.session,
-            s.scope.type,
-            s.scope.id,
-            s.text,
-            s.text,
-            indexText(s.text),
-            JSON.stringify(s.evidence),
-            s.sensitivity,
-            await memoryContentHash(s.text),
-            c.at,
-            c.at,
-          ),
-      );
-    }
-    for (const { oldId, newId } of c.supersede) {
-      add(
-        "supersede",
-        this.#db
-          .prepare(
-            `UPDATE nodes SET status = 'superseded', updated_at = ?
-             WHERE node_id = ? AND node_type = 'memory' AND status = 'active' AND ${writable.sql}`,
-          )
-          .bind(c.at, oldId, ...writable.binds),
-      );
-      add(
-        "edge",
-        this.#db
-          .prepare(
-            `INSERT OR IGNORE INTO edges (src_id, dst_id, edge_type, created_at)
-             SELECT ?, ?, 'supersedes', ?
-             WHERE EXISTS (SELECT 1 FROM nodes WHERE node_id = ?)
-               AND EXISTS (SELECT 1 FROM nodes WHERE node_id = ? AND status = 'superseded')`,
-          )
-          .bind(newId, oldId, c.at, newId, oldId),
-      );
-    }
-    for (const id of c.archive) {
-      add(
-        "archive",
-        this.#db
-          .prepare(
-            `UPDATE nodes SET status = 'archived', updated_at = ?
-             WHERE node_id = ? AND node_type = 'memory' AND status = 'active' AND ${writable.sql}`,
-          )
-          .bind(c.at, id, ...writable.binds),
-      );
-    }
-    for (const u of c.updates) {
-      const sets: string[] = [];
-      const values: (string | number)[] = [];
-      if (u.tag) {
-        sets.push("sensitivity = ?", "sensitivity_source = ?");
-        values.push(u.tag.sensitivity, u.tag.source);
-      }
-      if (u.importance !== undefined) {
-        sets.push("importance = ?");
-        values.push(Math.min(1, Math.max(0, u.importance)));
-      }
-      if (sets.length === 0) continue;
-      add(
-        "update",
-        this.#db
-          .prepare(
-            `UPDATE nodes SET ${sets.join(", ")}, updated_at = ?
-             WHERE node_id = ? AND node_type = 'memory' AND status = 'active' AND ${writable.sql}`,
-          )
-          .bind(...values, c.at, u.nodeId, ...writable.binds),
-      );
-    }
-    for (const r of c.candidates) {
-      add(
-        "other",
-        this.#db
-          .prepare(
-            `INSERT INTO memory_candidates (run_id, chat_key, origin, kind, text, scope_type, scope_id, sensitivity,
-               sensitivity_source, importance, decision, reason, node_id, target_node_id, evidence, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .bind(
-            r.runId,
-            r.chatKey,
-            r.origin,
-            r.kind,
-            r.text,
-            r.scope.type,
-            r.scope.id,
-            r.sensitivity,
-            r.sensitivitySource,
-            r.importance,
-            r.decision,
-            r.reason,
-            r.nodeId,
-            r.targetNodeId,
-            JSON.stringify(r.evidence),
-            c.at,
-          ),
-      );
-    }
-    if (statements.length === 0) return ok({ inserted: 0, superseded: 0, archived: 0, updated: 0 });
+    const batch = await this.#commitStatements(c);
+    if (batch.statements.length === 0) return ok({ inserted: 0, superseded: 0, archived: 0, updated: 0 });
     let results: D1Result[];
     try {
-      results = await this.#db.batch(statements);
+      results = await this.#db.batch(batch.statements);
     } catch (e) {
       if (c.run && /UNIQUE|constraint/i.test(String(e)) && (await this.hasRun(c.runId))) {
         return err({ kind: "already-applied", runId: c.runId });
       }
       throw e;
     }
-    const changed = (kind: (typeof kinds)[number]) =>
-      results.reduce((n, r, i) => n + (kinds[i] === kind ? (r.meta.changes ?? 0) : 0), 0);
+    const changed = (kind: StatementKind) =>
+      results.reduce((n, r, i) => n + (batch.kinds[i] === kind ? (r.meta.changes ?? 0) : 0), 0);
     return ok({
       inserted: changed("insert"),
       superseded: changed("supersede"),
       archived: changed("archive"),
       updated: changed("update"),
     });
+  }
+
+  /** Every statement of a commit, in order, each tagged with what its change count means. */
+  async #commitStatements(
+    c: MemoryCommit,
+  ): Promise<{ statements: D1PreparedStatement[]; kinds: StatementKind[] }> {
+    const writable = scopeCondition(c.writable, "nodes");
+    // An insert, like every status change, lands only in a scope the commit may write.
+    const inserts = c.inserts.filter((item) => includesScope(c.writable, item.scope));
+    const statements: D1PreparedStatement[] = [];
+    const kinds: StatementKind[] = [];
+    const add = (kind: StatementKind, s: D1PreparedStatement) => {
+      statements.push(s);
+      kinds.push(kind);
+    };
+    if (c.run) add("run", this.#runStatement(c, c.run, inserts.length));
+    for (const item of inserts) add("insert", await this.#insertNode(item, c.at));
+    if (c.summary) add("other", await this.#summaryStatement(c.summary, c.at));
+    for (const { oldId, newId } of c.supersede) {
+      add("supersede", this.#statusStatement("superseded", oldId, c.at, writable));
+      add("edge", this.#supersedesEdge(oldId, newId, c.at));
+    }
+    for (const id of c.archive) add("archive", this.#statusStatement("archived", id, c.at, writable));
+    for (const u of c.updates) {
+      const update = this.#updateStatement(u, c.at, writable);
+      if (update) add("update", update);
+    }
+    for (const r of c.candidates) add("other", this.#candidateStatement(r, c.at));
+    return { statements, kinds };
+  }
+
+  /** The run's row in memory_runs: its primary key makes a second commit of the run fail. */
+  #runStatement(
+    c: MemoryCommit,
+    run: NonNullable<MemoryCommit["run"]>,
+    inserted: number,
+  ): D1PreparedStatement {
+    return this.#db
+      .prepare(
+        "INSERT INTO memory_runs (run_id, chat_key, kind, turns, inserted, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+      )
+      .bind(c.runId, c.chatKey, run.kind, run.turns, inserted, c.at);
+  }
+
+  async #summaryStatement(s: SummaryNode, at: number): Promise<D1PreparedStatement> {
+    return this.#db
+      .prepare(
+        `INSERT INTO nodes (node_id, node_type, source_type, source_id, scope_type, scope_id, kind, title, raw_text,
+           retrieval_text, retrieval_tokens, metadata, provenance, importance, confidence, sensitivity,
+           sensitivity_source, portable, status, content_hash, created_at, updated_at)
+         VALUES (?, 'summary', 'conversation', ?, ?, ?, 'summary', NULL, ?, ?, ?, '{}', ?, 0.5, 0.8, ?, 'dream', 0, 'active', ?, ?, ?)
+         ON CONFLICT (node_id) DO NOTHING`,
+      )
+      .bind(
+        s.nodeId,
+        s.evidence.session,
+        s.scope.type,
+        s.scope.id,
+        s.text,
+        s.text,
+        indexText(s.text),
+        JSON.stringify(s.evidence),
+        s.sensitivity,
+        await memoryContentHash(s.text),
+        at,
+        at,
+      );
+  }
+
+  /** An active item of a writable scope becomes superseded or archived; any other id, nothing. */
+  #statusStatement(
+    status: "superseded" | "archived",
+    nodeId: string,
+    at: number,
+    writable: { sql: string; binds: string[] },
+  ): D1PreparedStatement {
+    return this.#db
+      .prepare(
+        `UPDATE nodes SET status = ?, updated_at = ?
+         WHERE node_id = ? AND node_type = 'memory' AND status = 'active' AND ${writable.sql}`,
+      )
+      .bind(status, at, nodeId, ...writable.binds);
+  }
+
+  /** The supersedes edge, only when both nodes exist and the old one was superseded. */
+  #supersedesEdge(oldId: string, newId: string, at: number): D1PreparedStatement {
+    return this.#db
+      .prepare(
+        `INSERT OR IGNORE INTO edges (src_id, dst_id, edge_type, created_at)
+         SELECT ?, ?, 'supersedes', ?
+         WHERE EXISTS (SELECT 1 FROM nodes WHERE node_id = ?)
+           AND EXISTS (SELECT 1 FROM nodes WHERE node_id = ? AND status = 'superseded')`,
+      )
+      .bind(newId, oldId, at, newId, oldId);
+  }
+
+  /** A stricter or explicit tag, a higher importance; null when the update changes nothing. */
+  #updateStatement(
+    u: MemoryUpdate,
+    at: number,
+    writable: { sql: string; binds: string[] },
+  ): D1PreparedStatement | null {
+    const sets: string[] = [];
+    const values: (string | number)[] = [];
+    if (u.tag) {
+      sets.push("sensitivity = ?", "sensitivity_source = ?");
+      values.push(u.tag.sensitivity, u.tag.source);
+    }
+    if (u.importance !== undefined) {
+      sets.push("importance = ?");
+      values.push(Math.min(1, Math.max(0, u.importance)));
+    }
+    if (sets.length === 0) return null;
+    return this.#db
+      .prepare(
+        `UPDATE nodes SET ${sets.join(", ")}, updated_at = ?
+         WHERE node_id = ? AND node_type = 'memory' AND status = 'active' AND ${writable.sql}`,
+      )
+      .bind(...values, at, u.nodeId, ...writable.binds);
+  }
+
+  #candidateStatement(r: CandidateRecord, at: number): D1PreparedStatement {
+    return this.#db
+      .prepare(
+        `INSERT INTO memory_candidates (run_id, chat_key, origin, kind, text, scope_type, scope_id, sensitivity,
+           sensitivity_source, importance, decision, reason, node_id, target_node_id, evidence, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .bind(
+        r.runId,
+        r.chatKey,
+        r.origin,
+        r.kind,
+        r.text,
+        r.scope.type,
+        r.scope.id,
+        r.sensitivity,
+        r.sensitivitySource,
+        r.importance,
+        r.decision,
+        r.reason,
+        r.nodeId,
+        r.targetNodeId,
+        JSON.stringify(r.evidence),
+        at,
+      );
   }
 
   async hasRun(runId: string): Promise<boolean> {

@@ -1,5 +1,6 @@
 /** The commands, intents, tools and recall sources every chat turn gets, and the guard over the tools. */
 
+import { gateFor } from "../authorization/authorization-gate";
 import { authorizationGuard } from "../authorization/tool-guard";
 import { type Logger, silentLogger } from "../shared/logger";
 import type { Command } from "./command";
@@ -54,5 +55,7 @@ export function defaultTurnRegistry(logger: Logger = silentLogger): TurnRegistry
     context: [memoryRecall, historyRecall, knowledgeRecall],
     // Privilege first, then chat domain; strips model-supplied allowed_chats (DESIGN §3.8).
     guard: authorizationGuard(logger),
+    // Admin status as the gate resolves it: an admin's explicit writes may go global.
+    isAdmin: (ctx) => gateFor(ctx.settings.identity).isAdmin(ctx.sender?.account),
   };
 }

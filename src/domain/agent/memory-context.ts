@@ -8,7 +8,8 @@ import { standingScore } from "../memory/ranking";
 import { describeRecalled, recallMemory } from "../memory/recall";
 import { estimateTokens } from "../text/token-estimate";
 import type { ContextProvider } from "./context-provider";
-import { recallDepsOf, recalledItem, scopesOf } from "./memory-turn";
+import { recalledItem } from "./memory-recalled-item";
+import { recallDepsOf, scopesOf } from "./memory-scopes";
 import type { MandatoryExtras, MandatoryProvider } from "./prompt";
 
 /** Rules of the chat, then the most important items of the readable scopes. */

@@ -21,6 +21,12 @@ export type TurnContext = {
   readonly sender: InboundSender | null;
   /** The sender's resolved identity (null for events without a sender). */
   readonly identity: SenderIdentity | null;
+  /**
+   * The sender is an admin, as the registry's `isAdmin` decided when the turn started (never
+   * the model). A plain value, so memory learns whether an explicit write may go global without
+   * knowing how admins are decided. Absent = not an admin.
+   */
+  readonly senderIsAdmin?: boolean;
   /** The message text being answered (normalized). */
   readonly text: string;
   readonly recent: readonly RecentTurn[];

@@ -12,8 +12,8 @@ import { scopeKey } from "../memory/scope";
 import type { ChatMessage, RecalledItem } from "../model/chat-model";
 import { discardAudit } from "../shared/audit";
 import { parseCommand } from "./command";
-import { scopesOf } from "./memory-turn";
-import { prepareTurn, type TurnRegistry } from "./turn";
+import { scopesOf } from "./memory-scopes";
+import { prepareTurn, type TurnRegistry, withAdminStatus } from "./turn";
 import type { RecentTurn, TurnContext } from "./turn-context";
 import type { TurnPorts } from "./turn-services";
 
@@ -128,17 +128,20 @@ export async function previewTurn(
     receivedAt: now,
     raw: null,
   };
-  const ctx: TurnContext = {
-    event,
-    chat: req.chat,
-    ...(req.session && req.session !== req.chat.key ? { session: req.session } : {}),
-    sender: event.sender,
-    identity,
-    text: req.text,
-    recent: deps.recent,
-    settings,
-    now,
-  };
+  const ctx: TurnContext = withAdminStatus(
+    {
+      event,
+      chat: req.chat,
+      ...(req.session && req.session !== req.chat.key ? { session: req.session } : {}),
+      sender: event.sender,
+      identity,
+      text: req.text,
+      recent: deps.recent,
+      settings,
+      now,
+    },
+    registry,
+  );
   const { scopes } = await scopesOf(ctx, services);
   const command = parseCommand(req.text);
   const intent = command ? null : (registry.intents ?? []).find((i) => i.match(req.text) !== null);

@@ -44,7 +44,17 @@ export type TurnRegistry = {
   readonly mandatory?: MandatoryProvider;
   readonly context: readonly ContextProvider[];
   readonly guard?: ToolGuard;
+  /**
+   * Whether the turn's sender is an admin (the authorization gate, wired in by the composition
+   * root). The only source of `TurnContext.senderIsAdmin`; absent = nobody is.
+   */
+  readonly isAdmin?: (ctx: TurnContext) => boolean;
 };
+
+/** The context as the turn sees it: admin status from the registry alone, whatever came in. */
+export function withAdminStatus(ctx: TurnContext, registry: TurnRegistry): TurnContext {
+  return { ...ctx, senderIsAdmin: registry.isAdmin?.(ctx) === true };
+}
 
 export type TurnResult = {
   readonly replies: readonly string[];
@@ -71,7 +81,7 @@ export async function runTurn(
   ports: TurnPorts,
   registry: TurnRegistry,
 ): Promise<Result<TurnResult, TurnFailure>> {
-  let ctx = start;
+  let ctx = withAdminStatus(start, registry);
   const audit: AuditEvent[] = [];
   const services: TurnServices = {
     ...ports,

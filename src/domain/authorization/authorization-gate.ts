@@ -4,7 +4,9 @@
  * (which the platform authenticated) and at config — never at a person, memory or the model.
  *
  * Memory, scope and retrieval code never import this module (a dependency rule enforces it):
- * admin status decides whether an action runs, never which memory is read or written.
+ * admin status decides whether an action runs, never which memory is read. The one way it
+ * reaches memory — an admin's explicit writes may go global — is a plain value the turn
+ * registry computes with `isAdmin` and hands over (TurnContext.senderIsAdmin).
  */
 
 import { type ChatKey, chatKeyOf, isTyped, parseSessionKey } from "../chat/chat-address";
@@ -18,7 +20,8 @@ import { ChatDomainIndex } from "./chat-domains";
  * messages, identity/session/knowledge-base management, config changes, and the system-side
  * actions other bots expose (`exec`, `workspace_write`), reserved so that a tool by that name
  * can never run unprivileged. `memory_write` and reads or searches of the current scope are
- * deliberately not here: gating memory would let admin status change what is remembered.
+ * deliberately not here: anyone may write memory; where a shared kind lands (the chat, or
+ * global for an admin) is decided by the scope rules.
  */
 export const PRIVILEGED_ACTIONS = [
   "send_message",

@@ -1,7 +1,8 @@
 /**
  * Who sent a message, as far as scope resolution needs to know (DESIGN §3.1, §3.2). Built
  * by an IdentityResolver in the chat object before every turn. Deliberately carries no admin
- * flag: admin status never changes which memory is read or written.
+ * flag: admin status never changes which memory is read; the turn passes it to memory on its
+ * own, as the plain value that lets an admin's explicit writes go global.
  */
 import type { AccountKey } from "../chat/chat-address";
 

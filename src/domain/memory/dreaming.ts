@@ -115,16 +115,45 @@ export async function dream(input: DreamInput, deps: DreamDeps): Promise<Result<
   const turns = applyPrivacyMarkers(input.turns);
   const scopeInputs = turns.map((t) => ({ session: input.session, identity: t.identity }));
   const writable = dedupeScopes(scopeInputs.flatMap((s) => turnScopes(s).writable));
-  const existing = await deps.store.listActive({ scopes: writable, limit: EXISTING_LIMIT });
+  // What the extractor is shown as already known: the writable scopes at the levels this chat
+  // may read them (a person's private items never reach a model working on a group's turns).
+  const shown = dedupeScopes(scopeInputs.flatMap((s) => turnScopes(s).readable)).filter((r) =>
+    includesScope(writable, r),
+  );
+  const existing = await deps.store.listActive({ scopes: shown, limit: EXISTING_LIMIT });
   const privateChat = /:(private|dm):/.test(input.session);
 
   // 1. Extract.
-  let candidates: Candidate[];
-  let archiveRequests: { id: string; reason: string }[] = [];
-  let summaryText: string | null = null;
-  let usage: UsageRecord | null = null;
+  const extracted = await extract(input, turns, existing, deps);
+  if (!extracted.ok) return extracted;
+  if (extracted.value === null) return ok(emptyReport(input.runId, input.useModel ? "model" : "rules"));
+  const { candidates, archiveRequests, summaryText, usage } = extracted.value;
+
+  // 2. Decide, candidate by candidate, then the archive requests.
+  const decided = await decideCandidates(input, turns, candidates, existing, privateChat, deps.store);
+  decideArchives(input, archiveRequests, writable, decided);
+
+  // 3. Commit once.
+  return ok(await commitRun(input, turns, writable, decided, summaryText, privateChat, usage, deps.store));
+}
+
+/** What one run extracted: candidates, the model's archive requests, a summary, its usage. */
+type Extraction = {
+  readonly candidates: readonly Candidate[];
+  readonly archiveRequests: readonly { readonly id: string; readonly reason: string }[];
+  readonly summaryText: string | null;
+  readonly usage: UsageRecord | null;
+};
+
+/** Step 1: the model (JSON schema) or, offline, the rules; null when no turn is extractable. */
+async function extract(
+  input: DreamInput,
+  turns: readonly MarkedTurn[],
+  existing: readonly MemoryItem[],
+  deps: DreamDeps,
+): Promise<Result<Extraction | null, DreamError>> {
   const extractable = turns.map((t, index) => ({ t, index })).filter(({ t }) => t.role === "user" && !t.skip);
-  if (extractable.length === 0) return ok(emptyReport(input.runId, input.useModel ? "model" : "rules"));
+  if (extractable.length === 0) return ok(null);
   if (input.useModel) {
     const modelTurns: ModelTurn[] = turns.map((t, index) => ({
       index,
@@ -136,7 +165,7 @@ export async function dream(input: DreamInput, deps: DreamDeps): Promise<Result<
       chatKey: input.session,
       now: deps.now,
     });
-    usage = extracted.usage;
+    const usage = extracted.usage;
     if (!extracted.result.ok) {
       deps.logger.warn("dreaming extraction failed; nothing written", {
         run: input.runId,
@@ -146,7 +175,7 @@ export async function dream(input: DreamInput, deps: DreamDeps): Promise<Result<
       return err({ ...extracted.result.error, usage });
     }
     const out = extracted.result.value;
-    candidates = out.memories.map((m) => ({
+    const candidates = out.memories.map((m) => ({
       kind: m.kind,
       text: m.text,
       importance: clampImportance(m.importance, 0.5),
@@ -155,23 +184,44 @@ export async function dream(input: DreamInput, deps: DreamDeps): Promise<Result<
       supersedes: m.supersedes ?? null,
       hint: m.sensitivity ?? null,
     }));
-    archiveRequests = out.archive;
-    summaryText = out.summary?.trim() || null;
-  } else {
-    candidates = extractable.flatMap(({ t, index }) =>
-      extractStatements(t.text, speakerOfTurn(t)).map((e) => ({
-        kind: e.kind,
-        text: e.text,
-        importance: e.importance,
-        turn: index,
-        subjectKey: e.subjectKey,
-        supersedes: null,
-        hint: null,
-      })),
-    );
+    return ok({ candidates, archiveRequests: out.archive, summaryText: out.summary?.trim() || null, usage });
   }
+  const candidates = extractable.flatMap(({ t, index }) =>
+    extractStatements(t.text, speakerOfTurn(t)).map((e) => ({
+      kind: e.kind,
+      text: e.text,
+      importance: e.importance,
+      turn: index,
+      subjectKey: e.subjectKey,
+      supersedes: null,
+      hint: null,
+    })),
+  );
+  return ok({ candidates, archiveRequests: [], summaryText: null, usage: null });
+}
 
-  // 2. Decide, candidate by candidate.
+/** Everything the decisions of one run add up to, and the bookkeeping between them. */
+type Decisions = {
+  readonly records: CandidateRecord[];
+  readonly inserts: NewMemory[];
+  readonly supersede: { oldId: string; newId: string }[];
+  readonly archive: string[];
+  readonly updates: MemoryUpdate[];
+  readonly existingById: ReadonlyMap<string, MemoryItem>;
+  /** Existing items already superseded or archived by this run. */
+  readonly consumed: Set<string>;
+  readonly record: (r: Omit<CandidateRecord, "runId" | "chatKey" | "origin">) => void;
+};
+
+/** Step 2: kind → scope → sensitivity → duplicate, supersede or insert, for each candidate. */
+async function decideCandidates(
+  input: DreamInput,
+  turns: readonly MarkedTurn[],
+  candidates: readonly Candidate[],
+  existing: readonly MemoryItem[],
+  privateChat: boolean,
+  store: MemoryStore,
+): Promise<Decisions> {
   const records: CandidateRecord[] = [];
   const inserts: NewMemory[] = [];
   const supersede: { oldId: string; newId: string }[] = [];
@@ -183,9 +233,9 @@ export async function dream(input: DreamInput, deps: DreamDeps): Promise<Result<
   const runSubjects = new Map<string, string>();
   const existingById = new Map(existing.map((m) => [m.nodeId, m]));
   const consumed = new Set<string>();
-  const record = (r: Omit<CandidateRecord, "runId" | "chatKey" | "origin">) =>
+  const record = (r: Omit<CandidateRecord, "runId" | "chatKey" | "origin">) => {
     records.push({ runId: input.runId, chatKey: input.session, origin: "dream", ...r });
-
+  };
   for (const [i, c] of candidates.entries()) {
     const source = turns[c.turn];
     const base = { kind: c.kind, text: c.text, importance: c.importance, targetNodeId: null };
@@ -228,7 +278,7 @@ export async function dream(input: DreamInput, deps: DreamDeps): Promise<Result<
     );
     const scoped = { scope, sensitivity: tag.sensitivity, sensitivitySource: tag.source };
     const key = `${scope.type}:${scope.id}|${normalizeMemoryText(c.text)}`;
-    const existingDup = acceptedKeys.has(key) ? null : await deps.store.findDuplicate(scope, c.text);
+    const existingDup = acceptedKeys.has(key) ? null : await store.findDuplicate(scope, c.text);
     const duplicate = acceptedKeys.has(key) ? "this run" : existingDup?.nodeId;
     if (existingDup && !updated.has(existingDup.nodeId)) {
       // Mentioned again: a little more important, and an explicit tag outranks what it had.
@@ -256,7 +306,7 @@ export async function dream(input: DreamInput, deps: DreamDeps): Promise<Result<
       continue;
     }
     const nodeId = memoryNodeId(input.runId, String(i), normalizeMemoryText(c.text));
-    const replaced = await supersededBy(c, scope, existingById, deps.store, consumed);
+    const replaced = await supersededBy(c, scope, existingById, store, consumed);
     acceptedKeys.add(key);
     inserts.push({
       nodeId,
@@ -290,6 +340,17 @@ export async function dream(input: DreamInput, deps: DreamDeps): Promise<Result<
     });
   }
 
+  return { records, inserts, supersede, archive, updates, existingById, consumed, record };
+}
+
+/** Step 2b: the model's archive requests, honoured only for items of scopes this chat may write. */
+function decideArchives(
+  input: DreamInput,
+  archiveRequests: Extraction["archiveRequests"],
+  writable: readonly Scope[],
+  d: Decisions,
+): void {
+  const { existingById, consumed, archive, record } = d;
   for (const request of archiveRequests) {
     const target = existingById.get(request.id);
     if (!target || !includesScope(writable, target.scope) || consumed.has(target.nodeId)) {
@@ -322,10 +383,22 @@ export async function dream(input: DreamInput, deps: DreamDeps): Promise<Result<
       evidence: {},
     });
   }
+}
 
-  // 3. Commit once.
+/** Step 3: one atomic commit of everything decided, and the run's report. */
+async function commitRun(
+  input: DreamInput,
+  turns: readonly MarkedTurn[],
+  writable: readonly Scope[],
+  d: Decisions,
+  summaryText: string | null,
+  privateChat: boolean,
+  usage: UsageRecord | null,
+  store: MemoryStore,
+): Promise<DreamReport> {
+  const { records, inserts, supersede, archive, updates } = d;
   const summary = summaryNode(input, summaryText, privateChat, turns);
-  const committed = await deps.store.commit({
+  const committed = await store.commit({
     runId: input.runId,
     chatKey: input.session,
     at: input.now,
@@ -339,7 +412,7 @@ export async function dream(input: DreamInput, deps: DreamDeps): Promise<Result<
     run: { kind: "dream", turns: turns.length },
   });
   const count = (d: CandidateRecord["decision"]) => records.filter((r) => r.decision === d).length;
-  return ok({
+  return {
     runId: input.runId,
     extractor: input.useModel ? "model" : "rules",
     candidates: records.length,
@@ -350,7 +423,7 @@ export async function dream(input: DreamInput, deps: DreamDeps): Promise<Result<
     rejected: count("rejected"),
     alreadyApplied: !committed.ok,
     usage,
-  });
+  };
 }
 
 type MarkedTurn = DreamTurn & { readonly skip: boolean };

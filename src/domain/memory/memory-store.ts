@@ -14,15 +14,15 @@ import type {
   Sensitivity,
   SensitivitySource,
 } from "./memory";
-import type { Scope } from "./scope";
+import type { ReadableScope, Scope } from "./scope";
 
 /** A full-text hit: the item plus its bm25 rank (lower is better, as FTS5 reports it). */
 export type MemoryHit = MemoryItem & { readonly rank: number };
 
 export type MemorySearchQuery = {
   readonly text: string;
-  /** The turn's readable scopes (hard scope). Hits come only from these… */
-  readonly scopes: readonly Scope[];
+  /** The turn's readable scopes (hard scope), with their levels. Hits come only from these… */
+  readonly scopes: readonly ReadableScope[];
   /** …or, when true (soft scope), also from public items with portable = true of any scope. */
   readonly soft?: boolean;
   readonly limit: number;
@@ -84,7 +84,7 @@ export type MemoryCommit = {
   readonly runId: string;
   readonly chatKey: string;
   readonly at: number;
-  /** The only scopes whose items this commit may archive, supersede or update. */
+  /** The only scopes this commit may insert into, and whose items it may archive, supersede or update. */
   readonly writable: readonly Scope[];
   readonly inserts: readonly NewMemory[];
   readonly supersede: readonly { readonly oldId: string; readonly newId: string }[];
@@ -105,9 +105,9 @@ export type CommitReport = {
 };
 
 export interface MemoryStore {
-  /** Active items of these scopes, most important (then newest) first. */
+  /** Active items these scopes allow (scope and level), most important (then newest) first. */
   listActive(q: {
-    scopes: readonly Scope[];
+    scopes: readonly ReadableScope[];
     limit: number;
     minImportance?: number;
     kinds?: readonly string[];

@@ -4,16 +4,13 @@
  */
 import { cyrb53 } from "../shared/content-hash";
 import { type MemoryKind, type Scope, type ScopeKey, scopeKey } from "./scope";
+import type { Sensitivity } from "./sensitivity-level";
 
-export const SENSITIVITIES = ["public", "private", "secret_like"] as const;
-export type Sensitivity = (typeof SENSITIVITIES)[number];
+export { isSensitivity, SENSITIVITIES, type Sensitivity } from "./sensitivity-level";
 /** Who set the sensitivity: the schema default, dreaming's tagger, or the person explicitly. */
 export type SensitivitySource = "default" | "dream" | "explicit";
 export type MemoryStatus = "active" | "archived" | "superseded";
 export type MemoryOrigin = "dream" | "explicit" | "tool";
-
-export const isSensitivity = (value: unknown): value is Sensitivity =>
-  typeof value === "string" && (SENSITIVITIES as readonly string[]).includes(value);
 
 /** Where an item came from: the conversation it was said in (DESIGN §3.4 provenance). */
 export type MemoryEvidence = {

@@ -6,7 +6,7 @@
  */
 import { type MemoryItem, normalizeMemoryText } from "./memory";
 import type { MemoryHit } from "./memory-store";
-import { includesScope, type Scope, scopeKey } from "./scope";
+import { type ReadableScope, type Scope, scopeAllows, scopeKey } from "./scope";
 
 export type ScoredMemory = { readonly item: MemoryItem; readonly score: number };
 
@@ -66,31 +66,31 @@ export function cascade(
 }
 
 /**
- * Whether soft scope may show this item in a turn whose own (hard) scopes are `own`: items of
- * the turn's own scopes always; others only when public and portable. `secret_like` and
- * `private` items therefore never leave their scope.
+ * Whether soft scope may show this item in a turn whose own (hard) scopes are `own`: items the
+ * turn's own scopes allow (scope and sensitivity level); others only when public and portable.
+ * `secret_like` and `private` items therefore never leave the turns their scope allows them in.
  */
 export function softVisible(
   item: Pick<MemoryItem, "scope" | "sensitivity" | "portable">,
-  own: readonly Scope[],
+  own: readonly ReadableScope[],
 ): boolean {
-  if (includesScope(own, item.scope)) return true;
+  if (scopeAllows(own, item)) return true;
   return item.sensitivity === "public" && item.portable;
 }
 
 /**
- * The re-check before anything reaches a prompt: an active item of the turn's readable scopes
- * (hard scope), or one soft scope may show (`softVisible`).
+ * The re-check before anything reaches a prompt: an active item the turn's readable scopes
+ * allow (hard scope), or one soft scope may show (`softVisible`).
  */
-export function recallVisible(item: MemoryItem, readable: readonly Scope[], soft: boolean): boolean {
+export function recallVisible(item: MemoryItem, readable: readonly ReadableScope[], soft: boolean): boolean {
   if (item.status !== "active") return false;
-  return soft ? softVisible(item, readable) : includesScope(readable, item.scope);
+  return soft ? softVisible(item, readable) : scopeAllows(readable, item);
 }
 
 /** Soft scope: one ranking over every visible hit, best score first, duplicates dropped. */
 export function softRank(
   hits: readonly MemoryHit[],
-  own: readonly Scope[],
+  own: readonly ReadableScope[],
   limit: number,
   now: number,
   halfLifeDays: number,

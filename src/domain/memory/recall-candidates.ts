@@ -14,7 +14,7 @@ import { type VectorSearchDeps, vectorSearch, vectorsEnabled } from "../retrieva
 import type { MemoryItem } from "./memory";
 import type { MemoryHit, MemoryIndex } from "./memory-store";
 import { recallVisible } from "./ranking";
-import { type Scope, scopeKey } from "./scope";
+import { type ReadableScope, scopeKey } from "./scope";
 
 export type RecallCandidateDeps = {
   readonly index: MemoryIndex;
@@ -23,8 +23,8 @@ export type RecallCandidateDeps = {
 
 export type RecallCandidateQuery = {
   readonly text: string;
-  /** The turn's readable scopes, most specific first. */
-  readonly scopes: readonly Scope[];
+  /** The turn's readable scopes with their sensitivity levels, most specific first. */
+  readonly scopes: readonly ReadableScope[];
   readonly soft: boolean;
   /** Full-text hits overall, and per scope (hard scope), as MemoryIndex.search takes them. */
   readonly limit: number;
@@ -57,6 +57,7 @@ export async function recallCandidates(
     vectors && vectorsEnabled(vectors)
       ? // Soft scope too searches vectors of the readable scopes only: IndexFilter has no
         // sensitivity condition, and other scopes' public items still come from full text.
+        // The re-check below applies each scope's sensitivity levels.
         vectorSearch(vectors, {
           scopes: q.scopes.map(scopeKey),
           nodeTypes: ["memory"],

@@ -19,6 +19,7 @@ import {
 import type { CandidateRecord, MemoryStore, MemoryUpdate } from "./memory-store";
 import { classifyExplicit, type Extracted } from "./rule-extractor";
 import {
+  includesScope,
   isMemoryKind,
   type MemoryKind,
   type Scope,
@@ -69,7 +70,8 @@ export type Remembered = {
 
 export type RememberError =
   | { readonly kind: "invalid"; readonly field: string; readonly reason: string }
-  | { readonly kind: "credential"; readonly reason: string };
+  | { readonly kind: "credential"; readonly reason: string }
+  | { readonly kind: "not-writable"; readonly reason: string };
 
 export async function remember(
   store: MemoryStore,
@@ -94,13 +96,16 @@ export async function remember(
     : classifyExplicit(raw, req.speaker);
   if (statements.length === 0)
     return err({ kind: "invalid", field: "text", reason: "has nothing to remember" });
+  const writable = turnScopes(req.scopes).writable;
+  // A legacy session's only scope is global: there, only an admin writes.
+  if (writable.length === 0)
+    return err({ kind: "not-writable", reason: "only an admin writes the global scope from here" });
 
   const out: Remembered[] = [];
   const candidates: CandidateRecord[] = [];
   const inserts: NewMemory[] = [];
   const supersede: { oldId: string; newId: string }[] = [];
   const updates: MemoryUpdate[] = [];
-  const writable = turnScopes(req.scopes).writable;
   const evidence: MemoryEvidence = {
     session: req.scopes.session,
     messageIds: req.messageId ? [req.messageId] : [],
@@ -114,6 +119,7 @@ export async function remember(
     if (!isMemoryKind(s.kind)) continue;
     const tag = resolveSensitivity({ explicit, automatic: [automatic] });
     const scope: Scope = scopeForKind(s.kind, req.scopes, tag.sensitivity);
+    if (!includesScope(writable, scope)) continue;
     const importance = clampImportance(req.importance, s.importance);
     const record = {
       runId: req.runId,

@@ -1,13 +1,15 @@
 /**
  * Memory scopes (DESIGN §3.2): the one place that knows which scope a memory item is written
  * to and which scopes a turn may read and write. Scopes always derive from the session key and
- * the resolved sender identity — never from the model, never from admin status.
+ * the resolved sender identity — never from the model. Admin status reaches this module only as
+ * the plain `writesGlobal` value, and only for writing global.
  *
  *   scope key      type:id          chat:qq:group:G1, global:__global__, person:alice,
  *                                   account:qq:user:U1, collection:vue-docs
  */
 import { isTyped, parseSessionKey } from "../chat/chat-address";
 import type { SenderIdentity } from "../identity/sender-identity";
+import type { Sensitivity } from "./sensitivity-level";
 
 export const SCOPE_TYPES = ["global", "chat", "person", "account", "collection", "workspace"] as const;
 export type ScopeType = (typeof SCOPE_TYPES)[number];
@@ -21,7 +23,7 @@ export const GLOBAL_SCOPE: Scope = { type: "global", id: GLOBAL_SCOPE_ID };
 
 /** Kinds about one person: chat scope, or the sender's person/account scope with identity on. */
 export const PERSONAL_KINDS = ["preference", "fact", "task"] as const;
-/** Shared knowledge: global scope. */
+/** Shared knowledge: global scope when an admin says it, else the chat it was said in. */
 export const GLOBAL_KINDS = ["decision", "procedure", "warning", "summary"] as const;
 /** Rules a chat sets for itself (群规): that chat's scope. */
 export const CHAT_KINDS = ["rule"] as const;
@@ -65,7 +67,37 @@ export type ScopeInput = {
   readonly identity: SenderIdentity | null;
   /** Chats linked into the same cluster as this one (admin links; DESIGN §3.7). */
   readonly linkedChats?: readonly string[];
+  /**
+   * The sender is an admin and this is their explicit write (a command or a tool call of
+   * their turn): only then may shared kinds go to the global scope. A plain value decided by
+   * the turn layer — never by the model — and never set by dreaming. Absent = false.
+   */
+  readonly writesGlobal?: boolean;
 };
+
+/**
+ * A scope as a turn may read it: the scope and, when restricted, the only sensitivity levels
+ * of its items the turn may see. Absent `sensitivities` = every level. Every read path (SQL
+ * before LIMIT, the vector re-check, the final check before a prompt) applies it through
+ * `scopeAllows` or its SQL twin in the store, so no path can read a scope without its levels.
+ */
+export type ReadableScope = Scope & { readonly sensitivities?: readonly Sensitivity[] };
+
+/** Whether a turn reading `readable` may see an item of this scope and sensitivity. */
+export function scopeAllows(
+  readable: readonly ReadableScope[],
+  item: { readonly scope: Scope; readonly sensitivity: Sensitivity },
+): boolean {
+  return readable.some(
+    (r) =>
+      sameScope(r, item.scope) &&
+      (r.sensitivities === undefined || r.sensitivities.includes(item.sensitivity)),
+  );
+}
+
+/** Only public items: a person's or another chat's scope read where its owner is not alone with the bot. */
+const PUBLIC_ONLY: readonly Sensitivity[] = ["public"];
+const publicOnly = (scope: Scope): ReadableScope => ({ ...scope, sensitivities: PUBLIC_ONLY });
 
 const isPrivateSession = (session: string): boolean => {
   const parsed = parseSessionKey(session);
@@ -102,8 +134,9 @@ export function personalScope(input: ScopeInput): Scope {
 
 /**
  * Kind → scope (DESIGN §3.2). Personal kinds → `personalScope`; chat rules → the session
- * scope; shared kinds → global — except that an item tagged private or secret_like never goes
- * global: it stays where it was said (the session scope), since global is read everywhere.
+ * scope; shared kinds → global only when an admin writes them (`writesGlobal`) and they are
+ * public, since global is read in every chat and pinned into every prompt; everyone else's
+ * shared kinds, and dreaming's, stay in the chat they were said in.
  */
 export function scopeForKind(
   kind: string,
@@ -112,13 +145,14 @@ export function scopeForKind(
 ): Scope {
   const session = resolveScopeFromSession(input.session);
   if (isPersonalKind(kind)) return personalScope(input);
-  if (isGlobalKind(kind)) return sensitivity === "public" ? GLOBAL_SCOPE : session;
+  if (isGlobalKind(kind))
+    return input.writesGlobal === true && sensitivity === "public" ? GLOBAL_SCOPE : session;
   return session;
 }
 
 export type TurnScopes = {
-  /** Readable scopes in cascade order: most specific first, global last. */
-  readonly readable: readonly Scope[];
+  /** Readable scopes in cascade order (most specific first, global last), with their levels. */
+  readonly readable: readonly ReadableScope[];
   /** Scopes this turn may write to, and the only ones it may archive, supersede or forget in. */
   readonly writable: readonly Scope[];
   /** Where this turn's personal kinds go. */
@@ -134,30 +168,37 @@ export type TurnScopes = {
  *   2. the chat scope (a lane reads its chat);
  *   3. the scopes of chats linked into the same cluster;
  *   4. global.
- * A legacy untyped session reads and writes global only.
+ * Sensitivity: the sender's own scopes give every level only in their private chat; in a
+ * group or channel turn they give public items alone, so a person's private and secret_like
+ * items are never read where others listen. Linked chats give public items alone.
+ * Writable: the personal and session scopes, and global only with `writesGlobal`.
+ * A legacy untyped session reads global only, and writes it only with `writesGlobal`.
  */
 export function turnScopes(input: ScopeInput): TurnScopes {
   const session = resolveScopeFromSession(input.session);
+  const global = input.writesGlobal === true ? [GLOBAL_SCOPE] : [];
   if (session.type !== "chat") {
-    return { readable: [GLOBAL_SCOPE], writable: [GLOBAL_SCOPE], personal: GLOBAL_SCOPE, session };
+    return { readable: [GLOBAL_SCOPE], writable: global, personal: GLOBAL_SCOPE, session };
   }
   const identity = input.identity;
-  const own: Scope[] = [];
-  if (identity?.enabled && (isPrivateSession(input.session) || (identity.declared && identity.personId))) {
-    own.push(...senderScopes(identity));
+  const privateTurn = isPrivateSession(input.session);
+  const own: ReadableScope[] = [];
+  if (identity?.enabled && (privateTurn || (identity.declared && identity.personId))) {
+    own.push(...senderScopes(identity).map((s) => (privateTurn ? s : publicOnly(s))));
   }
-  const linked: Scope[] = (input.linkedChats ?? [])
+  const linked: ReadableScope[] = (input.linkedChats ?? [])
     .map((chat) => resolveScopeFromSession(chat))
-    .filter((s) => s.type === "chat");
+    .filter((s) => s.type === "chat")
+    .map(publicOnly);
   const personal = personalScope(input);
   const readable = dedupeScopes([...own, session, ...linked, GLOBAL_SCOPE]);
-  const writable = dedupeScopes([personal, session, GLOBAL_SCOPE]);
+  const writable = dedupeScopes([personal, session, ...global]);
   return { readable, writable, personal, session };
 }
 
-export function dedupeScopes(scopes: readonly Scope[]): Scope[] {
+export function dedupeScopes<S extends Scope>(scopes: readonly S[]): S[] {
   const seen = new Set<string>();
-  const out: Scope[] = [];
+  const out: S[] = [];
   for (const s of scopes) {
     const key = scopeKey(s);
     if (seen.has(key)) continue;

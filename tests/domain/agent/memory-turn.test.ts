@@ -54,14 +54,14 @@ describe("explicit memory in a turn", () => {
     },
   );
 
-  it("says a secret request will not be mentioned elsewhere", async ({ expect }) => {
+  it("says a secret request will be mentioned only in this chat", async ({ expect }) => {
     const memory = new InMemoryMemory();
     const result = await runTurn(
       context("记住我怕狗，别告诉别人"),
       services(new ScriptedChatModel([]), memory),
       defaultTurnRegistry(),
     );
-    expect(result.ok && result.value.replies[0]).toContain("不会在别处提起");
+    expect(result.ok && result.value.replies[0]).toContain("只会在本聊天里提起");
     expect(memory.items[0]).toMatchObject({ sensitivity: "secret_like", sensitivitySource: "explicit" });
   });
 });

@@ -300,7 +300,7 @@ describe("admin status and memory", () => {
     return { ctx: seen[0], writeArgs: write.calls[0] };
   }
 
-  it("changes nothing that recall or memory writes receive, beyond the admins list itself", async ({
+  it("reaches recall and memory writes only as the plain senderIsAdmin value, beyond the admins list itself", async ({
     expect,
   }) => {
     const asAdmin = await memoryInputs(settings({ admins: [ADMIN] }));
@@ -309,8 +309,15 @@ describe("admin status and memory", () => {
     expect(asAdmin.writeArgs).toEqual({ text: "我喜欢猫", sensitivity: "private" });
     expect(asAdmin.writeArgs).toEqual(asMember.writeArgs);
     expect(asAdmin.ctx?.identity).toEqual(asMember.ctx?.identity);
+    // The one difference memory sees: an admin's explicit writes may go to the global scope.
+    expect(asAdmin.ctx?.senderIsAdmin).toBe(true);
+    expect(asMember.ctx?.senderIsAdmin).toBe(false);
     const strip = (ctx: TurnContext | undefined) =>
-      ctx && { ...ctx, settings: { ...ctx.settings, identity: { ...ctx.settings.identity, admins: [] } } };
+      ctx && {
+        ...ctx,
+        senderIsAdmin: null,
+        settings: { ...ctx.settings, identity: { ...ctx.settings.identity, admins: [] } },
+      };
     expect(strip(asAdmin.ctx)).toEqual(strip(asMember.ctx));
   });
 });

@@ -1,5 +1,6 @@
 import { describe, it } from "vitest";
 import { OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
+import type { AccountKey } from "../../../src/domain/chat/chat-address";
 import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
 import { type DreamInput, type DreamTurn, dream, nextDreamAt } from "../../../src/domain/memory/dreaming";
 import { scopeKey } from "../../../src/domain/memory/scope";
@@ -63,7 +64,8 @@ describe("dream (rules, offline)", () => {
     expect(out).toMatchObject({ ok: true, value: { extractor: "rules", inserted: 2, candidates: 2 } });
     expect(store.items.map((m) => [m.text, scopeKey(m.scope)])).toEqual([
       ["小明喜欢猫", "chat:qq:private:A"],
-      ["决定：周五发布", "global:__global__"],
+      // Dreaming never writes global: a shared kind stays in the chat it was said in.
+      ["决定：周五发布", "chat:qq:private:A"],
     ]);
     expect(store.candidates.map((c) => [c.origin, c.decision])).toEqual([
       ["dream", "insert"],
@@ -227,5 +229,44 @@ describe("nextDreamAt", () => {
       NOW + 120_000,
     );
     expect(nextDreamAt({ ...state, pending: 3 }, { ...settings, enabled: false }, NOW)).toBeNull();
+  });
+});
+
+describe("dreaming and the privacy rules", () => {
+  const alice = {
+    enabled: true,
+    account: "qq:user:ALICE" as AccountKey,
+    personId: "alice",
+    declared: true,
+  } as const;
+
+  it("never shows the model a person's private items while dreaming over a group", async ({ expect }) => {
+    const store = new InMemoryMemory([
+      memoryItem("person:alice", "爱丽丝下个月要离职", { sensitivity: "private" }),
+      memoryItem("person:alice", "爱丽丝的银行卡尾号 4321", { sensitivity: "secret_like" }),
+      memoryItem("person:alice", "爱丽丝喜欢爬山"),
+    ]);
+    const model = modelSays({ items: [] });
+    await dream(
+      input([turn("我喜欢猫", { account: "qq:user:ALICE", identity: alice })], {
+        session: "qq:group:G1",
+        runId: "dream:qq:group:G1:1-1",
+        useModel: true,
+      }),
+      deps(store, model),
+    );
+    const seen = JSON.stringify(model.requests);
+    expect(seen).toContain("爬山");
+    expect(seen).not.toContain("离职");
+    expect(seen).not.toContain("4321");
+  });
+
+  it("writes nothing in a legacy session, whose only scope is global", async ({ expect }) => {
+    const store = new InMemoryMemory();
+    await dream(
+      input([turn("我们决定周五发布")], { session: "milky:10001", runId: "dream:milky:10001:1-1" }),
+      deps(store),
+    );
+    expect(store.items).toEqual([]);
   });
 });

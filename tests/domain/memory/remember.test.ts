@@ -33,10 +33,30 @@ describe("remember", () => {
         text: "小明喜欢猫",
       }),
     ]);
+    // A shared kind stays in the chat it was said in, unless an admin writes it.
     const decision = await remember(store, request("我们决定周五发布"));
     expect(decision.ok && scopeKey(decision.value[0]?.item.scope ?? { type: "chat", id: "" })).toBe(
+      "chat:qq:private:A",
+    );
+    const byAdmin = await remember(
+      store,
+      request("我们决定周六发布", {
+        scopes: { session: "qq:private:A", identity: null, writesGlobal: true },
+      }),
+    );
+    expect(byAdmin.ok && scopeKey(byAdmin.value[0]?.item.scope ?? { type: "chat", id: "" })).toBe(
       "global:__global__",
     );
+  });
+
+  it("refuses to write in a legacy session, whose only scope is global, for anyone but an admin", async ({
+    expect,
+  }) => {
+    const store = new InMemoryMemory();
+    const legacy = { scopes: { session: "milky:10001", identity: null }, chatKey: "milky:10001" };
+    const out = await remember(store, request("我喜欢猫", legacy));
+    expect(out).toMatchObject({ ok: false, error: { kind: "not-writable" } });
+    expect(store.items).toEqual([]);
   });
 
   it("marks a privacy phrase explicit and keeps it out of the text", async ({ expect }) => {

@@ -6,6 +6,7 @@ import {
   parseScopeKey,
   resolveScopeFromSession,
   type ScopeInput,
+  scopeAllows,
   scopeForKind,
   scopeKey,
   scopeToken,
@@ -48,16 +49,27 @@ describe("scopeForKind", () => {
     ["fact", "chat:qq:private:U1"],
     ["task", "chat:qq:private:U1"],
     ["rule", "chat:qq:private:U1"],
-    ["decision", "global:__global__"],
-    ["procedure", "global:__global__"],
-    ["warning", "global:__global__"],
-    ["summary", "global:__global__"],
+    ["decision", "chat:qq:private:U1"],
+    ["procedure", "chat:qq:private:U1"],
+    ["warning", "chat:qq:private:U1"],
+    ["summary", "chat:qq:private:U1"],
   ] as const)("%s → %s without identity", ([kind, expected], { expect }) => {
     expect(scopeKey(scopeForKind(kind, chat))).toBe(expected);
   });
 
+  it.for(["decision", "procedure", "warning", "summary"])(
+    "%s goes global only for an admin's write, and a rule never does",
+    (kind, { expect }) => {
+      expect(scopeKey(scopeForKind(kind, { ...chat, writesGlobal: true }))).toBe("global:__global__");
+      expect(scopeKey(scopeForKind(kind, { ...chat, writesGlobal: false }))).toBe("chat:qq:private:U1");
+      expect(scopeKey(scopeForKind("rule", { ...chat, writesGlobal: true }))).toBe("chat:qq:private:U1");
+    },
+  );
+
   it("keeps a private or secret shared-kind item where it was said, never global", ({ expect }) => {
-    expect(scopeKey(scopeForKind("decision", chat, "private"))).toBe("chat:qq:private:U1");
+    expect(scopeKey(scopeForKind("decision", { ...chat, writesGlobal: true }, "private"))).toBe(
+      "chat:qq:private:U1",
+    );
     expect(scopeKey(scopeForKind("warning", { session: "qq:group:G1", identity: null }, "secret_like"))).toBe(
       "chat:qq:group:G1",
     );
@@ -103,12 +115,50 @@ describe("scopeForKind", () => {
 });
 
 describe("turnScopes", () => {
-  it("reads the chat, then global, without identity; writes the same", ({ expect }) => {
+  it("reads the chat, then global, without identity; writes the chat, and global only for an admin", ({
+    expect,
+  }) => {
     expect(keys({ session: "qq:group:G1", identity: null })).toEqual({
       readable: ["chat:qq:group:G1", "global:__global__"],
-      writable: ["chat:qq:group:G1", "global:__global__"],
+      writable: ["chat:qq:group:G1"],
       personal: "chat:qq:group:G1",
     });
+    expect(keys({ session: "qq:group:G1", identity: null, writesGlobal: true }).writable).toEqual([
+      "chat:qq:group:G1",
+      "global:__global__",
+    ]);
+  });
+
+  it("reads a person's own scopes at every level in their private chat, only public in a group", ({
+    expect,
+  }) => {
+    const levels = (session: string) =>
+      turnScopes({ session, identity: identity({ personId: "bob", declared: true }) }).readable.map((r) => [
+        scopeKey(r),
+        r.sensitivities ?? "all",
+      ]);
+    expect(levels("qq:private:U1")).toEqual([
+      ["person:bob", "all"],
+      ["account:qq:user:U1", "all"],
+      ["chat:qq:private:U1", "all"],
+      ["global:__global__", "all"],
+    ]);
+    for (const session of ["qq:group:G1", "qq:channel:C1"]) {
+      expect(levels(session)).toEqual([
+        ["person:bob", ["public"]],
+        ["account:qq:user:U1", ["public"]],
+        [`chat:${session}`, "all"],
+        ["global:__global__", "all"],
+      ]);
+    }
+    const inGroup = turnScopes({
+      session: "qq:group:G1",
+      identity: identity({ personId: "bob", declared: true }),
+    });
+    const bob = { type: "person", id: "bob" } as const;
+    expect(scopeAllows(inGroup.readable, { scope: bob, sensitivity: "public" })).toBe(true);
+    expect(scopeAllows(inGroup.readable, { scope: bob, sensitivity: "private" })).toBe(false);
+    expect(scopeAllows(inGroup.readable, { scope: bob, sensitivity: "secret_like" })).toBe(false);
   });
 
   it("puts the sender's person and account first in a private chat with identity on", ({ expect }) => {
@@ -147,12 +197,15 @@ describe("turnScopes", () => {
     ]);
   });
 
-  it("gives a legacy session global only", ({ expect }) => {
+  it("gives a legacy session global only, written only by an admin", ({ expect }) => {
     expect(keys({ session: "milky:10001", identity: identity({ personId: "x" }) })).toEqual({
       readable: ["global:__global__"],
-      writable: ["global:__global__"],
+      writable: [],
       personal: "global:__global__",
     });
+    expect(keys({ session: "milky:10001", identity: null, writesGlobal: true }).writable).toEqual([
+      "global:__global__",
+    ]);
   });
 });
 

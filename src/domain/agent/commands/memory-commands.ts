@@ -1,10 +1,12 @@
 /** `/remember`, `/reset` and the plain-language "记住…" / "remember that …" intent. */
 import { remember } from "../../memory/remember";
 import { explicitRequest } from "../../memory/rule-extractor";
-import { scopeLabel } from "../../memory/scope";
+import { type Scope, sameScope, scopeLabel } from "../../memory/scope";
 import type { Command } from "../command";
 import type { Intent } from "../intent";
-import { scopesOf, speakerOf, turnRunId } from "../memory-turn";
+import { turnRunId } from "../memory-run-id";
+import { scopesOf } from "../memory-scopes";
+import { speakerOf } from "../memory-speaker";
 import { resetReply } from "../session-control";
 import type { TurnContext } from "../turn-context";
 import type { TurnServices } from "../turn-services";
@@ -23,14 +25,14 @@ async function rememberNow(text: string, ctx: TurnContext, services: TurnService
     now: ctx.now,
   });
   if (!written.ok) {
-    return written.error.kind === "credential"
-      ? "这看起来像密码、令牌或密钥，我不会记下来。"
-      : "没听清要记住什么，用法：/remember <内容>";
+    if (written.error.kind === "credential") return "这看起来像密码、令牌或密钥，我不会记下来。";
+    if (written.error.kind === "not-writable") return "这里的记忆只有管理员能写入。";
+    return "没听清要记住什么，用法：/remember <内容>";
   }
   return written.value
     .map((w) => {
       const where = scopeLabel(w.item.scope, scopes.session);
-      const secret = w.item.sensitivity === "public" ? "" : "，不会在别处提起";
+      const secret = w.item.sensitivity === "public" ? "" : `，${whereItStays(w.item.scope, scopes.session)}`;
       return w.decision === "duplicate"
         ? `这个我已经记得了：${w.item.text}${secret}`
         : `好的，记住了：${w.item.text}（${where}${secret}）`;
@@ -38,10 +40,20 @@ async function rememberNow(text: string, ctx: TurnContext, services: TurnService
     .join("\n");
 }
 
+/**
+ * Where a private or secret item will be recalled, as the scope rules make it true: a person's
+ * (or account's) items only in their own private chats, a chat's items only in that chat.
+ */
+function whereItStays(scope: Scope, session: Scope): string {
+  if (scope.type === "person" || scope.type === "account") return "只会在你和我的私聊里提起";
+  if (sameScope(scope, session)) return "只会在本聊天里提起";
+  return "不会在别处提起";
+}
+
 export const rememberCommand: Command = {
   name: "remember",
   usage: "/remember <内容>",
-  summary: "马上记住一件事（加“别告诉别人”则不会在别处提起）",
+  summary: "马上记住一件事（加“别告诉别人”则只在你的私聊或本聊天里提起）",
   async run(args, ctx, services) {
     if (args.trim() === "") return "用法：/remember <内容>，例如 /remember 我喜欢猫";
     return rememberNow(args, ctx, services);

@@ -1,14 +1,16 @@
 /**
  * `history_search` and `history_recent`: the message log of the current chat, or of another
- * chat of its domain named by `chat` (the guard checks the target; these check the grant again).
+ * chat of its domain named by `chat` (the guard checks the target; these check the grant again,
+ * and never read a private chat from a group or channel turn: cross-chat-read.ts).
  */
 import type { HistoryHit } from "../../history/history-search-port";
-import { targetChatOf } from "../chat-grant";
+import { readTargetOf } from "../cross-chat-read";
 import { type Tool, toolError, toolOk } from "../tool";
 
 const CHAT_PARAM = {
   type: "string",
-  description: "要查的聊天地址（可选，默认当前聊天；只能是同一聊天域内的聊天，见 find_chat）",
+  description:
+    "要查的聊天地址（可选，默认当前聊天；只能是同一聊天域内的聊天，见 find_chat；在群聊里不能查私聊）",
 } as const;
 
 function formatHit(hit: HistoryHit): string {
@@ -43,7 +45,7 @@ export const historySearchTool: Tool = {
   requiresAdmin: false,
   scope: "chat_domain",
   async run(args, ctx, services) {
-    const target = targetChatOf(args, ctx);
+    const target = readTargetOf(args, ctx);
     if (!target.ok) return toolError(target.reason);
     const query =
       typeof args === "object" && args !== null ? (args as Record<string, unknown>).query : undefined;
@@ -82,7 +84,7 @@ export const historyRecentTool: Tool = {
   requiresAdmin: false,
   scope: "chat_domain",
   async run(args, ctx, services) {
-    const target = targetChatOf(args, ctx);
+    const target = readTargetOf(args, ctx);
     if (!target.ok) return toolError(target.reason);
     const hits = await services.history.recent({ chatKey: target.chat, limit: readLimit(args, 10, 50) });
     return toolOk(hits.length === 0 ? "还没有消息记录。" : hits.map(formatHit).join("\n"));

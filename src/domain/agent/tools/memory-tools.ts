@@ -7,7 +7,9 @@ import { isSensitivity } from "../../memory/memory";
 import { recallMemory } from "../../memory/recall";
 import { forget, remember } from "../../memory/remember";
 import { isMemoryKind, MEMORY_KINDS, scopeLabel } from "../../memory/scope";
-import { recallDepsOf, scopesOf, speakerOf, turnRunId } from "../memory-turn";
+import { turnRunId } from "../memory-run-id";
+import { recallDepsOf, scopesOf } from "../memory-scopes";
+import { speakerOf } from "../memory-speaker";
 import { type Tool, toolError, toolOk } from "../tool";
 
 function field(args: unknown, name: string): unknown {

@@ -1,0 +1,36 @@
+/**
+ * Where a cross-chat read may land (issue rule: private stays private). A tool's answer is
+ * posted where the turn happens, so from a group or channel turn no read of another chat may
+ * return a private chat's messages or memory — whoever asks, whatever the chat domain says.
+ * Admins read other chats without that limit only from their own private chat (and the admin
+ * API). Every tool that reads another chat takes its target through `readTargetOf`.
+ */
+import { parseSessionKey } from "../chat/chat-address";
+import { targetChatOf } from "./chat-grant";
+import type { TurnContext } from "./turn-context";
+
+const PRIVATE_TYPES: ReadonlySet<string> = new Set(["private", "dm"]);
+
+/** A chat (or session) key of a one-to-one chat with the bot. */
+export function isPrivateChatKey(key: string): boolean {
+  const parsed = parseSessionKey(key);
+  return parsed.ok && PRIVATE_TYPES.has(parsed.value.address.targetType);
+}
+
+/**
+ * The chat a reading tool should read: the grant-checked target of `targetChatOf`, refused
+ * when it is another chat's private chat and this turn is not itself in a private chat.
+ */
+export function readTargetOf(args: unknown, ctx: TurnContext): ReturnType<typeof targetChatOf> {
+  const target = targetChatOf(args, ctx);
+  if (!target.ok || target.chat === ctx.chat.key) return target;
+  if (isPrivateChatKey(target.chat) && !PRIVATE_TYPES.has(ctx.chat.targetType)) {
+    return {
+      ok: false,
+      reason:
+        `拒绝：在群聊或频道里不能读取私聊 ${target.chat} 的消息或记忆（回答会发到这里，所有人都能看到）。` +
+        "管理员请在自己与机器人的私聊里查看。",
+    };
+  }
+  return target;
+}

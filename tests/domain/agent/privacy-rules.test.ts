@@ -1,0 +1,261 @@
+// Issue rules end to end in the turn (fakes for storage): who may write the global scope, what
+// a group turn may read of a person, and where a cross-chat read may land.
+import { describe, it } from "vitest";
+import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
+import { runTurn } from "../../../src/domain/agent/turn";
+import type { TurnContext } from "../../../src/domain/agent/turn-context";
+import type { TurnPorts } from "../../../src/domain/agent/turn-services";
+import type { AccountKey } from "../../../src/domain/chat/chat-address";
+import type { Settings } from "../../../src/domain/config/settings";
+import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
+import type { SenderIdentity } from "../../../src/domain/identity/sender-identity";
+import { scopeKey } from "../../../src/domain/memory/scope";
+import type { ChatModel } from "../../../src/domain/model/chat-model";
+import { ManualClock } from "../../../src/domain/shared/clock";
+import { silentLogger } from "../../../src/domain/shared/logger";
+import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
+import { hit, InMemoryHistory } from "../../fakes/in-memory-history";
+import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
+import { messageEvent } from "../../fakes/inbound";
+import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
+import { turnPorts } from "../../fakes/turn-ports";
+
+const NOW = 1_700_000_000_000;
+const registry = () => defaultTurnRegistry(silentLogger);
+
+function context(
+  chat: string,
+  account: string | AccountKey,
+  text: string,
+  settings: Settings,
+  identity: (Omit<Partial<SenderIdentity>, "account"> & { account?: string }) | null = null,
+): TurnContext {
+  const userId = account.split(":").at(-1) ?? "U";
+  const event = messageEvent({ chat, text, sender: userId, name: userId });
+  return {
+    event,
+    chat: event.chat,
+    sender: event.sender,
+    identity:
+      identity === null
+        ? null
+        : ({ enabled: true, personId: null, declared: false, ...identity, account } as SenderIdentity),
+    text,
+    recent: [],
+    settings,
+    now: NOW,
+  };
+}
+
+function ports(model: ChatModel, memory: InMemoryMemory, history = new InMemoryHistory()): TurnPorts {
+  return turnPorts({ model, memory: memory.services(), history, clock: new ManualClock(NOW) });
+}
+
+const write = (kind: string, text: string) =>
+  new ScriptedChatModel([
+    { toolCalls: [{ id: "w1", name: "memory_write", arguments: JSON.stringify({ kind, text }) }] },
+    { text: "好" },
+  ]);
+
+const toolResults = (model: ScriptedChatModel, round = 1) =>
+  model.requests[round]?.messages.filter((m) => m.role === "tool").map((m) => m.content) ?? [];
+
+describe("only an admin writes the global scope", () => {
+  it.for(["decision", "procedure", "warning", "summary", "rule"])(
+    "memory_write of %s by a member in a group stays in that group",
+    async (kind, { expect }) => {
+      const memory = new InMemoryMemory();
+      const ctx = context("qq:group:G1", MEMBER, "记一下", withIdentity(), { account: MEMBER });
+      await runTurn(ctx, ports(write(kind, "我们决定周六去团建"), memory), registry());
+      expect(memory.items.map((m) => scopeKey(m.scope))).toEqual(["chat:qq:group:G1"]);
+    },
+  );
+
+  it("memory_write of a decision by an admin goes global", async ({ expect }) => {
+    const memory = new InMemoryMemory();
+    const ctx = context("qq:private:ADMIN_OPENID", ADMIN, "记一下", withIdentity(), { account: ADMIN });
+    await runTurn(ctx, ports(write("decision", "周一例会改到十点"), memory), registry());
+    expect(memory.items.map((m) => scopeKey(m.scope))).toEqual(["global:__global__"]);
+  });
+
+  it("a model that claims admin in its arguments still writes to the chat", async ({ expect }) => {
+    const memory = new InMemoryMemory();
+    const model = new ScriptedChatModel([
+      {
+        toolCalls: [
+          {
+            id: "w1",
+            name: "memory_write",
+            arguments: JSON.stringify({
+              kind: "decision",
+              text: "大家决定换群主",
+              admin: true,
+              isAdmin: true,
+            }),
+          },
+        ],
+      },
+      { text: "好" },
+    ]);
+    await runTurn(
+      context("qq:group:G1", MEMBER, "x", withIdentity(), { account: MEMBER }),
+      ports(model, memory),
+      registry(),
+    );
+    expect(memory.items.map((m) => scopeKey(m.scope))).toEqual(["chat:qq:group:G1"]);
+  });
+
+  it("/remember of a decision with identity off stays in the private chat and says so", async ({
+    expect,
+  }) => {
+    const memory = new InMemoryMemory();
+    const ctx = context("qq:private:A", "qq:user:A", "/remember 决定下个月离职去杭州", DEFAULT_SETTINGS);
+    const result = await runTurn(ctx, ports(new ScriptedChatModel([]), memory), registry());
+    expect(memory.items.map((m) => [scopeKey(m.scope), m.kind])).toEqual([["chat:qq:private:A", "decision"]]);
+    expect(result.ok && result.value.replies.join()).toContain("（本聊天）");
+  });
+
+  it("a member cannot forget a global item", async ({ expect }) => {
+    const shared = memoryItem("global:__global__", "周一例会改到十点", { kind: "decision" });
+    const memory = new InMemoryMemory([shared]);
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ id: "f1", name: "memory_forget", arguments: JSON.stringify({ id: shared.nodeId }) }] },
+      { text: "好" },
+    ]);
+    await runTurn(
+      context("qq:group:G1", MEMBER, "忘掉", withIdentity(), { account: MEMBER }),
+      ports(model, memory),
+      registry(),
+    );
+    expect(toolResults(model)[0]).toContain("找不到");
+    expect(memory.items[0]?.status).toBe("active");
+  });
+});
+
+describe("a person's private items stay in their own private chats", () => {
+  const settings = withIdentity({
+    people: [{ id: "alice", displayName: "爱丽丝", accounts: ["qq:user:ALICE"] }],
+  });
+  const alice = { account: "qq:user:ALICE", personId: "alice", declared: true } as const;
+  const items = () => [
+    memoryItem("person:alice", "爱丽丝下个月要离职", { sensitivity: "private", importance: 0.95 }),
+    memoryItem("person:alice", "爱丽丝的银行卡尾号 4321", { sensitivity: "secret_like", importance: 0.95 }),
+    memoryItem("person:alice", "爱丽丝喜欢离职后去旅行的计划", { sensitivity: "public", importance: 0.95 }),
+  ];
+
+  it.for([false, true])(
+    "a group turn of the person gets only public items, in the prompt and from memory_search (soft %s)",
+    async (soft, { expect }) => {
+      const memory = new InMemoryMemory(items());
+      const model = new ScriptedChatModel([
+        {
+          toolCalls: [
+            { id: "s1", name: "memory_search", arguments: JSON.stringify({ query: "离职 银行卡" }) },
+          ],
+        },
+        { text: "好" },
+      ]);
+      const s: Settings = {
+        ...settings,
+        memory: {
+          ...settings.memory,
+          retrieval: { ...settings.memory.retrieval, softScope: soft },
+        },
+      };
+      await runTurn(
+        context("qq:group:G1", "qq:user:ALICE", "离职 银行卡", s, alice),
+        ports(model, memory),
+        registry(),
+      );
+      const seen = JSON.stringify(model.requests);
+      expect(seen).toContain("旅行");
+      expect(seen).not.toContain("下个月要离职");
+      expect(seen).not.toContain("4321");
+    },
+  );
+
+  it("the person's own private chat gets all of them", async ({ expect }) => {
+    const memory = new InMemoryMemory(items());
+    const model = new ScriptedChatModel([{ text: "好" }]);
+    await runTurn(
+      context("qq:private:ALICE", "qq:user:ALICE", "离职 银行卡", settings, alice),
+      ports(model, memory),
+      registry(),
+    );
+    const seen = JSON.stringify(model.requests);
+    expect(seen).toContain("下个月要离职");
+    expect(seen).toContain("4321");
+  });
+});
+
+describe("a cross-chat read never lands a private chat in a group", () => {
+  const settings = withIdentity({
+    chatDomains: { team: ["qq:group:G1", "qq:group:G2", "qq:private:MEMBER_OPENID"] },
+  });
+  const history = () =>
+    new InMemoryHistory([
+      hit("qq:private:MEMBER_OPENID", "私聊里的秘密计划", NOW - 3000, 1),
+      hit("qq:private:SOMEONE", "别人私聊里的秘密计划", NOW - 2000, 2),
+      hit("qq:group:G2", "二群的秘密计划", NOW - 1000, 3),
+    ]);
+  const read = (tool: string, chat: string) =>
+    new ScriptedChatModel([
+      {
+        toolCalls: [
+          {
+            id: "h1",
+            name: tool,
+            arguments: JSON.stringify({ chat, ...(tool === "history_search" ? { query: "秘密计划" } : {}) }),
+          },
+        ],
+      },
+      { text: "好" },
+    ]);
+
+  it.for([
+    ["history_recent", ADMIN, "qq:private:SOMEONE"],
+    ["history_search", ADMIN, "qq:private:SOMEONE"],
+    ["history_recent", MEMBER, "qq:private:MEMBER_OPENID"],
+    ["history_search", MEMBER, "qq:private:MEMBER_OPENID"],
+  ] as const)("%s by %s from a group for %s is refused", async ([tool, who, target], { expect }) => {
+    const model = read(tool, target);
+    await runTurn(
+      context("qq:group:G1", who, "看看", settings, { account: who }),
+      ports(model, new InMemoryMemory(), history()),
+      registry(),
+    );
+    const [result] = toolResults(model);
+    expect(result).toContain("私聊");
+    expect(result).not.toContain("秘密计划");
+  });
+
+  it("a channel turn is refused too", async ({ expect }) => {
+    const model = read("history_recent", "qq:private:SOMEONE");
+    await runTurn(
+      context("qq:channel:C1", ADMIN, "看看", settings, { account: ADMIN }),
+      ports(model, new InMemoryMemory(), history()),
+      registry(),
+    );
+    expect(toolResults(model)[0]).not.toContain("秘密计划");
+  });
+
+  it("an admin in their own private chat reads another private chat", async ({ expect }) => {
+    const model = read("history_recent", "qq:private:SOMEONE");
+    await runTurn(
+      context("qq:private:ADMIN_OPENID", ADMIN, "看看", settings, { account: ADMIN }),
+      ports(model, new InMemoryMemory(), history()),
+      registry(),
+    );
+    expect(toolResults(model)[0]).toContain("别人私聊里的秘密计划");
+  });
+
+  it("a member in a group still reads another group of its domain", async ({ expect }) => {
+    const model = read("history_search", "qq:group:G2");
+    await runTurn(
+      context("qq:group:G1", MEMBER, "看看", settings, { account: MEMBER }),
+      ports(model, new InMemoryMemory(), history()),
+      registry(),
+    );
+    expect(toolResults(model)[0]).toContain("二群的秘密计划");
+  });
+});

@@ -1,0 +1,168 @@
+// Own file: identity, an admin and a declared person are set through the stored settings,
+// which every test of a file shares. The issue's reproductions, through the real webhook and
+// turn path; what a turn would receive is read back through the context preview.
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, it } from "vitest";
+import { openDatabase } from "../../src/adapters/d1/database";
+import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
+import { c2cBodyWithIdentity, groupBodyWithIdentity, uid } from "../support/identity";
+import { newMemory, seedMemory, uid as shortId } from "../support/memory";
+import { everything, preview } from "../support/preview";
+import { eventIdOf, postQq, turnDone } from "../support/qq-events";
+import { eventually } from "../support/wait";
+
+const GROUP = uid("G");
+const ADMIN = uid("ADMIN");
+const ALICE_GROUP = uid("ALICEG");
+const ALICE_PRIVATE = uid("ALICEP");
+const A = uid("UA");
+const B = uid("UB");
+const MEMBER = uid("MEMBER");
+
+async function settings(extra: Record<string, unknown> = {}) {
+  await new D1SettingsStore(openDatabase(env.DB)).write(
+    JSON.stringify({
+      identity: {
+        enabled: true,
+        people: [
+          {
+            id: "alice",
+            displayName: "爱丽丝",
+            accounts: [`qq:user:${ALICE_GROUP}`, `qq:user:${ALICE_PRIVATE}`],
+          },
+        ],
+        admins: [`qq:user:${ADMIN}`],
+      },
+      memory: { dreaming: { afterTurns: 2 }, ...extra },
+    }),
+    "test",
+    Date.now(),
+  );
+}
+
+beforeAll(() => settings());
+
+async function say(body: string, chatKey: string): Promise<string> {
+  const res = await postQq(body);
+  if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
+  const status = await turnDone(chatKey, eventIdOf(body));
+  return status.replies.map((r) => r.text).join("\n");
+}
+const inPrivate = (user: string, text: string) =>
+  say(c2cBodyWithIdentity({ user, text }), `qq:private:${user}`);
+const inGroup = (member: string, text: string, group = GROUP) =>
+  say(groupBodyWithIdentity({ group, member, text }), `qq:group:${group}`);
+
+async function scopesOfText(fragment: string): Promise<string[]> {
+  const { results } = await env.DB.prepare(
+    "SELECT scope_type || ':' || scope_id AS scope FROM nodes WHERE node_type = 'memory' AND raw_text LIKE ? ORDER BY seq",
+  )
+    .bind(`%${fragment}%`)
+    .all<{ scope: string }>();
+  return results.map((r) => r.scope);
+}
+
+describe("only an admin writes the global scope", () => {
+  it("a private chat's /remember 决定… stays in that chat, says so, and is not recalled elsewhere", async ({
+    expect,
+  }) => {
+    const tag = shortId();
+    const reply = await inPrivate(A, `/remember 决定下个月离职去${tag}`);
+    expect(reply).toContain("（本聊天）");
+    expect(await scopesOfText(tag)).toEqual([`chat:qq:private:${A}`]);
+    // The query names the tag; the stored text is what must not come back.
+    const stored = `去${tag}`;
+    expect(everything(await preview({ chat: `qq:private:${B}`, text: `离职 ${tag}` }))).not.toContain(stored);
+    expect(everything(await preview({ chat: `qq:group:${GROUP}`, text: `离职 ${tag}` }))).not.toContain(
+      stored,
+    );
+    expect(everything(await preview({ chat: `qq:private:${A}`, text: `离职 ${tag}` }))).toContain(stored);
+  });
+
+  it("a group member's 记住我们决定… stays in that group", async ({ expect }) => {
+    const tag = shortId();
+    const reply = await inGroup(MEMBER, `记住我们决定周六去${tag}`);
+    expect(reply).toContain("（本聊天）");
+    expect(await scopesOfText(tag)).toEqual([`chat:qq:group:${GROUP}`]);
+    expect(everything(await preview({ chat: `qq:group:${uid("G")}`, text: `周六 ${tag}` }))).not.toContain(
+      `去${tag}`,
+    );
+    expect(everything(await preview({ chat: `qq:group:${GROUP}`, text: `周六 ${tag}` }))).toContain(
+      `去${tag}`,
+    );
+  });
+
+  it("an admin's explicit /remember of a decision is global", async ({ expect }) => {
+    const tag = shortId();
+    const reply = await inPrivate(ADMIN, `/remember 决定周一${tag}改到十点`);
+    expect(reply).toContain("（全局）");
+    expect(await scopesOfText(tag)).toEqual(["global:__global__"]);
+    expect(everything(await preview({ chat: `qq:private:${B}`, text: `例会 ${tag}` }))).toContain(
+      `周一${tag}改到十点`,
+    );
+  });
+
+  it("dreaming never writes global, not even an admin's private chat", async ({ expect }) => {
+    for (const user of [B, ADMIN]) {
+      const tag = shortId();
+      await inPrivate(user, `我们决定下个月一起离职去${tag}`);
+      await inPrivate(user, "好的就这么定了");
+      const scopes = await eventually(async () => {
+        const s = await scopesOfText(tag);
+        return s.length > 0 ? s : undefined;
+      });
+      expect(scopes).toEqual([`chat:qq:private:${user}`]);
+    }
+  });
+});
+
+describe("a person's private items stay in their own private chats", () => {
+  it("/remember 别告诉别人 promises only what holds, and the group never hears it", async ({ expect }) => {
+    const tag = shortId();
+    const reply = await inPrivate(ALICE_PRIVATE, `/remember 别告诉别人：我下个月要${tag}`);
+    expect(reply).not.toContain("不会在别处提起");
+    expect(reply).toContain("私聊");
+    expect(await scopesOfText(tag)).toEqual(["person:alice"]);
+    const group = await preview({ chat: `qq:group:${GROUP}`, sender: ALICE_GROUP, text: `下个月 ${tag}` });
+    expect(group.scopes.readable).toContain("person:alice");
+    expect(everything(group)).not.toContain(`要${tag}`);
+    const own = await preview({ chat: `qq:private:${ALICE_PRIVATE}`, text: `下个月 ${tag}` });
+    expect(everything(own)).toContain(`要${tag}`);
+  });
+
+  it.for([false, true])(
+    "the mandatory block and recall of the person's group turn hold only public items (soft scope %s)",
+    async (softScope, { expect }) => {
+      await settings({ retrieval: { softScope } });
+      const tag = shortId();
+      await seedMemory([
+        newMemory("person:alice", `爱丽丝的银行卡尾号 ${tag}1`, {
+          sensitivity: "secret_like",
+          importance: 0.99,
+        }),
+        newMemory("person:alice", `爱丽丝下个月要离职 ${tag}2`, { sensitivity: "private", importance: 0.99 }),
+        newMemory("person:alice", `爱丽丝喜欢爬山 ${tag}3`, { importance: 0.99 }),
+        newMemory(`account:qq:user:${ALICE_GROUP}`, `爱丽丝的病历号 ${tag}4`, {
+          sensitivity: "secret_like",
+          importance: 0.99,
+        }),
+      ]);
+      const group = await preview({
+        chat: `qq:group:${GROUP}`,
+        sender: ALICE_GROUP,
+        text: `爱丽丝 ${tag}1 ${tag}2 ${tag}3 ${tag}4`,
+      });
+      const seen = everything(group);
+      expect(seen).toContain(`${tag}3`);
+      expect(seen).not.toContain(`尾号 ${tag}1`);
+      expect(seen).not.toContain(`离职 ${tag}2`);
+      expect(seen).not.toContain(`病历号 ${tag}4`);
+      const own = everything(
+        await preview({ chat: `qq:private:${ALICE_PRIVATE}`, text: `爱丽丝 ${tag}1 ${tag}2` }),
+      );
+      expect(own).toContain(`尾号 ${tag}1`);
+      expect(own).toContain(`离职 ${tag}2`);
+      await settings();
+    },
+  );
+});
