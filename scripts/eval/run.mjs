@@ -12,7 +12,7 @@
 // Options for experiments: --options '<json>' overrides pipeline options (RetrievalOptions),
 // --limit-queries N evaluates the first N queries only, --no-vectors runs FTS only,
 // --vector-weight W fuses the local embedder's kNN at weight W (default: the model's setting, 0),
-// --dump <file> writes every query with both result lists.
+// --dump <file> writes every query with both result lists, --settings '<json>' merges into settings.
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { root } from "../lib/dev-vars.mjs";
@@ -64,9 +64,16 @@ const persistTo = process.env.EVAL_STATE_DIR ?? path.join(root, ".eval", "state"
 rmSync(persistTo, { recursive: true, force: true });
 applyLocalMigrations(persistTo);
 const port = Number(process.env.EVAL_PORT ?? 8833);
+// --settings '<json>' merges into the Worker's settings (e.g. {"knowledge":{"search":{"perRoot":0}}}),
+// for experiments that go through the production routes (vue-docs) rather than --options.
+const extra = flags.settings ? JSON.parse(flags.settings) : {};
 const config = {
+  ...extra,
   follow: { groups: [] },
-  knowledge: flags["no-vectors"] ? { embeddings: { read: null, write: [] } } : {},
+  knowledge: {
+    ...(extra.knowledge ?? {}),
+    ...(flags["no-vectors"] ? { embeddings: { read: null, write: [] } } : {}),
+  },
 };
 const ADMIN_TOKEN = "eval-admin";
 const server = await startWranglerDev({

@@ -16,7 +16,7 @@ import { queryTokens, searchTokens } from "../text/search-tokens";
 import { type Citation, citationOf } from "./citation";
 import type { ContextNode } from "./context-node";
 import { type RankedList, reciprocalRankFusion } from "./fuse";
-import type { Candidate, ContextStore, KeywordIndex, Reranker, StoreFilter } from "./ports";
+import type { Candidate, ContextStore, KeywordIndex, Reranker, StoreFilter, TermFrequencies } from "./ports";
 import { type VectorSearchDeps, vectorSearch, vectorsEnabled } from "./vector-search";
 
 export type RetrievalDeps = VectorSearchDeps & {
@@ -34,6 +34,13 @@ export type RetrievalOptions = {
   readonly candidates: number;
   /** Share of the query's tokens a hit must contain (0 = no threshold); vector-only hits need `minSimilarity`. */
   readonly minCoverage: number;
+  /**
+   * Relevance floor (0 = off): share of the query's IDF weight a hit must contain, each token
+   * weighted by how rare it is in the readable scopes (a token they never hold weighs most).
+   * A question whose distinctive words the collection lacks gets nothing rather than the
+   * least-bad passages. Needs `KeywordIndex.frequencies`; without it the floor is off.
+   */
+  readonly relevanceFloor: number;
   /** A filter whose whole text fits this many tokens is returned whole (0 = never). */
   readonly readWholeTokens: number;
   /** Above this many units the search first picks parents, then searches inside them. */
@@ -74,6 +81,7 @@ export const DEFAULT_RETRIEVAL_OPTIONS: RetrievalOptions = {
   tokenBudget: 2000,
   candidates: 50,
   minCoverage: 0,
+  relevanceFloor: 0,
   readWholeTokens: 0,
   twoStageAbove: 20_000,
   parentCandidates: 12,
@@ -133,13 +141,16 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   if (qTokens.size === 0 && !deps.embedder) return EMPTY;
   const twoStage = size !== null && options.twoStageAbove > 0 && size.count > options.twoStageAbove;
 
-  const [keyword, inside, vector] = await Promise.all([
+  const floorOn = options.relevanceFloor > 0 && deps.keywords.frequencies !== undefined && qTokens.size > 0;
+  const [keyword, inside, vector, frequencies] = await Promise.all([
     deps.keywords.search({ ...filter, text: req.query, limit: options.candidates }), // 3. FTS5 bm25
     twoStage ? searchInsideParents(deps, req) : Promise.resolve([]), // 4. parents, then inside them
     vectorsEnabled(deps, options.weights.vector)
       ? vectorSearch(deps, { ...filter, text: req.query, limit: options.candidates })
       : Promise.resolve([]), // 5. kNN
+    floorOn ? deps.keywords.frequencies?.({ ...filter, tokens: [...qTokens] }) : Promise.resolve(undefined),
   ]);
+  const weightOf = frequencies ? idfWeights(qTokens, frequencies) : null;
 
   const lists: RankedList[] = [
     { name: "keyword", weight: options.weights.keyword, items: keyword },
@@ -178,7 +189,8 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
       };
     })
     .filter((x): x is NonNullable<typeof x> => x !== null)
-    .filter((x) => options.minCoverage <= 0 || x.coverage >= options.minCoverage);
+    .filter((x) => options.minCoverage <= 0 || x.coverage >= options.minCoverage)
+    .filter((x) => !weightOf || weightedCoverage(weightOf, x.node.retrievalText) >= options.relevanceFloor);
 
   if (options.rerank && deps.reranker && scored.length > 1)
     scored = await rerank(deps, req.query, scored, options); // 8.
@@ -250,6 +262,28 @@ export function coverageOf(query: ReadonlySet<string>, text: string): number {
   let found = 0;
   for (const t of query) if (tokens.has(t)) found++;
   return found / query.size;
+}
+
+/** BM25's IDF of each query token in the readable scopes, ln(1 + (N − df + ½) / (df + ½)). */
+export function idfWeights(query: ReadonlySet<string>, f: TermFrequencies): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of query) {
+    const df = Math.min(f.df.get(t) ?? 0, f.rows);
+    out.set(t, Math.log(1 + (f.rows - df + 0.5) / (df + 0.5)));
+  }
+  return out;
+}
+
+/** Share of the query's IDF weight whose tokens occur in the text. */
+export function weightedCoverage(weights: ReadonlyMap<string, number>, text: string): number {
+  let total = 0;
+  let found = 0;
+  const tokens = new Set(searchTokens(text));
+  for (const [t, w] of weights) {
+    total += w;
+    if (tokens.has(t)) found += w;
+  }
+  return total > 0 ? found / total : 0;
 }
 
 const norm = (s: string) => s.normalize("NFKC").toLowerCase().replace(/\s+/g, "");
