@@ -105,4 +105,39 @@ describe("knowledge tools", () => {
     );
     expect(nothing).toBeNull();
   });
+
+  it("below the relevance floor kb_search and the recall answer nothing, and the tool says so", async ({
+    expect,
+  }) => {
+    const name = uniqueName("floor");
+    await createCollection(name);
+    const filler = "\n\n无关的段落。".repeat(300);
+    await upload(name, [
+      { name: "a.md", content: `# 状态管理\n\n## 简单状态\n\n用响应式 API 做简单的状态管理。${filler}` },
+      { name: "b.md", content: `# 组件\n\n组件可以复用，状态放在组件里。${filler}` },
+    ]);
+    const chat = `qq:group:${crypto.randomUUID().slice(0, 8)}`;
+    const base = settingsFor(chat, [name]);
+    const floored: Settings = {
+      ...base,
+      knowledge: {
+        ...base.knowledge,
+        search: { ...base.knowledge.search, relevanceFloor: 0.5 },
+        autoRecall: { ...base.knowledge.autoRecall, relevanceFloor: 0.5, minCoverage: 0 },
+      },
+    };
+    // "storetorefs" and "pinia" occur nowhere in the collection: they carry most of the weight.
+    const question = "pinia 的 storetorefs 状态";
+    const open = await kbSearchTool.run({ query: question }, context(chat, base), services);
+    expect(open.content).toContain("简单状态");
+    const none = await kbSearchTool.run({ query: question }, context(chat, floored), services);
+    expect(none).toEqual({
+      ok: true,
+      content: `知识库（${name}）中没有回答这个问题的内容；不要引用知识库作答，可以如实说明文档里没有。`,
+    });
+    expect(await knowledgeRecall.collect(context(chat, floored, question), services)).toBeNull();
+    // A question the collection does answer passes the same floor.
+    const answered = await kbSearchTool.run({ query: "简单状态管理" }, context(chat, floored), services);
+    expect(answered.content).toContain("用响应式 API 做简单的状态管理");
+  });
 });
