@@ -6,6 +6,7 @@ import { helpCommand, pingCommand } from "../domain/agent/commands/basic-command
 import { identityCommand } from "../domain/agent/commands/identity-commands";
 import { rememberCommand, rememberIntent, resetCommand } from "../domain/agent/commands/memory-commands";
 import { historyRecall } from "../domain/agent/context-provider";
+import { knowledgeCatalogue } from "../domain/agent/knowledge-catalogue";
 import { knowledgeRecall } from "../domain/agent/knowledge-recall";
 import { memoryMandatory, memoryRecall } from "../domain/agent/memory-context";
 import { configChangeTool } from "../domain/agent/tools/config-change-tool";
@@ -51,7 +52,7 @@ export function defaultTurnRegistry(logger: Logger = consoleLogger): TurnRegistr
       configChangeTool,
     ],
     mandatory: memoryMandatory,
-    context: [memoryRecall, historyRecall, knowledgeRecall],
+    context: [memoryRecall, historyRecall, knowledgeRecall, knowledgeCatalogue],
     // Privilege first, then chat domain; strips model-supplied allowed_chats (DESIGN §3.8).
     guard: authorizationGuard(logger),
   };

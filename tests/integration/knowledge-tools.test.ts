@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
+import { knowledgeCatalogue } from "../../src/domain/agent/knowledge-catalogue";
 import { knowledgeRecall } from "../../src/domain/agent/knowledge-recall";
 import { OfflineChatModel } from "../../src/domain/agent/offline-chat-model";
 import { contextReadTool, kbSearchTool } from "../../src/domain/agent/tools/knowledge-tools";
@@ -139,5 +140,25 @@ describe("knowledge tools", () => {
     // A question the collection does answer passes the same floor.
     const answered = await kbSearchTool.run({ query: "简单状态管理" }, context(chat, floored), services);
     expect(answered.content).toContain("用响应式 API 做简单的状态管理");
+  });
+
+  it("the prompt lists only the chat's readable collections, with document counts and titles", async ({
+    expect,
+  }) => {
+    const mine = uniqueName("cat");
+    const theirs = uniqueName("hidden");
+    await createCollection(mine);
+    await createCollection(theirs);
+    await upload(mine, [
+      { name: "a.md", content: "# 计算属性\n\n缓存。" },
+      { name: "b.md", content: "# 侦听器\n\n回调。" },
+    ]);
+    await upload(theirs, [{ name: "c.md", content: "# 秘密\n\n不可见。" }]);
+    const chat = `qq:group:${crypto.randomUUID().slice(0, 8)}`;
+    const section = await knowledgeCatalogue.collect(context(chat, settingsFor(chat, [mine])), services);
+    expect(section?.title).toBe("可以用 kb_search 检索的知识库");
+    expect(section?.items.map((i) => i.text)).toEqual([`${mine}：2 篇文档，如 计算属性、侦听器`]);
+    const none = await knowledgeCatalogue.collect(context(chat, settingsFor(chat, [])), services);
+    expect(none).toBeNull();
   });
 });
