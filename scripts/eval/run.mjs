@@ -7,16 +7,17 @@
 //   npm run eval -- cmrc2018 --passages <passages.jsonl> --queries <queries.jsonl> [--chunk-size 200]
 //   npm run eval -- locomo   --turns <turns.jsonl> --questions <questions.jsonl>
 //   npm run eval -- kdconv   --passages <passages.jsonl> --queries <queries.jsonl> [--context-only]
-//   npm run eval -- vue-docs --docs <dir> [--chunk-size 800]
+//   npm run eval -- vue-docs --docs <dir> [--questions <file>] [--chunk-size 800]   (see vue-docs.mjs)
 //
 // Options for experiments: --options '<json>' overrides pipeline options (RetrievalOptions),
 // --limit-queries N evaluates the first N queries only, --no-vectors runs FTS only,
 // --vector-weight W fuses the local embedder's kNN at weight W (default: the model's setting, 0),
-// --dump <file> writes every query with both result lists.
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+// --dump <file> writes every query with both result lists, --settings '<json>' merges into settings.
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { root } from "../lib/dev-vars.mjs";
 import { applyLocalMigrations, startWranglerDev } from "../lib/wrangler.mjs";
+import { DEFAULT_QUESTIONS, evalVueDocs } from "./vue-docs.mjs";
 
 const [dataset, ...rest] = process.argv.slice(2);
 const flags = {};
@@ -31,7 +32,12 @@ for (let i = 0; i < rest.length; i++) {
   }
 }
 
-const DATASETS = { cmrc2018: evalCmrc, locomo: evalLocomo, kdconv: evalKdconv, "vue-docs": evalVueDocs };
+const DATASETS = {
+  cmrc2018: evalCmrc,
+  locomo: evalLocomo,
+  kdconv: evalKdconv,
+  "vue-docs": evalVueDocsSections,
+};
 if (!DATASETS[dataset]) {
   console.error(
     `usage: npm run eval -- <${Object.keys(DATASETS).join("|")}> [options]  (see scripts/eval/run.mjs)`,
@@ -58,10 +64,18 @@ const persistTo = process.env.EVAL_STATE_DIR ?? path.join(root, ".eval", "state"
 rmSync(persistTo, { recursive: true, force: true });
 applyLocalMigrations(persistTo);
 const port = Number(process.env.EVAL_PORT ?? 8833);
+// --settings '<json>' merges into the Worker's settings (e.g. {"knowledge":{"search":{"perRoot":0}}}),
+// for experiments that go through the production routes (vue-docs) rather than --options.
+const extra = flags.settings ? JSON.parse(flags.settings) : {};
 const config = {
+  ...extra,
   follow: { groups: [] },
-  knowledge: flags["no-vectors"] ? { embeddings: { read: null, write: [] } } : {},
+  knowledge: {
+    ...(extra.knowledge ?? {}),
+    ...(flags["no-vectors"] ? { embeddings: { read: null, write: [] } } : {}),
+  },
 };
+const ADMIN_TOKEN = "eval-admin";
 const server = await startWranglerDev({
   port,
   persistTo,
@@ -69,7 +83,7 @@ const server = await startWranglerDev({
   vars: {
     QQ_BOT_APPID: "102000000",
     QQ_BOT_SECRET: "evalSecret0123456789abcdefghijklm",
-    ADMIN_TOKEN: "eval-admin",
+    ADMIN_TOKEN,
     AKASHA_CONFIG: JSON.stringify(config),
   },
 });
@@ -287,36 +301,16 @@ async function evalKdconv() {
   };
 }
 
-function walk(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? walk(full) : name.endsWith(".md") ? [full] : [];
+async function evalVueDocsSections() {
+  return evalVueDocs({
+    base,
+    token: ADMIN_TOKEN,
+    docsDir: requireFlag("docs"),
+    questionsFile: typeof flags.questions === "string" ? flags.questions : DEFAULT_QUESTIONS,
+    chunkSize: Number(flags["chunk-size"] ?? 800),
+    chunkOverlap: Number(flags["chunk-overlap"] ?? 80),
+    dumpTo: typeof flags.dump === "string" ? flags.dump : null,
   });
-}
-
-async function evalVueDocs() {
-  const dir = requireFlag("docs");
-  const chunkSize = Number(flags["chunk-size"] ?? 800);
-  const files = walk(dir).sort();
-  const docs = files.map((f) => ({
-    source: path.relative(dir, f),
-    title: null,
-    text: readFileSync(f, "utf8"),
-  }));
-  const imported = await importDocuments("vue-docs", docs, chunkSize, Number(flags["chunk-overlap"] ?? 80));
-  const { stats } = await post("/stats", { collection: "vue-docs" });
-  const by = Object.fromEntries(stats.map((s) => [s.node_type, s]));
-  const p = by.passage ?? { n: 0, max_len: 0, mean_len: 0, deep: 0 };
-  return {
-    dataset: "vue-docs",
-    files: files.length,
-    chunk_size: chunkSize,
-    nodes: Object.fromEntries(stats.map((s) => [s.node_type, s.n])),
-    passage_max_chars: p.max_len,
-    passage_mean_chars: round(p.mean_len),
-    share_path_2plus_headings: round(p.n ? p.deep / p.n : 0),
-    import_passages_per_s: round((imported.passages / imported.ms) * 1000),
-  };
 }
 
 try {

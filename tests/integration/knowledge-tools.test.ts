@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { knowledgeAccess } from "../../src/composition/knowledge-services";
 import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
+import { knowledgeCatalogue } from "../../src/domain/agent/knowledge-catalogue";
 import { knowledgeRecall } from "../../src/domain/agent/knowledge-recall";
 import { OfflineChatModel } from "../../src/domain/agent/offline-chat-model";
 import { contextReadTool, kbSearchTool } from "../../src/domain/agent/tools/knowledge-tools";
@@ -104,5 +105,60 @@ describe("knowledge tools", () => {
       services,
     );
     expect(nothing).toBeNull();
+  });
+
+  it("below the relevance floor kb_search and the recall answer nothing, and the tool says so", async ({
+    expect,
+  }) => {
+    const name = uniqueName("floor");
+    await createCollection(name);
+    const filler = "\n\n无关的段落。".repeat(300);
+    await upload(name, [
+      { name: "a.md", content: `# 状态管理\n\n## 简单状态\n\n用响应式 API 做简单的状态管理。${filler}` },
+      { name: "b.md", content: `# 组件\n\n组件可以复用，状态放在组件里。${filler}` },
+    ]);
+    const chat = `qq:group:${crypto.randomUUID().slice(0, 8)}`;
+    const base = settingsFor(chat, [name]);
+    const floored: Settings = {
+      ...base,
+      knowledge: {
+        ...base.knowledge,
+        search: { ...base.knowledge.search, relevanceFloor: 0.5 },
+        autoRecall: { ...base.knowledge.autoRecall, relevanceFloor: 0.5, minCoverage: 0 },
+      },
+    };
+    // "storetorefs" and "pinia" occur nowhere in the collection: they carry most of the weight.
+    const question = "pinia 的 storetorefs 状态";
+    const open = await kbSearchTool.run({ query: question }, context(chat, base), services);
+    expect(open.content).toContain("简单状态");
+    const none = await kbSearchTool.run({ query: question }, context(chat, floored), services);
+    expect(none).toEqual({
+      ok: true,
+      content: `知识库（${name}）中没有回答这个问题的内容；不要引用知识库作答，可以如实说明文档里没有。`,
+    });
+    expect(await knowledgeRecall.collect(context(chat, floored, question), services)).toBeNull();
+    // A question the collection does answer passes the same floor.
+    const answered = await kbSearchTool.run({ query: "简单状态管理" }, context(chat, floored), services);
+    expect(answered.content).toContain("用响应式 API 做简单的状态管理");
+  });
+
+  it("the prompt lists only the chat's readable collections, with document counts and titles", async ({
+    expect,
+  }) => {
+    const mine = uniqueName("cat");
+    const theirs = uniqueName("hidden");
+    await createCollection(mine);
+    await createCollection(theirs);
+    await upload(mine, [
+      { name: "a.md", content: "# 计算属性\n\n缓存。" },
+      { name: "b.md", content: "# 侦听器\n\n回调。" },
+    ]);
+    await upload(theirs, [{ name: "c.md", content: "# 秘密\n\n不可见。" }]);
+    const chat = `qq:group:${crypto.randomUUID().slice(0, 8)}`;
+    const section = await knowledgeCatalogue.collect(context(chat, settingsFor(chat, [mine])), services);
+    expect(section?.title).toBe("可以用 kb_search 检索的知识库");
+    expect(section?.items.map((i) => i.text)).toEqual([`${mine}：2 篇文档，如 计算属性、侦听器`]);
+    const none = await knowledgeCatalogue.collect(context(chat, settingsFor(chat, [])), services);
+    expect(none).toBeNull();
   });
 });

@@ -4,8 +4,8 @@
  * so FTS itself reads only rows of readable scopes; bm25 weighs the token column alone.
  * The SQL filter on the joined row (status, type, scope) stays the authoritative check.
  */
-import type { Candidate, IndexFilter, KeywordIndex } from "../../domain/retrieval/ports";
-import { matchExpression } from "../../domain/text/fts-query";
+import type { Candidate, IndexFilter, KeywordIndex, TermFrequencies } from "../../domain/retrieval/ports";
+import { matchExpression, quoteToken } from "../../domain/text/fts-query";
 import { queryTokens } from "../../domain/text/search-tokens";
 import { filterSql, scopeTokenMatch } from "./d1-filter";
 
@@ -35,5 +35,20 @@ export class D1KeywordIndex implements KeywordIndex {
       .bind(match, Math.min(q.limit, MAX_LIMIT), ...filter.params)
       .all<{ node_id: string; rank: number }>();
     return results.map((r) => ({ nodeId: r.node_id, score: -r.rank }));
+  }
+
+  /** One batch: the scopes' row count, then one count per token, all answered by FTS alone. */
+  async frequencies(q: IndexFilter & { tokens: readonly string[] }): Promise<TermFrequencies> {
+    const scopes = scopeTokenMatch(q);
+    const tokens = [...new Set(q.tokens)].slice(0, MAX_QUERY_TOKENS);
+    if (!scopes || tokens.length === 0) return { rows: 0, df: new Map() };
+    const count = (match: string) =>
+      this.#db.prepare("SELECT count(*) AS n FROM nodes_fts WHERE nodes_fts MATCH ?1").bind(match);
+    const results = await this.#db.batch<{ n: number }>([
+      count(scopes),
+      ...tokens.map((t) => count(`retrieval_tokens : ${quoteToken(t)} AND ${scopes}`)),
+    ]);
+    const n = (i: number) => results[i]?.results[0]?.n ?? 0;
+    return { rows: n(0), df: new Map(tokens.map((t, i) => [t, n(i + 1)])) };
   }
 }

@@ -8,6 +8,7 @@ import { helpCommand, pingCommand } from "./commands/basic-commands";
 import { identityCommand } from "./commands/identity-commands";
 import { rememberCommand, rememberIntent, resetCommand } from "./commands/memory-commands";
 import { historyRecall } from "./context-provider";
+import { knowledgeCatalogue } from "./knowledge-catalogue";
 import { knowledgeRecall } from "./knowledge-recall";
 import { memoryMandatory, memoryRecall } from "./memory-context";
 import { configChangeTool } from "./tools/config-change-tool";
@@ -52,7 +53,7 @@ export function defaultTurnRegistry(logger: Logger = silentLogger): TurnRegistry
       configChangeTool,
     ],
     mandatory: memoryMandatory,
-    context: [memoryRecall, historyRecall, knowledgeRecall],
+    context: [memoryRecall, historyRecall, knowledgeRecall, knowledgeCatalogue],
     // Privilege first, then chat domain; strips model-supplied allowed_chats (DESIGN §3.8).
     guard: authorizationGuard(logger),
     // Admin status as the gate resolves it: an admin's explicit writes may go global.

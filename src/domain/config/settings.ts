@@ -130,6 +130,8 @@ const RetrievalProfileSchema = z
     candidates: z.number().int().min(5).max(500),
     /** Share of query tokens a hit must contain (0 = none). */
     minCoverage: z.number().min(0).max(1),
+    /** Share of the query's IDF weight a hit must hold (0 = none): below it, nothing is returned. */
+    relevanceFloor: z.number().min(0).max(1),
     /** Collections whose whole text fits this many tokens are returned whole (0 = never). */
     readWholeTokens: z.number().int().min(0).max(50_000),
     /** Above this many passages, search picks documents/sections first, then passages inside them. */
@@ -269,6 +271,7 @@ export const DEFAULT_SETTINGS: Settings = {
       tokenBudget: 1500,
       candidates: 50,
       minCoverage: 0,
+      relevanceFloor: 0,
       readWholeTokens: 1200,
       twoStageAbove: 20_000,
       neighbours: 1,
@@ -283,6 +286,7 @@ export const DEFAULT_SETTINGS: Settings = {
       tokenBudget: 400,
       candidates: 30,
       minCoverage: 0.5,
+      relevanceFloor: 0,
       readWholeTokens: 0,
       twoStageAbove: 20_000,
       neighbours: 0,

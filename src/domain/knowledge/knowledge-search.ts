@@ -47,6 +47,7 @@ export function profileOptions(profile: RetrievalProfile): RetrievalOptions {
     tokenBudget: profile.tokenBudget,
     candidates: profile.candidates,
     minCoverage: profile.minCoverage,
+    relevanceFloor: profile.relevanceFloor,
     readWholeTokens: profile.readWholeTokens,
     twoStageAbove: profile.twoStageAbove,
     neighbours: profile.neighbours,

@@ -28,7 +28,15 @@ export interface KeywordIndex {
    * text. Returns [] — never throws — for text with nothing searchable.
    */
   search(q: IndexFilter & { readonly text: string; readonly limit: number }): Promise<Candidate[]>;
+  /**
+   * How many indexed rows of the filter's scopes hold each token (document frequency) and how
+   * many rows those scopes hold in all; the relevance floor weighs query tokens by it. Optional:
+   * an index without it leaves the floor off.
+   */
+  frequencies?(q: IndexFilter & { readonly tokens: readonly string[] }): Promise<TermFrequencies>;
 }
+
+export type TermFrequencies = { readonly rows: number; readonly df: ReadonlyMap<string, number> };
 
 export type EmbeddingModel = {
   /** e.g. `@cf/baai/bge-m3`, `local-hash`. */

@@ -12,12 +12,12 @@
  * runs on FTS alone (DESIGN §5.7).
  */
 
-import { queryTokens, searchTokens } from "../text/search-tokens";
+import { focusedQueryTokens, queryTokens, searchTokens } from "../text/search-tokens";
 import { estimateTokens, truncateToTokens } from "../text/token-estimate";
 import { type Citation, citationOf } from "./citation";
 import type { ContextNode } from "./context-node";
 import { type RankedList, reciprocalRankFusion } from "./fuse";
-import type { Candidate, ContextStore, KeywordIndex, Reranker, StoreFilter } from "./ports";
+import type { Candidate, ContextStore, KeywordIndex, Reranker, StoreFilter, TermFrequencies } from "./ports";
 import { type VectorSearchDeps, vectorSearch, vectorsEnabled } from "./vector-search";
 
 export type RetrievalDeps = VectorSearchDeps & {
@@ -35,6 +35,13 @@ export type RetrievalOptions = {
   readonly candidates: number;
   /** Share of the query's tokens a hit must contain (0 = no threshold); vector-only hits need `minSimilarity`. */
   readonly minCoverage: number;
+  /**
+   * Relevance floor (0 = off): share of the query's IDF weight a hit must contain, each token
+   * weighted by how rare it is in the readable scopes (a token they never hold weighs most).
+   * A question whose distinctive words the collection lacks gets nothing rather than the
+   * least-bad passages. Needs `KeywordIndex.frequencies`; without it the floor is off.
+   */
+  readonly relevanceFloor: number;
   /** A filter whose whole text fits this many tokens is returned whole (0 = never). */
   readonly readWholeTokens: number;
   /** Above this many units the search first picks parents, then searches inside them. */
@@ -75,6 +82,7 @@ export const DEFAULT_RETRIEVAL_OPTIONS: RetrievalOptions = {
   tokenBudget: 2000,
   candidates: 50,
   minCoverage: 0,
+  relevanceFloor: 0,
   readWholeTokens: 0,
   twoStageAbove: 20_000,
   parentCandidates: 12,
@@ -134,13 +142,20 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   if (qTokens.size === 0 && !deps.embedder) return EMPTY;
   const twoStage = size !== null && options.twoStageAbove > 0 && size.count > options.twoStageAbove;
 
-  const [keyword, inside, vector] = await Promise.all([
+  const floorTokens = new Set(evidenceTokens(req.query));
+  const floorOn =
+    options.relevanceFloor > 0 && deps.keywords.frequencies !== undefined && floorTokens.size > 0;
+  const [keyword, inside, vector, frequencies] = await Promise.all([
     deps.keywords.search({ ...filter, text: req.query, limit: options.candidates }), // 3. FTS5 bm25
     twoStage ? searchInsideParents(deps, req) : Promise.resolve([]), // 4. parents, then inside them
     vectorsEnabled(deps, options.weights.vector)
       ? vectorSearch(deps, { ...filter, text: req.query, limit: options.candidates })
       : Promise.resolve([]), // 5. kNN
+    floorOn
+      ? deps.keywords.frequencies?.({ ...filter, tokens: [...floorTokens].flatMap(partsOf) })
+      : Promise.resolve(undefined),
   ]);
+  const weightOf = frequencies ? idfWeights(floorTokens, frequencies) : null;
 
   const lists: RankedList[] = [
     { name: "keyword", weight: options.weights.keyword, items: keyword },
@@ -179,7 +194,8 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
       };
     })
     .filter((x): x is NonNullable<typeof x> => x !== null)
-    .filter((x) => options.minCoverage <= 0 || x.coverage >= options.minCoverage);
+    .filter((x) => options.minCoverage <= 0 || x.coverage >= options.minCoverage)
+    .filter((x) => !weightOf || weightedCoverage(weightOf, x.node.retrievalText) >= options.relevanceFloor);
 
   if (options.rerank && deps.reranker && scored.length > 1)
     scored = await rerank(deps, req.query, scored, options); // 8.
@@ -251,6 +267,58 @@ export function coverageOf(query: ReadonlySet<string>, text: string): number {
   let found = 0;
   for (const t of query) if (tokens.has(t)) found++;
   return found / query.size;
+}
+
+/**
+ * Question words that say what kind of answer is wanted, not what it is about (RAGFlow's query
+ * builder drops the same kind): they must not weigh on whether a passage answers.
+ */
+const QUESTION_WORDS: ReadonlySet<string> = new Set(
+  "怎么 怎么样 怎样 如何 什么 为什么 为何 哪些 哪个 哪里 多少 是否 可以 能否 有没有 一个 一下 还是 应该 需要 要怎么 用法 使用 区别 问题".split(
+    " ",
+  ),
+);
+
+/**
+ * The floor's evidence tokens: the query's ICU words (single unknown characters joined into
+ * bigrams), without question words. Cross-word bigrams ("么写", "个可") are left out: they
+ * are rare in any text, so as IDF weights they would outweigh the words that carry meaning.
+ */
+export function evidenceTokens(query: string): string[] {
+  return focusedQueryTokens(query, 32).filter((t) => !QUESTION_WORDS.has(t));
+}
+
+const CJK_WORD = /^[\p{Script=Han}]{3,}$/u;
+
+/** A long CJK word is also present when all its bigrams are (segmentation differs by context). */
+const partsOf = (t: string): string[] =>
+  CJK_WORD.test(t) ? [t, ...Array.from({ length: t.length - 1 }, (_, i) => t.slice(i, i + 2))] : [t];
+
+/** BM25's IDF of each token in the readable scopes, ln(1 + (N − df + ½) / (df + ½)). */
+export function idfWeights(query: ReadonlySet<string>, f: TermFrequencies): Map<string, number> {
+  const out = new Map<string, number>();
+  const dfOf = (t: string) => Math.min(f.df.get(t) ?? 0, f.rows);
+  for (const t of query) {
+    // A long word may be indexed only as its bigrams: its frequency is at least the word's own
+    // count and at most its rarest bigram's; take the larger, the cautious weight.
+    const parts = partsOf(t).slice(1);
+    const bestDf = parts.length > 0 ? Math.max(dfOf(t), Math.min(...parts.map(dfOf))) : dfOf(t);
+    out.set(t, Math.log(1 + (f.rows - bestDf + 0.5) / (bestDf + 0.5)));
+  }
+  return out;
+}
+
+/** Share of the query's IDF weight whose tokens occur in the text. */
+export function weightedCoverage(weights: ReadonlyMap<string, number>, text: string): number {
+  let total = 0;
+  let found = 0;
+  const tokens = new Set(searchTokens(text));
+  for (const [t, w] of weights) {
+    total += w;
+    const parts = partsOf(t);
+    if (tokens.has(t) || (parts.length > 1 && parts.slice(1).every((p) => tokens.has(p)))) found += w;
+  }
+  return total > 0 ? found / total : 0;
 }
 
 const norm = (s: string) => s.normalize("NFKC").toLowerCase().replace(/\s+/g, "");

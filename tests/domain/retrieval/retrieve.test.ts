@@ -11,12 +11,15 @@ import type {
 } from "../../../src/domain/retrieval/ports";
 import {
   DEFAULT_RETRIEVAL_OPTIONS,
+  idfWeights,
   namesSource,
   recheck,
   retrieve,
+  weightedCoverage,
 } from "../../../src/domain/retrieval/retrieve";
 import type { ScopeKey } from "../../../src/domain/retrieval/scope-key";
 import { parseScopeKey } from "../../../src/domain/retrieval/scope-key";
+import { searchTokens } from "../../../src/domain/text/search-tokens";
 
 function node(id: string, scope: string, text: string, extra: Partial<ContextNode> = {}): ContextNode {
   const s = parseScopeKey(scope);
@@ -292,5 +295,67 @@ describe("helpers", () => {
       "张世昌以火爆的性格闻名",
     ]);
     expect(b).toBeGreaterThan(a ?? 0);
+  });
+});
+
+/** FakeKeywords with document frequencies counted over its nodes' search tokens. */
+class CountingKeywords extends FakeKeywords {
+  async frequencies(q: IndexFilter & { tokens: readonly string[] }) {
+    const rows = this.nodes.filter((n) => q.scopes.includes(`${n.scopeType}:${n.scopeId}` as ScopeKey));
+    const df = new Map(
+      q.tokens.map((t) => [t, rows.filter((n) => new Set(searchTokens(n.retrievalText)).has(t)).length]),
+    );
+    return { rows: rows.length, df };
+  }
+}
+
+describe("relevance floor", () => {
+  const nodes = [
+    node("a", "collection:vue", "computed 计算属性 缓存 方法"),
+    node("b", "collection:vue", "watch 侦听器 回调 方法"),
+    node("c", "collection:vue", "slot 插槽 内容 方法"),
+    node("d", "collection:vue", "props 组件 传递 方法"),
+  ];
+  const ask = (keywords: KeywordIndex, query: string, relevanceFloor: number) =>
+    retrieve(
+      { keywords, store: new FakeStore(nodes) },
+      {
+        query,
+        filter: filter(["collection:vue"]),
+        options: { ...DEFAULT_RETRIEVAL_OPTIONS, relevanceFloor },
+      },
+    );
+
+  it("weighs a token the scopes never hold above every token they do hold", ({ expect }) => {
+    const w = idfWeights(new Set(["方法", "缓存", "pinia"]), {
+      rows: 4,
+      df: new Map([
+        ["方法", 4],
+        ["缓存", 1],
+      ]),
+    });
+    expect(w.get("pinia")).toBeGreaterThan(w.get("缓存") ?? 0);
+    expect(w.get("缓存")).toBeGreaterThan(w.get("方法") ?? 0);
+    expect(weightedCoverage(w, "缓存 方法")).toBeCloseTo(
+      ((w.get("缓存") ?? 0) + (w.get("方法") ?? 0)) / [...w.values()].reduce((a, b) => a + b),
+      9,
+    );
+  });
+
+  it("returns nothing when the query's rare words are missing, the hit when they are present", ({
+    expect,
+  }) => {
+    const keywords = new CountingKeywords(nodes);
+    return Promise.all([
+      ask(keywords, "storetorefs 方法", 0.5).then((r) => expect(r.items).toEqual([])),
+      ask(keywords, "缓存 方法", 0.5).then((r) => expect(r.items.map((i) => i.node.nodeId)).toEqual(["a"])),
+      // Floor off: the least-bad passages come back.
+      ask(keywords, "storetorefs 方法", 0).then((r) => expect(r.items.length).toBe(4)),
+    ]);
+  });
+
+  it("stays off for an index without frequencies", async ({ expect }) => {
+    const r = await ask(new FakeKeywords(nodes), "storetorefs 方法", 0.9);
+    expect(r.items.length).toBe(4);
   });
 });

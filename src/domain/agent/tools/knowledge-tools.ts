@@ -67,7 +67,13 @@ export const kbSearchTool: Tool = {
       collections,
       options,
     });
-    return toolOk(result.items.length === 0 ? "知识库中没有找到相关内容。" : formatItems(result.items));
+    // Below the relevance floor nothing comes back: say so plainly, so the model answers "the
+    // documents do not cover this" instead of citing the least-bad passage.
+    return toolOk(
+      result.items.length === 0
+        ? `知识库（${collections.join("、")}）中没有回答这个问题的内容；不要引用知识库作答，可以如实说明文档里没有。`
+        : formatItems(result.items),
+    );
   },
 };
 
