@@ -1,7 +1,10 @@
 /** The Hono app: webhooks, admin API, local dev routes, health. */
 import { type Context, Hono } from "hono";
-import { requireAdmin } from "./admin-auth";
 import type { AppEnv } from "./app-env";
+import { loginRoutes, logoutRoutes } from "./auth/login.routes";
+import { requireAdmin } from "./auth/require-admin";
+import { dashboardRoutes } from "./dashboard/dashboard.routes";
+import { DASHBOARD_CSS } from "./dashboard/styles";
 import { errorResponse } from "./error-response";
 import { adminRoutes } from "./routes/admin.routes";
 import { benchRoutes } from "./routes/bench.routes";
@@ -34,10 +37,20 @@ export function createApp() {
     await next();
   });
   app.route("/webhook", webhookRoutes);
-  app.use("/api/*", requireAdmin);
+  app.use("/api/*", requireAdmin("api"));
   app.route("/api", adminRoutes);
   app.route("/api/context", contextRoutes);
   app.route("/api", knowledgeRoutes);
+  // The stylesheet and the login page are the only things under /admin served without an
+  // admin; they are registered before the guard, which therefore never sees them.
+  app.get("/admin/app.css", (c) =>
+    c.body(DASHBOARD_CSS, 200, { "content-type": "text/css; charset=utf-8", "cache-control": "max-age=300" }),
+  );
+  app.route("/admin", loginRoutes);
+  app.use("/admin", requireAdmin("page"));
+  app.use("/admin/*", requireAdmin("page"));
+  app.route("/admin", logoutRoutes);
+  app.route("/admin", dashboardRoutes);
   // Local-only routes do not exist outside local mode: 404, not 403.
   app.use("/dev/*", async (c, next) => {
     if (c.get("config").mode !== "local") return c.json({ error: "not-found" }, 404);

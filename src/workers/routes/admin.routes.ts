@@ -14,9 +14,6 @@ import { forgetCachedSettings, readSettingsLayers } from "../settings-loader";
 /** Largest settings document accepted by `PUT /api/settings`. */
 export const MAX_SETTINGS_BYTES = 256 * 1024;
 
-/** Who the stored layer names as its author when the admin API saved it. */
-const API_AUTHOR = "admin-api";
-
 function intParam(raw: string | undefined, name: string, fallback: number, min: number, max: number) {
   if (raw === undefined || raw === "") return { ok: true as const, value: fallback };
   const value = Number(raw);
@@ -91,21 +88,17 @@ export const adminRoutes = new Hono<AppEnv>()
     const edit = replaceStoredLayer({ var: read.var, stored: previous }, parsed.value);
     if (!edit.ok) return problem(c, edit.error);
     const at = Date.now();
+    const actor = c.get("admin").actor;
     const changed = changedPaths(previous ?? {}, edit.value.stored);
-    await new D1SettingsStore(openDatabase(c.env.DB)).write(
-      JSON.stringify(edit.value.stored),
-      API_AUTHOR,
+    await new D1SettingsStore(openDatabase(c.env.DB)).write(JSON.stringify(edit.value.stored), actor, at, {
+      dedupeKey: `config.replace:${at}:${crypto.randomUUID()}`,
       at,
-      {
-        dedupeKey: `config.replace:${at}:${crypto.randomUUID()}`,
-        at,
-        actor: API_AUTHOR,
-        action: "config.replace",
-        chatKey: null,
-        target: "settings",
-        detail: { via: "api", changed: changed.length, paths: changed.join(", ").slice(0, 500) },
-      },
-    );
+      actor,
+      action: "config.replace",
+      chatKey: null,
+      target: "settings",
+      detail: { via: "api", changed: changed.length, paths: changed.join(", ").slice(0, 500) },
+    });
     forgetCachedSettings();
     return c.json({ effective: edit.value.effective, stored: edit.value.stored });
   });
