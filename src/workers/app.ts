@@ -11,8 +11,10 @@ import { benchRoutes } from "./routes/bench.routes";
 import { contextRoutes } from "./routes/context.routes";
 import { devRoutes } from "./routes/dev.routes";
 import { evalRoutes } from "./routes/eval.routes";
+import { insightsRoutes } from "./routes/insights.routes";
 import { kbBenchRoutes } from "./routes/kb-bench.routes";
 import { knowledgeRoutes } from "./routes/knowledge.routes";
+import { memoryAdminRoutes } from "./routes/memory-admin.routes";
 import { memoryBenchRoutes } from "./routes/memory-bench.routes";
 import { webhookRoutes } from "./routes/webhook.routes";
 import { readRuntimeConfig } from "./runtime-config";
@@ -41,6 +43,8 @@ export function createApp() {
   app.route("/api", adminRoutes);
   app.route("/api/context", contextRoutes);
   app.route("/api", knowledgeRoutes);
+  app.route("/api/memory", memoryAdminRoutes);
+  app.route("/api", insightsRoutes);
   // The stylesheet and the login page are the only things under /admin served without an
   // admin; they are registered before the guard, which therefore never sees them.
   app.get("/admin/app.css", (c) =>
