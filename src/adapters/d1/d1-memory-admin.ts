@@ -111,7 +111,7 @@ export class D1MemoryAdmin {
         .prepare(`SELECT count(*) AS total FROM nodes n WHERE ${condition}`)
         .bind(...binds.slice(0, -2)),
     ]);
-    const ids = (page?.results as { node_id: string }[]).map((r) => r.node_id);
+    const ids = ((page?.results ?? []) as { node_id: string }[]).map((r) => r.node_id);
     const byId = new Map((await this.#store.load(ids)).map((item) => [item.nodeId, item]));
     const items = ids.flatMap((id) => byId.get(id) ?? []);
     return { items, total: (count?.results[0] as { total: number } | undefined)?.total ?? 0 };
