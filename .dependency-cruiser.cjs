@@ -1,6 +1,8 @@
 /**
  * Dependency rules checked by `npm run deps` (part of `npm run check`).
- * Dependencies point one way: domain ← adapters ← workers / durable-objects.
+ * Dependencies point one way: domain ← adapters ← composition ← workers / durable-objects.
+ * The two entrypoints are siblings: neither imports the other, except that workers/index.ts
+ * re-exports the Durable Object class (the platform finds it on the Worker's module).
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -11,15 +13,38 @@ module.exports = {
       severity: "error",
       from: { path: "^src/domain/" },
       to: {
-        path: "^src/(adapters|workers|durable-objects)/|^(cloudflare:|hono|drizzle-orm)|node_modules/(hono|drizzle-orm)/",
+        path: "^src/(adapters|composition|workers|durable-objects)/|^(cloudflare:|hono|drizzle-orm)|node_modules/(hono|drizzle-orm)/",
       },
     },
     {
       name: "adapters-below-entrypoints",
-      comment: "Adapters implement domain ports; they never reach up into the Worker or the Durable Object.",
+      comment: "Adapters implement domain ports; they never reach up into the wiring, the Worker or the Durable Object.",
       severity: "error",
       from: { path: "^src/adapters/" },
+      to: { path: "^src/(composition|workers|durable-objects)/" },
+    },
+    {
+      name: "composition-below-entrypoints",
+      comment: "The composition root builds adapters for both entrypoints and depends on neither.",
+      severity: "error",
+      from: { path: "^src/composition/" },
       to: { path: "^src/(workers|durable-objects)/" },
+    },
+    {
+      name: "durable-objects-never-import-workers",
+      comment: "The chat object is built from src/composition, never from the Worker's modules.",
+      severity: "error",
+      from: { path: "^src/durable-objects/" },
+      to: { path: "^src/workers/" },
+    },
+    {
+      name: "workers-never-import-durable-objects",
+      comment:
+        "The Worker reaches chat objects through their binding (composition/chat-stub.ts); only index.ts " +
+        "re-exports the class, as the platform requires.",
+      severity: "error",
+      from: { path: "^src/workers/", pathNot: "^src/workers/index[.]ts$" },
+      to: { path: "^src/durable-objects/" },
     },
     {
       name: "memory-never-reaches-authorization",
@@ -42,6 +67,16 @@ module.exports = {
         path: "^src/domain/agent/(memory-|turn-preview|tools/memory-|tools/session-|commands/memory-)",
       },
       to: { path: "^src/domain/authorization/" },
+    },
+    {
+      name: "core-below-agent",
+      comment:
+        "The agent layer (turns, tools, commands) builds on memory, knowledge, history, identity and the " +
+        "model port, never the other way round. (Retrieval is held to it by review: the fixture of the " +
+        "authorization rule needs a retrieval module that reaches through the agent layer.)",
+      severity: "error",
+      from: { path: "^src/domain/(memory|knowledge|history|identity|chat|config|inbound|model|text|shared)/" },
+      to: { path: "^src/domain/agent/" },
     },
     {
       name: "no-circular",

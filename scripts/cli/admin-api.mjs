@@ -25,7 +25,7 @@ export function parseArgs(args) {
 
 function devToken() {
   try {
-    return JSON.parse(readFileSync(path.join(root, "src/workers/dev-defaults.json"), "utf8")).ADMIN_TOKEN;
+    return JSON.parse(readFileSync(path.join(root, "src/composition/dev-defaults.json"), "utf8")).ADMIN_TOKEN;
   } catch {
     return "";
   }

@@ -8,7 +8,8 @@
 //                      safe row with --apply-all-safe — and records what it did in the plan file
 //   rollback --plan F  restores the applied rows from the plan's before-states (--confirm)
 //
-// The planning, validation and SQL are the pure functions in src/domain/memory, which the
+// The planning and validation are the pure functions in src/domain/memory, the SQL those of
+// src/adapters/d1/owner-migrations, which the
 // tests cover; this file only moves them between wrangler, the plan file and the terminal.
 import { cpSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";

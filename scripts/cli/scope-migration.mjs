@@ -14,15 +14,16 @@ export function run(args) {
     describe: (e) => `${e.nodeId} [${e.kind}] global → chat:${e.to}  ${e.text.slice(0, 40)}`,
     load: async () => {
       const m = await loadTs("src/domain/memory/scope-migration.ts");
+      const sql = await loadTs("src/adapters/d1/owner-migrations/scope-migration-sql.ts");
       return {
-        inspectSql: m.INSPECT_SQL,
+        inspectSql: sql.INSPECT_SQL,
         plan: m.planScopeMigration,
         read: m.readScopeMigrationPlan,
         select: m.selectScopeMigration,
-        applySql: m.scopeMigrationApplySql,
-        appliedSql: m.scopeMigrationAppliedSql,
-        rollbackSql: m.scopeMigrationRollbackSql,
-        restoredSql: m.scopeMigrationRestoredSql,
+        applySql: sql.scopeMigrationApplySql,
+        appliedSql: sql.scopeMigrationAppliedSql,
+        rollbackSql: sql.scopeMigrationRollbackSql,
+        restoredSql: sql.scopeMigrationRestoredSql,
       };
     },
   });

@@ -13,15 +13,16 @@ export function run(args) {
     describe: (e) => `${e.nodeId} [${e.kind}] ${e.scope} private → public  ${e.text.slice(0, 40)}`,
     load: async () => {
       const m = await loadTs("src/domain/memory/sensitivity-backfill.ts");
+      const sql = await loadTs("src/adapters/d1/owner-migrations/sensitivity-backfill-sql.ts");
       return {
-        inspectSql: m.BACKFILL_INSPECT_SQL,
+        inspectSql: sql.BACKFILL_INSPECT_SQL,
         plan: m.planSensitivityBackfill,
         read: m.readBackfillPlan,
         select: m.selectBackfill,
-        applySql: m.backfillApplySql,
-        appliedSql: m.backfillAppliedSql,
-        rollbackSql: m.backfillRollbackSql,
-        restoredSql: m.backfillRestoredSql,
+        applySql: sql.backfillApplySql,
+        appliedSql: sql.backfillAppliedSql,
+        rollbackSql: sql.backfillRollbackSql,
+        restoredSql: sql.backfillRestoredSql,
       };
     },
   });

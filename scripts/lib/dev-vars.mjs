@@ -19,7 +19,7 @@ export function readDevVars(file = path.join(root, ".dev.vars")) {
 
 /** Values the local Worker runs with, and which of them came from the embedded defaults. */
 export function effectiveDevVars() {
-  const defaults = JSON.parse(readFileSync(path.join(root, "src/workers/dev-defaults.json"), "utf8"));
+  const defaults = JSON.parse(readFileSync(path.join(root, "src/composition/dev-defaults.json"), "utf8"));
   const fromFile = readDevVars();
   const values = { ...fromFile };
   const defaulted = [];

@@ -6,6 +6,8 @@
  * restarted alarm resumes where it stopped and never sends a reply twice.
  */
 import { DurableObject } from "cloudflare:workers";
+import { type ChatSessionDeps, chatSessionServices } from "../composition/chat-session-services";
+import type { ChatRelay } from "../domain/agent/chat-relay";
 import type { ResetRequest, ResetResult } from "../domain/agent/session-control";
 import { type PreviewRequest, previewTurn, type TurnPreview } from "../domain/agent/turn-preview";
 import type { TurnPorts } from "../domain/agent/turn-services";
@@ -14,11 +16,9 @@ import { isStored, type Settings } from "../domain/config/settings";
 import { inboundRecord } from "../domain/history/message-record";
 import { observationOf } from "../domain/identity/account-observation";
 import type { InboundEvent } from "../domain/inbound/inbound-event";
-import { loadSettings } from "../workers/settings-loader";
 import { AlarmClock } from "./alarm-clock";
 import { ChatMeta } from "./chat-meta";
 import { migrateChatSession } from "./chat-session-schema";
-import { type ChatSessionDeps, chatSessionServices } from "./chat-session-services";
 import { DreamJournal } from "./dream-journal";
 import { type ChatInfo, DreamRunner } from "./dream-runner";
 import { Inbox } from "./inbox";
@@ -57,6 +57,7 @@ export class ChatSession extends DurableObject<Env> {
   readonly #flusher: LogFlusher;
   readonly #alarm: AlarmClock;
   #deps: ChatSessionDeps | null = null;
+  #relay: ChatRelay | null = null;
   #draining = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -109,7 +110,7 @@ export class ChatSession extends DurableObject<Env> {
    * message-log row and sets the alarm. Returns once the event is durable; no slow work here.
    */
   async enqueue(event: InboundEvent): Promise<EnqueueResult> {
-    const settings = await loadSettings(this.env);
+    const settings = await this.#freshSettings();
     const now = Date.now();
     const messageId = event.kind === "message" ? (event.message?.id ?? null) : null;
     const needsTurn = event.kind === "message" && event.message !== null && event.message.addressedToBot;
@@ -149,7 +150,7 @@ export class ChatSession extends DurableObject<Env> {
    * and the budgeted messages — without running it or changing anything (context preview).
    */
   async preview(request: PreviewRequest): Promise<TurnPreview> {
-    const settings = await loadSettings(this.env);
+    const settings = await this.#freshSettings();
     const services = this.#turnPorts();
     return previewTurn(request, {
       settings,
@@ -172,7 +173,7 @@ export class ChatSession extends DurableObject<Env> {
     }
     const outcome = await this.#session.reset(req);
     // The audit row waits in the outbox: make sure an alarm comes to flush it.
-    const settings = await loadSettings(this.env);
+    const settings = await this.#freshSettings();
     await this.#alarm.ensureBy(this.#flusher.windowEnd(settings, Date.now()));
     return outcome;
   }
@@ -197,7 +198,7 @@ export class ChatSession extends DurableObject<Env> {
     this.#draining = true;
     let settings: Settings | null = null;
     try {
-      settings = await loadSettings(this.env);
+      settings = await this.#freshSettings();
       await this.#drain(settings);
       // Under load several turns share one D1 batch: flush when the window has passed or the
       // batch is full; otherwise the re-armed alarm comes back when the window ends.
@@ -218,8 +219,20 @@ export class ChatSession extends DurableObject<Env> {
     return this.#deps;
   }
 
+  /** Settings for this alarm run or request: read once now, shared by everything the run does. */
+  #freshSettings(): Promise<Settings> {
+    const source = this.#services().settings;
+    source.invalidate();
+    return source.current();
+  }
+
   #turnPorts(): TurnPorts & ChatSessionDeps {
-    return { ...this.#services(), session: this.#session };
+    const services = this.#services();
+    // A relayed message waits in this object's outbox like every other row of the log.
+    this.#relay ??= services.relayLoggingTo((record) =>
+      this.#outbox.push({ kind: "message", body: record }, Date.now()),
+    );
+    return { ...services, session: this.#session, relay: this.#relay };
   }
 
   async #drain(settings: Settings): Promise<void> {

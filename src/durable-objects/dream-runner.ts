@@ -6,12 +6,12 @@
  * `memory_runs` — a retried alarm never duplicates memory.
  */
 
+import type { ChatSessionDeps } from "../composition/chat-session-services";
 import type { AccountKey } from "../domain/chat/chat-address";
 import type { Settings } from "../domain/config/settings";
 import type { SenderIdentity } from "../domain/identity/sender-identity";
 import { type DreamTurn, dream, nextDreamAt } from "../domain/memory/dreaming";
 import type { ChatMeta } from "./chat-meta";
-import type { ChatSessionDeps } from "./chat-session-services";
 import type { DreamJournal } from "./dream-journal";
 import type { Outbox } from "./outbox";
 

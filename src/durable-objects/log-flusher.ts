@@ -4,8 +4,8 @@
  * A batch leaves the outbox only after D1 accepted it, so a failed flush loses nothing.
  */
 
-import type { D1MessageLog } from "../adapters/d1/message-log-store";
 import type { Settings } from "../domain/config/settings";
+import type { MessageLog } from "../domain/history/message-log";
 import type { Logger } from "../domain/shared/logger";
 import type { Outbox } from "./outbox";
 
@@ -13,12 +13,12 @@ const MAX_BACKOFF_MS = 60_000;
 
 export class LogFlusher {
   readonly #outbox: Outbox;
-  readonly #log: () => D1MessageLog;
+  readonly #log: () => MessageLog;
   readonly #logger: () => Logger;
   #lastFlushAt = 0;
   #failures = 0;
 
-  constructor(deps: { outbox: Outbox; log: () => D1MessageLog; logger: () => Logger }) {
+  constructor(deps: { outbox: Outbox; log: () => MessageLog; logger: () => Logger }) {
     this.#outbox = deps.outbox;
     this.#log = deps.log;
     this.#logger = deps.logger;

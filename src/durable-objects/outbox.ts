@@ -3,11 +3,11 @@
  * only after the D1 batch that carries it succeeded, so a failed flush loses nothing.
  */
 
-import type { AuditRecord, ChatTouch, FlushBatch, RecallMark } from "../adapters/d1/message-log-store";
-import type { UsageRecord } from "../domain/agent/chat-model";
+import type { AuditRecord, ChatTouch, FlushBatch, RecallMark } from "../domain/history/message-log";
 import type { MessageRecord } from "../domain/history/message-record";
 import { mergeObservations } from "../domain/identity/account-observation";
 import type { AccountObservation } from "../domain/identity/identity-directory";
+import type { UsageRecord } from "../domain/model/chat-model";
 
 export type OutboxItem =
   | { kind: "message"; body: MessageRecord }

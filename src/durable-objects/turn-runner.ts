@@ -4,7 +4,8 @@
  * one by one, each marked sent right after the platform accepted it. A row that must wait
  * (model or send failure with retries left) is backed off; the alarm comes back for it.
  */
-import type { UsageRecord } from "../domain/agent/chat-model";
+
+import type { ChatSessionDeps } from "../composition/chat-session-services";
 import { runTurn } from "../domain/agent/turn";
 import type { TurnContext } from "../domain/agent/turn-context";
 import type { TurnPorts } from "../domain/agent/turn-services";
@@ -12,8 +13,8 @@ import { isStored, type Settings } from "../domain/config/settings";
 import { outboundRecord } from "../domain/history/message-record";
 import type { InboundEvent } from "../domain/inbound/inbound-event";
 import { explicitSensitivity } from "../domain/memory/sensitivity";
+import type { UsageRecord } from "../domain/model/chat-model";
 import type { AuditEvent } from "../domain/shared/audit";
-import type { ChatSessionDeps } from "./chat-session-services";
 import type { DreamJournal } from "./dream-journal";
 import type { Inbox, InboxRow } from "./inbox";
 import type { Outbox } from "./outbox";

@@ -1,5 +1,5 @@
+import type { RuntimeConfig } from "../composition/runtime-config";
 import type { AdminIdentity } from "./auth/admin-identity";
-import type { RuntimeConfig } from "./runtime-config";
 
 export type AppEnv = {
   Bindings: Env;

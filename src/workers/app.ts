@@ -1,5 +1,6 @@
 /** The Hono app: webhooks, admin API, local dev routes, health. */
 import { type Context, Hono } from "hono";
+import { readRuntimeConfig } from "../composition/runtime-config";
 import type { AppEnv } from "./app-env";
 import { loginRoutes, logoutRoutes } from "./auth/login.routes";
 import { requireAdmin } from "./auth/require-admin";
@@ -17,7 +18,6 @@ import { knowledgeRoutes } from "./routes/knowledge.routes";
 import { memoryAdminRoutes } from "./routes/memory-admin.routes";
 import { memoryBenchRoutes } from "./routes/memory-bench.routes";
 import { webhookRoutes } from "./routes/webhook.routes";
-import { readRuntimeConfig } from "./runtime-config";
 
 /** Hono throws when a request came without an execution context (app.request in tests). */
 function executionContext(c: Context<AppEnv>) {

@@ -2,9 +2,9 @@
 import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { ConfigError } from "../composition/runtime-config";
 import type { DomainError } from "../domain/shared/result";
 import type { AppEnv } from "./app-env";
-import { ConfigError } from "./runtime-config";
 
 const STATUS = {
   forbidden: 403,

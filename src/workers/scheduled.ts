@@ -1,10 +1,10 @@
 /** The cron trigger: message-log retention, then a bounded embeddings refresh. */
 import { applyRetention } from "../adapters/d1/retention";
-import { createKnowledgeServices } from "./knowledge-services";
-import { loadSettings } from "./settings-loader";
+import { createKnowledgeServices } from "../composition/knowledge-services";
+import { loadSettings } from "../composition/settings-source";
 
 export async function runScheduled(env: Env, scheduledTime: number): Promise<void> {
-  const settings = await loadSettings(env, scheduledTime);
+  const settings = await loadSettings(env);
   const report = await applyRetention(env.DB, settings, scheduledTime);
   console.log(JSON.stringify({ msg: "retention", ...report }));
   // New nodes of every scope get their vectors here when an import or a write left some

@@ -1,5 +1,5 @@
 /** HistorySearch over an array, matching by substring; for domain tests only. */
-import type { HistoryHit, HistorySearch } from "../../src/domain/history/history-search";
+import type { HistoryHit, HistorySearch } from "../../src/domain/history/history-search-port";
 
 export class InMemoryHistory implements HistorySearch {
   readonly hits: HistoryHit[];

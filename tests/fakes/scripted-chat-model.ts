@@ -1,5 +1,5 @@
 /** A ChatModel that answers from a script and records every request it got. */
-import type { ChatModel, ModelError, ModelRequest, ModelResponse } from "../../src/domain/agent/chat-model";
+import type { ChatModel, ModelError, ModelRequest, ModelResponse } from "../../src/domain/model/chat-model";
 import { err, ok, type Result } from "../../src/domain/shared/result";
 
 export type ScriptStep =

@@ -1,14 +1,14 @@
 // Own file: it changes the stored settings, which every test of a file shares.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, it } from "vitest";
+import { d1SettingsAdmin, loadSettings } from "../../src/composition/settings-source";
+import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
 import { configChangeTool } from "../../src/domain/agent/tools/config-change-tool";
 import { runTurn } from "../../src/domain/agent/turn";
 import type { TurnContext } from "../../src/domain/agent/turn-context";
 import { gateFor } from "../../src/domain/authorization/authorization-gate";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/domain/config/settings";
 import type { AuditEntry } from "../../src/domain/shared/audit";
-import { d1SettingsAdmin, forgetCachedSettings, loadSettings } from "../../src/workers/settings-loader";
-import { defaultTurnRegistry } from "../../src/workers/turn-registry";
 import { ADMIN, MEMBER, withIdentity } from "../fakes/identity-settings";
 import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
@@ -58,7 +58,6 @@ const seed = (document: unknown) =>
 
 afterEach(async () => {
   await env.DB.prepare("DELETE FROM settings").run();
-  forgetCachedSettings();
 });
 
 describe("config_change", () => {

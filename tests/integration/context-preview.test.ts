@@ -1,6 +1,5 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { forgetCachedSettings } from "../../src/workers/settings-loader";
 import { newMemory, seedMemory, uid } from "../support/memory";
 import { everything, preview, previewResponse } from "../support/preview";
 
@@ -86,14 +85,12 @@ describe("POST /api/context/preview", () => {
     await env.DB.prepare("INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES ('config', ?, ?)")
       .bind(JSON.stringify({ memory: { retrieval: { softScope: true } } }), Date.now())
       .run();
-    forgetCachedSettings();
     try {
       const soft = await preview({ chat, text: word });
       expect(soft.scopes.softScope).toBe(true);
       expect(soft.recalled.map((r) => r.text)).toEqual([`${word} 是一首好歌`]);
     } finally {
       await env.DB.prepare("DELETE FROM settings WHERE key = 'config'").run();
-      forgetCachedSettings();
     }
   });
 });

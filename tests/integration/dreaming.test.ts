@@ -2,7 +2,6 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import type { ChatSession } from "../../src/durable-objects/chat-session";
-import { forgetCachedSettings } from "../../src/workers/settings-loader";
 import { newMemory, seedMemory, uid } from "../support/memory";
 import { c2cBody, eventIdOf, groupAtBody, postQq, turnDone } from "../support/qq-events";
 import { eventually } from "../support/wait";
@@ -12,11 +11,9 @@ beforeAll(async () => {
   await env.DB.prepare("INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES ('config', ?, ?)")
     .bind(JSON.stringify({ memory: { dreaming: { afterTurns: 2 } } }), Date.now())
     .run();
-  forgetCachedSettings();
 });
 afterAll(async () => {
   await env.DB.prepare("DELETE FROM settings WHERE key = 'config'").run();
-  forgetCachedSettings();
 });
 
 type NodeRow = {

@@ -3,7 +3,6 @@ import { env } from "cloudflare:workers";
 import { beforeAll, it } from "vitest";
 import { openDatabase } from "../../src/adapters/d1/database";
 import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
-import { forgetCachedSettings } from "../../src/workers/settings-loader";
 import { c2cBody, eventIdOf, groupAtBody, messageRows, postQq, turnDone } from "../support/qq-events";
 import { eventually } from "../support/wait";
 
@@ -13,7 +12,6 @@ beforeAll(async () => {
     "test",
     Date.now(),
   );
-  forgetCachedSettings();
 });
 
 it("never stores an unfollowed group's messages, though it replies and registers the chat", async ({

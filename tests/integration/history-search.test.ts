@@ -1,14 +1,14 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { D1HistorySearch } from "../../src/adapters/d1/d1-history-search";
+import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
 import { D1MessageStore } from "../../src/adapters/d1/d1-message-retrieval";
 import { openDatabase } from "../../src/adapters/d1/database";
-import { D1MessageLog } from "../../src/adapters/d1/message-log-store";
+import { historySearch } from "../../src/composition/history-search";
+import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
 import { runTurn } from "../../src/domain/agent/turn";
 import type { TurnContext } from "../../src/domain/agent/turn-context";
 import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
 import { outboundRecord } from "../../src/domain/history/message-record";
-import { defaultTurnRegistry } from "../../src/workers/turn-registry";
 import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { turnPorts } from "../fakes/turn-ports";
@@ -40,7 +40,7 @@ async function seed(lines: readonly Line[], recalled: readonly Line[] = []): Pro
 }
 
 const newChat = () => `qq:group:${crypto.randomUUID()}`;
-const history = () => new D1HistorySearch(openDatabase(env.DB), env.DB);
+const history = () => historySearch(env);
 const texts = (hits: readonly { text: string; via?: string }[], via: "hit" | "context") =>
   hits.filter((h) => h.via === via).map((h) => h.text);
 

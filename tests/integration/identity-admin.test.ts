@@ -3,10 +3,9 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, it, vi } from "vitest";
 import { openDatabase } from "../../src/adapters/d1/database";
 import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
+import { chatSessionServices } from "../../src/composition/chat-session-services";
 import type { ContextProvider } from "../../src/domain/agent/context-provider";
 import type { SenderIdentity } from "../../src/domain/identity/sender-identity";
-import { chatSessionServices } from "../../src/durable-objects/chat-session-services";
-import { forgetCachedSettings } from "../../src/workers/settings-loader";
 import {
   auditRows,
   c2cBodyWithIdentity,
@@ -33,7 +32,6 @@ beforeAll(async () => {
     "test",
     Date.now(),
   );
-  forgetCachedSettings();
 });
 
 async function say(body: string, chatKey: string) {

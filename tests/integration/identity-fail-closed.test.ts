@@ -3,7 +3,6 @@ import { env } from "cloudflare:workers";
 import { beforeAll, it } from "vitest";
 import { openDatabase } from "../../src/adapters/d1/database";
 import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
-import { forgetCachedSettings } from "../../src/workers/settings-loader";
 import { auditRows, groupBodyWithIdentity, uid } from "../support/identity";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
 import { eventually } from "../support/wait";
@@ -14,7 +13,6 @@ beforeAll(async () => {
     "test",
     Date.now(),
   );
-  forgetCachedSettings();
 });
 
 it("refuses every admin command when identity is enabled without admins, saying why", async ({ expect }) => {

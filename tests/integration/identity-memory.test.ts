@@ -5,7 +5,6 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import { openDatabase } from "../../src/adapters/d1/database";
 import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
-import { forgetCachedSettings } from "../../src/workers/settings-loader";
 import { c2cBodyWithIdentity, groupBodyWithIdentity, uid } from "../support/identity";
 import { preview } from "../support/preview";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
@@ -29,7 +28,6 @@ beforeAll(async () => {
     "test",
     Date.now(),
   );
-  forgetCachedSettings();
 });
 
 async function say(body: string, chatKey: string): Promise<string> {

@@ -2,11 +2,10 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import { hexUtf8 } from "../../src/adapters/d1/d1-filter";
 import { D1KnowledgeStore } from "../../src/adapters/d1/d1-knowledge-store";
+import { createKnowledgeServices } from "../../src/composition/knowledge-services";
 import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
 import type { DocumentPlan } from "../../src/domain/knowledge/document-plan";
 import { profileOptions, searchKnowledge } from "../../src/domain/knowledge/knowledge-search";
-import { createKnowledgeServices } from "../../src/workers/knowledge-services";
-import { forgetCachedSettings } from "../../src/workers/settings-loader";
 import { docx, pdf } from "../support/documents";
 import { api, createCollection, json, search, uniqueName, upload } from "../support/knowledge-api";
 
@@ -26,7 +25,6 @@ beforeAll(async () => {
   await env.DB.prepare("INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES ('config', ?1, ?2)")
     .bind(JSON.stringify(config), Date.now())
     .run();
-  forgetCachedSettings();
 });
 
 async function passages(collection: string) {

@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
+import { knowledgeAccess } from "../../src/composition/knowledge-services";
+import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
 import { knowledgeRecall } from "../../src/domain/agent/knowledge-recall";
 import { OfflineChatModel } from "../../src/domain/agent/offline-chat-model";
 import { contextReadTool, kbSearchTool } from "../../src/domain/agent/tools/knowledge-tools";
@@ -8,8 +10,6 @@ import type { TurnServices } from "../../src/domain/agent/turn-services";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/domain/config/settings";
 import { discardAudit } from "../../src/domain/shared/audit";
 import { systemClock } from "../../src/domain/shared/clock";
-import { knowledgeAccess } from "../../src/workers/knowledge-services";
-import { defaultTurnRegistry } from "../../src/workers/turn-registry";
 import { messageEvent } from "../fakes/inbound";
 import { turnPorts } from "../fakes/turn-ports";
 import { createCollection, uniqueName, upload } from "../support/knowledge-api";

@@ -3,6 +3,7 @@ import { describe, it } from "vitest";
 import { BruteForceVectorIndex } from "../../src/adapters/d1/brute-force-vector-index";
 import { D1EmbeddingStore } from "../../src/adapters/d1/d1-embedding-store";
 import { VectorizeIndexAdapter } from "../../src/adapters/vectorize/vectorize-index";
+import { chatSessionServices } from "../../src/composition/chat-session-services";
 import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
 import { type RecallRequest, recallMemory } from "../../src/domain/memory/recall";
 import { parseScopeKey, type Scope, turnScopes } from "../../src/domain/memory/scope";
@@ -11,7 +12,6 @@ import type { Embedder, VectorIndex } from "../../src/domain/retrieval/ports";
 import type { ScopeKey } from "../../src/domain/retrieval/scope-key";
 import { type VectorSearchDeps, vectorsEnabled } from "../../src/domain/retrieval/vector-search";
 import { ok } from "../../src/domain/shared/result";
-import { chatSessionServices } from "../../src/durable-objects/chat-session-services";
 import { FakeVectorize } from "../fakes/fake-vectorize";
 import { memoryStore, newMemory, seedMemory, uid } from "../support/memory";
 

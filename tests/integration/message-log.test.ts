@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, it, vi } from "vitest";
-import { D1HistorySearch } from "../../src/adapters/d1/d1-history-search";
+import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
 import { openDatabase } from "../../src/adapters/d1/database";
-import { D1MessageLog } from "../../src/adapters/d1/message-log-store";
+import { chatSessionServices } from "../../src/composition/chat-session-services";
+import { historySearch } from "../../src/composition/history-search";
 import { outboundRecord } from "../../src/domain/history/message-record";
 import { chatMatchExpression } from "../../src/domain/text/chat-search-tokens";
-import { chatSessionServices } from "../../src/durable-objects/chat-session-services";
 import { runScheduled } from "../../src/workers/scheduled";
 import { c2cBody, eventIdOf, messageRows, postQq, turnDone } from "../support/qq-events";
 import { eventually } from "../support/wait";
@@ -82,7 +82,7 @@ describe("message log", () => {
       usage: [],
       audit: [],
     });
-    const search = new D1HistorySearch(openDatabase(env.DB), env.DB);
+    const search = historySearch(env);
     const hits = await search.search({ chatKey: a, text: "开会", limit: 5 });
     expect(hits.filter((h) => h.via === "hit").map((h) => h.text)).toEqual(["明天下午三点开会"]);
     // The chat's other message comes along as the hit's context; chat B's never does.

@@ -3,27 +3,28 @@
 // through `wrangler d1 execute`.
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import type { Applied } from "../../src/domain/memory/owner-plan";
-import { parseScopeKey, type Scope } from "../../src/domain/memory/scope";
 import {
-  type GlobalMemoryRow,
   INSPECT_SQL,
-  planScopeMigration,
-  readScopeMigrationPlan,
   scopeMigrationAppliedSql,
   scopeMigrationApplySql,
   scopeMigrationRestoredSql,
   scopeMigrationRollbackSql,
-  selectScopeMigration,
-} from "../../src/domain/memory/scope-migration";
+} from "../../src/adapters/d1/owner-migrations/scope-migration-sql";
 import {
   BACKFILL_INSPECT_SQL,
   backfillAppliedSql,
   backfillApplySql,
   backfillRollbackSql,
-  planSensitivityBackfill,
-  type SensitivityRow,
-} from "../../src/domain/memory/sensitivity-backfill";
+} from "../../src/adapters/d1/owner-migrations/sensitivity-backfill-sql";
+import type { Applied } from "../../src/domain/memory/owner-plan";
+import { parseScopeKey, type Scope } from "../../src/domain/memory/scope";
+import {
+  type GlobalMemoryRow,
+  planScopeMigration,
+  readScopeMigrationPlan,
+  selectScopeMigration,
+} from "../../src/domain/memory/scope-migration";
+import { planSensitivityBackfill, type SensitivityRow } from "../../src/domain/memory/sensitivity-backfill";
 import { indexText } from "../../src/domain/text/search-tokens";
 import { memoryStore, uid } from "../support/memory";
 

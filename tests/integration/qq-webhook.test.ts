@@ -1,7 +1,7 @@
 import { listDurableObjectIds } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, it, vi } from "vitest";
-import { chatSessionServices } from "../../src/durable-objects/chat-session-services";
+import { chatSessionServices } from "../../src/composition/chat-session-services";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import {
   c2cBody,

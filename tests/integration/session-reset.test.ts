@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { it } from "vitest";
+import { chatSessionServices } from "../../src/composition/chat-session-services";
 import type { ChatKey } from "../../src/domain/chat/chat-address";
-import { chatSessionServices } from "../../src/durable-objects/chat-session-services";
 import { uid } from "../support/memory";
 import { preview } from "../support/preview";
 import { c2cBody, eventIdOf, postQq, turnDone } from "../support/qq-events";

@@ -3,9 +3,9 @@ import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, it } from "vitest";
 import { openDatabase } from "../../src/adapters/d1/database";
 import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
+import { loadSettings } from "../../src/composition/settings-source";
 import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
 import { MAX_SETTINGS_BYTES } from "../../src/workers/routes/admin.routes";
-import { forgetCachedSettings, loadSettings } from "../../src/workers/settings-loader";
 
 const TOKEN = "test-admin-token";
 const store = new D1SettingsStore(openDatabase(env.DB));
@@ -24,7 +24,6 @@ const storedRow = () =>
 
 afterEach(async () => {
   await env.DB.prepare("DELETE FROM settings").run();
-  forgetCachedSettings();
 });
 
 describe("settings API", () => {

@@ -3,15 +3,14 @@ import { env } from "cloudflare:workers";
 import { afterEach, it } from "vitest";
 import { openDatabase } from "../../src/adapters/d1/database";
 import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
-import { ConfigError } from "../../src/workers/runtime-config";
-import { forgetCachedSettings, loadSettings } from "../../src/workers/settings-loader";
+import { ConfigError } from "../../src/composition/runtime-config";
+import { loadSettings } from "../../src/composition/settings-source";
 
 const store = new D1SettingsStore(openDatabase(env.DB));
 const withVar = (value: unknown) => ({ ...env, AKASHA_CONFIG: JSON.stringify(value) }) as Env;
 
 afterEach(async () => {
   await store.write("{}", "test", Date.now());
-  forgetCachedSettings();
 });
 
 it("refuses an AKASHA_CONFIG whose identity section is invalid, naming the field", async ({ expect }) => {
@@ -39,7 +38,6 @@ it("ignores a stored layer with a bad identity field as a whole and keeps the va
     "test",
     Date.now(),
   );
-  forgetCachedSettings();
   const settings = await loadSettings(withVar({ follow: { groups: ["qq:group:FROM_VAR"] } }));
   // Nothing of the stored layer is applied, not even its valid follow list.
   expect(settings.follow.groups).toEqual(["qq:group:FROM_VAR"]);
@@ -53,7 +51,6 @@ it("applies a valid stored identity layer over the var", async ({ expect }) => {
     "test",
     Date.now(),
   );
-  forgetCachedSettings();
   const settings = await loadSettings(withVar({ identity: { chatDomains: { c: ["qq:group:G1"] } } }));
   expect(settings.identity).toEqual({
     enabled: true,

@@ -91,3 +91,16 @@ test("memory, scope, retrieval and identity code never read admin status", () =>
   ]);
   assert.deepEqual(adminMentions(root), []);
 });
+
+test("the layering rules keep the entrypoints apart, the composition root below them and memory below the agent layer", () => {
+  const { status, output, violations } = check(path.join(root, "tests/fixtures/dependency-layers"));
+  assert.notEqual(status, 0, "depcruise must fail on the fixture");
+  assert.match(output, /error durable-objects-never-import-workers: src\/durable-objects\/uses-worker.ts/);
+  const found = violations.map((v) => `${v.rule.name} ${v.from} → ${v.to}`).sort();
+  assert.deepEqual(found, [
+    "composition-below-entrypoints src/composition/reaches-up.ts → src/workers/routes/chat.routes.ts",
+    "core-below-agent src/domain/memory/asks-agent.ts → src/domain/agent/turn.ts",
+    "durable-objects-never-import-workers src/durable-objects/uses-worker.ts → src/workers/routes/chat.routes.ts",
+    "workers-never-import-durable-objects src/workers/routes/uses-object.ts → src/durable-objects/chat-session.ts",
+  ]);
+});

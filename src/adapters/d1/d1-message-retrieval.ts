@@ -10,7 +10,7 @@ import {
   messageNode,
   messageNodeId,
   messageSeqOf,
-} from "../../domain/history/search-history";
+} from "../../domain/history/history-search-pipeline";
 import type { ContextNode, NodeType } from "../../domain/retrieval/context-node";
 import type {
   Candidate,

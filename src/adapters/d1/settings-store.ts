@@ -1,7 +1,7 @@
 /** The D1 layer of the behaviour settings: one JSON document under key `config`. */
 import { and, eq } from "drizzle-orm";
+import type { AuditRecord } from "../../domain/history/message-log";
 import type { Database } from "./database";
-import type { AuditRecord } from "./message-log-store";
 import { auditLog, settings } from "./schema";
 
 export const SETTINGS_KEY = "config";

@@ -3,7 +3,7 @@
  * Shared by the OpenAI-compatible HTTP adapter and Workers AI, whose chat models take the
  * same shape.
  */
-import type { ChatMessage, ModelRequest, ToolSpec } from "../../domain/agent/chat-model";
+import type { ChatMessage, ModelRequest, ToolSpec } from "../../domain/model/chat-model";
 
 export type WireToolCall = {
   readonly id: string;

@@ -3,7 +3,7 @@
  * Workers AI: null content, missing tool-call ids, object arguments, absent usage.
  */
 import { z } from "zod";
-import type { ModelResponse, ToolCall } from "../../domain/agent/chat-model";
+import type { ModelResponse, ToolCall } from "../../domain/model/chat-model";
 import { err, ok, type Result } from "../../domain/shared/result";
 
 const ToolCallSchema = z.object({

@@ -2,7 +2,7 @@
  * The ChatModel port over any OpenAI-compatible `/chat/completions` endpoint (OpenAI,
  * DeepSeek, SiliconFlow, OpenRouter, a local llama.cpp or Ollama server).
  */
-import type { ChatModel, ModelError, ModelRequest, ModelResponse } from "../../domain/agent/chat-model";
+import type { ChatModel, ModelError, ModelRequest, ModelResponse } from "../../domain/model/chat-model";
 import { err, ok, type Result } from "../../domain/shared/result";
 import { readChatCompletion } from "./chat-completion.schema";
 import { toChatCompletionParams } from "./chat-completion-request";

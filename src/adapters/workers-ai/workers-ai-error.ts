@@ -3,7 +3,7 @@
  * carries the Workers AI internal code (e.g. `3040: Capacity temporarily exceeded`), so the
  * code and a few phrases are all there is to go on.
  */
-import type { ModelError } from "../../domain/agent/chat-model";
+import type { ModelError } from "../../domain/model/chat-model";
 
 // Internal codes from the Workers AI error table (developers.cloudflare.com/workers-ai/platform/errors).
 const RATE_LIMITED = new Set([3036, 3040]); // daily free neurons used up; out of capacity

@@ -6,10 +6,10 @@
 
 import { standingScore } from "../memory/ranking";
 import { describeRecalled, recallMemory } from "../memory/recall";
+import { estimateTokens } from "../text/token-estimate";
 import type { ContextProvider } from "./context-provider";
 import { recallDepsOf, recalledItem, scopesOf } from "./memory-turn";
 import type { MandatoryExtras, MandatoryProvider } from "./prompt";
-import { estimateTokens } from "./token-estimate";
 
 /** Rules of the chat, then the most important items of the readable scopes. */
 export const memoryMandatory: MandatoryProvider = {

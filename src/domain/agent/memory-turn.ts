@@ -6,7 +6,7 @@
 import type { RecallDeps, RecalledMemory } from "../memory/recall";
 import { type ScopeInput, type TurnScopes, turnScopes } from "../memory/scope";
 import { type Speaker, speakerOf as speakerFrom } from "../memory/speaker-name";
-import type { RecalledItem } from "./chat-model";
+import type { RecalledItem } from "../model/chat-model";
 import type { TurnContext } from "./turn-context";
 import type { TurnServices } from "./turn-services";
 

@@ -3,9 +3,10 @@
  * answers with a short digest of what the turn recalled, and echoes what it received
  * otherwise. Commands are handled before any model, so they work here too.
  */
+
+import type { ChatModel, ModelRequest, ModelResponse } from "../model/chat-model";
 import { ok } from "../shared/result";
-import type { ChatModel, ModelRequest, ModelResponse } from "./chat-model";
-import { estimateTokens } from "./token-estimate";
+import { estimateTokens } from "../text/token-estimate";
 
 const DIGEST_ITEMS = 3;
 const ITEM_CHARS = 80;

@@ -6,8 +6,8 @@
  * left of `turn.contextTokenBudget`. The result also says exactly what went in, for the
  * context preview.
  */
-import type { ChatMessage, RecalledItem } from "./chat-model";
-import { estimateTokens, truncateToTokens } from "./token-estimate";
+import type { ChatMessage, RecalledItem } from "../model/chat-model";
+import { estimateTokens, truncateToTokens } from "../text/token-estimate";
 import type { RecentTurn, TurnContext } from "./turn-context";
 import type { TurnServices } from "./turn-services";
 

@@ -4,7 +4,7 @@
  * whether the sender must be an admin. No tool parameter names a scope or a set of chats
  * (DESIGN §5.2); those come from the resolved turn.
  */
-import type { ToolSpec } from "./chat-model";
+import type { ToolSpec } from "../model/chat-model";
 import type { TurnContext } from "./turn-context";
 import type { TurnServices } from "./turn-services";
 

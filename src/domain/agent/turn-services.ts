@@ -1,15 +1,15 @@
 /** Ports a turn uses. Built by the chat object from its bindings; fakes in domain tests. */
 
 import type { SettingsAdmin } from "../config/settings-admin";
-import type { HistorySearch } from "../history/history-search";
+import type { HistorySearch } from "../history/history-search-port";
 import type { IdentityDirectory } from "../identity/identity-directory";
 import type { IdentityResolver } from "../identity/sender-identity";
 import type { KnowledgeAccess } from "../knowledge/knowledge-search";
 import type { MemoryServices } from "../memory/memory-store";
+import type { ChatModel } from "../model/chat-model";
 import type { AuditTrail } from "../shared/audit";
 import type { Clock } from "../shared/clock";
 import type { Logger } from "../shared/logger";
-import type { ChatModel } from "./chat-model";
 import type { ChatRelay } from "./chat-relay";
 import type { ChatSessions, SessionControl } from "./session-control";
 

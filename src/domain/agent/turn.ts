@@ -2,8 +2,7 @@
  * One turn: a command, or recall → prompt → model with tools → reply. Pure orchestration over
  * ports; the chat object supplies the services and persists the result.
  */
-import type { AuditEntry, AuditEvent } from "../shared/audit";
-import { err, ok, type Result } from "../shared/result";
+
 import type {
   ChatMessage,
   ModelError,
@@ -12,7 +11,9 @@ import type {
   RecalledItem,
   ToolCall,
   UsageRecord,
-} from "./chat-model";
+} from "../model/chat-model";
+import type { AuditEntry, AuditEvent } from "../shared/audit";
+import { err, ok, type Result } from "../shared/result";
 import { type Command, parseCommand } from "./command";
 import type { ContextProvider } from "./context-provider";
 import type { Intent } from "./intent";

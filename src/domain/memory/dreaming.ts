@@ -9,9 +9,10 @@
  * turns may write; another chat's items are invisible to it, so they can neither swallow a
  * new item as a "duplicate" nor be archived by it.
  */
-import type { ChatModel, UsageRecord } from "../agent/chat-model";
+
 import type { Settings } from "../config/settings";
 import type { SenderIdentity } from "../identity/sender-identity";
+import type { ChatModel, UsageRecord } from "../model/chat-model";
 import type { Logger } from "../shared/logger";
 import { err, ok, type Result } from "../shared/result";
 import {

@@ -5,7 +5,7 @@
  * output is validated whole: anything malformed is an error and writes nothing.
  */
 import { z } from "zod";
-import type { ChatModel, JsonSchema, ModelRequest, UsageRecord } from "../agent/chat-model";
+import type { ChatModel, JsonSchema, ModelRequest, UsageRecord } from "../model/chat-model";
 import { err, ok, type Result } from "../shared/result";
 import type { MemoryItem } from "./memory";
 import { MEMORY_KINDS } from "./scope";

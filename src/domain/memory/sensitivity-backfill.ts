@@ -6,17 +6,7 @@
  * before turning soft scope on, or legacy items stay unreachable outside their scope.
  */
 import { err, ok, type Result } from "../shared/result";
-import {
-  auditSql,
-  checkApproval,
-  checkHeader,
-  type Database,
-  isObjectValue,
-  type PlanHeader,
-  sqlInteger,
-  sqlString,
-  verifySql,
-} from "./owner-plan";
+import { checkApproval, checkHeader, type Database, isObjectValue, type PlanHeader } from "./owner-plan";
 
 export const SENSITIVITY_BACKFILL = "akasha.sensitivity-backfill";
 
@@ -50,10 +40,6 @@ export type BackfillPlan = PlanHeader<typeof SENSITIVITY_BACKFILL> & {
   readonly counts: { readonly make_public: number };
   readonly entries: readonly BackfillEntry[];
 };
-
-export const BACKFILL_INSPECT_SQL = `SELECT node_id, node_type, kind, scope_type, scope_id, sensitivity, sensitivity_source, raw_text, updated_at
-FROM nodes WHERE node_type = 'memory' AND sensitivity = 'private' AND sensitivity_source = 'default'
-ORDER BY seq`;
 
 export function planSensitivityBackfill(
   rows: readonly SensitivityRow[],
@@ -114,54 +100,3 @@ export function selectBackfill(plan: BackfillPlan, options: { applyAllSafe: bool
     (e) => e.approval === "approved" || (options.applyAllSafe && e.approval === "pending"),
   );
 }
-
-export function backfillApplySql(entries: readonly BackfillEntry[], stamp: number): string {
-  const lines = entries.map(
-    (e) =>
-      `UPDATE nodes SET sensitivity = 'public', updated_at = ${sqlInteger(stamp)} WHERE node_id = ${sqlString(e.nodeId)} ` +
-      `AND sensitivity = 'private' AND sensitivity_source = 'default' AND updated_at = ${sqlInteger(e.before.updated_at)};`,
-  );
-  lines.push(
-    auditSql({
-      dedupeKey: `sensitivity-backfill:apply:${stamp}`,
-      at: stamp,
-      action: "sensitivity_backfill_apply",
-      detail: { rows: entries.length },
-    }),
-  );
-  return lines.join("\n");
-}
-
-export const backfillAppliedSql = (entries: readonly BackfillEntry[], stamp: number) =>
-  verifySql(
-    entries.map((e) => e.nodeId),
-    `sensitivity = 'public' AND sensitivity_source = 'default' AND updated_at = ${sqlInteger(stamp)}`,
-  );
-
-export function backfillRollbackSql(plan: BackfillPlan, at: number): Result<string, string> {
-  const applied = plan.applied;
-  if (!applied) return err("this plan was never applied; there is nothing to roll back");
-  if (applied.rolledBack) return err(`this plan was already rolled back at ${applied.rolledBack.at}`);
-  const byId = new Map(plan.entries.map((e) => [e.nodeId, e]));
-  const lines: string[] = [];
-  for (const id of applied.nodeIds) {
-    const e = byId.get(id);
-    if (!e) return err(`applied node ${id} has no entry in the plan`);
-    lines.push(
-      `UPDATE nodes SET sensitivity = 'private', updated_at = ${sqlInteger(e.before.updated_at)} WHERE node_id = ${sqlString(id)} ` +
-        `AND sensitivity = 'public' AND sensitivity_source = 'default' AND updated_at = ${sqlInteger(applied.stamp)};`,
-    );
-  }
-  lines.push(
-    auditSql({
-      dedupeKey: `sensitivity-backfill:rollback:${applied.stamp}`,
-      at,
-      action: "sensitivity_backfill_rollback",
-      detail: { rows: applied.nodeIds.length, appliedAt: applied.at },
-    }),
-  );
-  return ok(lines.join("\n"));
-}
-
-export const backfillRestoredSql = (plan: BackfillPlan) =>
-  verifySql(plan.applied?.nodeIds ?? [], "sensitivity = 'private' AND sensitivity_source = 'default'");

@@ -11,8 +11,9 @@
  * Vector search is optional: with no embedder or index, or when either fails, the pipeline
  * runs on FTS alone (DESIGN §5.7).
  */
-import { estimateTokens, truncateToTokens } from "../agent/token-estimate";
+
 import { queryTokens, searchTokens } from "../text/search-tokens";
+import { estimateTokens, truncateToTokens } from "../text/token-estimate";
 import { type Citation, citationOf } from "./citation";
 import type { ContextNode } from "./context-node";
 import { type RankedList, reciprocalRankFusion } from "./fuse";

@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
-import { D1LoginThrottle } from "../../adapters/d1/login-throttle";
+import { loginThrottle } from "../../composition/admin-services";
 import { tokensMatch } from "../admin-auth";
 import type { AppEnv } from "../app-env";
 import { Layout } from "../dashboard/layout";
@@ -56,7 +56,7 @@ export const loginRoutes = new Hono<AppEnv>()
   .post("/login", async (c) => {
     if (readAccessConfig(c.env)) return c.html(<LoginPage access />, 403);
     if (!sameOrigin(c.req.raw)) return c.html(<LoginPage error="Cross-origin login refused." />, 403);
-    const throttle = new D1LoginThrottle(c.env.DB);
+    const throttle = loginThrottle(c.env);
     const client = clientOf(c.req.raw);
     const now = Date.now();
     const wait = await throttle.retryAfter(client, now);

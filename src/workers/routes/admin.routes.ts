@@ -1,15 +1,13 @@
 /** The admin JSON API: chat registry, message log and behaviour settings. Auth is applied by the app. */
 import { Hono } from "hono";
-import { D1ChatRegistry } from "../../adapters/d1/chat-registry";
-import { openDatabase } from "../../adapters/d1/database";
-import { D1SettingsStore } from "../../adapters/d1/settings-store";
+import { chatRegistry } from "../../composition/chat-registry";
+import { ConfigError } from "../../composition/runtime-config";
+import { d1SettingsStore, readSettingsLayers } from "../../composition/settings-source";
 import { parseChatKey } from "../../domain/chat/chat-address";
 import { changedPaths, effectiveSettings, replaceStoredLayer } from "../../domain/config/settings-edit";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
 import { parseJsonBytes, readRawBody } from "../raw-body";
-import { ConfigError } from "../runtime-config";
-import { forgetCachedSettings, readSettingsLayers } from "../settings-loader";
 
 /** Largest settings document accepted by `PUT /api/settings`. */
 export const MAX_SETTINGS_BYTES = 256 * 1024;
@@ -28,7 +26,7 @@ function intParam(raw: string | undefined, name: string, fallback: number, min: 
 
 export const adminRoutes = new Hono<AppEnv>()
   .get("/chats", async (c) => {
-    const chats = await new D1ChatRegistry(openDatabase(c.env.DB)).list();
+    const chats = await chatRegistry(c.env).list();
     return c.json({ chats });
   })
   .get("/messages", async (c) => {
@@ -51,11 +49,7 @@ export const adminRoutes = new Hono<AppEnv>()
       Number.MAX_SAFE_INTEGER,
     );
     if (!before.ok) return problem(c, before.error);
-    const messages = await new D1ChatRegistry(openDatabase(c.env.DB)).messages(
-      chat,
-      limit.value,
-      before.value,
-    );
+    const messages = await chatRegistry(c.env).messages(chat, limit.value, before.value);
     return c.json({ chat, messages });
   })
   .get("/settings", async (c) => {
@@ -90,7 +84,7 @@ export const adminRoutes = new Hono<AppEnv>()
     const at = Date.now();
     const actor = c.get("admin").actor;
     const changed = changedPaths(previous ?? {}, edit.value.stored);
-    await new D1SettingsStore(openDatabase(c.env.DB)).write(JSON.stringify(edit.value.stored), actor, at, {
+    await d1SettingsStore(c.env).write(JSON.stringify(edit.value.stored), actor, at, {
       dedupeKey: `config.replace:${at}:${crypto.randomUUID()}`,
       at,
       actor,
@@ -99,6 +93,5 @@ export const adminRoutes = new Hono<AppEnv>()
       target: "settings",
       detail: { via: "api", changed: changed.length, paths: changed.join(", ").slice(0, 500) },
     });
-    forgetCachedSettings();
     return c.json({ effective: edit.value.effective, stored: edit.value.stored });
   });

@@ -5,8 +5,8 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { D1MessageLog } from "../../adapters/d1/d1-message-log";
 import { openDatabase } from "../../adapters/d1/database";
-import { D1MessageLog } from "../../adapters/d1/message-log-store";
 import type { AccountKey, ChatKey } from "../../domain/chat/chat-address";
 import { inboundRecord } from "../../domain/history/message-record";
 import type { AppEnv } from "../app-env";

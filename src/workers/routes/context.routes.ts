@@ -6,9 +6,9 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { chatSession } from "../../composition/chat-stub";
 import { accountKey, chatKeyOf, parseSessionKey } from "../../domain/chat/chat-address";
 import type { AppEnv } from "../app-env";
-import { chatSession } from "../chat-stub";
 import { problem } from "../error-response";
 
 const PreviewSchema = z

@@ -8,10 +8,10 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { signOneBotBody } from "../../adapters/onebot/onebot-signature";
 import { signQqMessage } from "../../adapters/qq/qq-signature";
+import { chatSession } from "../../composition/chat-stub";
+import type { RuntimeConfig } from "../../composition/runtime-config";
 import { type ChatAddress, chatKeyOf, parseChatKey } from "../../domain/chat/chat-address";
 import type { AppEnv } from "../app-env";
-import { chatSession } from "../chat-stub";
-import type { RuntimeConfig } from "../runtime-config";
 
 const TURN_WAIT_MS = 10_000;
 const POLL_MS = 25;

@@ -9,8 +9,10 @@ import { z } from "zod";
 import { jsonChunks } from "../../adapters/d1/d1-json-chunks";
 import { insertEdgesStatements, insertNodesStatements } from "../../adapters/d1/d1-node-writes";
 import { paragraphs } from "../../adapters/documents/text-decoding";
+import { createKnowledgeServices } from "../../composition/knowledge-services";
+import { loadSettings } from "../../composition/settings-source";
 import { planConversation } from "../../domain/history/conversation-plan";
-import { HISTORY_RETRIEVAL_OPTIONS } from "../../domain/history/history-retrieval";
+import { HISTORY_RETRIEVAL_OPTIONS } from "../../domain/history/history-retrieval-profile";
 import { importFile } from "../../domain/knowledge/import-documents";
 import { profileOptions } from "../../domain/knowledge/knowledge-search";
 import { NODE_TYPES } from "../../domain/retrieval/context-node";
@@ -20,8 +22,6 @@ import { ok } from "../../domain/shared/result";
 import { matchExpression } from "../../domain/text/fts-query";
 import { indexText, queryTokens } from "../../domain/text/search-tokens";
 import type { AppEnv } from "../app-env";
-import { createKnowledgeServices } from "../knowledge-services";
-import { loadSettings } from "../settings-loader";
 
 const DocumentsSchema = z.object({
   collection: z.string(),

@@ -1,8 +1,7 @@
 /** The admin API's read-only views: the audit log, model usage, and the counts and sizes of what is stored. */
 import { Hono } from "hono";
 import { z } from "zod";
-import { D1AdminStats } from "../../adapters/d1/d1-admin-stats";
-import { D1AuditLog } from "../../adapters/d1/d1-audit-log";
+import { adminStats, auditLog } from "../../composition/admin-services";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
 import { validate } from "./zod-problem";
@@ -46,18 +45,16 @@ export const insightsRoutes = new Hono<AppEnv>()
   .get("/audit", async (c) => {
     const q = validate(AuditQuery, c.req.query());
     if (!q.ok) return problem(c, q.error);
-    return c.json({ entries: await new D1AuditLog(c.env.DB).list(q.value) });
+    return c.json({ entries: await auditLog(c.env).list(q.value) });
   })
   .get("/usage", async (c) => {
     const q = validate(UsageQuery, c.req.query());
     if (!q.ok) return problem(c, q.error);
     const now = Date.now();
-    return c.json(
-      await new D1AdminStats(c.env.DB).usage(windowStart(now, q.value.days), now + 1, q.value.chat),
-    );
+    return c.json(await adminStats(c.env).usage(windowStart(now, q.value.days), now + 1, q.value.chat));
   })
   .get("/stats", async (c) => {
     const q = validate(StatsQuery, c.req.query());
     if (!q.ok) return problem(c, q.error);
-    return c.json(await new D1AdminStats(c.env.DB).stats(windowStart(Date.now(), q.value.days)));
+    return c.json(await adminStats(c.env).stats(windowStart(Date.now(), q.value.days)));
   });

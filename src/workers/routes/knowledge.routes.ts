@@ -5,6 +5,8 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { createKnowledgeServices } from "../../composition/knowledge-services";
+import { loadSettings } from "../../composition/settings-source";
 import { CHUNK_SIZE_RANGE, validateCollectionName } from "../../domain/knowledge/collection";
 import type { SourceFile } from "../../domain/knowledge/document";
 import { IMPORT_LIMITS, importFiles } from "../../domain/knowledge/import-documents";
@@ -16,8 +18,6 @@ import {
 } from "../../domain/knowledge/knowledge-search";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
-import { createKnowledgeServices } from "../knowledge-services";
-import { loadSettings } from "../settings-loader";
 
 /** The platform caps request bodies at 100 MB on most plans; larger batches must be split. */
 const MAX_REQUEST_BYTES = 100 * 1024 * 1024;

@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { D1MemoryAdmin } from "../../adapters/d1/d1-memory-admin";
+import { memoryAdmin } from "../../composition/admin-services";
 import { SENSITIVITIES } from "../../domain/memory/memory";
 import { MEMORY_KINDS, parseScopeKey } from "../../domain/memory/scope";
 import type { AppEnv } from "../app-env";
@@ -68,18 +68,18 @@ export const memoryAdminRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
     const q = validate(MemoryListQuery, c.req.query());
     if (!q.ok) return problem(c, q.error);
-    const { items, total } = await new D1MemoryAdmin(c.env.DB).list(q.value);
+    const { items, total } = await memoryAdmin(c.env).list(q.value);
     return c.json({ items, total, limit: q.value.limit, offset: q.value.offset });
   })
   .get("/candidates", async (c) => {
     const q = validate(CandidateQuery, c.req.query());
     if (!q.ok) return problem(c, q.error);
-    return c.json(await new D1MemoryAdmin(c.env.DB).candidates(q.value));
+    return c.json(await memoryAdmin(c.env).candidates(q.value));
   })
   .get("/:id", async (c) => {
     const nodeId = validate(id, c.req.param("id"));
     if (!nodeId.ok) return problem(c, { kind: "invalid", field: "id", reason: "must be a memory item id" });
-    const item = await new D1MemoryAdmin(c.env.DB).get(nodeId.value);
+    const item = await memoryAdmin(c.env).get(nodeId.value);
     return item ? c.json({ item }) : problem(c, { kind: "not-found", what: `memory item ${nodeId.value}` });
   })
   .patch("/:id", async (c) => {
@@ -87,7 +87,7 @@ export const memoryAdminRoutes = new Hono<AppEnv>()
     if (!nodeId.ok) return problem(c, { kind: "invalid", field: "id", reason: "must be a memory item id" });
     const body = validate(MemoryEditBody, await jsonBody(c.req.raw));
     if (!body.ok) return problem(c, body.error);
-    const item = await new D1MemoryAdmin(c.env.DB).edit(nodeId.value, body.value, {
+    const item = await memoryAdmin(c.env).edit(nodeId.value, body.value, {
       actor: c.get("admin").actor,
       at: Date.now(),
     });
@@ -97,7 +97,7 @@ export const memoryAdminRoutes = new Hono<AppEnv>()
     const nodeId = validate(id, c.req.param("id"));
     if (!nodeId.ok) return problem(c, { kind: "invalid", field: "id", reason: "must be a memory item id" });
     const action = c.req.param("action") as "archive" | "restore";
-    const done = await new D1MemoryAdmin(c.env.DB).changeStatus(nodeId.value, action, {
+    const done = await memoryAdmin(c.env).changeStatus(nodeId.value, action, {
       actor: c.get("admin").actor,
       at: Date.now(),
     });
@@ -124,7 +124,7 @@ export const memoryAdminRoutes = new Hono<AppEnv>()
         field: "confirm",
         reason: "must repeat the item's id to forget it",
       });
-    const forgotten = await new D1MemoryAdmin(c.env.DB).forget(nodeId.value, {
+    const forgotten = await memoryAdmin(c.env).forget(nodeId.value, {
       actor: c.get("admin").actor,
       at: Date.now(),
     });

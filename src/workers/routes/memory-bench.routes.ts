@@ -12,13 +12,12 @@ import { z } from "zod";
 import { memoryContentHash } from "../../adapters/d1/d1-memory-store";
 import { openDatabase } from "../../adapters/d1/database";
 import { D1SettingsStore } from "../../adapters/d1/settings-store";
+import { chatSession } from "../../composition/chat-stub";
 import { accountKey, type ChatKey } from "../../domain/chat/chat-address";
 import { resolveSettings } from "../../domain/config/settings";
 import { memoryMatch } from "../../domain/memory/memory-query";
 import { indexText } from "../../domain/text/search-tokens";
 import type { AppEnv } from "../app-env";
-import { chatSession } from "../chat-stub";
-import { forgetCachedSettings } from "../settings-loader";
 
 const NAMES = ["小明", "小红", "阿杰", "老王", "小李", "婷婷", "大伟", "阿珍", "Tom", "Lily", "浩然", "思思"];
 const VERBS = [
@@ -245,6 +244,5 @@ export const memoryBenchRoutes = new Hono<AppEnv>()
     const resolved = resolveSettings(layer);
     if (!resolved.ok) return c.json({ error: "invalid", ...resolved.error }, 400);
     await new D1SettingsStore(openDatabase(c.env.DB)).write(JSON.stringify(layer), "bench", Date.now());
-    forgetCachedSettings();
     return c.json({ ok: true });
   });

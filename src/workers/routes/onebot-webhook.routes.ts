@@ -7,10 +7,10 @@
 import { Hono } from "hono";
 import { toInboundEvent } from "../../adapters/onebot/onebot-event";
 import { verifyOneBotSignature } from "../../adapters/onebot/onebot-signature";
+import { chatSession } from "../../composition/chat-stub";
+import { loadSettings } from "../../composition/settings-source";
 import type { AppEnv } from "../app-env";
-import { chatSession } from "../chat-stub";
 import { parseJsonBytes, readRawBody } from "../raw-body";
-import { loadSettings } from "../settings-loader";
 
 export const oneBotWebhookRoutes = new Hono<AppEnv>().post("/", async (c) => {
   const config = c.get("config");

@@ -8,10 +8,10 @@ import { Hono } from "hono";
 import { toInboundEvent } from "../../adapters/qq/qq-event";
 import { parseQqEnvelope } from "../../adapters/qq/qq-event.schema";
 import { answerValidation, checkQqRequest } from "../../adapters/qq/qq-webhook-request";
+import { chatSession } from "../../composition/chat-stub";
+import { loadSettings } from "../../composition/settings-source";
 import type { AppEnv } from "../app-env";
-import { chatSession } from "../chat-stub";
 import { parseJsonBytes, readRawBody } from "../raw-body";
-import { loadSettings } from "../settings-loader";
 
 /** botgo's ACK: d 0 = received. (d 1 would ask the platform to retry.) */
 const ACK = { op: 12, d: 0 } as const;

@@ -1,6 +1,6 @@
 import { describe, it } from "vitest";
 import { OpenAiCompatibleChatModel } from "../../../src/adapters/openai/openai-compatible-chat-model";
-import type { ModelRequest } from "../../../src/domain/agent/chat-model";
+import type { ModelRequest } from "../../../src/domain/model/chat-model";
 
 const BASE = "https://llm.test/v1";
 const KEY = "sk-test";

@@ -3,7 +3,7 @@ import {
   type WorkersAiBinding,
   WorkersAiChatModel,
 } from "../../../src/adapters/workers-ai/workers-ai-chat-model";
-import type { ModelRequest } from "../../../src/domain/agent/chat-model";
+import type { ModelRequest } from "../../../src/domain/model/chat-model";
 
 const MODEL = "@cf/qwen/qwen3-30b-a3b-fp8";
 const hello: ModelRequest = { messages: [{ role: "user", content: "你好" }] };

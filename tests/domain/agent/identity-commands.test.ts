@@ -1,10 +1,10 @@
 import { describe, it } from "vitest";
 import { parseIdentityArgs } from "../../../src/domain/agent/commands/identity-commands";
+import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
 import { runTurn } from "../../../src/domain/agent/turn";
 import type { TurnContext } from "../../../src/domain/agent/turn-context";
 import type { Settings } from "../../../src/domain/config/settings";
 import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
-import { defaultTurnRegistry } from "../../../src/workers/turn-registry";
 import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { InMemoryIdentityDirectory } from "../../fakes/in-memory-identity-directory";
 import { messageEvent } from "../../fakes/inbound";

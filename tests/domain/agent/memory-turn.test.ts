@@ -1,12 +1,12 @@
 import { describe, it } from "vitest";
-import type { ChatModel } from "../../../src/domain/agent/chat-model";
+import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
 import { runTurn } from "../../../src/domain/agent/turn";
 import type { RecentTurn, TurnContext } from "../../../src/domain/agent/turn-context";
 import type { TurnPorts } from "../../../src/domain/agent/turn-services";
 import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
 import { scopeKey } from "../../../src/domain/memory/scope";
+import type { ChatModel } from "../../../src/domain/model/chat-model";
 import { ManualClock } from "../../../src/domain/shared/clock";
-import { defaultTurnRegistry } from "../../../src/workers/turn-registry";
 import { FakeSession } from "../../fakes/fake-session";
 import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
 import { messageEvent } from "../../fakes/inbound";

@@ -1,6 +1,7 @@
 import { describe, it } from "vitest";
 import { RecordingOutbound } from "../../../src/adapters/recorder/recording-outbound";
 import { OutboundChatRelay, relayRoute } from "../../../src/domain/agent/chat-relay";
+import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
 import { runTurn } from "../../../src/domain/agent/turn";
 import type { TurnContext } from "../../../src/domain/agent/turn-context";
 import type { ChatKey } from "../../../src/domain/chat/chat-address";
@@ -8,7 +9,6 @@ import type { MessageRecord } from "../../../src/domain/history/message-record";
 import type { Transport } from "../../../src/domain/inbound/inbound-event";
 import { ManualClock } from "../../../src/domain/shared/clock";
 import { silentLogger } from "../../../src/domain/shared/logger";
-import { defaultTurnRegistry } from "../../../src/workers/turn-registry";
 import { ADMIN, withIdentity } from "../../fakes/identity-settings";
 import { messageEvent } from "../../fakes/inbound";
 import { RecordingRelay } from "../../fakes/recording-relay";

@@ -1,8 +1,8 @@
 import { describe, it } from "vitest";
+import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
 import { runTurn } from "../../../src/domain/agent/turn";
 import type { TurnContext } from "../../../src/domain/agent/turn-context";
 import type { Settings } from "../../../src/domain/config/settings";
-import { defaultTurnRegistry } from "../../../src/workers/turn-registry";
 import { FakeChatSessions, FakeSession } from "../../fakes/fake-session";
 import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { messageEvent } from "../../fakes/inbound";

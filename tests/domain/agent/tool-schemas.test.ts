@@ -1,8 +1,8 @@
 // DESIGN §5.2: no tool schema has a scope or allowed-chats parameter the model can set.
 import { describe, it } from "vitest";
-import type { JsonSchema } from "../../../src/domain/agent/chat-model";
+import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
 import type { Tool } from "../../../src/domain/agent/tool";
-import { defaultTurnRegistry } from "../../../src/workers/turn-registry";
+import type { JsonSchema } from "../../../src/domain/model/chat-model";
 
 /** Names that would let the model pick which scopes a tool may read or write: never allowed. */
 const SCOPE_LIKE = /scope|allowed|namespace|tenant|workspace|cluster|domain|visib/i;

@@ -1,12 +1,12 @@
 import { describe, it } from "vitest";
 import { ALLOWED_CHATS_ARG, ChatGrant, grantOf } from "../../../src/domain/agent/chat-grant";
 import type { ContextProvider } from "../../../src/domain/agent/context-provider";
+import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
 import type { Tool } from "../../../src/domain/agent/tool";
 import { runTurn, type TurnRegistry } from "../../../src/domain/agent/turn";
 import type { TurnContext } from "../../../src/domain/agent/turn-context";
 import { CONTROL_ARGS } from "../../../src/domain/authorization/tool-guard";
 import type { Settings } from "../../../src/domain/config/settings";
-import { defaultTurnRegistry } from "../../../src/workers/turn-registry";
 import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { hit, InMemoryHistory } from "../../fakes/in-memory-history";
 import { messageEvent } from "../../fakes/inbound";

@@ -1,9 +1,9 @@
 import { describe, it } from "vitest";
-import type { ChatModel } from "../../../src/domain/agent/chat-model";
 import { OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
 import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
 import { type DreamInput, type DreamTurn, dream, nextDreamAt } from "../../../src/domain/memory/dreaming";
 import { scopeKey } from "../../../src/domain/memory/scope";
+import type { ChatModel } from "../../../src/domain/model/chat-model";
 import { silentLogger } from "../../../src/domain/shared/logger";
 import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";

@@ -3,13 +3,15 @@
 // SQL against real D1.
 import { describe, it } from "vitest";
 import {
+  scopeMigrationApplySql,
+  scopeMigrationRollbackSql,
+} from "../../../src/adapters/d1/owner-migrations/scope-migration-sql";
+import {
   evidenceOf,
   type GlobalMemoryRow,
   planScopeMigration,
   readScopeMigrationPlan,
   type ScopeMigrationPlan,
-  scopeMigrationApplySql,
-  scopeMigrationRollbackSql,
   selectScopeMigration,
 } from "../../../src/domain/memory/scope-migration";
 

@@ -2,6 +2,8 @@ import { describe, it } from "vitest";
 import {
   backfillApplySql,
   backfillRollbackSql,
+} from "../../../src/adapters/d1/owner-migrations/sensitivity-backfill-sql";
+import {
   planSensitivityBackfill,
   readBackfillPlan,
   type SensitivityRow,

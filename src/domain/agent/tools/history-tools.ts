@@ -2,7 +2,7 @@
  * `history_search` and `history_recent`: the message log of the current chat, or of another
  * chat of its domain named by `chat` (the guard checks the target; these check the grant again).
  */
-import type { HistoryHit } from "../../history/history-search";
+import type { HistoryHit } from "../../history/history-search-port";
 import { targetChatOf } from "../chat-grant";
 import { type Tool, toolError, toolOk } from "../tool";
 

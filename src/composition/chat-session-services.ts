@@ -3,35 +3,51 @@
  * place bindings become domain dependencies can be swapped in integration tests (a slow or
  * failing model, a failing outbound), which run in the same isolate as the object.
  */
-import { D1HistorySearch } from "../adapters/d1/d1-history-search";
+
 import { D1IdentityDirectory } from "../adapters/d1/d1-identity-directory";
 import { D1MemoryStore } from "../adapters/d1/d1-memory-store";
+import { D1MessageLog } from "../adapters/d1/d1-message-log";
 import { openDatabase } from "../adapters/d1/database";
-import { D1MessageLog } from "../adapters/d1/message-log-store";
 import { consoleLogger } from "../adapters/log/console-logger";
-import { OutboundChatRelay } from "../domain/agent/chat-relay";
+import { type ChatRelay, OutboundChatRelay } from "../domain/agent/chat-relay";
+import { defaultTurnRegistry } from "../domain/agent/default-turn-registry";
 import type { Outbound } from "../domain/agent/outbound";
 import type { TurnRegistry } from "../domain/agent/turn";
 import type { TurnPorts } from "../domain/agent/turn-services";
 import { parseChatKey } from "../domain/chat/chat-address";
 import { isStored } from "../domain/config/settings";
+import type { SettingsSource } from "../domain/config/settings-source";
+import type { MessageLog } from "../domain/history/message-log";
+import type { MessageRecord } from "../domain/history/message-record";
 import { DirectoryIdentityResolver } from "../domain/identity/identity-resolver";
 import type { Transport } from "../domain/inbound/inbound-event";
 import { noChatLinks } from "../domain/memory/memory-store";
 import { systemClock } from "../domain/shared/clock";
-import { chatSession } from "../workers/chat-stub";
-import { knowledgeAccess } from "../workers/knowledge-services";
-import { readRuntimeConfig } from "../workers/runtime-config";
-import { createChatModel, createOutbound } from "../workers/services";
-import { d1SettingsAdmin, loadSettings } from "../workers/settings-loader";
-import { defaultTurnRegistry } from "../workers/turn-registry";
+import { chatSession } from "./chat-stub";
+import { historySearch } from "./history-search";
+import { knowledgeAccess } from "./knowledge-services";
+import { createChatModel, createOutbound } from "./model-and-outbound";
+import { readRuntimeConfig } from "./runtime-config";
+import { d1SettingsAdmin, settingsSource } from "./settings-source";
 
 /** Everything but the session port, which the chat object supplies over its own storage. */
-export type ChatSessionDeps = Omit<TurnPorts, "session"> & {
+export type ChatSessionDeps = Omit<TurnPorts, "session" | "relay"> & {
   readonly outbound: (transport: Transport) => Outbound;
-  readonly messageLog: D1MessageLog;
+  /** Where the outbox's rows are written (the only writer of the message log). */
+  readonly messageLog: MessageLog;
+  /**
+   * `send_message`'s relay: a sent message of a stored chat goes to `outbox`, the chat
+   * object's outbox, and reaches the message log with the other rows.
+   */
+  readonly relayLoggingTo: (outbox: (record: MessageRecord) => void) => ChatRelay;
   readonly registry: TurnRegistry;
   readonly botName: string;
+  /**
+   * The chat object's settings: it invalidates them at the start of every alarm run and
+   * request, so each reads D1 once; the identity resolver, the relay and the settings admin
+   * of that run share the read, and a save through the settings admin invalidates it.
+   */
+  readonly settings: SettingsSource;
 };
 
 export const chatSessionServices = {
@@ -52,31 +68,32 @@ export const chatSessionServices = {
     const botName = "Akasha";
     const memory = new D1MemoryStore(env.DB);
     const knowledge = knowledgeAccess(env);
+    const settings = settingsSource(env);
     return {
       model: createChatModel(env, config),
-      history: new D1HistorySearch(db, env.DB),
+      history: historySearch(env),
       // With identity.enabled off (the default) this answers exactly like `disabledIdentity`.
       identity: new DirectoryIdentityResolver({
-        settings: async () => (await loadSettings(env)).identity,
+        settings: async () => (await settings.current()).identity,
         directory,
         clock: systemClock,
         logger: consoleLogger,
       }),
       directory,
-      settingsAdmin: d1SettingsAdmin(env),
+      settingsAdmin: d1SettingsAdmin(env, Date.now, settings),
       sessions: { reset: (chat, req) => chatSession(env, chat).resetSession(chat, req) },
-      relay: new OutboundChatRelay({
-        outbound,
-        clock: systemClock,
-        botName,
-        logger: consoleLogger,
-        log: async (record) => {
-          const target = parseChatKey(record.chatKey);
-          if (!target.ok || !isStored(await loadSettings(env), record.chatKey, target.value.targetType))
-            return;
-          await messageLog.flush({ messages: [record], recalls: [], chats: [], usage: [], audit: [] });
-        },
-      }),
+      relayLoggingTo: (outbox) =>
+        new OutboundChatRelay({
+          outbound,
+          clock: systemClock,
+          botName,
+          logger: consoleLogger,
+          log: async (record) => {
+            const target = parseChatKey(record.chatKey);
+            if (target.ok && isStored(await settings.current(), record.chatKey, target.value.targetType))
+              outbox(record);
+          },
+        }),
       memory: {
         store: memory,
         index: memory,
@@ -91,6 +108,7 @@ export const chatSessionServices = {
       registry: defaultTurnRegistry(consoleLogger),
       botName,
       outbound,
+      settings,
     };
   },
 };

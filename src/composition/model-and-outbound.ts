@@ -6,10 +6,10 @@ import { OpenAiCompatibleChatModel } from "../adapters/openai/openai-compatible-
 import { QqOpenApiClient } from "../adapters/qq/qq-openapi-client";
 import { RecordingOutbound } from "../adapters/recorder/recording-outbound";
 import { WorkersAiChatModel } from "../adapters/workers-ai/workers-ai-chat-model";
-import type { ChatModel } from "../domain/agent/chat-model";
 import { OfflineChatModel } from "../domain/agent/offline-chat-model";
 import type { Outbound } from "../domain/agent/outbound";
 import type { Transport } from "../domain/inbound/inbound-event";
+import type { ChatModel } from "../domain/model/chat-model";
 import type { RuntimeConfig } from "./runtime-config";
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The one place the knowledge base's bindings become domain dependencies: D1 stores and
+ * The knowledge base's bindings as domain dependencies: D1 stores and
  * indexes, the embedders of `knowledge.embeddings` (local, Workers AI, OpenAI-compatible),
  * Vectorize when the model names a binding that exists — else the brute-force index over
  * D1 — and the optional reranker.
@@ -19,19 +19,14 @@ import { WorkersAiEmbedder, WorkersAiReranker } from "../adapters/workers-ai/wor
 import { DEFAULT_SETTINGS, type EmbeddingModelSettings, type Settings } from "../domain/config/settings";
 import type { ImportDeps } from "../domain/knowledge/import-documents";
 import type { KnowledgeAdmin } from "../domain/knowledge/knowledge-admin";
+import { type EmbeddingSlot, knowledgeMaintenance } from "../domain/knowledge/knowledge-maintenance";
 import type { KnowledgeAccess } from "../domain/knowledge/knowledge-search";
 import type { Removed } from "../domain/knowledge/knowledge-store";
-import { type RefreshReport, refreshEmbeddings } from "../domain/retrieval/embedding-cache";
 import { LexicalReranker } from "../domain/retrieval/lexical-reranker";
 import type { Embedder, VectorIndex } from "../domain/retrieval/ports";
 import type { RetrievalDeps } from "../domain/retrieval/retrieve";
 
-export type EmbeddingSlot = {
-  readonly key: string;
-  readonly embedder: Embedder;
-  readonly index: VectorIndex;
-  readonly fusionWeight: number;
-};
+export type { EmbeddingSlot };
 
 function isVectorize(value: unknown): value is VectorizeBinding {
   return (
@@ -103,43 +98,8 @@ export function createKnowledgeServices(env: Env, settings: Settings) {
     return all;
   };
 
-  const afterRemoval = async (removed: Removed): Promise<void> => {
-    for (const s of maintained()) {
-      if (s.index.external) {
-        await s.index.remove(removed.nodeIds);
-        await embeddings.forgetSynced(s.embedder.model, removed.nodeIds);
-      }
-    }
-    await embeddings.collectGarbage(removed.hashes);
-  };
-
-  /**
-   * The one removal path (admin API and `kb_manage`): the store drops the nodes, FTS rows and
-   * edges, then vectors and unreferenced embeddings follow. Null when nothing had that name.
-   */
-  const removeDocument = async (collection: string, source: string): Promise<Removed | null> => {
-    const removed = await store.deleteDocument(collection, source);
-    if (removed) await afterRemoval(removed);
-    return removed;
-  };
-  const removeCollection = async (name: string): Promise<Removed | null> => {
-    const removed = await store.deleteCollection(name);
-    if (removed) await afterRemoval(removed);
-    return removed;
-  };
-
-  /** One bounded pass per maintained model (after imports, from the cron, `embeddings rebuild`). */
-  const refresh = async (limit: number): Promise<(RefreshReport | { model: string; error: string })[]> => {
-    const reports: (RefreshReport | { model: string; error: string })[] = [];
-    for (const s of maintained()) {
-      const r = await refreshEmbeddings(
-        { store: embeddings, embedder: s.embedder, index: s.index, now: Date.now },
-        limit,
-      );
-      reports.push(r.ok ? r.value : { model: s.key, error: `${r.error.kind}: ${r.error.message}` });
-    }
-    return reports;
-  };
+  const maintenance = knowledgeMaintenance({ store, embeddings, maintained, now: Date.now });
+  const { afterRemoval, removeDocument, removeCollection, refresh } = maintenance;
 
   const importDeps: ImportDeps = {
     store,

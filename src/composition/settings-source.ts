@@ -1,6 +1,7 @@
 /**
- * Loads the behaviour settings (defaults ⊕ AKASHA_CONFIG ⊕ D1 `settings`) with a short
- * per-isolate cache, so the webhook path and every chat object do not read D1 each time.
+ * Loads the behaviour settings (defaults ⊕ AKASHA_CONFIG ⊕ D1 `settings`). Nothing is cached
+ * across requests: a request or an alarm run reads them once through its own
+ * `settingsSource`, and the settings write path invalidates the source it was given.
  */
 import { openDatabase } from "../adapters/d1/database";
 import { D1SettingsStore } from "../adapters/d1/settings-store";
@@ -12,16 +13,13 @@ import {
 } from "../domain/config/settings";
 import type { SettingsAdmin } from "../domain/config/settings-admin";
 import type { SettingsDocument, SettingsLayers } from "../domain/config/settings-edit";
+import { memoizedSettings, type SettingsSource } from "../domain/config/settings-source";
 import { ok, type Result } from "../domain/shared/result";
 import { ConfigError } from "./runtime-config";
 
-const MAX_AGE_MS = 10_000;
-let cached: { at: number; varText: string; settings: Settings } | null = null;
-
-export async function loadSettings(env: Env, now = Date.now()): Promise<Settings> {
-  const varText = varLayerText(env);
-  if (cached && cached.varText === varText && now - cached.at < MAX_AGE_MS) return cached.settings;
-  const fromVar = parseSettingsLayer(varText, "AKASHA_CONFIG");
+/** One read of both layers, resolved. A broken AKASHA_CONFIG is a ConfigError. */
+export async function loadSettings(env: Env): Promise<Settings> {
+  const fromVar = parseSettingsLayer(varLayerText(env), "AKASHA_CONFIG");
   if (!fromVar.ok) throw new ConfigError(`AKASHA_CONFIG ${fromVar.error.reason}`);
   const stored = parseSettingsLayer(await new D1SettingsStore(openDatabase(env.DB)).read(), "settings");
   // A stored layer is validated before it is saved; if one is broken anyway, it is ignored
@@ -32,19 +30,18 @@ export async function loadSettings(env: Env, now = Date.now()): Promise<Settings
   if (withStored && !withStored.ok) {
     console.error(JSON.stringify({ msg: "stored settings invalid; ignored", field: withStored.error.field }));
   }
-  cached = { at: now, varText, settings: resolved.value };
   return resolved.value;
 }
 
-/** Drops the cache (after the admin API saved new settings, and in tests). */
-export function forgetCachedSettings(): void {
-  cached = null;
+/** The settings of one request or alarm run: read once, again only after `invalidate`. */
+export function settingsSource(env: Env): SettingsSource {
+  return memoizedSettings(() => loadSettings(env));
 }
 
 const varLayerText = (env: Env): string => (typeof env.AKASHA_CONFIG === "string" ? env.AKASHA_CONFIG : "");
 
 /**
- * Both configurable layers, read past the cache. An AKASHA_CONFIG that is not a JSON object
+ * Both configurable layers, read directly. An AKASHA_CONFIG that is not a JSON object
  * is a misconfigured deployment (ConfigError, as in `loadSettings`); a stored text that is not
  * one is an error naming `settings`, so that callers can report it and replace it.
  */
@@ -64,8 +61,20 @@ export async function readSettingsLayers(env: Env): Promise<{
   };
 }
 
-/** The stored layer as admin tools change it: saved to D1, then this isolate's cache dropped. */
-export function d1SettingsAdmin(env: Env, now: () => number = Date.now): SettingsAdmin {
+/** The settings store of the admin API's replace (the write path without compare-and-set). */
+export function d1SettingsStore(env: Env): D1SettingsStore {
+  return new D1SettingsStore(openDatabase(env.DB));
+}
+
+/**
+ * The stored layer as admin tools change it: saved to D1, then `source` (the settings of the
+ * run that saved) invalidated, so the rest of that run sees the new settings.
+ */
+export function d1SettingsAdmin(
+  env: Env,
+  now: () => number = Date.now,
+  source: Pick<SettingsSource, "invalidate"> | null = null,
+): SettingsAdmin {
   return {
     async layers(): Promise<Result<SettingsLayers, SettingsError>> {
       const read = await readSettingsLayers(env);
@@ -74,9 +83,8 @@ export function d1SettingsAdmin(env: Env, now: () => number = Date.now): Setting
         : read.stored;
     },
     async save(stored, by, revision) {
-      const store = new D1SettingsStore(openDatabase(env.DB));
-      const saved = await store.writeIfUnchanged(JSON.stringify(stored), revision, by, now());
-      if (saved) forgetCachedSettings();
+      const saved = await d1SettingsStore(env).writeIfUnchanged(JSON.stringify(stored), revision, by, now());
+      if (saved) source?.invalidate();
       return saved;
     },
   };

@@ -6,46 +6,13 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { UsageRecord } from "../../domain/agent/chat-model";
+import type { ChatTouch, FlushBatch, MessageLog, RecallMark } from "../../domain/history/message-log";
 import type { MessageRecord } from "../../domain/history/message-record";
 import type { AccountObservation } from "../../domain/identity/identity-directory";
 import type { Database } from "./database";
 import { accountObservations, auditLog, chats, messages, modelUsage } from "./schema";
 
-export type ChatTouch = {
-  readonly chatKey: string;
-  readonly channel: string;
-  readonly targetType: string;
-  readonly targetId: string;
-  readonly seenAt: number;
-  readonly followed: boolean;
-  readonly botPresent?: boolean;
-  readonly pushEnabled?: boolean;
-};
-
-export type RecallMark = { readonly transport: string; readonly chatKey: string; readonly messageId: string };
-
-export type AuditRecord = {
-  readonly dedupeKey: string;
-  readonly at: number;
-  readonly actor: string | null;
-  readonly action: string;
-  readonly chatKey: string | null;
-  readonly target: string | null;
-  readonly detail: Record<string, unknown>;
-};
-
-export type FlushBatch = {
-  readonly messages: readonly MessageRecord[];
-  readonly recalls: readonly RecallMark[];
-  readonly chats: readonly ChatTouch[];
-  readonly usage: readonly (UsageRecord & { dedupeKey: string })[];
-  readonly audit: readonly AuditRecord[];
-  /** Where senders were seen (identity); optional so that callers without any can omit it. */
-  readonly observations?: readonly AccountObservation[];
-};
-
-export class D1MessageLog {
+export class D1MessageLog implements MessageLog {
   readonly #db: Database;
   constructor(db: Database) {
     this.#db = db;

@@ -10,8 +10,8 @@ import type { ContextStore, KeywordIndex } from "../retrieval/ports";
 import { DEFAULT_RETRIEVAL_OPTIONS, type RetrievalOptions, retrieve } from "../retrieval/retrieve";
 import { scopeKey } from "../retrieval/scope-key";
 import { contentHash } from "../shared/content-hash";
-import { HISTORY_RETRIEVAL_OPTIONS } from "./history-retrieval";
-import type { HistoryHit } from "./history-search";
+import { HISTORY_RETRIEVAL_OPTIONS } from "./history-retrieval-profile";
+import type { HistoryHit } from "./history-search-port";
 
 /** One row of the message log, as the history adapters read it. */
 export type MessageRow = Omit<HistoryHit, "rank" | "via"> & { readonly recalled: boolean };

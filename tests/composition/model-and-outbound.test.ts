@@ -5,9 +5,9 @@ import { OpenAiCompatibleChatModel } from "../../src/adapters/openai/openai-comp
 import { QqOpenApiClient } from "../../src/adapters/qq/qq-openapi-client";
 import { RecordingOutbound } from "../../src/adapters/recorder/recording-outbound";
 import { WorkersAiChatModel } from "../../src/adapters/workers-ai/workers-ai-chat-model";
+import { createChatModel, createOutbound } from "../../src/composition/model-and-outbound";
+import { readRuntimeConfig } from "../../src/composition/runtime-config";
 import { OfflineChatModel } from "../../src/domain/agent/offline-chat-model";
-import { readRuntimeConfig } from "../../src/workers/runtime-config";
-import { createChatModel, createOutbound } from "../../src/workers/services";
 
 const production = {
   ...env,

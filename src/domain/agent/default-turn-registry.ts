@@ -1,0 +1,58 @@
+/** The commands, intents, tools and recall sources every chat turn gets, and the guard over the tools. */
+
+import { authorizationGuard } from "../authorization/tool-guard";
+import { type Logger, silentLogger } from "../shared/logger";
+import type { Command } from "./command";
+import { helpCommand, pingCommand } from "./commands/basic-commands";
+import { identityCommand } from "./commands/identity-commands";
+import { rememberCommand, rememberIntent, resetCommand } from "./commands/memory-commands";
+import { historyRecall } from "./context-provider";
+import { knowledgeRecall } from "./knowledge-recall";
+import { memoryMandatory, memoryRecall } from "./memory-context";
+import { configChangeTool } from "./tools/config-change-tool";
+import { findChatTool } from "./tools/find-chat-tool";
+import { historyRecentTool, historySearchTool } from "./tools/history-tools";
+import { identityManageTool } from "./tools/identity-tool";
+import { kbManageTool } from "./tools/kb-manage-tool";
+import { contextReadTool, kbSearchTool } from "./tools/knowledge-tools";
+import { sessionManageTool } from "./tools/manage-session-tool";
+import { memoryForgetTool, memorySearchTool, memoryWriteTool } from "./tools/memory-tools";
+import { sendMessageTool } from "./tools/send-message-tool";
+import { sessionResetTool } from "./tools/session-tools";
+import type { TurnRegistry } from "./turn";
+
+/** The wiring passes the real logger; without one (domain tests) the guard's refusals go unlogged. */
+export function defaultTurnRegistry(logger: Logger = silentLogger): TurnRegistry {
+  const commands: Command[] = [];
+  commands.push(
+    helpCommand(() => commands),
+    pingCommand,
+    rememberCommand,
+    resetCommand,
+    identityCommand,
+  );
+  return {
+    commands,
+    intents: [rememberIntent],
+    tools: [
+      historySearchTool,
+      historyRecentTool,
+      memorySearchTool,
+      memoryWriteTool,
+      memoryForgetTool,
+      sessionResetTool,
+      findChatTool,
+      sendMessageTool,
+      identityManageTool,
+      sessionManageTool,
+      kbSearchTool,
+      contextReadTool,
+      kbManageTool,
+      configChangeTool,
+    ],
+    mandatory: memoryMandatory,
+    context: [memoryRecall, historyRecall, knowledgeRecall],
+    // Privilege first, then chat domain; strips model-supplied allowed_chats (DESIGN §3.8).
+    guard: authorizationGuard(logger),
+  };
+}

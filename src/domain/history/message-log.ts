@@ -1,0 +1,50 @@
+/**
+ * The message-log port: where a chat object's buffered rows go — message-log rows, recall
+ * marks, chat registry touches, usage, audit rows and account observations. Every row
+ * reaches it through the chat object's outbox: inbound messages, every reply and
+ * `send_message`'s relayed messages alike.
+ */
+import type { AccountObservation } from "../identity/identity-directory";
+import type { UsageRecord } from "../model/chat-model";
+import type { MessageRecord } from "./message-record";
+
+export type ChatTouch = {
+  readonly chatKey: string;
+  readonly channel: string;
+  readonly targetType: string;
+  readonly targetId: string;
+  readonly seenAt: number;
+  readonly followed: boolean;
+  readonly botPresent?: boolean;
+  readonly pushEnabled?: boolean;
+};
+
+export type RecallMark = { readonly transport: string; readonly chatKey: string; readonly messageId: string };
+
+export type AuditRecord = {
+  readonly dedupeKey: string;
+  readonly at: number;
+  readonly actor: string | null;
+  readonly action: string;
+  readonly chatKey: string | null;
+  readonly target: string | null;
+  readonly detail: Record<string, unknown>;
+};
+
+export type FlushBatch = {
+  readonly messages: readonly MessageRecord[];
+  readonly recalls: readonly RecallMark[];
+  readonly chats: readonly ChatTouch[];
+  readonly usage: readonly (UsageRecord & { dedupeKey: string })[];
+  readonly audit: readonly AuditRecord[];
+  /** Where senders were seen (identity); optional so that callers without any can omit it. */
+  readonly observations?: readonly AccountObservation[];
+};
+
+export interface MessageLog {
+  /**
+   * Writes the whole batch or nothing, and throws on failure so the caller keeps the rows.
+   * Idempotent: writing a batch again after an unacknowledged success changes nothing.
+   */
+  flush(batch: FlushBatch): Promise<void>;
+}
