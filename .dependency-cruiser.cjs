@@ -18,7 +18,8 @@ module.exports = {
     },
     {
       name: "adapters-below-entrypoints",
-      comment: "Adapters implement domain ports; they never reach up into the wiring, the Worker or the Durable Object.",
+      comment:
+        "Adapters implement domain ports; they never reach up into the wiring, the Worker or the Durable Object.",
       severity: "error",
       from: { path: "^src/adapters/" },
       to: { path: "^src/(composition|workers|durable-objects)/" },
@@ -75,8 +76,26 @@ module.exports = {
         "model port, never the other way round. (Retrieval is held to it by review: the fixture of the " +
         "authorization rule needs a retrieval module that reaches through the agent layer.)",
       severity: "error",
-      from: { path: "^src/domain/(memory|knowledge|history|identity|chat|config|inbound|model|text|shared)/" },
+      from: {
+        path: "^src/domain/(memory|knowledge|history|identity|chat|config|inbound|model|text|shared)/",
+      },
       to: { path: "^src/domain/agent/" },
+    },
+    {
+      name: "dev-wing-apart",
+      comment:
+        "The local-only routes (src/workers/dev) are reached from production code only through the dev app, " +
+        "mounted in src/workers/app.ts, which serves it in local mode only.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/workers/dev/|^src/workers/app[.]ts$" },
+      to: { path: "^src/workers/dev/" },
+    },
+    {
+      name: "dev-wing-one-mount-point",
+      comment: "The mount point imports the dev app itself, never the wing's routes or helpers.",
+      severity: "error",
+      from: { path: "^src/workers/app[.]ts$" },
+      to: { path: "^src/workers/dev/", pathNot: "^src/workers/dev/dev-app[.]ts$" },
     },
     {
       name: "no-circular",

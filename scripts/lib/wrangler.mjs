@@ -27,8 +27,14 @@ export function applyLocalMigrations(persistTo) {
 }
 
 /**
- * Starts `wrangler dev` on a port; resolves once it answers /healthz. The child is killed
- * when this process exits.
+ * The one request for local mode (dev defaults, recorded replies, /dev routes): the Worker is
+ * production unless told otherwise, and every local run starts through here.
+ */
+export const LOCAL_MODE_VARS = { AKASHA_ENV: "local" };
+
+/**
+ * Starts `wrangler dev` in local mode on a port; resolves once it answers /healthz. The child
+ * is killed when this process exits.
  */
 export async function startWranglerDev({ port, vars = {}, persistTo, quiet = false, extraArgs = [] }) {
   const args = [
@@ -41,7 +47,8 @@ export async function startWranglerDev({ port, vars = {}, persistTo, quiet = fal
     ...extraArgs,
   ];
   if (persistTo) args.push("--persist-to", persistTo);
-  for (const [key, value] of Object.entries(vars)) args.push("--var", `${key}:${value}`);
+  for (const [key, value] of Object.entries({ ...vars, ...LOCAL_MODE_VARS }))
+    args.push("--var", `${key}:${value}`);
   const child = spawn(process.execPath, [wranglerBin, ...args], {
     cwd: root,
     stdio: quiet ? ["ignore", "pipe", "pipe"] : ["ignore", "inherit", "inherit"],

@@ -1,7 +1,11 @@
 /**
  * Deployment configuration read from env once per request: secrets, endpoints, model and
- * outbound selection. Local runs (wrangler dev, tests) fall back to the embedded dev defaults (printed by
- * `npm start`); production refuses to run without the real secrets.
+ * outbound selection. Production is the default: local mode (dev defaults, recorded replies,
+ * the /dev routes) only when `AKASHA_ENV` is exactly `local`, which only the local start path
+ * sets (`npm start`, `npm run dev`, bench, eval, tests). A missing, empty or unknown value is
+ * production, so a deploy that forgot its environment fails closed. Local runs fall back to
+ * the embedded dev defaults (printed by `npm start`); production refuses to run without the
+ * real secrets and refuses the published dev defaults.
  */
 import devDefaults from "./dev-defaults.json";
 
@@ -29,13 +33,26 @@ function text(value: unknown): string | null {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
 }
 
+/** The only value that selects local mode; anything else (or nothing) is production. */
+export const LOCAL_MODE = "local";
+
+export function modeOf(value: unknown): Mode {
+  return value === LOCAL_MODE ? "local" : "production";
+}
+
+type SecretName = "QQ_BOT_APPID" | "QQ_BOT_SECRET" | "ADMIN_TOKEN";
+/** Published in the repository, so never a credential outside local mode. */
+const PUBLISHED: readonly SecretName[] = ["QQ_BOT_SECRET", "ADMIN_TOKEN"];
+
 export function readRuntimeConfig(env: Env): RuntimeConfig {
-  const mode: Mode = env.AKASHA_ENV === "production" ? "production" : "local";
-  const dev = mode !== "production";
-  const required = (name: "QQ_BOT_APPID" | "QQ_BOT_SECRET" | "ADMIN_TOKEN"): string => {
+  const mode = modeOf(env.AKASHA_ENV);
+  const dev = mode === "local";
+  const required = (name: SecretName): string => {
     const value = text(env[name]) ?? (dev ? devDefaults[name] : null);
     if (!value)
       throw new ConfigError(`${name} is not set; run: wrangler secret put ${name} --env production`);
+    if (!dev && PUBLISHED.includes(name) && value === devDefaults[name])
+      throw new ConfigError(`${name} is the published dev default; set a real one with wrangler secret put`);
     return value;
   };
   const llmBase = text(env.LLM_BASE_URL);

@@ -25,7 +25,11 @@ type Raw = {
   payload: string | null;
 };
 
-/** How long done rows are kept as dedupe records: well past QQ's 60-minute C2C window. */
+/**
+ * How long done rows are kept as dedupe records: well past QQ's 60-minute C2C window and
+ * longer than any webhook replay window (MAX_REPLAY_WINDOW_SECONDS), so that a replayed
+ * signed event is either a duplicate or stale.
+ */
 export const DEDUPE_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 export class Inbox {

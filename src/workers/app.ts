@@ -1,4 +1,4 @@
-/** The Hono app: webhooks, admin API, local dev routes, health. */
+/** The Hono app: webhooks, admin API, the dev wing (local mode only), health. */
 import { type Context, Hono } from "hono";
 import { readRuntimeConfig } from "../composition/runtime-config";
 import type { AppEnv } from "./app-env";
@@ -6,17 +6,13 @@ import { loginRoutes, logoutRoutes } from "./auth/login.routes";
 import { requireAdmin } from "./auth/require-admin";
 import { dashboardRoutes } from "./dashboard/dashboard.routes";
 import { DASHBOARD_CSS } from "./dashboard/styles";
-import { errorResponse } from "./error-response";
+import { devApp } from "./dev/dev-app";
+import { errorResponse, problem } from "./error-response";
 import { adminRoutes } from "./routes/admin.routes";
-import { benchRoutes } from "./routes/bench.routes";
 import { contextRoutes } from "./routes/context.routes";
-import { devRoutes } from "./routes/dev.routes";
-import { evalRoutes } from "./routes/eval.routes";
 import { insightsRoutes } from "./routes/insights.routes";
-import { kbBenchRoutes } from "./routes/kb-bench.routes";
 import { knowledgeRoutes } from "./routes/knowledge.routes";
 import { memoryAdminRoutes } from "./routes/memory-admin.routes";
-import { memoryBenchRoutes } from "./routes/memory-bench.routes";
 import { webhookRoutes } from "./routes/webhook.routes";
 
 /** Hono throws when a request came without an execution context (app.request in tests). */
@@ -55,17 +51,13 @@ export function createApp() {
   app.use("/admin/*", requireAdmin("page"));
   app.route("/admin", logoutRoutes);
   app.route("/admin", dashboardRoutes);
-  // Local-only routes do not exist outside local mode: 404, not 403.
+  // The dev wing exists only in local mode: outside it, 404 like any unknown path, not 403.
   app.use("/dev/*", async (c, next) => {
-    if (c.get("config").mode !== "local") return c.json({ error: "not-found" }, 404);
+    if (c.get("config").mode !== "local") return c.notFound();
     await next();
   });
-  app.route("/dev", devRoutes);
-  app.route("/dev/bench", benchRoutes);
-  app.route("/dev/bench/memory", memoryBenchRoutes);
-  app.route("/dev/bench", kbBenchRoutes);
-  app.route("/dev/eval", evalRoutes);
-  app.notFound((c) => c.json({ error: "not-found", path: c.req.path }, 404));
+  app.route("/dev", devApp);
+  app.notFound((c) => problem(c, { kind: "not-found", what: c.req.path }));
   app.onError(errorResponse);
   return app;
 }

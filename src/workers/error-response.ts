@@ -1,4 +1,8 @@
-/** HTTP knowledge in one place: domain errors to statuses, and the last-resort handler. */
+/**
+ * HTTP knowledge in one place: the one `problem()` vocabulary every JSON route answers errors
+ * with (domain errors plus the few the HTTP edge adds), and the last-resort handler. The
+ * webhooks are the exception by design: their refusals carry no body (verified-webhook.ts).
+ */
 import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
@@ -6,38 +10,59 @@ import { ConfigError } from "../composition/runtime-config";
 import type { DomainError } from "../domain/shared/result";
 import type { AppEnv } from "./app-env";
 
+/** Errors only the HTTP edge has: authentication, body size, deployment faults. */
+export type EdgeProblem =
+  | { readonly kind: "unauthorized"; readonly reason: string }
+  | { readonly kind: "too-large"; readonly reason: string }
+  | { readonly kind: "misconfigured"; readonly reason: string }
+  | { readonly kind: "internal" };
+
+export type Problem = DomainError | EdgeProblem;
+
 const STATUS = {
   forbidden: 403,
   "not-found": 404,
   invalid: 400,
   "rate-limited": 429,
   unavailable: 503,
-} as const satisfies Record<DomainError["kind"], ContentfulStatusCode>;
+  unauthorized: 401,
+  "too-large": 413,
+  misconfigured: 500,
+  internal: 500,
+} as const satisfies Record<Problem["kind"], ContentfulStatusCode>;
 
-export const problem = (c: Context, e: DomainError) =>
-  c.json({ error: e.kind, ...detail(e) }, STATUS[e.kind]);
+export const problem = (c: Context, e: Problem, headers?: Record<string, string>) =>
+  c.json({ error: e.kind, ...detail(e) }, STATUS[e.kind], headers);
 
-function detail(e: DomainError): Record<string, string | number> {
+function detail(e: Problem): Record<string, string | number> {
   switch (e.kind) {
     case "invalid":
       return { field: e.field, reason: e.reason };
-    case "forbidden":
-      return { reason: e.reason };
     case "not-found":
       return { what: e.what };
     case "rate-limited":
       return { retryAfterSeconds: e.retryAfterSeconds };
+    case "forbidden":
     case "unavailable":
+    case "unauthorized":
+    case "too-large":
+    case "misconfigured":
       return { reason: e.reason };
+    case "internal":
+      return {};
   }
 }
 
 export const errorResponse: ErrorHandler<AppEnv> = (error, c) => {
-  if (error instanceof HTTPException) return error.getResponse();
+  if (error instanceof HTTPException) {
+    if (error.status === 400)
+      return problem(c, { kind: "invalid", field: "(body)", reason: error.message || "is invalid" });
+    return error.getResponse();
+  }
   if (error instanceof ConfigError) {
     console.error(JSON.stringify({ msg: "misconfigured", path: c.req.path, error: error.message }));
-    return c.json({ error: "misconfigured", reason: error.message }, 500);
+    return problem(c, { kind: "misconfigured", reason: error.message });
   }
   console.error(JSON.stringify({ msg: "unhandled", path: c.req.path, error: String(error) }));
-  return c.json({ error: "internal" }, 500); // never echo stacks to clients
+  return problem(c, { kind: "internal" }); // never echo stacks to clients
 };

@@ -140,7 +140,7 @@ describe("memory edit", () => {
       [{ sensitivity: "top" }, "sensitivity"],
       [{ text: "   " }, "text"],
       [{ portable: "yes" }, "portable"],
-      [{ scope: "global:__global__" }, "scope"],
+      [{ scope: "global:__global__" }, "(body)"],
       [{}, "(body)"],
       ["not json", "(body)"],
     ] as const) {

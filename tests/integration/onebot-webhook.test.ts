@@ -95,7 +95,7 @@ describe("POST /webhook/onebot", () => {
       (await post(await signedOneBotRequest(url, '{"post_type":"message","message_type":"group"}'))).status,
     ).toBe(400);
     const heartbeat = JSON.stringify({
-      time: 1,
+      time: Math.floor(Date.now() / 1000),
       self_id: SELF,
       post_type: "meta_event",
       meta_event_type: "heartbeat",

@@ -104,3 +104,13 @@ test("the layering rules keep the entrypoints apart, the composition root below 
     "workers-never-import-durable-objects src/workers/routes/uses-object.ts → src/durable-objects/chat-session.ts",
   ]);
 });
+
+test("the dev-wing rules catch production code that reaches into src/workers/dev", () => {
+  const { status, violations } = check(path.join(root, "tests/fixtures/dev-wing-rules"));
+  assert.notEqual(status, 0, "depcruise must fail on the fixture");
+  assert.deepEqual(violations.map((v) => `${v.rule.name} ${v.from} -> ${v.to}`).sort(), [
+    "dev-wing-apart src/durable-objects/session.ts -> src/workers/dev/dev-app.ts",
+    "dev-wing-apart src/workers/routes/admin.routes.ts -> src/workers/dev/seed.routes.ts",
+    "dev-wing-one-mount-point src/workers/app.ts -> src/workers/dev/seed.routes.ts",
+  ]);
+});

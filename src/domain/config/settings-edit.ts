@@ -66,6 +66,11 @@ export function replaceStoredLayer(
   next: unknown,
 ): Result<SettingsEdit, SettingsError> {
   if (!isObject(next)) return invalid("(root)", "must be a JSON object");
+  if (Object.hasOwn(next, "webhook"))
+    return invalid(
+      "webhook",
+      "is set in AKASHA_CONFIG only: the webhooks apply it before a request is authenticated, without reading stored settings",
+    );
   const resolved = resolveSettings(layers.var, next);
   return resolved.ok ? ok({ stored: next, effective: resolved.value }) : resolved;
 }

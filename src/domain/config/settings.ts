@@ -40,6 +40,13 @@ const TurnSchema = z
   })
   .strict();
 
+/**
+ * The longest replay window either webhook may be given. The chat object keeps its dedupe
+ * records longer than this (durable-objects/inbox.ts), so a captured signed request replayed
+ * inside the window is a duplicate and one replayed after it is stale: never a new event.
+ */
+export const MAX_REPLAY_WINDOW_SECONDS = 12 * 60 * 60;
+
 const WebhookSchema = z
   .object({
     maxBodyBytes: z
@@ -48,7 +55,9 @@ const WebhookSchema = z
       .min(1024)
       .max(10 * 1024 * 1024),
     /** Accepted clock skew of X-Signature-Timestamp, against replay of captured requests. */
-    maxSkewSeconds: z.number().int().min(30).max(86_400),
+    maxSkewSeconds: z.number().int().min(30).max(MAX_REPLAY_WINDOW_SECONDS),
+    /** Accepted distance of a OneBot event's `time` from now, against replay of captured events. */
+    oneBotMaxAgeSeconds: z.number().int().min(30).max(MAX_REPLAY_WINDOW_SECONDS),
   })
   .strict();
 
@@ -236,7 +245,7 @@ export const DEFAULT_SETTINGS: Settings = {
     maxReplyChars: 1500,
     maxOutputTokens: 800,
   },
-  webhook: { maxBodyBytes: 256 * 1024, maxSkewSeconds: 600 },
+  webhook: { maxBodyBytes: 256 * 1024, maxSkewSeconds: 600, oneBotMaxAgeSeconds: 600 },
   outbox: { flushIntervalMs: 1000, flushBatchRows: 200 },
   identity: DEFAULT_IDENTITY_SETTINGS,
   memory: {

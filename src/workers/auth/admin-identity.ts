@@ -1,18 +1,4 @@
-/**
- * Who is calling an admin route, from one of three credentials:
- * - `Authorization: Bearer <ADMIN_TOKEN>` (the CLI, scripts): no ambient credential, no CSRF;
- * - a verified Cloudflare Access token, when Access is configured: the Access identity is the
- *   actor, and then no session cookie is accepted (the browser must come through Access);
- * - the signed dashboard session cookie, when Access is not configured.
- * A credential that is present but wrong is refused, never passed over for another one.
- */
-import type { Context } from "hono";
-import { getCookie } from "hono/cookie";
-import { tokensMatch } from "../admin-auth";
-import type { AppEnv } from "../app-env";
-import { ACCESS_HEADER, readAccessConfig, verifyAccessJwt } from "./access-jwt";
-import { readSession, SESSION_COOKIE } from "./session-cookie";
-
+/** Who an admin request comes from: the actor the audit log records and what CSRF tokens bind to. */
 export type AdminIdentity = {
   /** What the audit log records as the actor. */
   readonly actor: string;
@@ -25,43 +11,3 @@ export type AdminIdentity = {
 export const TOKEN_ACTOR = "admin-api";
 /** The actor of a dashboard session opened with the admin token. */
 export const SESSION_ACTOR = "admin";
-
-export type IdentityResult = { ok: true; identity: AdminIdentity } | { ok: false; reason: string };
-
-export async function resolveAdmin(c: Context<AppEnv>, nowMs = Date.now()): Promise<IdentityResult> {
-  const adminToken = c.get("config").adminToken;
-  // Read first: half an Access configuration must fail every request, the CLI's too.
-  const access = readAccessConfig(c.env);
-  const header = c.req.header("authorization");
-  if (header !== undefined) {
-    const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-    if (!match?.[1] || !(await tokensMatch(match[1], adminToken)))
-      return { ok: false, reason: "send Authorization: Bearer <ADMIN_TOKEN>" };
-    return { ok: true, identity: { actor: TOKEN_ACTOR, via: "token", csrfBinding: null } };
-  }
-  if (access) {
-    const jwt = c.req.header(ACCESS_HEADER);
-    if (!jwt) return { ok: false, reason: "sign in through Cloudflare Access" };
-    const who = await verifyAccessJwt(access, jwt);
-    if (!who) return { ok: false, reason: "the Cloudflare Access token is not valid" };
-    return {
-      ok: true,
-      identity: {
-        actor: `access:${who.email ?? who.subject}`,
-        via: "access",
-        csrfBinding: `access:${who.subject}`,
-      },
-    };
-  }
-  const cookie = getCookie(c, SESSION_COOKIE);
-  if (cookie) {
-    const session = await readSession(adminToken, cookie, nowMs);
-    if (session)
-      return {
-        ok: true,
-        identity: { actor: SESSION_ACTOR, via: "session", csrfBinding: `session:${session.sid}` },
-      };
-    return { ok: false, reason: "the session has expired or is not valid; log in again" };
-  }
-  return { ok: false, reason: "log in at /admin/login or send Authorization: Bearer <ADMIN_TOKEN>" };
-}

@@ -6,8 +6,8 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
-import { resolveAdmin } from "./admin-identity";
 import { CSRF_FIELD, CSRF_HEADER, csrfMatches } from "./csrf";
+import { resolveAdmin } from "./resolve-admin";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -28,9 +28,11 @@ export function requireAdmin(kind: "api" | "page"): MiddlewareHandler<AppEnv> {
     const who = await resolveAdmin(c);
     if (!who.ok) {
       if (kind === "page" && SAFE_METHODS.has(c.req.method)) return c.redirect("/admin/login", 303);
-      return c.json({ error: "unauthorized", reason: who.reason }, 401, {
-        "WWW-Authenticate": 'Bearer realm="akasha"',
-      });
+      return problem(
+        c,
+        { kind: "unauthorized", reason: who.reason },
+        { "WWW-Authenticate": 'Bearer realm="akasha"' },
+      );
     }
     const binding = who.identity.csrfBinding;
     if (binding !== null && !SAFE_METHODS.has(c.req.method)) {

@@ -68,7 +68,7 @@ export const adminRoutes = new Hono<AppEnv>()
   })
   .put("/settings", async (c) => {
     const body = await readRawBody(c.req.raw, MAX_SETTINGS_BYTES);
-    if (!body.ok) return c.json({ error: "too-large", reason: body.reason }, body.status);
+    if (!body.ok) return problem(c, { kind: "too-large", reason: body.reason });
     if (body.bytes.byteLength === 0)
       return problem(c, {
         kind: "invalid",

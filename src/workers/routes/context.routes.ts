@@ -10,6 +10,7 @@ import { chatSession } from "../../composition/chat-stub";
 import { accountKey, chatKeyOf, parseSessionKey } from "../../domain/chat/chat-address";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
+import { jsonBody } from "../json-body";
 
 const PreviewSchema = z
   .object({
@@ -25,22 +26,14 @@ const PreviewSchema = z
   })
   .strict();
 
-export const contextRoutes = new Hono<AppEnv>().post("/preview", async (c) => {
-  const parsed = PreviewSchema.safeParse(await c.req.json().catch(() => null));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return problem(c, {
-      kind: "invalid",
-      field: issue?.path.join(".") || "(body)",
-      reason: issue?.message ?? "is invalid",
-    });
-  }
-  const session = parseSessionKey(parsed.data.chat);
+export const contextRoutes = new Hono<AppEnv>().post("/preview", jsonBody(PreviewSchema), async (c) => {
+  const body = c.req.valid("json");
+  const session = parseSessionKey(body.chat);
   if (!session.ok) return problem(c, { kind: "invalid", field: "chat", reason: session.error.reason });
   const address = session.value.address;
   const chatKey = chatKeyOf(address);
   const senderId =
-    parsed.data.sender ??
+    body.sender ??
     (address.targetType === "private" || address.targetType === "dm" ? address.targetId : null);
   const account = senderId === null ? null : accountKey(address.channel, senderId);
   if (account && !account.ok)
@@ -52,12 +45,12 @@ export const contextRoutes = new Hono<AppEnv>().post("/preview", async (c) => {
       targetType: address.targetType,
       targetId: address.targetId,
     },
-    session: parsed.data.chat,
+    session: body.chat,
     sender:
       senderId && account?.ok
-        ? { userId: senderId, account: account.value, displayName: parsed.data.name ?? null }
+        ? { userId: senderId, account: account.value, displayName: body.name ?? null }
         : null,
-    text: parsed.data.text,
+    text: body.text,
   });
   return c.json(preview);
 });

@@ -18,6 +18,7 @@ import {
 } from "../../domain/knowledge/knowledge-search";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
+import { jsonBody } from "../json-body";
 
 /** The platform caps request bodies at 100 MB on most plans; larger batches must be split. */
 const MAX_REQUEST_BYTES = 100 * 1024 * 1024;
@@ -48,15 +49,6 @@ const RebuildSchema = z
   })
   .strict();
 
-function invalidBody(issues: z.core.$ZodIssue[]) {
-  const issue = issues[0];
-  return {
-    kind: "invalid" as const,
-    field: issue?.path.join(".") || "(body)",
-    reason: issue?.message ?? "invalid",
-  };
-}
-
 async function services(c: { env: Env }) {
   const settings = await loadSettings(c.env);
   return { settings, kb: createKnowledgeServices(c.env, settings) };
@@ -67,21 +59,20 @@ export const knowledgeRoutes = new Hono<AppEnv>()
     const { kb } = await services(c);
     return c.json({ collections: await kb.store.listCollections() });
   })
-  .post("/kb/collections", async (c) => {
-    const parsed = CreateSchema.safeParse(await c.req.json().catch(() => null));
-    if (!parsed.success) return problem(c, invalidBody(parsed.error.issues));
-    const name = validateCollectionName(parsed.data.name);
+  .post("/kb/collections", jsonBody(CreateSchema), async (c) => {
+    const body = c.req.valid("json");
+    const name = validateCollectionName(body.name);
     if (!name.ok) return problem(c, name.error);
     const { settings, kb } = await services(c);
-    const chunkSize = parsed.data.chunkSize ?? settings.knowledge.chunkSize;
+    const chunkSize = body.chunkSize ?? settings.knowledge.chunkSize;
     const created = await kb.store.createCollection(
       {
         name: name.value,
-        title: parsed.data.title ?? null,
-        description: parsed.data.description ?? null,
+        title: body.title ?? null,
+        description: body.description ?? null,
         chunkSize,
         chunkOverlap: Math.min(
-          parsed.data.chunkOverlap ?? settings.knowledge.chunkOverlap,
+          body.chunkOverlap ?? settings.knowledge.chunkOverlap,
           Math.floor(chunkSize / 4),
         ),
       },
@@ -167,16 +158,15 @@ export const knowledgeRoutes = new Hono<AppEnv>()
     if (!removed) return problem(c, { kind: "not-found", what: `document ${source}` });
     return c.json({ deleted: source, nodes: removed.nodeIds.length });
   })
-  .post("/kb/search", async (c) => {
-    const parsed = SearchSchema.safeParse(await c.req.json().catch(() => null));
-    if (!parsed.success) return problem(c, invalidBody(parsed.error.issues));
+  .post("/kb/search", jsonBody(SearchSchema), async (c) => {
+    const body = c.req.valid("json");
     const { settings, kb } = await services(c);
-    const collections = parsed.data.collections ?? (await kb.store.listCollections()).map((x) => x.name);
+    const collections = body.collections ?? (await kb.store.listCollections()).map((x) => x.name);
     const profile = settings.knowledge.search;
     const result = await searchKnowledge(kb.retrieval, {
-      query: parsed.data.query,
+      query: body.query,
       collections,
-      options: profileOptions({ ...profile, limit: parsed.data.limit ?? profile.limit }),
+      options: profileOptions({ ...profile, limit: body.limit ?? profile.limit }),
     });
     return c.json({
       strategy: result.strategy,
@@ -218,13 +208,12 @@ export const knowledgeRoutes = new Hono<AppEnv>()
       models,
     });
   })
-  .post("/embeddings/rebuild", async (c) => {
-    const parsed = RebuildSchema.safeParse(await c.req.json().catch(() => ({})));
-    if (!parsed.success) return problem(c, invalidBody(parsed.error.issues));
+  .post("/embeddings/rebuild", jsonBody(RebuildSchema), async (c) => {
+    const body = c.req.valid("json");
     const { kb } = await services(c);
-    if (parsed.data.resync) {
+    if (body.resync) {
       for (const s of kb.maintained()) if (s.index.external) await kb.embeddings.forgetAll(s.embedder.model);
     }
-    const reports = await kb.refresh(parsed.data.limit ?? 2000);
+    const reports = await kb.refresh(body.limit ?? 2000);
     return c.json({ reports, done: reports.every((r) => "done" in r && r.done) });
   });

@@ -10,6 +10,7 @@ import { SENSITIVITIES } from "../../domain/memory/memory";
 import { MEMORY_KINDS, parseScopeKey } from "../../domain/memory/scope";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
+import { jsonBody } from "../json-body";
 import { validate } from "./zod-problem";
 
 const id = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, "must be a memory item id");
@@ -51,6 +52,9 @@ export const MemoryEditBody = z
   .strict()
   .refine((edit) => Object.keys(edit).length > 0, "names nothing to change");
 
+/** Forgetting deletes for good: the caller repeats the id to confirm. */
+const ForgetBody = z.object({ confirm: z.string().max(128) }).strict();
+
 const CandidateQuery = z
   .object({
     chat: shortText.optional(),
@@ -59,10 +63,6 @@ const CandidateQuery = z
     ...page,
   })
   .strict();
-
-async function jsonBody(req: Request): Promise<unknown> {
-  return req.json().catch(() => undefined);
-}
 
 export const memoryAdminRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
@@ -82,12 +82,10 @@ export const memoryAdminRoutes = new Hono<AppEnv>()
     const item = await memoryAdmin(c.env).get(nodeId.value);
     return item ? c.json({ item }) : problem(c, { kind: "not-found", what: `memory item ${nodeId.value}` });
   })
-  .patch("/:id", async (c) => {
+  .patch("/:id", jsonBody(MemoryEditBody), async (c) => {
     const nodeId = validate(id, c.req.param("id"));
     if (!nodeId.ok) return problem(c, { kind: "invalid", field: "id", reason: "must be a memory item id" });
-    const body = validate(MemoryEditBody, await jsonBody(c.req.raw));
-    if (!body.ok) return problem(c, body.error);
-    const item = await memoryAdmin(c.env).edit(nodeId.value, body.value, {
+    const item = await memoryAdmin(c.env).edit(nodeId.value, c.req.valid("json"), {
       actor: c.get("admin").actor,
       at: Date.now(),
     });
@@ -113,12 +111,10 @@ export const memoryAdminRoutes = new Hono<AppEnv>()
           : "only an archived item can be restored",
     });
   })
-  .post("/:id/forget", async (c) => {
+  .post("/:id/forget", jsonBody(ForgetBody), async (c) => {
     const nodeId = validate(id, c.req.param("id"));
     if (!nodeId.ok) return problem(c, { kind: "invalid", field: "id", reason: "must be a memory item id" });
-    const body = validate(z.object({ confirm: z.string() }).strict(), await jsonBody(c.req.raw));
-    if (!body.ok) return problem(c, body.error);
-    if (body.value.confirm !== nodeId.value)
+    if (c.req.valid("json").confirm !== nodeId.value)
       return problem(c, {
         kind: "invalid",
         field: "confirm",

@@ -1,43 +1,51 @@
 /**
  * POST /webhook/onebot — OneBot v11 HTTP POST events (NapCat, go-cqhttp). With ONEBOT_SECRET
  * set, `X-Signature` (HMAC-SHA1 of the raw body) is required; production refuses to run
- * this webhook without a secret. Answers 204 (no quick operation) once the chat object has
- * stored the event.
+ * this webhook without a secret. The event's `time` must lie within
+ * `webhook.oneBotMaxAgeSeconds` of now, so a captured signed event cannot be replayed later
+ * (inside the window, the chat object's dedupe catches it). Answers 204 (no quick operation)
+ * once the chat object has stored the event; refusals get their status with an empty body.
  */
 import { Hono } from "hono";
 import { toInboundEvent } from "../../adapters/onebot/onebot-event";
 import { verifyOneBotSignature } from "../../adapters/onebot/onebot-signature";
 import { chatSession } from "../../composition/chat-stub";
 import { loadSettings } from "../../composition/settings-source";
+import { err, ok } from "../../domain/shared/result";
 import type { AppEnv } from "../app-env";
 import { parseJsonBytes, readRawBody } from "../raw-body";
+import { rejectWebhook, verifiedWebhook, type WebhookEnv } from "../verified-webhook";
 
-export const oneBotWebhookRoutes = new Hono<AppEnv>().post("/", async (c) => {
-  const config = c.get("config");
-  const settings = await loadSettings(c.env);
-  const body = await readRawBody(c.req.raw, settings.webhook.maxBodyBytes);
-  if (!body.ok) return c.json({ error: "payload-too-large", reason: body.reason }, body.status);
+const oneBotGate = verifiedWebhook({
+  name: "onebot",
+  async verify({ config, headers, body }) {
+    if (config.onebot.secret) {
+      const verified = await verifyOneBotSignature({
+        secret: config.onebot.secret,
+        header: headers.get("x-signature"),
+        body,
+      });
+      return verified.ok ? ok(undefined) : err({ status: 401, reason: verified.error.reason });
+    }
+    return config.mode === "production"
+      ? err({ status: 403, reason: "the OneBot webhook needs ONEBOT_SECRET in production" })
+      : ok(undefined);
+  },
+  fresh(payload, limits, nowMs) {
+    const time = typeof payload === "object" && payload !== null ? Reflect.get(payload, "time") : undefined;
+    if (typeof time !== "number" || !Number.isFinite(time))
+      return err({ status: 400, reason: "event has no numeric time" });
+    return Math.abs(nowMs / 1000 - time) > limits.oneBotMaxAgeSeconds
+      ? err({ status: 401, reason: "stale event time" })
+      : ok(undefined);
+  },
+});
 
-  if (config.onebot.secret) {
-    const verified = await verifyOneBotSignature({
-      secret: config.onebot.secret,
-      header: c.req.header("x-signature"),
-      body: body.bytes,
-    });
-    if (!verified.ok) return c.json({ error: "unauthorized", reason: verified.error.reason }, 401);
-  } else if (config.mode === "production") {
-    return c.json(
-      { error: "forbidden", reason: "the OneBot webhook needs ONEBOT_SECRET in production" },
-      403,
-    );
-  }
-
-  const json = parseJsonBytes(body.bytes);
-  if (!json.ok) return c.json({ error: "bad-request", reason: json.reason }, 400);
-  const event = toInboundEvent(json.value, Date.now());
+export const oneBotWebhookRoutes = new Hono<WebhookEnv>().post("/", oneBotGate, async (c) => {
+  const event = toInboundEvent(c.get("payload"), Date.now());
   if (!event.ok) {
     if (event.error.kind === "invalid")
-      return c.json({ error: "invalid-event", reason: event.error.reason }, 400);
+      return rejectWebhook(c, "onebot", { status: 400, reason: event.error.reason });
     return c.body(null, 204);
   }
   await chatSession(c.env, event.value.chat.key).enqueue(event.value);

@@ -1,8 +1,10 @@
 /**
- * POST /webhook/qq — the QQ official-bot webhook (protocols/qq-official-bot.md §1.4): size cap,
- * X-Bot-Appid, Ed25519 signature over timestamp + raw body (op 13 included), replay window,
- * then op 13 answer or dispatch → chat object → ACK. The ACK is sent only after the chat
- * object has stored the event; a request that fails any check changes nothing.
+ * POST /webhook/qq — the QQ official-bot webhook (protocols/qq-official-bot.md §1.4). The shared
+ * gate (verified-webhook.ts) checks the size cap, X-Bot-Appid, the Ed25519 signature over
+ * timestamp + raw body (op 13 included) and the replay window with env secrets only; then op 13
+ * is answered or the dispatch goes to its chat object → ACK. The ACK is sent only after the chat
+ * object has stored the event; a request that fails any check changes nothing and gets its
+ * status with an empty body.
  */
 import { Hono } from "hono";
 import { toInboundEvent } from "../../adapters/qq/qq-event";
@@ -12,51 +14,39 @@ import { chatSession } from "../../composition/chat-stub";
 import { loadSettings } from "../../composition/settings-source";
 import type { AppEnv } from "../app-env";
 import { parseJsonBytes, readRawBody } from "../raw-body";
+import { rejectWebhook, verifiedWebhook, type WebhookEnv } from "../verified-webhook";
 
 /** botgo's ACK: d 0 = received. (d 1 would ask the platform to retry.) */
 const ACK = { op: 12, d: 0 } as const;
 
-export const qqWebhookRoutes = new Hono<AppEnv>().post("/", async (c) => {
+const qqGate = verifiedWebhook({
+  name: "qq",
+  verify: ({ config, limits, headers, body, nowMs }) =>
+    checkQqRequest({
+      appId: config.qq.appId,
+      secret: config.qq.secret,
+      headers,
+      body,
+      nowMs,
+      maxSkewSeconds: limits.maxSkewSeconds,
+    }),
+});
+
+export const qqWebhookRoutes = new Hono<WebhookEnv>().post("/", qqGate, async (c) => {
   const config = c.get("config");
-  const settings = await loadSettings(c.env);
-  const body = await readRawBody(c.req.raw, settings.webhook.maxBodyBytes);
-  if (!body.ok) return c.json({ error: "payload-too-large", reason: body.reason }, body.status);
-
-  const check = await checkQqRequest({
-    appId: config.qq.appId,
-    secret: config.qq.secret,
-    headers: c.req.raw.headers,
-    body: body.bytes,
-    nowMs: Date.now(),
-    maxSkewSeconds: settings.webhook.maxSkewSeconds,
-  });
-  if (!check.ok) {
-    log("qq webhook rejected", {
-      status: check.error.status,
-      reason: check.error.reason,
-      trace: traceId(c.req.raw),
-    });
-    return c.json(
-      { error: check.error.status === 403 ? "forbidden" : "unauthorized", reason: check.error.reason },
-      check.error.status,
-    );
-  }
-
-  const json = parseJsonBytes(body.bytes);
-  if (!json.ok) return c.json({ error: "bad-request", reason: json.reason }, 400);
-  const envelope = parseQqEnvelope(json.value);
-  if (!envelope.ok) return c.json({ error: "bad-request", reason: envelope.error.reason }, 400);
+  const envelope = parseQqEnvelope(c.get("payload"));
+  if (!envelope.ok) return rejectWebhook(c, "qq", { status: 400, reason: envelope.error.reason });
 
   if (envelope.value.op === 13) {
     const answer = await answerValidation(envelope.value.d, config.qq.secret);
-    if (!answer.ok) return c.json({ error: "bad-request", reason: answer.error.reason }, 400);
+    if (!answer.ok) return rejectWebhook(c, "qq", { status: 400, reason: answer.error.reason });
     return c.json(answer.value);
   }
 
   const event = toInboundEvent(envelope.value, Date.now());
   if (!event.ok) {
     if (event.error.kind === "invalid")
-      return c.json({ error: "invalid-event", reason: event.error.reason }, 400);
+      return rejectWebhook(c, "qq", { status: 400, reason: event.error.reason });
     // Acknowledged so that the platform does not retry an event we will never handle.
     log("qq event ignored", { type: envelope.value.t ?? null, reason: event.error.reason });
     return c.json(ACK);
@@ -65,10 +55,6 @@ export const qqWebhookRoutes = new Hono<AppEnv>().post("/", async (c) => {
   if (outcome.status === "duplicate") log("qq event duplicate", { event: event.value.eventId });
   return c.json(ACK);
 });
-
-function traceId(request: Request): string | null {
-  return request.headers.get("x-tps-trace-id");
-}
 
 function log(msg: string, fields: Record<string, unknown>): void {
   console.log(JSON.stringify({ msg, ...fields }));

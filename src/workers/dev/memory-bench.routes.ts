@@ -13,11 +13,17 @@ import { memoryContentHash } from "../../adapters/d1/d1-memory-store";
 import { openDatabase } from "../../adapters/d1/database";
 import { D1SettingsStore } from "../../adapters/d1/settings-store";
 import { chatSession } from "../../composition/chat-stub";
+import { readSettingsLayers } from "../../composition/settings-source";
 import { accountKey, type ChatKey } from "../../domain/chat/chat-address";
-import { resolveSettings } from "../../domain/config/settings";
+import { changedPaths, replaceStoredLayer } from "../../domain/config/settings-edit";
 import { memoryMatch } from "../../domain/memory/memory-query";
 import { indexText } from "../../domain/text/search-tokens";
 import type { AppEnv } from "../app-env";
+import { problem } from "../error-response";
+import { jsonBody } from "../json-body";
+
+/** Who the stored layer and the audit row name as the author of a bench settings write. */
+const BENCH_AUTHOR = "dev-bench";
 
 const NAMES = ["小明", "小红", "阿杰", "老王", "小李", "婷婷", "大伟", "阿珍", "Tom", "Lily", "浩然", "思思"];
 const VERBS = [
@@ -163,10 +169,8 @@ const PreviewSchema = z.object({
 const ROWS_PER_STATEMENT = 250;
 
 export const memoryBenchRoutes = new Hono<AppEnv>()
-  .post("/seed", async (c) => {
-    const parsed = SeedSchema.safeParse(await c.req.json().catch(() => null));
-    if (!parsed.success) return c.json({ error: "invalid", reason: parsed.error.issues[0]?.message }, 400);
-    const { offset, n, chats, globalEvery } = parsed.data;
+  .post("/seed", jsonBody(SeedSchema), async (c) => {
+    const { offset, n, chats, globalEvery } = c.req.valid("json");
     const started = performance.now();
     const rows = await Promise.all(
       Array.from({ length: n }, async (_, i) => {
@@ -205,31 +209,29 @@ export const memoryBenchRoutes = new Hono<AppEnv>()
     await c.env.DB.batch(statements);
     return c.json({ n, ms: performance.now() - started });
   })
-  .post("/bare", async (c) => {
-    const parsed = BareSchema.safeParse(await c.req.json().catch(() => null));
-    if (!parsed.success) return c.json({ error: "invalid", reason: parsed.error.issues[0]?.message }, 400);
-    const match = memoryMatch(parsed.data.text, null);
+  .post("/bare", jsonBody(BareSchema), async (c) => {
+    const body = c.req.valid("json");
+    const match = memoryMatch(body.text, null);
     if (!match) return c.json({ hits: 0, ms: 0 });
     const started = performance.now();
     const { results } = await c.env.DB.prepare(
       "SELECT rowid, bm25(nodes_fts) AS rank FROM nodes_fts WHERE nodes_fts MATCH ? ORDER BY rank LIMIT ?",
     )
-      .bind(match, parsed.data.limit)
+      .bind(match, body.limit)
       .all();
     return c.json({ hits: results.length, ms: performance.now() - started });
   })
-  .post("/preview", async (c) => {
-    const parsed = PreviewSchema.safeParse(await c.req.json().catch(() => null));
-    if (!parsed.success) return c.json({ error: "invalid", reason: parsed.error.issues[0]?.message }, 400);
-    const [, targetType = "group", targetId = ""] = parsed.data.chat.split(":");
-    const account = accountKey("bench", parsed.data.sender);
-    if (!account.ok) return c.json({ error: "invalid" }, 400);
-    const key = parsed.data.chat as ChatKey;
+  .post("/preview", jsonBody(PreviewSchema), async (c) => {
+    const body = c.req.valid("json");
+    const [, targetType = "group", targetId = ""] = body.chat.split(":");
+    const account = accountKey("bench", body.sender);
+    if (!account.ok) return problem(c, { kind: "invalid", field: "sender", reason: account.error.reason });
+    const key = body.chat as ChatKey;
     const started = performance.now();
     const preview = await chatSession(c.env, key).preview({
       chat: { key, channel: "bench", targetType: targetType as "private" | "group", targetId },
-      sender: { userId: parsed.data.sender, account: account.value, displayName: null },
-      text: parsed.data.text,
+      sender: { userId: body.sender, account: account.value, displayName: null },
+      text: body.text,
     });
     const ms = performance.now() - started;
     return c.json({
@@ -239,10 +241,27 @@ export const memoryBenchRoutes = new Hono<AppEnv>()
       soft: preview.scopes.softScope,
     });
   })
-  .post("/settings", async (c) => {
-    const layer: unknown = await c.req.json().catch(() => null);
-    const resolved = resolveSettings(layer);
-    if (!resolved.ok) return c.json({ error: "invalid", ...resolved.error }, 400);
-    await new D1SettingsStore(openDatabase(c.env.DB)).write(JSON.stringify(layer), "bench", Date.now());
+  .post("/settings", jsonBody(z.record(z.string(), z.unknown())), async (c) => {
+    // Validated like the admin API's write (over the var layer), and audited like it.
+    const read = await readSettingsLayers(c.env);
+    const previous = read.stored.ok ? read.stored.value : null;
+    const edit = replaceStoredLayer({ var: read.var, stored: previous }, c.req.valid("json"));
+    if (!edit.ok) return problem(c, edit.error);
+    const at = Date.now();
+    const changed = changedPaths(previous ?? {}, edit.value.stored);
+    await new D1SettingsStore(openDatabase(c.env.DB)).write(
+      JSON.stringify(edit.value.stored),
+      BENCH_AUTHOR,
+      at,
+      {
+        dedupeKey: `config.replace:${at}:${crypto.randomUUID()}`,
+        at,
+        actor: BENCH_AUTHOR,
+        action: "config.replace",
+        chatKey: null,
+        target: "settings",
+        detail: { via: "dev-bench", changed: changed.length, paths: changed.join(", ").slice(0, 500) },
+      },
+    );
     return c.json({ ok: true });
   });

@@ -12,6 +12,8 @@ import { chatSession } from "../../composition/chat-stub";
 import type { RuntimeConfig } from "../../composition/runtime-config";
 import { type ChatAddress, chatKeyOf, parseChatKey } from "../../domain/chat/chat-address";
 import type { AppEnv } from "../app-env";
+import { problem } from "../error-response";
+import { jsonBody } from "../json-body";
 
 const TURN_WAIT_MS = 10_000;
 const POLL_MS = 25;
@@ -33,35 +35,27 @@ const DevMessageSchema = z
 type DevMessage = z.infer<typeof DevMessageSchema>;
 type Simulated = { path: string; body: string; headers: Record<string, string>; eventId: string };
 
-export const devRoutes = new Hono<AppEnv>().post("/message", async (c) => {
-  const parsed = DevMessageSchema.safeParse(await c.req.json().catch(() => null));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return c.json(
-      { error: "invalid", field: issue?.path.join(".") || "(body)", reason: issue?.message ?? "invalid" },
-      400,
-    );
-  }
-  const address = parseChatKey(parsed.data.chat);
-  if (!address.ok) return c.json({ error: "invalid", field: "chat", reason: address.error.reason }, 400);
-  const simulated = await simulate(address.value, parsed.data, c.get("config"));
+export const devRoutes = new Hono<AppEnv>().post("/message", jsonBody(DevMessageSchema), async (c) => {
+  const input = c.req.valid("json");
+  const address = parseChatKey(input.chat);
+  if (!address.ok) return problem(c, { kind: "invalid", field: "chat", reason: address.error.reason });
+  const simulated = await simulate(address.value, input, c.get("config"));
   if (!simulated) {
-    return c.json(
-      {
-        error: "invalid",
-        field: "chat",
-        reason: "use qq:group:<id>, qq:private:<id>, onebot:group:<id> or onebot:private:<id>",
-      },
-      400,
-    );
+    return problem(c, {
+      kind: "invalid",
+      field: "chat",
+      reason: "use qq:group:<id>, qq:private:<id>, onebot:group:<id> or onebot:private:<id>",
+    });
   }
   const url = new URL(simulated.path, c.req.url);
   const webhook = await c.get("selfFetch")(
     new Request(url, { method: "POST", headers: simulated.headers, body: simulated.body }),
   );
-  const webhookBody = await webhook.text();
   if (!webhook.ok)
-    return c.json({ error: "webhook-rejected", status: webhook.status, body: webhookBody }, 502);
+    return problem(c, {
+      kind: "unavailable",
+      reason: `the webhook refused the simulated event with ${webhook.status} (see the log)`,
+    });
 
   const session = chatSession(c.env, chatKeyOf(address.value));
   const deadline = Date.now() + TURN_WAIT_MS;

@@ -22,6 +22,8 @@ import { ok } from "../../domain/shared/result";
 import { matchExpression } from "../../domain/text/fts-query";
 import { indexText, queryTokens } from "../../domain/text/search-tokens";
 import type { AppEnv } from "../app-env";
+import { problem } from "../error-response";
+import { jsonBody } from "../json-body";
 
 const DocumentsSchema = z.object({
   collection: z.string(),
@@ -67,8 +69,8 @@ const BASELINE_DDL =
   "CREATE VIRTUAL TABLE IF NOT EXISTS eval_baseline_fts USING fts5(tokens, node_id UNINDEXED, scope UNINDEXED, tokenize = 'porter unicode61 remove_diacritics 2')";
 
 export const evalRoutes = new Hono<AppEnv>()
-  .post("/documents", async (c) => {
-    const body = DocumentsSchema.parse(await c.req.json());
+  .post("/documents", jsonBody(DocumentsSchema), async (c) => {
+    const body = c.req.valid("json");
     const settings = await loadSettings(c.env);
     const kb = createKnowledgeServices(c.env, settings);
     await kb.store.createCollection(
@@ -82,7 +84,7 @@ export const evalRoutes = new Hono<AppEnv>()
       Date.now(),
     );
     const collection = await kb.store.getCollection(body.collection);
-    if (!collection) return c.json({ error: "no collection" }, 500);
+    if (!collection) return problem(c, { kind: "not-found", what: `collection ${body.collection}` });
     const titles = new Map(body.documents.map((d) => [d.source, d]));
     // The eval's documents arrive as text with a title of their own (cmrc2018 `title`, kdconv
     // entity names) instead of as files: convert exactly like a .txt or .md file, keep that title.
@@ -119,8 +121,8 @@ export const evalRoutes = new Hono<AppEnv>()
       failed: results.filter((r) => r.status === "failed"),
     });
   })
-  .post("/conversation", async (c) => {
-    const body = ConversationSchema.parse(await c.req.json());
+  .post("/conversation", jsonBody(ConversationSchema), async (c) => {
+    const body = c.req.valid("json");
     const plan = planConversation(body.chat, body.sessions);
     const now = Date.now();
     await c.env.DB.batch([
@@ -129,15 +131,15 @@ export const evalRoutes = new Hono<AppEnv>()
     ]);
     return c.json({ nodes: plan.nodes.length });
   })
-  .post("/refresh", async (c) => {
-    const { limit } = z.object({ limit: z.number().int().min(1).max(20_000) }).parse(await c.req.json());
+  .post("/refresh", jsonBody(z.object({ limit: z.number().int().min(1).max(20_000) })), async (c) => {
+    const { limit } = c.req.valid("json");
     const kb = createKnowledgeServices(c.env, await loadSettings(c.env));
     const started = performance.now();
     const reports = await kb.refresh(limit);
     return c.json({ ms: performance.now() - started, reports });
   })
-  .post("/baseline-index", async (c) => {
-    const { scopes } = z.object({ scopes: z.array(z.string()).min(1) }).parse(await c.req.json());
+  .post("/baseline-index", jsonBody(z.object({ scopes: z.array(z.string()).min(1) })), async (c) => {
+    const { scopes } = c.req.valid("json");
     await c.env.DB.prepare(BASELINE_DDL).run();
     let indexed = 0;
     for (const key of scopes) {
@@ -167,8 +169,8 @@ export const evalRoutes = new Hono<AppEnv>()
     }
     return c.json({ indexed });
   })
-  .post("/search", async (c) => {
-    const body = SearchSchema.parse(await c.req.json());
+  .post("/search", jsonBody(SearchSchema), async (c) => {
+    const body = c.req.valid("json");
     const settings = await loadSettings(c.env);
     const kb = createKnowledgeServices(c.env, settings);
     const base = {
@@ -224,8 +226,8 @@ export const evalRoutes = new Hono<AppEnv>()
     }
     return c.json({ ms: performance.now() - started, results: out });
   })
-  .post("/stats", async (c) => {
-    const { collection } = z.object({ collection: z.string() }).parse(await c.req.json());
+  .post("/stats", jsonBody(z.object({ collection: z.string() })), async (c) => {
+    const { collection } = c.req.valid("json");
     const { results } = await c.env.DB.prepare(
       `SELECT node_type, count(*) AS n, max(length(raw_text)) AS max_len, avg(length(raw_text)) AS mean_len,
               sum(CASE WHEN json_array_length(path) >= 2 THEN 1 ELSE 0 END) AS deep

@@ -10,6 +10,7 @@ import { openDatabase } from "../../adapters/d1/database";
 import type { AccountKey, ChatKey } from "../../domain/chat/chat-address";
 import { inboundRecord } from "../../domain/history/message-record";
 import type { AppEnv } from "../app-env";
+import { jsonBody } from "../json-body";
 
 const IngestSchema = z.object({
   mode: z.enum(["batched", "single"]),
@@ -27,11 +28,8 @@ const SAMPLE = [
   "哈哈哈哈 [图片]",
 ];
 
-export const benchRoutes = new Hono<AppEnv>().post("/ingest", async (c) => {
-  const parsed = IngestSchema.safeParse(await c.req.json().catch(() => null));
-  if (!parsed.success)
-    return c.json({ error: "invalid", reason: parsed.error.issues[0]?.message ?? "invalid" }, 400);
-  const { mode, n, batchRows, chat, offset } = parsed.data;
+export const benchRoutes = new Hono<AppEnv>().post("/ingest", jsonBody(IngestSchema), async (c) => {
+  const { mode, n, batchRows, chat, offset } = c.req.valid("json");
   const records = Array.from({ length: n }, (_, i) => {
     const k = offset + i;
     const text = `${SAMPLE[k % SAMPLE.length]} #${k}`;

@@ -1,0 +1,25 @@
+/**
+ * The webhooks' request limits (body cap, replay windows) from env alone: the defaults under
+ * AKASHA_CONFIG. They are applied before a request is authenticated, so they must not wait
+ * for D1: an outage of the settings store must not turn every webhook, the op 13 validation
+ * included, into a 500 before the signature was even checked. The stored settings layer
+ * therefore cannot set `webhook` (settings-edit refuses it).
+ */
+
+import { ConfigError } from "../composition/runtime-config";
+import { parseSettingsLayer, resolveSettings, type Settings } from "../domain/config/settings";
+
+export type WebhookLimits = Settings["webhook"];
+
+let cached: { varText: string; limits: WebhookLimits } | null = null;
+
+export function webhookLimits(env: Env): WebhookLimits {
+  const varText = typeof env.AKASHA_CONFIG === "string" ? env.AKASHA_CONFIG : "";
+  if (cached?.varText === varText) return cached.limits;
+  const layer = parseSettingsLayer(varText, "AKASHA_CONFIG");
+  if (!layer.ok) throw new ConfigError(`AKASHA_CONFIG ${layer.error.reason}`);
+  const resolved = resolveSettings(layer.value);
+  if (!resolved.ok) throw new ConfigError(`AKASHA_CONFIG: ${resolved.error.field} ${resolved.error.reason}`);
+  cached = { varText, limits: resolved.value.webhook };
+  return cached.limits;
+}
