@@ -28,6 +28,31 @@ export class D1AuditLog {
     this.#db = db;
   }
 
+  /** Appends one row. */
+  async record(row: {
+    at: number;
+    actor: string;
+    action: string;
+    chatKey: string | null;
+    target: string;
+    detail: Record<string, unknown>;
+  }) {
+    await this.#db
+      .prepare(
+        "INSERT INTO audit_log (dedupe_key, at, actor, action, chat_key, target, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+      )
+      .bind(
+        `${row.action}:${row.at}:${crypto.randomUUID()}`,
+        row.at,
+        row.actor,
+        row.action,
+        row.chatKey,
+        row.target,
+        JSON.stringify(row.detail),
+      )
+      .run();
+  }
+
   async list(f: AuditFilter): Promise<AuditRow[]> {
     const where: string[] = ["1"];
     const binds: (string | number)[] = [];
