@@ -23,7 +23,7 @@ import { type EmbeddingSlot, knowledgeMaintenance } from "../domain/knowledge/kn
 import type { KnowledgeAccess } from "../domain/knowledge/knowledge-search";
 import type { Removed } from "../domain/knowledge/knowledge-store";
 import { LexicalReranker } from "../domain/retrieval/lexical-reranker";
-import type { Embedder, VectorIndex } from "../domain/retrieval/ports";
+import type { Embedder } from "../domain/retrieval/ports";
 import type { RetrievalDeps } from "../domain/retrieval/retrieve";
 
 export type { EmbeddingSlot };

@@ -23,16 +23,19 @@ const Sensitivity = (props: { value: string | null }) => (
   <span class={`tag ${props.value ?? ""}`}>{props.value ?? "—"}</span>
 );
 
-function Select(props: { name: string; value: string; options: readonly string[] }) {
+function Select(props: { label: string; name: string; value: string; options: readonly string[] }) {
   return (
-    <select name={props.name}>
-      <option value="">any</option>
-      {props.options.map((o) => (
-        <option value={o} selected={o === props.value}>
-          {o}
-        </option>
-      ))}
-    </select>
+    <label>
+      {props.label}
+      <select name={props.name}>
+        <option value="">any</option>
+        {props.options.map((o) => (
+          <option value={o} selected={o === props.value}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 
@@ -101,18 +104,14 @@ export function MemoryPage(props: {
           Scope
           <input name="scope" value={f.scope} placeholder="person:…" />
         </label>
-        <label>
-          Kind
-          <Select name="kind" value={f.kind} options={MEMORY_KINDS} />
-        </label>
-        <label>
-          Sensitivity
-          <Select name="sensitivity" value={f.sensitivity} options={SENSITIVITIES} />
-        </label>
-        <label>
-          Status
-          <Select name="status" value={f.status} options={["active", "archived", "superseded"]} />
-        </label>
+        <Select label="Kind" name="kind" value={f.kind} options={MEMORY_KINDS} />
+        <Select label="Sensitivity" name="sensitivity" value={f.sensitivity} options={SENSITIVITIES} />
+        <Select
+          label="Status"
+          name="status"
+          value={f.status}
+          options={["active", "archived", "superseded"]}
+        />
         <button type="submit">Filter</button>
       </form>
       <p class="muted">{props.total} items</p>

@@ -10,10 +10,7 @@ import { Hono } from "hono";
 import { toInboundEvent } from "../../adapters/onebot/onebot-event";
 import { verifyOneBotSignature } from "../../adapters/onebot/onebot-signature";
 import { chatSession } from "../../composition/chat-stub";
-import { loadSettings } from "../../composition/settings-source";
 import { err, ok } from "../../domain/shared/result";
-import type { AppEnv } from "../app-env";
-import { parseJsonBytes, readRawBody } from "../raw-body";
 import { rejectWebhook, verifiedWebhook, type WebhookEnv } from "../verified-webhook";
 
 const oneBotGate = verifiedWebhook({

@@ -11,9 +11,6 @@ import { toInboundEvent } from "../../adapters/qq/qq-event";
 import { parseQqEnvelope } from "../../adapters/qq/qq-event.schema";
 import { answerValidation, checkQqRequest } from "../../adapters/qq/qq-webhook-request";
 import { chatSession } from "../../composition/chat-stub";
-import { loadSettings } from "../../composition/settings-source";
-import type { AppEnv } from "../app-env";
-import { parseJsonBytes, readRawBody } from "../raw-body";
 import { rejectWebhook, verifiedWebhook, type WebhookEnv } from "../verified-webhook";
 
 /** botgo's ACK: d 0 = received. (d 1 would ask the platform to retry.) */
