@@ -1,12 +1,11 @@
 /**
- * Builds what a chat object needs from its bindings. Exported as an object so that the one
- * place bindings become domain dependencies can be swapped in integration tests (a slow or
- * failing model, a failing outbound), which run in the same isolate as the object.
+ * Builds what a chat object needs from its bindings. Exported as an object so that it can be
+ * swapped in integration tests (a slow or failing model, a failing outbound), which run in
+ * the same isolate as the object.
  */
 
 import { D1IdentityDirectory } from "../adapters/d1/d1-identity-directory";
 import { D1MemoryStore } from "../adapters/d1/d1-memory-store";
-import { D1MessageLog } from "../adapters/d1/d1-message-log";
 import { openDatabase } from "../adapters/d1/database";
 import { consoleLogger } from "../adapters/log/console-logger";
 import { type ChatRelay, OutboundChatRelay } from "../domain/agent/chat-relay";
@@ -26,6 +25,7 @@ import { systemClock } from "../domain/shared/clock";
 import { chatSession } from "./chat-stub";
 import { historySearch } from "./history-search";
 import { knowledgeAccess } from "./knowledge-services";
+import { d1MessageLog } from "./message-log";
 import { createChatModel, createOutbound } from "./model-and-outbound";
 import { readRuntimeConfig } from "./runtime-config";
 import { d1SettingsAdmin, settingsSource } from "./settings-source";
@@ -63,7 +63,7 @@ export const chatSessionServices = {
       }
       return found;
     };
-    const messageLog = new D1MessageLog(db);
+    const messageLog = d1MessageLog(env);
     const directory = new D1IdentityDirectory(db);
     const botName = "Akasha";
     const memory = new D1MemoryStore(env.DB);

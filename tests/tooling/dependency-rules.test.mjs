@@ -114,3 +114,35 @@ test("the dev-wing rules catch production code that reaches into src/workers/dev
     "dev-wing-one-mount-point src/workers/app.ts -> src/workers/dev/seed.routes.ts",
   ]);
 });
+
+/** Every `new X(` of a class exported from src/adapters, in files outside adapters/ and composition/. */
+function adapterConstructionsOutsideComposition(base) {
+  const list = (dir) =>
+    readdirSync(path.join(base, dir), { recursive: true })
+      .map((f) => `${dir}/${String(f).replaceAll(path.sep, "/")}`)
+      .filter((f) => f.endsWith(".ts"));
+  const classes = new Set();
+  for (const file of list("src/adapters")) {
+    for (const m of readFileSync(path.join(base, file), "utf8").matchAll(/export class (\w+)/g))
+      classes.add(m[1]);
+  }
+  const found = [];
+  for (const file of list("src")) {
+    if (/^src\/(adapters|composition)\//.test(file)) continue;
+    for (const m of readFileSync(path.join(base, file), "utf8").matchAll(/\bnew (\w+)\s*\(/g)) {
+      if (classes.has(m[1])) found.push(`${file}: ${m[1]}`);
+    }
+  }
+  return found;
+}
+
+test("adapters are constructed only in src/composition", () => {
+  assert.ok(
+    adapterConstructionsOutsideComposition(root).length === 0,
+    "no adapter built outside composition",
+  );
+  assert.deepEqual(
+    adapterConstructionsOutsideComposition(path.join(root, "tests/fixtures/dependency-layers")),
+    ["src/workers/routes/uses-object.ts: D1Store"],
+  );
+});

@@ -5,8 +5,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { D1MessageLog } from "../../adapters/d1/d1-message-log";
-import { openDatabase } from "../../adapters/d1/database";
+import { d1MessageLog } from "../../composition/message-log";
 import type { AccountKey, ChatKey } from "../../domain/chat/chat-address";
 import { inboundRecord } from "../../domain/history/message-record";
 import type { AppEnv } from "../app-env";
@@ -67,7 +66,7 @@ export const benchRoutes = new Hono<AppEnv>().post("/ingest", jsonBody(IngestSch
       raw: { k },
     });
   }).filter((r) => r !== null);
-  const log = new D1MessageLog(openDatabase(c.env.DB));
+  const log = d1MessageLog(c.env);
   const started = performance.now();
   if (mode === "batched") {
     for (let i = 0; i < records.length; i += batchRows) {

@@ -5,7 +5,6 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { D1KeywordIndex } from "../../adapters/d1/d1-keyword-index";
 import { createKnowledgeServices } from "../../composition/knowledge-services";
 import { loadSettings } from "../../composition/settings-source";
 import { importFile } from "../../domain/knowledge/import-documents";
@@ -107,7 +106,7 @@ export const kbBenchRoutes = new Hono<AppEnv>()
     const body = c.req.valid("json");
     const settings = await loadSettings(c.env);
     const kb = createKnowledgeServices(c.env, settings);
-    const keywords = new D1KeywordIndex(c.env.DB);
+    const keywords = kb.retrieval.keywords;
     const latencies: number[] = [];
     let hits = 0;
     for (const spec of body.queries) {

@@ -10,10 +10,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { memoryContentHash } from "../../adapters/d1/d1-memory-store";
-import { openDatabase } from "../../adapters/d1/database";
-import { D1SettingsStore } from "../../adapters/d1/settings-store";
 import { chatSession } from "../../composition/chat-stub";
-import { readSettingsLayers } from "../../composition/settings-source";
+import { d1SettingsStore, readSettingsLayers } from "../../composition/settings-source";
 import { accountKey, type ChatKey } from "../../domain/chat/chat-address";
 import { changedPaths, replaceStoredLayer } from "../../domain/config/settings-edit";
 import { memoryMatch } from "../../domain/memory/memory-query";
@@ -249,19 +247,14 @@ export const memoryBenchRoutes = new Hono<AppEnv>()
     if (!edit.ok) return problem(c, edit.error);
     const at = Date.now();
     const changed = changedPaths(previous ?? {}, edit.value.stored);
-    await new D1SettingsStore(openDatabase(c.env.DB)).write(
-      JSON.stringify(edit.value.stored),
-      BENCH_AUTHOR,
+    await d1SettingsStore(c.env).write(JSON.stringify(edit.value.stored), BENCH_AUTHOR, at, {
+      dedupeKey: `config.replace:${at}:${crypto.randomUUID()}`,
       at,
-      {
-        dedupeKey: `config.replace:${at}:${crypto.randomUUID()}`,
-        at,
-        actor: BENCH_AUTHOR,
-        action: "config.replace",
-        chatKey: null,
-        target: "settings",
-        detail: { via: "dev-bench", changed: changed.length, paths: changed.join(", ").slice(0, 500) },
-      },
-    );
+      actor: BENCH_AUTHOR,
+      action: "config.replace",
+      chatKey: null,
+      target: "settings",
+      detail: { via: "dev-bench", changed: changed.length, paths: changed.join(", ").slice(0, 500) },
+    });
     return c.json({ ok: true });
   });

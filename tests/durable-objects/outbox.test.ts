@@ -1,0 +1,78 @@
+import { describe, it } from "vitest";
+import type { AccountKey } from "../../src/domain/chat/chat-address";
+import type { MessageRecord } from "../../src/domain/history/message-record";
+import type { AccountObservation } from "../../src/domain/identity/identity-directory";
+import { Outbox } from "../../src/durable-objects/outbox";
+import { inFreshChatObject } from "../support/chat-object";
+
+const touch = (seenAt: number, extra: { botPresent?: boolean; pushEnabled?: boolean } = {}) => ({
+  chatKey: "qq:group:G1",
+  channel: "qq",
+  targetType: "group",
+  targetId: "G1",
+  seenAt,
+  followed: true,
+  ...extra,
+});
+
+const message = (id: string) =>
+  ({ messageId: id, chatKey: "qq:group:G1", text: id }) as unknown as MessageRecord;
+
+describe("Outbox", () => {
+  it("takes the oldest rows as one batch, merging touches of one chat, and removes them only on request", async ({
+    expect,
+  }) => {
+    await inFreshChatObject((storage) => {
+      const outbox = new Outbox(storage.sql);
+      outbox.push({ kind: "chat", body: touch(1, { botPresent: true }) }, 1);
+      outbox.push({ kind: "message", body: message("M1") }, 2);
+      outbox.push({ kind: "chat", body: touch(3) }, 3);
+      outbox.push({ kind: "message", body: message("M2") }, 4);
+      expect(outbox.size()).toBe(4);
+      const taken = outbox.take(10);
+      expect(taken?.rows).toBe(4);
+      expect(taken?.batch.messages.map((m) => m.messageId)).toEqual(["M1", "M2"]);
+      // One upsert for the chat: the latest sighting, the flag an earlier touch carried kept.
+      expect(taken?.batch.chats).toEqual([{ ...touch(3), botPresent: true }]);
+      expect(outbox.size()).toBe(4);
+      outbox.remove(taken?.upTo ?? 0);
+      expect(outbox.size()).toBe(0);
+      expect(outbox.take(10)).toBeNull();
+    });
+  });
+
+  it("takes at most `limit` rows, leaving the rest for the next batch", async ({ expect }) => {
+    await inFreshChatObject((storage) => {
+      const outbox = new Outbox(storage.sql);
+      for (const id of ["M1", "M2", "M3"]) outbox.push({ kind: "message", body: message(id) }, 1);
+      const first = outbox.take(2);
+      expect(first?.batch.messages.map((m) => m.messageId)).toEqual(["M1", "M2"]);
+      outbox.remove(first?.upTo ?? 0);
+      expect(outbox.take(2)?.batch.messages.map((m) => m.messageId)).toEqual(["M3"]);
+    });
+  });
+
+  it("merges observations of one account in one chat into one", async ({ expect }) => {
+    await inFreshChatObject((storage) => {
+      const outbox = new Outbox(storage.sql);
+      const seen = (at: number, displayName: string): AccountObservation => ({
+        account: "qq:user:U1" as AccountKey,
+        chatKey: "qq:group:G1",
+        userId: "U1",
+        unionKey: null,
+        displayName,
+        role: null,
+        firstSeen: at,
+        lastSeen: at,
+      });
+      outbox.push({ kind: "observation", body: seen(1, "A") }, 1);
+      outbox.push({ kind: "observation", body: seen(2, "B") }, 2);
+      outbox.push({ kind: "observation", body: { ...seen(3, "C"), chatKey: "qq:group:G2" } }, 3);
+      const observations = outbox.take(10)?.batch.observations ?? [];
+      expect(observations.map((o) => [o.chatKey, o.firstSeen, o.lastSeen])).toEqual([
+        ["qq:group:G1", 1, 2],
+        ["qq:group:G2", 3, 3],
+      ]);
+    });
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, it } from "vitest";
+import { Inbox } from "../../src/durable-objects/inbox";
+import { ReplyPlan } from "../../src/durable-objects/reply-plan";
+import { messageEvent } from "../fakes/inbound";
+import { inFreshChatObject } from "../support/chat-object";
+
+describe("ReplyPlan", () => {
+  it("plans replies once, in order, and records each send outcome", async ({ expect }) => {
+    await inFreshChatObject((storage) => {
+      const replies = new ReplyPlan(storage.sql);
+      replies.plan(7, ["一", "二", "三"]);
+      // Planning again (a retried transaction) changes nothing.
+      replies.plan(7, ["other", "texts"]);
+      replies.markSent(7, 0, "MSG-1", 100);
+      replies.markAttempt(7, 1, "timeout");
+      replies.markFailed(7, 2, "rejected");
+      expect(replies.list(7)).toEqual([
+        { idx: 0, text: "一", state: "sent", attempts: 1, messageId: "MSG-1" },
+        { idx: 1, text: "二", state: "planned", attempts: 1, messageId: null },
+        { idx: 2, text: "三", state: "failed", attempts: 1, messageId: null },
+      ]);
+    });
+  });
+
+  it("drops plans whose inbox row is gone", async ({ expect }) => {
+    await inFreshChatObject((storage) => {
+      const inbox = new Inbox(storage.sql);
+      inbox.add(messageEvent({ chat: "qq:group:G1", text: "hi", eventId: "E1" }), true, 1);
+      const seq = inbox.oldestOpen()?.seq ?? -1;
+      const replies = new ReplyPlan(storage.sql);
+      replies.plan(seq, ["kept"]);
+      replies.plan(seq + 1000, ["orphan"]);
+      replies.pruneOrphans();
+      expect(replies.list(seq).map((r) => r.text)).toEqual(["kept"]);
+      expect(replies.list(seq + 1000)).toEqual([]);
+    });
+  });
+});
