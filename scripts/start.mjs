@@ -1,5 +1,6 @@
-// `npm start`: applies local D1 migrations, runs the Worker locally (wrangler dev) with
-// .dev.vars or the embedded dev defaults, and prints the URLs and the admin token.
+// `npm start`: applies local D1 migrations, runs the Worker in local mode (wrangler dev; the
+// mode is asked for by startWranglerDev) with .dev.vars or the embedded dev defaults, and
+// prints the URLs and the admin token.
 import { effectiveDevVars } from "./lib/dev-vars.mjs";
 import { applyLocalMigrations, startWranglerDev } from "./lib/wrangler.mjs";
 
