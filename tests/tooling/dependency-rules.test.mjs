@@ -112,6 +112,8 @@ test("the dev-wing rules catch production code that reaches into src/workers/dev
     "dev-wing-apart src/durable-objects/session.ts -> src/workers/dev/dev-app.ts",
     "dev-wing-apart src/workers/routes/admin.routes.ts -> src/workers/dev/seed.routes.ts",
     "dev-wing-one-mount-point src/workers/app.ts -> src/workers/dev/seed.routes.ts",
+    // The fixture's object importing the Worker breaks the entrypoint rule too.
+    "durable-objects-never-import-workers src/durable-objects/session.ts -> src/workers/dev/dev-app.ts",
   ]);
 });
 
