@@ -50,8 +50,7 @@ module.exports = {
     {
       name: "memory-never-reaches-authorization",
       comment:
-        "Admin status never changes which memory is read, and reaches memory writes only as a plain value the turn " +
-        "computes (DESIGN §3.8): memory, scope, retrieval and " +
+        "Admin status never changes which memory is read or written (DESIGN §3.8): memory, scope, retrieval and " +
         "identity-resolution code, the memory store adapter and memory-named files of the agent layer never reach " +
         "the authorization module, directly or through other modules.",
       severity: "error",
@@ -71,6 +70,18 @@ module.exports = {
       to: { path: "^src/domain/authorization/" },
     },
     {
+      name: "core-below-agent",
+      comment:
+        "The agent layer (turns, tools, commands) builds on memory, knowledge, history, identity and the " +
+        "model port, never the other way round. (Retrieval is held to it by review: the fixture of the " +
+        "authorization rule needs a retrieval module that reaches through the agent layer.)",
+      severity: "error",
+      from: {
+        path: "^src/domain/(memory|knowledge|history|identity|chat|config|inbound|model|text|shared)/",
+      },
+      to: { path: "^src/domain/agent/" },
+    },
+    {
       name: "dev-wing-apart",
       comment:
         "The local-only routes (src/workers/dev) are reached from production code only through the dev app, " +
@@ -85,18 +96,6 @@ module.exports = {
       severity: "error",
       from: { path: "^src/workers/app[.]ts$" },
       to: { path: "^src/workers/dev/", pathNot: "^src/workers/dev/dev-app[.]ts$" },
-    },
-    {
-      name: "core-below-agent",
-      comment:
-        "The agent layer (turns, tools, commands) builds on memory, knowledge, history, identity and the " +
-        "model port, never the other way round. (Retrieval is held to it by review: the fixture of the " +
-        "authorization rule needs a retrieval module that reaches through the agent layer.)",
-      severity: "error",
-      from: {
-        path: "^src/domain/(memory|knowledge|history|identity|chat|config|inbound|model|text|shared)/",
-      },
-      to: { path: "^src/domain/agent/" },
     },
     {
       name: "no-circular",

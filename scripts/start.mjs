@@ -23,6 +23,7 @@ Akasha is running locally (offline model, recorded replies, local D1 and Durable
   OneBot webhook  ${base}/webhook/onebot
   Admin API       ${base}/api/chats        (Authorization: Bearer <admin token>)
   Dev console     POST ${base}/dev/message
+  Dashboard       ${base}/admin            (log in with the admin token below)
 
   Admin token     ${values.ADMIN_TOKEN}   (${source("ADMIN_TOKEN")})
   QQ app id       ${values.QQ_BOT_APPID}   (${source("QQ_BOT_APPID")})

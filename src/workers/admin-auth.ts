@@ -1,7 +1,4 @@
-/** `Authorization: Bearer <ADMIN_TOKEN>` on /api/*, compared in constant time. */
-import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "./app-env";
-import { problem } from "./error-response";
+/** The admin token compared in constant time; the guards that use it live in auth/. */
 
 const encoder = new TextEncoder();
 
@@ -13,16 +10,3 @@ export async function tokensMatch(given: string, expected: string): Promise<bool
   ]);
   return crypto.subtle.timingSafeEqual(a, b);
 }
-
-export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const header = c.req.header("authorization") ?? "";
-  const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-  if (!match?.[1] || !(await tokensMatch(match[1], c.get("config").adminToken))) {
-    return problem(
-      c,
-      { kind: "unauthorized", reason: "send Authorization: Bearer <ADMIN_TOKEN>" },
-      { "WWW-Authenticate": 'Bearer realm="akasha"' },
-    );
-  }
-  await next();
-};

@@ -1,13 +1,18 @@
 /** The Hono app: webhooks, admin API, the dev wing (local mode only), health. */
 import { type Context, Hono } from "hono";
 import { readRuntimeConfig } from "../composition/runtime-config";
-import { requireAdmin } from "./admin-auth";
 import type { AppEnv } from "./app-env";
+import { loginRoutes, logoutRoutes } from "./auth/login.routes";
+import { requireAdmin } from "./auth/require-admin";
+import { dashboardRoutes } from "./dashboard/dashboard.routes";
+import { DASHBOARD_CSS } from "./dashboard/styles";
 import { devApp } from "./dev/dev-app";
 import { errorResponse, problem } from "./error-response";
 import { adminRoutes } from "./routes/admin.routes";
 import { contextRoutes } from "./routes/context.routes";
+import { insightsRoutes } from "./routes/insights.routes";
 import { knowledgeRoutes } from "./routes/knowledge.routes";
+import { memoryAdminRoutes } from "./routes/memory-admin.routes";
 import { webhookRoutes } from "./routes/webhook.routes";
 
 /** Hono throws when a request came without an execution context (app.request in tests). */
@@ -30,10 +35,22 @@ export function createApp() {
     await next();
   });
   app.route("/webhook", webhookRoutes);
-  app.use("/api/*", requireAdmin);
+  app.use("/api/*", requireAdmin("api"));
   app.route("/api", adminRoutes);
   app.route("/api/context", contextRoutes);
   app.route("/api", knowledgeRoutes);
+  app.route("/api/memory", memoryAdminRoutes);
+  app.route("/api", insightsRoutes);
+  // The stylesheet and the login page are the only things under /admin served without an
+  // admin; they are registered before the guard, which therefore never sees them.
+  app.get("/admin/app.css", (c) =>
+    c.body(DASHBOARD_CSS, 200, { "content-type": "text/css; charset=utf-8", "cache-control": "max-age=300" }),
+  );
+  app.route("/admin", loginRoutes);
+  app.use("/admin", requireAdmin("page"));
+  app.use("/admin/*", requireAdmin("page"));
+  app.route("/admin", logoutRoutes);
+  app.route("/admin", dashboardRoutes);
   // The dev wing exists only in local mode: outside it, 404 like any unknown path, not 403.
   app.use("/dev/*", async (c, next) => {
     if (c.get("config").mode !== "local") return c.notFound();

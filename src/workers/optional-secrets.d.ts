@@ -7,6 +7,10 @@ interface OptionalAkashaEnv {
   EMBEDDING_API_KEY?: string;
   /** `live` makes a local run send replies to the real QQ API instead of recording them. */
   QQ_OUTBOUND?: string;
+  /** Cloudflare Access team domain (`<team>.cloudflareaccess.com`); with ACCESS_AUD turns Access on. */
+  ACCESS_TEAM_DOMAIN?: string;
+  /** The Access application's AUD tag. */
+  ACCESS_AUD?: string;
 }
 interface Env extends OptionalAkashaEnv {}
 declare namespace Cloudflare {

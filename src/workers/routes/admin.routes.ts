@@ -12,9 +12,6 @@ import { parseJsonBytes, readRawBody } from "../raw-body";
 /** Largest settings document accepted by `PUT /api/settings`. */
 export const MAX_SETTINGS_BYTES = 256 * 1024;
 
-/** Who the stored layer names as its author when the admin API saved it. */
-const API_AUTHOR = "admin-api";
-
 function intParam(raw: string | undefined, name: string, fallback: number, min: number, max: number) {
   if (raw === undefined || raw === "") return { ok: true as const, value: fallback };
   const value = Number(raw);
@@ -85,11 +82,12 @@ export const adminRoutes = new Hono<AppEnv>()
     const edit = replaceStoredLayer({ var: read.var, stored: previous }, parsed.value);
     if (!edit.ok) return problem(c, edit.error);
     const at = Date.now();
+    const actor = c.get("admin").actor;
     const changed = changedPaths(previous ?? {}, edit.value.stored);
-    await d1SettingsStore(c.env).write(JSON.stringify(edit.value.stored), API_AUTHOR, at, {
+    await d1SettingsStore(c.env).write(JSON.stringify(edit.value.stored), actor, at, {
       dedupeKey: `config.replace:${at}:${crypto.randomUUID()}`,
       at,
-      actor: API_AUTHOR,
+      actor,
       action: "config.replace",
       chatKey: null,
       target: "settings",

@@ -1,0 +1,110 @@
+/**
+ * Aggregates for the admin API and the overview page: model usage per model, day and chat,
+ * and the counts and sizes of what is stored. Days are UTC calendar days (`YYYY-MM-DD`).
+ */
+
+export type UsageRow = {
+  model: string;
+  provider: string;
+  calls: number;
+  errors: number;
+  promptTokens: number;
+  completionTokens: number;
+  avgLatencyMs: number;
+};
+
+export type Usage = {
+  readonly since: number;
+  readonly total: UsageRow[];
+  readonly byDay: (UsageRow & { day: string })[];
+  readonly byChat: (UsageRow & { chatKey: string | null })[];
+};
+
+const USAGE_COLUMNS = `model, provider, count(*) AS calls, sum(ok = 0) AS errors,
+  coalesce(sum(prompt_tokens), 0) AS promptTokens, coalesce(sum(completion_tokens), 0) AS completionTokens,
+  cast(round(avg(latency_ms)) AS INTEGER) AS avgLatencyMs`;
+
+const DAY = "strftime('%Y-%m-%d', at / 1000, 'unixepoch')";
+
+export type Stats = {
+  readonly chats: number;
+  readonly messages: number;
+  readonly messagesByDay: { day: string; messages: number }[];
+  readonly memoryByKind: { kind: string; status: string; items: number }[];
+  readonly kbNodes: number;
+  readonly nodes: number;
+  readonly auditRows: number;
+  /** Bytes of the D1 database, as D1 reports after a query. */
+  readonly databaseBytes: number | null;
+};
+
+export class D1AdminStats {
+  readonly #db: D1Database;
+  constructor(db: D1Database) {
+    this.#db = db;
+  }
+
+  async usage(since: number, until: number, chat?: string): Promise<Usage> {
+    const chatCondition = chat ? "AND chat_key = ?3" : "";
+    const binds = chat ? [since, until, chat] : [since, until];
+    const where = `WHERE at >= ?1 AND at < ?2 ${chatCondition}`;
+    const [total, byDay, byChat] = await this.#db.batch([
+      this.#db
+        .prepare(
+          `SELECT ${USAGE_COLUMNS} FROM model_usage ${where} GROUP BY model, provider ORDER BY calls DESC`,
+        )
+        .bind(...binds),
+      this.#db
+        .prepare(
+          `SELECT ${DAY} AS day, ${USAGE_COLUMNS} FROM model_usage ${where}
+           GROUP BY day, model, provider ORDER BY day DESC, calls DESC`,
+        )
+        .bind(...binds),
+      this.#db
+        .prepare(
+          `SELECT chat_key AS chatKey, ${USAGE_COLUMNS} FROM model_usage ${where}
+           GROUP BY chat_key, model, provider ORDER BY calls DESC LIMIT 200`,
+        )
+        .bind(...binds),
+    ]);
+    return {
+      since,
+      total: (total?.results ?? []) as UsageRow[],
+      byDay: (byDay?.results ?? []) as Usage["byDay"],
+      byChat: (byChat?.results ?? []) as Usage["byChat"],
+    };
+  }
+
+  /** Counts, messages per day since `since`, and the database size. */
+  async stats(since: number): Promise<Stats> {
+    const [counts, byDay, memory] = await this.#db.batch([
+      this.#db.prepare(
+        `SELECT (SELECT count(*) FROM chats) AS chats, (SELECT count(*) FROM messages) AS messages,
+           (SELECT count(*) FROM nodes WHERE collection IS NOT NULL) AS kbNodes,
+           (SELECT count(*) FROM nodes) AS nodes, (SELECT count(*) FROM audit_log) AS auditRows`,
+      ),
+      this.#db
+        .prepare(
+          `SELECT ${DAY.replace("at", "ts")} AS day, count(*) AS messages FROM messages
+           WHERE ts >= ?1 GROUP BY day ORDER BY day`,
+        )
+        .bind(since),
+      this.#db.prepare(
+        `SELECT coalesce(kind, '') AS kind, status, count(*) AS items FROM nodes
+         WHERE node_type = 'memory' GROUP BY kind, status ORDER BY items DESC`,
+      ),
+    ]);
+    const c = (counts?.results[0] ?? {}) as Record<string, number>;
+    const size = (counts?.meta as { size_after?: number } | undefined)?.size_after;
+    return {
+      chats: c.chats ?? 0,
+      messages: c.messages ?? 0,
+      messagesByDay: (byDay?.results ?? []) as Stats["messagesByDay"],
+      memoryByKind: (memory?.results ?? []) as Stats["memoryByKind"],
+      kbNodes: c.kbNodes ?? 0,
+      nodes: c.nodes ?? 0,
+      auditRows: c.auditRows ?? 0,
+      databaseBytes: typeof size === "number" ? size : null,
+    };
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Who is calling an admin route, from one of three credentials:
+ * - `Authorization: Bearer <ADMIN_TOKEN>` (the CLI, scripts): no ambient credential, no CSRF;
+ * - a verified Cloudflare Access token, when Access is configured: the Access identity is the
+ *   actor, and then no session cookie is accepted (the browser must come through Access);
+ * - the signed dashboard session cookie, when Access is not configured.
+ * A credential that is present but wrong is refused, never passed over for another one.
+ */
+import type { Context } from "hono";
+import { getCookie } from "hono/cookie";
+import { tokensMatch } from "../admin-auth";
+import type { AppEnv } from "../app-env";
+import { ACCESS_HEADER, readAccessConfig, verifyAccessJwt } from "./access-jwt";
+import { type AdminIdentity, SESSION_ACTOR, TOKEN_ACTOR } from "./admin-identity";
+import { readSession, SESSION_COOKIE } from "./session-cookie";
+
+export type IdentityResult = { ok: true; identity: AdminIdentity } | { ok: false; reason: string };
+
+export async function resolveAdmin(c: Context<AppEnv>, nowMs = Date.now()): Promise<IdentityResult> {
+  const adminToken = c.get("config").adminToken;
+  // Read first: half an Access configuration must fail every request, the CLI's too.
+  const access = readAccessConfig(c.env);
+  const header = c.req.header("authorization");
+  if (header !== undefined) {
+    const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+    if (!match?.[1] || !(await tokensMatch(match[1], adminToken)))
+      return { ok: false, reason: "send Authorization: Bearer <ADMIN_TOKEN>" };
+    return { ok: true, identity: { actor: TOKEN_ACTOR, via: "token", csrfBinding: null } };
+  }
+  if (access) {
+    const jwt = c.req.header(ACCESS_HEADER);
+    if (!jwt) return { ok: false, reason: "sign in through Cloudflare Access" };
+    const who = await verifyAccessJwt(access, jwt);
+    if (!who) return { ok: false, reason: "the Cloudflare Access token is not valid" };
+    return {
+      ok: true,
+      identity: {
+        actor: `access:${who.email ?? who.subject}`,
+        via: "access",
+        csrfBinding: `access:${who.subject}`,
+      },
+    };
+  }
+  const cookie = getCookie(c, SESSION_COOKIE);
+  if (cookie) {
+    const session = await readSession(adminToken, cookie, nowMs);
+    if (session)
+      return {
+        ok: true,
+        identity: { actor: SESSION_ACTOR, via: "session", csrfBinding: `session:${session.sid}` },
+      };
+    return { ok: false, reason: "the session has expired or is not valid; log in again" };
+  }
+  return { ok: false, reason: "log in at /admin/login or send Authorization: Bearer <ADMIN_TOKEN>" };
+}

@@ -1,0 +1,114 @@
+/** Chats & history: the chat list, and one chat's messages with text, sender and date filters. */
+import type { BrowsedMessage } from "../../adapters/d1/d1-message-browser";
+import { formatTime } from "./format";
+
+export type ChatRow = {
+  chatKey: string;
+  targetType: string;
+  title: string | null;
+  followed: boolean;
+  lastSeen: number;
+  retentionDays: number | null;
+};
+
+export function ChatsPage(props: { chats: readonly ChatRow[] }) {
+  return (
+    <>
+      <h1>Chats</h1>
+      {props.chats.length === 0 ? (
+        <p class="muted">No chats yet.</p>
+      ) : (
+        <div class="scroll">
+          <table>
+            <thead>
+              <tr>
+                <th>Chat</th>
+                <th>Type</th>
+                <th>Last seen</th>
+                <th>Stored</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.chats.map((chat) => (
+                <tr>
+                  <td>
+                    <a href={`/admin/chats/${encodeURIComponent(chat.chatKey)}`}>
+                      {chat.title ?? chat.chatKey}
+                    </a>
+                    {chat.title && <div class="muted">{chat.chatKey}</div>}
+                  </td>
+                  <td>{chat.targetType}</td>
+                  <td>{formatTime(chat.lastSeen)}</td>
+                  <td>{chat.followed ? "followed" : "not followed"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
+
+export type HistoryFilters = { q?: string; sender?: string; from?: string; until?: string };
+
+export function HistoryPage(props: {
+  chatKey: string;
+  filters: HistoryFilters;
+  messages: readonly BrowsedMessage[];
+}) {
+  const f = props.filters;
+  return (
+    <>
+      <h1>{props.chatKey}</h1>
+      <form class="filters" method="get">
+        <label>
+          Search
+          <input type="search" name="q" value={f.q ?? ""} />
+        </label>
+        <label>
+          Sender
+          <input name="sender" value={f.sender ?? ""} placeholder="user id or nickname" />
+        </label>
+        <label>
+          From
+          <input type="date" name="from" value={f.from ?? ""} />
+        </label>
+        <label>
+          Until
+          <input type="date" name="until" value={f.until ?? ""} />
+        </label>
+        <button type="submit">Filter</button>
+      </form>
+      {props.messages.length === 0 ? (
+        <p class="muted">No messages match.</p>
+      ) : (
+        <div class="scroll">
+          <table>
+            <thead>
+              <tr>
+                <th>Time (UTC)</th>
+                <th>Dir</th>
+                <th>Sender</th>
+                <th>Text</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.messages.map((m) => (
+                <tr>
+                  <td>{formatTime(m.ts)}</td>
+                  <td>{m.direction === "in" ? "→" : "←"}</td>
+                  <td>{m.direction === "out" ? "bot" : (m.nick ?? m.userId ?? "—")}</td>
+                  <td>
+                    {m.text}
+                    {m.recalled ? <span class="tag">recalled</span> : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

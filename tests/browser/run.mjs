@@ -1,0 +1,211 @@
+// End-to-end dashboard tests: playwright-core drives Debian's Chromium against a locally
+// started Worker (wrangler dev, local mode, fresh state on tmpfs). Saves a screenshot of every
+// page under docs/screenshots/. Without /usr/bin/chromium the run is skipped loudly, except
+// under CI=true, where it fails.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium } from "playwright-core";
+import { effectiveDevVars, root } from "../../scripts/lib/dev-vars.mjs";
+import { applyLocalMigrations, LOCAL_MODE_VARS, startWranglerDev } from "../../scripts/lib/wrangler.mjs";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const PORT = Number(process.env.BROWSER_TEST_PORT ?? 8961);
+const SHOTS = path.join(root, "docs", "screenshots");
+
+if (!existsSync(CHROMIUM)) {
+  if (process.env.CI === "true") {
+    console.error(
+      `browser tests: ${CHROMIUM} is missing and CI=true — install chromium (apt-get install -y chromium)`,
+    );
+    process.exit(1);
+  }
+  console.warn(
+    `\n${"!".repeat(72)}\n!! browser tests SKIPPED: ${CHROMIUM} not found (apt-get install -y chromium)\n${"!".repeat(72)}\n`,
+  );
+  process.exit(0);
+}
+
+const scratch = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
+const state = mkdtempSync(path.join(scratch, "akasha-browser-state-"));
+const profile = mkdtempSync(path.join(scratch, "akasha-browser-profile-"));
+const token = effectiveDevVars().values.ADMIN_TOKEN;
+const base = `http://localhost:${PORT}`;
+const results = [];
+let server;
+let context;
+
+async function step(name, fn) {
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    console.log(`  ✓ ${name}`);
+  } catch (error) {
+    results.push({ name, ok: false });
+    console.log(
+      `  ✗ ${name}\n    ${String(error?.stack ?? error)
+        .split("\n")
+        .slice(0, 6)
+        .join("\n    ")}`,
+    );
+  }
+}
+
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+async function devMessage(body) {
+  const res = await fetch(`${base}/dev/message`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`/dev/message answered ${res.status}: ${await res.text()}`);
+  return res.json();
+}
+
+const shot = (page, name) => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+
+try {
+  mkdirSync(SHOTS, { recursive: true });
+  applyLocalMigrations(state);
+  // Local mode asked for explicitly (startWranglerDev adds it too): dev defaults, /dev routes.
+  server = await startWranglerDev({
+    port: PORT,
+    persistTo: state,
+    quiet: true,
+    vars: { ...LOCAL_MODE_VARS },
+  });
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1100, height: 800 },
+    args: [
+      "--no-sandbox",
+      "--disable-background-networking",
+      "--disable-gpu",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const run = Date.now().toString(36);
+  const group = `qq:group:G${run}`;
+  const user = `U${run}`;
+
+  await step("an anonymous visitor is sent to the login page", async () => {
+    await page.goto(`${base}/admin`);
+    assert(new URL(page.url()).pathname === "/admin/login", `landed on ${page.url()}`);
+    await shot(page, "login");
+  });
+
+  await step("a wrong token is refused", async () => {
+    await page.fill('input[name="token"]', "not-the-token");
+    await page.click('button[type="submit"]');
+    assert((await page.textContent(".error"))?.includes("not the admin token"), "no error shown");
+  });
+
+  await step("logs in with the admin token and sees the overview", async () => {
+    await page.fill('input[name="token"]', token);
+    await page.click('button[type="submit"]');
+    await page.waitForURL(`${base}/admin`);
+    assert((await page.textContent("h1")) === "Overview", "no overview heading");
+    const cookies = await context.cookies();
+    const session = cookies.find((c) => c.name === "akasha_session");
+    assert(session?.httpOnly && session.secure && session.sameSite === "Strict", "session cookie flags");
+  });
+
+  await step("a message sent through /dev/message is on the history page", async () => {
+    await devMessage({ chat: group, sender: user, name: "小林", text: `浏览器测试消息 ${run}` });
+    await page.goto(`${base}/admin`);
+    await shot(page, "overview");
+    await page.goto(`${base}/admin/chats`);
+    await shot(page, "chats");
+    await page.click(`a[href="/admin/chats/${encodeURIComponent(group)}"]`);
+    await page.fill('input[name="q"]', run);
+    await page.click('form.filters button[type="submit"]');
+    const rows = await page.locator("tbody tr").allTextContents();
+    assert(
+      rows.some((r) => r.includes(`浏览器测试消息 ${run}`) && r.includes("小林")),
+      `rows: ${rows.join(" | ")}`,
+    );
+    await shot(page, "history");
+  });
+
+  const secret = `别告诉别人我下周三去医院复查 ${run}`;
+  await step("a private memory shows on the memory page with its sensitivity", async () => {
+    const answer = await devMessage({ chat: `qq:private:${user}`, text: `/remember ${secret}` });
+    assert(JSON.stringify(answer).length > 0, "no answer");
+    await page.goto(`${base}/admin/memory?text=${encodeURIComponent(run)}`);
+    const row = page.locator("#memory-items tbody tr", { hasText: "医院复查" });
+    assert((await row.count()) === 1, `memory rows: ${await row.count()}`);
+    const tag = (await row.locator(".tag").first().textContent())?.trim();
+    const api = await fetch(`${base}/api/memory?text=${encodeURIComponent(run)}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const stored = (await api.json()).items?.[0]?.sensitivity;
+    assert(stored === "private" || stored === "secret_like", `stored sensitivity: ${stored}`);
+    assert(tag === stored, `sensitivity shown: ${tag}, stored: ${stored}`);
+    await shot(page, "memory");
+  });
+
+  await step("a group's context preview does not contain the private memory", async () => {
+    await page.goto(`${base}/admin/memory`);
+    await page.fill('input[name="pchat"]', group);
+    await page.fill('input[name="psender"]', user);
+    await page.fill('input[name="ptext"]', "他下周三去哪里？医院复查");
+    await page.click('form[action="/admin/memory#preview"] button');
+    await page.waitForSelector("#preview-result");
+    const shown = await page.textContent("#preview-result");
+    assert(!shown.includes("医院复查"), "the private memory leaked into the group preview");
+    await page.goto(
+      `${base}/admin/memory?pchat=${encodeURIComponent(`qq:private:${user}`)}&ptext=${encodeURIComponent("我下周三去医院复查吗")}`,
+    );
+    const own = await page.textContent("#preview-result");
+    assert(
+      own.includes("医院复查"),
+      "the preview of the private chat itself should recall it (the check above means something)",
+    );
+    await shot(page, "memory-preview");
+  });
+
+  await step("a bad setting shows the error with the field and keeps the typed text", async () => {
+    await page.goto(`${base}/admin/settings`);
+    const typed = '{\n  "retention": { "groupDays": "soon" }\n}';
+    await page.fill('textarea[name="stored"]', typed);
+    await page.click('form[action="/admin/settings"] button[type="submit"]');
+    const error = await page.textContent("#settings-error");
+    assert(error.includes("retention.groupDays"), `error shown: ${error}`);
+    assert((await page.inputValue('textarea[name="stored"]')) === typed, "typed text was not kept");
+    await shot(page, "settings");
+  });
+
+  await step("the audit log page lists entries", async () => {
+    await page.goto(`${base}/admin/audit`);
+    assert((await page.textContent("h1")) === "Audit log", "no audit heading");
+    await shot(page, "audit");
+  });
+
+  await step("logs out and is refused afterwards", async () => {
+    await page.goto(`${base}/admin`);
+    await page.click('form[action="/admin/logout"] button');
+    await page.waitForURL(`${base}/admin/login`);
+    await page.goto(`${base}/admin/memory`);
+    assert(new URL(page.url()).pathname === "/admin/login", `after logout landed on ${page.url()}`);
+    const api = await page.request.get(`${base}/api/chats`);
+    assert(api.status() === 401, `API after logout: ${api.status()}`);
+  });
+} catch (error) {
+  results.push({ name: "setup", ok: false });
+  console.error(error);
+} finally {
+  await context?.close().catch(() => {});
+  server?.stop();
+  rmSync(state, { recursive: true, force: true });
+  rmSync(profile, { recursive: true, force: true });
+}
+
+const failed = results.filter((r) => !r.ok).length;
+console.log(`\nbrowser: ${results.length - failed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

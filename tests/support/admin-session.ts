@@ -1,0 +1,32 @@
+/** Logs into the dashboard the way a browser does and returns what later requests need. */
+import { exports } from "cloudflare:workers";
+import { csrfToken } from "../../src/workers/auth/csrf";
+import { issueSession, SESSION_COOKIE } from "../../src/workers/auth/session-cookie";
+
+export const ADMIN_TOKEN = "test-admin-token";
+export const ORIGIN = "https://bot.test";
+
+export async function login(token = ADMIN_TOKEN, ip = "198.51.100.7") {
+  return exports.default.fetch(
+    new Request(`${ORIGIN}/admin/login`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        "cf-connecting-ip": ip,
+        origin: ORIGIN,
+      },
+      body: new URLSearchParams({ token }).toString(),
+      redirect: "manual",
+    }),
+  );
+}
+
+/** A session cookie and its CSRF token, minted directly (as the login would). */
+export async function session(now = Date.now()) {
+  const { value, session } = await issueSession(ADMIN_TOKEN, now);
+  return {
+    cookie: `${SESSION_COOKIE}=${value}`,
+    value,
+    csrf: await csrfToken(ADMIN_TOKEN, `session:${session.sid}`),
+  };
+}

@@ -1,0 +1,89 @@
+// Own file: it saves stored settings and changes memory items through the pages.
+import { env, exports } from "cloudflare:workers";
+import { afterEach, describe, it } from "vitest";
+import { session } from "../../support/admin-session";
+import { newMemory, seedMemory, uid } from "../../support/memory";
+
+const page = async (path: string, init: { method?: string; form?: Record<string, string> } = {}) => {
+  const s = await session();
+  const body = init.form ? new URLSearchParams({ _csrf: s.csrf, ...init.form }).toString() : undefined;
+  return exports.default.fetch(
+    new Request(`https://bot.test${path}`, {
+      method: init.method ?? "GET",
+      headers: { cookie: s.cookie, ...(body ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
+      body,
+      redirect: "manual",
+    }),
+  );
+};
+
+afterEach(async () => {
+  await env.DB.prepare("DELETE FROM settings").run();
+});
+
+describe("dashboard pages", () => {
+  it("renders every page for a logged-in admin", async ({ expect }) => {
+    for (const [path, heading] of [
+      ["/admin", "Overview"],
+      ["/admin/chats", "Chats"],
+      ["/admin/chats/qq%3Agroup%3AG1", "qq:group:G1"],
+      ["/admin/memory", "Memory"],
+      ["/admin/settings", "Settings"],
+      ["/admin/audit", "Audit log"],
+    ] as const) {
+      const res = await page(path);
+      expect(res.status, path).toBe(200);
+      const html = await res.text();
+      expect(html, path).toContain(`<h1>${heading}</h1>`);
+      expect(html, path).toContain('name="_csrf"');
+    }
+  });
+
+  it("names the bad field and keeps the typed text when a setting is invalid, saving nothing", async ({
+    expect,
+  }) => {
+    const typed = '{"retention":{"groupDays":"soon"}}';
+    const res = await page("/admin/settings", {
+      method: "POST",
+      form: { stored: typed, fresh: "1", revision: "" },
+    });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).toContain("retention.groupDays");
+    expect(html).toContain("{&quot;retention&quot;:{&quot;groupDays&quot;:&quot;soon&quot;}}");
+    expect(await env.DB.prepare("SELECT 1 FROM settings").first()).toBeNull();
+  });
+
+  it("saves a valid stored layer by compare-and-set and refuses a stale revision", async ({ expect }) => {
+    const first = await page("/admin/settings", {
+      method: "POST",
+      form: { stored: '{"retention":{"groupDays":7}}', fresh: "1", revision: "" },
+    });
+    expect(first.status).toBe(200);
+    expect(await first.text()).toContain("Saved.");
+    const stale = await page("/admin/settings", {
+      method: "POST",
+      form: { stored: '{"retention":{"groupDays":8}}', fresh: "1", revision: "" },
+    });
+    expect(stale.status).toBe(409);
+    const row = await env.DB.prepare("SELECT value FROM settings").first<{ value: string }>();
+    expect(JSON.parse(row?.value ?? "null")).toEqual({ retention: { groupDays: 7 } });
+    const audit = await env.DB.prepare(
+      "SELECT actor FROM audit_log WHERE action = 'config.replace' ORDER BY id DESC LIMIT 1",
+    ).first();
+    expect(audit).toEqual({ actor: "admin" });
+  });
+
+  it("archives and forgets from the memory page, the forget only when confirmed", async ({ expect }) => {
+    const [id] = (await seedMemory([newMemory(`chat:qq:group:G${uid()}`, "页面测试的记忆")])) as [string];
+    const status = () => env.DB.prepare("SELECT status FROM nodes WHERE node_id = ?").bind(id).first();
+    expect((await page(`/admin/memory/${id}/archive`, { method: "POST", form: {} })).status).toBe(303);
+    expect(await status()).toEqual({ status: "archived" });
+    expect((await page(`/admin/memory/${id}/forget`, { method: "POST", form: {} })).status).toBe(200);
+    expect(await status()).not.toBeNull();
+    expect((await page(`/admin/memory/${id}/forget`, { method: "POST", form: { confirm: id } })).status).toBe(
+      303,
+    );
+    expect(await status()).toBeNull();
+  });
+});
