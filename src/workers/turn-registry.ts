@@ -52,7 +52,7 @@ export function defaultTurnRegistry(logger: Logger = consoleLogger): TurnRegistr
     ],
     mandatory: memoryMandatory,
     context: [memoryRecall, historyRecall, knowledgeRecall],
-    // Privilege first, then chat domain; strips model-supplied allowed_chats (DESIGN §3.8).
+    // Privilege first, then chat domain; strips model-supplied allowed_chats (docs/identity.md#the-tool-guard).
     guard: authorizationGuard(logger),
   };
 }

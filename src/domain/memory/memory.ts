@@ -1,5 +1,5 @@
 /**
- * A memory item (DESIGN §3.3): a context node with `node_type = memory`, its kind, scope,
+ * A memory item (docs/memory.md#memory-items): a context node with `node_type = memory`, its kind, scope,
  * importance, sensitivity and evidence. Plain data; stores and indexes live behind ports.
  */
 import { cyrb53 } from "../shared/content-hash";
@@ -15,7 +15,7 @@ export type MemoryOrigin = "dream" | "explicit" | "tool";
 export const isSensitivity = (value: unknown): value is Sensitivity =>
   typeof value === "string" && (SENSITIVITIES as readonly string[]).includes(value);
 
-/** Where an item came from: the conversation it was said in (DESIGN §3.4 provenance). */
+/** Where an item came from: the conversation it was said in (docs/retrieval.md#context-store, provenance). */
 export type MemoryEvidence = {
   /** Session key the item was written from (chat key, or chat key with a lane). */
   readonly session: string;

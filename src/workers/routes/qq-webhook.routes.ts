@@ -1,5 +1,5 @@
 /**
- * POST /webhook/qq — the QQ official-bot webhook (protocols/qq-official-bot.md §1.4): size cap,
+ * POST /webhook/qq — the QQ official-bot webhook (docs/qq-protocol.md#request-order): size cap,
  * X-Bot-Appid, Ed25519 signature over timestamp + raw body (op 13 included), replay window,
  * then op 13 answer or dispatch → chat object → ACK. The ACK is sent only after the chat
  * object has stored the event; a request that fails any check changes nothing.
