@@ -50,7 +50,7 @@ module.exports = {
     {
       name: "memory-never-reaches-authorization",
       comment:
-        "Admin status never changes which memory is read or written (DESIGN §3.8): memory, scope, retrieval and " +
+        "Admin status never changes which memory is read or written (docs/identity.md#decoupling): memory, scope, retrieval and " +
         "identity-resolution code, the memory store adapter and memory-named files of the agent layer never reach " +
         "the authorization module, directly or through other modules.",
       severity: "error",

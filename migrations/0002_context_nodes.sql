@@ -1,4 +1,4 @@
--- The context store (DESIGN §3.4): one node table for memory, knowledge and summaries, its
+-- The context store (docs/retrieval.md#context-store): one node table for memory, knowledge and summaries, its
 -- edges, its CJK full-text index, the dreaming audit and the embeddings cache.
 
 CREATE TABLE nodes (
@@ -96,7 +96,7 @@ CREATE TABLE memory_candidates (
 );
 CREATE INDEX memory_candidates_chat ON memory_candidates (chat_key, created_at);
 
--- Embeddings are a derived cache keyed by content hash per model version (DESIGN §3.5).
+-- Embeddings are a derived cache keyed by content hash per model version (docs/retrieval.md#embeddings).
 CREATE TABLE embeddings (
   model_id      TEXT NOT NULL,
   model_version TEXT NOT NULL,

@@ -1,4 +1,4 @@
--- Long-term memory on the context store (DESIGN §3.2–§3.4): indexes for the scope filters
+-- Long-term memory on the context store (docs/memory.md, docs/storage.md#nodes): indexes for the scope filters
 -- of recall, the mandatory block, de-duplication and supersede, and the dreaming run ledger.
 -- The node, edge, FTS, memory_candidates and embeddings tables are in 0002.
 

@@ -1,4 +1,4 @@
--- Identity tables (DESIGN §3.1): scope-resolution data, not memory. People declared in config
+-- Identity tables (docs/identity.md#people-and-accounts): scope-resolution data, not memory. People declared in config
 -- (identity.people) are not stored here; config is their source of truth. Timestamps are ms.
 
 -- People created by an admin's /identity link or implied by a platform union id.

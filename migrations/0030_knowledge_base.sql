@@ -1,5 +1,5 @@
--- Knowledge-base collections (DESIGN §3.4) and the bookkeeping of the embeddings cache
--- (DESIGN §3.5). Documents, sections and passages are rows of `nodes` (0002) with
+-- Knowledge-base collections (docs/retrieval.md#import-and-chunking) and the bookkeeping of the embeddings cache
+-- (docs/retrieval.md#embeddings). Documents, sections and passages are rows of `nodes` (0002) with
 -- scope_type 'collection' and scope_id = the collection name.
 
 CREATE TABLE kb_collections (

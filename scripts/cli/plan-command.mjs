@@ -1,4 +1,4 @@
-// The inspect → apply → rollback flow shared by the owner's data migrations (DESIGN §5.6).
+// The inspect → apply → rollback flow shared by the owner's data migrations (docs/memory.md#owner-migrations).
 //
 //   inspect            reads the database (read-only) and writes a JSON plan: every row it
 //                      would change with that row's before-state, each with approval "pending"

@@ -1,5 +1,5 @@
 // `npm run akasha -- scope-migration inspect|apply|rollback`: moves global memory that
-// structured evidence ties to exactly one chat into that chat's scope (DESIGN §5.6).
+// structured evidence ties to exactly one chat into that chat's scope (docs/memory.md#scope-migration).
 import { loadTs, runPlanCommand } from "./plan-command.mjs";
 
 export const summary = "move chat-specific global memory into its chat's scope (inspect/apply/rollback)";

@@ -1,5 +1,5 @@
 // `npm run akasha -- sensitivity-backfill inspect|apply|rollback`: memory that is private only
-// because private used to be the default becomes public, the new default (reference 002 §3.2).
+// because private used to be the default becomes public, the new default (docs/memory.md#sensitivity-backfill).
 import { loadTs, runPlanCommand } from "./plan-command.mjs";
 
 export const summary = "make default-sourced private memory public (inspect/apply/rollback)";

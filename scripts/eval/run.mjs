@@ -1,6 +1,6 @@
 // `npm run eval -- <dataset> [options]`: retrieval quality of the project's pipeline against a
 // same-run baseline (plain FTS5 bm25 over the same units' raw text, no context), on the
-// formats of ../shared/eval. Runs inside workerd: it starts the Worker locally (wrangler dev,
+// formats of the public datasets named below (paths are flags). Runs inside workerd: it starts the Worker locally (wrangler dev,
 // fresh local D1 in .eval/), loads the data through local-only /dev/eval routes that call the
 // production import, indexing and retrieval code, and prints one JSON line of metrics.
 //

@@ -1,5 +1,5 @@
 /**
- * An in-memory Vectorize index that honours the platform contract (platform-facts §3):
+ * An in-memory Vectorize index that honours the platform contract (docs/storage.md#vectorize):
  * topK ≤ 100 (≤ 20 with values or full metadata), ≤ 1,000 vectors per upsert, ids ≤ 64
  * bytes, fixed dimensions, filters with $eq/$in/$ne/$nin on metadata, and mutations that
  * become visible only later (eventual consistency) — here when `settle()` is called.

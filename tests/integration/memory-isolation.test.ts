@@ -1,4 +1,4 @@
-// Reference 000 isolation cases, end to end: memory written through real turns (webhook →
+// Scope isolation cases (docs/invariants.md#scope-isolation), end to end: memory written through real turns (webhook →
 // chat object → D1), read back through the context preview — exactly what a turn would get.
 import { describe, it } from "vitest";
 import { newMemory, seedMemory, uid } from "../support/memory";

@@ -1,5 +1,5 @@
 /**
- * Builds webhook requests exactly as the QQ platform sends them (spec §1.2): POST, JSON body,
+ * Builds webhook requests exactly as the QQ platform sends them (docs/qq-protocol.md#qq-webhook-requests): POST, JSON body,
  * `X-Bot-Appid` and an Ed25519 signature over `X-Signature-Timestamp` + the body bytes.
  * For route tests; the body text is sent unchanged, so whitespace is signed as written.
  */

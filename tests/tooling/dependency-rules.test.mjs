@@ -1,5 +1,5 @@
 // Runs in Node (not workerd): dependency-cruiser needs the file system. `npm run deps` runs it
-// after checking src/. It proves that the decoupling rule of DESIGN §3.8 catches violations,
+// after checking src/. It proves that the decoupling rule (docs/identity.md#decoupling) catches violations,
 // so a green `npm run deps` on src/ means something.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";

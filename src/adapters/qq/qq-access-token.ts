@@ -1,5 +1,5 @@
 /**
- * The QQ OpenAPI access token (spec §6): fetched from the token endpoint with the AppID and
+ * The QQ OpenAPI access token (docs/qq-protocol.md#qq-access-token): fetched from the token endpoint with the AppID and
  * secret, cached in the isolate, refreshed shortly before it expires.
  */
 import { z } from "zod";

@@ -1,5 +1,5 @@
 /**
- * QQ OpenAPI error bodies (`{code, message, err_code?, trace_id?}`, spec §8) and what each
+ * QQ OpenAPI error bodies (`{code, message, err_code?, trace_id?}`, docs/qq-protocol.md#qq-errors) and what each
  * means for a sender: retry, drop, fix configuration, or count the message as delivered.
  */
 import type { SendError } from "../../domain/agent/outbound";

@@ -1,5 +1,5 @@
 /**
- * QQ message content → normalized segments (spec §5.3). `content` is HTML-escaped text with
+ * QQ message content → normalized segments (docs/qq-protocol.md#message-content). `content` is HTML-escaped text with
  * inline markup for mentions, emoji and faces; attachments arrive beside it.
  */
 import { type MessageSegment, unescapeEntities } from "../../domain/chat/message-text";

@@ -1,5 +1,5 @@
 /**
- * Wire shapes of QQ official-bot webhook bodies (spec §4–§5). Fields the docs state are
+ * Wire shapes of QQ official-bot webhook bodies (docs/qq-protocol.md#qq-events). Fields the docs state are
  * required; fields only observed in SDKs or captures ([OBS]) are optional and may be null.
  * Unknown fields are accepted: the platform adds fields without notice.
  */

@@ -1,5 +1,5 @@
 /**
- * Converters for QQ message events (spec §5.2–§5.5): group, C2C, guild channel and guild DM
+ * Converters for QQ message events (docs/qq-protocol.md#message-events): group, C2C, guild channel and guild DM
  * messages → InboundEvent of kind `message`, answered passively with `msg_id` = `d.id`.
  */
 import { composeMessageText } from "../../domain/chat/message-text";

@@ -1,5 +1,5 @@
 /**
- * Converters for QQ events that carry no message (spec §5.7, §5.8): the bot joining or leaving
+ * Converters for QQ events that carry no message (docs/qq-protocol.md#qq-events): the bot joining or leaving
  * a group, friends, active-message switches, and guild message recalls.
  */
 import type { InboundKind } from "../../domain/inbound/inbound-event";

@@ -1,5 +1,5 @@
 /**
- * The Outbound port on the QQ OpenAPI (spec §6–§8): passive text replies to groups, C2C,
+ * The Outbound port on the QQ OpenAPI (docs/qq-protocol.md#qq-sending-replies): passive text replies to groups, C2C,
  * guild channels and guild DMs, authorised with a cached access token.
  */
 import type { Delivered, Outbound, OutboundMessage, SendError } from "../../domain/agent/outbound";
@@ -152,7 +152,7 @@ export class QqOpenApiClient implements Outbound {
   }
 }
 
-/** Path and JSON body for the chat's scene (spec §7.1–§7.3). */
+/** Path and JSON body for the chat's scene (docs/qq-protocol.md#qq-sending-replies). */
 function toCall(message: OutboundMessage): Result<Call, SendError> {
   const { chat, text, reply, seq } = message;
   if (chat.channel !== "qq") return refuse(`chat ${chat.key} is not a QQ chat`);

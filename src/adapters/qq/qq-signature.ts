@@ -1,5 +1,5 @@
 /**
- * Ed25519 signatures of the QQ official-bot platform (spec §2), on WebCrypto.
+ * Ed25519 signatures of the QQ official-bot platform (docs/qq-protocol.md#qq-signatures), on WebCrypto.
  *
  * The platform derives one key pair from the bot secret: the secret's UTF-8 bytes repeated
  * until there are at least 32, truncated to 32, form the RFC 8032 seed. It signs webhook

@@ -1,6 +1,6 @@
 /**
- * Authentication of QQ webhook requests (spec §1.4, §2.2) and the op 13 URL-validation answer
- * (spec §3). Both run before anything else looks at the body.
+ * Authentication of QQ webhook requests (docs/qq-protocol.md#request-order) and the op 13 URL-validation answer
+ * (docs/qq-protocol.md#qq-url-validation-op-13). Both run before anything else looks at the body.
  */
 import { err, ok, type Result } from "../../domain/shared/result";
 import { QqValidationSchema } from "./qq-event.schema";
@@ -10,7 +10,7 @@ import { signQqMessage, verifyQqSignature } from "./qq-signature";
  * Our replay window, not the platform's: the platform documents none and no SDK checks one.
  * A captured, correctly signed request could otherwise be replayed forever; event-id dedupe
  * only covers the dedupe record's lifetime. Retry timestamps are undocumented, so the window
- * is generous (spec §2.2 suggests ±10 minutes).
+ * is generous (docs/qq-protocol.md#verifying-a-request).
  */
 export const QQ_DEFAULT_MAX_SKEW_SECONDS = 600;
 
@@ -60,7 +60,7 @@ export async function checkQqRequest(input: {
   return ok({ timestamp });
 }
 
-/** Body of the op 13 answer; sent as JSON with no `op` field (spec §3). */
+/** Body of the op 13 answer; sent as JSON with no `op` field (docs/qq-protocol.md#qq-url-validation-op-13). */
 export type QqValidationAnswer = { readonly plain_token: string; readonly signature: string };
 
 const PLAIN_TOKEN = /^[A-Za-z0-9]{1,64}$/;
@@ -70,7 +70,7 @@ const EVENT_TS = /^[0-9]{1,20}$/;
  * Answers the op 13 challenge `d`: signs `event_ts` + `plain_token` with the bot key and
  * echoes the token. Call it only for a request that passed {@link checkQqRequest}.
  *
- * Defence in depth (spec §1.4): the same key and concatenation rule sign dispatches, so a
+ * Defence in depth (docs/qq-protocol.md#request-order): the same key and concatenation rule sign dispatches, so a
  * bot that signs any challenge is a signing oracle for forged events. A forged dispatch body
  * contains `{`, so answering only for a digits-only `event_ts` (a number is taken as its
  * decimal text) and a short alphanumeric `plain_token` leaves nothing worth forging.

@@ -54,7 +54,7 @@ export function defaultTurnRegistry(logger: Logger = silentLogger): TurnRegistry
     ],
     mandatory: memoryMandatory,
     context: [memoryRecall, historyRecall, knowledgeRecall, knowledgeCatalogue],
-    // Privilege first, then chat domain; strips model-supplied allowed_chats (DESIGN §3.8).
+    // Privilege first, then chat domain; strips model-supplied allowed_chats (docs/identity.md#the-tool-guard).
     guard: authorizationGuard(logger),
     // Admin status as the gate resolves it: an admin's explicit writes may go global.
     isAdmin: (ctx) => gateFor(ctx.settings.identity).isAdmin(ctx.sender?.account),

@@ -1,5 +1,5 @@
 /**
- * Memory in the prompt (DESIGN §3.9): the mandatory part (chat rules, high-importance items
+ * Memory in the prompt (docs/memory.md#memory-in-a-turn): the mandatory part (chat rules, high-importance items
  * of global and the turn's scopes, the chat's latest summary — no search) and the small
  * automatic recall of items matching the message.
  */

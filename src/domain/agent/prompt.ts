@@ -1,5 +1,5 @@
 /**
- * Builds the model's messages for a turn (DESIGN §3.9). The mandatory block comes first and
+ * Builds the model's messages for a turn (docs/architecture.md#the-turn). The mandatory block comes first and
  * needs no search: persona and rules, pinned memory (chat rules, high-importance items of
  * global and the turn's scopes), the chat's latest summary and the recent turns — within
  * `memory.mandatory.tokenBudget`. Recalled context (memory, history, knowledge) fills what is

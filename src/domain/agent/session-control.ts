@@ -1,5 +1,5 @@
 /**
- * The chat's short-term context as a port (DESIGN §3.3 session reset). The chat object
+ * The chat's short-term context as a port (docs/memory.md#session-reset). The chat object
  * implements it over its own storage; the `/reset` command and the `session_reset` tool use it.
  * A reset clears recent turns only — never long-term memory, summaries or the message log.
  */

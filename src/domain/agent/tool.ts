@@ -2,7 +2,7 @@
  * Tools the model may call. A tool declares what it needs so that the turn loop, not the
  * model, decides where it may act: `scope` says which chats it can touch and `requiresAdmin`
  * whether the sender must be an admin. No tool parameter names a scope or a set of chats
- * (DESIGN §5.2); those come from the resolved turn.
+ * (docs/invariants.md#no-scope-parameter); those come from the resolved turn.
  */
 import type { ToolSpec } from "../model/chat-model";
 import type { TurnContext } from "./turn-context";

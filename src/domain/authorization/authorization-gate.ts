@@ -1,5 +1,5 @@
 /**
- * The AuthorizationGate (DESIGN §3.8): decides whether a tool call or an admin command may
+ * The AuthorizationGate (docs/identity.md#authorization): decides whether a tool call or an admin command may
  * run, and which chats a chat-domain tool may reach. It looks only at the platform account
  * (which the platform authenticated) and at config — never at a person, memory or the model.
  *
@@ -16,7 +16,7 @@ import { err, ok, type Result } from "../shared/result";
 import { ChatDomainIndex } from "./chat-domains";
 
 /**
- * Actions that need an admin whatever the tool declares (reference design §4.3): cross-chat
+ * Actions that need an admin whatever the tool declares (docs/identity.md#the-gate-table): cross-chat
  * messages, identity/session/knowledge-base management, config changes, and the system-side
  * actions other bots expose (`exec`, `workspace_write`), reserved so that a tool by that name
  * can never run unprivileged. `memory_write` and reads or searches of the current scope are

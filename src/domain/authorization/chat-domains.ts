@@ -1,5 +1,5 @@
 /**
- * Chat domains (reference design §4.7): `identity.chatDomains` folded into chat → domain.
+ * Chat domains (docs/identity.md#chat-domains): `identity.chatDomains` folded into chat → domain.
  * A main group and its topic groups form one community; a chat listed in no domain is a
  * domain of one, so leaving domains unconfigured means "the current chat only".
  */

@@ -1,5 +1,5 @@
 /**
- * The turn loop's ToolGuard over the AuthorizationGate (DESIGN §3.8). For every tool call:
+ * The turn loop's ToolGuard over the AuthorizationGate (docs/identity.md#the-tool-guard). For every tool call:
  *
  *   1. privilege — a tool that requires an admin (or carries a privileged action's name) runs
  *      only for an admin; this is checked before anything about chats;

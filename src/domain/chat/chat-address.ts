@@ -1,5 +1,5 @@
 /**
- * Chat addresses, session keys and account keys (DESIGN §3.1).
+ * Chat addresses, session keys and account keys (docs/identity.md#addresses-and-keys).
  *
  *   chat key     channel:targetType:targetId          qq:group:<group_openid>, onebot:private:10001
  *   session key  chat key [":" lane ":" laneId]        qq:private:U1:cron:abc

@@ -1,5 +1,5 @@
 /**
- * The `identity` section of the behaviour settings (DESIGN §3.1, §3.8): whether identity is
+ * The `identity` section of the behaviour settings (docs/identity.md): whether identity is
  * on, the people the owner declares, the admins and the chat domains. Keys are checked with
  * the same parsers the rest of the system uses, and cross-references (one account in two
  * people, an unknown person, one chat in two domains) are refused with the field named, so a

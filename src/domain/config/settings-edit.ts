@@ -1,5 +1,5 @@
 /**
- * Edits of the stored settings layer (DESIGN §4), shared by the admin HTTP API and the
+ * Edits of the stored settings layer (docs/architecture.md#settings), shared by the admin HTTP API and the
  * `config_change` tool: each computes the whole new stored document and validates the whole
  * resolution (defaults ⊕ AKASHA_CONFIG ⊕ new stored) before anything is saved, so an edit is
  * applied completely or not at all.

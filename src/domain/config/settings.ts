@@ -1,5 +1,5 @@
 /**
- * Behaviour settings (DESIGN §4): one validated object built from embedded defaults, the
+ * Behaviour settings (docs/architecture.md#settings): one validated object built from embedded defaults, the
  * AKASHA_CONFIG var and the D1 `settings` row, merged in that order. An invalid result is
  * refused whole with a message naming the field — never half-applied.
  */
@@ -71,7 +71,7 @@ const OutboxSchema = z
 const MemoryRetrievalSchema = z
   .object({
     /**
-     * Soft scope (DESIGN §3.2): recall draws from every scope's public, portable items as well
+     * Soft scope (docs/memory.md#soft-scope): recall draws from every scope's public, portable items as well
      * as the turn's own scopes. Off = hard scope (the cascade only). Run `npm run akasha --
      * sensitivity-backfill` before turning it on over data written before sensitivity tags.
      */

@@ -1,5 +1,5 @@
 /**
- * A conversation as a context-store tree (reference §5.2: session → episode → turn): one
+ * A conversation as a context-store tree (docs/retrieval.md#context-store: session → episode → turn): one
  * episode node per session and one passage per turn in the chat's scope, with parent_of and
  * adjacent_to edges. A turn's retrieval text carries the session label, the speaker and the
  * turn the message answers (the previous one), so "Where did she go?" → "Paris!" is found by

@@ -1,5 +1,5 @@
 /**
- * The retrieval profile of conversation history (session → turn trees, reference §5.2):
+ * The retrieval profile of conversation history (session → turn trees, docs/retrieval.md#context-store):
  * turns are short and a question's evidence often sits one or two turns away from the turn
  * that matches it, so the first hit brings its neighbours — placed after the first five
  * direct hits, so that they never push a direct hit out of the top five.

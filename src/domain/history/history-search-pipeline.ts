@@ -1,5 +1,5 @@
 /**
- * History search through the shared retrieval pipeline (DESIGN §3.5): every message of the
+ * History search through the shared retrieval pipeline (docs/retrieval.md#pipeline): every message of the
  * log is a conversation passage of its chat's scope, so history gets the pipeline's stages —
  * FTS over the chat's own namespace, the store re-check of chat and recall, neighbour
  * expansion (the turns around a hit), packing under a token budget and stable node ids.

@@ -1,5 +1,5 @@
 /**
- * The message-log row (DESIGN §3.6) and how inbound events and sent replies become rows.
+ * The message-log row (docs/storage.md#messages) and how inbound events and sent replies become rows.
  * Rows are buffered in the chat object and flushed to D1 in batches; the unique key
  * (transport, chat_key, message_id, ts) makes redelivery and retried flushes idempotent.
  */

@@ -1,4 +1,4 @@
-/** The observation every inbound message with a sender leaves behind (DESIGN §3.1). */
+/** The observation every inbound message with a sender leaves behind (docs/identity.md#people-and-accounts). */
 import type { InboundEvent } from "../inbound/inbound-event";
 import type { AccountObservation } from "./identity-directory";
 import { unionKeyOf } from "./person";

@@ -1,5 +1,5 @@
 /**
- * The identity tables as a port (DESIGN §3.1): links between accounts and people, the
+ * The identity tables as a port (docs/identity.md#people-and-accounts): links between accounts and people, the
  * people admins or union ids created, and where each account was seen. Config-declared
  * people are not stored here; config stays their source of truth.
  */

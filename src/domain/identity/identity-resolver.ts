@@ -1,5 +1,5 @@
 /**
- * Resolves a message's sender to an account and, when known, a person (DESIGN §3.1), from
+ * Resolves a message's sender to an account and, when known, a person (docs/identity.md#people-and-accounts), from
  * config (`identity.people`) and the identity tables. In order:
  *
  *   1. config declares the account            → that person, declared

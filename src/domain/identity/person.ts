@@ -1,5 +1,5 @@
 /**
- * People the bot knows (DESIGN §3.1): declared in config (`identity.people`), created by an
+ * People the bot knows (docs/identity.md#people-and-accounts): declared in config (`identity.people`), created by an
  * admin's `/identity link`, or implied by a platform union id. A person id is also a memory
  * scope id, so it is validated like a key.
  */

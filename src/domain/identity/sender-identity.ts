@@ -1,5 +1,5 @@
 /**
- * Who sent a message, as far as scope resolution needs to know (DESIGN §3.1, §3.2). Built
+ * Who sent a message, as far as scope resolution needs to know (docs/identity.md#people-and-accounts, docs/memory.md#scopes). Built
  * by an IdentityResolver in the chat object before every turn. Deliberately carries no admin
  * flag: admin status never changes which memory is read; the turn passes it to memory on its
  * own, as the plain value that lets an admin's explicit writes go global.

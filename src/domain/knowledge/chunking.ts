@@ -1,5 +1,5 @@
 /**
- * Chunking (DESIGN §3.4): the text blocks of one section become passages of at most
+ * Chunking (docs/retrieval.md#chunking): the text blocks of one section become passages of at most
  * `size` characters (UTF-16 units) — a hard cap. Blocks are packed whole while they fit;
  * a longer block splits at sentence boundaries (code, tables, lists and records by line), a
  * sentence still too long by window. Passages cut from one block carry an overlap of the

@@ -1,5 +1,5 @@
 /**
- * Turns one converted document into the nodes and edges of its tree (DESIGN §3.4):
+ * Turns one converted document into the nodes and edges of its tree (docs/retrieval.md#context-store):
  * document → section (one per heading, nested) → passage (chunks of a section's own text),
  * with parent_of edges down the tree and adjacent_to edges between consecutive passages of
  * one parent. Ids derive from the collection, the source and the file's hash, so an

@@ -1,5 +1,5 @@
 /**
- * Importing files into a collection (DESIGN §3.4). Each file is converted, planned into
+ * Importing files into a collection (docs/retrieval.md#import-and-chunking). Each file is converted, planned into
  * document → section → passage nodes and written in one transaction that replaces the
  * previous version of the same source; a file whose bytes are unchanged is skipped. A batch
  * gives one result per file and never rolls back the files that succeeded.

@@ -1,5 +1,5 @@
 /**
- * Contextual retrieval text without a model (DESIGN §3.4, reference §8.2): what FTS and the
+ * Contextual retrieval text without a model (docs/retrieval.md#retrieval-text): what FTS and the
  * embedder see for a node is its source title, its full heading path, aliases, its local
  * title and its own text, so a passage under "阿贝多 > 角色故事 > 角色故事 5" is found by
  * "阿贝多的角色故事" even when its own text never names 阿贝多. raw_text stays untouched.

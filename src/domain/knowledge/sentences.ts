@@ -1,5 +1,5 @@
 /**
- * Sentence and window splitting for chunking (DESIGN §3.4): CJK sentences end at 。！？；…
+ * Sentence and window splitting for chunking (docs/retrieval.md#chunking): CJK sentences end at 。！？；…
  * (plus closing quotes/brackets) with no space after them; Latin sentences end at . ! ? followed
  * by whitespace. A piece still longer than the cap splits by window, preferring a comma or a
  * space near the end of the window, so no piece ever exceeds the cap.

@@ -1,5 +1,5 @@
 /**
- * Dreaming (DESIGN §3.3): consolidates one chat's recent turns into long-term memory.
+ * Dreaming (docs/memory.md#dreaming): consolidates one chat's recent turns into long-term memory.
  *
  *   turns → extract (model with JSON schema, or rules offline) → kind → scope
  *         → sensitivity → deduplicate within the target scope → insert / supersede / archive

@@ -1,5 +1,5 @@
 /**
- * Ports of the memory store (DESIGN §3.3). `MemoryIndex` is shaped like the retrieval
+ * Ports of the memory store (docs/memory.md#memory-items). `MemoryIndex` is shaped like the retrieval
  * pipeline's KeywordIndex (`search({ text, scopes, limit })` → candidates best first); recall
  * fuses its hits with the pipeline's vector candidates (recall-candidates.ts).
  */
@@ -128,7 +128,7 @@ export interface MemoryStore {
   commit(c: MemoryCommit): Promise<Result<CommitReport, { kind: "already-applied"; runId: string }>>;
 }
 
-/** Chats an admin linked into the same cluster as a chat (DESIGN §3.7). */
+/** Chats an admin linked into the same cluster as a chat (docs/memory.md#clusters). */
 export interface ChatLinks {
   linkedChats(chatKey: string): Promise<readonly string[]>;
 }

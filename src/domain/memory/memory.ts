@@ -1,5 +1,5 @@
 /**
- * A memory item (DESIGN §3.3): a context node with `node_type = memory`, its kind, scope,
+ * A memory item (docs/memory.md#memory-items): a context node with `node_type = memory`, its kind, scope,
  * importance, sensitivity and evidence. Plain data; stores and indexes live behind ports.
  */
 import { cyrb53 } from "../shared/content-hash";
@@ -12,7 +12,7 @@ export type SensitivitySource = "default" | "dream" | "explicit";
 export type MemoryStatus = "active" | "archived" | "superseded";
 export type MemoryOrigin = "dream" | "explicit" | "tool";
 
-/** Where an item came from: the conversation it was said in (DESIGN §3.4 provenance). */
+/** Where an item came from: the conversation it was said in (docs/retrieval.md#context-store, provenance). */
 export type MemoryEvidence = {
   /** Session key the item was written from (chat key, or chat key with a lane). */
   readonly session: string;

@@ -1,5 +1,5 @@
 /**
- * Extraction through the chat model with a JSON schema (DESIGN §3.3). The model sees the
+ * Extraction through the chat model with a JSON schema (docs/memory.md#dreaming). The model sees the
  * turns of one run and the existing items of the scopes the run may write — nothing else —
  * and answers with candidates, archive requests and an optional conversation summary. Its
  * output is validated whole: anything malformed is an error and writes nothing.

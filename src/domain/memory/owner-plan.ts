@@ -1,5 +1,5 @@
 /**
- * What the owner's data migrations share (DESIGN §5.6): a JSON plan written by `inspect`
+ * What the owner's data migrations share (docs/memory.md#owner-migrations): a JSON plan written by `inspect`
  * that lists every row it would change with that row's before-state (the plan is the
  * backup), an approval per row, and SQL generated from it for `apply` and `rollback`. Every
  * UPDATE is guarded by the state it expects, so a row that changed since the plan — or since

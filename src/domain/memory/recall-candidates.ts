@@ -1,12 +1,12 @@
 /**
- * Candidates of a memory recall through the shared retrieval pipeline (DESIGN §3.5): the
+ * Candidates of a memory recall through the shared retrieval pipeline (docs/retrieval.md#pipeline): the
  * memory full-text search (hard or soft scope, filtered in SQL) and, when an embedding model
  * is read, kNN over the memory vectors of the turn's readable scopes, fused by reciprocal rank
  * fusion. Vector candidates come from a cache that may be stale or mislabelled, so each one
  * is loaded from the store and kept only when it is an active item the turn may see.
  *
  * With vectors off (no model, weight 0), failing, or finding nothing, the full-text hits come
- * back exactly as the index returned them, so recall is FTS-only recall (DESIGN §5.7).
+ * back exactly as the index returned them, so recall is FTS-only recall (docs/invariants.md#fts-only-still-works).
  */
 import { type RankedList, RRF_K, reciprocalRankFusion } from "../retrieval/fuse";
 import type { Candidate } from "../retrieval/ports";

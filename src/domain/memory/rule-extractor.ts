@@ -1,5 +1,5 @@
 /**
- * Rule-based extraction (offline mode, DESIGN §3.3): statements a person makes about
+ * Rule-based extraction (offline mode, docs/memory.md#dreaming): statements a person makes about
  * themselves, explicit requests to remember, and decisions and chat rules, found by pattern —
  * "记住…", "remember …", "我喜欢/不喜欢…", "我是…", "我的…是…", "决定…", "群规…". The
  * speaker's "我" / "I" becomes their name, so the item reads the same wherever it is recalled.

@@ -1,6 +1,6 @@
 /**
  * `scope-migration`: moves global memory that was really about one chat into that chat's
- * scope (reference 000 Phase 4, DESIGN §5.6). Only structured evidence counts — session and
+ * scope (docs/memory.md#scope-migration). Only structured evidence counts — session and
  * chat-address keys in the item's metadata and provenance; text is never guessed from.
  *
  *   chat-scoped kind (preference, fact, task, rule) + evidence naming exactly one typed chat

@@ -1,5 +1,5 @@
 /**
- * Memory scopes (DESIGN §3.2): the one place that knows which scope a memory item is written
+ * Memory scopes (docs/memory.md#scopes): the one place that knows which scope a memory item is written
  * to and which scopes a turn may read and write. Scopes always derive from the session key and
  * the resolved sender identity — never from the model. Admin status reaches this module only as
  * the plain `writesGlobal` value, and only for writing global.
@@ -65,7 +65,7 @@ export type ScopeInput = {
   /** The session key of the turn: a chat key, or a chat key with a lane (`…:cron:abc`). */
   readonly session: string;
   readonly identity: SenderIdentity | null;
-  /** Chats linked into the same cluster as this one (admin links; DESIGN §3.7). */
+  /** Chats linked into the same cluster as this one (admin links; docs/memory.md#clusters). */
   readonly linkedChats?: readonly string[];
   /**
    * The sender is an admin and this is their explicit write (a command or a tool call of
@@ -133,7 +133,7 @@ export function personalScope(input: ScopeInput): Scope {
 }
 
 /**
- * Kind → scope (DESIGN §3.2). Personal kinds → `personalScope`; chat rules → the session
+ * Kind → scope (docs/memory.md#kind-to-scope). Personal kinds → `personalScope`; chat rules → the session
  * scope; shared kinds → global only when an admin writes them (`writesGlobal`) and they are
  * public, since global is read in every chat and pinned into every prompt; everyone else's
  * shared kinds, and dreaming's, stay in the chat they were said in.
@@ -162,7 +162,7 @@ export type TurnScopes = {
 };
 
 /**
- * The readable and writable scopes of a turn (DESIGN §3.2 recall cascade):
+ * The readable and writable scopes of a turn (docs/memory.md#recall-cascade):
  *   1. the sender's person/account scopes — in private chats with identity on; in groups only
  *      for a declared person;
  *   2. the chat scope (a lane reads its chat);

@@ -1,5 +1,5 @@
 /**
- * `sensitivity-backfill` (reference 002 §3.2, DESIGN §5.6): memory written before sensitivity
+ * `sensitivity-backfill` (docs/memory.md#sensitivity-backfill): memory written before sensitivity
  * tags existed carries `private` only because that was the old default. Those rows —
  * `sensitivity = 'private' AND sensitivity_source = 'default'` — become `public`, the new
  * default; anything dreaming or a person tagged (`dream`, `explicit`) is never touched. Run it

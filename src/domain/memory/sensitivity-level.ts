@@ -1,5 +1,5 @@
 /**
- * The three sensitivity levels of a memory item (DESIGN §3.2). Their own module so that
+ * The three sensitivity levels of a memory item (docs/memory.md#sensitivity). Their own module so that
  * scopes, which say which levels a turn may read of each scope, need not import the item.
  */
 export const SENSITIVITIES = ["public", "private", "secret_like"] as const;

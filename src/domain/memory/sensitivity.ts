@@ -1,5 +1,5 @@
 /**
- * Sensitivity tagging (DESIGN §3.2, reference 002 §3.4–3.5). Three sources, in rank order:
+ * Sensitivity tagging (docs/memory.md#sensitivity). Three sources, in rank order:
  * `explicit` (the person said so, or memory_write's parameter) outranks `dream` (the
  * conservative automatic tagger) which outranks `default` (public, nothing noticed).
  * Credentials (tokens, cookies, keys, passwords) are never stored at all.

@@ -1,5 +1,5 @@
 /**
- * The context-store node (DESIGN §3.4) as domain code reads and writes it: one shape for
+ * The context-store node (docs/retrieval.md#context-store) as domain code reads and writes it: one shape for
  * knowledge (document/section/passage), conversation (episode/passage) and memory nodes.
  */
 import type { ScopeType } from "./scope-key";

@@ -1,5 +1,5 @@
 /**
- * Embeddings are a derived cache (DESIGN §3.5): vectors of retrieval_text keyed by
+ * Embeddings are a derived cache (docs/retrieval.md#embeddings): vectors of retrieval_text keyed by
  * (model, version, content hash), so a text shared by many nodes is embedded once, an
  * unchanged text never again, and a model switch is a backfill by hash into a new version
  * (dual write) followed by one settings flip. An external index (Vectorize) is kept in sync

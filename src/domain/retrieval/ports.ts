@@ -1,5 +1,5 @@
 /**
- * Ports of the retrieval pipeline (DESIGN §3.5). They are generic over node types and
+ * Ports of the retrieval pipeline (docs/retrieval.md#pipeline). They are generic over node types and
  * scopes: knowledge passages, conversation turns and memory items all go through them.
  * Every index filters by scope itself, and the pipeline re-checks every candidate against
  * the node store before use — a leak across scopes is the worst bug this code can ship.

@@ -1,5 +1,5 @@
 /**
- * The retrieval pipeline (DESIGN §3.5), shared by kb_search, automatic recall and — through
+ * The retrieval pipeline (docs/retrieval.md#pipeline), shared by kb_search, automatic recall and — through
  * the same ports — memory and history search:
  *
  *   filter (scopes/collections from the turn) → small sets read whole → parent-level
@@ -9,7 +9,7 @@
  *   → packing under a token budget → stable citations.
  *
  * Vector search is optional: with no embedder or index, or when either fails, the pipeline
- * runs on FTS alone (DESIGN §5.7).
+ * runs on FTS alone (docs/invariants.md#fts-only-still-works).
  */
 
 import { focusedQueryTokens, queryTokens, searchTokens } from "../text/search-tokens";

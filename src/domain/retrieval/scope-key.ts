@@ -1,5 +1,5 @@
 /**
- * Scopes as the retrieval pipeline sees them (DESIGN §3.2): `type:id`, e.g.
+ * Scopes as the retrieval pipeline sees them (docs/memory.md#scopes): `type:id`, e.g.
  * `collection:genshin`, `chat:qq:group:G1`, `global:__global__`. The id may itself contain
  * ':' (chat keys), so a key splits at its first ':' only.
  */

@@ -1,7 +1,7 @@
 /**
- * The kNN step of the retrieval pipeline (DESIGN §3.5), shared by `retrieve` (knowledge,
+ * The kNN step of the retrieval pipeline (docs/retrieval.md#pipeline), shared by `retrieve` (knowledge,
  * history) and memory recall: embed the query, ask the vector index for the filter's nearest
- * nodes. Vectors are optional (DESIGN §5.7): with no embedder or index, a fusion weight of 0,
+ * nodes. Vectors are optional (docs/invariants.md#fts-only-still-works): with no embedder or index, a fusion weight of 0,
  * or when either fails, the step yields nothing and the caller runs on FTS alone. Results
  * may be stale or mislabelled; callers re-check every one against the node store.
  */

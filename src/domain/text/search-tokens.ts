@@ -1,5 +1,5 @@
 /**
- * Application-side tokenization for FTS5 (DESIGN §3.5).
+ * Application-side tokenization for FTS5 (docs/retrieval.md#tokenization).
  *
  * FTS5's built-in tokenizers cannot segment Chinese: unicode61 makes a whole CJK run one
  * token and trigram misses two-character words. So text is tokenized here — ICU word

@@ -1,5 +1,5 @@
 /**
- * POST /webhook/qq — the QQ official-bot webhook (protocols/qq-official-bot.md §1.4). The shared
+ * POST /webhook/qq — the QQ official-bot webhook (docs/qq-protocol.md#request-order). The shared
  * gate (verified-webhook.ts) checks the size cap, X-Bot-Appid, the Ed25519 signature over
  * timestamp + raw body (op 13 included) and the replay window with env secrets only; then op 13
  * is answered or the dispatch goes to its chat object → ACK. The ACK is sent only after the chat

@@ -1,6 +1,6 @@
 /**
  * An in-memory QQ token endpoint and OpenAPI behind a `fetch`, keeping the real contract
- * (spec §6–§8): the token endpoint takes `{appId, clientSecret}` and answers
+ * (docs/qq-protocol.md): the token endpoint takes `{appId, clientSecret}` and answers
  * `{access_token, expires_in: "<seconds>"}` (a string); the API wants `Authorization: QQBot
  * <token>` and answers unknown tokens with 401 `{code: 11244}`; errors are `{code, message}`.
  */

@@ -1,4 +1,4 @@
-// toInboundEvent for every event type, with the spec's example payloads (§5).
+// toInboundEvent for every event type, with example payloads of every kind (docs/qq-protocol.md#qq-events).
 import { describe, it } from "vitest";
 import { toInboundEvent } from "../../../src/adapters/qq/qq-event";
 import { parseQqEnvelope, type QqEnvelope } from "../../../src/adapters/qq/qq-event.schema";

@@ -1,4 +1,5 @@
-// Every signature vector of spec §10, plus the rejections of §2.2.
+// Every signature vector (docs/qq-protocol.md#qq-test-vectors), plus the rejections of
+// docs/qq-protocol.md#verifying-a-request.
 import { describe, it } from "vitest";
 import {
   fromHex,

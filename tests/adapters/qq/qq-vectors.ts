@@ -1,4 +1,4 @@
-// Test vectors of the QQ official-bot spec §10, copied byte for byte. Bodies are checked
+// Signature test vectors of the QQ official-bot platform (docs/qq-protocol.md#qq-test-vectors), byte for byte. Bodies are checked
 // against the spec's lengths and SHA-256 sums in the tests, so a stray edit here shows up.
 
 const D2_BODY = '{\n  "op": 0,\n  "d": {},\n  "t": "GATEWAY_EVENT_NAME"\n}';

@@ -1,4 +1,4 @@
-// DESIGN §5.2: no tool schema has a scope or allowed-chats parameter the model can set.
+// docs/invariants.md#no-scope-parameter: no tool schema has a scope or allowed-chats parameter the model can set.
 import { describe, it } from "vitest";
 import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
 import type { Tool } from "../../../src/domain/agent/tool";

@@ -21,7 +21,7 @@ const identity = (overrides: Partial<IdentitySettings> = {}): IdentitySettings =
   withIdentity({ chatDomains: { community: [MAIN, TOPIC], other: [ELSEWHERE] }, ...overrides }).identity;
 
 /**
- * The gate table of the reference design (§4.3), as actions of this system. Gated rows need
+ * The gate table (docs/identity.md#the-gate-table), as actions of this system. Gated rows need
  * an admin; the others run for anyone, so that admin status never touches memory.
  */
 const GATE_TABLE = [
@@ -40,7 +40,7 @@ const GATE_TABLE = [
   { row: "attachments", action: "attachment_read", gated: false },
 ] as const;
 
-describe("the gate table (reference 002 §4.3)", () => {
+describe("the gate table (docs/identity.md#the-gate-table)", () => {
   it.for(GATE_TABLE)("$row: admin allowed, non-admin gated = $gated", ({ action, gated }, { expect }) => {
     const gate = new AuthorizationGate(identity());
     expect(isPrivilegedAction(action)).toBe(gated);

@@ -247,7 +247,7 @@ describe("privileged tools", () => {
 });
 
 describe("tool schemas", () => {
-  it("never offer the model a scope or allowed-chats parameter (DESIGN §5.2)", ({ expect }) => {
+  it("never offer the model a scope or allowed-chats parameter (docs/invariants.md)", ({ expect }) => {
     for (const tool of defaultTurnRegistry().tools) {
       const properties = Object.keys((tool.spec.parameters.properties ?? {}) as Record<string, unknown>);
       expect(

@@ -57,9 +57,9 @@ describe("knowledgeMaintenance: removals take their derived data with them", () 
     expect,
   }) => {
     const { calls, m } = world({ found: true });
-    expect(await m.removeDocument("docs", "a.md")).toEqual(REMOVED);
+    expect(await m.removeDocument("guide", "a.md")).toEqual(REMOVED);
     expect(calls).toEqual([
-      "deleteDocument docs/a.md",
+      "deleteDocument guide/a.md",
       "vectorize.remove n1,n2",
       "forgetSynced vectorize n1,n2",
       "collectGarbage h1",
@@ -68,9 +68,9 @@ describe("knowledgeMaintenance: removals take their derived data with them", () 
 
   it("does the same for a collection", async ({ expect }) => {
     const { calls, m } = world({ found: true });
-    expect(await m.removeCollection("docs")).toEqual(REMOVED);
+    expect(await m.removeCollection("guide")).toEqual(REMOVED);
     expect(calls).toEqual([
-      "deleteCollection docs",
+      "deleteCollection guide",
       "vectorize.remove n1,n2",
       "forgetSynced vectorize n1,n2",
       "collectGarbage h1",
@@ -79,8 +79,8 @@ describe("knowledgeMaintenance: removals take their derived data with them", () 
 
   it("touches nothing else when nothing had that name", async ({ expect }) => {
     const { calls, m } = world({ found: false });
-    expect(await m.removeDocument("docs", "missing.md")).toBeNull();
+    expect(await m.removeDocument("guide", "missing.md")).toBeNull();
     expect(await m.removeCollection("missing")).toBeNull();
-    expect(calls).toEqual(["deleteDocument docs/missing.md", "deleteCollection missing"]);
+    expect(calls).toEqual(["deleteDocument guide/missing.md", "deleteCollection missing"]);
   });
 });

@@ -1,4 +1,4 @@
-// Reference 000 Phase 4 cases: planning, plan validation, row selection and the SQL of
+// Scope-migration cases (docs/memory.md#scope-migration): planning, plan validation, row selection and the SQL of
 // apply and rollback, as pure functions. tests/integration/owner-migrations.test.ts runs the
 // SQL against real D1.
 import { describe, it } from "vitest";
@@ -91,7 +91,7 @@ describe("planScopeMigration", () => {
     expect(entry(p, "h")?.chats).toEqual(["qq:group:2", "qq:private:1"]);
   });
 
-  it("reads every evidence key the reference names, in metadata and provenance", ({ expect }) => {
+  it("reads every evidence key docs/memory.md lists, in metadata and provenance", ({ expect }) => {
     for (const key of [
       "session_id",
       "source_session_id",

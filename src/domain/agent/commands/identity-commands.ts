@@ -1,4 +1,4 @@
-/** `/identity link|unlink|whois`: admin-only identity management in chat (DESIGN §3.8). */
+/** `/identity link|unlink|whois`: admin-only identity management in chat (docs/identity.md#authorization). */
 import { gateFor } from "../../authorization/authorization-gate";
 import type { Command } from "../command";
 import { IDENTITY_ACTION, type IdentityOperation, manageIdentity } from "../identity-management";

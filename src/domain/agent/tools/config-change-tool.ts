@@ -1,6 +1,6 @@
 /**
  * `config_change`: an admin reads one behaviour setting, or sets or removes it in the stored
- * settings layer (DESIGN §4), from a chat. Privileged; the guard checks that first, and the
+ * settings layer (docs/architecture.md#settings), from a chat. Privileged; the guard checks that first, and the
  * tool checks again so that it never runs unguarded. A change is validated as a whole before
  * it is saved (nothing is half-applied) and every use is audited, refusals included.
  *

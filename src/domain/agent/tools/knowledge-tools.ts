@@ -1,6 +1,6 @@
 /**
  * `kb_search` and `context_read`. Neither takes a scope or a collection: the readable
- * collections come from settings for the current chat (DESIGN §5.2).
+ * collections come from settings for the current chat (docs/invariants.md#no-scope-parameter).
  */
 
 import {

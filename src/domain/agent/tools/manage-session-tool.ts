@@ -2,7 +2,7 @@
  * `session_manage`: an admin clears the short-term context of a chat — the same reset as
  * `/reset` there (one per chat per minute, memory kept), audited in that chat and in this one.
  * Like every chat-domain tool, the target goes through the gate's chat-scope check, which
- * gives admins every chat (DESIGN §3.8) and still refuses what is not a chat address.
+ * gives admins every chat (docs/identity.md#chat-domains) and still refuses what is not a chat address.
  */
 import { gateFor } from "../../authorization/authorization-gate";
 import type { AuditOutcome } from "../../shared/audit";

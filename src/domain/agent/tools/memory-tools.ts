@@ -1,7 +1,7 @@
 /**
  * `memory_search`, `memory_write`, `memory_forget`. None takes a scope: reads go through the
  * turn's readable scopes, writes to the scope the kind maps to, forgetting only within the
- * scopes the turn may write (DESIGN §3.2, §5.2).
+ * scopes the turn may write (docs/memory.md#scopes, docs/invariants.md#no-scope-parameter).
  */
 import { isSensitivity } from "../../memory/memory";
 import { recallMemory } from "../../memory/recall";
