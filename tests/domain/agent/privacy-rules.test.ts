@@ -258,4 +258,44 @@ describe("a cross-chat read never lands a private chat in a group", () => {
     );
     expect(toolResults(model)[0]).toContain("二群的秘密计划");
   });
+
+  const findChat = () =>
+    new ScriptedChatModel([
+      { toolCalls: [{ id: "f1", name: "find_chat", arguments: "{}" }] },
+      { text: "好" },
+    ]);
+
+  it("find_chat in a group lists no private chat of the domain", async ({ expect }) => {
+    const model = findChat();
+    await runTurn(
+      context("qq:group:G1", MEMBER, "有哪些聊天", settings, { account: MEMBER }),
+      ports(model, new InMemoryMemory(), history()),
+      registry(),
+    );
+    const [result] = toolResults(model);
+    expect(result).toContain("qq:group:G2");
+    expect(result).not.toContain("qq:private:");
+  });
+
+  it("find_chat in the member's own private chat lists the domain's chats", async ({ expect }) => {
+    const model = findChat();
+    await runTurn(
+      context("qq:private:MEMBER_OPENID", MEMBER, "有哪些聊天", settings, { account: MEMBER }),
+      ports(model, new InMemoryMemory(), history()),
+      registry(),
+    );
+    const [result] = toolResults(model);
+    expect(result).toContain("qq:group:G2");
+    expect(result).toContain("qq:private:MEMBER_OPENID（当前聊天）");
+  });
+
+  it("find_chat tells an admin in a group that private chats are read elsewhere", async ({ expect }) => {
+    const model = findChat();
+    await runTurn(
+      context("qq:group:G1", ADMIN, "有哪些聊天", settings, { account: ADMIN }),
+      ports(model, new InMemoryMemory(), history()),
+      registry(),
+    );
+    expect(toolResults(model)[0]).toContain("私聊只能在你与机器人的私聊里查看");
+  });
 });

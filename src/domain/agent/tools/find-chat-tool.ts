@@ -1,5 +1,6 @@
 /** `find_chat`: which chats the chat-domain tools may reach from here (the gate's set). */
 import { grantOf } from "../chat-grant";
+import { isPrivateChatKey } from "../cross-chat-read";
 import { type Tool, toolOk } from "../tool";
 
 export const findChatTool: Tool = {
@@ -17,13 +18,22 @@ export const findChatTool: Tool = {
   scope: "chat_domain",
   async run(args, ctx) {
     const grant = grantOf(args, ctx);
+    // From a group or channel the answer is read by everyone there, and no private chat can
+    // be read from here anyway: even the addresses of private chats are left out.
+    const inPrivate = isPrivateChatKey(ctx.chat.key);
     if (grant.all)
-      return toolOk("你是管理员：可以访问任何聊天，用 chat 参数给出聊天地址（channel:type:id）即可。");
+      return toolOk(
+        inPrivate
+          ? "你是管理员：可以访问任何聊天，用 chat 参数给出聊天地址（channel:type:id）即可。"
+          : "你是管理员：在这里可以用 chat 参数访问任何群聊或频道（channel:type:id）；私聊只能在你与机器人的私聊里查看。",
+      );
     const query =
       typeof args === "object" && args !== null && typeof (args as Record<string, unknown>).query === "string"
         ? ((args as Record<string, unknown>).query as string)
         : "";
-    const chats = grant.chats.filter((c) => c.includes(query));
+    const chats = grant.chats.filter(
+      (c) => c.includes(query) && (inPrivate || c === ctx.chat.key || !isPrivateChatKey(c)),
+    );
     if (chats.length === 0) return toolOk("没有匹配的聊天。");
     return toolOk(chats.map((c) => (c === ctx.chat.key ? `${c}（当前聊天）` : c)).join("\n"));
   },
