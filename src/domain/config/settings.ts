@@ -132,6 +132,12 @@ const RetrievalProfileSchema = z
     minCoverage: z.number().min(0).max(1),
     /** Share of the query's IDF weight a hit must hold (0 = none): below it, nothing is returned. */
     relevanceFloor: z.number().min(0).max(1),
+    /**
+     * Hint sharpness (0 = plain hint list): a hit whose title or heading the query names ranks up
+     * by (max(share of the turn the name covers, the name's IDF specificity) × ½ per earlier
+     * turn) ^ sharpness, so generic headings in long questions or earlier turns barely move.
+     */
+    hintSharpness: z.number().min(0).max(8),
     /** Collections whose whole text fits this many tokens are returned whole (0 = never). */
     readWholeTokens: z.number().int().min(0).max(50_000),
     /** Above this many passages, search picks documents/sections first, then passages inside them. */
@@ -272,6 +278,7 @@ export const DEFAULT_SETTINGS: Settings = {
       candidates: 50,
       minCoverage: 0,
       relevanceFloor: 0,
+      hintSharpness: 0,
       readWholeTokens: 1200,
       twoStageAbove: 20_000,
       neighbours: 1,
@@ -287,6 +294,7 @@ export const DEFAULT_SETTINGS: Settings = {
       candidates: 30,
       minCoverage: 0.5,
       relevanceFloor: 0,
+      hintSharpness: 0,
       readWholeTokens: 0,
       twoStageAbove: 20_000,
       neighbours: 0,

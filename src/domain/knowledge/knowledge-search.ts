@@ -48,6 +48,7 @@ export function profileOptions(profile: RetrievalProfile): RetrievalOptions {
     candidates: profile.candidates,
     minCoverage: profile.minCoverage,
     relevanceFloor: profile.relevanceFloor,
+    hintSharpness: profile.hintSharpness,
     readWholeTokens: profile.readWholeTokens,
     twoStageAbove: profile.twoStageAbove,
     neighbours: profile.neighbours,

@@ -42,6 +42,12 @@ export type RetrievalOptions = {
    * least-bad passages. Needs `KeywordIndex.frequencies`; without it the floor is off.
    */
   readonly relevanceFloor: number;
+  /**
+   * How sharply hints are weighed (0 = a plain hint list: every named hit outranks the unnamed).
+   * Above 0 a named hit gains weight × strength ^ sharpness, where strength is the larger of the
+   * share of the turn the name covers and the name's IDF specificity, halved per earlier turn.
+   */
+  readonly hintSharpness: number;
   /** A filter whose whole text fits this many tokens is returned whole (0 = never). */
   readonly readWholeTokens: number;
   /** Above this many units the search first picks parents, then searches inside them. */
@@ -83,6 +89,7 @@ export const DEFAULT_RETRIEVAL_OPTIONS: RetrievalOptions = {
   candidates: 50,
   minCoverage: 0,
   relevanceFloor: 0,
+  hintSharpness: 0,
   readWholeTokens: 0,
   twoStageAbove: 20_000,
   parentCandidates: 12,
@@ -167,18 +174,36 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   const visible = recheck(loaded, filter); // 6. the store is the authority on scope and status
   const dropped = new Set(firstPass.map((c) => c.nodeId)).size - visible.size;
 
-  // 7. hints: hits whose source title or heading path the query names rank up.
-  const hinted = firstPass.filter((c) => {
+  // 7. hints: hits whose source title or heading the query names rank up, each by how strongly
+  // it is named — the share of the asking turn the name covers, or how rare (IDF) the name is
+  // in the readable scopes — so a short generic heading that merely occurs in a long question
+  // barely moves, while the title a question asks about still ranks first.
+  const turns = queryTurns(req.query);
+  const named = firstPass.flatMap((c) => {
     const node = visible.get(c.nodeId);
-    return node ? namesSource(req.query, node) : false;
+    const perTurn = node ? turns.map((t) => namedIn(t, node)) : [];
+    return perTurn.some((n) => n.names.length > 0) ? [{ c, perTurn }] : [];
   });
-  const fused =
-    hinted.length > 0
-      ? reciprocalRankFusion(
-          [...lists, { name: "hint", weight: options.weights.hint, items: hinted }],
-          options.rrfK,
+  const specificity =
+    options.hintSharpness > 0
+      ? await nameSpecificity(
+          deps,
+          filter,
+          named.flatMap((x) => x.perTurn.flatMap((n) => n.names)),
         )
-      : firstPass;
+      : () => 1;
+  // Hinted hits form one more RRF list (ranked in fused order), each entry weighted by its
+  // strength: at strength 1 a named title outranks every unnamed hit, as a plain hint list would.
+  const boost = new Map(
+    named.map((x, i) => [
+      x.c.nodeId,
+      (options.weights.hint * hintStrength(x.perTurn, specificity, options.hintSharpness)) /
+        (options.rrfK + i + 1),
+    ]),
+  );
+  const fused = firstPass
+    .map((c) => ({ ...c, score: c.score + (boost.get(c.nodeId) ?? 0) }))
+    .sort((a, b) => b.score - a.score || (a.nodeId < b.nodeId ? -1 : 1));
 
   const vectorIds = new Set(vector.map((v) => v.nodeId));
   let scored = fused
@@ -323,14 +348,84 @@ export function weightedCoverage(weights: ReadonlyMap<string, number>, text: str
 
 const norm = (s: string) => s.normalize("NFKC").toLowerCase().replace(/\s+/g, "");
 
+const HINT_NOISE = /[\p{P}\p{S}\s]/gu;
+
+/** Specificity of each name in [0, 1]: the IDF of its rarest token over the largest possible. */
+async function nameSpecificity(
+  deps: RetrievalDeps,
+  filter: StoreFilter,
+  names: readonly string[],
+): Promise<(name: string) => number> {
+  const unique = [...new Set(names)];
+  const tokens = [...new Set(unique.flatMap((name) => queryTokens(name, 8)))];
+  if (!deps.keywords.frequencies || tokens.length === 0) return () => 1; // unknown: a plain hint
+  const f = await deps.keywords.frequencies({ ...filter, tokens });
+  const idf = (df: number) => Math.log(1 + (f.rows - df + 0.5) / (df + 0.5));
+  const top = idf(0);
+  return (name) => {
+    // Tokens the index did not count (beyond its batch) say nothing about the name.
+    const dfs = queryTokens(name, 8).flatMap((t) => {
+      const df = f.df.get(t);
+      return df === undefined ? [] : [Math.min(df, f.rows)];
+    });
+    return dfs.length > 0 ? idf(Math.min(...dfs)) / top : 0;
+  };
+}
+
+/** Weight of a turn one step further back than the next (the latest turn weighs 1). */
+const EARLIER_TURN_WEIGHT = 0.5;
+
+/**
+ * How strongly a node is named, in [0, 1]: per turn, the larger of the share of the turn its
+ * names cover and their specificity, halved per turn further back (a heading named in the
+ * latest turn outweighs one named earlier), raised to `sharpness`; the best turn counts.
+ * Sharpness 0 gives 1 for any named node (a plain hint list).
+ */
+export function hintStrength(
+  perTurn: readonly { share: number; names: readonly string[] }[],
+  specificity: (name: string) => number,
+  sharpness: number,
+): number {
+  let best = 0;
+  perTurn.forEach((n, i) => {
+    if (n.names.length === 0) return;
+    const spec = Math.max(...n.names.map(specificity));
+    const strength = Math.max(n.share, spec) * EARLIER_TURN_WEIGHT ** (perTurn.length - 1 - i);
+    best = Math.max(best, strength ** sharpness);
+  });
+  return best;
+}
+
+/** The query's lines: with earlier turns prepended (oldest first), the last says what is asked. */
+export function queryTurns(query: string): string[] {
+  const lines = query.split("\n").filter((l) => l.trim() !== "");
+  return lines.length > 0 ? lines : [query];
+}
+
+/**
+ * The node's source title and headings (≥ 2 characters, disambiguation in brackets aside) that
+ * the text names, and the share of the text's characters (punctuation and question words
+ * aside) the longest of them covers.
+ */
+export function namedIn(text: string, node: ContextNode): { share: number; names: string[] } {
+  const q = norm(text);
+  let content = q.replace(HINT_NOISE, "");
+  for (const w of QUESTION_WORDS) content = content.replaceAll(w, "");
+  const names: string[] = [];
+  let longest = 0;
+  for (const name of [node.title, ...node.path]) {
+    if (typeof name !== "string") continue;
+    const n = norm(name.replace(/[（(][^）)]*[）)]/g, ""));
+    if (n.length < 2 || !q.includes(n)) continue;
+    names.push(n);
+    longest = Math.max(longest, n.replace(HINT_NOISE, "").length);
+  }
+  return { share: longest === 0 ? 0 : Math.min(1, longest / Math.max(1, content.length)), names };
+}
+
 /** True when the query names the node's source title or one of its headings (≥ 2 characters). */
 export function namesSource(query: string, node: ContextNode): boolean {
-  const q = norm(query);
-  const names = [node.title, ...node.path].filter((t): t is string => typeof t === "string");
-  return names.some((name) => {
-    const n = norm(name.replace(/[（(][^）)]*[）)]/g, ""));
-    return n.length >= 2 && q.includes(n);
-  });
+  return namedIn(query, node).names.length > 0;
 }
 
 function scoreFactor(node: ContextNode, options: RetrievalOptions): number {
