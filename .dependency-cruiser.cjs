@@ -77,7 +77,7 @@ module.exports = {
         "authorization rule needs a retrieval module that reaches through the agent layer.)",
       severity: "error",
       from: {
-        path: "^src/domain/(memory|knowledge|history|identity|chat|config|inbound|model|text|shared)/",
+        path: "^src/domain/(memory|knowledge|history|identity|chat|config|inbound|model|text|kernel)/",
       },
       to: { path: "^src/domain/agent/" },
     },

@@ -14,7 +14,7 @@ import {
 import type { SettingsAdmin } from "../domain/config/settings-admin";
 import type { SettingsDocument, SettingsLayers } from "../domain/config/settings-edit";
 import { memoizedSettings, type SettingsSource } from "../domain/config/settings-source";
-import { ok, type Result } from "../domain/shared/result";
+import { ok, type Result } from "../domain/kernel/result";
 import { ConfigError } from "./runtime-config";
 
 /** One read of both layers, resolved. A broken AKASHA_CONFIG is a ConfigError. */

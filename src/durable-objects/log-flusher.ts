@@ -6,7 +6,7 @@
 
 import type { Settings } from "../domain/config/settings";
 import type { MessageLog } from "../domain/history/message-log";
-import type { Logger } from "../domain/shared/logger";
+import type { Logger } from "../domain/kernel/logger";
 import type { Outbox } from "./outbox";
 
 const MAX_BACKOFF_MS = 60_000;

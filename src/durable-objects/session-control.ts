@@ -5,7 +5,7 @@
  * next outbox flush.
  */
 import { type LastReset, resetDecision, type SessionControl } from "../domain/agent/session-control";
-import { err, ok } from "../domain/shared/result";
+import { err, ok } from "../domain/kernel/result";
 import type { ChatMeta } from "./chat-meta";
 import type { Outbox } from "./outbox";
 import type { RecentTurns } from "./recent-turns";

@@ -7,7 +7,7 @@ import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ConfigError } from "../composition/runtime-config";
-import type { DomainError } from "../domain/shared/result";
+import type { DomainError } from "../domain/kernel/result";
 import type { AppEnv } from "./app-env";
 
 /** Errors only the HTTP edge has: authentication, body size, deployment faults. */

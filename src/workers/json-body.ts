@@ -12,7 +12,7 @@
 import type { Context } from "hono";
 import { validator } from "hono/validator";
 import type { z } from "zod";
-import type { DomainError } from "../domain/shared/result";
+import type { DomainError } from "../domain/kernel/result";
 import { problem } from "./error-response";
 
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;

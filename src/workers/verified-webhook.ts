@@ -9,7 +9,7 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { RuntimeConfig } from "../composition/runtime-config";
-import type { Result } from "../domain/shared/result";
+import type { Result } from "../domain/kernel/result";
 import type { AppEnv } from "./app-env";
 import { parseJsonBytes, readRawBody } from "./raw-body";
 import { type WebhookLimits, webhookLimits } from "./webhook-limits";

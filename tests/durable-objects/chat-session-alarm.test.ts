@@ -4,7 +4,7 @@
 import { describe, it, vi } from "vitest";
 import { chatSessionServices } from "../../src/composition/chat-session-services";
 import type { Outbound, OutboundMessage } from "../../src/domain/agent/outbound";
-import { ok } from "../../src/domain/shared/result";
+import { ok } from "../../src/domain/kernel/result";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { c2cBody, eventIdOf, messageRows, postQq, turnDone } from "../support/qq-events";
 import { eventually } from "../support/wait";

@@ -6,7 +6,7 @@ import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registr
 import type { Outbound, OutboundMessage } from "../../src/domain/agent/outbound";
 import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
 import type { InboundEvent } from "../../src/domain/inbound/inbound-event";
-import { ok } from "../../src/domain/shared/result";
+import { ok } from "../../src/domain/kernel/result";
 import { DreamJournal } from "../../src/durable-objects/dream-journal";
 import { Inbox } from "../../src/durable-objects/inbox";
 import { Outbox } from "../../src/durable-objects/outbox";

@@ -7,7 +7,7 @@ import {
   type SessionControl,
 } from "../../src/domain/agent/session-control";
 import type { ChatKey } from "../../src/domain/chat/chat-address";
-import { err, ok } from "../../src/domain/shared/result";
+import { err, ok } from "../../src/domain/kernel/result";
 
 export class FakeSession implements SessionControl {
   last: LastReset | null = null;

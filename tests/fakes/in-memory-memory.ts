@@ -3,6 +3,8 @@
  * (scope and sensitivity-level filter; inserts only into writable scopes; soft scope: own scopes or public and portable; filters before the limit).
  * Ranking is token overlap, enough for domain tests; the D1 tests cover bm25.
  */
+
+import { err, ok, type Result } from "../../src/domain/kernel/result";
 import type { MemoryItem, NewMemory } from "../../src/domain/memory/memory";
 import { memoryNodeId, normalizeMemoryText } from "../../src/domain/memory/memory";
 import type {
@@ -23,7 +25,6 @@ import {
   scopeAllows,
   scopeKey,
 } from "../../src/domain/memory/scope";
-import { err, ok, type Result } from "../../src/domain/shared/result";
 import { queryTokens, searchTokens } from "../../src/domain/text/search-tokens";
 
 export class InMemoryMemory implements MemoryStore, MemoryIndex {

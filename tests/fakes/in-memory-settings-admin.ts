@@ -1,7 +1,7 @@
 /** The stored settings layer in memory, for domain tests of `config_change`. */
 import type { SettingsAdmin } from "../../src/domain/config/settings-admin";
 import type { SettingsDocument, SettingsLayers } from "../../src/domain/config/settings-edit";
-import { ok } from "../../src/domain/shared/result";
+import { ok } from "../../src/domain/kernel/result";
 
 export class InMemorySettingsAdmin implements SettingsAdmin {
   stored: SettingsDocument | null;

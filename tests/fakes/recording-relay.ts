@@ -1,6 +1,6 @@
 /** A ChatRelay that applies the real platform rules (relayRoute) and records what it would send. */
 import { type ChatRelay, type RelayRequest, relayRoute } from "../../src/domain/agent/chat-relay";
-import { ok } from "../../src/domain/shared/result";
+import { ok } from "../../src/domain/kernel/result";
 
 export class RecordingRelay implements ChatRelay {
   readonly sent: RelayRequest[] = [];

@@ -1,6 +1,7 @@
 /** A ChatModel that answers from a script and records every request it got. */
+
+import { err, ok, type Result } from "../../src/domain/kernel/result";
 import type { ChatModel, ModelError, ModelRequest, ModelResponse } from "../../src/domain/model/chat-model";
-import { err, ok, type Result } from "../../src/domain/shared/result";
 
 export type ScriptStep =
   | Partial<ModelResponse>

@@ -1,8 +1,8 @@
 /** Turn ports made of fakes, for domain tests of the turn, tools and commands. */
 import type { TurnPorts } from "../../src/domain/agent/turn-services";
 import { disabledIdentity } from "../../src/domain/identity/sender-identity";
-import { ManualClock } from "../../src/domain/shared/clock";
-import { silentLogger } from "../../src/domain/shared/logger";
+import { ManualClock } from "../../src/domain/kernel/clock";
+import { silentLogger } from "../../src/domain/kernel/logger";
 import { FakeChatSessions, FakeSession } from "./fake-session";
 import { InMemoryHistory } from "./in-memory-history";
 import { InMemoryIdentityDirectory } from "./in-memory-identity-directory";

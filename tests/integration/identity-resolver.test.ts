@@ -6,8 +6,8 @@ import type { AccountKey } from "../../src/domain/chat/chat-address";
 import type { IdentitySettings } from "../../src/domain/config/identity-settings";
 import { linkAccount } from "../../src/domain/identity/identity-admin";
 import { DirectoryIdentityResolver } from "../../src/domain/identity/identity-resolver";
-import { systemClock } from "../../src/domain/shared/clock";
-import { silentLogger } from "../../src/domain/shared/logger";
+import { systemClock } from "../../src/domain/kernel/clock";
+import { silentLogger } from "../../src/domain/kernel/logger";
 import { ADMIN, withIdentity } from "../fakes/identity-settings";
 import { linkRow, uid } from "../support/identity";
 

@@ -7,7 +7,7 @@ import { runTurn } from "../../src/domain/agent/turn";
 import type { TurnContext } from "../../src/domain/agent/turn-context";
 import { gateFor } from "../../src/domain/authorization/authorization-gate";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/domain/config/settings";
-import type { AuditEntry } from "../../src/domain/shared/audit";
+import type { AuditEntry } from "../../src/domain/kernel/audit";
 import { ADMIN, MEMBER, withIdentity } from "../fakes/identity-settings";
 import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";

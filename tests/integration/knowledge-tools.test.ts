@@ -9,8 +9,8 @@ import { contextReadTool, kbSearchTool } from "../../src/domain/agent/tools/know
 import type { TurnContext } from "../../src/domain/agent/turn-context";
 import type { TurnServices } from "../../src/domain/agent/turn-services";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/domain/config/settings";
-import { discardAudit } from "../../src/domain/shared/audit";
-import { systemClock } from "../../src/domain/shared/clock";
+import { discardAudit } from "../../src/domain/kernel/audit";
+import { systemClock } from "../../src/domain/kernel/clock";
 import { messageEvent } from "../fakes/inbound";
 import { turnPorts } from "../fakes/turn-ports";
 import { createCollection, uniqueName, upload } from "../support/knowledge-api";

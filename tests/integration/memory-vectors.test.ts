@@ -7,13 +7,13 @@ import { chatSessionServices } from "../../src/composition/chat-session-services
 import type { AccountKey } from "../../src/domain/chat/chat-address";
 import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
 import type { SenderIdentity } from "../../src/domain/identity/sender-identity";
+import { ok } from "../../src/domain/kernel/result";
 import { type RecallRequest, recallMemory } from "../../src/domain/memory/recall";
 import { parseScopeKey, type Scope, turnScopes } from "../../src/domain/memory/scope";
 import { refreshEmbeddings } from "../../src/domain/retrieval/embedding-cache";
 import type { Embedder, VectorIndex } from "../../src/domain/retrieval/ports";
 import type { ScopeKey } from "../../src/domain/retrieval/scope-key";
 import { type VectorSearchDeps, vectorsEnabled } from "../../src/domain/retrieval/vector-search";
-import { ok } from "../../src/domain/shared/result";
 import { FakeVectorize } from "../fakes/fake-vectorize";
 import { memoryStore, newMemory, seedMemory, uid } from "../support/memory";
 

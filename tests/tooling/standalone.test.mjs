@@ -76,13 +76,13 @@ test("catches citations of documents the repository does not contain", () => {
 test("allows paths and citations that stay inside the repository", () => {
   const files = [
     "README.md",
-    "src/domain/shared/result.ts",
+    "src/domain/kernel/result.ts",
     "tests/fixtures/dependency-rules/src/a.ts",
     "docs/memory.md",
   ];
   for (const [file, line] of [
-    ["src/domain/agent/turn.ts", `import { ok } from "${UP}shared/result";`],
-    ["tests/integration/a.test.ts", `import { ok } from "${UP}${UP}src/domain/shared/result";`],
+    ["src/domain/agent/turn.ts", `import { ok } from "${UP}kernel/result";`],
+    ["tests/integration/a.test.ts", `import { ok } from "${UP}${UP}src/domain/kernel/result";`],
     ["docs/architecture.md", `see [the README](${UP}README.md)`],
     ["src/domain/memory/scope.ts", "// docs/memory.md#soft-scope"],
     ["tests/tooling/x.test.mjs", `const fixture = "${UP}fixtures/dependency-rules";`],

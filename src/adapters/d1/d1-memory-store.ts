@@ -4,6 +4,8 @@
  * conditions evaluated before LIMIT; status changes carry a scope condition of their own, so
  * even a wrong id cannot touch an item outside the commit's writable scopes.
  */
+
+import { err, ok, type Result } from "../../domain/kernel/result";
 import type { MemoryEvidence, MemoryItem, NewMemory } from "../../domain/memory/memory";
 import { normalizeMemoryText } from "../../domain/memory/memory";
 import { memoryMatch } from "../../domain/memory/memory-query";
@@ -26,7 +28,6 @@ import {
   type ScopeType,
 } from "../../domain/memory/scope";
 import { SENSITIVITIES } from "../../domain/memory/sensitivity-level";
-import { err, ok, type Result } from "../../domain/shared/result";
 import { indexText } from "../../domain/text/search-tokens";
 import { jsonChunks } from "./d1-json-chunks";
 

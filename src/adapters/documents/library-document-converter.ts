@@ -1,7 +1,8 @@
 /** The DocumentConverter port over the format converters of this folder. */
+
+import { err, ok, type Result } from "../../domain/kernel/result";
 import type { DocumentFormat, ParsedDocument, SourceFile } from "../../domain/knowledge/document";
 import type { ConvertError, DocumentConverter } from "../../domain/knowledge/import-documents";
-import { err, ok, type Result } from "../../domain/shared/result";
 import { convertDocx, convertPdf } from "./binary-converters";
 import { convertHtml } from "./html-converter";
 import { convertMarkdown } from "./markdown-converter";

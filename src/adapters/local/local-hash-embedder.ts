@@ -6,8 +6,9 @@
  * for Latin text, words plus their character trigrams (robust to inflection and typos).
  * It knows no synonyms: it is a lexical embedding, a useful second opinion next to bm25.
  */
+
+import { ok } from "../../domain/kernel/result";
 import type { Embedder, EmbeddingModel } from "../../domain/retrieval/ports";
-import { ok } from "../../domain/shared/result";
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const WORD = /[\p{L}\p{N}]+/gu;

@@ -1,5 +1,5 @@
 /** Logger port over console: one JSON object per line, as Workers Logs indexes them. */
-import type { LogFields, Logger } from "../../domain/shared/logger";
+import type { LogFields, Logger } from "../../domain/kernel/logger";
 
 function line(level: string, msg: string, fields?: LogFields): string {
   return JSON.stringify({ level, msg, ...fields });

@@ -3,8 +3,8 @@
  * implementation's HTTP server (NapCat, go-cqhttp, Lagrange.OneBot).
  */
 import type { Delivered, Outbound, OutboundMessage, SendError } from "../../domain/agent/outbound";
-import { type Clock, systemClock } from "../../domain/shared/clock";
-import { err, ok, type Result } from "../../domain/shared/result";
+import { type Clock, systemClock } from "../../domain/kernel/clock";
+import { err, ok, type Result } from "../../domain/kernel/result";
 import { OneBotApiResponseSchema } from "./onebot-event.schema";
 
 export type OneBotClientOptions = {

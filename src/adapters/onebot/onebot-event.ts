@@ -4,7 +4,7 @@
  */
 import { accountKey, chatAddress, chatKeyOf, type TargetType } from "../../domain/chat/chat-address";
 import type { InboundEvent, InboundKind, InboundSender } from "../../domain/inbound/inbound-event";
-import { err, ok, type Result } from "../../domain/shared/result";
+import { err, ok, type Result } from "../../domain/kernel/result";
 import {
   MESSAGE_TYPES,
   MessageEventSchema,

@@ -2,7 +2,7 @@
  * OneBot v11 HTTP POST signatures. With a `secret` configured, NapCat and go-cqhttp send
  * `X-Signature: sha1=<hex HMAC-SHA1(secret, raw body)>` with every reported event.
  */
-import { err, ok, type Result } from "../../domain/shared/result";
+import { err, ok, type Result } from "../../domain/kernel/result";
 
 export type OneBotSignatureRejection = {
   /** `no-secret`: nothing to verify against, which is a configuration problem, not the sender's. */

@@ -3,8 +3,8 @@
  * Workers AI: null content, missing tool-call ids, object arguments, absent usage.
  */
 import { z } from "zod";
+import { err, ok, type Result } from "../../domain/kernel/result";
 import type { ModelResponse, ToolCall } from "../../domain/model/chat-model";
-import { err, ok, type Result } from "../../domain/shared/result";
 
 const ToolCallSchema = z.object({
   id: z.string().nullish(),

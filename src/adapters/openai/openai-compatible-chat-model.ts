@@ -2,8 +2,9 @@
  * The ChatModel port over any OpenAI-compatible `/chat/completions` endpoint (OpenAI,
  * DeepSeek, SiliconFlow, OpenRouter, a local llama.cpp or Ollama server).
  */
+
+import { err, ok, type Result } from "../../domain/kernel/result";
 import type { ChatModel, ModelError, ModelRequest, ModelResponse } from "../../domain/model/chat-model";
-import { err, ok, type Result } from "../../domain/shared/result";
 import { readChatCompletion } from "./chat-completion.schema";
 import { toChatCompletionParams } from "./chat-completion-request";
 

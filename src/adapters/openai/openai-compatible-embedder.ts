@@ -1,6 +1,7 @@
 /** Embedder over an OpenAI-compatible `POST {baseUrl}/embeddings` endpoint. */
+
+import { err, ok, type Result } from "../../domain/kernel/result";
 import type { Embedder, EmbeddingModel, EmbedError } from "../../domain/retrieval/ports";
-import { err, ok, type Result } from "../../domain/shared/result";
 import { normalize } from "../workers-ai/workers-ai-embedder";
 
 export type OpenAiEmbedderOptions = {

@@ -4,8 +4,8 @@
  */
 import { z } from "zod";
 import type { SendError } from "../../domain/agent/outbound";
-import type { Logger } from "../../domain/shared/logger";
-import { err, ok, type Result } from "../../domain/shared/result";
+import type { Logger } from "../../domain/kernel/logger";
+import { err, ok, type Result } from "../../domain/kernel/result";
 import { isFailureCode, readQqApiError, toSendError } from "./qq-api-error";
 
 /**

@@ -11,7 +11,7 @@ import type {
   InboundSender,
   ReplyHandle,
 } from "../../domain/inbound/inbound-event";
-import { err, ok, type Result } from "../../domain/shared/result";
+import { err, ok, type Result } from "../../domain/kernel/result";
 import { describeIssues, type QqEnvelope } from "./qq-event.schema";
 
 export type QqEventRejection = { readonly kind: "ignored" | "invalid"; readonly reason: string };

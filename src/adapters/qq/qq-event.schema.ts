@@ -4,7 +4,7 @@
  * Unknown fields are accepted: the platform adds fields without notice.
  */
 import { z } from "zod";
-import { err, ok, type Result } from "../../domain/shared/result";
+import { err, ok, type Result } from "../../domain/kernel/result";
 
 /** Documented as an RFC 3339 string for messages and as integer seconds for management events. */
 const Timestamp = z.union([z.string(), z.number()]);

@@ -4,7 +4,7 @@
  * event to hand to the chat's session, or a reason to acknowledge and drop the body.
  */
 import type { InboundEvent } from "../../domain/inbound/inbound-event";
-import { err, type Result } from "../../domain/shared/result";
+import { err, type Result } from "../../domain/kernel/result";
 import type { QqEnvelope } from "./qq-event.schema";
 import type { QqConversion, QqEventContext, QqEventOptions, QqEventRejection } from "./qq-event-parts";
 import { c2cMessage, groupMessage, guildMessage } from "./qq-message-events";

@@ -4,7 +4,7 @@
  */
 import { composeMessageText } from "../../domain/chat/message-text";
 import type { InboundMessage } from "../../domain/inbound/inbound-event";
-import { err, ok, type Result } from "../../domain/shared/result";
+import { err, ok, type Result } from "../../domain/kernel/result";
 import {
   leadingMentionId,
   mentionedIds,

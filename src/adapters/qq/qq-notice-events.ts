@@ -3,7 +3,7 @@
  * a group, friends, active-message switches, and guild message recalls.
  */
 import type { InboundKind } from "../../domain/inbound/inbound-event";
-import { ok } from "../../domain/shared/result";
+import { ok } from "../../domain/kernel/result";
 import { QqFriendEventSchema, QqGroupRobotEventSchema, QqMessageDeleteSchema } from "./qq-event.schema";
 import {
   eventIdReply,

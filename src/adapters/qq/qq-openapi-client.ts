@@ -4,8 +4,8 @@
  */
 import type { Delivered, Outbound, OutboundMessage, SendError } from "../../domain/agent/outbound";
 import type { ReplyHandle } from "../../domain/inbound/inbound-event";
-import { type Logger, silentLogger } from "../../domain/shared/logger";
-import { err, ok, type Result } from "../../domain/shared/result";
+import { type Logger, silentLogger } from "../../domain/kernel/logger";
+import { err, ok, type Result } from "../../domain/kernel/result";
 import { errorName, QqAccessToken } from "./qq-access-token";
 import {
   isDuplicate,

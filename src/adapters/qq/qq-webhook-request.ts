@@ -2,7 +2,7 @@
  * Authentication of QQ webhook requests (docs/qq-protocol.md#request-order) and the op 13 URL-validation answer
  * (docs/qq-protocol.md#qq-url-validation-op-13). Both run before anything else looks at the body.
  */
-import { err, ok, type Result } from "../../domain/shared/result";
+import { err, ok, type Result } from "../../domain/kernel/result";
 import { QqValidationSchema } from "./qq-event.schema";
 import { signQqMessage, verifyQqSignature } from "./qq-signature";
 

@@ -4,7 +4,7 @@
  * (reply handle, seq) is reported as a duplicate, as QQ does with msg_seq.
  */
 import type { Delivered, Outbound, OutboundMessage, SendError } from "../../domain/agent/outbound";
-import { ok, type Result } from "../../domain/shared/result";
+import { ok, type Result } from "../../domain/kernel/result";
 
 export type RecordedReply = OutboundMessage & { readonly messageId: string; readonly ts: number };
 

@@ -1,6 +1,7 @@
 /** The ChatModel port over a Workers AI text-generation model, through the `AI` binding. */
+
+import { err, ok, type Result } from "../../domain/kernel/result";
 import type { ChatModel, ModelError, ModelRequest, ModelResponse } from "../../domain/model/chat-model";
-import { err, ok, type Result } from "../../domain/shared/result";
 import { toChatCompletionParams } from "../openai/chat-completion-request";
 import { toModelError } from "./workers-ai-error";
 import { readWorkersAiOutput } from "./workers-ai-output";

@@ -4,8 +4,9 @@
  * `{query, contexts: [{text}]}`, output `{response: [{id, score}]}` with `id` the index
  * into `contexts`). Failures come back as values; callers fall back to FTS.
  */
+
+import { err, ok, type Result } from "../../domain/kernel/result";
 import type { Embedder, EmbeddingModel, EmbedError, Reranker } from "../../domain/retrieval/ports";
-import { err, ok, type Result } from "../../domain/shared/result";
 
 type AiRunner = { run(model: string, input: unknown, options?: unknown): Promise<unknown> };
 

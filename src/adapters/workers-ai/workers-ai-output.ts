@@ -4,7 +4,7 @@
  * `{ response, tool_calls: [{ name, arguments }], usage }`; some return a bare string.
  */
 import { z } from "zod";
-import { err, ok, type Result } from "../../domain/shared/result";
+import { err, ok, type Result } from "../../domain/kernel/result";
 import {
   type ChatCompletion,
   readChatCompletion,

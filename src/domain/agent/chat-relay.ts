@@ -16,10 +16,10 @@ import { parseChatKey } from "../chat/chat-address";
 import type { MessageRecord } from "../history/message-record";
 import { outboundRecord } from "../history/message-record";
 import type { Transport } from "../inbound/inbound-event";
+import type { Clock } from "../kernel/clock";
+import type { Logger } from "../kernel/logger";
+import { err, ok, type Result } from "../kernel/result";
 import { maskCredentials } from "../privacy/credentials";
-import type { Clock } from "../shared/clock";
-import type { Logger } from "../shared/logger";
-import { err, ok, type Result } from "../shared/result";
 import type { Outbound } from "./outbound";
 
 export type RelayRequest = { readonly from: ChatKey; readonly to: ChatKey; readonly text: string };

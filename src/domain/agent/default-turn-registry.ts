@@ -2,7 +2,7 @@
 
 import { gateFor } from "../authorization/authorization-gate";
 import { authorizationGuard } from "../authorization/tool-guard";
-import { type Logger, silentLogger } from "../shared/logger";
+import { type Logger, silentLogger } from "../kernel/logger";
 import type { Command } from "./command";
 import { helpCommand, pingCommand } from "./commands/basic-commands";
 import { identityCommand } from "./commands/identity-commands";

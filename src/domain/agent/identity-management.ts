@@ -11,7 +11,7 @@ import {
   type WhoisReport,
   whois,
 } from "../identity/identity-admin";
-import type { AuditOutcome } from "../shared/audit";
+import type { AuditOutcome } from "../kernel/audit";
 import type { TurnContext } from "./turn-context";
 import type { TurnServices } from "./turn-services";
 

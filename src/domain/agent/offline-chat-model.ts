@@ -4,8 +4,8 @@
  * otherwise. Commands are handled before any model, so they work here too.
  */
 
+import { ok } from "../kernel/result";
 import type { ChatModel, ModelRequest, ModelResponse } from "../model/chat-model";
-import { ok } from "../shared/result";
 import { estimateTokens } from "../text/token-estimate";
 
 const DIGEST_ITEMS = 3;

@@ -4,7 +4,7 @@
  */
 import type { ChatKey, TargetType } from "../chat/chat-address";
 import type { ReplyHandle } from "../inbound/inbound-event";
-import type { Result } from "../shared/result";
+import type { Result } from "../kernel/result";
 
 export type OutboundTarget = {
   readonly key: ChatKey;

@@ -4,7 +4,7 @@
  * A reset clears recent turns only — never long-term memory, summaries or the message log.
  */
 import type { ChatKey } from "../chat/chat-address";
-import type { Result } from "../shared/result";
+import type { Result } from "../kernel/result";
 
 /** One reset per chat per minute. */
 export const RESET_COOLDOWN_MS = 60_000;

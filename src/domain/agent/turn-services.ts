@@ -4,12 +4,12 @@ import type { SettingsAdmin } from "../config/settings-admin";
 import type { HistorySearch } from "../history/history-search-port";
 import type { IdentityDirectory } from "../identity/identity-directory";
 import type { IdentityResolver } from "../identity/sender-identity";
+import type { AuditTrail } from "../kernel/audit";
+import type { Clock } from "../kernel/clock";
+import type { Logger } from "../kernel/logger";
 import type { KnowledgeAccess } from "../knowledge/knowledge-search";
 import type { MemoryServices } from "../memory/memory-store";
 import type { ChatModel } from "../model/chat-model";
-import type { AuditTrail } from "../shared/audit";
-import type { Clock } from "../shared/clock";
-import type { Logger } from "../shared/logger";
 import type { ChatRelay } from "./chat-relay";
 import type { ChatSessions, SessionControl } from "./session-control";
 

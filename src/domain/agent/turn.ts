@@ -3,6 +3,8 @@
  * ports; the chat object supplies the services and persists the result.
  */
 
+import type { AuditEntry, AuditEvent } from "../kernel/audit";
+import { err, ok, type Result } from "../kernel/result";
 import type {
   ChatMessage,
   ModelError,
@@ -12,8 +14,6 @@ import type {
   ToolCall,
   UsageRecord,
 } from "../model/chat-model";
-import type { AuditEntry, AuditEvent } from "../shared/audit";
-import { err, ok, type Result } from "../shared/result";
 import { type Command, parseCommand } from "./command";
 import type { ContextProvider } from "./context-provider";
 import type { Intent } from "./intent";

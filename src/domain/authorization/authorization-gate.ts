@@ -12,7 +12,7 @@
 import { type ChatKey, chatKeyOf, isTyped, parseSessionKey } from "../chat/chat-address";
 import type { IdentitySettings } from "../config/identity-settings";
 import { ADMIN_PERSON_PREFIX } from "../config/identity-settings";
-import { err, ok, type Result } from "../shared/result";
+import { err, ok, type Result } from "../kernel/result";
 import { ChatDomainIndex } from "./chat-domains";
 
 /**

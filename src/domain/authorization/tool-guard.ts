@@ -11,7 +11,7 @@
  */
 import { ALLOWED_CHATS_ARG, ChatGrant, TARGET_CHAT_ARG } from "../agent/chat-grant";
 import type { ToolGuard } from "../agent/turn";
-import type { Logger } from "../shared/logger";
+import type { Logger } from "../kernel/logger";
 import { gateFor, isPrivilegedAction } from "./authorization-gate";
 
 /**

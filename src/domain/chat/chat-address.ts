@@ -9,7 +9,7 @@
  * Keys arrive from webhooks, the admin API and the CLI, so parsing returns a Result with a
  * message that names what is wrong instead of throwing.
  */
-import { err, ok, type Result } from "../shared/result";
+import { err, ok, type Result } from "../kernel/result";
 
 export const TARGET_TYPES = ["private", "group", "channel", "dm", "unknown"] as const;
 export type TargetType = (typeof TARGET_TYPES)[number];

@@ -2,7 +2,7 @@
  * The port through which admin tools read and replace the stored settings layer. The
  * composition root implements it over D1 and the settings loader's cache.
  */
-import type { Result } from "../shared/result";
+import type { Result } from "../kernel/result";
 import type { SettingsError } from "./settings";
 import type { SettingsDocument, SettingsLayers } from "./settings-edit";
 

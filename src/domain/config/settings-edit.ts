@@ -4,7 +4,7 @@
  * resolution (defaults ⊕ AKASHA_CONFIG ⊕ new stored) before anything is saved, so an edit is
  * applied completely or not at all.
  */
-import { err, ok, type Result } from "../shared/result";
+import { err, ok, type Result } from "../kernel/result";
 import { resolveSettings, type Settings, type SettingsError } from "./settings";
 
 /** A settings layer as stored: a JSON object. */

@@ -4,7 +4,7 @@
  * refused whole with a message naming the field — never half-applied.
  */
 import { z } from "zod";
-import { err, ok, type Result } from "../shared/result";
+import { err, ok, type Result } from "../kernel/result";
 import { DEFAULT_IDENTITY_SETTINGS, IdentitySettingsSchema } from "./identity-settings";
 
 const chatKeyPattern = /^[a-z][a-z0-9_-]*:(group|channel|private|dm):[^\s:]+$/;

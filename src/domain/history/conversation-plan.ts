@@ -5,9 +5,10 @@
  * turn the message answers (the previous one), so "Where did she go?" → "Paris!" is found by
  * both halves; raw_text is the turn as it was said.
  */
+
+import { contentHash } from "../kernel/content-hash";
 import type { NewEdge, NewNode } from "../retrieval/context-node";
 import { scopeKey } from "../retrieval/scope-key";
-import { contentHash } from "../shared/content-hash";
 import { indexText } from "../text/search-tokens";
 
 export type ConversationTurn = {

@@ -5,11 +5,11 @@
  * expansion (the turns around a hit), packing under a token budget and stable node ids.
  */
 
+import { contentHash } from "../kernel/content-hash";
 import type { ContextNode } from "../retrieval/context-node";
 import type { ContextStore, KeywordIndex } from "../retrieval/ports";
 import { DEFAULT_RETRIEVAL_OPTIONS, type RetrievalOptions, retrieve } from "../retrieval/retrieve";
 import { scopeKey } from "../retrieval/scope-key";
-import { contentHash } from "../shared/content-hash";
 import { HISTORY_RETRIEVAL_OPTIONS } from "./history-retrieval-profile";
 import type { HistoryHit } from "./history-search-port";
 

@@ -5,7 +5,7 @@
  */
 import { type AccountKey, parseAccountKey } from "../chat/chat-address";
 import { declaredPersonOf, type IdentitySettings } from "../config/identity-settings";
-import { err, ok, type Result } from "../shared/result";
+import { err, ok, type Result } from "../kernel/result";
 import type { AccountObservation, IdentityDirectory } from "./identity-directory";
 import { type PersonResolution, resolvePerson } from "./identity-resolver";
 import { parsePersonId } from "./person";

@@ -14,8 +14,8 @@
 import type { AccountKey } from "../chat/chat-address";
 import { parseAccountKey } from "../chat/chat-address";
 import { declaredPersonOf, type IdentitySettings } from "../config/identity-settings";
-import type { Clock } from "../shared/clock";
-import type { Logger } from "../shared/logger";
+import type { Clock } from "../kernel/clock";
+import type { Logger } from "../kernel/logger";
 import type { AccountLink, IdentityDirectory } from "./identity-directory";
 import { unionKeyOf } from "./person";
 import { disabledIdentity, type IdentityResolver, type SenderIdentity } from "./sender-identity";

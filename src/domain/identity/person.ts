@@ -3,7 +3,7 @@
  * admin's `/identity link`, or implied by a platform union id. A person id is also a memory
  * scope id, so it is validated like a key.
  */
-import { err, ok, type Result } from "../shared/result";
+import { err, ok, type Result } from "../kernel/result";
 
 /** Ids an owner or admin writes: letters, digits, `_`, `.`, `-`; no `:` so they never collide with union persons. */
 const PERSON_ID = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;

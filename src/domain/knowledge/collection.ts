@@ -1,5 +1,5 @@
 /** Knowledge-base collections: names, chunking settings and what the store reports about them. */
-import { err, ok, type Result } from "../shared/result";
+import { err, ok, type Result } from "../kernel/result";
 
 /** Letters (any script), digits, `_`, `-`, `.`; 1–64 characters; no ':' or spaces. */
 const NAME = /^[\p{L}\p{N}_][\p{L}\p{N}_.-]{0,63}$/u;

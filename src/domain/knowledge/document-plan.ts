@@ -6,9 +6,9 @@
  * unchanged document keeps its ids and a changed one gets new ones (stable citations).
  */
 
+import { contentHash } from "../kernel/content-hash";
 import type { NewEdge, NewNode, NodeType } from "../retrieval/context-node";
 import { collectionScope } from "../retrieval/scope-key";
-import { contentHash } from "../shared/content-hash";
 import { indexText } from "../text/search-tokens";
 import { type ChunkOptions, chunkBlocks } from "./chunking";
 import type { DocumentFormat, ParsedDocument, TextBlock } from "./document";

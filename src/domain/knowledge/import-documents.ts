@@ -4,9 +4,9 @@
  * previous version of the same source; a file whose bytes are unchanged is skipped. A batch
  * gives one result per file and never rolls back the files that succeeded.
  */
-import { bytesContentHash } from "../shared/content-hash";
-import type { DomainError, Result } from "../shared/result";
-import { err, ok } from "../shared/result";
+import { bytesContentHash } from "../kernel/content-hash";
+import type { DomainError, Result } from "../kernel/result";
+import { err, ok } from "../kernel/result";
 import type { CollectionInfo } from "./collection";
 import {
   type DocumentFormat,

@@ -12,9 +12,9 @@
 
 import type { Settings } from "../config/settings";
 import type { SenderIdentity } from "../identity/sender-identity";
+import type { Logger } from "../kernel/logger";
+import { err, ok, type Result } from "../kernel/result";
 import type { ChatModel, UsageRecord } from "../model/chat-model";
-import type { Logger } from "../shared/logger";
-import { err, ok, type Result } from "../shared/result";
 import {
   clampImportance,
   type MemoryEvidence,

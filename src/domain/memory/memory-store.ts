@@ -4,8 +4,8 @@
  * fuses its hits with the pipeline's vector candidates (recall-candidates.ts).
  */
 import type { KnowledgeSettings } from "../config/settings";
+import type { Result } from "../kernel/result";
 import type { VectorSearchDeps } from "../retrieval/vector-search";
-import type { Result } from "../shared/result";
 import type {
   MemoryEvidence,
   MemoryItem,

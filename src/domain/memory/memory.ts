@@ -2,7 +2,7 @@
  * A memory item (docs/memory.md#memory-items): a context node with `node_type = memory`, its kind, scope,
  * importance, sensitivity and evidence. Plain data; stores and indexes live behind ports.
  */
-import { cyrb53 } from "../shared/content-hash";
+import { cyrb53 } from "../kernel/content-hash";
 import { type MemoryKind, type Scope, type ScopeKey, scopeKey } from "./scope";
 import type { Sensitivity } from "./sensitivity-level";
 

@@ -5,8 +5,8 @@
  * output is validated whole: anything malformed is an error and writes nothing.
  */
 import { z } from "zod";
+import { err, ok, type Result } from "../kernel/result";
 import type { ChatModel, JsonSchema, ModelRequest, UsageRecord } from "../model/chat-model";
-import { err, ok, type Result } from "../shared/result";
 import type { MemoryItem } from "./memory";
 import { MEMORY_KINDS } from "./scope";
 

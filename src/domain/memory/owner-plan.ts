@@ -8,7 +8,7 @@
  * The SQL runs through `wrangler d1 execute --file`, which takes no bound parameters, so
  * values are written as literals here — only ever through `sqlString`/`sqlInteger`.
  */
-import { err, ok, type Result } from "../shared/result";
+import { err, ok, type Result } from "../kernel/result";
 
 export type Approval = "pending" | "approved" | "rejected";
 export type Database = "local" | "remote";

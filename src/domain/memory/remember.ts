@@ -5,7 +5,7 @@
  * `sensitivity_source = explicit`, which no later dreaming can override.
  */
 
-import { err, ok, type Result } from "../shared/result";
+import { err, ok, type Result } from "../kernel/result";
 import {
   clampImportance,
   type MemoryEvidence,

@@ -12,7 +12,7 @@
  * A global item is never moved without evidence.
  */
 import { chatKeyOf, isTyped, parseSessionKey } from "../chat/chat-address";
-import { err, ok, type Result } from "../shared/result";
+import { err, ok, type Result } from "../kernel/result";
 import {
   type Applied,
   checkApproval,

@@ -5,7 +5,7 @@
  * default; anything dreaming or a person tagged (`dream`, `explicit`) is never touched. Run it
  * before turning soft scope on, or legacy items stay unreachable outside their scope.
  */
-import { err, ok, type Result } from "../shared/result";
+import { err, ok, type Result } from "../kernel/result";
 import { checkApproval, checkHeader, type Database, isObjectValue, type PlanHeader } from "./owner-plan";
 
 export const SENSITIVITY_BACKFILL = "akasha.sensitivity-backfill";

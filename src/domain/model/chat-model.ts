@@ -3,7 +3,7 @@
  * used when neither is configured. Every adapter returns the same shapes, records usage and
  * reports failures as values.
  */
-import type { Result } from "../shared/result";
+import type { Result } from "../kernel/result";
 
 /** JSON Schema subset used for tool parameters and structured output. */
 export type JsonSchema = { readonly [key: string]: unknown };

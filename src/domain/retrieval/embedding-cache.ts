@@ -5,8 +5,8 @@
  * (dual write) followed by one settings flip. An external index (Vectorize) is kept in sync
  * from this table and can be emptied and rebuilt from it at any time.
  */
-import type { Result } from "../shared/result";
-import { ok } from "../shared/result";
+import type { Result } from "../kernel/result";
+import { ok } from "../kernel/result";
 import type { NodeType } from "./context-node";
 import type { Embedder, EmbeddingModel, EmbedError, VectorEntry, VectorIndex } from "./ports";
 

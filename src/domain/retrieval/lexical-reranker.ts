@@ -7,7 +7,7 @@
  * catch Chinese paraphrases that share a character (出名/闻名, 用途/用于) where bigram bm25
  * sees nothing. It knows no synonyms; it orders candidates, it does not find them.
  */
-import { ok } from "../shared/result";
+import { ok } from "../kernel/result";
 import { normalizeForSearch } from "../text/search-tokens";
 import type { Reranker } from "./ports";
 

@@ -4,7 +4,7 @@
  * Every index filters by scope itself, and the pipeline re-checks every candidate against
  * the node store before use — a leak across scopes is the worst bug this code can ship.
  */
-import type { Result } from "../shared/result";
+import type { Result } from "../kernel/result";
 import type { ContextNode, NodeType } from "./context-node";
 import type { ScopeKey } from "./scope-key";
 

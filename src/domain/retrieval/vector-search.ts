@@ -5,7 +5,7 @@
  * or when either fails, the step yields nothing and the caller runs on FTS alone. Results
  * may be stale or mislabelled; callers re-check every one against the node store.
  */
-import type { Logger } from "../shared/logger";
+import type { Logger } from "../kernel/logger";
 import type { Candidate, Embedder, IndexFilter, VectorIndex } from "./ports";
 
 export type VectorSearchDeps = {

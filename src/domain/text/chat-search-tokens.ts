@@ -6,7 +6,7 @@
  * like 明天 or 开会. The SQL filter on chat_key stays the authoritative check; a hash collision
  * can only add candidates that the filter then drops.
  */
-import { cyrb53 } from "../shared/content-hash";
+import { cyrb53 } from "../kernel/content-hash";
 import { matchExpression } from "./fts-query";
 import { focusedQueryTokens, searchTokens } from "./search-tokens";
 

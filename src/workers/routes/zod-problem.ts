@@ -1,6 +1,6 @@
 /** Validates a query or body with a zod schema; the first issue becomes an `invalid` problem naming the field. */
 import type { z } from "zod";
-import type { DomainError } from "../../domain/shared/result";
+import type { DomainError } from "../../domain/kernel/result";
 
 export function validate<S extends z.ZodType>(
   schema: S,

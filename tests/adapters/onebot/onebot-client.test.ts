@@ -2,7 +2,7 @@ import { describe, it } from "vitest";
 import { OneBotClient } from "../../../src/adapters/onebot/onebot-client";
 import type { OutboundMessage } from "../../../src/domain/agent/outbound";
 import type { ChatKey } from "../../../src/domain/chat/chat-address";
-import { ManualClock } from "../../../src/domain/shared/clock";
+import { ManualClock } from "../../../src/domain/kernel/clock";
 
 const NOW = 1_700_000_000_000;
 const API = "http://napcat.test:3000";

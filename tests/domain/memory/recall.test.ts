@@ -1,4 +1,5 @@
 import { describe, it } from "vitest";
+import { err, ok } from "../../../src/domain/kernel/result";
 import type { MemoryItem } from "../../../src/domain/memory/memory";
 import { type RecallRequest, recallMemory } from "../../../src/domain/memory/recall";
 import { recallCandidates } from "../../../src/domain/memory/recall-candidates";
@@ -11,7 +12,6 @@ import type {
   VectorIndex,
 } from "../../../src/domain/retrieval/ports";
 import type { VectorSearchDeps } from "../../../src/domain/retrieval/vector-search";
-import { err, ok } from "../../../src/domain/shared/result";
 import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
 
 const NOW = 1_700_000_000_000;

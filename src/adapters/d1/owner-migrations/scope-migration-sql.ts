@@ -1,6 +1,7 @@
 /** The SQL of `scope-migration` (plan logic: src/domain/memory/scope-migration.ts). */
+
+import { err, ok, type Result } from "../../../domain/kernel/result";
 import type { ScopeMigrationEntry, ScopeMigrationPlan } from "../../../domain/memory/scope-migration";
-import { err, ok, type Result } from "../../../domain/shared/result";
 import { auditSql, sqlInteger, sqlString, verifySql } from "./owner-plan-sql";
 
 export const INSPECT_SQL = `SELECT node_id, kind, scope_type, scope_id, status, node_type, raw_text, metadata, provenance, updated_at

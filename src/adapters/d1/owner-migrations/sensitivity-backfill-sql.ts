@@ -1,6 +1,7 @@
 /** The SQL of `sensitivity-backfill` (plan logic: src/domain/memory/sensitivity-backfill.ts). */
+
+import { err, ok, type Result } from "../../../domain/kernel/result";
 import type { BackfillEntry, BackfillPlan } from "../../../domain/memory/sensitivity-backfill";
-import { err, ok, type Result } from "../../../domain/shared/result";
 import { auditSql, sqlInteger, sqlString, verifySql } from "./owner-plan-sql";
 
 export const BACKFILL_INSPECT_SQL = `SELECT node_id, node_type, kind, scope_type, scope_id, sensitivity, sensitivity_source, raw_text, updated_at

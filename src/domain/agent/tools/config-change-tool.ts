@@ -18,7 +18,7 @@ import {
   unsetStoredValue,
   valueAt,
 } from "../../config/settings-edit";
-import type { AuditOutcome } from "../../shared/audit";
+import type { AuditOutcome } from "../../kernel/audit";
 import { type Tool, type ToolResult, toolError, toolOk } from "../tool";
 import type { TurnServices } from "../turn-services";
 

@@ -6,8 +6,8 @@
  * nothing.
  */
 import { gateFor } from "../../authorization/authorization-gate";
+import type { AuditOutcome } from "../../kernel/audit";
 import type { KnowledgeAdmin } from "../../knowledge/knowledge-admin";
-import type { AuditOutcome } from "../../shared/audit";
 import { type Tool, type ToolResult, toolError, toolOk } from "../tool";
 
 const ACTIONS = ["list", "documents", "delete_document", "delete_collection"] as const;

@@ -5,7 +5,7 @@
  * gives admins every chat (docs/identity.md#chat-domains) and still refuses what is not a chat address.
  */
 import { gateFor } from "../../authorization/authorization-gate";
-import type { AuditOutcome } from "../../shared/audit";
+import type { AuditOutcome } from "../../kernel/audit";
 import { TARGET_CHAT_ARG } from "../chat-grant";
 import { type ResetResult, resetReply } from "../session-control";
 import { type Tool, toolError, toolOk } from "../tool";
