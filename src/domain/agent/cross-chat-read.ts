@@ -1,21 +1,13 @@
 /**
- * Where a cross-chat read may land (issue rule: private stays private). A tool's answer is
+ * Where a cross-chat read may land (docs/invariants.md#scope-isolation). A tool's answer is
  * posted where the turn happens, so from a group or channel turn no read of another chat may
  * return a private chat's messages or memory — whoever asks, whatever the chat domain says.
  * Admins read other chats without that limit only from their own private chat (and the admin
  * API). Every tool that reads another chat takes its target through `readTargetOf`.
  */
-import { parseSessionKey } from "../chat/chat-address";
+import { isOneToOne, isOneToOneKey } from "../chat/chat-address";
 import { targetChatOf } from "./chat-grant";
 import type { TurnContext } from "./turn-context";
-
-const PRIVATE_TYPES: ReadonlySet<string> = new Set(["private", "dm"]);
-
-/** A chat (or session) key of a one-to-one chat with the bot. */
-export function isPrivateChatKey(key: string): boolean {
-  const parsed = parseSessionKey(key);
-  return parsed.ok && PRIVATE_TYPES.has(parsed.value.address.targetType);
-}
 
 /**
  * The chat a reading tool should read: the grant-checked target of `targetChatOf`, refused
@@ -24,7 +16,7 @@ export function isPrivateChatKey(key: string): boolean {
 export function readTargetOf(args: unknown, ctx: TurnContext): ReturnType<typeof targetChatOf> {
   const target = targetChatOf(args, ctx);
   if (!target.ok || target.chat === ctx.chat.key) return target;
-  if (isPrivateChatKey(target.chat) && !PRIVATE_TYPES.has(ctx.chat.targetType)) {
+  if (isOneToOneKey(target.chat) && !isOneToOne(ctx.chat.targetType)) {
     return {
       ok: false,
       reason:

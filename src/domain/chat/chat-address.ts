@@ -140,3 +140,14 @@ function clip(text: string): string {
   const s = String(text).replace(/\p{Cc}/gu, "?");
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
 }
+
+/** A one-to-one chat with the bot (a private chat or a guild DM), where its person is alone with it. */
+export function isOneToOne(targetType: string): boolean {
+  return targetType === "private" || targetType === "dm";
+}
+
+/** Whether a chat or session key (lanes included) names a one-to-one chat. */
+export function isOneToOneKey(key: string): boolean {
+  const parsed = parseSessionKey(key);
+  return parsed.ok && isOneToOne(parsed.value.address.targetType);
+}

@@ -4,6 +4,7 @@
  * refused whole with a message naming the field — never half-applied.
  */
 import { z } from "zod";
+import { isOneToOne } from "../chat/chat-address";
 import { err, ok, type Result } from "../kernel/result";
 import { DEFAULT_IDENTITY_SETTINGS, IdentitySettingsSchema } from "./identity-settings";
 
@@ -374,14 +375,12 @@ export function resolveSettings(...layers: unknown[]): Result<Settings, Settings
 
 /** Whether messages of this chat are stored in the message log. Private chats always are. */
 export function isStored(settings: Settings, chatKey: string, targetType: string): boolean {
-  if (targetType === "private" || targetType === "dm") return true;
+  if (isOneToOne(targetType)) return true;
   return settings.follow.groups.some((entry) => entry === "*" || entry === chatKey);
 }
 
 /** Retention in days for a chat: its own override, else the default for its type. */
 export function retentionDays(settings: Settings, targetType: string, override: number | null): number {
   if (override !== null) return override;
-  return targetType === "private" || targetType === "dm"
-    ? settings.retention.privateDays
-    : settings.retention.groupDays;
+  return isOneToOne(targetType) ? settings.retention.privateDays : settings.retention.groupDays;
 }

@@ -7,7 +7,7 @@
  *   scope key      type:id          chat:qq:group:G1, global:__global__, person:alice,
  *                                   account:qq:user:U1, collection:vue-docs
  */
-import { isTyped, parseSessionKey } from "../chat/chat-address";
+import { isOneToOneKey, isTyped, parseSessionKey } from "../chat/chat-address";
 import type { SenderIdentity } from "../identity/sender-identity";
 import type { Sensitivity } from "./sensitivity-level";
 
@@ -99,13 +99,6 @@ export function scopeAllows(
 const PUBLIC_ONLY: readonly Sensitivity[] = ["public"];
 const publicOnly = (scope: Scope): ReadableScope => ({ ...scope, sensitivities: PUBLIC_ONLY });
 
-const isPrivateSession = (session: string): boolean => {
-  const parsed = parseSessionKey(session);
-  return (
-    parsed.ok && (parsed.value.address.targetType === "private" || parsed.value.address.targetType === "dm")
-  );
-};
-
 /** The sender's own scopes: person first (when linked to one), then account. */
 function senderScopes(identity: SenderIdentity): Scope[] {
   const scopes: Scope[] = [];
@@ -124,7 +117,7 @@ export function personalScope(input: ScopeInput): Scope {
   const session = resolveScopeFromSession(input.session);
   const identity = input.identity;
   if (session.type !== "chat" || !identity?.enabled) return session;
-  if (isPrivateSession(input.session)) {
+  if (isOneToOneKey(input.session)) {
     return identity.personId
       ? { type: "person", id: identity.personId }
       : { type: "account", id: identity.account };
@@ -181,7 +174,7 @@ export function turnScopes(input: ScopeInput): TurnScopes {
     return { readable: [GLOBAL_SCOPE], writable: global, personal: GLOBAL_SCOPE, session };
   }
   const identity = input.identity;
-  const privateTurn = isPrivateSession(input.session);
+  const privateTurn = isOneToOneKey(input.session);
   const own: ReadableScope[] = [];
   if (identity?.enabled && (privateTurn || (identity.declared && identity.personId))) {
     own.push(...senderScopes(identity).map((s) => (privateTurn ? s : publicOnly(s))));

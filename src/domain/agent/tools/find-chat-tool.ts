@@ -1,6 +1,7 @@
 /** `find_chat`: which chats the chat-domain tools may reach from here (the gate's set). */
+import { isOneToOne, isOneToOneKey } from "../../chat/chat-address";
 import { grantOf } from "../chat-grant";
-import { isPrivateChatKey } from "../cross-chat-read";
+
 import { type Tool, toolOk } from "../tool";
 
 export const findChatTool: Tool = {
@@ -20,7 +21,7 @@ export const findChatTool: Tool = {
     const grant = grantOf(args, ctx);
     // From a group or channel the answer is read by everyone there, and no private chat can
     // be read from here anyway: even the addresses of private chats are left out.
-    const inPrivate = isPrivateChatKey(ctx.chat.key);
+    const inPrivate = isOneToOne(ctx.chat.targetType);
     if (grant.all)
       return toolOk(
         inPrivate
@@ -32,7 +33,7 @@ export const findChatTool: Tool = {
         ? ((args as Record<string, unknown>).query as string)
         : "";
     const chats = grant.chats.filter(
-      (c) => c.includes(query) && (inPrivate || c === ctx.chat.key || !isPrivateChatKey(c)),
+      (c) => c.includes(query) && (inPrivate || c === ctx.chat.key || !isOneToOneKey(c)),
     );
     if (chats.length === 0) return toolOk("没有匹配的聊天。");
     return toolOk(chats.map((c) => (c === ctx.chat.key ? `${c}（当前聊天）` : c)).join("\n"));
