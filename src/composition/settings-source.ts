@@ -19,17 +19,29 @@ import { ConfigError } from "./runtime-config";
 
 /** One read of both layers, resolved. A broken AKASHA_CONFIG is a ConfigError. */
 export async function loadSettings(env: Env): Promise<Settings> {
-  const fromVar = parseSettingsLayer(varLayerText(env), "AKASHA_CONFIG");
-  if (!fromVar.ok) throw new ConfigError(`AKASHA_CONFIG ${fromVar.error.reason}`);
+  const fromVar = varLayer(env);
   const stored = parseSettingsLayer(await new D1SettingsStore(openDatabase(env.DB)).read(), "settings");
   // A stored layer is validated before it is saved; if one is broken anyway, it is ignored
   // as a whole (never half-applied) and the var layer stands.
-  const withStored = stored.ok ? resolveSettings(fromVar.value, stored.value) : null;
-  const resolved = withStored?.ok ? withStored : resolveSettings(fromVar.value);
-  if (!resolved.ok) throw new ConfigError(`AKASHA_CONFIG: ${resolved.error.field} ${resolved.error.reason}`);
-  if (withStored && !withStored.ok) {
+  const withStored = stored.ok ? resolveSettings(fromVar, stored.value) : null;
+  if (withStored?.ok) return withStored.value;
+  if (withStored) {
     console.error(JSON.stringify({ msg: "stored settings invalid; ignored", field: withStored.error.field }));
   }
+  return varSettings(env);
+}
+
+/** The AKASHA_CONFIG layer, parsed; a text that is not a JSON object is a ConfigError. */
+function varLayer(env: Env): unknown {
+  const layer = parseSettingsLayer(varLayerText(env), "AKASHA_CONFIG");
+  if (!layer.ok) throw new ConfigError(`AKASHA_CONFIG ${layer.error.reason}`);
+  return layer.value;
+}
+
+/** Defaults ⊕ AKASHA_CONFIG, without reading D1: what holds when the stored layer cannot. */
+export function varSettings(env: Env): Settings {
+  const resolved = resolveSettings(varLayer(env));
+  if (!resolved.ok) throw new ConfigError(`AKASHA_CONFIG: ${resolved.error.field} ${resolved.error.reason}`);
   return resolved.value;
 }
 

@@ -6,20 +6,17 @@
  * therefore cannot set `webhook` (settings-edit refuses it).
  */
 
-import { ConfigError } from "../composition/runtime-config";
-import { parseSettingsLayer, resolveSettings, type Settings } from "../domain/config/settings";
+import { varSettings } from "../composition/settings-source";
+import type { Settings } from "../domain/config/settings";
 
 export type WebhookLimits = Settings["webhook"];
 
 let cached: { varText: string; limits: WebhookLimits } | null = null;
 
 export function webhookLimits(env: Env): WebhookLimits {
+  // Parsed once per isolate for a given AKASHA_CONFIG text: env is fixed for a deployment.
   const varText = typeof env.AKASHA_CONFIG === "string" ? env.AKASHA_CONFIG : "";
   if (cached?.varText === varText) return cached.limits;
-  const layer = parseSettingsLayer(varText, "AKASHA_CONFIG");
-  if (!layer.ok) throw new ConfigError(`AKASHA_CONFIG ${layer.error.reason}`);
-  const resolved = resolveSettings(layer.value);
-  if (!resolved.ok) throw new ConfigError(`AKASHA_CONFIG: ${resolved.error.field} ${resolved.error.reason}`);
-  cached = { varText, limits: resolved.value.webhook };
+  cached = { varText, limits: varSettings(env).webhook };
   return cached.limits;
 }
