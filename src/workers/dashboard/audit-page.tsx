@@ -1,5 +1,6 @@
 /** Audit log: filter by actor, action (or family, `memory.`), chat and date. */
 import type { AuditRow } from "../../adapters/d1/d1-audit-log";
+import { DataTable, DateRangeFields } from "./data-table";
 import { formatTime } from "./format";
 
 export type AuditFilters = { actor?: string; action?: string; chat?: string; from?: string; until?: string };
@@ -22,48 +23,25 @@ export function AuditPage(props: { filters: AuditFilters; entries: readonly Audi
           Chat
           <input name="chat" value={f.chat ?? ""} />
         </label>
-        <label>
-          From
-          <input type="date" name="from" value={f.from ?? ""} />
-        </label>
-        <label>
-          Until
-          <input type="date" name="until" value={f.until ?? ""} />
-        </label>
+        <DateRangeFields from={f.from} until={f.until} />
         <button type="submit">Filter</button>
       </form>
-      {props.entries.length === 0 ? (
-        <p class="muted">No entries match.</p>
-      ) : (
-        <div class="scroll">
-          <table>
-            <thead>
-              <tr>
-                <th>Time (UTC)</th>
-                <th>Actor</th>
-                <th>Action</th>
-                <th>Chat</th>
-                <th>Target</th>
-                <th>Detail</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.entries.map((e) => (
-                <tr>
-                  <td>{formatTime(e.at)}</td>
-                  <td>{e.actor ?? "—"}</td>
-                  <td>{e.action}</td>
-                  <td>{e.chatKey ?? "—"}</td>
-                  <td>{e.target ?? "—"}</td>
-                  <td>
-                    <code>{JSON.stringify(e.detail)}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        headers={["Time (UTC)", "Actor", "Action", "Chat", "Target", "Detail"]}
+        empty="No entries match."
+        rows={props.entries.map((e) => (
+          <tr>
+            <td>{formatTime(e.at)}</td>
+            <td>{e.actor ?? "—"}</td>
+            <td>{e.action}</td>
+            <td>{e.chatKey ?? "—"}</td>
+            <td>{e.target ?? "—"}</td>
+            <td>
+              <code>{JSON.stringify(e.detail)}</code>
+            </td>
+          </tr>
+        ))}
+      />
     </>
   );
 }

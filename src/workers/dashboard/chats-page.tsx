@@ -1,5 +1,6 @@
 /** Chats & history: the chat list, and one chat's messages with text, sender and date filters. */
 import type { BrowsedMessage } from "../../adapters/d1/d1-message-browser";
+import { DataTable, DateRangeFields } from "./data-table";
 import { formatTime } from "./format";
 
 export type ChatRow = {
@@ -70,45 +71,24 @@ export function HistoryPage(props: {
           Sender
           <input name="sender" value={f.sender ?? ""} placeholder="user id or nickname" />
         </label>
-        <label>
-          From
-          <input type="date" name="from" value={f.from ?? ""} />
-        </label>
-        <label>
-          Until
-          <input type="date" name="until" value={f.until ?? ""} />
-        </label>
+        <DateRangeFields from={f.from} until={f.until} />
         <button type="submit">Filter</button>
       </form>
-      {props.messages.length === 0 ? (
-        <p class="muted">No messages match.</p>
-      ) : (
-        <div class="scroll">
-          <table>
-            <thead>
-              <tr>
-                <th>Time (UTC)</th>
-                <th>Dir</th>
-                <th>Sender</th>
-                <th>Text</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.messages.map((m) => (
-                <tr>
-                  <td>{formatTime(m.ts)}</td>
-                  <td>{m.direction === "in" ? "→" : "←"}</td>
-                  <td>{m.direction === "out" ? "bot" : (m.nick ?? m.userId ?? "—")}</td>
-                  <td>
-                    {m.text}
-                    {m.recalled ? <span class="tag">recalled</span> : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        headers={["Time (UTC)", "Dir", "Sender", "Text"]}
+        empty="No messages match."
+        rows={props.messages.map((m) => (
+          <tr>
+            <td>{formatTime(m.ts)}</td>
+            <td>{m.direction === "in" ? "→" : "←"}</td>
+            <td>{m.direction === "out" ? "bot" : (m.nick ?? m.userId ?? "—")}</td>
+            <td>
+              {m.text}
+              {m.recalled ? <span class="tag">recalled</span> : null}
+            </td>
+          </tr>
+        ))}
+      />
     </>
   );
 }

@@ -8,6 +8,7 @@ import type { MemoryItem } from "../../domain/memory/memory";
 import { SENSITIVITIES } from "../../domain/memory/memory";
 import { MEMORY_KINDS } from "../../domain/memory/scope";
 import { CSRF_FIELD } from "../auth/csrf";
+import { DataTable } from "./data-table";
 import { formatTime } from "./format";
 
 export type MemoryFilters = Record<
@@ -208,41 +209,25 @@ export function MemoryPage(props: {
         ))}
 
       <h2>Dreaming candidates</h2>
-      {props.candidates.length === 0 ? (
-        <p class="muted">No candidates.</p>
-      ) : (
-        <div class="scroll">
-          <table>
-            <thead>
-              <tr>
-                <th>When</th>
-                <th>Chat</th>
-                <th>Text</th>
-                <th>Scope</th>
-                <th>Sensitivity</th>
-                <th>Decision</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.candidates.map((c) => (
-                <tr>
-                  <td>{formatTime(c.createdAt)}</td>
-                  <td>{c.chatKey}</td>
-                  <td>{c.text}</td>
-                  <td>{c.scope}</td>
-                  <td>
-                    <Sensitivity value={c.sensitivity} />
-                  </td>
-                  <td>
-                    {c.decision}
-                    {c.reason && <div class="muted">{c.reason}</div>}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        headers={["When", "Chat", "Text", "Scope", "Sensitivity", "Decision"]}
+        empty="No candidates."
+        rows={props.candidates.map((c) => (
+          <tr>
+            <td>{formatTime(c.createdAt)}</td>
+            <td>{c.chatKey}</td>
+            <td>{c.text}</td>
+            <td>{c.scope}</td>
+            <td>
+              <Sensitivity value={c.sensitivity} />
+            </td>
+            <td>
+              {c.decision}
+              {c.reason && <div class="muted">{c.reason}</div>}
+            </td>
+          </tr>
+        ))}
+      />
     </>
   );
 }
