@@ -22,6 +22,7 @@ import { DirectoryIdentityResolver } from "../domain/identity/identity-resolver"
 import type { Transport } from "../domain/inbound/inbound-event";
 import { systemClock } from "../domain/kernel/clock";
 import { noChatLinks } from "../domain/memory/memory-store";
+import type { SpendLedger } from "../domain/spend/spend-ledger";
 import { chatSession } from "./chat-stub";
 import { historySearch } from "./history-search";
 import { knowledgeAccess } from "./knowledge-services";
@@ -29,6 +30,7 @@ import { d1MessageLog } from "./message-log";
 import { createChatModel, createOutbound } from "./model-and-outbound";
 import { readRuntimeConfig } from "./runtime-config";
 import { d1SettingsAdmin, settingsSource } from "./settings-source";
+import { spendLedger } from "./spend-ledger";
 
 /** Everything but the session port, which the chat object supplies over its own storage. */
 export type ChatSessionDeps = Omit<TurnPorts, "session" | "relay"> & {
@@ -48,6 +50,8 @@ export type ChatSessionDeps = Omit<TurnPorts, "session" | "relay"> & {
    * of that run share the read, and a save through the settings admin invalidates it.
    */
   readonly settings: SettingsSource;
+  /** The day's recorded model spend, for the daily token caps. */
+  readonly spendLedger: SpendLedger;
 };
 
 export const chatSessionServices = {
@@ -109,6 +113,7 @@ export const chatSessionServices = {
       botName,
       outbound,
       settings,
+      spendLedger: spendLedger(env),
     };
   },
 };

@@ -13,6 +13,7 @@ import type { SenderIdentity } from "../domain/identity/sender-identity";
 import { type DreamTurn, dream, nextDreamAt } from "../domain/memory/dreaming";
 import type { ChatMeta } from "./chat-meta";
 import type { DreamJournal } from "./dream-journal";
+import { afterSpendDeferral, deferDreamForSpend } from "./dream-spend";
 import type { Outbox } from "./outbox";
 
 /** After this many failed model runs in a row, the rule-based extractor takes the batch. */
@@ -41,6 +42,10 @@ export class DreamRunner {
     this.#storage = deps.storage;
   }
 
+  #parts() {
+    return { meta: this.#meta, outbox: this.#outbox, storage: this.#storage };
+  }
+
   #state(): DreamState {
     return this.#meta.get<DreamState>("dream_state") ?? { failures: 0, lastFailureAt: null };
   }
@@ -49,12 +54,13 @@ export class DreamRunner {
   dueAt(settings: Settings, now: number): number | null {
     if (!this.#meta.get<ChatInfo>("chat")) return null;
     const state = this.#state();
-    return nextDreamAt({ ...this.#journal.stats(), ...state }, settings.memory.dreaming, now);
+    const due = nextDreamAt({ ...this.#journal.stats(), ...state }, settings.memory.dreaming, now);
+    return afterSpendDeferral(this.#meta, due, now);
   }
 
   /** Runs one dreaming pass if one is due. Never throws: failures back off. */
   async runIfDue(settings: Settings, services: ChatSessionDeps): Promise<void> {
-    const now = Date.now();
+    const now = services.clock.now();
     const due = this.dueAt(settings, now);
     const chat = this.#meta.get<ChatInfo>("chat");
     if (due === null || due > now || !chat) return;
@@ -73,6 +79,7 @@ export class DreamRunner {
     };
     if (!pending) this.#meta.set("dream_run", run);
     const useModel = services.model.provider !== "offline" && state.failures < MODEL_ATTEMPTS;
+    if (useModel && (await deferDreamForSpend(this.#parts(), chat.key, settings, services))) return;
     try {
       const identities = new Map<string, SenderIdentity>();
       for (const r of rows) {

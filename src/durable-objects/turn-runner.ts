@@ -21,6 +21,7 @@ import type { Inbox, InboxRow } from "./inbox";
 import type { Outbox } from "./outbox";
 import type { RecentTurns } from "./recent-turns";
 import type { ReplyPlan } from "./reply-plan";
+import { withSpendGate } from "./spend-gate";
 
 /** A model failure is retried this many times (with backoff) before the bot apologizes. */
 const MODEL_ATTEMPTS = 3;
@@ -99,7 +100,8 @@ export class TurnRunner {
       settings,
       now,
     };
-    const result = await runTurn(ctx, this.#d.turnPorts(), services.registry);
+    const ports = withSpendGate(this.#d.turnPorts(), event.chat.key, settings, this.#d.storage);
+    const result = await runTurn(ctx, ports, services.registry);
     const usage = result.ok ? result.value.usage : result.error.usage;
     const audit = result.ok ? result.value.audit : result.error.audit;
     let replies: readonly string[];

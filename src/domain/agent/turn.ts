@@ -24,6 +24,7 @@ import {
   NO_EXTRAS,
   type PreparedPrompt,
 } from "./prompt";
+import { spendStop } from "./spend-stop";
 import type { Tool, ToolResult } from "./tool";
 import type { TurnContext } from "./turn-context";
 import type { TurnPorts, TurnServices } from "./turn-services";
@@ -135,6 +136,8 @@ export async function runTurn(
       recalled,
       ...(allowTools ? { tools: specs } : {}),
     };
+    const capped = await spendStop(ctx, services, usage);
+    if (capped) return ok({ replies: [capped], usage, recalled, command: null, audit, contextReset });
     const started = services.clock.now();
     const response = await services.model.complete(request);
     usage.push(usageRecord(ctx, services, started, response));

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { isOneToOne } from "../chat/chat-address";
 import { err, ok, type Result } from "../kernel/result";
 import { DEFAULT_IDENTITY_SETTINGS, IdentitySettingsSchema } from "./identity-settings";
+import { DEFAULT_SPEND_SETTINGS, SpendSettingsSchema } from "./spend-settings";
 
 const chatKeyPattern = /^[a-z][a-z0-9_-]*:(group|channel|private|dm):[^\s:]+$/;
 
@@ -231,6 +232,7 @@ export const SettingsSchema = z
     identity: IdentitySettingsSchema,
     memory: MemorySchema,
     knowledge: KnowledgeSchema,
+    spend: SpendSettingsSchema,
   })
   .strict();
 
@@ -324,6 +326,7 @@ export const DEFAULT_SETTINGS: Settings = {
     },
     reranker: { provider: "local", model: "@cf/baai/bge-reranker-base" },
   },
+  spend: DEFAULT_SPEND_SETTINGS,
 };
 
 export type SettingsError = { kind: "invalid"; field: string; reason: string };

@@ -8,6 +8,7 @@ import type { Child } from "hono/jsx";
 import { adminStats, auditLog, memoryAdmin, messageBrowser } from "../../composition/admin-services";
 import { chatRegistry } from "../../composition/chat-registry";
 import { d1SettingsAdmin } from "../../composition/settings-source";
+import { spendToday } from "../../composition/spend-ledger";
 import type { TurnPreview } from "../../domain/agent/turn-preview";
 import { effectiveSettings, replaceStoredLayer } from "../../domain/config/settings-edit";
 import type { AppEnv } from "../app-env";
@@ -128,10 +129,11 @@ export const dashboardRoutes = new Hono<AppEnv>()
     const now = Date.now();
     const start = windowStart(now, DAYS);
     const stats = adminStats(c.env);
-    const [counts, today, total] = await Promise.all([
+    const [counts, today, total, spend] = await Promise.all([
       stats.stats(start),
       stats.usage(windowStart(now, 1), now + 1),
       stats.usage(start, now + 1),
+      spendToday(c.env, now),
     ]);
     return render(
       c,
@@ -142,6 +144,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
         days={fillDays(start, DAYS, counts.messagesByDay)}
         today={today.total}
         total={total.total}
+        spend={spend}
       />,
     );
   })

@@ -1,7 +1,9 @@
 /** Overview: counts, messages per day, model usage today and over the window. */
 import type { Stats, UsageRow } from "../../adapters/d1/d1-admin-stats";
+import type { SpendReport } from "../../domain/spend/spend-report";
 import { DayChart } from "./day-chart";
 import { formatBytes } from "./format";
+import { SpendLine } from "./spend-line";
 
 function UsageTable(props: { rows: readonly UsageRow[] }) {
   if (props.rows.length === 0) return <p class="muted">No model calls.</p>;
@@ -40,6 +42,7 @@ export function OverviewPage(props: {
   days: { day: string; messages: number }[];
   today: readonly UsageRow[];
   total: readonly UsageRow[];
+  spend?: SpendReport;
 }) {
   const s = props.stats;
   const active = s.memoryByKind.filter((m) => m.status === "active").reduce((n, m) => n + m.items, 0);
@@ -66,6 +69,7 @@ export function OverviewPage(props: {
       <DayChart days={props.days} />
       <h2>Model usage today</h2>
       <UsageTable rows={props.today} />
+      {props.spend ? <SpendLine spend={props.spend} /> : null}
       <h2>Model usage, last {props.days.length} days</h2>
       <UsageTable rows={props.total} />
       <h2>Memory by kind</h2>

@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { adminStats, auditLog } from "../../composition/admin-services";
+import { spendToday } from "../../composition/spend-ledger";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
 import { validate } from "./zod-problem";
@@ -51,7 +52,11 @@ export const insightsRoutes = new Hono<AppEnv>()
     const q = validate(UsageQuery, c.req.query());
     if (!q.ok) return problem(c, q.error);
     const now = Date.now();
-    return c.json(await adminStats(c.env).usage(windowStart(now, q.value.days), now + 1, q.value.chat));
+    const [usage, spend] = await Promise.all([
+      adminStats(c.env).usage(windowStart(now, q.value.days), now + 1, q.value.chat),
+      spendToday(c.env, now, q.value.chat),
+    ]);
+    return c.json({ ...usage, spend });
   })
   .get("/stats", async (c) => {
     const q = validate(StatsQuery, c.req.query());
