@@ -18,6 +18,7 @@ const BENCHES = {
   // Not in DEFAULT: seeds 100,000 memory items first (about a minute).
   memory: () => import("./memory-preview.mjs"),
   kb: () => import("./kb-search.mjs"),
+  dream: () => import("./dream-cost.mjs"),
 };
 // `memory` (100,000 memory items) and `kb` (111,000 passages) seed large data sets first and
 // take minutes: run them by name (`npm run bench -- memory`).
