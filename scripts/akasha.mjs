@@ -1,6 +1,19 @@
-// `npm run akasha -- <command> [options]`: the owner's CLI. Each command lives in scripts/cli/
-// and registers here. Commands that touch D1 take --local (default) or --remote.
-const COMMANDS = {
+// `npm run akasha -- <command> [options]`: the owner's CLI. Each command lives in scripts/cli/,
+// exports `command(name)` (a commander Command) and registers here with one entry. Commands
+// that talk to the Worker take --url (AKASHA_URL) and the token from AKASHA_ADMIN_TOKEN; those
+// that touch D1 directly take --local (default) or --remote. Exit codes: 0 done, 1 failed
+// (HTTP error, unreachable Worker, wrangler failure), 2 refused (bad command, option or input).
+import { CommanderError } from "commander";
+import { CliError, command as define } from "./lib/args.mjs";
+
+export const COMMANDS = {
+  status: { summary: "health, counts, today's spend, embeddings", load: () => import("./cli/status.mjs") },
+  chats: { summary: "the chat registry", load: () => import("./cli/chats.mjs") },
+  messages: { summary: "a chat's messages; --export writes all of them", load: () => import("./cli/messages.mjs") },
+  memory: { summary: "memory items: list, show, edit, archive, restore, forget", load: () => import("./cli/memory.mjs") },
+  audit: { summary: "the audit log", load: () => import("./cli/audit.mjs") },
+  usage: { summary: "model usage and today's spend against the caps", load: () => import("./cli/usage.mjs") },
+  backup: { summary: "D1 Time Travel bookmark (remote) or a copy of the local database", load: () => import("./cli/backup.mjs") },
   "scope-migration": {
     summary: "move chat-specific global memory into its chat's scope",
     load: () => import("./cli/scope-migration.mjs"),
@@ -9,42 +22,39 @@ const COMMANDS = {
     summary: "make default-sourced private memory public",
     load: () => import("./cli/sensitivity-backfill.mjs"),
   },
-  kb: {
-    summary: "knowledge base: list, create, show, import, delete, search",
-    load: () => import("./cli/kb.mjs"),
-  },
-  embeddings: {
-    summary: "embeddings cache: status, rebuild [--resync]",
-    load: () => import("./cli/embeddings.mjs"),
-  },
+  kb: { summary: "knowledge base: list, create, show, import, delete, search", load: () => import("./cli/kb.mjs") },
+  embeddings: { summary: "embeddings cache: status, rebuild [--resync]", load: () => import("./cli/embeddings.mjs") },
 };
 
-function usage() {
-  const names = Object.keys(COMMANDS);
-  console.log(
-    `usage: npm run akasha -- <command> [options]\n\ncommands:\n${
-      names.length === 0
-        ? "  (none yet)"
-        : names.map((n) => `  ${n.padEnd(22)} ${COMMANDS[n].summary}`).join("\n")
-    }\n\nRun a command with --help for its options.`,
-  );
+/** The whole program: every registered command, built by its module. */
+export async function program() {
+  const root = define("akasha")
+    .usage("<command> [options]")
+    .description("the owner's CLI of Akasha (npm run akasha -- <command> --help for a command's options)");
+  for (const [name, entry] of Object.entries(COMMANDS))
+    root.addCommand((await entry.load()).command(name).summary(entry.summary));
+  return root;
 }
 
-const [name, ...args] = process.argv.slice(2);
-if (!name || name === "--help" || name === "-h" || name === "help") {
-  usage();
-  process.exit(name ? 0 : 2);
+/** Runs argv (without node and the script); returns the exit code. */
+export async function main(argv) {
+  const root = await program();
+  if (argv.length === 0) {
+    root.outputHelp({ error: true });
+    return 2;
+  }
+  try {
+    await root.parseAsync(argv, { from: "user" });
+    return Number(process.exitCode ?? 0);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // commander has printed its message (or the help, for --help / a bare group command).
+      return e.code === "commander.helpDisplayed" || e.code === "commander.version" ? 0 : 2;
+    }
+    const name = argv.find((a) => !a.startsWith("-")) ?? "akasha";
+    console.error(`akasha ${name}: ${e instanceof Error ? e.message : String(e)}`);
+    return e instanceof CliError ? e.exitCode : 1;
+  }
 }
-const command = COMMANDS[name];
-if (!command) {
-  console.error(`unknown command '${name}'\n`);
-  usage();
-  process.exit(2);
-}
-try {
-  const module = await command.load();
-  process.exitCode = (await module.run(args)) ?? 0;
-} catch (e) {
-  console.error(`akasha ${name}: ${e instanceof Error ? e.message : String(e)}`);
-  process.exitCode = 1;
-}
+
+if (import.meta.url === `file://${process.argv[1]}`) process.exitCode = await main(process.argv.slice(2));

@@ -1,29 +1,17 @@
 // Talks to a running Worker's admin API: --url (or AKASHA_URL; default the local
-// http://localhost:8787) and --token (or AKASHA_ADMIN_TOKEN; default the local dev token).
+// http://localhost:8787) and the admin token from AKASHA_ADMIN_TOKEN (or --token). Locally the
+// token defaults to the one `npm start` uses (.dev.vars, else the dev default); for any other
+// URL it must be given, since a deployed Worker's token is a secret.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { root } from "../lib/dev-vars.mjs";
+import { CliError } from "../lib/args.mjs";
+import { readDevVars, root } from "../lib/dev-vars.mjs";
 
-export function parseArgs(args) {
-  const flags = {};
-  const positional = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a.startsWith("--")) {
-      const [key, inline] = a.slice(2).split("=", 2);
-      const next = args[i + 1];
-      if (inline !== undefined) flags[key] = inline;
-      else if (next === undefined || next.startsWith("--")) flags[key] = true;
-      else {
-        flags[key] = next;
-        i++;
-      }
-    } else positional.push(a);
-  }
-  return { flags, positional };
-}
+export const LOCAL_URL = "http://localhost:8787";
 
 function devToken() {
+  const fromFile = readDevVars().ADMIN_TOKEN;
+  if (fromFile) return fromFile;
   try {
     return JSON.parse(readFileSync(path.join(root, "src/composition/dev-defaults.json"), "utf8")).ADMIN_TOKEN;
   } catch {
@@ -31,9 +19,45 @@ function devToken() {
   }
 }
 
-export function client(flags) {
-  const base = String(flags.url ?? process.env.AKASHA_URL ?? "http://localhost:8787").replace(/\/+$/, "");
-  const token = String(flags.token ?? process.env.AKASHA_ADMIN_TOKEN ?? devToken());
+export function isLocalUrl(base) {
+  try {
+    const host = new URL(base).hostname;
+    return host === "localhost" || host === "127.0.0.1" || host === "[::1]";
+  } catch {
+    return false;
+  }
+}
+
+/** Where to connect and with which token; refuses a bad URL or a remote one without a token. */
+export function target(options, env = process.env) {
+  const raw = String(options.url ?? env.AKASHA_URL ?? LOCAL_URL).replace(/\/+$/, "");
+  let url;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new CliError(`--url '${raw}' is not a URL (expected e.g. https://akasha.example.workers.dev)`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new CliError(`--url '${raw}' must be http:// or https://`);
+  const token = options.token ?? env.AKASHA_ADMIN_TOKEN ?? (isLocalUrl(raw) ? devToken() : undefined);
+  if (!token)
+    throw new CliError(`no admin token for ${raw}: set AKASHA_ADMIN_TOKEN (or pass --token <ADMIN_TOKEN>)`);
+  return { base: raw, token: String(token) };
+}
+
+/** The problem() answer of the admin API as one line: `invalid: chat must be …`. */
+export function problemMessage(status, json) {
+  if (json && typeof json === "object" && typeof json.error === "string") {
+    const where = json.field ? `${json.field} ` : "";
+    const reason = json.reason ?? json.what ?? json.message ?? "";
+    return `HTTP ${status} ${json.error}${where || reason ? `: ${where}${reason}` : ""}`.trim();
+  }
+  const raw = json && typeof json === "object" && "raw" in json ? String(json.raw).slice(0, 200) : "";
+  return `HTTP ${status}${raw ? `: ${raw}` : ""}`;
+}
+
+export function client(options, { fetch: doFetch = fetch, env = process.env } = {}) {
+  const { base, token } = target(options, env);
   async function request(method, route, body) {
     const init = { method, headers: { authorization: `Bearer ${token}` } };
     if (body instanceof FormData) init.body = body;
@@ -43,10 +67,11 @@ export function client(flags) {
     }
     let res;
     try {
-      res = await fetch(`${base}/api${route}`, init);
+      res = await doFetch(`${base}${route.startsWith("/healthz") ? "" : "/api"}${route}`, init);
     } catch (e) {
-      throw new Error(
-        `cannot reach ${base} (${e.cause?.code ?? e.message}); is the Worker running (npm start)?`,
+      throw new CliError(
+        `cannot reach ${base} (${e.cause?.code ?? e.message})${isLocalUrl(base) ? "; is the Worker running (npm start)?" : ""}`,
+        1,
       );
     }
     const text = await res.text();
@@ -57,8 +82,22 @@ export function client(flags) {
       json = { raw: text };
     }
     if (res.status === 401)
-      throw new Error("unauthorized: pass --token <ADMIN_TOKEN> or set AKASHA_ADMIN_TOKEN");
+      throw new CliError(`unauthorized at ${base}: set AKASHA_ADMIN_TOKEN to the Worker's ADMIN_TOKEN`, 1);
     return { status: res.status, ok: res.ok, json };
   }
-  return { base, request };
+  /** The answer's JSON; an error answer becomes a CliError carrying the problem() message. */
+  async function call(method, route, body) {
+    const r = await request(method, route, body);
+    if (!r.ok) throw new CliError(problemMessage(r.status, r.json), 1);
+    return r.json;
+  }
+  return { base, request, call };
+}
+
+/** `?a=1&b=x` from the defined values of an object. */
+export function query(params) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== "") q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : "";
 }

@@ -2,23 +2,15 @@
 // Worker's admin API (local by default; --url https://<host> --token <ADMIN_TOKEN> for remote).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { client, parseArgs } from "./admin-api.mjs";
+import { collect, command as define, integer, withApiOptions } from "../lib/args.mjs";
+import { client } from "./admin-api.mjs";
+import { progressBar } from "./progress.mjs";
 
 const MAX_FILES = 20;
 const MAX_FILE_BYTES = 25 * 1024 * 1024;
 /** Requests stay under the platform's 100 MB body limit. */
 const MAX_REQUEST_BYTES = 90 * 1024 * 1024;
 
-const USAGE = `usage: npm run akasha -- kb <command> [options]
-
-  list                                   collections with document and passage counts
-  create <name> [--chunk-size N] [--overlap N] [--title T]
-  show <name>                            a collection and its documents
-  import <name> <file|dir>… [--recursive]  import files (batches of ≤ 20 files, ≤ 25 MiB each)
-  delete <name> [--source <file>]        delete a collection, or one document of it
-  search <query> [--collection <name>]… [--limit N]
-
-common: --url <worker url> (AKASHA_URL), --token <admin token> (AKASHA_ADMIN_TOKEN)`;
 
 function files(inputs, recursive) {
   const out = [];
@@ -37,113 +29,140 @@ function files(inputs, recursive) {
   return out;
 }
 
-export async function run(args) {
-  const { flags, positional } = parseArgs(args);
-  const [sub, ...rest] = positional;
-  const api = client(flags);
-  const print = (x) => console.log(JSON.stringify(x, null, 2));
-  switch (sub) {
-    case "list": {
-      const r = await api.request("GET", "/kb/collections");
-      for (const c of r.json.collections ?? [])
+const print = (x) => console.log(JSON.stringify(x, null, 2));
+
+async function importFiles(api, name, inputs, o) {
+  const all = files(inputs, o.recursive === true);
+  const bar = progressBar(o, "files");
+  bar.update(0, all.length);
+  const lines = [];
+  const results = [];
+  let failed = 0;
+  let batch = [];
+  let bytes = 0;
+  const send = async () => {
+    if (batch.length === 0) return;
+    const form = new FormData();
+    for (const f of batch) form.append("files", new Blob([readFileSync(f.path)]), f.name);
+    const r = await api.request("POST", `/kb/collections/${encodeURIComponent(name)}/documents`, form);
+    if (!r.json.results) {
+      lines.push(`import failed (${r.status}): ${JSON.stringify(r.json)}`);
+      for (const f of batch) results.push({ file: f.name, status: "failed", error: { kind: "http", message: String(r.status) } });
+      failed += batch.length;
+    } else {
+      for (const res of r.json.results) {
+        results.push(res);
+        if (res.status === "failed") failed++;
+        lines.push(
+          res.status === "failed"
+            ? `✗ ${res.file}: ${res.error.kind}: ${res.error.message}`
+            : `${res.status === "unchanged" ? "=" : "✓"} ${res.file}: ${res.status}, ${res.passages} passages`,
+        );
+      }
+    }
+    bar.increment(batch.length);
+    batch = [];
+    bytes = 0;
+  };
+  for (const f of all) {
+    const size = statSync(f.path).size;
+    if (size > MAX_FILE_BYTES) {
+      lines.push(`✗ ${f.name}: too-large: ${size} bytes; the limit is ${MAX_FILE_BYTES}`);
+      results.push({ file: f.name, status: "failed", error: { kind: "too-large", message: `${size} bytes` } });
+      bar.increment();
+      failed++;
+      continue;
+    }
+    if (batch.length >= MAX_FILES || bytes + size > MAX_REQUEST_BYTES) await send();
+    batch.push({ ...f, size });
+    bytes += size;
+  }
+  await send();
+  bar.stop();
+  if (o.json) print({ collection: name, files: all.length, failed, results });
+  else console.log(`${lines.join("\n")}${lines.length ? "\n" : ""}${all.length - failed} of ${all.length} files imported or unchanged`);
+  return failed > 0 ? 1 : 0;
+}
+
+export function command(name = "kb") {
+  const kb = define(name).description("knowledge base: list, create, show, import, delete, search");
+  kb.addCommand(
+    withApiOptions(define("list").description("collections with document and passage counts")).action(async (o) => {
+      const r = await client(o).call("GET", "/kb/collections");
+      if (o.json) return print(r);
+      for (const c of r.collections ?? [])
         console.log(
           `${c.name.padEnd(24)} ${String(c.documents).padStart(6)} docs ${String(c.passages).padStart(8)} passages  chunk ${c.chunkSize}`,
         );
-      return 0;
-    }
-    case "create": {
-      const [name] = rest;
-      if (!name) break;
-      const r = await api.request("POST", "/kb/collections", {
-        name,
-        ...(flags["chunk-size"] ? { chunkSize: Number(flags["chunk-size"]) } : {}),
-        ...(flags.overlap ? { chunkOverlap: Number(flags.overlap) } : {}),
-        ...(typeof flags.title === "string" ? { title: flags.title } : {}),
+    }),
+  );
+  kb.addCommand(
+    withApiOptions(
+      define("create")
+        .argument("<name>")
+        .option("--chunk-size <n>", "passage size in tokens", integer(50, 8000))
+        .option("--overlap <n>", "overlap in tokens", integer(0, 2000))
+        .option("--title <title>"),
+    ).action(async (collection, o) => {
+      print(
+        await client(o).call("POST", "/kb/collections", {
+          name: collection,
+          ...(o.chunkSize !== undefined ? { chunkSize: o.chunkSize } : {}),
+          ...(o.overlap !== undefined ? { chunkOverlap: o.overlap } : {}),
+          ...(o.title !== undefined ? { title: o.title } : {}),
+        }),
+      );
+    }),
+  );
+  kb.addCommand(
+    withApiOptions(define("show").description("a collection and its documents").argument("<name>")).action(
+      async (collection, o) => print(await client(o).call("GET", `/kb/collections/${encodeURIComponent(collection)}`)),
+    ),
+  );
+  kb.addCommand(
+    withApiOptions(
+      define("import")
+        .description("import files (batches of ≤ 20 files, ≤ 25 MiB each)")
+        .argument("<name>")
+        .argument("<inputs...>", "files or directories")
+        .option("--recursive", "descend into subdirectories"),
+    ).action(async (collection, inputs, o) => {
+      process.exitCode = await importFiles(client(o), collection, inputs, o);
+    }),
+  );
+  kb.addCommand(
+    withApiOptions(
+      define("delete")
+        .description("delete a collection, or one document of it")
+        .argument("<name>")
+        .option("--source <file>", "only this document"),
+    ).action(async (collection, o) => {
+      const route = o.source
+        ? `/kb/collections/${encodeURIComponent(collection)}/documents?source=${encodeURIComponent(o.source)}`
+        : `/kb/collections/${encodeURIComponent(collection)}`;
+      print(await client(o).call("DELETE", route));
+    }),
+  );
+  kb.addCommand(
+    withApiOptions(
+      define("search")
+        .argument("<query...>")
+        .option("--collection <name>", "search this collection (repeatable)", collect)
+        .option("--limit <n>", "1–50", integer(1, 50)),
+    ).action(async (words, o) => {
+      const r = await client(o).call("POST", "/kb/search", {
+        query: words.join(" "),
+        ...(o.collection ? { collections: o.collection } : {}),
+        ...(o.limit !== undefined ? { limit: o.limit } : {}),
       });
-      print(r.json);
-      return r.ok ? 0 : 1;
-    }
-    case "show": {
-      const r = await api.request("GET", `/kb/collections/${encodeURIComponent(rest[0] ?? "")}`);
-      print(r.json);
-      return r.ok ? 0 : 1;
-    }
-    case "import": {
-      const [name, ...inputs] = rest;
-      if (!name || inputs.length === 0) break;
-      const all = files(inputs, flags.recursive === true);
-      let failed = 0;
-      let batch = [];
-      let bytes = 0;
-      const send = async () => {
-        if (batch.length === 0) return;
-        const form = new FormData();
-        for (const f of batch)
-          form.append("files", new Blob([f.size > MAX_FILE_BYTES ? "" : readFileSync(f.path)]), f.name);
-        const r = await api.request("POST", `/kb/collections/${encodeURIComponent(name)}/documents`, form);
-        if (!r.json.results) {
-          console.error(`import failed (${r.status}): ${JSON.stringify(r.json)}`);
-          failed += batch.length;
-        } else {
-          for (const res of r.json.results) {
-            if (res.status === "failed") failed++;
-            console.log(
-              res.status === "failed"
-                ? `✗ ${res.file}: ${res.error.kind}: ${res.error.message}`
-                : `${res.status === "unchanged" ? "=" : "✓"} ${res.file}: ${res.status}, ${res.passages} passages`,
-            );
-          }
-        }
-        batch = [];
-        bytes = 0;
-      };
-      for (const f of all) {
-        const size = statSync(f.path).size;
-        if (size > MAX_FILE_BYTES) {
-          console.log(`✗ ${f.name}: too-large: ${size} bytes; the limit is ${MAX_FILE_BYTES}`);
-          failed++;
-          continue;
-        }
-        if (batch.length >= MAX_FILES || bytes + size > MAX_REQUEST_BYTES) await send();
-        batch.push({ ...f, size });
-        bytes += size;
-      }
-      await send();
-      console.log(`${all.length - failed} of ${all.length} files imported or unchanged`);
-      return failed > 0 ? 1 : 0;
-    }
-    case "delete": {
-      const [name] = rest;
-      if (!name) break;
-      const route = flags.source
-        ? `/kb/collections/${encodeURIComponent(name)}/documents?source=${encodeURIComponent(flags.source)}`
-        : `/kb/collections/${encodeURIComponent(name)}`;
-      const r = await api.request("DELETE", route);
-      print(r.json);
-      return r.ok ? 0 : 1;
-    }
-    case "search": {
-      const query = rest.join(" ");
-      if (!query) break;
-      const collections = [flags.collection].flat().filter((c) => typeof c === "string");
-      const r = await api.request("POST", "/kb/search", {
-        query,
-        ...(collections.length > 0 ? { collections } : {}),
-        ...(flags.limit ? { limit: Number(flags.limit) } : {}),
-      });
-      if (!r.ok) {
-        print(r.json);
-        return 1;
-      }
-      for (const [i, it] of (r.json.items ?? []).entries()) {
+      if (o.json) return print(r);
+      for (const [i, it] of (r.items ?? []).entries()) {
         const c = it.citation;
         console.log(
           `[${i + 1}] ${c.collection}/${c.source} › ${c.path.join(" > ")} #${c.node_id} (${it.via})\n${it.text}\n`,
         );
       }
-      return 0;
-    }
-  }
-  console.error(USAGE);
-  return 2;
+    }),
+  );
+  return kb;
 }

@@ -13,14 +13,11 @@
 // tests cover; this file only moves them between wrangler, the plan file and the terminal.
 import { cpSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { parseArgs } from "../lib/args.mjs";
+import { CliError, command as define } from "../lib/args.mjs";
 import { d1ExecuteFile, d1Query } from "../lib/d1.mjs";
 import { root } from "../lib/dev-vars.mjs";
 import { importTs } from "../lib/ts-import.mjs";
 import { wranglerSync } from "../lib/wrangler.mjs";
-
-const FLAGS = ["local", "remote", "confirm", "apply-all-safe", "help"];
-const OPTIONS = ["plan", "out", "persist-to"];
 
 /** Thrown for refusals: printed as a clear message with exit code 2, never as a stack. */
 export class Refusal extends Error {}
@@ -89,47 +86,68 @@ function verify(queries, d1) {
   return queries.flatMap((sql) => d1Query(sql, d1).map((r) => r.node_id));
 }
 
-function usage(spec) {
-  return `usage: npm run akasha -- ${spec.name} <inspect|apply|rollback> [options]
-
-  inspect   [--out FILE]                       write a plan (read-only)
-  apply     --plan FILE [--confirm] [--apply-all-safe]
-                                               without --confirm: dry run; with it: back up, apply approved rows
-  rollback  --plan FILE [--confirm]            restore the rows the plan applied
-
-  --local (default) | --remote                 the local D1 database or the production one (wrangler)
-  --persist-to DIR                             local state directory (default .wrangler/state)
-
-${spec.about}`;
+/** The parsed options in the shape the steps below read: flags as a set, valued options by name. */
+function asArgs(o) {
+  const flags = new Set();
+  for (const [key, name] of [
+    ["local", "local"],
+    ["remote", "remote"],
+    ["confirm", "confirm"],
+    ["applyAllSafe", "apply-all-safe"],
+  ])
+    if (o[key]) flags.add(name);
+  const options = {};
+  for (const [key, name] of [
+    ["plan", "plan"],
+    ["out", "out"],
+    ["persistTo", "persist-to"],
+  ])
+    if (o[key] !== undefined) options[name] = o[key];
+  return { flags, options };
 }
 
-export async function runPlanCommand(argv, spec) {
-  let args;
-  try {
-    args = parseArgs(argv, { flags: FLAGS, options: OPTIONS });
-  } catch (e) {
-    console.error(`${spec.name}: ${e.message}\n\n${usage(spec)}`);
-    return 2;
-  }
-  const [sub] = args._;
-  if (!sub || args.flags.has("help")) {
-    console.log(usage(spec));
-    return sub || args.flags.has("help") ? 0 : 2;
-  }
-  try {
-    const logic = await spec.load();
-    const t = target(args);
-    if (sub === "inspect") return inspect(spec, logic, t, args);
-    if (sub === "apply") return apply(spec, logic, t, args);
-    if (sub === "rollback") return rollback(spec, logic, t, args);
-    throw new Refusal(`unknown subcommand '${sub}'\n\n${usage(spec)}`);
-  } catch (e) {
-    if (e instanceof Refusal) {
-      console.error(`${spec.name}: ${e.message}`);
-      return 2;
+function targetOptions(cmd) {
+  return cmd
+    .option("--local", "the local D1 database (default)")
+    .option("--remote", "the production database (wrangler)")
+    .option("--persist-to <dir>", "local state directory (default .wrangler/state)");
+}
+
+/** The inspect / apply / rollback subcommands of one owner migration. */
+export function planCommand(name, spec) {
+  const full = { ...spec, name };
+  const step = (fn) => async (o) => {
+    try {
+      const logic = await spec.load();
+      const args = asArgs(o);
+      process.exitCode = fn(full, logic, target(args), args);
+    } catch (e) {
+      if (e instanceof Refusal) throw new CliError(e.message, 2);
+      throw e;
     }
-    throw e;
-  }
+  };
+  const cmd = define(name).description(spec.summary).addHelpText("after", `\n${spec.about}`);
+  cmd.addCommand(
+    targetOptions(define("inspect").description("write a plan (read-only)"))
+      .option("--out <file>", "plan file (default <name>-plan-<time>.json)")
+      .action(step(inspect)),
+  );
+  cmd.addCommand(
+    targetOptions(
+      define("apply").description("without --confirm: dry run; with it: back up, then apply the approved rows"),
+    )
+      .option("--plan <file>", "the plan file")
+      .option("--confirm", "really apply (after a backup)")
+      .option("--apply-all-safe", "apply every safe row, approved or not")
+      .action(step(apply)),
+  );
+  cmd.addCommand(
+    targetOptions(define("rollback").description("restore the rows the plan applied"))
+      .option("--plan <file>", "the plan file")
+      .option("--confirm", "really restore")
+      .action(step(rollback)),
+  );
+  return cmd;
 }
 
 function inspect(spec, logic, t, args) {

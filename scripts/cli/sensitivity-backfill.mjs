@@ -1,12 +1,12 @@
 // `npm run akasha -- sensitivity-backfill inspect|apply|rollback`: memory that is private only
 // because private used to be the default becomes public, the new default (docs/memory.md#sensitivity-backfill).
-import { loadTs, runPlanCommand } from "./plan-command.mjs";
+import { loadTs, planCommand } from "./plan-command.mjs";
 
 export const summary = "make default-sourced private memory public (inspect/apply/rollback)";
 
-export function run(args) {
-  return runPlanCommand(args, {
-    name: "sensitivity-backfill",
+export function command(name = "sensitivity-backfill") {
+  return planCommand(name, {
+    summary,
     about:
       "Plans every memory item with sensitivity 'private' and sensitivity_source 'default'. Items tagged by\n" +
       "dreaming or by a person ('dream', 'explicit') are never touched. Run it before turning on soft scope.",

@@ -1,0 +1,14 @@
+// Chat keys are checked with the domain's own parser before any request, so a typo is a clear
+// refusal (exit 2) rather than an empty answer.
+import { CliError } from "../lib/args.mjs";
+import { importTs } from "../lib/ts-import.mjs";
+
+export async function checkedChatKey(raw) {
+  const { parseChatKey } = await importTs("src/domain/chat/chat-address.ts");
+  const parsed = parseChatKey(String(raw ?? ""));
+  if (!parsed.ok)
+    throw new CliError(
+      `'${raw}' is not a chat key: ${parsed.error.reason} (expected e.g. qq:group:<id>, onebot:private:<n>)`,
+    );
+  return String(raw);
+}

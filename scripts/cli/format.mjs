@@ -1,0 +1,82 @@
+// Text output of the CLI: aligned tables, times, clipped text. Pure functions, tested by
+// tests/tooling/cli.test.mjs; `--json` bypasses them and prints the API's data as it came.
+
+/** Width of a string in a terminal: CJK and full-width characters take two columns. */
+export function width(text) {
+  let w = 0;
+  for (const ch of String(text)) {
+    const c = ch.codePointAt(0) ?? 0;
+    w += (c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf) || (c >= 0xac00 && c <= 0xd7a3) ||
+      (c >= 0xf900 && c <= 0xfaff) || (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
+      (c >= 0xffe0 && c <= 0xffe6)
+      ? 2
+      : 1;
+  }
+  return w;
+}
+
+const pad = (text, n, right = false) => {
+  const fill = " ".repeat(Math.max(0, n - width(text)));
+  return right ? fill + text : text + fill;
+};
+
+/** One line, at most `max` columns, `…` when cut. */
+export function clip(text, max) {
+  const flat = String(text ?? "").replace(/\s+/g, " ").trim();
+  if (width(flat) <= max) return flat;
+  let out = "";
+  for (const ch of flat) {
+    if (width(out + ch) > max - 1) break;
+    out += ch;
+  }
+  return `${out}…`;
+}
+
+/** `2026-12-01 14:03` in UTC, the zone of every day the admin API reports. */
+export function time(ms) {
+  if (typeof ms !== "number" || !Number.isFinite(ms)) return "—";
+  return `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")}Z`;
+}
+
+/**
+ * An aligned table. `columns`: [{ title, value: (row) => string|number, right? }]. Numbers
+ * align right by default.
+ */
+export function table(rows, columns, { empty = "(none)" } = {}) {
+  if (rows.length === 0) return empty;
+  const cells = rows.map((r) => columns.map((c) => String(c.value(r) ?? "")));
+  const widths = columns.map((c, i) => Math.max(width(c.title), ...cells.map((row) => width(row[i]))));
+  const right = columns.map((c, i) => c.right ?? rows.every((r) => typeof c.value(r) === "number"));
+  const line = (values) =>
+    values
+      .map((v, i) => pad(v, i === values.length - 1 && !right[i] ? 0 : widths[i], right[i]))
+      .join("  ")
+      .trimEnd();
+  return [line(columns.map((c) => c.title)), ...cells.map(line)].join("\n");
+}
+
+export const tokens = (n) => (typeof n === "number" ? n.toLocaleString("en-US") : "—");
+
+export function bytes(n) {
+  if (typeof n !== "number") return "—";
+  const units = ["B", "KiB", "MiB", "GiB"];
+  let v = n;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${u === 0 ? v : v.toFixed(1)} ${units[u]}`;
+}
+
+/** `123,456 / 400,000 tokens (30.9 %)`, or `… (no cap)`. */
+export function againstCap(used, cap) {
+  if (cap === null || cap === undefined) return `${tokens(used)} tokens (no cap)`;
+  const share = cap > 0 ? ` (${((used / cap) * 100).toFixed(1)} %)` : "";
+  return `${tokens(used)} / ${tokens(cap)} tokens${share}${used >= cap ? " — CAPPED" : ""}`;
+}
+
+/** Prints `data` as JSON with --json, else the text `render` makes of it. */
+export function output(options, data, render) {
+  console.log(options.json ? JSON.stringify(data, null, 2) : render(data));
+}

@@ -1,0 +1,75 @@
+// `npm run akasha -- messages <chat> [--limit N] [--before T] [--export [FILE]]`: a chat's
+// message log, newest first; --export pages through all of it (500 per request, with a
+// progress bar) into a JSON Lines file, oldest first.
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { command as define, integer, withApiOptions } from "../lib/args.mjs";
+import { checkedChatKey } from "./chat-key.mjs";
+import { client, query } from "./admin-api.mjs";
+import { clip, output, table, time } from "./format.mjs";
+import { progressBar } from "./progress.mjs";
+
+const PAGE = 500;
+
+export const renderMessages = ({ chat, messages }) =>
+  `${chat}\n${table(
+    messages,
+    [
+      { title: "time", value: (m) => time(m.ts) },
+      { title: "dir", value: (m) => (m.direction === "out" ? "→" : "←") },
+      { title: "sender", value: (m) => clip(m.nick ?? m.accountKey ?? m.userId ?? "", 16) },
+      { title: "text", value: (m) => `${m.recalled ? "[recalled] " : ""}${clip(m.text, 80)}` },
+    ],
+    { empty: "No messages stored for this chat." },
+  )}`;
+
+/** Every message of the chat, oldest first, paging back by timestamp. */
+export async function allMessages(api, chat, onPage = () => {}) {
+  const seen = new Set();
+  const out = [];
+  let before;
+  for (;;) {
+    const page = await api.call("GET", `/messages${query({ chat, limit: PAGE, before })}`);
+    // `before` is exclusive, so the next page starts at the oldest timestamp again (+1) to keep
+    // messages sharing it; those already seen are dropped by seq.
+    const fresh = page.messages.filter((m) => !seen.has(m.seq));
+    for (const m of fresh) {
+      seen.add(m.seq);
+      out.push(m);
+    }
+    onPage(out.length, page.messages.length === PAGE);
+    if (page.messages.length < PAGE || fresh.length === 0) break;
+    before = Math.min(...page.messages.map((m) => m.ts)) + 1;
+  }
+  return out.sort((a, b) => a.ts - b.ts || a.seq - b.seq);
+}
+
+export function command(name = "messages") {
+  return withApiOptions(
+    define(name)
+      .description("a chat's messages, newest first; --export writes all of them as JSON Lines")
+      .argument("<chat>", "chat key, e.g. qq:group:<id>")
+      .option("--limit <n>", "messages to show (1–500)", integer(1, 500), 50)
+      .option("--before <ms>", "only messages before this time (epoch ms)", integer(0, Number.MAX_SAFE_INTEGER))
+      .option("--export [file]", "write every message to FILE (default messages-<chat>-<time>.jsonl)"),
+  ).action(async (rawChat, options) => {
+    const chat = await checkedChatKey(rawChat);
+    const api = client(options);
+    if (options.export === undefined) {
+      const page = await api.call("GET", `/messages${query({ chat, limit: options.limit, before: options.before })}`);
+      output(options, page, renderMessages);
+      return;
+    }
+    const file = path.resolve(
+      process.env.INIT_CWD ?? process.cwd(),
+      typeof options.export === "string"
+        ? options.export
+        : `messages-${chat.replaceAll(":", "_")}-${new Date().toISOString().replace(/[:.]/g, "-")}.jsonl`,
+    );
+    const bar = progressBar(options, "messages");
+    const rows = await allMessages(api, chat, (n, more) => bar.update(n, more ? n + PAGE : n));
+    bar.stop();
+    writeFileSync(file, rows.map((m) => JSON.stringify({ chat, ...m })).join("\n") + (rows.length ? "\n" : ""));
+    output(options, { chat, file, messages: rows.length }, (r) => `${r.messages} messages of ${r.chat} → ${r.file}`);
+  });
+}

@@ -1,0 +1,44 @@
+// `npm run akasha -- status`: is the Worker up, what it stores, today's spend, embeddings.
+import { command as define, withApiOptions } from "../lib/args.mjs";
+import { client } from "./admin-api.mjs";
+import { againstCap, bytes, output } from "./format.mjs";
+
+export function renderStatus(s) {
+  const st = s.stats;
+  const active = st.memoryByKind.filter((m) => m.status === "active").reduce((n, m) => n + m.items, 0);
+  const lines = [
+    `${s.url}: ${s.healthy ? "up" : "DOWN"} (healthz ${s.healthzMs} ms)`,
+    `chats ${st.chats}, messages ${st.messages}, active memory items ${active}, knowledge nodes ${st.kbNodes}, audit entries ${st.auditRows}, D1 ${bytes(st.databaseBytes)}`,
+  ];
+  if (s.spend)
+    lines.push(
+      `spend today ${s.spend.day} (${s.spend.timeZone}): ${againstCap(s.spend.global.tokens, s.spend.globalDailyTokens)}; ${s.spend.chats.filter((c) => c.capped).length} chat(s) at their cap`,
+    );
+  for (const m of s.embeddings?.models ?? [])
+    lines.push(
+      `embeddings ${m.key} (${m.model}, ${m.index}${m.read ? ", read" : ""}): ${Object.entries(m)
+        .filter(([k, v]) => typeof v === "number" && !["dims"].includes(k))
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}`,
+    );
+  return lines.join("\n");
+}
+
+export function command(name = "status") {
+  return withApiOptions(define(name).description("health, counts, today's spend and the embeddings cache")).action(
+    async (o) => {
+      const api = client(o);
+      const t0 = performance.now();
+      const health = await api.request("GET", "/healthz");
+      const healthzMs = Math.round(performance.now() - t0);
+      const [stats, usage, embeddings] = await Promise.all([
+        api.call("GET", "/stats?days=1"),
+        api.call("GET", "/usage?days=1"),
+        api.request("GET", "/embeddings/status").then((r) => (r.ok ? r.json : null)),
+      ]);
+      const s = { url: api.base, healthy: health.ok, healthzMs, stats, spend: usage.spend ?? null, embeddings };
+      output(o, s, renderStatus);
+      if (!health.ok) process.exitCode = 1;
+    },
+  );
+}
