@@ -55,7 +55,7 @@ async function vacuumInto(source, target) {
 async function local(options) {
   const state = options.persistTo ? path.resolve(options.persistTo) : path.join(root, ".wrangler", "state");
   const dir = path.join(state, "v3", "d1", "miniflare-D1DatabaseObject");
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".sqlite")) : [];
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite") : [];
   if (files.length === 0)
     throw new CliError(`no local D1 database under ${dir}; run npm start (or npm run db:apply:local) first`, 1);
   const out = path.resolve(process.env.INIT_CWD ?? process.cwd(), options.out ?? "backups");

@@ -16,7 +16,7 @@ export function renderStatus(s) {
     );
   for (const m of s.embeddings?.models ?? [])
     lines.push(
-      `embeddings ${m.key} (${m.model}, ${m.index}${m.read ? ", read" : ""}): ${Object.entries(m)
+      `embeddings ${m.key} (${m.model?.model ?? m.model}, ${m.index}${m.read ? ", read" : ""}): ${Object.entries(m)
         .filter(([k, v]) => typeof v === "number" && !["dims"].includes(k))
         .map(([k, v]) => `${k} ${v}`)
         .join(", ")}`,

@@ -1,0 +1,228 @@
+// The owner's CLI without a Worker: argument parsing (commander), refusals and their exit
+// codes, the requests each command sends to a stand-in admin API, and the text formatting.
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { after, before, describe, it } from "node:test";
+import { main } from "../../scripts/akasha.mjs";
+import { bookmarkOf, restoreCommand, backupName } from "../../scripts/cli/backup.mjs";
+import { allMessages } from "../../scripts/cli/messages.mjs";
+import { problemMessage, target } from "../../scripts/cli/admin-api.mjs";
+import { againstCap, clip, table, width } from "../../scripts/cli/format.mjs";
+import { renderSpend } from "../../scripts/cli/usage.mjs";
+
+/** Runs the CLI with argv, capturing what it prints; returns { code, out, err }. */
+async function cli(argv, env = {}) {
+  const saved = { log: console.log, error: console.error, write: process.stderr.write, env: { ...process.env } };
+  let out = "";
+  let err = "";
+  console.log = (...a) => (out += `${a.join(" ")}\n`);
+  console.error = (...a) => (err += `${a.join(" ")}\n`);
+  process.stderr.write = (chunk) => ((err += String(chunk)), true);
+  Object.assign(process.env, env);
+  process.exitCode = undefined;
+  try {
+    const code = await main(argv);
+    return { code, out, err };
+  } finally {
+    console.log = saved.log;
+    console.error = saved.error;
+    process.stderr.write = saved.write;
+    process.env = saved.env;
+    process.exitCode = undefined;
+  }
+}
+
+/** A stand-in admin API: records requests, answers from `routes` (path → [status, json]). */
+const seen = [];
+let routes = {};
+const server = createServer(async (req, res) => {
+  let body = "";
+  for await (const c of req) body += c;
+  const url = new URL(req.url, "http://x");
+  seen.push({ method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams), auth: req.headers.authorization, body: body ? JSON.parse(body) : undefined });
+  const [status, json] = routes[`${req.method} ${url.pathname}`] ?? [404, { error: "not-found", what: url.pathname }];
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(json));
+});
+let base;
+before(async () => {
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${server.address().port}`;
+});
+after(() => server.close());
+const api = (argv, env = {}) => cli([...argv, "--url", base], { AKASHA_ADMIN_TOKEN: "tok", ...env });
+
+describe("parsing and refusals", () => {
+  it("no command: usage on stderr, exit 2", async () => {
+    const r = await cli([]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /Usage: akasha <command>/);
+  });
+
+  it("unknown command and unknown option: exit 2 with commander's message", async () => {
+    const a = await cli(["bogus"]);
+    assert.equal(a.code, 2);
+    assert.match(a.err, /unknown command 'bogus'/);
+    const b = await cli(["chats", "--colour"]);
+    assert.equal(b.code, 2);
+    assert.match(b.err, /unknown option '--colour'/);
+  });
+
+  it("--help exits 0", async () => {
+    const r = await cli(["memory", "list", "--help"]);
+    assert.equal(r.code, 0);
+  });
+
+  it("a bad chat key is refused before any request", async () => {
+    seen.length = 0;
+    const r = await api(["messages", "qq:grp:1"]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /'qq:grp:1' is not a chat key/);
+    assert.equal(seen.length, 0);
+  });
+
+  it("bad option values are refused: --limit 0, --importance 2", async () => {
+    assert.equal((await api(["messages", "qq:group:G", "--limit", "0"])).code, 2);
+    const r = await api(["memory", "edit", "m_1", "--importance", "2"]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /between 0 and 1/);
+  });
+
+  it("a remote URL needs a token from the environment; a bad URL is refused", async () => {
+    const r = await cli(["chats", "--url", "https://akasha.example.workers.dev"], { AKASHA_ADMIN_TOKEN: "" });
+    assert.equal(r.code, 2);
+    assert.match(r.err, /set AKASHA_ADMIN_TOKEN/);
+    assert.equal((await cli(["chats", "--url", "not a url"])).code, 2);
+    assert.throws(() => target({ url: "ftp://x" }, {}), /must be http/);
+    assert.equal(target({}, { AKASHA_ADMIN_TOKEN: "t" }).base, "http://localhost:8787");
+  });
+
+  it("memory forget needs --yes and sends the id as confirmation", async () => {
+    seen.length = 0;
+    assert.equal((await api(["memory", "forget", "m_1"])).code, 2);
+    assert.equal(seen.length, 0);
+    routes = { "POST /api/memory/m_1/forget": [200, { forgotten: "m_1" }] };
+    const r = await api(["memory", "forget", "m_1", "--yes"]);
+    assert.equal(r.code, 0);
+    assert.deepEqual(seen.at(-1).body, { confirm: "m_1" });
+  });
+
+  it("memory edit with nothing to change is refused", async () => {
+    const r = await api(["memory", "edit", "m_1"]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /nothing to change/);
+  });
+});
+
+describe("requests and answers", () => {
+  it("chats --json prints the API's JSON, with the token from the environment", async () => {
+    routes = { "GET /api/chats": [200, { chats: [{ chatKey: "qq:group:G", targetType: "group", followed: true, lastSeen: 0 }] }] };
+    const r = await api(["chats", "--json"]);
+    assert.equal(r.code, 0);
+    assert.deepEqual(JSON.parse(r.out), routes["GET /api/chats"][1]);
+    assert.equal(seen.at(-1).auth, "Bearer tok");
+  });
+
+  it("an HTTP error exits 1 with the problem() message", async () => {
+    routes = { "GET /api/audit": [400, { error: "invalid", field: "since", reason: "must be epoch milliseconds or an ISO 8601 date" }] };
+    const r = await api(["audit", "--since", "yesterday"]);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /HTTP 400 invalid: since must be epoch milliseconds/);
+    assert.deepEqual(seen.at(-1).query, { since: "yesterday", limit: "100" });
+  });
+
+  it("memory list passes its filters as the query", async () => {
+    routes = { "GET /api/memory": [200, { items: [], total: 0 }] };
+    await api(["memory", "list", "--kind", "fact", "--status", "active", "--limit", "5"]);
+    assert.deepEqual(seen.at(-1).query, { kind: "fact", status: "active", limit: "5", offset: "0" });
+  });
+
+  it("memory edit sends only the fields given; --no-portable is false", async () => {
+    routes = { "PATCH /api/memory/m_2": [200, { item: { nodeId: "m_2", kind: "fact", status: "active", text: "t", scope: { type: "global", id: "global" }, importance: 0.4, confidence: 1, sensitivity: "public", sensitivitySource: "explicit", portable: false, createdAt: 0, updatedAt: 0 } }] };
+    const r = await api(["memory", "edit", "m_2", "--importance", "0.4", "--no-portable"]);
+    assert.equal(r.code, 0);
+    assert.deepEqual(seen.at(-1).body, { importance: 0.4, portable: false });
+    assert.match(r.out, /m_2 {2}\[fact\] active/);
+  });
+
+  it("the existing kb and embeddings flags keep working", async () => {
+    routes = {
+      "POST /api/kb/collections": [200, { created: true }],
+      "POST /api/kb/search": [200, { items: [] }],
+      "GET /api/embeddings/status": [200, { models: [{ missing: 3 }] }],
+      "POST /api/embeddings/rebuild": [200, { done: true, reports: [{ model: "m", embedded: 3, upserted: 3, removed: 0 }] }],
+    };
+    await api(["kb", "create", "wiki", "--chunk-size", "400", "--overlap", "40", "--title", "Wiki"]);
+    assert.deepEqual(seen.at(-1).body, { name: "wiki", chunkSize: 400, chunkOverlap: 40, title: "Wiki" });
+    await api(["kb", "search", "阿贝多", "角色", "--collection", "a", "--collection", "b", "--limit", "3"]);
+    assert.deepEqual(seen.at(-1).body, { query: "阿贝多 角色", collections: ["a", "b"], limit: 3 });
+    const r = await api(["embeddings", "rebuild", "--resync", "--limit", "10"]);
+    assert.equal(r.code, 0);
+    assert.deepEqual(seen.at(-1).body, { limit: 10, resync: true });
+    assert.match(r.out, /done: 3 vectors embedded/);
+  });
+
+  it("usage shows today's spend against the caps", async () => {
+    routes = {
+      "GET /api/usage": [200, { total: [], byDay: [], byChat: [], spend: { day: "2026-12-01", timeZone: "Asia/Shanghai", chatDailyTokens: 100, globalDailyTokens: null, global: { calls: 2, tokens: 150, cap: null, capped: false }, chats: [{ chatKey: "qq:group:G", calls: 2, tokens: 150, cap: 100, capped: true }] } }],
+    };
+    const r = await api(["usage", "--days", "7"]);
+    assert.equal(r.code, 0);
+    assert.deepEqual(seen.at(-1).query, { days: "7" });
+    assert.match(r.out, /today 2026-12-01 \(Asia\/Shanghai\): 150 tokens \(no cap\) over all chats/);
+    assert.match(r.out, /qq:group:G +2 +150 \/ 100 tokens \(150\.0 %\) — CAPPED/);
+  });
+});
+
+describe("messages --export paging", () => {
+  it("pages back by timestamp without losing messages that share one", async () => {
+    const all = Array.from({ length: 1203 }, (_, i) => ({ seq: i + 1, ts: 1000 + Math.floor(i / 3), text: `m${i}` }));
+    const fake = {
+      async call(_m, route) {
+        const q = new URL(`http://x${route}`).searchParams;
+        const before = q.has("before") ? Number(q.get("before")) : Infinity;
+        const messages = all.filter((m) => m.ts < before).sort((a, b) => b.ts - a.ts || b.seq - a.seq).slice(0, Number(q.get("limit")));
+        return { messages };
+      },
+    };
+    const got = await allMessages(fake, "qq:group:G");
+    assert.deepEqual(got.map((m) => m.seq), all.map((m) => m.seq));
+  });
+});
+
+describe("formatting", () => {
+  it("aligns tables with CJK text at two columns a character", () => {
+    assert.equal(width("阿贝多a"), 7);
+    const t = table([{ a: "阿贝多", n: 5 }, { a: "x", n: 12 }], [
+      { title: "name", value: (r) => r.a },
+      { title: "n", value: (r) => r.n },
+    ]);
+    assert.equal(t, "name     n\n阿贝多   5\nx       12");
+    assert.equal(table([], [{ title: "x", value: () => 1 }], { empty: "none" }), "none");
+  });
+
+  it("clips to a width with an ellipsis", () => {
+    assert.equal(clip("阿贝多是蒙德的炼金术士", 9), "阿贝多是…");
+    assert.equal(clip("short", 9), "short");
+  });
+
+  it("says how close a cap is", () => {
+    assert.equal(againstCap(50, 200), "50 / 200 tokens (25.0 %)");
+    assert.equal(againstCap(200, 200), "200 / 200 tokens (100.0 %) — CAPPED");
+    assert.match(renderSpend(null), /not reported/);
+  });
+
+  it("problem() answers become one line", () => {
+    assert.equal(problemMessage(404, { error: "not-found", what: "memory item m_1" }), "HTTP 404 not-found: memory item m_1");
+    assert.equal(problemMessage(502, { raw: "Bad gateway" }), "HTTP 502: Bad gateway");
+  });
+});
+
+describe("backup", () => {
+  it("reads the bookmark of wrangler's JSON and prints the restore command", () => {
+    assert.equal(bookmarkOf('{"bookmark":"00000085-0000024c-00004c6d-8e61117bf38d7adb71b934ebbf891683"}'), "00000085-0000024c-00004c6d-8e61117bf38d7adb71b934ebbf891683");
+    assert.equal(bookmarkOf("not json"), null);
+    assert.equal(restoreCommand("b1"), "npx wrangler d1 time-travel restore DB --env production --bookmark b1");
+    assert.equal(backupName(Date.parse("2026-12-01T14:03:05.123Z")), "akasha-d1-2026-12-01T14-03-05-123Z.sqlite");
+  });
+});
