@@ -9,11 +9,20 @@ import { CliError, command as define } from "./lib/args.mjs";
 export const COMMANDS = {
   status: { summary: "health, counts, today's spend, embeddings", load: () => import("./cli/status.mjs") },
   chats: { summary: "the chat registry", load: () => import("./cli/chats.mjs") },
-  messages: { summary: "a chat's messages; --export writes all of them", load: () => import("./cli/messages.mjs") },
-  memory: { summary: "memory items: list, show, edit, archive, restore, forget", load: () => import("./cli/memory.mjs") },
+  messages: {
+    summary: "a chat's messages; --export writes all of them",
+    load: () => import("./cli/messages.mjs"),
+  },
+  memory: {
+    summary: "memory items: list, show, edit, archive, restore, forget",
+    load: () => import("./cli/memory.mjs"),
+  },
   audit: { summary: "the audit log", load: () => import("./cli/audit.mjs") },
   usage: { summary: "model usage and today's spend against the caps", load: () => import("./cli/usage.mjs") },
-  backup: { summary: "D1 Time Travel bookmark (remote) or a copy of the local database", load: () => import("./cli/backup.mjs") },
+  backup: {
+    summary: "D1 Time Travel bookmark (remote) or a copy of the local database",
+    load: () => import("./cli/backup.mjs"),
+  },
   "scope-migration": {
     summary: "move chat-specific global memory into its chat's scope",
     load: () => import("./cli/scope-migration.mjs"),
@@ -22,8 +31,14 @@ export const COMMANDS = {
     summary: "make default-sourced private memory public",
     load: () => import("./cli/sensitivity-backfill.mjs"),
   },
-  kb: { summary: "knowledge base: list, create, show, import, delete, search", load: () => import("./cli/kb.mjs") },
-  embeddings: { summary: "embeddings cache: status, rebuild [--resync]", load: () => import("./cli/embeddings.mjs") },
+  kb: {
+    summary: "knowledge base: list, create, show, import, delete, search",
+    load: () => import("./cli/kb.mjs"),
+  },
+  embeddings: {
+    summary: "embeddings cache: status, rebuild [--resync]",
+    load: () => import("./cli/embeddings.mjs"),
+  },
 };
 
 /** The whole program: every registered command, built by its module. */

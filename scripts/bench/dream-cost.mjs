@@ -7,8 +7,9 @@
 // `afterTurns` waiting turns, at most `maxTurnsPerRun` per run). Baseline in the same run: the
 // estimated tokens of the messages' own text, so `prompt_tokens_per_message_token` is the
 // prompt's overhead over what was said.
-import { createServer } from "node:http";
+
 import { existsSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { importTs } from "../lib/ts-import.mjs";
@@ -54,7 +55,10 @@ function message(group, i) {
 
 /** The scripted OpenAI-compatible model: counts calls and tokens per purpose. */
 async function scriptedModel(estimateTokens) {
-  const counts = { dream: { calls: 0, prompt: 0, completion: 0, turns: 0 }, other: { calls: 0, prompt: 0, completion: 0 } };
+  const counts = {
+    dream: { calls: 0, prompt: 0, completion: 0, turns: 0 },
+    other: { calls: 0, prompt: 0, completion: 0 },
+  };
   let lastCallAt = 0;
   const server = createServer(async (req, res) => {
     let raw = "";
@@ -69,7 +73,14 @@ async function scriptedModel(estimateTokens) {
       counts.dream.turns += payload.turns.length;
       content = JSON.stringify({
         memories: firstUser
-          ? [{ kind: "fact", text: `${firstUser.speaker}说：${firstUser.text}`.slice(0, 200), importance: 0.5, turn: firstUser.turn }]
+          ? [
+              {
+                kind: "fact",
+                text: `${firstUser.speaker}说：${firstUser.text}`.slice(0, 200),
+                importance: 0.5,
+                turn: firstUser.turn,
+              },
+            ]
           : [],
         archive: [],
         summary: "群里在聊日常安排。",
@@ -99,7 +110,8 @@ export async function run({ vars }) {
   const model = await scriptedModel(estimateTokens);
   const port = Number(process.env.BENCH_PORT ?? 8797) + 1;
   const base =
-    process.env.BENCH_STATE_DIR ?? path.join(existsSync("/dev/shm") ? "/dev/shm" : os.tmpdir(), "akasha-bench");
+    process.env.BENCH_STATE_DIR ??
+    path.join(existsSync("/dev/shm") ? "/dev/shm" : os.tmpdir(), "akasha-bench");
   const persistTo = `${base}-dream`;
   rmSync(persistTo, { recursive: true, force: true });
   applyLocalMigrations(persistTo);

@@ -97,7 +97,8 @@ export function client(options, { fetch: doFetch = fetch, env = process.env } = 
 /** `?a=1&b=x` from the defined values of an object. */
 export function query(params) {
   const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== "") q.set(k, String(v));
+  for (const [k, v] of Object.entries(params))
+    if (v !== undefined && v !== null && v !== "") q.set(k, String(v));
   const s = q.toString();
   return s ? `?${s}` : "";
 }

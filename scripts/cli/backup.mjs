@@ -28,17 +28,29 @@ export const backupName = (at, suffix = "") =>
   `akasha-d1-${new Date(at).toISOString().replace(/[:.]/g, "-")}${suffix}.sqlite`;
 
 function remote() {
-  const r = wranglerSync(["d1", "time-travel", "info", "DB", "--env", "production", "--json"], { stdio: "pipe" });
+  const r = wranglerSync(["d1", "time-travel", "info", "DB", "--env", "production", "--json"], {
+    stdio: "pipe",
+  });
   const bookmark = r.status === 0 ? bookmarkOf(r.stdout) : null;
   if (!bookmark)
-    throw new CliError(`wrangler d1 time-travel info failed; no bookmark:\n${(r.stderr || r.stdout || "").trim()}`, 1);
-  return { kind: "time-travel", database: "DB (production)", bookmark, at: new Date().toISOString(), restore: restoreCommand(bookmark) };
+    throw new CliError(
+      `wrangler d1 time-travel info failed; no bookmark:\n${(r.stderr || r.stdout || "").trim()}`,
+      1,
+    );
+  return {
+    kind: "time-travel",
+    database: "DB (production)",
+    bookmark,
+    at: new Date().toISOString(),
+    restore: restoreCommand(bookmark),
+  };
 }
 
 async function vacuumInto(source, target) {
   // node:sqlite is still flagged experimental; its one-time warning would only be noise here.
   const emit = process.emitWarning;
-  process.emitWarning = (w, ...rest) => (String(w).includes("SQLite") ? undefined : emit.call(process, w, ...rest));
+  process.emitWarning = (w, ...rest) =>
+    String(w).includes("SQLite") ? undefined : emit.call(process, w, ...rest);
   try {
     const { DatabaseSync } = await import("node:sqlite");
     const db = new DatabaseSync(source, { readOnly: true });
@@ -55,9 +67,14 @@ async function vacuumInto(source, target) {
 async function local(options) {
   const state = options.persistTo ? path.resolve(options.persistTo) : path.join(root, ".wrangler", "state");
   const dir = path.join(state, "v3", "d1", "miniflare-D1DatabaseObject");
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite") : [];
+  const files = existsSync(dir)
+    ? readdirSync(dir).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite")
+    : [];
   if (files.length === 0)
-    throw new CliError(`no local D1 database under ${dir}; run npm start (or npm run db:apply:local) first`, 1);
+    throw new CliError(
+      `no local D1 database under ${dir}; run npm start (or npm run db:apply:local) first`,
+      1,
+    );
   const out = path.resolve(process.env.INIT_CWD ?? process.cwd(), options.out ?? "backups");
   mkdirSync(out, { recursive: true });
   const at = Date.now();
@@ -78,7 +95,9 @@ export function render(r) {
 
 export function command(name = "backup") {
   return define(name)
-    .description("remote: print a D1 Time Travel bookmark and its restore command; local: copy the local D1 file")
+    .description(
+      "remote: print a D1 Time Travel bookmark and its restore command; local: copy the local D1 file",
+    )
     .option("--remote", "the production database (wrangler, your Cloudflare login)")
     .option("--out <dir>", "local: where the copy goes (default ./backups)")
     .option("--persist-to <dir>", "local: the state directory (default .wrangler/state)")

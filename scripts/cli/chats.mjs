@@ -17,7 +17,7 @@ export const renderChats = ({ chats }) =>
   );
 
 export function command(name = "chats") {
-  return withApiOptions(define(name).description("the chat registry: key, type, stored or not, last seen")).action(
-    async (options) => output(options, await client(options).call("GET", "/chats"), renderChats),
-  );
+  return withApiOptions(
+    define(name).description("the chat registry: key, type, stored or not, last seen"),
+  ).action(async (options) => output(options, await client(options).call("GET", "/chats"), renderChats));
 }

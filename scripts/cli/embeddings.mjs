@@ -23,13 +23,15 @@ async function rebuild(o) {
   let resync = o.resync === true;
   const reports = [];
   for (let pass = 1; pass <= 10_000; pass++) {
-    const r = await api.call("POST", "/embeddings/rebuild", { limit: o.limit, ...(resync ? { resync: true } : {}) });
+    const r = await api.call("POST", "/embeddings/rebuild", {
+      limit: o.limit,
+      ...(resync ? { resync: true } : {}),
+    });
     resync = false;
     for (const rep of r.reports) {
       reports.push({ pass, ...rep });
       done += rep.embedded ?? 0;
-      if (!o.json)
-        bar.update(done, Math.max(total, done));
+      if (!o.json) bar.update(done, Math.max(total, done));
       if (!o.json && !process.stderr.isTTY)
         console.log(
           rep.error

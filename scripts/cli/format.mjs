@@ -6,11 +6,16 @@ export function width(text) {
   let w = 0;
   for (const ch of String(text)) {
     const c = ch.codePointAt(0) ?? 0;
-    w += (c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf) || (c >= 0xac00 && c <= 0xd7a3) ||
-      (c >= 0xf900 && c <= 0xfaff) || (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
+    w +=
+      (c >= 0x1100 && c <= 0x115f) ||
+      (c >= 0x2e80 && c <= 0xa4cf) ||
+      (c >= 0xac00 && c <= 0xd7a3) ||
+      (c >= 0xf900 && c <= 0xfaff) ||
+      (c >= 0xfe30 && c <= 0xfe4f) ||
+      (c >= 0xff00 && c <= 0xff60) ||
       (c >= 0xffe0 && c <= 0xffe6)
-      ? 2
-      : 1;
+        ? 2
+        : 1;
   }
   return w;
 }
@@ -22,7 +27,9 @@ const pad = (text, n, right = false) => {
 
 /** One line, at most `max` columns, `…` when cut. */
 export function clip(text, max) {
-  const flat = String(text ?? "").replace(/\s+/g, " ").trim();
+  const flat = String(text ?? "")
+    .replace(/\s+/g, " ")
+    .trim();
   if (width(flat) <= max) return flat;
   let out = "";
   for (const ch of flat) {
@@ -46,7 +53,7 @@ export function table(rows, columns, { empty = "(none)" } = {}) {
   if (rows.length === 0) return empty;
   const cells = rows.map((r) => columns.map((c) => String(c.value(r) ?? "")));
   const widths = columns.map((c, i) => Math.max(width(c.title), ...cells.map((row) => width(row[i]))));
-  const right = columns.map((c, i) => c.right ?? rows.every((r) => typeof c.value(r) === "number"));
+  const right = columns.map((c) => c.right ?? rows.every((r) => typeof c.value(r) === "number"));
   const line = (values) =>
     values
       .map((v, i) => pad(v, i === values.length - 1 && !right[i] ? 0 : widths[i], right[i]))

@@ -11,7 +11,6 @@ const MAX_FILE_BYTES = 25 * 1024 * 1024;
 /** Requests stay under the platform's 100 MB body limit. */
 const MAX_REQUEST_BYTES = 90 * 1024 * 1024;
 
-
 function files(inputs, recursive) {
   const out = [];
   for (const input of inputs) {
@@ -47,7 +46,8 @@ async function importFiles(api, name, inputs, o) {
     const r = await api.request("POST", `/kb/collections/${encodeURIComponent(name)}/documents`, form);
     if (!r.json.results) {
       lines.push(`import failed (${r.status}): ${JSON.stringify(r.json)}`);
-      for (const f of batch) results.push({ file: f.name, status: "failed", error: { kind: "http", message: String(r.status) } });
+      for (const f of batch)
+        results.push({ file: f.name, status: "failed", error: { kind: "http", message: String(r.status) } });
       failed += batch.length;
     } else {
       for (const res of r.json.results) {
@@ -68,7 +68,11 @@ async function importFiles(api, name, inputs, o) {
     const size = statSync(f.path).size;
     if (size > MAX_FILE_BYTES) {
       lines.push(`✗ ${f.name}: too-large: ${size} bytes; the limit is ${MAX_FILE_BYTES}`);
-      results.push({ file: f.name, status: "failed", error: { kind: "too-large", message: `${size} bytes` } });
+      results.push({
+        file: f.name,
+        status: "failed",
+        error: { kind: "too-large", message: `${size} bytes` },
+      });
       bar.increment();
       failed++;
       continue;
@@ -80,21 +84,26 @@ async function importFiles(api, name, inputs, o) {
   await send();
   bar.stop();
   if (o.json) print({ collection: name, files: all.length, failed, results });
-  else console.log(`${lines.join("\n")}${lines.length ? "\n" : ""}${all.length - failed} of ${all.length} files imported or unchanged`);
+  else
+    console.log(
+      `${lines.join("\n")}${lines.length ? "\n" : ""}${all.length - failed} of ${all.length} files imported or unchanged`,
+    );
   return failed > 0 ? 1 : 0;
 }
 
 export function command(name = "kb") {
   const kb = define(name).description("knowledge base: list, create, show, import, delete, search");
   kb.addCommand(
-    withApiOptions(define("list").description("collections with document and passage counts")).action(async (o) => {
-      const r = await client(o).call("GET", "/kb/collections");
-      if (o.json) return print(r);
-      for (const c of r.collections ?? [])
-        console.log(
-          `${c.name.padEnd(24)} ${String(c.documents).padStart(6)} docs ${String(c.passages).padStart(8)} passages  chunk ${c.chunkSize}`,
-        );
-    }),
+    withApiOptions(define("list").description("collections with document and passage counts")).action(
+      async (o) => {
+        const r = await client(o).call("GET", "/kb/collections");
+        if (o.json) return print(r);
+        for (const c of r.collections ?? [])
+          console.log(
+            `${c.name.padEnd(24)} ${String(c.documents).padStart(6)} docs ${String(c.passages).padStart(8)} passages  chunk ${c.chunkSize}`,
+          );
+      },
+    ),
   );
   kb.addCommand(
     withApiOptions(
@@ -116,7 +125,8 @@ export function command(name = "kb") {
   );
   kb.addCommand(
     withApiOptions(define("show").description("a collection and its documents").argument("<name>")).action(
-      async (collection, o) => print(await client(o).call("GET", `/kb/collections/${encodeURIComponent(collection)}`)),
+      async (collection, o) =>
+        print(await client(o).call("GET", `/kb/collections/${encodeURIComponent(collection)}`)),
     ),
   );
   kb.addCommand(

@@ -1,6 +1,6 @@
 // `npm run akasha -- memory list|show|edit|archive|restore|forget`: memory items through the
 // admin API (every change is audited there with the acting admin).
-import { command as define, number, integer, CliError, withApiOptions } from "../lib/args.mjs";
+import { CliError, command as define, integer, number, withApiOptions } from "../lib/args.mjs";
 import { client, query } from "./admin-api.mjs";
 import { clip, output, table, time } from "./format.mjs";
 
@@ -43,7 +43,9 @@ export function editBody(options) {
   if (options.sensitivity !== undefined) body.sensitivity = options.sensitivity;
   if (options.portable !== undefined) body.portable = options.portable;
   if (Object.keys(body).length === 0)
-    throw new CliError("nothing to change: give --text, --kind, --importance, --sensitivity or --portable/--no-portable");
+    throw new CliError(
+      "nothing to change: give --text, --kind, --importance, --sensitivity or --portable/--no-portable",
+    );
   return body;
 }
 

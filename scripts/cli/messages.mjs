@@ -4,8 +4,8 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { command as define, integer, withApiOptions } from "../lib/args.mjs";
-import { checkedChatKey } from "./chat-key.mjs";
 import { client, query } from "./admin-api.mjs";
+import { checkedChatKey } from "./chat-key.mjs";
 import { clip, output, table, time } from "./format.mjs";
 import { progressBar } from "./progress.mjs";
 
@@ -50,13 +50,20 @@ export function command(name = "messages") {
       .description("a chat's messages, newest first; --export writes all of them as JSON Lines")
       .argument("<chat>", "chat key, e.g. qq:group:<id>")
       .option("--limit <n>", "messages to show (1–500)", integer(1, 500), 50)
-      .option("--before <ms>", "only messages before this time (epoch ms)", integer(0, Number.MAX_SAFE_INTEGER))
+      .option(
+        "--before <ms>",
+        "only messages before this time (epoch ms)",
+        integer(0, Number.MAX_SAFE_INTEGER),
+      )
       .option("--export [file]", "write every message to FILE (default messages-<chat>-<time>.jsonl)"),
   ).action(async (rawChat, options) => {
     const chat = await checkedChatKey(rawChat);
     const api = client(options);
     if (options.export === undefined) {
-      const page = await api.call("GET", `/messages${query({ chat, limit: options.limit, before: options.before })}`);
+      const page = await api.call(
+        "GET",
+        `/messages${query({ chat, limit: options.limit, before: options.before })}`,
+      );
       output(options, page, renderMessages);
       return;
     }
@@ -69,7 +76,14 @@ export function command(name = "messages") {
     const bar = progressBar(options, "messages");
     const rows = await allMessages(api, chat, (n, more) => bar.update(n, more ? n + PAGE : n));
     bar.stop();
-    writeFileSync(file, rows.map((m) => JSON.stringify({ chat, ...m })).join("\n") + (rows.length ? "\n" : ""));
-    output(options, { chat, file, messages: rows.length }, (r) => `${r.messages} messages of ${r.chat} → ${r.file}`);
+    writeFileSync(
+      file,
+      rows.map((m) => JSON.stringify({ chat, ...m })).join("\n") + (rows.length ? "\n" : ""),
+    );
+    output(
+      options,
+      { chat, file, messages: rows.length },
+      (r) => `${r.messages} messages of ${r.chat} → ${r.file}`,
+    );
   });
 }

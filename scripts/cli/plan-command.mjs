@@ -134,7 +134,9 @@ export function planCommand(name, spec) {
   );
   cmd.addCommand(
     targetOptions(
-      define("apply").description("without --confirm: dry run; with it: back up, then apply the approved rows"),
+      define("apply").description(
+        "without --confirm: dry run; with it: back up, then apply the approved rows",
+      ),
     )
       .option("--plan <file>", "the plan file")
       .option("--confirm", "really apply (after a backup)")

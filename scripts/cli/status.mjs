@@ -16,7 +16,9 @@ export function renderStatus(s) {
     );
   for (const m of s.embeddings?.models ?? [])
     lines.push(
-      `embeddings ${m.key} (${m.model?.model ?? m.model}, ${m.index}${m.read ? ", read" : ""}): ${Object.entries(m)
+      `embeddings ${m.key} (${m.model?.model ?? m.model}, ${m.index}${m.read ? ", read" : ""}): ${Object.entries(
+        m,
+      )
         .filter(([k, v]) => typeof v === "number" && !["dims"].includes(k))
         .map(([k, v]) => `${k} ${v}`)
         .join(", ")}`,
@@ -25,20 +27,20 @@ export function renderStatus(s) {
 }
 
 export function command(name = "status") {
-  return withApiOptions(define(name).description("health, counts, today's spend and the embeddings cache")).action(
-    async (o) => {
-      const api = client(o);
-      const t0 = performance.now();
-      const health = await api.request("GET", "/healthz");
-      const healthzMs = Math.round(performance.now() - t0);
-      const [stats, usage, embeddings] = await Promise.all([
-        api.call("GET", "/stats?days=1"),
-        api.call("GET", "/usage?days=1"),
-        api.request("GET", "/embeddings/status").then((r) => (r.ok ? r.json : null)),
-      ]);
-      const s = { url: api.base, healthy: health.ok, healthzMs, stats, spend: usage.spend ?? null, embeddings };
-      output(o, s, renderStatus);
-      if (!health.ok) process.exitCode = 1;
-    },
-  );
+  return withApiOptions(
+    define(name).description("health, counts, today's spend and the embeddings cache"),
+  ).action(async (o) => {
+    const api = client(o);
+    const t0 = performance.now();
+    const health = await api.request("GET", "/healthz");
+    const healthzMs = Math.round(performance.now() - t0);
+    const [stats, usage, embeddings] = await Promise.all([
+      api.call("GET", "/stats?days=1"),
+      api.call("GET", "/usage?days=1"),
+      api.request("GET", "/embeddings/status").then((r) => (r.ok ? r.json : null)),
+    ]);
+    const s = { url: api.base, healthy: health.ok, healthzMs, stats, spend: usage.spend ?? null, embeddings };
+    output(o, s, renderStatus);
+    if (!health.ok) process.exitCode = 1;
+  });
 }

@@ -34,7 +34,11 @@ before(async () => {
     port: PORT,
     persistTo: state,
     quiet: true,
-    vars: { QQ_BOT_APPID: "102000000", QQ_BOT_SECRET: "cliE2eSecret0123456789abcdefghij", ADMIN_TOKEN: TOKEN },
+    vars: {
+      QQ_BOT_APPID: "102000000",
+      QQ_BOT_SECRET: "cliE2eSecret0123456789abcdefghij",
+      ADMIN_TOKEN: TOKEN,
+    },
   });
   for (const [chat, text] of [
     ["qq:private:CLIU1", "记住我喜欢猫"],
@@ -65,7 +69,10 @@ describe("the CLI against a local Worker", () => {
     assert.equal(s.code, 0, s.err);
     assert.equal(s.json().healthy, true);
     assert.equal(s.json().stats.chats, 2);
-    const chats = akasha("chats", "--json").json().chats.map((c) => c.chatKey).sort();
+    const chats = akasha("chats", "--json")
+      .json()
+      .chats.map((c) => c.chatKey)
+      .sort();
     assert.deepEqual(chats, ["qq:group:CLIG1", "qq:private:CLIU1"]);
     const u = akasha("usage", "--json", "--days", "1").json();
     assert.equal(u.spend.timeZone, "Asia/Shanghai");
@@ -75,8 +82,14 @@ describe("the CLI against a local Worker", () => {
   it("messages --export writes every message of the chat", () => {
     const r = akasha("messages", "qq:private:CLIU1", "--export", "dump.jsonl");
     assert.equal(r.code, 0, r.err);
-    const rows = readFileSync(path.join(out, "dump.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
-    assert.deepEqual(rows.map((m) => m.direction), ["in", "out"]);
+    const rows = readFileSync(path.join(out, "dump.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    assert.deepEqual(
+      rows.map((m) => m.direction),
+      ["in", "out"],
+    );
     assert.equal(rows[0].text, "记住我喜欢猫");
   });
 
@@ -92,7 +105,9 @@ describe("the CLI against a local Worker", () => {
     assert.match(again.err, /HTTP 400 invalid: status/);
     assert.equal(akasha("memory", "forget", item.nodeId, "--yes").code, 0);
     assert.equal(akasha("memory", "show", item.nodeId).code, 1);
-    const actions = akasha("audit", "--json", "--action", "memory.").json().entries.map((e) => e.action);
+    const actions = akasha("audit", "--json", "--action", "memory.")
+      .json()
+      .entries.map((e) => e.action);
     assert.deepEqual(actions, ["memory.forget", "memory.archive"]);
   });
 

@@ -4,20 +4,28 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { after, before, describe, it } from "node:test";
 import { main } from "../../scripts/akasha.mjs";
-import { bookmarkOf, restoreCommand, backupName } from "../../scripts/cli/backup.mjs";
-import { allMessages } from "../../scripts/cli/messages.mjs";
 import { problemMessage, target } from "../../scripts/cli/admin-api.mjs";
+import { backupName, bookmarkOf, restoreCommand } from "../../scripts/cli/backup.mjs";
 import { againstCap, clip, table, width } from "../../scripts/cli/format.mjs";
+import { allMessages } from "../../scripts/cli/messages.mjs";
 import { renderSpend } from "../../scripts/cli/usage.mjs";
 
 /** Runs the CLI with argv, capturing what it prints; returns { code, out, err }. */
 async function cli(argv, env = {}) {
-  const saved = { log: console.log, error: console.error, write: process.stderr.write, env: { ...process.env } };
+  const saved = {
+    log: console.log,
+    error: console.error,
+    write: process.stderr.write,
+    env: { ...process.env },
+  };
   let out = "";
   let err = "";
   console.log = (...a) => (out += `${a.join(" ")}\n`);
   console.error = (...a) => (err += `${a.join(" ")}\n`);
-  process.stderr.write = (chunk) => ((err += String(chunk)), true);
+  process.stderr.write = (chunk) => {
+    err += String(chunk);
+    return true;
+  };
   Object.assign(process.env, env);
   process.exitCode = undefined;
   try {
@@ -39,8 +47,17 @@ const server = createServer(async (req, res) => {
   let body = "";
   for await (const c of req) body += c;
   const url = new URL(req.url, "http://x");
-  seen.push({ method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams), auth: req.headers.authorization, body: body ? JSON.parse(body) : undefined });
-  const [status, json] = routes[`${req.method} ${url.pathname}`] ?? [404, { error: "not-found", what: url.pathname }];
+  seen.push({
+    method: req.method,
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    auth: req.headers.authorization,
+    body: body ? JSON.parse(body) : undefined,
+  });
+  const [status, json] = routes[`${req.method} ${url.pathname}`] ?? [
+    404,
+    { error: "not-found", what: url.pathname },
+  ];
   res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify(json));
 });
@@ -116,7 +133,12 @@ describe("parsing and refusals", () => {
 
 describe("requests and answers", () => {
   it("chats --json prints the API's JSON, with the token from the environment", async () => {
-    routes = { "GET /api/chats": [200, { chats: [{ chatKey: "qq:group:G", targetType: "group", followed: true, lastSeen: 0 }] }] };
+    routes = {
+      "GET /api/chats": [
+        200,
+        { chats: [{ chatKey: "qq:group:G", targetType: "group", followed: true, lastSeen: 0 }] },
+      ],
+    };
     const r = await api(["chats", "--json"]);
     assert.equal(r.code, 0);
     assert.deepEqual(JSON.parse(r.out), routes["GET /api/chats"][1]);
@@ -124,7 +146,12 @@ describe("requests and answers", () => {
   });
 
   it("an HTTP error exits 1 with the problem() message", async () => {
-    routes = { "GET /api/audit": [400, { error: "invalid", field: "since", reason: "must be epoch milliseconds or an ISO 8601 date" }] };
+    routes = {
+      "GET /api/audit": [
+        400,
+        { error: "invalid", field: "since", reason: "must be epoch milliseconds or an ISO 8601 date" },
+      ],
+    };
     const r = await api(["audit", "--since", "yesterday"]);
     assert.equal(r.code, 1);
     assert.match(r.err, /HTTP 400 invalid: since must be epoch milliseconds/);
@@ -138,7 +165,27 @@ describe("requests and answers", () => {
   });
 
   it("memory edit sends only the fields given; --no-portable is false", async () => {
-    routes = { "PATCH /api/memory/m_2": [200, { item: { nodeId: "m_2", kind: "fact", status: "active", text: "t", scope: { type: "global", id: "global" }, importance: 0.4, confidence: 1, sensitivity: "public", sensitivitySource: "explicit", portable: false, createdAt: 0, updatedAt: 0 } }] };
+    routes = {
+      "PATCH /api/memory/m_2": [
+        200,
+        {
+          item: {
+            nodeId: "m_2",
+            kind: "fact",
+            status: "active",
+            text: "t",
+            scope: { type: "global", id: "global" },
+            importance: 0.4,
+            confidence: 1,
+            sensitivity: "public",
+            sensitivitySource: "explicit",
+            portable: false,
+            createdAt: 0,
+            updatedAt: 0,
+          },
+        },
+      ],
+    };
     const r = await api(["memory", "edit", "m_2", "--importance", "0.4", "--no-portable"]);
     assert.equal(r.code, 0);
     assert.deepEqual(seen.at(-1).body, { importance: 0.4, portable: false });
@@ -150,7 +197,10 @@ describe("requests and answers", () => {
       "POST /api/kb/collections": [200, { created: true }],
       "POST /api/kb/search": [200, { items: [] }],
       "GET /api/embeddings/status": [200, { models: [{ missing: 3 }] }],
-      "POST /api/embeddings/rebuild": [200, { done: true, reports: [{ model: "m", embedded: 3, upserted: 3, removed: 0 }] }],
+      "POST /api/embeddings/rebuild": [
+        200,
+        { done: true, reports: [{ model: "m", embedded: 3, upserted: 3, removed: 0 }] },
+      ],
     };
     await api(["kb", "create", "wiki", "--chunk-size", "400", "--overlap", "40", "--title", "Wiki"]);
     assert.deepEqual(seen.at(-1).body, { name: "wiki", chunkSize: 400, chunkOverlap: 40, title: "Wiki" });
@@ -164,7 +214,22 @@ describe("requests and answers", () => {
 
   it("usage shows today's spend against the caps", async () => {
     routes = {
-      "GET /api/usage": [200, { total: [], byDay: [], byChat: [], spend: { day: "2026-12-01", timeZone: "Asia/Shanghai", chatDailyTokens: 100, globalDailyTokens: null, global: { calls: 2, tokens: 150, cap: null, capped: false }, chats: [{ chatKey: "qq:group:G", calls: 2, tokens: 150, cap: 100, capped: true }] } }],
+      "GET /api/usage": [
+        200,
+        {
+          total: [],
+          byDay: [],
+          byChat: [],
+          spend: {
+            day: "2026-12-01",
+            timeZone: "Asia/Shanghai",
+            chatDailyTokens: 100,
+            globalDailyTokens: null,
+            global: { calls: 2, tokens: 150, cap: null, capped: false },
+            chats: [{ chatKey: "qq:group:G", calls: 2, tokens: 150, cap: 100, capped: true }],
+          },
+        },
+      ],
     };
     const r = await api(["usage", "--days", "7"]);
     assert.equal(r.code, 0);
@@ -176,27 +241,43 @@ describe("requests and answers", () => {
 
 describe("messages --export paging", () => {
   it("pages back by timestamp without losing messages that share one", async () => {
-    const all = Array.from({ length: 1203 }, (_, i) => ({ seq: i + 1, ts: 1000 + Math.floor(i / 3), text: `m${i}` }));
+    const all = Array.from({ length: 1203 }, (_, i) => ({
+      seq: i + 1,
+      ts: 1000 + Math.floor(i / 3),
+      text: `m${i}`,
+    }));
     const fake = {
       async call(_m, route) {
         const q = new URL(`http://x${route}`).searchParams;
         const before = q.has("before") ? Number(q.get("before")) : Infinity;
-        const messages = all.filter((m) => m.ts < before).sort((a, b) => b.ts - a.ts || b.seq - a.seq).slice(0, Number(q.get("limit")));
+        const messages = all
+          .filter((m) => m.ts < before)
+          .sort((a, b) => b.ts - a.ts || b.seq - a.seq)
+          .slice(0, Number(q.get("limit")));
         return { messages };
       },
     };
     const got = await allMessages(fake, "qq:group:G");
-    assert.deepEqual(got.map((m) => m.seq), all.map((m) => m.seq));
+    assert.deepEqual(
+      got.map((m) => m.seq),
+      all.map((m) => m.seq),
+    );
   });
 });
 
 describe("formatting", () => {
   it("aligns tables with CJK text at two columns a character", () => {
     assert.equal(width("阿贝多a"), 7);
-    const t = table([{ a: "阿贝多", n: 5 }, { a: "x", n: 12 }], [
-      { title: "name", value: (r) => r.a },
-      { title: "n", value: (r) => r.n },
-    ]);
+    const t = table(
+      [
+        { a: "阿贝多", n: 5 },
+        { a: "x", n: 12 },
+      ],
+      [
+        { title: "name", value: (r) => r.a },
+        { title: "n", value: (r) => r.n },
+      ],
+    );
     assert.equal(t, "name     n\n阿贝多   5\nx       12");
     assert.equal(table([], [{ title: "x", value: () => 1 }], { empty: "none" }), "none");
   });
@@ -213,16 +294,28 @@ describe("formatting", () => {
   });
 
   it("problem() answers become one line", () => {
-    assert.equal(problemMessage(404, { error: "not-found", what: "memory item m_1" }), "HTTP 404 not-found: memory item m_1");
+    assert.equal(
+      problemMessage(404, { error: "not-found", what: "memory item m_1" }),
+      "HTTP 404 not-found: memory item m_1",
+    );
     assert.equal(problemMessage(502, { raw: "Bad gateway" }), "HTTP 502: Bad gateway");
   });
 });
 
 describe("backup", () => {
   it("reads the bookmark of wrangler's JSON and prints the restore command", () => {
-    assert.equal(bookmarkOf('{"bookmark":"00000085-0000024c-00004c6d-8e61117bf38d7adb71b934ebbf891683"}'), "00000085-0000024c-00004c6d-8e61117bf38d7adb71b934ebbf891683");
+    assert.equal(
+      bookmarkOf('{"bookmark":"00000085-0000024c-00004c6d-8e61117bf38d7adb71b934ebbf891683"}'),
+      "00000085-0000024c-00004c6d-8e61117bf38d7adb71b934ebbf891683",
+    );
     assert.equal(bookmarkOf("not json"), null);
-    assert.equal(restoreCommand("b1"), "npx wrangler d1 time-travel restore DB --env production --bookmark b1");
-    assert.equal(backupName(Date.parse("2026-12-01T14:03:05.123Z")), "akasha-d1-2026-12-01T14-03-05-123Z.sqlite");
+    assert.equal(
+      restoreCommand("b1"),
+      "npx wrangler d1 time-travel restore DB --env production --bookmark b1",
+    );
+    assert.equal(
+      backupName(Date.parse("2026-12-01T14:03:05.123Z")),
+      "akasha-d1-2026-12-01T14-03-05-123Z.sqlite",
+    );
   });
 });

@@ -45,7 +45,9 @@ async function privateTurn(user: string, text: string) {
 
 const usageRows = async (chatKey: string) =>
   (
-    await env.DB.prepare("SELECT purpose, prompt_tokens, completion_tokens FROM model_usage WHERE chat_key = ?")
+    await env.DB.prepare(
+      "SELECT purpose, prompt_tokens, completion_tokens FROM model_usage WHERE chat_key = ?",
+    )
       .bind(chatKey)
       .all()
   ).results;
@@ -117,7 +119,10 @@ describe("spend caps", () => {
   });
 
   it("dreaming over the cap waits for the next day, keeps its journal, then runs", async ({ expect }) => {
-    await setSpend({ chatDailyTokens: 100, globalDailyTokens: null }, { memory: { dreaming: { afterTurns: 2 } } });
+    await setSpend(
+      { chatDailyTokens: 100, globalDailyTokens: null },
+      { memory: { dreaming: { afterTurns: 2 } } },
+    );
     const user = `U${uid()}`;
     const chat = `qq:private:${user}`;
     const clock = new ManualClock(Date.now());
@@ -136,7 +141,10 @@ describe("spend caps", () => {
       const rows = (await auditRows(chat)).filter((r) => r.detail.purpose === "dream");
       return rows.length > 0 ? rows : undefined;
     });
-    expect(deferred[0]).toMatchObject({ action: "spend.capped", detail: { outcome: "refused", scope: "chat" } });
+    expect(deferred[0]).toMatchObject({
+      action: "spend.capped",
+      detail: { outcome: "refused", scope: "chat" },
+    });
     expect(model.requests).toHaveLength(1);
     expect((await stub.stats()).dreamPending).toBeGreaterThan(0);
     const until = await runInDurableObject(stub, (_o: ChatSession, state) =>
@@ -158,7 +166,9 @@ describe("spend caps", () => {
 
   it("invalid cap settings are refused with the field named and nothing changes", async ({ expect }) => {
     await setSpend({ chatDailyTokens: 1234 });
-    const before = await env.DB.prepare("SELECT value, updated_at FROM settings WHERE key = 'config'").first();
+    const before = await env.DB.prepare(
+      "SELECT value, updated_at FROM settings WHERE key = 'config'",
+    ).first();
     for (const [spend, field] of [
       [{ chatDailyTokens: -1 }, "spend.chatDailyTokens"],
       [{ globalDailyTokens: "many" }, "spend.globalDailyTokens"],
@@ -174,9 +184,9 @@ describe("spend caps", () => {
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ error: "invalid", field });
     }
-    expect(await env.DB.prepare("SELECT value, updated_at FROM settings WHERE key = 'config'").first()).toEqual(
-      before,
-    );
+    expect(
+      await env.DB.prepare("SELECT value, updated_at FROM settings WHERE key = 'config'").first(),
+    ).toEqual(before);
   });
 
   it("the usage API shows the caps and today's spend against them", async ({ expect }) => {

@@ -11,7 +11,12 @@ export type SpendTotals = { readonly chat: number; readonly global: number };
 
 export type SpendVerdict =
   | { readonly allowed: true }
-  | { readonly allowed: false; readonly scope: "chat" | "global"; readonly used: number; readonly cap: number };
+  | {
+      readonly allowed: false;
+      readonly scope: "chat" | "global";
+      readonly used: number;
+      readonly cap: number;
+    };
 
 export type TokenCounts = { readonly promptTokens: number | null; readonly completionTokens: number | null };
 

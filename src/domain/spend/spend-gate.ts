@@ -11,7 +11,9 @@ import type { SpendLedger } from "./spend-ledger";
 
 export interface SpendGate {
   /** May the chat make one more call, given what this turn (or run) has already spent? */
-  check(spentHere: readonly (TokenCounts & { readonly at: number })[]): Promise<SpendVerdict & { day: SpendDay }>;
+  check(
+    spentHere: readonly (TokenCounts & { readonly at: number })[],
+  ): Promise<SpendVerdict & { day: SpendDay }>;
 }
 
 export type SpendGateDeps = {

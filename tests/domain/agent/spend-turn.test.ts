@@ -14,7 +14,16 @@ const caps = { chatDailyTokens: 20, globalDailyTokens: null, timeZone: "UTC" };
 
 function context(text: string): TurnContext {
   const event = messageEvent({ chat: CHAT, text });
-  return { event, chat: event.chat, sender: event.sender, identity: null, text, recent: [], settings: DEFAULT_SETTINGS, now: TEST_NOW };
+  return {
+    event,
+    chat: event.chat,
+    sender: event.sender,
+    identity: null,
+    text,
+    recent: [],
+    settings: DEFAULT_SETTINGS,
+    now: TEST_NOW,
+  };
 }
 
 function ports(model: ScriptedChatModel, spentBefore: number) {
@@ -62,7 +71,9 @@ describe("a turn under spend caps", () => {
     expect(p.reads()).toBe(0);
   });
 
-  it("stops between tool rounds once the turn's own calls reach the cap, reading the spend once", async ({ expect }) => {
+  it("stops between tool rounds once the turn's own calls reach the cap, reading the spend once", async ({
+    expect,
+  }) => {
     // Every scripted call spends 15 tokens: the first is allowed (5 + 0 < 20), the second
     // would start at 5 + 15 = 20.
     const model = new ScriptedChatModel([
@@ -76,6 +87,9 @@ describe("a turn under spend caps", () => {
     if (!result.ok) throw new Error("expected a reply");
     expect(result.value.usage).toHaveLength(1);
     expect(result.value.replies[0]).toContain("已达上限");
-    expect(result.value.audit.find((a) => a.action === "spend.capped")?.detail).toMatchObject({ used: 20, round: 1 });
+    expect(result.value.audit.find((a) => a.action === "spend.capped")?.detail).toMatchObject({
+      used: 20,
+      round: 1,
+    });
   });
 });

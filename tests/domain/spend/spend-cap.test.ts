@@ -63,7 +63,11 @@ describe("spend settings", () => {
 
   it("accept null as no cap", ({ expect }) => {
     const r = resolveSettings({ spend: { chatDailyTokens: null, timeZone: "UTC" } });
-    expect(r.ok && r.value.spend).toEqual({ ...DEFAULT_SPEND_SETTINGS, chatDailyTokens: null, timeZone: "UTC" });
+    expect(r.ok && r.value.spend).toEqual({
+      ...DEFAULT_SPEND_SETTINGS,
+      chatDailyTokens: null,
+      timeZone: "UTC",
+    });
   });
 });
 
@@ -107,7 +111,13 @@ describe("dailySpendGate", () => {
   it("reads nothing when both caps are off", async ({ expect }) => {
     const l = ledger(1e9, 1e9);
     const off = { ...caps, chatDailyTokens: null, globalDailyTokens: null };
-    const gate = dailySpendGate({ chatKey: "c", caps: off, ledger: l, clock: new ManualClock(T0), unflushed: () => 0 });
+    const gate = dailySpendGate({
+      chatKey: "c",
+      caps: off,
+      ledger: l,
+      clock: new ManualClock(T0),
+      unflushed: () => 0,
+    });
     expect((await gate.check([])).allowed).toBe(true);
     expect(l.reads).toHaveLength(0);
   });

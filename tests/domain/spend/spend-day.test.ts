@@ -27,7 +27,11 @@ describe("spendDay", () => {
 
   it("a daylight-saving day is 23 or 25 hours long", ({ expect }) => {
     const spring = spendDay(at("2026-03-08T12:00:00Z"), "America/New_York");
-    expect(spring).toEqual({ day: "2026-03-08", start: at("2026-03-08T05:00:00Z"), end: at("2026-03-09T04:00:00Z") });
+    expect(spring).toEqual({
+      day: "2026-03-08",
+      start: at("2026-03-08T05:00:00Z"),
+      end: at("2026-03-09T04:00:00Z"),
+    });
     const autumn = spendDay(at("2026-11-01T12:00:00Z"), "America/New_York");
     expect(autumn.end - autumn.start).toBe(25 * 3_600_000);
   });
