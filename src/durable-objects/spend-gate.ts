@@ -23,12 +23,13 @@ export function chatSpendGate(
   });
 }
 
-/** The turn's ports with the gate `runTurn` checks before each model call. */
-export function withSpendGate<P extends { spendLedger: SpendLedger; clock: Clock }>(
-  ports: P,
-  chatKey: string,
-  settings: Settings,
-  storage: DurableObjectStorage,
-): P & { spend: SpendGate } {
+/**
+ * The turn's ports with the gate `runTurn` checks before each model call. The offline model
+ * costs nothing, so its turns are never capped and pay no spend read.
+ */
+export function withSpendGate<
+  P extends { spendLedger: SpendLedger; clock: Clock; model: { provider: string } },
+>(ports: P, chatKey: string, settings: Settings, storage: DurableObjectStorage): P & { spend?: SpendGate } {
+  if (ports.model.provider === "offline") return ports;
   return { ...ports, spend: chatSpendGate(chatKey, settings, ports, storage) };
 }

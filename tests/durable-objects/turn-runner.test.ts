@@ -37,6 +37,7 @@ function runner(storage: DurableObjectStorage, outbound: Outbound, model = new S
     outbound: () => outbound,
     registry: defaultTurnRegistry(),
     botName: "Akasha",
+    spendLedger: { spent: async () => ({ chat: 0, global: 0 }) },
   } as unknown as ChatSessionDeps & typeof ports;
   const parts = {
     inbox: new Inbox(sql),
