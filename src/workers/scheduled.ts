@@ -1,5 +1,6 @@
-/** The cron trigger: message-log retention, then a bounded embeddings refresh. */
+/** The cron trigger: message-log retention, a bounded embeddings refresh, the daily summaries. */
 import { applyRetention } from "../adapters/d1/retention";
+import { dailySummaryJob } from "../composition/daily-summaries";
 import { createKnowledgeServices } from "../composition/knowledge-services";
 import { loadSettings } from "../composition/settings-source";
 
@@ -16,5 +17,12 @@ export async function runScheduled(env: Env, scheduledTime: number): Promise<voi
     console.log(JSON.stringify({ msg: "embeddings refresh", reports: JSON.stringify(reports) }));
   } catch (e) {
     console.error(JSON.stringify({ msg: "embeddings refresh failed", error: String(e) }));
+  }
+  try {
+    console.log(
+      JSON.stringify({ msg: "daily summaries", ...(await dailySummaryJob(env, settings, scheduledTime)) }),
+    );
+  } catch (e) {
+    console.error(JSON.stringify({ msg: "daily summaries failed", error: String(e) }));
   }
 }

@@ -133,6 +133,7 @@ export async function runTurn(
       messages,
       maxTokens: ctx.settings.turn.maxOutputTokens,
       recalled,
+      summary: prepared.mandatory.summary,
       ...(allowTools ? { tools: specs } : {}),
     };
     const started = services.clock.now();
