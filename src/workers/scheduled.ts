@@ -1,7 +1,9 @@
-/** The cron trigger: message-log retention, a bounded embeddings refresh, the daily summaries. */
+/** The cron trigger: message-log retention, a bounded embeddings refresh, the daily summaries, the OneBot backfill. */
 import { applyRetention } from "../adapters/d1/retention";
+import { backfillJob, oneBotHistorySource } from "../composition/backfill";
 import { dailySummaryJob } from "../composition/daily-summaries";
 import { createKnowledgeServices } from "../composition/knowledge-services";
+import { readRuntimeConfig } from "../composition/runtime-config";
 import { loadSettings } from "../composition/settings-source";
 
 export async function runScheduled(env: Env, scheduledTime: number): Promise<void> {
@@ -24,5 +26,11 @@ export async function runScheduled(env: Env, scheduledTime: number): Promise<voi
     );
   } catch (e) {
     console.error(JSON.stringify({ msg: "daily summaries failed", error: String(e) }));
+  }
+  try {
+    const source = oneBotHistorySource(readRuntimeConfig(env));
+    console.log(JSON.stringify({ msg: "onebot backfill", ...(await backfillJob(env, settings, source)) }));
+  } catch (e) {
+    console.error(JSON.stringify({ msg: "onebot backfill failed", error: String(e) }));
   }
 }
