@@ -5,6 +5,7 @@ import { OfflineChatModel } from "../../src/domain/agent/offline-chat-model";
 import { resolveSettings, type Settings } from "../../src/domain/config/settings";
 import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
 import { dayBounds, daysBefore } from "../../src/domain/summary/local-day";
+import { runScheduled } from "../../src/workers/scheduled";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { seedDay } from "../support/day-log";
 import { uid } from "../support/memory";
@@ -128,6 +129,19 @@ describe("daily summaries", () => {
       .bind(unfollowed)
       .all();
     expect(records.results).toEqual([{ chat_key: unfollowed, status: "skipped", reason: "not followed" }]);
+  });
+
+  it("the cron handler itself writes the summary once, with the settings it loads", async ({ expect }) => {
+    const asOf = Date.now();
+    const { at } = yesterdayMorning(asOf);
+    // The test Worker's AKASHA_CONFIG follows every group.
+    const group = `qq:group:GK${uid()}`;
+    await seedDay(group, at, CAMPING);
+    await runScheduled(env, asOf);
+    await runScheduled(env, asOf + 3_600_000);
+    const rows = await summariesOf(group);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.raw_text).toContain("露营");
   });
 
   it("quotes the most replied-to messages offline and never a masked credential", async ({ expect }) => {

@@ -232,6 +232,31 @@ describe("OneBot backfill", () => {
     expect(unauthorized.status).toBe(401);
   });
 
+  it("stops at the group retention window: older messages would only be swept away", async ({ expect }) => {
+    const group = newGroup();
+    const chat = `onebot:group:${group}`;
+    const fake = new FakeOneBotHistory();
+    const msgs = history(6);
+    const day = 86_400;
+    // The first three are older than a 30-day retention.
+    const dated = msgs.map((m, i) => (i < 3 ? { ...m, time: m.time - 40 * day } : m));
+    fake.add(group, dated);
+    const settings = settingsWith({
+      follow: { groups: [chat] },
+      retention: { groupDays: 30 },
+      backfill: { pageSize: 4 },
+    });
+    await backfillJob(env, settings, client(fake));
+    expect(await progressOf(chat)).toMatchObject({
+      status: "done",
+      done_reason: "retention window",
+      stored: 3,
+    });
+    expect((await rows(chat)).map((r) => r.message_id)).toEqual(
+      dated.slice(3).map((m) => String(m.messageId)),
+    );
+  });
+
   it("without a OneBot API it does nothing", async ({ expect }) => {
     const report = await backfillJob(env, settingsWith({ follow: { groups: ["*"] } }), null);
     expect(report).toEqual({ configured: false, pages: 0, stored: 0, failures: 0, finished: [], waiting: 0 });

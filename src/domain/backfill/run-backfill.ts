@@ -14,7 +14,7 @@
  * (`pagesPerRun`).
  */
 import { parseChatKey } from "../chat/chat-address";
-import { isStored, type Settings } from "../config/settings";
+import { isStored, retentionDays, type Settings } from "../config/settings";
 import type { MessageLog } from "../history/message-log";
 import { inboundRecord, type MessageRecord } from "../history/message-record";
 import { maskInboundEvent } from "../inbound/mask-inbound-event";
@@ -23,6 +23,7 @@ import { type BackfillProgress, type BackfillProgressStore, newProgress } from "
 import type { GroupHistorySource } from "./group-history-source";
 
 const GROUP_PREFIX = "onebot:group:";
+const DAY_MS = 86_400_000;
 
 export type BackfillReport = {
   readonly configured: boolean;
@@ -130,10 +131,17 @@ async function backfillPage(
       failed: false,
     };
   }
-  // Newest first, so the message bound keeps the most recent history.
+  // Newest first, so the message bound keeps the most recent history. Messages older than the
+  // group retention would be deleted by the next retention sweep: the backfill stops there.
   const room = Math.max(0, cfg.maxMessages - p.stored);
+  const cutoff = at - retentionDays(settings, "group", null) * DAY_MS;
   const records: MessageRecord[] = [];
+  let pastRetention = false;
   for (const e of older) {
+    if (e.event?.message && e.event.message.ts < cutoff) {
+      pastRetention = true;
+      continue;
+    }
     if (records.length >= room || !e.event || e.event.chat.key !== p.chatKey) continue;
     // The same masking as live events get on arrival (the record masks once more).
     const record = inboundRecord(maskInboundEvent(e.event));
@@ -152,7 +160,11 @@ async function backfillPage(
     stored,
     skipped: p.skipped + older.filter((e) => !e.event).length,
     updatedAt: at,
-    ...(stored >= cfg.maxMessages ? { status: "done" as const, doneReason: "message bound" } : {}),
+    ...(stored >= cfg.maxMessages
+      ? { status: "done" as const, doneReason: "message bound" }
+      : pastRetention
+        ? { status: "done" as const, doneReason: "retention window" }
+        : {}),
   };
   return { progress: bounded(next, false), stored: records.length, failed: false };
 }
