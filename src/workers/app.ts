@@ -9,6 +9,7 @@ import { DASHBOARD_CSS } from "./dashboard/styles";
 import { devApp } from "./dev/dev-app";
 import { errorResponse, problem } from "./error-response";
 import { adminRoutes } from "./routes/admin.routes";
+import { backfillRoutes } from "./routes/backfill.routes";
 import { contextRoutes } from "./routes/context.routes";
 import { insightsRoutes } from "./routes/insights.routes";
 import { knowledgeRoutes } from "./routes/knowledge.routes";
@@ -41,6 +42,7 @@ export function createApp() {
   app.route("/api", knowledgeRoutes);
   app.route("/api/memory", memoryAdminRoutes);
   app.route("/api", insightsRoutes);
+  app.route("/api", backfillRoutes);
   // The stylesheet and the login page are the only things under /admin served without an
   // admin; they are registered before the guard, which therefore never sees them.
   app.get("/admin/app.css", (c) =>

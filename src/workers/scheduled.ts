@@ -1,6 +1,9 @@
-/** The cron trigger: message-log retention, then a bounded embeddings refresh. */
+/** The cron trigger: message-log retention, a bounded embeddings refresh, the OneBot backfill, the daily summaries. */
 import { applyRetention } from "../adapters/d1/retention";
+import { backfillJob, oneBotHistorySource } from "../composition/backfill";
+import { dailySummaryJob } from "../composition/daily-summaries";
 import { createKnowledgeServices } from "../composition/knowledge-services";
+import { readRuntimeConfig } from "../composition/runtime-config";
 import { loadSettings } from "../composition/settings-source";
 
 export async function runScheduled(env: Env, scheduledTime: number): Promise<void> {
@@ -16,5 +19,19 @@ export async function runScheduled(env: Env, scheduledTime: number): Promise<voi
     console.log(JSON.stringify({ msg: "embeddings refresh", reports: JSON.stringify(reports) }));
   } catch (e) {
     console.error(JSON.stringify({ msg: "embeddings refresh failed", error: String(e) }));
+  }
+  // Backfill first, so a day it filled in is summarized in this same run.
+  try {
+    const source = oneBotHistorySource(readRuntimeConfig(env));
+    console.log(JSON.stringify({ msg: "onebot backfill", ...(await backfillJob(env, settings, source)) }));
+  } catch (e) {
+    console.error(JSON.stringify({ msg: "onebot backfill failed", error: String(e) }));
+  }
+  try {
+    console.log(
+      JSON.stringify({ msg: "daily summaries", ...(await dailySummaryJob(env, settings, scheduledTime)) }),
+    );
+  } catch (e) {
+    console.error(JSON.stringify({ msg: "daily summaries failed", error: String(e) }));
   }
 }

@@ -35,6 +35,7 @@ export const messages = sqliteTable(
     rawJson: text("raw_json"),
     direction: text("direction", { enum: ["in", "out"] }).notNull(),
     recalled: integer("recalled", { mode: "boolean" }).notNull().default(false),
+    replyTo: text("reply_to"),
   },
   (t) => [
     uniqueIndex("messages_unique").on(t.transport, t.chatKey, t.messageId, t.ts),

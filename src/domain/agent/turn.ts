@@ -134,6 +134,7 @@ export async function runTurn(
       messages,
       maxTokens: ctx.settings.turn.maxOutputTokens,
       recalled,
+      summary: prepared.mandatory.summary,
       ...(allowTools ? { tools: specs } : {}),
     };
     const capped = await spendStop(ctx, services, usage);

@@ -6,8 +6,10 @@
 import { z } from "zod";
 import { isOneToOne } from "../chat/chat-address";
 import { err, ok, type Result } from "../kernel/result";
+import { BackfillSettingsSchema, DEFAULT_BACKFILL_SETTINGS } from "./backfill-settings";
 import { DEFAULT_IDENTITY_SETTINGS, IdentitySettingsSchema } from "./identity-settings";
 import { DEFAULT_SPEND_SETTINGS, SpendSettingsSchema } from "./spend-settings";
+import { DEFAULT_SUMMARY_SETTINGS, SummarySettingsSchema } from "./summary-settings";
 
 const chatKeyPattern = /^[a-z][a-z0-9_-]*:(group|channel|private|dm):[^\s:]+$/;
 
@@ -233,6 +235,8 @@ export const SettingsSchema = z
     memory: MemorySchema,
     knowledge: KnowledgeSchema,
     spend: SpendSettingsSchema,
+    summaries: SummarySettingsSchema,
+    backfill: BackfillSettingsSchema,
   })
   .strict();
 
@@ -327,6 +331,8 @@ export const DEFAULT_SETTINGS: Settings = {
     reranker: { provider: "local", model: "@cf/baai/bge-reranker-base" },
   },
   spend: DEFAULT_SPEND_SETTINGS,
+  summaries: DEFAULT_SUMMARY_SETTINGS,
+  backfill: DEFAULT_BACKFILL_SETTINGS,
 };
 
 export type SettingsError = { kind: "invalid"; field: string; reason: string };

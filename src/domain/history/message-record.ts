@@ -21,6 +21,8 @@ export type MessageRecord = {
   readonly tokens: string;
   readonly rawJson: string | null;
   readonly direction: "in" | "out";
+  /** The platform id of the message this one quotes (reply links for the daily summary). */
+  readonly replyTo?: string | null;
 };
 
 /** raw_json is kept for audit and re-parsing; oversized payloads are cut, not dropped. */
@@ -46,6 +48,7 @@ export function inboundRecord(event: InboundEvent): MessageRecord | null {
     tokens: chatIndexText(event.chat.key, text),
     rawJson: raw.length > MAX_RAW_JSON ? raw.slice(0, MAX_RAW_JSON) : raw,
     direction: "in",
+    replyTo: event.message.quotedMessageId ?? null,
   };
 }
 

@@ -53,6 +53,8 @@ export type ModelRequest = {
   readonly jsonSchema?: { readonly name: string; readonly schema: JsonSchema };
   /** What the turn recalled; the offline model digests it, real models read it in the prompt. */
   readonly recalled?: readonly RecalledItem[];
+  /** The chat's latest summary from the mandatory block; the offline model answers recap questions from it. */
+  readonly summary?: string | null;
 };
 
 export type TokenUsage = { readonly promptTokens: number | null; readonly completionTokens: number | null };

@@ -1,0 +1,21 @@
+/** The cron's daily-summary sweep over D1, with the chat model the turns use (caps included). */
+import { D1DailySummaries } from "../adapters/d1/d1-daily-summaries";
+import { consoleLogger } from "../adapters/log/console-logger";
+import type { Settings } from "../domain/config/settings";
+import type { ChatModel } from "../domain/model/chat-model";
+import { type DailySummaryReport, runDailySummaries } from "../domain/summary/run-daily-summaries";
+import { createChatModel } from "./model-and-outbound";
+import { readRuntimeConfig } from "./runtime-config";
+
+export function dailySummaryJob(
+  env: Env,
+  settings: Settings,
+  asOf: number,
+  model: ChatModel = createChatModel(env, readRuntimeConfig(env)),
+): Promise<DailySummaryReport> {
+  return runDailySummaries(
+    settings,
+    { store: new D1DailySummaries(env.DB), model, logger: consoleLogger, now: () => Date.now() },
+    asOf,
+  );
+}

@@ -1,0 +1,264 @@
+import { env, exports } from "cloudflare:workers";
+import { describe, it } from "vitest";
+import { OneBotHistoryClient } from "../../src/adapters/onebot/onebot-history-client";
+import { backfillJob } from "../../src/composition/backfill";
+import { resolveSettings, type Settings } from "../../src/domain/config/settings";
+import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
+import {
+  FAKE_SELF_ID,
+  type FakeGroupMessage,
+  FakeOneBotHistory,
+  wireMessage,
+} from "../fakes/fake-onebot-history";
+import { signedOneBotRequest } from "../support/onebot-signing";
+import { ADMIN_TOKEN } from "../support/preview";
+import { eventually } from "../support/wait";
+
+function settingsWith(layer: unknown): Settings {
+  const r = resolveSettings(layer);
+  if (!r.ok) throw new Error(`${r.error.field} ${r.error.reason}`);
+  return r.value;
+}
+
+let nextGroup = 610_000 + Math.floor(Math.random() * 50_000);
+const newGroup = () => nextGroup++;
+
+/** `n` messages with seqs 1000…, one a minute ending an hour ago. */
+function history(n: number, base = Math.floor(Math.random() * 2 ** 28)): FakeGroupMessage[] {
+  const end = Math.floor(Date.now() / 1000) - 3600;
+  return Array.from({ length: n }, (_, i) => ({
+    seq: 1000 + i,
+    messageId: base + i,
+    time: end - (n - i) * 60,
+    userId: 20_000 + (i % 3),
+    nick: `成员${i % 3}`,
+    text: `第${i}条历史消息`,
+  }));
+}
+
+async function rows(chatKey: string) {
+  const { results } = await env.DB.prepare(
+    "SELECT message_id, ts, text, raw_json FROM messages WHERE chat_key = ? ORDER BY ts, seq",
+  )
+    .bind(chatKey)
+    .all<{ message_id: string; ts: number; text: string; raw_json: string | null }>();
+  return results;
+}
+
+async function progressOf(chatKey: string) {
+  return env.DB.prepare("SELECT * FROM backfill_progress WHERE chat_key = ?").bind(chatKey).first<{
+    status: string;
+    cursor: string | null;
+    pages: number;
+    stored: number;
+    skipped: number;
+    errors: number;
+    last_error: string | null;
+    done_reason: string | null;
+  }>();
+}
+
+const client = (fake: FakeOneBotHistory) =>
+  new OneBotHistoryClient({ apiBase: "http://onebot.test/", accessToken: "obtoken", fetch: fake.fetch });
+
+describe("OneBot backfill", () => {
+  it("pages back through a followed group's history and stores it through the log's unique key, once", async ({
+    expect,
+  }) => {
+    const group = newGroup();
+    const chat = `onebot:group:${group}`;
+    const fake = new FakeOneBotHistory();
+    const msgs = history(12);
+    fake.add(group, msgs);
+    const settings = settingsWith({ follow: { groups: [chat] }, backfill: { pageSize: 5 } });
+
+    const report = await backfillJob(env, settings, client(fake));
+    expect(report).toMatchObject({ configured: true, finished: [chat], failures: 0 });
+    const stored = await rows(chat);
+    expect(stored.map((r) => r.message_id)).toEqual(msgs.map((m) => String(m.messageId)));
+    expect(stored[0]?.ts).toBe((msgs[0]?.time ?? 0) * 1000);
+    // Paged by message_seq: newest page first, each next page ending at the oldest seen.
+    expect(fake.calls.map((c) => c.message_seq ?? null)).toEqual([null, 1007, 1003, 1000]);
+    expect(
+      fake.calls.every((c) => c.group_id === group && c.count === 5 && c.authorization === "Bearer obtoken"),
+    ).toBe(true);
+    expect(await progressOf(chat)).toMatchObject({
+      status: "done",
+      stored: 12,
+      done_reason: "beginning of history",
+    });
+
+    // Done is done: the next run asks nothing.
+    await backfillJob(env, settings, client(fake));
+    expect(fake.calls).toHaveLength(4);
+    expect(await rows(chat)).toHaveLength(12);
+  });
+
+  it("deduplicates against messages that arrived live, and masks credentials like live messages", async ({
+    expect,
+  }) => {
+    const group = newGroup();
+    const chat = `onebot:group:${group}`;
+    const now = Math.floor(Date.now() / 1000);
+    // The last two arrived live through the webhook first (a live event must be fresh).
+    const msgs = history(4).map((m, i) => (i >= 2 ? { ...m, time: now - 10 + i } : m));
+    const secret = { ...(msgs[1] as FakeGroupMessage), text: "服务器密码是 Hx7#kP2$wQ9m，别外传" };
+    msgs[1] = secret;
+    for (const m of msgs.slice(2)) {
+      const res = await exports.default.fetch(
+        await signedOneBotRequest("https://bot.test/webhook/onebot", JSON.stringify(wireMessage(group, m))),
+      );
+      expect(res.status).toBe(204);
+    }
+    await eventually(async () => ((await rows(chat)).length === 2 ? true : undefined));
+
+    // The history holds the same messages, with the same ids and times.
+    const fake = new FakeOneBotHistory();
+    fake.add(group, msgs);
+    await backfillJob(env, settingsWith({ follow: { groups: [chat] } }), client(fake));
+    const after = await rows(chat);
+    expect(after).toHaveLength(4);
+    expect(new Set(after.map((r) => r.message_id)).size).toBe(4);
+    const masked = after.find((r) => r.message_id === String(secret.messageId));
+    expect(masked?.text).toContain(CREDENTIAL_MASK);
+    expect(JSON.stringify(after)).not.toContain("Hx7#kP2$wQ9m");
+  });
+
+  it("resumes where an interrupted run stopped, and stops at the message bound", async ({ expect }) => {
+    const group = newGroup();
+    const chat = `onebot:group:${group}`;
+    const fake = new FakeOneBotHistory();
+    const msgs = history(30);
+    fake.add(group, msgs);
+    const settings = settingsWith({
+      follow: { groups: [chat] },
+      backfill: { pageSize: 5, pagesPerRun: 2, maxMessages: 17 },
+    });
+
+    const first = await backfillJob(env, settings, client(fake));
+    // The implementation includes the anchor message in each next page: 5 new, then 4.
+    expect(first).toMatchObject({ pages: 2, stored: 9, waiting: 1 });
+    expect(await progressOf(chat)).toMatchObject({ status: "running", cursor: "1021", stored: 9 });
+
+    // The run after continues from the cursor; no page is fetched from the top again.
+    await backfillJob(env, settings, client(fake));
+    expect(fake.calls.map((c) => c.message_seq ?? null)).toEqual([null, 1025, 1021, 1017]);
+    const progress = await progressOf(chat);
+    expect(progress).toMatchObject({ status: "done", stored: 17, done_reason: "message bound" });
+    // The newest 17 messages, nothing older.
+    expect((await rows(chat)).map((r) => r.message_id)).toEqual(
+      msgs.slice(13).map((m) => String(m.messageId)),
+    );
+  });
+
+  it("records failed and malformed pages without losing progress, and retries them next run", async ({
+    expect,
+  }) => {
+    const group = newGroup();
+    const chat = `onebot:group:${group}`;
+    const fake = new FakeOneBotHistory();
+    const msgs = history(10);
+    fake.add(group, [
+      ...msgs,
+      { ...(msgs[9] as FakeGroupMessage), seq: 1010, messageId: 1, own: true, text: "机器人的回复" },
+    ]);
+    const settings = settingsWith({ follow: { groups: [chat] }, backfill: { pageSize: 6 } });
+
+    fake.failures.push({ http: 502 });
+    expect(await backfillJob(env, settings, client(fake))).toMatchObject({ failures: 1, stored: 0 });
+    expect(await progressOf(chat)).toMatchObject({ status: "running", cursor: null, errors: 1, stored: 0 });
+    expect((await progressOf(chat))?.last_error).toContain("HTTP 502");
+
+    // One good page, then a refusal: the good page's rows and cursor stay.
+    const run2 = await backfillJob(env, settings, {
+      page: async (id, before, count) => {
+        const r = await client(fake).page(id, before, count);
+        fake.failures.push({ retcode: 1200, wording: "消息不存在" });
+        return r;
+      },
+    });
+    expect(run2).toMatchObject({ stored: 5, failures: 1 });
+    const mid = await progressOf(chat);
+    // The bot's own message is skipped, not stored; its seq still moves the cursor.
+    expect(mid).toMatchObject({ status: "running", cursor: "1005", stored: 5, skipped: 1, errors: 2 });
+    expect(mid?.last_error).toContain("retcode 1200: 消息不存在");
+    expect(await rows(chat)).toHaveLength(5);
+
+    fake.failures.length = 0;
+    fake.failures.push({ notJson: true });
+    await backfillJob(env, settings, client(fake));
+    expect((await progressOf(chat))?.last_error).toContain("not JSON");
+    expect((await progressOf(chat))?.cursor).toBe("1005");
+
+    await backfillJob(env, settings, client(fake));
+    expect(await progressOf(chat)).toMatchObject({ status: "done", stored: 10, errors: 3 });
+    expect((await rows(chat)).map((r) => r.message_id)).toEqual(msgs.map((m) => String(m.messageId)));
+    expect(JSON.stringify(await rows(chat))).not.toContain("机器人的回复");
+  });
+
+  it("leaves unfollowed groups alone, follows '*' through the chat registry, and reports progress at /api/backfill", async ({
+    expect,
+  }) => {
+    const followed = newGroup();
+    const unfollowed = newGroup();
+    const fake = new FakeOneBotHistory();
+    fake.add(followed, history(3));
+    fake.add(unfollowed, history(3));
+    await env.DB.prepare(
+      "INSERT INTO chats (chat_key, channel, target_type, target_id, followed, first_seen, last_seen) VALUES (?, 'onebot', 'group', ?, 1, 0, 0)",
+    )
+      .bind(`onebot:group:${followed}`, String(followed))
+      .run();
+    await backfillJob(env, settingsWith({ follow: { groups: [`onebot:group:${followed}`] } }), client(fake));
+    expect(fake.calls.every((c) => c.group_id === followed)).toBe(true);
+    expect(await rows(`onebot:group:${unfollowed}`)).toHaveLength(0);
+    expect(await progressOf(`onebot:group:${unfollowed}`)).toBeNull();
+
+    // "*" reaches a group once the registry has seen it.
+    await backfillJob(env, settingsWith({ follow: { groups: ["*"] } }), client(fake));
+    expect(await progressOf(`onebot:group:${followed}`)).toMatchObject({ status: "done", stored: 3 });
+
+    const res = await exports.default.fetch(
+      new Request("https://bot.test/api/backfill", { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } }),
+    );
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { configured: boolean; groups: { chatKey: string; status: string }[] };
+    // No ONEBOT_API_BASE in the test Worker: the cron would not run it.
+    expect(body.configured).toBe(false);
+    expect(body.groups).toContainEqual(
+      expect.objectContaining({ chatKey: `onebot:group:${followed}`, status: "done", stored: 3 }),
+    );
+    const unauthorized = await exports.default.fetch(new Request("https://bot.test/api/backfill"));
+    expect(unauthorized.status).toBe(401);
+  });
+
+  it("stops at the group retention window: older messages would only be swept away", async ({ expect }) => {
+    const group = newGroup();
+    const chat = `onebot:group:${group}`;
+    const fake = new FakeOneBotHistory();
+    const msgs = history(6);
+    const day = 86_400;
+    // The first three are older than a 30-day retention.
+    const dated = msgs.map((m, i) => (i < 3 ? { ...m, time: m.time - 40 * day } : m));
+    fake.add(group, dated);
+    const settings = settingsWith({
+      follow: { groups: [chat] },
+      retention: { groupDays: 30 },
+      backfill: { pageSize: 4 },
+    });
+    await backfillJob(env, settings, client(fake));
+    expect(await progressOf(chat)).toMatchObject({
+      status: "done",
+      done_reason: "retention window",
+      stored: 3,
+    });
+    expect((await rows(chat)).map((r) => r.message_id)).toEqual(
+      dated.slice(3).map((m) => String(m.messageId)),
+    );
+  });
+
+  it("without a OneBot API it does nothing", async ({ expect }) => {
+    const report = await backfillJob(env, settingsWith({ follow: { groups: ["*"] } }), null);
+    expect(report).toEqual({ configured: false, pages: 0, stored: 0, failures: 0, finished: [], waiting: 0 });
+  });
+});

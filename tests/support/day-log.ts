@@ -1,0 +1,26 @@
+/** Seeds message-log rows for one local day through the same writer the chat objects flush with. */
+import { env } from "cloudflare:workers";
+import { d1MessageLog } from "../../src/composition/message-log";
+import { chatIndexText } from "../../src/domain/text/chat-search-tokens";
+
+export type SeedLine = { user: string; nick?: string; text: string; id?: string; replyTo?: string };
+
+/** Writes `lines` into `chatKey`, one minute apart from `start`. Returns the message ids. */
+export async function seedDay(chatKey: string, start: number, lines: readonly SeedLine[]): Promise<string[]> {
+  const records = lines.map((l, i) => ({
+    transport: chatKey.split(":")[0] ?? "qq",
+    chatKey,
+    messageId: l.id ?? `M${crypto.randomUUID()}`,
+    ts: start + i * 60_000,
+    userId: l.user,
+    accountKey: `${chatKey.split(":")[0]}:user:${l.user}`,
+    nick: l.nick ?? null,
+    text: l.text,
+    tokens: chatIndexText(chatKey, l.text),
+    rawJson: null,
+    direction: "in" as const,
+    replyTo: l.replyTo ?? null,
+  }));
+  await d1MessageLog(env).flush({ messages: records, recalls: [], chats: [], usage: [], audit: [] });
+  return records.map((r) => r.messageId);
+}
