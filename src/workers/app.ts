@@ -10,9 +10,11 @@ import { devApp } from "./dev/dev-app";
 import { errorResponse, problem } from "./error-response";
 import { adminRoutes } from "./routes/admin.routes";
 import { contextRoutes } from "./routes/context.routes";
+import { identityAdminRoutes } from "./routes/identity-admin.routes";
 import { insightsRoutes } from "./routes/insights.routes";
 import { knowledgeRoutes } from "./routes/knowledge.routes";
 import { memoryAdminRoutes } from "./routes/memory-admin.routes";
+import { migrationsRoutes } from "./routes/migrations.routes";
 import { webhookRoutes } from "./routes/webhook.routes";
 
 /** Hono throws when a request came without an execution context (app.request in tests). */
@@ -41,6 +43,8 @@ export function createApp() {
   app.route("/api", knowledgeRoutes);
   app.route("/api/memory", memoryAdminRoutes);
   app.route("/api", insightsRoutes);
+  app.route("/api/identity", identityAdminRoutes);
+  app.route("/api/migrations", migrationsRoutes);
   // The stylesheet and the login page are the only things under /admin served without an
   // admin; they are registered before the guard, which therefore never sees them.
   app.get("/admin/app.css", (c) =>

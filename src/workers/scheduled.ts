@@ -1,5 +1,6 @@
 /** The cron trigger: message-log retention, then a bounded embeddings refresh. */
 import { applyRetention } from "../adapters/d1/retention";
+import { recordRetention } from "../composition/retention-status";
 import { createKnowledgeServices } from "../composition/knowledge-services";
 import { loadSettings } from "../composition/settings-source";
 
@@ -7,6 +8,7 @@ export async function runScheduled(env: Env, scheduledTime: number): Promise<voi
   const settings = await loadSettings(env);
   const report = await applyRetention(env.DB, settings, scheduledTime);
   console.log(JSON.stringify({ msg: "retention", ...report }));
+  await recordRetention(env, scheduledTime, report);
   // New nodes of every scope get their vectors here when an import or a write left some
   // missing (embedding is a cache: failures only delay vector search, FTS works meanwhile).
   try {
