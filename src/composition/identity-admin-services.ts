@@ -3,9 +3,10 @@
  * go through, and the chat links the turn itself reads (taken from the chat object's own
  * services, so the who-can-read view follows whatever clusters the turn follows).
  */
-import { openDatabase } from "../adapters/d1/database";
+
 import { D1IdentityAdminView } from "../adapters/d1/d1-identity-admin-view";
 import { D1IdentityDirectory } from "../adapters/d1/d1-identity-directory";
+import { openDatabase } from "../adapters/d1/database";
 import type { ChatLinks } from "../domain/memory/memory-store";
 import { chatSessionServices } from "./chat-session-services";
 

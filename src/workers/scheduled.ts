@@ -1,7 +1,7 @@
 /** The cron trigger: message-log retention, then a bounded embeddings refresh. */
 import { applyRetention } from "../adapters/d1/retention";
-import { recordRetention } from "../composition/retention-status";
 import { createKnowledgeServices } from "../composition/knowledge-services";
+import { recordRetention } from "../composition/retention-status";
 import { loadSettings } from "../composition/settings-source";
 
 export async function runScheduled(env: Env, scheduledTime: number): Promise<void> {

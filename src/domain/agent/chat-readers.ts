@@ -38,7 +38,8 @@ export type ChatReadReport = {
 /** An account nobody declared; its key never reaches storage, it only stands for "a member". */
 const ANY_MEMBER = "any:user:member" as AccountKey;
 
-function readScope(chat: string, r: ReadableScope): ReadScope {
+/** One readable scope as the report shows it, marked when it exposes private levels in a shared chat. */
+export function readScope(chat: string, r: ReadableScope): ReadScope {
   const sensitivities = r.sensitivities ?? SENSITIVITIES;
   const own = (r.type === "chat" && r.id === chat) || r.type === "global";
   const shared = !isOneToOneKey(chat);

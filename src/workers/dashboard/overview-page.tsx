@@ -2,6 +2,7 @@
 import type { Stats, UsageRow } from "../../adapters/d1/d1-admin-stats";
 import { DayChart } from "./day-chart";
 import { formatBytes } from "./format";
+import { OverviewStatus, type OverviewStatusProps } from "./overview-sections";
 
 function UsageTable(props: { rows: readonly UsageRow[] }) {
   if (props.rows.length === 0) return <p class="muted">No model calls.</p>;
@@ -40,6 +41,7 @@ export function OverviewPage(props: {
   days: { day: string; messages: number }[];
   today: readonly UsageRow[];
   total: readonly UsageRow[];
+  status: OverviewStatusProps;
 }) {
   const s = props.stats;
   const active = s.memoryByKind.filter((m) => m.status === "active").reduce((n, m) => n + m.items, 0);
@@ -74,6 +76,7 @@ export function OverviewPage(props: {
           ? "No memory items."
           : s.memoryByKind.map((m) => `${m.kind || "—"} (${m.status}): ${m.items}`).join(" · ")}
       </p>
+      <OverviewStatus {...props.status} />
     </>
   );
 }

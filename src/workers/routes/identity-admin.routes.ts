@@ -36,7 +36,8 @@ const ObservationQuery = z
 
 const ChatKey = key.superRefine((raw, ctx) => {
   const parsed = parseChatKey(raw);
-  if (!parsed.ok) ctx.addIssue({ code: "custom", message: `${parsed.error.reason} (a chat key like qq:group:<id>)` });
+  if (!parsed.ok)
+    ctx.addIssue({ code: "custom", message: `${parsed.error.reason} (a chat key like qq:group:<id>)` });
 });
 const ReadersQuery = z.object({ chat: ChatKey.optional() }).strict();
 const LinkBody = z.object({ account: key, person: key }).strict();

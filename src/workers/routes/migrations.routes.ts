@@ -48,7 +48,12 @@ export const migrationsRoutes = new Hono<AppEnv>()
   .post("/plans/:id/apply", jsonBody(ApplyBody), async (c) => {
     const id = planId(c);
     if (!id.success) return problem(c, { kind: "invalid", field: "id", reason: "must be a plan id" });
-    const done = await ownerPlans(c).apply(id.data, c.req.valid("json").approve, c.get("admin").actor, Date.now());
+    const done = await ownerPlans(c).apply(
+      id.data,
+      c.req.valid("json").approve,
+      c.get("admin").actor,
+      Date.now(),
+    );
     return done.ok ? c.json(done.value) : problem(c, done.error);
   })
   .post("/plans/:id/rollback", async (c) => {

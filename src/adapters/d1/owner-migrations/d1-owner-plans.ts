@@ -23,8 +23,8 @@ import {
 } from "../../../domain/memory/sensitivity-backfill";
 import {
   INSPECT_SQL,
-  scopeMigrationApplySql,
   scopeMigrationAppliedSql,
+  scopeMigrationApplySql,
   scopeMigrationRestoredSql,
   scopeMigrationRollbackSql,
 } from "./scope-migration-sql";
@@ -39,7 +39,13 @@ import {
 export const PLAN_KINDS = ["scope-migration", "sensitivity-backfill"] as const;
 export type PlanKind = (typeof PLAN_KINDS)[number];
 export type OwnerPlan = ScopeMigrationPlan | BackfillPlan;
-export type StoredPlan = { id: string; kind: PlanKind; createdAt: number; createdBy: string; plan: OwnerPlan };
+export type StoredPlan = {
+  id: string;
+  kind: PlanKind;
+  createdAt: number;
+  createdBy: string;
+  plan: OwnerPlan;
+};
 /** Per row the admin approves: the node id, and for a manual_review row the chat it moves to. */
 export type Approval = { readonly nodeId: string; readonly to?: string | undefined };
 type PlanError = { kind: "invalid"; field: string; reason: string } | { kind: "not-found"; what: string };
@@ -117,13 +123,18 @@ export class D1OwnerPlans {
     const stored = await this.get(id);
     if (!stored) return err({ kind: "not-found", what: `plan ${id}` });
     if (stored.plan.applied)
-      return err({ kind: "invalid", field: "plan", reason: `was already applied at ${stored.plan.applied.at}` });
+      return err({
+        kind: "invalid",
+        field: "plan",
+        reason: `was already applied at ${stored.plan.applied.at}`,
+      });
     if (approvals.length === 0)
       return err({ kind: "invalid", field: "approve", reason: "names no row: tick the rows to apply" });
     const byId = new Map(approvals.map((a) => [a.nodeId, a]));
     const known = new Set(stored.plan.entries.map((e) => e.nodeId));
     const unknown = approvals.find((a) => !known.has(a.nodeId));
-    if (unknown) return err({ kind: "invalid", field: "approve", reason: `row ${unknown.nodeId} is not in this plan` });
+    if (unknown)
+      return err({ kind: "invalid", field: "approve", reason: `row ${unknown.nodeId} is not in this plan` });
     const entries = stored.plan.entries.map((e) => {
       const a = byId.get(e.nodeId);
       return {
