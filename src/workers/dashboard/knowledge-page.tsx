@@ -4,6 +4,7 @@
  * showing what the pipeline returns with scores, `via` and citations.
  */
 import type { CollectionInfo, StoredDocument } from "../../domain/knowledge/collection";
+import { type Citation, formatCitation } from "../../domain/retrieval/citation";
 import type { ContextNode } from "../../domain/retrieval/context-node";
 import { CSRF_FIELD } from "../auth/csrf";
 import { DataTable } from "./data-table";
@@ -12,8 +13,8 @@ import { formatTime } from "./format";
 export type SearchAnswer = {
   strategy: string;
   items: {
-    citation: string;
-    via: readonly string[] | string;
+    citation: Citation;
+    via: string;
     score: number;
     title: string | null;
     text: string;
@@ -177,12 +178,10 @@ export function KnowledgePage(props: KnowledgeView) {
                 <td>{i + 1}</td>
                 <td>{it.score.toFixed(3)}</td>
                 <td>
-                  {(Array.isArray(it.via) ? it.via : [it.via]).map((v) => (
-                    <span class="tag">{v}</span>
-                  ))}
+                  <span class="tag">{it.via}</span>
                 </td>
                 <td>
-                  <code>{it.citation}</code>
+                  <code>{formatCitation(it.citation)}</code>
                 </td>
                 <td>
                   {it.title && <b>{it.title} </b>}

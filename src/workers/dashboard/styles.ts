@@ -20,7 +20,7 @@ table{width:100%;border-collapse:collapse;background:var(--card);border:1px soli
 th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-size:.8rem;color:var(--muted);font-weight:600}
 .scroll{overflow-x:auto}
-form.filters{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin-bottom:.8rem}
+form.filters,div.filters{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin-bottom:.8rem}
 label{display:flex;flex-direction:column;font-size:.8rem;color:var(--muted);gap:.15rem}
 input,select,textarea,button{font:inherit;padding:.35rem .5rem;border:1px solid var(--line);border-radius:6px;background:#fff;color:var(--fg)}
 textarea{width:100%;min-height:16rem;font-family:ui-monospace,monospace;font-size:.85rem}
