@@ -41,7 +41,8 @@ svg.chart text{font-size:9px;fill:var(--muted)}
 .inline{display:inline}
 .risk{display:inline-block;padding:0 .4rem;border-radius:4px;font-size:.75rem;font-weight:600;background:var(--bad);color:#fff}
 .no-risk{color:var(--ok);font-size:.85rem}
-.scope-read{display:inline-block;margin:0 .6rem .2rem 0;white-space:nowrap}
+.scope-read{display:inline-block;margin:0 .6rem .2rem 0}
+.scope-read code{word-break:break-all}
 .scope-read.risky code{color:var(--bad)}
 .drop{border:2px dashed var(--line);border-radius:8px;padding:1.2rem;text-align:center;background:var(--card);color:var(--muted)}
 .drop.over{border-color:var(--accent);color:var(--accent)}

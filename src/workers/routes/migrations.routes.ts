@@ -5,7 +5,8 @@
  */
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { D1OwnerPlans, PLAN_KINDS } from "../../adapters/d1/owner-migrations/d1-owner-plans";
+import { PLAN_KINDS } from "../../adapters/d1/owner-migrations/d1-owner-plans";
+import { ownerPlans as plansOf } from "../../composition/owner-plans";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
 import { jsonBody } from "../json-body";
@@ -29,7 +30,7 @@ const ApplyBody = z
   .strict();
 
 export const ownerPlans = (c: Context<AppEnv>) =>
-  new D1OwnerPlans(c.env.DB, c.get("config").mode === "local" ? "local" : "remote");
+  plansOf(c.env, c.get("config").mode === "local" ? "local" : "remote");
 
 const planId = (c: Context<AppEnv>) => PlanId.safeParse(c.req.param("id"));
 
