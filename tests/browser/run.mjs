@@ -188,7 +188,7 @@ try {
     await shot(page, "audit");
   });
 
-  await knowledgeIdentityMigrationsSteps({ page, base, run, group, step, assert, shot });
+  await knowledgeIdentityMigrationsSteps({ page, base, run, group, state, step, assert, shot });
 
   await step("logs out and is refused afterwards", async () => {
     await page.goto(`${base}/admin`);

@@ -1,7 +1,18 @@
 // Browser steps for the Knowledge, Identity and Migrations pages and the overview's status
 // sections: upload two files (one corrupt) with a progress bar each, read the document tree,
-// search the collection, the who-can-read table, generate a migration plan.
-export async function knowledgeIdentityMigrationsSteps({ page, base, run, group, step, assert, shot }) {
+// search the collection, the who-can-read table, a migration plan applied and rolled back.
+import { d1ExecuteFile } from "../../../scripts/lib/d1.mjs";
+
+export async function knowledgeIdentityMigrationsSteps({
+  page,
+  base,
+  run,
+  group,
+  state,
+  step,
+  assert,
+  shot,
+}) {
   const collection = `docs-${run}`;
   const marker = `浏览器知识库 ${run}`;
 
@@ -98,14 +109,36 @@ export async function knowledgeIdentityMigrationsSteps({ page, base, run, group,
     await page.setViewportSize({ width: 1100, height: 800 });
   });
 
-  await step("the migrations page generates a plan", async () => {
+  await step("the migrations page generates a plan, applies a ticked row and rolls it back", async () => {
+    // A legacy global item whose evidence names the group: what scope-migration moves.
+    const node = `legacy-${run}`;
+    d1ExecuteFile(
+      `INSERT INTO nodes (node_id, node_type, source_type, scope_type, scope_id, kind, raw_text, retrieval_text, retrieval_tokens,
+         metadata, provenance, sensitivity, sensitivity_source, content_hash, created_at, updated_at)
+       VALUES ('${node}', 'memory', 'conversation', 'global', '__global__', 'preference', '群里约定周五开会 ${run}', '群里约定周五开会',
+         '群里 约定 周五 开会', '{}', '{"session":"${group}"}', 'public', 'default', 'h-${node}', 1000, 1000);`,
+      { persistTo: state },
+    );
     await page.goto(`${base}/admin/migrations`);
-    await page.selectOption('select[name="kind"]', "sensitivity-backfill");
+    await page.selectOption('select[name="kind"]', "scope-migration");
     await page.click('form[action="/admin/migrations/plans"] button');
     await page.waitForSelector("#plan");
     const heading = (await page.textContent("#plan h2")) ?? "";
-    assert(heading.includes("sensitivity-backfill plan"), `plan heading: ${heading}`);
-    assert(((await page.textContent(".notice")) ?? "").includes("Generated"), "no notice");
+    assert(heading.includes("scope-migration plan"), `plan heading: ${heading}`);
+    const box = page.locator(`#plan input[name="approve"][value="${node}"]`);
+    assert((await box.count()) === 1, "no checkbox for the legacy row");
+    assert(await box.isChecked(), "a migrate row should start ticked");
+    await page.click('#plan button:has-text("Apply ticked rows")');
+    await page.waitForSelector(".notice");
+    const notice = (await page.textContent(".notice")) ?? "";
+    assert(notice.startsWith("Applied 1 row"), `after apply: ${notice}`);
+    const row = (await page.locator("#plan tbody tr", { hasText: node }).textContent()) ?? "";
+    assert(row.includes("applied") && row.includes(`chat:${group}`), `applied row: ${row}`);
     await shot(page, "migrations");
+    await page.check('#plan input[name="confirm"]');
+    await page.click('#plan button:has-text("Roll back")');
+    await page.waitForSelector(".notice");
+    const back = (await page.textContent(".notice")) ?? "";
+    assert(back.startsWith("Rolled back 1 row"), `after rollback: ${back}`);
   });
 }
