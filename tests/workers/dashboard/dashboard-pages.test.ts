@@ -35,6 +35,24 @@ describe("dashboard pages", () => {
     expect(html).toContain("Error: disk on fire");
   });
 
+  it("names the bad field of a link on the identity page, keeps the typed text and links nothing", async ({
+    expect,
+  }) => {
+    const res = await page("/admin/identity/link", {
+      method: "POST",
+      form: { account: "qq:nobody", person: "p1" },
+    });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).toContain('role="alert"');
+    expect(html).toContain("account ");
+    expect(html).toContain('value="qq:nobody"');
+    expect(
+      await env.DB.prepare("SELECT 1 FROM person_accounts WHERE account_key = 'qq:nobody'").first(),
+    ).toBeNull();
+    expect(await env.DB.prepare("SELECT 1 FROM audit_log WHERE action = 'identity.link'").first()).toBeNull();
+  });
+
   it("generates a plan from the migrations page and refuses an apply without ticked rows", async ({
     expect,
   }) => {
