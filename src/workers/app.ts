@@ -11,9 +11,11 @@ import { errorResponse, problem } from "./error-response";
 import { adminRoutes } from "./routes/admin.routes";
 import { backfillRoutes } from "./routes/backfill.routes";
 import { contextRoutes } from "./routes/context.routes";
+import { identityAdminRoutes } from "./routes/identity-admin.routes";
 import { insightsRoutes } from "./routes/insights.routes";
 import { knowledgeRoutes } from "./routes/knowledge.routes";
 import { memoryAdminRoutes } from "./routes/memory-admin.routes";
+import { migrationsRoutes } from "./routes/migrations.routes";
 import { webhookRoutes } from "./routes/webhook.routes";
 
 /** Hono throws when a request came without an execution context (app.request in tests). */
@@ -43,6 +45,8 @@ export function createApp() {
   app.route("/api/memory", memoryAdminRoutes);
   app.route("/api", insightsRoutes);
   app.route("/api", backfillRoutes);
+  app.route("/api/identity", identityAdminRoutes);
+  app.route("/api/migrations", migrationsRoutes);
   // The stylesheet and the login page are the only things under /admin served without an
   // admin; they are registered before the guard, which therefore never sees them.
   app.get("/admin/app.css", (c) =>

@@ -6,6 +6,7 @@
 import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { opsLog } from "../composition/admin-services";
 import { ConfigError } from "../composition/runtime-config";
 import type { DomainError } from "../domain/kernel/result";
 import type { AppEnv } from "./app-env";
@@ -64,5 +65,18 @@ export const errorResponse: ErrorHandler<AppEnv> = (error, c) => {
     return problem(c, { kind: "misconfigured", reason: error.message });
   }
   console.error(JSON.stringify({ msg: "unhandled", path: c.req.path, error: String(error) }));
+  recordError(c, error);
   return problem(c, { kind: "internal" }); // never echo stacks to clients
 };
+
+/** Keeps the error for the overview's recent errors; a failing write must not hide the answer. */
+function recordError(c: Parameters<ErrorHandler<AppEnv>>[1], error: unknown) {
+  const write = opsLog(c.env)
+    .record("error", { at: Date.now(), source: `${c.req.method} ${c.req.path}`, message: String(error) })
+    .catch((e) => console.error(JSON.stringify({ msg: "error log write failed", error: String(e) })));
+  try {
+    c.executionCtx.waitUntil(write);
+  } catch {
+    // No execution context (app.request in tests): the write simply runs on its own.
+  }
+}

@@ -3,6 +3,7 @@ import { applyRetention } from "../adapters/d1/retention";
 import { backfillJob, oneBotHistorySource } from "../composition/backfill";
 import { dailySummaryJob } from "../composition/daily-summaries";
 import { createKnowledgeServices } from "../composition/knowledge-services";
+import { recordRetention } from "../composition/retention-status";
 import { readRuntimeConfig } from "../composition/runtime-config";
 import { loadSettings } from "../composition/settings-source";
 
@@ -10,6 +11,7 @@ export async function runScheduled(env: Env, scheduledTime: number): Promise<voi
   const settings = await loadSettings(env);
   const report = await applyRetention(env.DB, settings, scheduledTime);
   console.log(JSON.stringify({ msg: "retention", ...report }));
+  await recordRetention(env, scheduledTime, report);
   // New nodes of every scope get their vectors here when an import or a write left some
   // missing (embedding is a cache: failures only delay vector search, FTS works meanwhile).
   try {

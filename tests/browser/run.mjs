@@ -8,6 +8,7 @@ import path from "node:path";
 import { chromium } from "playwright-core";
 import { effectiveDevVars, root } from "../../scripts/lib/dev-vars.mjs";
 import { applyLocalMigrations, LOCAL_MODE_VARS, startWranglerDev } from "../../scripts/lib/wrangler.mjs";
+import { knowledgeIdentityMigrationsSteps } from "./steps/knowledge-identity-migrations.mjs";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const PORT = Number(process.env.BROWSER_TEST_PORT ?? 8961);
@@ -186,6 +187,8 @@ try {
     assert((await page.textContent("h1")) === "Audit log", "no audit heading");
     await shot(page, "audit");
   });
+
+  await knowledgeIdentityMigrationsSteps({ page, base, run, group, state, step, assert, shot });
 
   await step("logs out and is refused afterwards", async () => {
     await page.goto(`${base}/admin`);

@@ -3,19 +3,32 @@
  * whether an admin writes), its scopes, and the recall ports. Tools, commands, context
  * providers and the context preview all go through these, so they agree on scopes.
  */
+import type { SenderIdentity } from "../identity/sender-identity";
+import type { ChatLinks } from "../memory/memory-store";
 import type { RecallDeps } from "../memory/recall";
 import { type ScopeInput, type TurnScopes, turnScopes } from "../memory/scope";
 import type { TurnContext } from "./turn-context";
 import type { TurnServices } from "./turn-services";
 
 export async function scopeInputOf(ctx: TurnContext, services: TurnServices): Promise<ScopeInput> {
-  const linkedChats = await services.memory.links.linkedChats(ctx.chat.key);
-  return {
+  return chatScopeInput(services.memory.links, {
+    chat: ctx.chat.key,
     session: ctx.session ?? ctx.chat.key,
     identity: ctx.identity,
-    linkedChats,
     writesGlobal: ctx.senderIsAdmin === true,
-  };
+  });
+}
+
+/**
+ * The scope input of a turn in `chat` by a sender of this identity. The turn and the admin
+ * view of who can read what (chat-readers.ts) both build it here, so they cannot disagree.
+ */
+export async function chatScopeInput(
+  links: ChatLinks,
+  turn: { chat: string; session: string; identity: SenderIdentity | null; writesGlobal: boolean },
+): Promise<ScopeInput> {
+  const linkedChats = await links.linkedChats(turn.chat);
+  return { session: turn.session, identity: turn.identity, linkedChats, writesGlobal: turn.writesGlobal };
 }
 
 export async function scopesOf(

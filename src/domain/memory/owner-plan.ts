@@ -15,7 +15,9 @@ export type Database = "local" | "remote";
 
 export type Backup =
   | { readonly kind: "local-copy"; readonly path: string; readonly at: string }
-  | { readonly kind: "time-travel"; readonly bookmark: string; readonly at: string };
+  | { readonly kind: "time-travel"; readonly bookmark: string; readonly at: string }
+  /** Applied from the dashboard: the plan's before-states, kept in D1 (owner_plans), are the backup. */
+  | { readonly kind: "plan-before-states"; readonly at: string };
 
 /** Written into the plan file by `apply`; `rollback` reads it. */
 export type Applied = {

@@ -4,7 +4,6 @@
  * the JSON API; the context preview goes through the API route itself, so both show the same.
  */
 import { type Context, Hono } from "hono";
-import type { Child } from "hono/jsx";
 import { adminStats, auditLog, memoryAdmin, messageBrowser } from "../../composition/admin-services";
 import { chatRegistry } from "../../composition/chat-registry";
 import { d1SettingsAdmin } from "../../composition/settings-source";
@@ -19,30 +18,18 @@ import { AuditPage } from "./audit-page";
 import { ChatsPage, HistoryPage } from "./chats-page";
 import { fillDays } from "./day-chart";
 import { dayStart } from "./format";
-import { Layout } from "./layout";
+import { identityPageRoutes } from "./identity-page.routes";
+import { knowledgePageRoutes, uploadScript } from "./knowledge-page.routes";
 import { MemoryEditPage, type MemoryFilters, MemoryPage, type PreviewResult } from "./memory-page";
+import { migrationsPageRoutes } from "./migrations-page.routes";
 import { OverviewPage } from "./overview-page";
+import { overviewStatus } from "./overview-status";
 import { pageContext } from "./page-context";
+import { render } from "./page-render";
 import { SettingsPage } from "./settings-page";
 
 const DAYS = 14;
 const DAY_MS = 86_400_000;
-
-async function render(
-  c: Context<AppEnv>,
-  path: string,
-  title: string,
-  body: Child,
-  status: 200 | 400 | 409 = 200,
-) {
-  const page = await pageContext(c);
-  return c.html(
-    <Layout title={title} current={path} csrf={page.csrf} actor={page.actor}>
-      {body}
-    </Layout>,
-    status,
-  );
-}
 
 const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
 const act = (c: Context<AppEnv>) => ({ actor: c.get("admin").actor, at: Date.now() });
@@ -125,15 +112,20 @@ async function settingsPage(
 }
 
 export const dashboardRoutes = new Hono<AppEnv>()
+  .route("/identity", identityPageRoutes)
+  .route("/knowledge", knowledgePageRoutes)
+  .get("/upload.js", uploadScript)
+  .route("/migrations", migrationsPageRoutes)
   .get("/", async (c) => {
     const now = Date.now();
     const start = windowStart(now, DAYS);
     const stats = adminStats(c.env);
-    const [counts, today, total, spend] = await Promise.all([
+    const [counts, today, total, spend, status] = await Promise.all([
       stats.stats(start),
       stats.usage(windowStart(now, 1), now + 1),
       stats.usage(start, now + 1),
       spendToday(c.env, now),
+      overviewStatus(c),
     ]);
     return render(
       c,
@@ -145,6 +137,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
         today={today.total}
         total={total.total}
         spend={spend}
+        status={status}
       />,
     );
   })

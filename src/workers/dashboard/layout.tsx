@@ -6,7 +6,10 @@ export const PAGES = [
   { path: "/admin", title: "Overview" },
   { path: "/admin/chats", title: "Chats" },
   { path: "/admin/memory", title: "Memory" },
+  { path: "/admin/knowledge", title: "Knowledge" },
+  { path: "/admin/identity", title: "Identity" },
   { path: "/admin/settings", title: "Settings" },
+  { path: "/admin/migrations", title: "Migrations" },
   { path: "/admin/audit", title: "Audit log" },
 ] as const;
 

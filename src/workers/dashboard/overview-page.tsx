@@ -3,6 +3,7 @@ import type { Stats, UsageRow } from "../../adapters/d1/d1-admin-stats";
 import type { SpendReport } from "../../domain/spend/spend-report";
 import { DayChart } from "./day-chart";
 import { formatBytes } from "./format";
+import { OverviewStatus, type OverviewStatusProps } from "./overview-sections";
 import { SpendLine } from "./spend-line";
 
 function UsageTable(props: { rows: readonly UsageRow[] }) {
@@ -43,6 +44,7 @@ export function OverviewPage(props: {
   today: readonly UsageRow[];
   total: readonly UsageRow[];
   spend?: SpendReport;
+  status: OverviewStatusProps;
 }) {
   const s = props.stats;
   const active = s.memoryByKind.filter((m) => m.status === "active").reduce((n, m) => n + m.items, 0);
@@ -78,6 +80,7 @@ export function OverviewPage(props: {
           ? "No memory items."
           : s.memoryByKind.map((m) => `${m.kind || "—"} (${m.status}): ${m.items}`).join(" · ")}
       </p>
+      <OverviewStatus {...props.status} />
     </>
   );
 }

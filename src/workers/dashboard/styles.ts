@@ -20,7 +20,7 @@ table{width:100%;border-collapse:collapse;background:var(--card);border:1px soli
 th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-size:.8rem;color:var(--muted);font-weight:600}
 .scroll{overflow-x:auto}
-form.filters{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin-bottom:.8rem}
+form.filters,div.filters{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin-bottom:.8rem}
 label{display:flex;flex-direction:column;font-size:.8rem;color:var(--muted);gap:.15rem}
 input,select,textarea,button{font:inherit;padding:.35rem .5rem;border:1px solid var(--line);border-radius:6px;background:#fff;color:var(--fg)}
 textarea{width:100%;min-height:16rem;font-family:ui-monospace,monospace;font-size:.85rem}
@@ -39,5 +39,19 @@ svg.chart{width:100%;height:auto;background:var(--card);border:1px solid var(--l
 svg.chart rect{fill:var(--accent)}
 svg.chart text{font-size:9px;fill:var(--muted)}
 .inline{display:inline}
+.risk{display:inline-block;padding:0 .4rem;border-radius:4px;font-size:.75rem;font-weight:600;background:var(--bad);color:#fff}
+.no-risk{color:var(--ok);font-size:.85rem}
+.scope-read{display:inline-block;margin:0 .6rem .2rem 0}
+.scope-read code{word-break:break-all}
+.scope-read.risky code{color:var(--bad)}
+.drop{border:2px dashed var(--line);border-radius:8px;padding:1.2rem;text-align:center;background:var(--card);color:var(--muted)}
+.drop.over{border-color:var(--accent);color:var(--accent)}
+.uploads{list-style:none;padding:0;margin:.6rem 0}
+.uploads li{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:.45rem .6rem;margin-bottom:.4rem}
+.uploads progress{width:100%;height:.6rem}
+.uploads .ok{color:var(--ok)}
+.uploads .bad{color:var(--bad)}
+.tree{list-style:none;padding-left:0}
+.tree li{padding:.1rem 0}
 @media (max-width:600px){th,td{padding:.3rem}body{font-size:14px}header strong{width:100%}}
 `;

@@ -3,8 +3,9 @@
  * auth applies). Import takes multipart `files` (up to 20, each up to 25 MiB) and answers
  * one result per file; the good files of a batch stay imported whatever happens to others.
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { auditLog } from "../../composition/admin-services";
 import { createKnowledgeServices } from "../../composition/knowledge-services";
 import { loadSettings } from "../../composition/settings-source";
 import { CHUNK_SIZE_RANGE, validateCollectionName } from "../../domain/knowledge/collection";
@@ -49,6 +50,17 @@ const RebuildSchema = z
   })
   .strict();
 
+/** Every change to the knowledge base is audited with the acting admin. */
+const audit = (c: Context<AppEnv>, action: string, collection: string, detail: Record<string, unknown>) =>
+  auditLog(c.env).record({
+    at: Date.now(),
+    actor: c.get("admin").actor,
+    action,
+    chatKey: null,
+    target: `collection:${collection}`,
+    detail,
+  });
+
 async function services(c: { env: Env }) {
   const settings = await loadSettings(c.env);
   return { settings, kb: createKnowledgeServices(c.env, settings) };
@@ -79,6 +91,7 @@ export const knowledgeRoutes = new Hono<AppEnv>()
       Date.now(),
     );
     const collection = await kb.store.getCollection(name.value);
+    if (created) await audit(c, "kb.collection.create", name.value, {});
     return c.json({ created, collection }, created ? 201 : 200);
   })
   .get("/kb/collections/:name", async (c) => {
@@ -91,6 +104,7 @@ export const knowledgeRoutes = new Hono<AppEnv>()
     const { kb } = await services(c);
     const removed = await kb.removeCollection(c.req.param("name"));
     if (!removed) return problem(c, { kind: "not-found", what: `collection ${c.req.param("name")}` });
+    await audit(c, "kb.collection.delete", c.req.param("name"), { nodes: removed.nodeIds.length });
     return c.json({ deleted: c.req.param("name"), nodes: removed.nodeIds.length });
   })
   .post("/kb/collections/:name/documents", async (c) => {
@@ -140,6 +154,7 @@ export const knowledgeRoutes = new Hono<AppEnv>()
           .catch((e) => [{ model: "?", error: String(e) }])
       : [];
     const failed = results.filter((r) => r.status === "failed").length;
+    await audit(c, "kb.import", c.req.param("name"), { files: results.length, failed });
     return c.json(
       { collection: c.req.param("name"), results, failed, embeddings },
       failed === results.length ? 422 : 200,
@@ -156,6 +171,7 @@ export const knowledgeRoutes = new Hono<AppEnv>()
     const { kb } = await services(c);
     const removed = await kb.removeDocument(c.req.param("name"), source);
     if (!removed) return problem(c, { kind: "not-found", what: `document ${source}` });
+    await audit(c, "kb.document.delete", c.req.param("name"), { source, nodes: removed.nodeIds.length });
     return c.json({ deleted: source, nodes: removed.nodeIds.length });
   })
   .post("/kb/search", jsonBody(SearchSchema), async (c) => {

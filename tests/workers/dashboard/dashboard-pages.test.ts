@@ -1,6 +1,7 @@
 // Own file: it saves stored settings and changes memory items through the pages.
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, it } from "vitest";
+import { opsLog } from "../../../src/composition/admin-services";
 import { session } from "../../support/admin-session";
 import { newMemory, seedMemory, uid } from "../../support/memory";
 
@@ -22,6 +23,54 @@ afterEach(async () => {
 });
 
 describe("dashboard pages", () => {
+  it("shows recent errors, retention and embeddings on the overview", async ({ expect }) => {
+    await opsLog(env).record("error", {
+      at: Date.now(),
+      source: "GET /api/x",
+      message: "Error: disk on fire",
+    });
+    const html = await (await page("/admin")).text();
+    for (const heading of ["Recent errors", "Retention", "Embeddings"])
+      expect(html).toContain(`<h2>${heading}</h2>`);
+    expect(html).toContain("Error: disk on fire");
+  });
+
+  it("names the bad field of a link on the identity page, keeps the typed text and links nothing", async ({
+    expect,
+  }) => {
+    const res = await page("/admin/identity/link", {
+      method: "POST",
+      form: { account: "qq:nobody", person: "p1" },
+    });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).toContain('role="alert"');
+    expect(html).toContain("account ");
+    expect(html).toContain('value="qq:nobody"');
+    expect(
+      await env.DB.prepare("SELECT 1 FROM person_accounts WHERE account_key = 'qq:nobody'").first(),
+    ).toBeNull();
+    expect(await env.DB.prepare("SELECT 1 FROM audit_log WHERE action = 'identity.link'").first()).toBeNull();
+  });
+
+  it("generates a plan from the migrations page and refuses an apply without ticked rows", async ({
+    expect,
+  }) => {
+    const made = await page("/admin/migrations/plans", {
+      method: "POST",
+      form: { kind: "sensitivity-backfill" },
+    });
+    expect(made.status).toBe(303);
+    const location = made.headers.get("location") ?? "";
+    expect(location).toMatch(/^\/admin\/migrations\?plan=plan-/);
+    const html = await (await page(location.replace(/#.*/, ""))).text();
+    expect(html).toContain("sensitivity-backfill plan");
+    const id = new URL(location, "https://bot.test").searchParams.get("plan");
+    const refused = await page(`/admin/migrations/plans/${id}/apply`, { method: "POST", form: {} });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("tick the rows to apply");
+  });
+
   it("renders every page for a logged-in admin", async ({ expect }) => {
     for (const [path, heading] of [
       ["/admin", "Overview"],
@@ -30,6 +79,9 @@ describe("dashboard pages", () => {
       ["/admin/memory", "Memory"],
       ["/admin/settings", "Settings"],
       ["/admin/audit", "Audit log"],
+      ["/admin/identity", "Identity"],
+      ["/admin/knowledge", "Knowledge"],
+      ["/admin/migrations", "Migrations"],
     ] as const) {
       const res = await page(path);
       expect(res.status, path).toBe(200);

@@ -25,8 +25,15 @@ export function verifySql(nodeIds: readonly string[], condition: string): string
   );
 }
 
-export function auditSql(input: { dedupeKey: string; at: number; action: string; detail: unknown }): string {
+/** The audit row of an apply or rollback; `actor` is the CLI unless the dashboard's admin ran it. */
+export function auditSql(input: {
+  dedupeKey: string;
+  at: number;
+  action: string;
+  detail: unknown;
+  actor?: string | undefined;
+}): string {
   return `INSERT OR IGNORE INTO audit_log (dedupe_key, at, actor, action, chat_key, target, detail) VALUES (${sqlString(
     input.dedupeKey,
-  )}, ${sqlInteger(input.at)}, 'owner-cli', ${sqlString(input.action)}, NULL, NULL, ${sqlString(JSON.stringify(input.detail))});`;
+  )}, ${sqlInteger(input.at)}, ${sqlString(input.actor ?? "owner-cli")}, ${sqlString(input.action)}, NULL, NULL, ${sqlString(JSON.stringify(input.detail))});`;
 }

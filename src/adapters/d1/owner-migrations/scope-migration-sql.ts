@@ -9,7 +9,11 @@ FROM nodes WHERE node_type = 'memory' AND scope_type = 'global' AND scope_id = '
 ORDER BY seq`;
 
 /** Guarded UPDATEs moving the selected rows, plus the audit row. */
-export function scopeMigrationApplySql(entries: readonly ScopeMigrationEntry[], stamp: number): string {
+export function scopeMigrationApplySql(
+  entries: readonly ScopeMigrationEntry[],
+  stamp: number,
+  actor?: string,
+): string {
   const lines = entries.map(
     (e) =>
       `UPDATE nodes SET scope_type = 'chat', scope_id = ${sqlString(e.to ?? "")}, updated_at = ${sqlInteger(stamp)} ` +
@@ -20,6 +24,7 @@ export function scopeMigrationApplySql(entries: readonly ScopeMigrationEntry[], 
     auditSql({
       dedupeKey: `scope-migration:apply:${stamp}`,
       at: stamp,
+      actor,
       action: "scope_migration_apply",
       detail: { rows: entries.length, moves: entries.map((e) => ({ node: e.nodeId, to: e.to })) },
     }),
@@ -35,7 +40,11 @@ export const scopeMigrationAppliedSql = (entries: readonly ScopeMigrationEntry[]
   );
 
 /** Guarded UPDATEs restoring the applied rows to their before-state, plus the audit row. */
-export function scopeMigrationRollbackSql(plan: ScopeMigrationPlan, at: number): Result<string, string> {
+export function scopeMigrationRollbackSql(
+  plan: ScopeMigrationPlan,
+  at: number,
+  actor?: string,
+): Result<string, string> {
   const applied = plan.applied;
   if (!applied) return err("this plan was never applied; there is nothing to roll back");
   if (applied.rolledBack) return err(`this plan was already rolled back at ${applied.rolledBack.at}`);
@@ -54,6 +63,7 @@ export function scopeMigrationRollbackSql(plan: ScopeMigrationPlan, at: number):
     auditSql({
       dedupeKey: `scope-migration:rollback:${applied.stamp}`,
       at,
+      actor,
       action: "scope_migration_rollback",
       detail: { rows: applied.nodeIds.length, appliedAt: applied.at },
     }),

@@ -8,7 +8,7 @@ export const BACKFILL_INSPECT_SQL = `SELECT node_id, node_type, kind, scope_type
 FROM nodes WHERE node_type = 'memory' AND sensitivity = 'private' AND sensitivity_source = 'default'
 ORDER BY seq`;
 
-export function backfillApplySql(entries: readonly BackfillEntry[], stamp: number): string {
+export function backfillApplySql(entries: readonly BackfillEntry[], stamp: number, actor?: string): string {
   const lines = entries.map(
     (e) =>
       `UPDATE nodes SET sensitivity = 'public', updated_at = ${sqlInteger(stamp)} WHERE node_id = ${sqlString(e.nodeId)} ` +
@@ -18,6 +18,7 @@ export function backfillApplySql(entries: readonly BackfillEntry[], stamp: numbe
     auditSql({
       dedupeKey: `sensitivity-backfill:apply:${stamp}`,
       at: stamp,
+      actor,
       action: "sensitivity_backfill_apply",
       detail: { rows: entries.length },
     }),
@@ -31,7 +32,7 @@ export const backfillAppliedSql = (entries: readonly BackfillEntry[], stamp: num
     `sensitivity = 'public' AND sensitivity_source = 'default' AND updated_at = ${sqlInteger(stamp)}`,
   );
 
-export function backfillRollbackSql(plan: BackfillPlan, at: number): Result<string, string> {
+export function backfillRollbackSql(plan: BackfillPlan, at: number, actor?: string): Result<string, string> {
   const applied = plan.applied;
   if (!applied) return err("this plan was never applied; there is nothing to roll back");
   if (applied.rolledBack) return err(`this plan was already rolled back at ${applied.rolledBack.at}`);
@@ -49,6 +50,7 @@ export function backfillRollbackSql(plan: BackfillPlan, at: number): Result<stri
     auditSql({
       dedupeKey: `sensitivity-backfill:rollback:${applied.stamp}`,
       at,
+      actor,
       action: "sensitivity_backfill_rollback",
       detail: { rows: applied.nodeIds.length, appliedAt: applied.at },
     }),

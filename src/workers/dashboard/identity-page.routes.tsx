@@ -1,0 +1,55 @@
+/** The Identity page and its link/unlink forms (the admin guard has checked the CSRF token). */
+import { type Context, Hono } from "hono";
+import type { AppEnv } from "../app-env";
+import {
+  identityOverview,
+  identityProblem,
+  linkFromAdmin,
+  readReports,
+  unlinkFromAdmin,
+} from "../routes/identity-admin.routes";
+import { IdentityPage } from "./identity-page";
+import { pageContext } from "./page-context";
+import { render } from "./page-render";
+
+const field = (v: unknown) => (typeof v === "string" ? v.trim() : "");
+
+async function identityPage(
+  c: Context<AppEnv>,
+  extra: { notice?: string; error?: string; typed?: { account: string; person: string } } = {},
+) {
+  const [overview, reports] = await Promise.all([identityOverview(c.env), readReports(c.env)]);
+  return render(
+    c,
+    "/admin/identity",
+    "Identity",
+    <IdentityPage overview={overview} reports={reports} csrf={(await pageContext(c)).csrf} {...extra} />,
+    extra.error ? 400 : 200,
+  );
+}
+
+export const identityPageRoutes = new Hono<AppEnv>()
+  .get("/", (c) => identityPage(c, c.req.query("notice") ? { notice: c.req.query("notice") as string } : {}))
+  .post("/link", async (c) => {
+    const form = await c.req.parseBody();
+    const typed = { account: field(form.account), person: field(form.person) };
+    if (!typed.account || !typed.person)
+      return identityPage(c, { error: "account and person are required", typed });
+    const linked = await linkFromAdmin(c, typed.account, typed.person);
+    if (!linked.ok) {
+      const p = identityProblem(linked.error);
+      return identityPage(c, { error: `${p.field} ${p.reason}`, typed });
+    }
+    const notice = `Linked ${linked.value.account} to ${linked.value.personId}.`;
+    return c.redirect(`/admin/identity?notice=${encodeURIComponent(notice)}`, 303);
+  })
+  .post("/unlink", async (c) => {
+    const form = await c.req.parseBody();
+    const unlinked = await unlinkFromAdmin(c, field(form.account));
+    if (!unlinked.ok) {
+      const p = identityProblem(unlinked.error);
+      return identityPage(c, { error: `${p.field} ${p.reason}` });
+    }
+    const notice = `Unlinked ${unlinked.value.account}.`;
+    return c.redirect(`/admin/identity?notice=${encodeURIComponent(notice)}`, 303);
+  });
