@@ -3,9 +3,11 @@ import { D1DailySummaries } from "../adapters/d1/d1-daily-summaries";
 import { consoleLogger } from "../adapters/log/console-logger";
 import type { Settings } from "../domain/config/settings";
 import type { ChatModel } from "../domain/model/chat-model";
+import { dailySpendGate } from "../domain/spend/spend-gate";
 import { type DailySummaryReport, runDailySummaries } from "../domain/summary/run-daily-summaries";
 import { createChatModel } from "./model-and-outbound";
 import { readRuntimeConfig } from "./runtime-config";
+import { spendLedger } from "./spend-ledger";
 
 export function dailySummaryJob(
   env: Env,
@@ -13,9 +15,21 @@ export function dailySummaryJob(
   asOf: number,
   model: ChatModel = createChatModel(env, readRuntimeConfig(env)),
 ): Promise<DailySummaryReport> {
+  const clock = { now: () => Date.now() };
+  // The same daily caps as turns and dreaming; the cron has no outbox, so nothing is unflushed.
+  const mayCallModel = async (chatKey: string) =>
+    (
+      await dailySpendGate({
+        chatKey,
+        caps: settings.spend,
+        ledger: spendLedger(env),
+        clock,
+        unflushed: () => 0,
+      }).check([])
+    ).allowed;
   return runDailySummaries(
     settings,
-    { store: new D1DailySummaries(env.DB), model, logger: consoleLogger, now: () => Date.now() },
+    { store: new D1DailySummaries(env.DB), model, logger: consoleLogger, now: clock.now, mayCallModel },
     asOf,
   );
 }

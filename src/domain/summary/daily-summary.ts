@@ -112,7 +112,13 @@ function modelMessages(input: ChatDay, settings: SummarySettings) {
 export async function summarizeDay(
   input: ChatDay,
   settings: SummarySettings,
-  deps: { readonly model: ChatModel | null; readonly logger: Logger; readonly now: () => number },
+  deps: {
+    readonly model: ChatModel | null;
+    readonly logger: Logger;
+    readonly now: () => number;
+    /** The spend caps' say for this chat; a capped chat's day is summarized extractively. */
+    readonly mayCallModel?: (chatKey: string) => Promise<boolean>;
+  },
 ): Promise<DailySummaryOutcome> {
   if (input.messages.length < settings.minMessages) {
     return { summary: null, skipped: `fewer than ${settings.minMessages} messages`, usage: null };
@@ -121,7 +127,8 @@ export async function summarizeDay(
   let text: string | null = null;
   let ids: string[] = [];
   let method: DailySummary["method"] = "extractive";
-  if (deps.model && settings.useModel && deps.model.provider !== "offline") {
+  const modelWanted = deps.model !== null && settings.useModel && deps.model.provider !== "offline";
+  if (deps.model && modelWanted && (await (deps.mayCallModel?.(input.chatKey) ?? true))) {
     const started = deps.now();
     const response = await deps.model.complete({
       messages: modelMessages(input, settings),

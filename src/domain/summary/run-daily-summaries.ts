@@ -28,6 +28,7 @@ export async function runDailySummaries(
     readonly model: ChatModel | null;
     readonly logger: Logger;
     readonly now: () => number;
+    readonly mayCallModel?: (chatKey: string) => Promise<boolean>;
   },
   /** The run's time (the cron's scheduled time): its local day is "today". */
   asOf: number,
