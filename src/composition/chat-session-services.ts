@@ -28,7 +28,7 @@ import { knowledgeAccess } from "./knowledge-services";
 import { d1MessageLog } from "./message-log";
 import { createChatModel, createOutbound } from "./model-and-outbound";
 import { readRuntimeConfig } from "./runtime-config";
-import { d1SettingsAdmin, settingsSource } from "./settings-source";
+import { cachedSettingsSource, d1SettingsAdmin } from "./settings-source";
 
 /** Everything but the session port, which the chat object supplies over its own storage. */
 export type ChatSessionDeps = Omit<TurnPorts, "session" | "relay"> & {
@@ -43,9 +43,9 @@ export type ChatSessionDeps = Omit<TurnPorts, "session" | "relay"> & {
   readonly registry: TurnRegistry;
   readonly botName: string;
   /**
-   * The chat object's settings: it invalidates them at the start of every alarm run and
-   * request, so each reads D1 once; the identity resolver, the relay and the settings admin
-   * of that run share the read, and a save through the settings admin invalidates it.
+   * The chat object's settings, through the isolate's cache: D1 is read at most once per
+   * TTL whatever the message rate; a save through the settings admin (or any settings write
+   * in this isolate) invalidates the copy.
    */
   readonly settings: SettingsSource;
 };
@@ -68,7 +68,7 @@ export const chatSessionServices = {
     const botName = "Akasha";
     const memory = new D1MemoryStore(env.DB);
     const knowledge = knowledgeAccess(env);
-    const settings = settingsSource(env);
+    const settings = cachedSettingsSource(env);
     return {
       model: createChatModel(env, config),
       history: historySearch(env),
