@@ -52,7 +52,9 @@ export const settingsCache = {
         (e: unknown) => {
           const stale = usable(env);
           if (stale && Date.now() - stale.loadedAt < SETTINGS_MAX_STALE_MS) {
-            console.error(JSON.stringify({ msg: "settings read failed; cached copy used", error: String(e) }));
+            console.error(
+              JSON.stringify({ msg: "settings read failed; cached copy used", error: String(e) }),
+            );
             return stale.settings;
           }
           throw e;
@@ -60,9 +62,11 @@ export const settingsCache = {
       );
       const own = { promise, generation: started };
       loading = own;
-      void promise.finally(() => {
-        if (loading === own) loading = null;
-      }).catch(() => {});
+      void promise
+        .finally(() => {
+          if (loading === own) loading = null;
+        })
+        .catch(() => {});
     }
     return loading.promise;
   },

@@ -81,9 +81,7 @@ export class Inbox {
   oldestUntriagedAt(): number | null {
     return (
       this.#sql
-        .exec<{ received_at: number }>(
-          "SELECT received_at FROM inbox WHERE triaged = 0 ORDER BY seq LIMIT 1",
-        )
+        .exec<{ received_at: number }>("SELECT received_at FROM inbox WHERE triaged = 0 ORDER BY seq LIMIT 1")
         .toArray()[0]?.received_at ?? null
     );
   }
