@@ -18,6 +18,9 @@ const BENCHES = {
   // Not in DEFAULT: seeds 100,000 memory items first (about a minute).
   memory: () => import("./memory-preview.mjs"),
   kb: () => import("./kb-search.mjs"),
+  // Not in DEFAULT: seeds 1M messages, 100k memory items and 10k passages first (sizes in
+  // BENCH_TURN_MESSAGES, BENCH_TURN_MEMORY, BENCH_TURN_CHATS, BENCH_TURN_PASSAGES).
+  turn: () => import("./turn-bill.mjs"),
 };
 // `memory` (100,000 memory items) and `kb` (111,000 passages) seed large data sets first and
 // take minutes: run them by name (`npm run bench -- memory`).

@@ -29,6 +29,7 @@ import { Outbox, type OutboxItem } from "./outbox";
 import { RecentTurns } from "./recent-turns";
 import { ReplyPlan } from "./reply-plan";
 import { DoSessionControl } from "./session-control";
+import { billTurn, type TurnBill } from "./turn-bill";
 import { TurnRunner } from "./turn-runner";
 import { yieldToEvents } from "./yield-to-events";
 
@@ -168,6 +169,20 @@ export class ChatSession extends DurableObject<Env> {
     const settings = await this.#freshSettings();
     await this.#alarm.ensureBy(this.#flusher.windowEnd(settings, Date.now()));
     return outcome;
+  }
+
+  /**
+   * Local mode only (the counting D1 refuses anything else): runs one turn for `received`
+   * over a counting D1 and reports its bill, persisting nothing (`npm run bench -- turn`).
+   */
+  async billTurn(received: InboundEvent): Promise<TurnBill> {
+    return billTurn({
+      env: this.env,
+      sql: this.ctx.storage.sql,
+      recent: this.#recent,
+      session: this.#session,
+      event: maskInboundEvent(received),
+    });
   }
 
   /** Counters for the dashboard and tests: open inbox rows and unflushed rows. */
