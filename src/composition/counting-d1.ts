@@ -72,9 +72,7 @@ export function countingD1(db: D1Database, mode: Mode): { db: D1Database; bill: 
       async raw(options?: { columnNames?: boolean }) {
         note(sql);
         bill.roundTrips++;
-        const rows = await (options?.columnNames
-          ? stmt.raw({ columnNames: true })
-          : stmt.raw());
+        const rows = await (options?.columnNames ? stmt.raw({ columnNames: true }) : stmt.raw());
         bill.rawRowsReturned += Math.max(0, rows.length - (options?.columnNames ? 1 : 0));
         return rows;
       },
