@@ -22,6 +22,7 @@ import { DirectoryIdentityResolver } from "../domain/identity/identity-resolver"
 import type { Transport } from "../domain/inbound/inbound-event";
 import { systemClock } from "../domain/kernel/clock";
 import { noChatLinks } from "../domain/memory/memory-store";
+import { cachedCatalogue } from "./catalogue-cache";
 import { chatSession } from "./chat-stub";
 import { historySearch } from "./history-search";
 import { knowledgeAccess } from "./knowledge-services";
@@ -67,7 +68,8 @@ export const chatSessionServices = {
     const directory = new D1IdentityDirectory(db);
     const botName = "Akasha";
     const memory = new D1MemoryStore(env.DB);
-    const knowledge = knowledgeAccess(env);
+    // The catalogue (collections, counts, first titles) from the isolate's copy: see catalogue-cache.ts.
+    const knowledge = cachedCatalogue(knowledgeAccess(env));
     const settings = cachedSettingsSource(env);
     return {
       model: createChatModel(env, config),

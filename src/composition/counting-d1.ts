@@ -40,7 +40,7 @@ export function countingD1(db: D1Database, mode: Mode): { db: D1Database; bill: 
   };
   const note = (sql: string) => {
     bill.statements++;
-    bill.sql.push(sql.replace(/\s+/g, " ").trim().slice(0, 160));
+    bill.sql.push(sql.replace(/\s+/g, " ").trim().slice(0, 400));
   };
   // The wrapped statement remembers its original, so that `batch` can hand D1 the real one.
   const originals = new WeakMap<object, { stmt: D1PreparedStatement; sql: string }>();

@@ -48,3 +48,14 @@ describe("ChatSession.billTurn", () => {
     expect(counter.bill().statements).toBe(0);
   });
 });
+
+describe("the turn's knowledge catalogue", () => {
+  it("is read from D1 once per TTL, not once per turn", async ({ expect }) => {
+    const chat = `qq:group:CAT${crypto.randomUUID().replaceAll("-", "")}`;
+    const stub = env.CHAT_SESSION.getByName(chat);
+    await stub.billTurn(messageEvent({ chat, text: "火锅怎么样" }));
+    const second = await stub.billTurn(messageEvent({ chat, text: "露营怎么样" }));
+    expect(second.d1.statements).toBeGreaterThan(0);
+    expect(second.d1.sql.filter((s) => s.includes("FROM kb_collections"))).toEqual([]);
+  });
+});
