@@ -65,7 +65,9 @@ async function paced(n, gapMs, task) {
 const enqueueSpans = {};
 function recordSpan(shape, header) {
   const dur = /enqueue;dur=([0-9.]+)/.exec(header ?? "")?.[1];
-  if (dur !== undefined) (enqueueSpans[shape] ??= []).push(Number(dur));
+  if (dur === undefined) return;
+  enqueueSpans[shape] ??= [];
+  enqueueSpans[shape].push(Number(dur));
 }
 
 function summary(hook, bare, n, shape) {
