@@ -120,10 +120,13 @@ export class ChatSession extends DurableObject<Env> {
     const event = maskInboundEvent(received);
     const now = Date.now();
     const needsTurn = event.kind === "message" && event.message !== null && event.message.addressedToBot;
+    // A log-only event waits for the flush window (cached settings, or the defaults: timing
+    // only). Worked out before the write, so that a broken AKASHA_CONFIG refuses the event
+    // instead of storing it without an alarm.
+    const due = needsTurn ? now : this.#flusher.windowEnd(peekSettings(this.env), now);
     if (!this.#inbox.accept(event, needsTurn, now)) return { status: "duplicate", eventId: event.eventId };
-    // Not awaited: setAlarm is issued now, in the same output gate as the inbox write. A
-    // log-only event waits for the flush window (cached settings, or the defaults: timing only).
-    void this.#alarm.ensureBy(needsTurn ? now : this.#flusher.windowEnd(peekSettings(this.env), now));
+    // Not awaited: setAlarm is issued now, in the same output gate as the inbox write.
+    void this.#alarm.ensureBy(due);
     return { status: "accepted", eventId: event.eventId };
   }
 
