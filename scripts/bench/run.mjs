@@ -19,6 +19,9 @@ const BENCHES = {
   memory: () => import("./memory-preview.mjs"),
   kb: () => import("./kb-search.mjs"),
   dream: () => import("./dream-cost.mjs"),
+  // Not in DEFAULT: seeds 1M messages, 100k memory items and 10k passages first (sizes in
+  // BENCH_TURN_MESSAGES, BENCH_TURN_MEMORY, BENCH_TURN_CHATS, BENCH_TURN_PASSAGES).
+  turn: () => import("./turn-bill.mjs"),
 };
 // `memory` (100,000 memory items) and `kb` (111,000 passages) seed large data sets first and
 // take minutes: run them by name (`npm run bench -- memory`).

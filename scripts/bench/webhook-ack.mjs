@@ -61,10 +61,24 @@ async function paced(n, gapMs, task) {
   return { latencies, wallMs: performance.now() - started };
 }
 
-function summary(hook, bare, n) {
+/** The `enqueue` spans of the Server-Timing header (local mode), per round. */
+const enqueueSpans = {};
+function recordSpan(shape, header) {
+  const dur = /enqueue;dur=([0-9.]+)/.exec(header ?? "")?.[1];
+  if (dur === undefined) return;
+  enqueueSpans[shape] ??= [];
+  enqueueSpans[shape].push(Number(dur));
+}
+
+function summary(hook, bare, n, shape) {
   const p99 = percentile(hook.latencies, 99);
   const bareP99 = percentile(bare.latencies, 99);
+  const spans = enqueueSpans[shape] ?? [];
   return {
+    // The part of the ACK spent in the chat object's enqueue, as the Worker timed it.
+    ...(spans.length > 0
+      ? { enqueue_p50_ms: round(percentile(spans, 50)), enqueue_p99_ms: round(percentile(spans, 99)) }
+      : {}),
     messages: n,
     ack_p50_ms: round(percentile(hook.latencies, 50)),
     ack_p99_ms: round(p99),
@@ -108,6 +122,7 @@ async function deliveryCheck(base, vars, sent) {
 }
 
 export async function run({ base, vars }) {
+  for (const shape of Object.keys(enqueueSpans)) delete enqueueSpans[shape];
   const key = privateKey(vars.QQ_BOT_SECRET);
   const post = (round, group) => async (i) => {
     const text = body(i, round, group?.(i));
@@ -124,6 +139,7 @@ export async function run({ base, vars }) {
       body: text,
     });
     if (res.status !== 200) throw new Error(`webhook answered ${res.status}: ${await res.text()}`);
+    recordSpan(round, res.headers.get("server-timing"));
     await res.arrayBuffer();
   };
   const bare = async () => {
@@ -149,12 +165,12 @@ export async function run({ base, vars }) {
   );
   return {
     chats: CHATS,
-    paced: { rate_per_s: RATE, ...summary(pacedHook, pacedBare, MESSAGES) },
-    back_to_back: { concurrency: CONCURRENCY, ...summary(loopHook, loopBare, MESSAGES) },
+    paced: { rate_per_s: RATE, ...summary(pacedHook, pacedBare, MESSAGES, "paced") },
+    back_to_back: { concurrency: CONCURRENCY, ...summary(loopHook, loopBare, MESSAGES, "loop") },
     concurrent: {
       in_flight: CONCURRENT_INFLIGHT,
       chats: CONCURRENT_CHATS,
-      ...summary(concurrentHook, concurrentBare, concurrentMessages),
+      ...summary(concurrentHook, concurrentBare, concurrentMessages, "concurrent"),
       delivery: await deliveryCheck(base, vars, concurrentMessages),
     },
   };

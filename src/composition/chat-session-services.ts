@@ -23,13 +23,14 @@ import type { Transport } from "../domain/inbound/inbound-event";
 import { systemClock } from "../domain/kernel/clock";
 import { noChatLinks } from "../domain/memory/memory-store";
 import type { SpendLedger } from "../domain/spend/spend-ledger";
+import { cachedCatalogue } from "./catalogue-cache";
 import { chatSession } from "./chat-stub";
 import { historySearch } from "./history-search";
 import { knowledgeAccess } from "./knowledge-services";
 import { d1MessageLog } from "./message-log";
 import { createChatModel, createOutbound } from "./model-and-outbound";
 import { readRuntimeConfig } from "./runtime-config";
-import { d1SettingsAdmin, settingsSource } from "./settings-source";
+import { cachedSettingsSource, d1SettingsAdmin } from "./settings-source";
 import { spendLedger } from "./spend-ledger";
 
 /** Everything but the session port, which the chat object supplies over its own storage. */
@@ -45,9 +46,9 @@ export type ChatSessionDeps = Omit<TurnPorts, "session" | "relay"> & {
   readonly registry: TurnRegistry;
   readonly botName: string;
   /**
-   * The chat object's settings: it invalidates them at the start of every alarm run and
-   * request, so each reads D1 once; the identity resolver, the relay and the settings admin
-   * of that run share the read, and a save through the settings admin invalidates it.
+   * The chat object's settings, through the isolate's cache: D1 is read at most once per
+   * TTL whatever the message rate; a save through the settings admin (or any settings write
+   * in this isolate) invalidates the copy.
    */
   readonly settings: SettingsSource;
   /** The day's recorded model spend, for the daily token caps. */
@@ -71,8 +72,9 @@ export const chatSessionServices = {
     const directory = new D1IdentityDirectory(db);
     const botName = "Akasha";
     const memory = new D1MemoryStore(env.DB);
-    const knowledge = knowledgeAccess(env);
-    const settings = settingsSource(env);
+    // The catalogue (collections, counts, first titles) from the isolate's copy: see catalogue-cache.ts.
+    const knowledge = cachedCatalogue(knowledgeAccess(env));
+    const settings = cachedSettingsSource(env);
     return {
       model: createChatModel(env, config),
       history: historySearch(env),

@@ -1,7 +1,8 @@
 /**
- * Loads the behaviour settings (defaults ⊕ AKASHA_CONFIG ⊕ D1 `settings`). Nothing is cached
- * across requests: a request or an alarm run reads them once through its own
- * `settingsSource`, and the settings write path invalidates the source it was given.
+ * Loads the behaviour settings (defaults ⊕ AKASHA_CONFIG ⊕ D1 `settings`). A request reads them
+ * once through its own `settingsSource`; chat objects and the webhook path go through the
+ * isolate's cache (`cachedSettingsSource`, `peekSettings`, settings-cache.ts). Every write path
+ * here invalidates that cache, and the source it was given.
  */
 import { openDatabase } from "../adapters/d1/database";
 import { D1SettingsStore } from "../adapters/d1/settings-store";
@@ -16,6 +17,7 @@ import type { SettingsDocument, SettingsLayers } from "../domain/config/settings
 import { memoizedSettings, type SettingsSource } from "../domain/config/settings-source";
 import { ok, type Result } from "../domain/kernel/result";
 import { ConfigError } from "./runtime-config";
+import { settingsCache } from "./settings-cache";
 
 /** One read of both layers, resolved. A broken AKASHA_CONFIG is a ConfigError. */
 export async function loadSettings(env: Env): Promise<Settings> {
@@ -50,6 +52,51 @@ export function settingsSource(env: Env): SettingsSource {
   return memoizedSettings(() => loadSettings(env));
 }
 
+/**
+ * The settings through the isolate's cache: D1 is read at most once per TTL, and a save
+ * through any store of this module is seen at once in this isolate. `invalidate` drops the
+ * cached copy (a save through this run's settings admin).
+ */
+export function cachedSettingsSource(env: Env): SettingsSource {
+  const loaders = { load: () => loadSettings(env), fallback: () => varSettings(env) };
+  return {
+    current: () => settingsCache.current(env, loaders),
+    invalidate: () => settingsCache.invalidate(),
+  };
+}
+
+/**
+ * The cached settings without reading D1 or waiting: defaults ⊕ AKASHA_CONFIG until this
+ * isolate has read the stored layer. For timing only (when an alarm should come).
+ */
+export function peekSettings(env: Env): Settings {
+  return settingsCache.peek(env, { load: () => loadSettings(env), fallback: () => varSettings(env) });
+}
+
+/** A settings store whose every write drops the isolate's cached settings. */
+class InvalidatingSettingsStore extends D1SettingsStore {
+  override async writeIfUnchanged(
+    value: string,
+    expected: string | null,
+    by: string | null,
+    at: number,
+  ): Promise<boolean> {
+    try {
+      return await super.writeIfUnchanged(value, expected, by, at);
+    } finally {
+      settingsCache.invalidate();
+    }
+  }
+
+  override async write(...args: Parameters<D1SettingsStore["write"]>): Promise<void> {
+    try {
+      await super.write(...args);
+    } finally {
+      settingsCache.invalidate();
+    }
+  }
+}
+
 const varLayerText = (env: Env): string => (typeof env.AKASHA_CONFIG === "string" ? env.AKASHA_CONFIG : "");
 
 /**
@@ -75,7 +122,7 @@ export async function readSettingsLayers(env: Env): Promise<{
 
 /** The settings store of the admin API's replace (the write path without compare-and-set). */
 export function d1SettingsStore(env: Env): D1SettingsStore {
-  return new D1SettingsStore(openDatabase(env.DB));
+  return new InvalidatingSettingsStore(openDatabase(env.DB));
 }
 
 /**

@@ -59,6 +59,12 @@ const STEPS = [
      ts INTEGER NOT NULL,
      explicit_sensitivity TEXT
    )`,
+  // enqueue writes one row and nothing else; the alarm triages it (registry, log, identity,
+  // short-term context) later. Rows from before this step were triaged when they arrived.
+  `ALTER TABLE inbox ADD COLUMN triaged INTEGER NOT NULL DEFAULT 1`,
+  // 0 = an event that needs no turn: done once triaged. Rows from before were all turns.
+  `ALTER TABLE inbox ADD COLUMN needs_turn INTEGER NOT NULL DEFAULT 1`,
+  `CREATE INDEX inbox_untriaged ON inbox (seq) WHERE triaged = 0`,
 ] as const;
 
 export function migrateChatSession(storage: DurableObjectStorage): void {

@@ -7,6 +7,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { type ChatSessionDeps, chatSessionServices } from "../composition/chat-session-services";
+import { peekSettings } from "../composition/settings-source";
 import type { ChatRelay } from "../domain/agent/chat-relay";
 import type { ResetRequest, ResetResult } from "../domain/agent/session-control";
 import { type PreviewRequest, previewTurn, type TurnPreview } from "../domain/agent/turn-preview";
@@ -28,7 +29,9 @@ import { Outbox, type OutboxItem } from "./outbox";
 import { RecentTurns } from "./recent-turns";
 import { ReplyPlan } from "./reply-plan";
 import { DoSessionControl } from "./session-control";
+import { billTurn, type TurnBill } from "./turn-bill";
 import { TurnRunner } from "./turn-runner";
+import { yieldToEvents } from "./yield-to-events";
 
 export type EnqueueResult = { status: "accepted" | "duplicate"; eventId: string };
 
@@ -107,33 +110,23 @@ export class ChatSession extends DurableObject<Env> {
   }
 
   /**
-   * Persists an inbound event (deduplicated on event id and message id), buffers its
-   * message-log row and sets the alarm. Returns once the event is durable; no slow work here.
-   * Credentials are masked first: nothing below ever holds the raw secret.
+   * Persists an inbound event and sets the alarm; returns once the event is durable. One
+   * INSERT (deduplicated on event id and message id by the inbox's unique columns) and no
+   * read of D1: what the event adds to the log, the registry and the short-term context is
+   * decided by the alarm's triage, which has the settings. Credentials are masked first:
+   * nothing below ever holds the raw secret.
    */
   async enqueue(received: InboundEvent): Promise<EnqueueResult> {
     const event = maskInboundEvent(received);
-    const settings = await this.#freshSettings();
     const now = Date.now();
-    const messageId = event.kind === "message" ? (event.message?.id ?? null) : null;
     const needsTurn = event.kind === "message" && event.message !== null && event.message.addressedToBot;
-    const stored = isStored(settings, event.chat.key, event.chat.targetType);
-    const accepted = this.ctx.storage.transactionSync(() => {
-      if (this.#inbox.has(event.eventId, messageId)) return false;
-      if (!this.#meta.get<ChatInfo>("chat")) this.#meta.set("chat", chatInfo(event));
-      this.#inbox.add(event, needsTurn, now);
-      for (const item of inboundRows(event, stored, now)) this.#outbox.push(item, now);
-      // Unaddressed chatter of a followed group is context for the next addressed turn.
-      if (!needsTurn && stored && event.kind === "message" && event.message) {
-        const { text, ts } = event.message;
-        this.#recent.append({ role: "user", name: event.sender?.displayName ?? null, text, ts });
-        this.#turns.journalUser(event, text);
-      }
-      return true;
-    });
-    if (!accepted) return { status: "duplicate", eventId: event.eventId };
+    // A log-only event waits for the flush window (cached settings, or the defaults: timing
+    // only). Worked out before the write, so that a broken AKASHA_CONFIG refuses the event
+    // instead of storing it without an alarm.
+    const due = needsTurn ? now : this.#flusher.windowEnd(peekSettings(this.env), now);
+    if (!this.#inbox.accept(event, needsTurn, now)) return { status: "duplicate", eventId: event.eventId };
     // Not awaited: setAlarm is issued now, in the same output gate as the inbox write.
-    void this.#alarm.ensureBy(needsTurn ? now : this.#flusher.windowEnd(settings, now));
+    void this.#alarm.ensureBy(due);
     return { status: "accepted", eventId: event.eventId };
   }
 
@@ -181,6 +174,20 @@ export class ChatSession extends DurableObject<Env> {
     return outcome;
   }
 
+  /**
+   * Local mode only (the counting D1 refuses anything else): runs one turn for `received`
+   * over a counting D1 and reports its bill, persisting nothing (`npm run bench -- turn`).
+   */
+  async billTurn(received: InboundEvent): Promise<TurnBill> {
+    return billTurn({
+      env: this.env,
+      sql: this.ctx.storage.sql,
+      recent: this.#recent,
+      session: this.#session,
+      event: maskInboundEvent(received),
+    });
+  }
+
   /** Counters for the dashboard and tests: open inbox rows and unflushed rows. */
   async stats(): Promise<ChatSessionStats> {
     return {
@@ -222,11 +229,39 @@ export class ChatSession extends DurableObject<Env> {
     return this.#deps;
   }
 
-  /** Settings for this alarm run or request: read once now, shared by everything the run does. */
+  /**
+   * Settings for this alarm run or request, shared by everything the run does: the isolate's
+   * cached copy (D1 at most once per TTL, at once after a save in this isolate).
+   */
   #freshSettings(): Promise<Settings> {
-    const source = this.#services().settings;
-    source.invalidate();
-    return source.current();
+    return this.#services().settings.current();
+  }
+
+  /**
+   * What accepted events add besides their inbox row, in arrival order: the registry row,
+   * the message-log row (stored chats only), the account observation, a recall mark, and for
+   * unaddressed chatter of a stored chat the short-term context and the dream journal. A row
+   * needing no turn becomes its dedupe record. Each event is its own transaction.
+   */
+  #triage(settings: Settings): void {
+    for (;;) {
+      const batch = this.#inbox.untriaged(50);
+      if (batch.length === 0) return;
+      for (const { seq, needsTurn, receivedAt, event } of batch) {
+        const stored = isStored(settings, event.chat.key, event.chat.targetType);
+        this.ctx.storage.transactionSync(() => {
+          if (!this.#meta.get<ChatInfo>("chat")) this.#meta.set("chat", chatInfo(event));
+          for (const item of inboundRows(event, stored, receivedAt)) this.#outbox.push(item, receivedAt);
+          // Unaddressed chatter of a followed group is context for the next addressed turn.
+          if (!needsTurn && stored && event.kind === "message" && event.message) {
+            const { text, ts } = event.message;
+            this.#recent.append({ role: "user", name: event.sender?.displayName ?? null, text, ts });
+            this.#turns.journalUser(event, text);
+          }
+          this.#inbox.markTriaged(seq, needsTurn, Date.now());
+        });
+      }
+    }
   }
 
   #turnPorts(): TurnPorts & ChatSessionDeps {
@@ -240,9 +275,14 @@ export class ChatSession extends DurableObject<Env> {
 
   async #drain(settings: Settings): Promise<void> {
     for (;;) {
+      this.#triage(settings);
       const row = this.#inbox.oldestOpen();
       // Strict order: a row waiting out a backoff holds back the rows behind it.
       if (!row || row.notBefore > Date.now()) return;
+      // Between turns, let a waiting enqueue of this object in: a turn's synchronous work
+      // (prompt building, the offline model) must not hold an ACK behind it. Rows arriving
+      // now come after `row`, so its turn is still the next one.
+      await yieldToEvents();
       if (!(await this.#turns.advance(row, settings))) return;
       if (this.#outbox.size() >= settings.outbox.flushBatchRows) await this.#flusher.flush(settings);
     }
@@ -254,8 +294,10 @@ export class ChatSession extends DurableObject<Env> {
     this.#inbox.prune(now);
     this.#replies.pruneOrphans();
     const open = this.#inbox.oldestOpen();
+    const untriaged = this.#inbox.oldestUntriagedAt();
     const candidates = [
       open ? Math.max(now, open.notBefore) : null,
+      untriaged !== null ? this.#flusher.windowEnd(settings ?? peekSettings(this.env), now) : null,
       settings ? this.#dreams.dueAt(settings, now) : null,
       this.#flusher.nextAt(settings, now),
     ].filter((t): t is number => t !== null);

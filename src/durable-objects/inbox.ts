@@ -1,7 +1,8 @@
 /**
  * The chat object's durable inbox: events are written here before the webhook is
- * acknowledged, deduplicated on event id and on platform message id, and drained oldest
- * first by the alarm. A done row keeps its ids (not its payload) as the dedupe record.
+ * acknowledged — one INSERT, deduplicated by the unique event id and platform message id —
+ * then triaged and drained oldest first by the alarm. A done row keeps its ids (not its
+ * payload) as the dedupe record.
  */
 import type { InboundEvent } from "../domain/inbound/inbound-event";
 
@@ -38,36 +39,69 @@ export class Inbox {
     this.#sql = sql;
   }
 
-  /** True when an event with this event id or message id was already accepted. */
-  has(eventId: string, messageId: string | null): boolean {
-    // Two indexed lookups; an OR across both columns could fall back to a table scan.
-    if (this.#sql.exec("SELECT 1 FROM inbox WHERE event_id = ?", eventId).toArray().length > 0) return true;
+  /**
+   * Stores an event untriaged, in one statement: false (and nothing written) when an event
+   * with this event id or message id was already accepted — both columns are unique, and
+   * DO NOTHING covers either conflict.
+   */
+  accept(event: InboundEvent, needsTurn: boolean, now: number): boolean {
+    const inserted = this.#sql
+      .exec(
+        `INSERT INTO inbox (event_id, message_id, kind, payload, state, received_at, triaged, needs_turn)
+         VALUES (?, ?, ?, ?, 'pending', ?, 0, ?)
+         ON CONFLICT DO NOTHING RETURNING seq`,
+        event.eventId,
+        event.message?.id ?? null,
+        event.kind,
+        JSON.stringify(event),
+        now,
+        needsTurn ? 1 : 0,
+      )
+      .toArray();
+    return inserted.length > 0;
+  }
+
+  /** Accepted rows not yet triaged, oldest first. */
+  untriaged(limit: number): { seq: number; needsTurn: boolean; receivedAt: number; event: InboundEvent }[] {
+    return this.#sql
+      .exec<{ seq: number; needs_turn: number; received_at: number; payload: string }>(
+        "SELECT seq, needs_turn, received_at, payload FROM inbox WHERE triaged = 0 ORDER BY seq LIMIT ?",
+        limit,
+      )
+      .toArray()
+      .map((r) => ({
+        seq: r.seq,
+        needsTurn: r.needs_turn === 1,
+        receivedAt: r.received_at,
+        event: JSON.parse(r.payload) as InboundEvent,
+      }));
+  }
+
+  /** When the oldest untriaged row arrived, or null. */
+  oldestUntriagedAt(): number | null {
     return (
-      messageId !== null &&
-      this.#sql.exec("SELECT 1 FROM inbox WHERE message_id = ?", messageId).toArray().length > 0
+      this.#sql
+        .exec<{ received_at: number }>("SELECT received_at FROM inbox WHERE triaged = 0 ORDER BY seq LIMIT 1")
+        .toArray()[0]?.received_at ?? null
     );
   }
 
-  /** Adds an event; `needsTurn` false stores only the dedupe record. Call inside a transaction. */
-  add(event: InboundEvent, needsTurn: boolean, now: number): void {
-    this.#sql.exec(
-      `INSERT INTO inbox (event_id, message_id, kind, payload, state, received_at, done_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      event.eventId,
-      event.message?.id ?? null,
-      event.kind,
-      needsTurn ? JSON.stringify(event) : null,
-      needsTurn ? "pending" : "done",
-      now,
-      needsTurn ? null : now,
-    );
+  /** A triaged row waits for its turn, or — needing none — becomes its dedupe record. */
+  markTriaged(seq: number, needsTurn: boolean, now: number): void {
+    if (needsTurn) this.#sql.exec("UPDATE inbox SET triaged = 1 WHERE seq = ?", seq);
+    else
+      this.#sql.exec(
+        "UPDATE inbox SET triaged = 1, state = 'done', payload = NULL, done_at = ? WHERE seq = ?",
+        now,
+        seq,
+      );
   }
 
-  /** The oldest row not yet done, whether or not its backoff has passed. */
+  /** The oldest triaged row waiting for its turn, whether or not its backoff has passed. */
   oldestOpen(): InboxRow | null {
     const raw = this.#sql
       .exec<Raw>(
-        "SELECT seq, event_id, state, attempts, not_before, payload FROM inbox WHERE state != 'done' ORDER BY seq LIMIT 1",
+        "SELECT seq, event_id, state, attempts, not_before, payload FROM inbox WHERE state != 'done' AND triaged = 1 ORDER BY seq LIMIT 1",
       )
       .toArray()[0];
     if (!raw) return null;

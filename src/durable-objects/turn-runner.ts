@@ -22,6 +22,7 @@ import type { Outbox } from "./outbox";
 import type { RecentTurns } from "./recent-turns";
 import type { ReplyPlan } from "./reply-plan";
 import { withSpendGate } from "./spend-gate";
+import { yieldToEvents } from "./yield-to-events";
 
 /** A model failure is retried this many times (with backoff) before the bot apologizes. */
 const MODEL_ATTEMPTS = 3;
@@ -49,7 +50,11 @@ export class TurnRunner {
   /** Advances one inbox row as far as it can go. False when it must wait (backoff). */
   async advance(row: InboxRow, settings: Settings): Promise<boolean> {
     try {
-      if (row.state === "pending" && !(await this.#decide(row, settings))) return false;
+      if (row.state === "pending") {
+        if (!(await this.#decide(row, settings))) return false;
+        // The plan is durable: a waiting enqueue goes first, then the replies are sent.
+        await yieldToEvents();
+      }
       return await this.#send(row, settings);
     } catch (e) {
       // A bug or an adapter that threw: back off like a failed model call, then give up on

@@ -4,23 +4,44 @@ import { messageEvent } from "../fakes/inbound";
 import { inFreshChatObject } from "../support/chat-object";
 
 describe("Inbox", () => {
-  it("knows an accepted event by its event id and by its message id", async ({ expect }) => {
+  it("accepts an event once, refusing a repeat by its event id or by its message id", async ({ expect }) => {
     await inFreshChatObject((storage) => {
       const inbox = new Inbox(storage.sql);
       const event = messageEvent({ chat: "qq:group:G1", text: "hi", id: "M1", eventId: "E1" });
-      expect(inbox.has("E1", "M1")).toBe(false);
-      inbox.add(event, true, 1000);
-      expect(inbox.has("E1", null)).toBe(true);
-      expect(inbox.has("E-other", "M1")).toBe(true);
-      expect(inbox.has("E-other", "M-other")).toBe(false);
+      expect(inbox.accept(event, true, 1000)).toBe(true);
+      expect(inbox.accept(event, true, 1001)).toBe(false);
+      const sameMessage = messageEvent({ chat: "qq:group:G1", text: "hi", id: "M1", eventId: "E-other" });
+      expect(inbox.accept(sameMessage, true, 1002)).toBe(false);
+      const other = messageEvent({ chat: "qq:group:G1", text: "hi", id: "M-other", eventId: "E-other" });
+      expect(inbox.accept(other, true, 1003)).toBe(true);
+      expect(storage.sql.exec("SELECT count(*) AS n FROM inbox").one().n).toBe(2);
+    });
+  });
+
+  it("writes one row per accepted event and holds it untriaged until the alarm triages it", async ({
+    expect,
+  }) => {
+    await inFreshChatObject((storage) => {
+      const inbox = new Inbox(storage.sql);
+      inbox.accept(messageEvent({ chat: "qq:group:G1", text: "one", eventId: "E1" }), true, 1000);
+      expect(inbox.oldestOpen()).toBeNull();
+      expect(inbox.oldestUntriagedAt()).toBe(1000);
+      const [first] = inbox.untriaged(10);
+      expect(first).toMatchObject({ needsTurn: true, receivedAt: 1000 });
+      expect(first?.event.message?.text).toBe("one");
+      if (!first) return;
+      inbox.markTriaged(first.seq, true, 1001);
+      expect(inbox.untriaged(10)).toEqual([]);
+      expect(inbox.oldestOpen()).toMatchObject({ eventId: "E1", state: "pending" });
     });
   });
 
   it("hands out open rows oldest first, with backoff and attempts, and closes them", async ({ expect }) => {
     await inFreshChatObject((storage) => {
       const inbox = new Inbox(storage.sql);
-      inbox.add(messageEvent({ chat: "qq:group:G1", text: "one", eventId: "E1" }), true, 1000);
-      inbox.add(messageEvent({ chat: "qq:group:G1", text: "two", eventId: "E2" }), true, 1001);
+      inbox.accept(messageEvent({ chat: "qq:group:G1", text: "one", eventId: "E1" }), true, 1000);
+      inbox.accept(messageEvent({ chat: "qq:group:G1", text: "two", eventId: "E2" }), true, 1001);
+      for (const row of inbox.untriaged(10)) inbox.markTriaged(row.seq, true, 1002);
       const first = inbox.oldestOpen();
       expect(first).toMatchObject({ eventId: "E1", state: "pending", attempts: 0 });
       expect(first?.event.message?.text).toBe("one");
@@ -40,17 +61,24 @@ describe("Inbox", () => {
   }) => {
     await inFreshChatObject((storage) => {
       const inbox = new Inbox(storage.sql);
-      inbox.add(
-        messageEvent({ chat: "qq:group:G1", text: "chatter", eventId: "E1", addressedToBot: false }),
-        false,
-        1000,
-      );
+      const chatter = messageEvent({
+        chat: "qq:group:G1",
+        text: "chatter",
+        eventId: "E1",
+        addressedToBot: false,
+      });
+      inbox.accept(chatter, false, 1000);
+      const [row] = inbox.untriaged(10);
+      if (!row) throw new Error("no untriaged row");
+      expect(row.needsTurn).toBe(false);
+      inbox.markTriaged(row.seq, false, 1000);
       expect(inbox.oldestOpen()).toBeNull();
       expect(inbox.stateOf("E1")).toMatchObject({ state: "done" });
+      expect(storage.sql.exec("SELECT payload FROM inbox").one().payload).toBeNull();
       inbox.prune(1000 + DEDUPE_RETENTION_MS);
-      expect(inbox.has("E1", null)).toBe(true);
+      expect(inbox.accept(chatter, false, 2000)).toBe(false);
       inbox.prune(1001 + DEDUPE_RETENTION_MS);
-      expect(inbox.has("E1", null)).toBe(false);
+      expect(inbox.accept(chatter, false, 3000)).toBe(true);
     });
   });
 });

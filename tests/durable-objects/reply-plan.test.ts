@@ -3,6 +3,7 @@ import { Inbox } from "../../src/durable-objects/inbox";
 import { ReplyPlan } from "../../src/durable-objects/reply-plan";
 import { messageEvent } from "../fakes/inbound";
 import { inFreshChatObject } from "../support/chat-object";
+import { addTriaged } from "../support/inbox-rows";
 
 describe("ReplyPlan", () => {
   it("plans replies once, in order, and records each send outcome", async ({ expect }) => {
@@ -25,7 +26,7 @@ describe("ReplyPlan", () => {
   it("drops plans whose inbox row is gone", async ({ expect }) => {
     await inFreshChatObject((storage) => {
       const inbox = new Inbox(storage.sql);
-      inbox.add(messageEvent({ chat: "qq:group:G1", text: "hi", eventId: "E1" }), true, 1);
+      addTriaged(inbox, messageEvent({ chat: "qq:group:G1", text: "hi", eventId: "E1" }), true, 1);
       const seq = inbox.oldestOpen()?.seq ?? -1;
       const replies = new ReplyPlan(storage.sql);
       replies.plan(seq, ["kept"]);

@@ -17,6 +17,7 @@ import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { turnPorts } from "../fakes/turn-ports";
 import { inFreshChatObject } from "../support/chat-object";
+import { addTriaged } from "../support/inbox-rows";
 
 /** Records every send; `dieOn` makes the send of that text throw, like an alarm that dies there. */
 class PlatformFake implements Outbound {
@@ -51,7 +52,7 @@ function runner(storage: DurableObjectStorage, outbound: Outbound, model = new S
 }
 
 function accept(storage: DurableObjectStorage, event: InboundEvent) {
-  new Inbox(storage.sql).add(event, true, Date.now());
+  addTriaged(new Inbox(storage.sql), event, true, Date.now());
 }
 
 const outboundRows = (outbox: Outbox) =>

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
+import { settingsCache } from "../../src/composition/settings-cache";
 import { newMemory, seedMemory, uid } from "../support/memory";
 import { everything, preview, previewResponse } from "../support/preview";
 
@@ -86,12 +87,15 @@ describe("POST /api/context/preview", () => {
     await env.DB.prepare("INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES ('config', ?, ?)")
       .bind(JSON.stringify({ memory: { retrieval: { softScope: true } } }), Date.now())
       .run();
+    // Written past the settings store: drop the isolate's cached copy as a save would.
+    settingsCache.invalidate();
     try {
       const soft = await preview({ chat, text: word });
       expect(soft.scopes.softScope).toBe(true);
       expect(soft.recalled.map((r) => r.text)).toEqual([`${word} 是一首好歌`]);
     } finally {
       await env.DB.prepare("DELETE FROM settings WHERE key = 'config'").run();
+      settingsCache.invalidate();
     }
   });
 });

@@ -12,11 +12,13 @@ import { evalRoutes } from "./eval.routes";
 import { kbBenchRoutes } from "./kb-bench.routes";
 import { localOnlyGuard } from "./local-only-guard";
 import { memoryBenchRoutes } from "./memory-bench.routes";
+import { turnBenchRoutes } from "./turn-bench.routes";
 
 export const devApp = new Hono<AppEnv>()
   .use("*", localOnlyGuard)
   .route("/", devRoutes)
   .route("/bench", benchRoutes)
   .route("/bench/memory", memoryBenchRoutes)
+  .route("/bench/turn", turnBenchRoutes)
   .route("/bench", kbBenchRoutes)
   .route("/eval", evalRoutes);

@@ -11,6 +11,7 @@ import { toInboundEvent } from "../../adapters/qq/qq-event";
 import { parseQqEnvelope } from "../../adapters/qq/qq-event.schema";
 import { answerValidation, checkQqRequest } from "../../adapters/qq/qq-webhook-request";
 import { chatSession } from "../../composition/chat-stub";
+import { enqueueTiming } from "../enqueue-timing";
 import { rejectWebhook, verifiedWebhook, type WebhookEnv } from "../verified-webhook";
 
 /** botgo's ACK: d 0 = received. (d 1 would ask the platform to retry.) */
@@ -48,8 +49,11 @@ export const qqWebhookRoutes = new Hono<WebhookEnv>().post("/", qqGate, async (c
     log("qq event ignored", { type: envelope.value.t ?? null, reason: event.error.reason });
     return c.json(ACK);
   }
+  const started = performance.now();
   const outcome = await chatSession(c.env, event.value.chat.key).enqueue(event.value);
   if (outcome.status === "duplicate") log("qq event duplicate", { event: event.value.eventId });
+  // Local mode only: how much of the ACK the chat object took (read by the webhook bench).
+  if (config.mode === "local") c.header("server-timing", enqueueTiming(performance.now() - started));
   return c.json(ACK);
 });
 

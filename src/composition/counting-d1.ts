@@ -1,0 +1,111 @@
+/**
+ * A D1 binding that counts what goes through it: statements, round trips (a `batch` is one),
+ * and the rows D1 reports in each result's `meta`. For the per-turn bill
+ * (`npm run bench -- turn`); only the local-mode bench path builds one (`countingD1` refuses
+ * anything else), so production traffic never goes through it.
+ *
+ * `raw()` results carry no `meta` (drizzle's mapped selects use it): their rows returned are
+ * counted apart, as a lower bound of the rows they read.
+ */
+import type { Mode } from "./runtime-config";
+
+export type D1Bill = {
+  statements: number;
+  roundTrips: number;
+  rowsRead: number;
+  rowsWritten: number;
+  /** Rows returned by `raw()` calls, whose rows read D1 does not report. */
+  rawRowsReturned: number;
+  /** The SQL of every statement, in order, trimmed (to see which ones a turn sends). */
+  sql: string[];
+};
+
+const emptyBill = (): D1Bill => ({
+  statements: 0,
+  roundTrips: 0,
+  rowsRead: 0,
+  rowsWritten: 0,
+  rawRowsReturned: 0,
+  sql: [],
+});
+
+type Meta = { rows_read?: number; rows_written?: number } | undefined;
+
+export function countingD1(db: D1Database, mode: Mode): { db: D1Database; bill: () => D1Bill } {
+  if (mode !== "local") throw new Error("the counting D1 wrapper is for local mode only");
+  let bill = emptyBill();
+  const addMeta = (meta: Meta) => {
+    bill.rowsRead += meta?.rows_read ?? 0;
+    bill.rowsWritten += meta?.rows_written ?? 0;
+  };
+  const note = (sql: string) => {
+    bill.statements++;
+    bill.sql.push(sql.replace(/\s+/g, " ").trim().slice(0, 400));
+  };
+  // The wrapped statement remembers its original, so that `batch` can hand D1 the real one.
+  const originals = new WeakMap<object, { stmt: D1PreparedStatement; sql: string }>();
+  const wrap = (stmt: D1PreparedStatement, sql: string): D1PreparedStatement => {
+    const wrapped = {
+      bind: (...values: unknown[]) => wrap(stmt.bind(...values), sql),
+      async first(column?: string) {
+        note(sql);
+        bill.roundTrips++;
+        const result = await stmt.all();
+        addMeta(result.meta as Meta);
+        const row = (result.results[0] ?? null) as Record<string, unknown> | null;
+        return column === undefined ? row : (row?.[column] ?? null);
+      },
+      async all() {
+        note(sql);
+        bill.roundTrips++;
+        const result = await stmt.all();
+        addMeta(result.meta as Meta);
+        return result;
+      },
+      async run() {
+        note(sql);
+        bill.roundTrips++;
+        const result = await stmt.run();
+        addMeta(result.meta as Meta);
+        return result;
+      },
+      async raw(options?: { columnNames?: boolean }) {
+        note(sql);
+        bill.roundTrips++;
+        const rows = await (options?.columnNames ? stmt.raw({ columnNames: true }) : stmt.raw());
+        bill.rawRowsReturned += Math.max(0, rows.length - (options?.columnNames ? 1 : 0));
+        return rows;
+      },
+    } as unknown as D1PreparedStatement;
+    originals.set(wrapped, { stmt, sql });
+    return wrapped;
+  };
+  const counted = {
+    prepare: (sql: string) => wrap(db.prepare(sql), sql),
+    async batch(statements: D1PreparedStatement[]) {
+      bill.roundTrips++;
+      const real = statements.map((s) => originals.get(s)?.stmt ?? s);
+      for (const s of statements) note(`(batch) ${originals.get(s)?.sql ?? "?"}`);
+      const results = await db.batch(real);
+      for (const r of results) addMeta(r.meta as Meta);
+      return results;
+    },
+    async exec(sql: string) {
+      note(sql);
+      bill.roundTrips++;
+      return db.exec(sql);
+    },
+    withSession: () => {
+      throw new Error("sessions are not counted");
+    },
+    dump: () => db.dump(),
+  } as unknown as D1Database;
+  return {
+    db: counted,
+    bill: () => {
+      const out = bill;
+      bill = emptyBill();
+      return out;
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * The per-turn bill (`npm run bench -- turn`, local mode only): runs one turn of a chat the
+ * way the alarm does (identity, recall, model, tools) over a counting D1 binding, and reports
+ * what it cost — D1 statements, round trips and rows, the object's own SQLite rows, the
+ * tokens packed into each model request, the model calls. It persists nothing: no plan, no
+ * reply, no outbox row; a tool's writes (a `/remember`) would go through, so the bench sends
+ * ordinary messages.
+ */
+import { type ChatSessionDeps, chatSessionServices } from "../composition/chat-session-services";
+import { countingD1, type D1Bill } from "../composition/counting-d1";
+import { readRuntimeConfig } from "../composition/runtime-config";
+import type { SessionControl } from "../domain/agent/session-control";
+import { runTurn } from "../domain/agent/turn";
+import type { TurnContext } from "../domain/agent/turn-context";
+import type { InboundEvent } from "../domain/inbound/inbound-event";
+import type { ChatModel } from "../domain/model/chat-model";
+import { estimateTokens } from "../domain/text/token-estimate";
+import type { RecentTurns } from "./recent-turns";
+
+export type TurnBill = {
+  readonly d1: D1Bill;
+  /** The chat object's SQLite, from each cursor's rowsRead / rowsWritten. */
+  readonly doRowsRead: number;
+  readonly doRowsWritten: number;
+  /** Estimated tokens of each model request (system + recent + tool results + message). */
+  readonly promptTokens: readonly number[];
+  readonly contextTokenBudget: number;
+  readonly replies: readonly string[];
+  readonly ok: boolean;
+};
+
+export async function billTurn(input: {
+  env: Env;
+  sql: SqlStorage;
+  recent: RecentTurns;
+  session: SessionControl;
+  event: InboundEvent;
+}): Promise<TurnBill> {
+  const { env, sql, event } = input;
+  const counter = countingD1(env.DB, readRuntimeConfig(env).mode);
+  const services: ChatSessionDeps = chatSessionServices.create({ ...env, DB: counter.db });
+  // The settings come from the isolate's cache, as in an alarm run; a cold cache's one read
+  // is not part of a turn.
+  const settings = await services.settings.current();
+  counter.bill();
+  const promptTokens: number[] = [];
+  const model: ChatModel = {
+    provider: services.model.provider,
+    model: services.model.model,
+    complete: (request) => {
+      promptTokens.push(request.messages.reduce((n, m) => n + estimateTokens(m.content), 0));
+      return services.model.complete(request);
+    },
+  };
+  const cursors: SqlStorageCursor<Record<string, SqlStorageValue>>[] = [];
+  const exec = sql.exec;
+  sql.exec = ((query: string, ...bindings: unknown[]) => {
+    const cursor = exec.call(sql, query, ...bindings);
+    cursors.push(cursor);
+    return cursor;
+  }) as typeof sql.exec;
+  try {
+    const identity = event.sender
+      ? await services.identity.resolve({
+          account: event.sender.account,
+          chatKey: event.chat.key,
+          unionId: event.sender.unionId,
+        })
+      : null;
+    const ctx: TurnContext = {
+      event,
+      chat: event.chat,
+      sender: event.sender,
+      identity,
+      text: event.message?.text ?? "",
+      recent: input.recent.list(settings.turn.recentTurns),
+      settings,
+      now: Date.now(),
+    };
+    const ports = { ...services, model, session: input.session, relay: services.relayLoggingTo(() => {}) };
+    const result = await runTurn(ctx, ports, services.registry);
+    return {
+      d1: counter.bill(),
+      doRowsRead: cursors.reduce((n, c) => n + c.rowsRead, 0),
+      doRowsWritten: cursors.reduce((n, c) => n + c.rowsWritten, 0),
+      promptTokens,
+      contextTokenBudget: settings.turn.contextTokenBudget,
+      replies: result.ok ? result.value.replies : [],
+      ok: result.ok,
+    };
+  } finally {
+    sql.exec = exec;
+  }
+}

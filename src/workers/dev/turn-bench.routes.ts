@@ -1,0 +1,151 @@
+/**
+ * Local-only routes for the per-turn bill (`npm run bench -- turn`), mounted under
+ * /dev/bench/turn, so they do not exist outside local mode. The memory items and the passages
+ * are seeded by the memory and kb bench routes; this file seeds the message log.
+ *
+ *   POST /seed-messages  deterministic log rows (with their per-chat FTS tokens) in bulk
+ *   POST /run            one turn of a chat over a counting D1, its bill (nothing persisted)
+ *   POST /bare           the bare FTS queries that turn's recall starts from, with their rows
+ *   GET  /size           the D1 database's size in bytes (from a result's meta)
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { chatSession } from "../../composition/chat-stub";
+import type { AccountKey, ChatKey, TargetType } from "../../domain/chat/chat-address";
+import type { InboundEvent } from "../../domain/inbound/inbound-event";
+import { memoryMatch } from "../../domain/memory/memory-query";
+import { chatIndexText, chatMatchExpression } from "../../domain/text/chat-search-tokens";
+import type { AppEnv } from "../app-env";
+import { jsonBody } from "../json-body";
+
+const NAMES = ["小明", "小红", "阿杰", "老王", "小李", "婷婷", "大伟", "阿珍", "Tom", "Lily"];
+const LINES = [
+  (o: string) => `周末一起去${o}吗`,
+  (o: string) => `我最近在研究${o}，有点意思`,
+  (o: string) => `${o}这个东西到底怎么弄`,
+  (o: string) => `昨天的${o}真不错，下次还去`,
+  (o: string) => `有人懂${o}吗？求推荐`,
+  (o: string) => `明天下午三点开会，记得带上${o}的周报`,
+];
+const OBJECTS = ["猫", "火锅", "爬山", "摄影", "吉他", "咖啡", "寿司", "Vue", "Rust", "原神", "露营", "骑行"];
+const pick = <T>(list: readonly T[], k: number): T => list[k % list.length] as T;
+
+/** Chat c of the bench: the same keys the memory bench seeds its chat scopes under. */
+export const benchChat = (c: number): string => (c % 2 === 0 ? `bench:private:u${c}` : `bench:group:g${c}`);
+
+const SeedSchema = z.object({
+  offset: z.number().int().min(0),
+  n: z.number().int().min(1).max(20_000),
+  chats: z.number().int().min(1).max(100_000),
+});
+const TurnSchema = z.object({
+  chat: z.string().regex(/^bench:(private|group):[A-Za-z0-9]+$/),
+  sender: z.string().regex(/^[A-Za-z0-9]+$/),
+  text: z.string().min(1).max(500),
+});
+
+/** Rows per INSERT: one JSON parameter expanded by json_each, so D1's parameter cap does not apply. */
+const ROWS_PER_STATEMENT = 500;
+
+export const turnBenchRoutes = new Hono<AppEnv>()
+  .post("/seed-messages", jsonBody(SeedSchema), async (c) => {
+    const { offset, n, chats } = c.req.valid("json");
+    const started = performance.now();
+    const rows = Array.from({ length: n }, (_, i) => {
+      const k = offset + i;
+      const chat = benchChat(k % chats);
+      const text = pick(LINES, k * 7)(pick(OBJECTS, Math.floor(k / 3) * 5 + k));
+      const who = pick(NAMES, k * 3);
+      return {
+        chat,
+        id: `bm_${k}`,
+        ts: 1_700_000_000_000 + k * 1000,
+        user: who,
+        text,
+        tokens: chatIndexText(chat, text),
+      };
+    });
+    const insert = c.env.DB.prepare(
+      `INSERT OR IGNORE INTO messages (transport, chat_key, message_id, ts, user_id, account_key, nick, text, tokens, direction)
+       SELECT 'qq', json_extract(value, '$.chat'), json_extract(value, '$.id'), json_extract(value, '$.ts'),
+         json_extract(value, '$.user'), 'bench:user:' || json_extract(value, '$.user'), json_extract(value, '$.user'),
+         json_extract(value, '$.text'), json_extract(value, '$.tokens'), 'in'
+       FROM json_each(?)`,
+    );
+    const statements = [];
+    for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT)
+      statements.push(insert.bind(JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT))));
+    await c.env.DB.batch(statements);
+    return c.json({ n, ms: performance.now() - started });
+  })
+  .post("/run", jsonBody(TurnSchema), async (c) => {
+    const body = c.req.valid("json");
+    const key = body.chat as ChatKey;
+    const [, targetType = "group", targetId = ""] = body.chat.split(":");
+    const id = `bench-turn-${crypto.randomUUID()}`;
+    const event: InboundEvent = {
+      eventId: id,
+      transport: "qq",
+      kind: "message",
+      wireType: "BENCH",
+      chat: { key, channel: "bench", targetType: targetType as TargetType, targetId },
+      sender: {
+        userId: body.sender,
+        account: `bench:user:${body.sender}` as AccountKey,
+        displayName: body.sender,
+        role: null,
+        unionId: null,
+        isBot: false,
+      },
+      message: {
+        id,
+        text: body.text,
+        ts: Date.now(),
+        addressedToBot: true,
+        attachments: [],
+        quotedMessageId: null,
+      },
+      deletedMessageId: null,
+      reply: { kind: "msg_id", id },
+      receivedAt: Date.now(),
+      raw: { bench: true },
+    };
+    const started = performance.now();
+    const bill = await chatSession(c.env, key).billTurn(event);
+    return c.json({ ms: performance.now() - started, ...bill });
+  })
+  .post("/bare", jsonBody(TurnSchema), async (c) => {
+    const body = c.req.valid("json");
+    const queries: { name: string; sql: string; match: string | null; limit: number }[] = [
+      {
+        name: "history",
+        sql: "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank LIMIT ?",
+        match: chatMatchExpression(body.chat, body.text),
+        limit: 3,
+      },
+      {
+        name: "memory",
+        sql: "SELECT rowid FROM nodes_fts WHERE nodes_fts MATCH ? ORDER BY rank LIMIT ?",
+        // The scopes a turn in this chat reads: the chat's own and global.
+        match: memoryMatch(body.text, [
+          { type: "chat", id: body.chat },
+          { type: "global", id: "__global__" },
+        ]),
+        limit: 8,
+      },
+    ];
+    const started = performance.now();
+    const out: Record<string, { hits: number; rowsRead: number }> = {};
+    let rowsRead = 0;
+    for (const q of queries) {
+      if (!q.match) continue;
+      const r = await c.env.DB.prepare(q.sql).bind(q.match, q.limit).all();
+      out[q.name] = { hits: r.results.length, rowsRead: r.meta.rows_read };
+      rowsRead += r.meta.rows_read;
+    }
+    return c.json({ ms: performance.now() - started, rowsRead, roundTrips: Object.keys(out).length, ...out });
+  })
+  .get("/size", async (c) => {
+    const r = await c.env.DB.prepare("SELECT 1").run();
+    return c.json({ bytes: r.meta.size_after });
+  });

@@ -1,0 +1,107 @@
+// The ACK path: enqueue writes one inbox row and reads no D1, and a turn in progress does not
+// hold a second enqueue of the same chat object.
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, it, vi } from "vitest";
+import { chatSessionServices } from "../../src/composition/chat-session-services";
+import type { ChatSession } from "../../src/durable-objects/chat-session";
+import { messageEvent } from "../fakes/inbound";
+import { ScriptedChatModel } from "../fakes/scripted-chat-model";
+import { eventIdOf, groupAtBody, postQq, turnDone } from "../support/qq-events";
+import { eventually } from "../support/wait";
+
+/** A D1 binding that counts every use and then fails it. */
+function throwingDb(): { db: D1Database; uses: string[] } {
+  const uses: string[] = [];
+  const db = new Proxy({} as D1Database, {
+    get(_target, prop) {
+      return (...args: unknown[]) => {
+        uses.push(`${String(prop)}(${String(args[0] ?? "")})`);
+        throw new Error(`D1 used on the ACK path: ${String(prop)}`);
+      };
+    },
+  });
+  return { db, uses };
+}
+
+describe("ChatSession.enqueue", () => {
+  it("accepts, deduplicates and masks events with a D1 binding that throws on any use", async ({
+    expect,
+  }) => {
+    const chat = `qq:group:NODB${crypto.randomUUID().replaceAll("-", "")}`;
+    const stub = env.CHAT_SESSION.getByName(chat);
+    const { db, uses } = throwingDb();
+    const results = await runInDurableObject(stub, async (instance: ChatSession, state) => {
+      const holder = instance as unknown as { env: Env };
+      const real = holder.env;
+      holder.env = { ...real, DB: db };
+      try {
+        const addressed = messageEvent({
+          chat,
+          text: "密钥是 sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z-Q7rS0tU",
+          id: "M1",
+        });
+        const chatter = messageEvent({ chat, text: "随便聊聊", id: "M2", addressedToBot: false });
+        const out = [
+          await instance.enqueue(addressed),
+          await instance.enqueue(chatter),
+          await instance.enqueue(addressed),
+          await instance.enqueue({ ...chatter, eventId: "another-event-same-message" }),
+        ];
+        const rows = state.storage.sql
+          .exec<{ payload: string; triaged: number }>("SELECT payload, triaged FROM inbox ORDER BY seq")
+          .toArray();
+        return { out, rows, outbox: state.storage.sql.exec("SELECT count(*) AS n FROM outbox").one().n };
+      } finally {
+        holder.env = real;
+      }
+    });
+    expect(uses).toEqual([]);
+    expect(results.out.map((r) => r.status)).toEqual(["accepted", "accepted", "duplicate", "duplicate"]);
+    // One row per accepted event, nothing else written yet: the alarm triages.
+    expect(results.rows).toHaveLength(2);
+    expect(results.rows.every((r) => r.triaged === 0)).toBe(true);
+    expect(results.outbox).toBe(0);
+    expect(results.rows[0]?.payload).not.toContain("Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z");
+    // The alarm (with D1 back) triages both and answers the addressed one.
+    await eventually(async () => (await stub.stats()).open === 0, 15_000, "triage and turn");
+  });
+
+  it("is not held behind a turn that is still running in the same object", async ({ expect }) => {
+    const real = chatSessionServices.create.bind(chatSessionServices);
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let turnStarted = false;
+    const model = new ScriptedChatModel([
+      async () => {
+        turnStarted = true;
+        await gate;
+        return { text: "第一条的回答" };
+      },
+      { text: "第二条的回答" },
+    ]);
+    vi.spyOn(chatSessionServices, "create").mockImplementation((e) => ({ ...real(e), model }));
+    const group = `LONG${crypto.randomUUID().replaceAll("-", "")}`;
+    const first = groupAtBody({ group, member: "M1", text: "第一条，慢慢想" });
+    expect((await postQq(first)).status).toBe(200);
+    await eventually(async () => turnStarted, 10_000, "the first turn to reach the model");
+    // The first turn is mid-way; the second message must be acknowledged without waiting.
+    const second = groupAtBody({ group, member: "M2", text: "第二条" });
+    const started = Date.now();
+    expect((await postQq(second)).status).toBe(200);
+    const ackMs = Date.now() - started;
+    expect(ackMs).toBeLessThan(1000);
+    const chatKey = `qq:group:${group}`;
+    expect((await env.CHAT_SESSION.getByName(chatKey).turnStatus(eventIdOf(second))).state).toBe("pending");
+    release();
+    expect((await turnDone(chatKey, eventIdOf(first), 15_000)).replies).toEqual([
+      { text: "第一条的回答", state: "sent" },
+    ]);
+    expect((await turnDone(chatKey, eventIdOf(second), 15_000)).replies).toEqual([
+      { text: "第二条的回答", state: "sent" },
+    ]);
+    expect(model.requests).toHaveLength(2);
+  });
+});
