@@ -4,6 +4,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, it, vi } from "vitest";
 import { chatSessionServices } from "../../src/composition/chat-session-services";
+import { settingsCache } from "../../src/composition/settings-cache";
 import { ManualClock } from "../../src/domain/kernel/clock";
 import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
@@ -17,6 +18,8 @@ async function setSpend(spend: Record<string, unknown>, extra: Record<string, un
   await env.DB.prepare("INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES ('config', ?, ?)")
     .bind(JSON.stringify({ spend: { timeZone: "UTC", ...spend }, ...extra }), Date.now())
     .run();
+  // A raw write bypasses the settings store, so the isolate's cached copy is dropped by hand.
+  settingsCache.invalidate();
 }
 
 async function recordUsage(chatKey: string, tokens: number, at = Date.now()) {
