@@ -21,13 +21,13 @@ import type { MessageRecord } from "../domain/history/message-record";
 import { DirectoryIdentityResolver } from "../domain/identity/identity-resolver";
 import type { Transport } from "../domain/inbound/inbound-event";
 import { systemClock } from "../domain/kernel/clock";
-import { noChatLinks } from "../domain/memory/memory-store";
 import { chatSession } from "./chat-stub";
 import { historySearch } from "./history-search";
 import { knowledgeAccess } from "./knowledge-services";
 import { d1MessageLog } from "./message-log";
 import { createChatModel, createOutbound } from "./model-and-outbound";
 import { readRuntimeConfig } from "./runtime-config";
+import { personAccounts, sessionRegistry } from "./session-registry";
 import { d1SettingsAdmin, settingsSource } from "./settings-source";
 
 /** Everything but the session port, which the chat object supplies over its own storage. */
@@ -69,6 +69,7 @@ export const chatSessionServices = {
     const memory = new D1MemoryStore(env.DB);
     const knowledge = knowledgeAccess(env);
     const settings = settingsSource(env);
+    const sessions = sessionRegistry(env, () => settings.current());
     return {
       model: createChatModel(env, config),
       history: historySearch(env),
@@ -97,7 +98,7 @@ export const chatSessionServices = {
       memory: {
         store: memory,
         index: memory,
-        links: noChatLinks,
+        links: sessions,
         // Memory recall reads the same embedding model and vector index as the knowledge base.
         vectors: (settings) => knowledge.retrieval(settings),
       },
@@ -109,6 +110,7 @@ export const chatSessionServices = {
       botName,
       outbound,
       settings,
+      sessionAdmin: { registry: sessions, personAccounts: personAccounts(env, () => settings.current()) },
     };
   },
 };

@@ -13,6 +13,7 @@ import { contextRoutes } from "./routes/context.routes";
 import { insightsRoutes } from "./routes/insights.routes";
 import { knowledgeRoutes } from "./routes/knowledge.routes";
 import { memoryAdminRoutes } from "./routes/memory-admin.routes";
+import { sessionsRoutes } from "./routes/sessions.routes";
 import { webhookRoutes } from "./routes/webhook.routes";
 
 /** Hono throws when a request came without an execution context (app.request in tests). */
@@ -41,6 +42,7 @@ export function createApp() {
   app.route("/api", knowledgeRoutes);
   app.route("/api/memory", memoryAdminRoutes);
   app.route("/api", insightsRoutes);
+  app.route("/api/sessions", sessionsRoutes);
   // The stylesheet and the login page are the only things under /admin served without an
   // admin; they are registered before the guard, which therefore never sees them.
   app.get("/admin/app.css", (c) =>

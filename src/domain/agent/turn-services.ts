@@ -10,6 +10,7 @@ import type { Logger } from "../kernel/logger";
 import type { KnowledgeAccess } from "../knowledge/knowledge-search";
 import type { MemoryServices } from "../memory/memory-store";
 import type { ChatModel } from "../model/chat-model";
+import type { SessionAdmin } from "../sessions/session-admin";
 import type { ChatRelay } from "./chat-relay";
 import type { ChatSessions, SessionControl } from "./session-control";
 
@@ -35,6 +36,8 @@ export type TurnServices = {
   readonly logger: Logger;
   /** The knowledge base (kb_search, context_read, automatic KB recall); absent = no KB. */
   readonly knowledge?: KnowledgeAccess;
+  /** The session registry (`/session`); absent = the command says it is unavailable. */
+  readonly sessionAdmin?: SessionAdmin;
 };
 
 /** What the caller of `runTurn` supplies: every port except the turn's own audit trail. */
