@@ -174,15 +174,20 @@ export class D1SessionRegistry implements SessionRegistry, ChatLinks {
    * keyed by this chat.
    */
   async forget(chatKey: string): Promise<ForgetCounts> {
+    // Counted from the selected rows: D1's `changes` also counts what the FTS trigger wrote.
     let messages = 0;
     for (;;) {
-      const r = await this.#db
-        .prepare("DELETE FROM messages WHERE seq IN (SELECT seq FROM messages WHERE chat_key = ?1 LIMIT ?2)")
+      const { results } = await this.#db
+        .prepare("SELECT seq FROM messages WHERE chat_key = ?1 LIMIT ?2")
         .bind(chatKey, CHUNK)
+        .all<{ seq: number }>();
+      if (results.length === 0) break;
+      await this.#db
+        .prepare("DELETE FROM messages WHERE seq IN (SELECT value FROM json_each(?1))")
+        .bind(JSON.stringify(results.map((r) => r.seq)))
         .run();
-      const n = r.meta.changes ?? 0;
-      messages += n;
-      if (n < CHUNK) break;
+      messages += results.length;
+      if (results.length < CHUNK) break;
     }
     const nodes = await this.#deleteNodes("scope_type = 'chat' AND scope_id = ?1", [chatKey]);
     const [candidates, runs, observations] = await this.#db.batch([
