@@ -55,7 +55,11 @@ export function requestOf({ op, rest, flags }) {
       return ["GET", `/sessions/${enc(rest[0])}`];
     case "link":
       need(2);
-      return ["POST", `/sessions/${enc(rest[0])}/link`, { with: rest[1], ...(flags.yes ? { confirm: true } : {}) }];
+      return [
+        "POST",
+        `/sessions/${enc(rest[0])}/link`,
+        { with: rest[1], ...(flags.yes ? { confirm: true } : {}) },
+      ];
     case "unlink":
       need(1);
       return ["POST", `/sessions/${enc(rest[0])}/unlink`];
@@ -65,7 +69,8 @@ export function requestOf({ op, rest, flags }) {
     case "retention": {
       need(2);
       const days = rest[1] === "default" ? null : Number(rest[1]);
-      if (days !== null && !Number.isInteger(days)) throw new Error("retention takes a whole number of days or 'default'");
+      if (days !== null && !Number.isInteger(days))
+        throw new Error("retention takes a whole number of days or 'default'");
       return ["POST", `/sessions/${enc(rest[0])}/retention`, { days }];
     }
     case "store":
@@ -98,7 +103,10 @@ export async function run(args) {
   const r = await api.request(method, route, body);
   if (!r.ok) {
     if (parsed.flags.json) console.log(JSON.stringify(r.json, null, 2));
-    else console.error(`${r.json.error ?? r.status}${r.json.field ? ` (${r.json.field})` : ""}: ${r.json.reason ?? r.json.what ?? ""}`);
+    else
+      console.error(
+        `${r.json.error ?? r.status}${r.json.field ? ` (${r.json.field})` : ""}: ${r.json.reason ?? r.json.what ?? ""}`,
+      );
     return 1;
   }
   if (parsed.op === "export") {

@@ -60,6 +60,12 @@ export class InMemorySessionRegistry implements SessionRegistry {
       ) ?? null
     );
   }
+  async findByName(name: string, limit: number) {
+    const n = name.toLowerCase();
+    return [...this.sessions.values()]
+      .filter((s) => s.alias?.toLowerCase().includes(n) || s.title?.toLowerCase().includes(n))
+      .slice(0, limit);
+  }
   async members(clusterId: string) {
     return [...this.sessions.values()].filter((s) => s.clusterId === clusterId);
   }

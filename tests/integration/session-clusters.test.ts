@@ -95,7 +95,9 @@ describe("cluster links", () => {
     expect(String(audit[0]?.detail.command)).toContain(`/api/sessions/${w.group}/link`);
   });
 
-  it("the other direction (group into a private chat's cluster) needs confirmation too", async ({ expect }) => {
+  it("the other direction (group into a private chat's cluster) needs confirmation too", async ({
+    expect,
+  }) => {
     const w = await world();
     const refused = await sessionsApi(`/${w.priv}/link`, { with: w.group });
     expect(refused.status).toBe(400);
@@ -121,7 +123,11 @@ describe("cluster links", () => {
     const memory = new D1MemoryStore(env.DB);
     const links = sessionRegistry(env, async () => DEFAULT_SETTINGS);
     const model = new ScriptedChatModel([
-      { toolCalls: [{ id: "s1", name: "memory_search", arguments: JSON.stringify({ query: "蓝鲸 病历 银行卡" }) }] },
+      {
+        toolCalls: [
+          { id: "s1", name: "memory_search", arguments: JSON.stringify({ query: "蓝鲸 病历 银行卡" }) },
+        ],
+      },
       { text: "好" },
     ]);
     const event = messageEvent({ chat: w.group, text: "蓝鲸 病历 银行卡", sender: w.user, name: "他" });
@@ -149,7 +155,9 @@ describe("cluster links", () => {
     expect(everything(own)).toContain(`他私下说蓝鲸病历在医院${w.tag}`);
 
     // Whose private memory the group reads: the function the Identity page uses.
-    const readers = await sessionsApi<{ exposures: { privateChat: string }[] }>(`/${w.group}/private-readers`);
+    const readers = await sessionsApi<{ exposures: { privateChat: string }[] }>(
+      `/${w.group}/private-readers`,
+    );
     expect(readers.body.exposures.map((e) => e.privateChat)).toEqual([w.priv]);
   });
 });

@@ -70,7 +70,14 @@ async function fill(chat: string, tag: string, shared: string) {
       scope: parseScopeKey(scope) as Scope,
       text: `今天聊了摘要 ${tag}`,
       sensitivity: "public",
-      evidence: { session: chat, messageIds: [], account: null, person: null, origin: "dream", runId: `run-${tag}` },
+      evidence: {
+        session: chat,
+        messageIds: [],
+        account: null,
+        person: null,
+        origin: "dream",
+        runId: `run-${tag}`,
+      },
     },
     run: { kind: "dream", turns: 3 },
   });
@@ -100,7 +107,9 @@ async function counts(chat: string, seqs: readonly number[]) {
     messages: await q("SELECT count(*) AS n FROM messages WHERE chat_key = ?1"),
     // The FTS index's own rows for the chat's original message seqs.
     messagesFts: (
-      await env.DB.prepare("SELECT count(*) AS n FROM messages_fts_docsize WHERE id IN (SELECT value FROM json_each(?1))")
+      await env.DB.prepare(
+        "SELECT count(*) AS n FROM messages_fts_docsize WHERE id IN (SELECT value FROM json_each(?1))",
+      )
         .bind(JSON.stringify(seqs))
         .first<{ n: number }>()
     )?.n,
@@ -109,8 +118,12 @@ async function counts(chat: string, seqs: readonly number[]) {
         .bind(`"x${chat.split(":").at(-1)}"`)
         .first<{ n: number }>()
     )?.n,
-    memory: await q(`SELECT count(*) AS n FROM nodes WHERE scope_type = 'chat' AND scope_id = ?1 AND node_type = 'memory'`),
-    summaries: await q(`SELECT count(*) AS n FROM nodes WHERE scope_type = 'chat' AND scope_id = ?1 AND node_type = 'summary'`),
+    memory: await q(
+      `SELECT count(*) AS n FROM nodes WHERE scope_type = 'chat' AND scope_id = ?1 AND node_type = 'memory'`,
+    ),
+    summaries: await q(
+      `SELECT count(*) AS n FROM nodes WHERE scope_type = 'chat' AND scope_id = ?1 AND node_type = 'summary'`,
+    ),
     nodesFts: await q(
       `SELECT count(*) AS n FROM nodes_fts WHERE nodes_fts MATCH 'scope_token : "' || hex(?2) || '"'`,
     ),
@@ -118,7 +131,9 @@ async function counts(chat: string, seqs: readonly number[]) {
     candidates: await q("SELECT count(*) AS n FROM memory_candidates WHERE chat_key = ?1"),
     runs: await q("SELECT count(*) AS n FROM memory_runs WHERE chat_key = ?1"),
     observations: await q("SELECT count(*) AS n FROM account_observations WHERE chat_key = ?1"),
-    vectorSync: await q(`SELECT count(*) AS n FROM vector_sync WHERE node_id IN (SELECT node_id FROM (${nodes}))`),
+    vectorSync: await q(
+      `SELECT count(*) AS n FROM vector_sync WHERE node_id IN (SELECT node_id FROM (${nodes}))`,
+    ),
   };
 }
 
@@ -151,7 +166,9 @@ describe("forget one chat", () => {
 
     const idsOf = async (chat: string) =>
       (
-        await env.DB.prepare("SELECT node_id, content_hash FROM nodes WHERE scope_type = 'chat' AND scope_id = ?1")
+        await env.DB.prepare(
+          "SELECT node_id, content_hash FROM nodes WHERE scope_type = 'chat' AND scope_id = ?1",
+        )
           .bind(chat)
           .all<{ node_id: string; content_hash: string }>()
       ).results;
@@ -192,7 +209,9 @@ describe("forget one chat", () => {
     expect(beforeB).toEqual(beforeA);
     for (const n of [...nodesA, ...nodesB]) expect(vectorize.has(n.node_id)).toBe(true);
     const embeddingsBefore = await totalEmbeddings();
-    const sharedHash = nodesA.find((n) => nodesB.some((b) => b.content_hash === n.content_hash))?.content_hash;
+    const sharedHash = nodesA.find((n) =>
+      nodesB.some((b) => b.content_hash === n.content_hash),
+    )?.content_hash;
     expect(sharedHash).toBeDefined();
 
     const removed = await registry.forget(A);

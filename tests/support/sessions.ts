@@ -20,7 +20,9 @@ export async function sessionsApi<T = Record<string, unknown>>(
 ): Promise<{ status: number; body: T }> {
   const res = await api(`/api/sessions${path}`, {
     method,
-    ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    ...(body === undefined
+      ? {}
+      : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
   });
   const text = await res.text();
   let parsed: unknown;
@@ -37,6 +39,12 @@ export async function sessionAudit(action: string) {
     "SELECT actor, action, chat_key, target, detail FROM audit_log WHERE action = ?1 ORDER BY id",
   )
     .bind(action)
-    .all<{ actor: string | null; action: string; chat_key: string | null; target: string | null; detail: string }>();
+    .all<{
+      actor: string | null;
+      action: string;
+      chat_key: string | null;
+      target: string | null;
+      detail: string;
+    }>();
   return results.map((r) => ({ ...r, detail: JSON.parse(r.detail) as Record<string, unknown> }));
 }

@@ -124,6 +124,18 @@ export class D1SessionRegistry implements SessionRegistry, ChatLinks {
     return row ? toInfo(row) : null;
   }
 
+  async findByName(name: string, limit: number): Promise<SessionInfo[]> {
+    await this.backfill();
+    const { results } = await this.#db
+      .prepare(
+        `SELECT * FROM (${SELECT}) WHERE instr(lower(alias), lower(?1)) > 0 OR instr(lower(title), lower(?1)) > 0
+         ORDER BY last_seen DESC LIMIT ?2`,
+      )
+      .bind(name, limit)
+      .all<Row>();
+    return results.map(toInfo);
+  }
+
   async members(clusterId: string): Promise<SessionInfo[]> {
     const { results } = await this.#db
       .prepare(`${SELECT} WHERE s.cluster_id = ?1 ORDER BY s.chat_key`)
@@ -330,7 +342,9 @@ export class D1SessionRegistry implements SessionRegistry, ChatLinks {
     let n = 0;
     for (const chunk of jsonChunks(hashes)) {
       const row = await this.#db
-        .prepare("SELECT count(*) AS n FROM embeddings WHERE content_hash IN (SELECT value FROM json_each(?1))")
+        .prepare(
+          "SELECT count(*) AS n FROM embeddings WHERE content_hash IN (SELECT value FROM json_each(?1))",
+        )
         .bind(chunk)
         .first<{ n: number }>();
       n += row?.n ?? 0;

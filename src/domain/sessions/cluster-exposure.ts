@@ -63,10 +63,7 @@ export async function whosePrivateMemoryGroupReads(
  * The group ↔ private pairs a link would newly create: `moving` joins `cluster`. Only pairs
  * across the two sides are new; pairs already inside the cluster were confirmed before.
  */
-export function exposuresOfLink(
-  cluster: readonly SessionInfo[],
-  moving: SessionInfo,
-): PrivateExposure[] {
+export function exposuresOfLink(cluster: readonly SessionInfo[], moving: SessionInfo): PrivateExposure[] {
   const others = cluster.filter((m) => m.chatKey !== moving.chatKey);
   if (isPrivate(moving)) return others.filter((m) => !isPrivate(m)).map((g) => exposure(g, moving));
   return others.filter(isPrivate).map((p) => exposure(moving, p));

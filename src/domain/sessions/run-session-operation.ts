@@ -37,7 +37,8 @@ export const RECENT_DAYS = 30;
 const LIST_LIMIT = 500;
 const DAY_MS = 86_400_000;
 
-const name = (s: SessionInfo) => `${s.sessionId}${s.alias ? `（${s.alias}）` : s.title ? `（${s.title}）` : ""}`;
+const name = (s: SessionInfo) =>
+  `${s.sessionId}${s.alias ? `（${s.alias}）` : s.title ? `（${s.title}）` : ""}`;
 
 function line(s: SessionInfo): string {
   const flags = [
@@ -56,8 +57,18 @@ export async function runSessionOperation(op: SessionOperation, deps: SessionOpD
     target: string | null,
     outcome: AuditOutcome,
     detail: Record<string, string | number | boolean | null> = {},
-  ) => deps.audit({ action: `session.${op.op}`, target, outcome, detail: { command: deps.commandText, ...detail } });
-  const fail = async (error: DomainError, text: string, target: string | null = null): Promise<SessionAnswer> => {
+  ) =>
+    deps.audit({
+      action: `session.${op.op}`,
+      target,
+      outcome,
+      detail: { command: deps.commandText, ...detail },
+    });
+  const fail = async (
+    error: DomainError,
+    text: string,
+    target: string | null = null,
+  ): Promise<SessionAnswer> => {
     await audit(target, error.kind === "not-found" || error.kind === "invalid" ? "invalid" : "refused", {
       reason: "reason" in error ? error.reason : error.kind === "not-found" ? error.what : error.kind,
     });
@@ -69,7 +80,8 @@ export async function runSessionOperation(op: SessionOperation, deps: SessionOpD
   };
   const resolved = async (ref: string) => {
     const s = await find(ref);
-    if ("missing" in s) return { error: await fail(s.missing, `找不到会话 ${ref}（可用会话 id、别名或 chat key）`) };
+    if ("missing" in s)
+      return { error: await fail(s.missing, `找不到会话 ${ref}（可用会话 id、别名或 chat key）`) };
     return { session: s };
   };
 
@@ -110,10 +122,18 @@ export async function runSessionOperation(op: SessionOperation, deps: SessionOpD
       if (b.error) return b.error;
       const target = `${a.session.chatKey} ${b.session.chatKey}`;
       if (a.session.chatKey === b.session.chatKey)
-        return fail({ kind: "invalid", field: "b", reason: "cannot link a session with itself" }, "不能把会话与自己关联。", target);
+        return fail(
+          { kind: "invalid", field: "b", reason: "cannot link a session with itself" },
+          "不能把会话与自己关联。",
+          target,
+        );
       if (a.session.clusterId === b.session.clusterId) {
         await audit(target, "ok", { cluster: a.session.clusterId, changed: false });
-        return { ok: true, text: `${name(b.session)} 已经在 ${name(a.session)} 的记忆组里。`, data: { cluster: a.session.clusterId, exposures: [] } };
+        return {
+          ok: true,
+          text: `${name(b.session)} 已经在 ${name(a.session)} 的记忆组里。`,
+          data: { cluster: a.session.clusterId, exposures: [] },
+        };
       }
       const cluster = await deps.registry.members(a.session.clusterId);
       const exposures = exposuresOfLink(cluster, b.session);
@@ -121,7 +141,10 @@ export async function runSessionOperation(op: SessionOperation, deps: SessionOpD
         const reason = `links a private chat with a group: ${exposures
           .map((e) => `${e.group} would read the memory of ${e.account ?? e.privateChat}`)
           .join("; ")}; confirm to link`;
-        await audit(target, "refused", { reason: "needs confirmation", exposes: exposures.map((e) => e.privateChat).join(",") });
+        await audit(target, "refused", {
+          reason: "needs confirmation",
+          exposes: exposures.map((e) => e.privateChat).join(","),
+        });
         return {
           ok: false,
           error: { kind: "invalid", field: "yes", reason },
@@ -134,7 +157,9 @@ export async function runSessionOperation(op: SessionOperation, deps: SessionOpD
         confirmed: op.yes,
         exposes: exposures.map((e) => e.privateChat).join(",") || null,
       });
-      const warn = exposures.length ? `\n⚠ ${riskText(exposures)}（个人的 private/secret 条目仍不会进群）。` : "";
+      const warn = exposures.length
+        ? `\n⚠ ${riskText(exposures)}（个人的 private/secret 条目仍不会进群）。`
+        : "";
       return {
         ok: true,
         text: `已把 ${name(b.session)} 并入 ${name(a.session)} 的记忆组 ${a.session.clusterId}：此后组内会话互相可读记忆（条目保留原归属，unlink 即刻恢复隔离）。${warn}`,
@@ -164,18 +189,34 @@ export async function runSessionOperation(op: SessionOperation, deps: SessionOpD
       if (r.error) return r.error;
       const problemText = aliasProblem(op.alias);
       if (problemText)
-        return fail({ kind: "invalid", field: "alias", reason: problemText }, `别名无效：${problemText}`, r.session.chatKey);
+        return fail(
+          { kind: "invalid", field: "alias", reason: problemText },
+          `别名无效：${problemText}`,
+          r.session.chatKey,
+        );
       const done = await deps.registry.rename(r.session.chatKey, op.alias, deps.now);
       if (done === "taken")
-        return fail({ kind: "invalid", field: "alias", reason: "is already another session's alias" }, `别名 ${op.alias} 已被别的会话使用。`, r.session.chatKey);
+        return fail(
+          { kind: "invalid", field: "alias", reason: "is already another session's alias" },
+          `别名 ${op.alias} 已被别的会话使用。`,
+          r.session.chatKey,
+        );
       await audit(r.session.chatKey, "ok", { alias: op.alias, previous: r.session.alias });
-      return { ok: true, text: `已将 ${r.session.sessionId} 命名为 ${op.alias}。`, data: { alias: op.alias } };
+      return {
+        ok: true,
+        text: `已将 ${r.session.sessionId} 命名为 ${op.alias}。`,
+        data: { alias: op.alias },
+      };
     }
     case "retention": {
       const r = await resolved(op.ref);
       if (r.error) return r.error;
       if (op.days !== null && (op.days < 1 || op.days > MAX_KEEP_DAYS))
-        return fail({ kind: "invalid", field: "days", reason: `must be 1 to ${MAX_KEEP_DAYS}` }, `保留天数须在 1 到 ${MAX_KEEP_DAYS} 之间。`, r.session.chatKey);
+        return fail(
+          { kind: "invalid", field: "days", reason: `must be 1 to ${MAX_KEEP_DAYS}` },
+          `保留天数须在 1 到 ${MAX_KEEP_DAYS} 之间。`,
+          r.session.chatKey,
+        );
       await deps.registry.setKeepDays(r.session.chatKey, op.days, deps.now);
       await audit(r.session.chatKey, "ok", { days: op.days, previous: r.session.keepDays });
       return {
@@ -218,14 +259,22 @@ export async function runSessionOperation(op: SessionOperation, deps: SessionOpD
       const r = await resolved(op.ref);
       if (r.error) return r.error;
       const data = await deps.registry.exportData(r.session.chatKey, op.log);
-      await audit(r.session.chatKey, "ok", { log: op.log, memory: data.memory.length, summaries: data.summaries.length });
+      await audit(r.session.chatKey, "ok", {
+        log: op.log,
+        memory: data.memory.length,
+        summaries: data.summaries.length,
+      });
       const markdown = renderSessionExport(r.session, data, deps.now);
       return { ok: true, text: markdown, data: { markdown, session: r.session } };
     }
     case "forget-person": {
       const accounts = await deps.personAccounts(op.person);
       if (accounts === null)
-        return fail({ kind: "not-found", what: `person ${op.person}` }, `找不到人物 ${op.person}。`, op.person);
+        return fail(
+          { kind: "not-found", what: `person ${op.person}` },
+          `找不到人物 ${op.person}。`,
+          op.person,
+        );
       if (!op.yes)
         return fail(
           { kind: "invalid", field: "yes", reason: "forgetting deletes for good; confirm to forget" },

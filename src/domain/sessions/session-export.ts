@@ -25,13 +25,17 @@ export function renderSessionExport(session: SessionInfo, data: ExportData, now:
     "",
     `## Summaries (${data.summaries.length})`,
     "",
-    ...(data.summaries.length ? data.summaries.map((s) => `- ${day(s.createdAt)}: ${flat(s.text)}`) : ["_none_"]),
+    ...(data.summaries.length
+      ? data.summaries.map((s) => `- ${day(s.createdAt)}: ${flat(s.text)}`)
+      : ["_none_"]),
   ];
   if (data.log) {
     out.push("", `## Log (${data.log.length})`, "");
     out.push(
       ...(data.log.length
-        ? data.log.map((m) => `- ${time(m.ts)} ${m.direction === "out" ? "→" : "←"} ${m.nick ?? "?"}: ${flat(m.text)}`)
+        ? data.log.map(
+            (m) => `- ${time(m.ts)} ${m.direction === "out" ? "→" : "←"} ${m.nick ?? "?"}: ${flat(m.text)}`,
+          )
         : ["_none_"]),
     );
   }

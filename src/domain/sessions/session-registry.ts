@@ -74,6 +74,8 @@ export interface SessionRegistry {
   list(q: { readonly since?: number; readonly limit: number }): Promise<SessionInfo[]>;
   /** A session by its id, its alias (case-insensitive) or its chat key; null when unknown. */
   resolve(ref: string): Promise<SessionInfo | null>;
+  /** Sessions whose alias or title contains `name` (case-insensitive), most recently active first. */
+  findByName(name: string, limit: number): Promise<SessionInfo[]>;
   /** The sessions of one cluster. */
   members(clusterId: string): Promise<SessionInfo[]>;
   /** Moves a chat into a cluster (its own session id = alone again). */

@@ -53,7 +53,11 @@ async function run(c: Context<AppEnv>, op: SessionOperation, body?: unknown) {
   });
 }
 
-const BAD_REF = { kind: "invalid", field: "ref", reason: "must be a session id, an alias or a chat key" } as const;
+const BAD_REF = {
+  kind: "invalid",
+  field: "ref",
+  reason: "must be a session id, an alias or a chat key",
+} as const;
 
 function refOf(c: Context<AppEnv>) {
   return validate(ref, c.req.param("ref"));
@@ -73,7 +77,10 @@ export const sessionsRoutes = new Hono<AppEnv>()
     const person = validate(ref, c.req.param("person"));
     if (!person.ok) return problem(c, { kind: "invalid", field: "person", reason: "must be a person id" });
     const body = c.req.valid("json");
-    return answer(c, await run(c, { op: "forget-person", person: person.value, yes: body.confirm === person.value }, body));
+    return answer(
+      c,
+      await run(c, { op: "forget-person", person: person.value, yes: body.confirm === person.value }, body),
+    );
   })
   .get("/:ref", async (c) => {
     const r = refOf(c);
@@ -85,7 +92,10 @@ export const sessionsRoutes = new Hono<AppEnv>()
     const r = refOf(c);
     if (!r.ok) return problem(c, BAD_REF);
     const settings = settingsSource(c.env);
-    const exposures = await whosePrivateMemoryGroupReads(sessionRegistry(c.env, () => settings.current()), r.value);
+    const exposures = await whosePrivateMemoryGroupReads(
+      sessionRegistry(c.env, () => settings.current()),
+      r.value,
+    );
     return exposures ? c.json({ exposures }) : problem(c, { kind: "not-found", what: `session ${r.value}` });
   })
   .get("/:ref/export", async (c) => {
@@ -105,7 +115,10 @@ export const sessionsRoutes = new Hono<AppEnv>()
     const r = refOf(c);
     if (!r.ok) return problem(c, BAD_REF);
     const body = c.req.valid("json");
-    return answer(c, await run(c, { op: "link", a: r.value, b: body.with, yes: body.confirm === true }, body));
+    return answer(
+      c,
+      await run(c, { op: "link", a: r.value, b: body.with, yes: body.confirm === true }, body),
+    );
   })
   .post("/:ref/unlink", async (c) => {
     const r = refOf(c);

@@ -7,12 +7,15 @@ import type { Settings } from "../../../src/domain/config/settings";
 import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
 import { silentLogger } from "../../../src/domain/kernel/logger";
 import { exposuresOfLink, privateChatsReadBy } from "../../../src/domain/sessions/cluster-exposure";
-import { runSessionOperation, type SessionAuditEntry } from "../../../src/domain/sessions/run-session-operation";
+import {
+  runSessionOperation,
+  type SessionAuditEntry,
+} from "../../../src/domain/sessions/run-session-operation";
 import { sessionIdOf } from "../../../src/domain/sessions/session-id";
 import { parseSessionArgs } from "../../../src/domain/sessions/session-operation";
 import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
-import { messageEvent } from "../../fakes/inbound";
 import { InMemorySessionRegistry } from "../../fakes/in-memory-session-registry";
+import { messageEvent } from "../../fakes/inbound";
 import { turnPorts } from "../../fakes/turn-ports";
 
 const NOW = 1_700_000_000_000;
@@ -65,21 +68,34 @@ describe("runSessionOperation", () => {
     r.add("qq:group:G1", { alias: "大群" });
     r.add("qq:private:U1", { title: "小明" });
     const audit: SessionAuditEntry[] = [];
-    const refused = await runSessionOperation({ op: "link", a: "大群", b: "qq:private:U1", yes: false }, deps(r, audit));
+    const refused = await runSessionOperation(
+      { op: "link", a: "大群", b: "qq:private:U1", yes: false },
+      deps(r, audit),
+    );
     expect(refused.ok).toBe(false);
     expect(refused.text).toContain("小明");
     if (!refused.ok) expect(refused.error).toMatchObject({ kind: "invalid", field: "yes" });
     if (!refused.ok && refused.error.kind === "invalid") expect(refused.error.reason).toContain("qq:user:U1");
     expect((await r.resolve("qq:private:U1"))?.clusterId).toBe(sessionIdOf("qq:private:U1"));
     expect(audit).toEqual([
-      expect.objectContaining({ action: "session.link", outcome: "refused", detail: expect.objectContaining({ command: "/session test" }) }),
+      expect.objectContaining({
+        action: "session.link",
+        outcome: "refused",
+        detail: expect.objectContaining({ command: "/session test" }),
+      }),
     ]);
 
-    const done = await runSessionOperation({ op: "link", a: "大群", b: "qq:private:U1", yes: true }, deps(r, audit));
+    const done = await runSessionOperation(
+      { op: "link", a: "大群", b: "qq:private:U1", yes: true },
+      deps(r, audit),
+    );
     expect(done.ok).toBe(true);
     expect(done.text).toContain("⚠");
     expect((await r.resolve("qq:private:U1"))?.clusterId).toBe(sessionIdOf("qq:group:G1"));
-    expect(audit.at(-1)).toMatchObject({ outcome: "ok", detail: { confirmed: true, exposes: "qq:private:U1" } });
+    expect(audit.at(-1)).toMatchObject({
+      outcome: "ok",
+      detail: { confirmed: true, exposes: "qq:private:U1" },
+    });
   });
 
   it("a group joining a cluster that holds a private chat needs --yes as well; two groups do not", async ({
@@ -89,14 +105,23 @@ describe("runSessionOperation", () => {
     r.add("qq:private:U1");
     r.add("qq:group:G1");
     r.add("qq:group:G2");
-    expect((await runSessionOperation({ op: "link", a: "qq:private:U1", b: "qq:group:G1", yes: false }, deps(r))).ok).toBe(false);
-    expect((await runSessionOperation({ op: "link", a: "qq:group:G2", b: "qq:group:G1", yes: false }, deps(r))).ok).toBe(true);
+    expect(
+      (await runSessionOperation({ op: "link", a: "qq:private:U1", b: "qq:group:G1", yes: false }, deps(r)))
+        .ok,
+    ).toBe(false);
+    expect(
+      (await runSessionOperation({ op: "link", a: "qq:group:G2", b: "qq:group:G1", yes: false }, deps(r))).ok,
+    ).toBe(true);
   });
 
-  it("forget and forget-person do nothing without --yes; an unknown person forgets nothing", async ({ expect }) => {
+  it("forget and forget-person do nothing without --yes; an unknown person forgets nothing", async ({
+    expect,
+  }) => {
     const r = new InMemorySessionRegistry();
     r.add("qq:group:G1");
-    expect((await runSessionOperation({ op: "forget", ref: "qq:group:G1", yes: false }, deps(r))).ok).toBe(false);
+    expect((await runSessionOperation({ op: "forget", ref: "qq:group:G1", yes: false }, deps(r))).ok).toBe(
+      false,
+    );
     expect(r.forgotten).toEqual([]);
     const forgot = await runSessionOperation({ op: "forget", ref: "qq:group:G1", yes: true }, deps(r));
     expect(forgot.text).toContain("消息 2 条");
@@ -107,7 +132,9 @@ describe("runSessionOperation", () => {
     expect(person.text).toContain("qq:user:A1");
   });
 
-  it("refuses bad aliases, taken aliases and out-of-range retention without changing anything", async ({ expect }) => {
+  it("refuses bad aliases, taken aliases and out-of-range retention without changing anything", async ({
+    expect,
+  }) => {
     const r = new InMemorySessionRegistry();
     r.add("qq:group:G1", { alias: "taken" });
     r.add("qq:group:G2");
@@ -116,7 +143,9 @@ describe("runSessionOperation", () => {
       expect(a.ok).toBe(false);
     }
     expect((await r.resolve("qq:group:G2"))?.alias).toBeNull();
-    expect((await runSessionOperation({ op: "retention", ref: "qq:group:G2", days: 0 }, deps(r))).ok).toBe(false);
+    expect((await runSessionOperation({ op: "retention", ref: "qq:group:G2", days: 0 }, deps(r))).ok).toBe(
+      false,
+    );
     expect((await r.resolve("qq:group:G2"))?.keepDays).toBeNull();
   });
 
@@ -134,7 +163,12 @@ describe("runSessionOperation", () => {
 });
 
 describe("/session command", () => {
-  const run = async (settings: Settings, account: string, text: string, registry = new InMemorySessionRegistry()) => {
+  const run = async (
+    settings: Settings,
+    account: string,
+    text: string,
+    registry = new InMemorySessionRegistry(),
+  ) => {
     const userId = account.split(":").at(-1) ?? "U";
     const event = messageEvent({ chat: `qq:private:${userId}`, text, sender: userId, name: userId });
     const result = await runTurn(

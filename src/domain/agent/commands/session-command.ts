@@ -51,7 +51,8 @@ export const sessionCommand: Command = {
     const answer = await runSessionOperation(parsed.value, {
       registry: admin.registry,
       personAccounts: admin.personAccounts,
-      audit: (entry) => services.audit.record({ ...entry, actor, detail: { via: "command", ...entry.detail } }),
+      audit: (entry) =>
+        services.audit.record({ ...entry, actor, detail: { via: "command", ...entry.detail } }),
       now: services.clock.now(),
       commandText,
     });
