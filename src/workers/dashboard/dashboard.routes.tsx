@@ -22,6 +22,7 @@ import { Layout } from "./layout";
 import { MemoryEditPage, type MemoryFilters, MemoryPage, type PreviewResult } from "./memory-page";
 import { OverviewPage } from "./overview-page";
 import { pageContext } from "./page-context";
+import { sessionsDashboardRoutes } from "./sessions-dashboard.routes";
 import { SettingsPage } from "./settings-page";
 
 const DAYS = 14;
@@ -124,6 +125,7 @@ async function settingsPage(
 }
 
 export const dashboardRoutes = new Hono<AppEnv>()
+  .route("/sessions", sessionsDashboardRoutes)
   .get("/", async (c) => {
     const now = Date.now();
     const start = windowStart(now, DAYS);

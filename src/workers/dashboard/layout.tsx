@@ -6,6 +6,7 @@ export const PAGES = [
   { path: "/admin", title: "Overview" },
   { path: "/admin/chats", title: "Chats" },
   { path: "/admin/memory", title: "Memory" },
+  { path: "/admin/sessions", title: "Sessions" },
   { path: "/admin/settings", title: "Settings" },
   { path: "/admin/audit", title: "Audit log" },
 ] as const;

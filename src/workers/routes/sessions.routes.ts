@@ -29,7 +29,13 @@ const StoreBody = z.object({ enabled: z.boolean() }).strict();
 /** Forgetting deletes for good: the caller repeats what it names to confirm. */
 const ForgetBody = z.object({ confirm: z.string().max(200) }).strict();
 
-async function run(c: Context<AppEnv>, op: SessionOperation, body?: unknown) {
+/** Runs one operation for an admin request (API or dashboard), audited with its request line. */
+export async function runSessionRequest(
+  c: Context<AppEnv>,
+  op: SessionOperation,
+  body?: unknown,
+  via = "api",
+) {
   const settings = settingsSource(c.env);
   const current = () => settings.current();
   const actor = c.get("admin").actor;
@@ -46,7 +52,7 @@ async function run(c: Context<AppEnv>, op: SessionOperation, body?: unknown) {
         action: entry.action,
         chatKey: entry.target?.includes(":") && !entry.target.includes(" ") ? entry.target : null,
         target: entry.target ?? "",
-        detail: { via: "api", outcome: entry.outcome, ...entry.detail },
+        detail: { via, outcome: entry.outcome, ...entry.detail },
       }),
     now: Date.now(),
     commandText: commandText.slice(0, 2000),
@@ -63,7 +69,7 @@ function refOf(c: Context<AppEnv>) {
   return validate(ref, c.req.param("ref"));
 }
 
-type Answer = Awaited<ReturnType<typeof run>>;
+type Answer = Awaited<ReturnType<typeof runSessionRequest>>;
 const answer = (c: Context<AppEnv>, a: Answer) =>
   a.ok ? c.json({ ...a.data, message: a.text }) : problem(c, a.error);
 
@@ -71,7 +77,7 @@ export const sessionsRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
     const q = validate(ListQuery, c.req.query());
     if (!q.ok) return problem(c, q.error);
-    return answer(c, await run(c, { op: "list", all: q.value.all ?? false }));
+    return answer(c, await runSessionRequest(c, { op: "list", all: q.value.all ?? false }));
   })
   .post("/people/:person/forget", jsonBody(ForgetBody), async (c) => {
     const person = validate(ref, c.req.param("person"));
@@ -79,13 +85,17 @@ export const sessionsRoutes = new Hono<AppEnv>()
     const body = c.req.valid("json");
     return answer(
       c,
-      await run(c, { op: "forget-person", person: person.value, yes: body.confirm === person.value }, body),
+      await runSessionRequest(
+        c,
+        { op: "forget-person", person: person.value, yes: body.confirm === person.value },
+        body,
+      ),
     );
   })
   .get("/:ref", async (c) => {
     const r = refOf(c);
     if (!r.ok) return problem(c, BAD_REF);
-    return answer(c, await run(c, { op: "info", ref: r.value }));
+    return answer(c, await runSessionRequest(c, { op: "info", ref: r.value }));
   })
   /** Whose private chats this group reads through its cluster (the dashboard's risk marker). */
   .get("/:ref/private-readers", async (c) => {
@@ -103,7 +113,7 @@ export const sessionsRoutes = new Hono<AppEnv>()
     if (!r.ok) return problem(c, BAD_REF);
     const q = validate(ExportQuery, c.req.query());
     if (!q.ok) return problem(c, q.error);
-    const a = await run(c, { op: "export", ref: r.value, log: q.value.log ?? false });
+    const a = await runSessionRequest(c, { op: "export", ref: r.value, log: q.value.log ?? false });
     if (!a.ok) return problem(c, a.error);
     const session = a.data.session as { sessionId: string };
     return c.body(String(a.data.markdown), 200, {
@@ -117,35 +127,38 @@ export const sessionsRoutes = new Hono<AppEnv>()
     const body = c.req.valid("json");
     return answer(
       c,
-      await run(c, { op: "link", a: r.value, b: body.with, yes: body.confirm === true }, body),
+      await runSessionRequest(c, { op: "link", a: r.value, b: body.with, yes: body.confirm === true }, body),
     );
   })
   .post("/:ref/unlink", async (c) => {
     const r = refOf(c);
     if (!r.ok) return problem(c, BAD_REF);
-    return answer(c, await run(c, { op: "unlink", ref: r.value }));
+    return answer(c, await runSessionRequest(c, { op: "unlink", ref: r.value }));
   })
   .post("/:ref/rename", jsonBody(RenameBody), async (c) => {
     const r = refOf(c);
     if (!r.ok) return problem(c, BAD_REF);
     const body = c.req.valid("json");
-    return answer(c, await run(c, { op: "rename", ref: r.value, alias: body.alias }, body));
+    return answer(c, await runSessionRequest(c, { op: "rename", ref: r.value, alias: body.alias }, body));
   })
   .post("/:ref/retention", jsonBody(RetentionBody), async (c) => {
     const r = refOf(c);
     if (!r.ok) return problem(c, BAD_REF);
     const body = c.req.valid("json");
-    return answer(c, await run(c, { op: "retention", ref: r.value, days: body.days }, body));
+    return answer(c, await runSessionRequest(c, { op: "retention", ref: r.value, days: body.days }, body));
   })
   .post("/:ref/store", jsonBody(StoreBody), async (c) => {
     const r = refOf(c);
     if (!r.ok) return problem(c, BAD_REF);
     const body = c.req.valid("json");
-    return answer(c, await run(c, { op: "store", ref: r.value, enabled: body.enabled }, body));
+    return answer(c, await runSessionRequest(c, { op: "store", ref: r.value, enabled: body.enabled }, body));
   })
   .post("/:ref/forget", jsonBody(ForgetBody), async (c) => {
     const r = refOf(c);
     if (!r.ok) return problem(c, BAD_REF);
     const body = c.req.valid("json");
-    return answer(c, await run(c, { op: "forget", ref: r.value, yes: body.confirm === r.value }, body));
+    return answer(
+      c,
+      await runSessionRequest(c, { op: "forget", ref: r.value, yes: body.confirm === r.value }, body),
+    );
   });
