@@ -47,7 +47,7 @@ function Row(props: {
       <td>
         <strong>{name(s)}</strong>
         <div class="muted">
-          <code>{s.sessionId}</code> {s.chatKey}
+          <code>{s.sessionId}</code> {name(s) === s.chatKey ? "" : s.chatKey}
         </div>
         {s.title && s.alias && <div class="muted">title: {s.title}</div>}
       </td>
