@@ -1,5 +1,5 @@
 /**
- * The session registry's admin API (docs/sessions.md#admin-api): the same operations as the
+ * The session registry's admin API (docs/sessions.md#commands): the same operations as the
  * `/session` command and the owner CLI, through the same `runSessionOperation`, so validation,
  * confirmation and audit agree. Bad input is refused before anything changes; every call is
  * audited with the acting admin and the request as its command text.

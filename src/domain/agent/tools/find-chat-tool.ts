@@ -1,6 +1,6 @@
 /**
  * `find_chat`: which chats the chat-domain tools may reach from here (the gate's set), found by
- * address, session alias or platform title (docs/sessions.md#find-chat). Admins may reach every
+ * address, session alias or platform title (docs/sessions.md#finding-chats-by-name). Admins may reach every
  * chat, so a name finds any of them — except private chats from a group or channel turn.
  */
 import { isOneToOne, isOneToOneKey } from "../../chat/chat-address";
