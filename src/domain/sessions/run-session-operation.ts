@@ -170,13 +170,18 @@ export async function runSessionOperation(op: SessionOperation, deps: SessionOpD
       const r = await resolved(op.ref);
       if (r.error) return r.error;
       const s = r.session;
-      if (s.clusterId === s.sessionId) {
+      const others = (await deps.registry.members(s.clusterId)).filter((m) => m.chatKey !== s.chatKey);
+      if (others.length === 0) {
         await audit(s.chatKey, "ok", { changed: false });
         return { ok: true, text: `${name(s)} 本来就独占一个记忆组。`, data: { cluster: s.sessionId } };
       }
-      // Leaving a cluster whose id is this session's own: the others keep that id among
-      // themselves, which is harmless — this chat moves back to its own id below.
-      await deps.registry.setCluster(s.chatKey, s.sessionId, deps.now);
+      if (s.clusterId === s.sessionId) {
+        // The cluster carries this chat's id: the others move to the id of one of them, so
+        // that this chat is alone under its own id and they stay together.
+        const [first] = others;
+        for (const m of others)
+          await deps.registry.setCluster(m.chatKey, first?.sessionId ?? m.sessionId, deps.now);
+      } else await deps.registry.setCluster(s.chatKey, s.sessionId, deps.now);
       await audit(s.chatKey, "ok", { previous: s.clusterId });
       return {
         ok: true,

@@ -114,6 +114,23 @@ describe("runSessionOperation", () => {
     ).toBe(true);
   });
 
+  it("unlinking the chat whose id names the cluster leaves it alone and keeps the others together", async ({
+    expect,
+  }) => {
+    const r = new InMemorySessionRegistry();
+    const a = r.add("qq:group:G1");
+    r.add("qq:group:G2", { clusterId: a.sessionId });
+    r.add("qq:group:G3", { clusterId: a.sessionId });
+    const done = await runSessionOperation({ op: "unlink", ref: "qq:group:G1" }, deps(r));
+    expect(done.ok).toBe(true);
+    expect(await r.members(a.sessionId)).toEqual([expect.objectContaining({ chatKey: "qq:group:G1" })]);
+    const g2 = await r.resolve("qq:group:G2");
+    expect((await r.members(g2?.clusterId ?? "")).map((m) => m.chatKey)).toEqual([
+      "qq:group:G2",
+      "qq:group:G3",
+    ]);
+  });
+
   it("forget and forget-person do nothing without --yes; an unknown person forgets nothing", async ({
     expect,
   }) => {
