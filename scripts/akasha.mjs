@@ -35,6 +35,10 @@ export const COMMANDS = {
     summary: "knowledge base: list, create, show, import, delete, search",
     load: () => import("./cli/kb.mjs"),
   },
+  sessions: {
+    summary: "sessions: list, info, link, unlink, rename, retention, store, forget, export",
+    load: () => import("./cli/sessions.mjs"),
+  },
   embeddings: {
     summary: "embeddings cache: status, rebuild [--resync]",
     load: () => import("./cli/embeddings.mjs"),

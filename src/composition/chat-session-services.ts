@@ -21,7 +21,6 @@ import type { MessageRecord } from "../domain/history/message-record";
 import { DirectoryIdentityResolver } from "../domain/identity/identity-resolver";
 import type { Transport } from "../domain/inbound/inbound-event";
 import { systemClock } from "../domain/kernel/clock";
-import { noChatLinks } from "../domain/memory/memory-store";
 import type { SpendLedger } from "../domain/spend/spend-ledger";
 import { cachedCatalogue } from "./catalogue-cache";
 import { chatSession } from "./chat-stub";
@@ -30,6 +29,7 @@ import { knowledgeAccess } from "./knowledge-services";
 import { d1MessageLog } from "./message-log";
 import { createChatModel, createOutbound } from "./model-and-outbound";
 import { readRuntimeConfig } from "./runtime-config";
+import { personAccounts, sessionRegistry } from "./session-registry";
 import { cachedSettingsSource, d1SettingsAdmin } from "./settings-source";
 import { spendLedger } from "./spend-ledger";
 
@@ -75,6 +75,7 @@ export const chatSessionServices = {
     // The catalogue (collections, counts, first titles) from the isolate's copy: see catalogue-cache.ts.
     const knowledge = cachedCatalogue(knowledgeAccess(env));
     const settings = cachedSettingsSource(env);
+    const sessions = sessionRegistry(env, () => settings.current());
     return {
       model: createChatModel(env, config),
       history: historySearch(env),
@@ -103,7 +104,7 @@ export const chatSessionServices = {
       memory: {
         store: memory,
         index: memory,
-        links: noChatLinks,
+        links: sessions,
         // Memory recall reads the same embedding model and vector index as the knowledge base.
         vectors: (settings) => knowledge.retrieval(settings),
       },
@@ -116,6 +117,7 @@ export const chatSessionServices = {
       outbound,
       settings,
       spendLedger: spendLedger(env),
+      sessionAdmin: { registry: sessions, personAccounts: personAccounts(env, () => settings.current()) },
     };
   },
 };

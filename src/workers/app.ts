@@ -16,6 +16,7 @@ import { insightsRoutes } from "./routes/insights.routes";
 import { knowledgeRoutes } from "./routes/knowledge.routes";
 import { memoryAdminRoutes } from "./routes/memory-admin.routes";
 import { migrationsRoutes } from "./routes/migrations.routes";
+import { sessionsRoutes } from "./routes/sessions.routes";
 import { webhookRoutes } from "./routes/webhook.routes";
 
 /** Hono throws when a request came without an execution context (app.request in tests). */
@@ -47,6 +48,7 @@ export function createApp() {
   app.route("/api", backfillRoutes);
   app.route("/api/identity", identityAdminRoutes);
   app.route("/api/migrations", migrationsRoutes);
+  app.route("/api/sessions", sessionsRoutes);
   // The stylesheet and the login page are the only things under /admin served without an
   // admin; they are registered before the guard, which therefore never sees them.
   app.get("/admin/app.css", (c) =>

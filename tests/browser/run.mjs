@@ -8,6 +8,7 @@ import path from "node:path";
 import { chromium } from "playwright-core";
 import { effectiveDevVars, root } from "../../scripts/lib/dev-vars.mjs";
 import { applyLocalMigrations, LOCAL_MODE_VARS, startWranglerDev } from "../../scripts/lib/wrangler.mjs";
+import { sessionsSteps } from "./sessions-steps.mjs";
 import { knowledgeIdentityMigrationsSteps } from "./steps/knowledge-identity-migrations.mjs";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -170,6 +171,8 @@ try {
     );
     await shot(page, "memory-preview");
   });
+
+  await sessionsSteps({ page, base, token, step, assert, shot, run, group, user });
 
   await step("a bad setting shows the error with the field and keeps the typed text", async () => {
     await page.goto(`${base}/admin/settings`);

@@ -7,6 +7,7 @@ import type { Command } from "./command";
 import { helpCommand, pingCommand } from "./commands/basic-commands";
 import { identityCommand } from "./commands/identity-commands";
 import { rememberCommand, rememberIntent, resetCommand } from "./commands/memory-commands";
+import { sessionCommand } from "./commands/session-command";
 import { historyRecall } from "./context-provider";
 import { knowledgeCatalogue } from "./knowledge-catalogue";
 import { knowledgeRecall } from "./knowledge-recall";
@@ -32,6 +33,7 @@ export function defaultTurnRegistry(logger: Logger = silentLogger): TurnRegistry
     rememberCommand,
     resetCommand,
     identityCommand,
+    sessionCommand,
   );
   return {
     commands,

@@ -10,6 +10,7 @@ import type { Logger } from "../kernel/logger";
 import type { KnowledgeAccess } from "../knowledge/knowledge-search";
 import type { MemoryServices } from "../memory/memory-store";
 import type { ChatModel } from "../model/chat-model";
+import type { SessionAdmin } from "../sessions/session-admin";
 import type { SpendGate } from "../spend/spend-gate";
 import type { ChatRelay } from "./chat-relay";
 import type { ChatSessions, SessionControl } from "./session-control";
@@ -38,6 +39,8 @@ export type TurnServices = {
   readonly knowledge?: KnowledgeAccess;
   /** Daily token caps, checked before each model call; absent = no caps. */
   readonly spend?: SpendGate;
+  /** The session registry (`/session`); absent = the command says it is unavailable. */
+  readonly sessionAdmin?: SessionAdmin;
 };
 
 /** What the caller of `runTurn` supplies: every port except the turn's own audit trail. */

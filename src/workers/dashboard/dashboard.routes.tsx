@@ -26,6 +26,7 @@ import { OverviewPage } from "./overview-page";
 import { overviewStatus } from "./overview-status";
 import { pageContext } from "./page-context";
 import { render } from "./page-render";
+import { sessionsDashboardRoutes } from "./sessions-dashboard.routes";
 import { SettingsPage } from "./settings-page";
 
 const DAYS = 14;
@@ -116,6 +117,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
   .route("/knowledge", knowledgePageRoutes)
   .get("/upload.js", uploadScript)
   .route("/migrations", migrationsPageRoutes)
+  .route("/sessions", sessionsDashboardRoutes)
   .get("/", async (c) => {
     const now = Date.now();
     const start = windowStart(now, DAYS);

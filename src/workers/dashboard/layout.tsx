@@ -8,6 +8,7 @@ export const PAGES = [
   { path: "/admin/memory", title: "Memory" },
   { path: "/admin/knowledge", title: "Knowledge" },
   { path: "/admin/identity", title: "Identity" },
+  { path: "/admin/sessions", title: "Sessions" },
   { path: "/admin/settings", title: "Settings" },
   { path: "/admin/migrations", title: "Migrations" },
   { path: "/admin/audit", title: "Audit log" },

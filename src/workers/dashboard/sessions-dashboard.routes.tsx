@@ -1,0 +1,89 @@
+/**
+ * The Sessions page's routes under /admin/sessions. Every change goes through the same
+ * `runSessionRequest` as the admin API (validation, confirmation, audit with the acting admin),
+ * and answers with the page again or a redirect carrying a notice.
+ */
+import { type Context, Hono } from "hono";
+import { sessionRegistry } from "../../composition/session-registry";
+import { settingsSource } from "../../composition/settings-source";
+import { exposuresOfLink, privateChatsReadBy } from "../../domain/sessions/cluster-exposure";
+import type { SessionOperation } from "../../domain/sessions/session-operation";
+import type { AppEnv } from "../app-env";
+import { runSessionRequest } from "../routes/sessions.routes";
+import { Layout } from "./layout";
+import { pageContext } from "./page-context";
+import { type PendingLink, SessionsPage } from "./sessions-page";
+
+const LIMIT = 500;
+
+async function page(
+  c: Context<AppEnv>,
+  extra: { notice?: string; error?: string; pending?: PendingLink } = {},
+  status: 200 | 400 = 200,
+) {
+  const settings = settingsSource(c.env);
+  const sessions = await sessionRegistry(c.env, () => settings.current()).list({ limit: LIMIT });
+  const exposures = sessions.flatMap((s) => privateChatsReadBy(s, sessions));
+  const context = await pageContext(c);
+  return c.html(
+    <Layout title="Sessions" current="/admin/sessions" csrf={context.csrf} actor={context.actor}>
+      <SessionsPage sessions={sessions} exposures={exposures} csrf={context.csrf} {...extra} />
+    </Layout>,
+    status,
+  );
+}
+
+const field = (form: Record<string, unknown>, key: string) =>
+  typeof form[key] === "string" ? (form[key] as string).trim() : "";
+
+async function change(c: Context<AppEnv>, op: SessionOperation, body: unknown) {
+  const answer = await runSessionRequest(c, op, body, "dashboard");
+  if (!answer.ok) return page(c, { error: answer.text }, 400);
+  return c.redirect(`/admin/sessions?notice=${encodeURIComponent(answer.text)}`, 303);
+}
+
+export const sessionsDashboardRoutes = new Hono<AppEnv>()
+  .get("/", (c) => page(c, c.req.query("notice") ? { notice: c.req.query("notice") as string } : {}))
+  .post("/link", async (c) => {
+    const form = await c.req.parseBody();
+    const a = field(form, "a");
+    const b = field(form, "b");
+    const yes = field(form, "confirm") === "yes";
+    const answer = await runSessionRequest(c, { op: "link", a, b, yes }, { a, b, confirm: yes }, "dashboard");
+    if (answer.ok) return c.redirect(`/admin/sessions?notice=${encodeURIComponent(answer.text)}`, 303);
+    // The confirmation step: the same link again, with whose memory it exposes spelled out.
+    if (answer.error.kind === "invalid" && answer.error.field === "yes") {
+      const registry = sessionRegistry(c.env, () => settingsSource(c.env).current());
+      const [sa, sb] = await Promise.all([registry.resolve(a), registry.resolve(b)]);
+      if (sa && sb) {
+        const exposures = exposuresOfLink(await registry.members(sa.clusterId), sb);
+        return page(c, { pending: { a, b, exposures } }, 400);
+      }
+    }
+    return page(c, { error: answer.text }, 400);
+  })
+  .post("/:ref/rename", async (c) => {
+    const alias = field(await c.req.parseBody(), "alias");
+    return change(c, { op: "rename", ref: c.req.param("ref"), alias }, { alias });
+  })
+  .post("/:ref/unlink", (c) => change(c, { op: "unlink", ref: c.req.param("ref") }, {}))
+  .post("/:ref/forget", async (c) => {
+    const confirm = field(await c.req.parseBody(), "confirm");
+    const ref = c.req.param("ref");
+    return change(c, { op: "forget", ref, yes: confirm === ref }, { confirm });
+  })
+  .get("/:ref/export", async (c) => {
+    const log = c.req.query("log") === "true";
+    const answer = await runSessionRequest(
+      c,
+      { op: "export", ref: c.req.param("ref"), log },
+      undefined,
+      "dashboard",
+    );
+    if (!answer.ok) return page(c, { error: answer.text }, 400);
+    const session = answer.data.session as { sessionId: string };
+    return c.body(String(answer.data.markdown), 200, {
+      "content-type": "text/markdown; charset=utf-8",
+      "content-disposition": `attachment; filename="${session.sessionId}.md"`,
+    });
+  });
