@@ -283,3 +283,29 @@ describe("forget one chat", () => {
     expect(audit[1]?.detail).toMatchObject({ messages: 3, memory: 3, via: "api" });
   });
 });
+
+describe("forget and the OneBot backfill", () => {
+  const registry = () => new D1SessionRegistry(env.DB, { afterRemoval: async () => {} });
+  const progress = (chat: string) =>
+    env.DB.prepare("SELECT status, done_reason FROM backfill_progress WHERE chat_key = ?1")
+      .bind(chat)
+      .first();
+
+  it("closes a group's unfinished backfill and pre-empts one not yet started, so the history is not fetched again", async ({
+    expect,
+  }) => {
+    const running = `onebot:group:${uid()}`;
+    const unstarted = `onebot:group:${uid()}`;
+    const qq = `qq:group:${uid()}`;
+    for (const c of [running, unstarted, qq]) await registerChat(c);
+    await env.DB.prepare(
+      "INSERT INTO backfill_progress (chat_key, status, cursor, started_at, updated_at) VALUES (?1, 'running', '42', 1, 1)",
+    )
+      .bind(running)
+      .run();
+    for (const c of [running, unstarted, qq]) await registry().forget(c);
+    expect(await progress(running)).toEqual({ status: "done", done_reason: "forgotten" });
+    expect(await progress(unstarted)).toEqual({ status: "done", done_reason: "forgotten" });
+    expect(await progress(qq)).toBeNull();
+  });
+});

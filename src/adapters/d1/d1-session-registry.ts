@@ -206,6 +206,16 @@ export class D1SessionRegistry implements SessionRegistry, ChatLinks {
       this.#db.prepare("DELETE FROM memory_candidates WHERE chat_key = ?1").bind(chatKey),
       this.#db.prepare("DELETE FROM memory_runs WHERE chat_key = ?1").bind(chatKey),
       this.#db.prepare("DELETE FROM account_observations WHERE chat_key = ?1").bind(chatKey),
+      // A OneBot group's backfill (not started, running or failed) would fetch the forgotten
+      // history again: its record is closed. It holds no message text, like summary_days.
+      this.#db
+        .prepare(
+          `INSERT INTO backfill_progress (chat_key, status, done_reason, started_at, updated_at)
+           SELECT ?1, 'done', 'forgotten', ?2, ?2 WHERE ?1 LIKE 'onebot:group:%'
+           ON CONFLICT (chat_key) DO UPDATE SET status = 'done', done_reason = 'forgotten', updated_at = ?2
+           WHERE status <> 'done'`,
+        )
+        .bind(chatKey, Date.now()),
     ]);
     return {
       messages,
