@@ -175,6 +175,19 @@ export class ChatSession extends DurableObject<Env> {
   }
 
   /**
+   * `/session forget`: drops what this object still holds of the chat — recent turns, the dream
+   * journal, unflushed messages, recall marks and observations — so neither a prompt, a dreaming
+   * run nor a later flush brings the forgotten chat back. Called before the D1 rows are deleted.
+   */
+  async forgetLocal(): Promise<{ recentTurns: number; dreamJournal: number; unflushed: number }> {
+    return this.ctx.storage.transactionSync(() => ({
+      recentTurns: this.#recent.clear(),
+      dreamJournal: this.#journal.clear(),
+      unflushed: this.#outbox.dropContent(),
+    }));
+  }
+
+  /**
    * Local mode only (the counting D1 refuses anything else): runs one turn for `received`
    * over a counting D1 and reports its bill, persisting nothing (`npm run bench -- turn`).
    */

@@ -99,6 +99,13 @@ export class DreamJournal {
     return out;
   }
 
+  /** Removes every row (the chat is forgotten): nothing of it is dreamed afterwards. */
+  clear(): number {
+    const n = this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM dream_journal").one().n;
+    this.#sql.exec("DELETE FROM dream_journal");
+    return n;
+  }
+
   /** Removes the rows of a finished run. */
   consume(upToSeq: number): void {
     this.#sql.exec("DELETE FROM dream_journal WHERE seq <= ?", upToSeq);

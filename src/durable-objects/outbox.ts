@@ -71,6 +71,17 @@ export class Outbox {
   }
 
   /** Removes rows up to and including `seq` after their batch was written. */
+  /** Drops the chat's not-yet-flushed content (messages, recall marks, observations) for a forget; usage and audit rows stay. */
+  dropContent(): number {
+    const n = this.#sql
+      .exec<{ n: number }>(
+        "SELECT count(*) AS n FROM outbox WHERE kind IN ('message', 'recall', 'observation')",
+      )
+      .one().n;
+    this.#sql.exec("DELETE FROM outbox WHERE kind IN ('message', 'recall', 'observation')");
+    return n;
+  }
+
   remove(upTo: number): void {
     this.#sql.exec("DELETE FROM outbox WHERE seq <= ?", upTo);
   }

@@ -3,6 +3,7 @@
 // their FTS rows and edges, candidates, runs, observations, embeddings, vector sync rows and the
 // vectors in the (fake) Vectorize index — and another chat's rows, including an embedding it
 // shares by content hash, stay untouched.
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { D1EmbeddingStore } from "../../src/adapters/d1/d1-embedding-store";
@@ -16,6 +17,7 @@ import { parseScopeKey, type Scope } from "../../src/domain/memory/scope";
 import { refreshEmbeddings } from "../../src/domain/retrieval/embedding-cache";
 import { FakeVectorize } from "../fakes/fake-vectorize";
 import { memoryStore, newMemory, seedMemory, uid } from "../support/memory";
+import { c2cBody, eventIdOf, postQq, turnDone } from "../support/qq-events";
 import { registerChat, sessionAudit, sessionsApi } from "../support/sessions";
 
 const DIMS = 8;
@@ -307,5 +309,37 @@ describe("forget and the OneBot backfill", () => {
     expect(await progress(running)).toEqual({ status: "done", done_reason: "forgotten" });
     expect(await progress(unstarted)).toEqual({ status: "done", done_reason: "forgotten" });
     expect(await progress(qq)).toBeNull();
+  });
+});
+
+describe("forget and the chat object", () => {
+  it("clears the object's recent turns, dream journal and unflushed rows, so nothing of the chat comes back", async ({
+    expect,
+  }) => {
+    const user = `U${uid()}`;
+    const chat = `qq:private:${user}`;
+    const stub = env.CHAT_SESSION.getByName(chat);
+    for (const text of ["我喜欢爬山", "我住在杭州"]) {
+      const body = c2cBody({ user, text });
+      await postQq(body);
+      await turnDone(chat, eventIdOf(body));
+    }
+    const before = await stub.stats();
+    expect(before.recentTurns).toBeGreaterThan(0);
+    expect(before.dreamPending).toBeGreaterThan(0);
+
+    const done = await sessionsApi(`/${chat}/forget`, { confirm: chat });
+    expect(done.status).toBe(200);
+    // A flush after the forget finds nothing of the chat to write back.
+    await runDurableObjectAlarm(stub);
+    const after = await stub.stats();
+    expect({ recentTurns: after.recentTurns, dreamPending: after.dreamPending }).toEqual({
+      recentTurns: 0,
+      dreamPending: 0,
+    });
+    const left = await env.DB.prepare("SELECT count(*) AS n FROM messages WHERE chat_key = ?1")
+      .bind(chat)
+      .first();
+    expect(left).toEqual({ n: 0 });
   });
 });
