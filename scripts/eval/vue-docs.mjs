@@ -174,6 +174,7 @@ export async function evalVueDocs({ base, token, docsDir, questionsFile, chunkSi
             gold: q.gold.map((g) => `${g.path}#${g.anchor}`),
             pipeline: pipeline.get(q.id),
             scores: raw.get(q.id).map((it) => it.score),
+            coverage: raw.get(q.id).map((it) => it.coverage),
             baseline: baseline.get(q.id),
           }),
         )

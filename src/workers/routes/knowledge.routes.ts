@@ -175,6 +175,7 @@ export const knowledgeRoutes = new Hono<AppEnv>()
         citation: it.citation,
         via: it.via,
         score: it.score,
+        coverage: it.coverage,
         title: it.node.title,
         text: it.text,
       })),
