@@ -3,6 +3,7 @@
  * auth applies). Import takes multipart `files` (up to 20, each up to 25 MiB) and answers
  * one result per file; the good files of a batch stay imported whatever happens to others.
  */
+import { followUpQuery } from "../../domain/knowledge/follow-up-query";
 import { Hono } from "hono";
 import { z } from "zod";
 import { createKnowledgeServices } from "../../composition/knowledge-services";
@@ -38,6 +39,8 @@ const SearchSchema = z
     query: z.string().min(1).max(4000),
     collections: z.array(z.string()).min(1).max(100).optional(),
     limit: z.number().int().min(1).max(50).optional(),
+    /** Earlier user turns of the conversation, oldest first: a follow-up query is searched after them. */
+    turns: z.array(z.string().max(4000)).max(20).optional(),
   })
   .strict();
 
@@ -164,7 +167,10 @@ export const knowledgeRoutes = new Hono<AppEnv>()
     const collections = body.collections ?? (await kb.store.listCollections()).map((x) => x.name);
     const profile = settings.knowledge.search;
     const result = await searchKnowledge(kb.retrieval, {
-      query: body.query,
+      query: followUpQuery(
+        body.query,
+        (body.turns ?? []).map((text) => ({ role: "user" as const, text })),
+      ),
       collections,
       options: profileOptions({ ...profile, limit: body.limit ?? profile.limit }),
     });
