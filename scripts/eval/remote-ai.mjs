@@ -48,6 +48,9 @@ export function remoteAiConfig() {
     .replace(/^main = "(.+)"$/m, (_, p) => `main = "../${p}"`)
     .replace(/^migrations_dir = "(.+)"$/gm, (_, p) => `migrations_dir = "../${p}"`);
   const file = path.join(dir, "wrangler.remote-ai.toml");
-  writeFileSync(file, `${rebased}\n# Added by --remote-ai: Workers AI through the account.\n[ai]\nbinding = "AI"\nremote = true\n`);
+  writeFileSync(
+    file,
+    `${rebased}\n# Added by --remote-ai: Workers AI through the account.\n[ai]\nbinding = "AI"\nremote = true\n`,
+  );
   return file;
 }

@@ -62,7 +62,8 @@ describe("POST /api/kb/search: relevance floor and follow-ups", () => {
       { name: "watchers.md", content: WATCH },
     ]);
     // The same question finds the section of whichever subject the earlier turn named.
-    const ask = (turn: string) => kbSearch({ query: "那它的基本示例呢？", turns: [turn], collections: [name] });
+    const ask = (turn: string) =>
+      kbSearch({ query: "那它的基本示例呢？", turns: [turn], collections: [name] });
     expect((await ask("侦听器怎么用？"))[0]?.citation.path).toEqual(["侦听器", "基本示例"]);
     expect((await ask("计算属性怎么用？"))[0]?.citation.path).toEqual(["计算属性", "基本示例"]);
   });

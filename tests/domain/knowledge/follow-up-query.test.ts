@@ -14,8 +14,15 @@ describe("follow-up fusion", () => {
   });
 
   it("searches a follow-up after the last two user turns, oldest first, without the bot's", ({ expect }) => {
-    const recent = [user("v-for 怎么用？"), bot("用 v-for 渲染列表。"), user("计算属性怎么写？"), user("KeepAlive 是什么？")];
-    expect(followUpQuery("那它的 max 呢？", recent)).toBe("计算属性怎么写？\nKeepAlive 是什么？\n那它的 max 呢？");
+    const recent = [
+      user("v-for 怎么用？"),
+      bot("用 v-for 渲染列表。"),
+      user("计算属性怎么写？"),
+      user("KeepAlive 是什么？"),
+    ];
+    expect(followUpQuery("那它的 max 呢？", recent)).toBe(
+      "计算属性怎么写？\nKeepAlive 是什么？\n那它的 max 呢？",
+    );
   });
 
   it("leaves a standalone question as it is, and skips repeats of the question", ({ expect }) => {
