@@ -16,8 +16,6 @@ import { focusedQueryTokens, queryTokens, searchTokens } from "../text/search-to
 import { estimateTokens, truncateToTokens } from "../text/token-estimate";
 import { type Citation, citationOf } from "./citation";
 import type { ContextNode } from "./context-node";
-import { type RankedList, reciprocalRankFusion } from "./fuse";
-import type { Candidate, ContextStore, KeywordIndex, Reranker, StoreFilter, TermFrequencies } from "./ports";
 import {
   DEFAULT_FIELD_SCORE,
   type Fielded,
@@ -27,6 +25,8 @@ import {
   partsOf,
   turnWeightedTerms,
 } from "./field-score";
+import { type RankedList, reciprocalRankFusion } from "./fuse";
+import type { Candidate, ContextStore, KeywordIndex, Reranker, StoreFilter, TermFrequencies } from "./ports";
 import { isQuestionWord, QUESTION_WORDS } from "./question-words";
 import { type VectorSearchDeps, vectorSearch, vectorsEnabled } from "./vector-search";
 
@@ -188,9 +188,7 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   ]);
   const idf = frequencies ? idfWeights(floorTokens, frequencies) : null;
   const termWeights =
-    idf && termTurnWeights
-      ? new Map([...idf].map(([t, w]) => [t, w * (termTurnWeights.get(t) ?? 0)]))
-      : null;
+    idf && termTurnWeights ? new Map([...idf].map(([t, w]) => [t, w * (termTurnWeights.get(t) ?? 0)])) : null;
 
   const lists: RankedList[] = [
     { name: "keyword", weight: options.weights.keyword, items: keyword },
@@ -210,11 +208,13 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   // it is named — the share of the asking turn the name covers, or how rare (IDF) the name is
   // in the readable scopes — so a short generic heading that merely occurs in a long question
   // barely moves, while the title a question asks about still ranks first.
-  const named = fielded ? [] : firstPass.flatMap((c) => {
-    const node = visible.get(c.nodeId);
-    const perTurn = node ? turns.map((t) => namedIn(t, node)) : [];
-    return perTurn.some((n) => n.names.length > 0) ? [{ c, perTurn }] : [];
-  });
+  const named = fielded
+    ? []
+    : firstPass.flatMap((c) => {
+        const node = visible.get(c.nodeId);
+        const perTurn = node ? turns.map((t) => namedIn(t, node)) : [];
+        return perTurn.some((n) => n.names.length > 0) ? [{ c, perTurn }] : [];
+      });
   const specificity =
     options.hintSharpness > 0
       ? await nameSpecificity(
@@ -232,7 +232,9 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
         (options.rrfK + i + 1),
     ]),
   );
-  const fused = (fielded && termWeights && fields ? fuseFieldScores(lists, termWeights, fields, options) : firstPass)
+  const fused = (
+    fielded && termWeights && fields ? fuseFieldScores(lists, termWeights, fields, options) : firstPass
+  )
     .map((c) => ({ ...c, score: c.score + (boost.get(c.nodeId) ?? 0) }))
     .sort((a, b) => b.score - a.score || (a.nodeId < b.nodeId ? -1 : 1));
 
@@ -242,7 +244,8 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
       const node = visible.get(c.nodeId);
       if (!node) return null;
       const f = fields?.get(c.nodeId);
-      const coverage = fielded && termWeights && f ? fieldCoverage(termWeights, f) : coverageOf(qTokens, node.retrievalText);
+      const coverage =
+        fielded && termWeights && f ? fieldCoverage(termWeights, f) : coverageOf(qTokens, node.retrievalText);
       return {
         node,
         score: c.score * scoreFactor(node, options),
@@ -258,7 +261,10 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   // descriptive words are paraphrased too often to tell a miss from an answer.
   if (termWeights && fields && options.relevanceFloor > 0) {
     const names = identifierWeights(turns.at(-1) ?? "", termWeights);
-    const best = Math.max(0, ...scored.map((x) => fieldCoverage(names, fields.get(x.node.nodeId) ?? EMPTY_FIELDS)));
+    const best = Math.max(
+      0,
+      ...scored.map((x) => fieldCoverage(names, fields.get(x.node.nodeId) ?? EMPTY_FIELDS)),
+    );
     if (names.size > 0 && best < options.relevanceFloor) scored = [];
   }
 

@@ -3,13 +3,14 @@
  * auth applies). Import takes multipart `files` (up to 20, each up to 25 MiB) and answers
  * one result per file; the good files of a batch stay imported whatever happens to others.
  */
-import { followUpQuery } from "../../domain/knowledge/follow-up-query";
+
 import { Hono } from "hono";
 import { z } from "zod";
 import { createKnowledgeServices } from "../../composition/knowledge-services";
 import { loadSettings } from "../../composition/settings-source";
 import { CHUNK_SIZE_RANGE, validateCollectionName } from "../../domain/knowledge/collection";
 import type { SourceFile } from "../../domain/knowledge/document";
+import { followUpQuery } from "../../domain/knowledge/follow-up-query";
 import { IMPORT_LIMITS, importFiles } from "../../domain/knowledge/import-documents";
 import {
   profileOptions,
