@@ -12,11 +12,13 @@
 // Options for experiments: --options '<json>' overrides pipeline options (RetrievalOptions),
 // --limit-queries N evaluates the first N queries only, --no-vectors runs FTS only,
 // --vector-weight W fuses the local embedder's kNN at weight W (default: the model's setting, 0),
-// --dump <file> writes every query with both result lists, --settings '<json>' merges into settings.
+// --dump <file> writes every query with both result lists, --settings '<json>' merges into settings,
+// --remote-ai runs against the real Workers AI embedder and reranker (see remote-ai.mjs; needs a login).
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { root } from "../lib/dev-vars.mjs";
 import { applyLocalMigrations, startWranglerDev } from "../lib/wrangler.mjs";
+import { REMOTE_AI_SETTINGS, remoteAiConfig, requireCloudflareLogin } from "./remote-ai.mjs";
 import { DEFAULT_QUESTIONS, evalVueDocs } from "./vue-docs.mjs";
 
 const [dataset, ...rest] = process.argv.slice(2);
@@ -45,6 +47,16 @@ if (!DATASETS[dataset]) {
   process.exit(2);
 }
 
+/** Deep merge of plain objects (b wins); arrays and values replace. */
+function mergeSettings(a, b) {
+  const out = { ...a };
+  for (const [k, v] of Object.entries(b)) {
+    const both = v && typeof v === "object" && !Array.isArray(v) && out[k] && typeof out[k] === "object";
+    out[k] = both ? mergeSettings(out[k], v) : v;
+  }
+  return out;
+}
+
 const readJsonl = (file) =>
   readFileSync(requireFlag(file), "utf8")
     .split("\n")
@@ -60,13 +72,24 @@ function requireFlag(name) {
 const overrides = flags.options ? JSON.parse(flags.options) : {};
 const maxQueries = flags["limit-queries"] ? Number(flags["limit-queries"]) : Number.POSITIVE_INFINITY;
 
+// --remote-ai: Workers AI (bge-m3 embedder, bge-reranker-base) through wrangler's remote binding.
+const remoteAi = flags["remote-ai"] === true;
+if (remoteAi) {
+  try {
+    requireCloudflareLogin();
+  } catch (err) {
+    console.error(err.message);
+    process.exit(2);
+  }
+}
 const persistTo = process.env.EVAL_STATE_DIR ?? path.join(root, ".eval", "state");
 rmSync(persistTo, { recursive: true, force: true });
 applyLocalMigrations(persistTo);
 const port = Number(process.env.EVAL_PORT ?? 8833);
 // --settings '<json>' merges into the Worker's settings (e.g. {"knowledge":{"search":{"perRoot":0}}}),
 // for experiments that go through the production routes (vue-docs) rather than --options.
-const extra = flags.settings ? JSON.parse(flags.settings) : {};
+const given = flags.settings ? JSON.parse(flags.settings) : {};
+const extra = remoteAi ? mergeSettings(REMOTE_AI_SETTINGS, given) : given;
 const config = {
   ...extra,
   follow: { groups: [] },
@@ -80,6 +103,7 @@ const server = await startWranglerDev({
   port,
   persistTo,
   quiet: true,
+  extraArgs: remoteAi ? ["--config", remoteAiConfig()] : [],
   vars: {
     QQ_BOT_APPID: "102000000",
     QQ_BOT_SECRET: "evalSecret0123456789abcdefghijklm",

@@ -144,8 +144,11 @@ export async function evalVueDocs({ base, token, docsDir, questionsFile, chunkSi
   let searchMs = 0;
   for (const q of questions) {
     const t0 = Date.now();
+    // The earlier turns go apart from the question: the route's follow-up fusion decides how
+    // they are used, as kb_search does with the chat's recent user turns.
     const r = await api("POST", "/kb/search", {
-      query: baselineQuery(q),
+      query: q.question,
+      ...(q.turns?.length ? { turns: q.turns } : {}),
       collections: ["vue-docs"],
       limit: LIMIT,
     });
@@ -174,6 +177,7 @@ export async function evalVueDocs({ base, token, docsDir, questionsFile, chunkSi
             gold: q.gold.map((g) => `${g.path}#${g.anchor}`),
             pipeline: pipeline.get(q.id),
             scores: raw.get(q.id).map((it) => it.score),
+            coverage: raw.get(q.id).map((it) => it.coverage),
             baseline: baseline.get(q.id),
           }),
         )

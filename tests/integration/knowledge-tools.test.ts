@@ -129,7 +129,11 @@ describe("knowledge tools", () => {
     };
     // "storetorefs" and "pinia" occur nowhere in the collection: they carry most of the weight.
     const question = "pinia 的 storetorefs 状态";
-    const open = await kbSearchTool.run({ query: question }, context(chat, base), services);
+    const unfloored: Settings = {
+      ...base,
+      knowledge: { ...base.knowledge, search: { ...base.knowledge.search, relevanceFloor: 0 } },
+    };
+    const open = await kbSearchTool.run({ query: question }, context(chat, unfloored), services);
     expect(open.content).toContain("简单状态");
     const none = await kbSearchTool.run({ query: question }, context(chat, floored), services);
     expect(none).toEqual({

@@ -3,6 +3,7 @@
  * kb_search with the stricter, smaller `knowledge.autoRecall` profile, so a bot that does
  * not think of searching still sees the one or two passages that clearly match.
  */
+import { followUpQuery } from "../knowledge/follow-up-query";
 import { profileOptions, readableCollections, searchKnowledge } from "../knowledge/knowledge-search";
 import { formatCitation } from "../retrieval/citation";
 import type { ContextProvider } from "./context-provider";
@@ -18,7 +19,7 @@ export const knowledgeRecall: ContextProvider = {
     );
     if (collections.length === 0) return null;
     const result = await searchKnowledge(kb.retrieval(ctx.settings.knowledge), {
-      query: ctx.text,
+      query: followUpQuery(ctx.text, ctx.recent),
       collections,
       options: profileOptions(profile),
     });

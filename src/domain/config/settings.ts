@@ -35,7 +35,7 @@ const TurnSchema = z
     /** Recent turns kept in the chat object and put into every prompt. */
     recentTurns: z.number().int().min(0).max(100),
     /** Message-log hits recalled automatically per turn. */
-    historyRecall: z.number().int().min(0).max(20),
+    historyRecall: z.number().int().min(0).max(50),
     /** Prompt budget for the mandatory block and recall, in estimated tokens. */
     contextTokenBudget: z.number().int().min(256).max(200_000),
     maxToolRounds: z.number().int().min(0).max(8),
@@ -81,7 +81,7 @@ const MemoryRetrievalSchema = z
      */
     softScope: z.boolean(),
     /** Memory items recalled automatically per turn (0 = no automatic memory recall). */
-    recallLimit: z.number().int().min(0).max(20),
+    recallLimit: z.number().int().min(0).max(50),
     /** Most items `memory_search` returns. */
     searchLimit: z.number().int().min(1).max(50),
     /** Prompt budget of the automatic memory recall, in estimated tokens. */
@@ -134,7 +134,10 @@ const RetrievalProfileSchema = z
     candidates: z.number().int().min(5).max(500),
     /** Share of query tokens a hit must contain (0 = none). */
     minCoverage: z.number().min(0).max(1),
-    /** Share of the query's IDF weight a hit must hold (0 = none): below it, nothing is returned. */
+    /**
+     * Share of the IDF weight of the identifiers (Latin words of ≥ 3 letters) the asking turn names
+     * that some candidate must hold (0 = none): below it, nothing is returned.
+     */
     relevanceFloor: z.number().min(0).max(1),
     /**
      * Hint sharpness (0 = plain hint list): a hit whose title or heading the query names ranks up
@@ -142,6 +145,8 @@ const RetrievalProfileSchema = z
      * turn) ^ sharpness, so generic headings in long questions or earlier turns barely move.
      */
     hintSharpness: z.number().min(0).max(8),
+    /** Fielded re-scoring: weight of a content word in the heading path against a body match (0 = off). */
+    headingWeight: z.number().min(0).max(50),
     /** Collections whose whole text fits this many tokens are returned whole (0 = never). */
     readWholeTokens: z.number().int().min(0).max(50_000),
     /** Above this many passages, search picks documents/sections first, then passages inside them. */
@@ -284,8 +289,9 @@ export const DEFAULT_SETTINGS: Settings = {
       tokenBudget: 1500,
       candidates: 50,
       minCoverage: 0,
-      relevanceFloor: 0,
+      relevanceFloor: 0.6,
       hintSharpness: 0,
+      headingWeight: 3,
       readWholeTokens: 1200,
       twoStageAbove: 20_000,
       neighbours: 1,
@@ -300,8 +306,9 @@ export const DEFAULT_SETTINGS: Settings = {
       tokenBudget: 400,
       candidates: 30,
       minCoverage: 0.5,
-      relevanceFloor: 0,
+      relevanceFloor: 0.6,
       hintSharpness: 0,
+      headingWeight: 3,
       readWholeTokens: 0,
       twoStageAbove: 20_000,
       neighbours: 0,

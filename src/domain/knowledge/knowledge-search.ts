@@ -49,6 +49,8 @@ export function profileOptions(profile: RetrievalProfile): RetrievalOptions {
     minCoverage: profile.minCoverage,
     relevanceFloor: profile.relevanceFloor,
     hintSharpness: profile.hintSharpness,
+    headingWeight: profile.headingWeight,
+    shareBudget: true,
     readWholeTokens: profile.readWholeTokens,
     twoStageAbove: profile.twoStageAbove,
     neighbours: profile.neighbours,

@@ -16,8 +16,18 @@ import { focusedQueryTokens, queryTokens, searchTokens } from "../text/search-to
 import { estimateTokens, truncateToTokens } from "../text/token-estimate";
 import { type Citation, citationOf } from "./citation";
 import type { ContextNode } from "./context-node";
+import {
+  DEFAULT_FIELD_SCORE,
+  type Fielded,
+  fieldCoverage,
+  fieldScores,
+  fieldsOf,
+  partsOf,
+  turnWeightedTerms,
+} from "./field-score";
 import { type RankedList, reciprocalRankFusion } from "./fuse";
 import type { Candidate, ContextStore, KeywordIndex, Reranker, StoreFilter, TermFrequencies } from "./ports";
+import { isQuestionWord, QUESTION_WORDS } from "./question-words";
 import { type VectorSearchDeps, vectorSearch, vectorsEnabled } from "./vector-search";
 
 export type RetrievalDeps = VectorSearchDeps & {
@@ -48,6 +58,14 @@ export type RetrievalOptions = {
    * share of the turn the name covers and the name's IDF specificity, halved per earlier turn.
    */
   readonly hintSharpness: number;
+  /**
+   * Fielded re-scoring (0 = off): the candidates are ranked again by the query's content words,
+   * IDF-weighted and halved per earlier turn, found in the heading path (this weight) or the body
+   * (BM25-saturated, 1), fused with the index's ranking in place of the hint list.
+   */
+  readonly headingWeight: number;
+  /** Packing keeps a share of the budget for each later slot (cutting long items) rather than stopping early. */
+  readonly shareBudget?: boolean;
   /** A filter whose whole text fits this many tokens is returned whole (0 = never). */
   readonly readWholeTokens: number;
   /** Above this many units the search first picks parents, then searches inside them. */
@@ -73,6 +91,7 @@ export type RetrievalOptions = {
     readonly inside: number;
     readonly hint: number;
     readonly rerank: number;
+    readonly fields?: number;
   };
   readonly rerank: boolean;
   /** Candidates the reranker reorders. */
@@ -90,6 +109,7 @@ export const DEFAULT_RETRIEVAL_OPTIONS: RetrievalOptions = {
   minCoverage: 0,
   relevanceFloor: 0,
   hintSharpness: 0,
+  headingWeight: 0,
   readWholeTokens: 0,
   twoStageAbove: 20_000,
   parentCandidates: 12,
@@ -149,9 +169,13 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   if (qTokens.size === 0 && !deps.embedder) return EMPTY;
   const twoStage = size !== null && options.twoStageAbove > 0 && size.count > options.twoStageAbove;
 
-  const floorTokens = new Set(evidenceTokens(req.query));
-  const floorOn =
-    options.relevanceFloor > 0 && deps.keywords.frequencies !== undefined && floorTokens.size > 0;
+  const turns = queryTurns(req.query);
+  // Fielded scoring and the floor weigh the content words of every turn, counted in one
+  // frequencies batch.
+  const termTurnWeights =
+    options.headingWeight > 0 || options.relevanceFloor > 0 ? turnWeightedTerms(turns, evidenceTokens) : null;
+  const floorTokens = new Set(termTurnWeights?.keys() ?? []);
+  const floorOn = deps.keywords.frequencies !== undefined && floorTokens.size > 0;
   const [keyword, inside, vector, frequencies] = await Promise.all([
     deps.keywords.search({ ...filter, text: req.query, limit: options.candidates }), // 3. FTS5 bm25
     twoStage ? searchInsideParents(deps, req) : Promise.resolve([]), // 4. parents, then inside them
@@ -162,7 +186,9 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
       ? deps.keywords.frequencies?.({ ...filter, tokens: [...floorTokens].flatMap(partsOf) })
       : Promise.resolve(undefined),
   ]);
-  const weightOf = frequencies ? idfWeights(floorTokens, frequencies) : null;
+  const idf = frequencies ? idfWeights(floorTokens, frequencies) : null;
+  const termWeights =
+    idf && termTurnWeights ? new Map([...idf].map(([t, w]) => [t, w * (termTurnWeights.get(t) ?? 0)])) : null;
 
   const lists: RankedList[] = [
     { name: "keyword", weight: options.weights.keyword, items: keyword },
@@ -173,17 +199,22 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   const loaded = await deps.store.load(firstPass.map((c) => c.nodeId));
   const visible = recheck(loaded, filter); // 6. the store is the authority on scope and status
   const dropped = new Set(firstPass.map((c) => c.nodeId)).size - visible.size;
+  const fields = termWeights ? fieldsByNode(firstPass, visible) : null;
+  // The heading field replaces the hint list where documents have headings; over flat
+  // documents (a title and text, as in an entity wiki) the measured winner is the hint list.
+  const fielded = options.headingWeight > 0 && fields !== null && sectioned(visible);
 
   // 7. hints: hits whose source title or heading the query names rank up, each by how strongly
   // it is named — the share of the asking turn the name covers, or how rare (IDF) the name is
   // in the readable scopes — so a short generic heading that merely occurs in a long question
   // barely moves, while the title a question asks about still ranks first.
-  const turns = queryTurns(req.query);
-  const named = firstPass.flatMap((c) => {
-    const node = visible.get(c.nodeId);
-    const perTurn = node ? turns.map((t) => namedIn(t, node)) : [];
-    return perTurn.some((n) => n.names.length > 0) ? [{ c, perTurn }] : [];
-  });
+  const named = fielded
+    ? []
+    : firstPass.flatMap((c) => {
+        const node = visible.get(c.nodeId);
+        const perTurn = node ? turns.map((t) => namedIn(t, node)) : [];
+        return perTurn.some((n) => n.names.length > 0) ? [{ c, perTurn }] : [];
+      });
   const specificity =
     options.hintSharpness > 0
       ? await nameSpecificity(
@@ -201,7 +232,9 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
         (options.rrfK + i + 1),
     ]),
   );
-  const fused = firstPass
+  const fused = (
+    fielded && termWeights && fields ? fuseFieldScores(lists, termWeights, fields, options) : firstPass
+  )
     .map((c) => ({ ...c, score: c.score + (boost.get(c.nodeId) ?? 0) }))
     .sort((a, b) => b.score - a.score || (a.nodeId < b.nodeId ? -1 : 1));
 
@@ -210,7 +243,9 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
     .map((c) => {
       const node = visible.get(c.nodeId);
       if (!node) return null;
-      const coverage = coverageOf(qTokens, node.retrievalText);
+      const f = fields?.get(c.nodeId);
+      const coverage =
+        fielded && termWeights && f ? fieldCoverage(termWeights, f) : coverageOf(qTokens, node.retrievalText);
       return {
         node,
         score: c.score * scoreFactor(node, options),
@@ -219,8 +254,19 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
       };
     })
     .filter((x): x is NonNullable<typeof x> => x !== null)
-    .filter((x) => options.minCoverage <= 0 || x.coverage >= options.minCoverage)
-    .filter((x) => !weightOf || weightedCoverage(weightOf, x.node.retrievalText) >= options.relevanceFloor);
+    .filter((x) => options.minCoverage <= 0 || x.coverage >= options.minCoverage);
+  // The floor judges the question, not each hit: when no candidate holds the floor's share of
+  // the (IDF-weighted) identifiers the asking turn names, the collection does not document
+  // what is asked about, and nothing is returned. Questions without identifiers pass: their
+  // descriptive words are paraphrased too often to tell a miss from an answer.
+  if (termWeights && fields && options.relevanceFloor > 0) {
+    const names = identifierWeights(turns.at(-1) ?? "", termWeights);
+    const best = Math.max(
+      0,
+      ...scored.map((x) => fieldCoverage(names, fields.get(x.node.nodeId) ?? EMPTY_FIELDS)),
+    );
+    if (names.size > 0 && best < options.relevanceFloor) scored = [];
+  }
 
   if (options.rerank && deps.reranker && scored.length > 1)
     scored = await rerank(deps, req.query, scored, options); // 8.
@@ -231,6 +277,62 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
     options.parentTokens > 0 ? await mergeParents(deps, hits, options) : await expand(deps, hits, options); // 10.
   const packed = pack(items, options); // 11. budget, citations
   return { items: packed.items, strategy: twoStage ? "two-stage" : "flat", tokens: packed.tokens, dropped };
+}
+
+const EMPTY_FIELDS: Fielded = { heading: new Map(), body: new Map() };
+
+/**
+ * The identifiers the asking turn names — Latin-script words of three letters or more: API,
+ * option and library names — with their IDF weights. Unlike descriptive words they are not
+ * paraphrased: a collection that documents the thing asked about holds its name.
+ */
+export function identifierWeights(turn: string, weights: ReadonlyMap<string, number>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of evidenceTokens(turn)) {
+    const w = weights.get(t);
+    if (w !== undefined && IDENTIFIER.test(t)) out.set(t, w);
+  }
+  return out;
+}
+
+const IDENTIFIER = /^[a-z][a-z0-9_.$-]{2,}$/;
+
+/** True when most candidates sit under a heading: the heading path is then a field worth scoring. */
+function sectioned(visible: ReadonlyMap<string, ContextNode>): boolean {
+  let under = 0;
+  for (const n of visible.values()) if (n.path.length > 0) under++;
+  return visible.size > 0 && under * 2 >= visible.size;
+}
+
+/** Heading and body token counts of every visible candidate. */
+function fieldsByNode(candidates: readonly Candidate[], visible: ReadonlyMap<string, ContextNode>) {
+  const out = new Map<string, Fielded>();
+  for (const c of candidates) {
+    const node = visible.get(c.nodeId);
+    if (node && !out.has(c.nodeId)) out.set(c.nodeId, fieldsOf(node));
+  }
+  return out;
+}
+
+/** The index's lists fused with the fielded ranking of the visible candidates (RRF). */
+function fuseFieldScores(
+  lists: readonly RankedList[],
+  terms: ReadonlyMap<string, number>,
+  fields: ReadonlyMap<string, Fielded>,
+  options: RetrievalOptions,
+): Candidate[] {
+  const scores = fieldScores(
+    terms,
+    [...fields].map(([id, f]) => ({ id, fields: f })),
+    { ...DEFAULT_FIELD_SCORE, heading: options.headingWeight },
+  );
+  const ranked = [...scores]
+    .map(([nodeId, score]) => ({ nodeId, score }))
+    .sort((a, b) => b.score - a.score || (a.nodeId < b.nodeId ? -1 : 1));
+  return reciprocalRankFusion(
+    [...lists, { name: "fields", weight: options.weights.fields ?? 1, items: ranked }],
+    options.rrfK,
+  ).filter((c) => fields.has(c.nodeId));
 }
 
 async function readWhole(
@@ -295,29 +397,13 @@ export function coverageOf(query: ReadonlySet<string>, text: string): number {
 }
 
 /**
- * Question words that say what kind of answer is wanted, not what it is about (RAGFlow's query
- * builder drops the same kind): they must not weigh on whether a passage answers.
- */
-const QUESTION_WORDS: ReadonlySet<string> = new Set(
-  "怎么 怎么样 怎样 如何 什么 为什么 为何 哪些 哪个 哪里 多少 是否 可以 能否 有没有 一个 一下 还是 应该 需要 要怎么 用法 使用 区别 问题".split(
-    " ",
-  ),
-);
-
-/**
  * The floor's evidence tokens: the query's ICU words (single unknown characters joined into
  * bigrams), without question words. Cross-word bigrams ("么写", "个可") are left out: they
  * are rare in any text, so as IDF weights they would outweigh the words that carry meaning.
  */
 export function evidenceTokens(query: string): string[] {
-  return focusedQueryTokens(query, 32).filter((t) => !QUESTION_WORDS.has(t));
+  return focusedQueryTokens(query, 32).filter((t) => !isQuestionWord(t));
 }
-
-const CJK_WORD = /^[\p{Script=Han}]{3,}$/u;
-
-/** A long CJK word is also present when all its bigrams are (segmentation differs by context). */
-const partsOf = (t: string): string[] =>
-  CJK_WORD.test(t) ? [t, ...Array.from({ length: t.length - 1 }, (_, i) => t.slice(i, i + 2))] : [t];
 
 /** BM25's IDF of each token in the readable scopes, ln(1 + (N − df + ½) / (df + ½)). */
 export function idfWeights(query: ReadonlySet<string>, f: TermFrequencies): Map<string, number> {
@@ -613,10 +699,14 @@ function pack(
 ): { items: RetrievedItem[]; tokens: number } {
   const out: RetrievedItem[] = [];
   let tokens = 0;
-  for (const it of items) {
+  // Each later slot keeps a share of the budget, so one long parent cannot crowd out the
+  // rest of the `limit` items: it is cut to what it may take instead.
+  const reserve = options.shareBudget ? Math.floor(options.tokenBudget / (2 * options.limit)) : 0;
+  for (const [i, it] of items.entries()) {
     if (out.length >= options.limit) break;
     const cost = estimateTokens(it.text);
-    const left = options.tokenBudget - tokens;
+    const later = Math.min(options.limit - out.length - 1, items.length - i - 1);
+    const left = options.tokenBudget - tokens - reserve * Math.max(0, later);
     if (cost <= left) {
       out.push(it);
       tokens += cost;
@@ -625,7 +715,7 @@ function pack(
       const text = truncateToTokens(it.text, left - 1);
       out.push({ ...it, text });
       tokens += estimateTokens(text);
-      break;
+      if (reserve === 0) break;
     }
   }
   return { items: out, tokens };

@@ -175,7 +175,14 @@ export const evalRoutes = new Hono<AppEnv>()
     const kb = createKnowledgeServices(c.env, settings);
     const base = {
       ...profileOptions(settings.knowledge.search),
-      ...(body.profile === "history" ? HISTORY_RETRIEVAL_OPTIONS : {}),
+      // History search runs on the defaults plus its profile (LIVE_HISTORY_OPTIONS), not the KB profile's scoring.
+      ...(body.profile === "history"
+        ? {
+            ...HISTORY_RETRIEVAL_OPTIONS,
+            headingWeight: DEFAULT_RETRIEVAL_OPTIONS.headingWeight,
+            relevanceFloor: DEFAULT_RETRIEVAL_OPTIONS.relevanceFloor,
+          }
+        : {}),
     };
     const overrides = body.options as Partial<RetrievalOptions>;
     const options: RetrievalOptions = {

@@ -10,6 +10,7 @@ import { createKnowledgeServices } from "../../composition/knowledge-services";
 import { loadSettings } from "../../composition/settings-source";
 import { CHUNK_SIZE_RANGE, validateCollectionName } from "../../domain/knowledge/collection";
 import type { SourceFile } from "../../domain/knowledge/document";
+import { followUpQuery } from "../../domain/knowledge/follow-up-query";
 import { IMPORT_LIMITS, importFiles } from "../../domain/knowledge/import-documents";
 import {
   profileOptions,
@@ -39,6 +40,8 @@ const SearchSchema = z
     query: z.string().min(1).max(4000),
     collections: z.array(z.string()).min(1).max(100).optional(),
     limit: z.number().int().min(1).max(50).optional(),
+    /** Earlier user turns of the conversation, oldest first: a follow-up query is searched after them. */
+    turns: z.array(z.string().max(4000)).max(20).optional(),
   })
   .strict();
 
@@ -180,7 +183,10 @@ export const knowledgeRoutes = new Hono<AppEnv>()
     const collections = body.collections ?? (await kb.store.listCollections()).map((x) => x.name);
     const profile = settings.knowledge.search;
     const result = await searchKnowledge(kb.retrieval, {
-      query: body.query,
+      query: followUpQuery(
+        body.query,
+        (body.turns ?? []).map((text) => ({ role: "user" as const, text })),
+      ),
       collections,
       options: profileOptions({ ...profile, limit: body.limit ?? profile.limit }),
     });
@@ -191,6 +197,7 @@ export const knowledgeRoutes = new Hono<AppEnv>()
         citation: it.citation,
         via: it.via,
         score: it.score,
+        coverage: it.coverage,
         title: it.node.title,
         text: it.text,
       })),

@@ -3,6 +3,7 @@
  * collections come from settings for the current chat (docs/invariants.md#no-scope-parameter).
  */
 
+import { followUpQuery } from "../../knowledge/follow-up-query";
 import {
   profileOptions,
   type ReadMode,
@@ -63,7 +64,8 @@ export const kbSearchTool: Tool = {
           : profile.limit,
     });
     const result = await searchKnowledge(kb.retrieval(ctx.settings.knowledge), {
-      query,
+      // A follow-up ("那它呢") is searched after the chat's previous user turns.
+      query: followUpQuery(query, ctx.recent),
       collections,
       options,
     });

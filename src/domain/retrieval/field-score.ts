@@ -1,0 +1,124 @@
+/**
+ * Fielded re-scoring of the keyword index's candidates (docs/retrieval.md#pipeline): the query's
+ * content words, weighted by BM25 IDF in the readable scopes and by how recent the turn that
+ * says them is, scored against two fields of each candidate — its heading path (source title
+ * and headings) and its body — with the heading field weighted far above the body, as
+ * RAGFlow's full-text query weighs titles above content. It runs in the Worker over the
+ * candidates FTS already returned, so it costs no index change and at most the one
+ * frequencies batch the relevance floor also uses.
+ */
+import { searchTokens } from "../text/search-tokens";
+import type { ContextNode } from "./context-node";
+import { isQuestionWord } from "./question-words";
+
+/** A query term: its IDF in the readable scopes times its turn's weight. */
+export type TermWeights = ReadonlyMap<string, number>;
+
+export type FieldScoreOptions = {
+  /** Weight of a term found in the heading path, against 1 for a saturated body match. */
+  readonly heading: number;
+  readonly k1: number;
+  readonly b: number;
+};
+
+export const DEFAULT_FIELD_SCORE: FieldScoreOptions = { heading: 3, k1: 1.2, b: 0.75 };
+
+/** Weight of a turn one step further back than the next (the latest turn weighs 1). */
+export const EARLIER_TURN_WEIGHT = 0.5;
+
+const CJK_WORD = /^[\p{Script=Han}]{3,}$/u;
+
+/** A long CJK word and its bigrams: segmentation differs by context, the bigrams do not. */
+export const partsOf = (t: string): string[] =>
+  CJK_WORD.test(t) ? [t, ...Array.from({ length: t.length - 1 }, (_, i) => t.slice(i, i + 2))] : [t];
+
+/**
+ * The query's content words per turn (lines, oldest first): ICU words of each turn without
+ * stop and question words, each weighted 1 in the latest turn and halved per turn further
+ * back — the follow-up "那它的缓存呢" keeps the subject its previous turn named, at half the
+ * weight of what it asks now. A word said in several turns keeps its largest weight.
+ */
+export function turnWeightedTerms(
+  turns: readonly string[],
+  wordsOf: (text: string) => string[],
+): Map<string, number> {
+  const out = new Map<string, number>();
+  turns.forEach((turn, i) => {
+    const w = EARLIER_TURN_WEIGHT ** (turns.length - 1 - i);
+    for (const t of wordsOf(turn)) {
+      if (isQuestionWord(t)) continue;
+      out.set(t, Math.max(out.get(t) ?? 0, w));
+    }
+  });
+  return out;
+}
+
+/** Token counts of a text, for presence and term frequency. */
+export function tokenCounts(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const t of searchTokens(text)) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return counts;
+}
+
+/** Occurrences of a term: itself, or for a long CJK word the fewest of its bigrams. */
+export function occurrences(counts: ReadonlyMap<string, number>, term: string): number {
+  const own = counts.get(term) ?? 0;
+  const parts = partsOf(term).slice(1);
+  if (parts.length === 0) return own;
+  return Math.max(own, Math.min(...parts.map((p) => counts.get(p) ?? 0)));
+}
+
+/** The heading field of a node: its source title and its heading path. */
+export const headingText = (node: ContextNode): string => [node.title ?? "", ...node.path].join(" \n ");
+
+export type Fielded = { readonly heading: Map<string, number>; readonly body: Map<string, number> };
+
+export const fieldsOf = (node: ContextNode): Fielded => ({
+  heading: tokenCounts(headingText(node)),
+  body: tokenCounts(node.rawText),
+});
+
+/** Body length in tokens, for BM25's length normalization. */
+const lengthOf = (f: Fielded): number => {
+  let n = 0;
+  for (const c of f.body.values()) n += c;
+  return n;
+};
+
+/**
+ * Scores each node: Σ over query terms of weight × (heading × [term in heading path] + BM25's
+ * saturated body frequency), the body normalized by the candidates' mean length.
+ */
+export function fieldScores(
+  terms: TermWeights,
+  nodes: readonly { readonly id: string; readonly fields: Fielded }[],
+  options: FieldScoreOptions = DEFAULT_FIELD_SCORE,
+): Map<string, number> {
+  const lengths = nodes.map((n) => lengthOf(n.fields));
+  const mean = lengths.reduce((a, b) => a + b, 0) / Math.max(1, lengths.length) || 1;
+  const out = new Map<string, number>();
+  nodes.forEach((n, i) => {
+    const norm = options.k1 * (1 - options.b + (options.b * (lengths[i] ?? 0)) / mean);
+    let score = 0;
+    for (const [term, weight] of terms) {
+      const inHeading = occurrences(n.fields.heading, term) > 0 ? 1 : 0;
+      const tf = occurrences(n.fields.body, term);
+      score += weight * (options.heading * inHeading + (tf * (options.k1 + 1)) / (tf + norm));
+    }
+    out.set(n.id, score);
+  });
+  return out;
+}
+
+/**
+ * The share of the query's weight a node holds in either field: the relevance floor's measure.
+ */
+export function fieldCoverage(terms: TermWeights, fields: Fielded): number {
+  let total = 0;
+  let found = 0;
+  for (const [term, weight] of terms) {
+    total += weight;
+    if (occurrences(fields.heading, term) > 0 || occurrences(fields.body, term) > 0) found += weight;
+  }
+  return total > 0 ? found / total : 0;
+}

@@ -1,0 +1,70 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, it } from "vitest";
+import { api, createCollection, uniqueName, upload } from "../support/knowledge-api";
+
+// Chunk-searched, so the floor and the fielded ranking run (a tiny collection is otherwise read whole).
+beforeAll(async () => {
+  const config = { knowledge: { search: { readWholeTokens: 0 } } };
+  await env.DB.prepare("INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES ('config', ?1, ?2)")
+    .bind(JSON.stringify(config), Date.now())
+    .run();
+});
+
+const COMPUTED = [
+  "# 计算属性",
+  "## 基本示例",
+  "用 computed() 声明一个计算属性，它返回一个 ref。",
+  "## 计算属性缓存 vs 方法",
+  "计算属性值会基于其响应式依赖被缓存，只在依赖更新时重新计算；方法调用总会在重渲染时再次执行。",
+].join("\n\n");
+const WATCH = [
+  "# 侦听器",
+  "## 基本示例",
+  "用 watch() 在响应式状态变化时执行副作用，例如请求数据。",
+  "## 深层侦听器",
+  "deep 选项让回调在嵌套属性变化时也触发。",
+].join("\n\n");
+
+type Item = { citation: { path: string[] }; text: string };
+
+async function kbSearch(body: Record<string, unknown>): Promise<Item[]> {
+  const res = await api("/api/kb/search", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 200) throw new Error(`search answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { items: Item[] }).items;
+}
+
+describe("POST /api/kb/search: relevance floor and follow-ups", () => {
+  it("answers nothing when the collection lacks what the question names, the section when it has it", async ({
+    expect,
+  }) => {
+    const name = uniqueName("floor");
+    await createCollection(name);
+    await upload(name, [
+      { name: "computed.md", content: COMPUTED },
+      { name: "watchers.md", content: WATCH },
+    ]);
+    // "storetorefs" occurs nowhere in the collection: the default floor empties the answer.
+    expect(await kbSearch({ query: "Pinia 的 storeToRefs 怎么用？", collections: [name] })).toEqual([]);
+    const answered = await kbSearch({ query: "computed 的缓存和方法有什么区别？", collections: [name] });
+    expect(answered[0]?.text).toContain("缓存");
+    expect(answered[0]?.citation.path).toContain("计算属性缓存 vs 方法");
+  });
+
+  it("searches a follow-up after the earlier user turns it is given", async ({ expect }) => {
+    const name = uniqueName("followup");
+    await createCollection(name);
+    await upload(name, [
+      { name: "computed.md", content: COMPUTED },
+      { name: "watchers.md", content: WATCH },
+    ]);
+    // The same question finds the section of whichever subject the earlier turn named.
+    const ask = (turn: string) =>
+      kbSearch({ query: "那它的基本示例呢？", turns: [turn], collections: [name] });
+    expect((await ask("侦听器怎么用？"))[0]?.citation.path).toEqual(["侦听器", "基本示例"]);
+    expect((await ask("计算属性怎么用？"))[0]?.citation.path).toEqual(["计算属性", "基本示例"]);
+  });
+});
