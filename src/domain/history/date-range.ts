@@ -171,3 +171,16 @@ export function parseDateBound(
   if (!range) return { ok: false, reason: `${bound} 无法识别为日期：${trimmed.slice(0, 40)}` };
   return { ok: true, at: bound === "since" ? range.since : range.until };
 }
+
+/**
+ * The zone history dates are read in. The Worker has no zone of its own (workerd runs in
+ * UTC) and the bot's users are on QQ, so days are China's: "昨天" at 00:30 is the day before
+ * in Shanghai, not in UTC.
+ */
+export const DEFAULT_TIME_ZONE = "Asia/Shanghai";
+
+/** `YYYY-MM-DD` of the local day an instant falls on. */
+export function localDateString(instant: number, timeZone: string): string {
+  const { y, m, d } = localDay(instant, timeZone);
+  return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+}
