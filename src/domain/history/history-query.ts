@@ -4,8 +4,8 @@
  * question names ("昨天", "上周三", "5月3日", "last Friday"); the sender from `sender`, or from
  * a display name of the chats that the question contains ("小明上周说了什么"). Whatever named
  * the range or the sender is taken out of the text searched. A filtered question whose words
- * match too little is filled up with the filter's messages, newest first, so "小明昨天说了什么"
- * lists what 小明 said yesterday. The chats are the caller's (the turn and the gate), never
+ * match nothing in the filter lists the filter's messages instead, newest first, so
+ * "小明昨天说了什么" lists what 小明 said yesterday. The chats are the caller's (the turn and the gate), never
  * the model's.
  */
 import { type DateReference, parseDateBound, resolveDateRange } from "./date-range";
@@ -162,22 +162,28 @@ async function searchOneChat(
   };
   const filter: HistoryFilter = { ...range, ...(r.senders ? { senders: r.senders } : {}) };
   const out: HistoryHit[] = [];
-  const seen = new Set<number>();
+  const seen = new Map<number, number>();
+  const matches = () => out.filter((h) => h.via !== "context").length;
   const add = (hits: readonly HistoryHit[]) => {
     for (const h of hits) {
-      if (seen.has(h.seq)) continue;
-      if (h.via !== "context" && out.filter((o) => o.via !== "context").length >= limit) continue;
-      seen.add(h.seq);
+      const full = h.via !== "context" && matches() >= limit;
+      const at = seen.get(h.seq);
+      if (at !== undefined) {
+        // A turn shown as context that a later leg matches becomes a match.
+        if (h.via !== "context" && out[at]?.via === "context" && !full) out[at] = h;
+        continue;
+      }
+      if (full) continue;
+      seen.set(h.seq, out.length);
       out.push(h);
     }
   };
   add(await history.search({ chatKey, text: r.text, limit, ...filter }));
   // A name read from the question only prefers that sender: the others' matches follow.
   if (r.senderFromText) add(await history.search({ chatKey, text: r.text, limit, ...range }));
-  const matches = () => out.filter((h) => h.via !== "context").length;
   const filtered = r.since !== undefined || r.until !== undefined || r.senders !== undefined;
-  if (filtered && matches() < limit) {
-    const listed = await history.recent({ chatKey, limit: limit - matches() + out.length, ...filter });
+  if (filtered && matches() === 0) {
+    const listed = await history.recent({ chatKey, limit: limit + out.length, ...filter });
     add(listed.map((h) => ({ ...h, via: "hit" as const })));
   }
   return out;
