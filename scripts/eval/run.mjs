@@ -5,7 +5,8 @@
 // production import, indexing and retrieval code, and prints one JSON line of metrics.
 //
 //   npm run eval -- cmrc2018 --passages <passages.jsonl> --queries <queries.jsonl> [--chunk-size 200]
-//   npm run eval -- locomo   --turns <turns.jsonl> --questions <questions.jsonl>
+//   npm run eval -- locomo   --turns <turns.jsonl> --questions <questions.jsonl> [--tree]   (see locomo-live.mjs)
+//   npm run eval -- memorybank --turns <turns.jsonl> --questions <questions.jsonl>   (see memorybank.mjs)
 //   npm run eval -- kdconv   --passages <passages.jsonl> --queries <queries.jsonl> [--context-only]
 //   npm run eval -- vue-docs --docs <dir> [--questions <file>] [--chunk-size 800]   (see vue-docs.mjs)
 //
@@ -17,6 +18,8 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { root } from "../lib/dev-vars.mjs";
 import { applyLocalMigrations, startWranglerDev } from "../lib/wrangler.mjs";
+import { evalLocomoLive } from "./locomo-live.mjs";
+import { evalMemorybank } from "./memorybank.mjs";
 import { DEFAULT_QUESTIONS, evalVueDocs } from "./vue-docs.mjs";
 
 const [dataset, ...rest] = process.argv.slice(2);
@@ -37,6 +40,7 @@ const DATASETS = {
   locomo: evalLocomo,
   kdconv: evalKdconv,
   "vue-docs": evalVueDocsSections,
+  memorybank: () => evalMemorybank({ post, readJsonl, maxQueries }),
 };
 if (!DATASETS[dataset]) {
   console.error(
@@ -228,6 +232,10 @@ async function evalCmrc() {
 }
 
 async function evalLocomo() {
+  // The live message log, through history_search's code (locomo-live.mjs); --tree: the
+  // conversation-tree path below, for comparison.
+  if (!flags.tree)
+    return { dataset: "locomo", path: "live", ...(await evalLocomoLive({ post, readJsonl, maxQueries })) };
   const turns = readJsonl("turns");
   const byConv = new Map();
   for (const t of turns) {

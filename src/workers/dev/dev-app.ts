@@ -9,6 +9,7 @@ import type { AppEnv } from "../app-env";
 import { benchRoutes } from "./bench.routes";
 import { devRoutes } from "./dev.routes";
 import { evalRoutes } from "./eval.routes";
+import { evalHistoryRoutes } from "./eval-history.routes";
 import { kbBenchRoutes } from "./kb-bench.routes";
 import { localOnlyGuard } from "./local-only-guard";
 import { memoryBenchRoutes } from "./memory-bench.routes";
@@ -19,4 +20,5 @@ export const devApp = new Hono<AppEnv>()
   .route("/bench", benchRoutes)
   .route("/bench/memory", memoryBenchRoutes)
   .route("/bench", kbBenchRoutes)
-  .route("/eval", evalRoutes);
+  .route("/eval", evalRoutes)
+  .route("/eval/history", evalHistoryRoutes);
