@@ -35,11 +35,13 @@ const mean = (xs) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.l
  * recall@k: the share of a question's gold keys among the keys of its top k items (`keysOf`);
  * MRR@10 of the first item with a gold key.
  */
-export function recallAt(results, questions, gold, keysOf, ks) {
+export function recallAt(results, questions, gold, keysOf, ks, { withContext = false } = {}) {
   const recall = Object.fromEntries(ks.map((k) => [k, []]));
   const rr = [];
   for (const q of questions) {
-    const items = results.get(q.id)?.items ?? [];
+    const all = results.get(q.id)?.items ?? [];
+    // Matches only, unless the context turns count too (as the tree path's items do).
+    const items = withContext ? all : all.filter((it) => it.via !== "context");
     const want = new Set(gold(q));
     for (const k of ks) {
       const got = new Set(

@@ -42,10 +42,13 @@ export async function evalLocomoLive({ post, readJsonl, maxQueries }) {
   const gold = (q) => q.evidence;
   const live = await askAll(post, "live", questions);
   const plain = await askAll(post, "plain", questions);
+  const phrases = questions.flatMap((q) => live.get(q.id)?.resolved?.phrase ?? []);
   return {
     turns: written,
+    days_read: phrases.length,
     questions: questions.length,
     live: recallAt(live, questions, gold, keysOf, [5, 10]),
+    live_with_context: recallAt(live, questions, gold, keysOf, [5, 10], { withContext: true }),
     live_words_only: recallAt(plain, questions, gold, keysOf, [5, 10]),
   };
 }

@@ -5,7 +5,7 @@
 // production import, indexing and retrieval code, and prints one JSON line of metrics.
 //
 //   npm run eval -- cmrc2018 --passages <passages.jsonl> --queries <queries.jsonl> [--chunk-size 200]
-//   npm run eval -- locomo   --turns <turns.jsonl> --questions <questions.jsonl> [--tree]   (see locomo-live.mjs)
+//   npm run eval -- locomo   --turns <turns.jsonl> --questions <questions.jsonl> [--live-only]   (see locomo-live.mjs)
 //   npm run eval -- memorybank --turns <turns.jsonl> --questions <questions.jsonl>   (see memorybank.mjs)
 //   npm run eval -- kdconv   --passages <passages.jsonl> --queries <queries.jsonl> [--context-only]
 //   npm run eval -- vue-docs --docs <dir> [--questions <file>] [--chunk-size 800]   (see vue-docs.mjs)
@@ -232,10 +232,11 @@ async function evalCmrc() {
 }
 
 async function evalLocomo() {
-  // The live message log, through history_search's code (locomo-live.mjs); --tree: the
-  // conversation-tree path below, for comparison.
-  if (!flags.tree)
-    return { dataset: "locomo", path: "live", ...(await evalLocomoLive({ post, readJsonl, maxQueries })) };
+  // Both paths in one run: the live message log through history_search's code
+  // (locomo-live.mjs, `live`), and the conversation trees below (`pipeline`, `baseline`),
+  // which the live log does not build yet. --live-only skips the trees.
+  const live = await evalLocomoLive({ post, readJsonl, maxQueries });
+  if (flags["live-only"]) return { dataset: "locomo", live };
   const turns = readJsonl("turns");
   const byConv = new Map();
   for (const t of turns) {
@@ -269,7 +270,7 @@ async function evalLocomo() {
   dump(questions, pipelineResults, baselineResults);
   const pipeline = recallMetrics(pipelineResults, questions, gold, keysOf, [5, 10]);
   const baseline = recallMetrics(baselineResults, questions, gold, keysOf, [5, 10]);
-  return { dataset: "locomo", questions: questions.length, turns: turns.length, pipeline, baseline };
+  return { dataset: "locomo", questions: questions.length, turns: turns.length, pipeline, baseline, live };
 }
 
 async function evalKdconv() {

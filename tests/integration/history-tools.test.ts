@@ -7,9 +7,8 @@ import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registr
 import { runTurn } from "../../src/domain/agent/turn";
 import type { TurnContext } from "../../src/domain/agent/turn-context";
 import type { Settings } from "../../src/domain/config/settings";
-import type { MessageRecord } from "../../src/domain/history/message-record";
+import { inboundRecord } from "../../src/domain/history/message-record";
 import { silentLogger } from "../../src/domain/kernel/logger";
-import { chatIndexText } from "../../src/domain/text/chat-search-tokens";
 import { ADMIN, MEMBER, withIdentity } from "../fakes/identity-settings";
 import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
@@ -21,20 +20,21 @@ const at = (local: string) => Date.parse(`${local}+08:00`);
 
 type Line = { readonly chat: string; readonly nick: string; readonly at: string; readonly text: string };
 
+/** Written through the production record builder (its tokens carry the sender's name). */
 async function seed(lines: readonly Line[]): Promise<void> {
-  const records: MessageRecord[] = lines.map((l, i) => ({
-    transport: "qq",
-    chatKey: l.chat,
-    messageId: `${l.chat}#${i}`,
-    ts: at(l.at),
-    userId: l.nick,
-    accountKey: null,
-    nick: l.nick,
-    text: l.text,
-    tokens: chatIndexText(l.chat, l.text),
-    rawJson: null,
-    direction: "in",
-  }));
+  const records = lines.flatMap((l, i) => {
+    const r = inboundRecord(
+      messageEvent({
+        chat: l.chat,
+        text: l.text,
+        sender: l.nick,
+        name: l.nick,
+        ts: at(l.at),
+        id: `${l.chat}#${i}`,
+      }),
+    );
+    return r ? [r] : [];
+  });
   await new D1MessageLog(openDatabase(env.DB)).flush({
     messages: records,
     recalls: [],
@@ -200,7 +200,12 @@ describe("history_search filters by time and sender", () => {
       { chat, nick: "小红", at: "2026-12-01T08:00:00", text: "今天早上说烧烤" },
     ];
   }
-  const lines = (answer: string) => answer.split("\n").filter((l) => l.startsWith("["));
+  /** The matches of the time asked about: the lines before any other section. */
+  const lines = (answer: string) => {
+    const all = answer.split("\n");
+    const end = all.findIndex((l, i) => i > 0 && l.startsWith("（"));
+    return (end < 0 ? all : all.slice(0, end)).filter((l) => l.startsWith("["));
+  };
   const single = () => {
     const chat = `qq:group:H${unique()}`;
     return { chat, ctx: context(chat, MEMBER, withIdentity()) };

@@ -74,8 +74,15 @@ const month =
     { y: today.y, m: today.m + offset + 1, d: 1 },
   ];
 
+const year =
+  (offset: number) =>
+  (today: LocalDay): [LocalDay, LocalDay] => [
+    { y: today.y + offset, m: 1, d: 1 },
+    { y: today.y + offset + 1, m: 1, d: 1 },
+  ];
+
 /**
- * Whole weeks and months, which chrono does not parse as ranges ("上周" it skips, "last week"
+ * Whole weeks, months and years, which chrono does not parse as ranges ("上周" it skips, "last week"
  * it reads as the day seven days ago). A week word followed by a weekday ("上周三") is left to
  * chrono, which resolves the day.
  */
@@ -89,6 +96,8 @@ const PERIODS: readonly Period[] = [
   { pattern: /(?:这|本)(?:个)?月(?![0-9一二三四五六七八九十]+[日号])/, range: month(0) },
   { pattern: /\blast month\b/i, range: month(-1) },
   { pattern: /\bthis month\b/i, range: month(0) },
+  { pattern: /去年|\blast year\b/i, range: year(-1) },
+  { pattern: /今年|\bthis year\b/i, range: year(0) },
 ];
 
 const PARSERS = [chrono.zh.hans, chrono.en];
@@ -120,9 +129,12 @@ export function resolveDateRange(text: string, ref: DateReference): DateRange | 
     if (!result) continue;
     const first = pastDay(result.start, today);
     const last = result.end ? pastDay(result.end, today, first) : first;
+    // A month without a day ("in June", "2023年5月") is the whole month.
+    const wholeMonth = !result.start.isCertain("day") && !result.start.isCertain("weekday");
+    const end = wholeMonth && !result.end ? { y: last.y, m: last.m + 1, d: 1 } : shiftDays(last, 1);
     return {
-      since: startOfLocalDay(first, ref.timeZone),
-      until: startOfLocalDay(shiftDays(last, 1), ref.timeZone),
+      since: startOfLocalDay(wholeMonth ? { ...first, d: 1 } : first, ref.timeZone),
+      until: startOfLocalDay(end, ref.timeZone),
       phrase: result.text,
     };
   }

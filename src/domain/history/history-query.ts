@@ -32,7 +32,7 @@ export type ResolvedHistoryQuery = {
   /** The words that named the range, when it came from the question. */
   readonly datePhrase?: string;
   readonly senders?: readonly string[];
-  /** The sender came from the question rather than `sender`: their matches rank first. */
+  /** The sender came from the question rather than `sender`: it filters only the listing. */
   readonly senderFromText?: boolean;
 };
 
@@ -103,10 +103,12 @@ async function resolveQuery(
       text,
       names.map((n) => n.nick),
     );
+    // The name stays in the text: messages are indexed with their sender's name, so the words
+    // already find what they said — and a question naming one person is often answered by
+    // another's reply. The name filters only the listing of a question whose words match nothing.
     if (named) {
       senders = [named];
       senderFromText = true;
-      text = text.replace(named, " ");
     }
   }
   return {
@@ -178,14 +180,16 @@ async function searchOneChat(
       out.push(h);
     }
   };
-  add(await history.search({ chatKey, text: r.text, limit, ...filter }));
-  // A name read from the question only prefers that sender: the others' matches follow.
-  if (r.senderFromText) add(await history.search({ chatKey, text: r.text, limit, ...range }));
+  const explicit: HistoryFilter = r.senders && !r.senderFromText ? { senders: r.senders } : {};
+  add(await history.search({ chatKey, text: r.text, limit, ...range, ...explicit }));
   const filtered = r.since !== undefined || r.until !== undefined || r.senders !== undefined;
   if (filtered && matches() === 0) {
     const listed = await history.recent({ chatKey, limit: limit + out.length, ...filter });
     add(listed.map((h) => ({ ...h, via: "hit" as const })));
   }
+  // A day read from the question ranks its matches first; the question may still be about
+  // something said on another day ("in June" of a trip told in July), so other matches follow.
+  if (r.datePhrase !== undefined) add(await history.search({ chatKey, text: r.text, limit, ...explicit }));
   return out;
 }
 

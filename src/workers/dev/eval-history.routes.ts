@@ -118,7 +118,9 @@ export const evalHistoryRoutes = new Hono<AppEnv>()
         results.push({ id: q.id, error: answer.reason, items: [] });
         continue;
       }
-      const hits = (answer.value.perChat[0]?.hits ?? []).filter((h) => h.via !== "context");
+      // In the order history_search returns them: matches, with the turns the pipeline brought
+      // around the first ones (`via: "context"`), which the tool shows apart.
+      const hits = answer.value.perChat[0]?.hits ?? [];
       const r = answer.value.resolved;
       results.push({
         id: q.id,
@@ -128,7 +130,13 @@ export const evalHistoryRoutes = new Hono<AppEnv>()
           phrase: r.datePhrase ?? null,
           senders: r.senders ?? null,
         },
-        items: hits.map((h) => ({ message_id: h.messageId, ts: h.ts, nick: h.nick, text: h.text })),
+        items: hits.map((h) => ({
+          message_id: h.messageId,
+          ts: h.ts,
+          nick: h.nick,
+          text: h.text,
+          via: h.via ?? "hit",
+        })),
       });
     }
     return c.json({ ms: performance.now() - started, results });

@@ -83,7 +83,7 @@ function describe(r: ResolvedHistoryQuery): string | null {
     const to = r.until === undefined ? "现在" : day(r.until - 1);
     parts.push(`时间 ${from} 至 ${to}${r.datePhrase ? `（“${r.datePhrase}”）` : ""}`);
   }
-  if (r.senders) parts.push(`发言者 ${r.senders.join("、")}${r.senderFromText ? "（优先）" : ""}`);
+  if (r.senders) parts.push(`发言者 ${r.senders.join("、")}${r.senderFromText ? "（问题里提到的）" : ""}`);
   return parts.length === 0 ? null : `（按${parts.join("，")}查找）`;
 }
 
@@ -130,7 +130,10 @@ export const historySearchTool: Tool = {
     const answer = await ask(args, ctx, services, [target.chat], readLimit(args, 5, 20));
     if (!answer.ok) return toolError(answer.reason);
     const hits = answer.value.perChat[0]?.hits ?? [];
-    return withNote(answer.value.resolved, hits.length === 0 ? "没有找到相关消息。" : formatSearch(hits));
+    return withNote(
+      answer.value.resolved,
+      hits.length === 0 ? "没有找到相关消息。" : formatSearch(hits, answer.value.resolved),
+    );
   },
 };
 
@@ -139,11 +142,19 @@ function withNote(resolved: ResolvedHistoryQuery, body: string): ToolResult {
   return toolOk(note ? `${note}\n${body}` : body);
 }
 
-/** Matches best first, then the turns around them (context) in time order, set apart. */
-function formatSearch(hits: readonly HistoryHit[]): string {
+/**
+ * Matches best first — those of a time the question named, then the others, set apart — then
+ * the turns around them (context) in time order, set apart.
+ */
+function formatSearch(hits: readonly HistoryHit[], resolved: ResolvedHistoryQuery): string {
   const matches = hits.filter((h) => h.via !== "context");
   const context = hits.filter((h) => h.via === "context").sort((a, b) => a.ts - b.ts || a.seq - b.seq);
-  const lines = matches.map((h) => formatHit(h));
+  const inRange = (h: HistoryHit) =>
+    (resolved.since === undefined || h.ts >= resolved.since) &&
+    (resolved.until === undefined || h.ts < resolved.until);
+  const lines = matches.filter(inRange).map((h) => formatHit(h));
+  const others = matches.filter((h) => !inRange(h));
+  if (others.length > 0) lines.push("（所问时间以外的相关消息）", ...others.map((h) => formatHit(h)));
   if (context.length > 0) lines.push("（命中消息前后的上下文）", ...context.map((h) => `  ${formatHit(h)}`));
   return lines.join("\n");
 }
