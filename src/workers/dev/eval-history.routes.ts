@@ -8,9 +8,8 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { D1MessageLog } from "../../adapters/d1/d1-message-log";
-import { openDatabase } from "../../adapters/d1/database";
 import { historySearch } from "../../composition/history-search";
+import { d1MessageLog } from "../../composition/message-log";
 import type { AccountKey, ChatKey, TargetType } from "../../domain/chat/chat-address";
 import { DEFAULT_TIME_ZONE } from "../../domain/history/date-range";
 import { askHistory } from "../../domain/history/history-query";
@@ -95,7 +94,7 @@ export const evalHistoryRoutes = new Hono<AppEnv>()
       const r = utterance(chat, m);
       return r ? [r] : [];
     });
-    const log = new D1MessageLog(openDatabase(c.env.DB));
+    const log = d1MessageLog(c.env);
     for (let i = 0; i < records.length; i += 100) {
       await log.flush({ messages: records.slice(i, i + 100), recalls: [], chats: [], usage: [], audit: [] });
     }
