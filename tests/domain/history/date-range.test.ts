@@ -53,6 +53,12 @@ describe("date resolution against the turn time", () => {
     ]);
   });
 
+  it("reads a month without a day as the whole month, and years whole", ({ expect }) => {
+    expect(days("When did Melanie go camping in June?")).toEqual(["2026-06-01", "2026-07-01"]);
+    expect(days("去年说过的")).toEqual(["2025-01-01", "2026-01-01"]);
+    expect(days("what did we plan last year")).toEqual(["2025-01-01", "2026-01-01"]);
+  });
+
   it("keeps the week boundary at local midnight on Monday, also on a Sunday night or Monday morning", ({
     expect,
   }) => {
