@@ -5,7 +5,8 @@
 // production import, indexing and retrieval code, and prints one JSON line of metrics.
 //
 //   npm run eval -- cmrc2018 --passages <passages.jsonl> --queries <queries.jsonl> [--chunk-size 200]
-//   npm run eval -- locomo   --turns <turns.jsonl> --questions <questions.jsonl>
+//   npm run eval -- locomo   --turns <turns.jsonl> --questions <questions.jsonl> [--live-only]   (see locomo-live.mjs)
+//   npm run eval -- memorybank --turns <turns.jsonl> --questions <questions.jsonl>   (see memorybank.mjs)
 //   npm run eval -- kdconv   --passages <passages.jsonl> --queries <queries.jsonl> [--context-only]
 //   npm run eval -- vue-docs --docs <dir> [--questions <file>] [--chunk-size 800]   (see vue-docs.mjs)
 //
@@ -18,6 +19,8 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { root } from "../lib/dev-vars.mjs";
 import { applyLocalMigrations, startWranglerDev } from "../lib/wrangler.mjs";
+import { evalLocomoLive } from "./locomo-live.mjs";
+import { evalMemorybank } from "./memorybank.mjs";
 import { REMOTE_AI_SETTINGS, remoteAiConfig, requireCloudflareLogin } from "./remote-ai.mjs";
 import { DEFAULT_QUESTIONS, evalVueDocs } from "./vue-docs.mjs";
 
@@ -39,6 +42,7 @@ const DATASETS = {
   locomo: evalLocomo,
   kdconv: evalKdconv,
   "vue-docs": evalVueDocsSections,
+  memorybank: () => evalMemorybank({ post, readJsonl, maxQueries }),
 };
 if (!DATASETS[dataset]) {
   console.error(
@@ -252,6 +256,11 @@ async function evalCmrc() {
 }
 
 async function evalLocomo() {
+  // Both paths in one run: the live message log through history_search's code
+  // (locomo-live.mjs, `live`), and the conversation trees below (`pipeline`, `baseline`),
+  // which the live log does not build yet. --live-only skips the trees.
+  const live = await evalLocomoLive({ post, readJsonl, maxQueries });
+  if (flags["live-only"]) return { dataset: "locomo", live };
   const turns = readJsonl("turns");
   const byConv = new Map();
   for (const t of turns) {
@@ -285,7 +294,7 @@ async function evalLocomo() {
   dump(questions, pipelineResults, baselineResults);
   const pipeline = recallMetrics(pipelineResults, questions, gold, keysOf, [5, 10]);
   const baseline = recallMetrics(baselineResults, questions, gold, keysOf, [5, 10]);
-  return { dataset: "locomo", questions: questions.length, turns: turns.length, pipeline, baseline };
+  return { dataset: "locomo", questions: questions.length, turns: turns.length, pipeline, baseline, live };
 }
 
 async function evalKdconv() {

@@ -1,7 +1,6 @@
 /** History search assembled from the D1 message log's indexes and its recency reads. */
 import { D1MessageKeywordIndex, D1MessageStore } from "../adapters/d1/d1-message-retrieval";
 import { D1RecentMessages } from "../adapters/d1/d1-recent-messages";
-import { openDatabase } from "../adapters/d1/database";
 import type { HistorySearch } from "../domain/history/history-search-port";
 import { PipelineHistorySearch } from "../domain/history/pipeline-history-search";
 
@@ -11,6 +10,6 @@ export function historySearch(env: Env): HistorySearch {
       keywords: new D1MessageKeywordIndex(env.DB, view),
       store: new D1MessageStore(env.DB, view),
     }),
-    recent: new D1RecentMessages(openDatabase(env.DB)),
+    recent: new D1RecentMessages(env.DB),
   });
 }

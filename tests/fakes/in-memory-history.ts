@@ -14,6 +14,19 @@ export class InMemoryHistory implements HistorySearch {
       .slice(0, q.limit);
   }
 
+  async searchAcross(q: { chatKeys: readonly string[]; text: string; limit: number }): Promise<HistoryHit[]> {
+    const words = q.text.split(/\s+/).filter(Boolean);
+    return this.hits
+      .filter((h) => q.chatKeys.includes(h.chatKey) && words.some((w) => h.text.includes(w)))
+      .slice(0, q.limit);
+  }
+
+  async senders(chatKeys: readonly string[]): Promise<{ chatKey: string; nick: string }[]> {
+    return this.hits.flatMap((h) =>
+      chatKeys.includes(h.chatKey) && h.nick ? [{ chatKey: h.chatKey, nick: h.nick }] : [],
+    );
+  }
+
   async recent(q: { chatKey: string; limit: number }): Promise<HistoryHit[]> {
     return this.hits
       .filter((h) => h.chatKey === q.chatKey)

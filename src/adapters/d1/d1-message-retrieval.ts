@@ -11,6 +11,7 @@ import {
   messageNodeId,
   messageSeqOf,
 } from "../../domain/history/history-search-pipeline";
+import { roundRobin } from "../../domain/history/round-robin";
 import type { ContextNode, NodeType } from "../../domain/retrieval/context-node";
 import type {
   Candidate,
@@ -23,7 +24,17 @@ import { parseScopeKey } from "../../domain/retrieval/scope-key";
 import { chatMatchExpression } from "../../domain/text/chat-search-tokens";
 import { jsonChunks } from "./d1-json-chunks";
 
-export type MessageView = { readonly before?: number };
+/**
+ * What of the log a search sees: messages at or after `since` and before `until` / `before`
+ * (ms; `before` is the older name of `until`), and for matches (not the turns around them)
+ * only those sent under one of `senders`' display names.
+ */
+export type MessageView = {
+  readonly before?: number;
+  readonly since?: number;
+  readonly until?: number;
+  readonly senders?: readonly string[];
+};
 
 const MAX_LIMIT = 500;
 const COLUMNS = "m.seq, m.chat_key, m.message_id, m.ts, m.nick, m.text, m.direction, m.recalled";
@@ -62,7 +73,12 @@ function chatKeysOf(filter: StoreFilter & { readonly rootIds?: readonly string[]
   return [...keys];
 }
 
-const upperBound = (view: MessageView) => view.before ?? Number.MAX_SAFE_INTEGER;
+const upperBound = (view: MessageView) =>
+  Math.min(view.before ?? Number.MAX_SAFE_INTEGER, view.until ?? Number.MAX_SAFE_INTEGER);
+const lowerBound = (view: MessageView) => view.since ?? 0;
+/** A JSON array of names, or null for no sender filter (SQL: `?n IS NULL OR nick IN …`). */
+const sendersParam = (view: MessageView) => (view.senders ? JSON.stringify(view.senders) : null);
+const SENDER_FILTER = (n: number) => `(?${n} IS NULL OR m.nick IN (SELECT value FROM json_each(?${n})))`;
 
 export class D1MessageKeywordIndex implements KeywordIndex {
   readonly #db: D1Database;
@@ -72,26 +88,45 @@ export class D1MessageKeywordIndex implements KeywordIndex {
     this.#view = view;
   }
 
+  /**
+   * One statement for any number of chats: the chats' own-namespace expressions ORed, the
+   * SQL filter on chat the authoritative check. Several chats' bm25 scores are not comparable
+   * (each chat has its own vocabulary), so their candidates are interleaved round-robin, each
+   * chat's in its own rank order; one chat (the usual case) keeps its order.
+   */
   async search(q: IndexFilter & { text: string; limit: number }): Promise<Candidate[]> {
     if (q.limit <= 0) return [];
-    const out: Candidate[] = [];
-    for (const chatKey of chatKeysOf(q)) {
-      // Quoted tokens of the chat's own namespace: FTS syntax in the text is searched as text.
-      const match = chatMatchExpression(chatKey, q.text);
-      if (!match) continue;
-      const { results } = await this.#db
-        .prepare(
-          `SELECT m.seq, bm25(messages_fts) AS rank
-           FROM messages_fts JOIN messages m ON m.seq = messages_fts.rowid
-           WHERE messages_fts MATCH ?1 AND m.chat_key = ?2 AND m.recalled = 0 AND m.ts < ?3
-           ORDER BY rank LIMIT ?4`,
-        )
-        .bind(match, chatKey, upperBound(this.#view), Math.min(q.limit, MAX_LIMIT))
-        .all<{ seq: number; rank: number }>();
-      out.push(...results.map((r) => ({ nodeId: messageNodeId(r.seq), score: -r.rank })));
-    }
-    // Several chats' bm25 scores are not comparable; one chat (the usual case) keeps its order.
-    return out.sort((a, b) => b.score - a.score).slice(0, q.limit);
+    const chats = chatKeysOf(q);
+    // Quoted tokens of each chat's own namespace: FTS syntax in the text is searched as text.
+    const expressions = chats
+      .map((chatKey) => chatMatchExpression(chatKey, q.text))
+      .filter((e): e is string => e !== null);
+    if (expressions.length === 0) return [];
+    const match = expressions.length === 1 ? expressions[0] : expressions.map((e) => `(${e})`).join(" OR ");
+    const { results } = await this.#db
+      .prepare(
+        `SELECT m.seq, m.chat_key, bm25(messages_fts) AS rank
+         FROM messages_fts JOIN messages m ON m.seq = messages_fts.rowid
+         WHERE messages_fts MATCH ?1 AND m.chat_key IN (SELECT value FROM json_each(?2)) AND m.recalled = 0
+           AND m.ts < ?3 AND m.ts >= ?5 AND ${SENDER_FILTER(6)}
+         ORDER BY rank LIMIT ?4`,
+      )
+      .bind(
+        match,
+        JSON.stringify(chats),
+        upperBound(this.#view),
+        Math.min(q.limit * chats.length, MAX_LIMIT),
+        lowerBound(this.#view),
+        sendersParam(this.#view),
+      )
+      .all<{ seq: number; chat_key: string; rank: number }>();
+    if (chats.length === 1) return results.map((r) => ({ nodeId: messageNodeId(r.seq), score: -r.rank }));
+    const perChat = chats.map((chatKey) => results.filter((r) => r.chat_key === chatKey));
+    return roundRobin(perChat, q.limit).map((r, i) => ({
+      nodeId: messageNodeId(r.seq),
+      // Scores that keep the interleaved order through fusion.
+      score: q.limit - i,
+    }));
   }
 }
 
@@ -111,9 +146,10 @@ export class D1MessageStore implements ContextStore {
     for (const chunk of jsonChunks(seqs)) {
       const { results } = await this.#db
         .prepare(
-          `SELECT ${COLUMNS} FROM messages m WHERE m.seq IN (SELECT value FROM json_each(?1)) AND m.ts < ?2`,
+          `SELECT ${COLUMNS} FROM messages m WHERE m.seq IN (SELECT value FROM json_each(?1))
+             AND m.ts < ?2 AND m.ts >= ?3`,
         )
-        .bind(chunk, upperBound(this.#view))
+        .bind(chunk, upperBound(this.#view), lowerBound(this.#view))
         .all<Row>();
       out.push(...results.map((r) => messageNode(toRow(r))));
     }
@@ -127,9 +163,9 @@ export class D1MessageStore implements ContextStore {
       const row = await this.#db
         .prepare(
           `SELECT count(*) AS count, coalesce(sum(length(m.text)), 0) AS chars FROM messages m
-           WHERE m.chat_key = ?1 AND m.recalled = 0 AND m.ts < ?2`,
+           WHERE m.chat_key = ?1 AND m.recalled = 0 AND m.ts < ?2 AND m.ts >= ?3 AND ${SENDER_FILTER(4)}`,
         )
-        .bind(chatKey, upperBound(this.#view))
+        .bind(chatKey, upperBound(this.#view), lowerBound(this.#view), sendersParam(this.#view))
         .first<{ count: number; chars: number }>();
       count += row?.count ?? 0;
       // Characters over-estimate Latin tokens and match CJK ones, like the knowledge store.
@@ -145,9 +181,16 @@ export class D1MessageStore implements ContextStore {
       const { results } = await this.#db
         .prepare(
           `SELECT ${COLUMNS} FROM messages m WHERE m.chat_key = ?1 AND m.recalled = 0 AND m.ts < ?2
+             AND m.ts >= ?4 AND ${SENDER_FILTER(5)}
            ORDER BY m.ts, m.seq LIMIT ?3`,
         )
-        .bind(chatKey, upperBound(this.#view), limit - out.length)
+        .bind(
+          chatKey,
+          upperBound(this.#view),
+          limit - out.length,
+          lowerBound(this.#view),
+          sendersParam(this.#view),
+        )
         .all<Row>();
       out.push(...results.map((r) => messageNode(toRow(r))));
     }
@@ -182,12 +225,12 @@ export class D1MessageStore implements ContextStore {
     // same statement: one batch, no separate load. A recalled centre has no neighbours.
     const side = (before: boolean) =>
       `SELECT ${COLUMNS} FROM messages c JOIN messages m ON m.chat_key = c.chat_key
-         WHERE c.seq = ?1 AND c.recalled = 0 AND m.recalled = 0 AND m.ts < ?2
+         WHERE c.seq = ?1 AND c.recalled = 0 AND m.recalled = 0 AND m.ts < ?2 AND m.ts >= ?4
            AND ${before ? "(m.ts < c.ts OR (m.ts = c.ts AND m.seq < c.seq))" : "(m.ts > c.ts OR (m.ts = c.ts AND m.seq > c.seq))"}
          ORDER BY ${before ? "m.ts DESC, m.seq DESC" : "m.ts, m.seq"} LIMIT ?3`;
     const statements = centres.flatMap((seq) => [
-      this.#db.prepare(side(true)).bind(seq, bound, radius),
-      this.#db.prepare(side(false)).bind(seq, bound, radius),
+      this.#db.prepare(side(true)).bind(seq, bound, radius, lowerBound(this.#view)),
+      this.#db.prepare(side(false)).bind(seq, bound, radius, lowerBound(this.#view)),
     ]);
     const results = await this.#db.batch<Row>(statements);
     const given = new Set(centres.map(messageNodeId));

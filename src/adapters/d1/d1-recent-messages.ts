@@ -1,33 +1,66 @@
-/** The newest messages of one chat, read from the D1 message log (`history_recent`). */
-import { and, desc, eq } from "drizzle-orm";
-import type { HistoryHit } from "../../domain/history/history-search-port";
+/**
+ * The newest messages of one chat, read from the D1 message log (`history_recent`, and the
+ * listing a filtered history search falls back to), and the display names a chat's messages
+ * were sent under (`message_senders`, kept by triggers on the log).
+ */
+import type { HistoryFilter, HistoryHit } from "../../domain/history/history-search-port";
 import type { RecentMessages } from "../../domain/history/pipeline-history-search";
-import type { Database } from "./database";
-import { messages } from "./schema";
+
+type Row = {
+  seq: number;
+  chat_key: string;
+  message_id: string;
+  ts: number;
+  nick: string | null;
+  text: string;
+  direction: "in" | "out";
+};
 
 export class D1RecentMessages implements RecentMessages {
-  readonly #db: Database;
-  constructor(db: Database) {
+  readonly #db: D1Database;
+  constructor(db: D1Database) {
     this.#db = db;
   }
 
   /** Newest first (ties by seq); `limit` is taken as given, the caller bounds it. */
-  async recent(q: { chatKey: string; limit: number }): Promise<HistoryHit[]> {
-    const rows = await this.#db
-      .select()
-      .from(messages)
-      .where(and(eq(messages.chatKey, q.chatKey), eq(messages.recalled, false)))
-      .orderBy(desc(messages.ts), desc(messages.seq))
-      .limit(q.limit);
-    return rows.map((r) => ({
+  async recent(q: { chatKey: string; limit: number } & HistoryFilter): Promise<HistoryHit[]> {
+    const { results } = await this.#db
+      .prepare(
+        `SELECT seq, chat_key, message_id, ts, nick, text, direction FROM messages m
+         WHERE m.chat_key = ?1 AND m.recalled = 0 AND m.ts >= ?2 AND m.ts < ?3
+           AND (?4 IS NULL OR m.nick IN (SELECT value FROM json_each(?4)))
+         ORDER BY m.ts DESC, m.seq DESC LIMIT ?5`,
+      )
+      .bind(
+        q.chatKey,
+        q.since ?? 0,
+        q.until ?? Number.MAX_SAFE_INTEGER,
+        q.senders ? JSON.stringify(q.senders) : null,
+        q.limit,
+      )
+      .all<Row>();
+    return results.map((r) => ({
       seq: r.seq,
-      chatKey: r.chatKey,
-      messageId: r.messageId,
+      chatKey: r.chat_key,
+      messageId: r.message_id,
       ts: r.ts,
       nick: r.nick,
       text: r.text,
       direction: r.direction,
       rank: null,
     }));
+  }
+
+  /** The names messages of these chats were sent under, most recently used first. */
+  async senders(chatKeys: readonly string[]): Promise<{ chatKey: string; nick: string }[]> {
+    if (chatKeys.length === 0) return [];
+    const { results } = await this.#db
+      .prepare(
+        `SELECT chat_key, nick FROM message_senders WHERE chat_key IN (SELECT value FROM json_each(?1))
+         ORDER BY last_ts DESC LIMIT 2000`,
+      )
+      .bind(JSON.stringify(chatKeys))
+      .all<{ chat_key: string; nick: string }>();
+    return results.map((r) => ({ chatKey: r.chat_key, nick: r.nick }));
   }
 }

@@ -5,8 +5,9 @@
  * Admins read other chats without that limit only from their own private chat (and the admin
  * API). Every tool that reads another chat takes its target through `readTargetOf`.
  */
-import { isOneToOne, isOneToOneKey } from "../chat/chat-address";
-import { targetChatOf } from "./chat-grant";
+import { gateFor } from "../authorization/authorization-gate";
+import { type ChatKey, isOneToOne, isOneToOneKey } from "../chat/chat-address";
+import { grantOf, targetChatOf } from "./chat-grant";
 import type { TurnContext } from "./turn-context";
 
 /**
@@ -25,4 +26,17 @@ export function readTargetOf(args: unknown, ctx: TurnContext): ReturnType<typeof
     };
   }
   return target;
+}
+
+/**
+ * The chats a tool that reads several chats at once reads: the gate's set (for admins, whose
+ * grant is every chat, the current chat's domain), the current chat first, without any other
+ * chat's private chat unless this turn is itself in a private chat — the same rule as above.
+ */
+export function readableChatsOf(args: unknown, ctx: TurnContext): ChatKey[] {
+  const grant = grantOf(args, ctx);
+  const reach = grant.all ? gateFor(ctx.settings.identity).allowedChatsFor(ctx.chat.key) : grant.chats;
+  const inPrivate = isOneToOne(ctx.chat.targetType);
+  const others = reach.filter((c) => c !== ctx.chat.key && (inPrivate || !isOneToOneKey(c)));
+  return [ctx.chat.key, ...new Set(others)];
 }

@@ -14,7 +14,12 @@ import { knowledgeRecall } from "./knowledge-recall";
 import { memoryMandatory, memoryRecall } from "./memory-context";
 import { configChangeTool } from "./tools/config-change-tool";
 import { findChatTool } from "./tools/find-chat-tool";
-import { historyRecentTool, historySearchTool } from "./tools/history-tools";
+import {
+  historyRecentTool,
+  historySearchTool,
+  recallCrossChatTool,
+  searchChatHistoryTool,
+} from "./tools/history-tools";
 import { identityManageTool } from "./tools/identity-tool";
 import { kbManageTool } from "./tools/kb-manage-tool";
 import { contextReadTool, kbSearchTool } from "./tools/knowledge-tools";
@@ -41,6 +46,8 @@ export function defaultTurnRegistry(logger: Logger = silentLogger): TurnRegistry
     tools: [
       historySearchTool,
       historyRecentTool,
+      searchChatHistoryTool,
+      recallCrossChatTool,
       memorySearchTool,
       memoryWriteTool,
       memoryForgetTool,

@@ -78,11 +78,23 @@ export async function searchHistory(
   deps: HistoryRetrievalDeps,
   q: { readonly chatKey: string; readonly text: string; readonly limit: number },
 ): Promise<HistoryHit[]> {
-  if (q.limit <= 0) return [];
+  return searchHistoryOf(deps, { chatKeys: [q.chatKey], text: q.text, limit: q.limit });
+}
+
+/**
+ * The same over several chats in one keyword query (their expressions ORed): the index
+ * interleaves the chats' matches round-robin, since their bm25 scores are not comparable.
+ */
+export async function searchHistoryOf(
+  deps: HistoryRetrievalDeps,
+  q: { readonly chatKeys: readonly string[]; readonly text: string; readonly limit: number },
+): Promise<HistoryHit[]> {
+  if (q.limit <= 0 || q.chatKeys.length === 0) return [];
+  const allowed = new Set(q.chatKeys);
   const options = LIVE_HISTORY_OPTIONS;
   const result = await retrieve(deps, {
     query: q.text,
-    filter: { scopes: [scopeKey("chat", q.chatKey)], nodeTypes: ["passage"] },
+    filter: { scopes: q.chatKeys.map((c) => scopeKey("chat", c)), nodeTypes: ["passage"] },
     // Room for the expanded turns on top of the hits asked for.
     options: { ...options, limit: q.limit + 2 * options.neighbours * options.expandHits },
   });
@@ -92,7 +104,7 @@ export async function searchHistory(
     const via = item.via === "neighbour" ? "context" : "hit";
     if (via === "hit" && hits >= q.limit) continue;
     // The pipeline re-checked scope and status already; this guards the mapping itself.
-    if (item.node.scopeType !== "chat" || item.node.scopeId !== q.chatKey) continue;
+    if (item.node.scopeType !== "chat" || !allowed.has(item.node.scopeId)) continue;
     const hit = historyHitOf(item.node, item.text, -item.score, via);
     if (!hit) continue;
     if (via === "hit") hits++;

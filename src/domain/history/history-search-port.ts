@@ -17,13 +17,35 @@ export type HistoryHit = {
   readonly via?: "hit" | "context";
 };
 
+/**
+ * What of a chat's log a search or listing reads: messages at or after `since` and before
+ * `until` (ms), and only those sent under one of `senders`' display names (matches only; the
+ * turns shown around a match may be anyone's).
+ */
+export type HistoryFilter = {
+  readonly since?: number;
+  readonly until?: number;
+  readonly senders?: readonly string[];
+};
+
 export interface HistorySearch {
   /**
    * Full-text matches in one chat's log, best first, with the turns around them as context
    * (`via`), recalled messages excluded. Returns [] (never throws) when the text has nothing
    * searchable. `before` (ms) keeps only messages older than it.
    */
-  search(q: { chatKey: string; text: string; limit: number; before?: number }): Promise<HistoryHit[]>;
-  /** The newest messages of one chat, newest first. */
-  recent(q: { chatKey: string; limit: number }): Promise<HistoryHit[]>;
+  search(
+    q: { chatKey: string; text: string; limit: number; before?: number } & HistoryFilter,
+  ): Promise<HistoryHit[]>;
+  /**
+   * Matches in several chats through one keyword query, the chats' matches interleaved
+   * round-robin (each chat's best first), with context turns like `search`.
+   */
+  searchAcross(
+    q: { chatKeys: readonly string[]; text: string; limit: number } & HistoryFilter,
+  ): Promise<HistoryHit[]>;
+  /** The newest messages of one chat (within the filter), newest first. */
+  recent(q: { chatKey: string; limit: number } & HistoryFilter): Promise<HistoryHit[]>;
+  /** The display names these chats' messages were sent under, most recently used first. */
+  senders(chatKeys: readonly string[]): Promise<{ chatKey: string; nick: string }[]>;
 }

@@ -25,6 +25,15 @@ export type MessageRecord = {
   readonly replyTo?: string | null;
 };
 
+/**
+ * What a message is indexed as: its sender's display name, then its text, so that a question
+ * naming a person ("小明说的烧烤", "What did Caroline research?") finds what they said; the
+ * shown and cited text stays the message alone.
+ */
+function senderText(nick: string | null, text: string): string {
+  return nick ? `${nick}: ${text}` : text;
+}
+
 /** raw_json is kept for audit and re-parsing; oversized payloads are cut, not dropped. */
 const MAX_RAW_JSON = 16 * 1024;
 
@@ -45,7 +54,7 @@ export function inboundRecord(event: InboundEvent): MessageRecord | null {
     accountKey: event.sender?.account ?? null,
     nick: event.sender?.displayName ?? null,
     text,
-    tokens: chatIndexText(event.chat.key, text),
+    tokens: chatIndexText(event.chat.key, senderText(event.sender?.displayName ?? null, text)),
     rawJson: raw.length > MAX_RAW_JSON ? raw.slice(0, MAX_RAW_JSON) : raw,
     direction: "in",
     replyTo: event.message.quotedMessageId ?? null,
@@ -70,7 +79,7 @@ export function outboundRecord(input: {
     accountKey: null,
     nick: input.botName,
     text,
-    tokens: chatIndexText(input.chatKey, text),
+    tokens: chatIndexText(input.chatKey, senderText(input.botName, text)),
     rawJson: null,
     direction: "out",
   };

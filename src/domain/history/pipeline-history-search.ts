@@ -1,20 +1,24 @@
 /**
  * HistorySearch over the message log: searches run through the shared retrieval pipeline
- * (`searchHistory`) over the indexes the wiring supplies for a time view; recency listings
- * come straight from the log's storage.
+ * (`searchHistory`) over the indexes the wiring supplies for a view of the log; recency
+ * listings and sender names come straight from the log's storage.
  */
 
-import { type HistoryRetrievalDeps, searchHistory } from "./history-search-pipeline";
-import type { HistoryHit, HistorySearch } from "./history-search-port";
+import { type HistoryRetrievalDeps, searchHistory, searchHistoryOf } from "./history-search-pipeline";
+import type { HistoryFilter, HistoryHit, HistorySearch } from "./history-search-port";
 
 /** The log's newest messages of one chat, newest first, recalled ones left out. */
 export interface RecentMessages {
-  recent(q: { chatKey: string; limit: number }): Promise<HistoryHit[]>;
+  recent(q: { chatKey: string; limit: number } & HistoryFilter): Promise<HistoryHit[]>;
+  senders(chatKeys: readonly string[]): Promise<{ chatKey: string; nick: string }[]>;
 }
 
+/** A view of the log: older than `before`, inside the filter's time range and senders. */
+export type HistoryView = { readonly before?: number } & HistoryFilter;
+
 export type PipelineHistorySearchDeps = {
-  /** The keyword index and store of the log, limited to messages older than `before` when set. */
-  readonly indexes: (view: { before?: number }) => HistoryRetrievalDeps;
+  /** The keyword index and store of the log, limited to the view. */
+  readonly indexes: (view: HistoryView) => HistoryRetrievalDeps;
   readonly recent: RecentMessages;
 };
 
@@ -29,8 +33,15 @@ export class PipelineHistorySearch implements HistorySearch {
     this.#deps = deps;
   }
 
-  async search(q: { chatKey: string; text: string; limit: number; before?: number }): Promise<HistoryHit[]> {
-    const view = q.before === undefined ? {} : { before: q.before };
+  async search(
+    q: { chatKey: string; text: string; limit: number; before?: number } & HistoryFilter,
+  ): Promise<HistoryHit[]> {
+    const view: HistoryView = {
+      ...(q.before === undefined ? {} : { before: q.before }),
+      ...(q.since === undefined ? {} : { since: q.since }),
+      ...(q.until === undefined ? {} : { until: q.until }),
+      ...(q.senders === undefined ? {} : { senders: q.senders }),
+    };
     return searchHistory(this.#deps.indexes(view), {
       chatKey: q.chatKey,
       text: q.text,
@@ -38,10 +49,22 @@ export class PipelineHistorySearch implements HistorySearch {
     });
   }
 
-  async recent(q: { chatKey: string; limit: number }): Promise<HistoryHit[]> {
-    return this.#deps.recent.recent({
-      chatKey: q.chatKey,
-      limit: Math.max(1, Math.min(q.limit, MAX_RECENT)),
+  async searchAcross(
+    q: { chatKeys: readonly string[]; text: string; limit: number } & HistoryFilter,
+  ): Promise<HistoryHit[]> {
+    const { chatKeys, text, limit, ...filter } = q;
+    return searchHistoryOf(this.#deps.indexes(filter), {
+      chatKeys,
+      text,
+      limit: Math.min(limit, MAX_SEARCH_HITS),
     });
+  }
+
+  async recent(q: { chatKey: string; limit: number } & HistoryFilter): Promise<HistoryHit[]> {
+    return this.#deps.recent.recent({ ...q, limit: Math.max(1, Math.min(q.limit, MAX_RECENT)) });
+  }
+
+  async senders(chatKeys: readonly string[]): Promise<{ chatKey: string; nick: string }[]> {
+    return this.#deps.recent.senders(chatKeys);
   }
 }

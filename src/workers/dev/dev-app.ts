@@ -9,6 +9,7 @@ import type { AppEnv } from "../app-env";
 import { benchRoutes } from "./bench.routes";
 import { devRoutes } from "./dev.routes";
 import { evalRoutes } from "./eval.routes";
+import { evalHistoryRoutes } from "./eval-history.routes";
 import { kbBenchRoutes } from "./kb-bench.routes";
 import { localOnlyGuard } from "./local-only-guard";
 import { memoryBenchRoutes } from "./memory-bench.routes";
@@ -21,4 +22,5 @@ export const devApp = new Hono<AppEnv>()
   .route("/bench/memory", memoryBenchRoutes)
   .route("/bench/turn", turnBenchRoutes)
   .route("/bench", kbBenchRoutes)
-  .route("/eval", evalRoutes);
+  .route("/eval", evalRoutes)
+  .route("/eval/history", evalHistoryRoutes);

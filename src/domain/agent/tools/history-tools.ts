@@ -1,11 +1,19 @@
 /**
- * `history_search` and `history_recent`: the message log of the current chat, or of another
- * chat of its domain named by `chat` (the guard checks the target; these check the grant again,
- * and never read a private chat from a group or channel turn: cross-chat-read.ts).
+ * The history tools over the message log. `history_search` and `history_recent` read the
+ * current chat, or another chat of its domain named by `chat` (the guard checks the target;
+ * these check the grant again, and never read a private chat from a group or channel turn:
+ * cross-chat-read.ts). `search_chat_history` and `recall_cross_chat` read every chat the gate
+ * allows from here at once; no parameter of theirs names or widens that set. Days named in
+ * the question ("昨天", "上周三", "5月3日", "last Friday") and senders' display names are read
+ * by `askHistory`, against the turn's time.
  */
+import { DEFAULT_TIME_ZONE, localDateString, zoneOffsetMinutes } from "../../history/date-range";
+import { askHistory, newestFirst, type ResolvedHistoryQuery } from "../../history/history-query";
 import type { HistoryHit } from "../../history/history-search-port";
-import { readTargetOf } from "../cross-chat-read";
-import { type Tool, toolError, toolOk } from "../tool";
+import { readableChatsOf, readTargetOf } from "../cross-chat-read";
+import { type Tool, type ToolResult, toolError, toolOk } from "../tool";
+import type { TurnContext } from "../turn-context";
+import type { TurnServices } from "../turn-services";
 
 const CHAT_PARAM = {
   type: "string",
@@ -13,28 +21,100 @@ const CHAT_PARAM = {
     "要查的聊天地址（可选，默认当前聊天；只能是同一聊天域内的聊天，见 find_chat；在群聊里不能查私聊）",
 } as const;
 
-function formatHit(hit: HistoryHit): string {
-  const when = new Date(hit.ts).toISOString().slice(0, 16).replace("T", " ");
+const FILTER_PARAMS = {
+  since: {
+    type: "string",
+    description:
+      "只看这个时间及之后的消息：YYYY-MM-DD、ISO 时间，或“昨天”“上周三”“5月3日”“last Friday”这样的说法",
+  },
+  until: { type: "string", description: "只看这个时间之前的消息（同上；一天的说法表示到那天结束）" },
+  sender: { type: "string", description: "只看这个昵称（群名片）的人发的消息" },
+} as const;
+
+/** Several chats at once: at most this many are read, and this many matches shown. */
+const MAX_CHATS = 20;
+
+function formatHit(hit: HistoryHit, withChat = false): string {
+  // In the zone dates are read in, so that "昨天" and the times shown agree.
+  const offset = zoneOffsetMinutes(DEFAULT_TIME_ZONE, hit.ts) * 60_000;
+  const when = new Date(hit.ts + offset).toISOString().slice(0, 16).replace("T", " ");
   const who = hit.direction === "out" ? "我" : (hit.nick ?? "某人");
-  return `[${when}] ${who}: ${hit.text}`;
+  return `${withChat ? `(${hit.chatKey}) ` : ""}[${when}] ${who}: ${hit.text}`;
+}
+
+function record(args: unknown): Record<string, unknown> {
+  return typeof args === "object" && args !== null ? (args as Record<string, unknown>) : {};
 }
 
 function readLimit(args: unknown, fallback: number, max: number): number {
-  const value =
-    typeof args === "object" && args !== null ? (args as Record<string, unknown>).limit : undefined;
+  const value = record(args).limit;
   if (typeof value !== "number" || !Number.isFinite(value)) return fallback;
   return Math.max(1, Math.min(max, Math.trunc(value)));
+}
+
+/** The question's text and optional filters, or why they are unusable. */
+function readQuestion(
+  args: unknown,
+):
+  | { ok: true; query: string; since?: string; until?: string; sender?: string }
+  | { ok: false; reason: string } {
+  const a = record(args);
+  if (typeof a.query !== "string" || a.query.trim() === "")
+    return { ok: false, reason: "query 必须是非空字符串" };
+  const out: { ok: true; query: string; since?: string; until?: string; sender?: string } = {
+    ok: true,
+    query: a.query,
+  };
+  for (const key of ["since", "until", "sender"] as const) {
+    const value = a[key];
+    if (value === undefined || value === null || value === "") continue;
+    if (typeof value !== "string") return { ok: false, reason: `${key} 必须是字符串` };
+    out[key] = value;
+  }
+  return out;
+}
+
+/** What the search read out of the question, so the model knows what range it saw. */
+function describe(r: ResolvedHistoryQuery): string | null {
+  const parts: string[] = [];
+  const day = (t: number) => localDateString(t, DEFAULT_TIME_ZONE);
+  if (r.since !== undefined || r.until !== undefined) {
+    const from = r.since === undefined ? "最早" : day(r.since);
+    const to = r.until === undefined ? "现在" : day(r.until - 1);
+    parts.push(`时间 ${from} 至 ${to}${r.datePhrase ? `（“${r.datePhrase}”）` : ""}`);
+  }
+  if (r.senders) parts.push(`发言者 ${r.senders.join("、")}${r.senderFromText ? "（问题里提到的）" : ""}`);
+  return parts.length === 0 ? null : `（按${parts.join("，")}查找）`;
+}
+
+async function ask(
+  args: unknown,
+  ctx: TurnContext,
+  services: TurnServices,
+  chats: readonly string[],
+  limit: number,
+) {
+  const question = readQuestion(args);
+  if (!question.ok) return question;
+  const { ok: _, ...q } = question;
+  return askHistory(services.history, {
+    ...q,
+    chats,
+    limit,
+    reference: { now: ctx.now, timeZone: DEFAULT_TIME_ZONE },
+  });
 }
 
 export const historySearchTool: Tool = {
   spec: {
     name: "history_search",
     description:
-      "在当前聊天（或同一聊天域内的另一个聊天）的历史消息中全文搜索（中文分词）。返回最相关的消息及时间，以及命中消息前后的几条上下文。",
+      "在当前聊天（或同一聊天域内的另一个聊天）的历史消息中全文搜索（中文分词），可按时间和发言者筛选；问题里提到的日子（“昨天”“上周三”“5月3日”）和群友昵称会自动识别。返回最相关的消息及时间，以及命中消息前后的几条上下文。",
     parameters: {
       type: "object",
       properties: {
         query: { type: "string", description: "要搜索的词语或句子" },
+        ...FILTER_PARAMS,
         chat: CHAT_PARAM,
         limit: { type: "integer", minimum: 1, maximum: 20, description: "最多返回多少条，默认 5" },
       },
@@ -47,26 +127,106 @@ export const historySearchTool: Tool = {
   async run(args, ctx, services) {
     const target = readTargetOf(args, ctx);
     if (!target.ok) return toolError(target.reason);
-    const query =
-      typeof args === "object" && args !== null ? (args as Record<string, unknown>).query : undefined;
-    if (typeof query !== "string" || query.trim() === "") return toolError("query 必须是非空字符串");
-    const hits = await services.history.search({
-      chatKey: target.chat,
-      text: query,
-      limit: readLimit(args, 5, 20),
-    });
-    return toolOk(hits.length === 0 ? "没有找到相关消息。" : formatSearch(hits));
+    const answer = await ask(args, ctx, services, [target.chat], readLimit(args, 5, 20));
+    if (!answer.ok) return toolError(answer.reason);
+    const hits = answer.value.perChat[0]?.hits ?? [];
+    return withNote(
+      answer.value.resolved,
+      hits.length === 0 ? "没有找到相关消息。" : formatSearch(hits, answer.value.resolved),
+    );
   },
 };
 
-/** Matches best first, then the turns around them (context) in time order, set apart. */
-function formatSearch(hits: readonly HistoryHit[]): string {
+function withNote(resolved: ResolvedHistoryQuery, body: string): ToolResult {
+  const note = describe(resolved);
+  return toolOk(note ? `${note}\n${body}` : body);
+}
+
+/**
+ * Matches best first — those of a time the question named, then the others, set apart — then
+ * the turns around them (context) in time order, set apart.
+ */
+function formatSearch(hits: readonly HistoryHit[], resolved: ResolvedHistoryQuery): string {
   const matches = hits.filter((h) => h.via !== "context");
   const context = hits.filter((h) => h.via === "context").sort((a, b) => a.ts - b.ts || a.seq - b.seq);
-  const lines = matches.map(formatHit);
+  const inRange = (h: HistoryHit) =>
+    (resolved.since === undefined || h.ts >= resolved.since) &&
+    (resolved.until === undefined || h.ts < resolved.until);
+  const lines = matches.filter(inRange).map((h) => formatHit(h));
+  const others = matches.filter((h) => !inRange(h));
+  if (others.length > 0) lines.push("（所问时间以外的相关消息）", ...others.map((h) => formatHit(h)));
   if (context.length > 0) lines.push("（命中消息前后的上下文）", ...context.map((h) => `  ${formatHit(h)}`));
   return lines.join("\n");
 }
+
+export const searchChatHistoryTool: Tool = {
+  spec: {
+    name: "search_chat_history",
+    description:
+      "在这里能访问的所有聊天（当前聊天和同一聊天域内的其他聊天；在群聊里不含私聊）的历史消息中一起搜索，可按时间和发言者筛选，结果按时间从新到旧合并。",
+    parameters: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "要搜索的词语或句子" },
+        ...FILTER_PARAMS,
+        limit: { type: "integer", minimum: 1, maximum: 20, description: "最多返回多少条，默认 10" },
+      },
+      required: ["query"],
+      additionalProperties: false,
+    },
+  },
+  requiresAdmin: false,
+  scope: "chat_domain",
+  async run(args, ctx, services) {
+    const limit = readLimit(args, 10, 20);
+    const chats = readableChatsOf(args, ctx).slice(0, MAX_CHATS);
+    const answer = await ask(args, ctx, services, chats, limit);
+    if (!answer.ok) return toolError(answer.reason);
+    const hits = newestFirst(answer.value.perChat, limit);
+    return withNote(
+      answer.value.resolved,
+      hits.length === 0 ? "没有找到相关消息。" : hits.map((h) => formatHit(h, true)).join("\n"),
+    );
+  },
+};
+
+export const recallCrossChatTool: Tool = {
+  spec: {
+    name: "recall_cross_chat",
+    description:
+      "回想同一聊天域内其他聊天（在群聊里不含私聊）里说过的相关内容：一次查询所有这些聊天，各聊天的结果轮流排列。",
+    parameters: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "要回想的内容" },
+        limit: { type: "integer", minimum: 1, maximum: 20, description: "最多返回多少条，默认 8" },
+      },
+      required: ["query"],
+      additionalProperties: false,
+    },
+  },
+  requiresAdmin: false,
+  scope: "chat_domain",
+  async run(args, ctx, services) {
+    const question = readQuestion(args);
+    if (!question.ok) return toolError(question.reason);
+    const others = readableChatsOf(args, ctx)
+      .filter((c) => c !== ctx.chat.key)
+      .slice(0, MAX_CHATS);
+    if (others.length === 0) return toolOk("这里没有可以一起回想的其他聊天（见 find_chat）。");
+    const hits = await services.history.searchAcross({
+      chatKeys: others,
+      text: question.query,
+      limit: readLimit(args, 8, 20),
+    });
+    const matches = hits.filter((h) => h.via !== "context");
+    return toolOk(
+      matches.length === 0
+        ? "其他聊天里没有找到相关内容。"
+        : matches.map((h) => formatHit(h, true)).join("\n"),
+    );
+  },
+};
 
 export const historyRecentTool: Tool = {
   spec: {
@@ -87,6 +247,6 @@ export const historyRecentTool: Tool = {
     const target = readTargetOf(args, ctx);
     if (!target.ok) return toolError(target.reason);
     const hits = await services.history.recent({ chatKey: target.chat, limit: readLimit(args, 10, 50) });
-    return toolOk(hits.length === 0 ? "还没有消息记录。" : hits.map(formatHit).join("\n"));
+    return toolOk(hits.length === 0 ? "还没有消息记录。" : hits.map((h) => formatHit(h)).join("\n"));
   },
 };

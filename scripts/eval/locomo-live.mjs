@@ -1,0 +1,54 @@
+// LoCoMo on the live path: each conversation goes into the live message log as one group
+// chat (every turn inbound from its speaker, at its session's time, a second apart; an image
+// turn carries its caption as `[image: …]`, as the conversation-tree path indexes it), and
+// every question is asked through history_search's code the day after the last session.
+// Scored like the tree path: recall@k of the evidence turns (dia_id) among the top k matches.
+import { askAll, DAY_MS, recallAt, shanghai, writeLog } from "./history-log.mjs";
+
+export async function evalLocomoLive({ post, readJsonl, maxQueries }) {
+  const turns = readJsonl("turns");
+  const chatOf = (conv) => `locomo:group:${conv}`;
+  const byChat = new Map();
+  const last = new Map();
+  const inSession = new Map();
+  for (const t of turns) {
+    const chat = chatOf(t.conv_id);
+    if (!byChat.has(chat)) byChat.set(chat, []);
+    const key = `${chat} ${t.session}`;
+    const n = (inSession.get(key) ?? 0) + 1;
+    inSession.set(key, n);
+    const ts = shanghai(`${t.date_iso}:00`) + n * 1000;
+    byChat.get(chat).push({
+      id: t.dia_id,
+      ts,
+      speaker: t.speaker,
+      role: "user",
+      text: t.image_caption ? `${t.text} [image: ${t.image_caption}]` : t.text,
+    });
+    last.set(t.conv_id, Math.max(last.get(t.conv_id) ?? 0, ts));
+  }
+  const written = await writeLog(post, byChat);
+  const questions = readJsonl("questions")
+    .filter((q) => !q.adversarial && q.evidence.length > 0)
+    .slice(0, maxQueries)
+    .map((q) => ({
+      ...q,
+      id: q.qid,
+      text: q.question,
+      chat: chatOf(q.conv_id),
+      now: last.get(q.conv_id) + DAY_MS,
+    }));
+  const keysOf = (it) => [it.message_id];
+  const gold = (q) => q.evidence;
+  const live = await askAll(post, "live", questions);
+  const plain = await askAll(post, "plain", questions);
+  const phrases = questions.flatMap((q) => live.get(q.id)?.resolved?.phrase ?? []);
+  return {
+    turns: written,
+    days_read: phrases.length,
+    questions: questions.length,
+    live: recallAt(live, questions, gold, keysOf, [5, 10]),
+    live_with_context: recallAt(live, questions, gold, keysOf, [5, 10], { withContext: true }),
+    live_words_only: recallAt(plain, questions, gold, keysOf, [5, 10]),
+  };
+}
