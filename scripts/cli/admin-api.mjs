@@ -1,7 +1,8 @@
 // Talks to a running Worker's admin API: --url (or AKASHA_URL; default the local
 // http://localhost:8787) and the admin token from AKASHA_ADMIN_TOKEN (or --token). Locally the
 // token defaults to the one `npm start` uses (.dev.vars, else the dev default); for any other
-// URL it must be given, since a deployed Worker's token is a secret.
+// URL it must be given, since a deployed Worker's token is a secret. Behind Cloudflare Access,
+// CF_ACCESS_CLIENT_ID and CF_ACCESS_CLIENT_SECRET (a service token) get it past the edge.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { CliError } from "../lib/args.mjs";
@@ -42,7 +43,16 @@ export function target(options, env = process.env) {
   const token = options.token ?? env.AKASHA_ADMIN_TOKEN ?? (isLocalUrl(raw) ? devToken() : undefined);
   if (!token)
     throw new CliError(`no admin token for ${raw}: set AKASHA_ADMIN_TOKEN (or pass --token <ADMIN_TOKEN>)`);
-  return { base: raw, token: String(token) };
+  // Behind Cloudflare Access the edge wants a service token before the request reaches the
+  // Worker (which then still checks the bearer token). Both halves or neither.
+  const id = env.CF_ACCESS_CLIENT_ID;
+  const secret = env.CF_ACCESS_CLIENT_SECRET;
+  if (Boolean(id) !== Boolean(secret))
+    throw new CliError(
+      "set both CF_ACCESS_CLIENT_ID and CF_ACCESS_CLIENT_SECRET (an Access service token), or neither",
+    );
+  const access = id ? { "cf-access-client-id": String(id), "cf-access-client-secret": String(secret) } : {};
+  return { base: raw, token: String(token), access };
 }
 
 /** The problem() answer of the admin API as one line: `invalid: chat must be …`. */
@@ -57,9 +67,9 @@ export function problemMessage(status, json) {
 }
 
 export function client(options, { fetch: doFetch = fetch, env = process.env } = {}) {
-  const { base, token } = target(options, env);
+  const { base, token, access } = target(options, env);
   async function request(method, route, body) {
-    const init = { method, headers: { authorization: `Bearer ${token}` } };
+    const init = { method, headers: { ...access, authorization: `Bearer ${token}` } };
     if (body instanceof FormData) init.body = body;
     else if (body !== undefined) {
       init.headers["content-type"] = "application/json";

@@ -1,50 +1,54 @@
 // `npm run akasha -- sessions <op> …`: the session registry through the Worker's admin API
-// (local by default; --url https://<host> --token <ADMIN_TOKEN> for a deployed Worker). The
-// options are parsed in one place (`parse`), with Node's own util.parseArgs, and each operation
-// maps to one /api/sessions request; validation, confirmation and audit happen in the Worker.
+// (local by default; --url https://<host> and AKASHA_ADMIN_TOKEN for a deployed Worker). Each
+// operation is a commander subcommand that maps to one /api/sessions request (`requestOf`);
+// validation, confirmation and audit happen in the Worker.
 import { writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { CliError, command as define, withApiOptions } from "../lib/args.mjs";
 import { client } from "./admin-api.mjs";
 
-const USAGE = `usage: npm run akasha -- sessions <op> [options]
-
-  list [--all]                      sessions (default: active in the last 30 days)
-  info <id|alias|chat>              one session, its cluster and whose private chats it reads
-  link <a> <b> [--yes]              put b into a's cluster (a private chat with a group needs --yes)
-  unlink <id>                       leave the cluster
-  rename <id> <alias>
-  retention <id> <days|default>     message retention for this chat
-  store <id> on|off                 store this chat or not
-  forget <id> --yes                 delete this chat's messages, memory, summaries, FTS rows and vectors
-  export <id> [--log] [--out FILE]  Markdown export (memory, summaries, optionally the log)
-  forget-person <person> --yes      delete a person's personal memory and observations
-
-common: --json (raw API answers), --url <worker url> (AKASHA_URL), --token <admin token> (AKASHA_ADMIN_TOKEN)`;
-
-const OPTIONS = {
-  all: { type: "boolean" },
-  yes: { type: "boolean" },
-  log: { type: "boolean" },
-  json: { type: "boolean" },
-  out: { type: "string" },
-  url: { type: "string" },
-  token: { type: "string" },
-  help: { type: "boolean", short: "h" },
-};
-
-/** The one parse of the command line: the operation, its arguments and its flags. */
-export function parse(args) {
-  const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
-  const [op, ...rest] = positionals;
-  return { op, rest, flags: values };
-}
+/** The operations: name, arguments, options, description. */
+const OPERATIONS = [
+  ["list", "", [["--all", "every session, not only those active in the last 30 days"]], "sessions"],
+  ["info", "<ref>", [], "one session (id, alias or chat key), its cluster and whose private chats it reads"],
+  [
+    "link",
+    "<a> <b>",
+    [["--yes", "confirm a link between a private chat and a group"]],
+    "put b into a's cluster",
+  ],
+  ["unlink", "<ref>", [], "leave the cluster"],
+  ["rename", "<ref> <alias>", [], "set the session's alias"],
+  ["retention", "<ref> <days>", [], "message retention for this chat, in days or 'default'"],
+  ["store", "<ref> <state>", [], "store this chat (on) or not (off)"],
+  [
+    "forget",
+    "<ref>",
+    [["--yes", "confirm: deletes for good"]],
+    "delete this chat's messages, memory, summaries, FTS rows and vectors",
+  ],
+  [
+    "export",
+    "<ref>",
+    [
+      ["--log", "include the message log"],
+      ["--out <file>", "write the Markdown to a file"],
+    ],
+    "Markdown export: memory, summaries, optionally the log",
+  ],
+  [
+    "forget-person",
+    "<person>",
+    [["--yes", "confirm: deletes for good"]],
+    "delete a person's personal memory and observations",
+  ],
+];
 
 const enc = encodeURIComponent;
 
 /** The API request of an operation, or a usage error. */
 export function requestOf({ op, rest, flags }) {
   const need = (n) => {
-    if (rest.length !== n) throw new Error(`${op} takes ${n} argument(s)\n\n${USAGE}`);
+    if (rest.length !== n) throw new CliError(`${op} takes ${n} argument(s)`);
   };
   switch (op) {
     case "list":
@@ -70,12 +74,12 @@ export function requestOf({ op, rest, flags }) {
       need(2);
       const days = rest[1] === "default" ? null : Number(rest[1]);
       if (days !== null && !Number.isInteger(days))
-        throw new Error("retention takes a whole number of days or 'default'");
+        throw new CliError("retention takes a whole number of days or 'default'");
       return ["POST", `/sessions/${enc(rest[0])}/retention`, { days }];
     }
     case "store":
       need(2);
-      if (rest[1] !== "on" && rest[1] !== "off") throw new Error("store takes on or off");
+      if (rest[1] !== "on" && rest[1] !== "off") throw new CliError("store takes on or off");
       return ["POST", `/sessions/${enc(rest[0])}/store`, { enabled: rest[1] === "on" }];
     case "forget":
       need(1);
@@ -88,16 +92,12 @@ export function requestOf({ op, rest, flags }) {
       need(1);
       return ["POST", `/sessions/people/${enc(rest[0])}/forget`, { confirm: flags.yes ? rest[0] : "" }];
     default:
-      throw new Error(`${op ? `unknown operation '${op}'` : "names no operation"}\n\n${USAGE}`);
+      throw new CliError(`${op ? `unknown operation '${op}'` : "names no operation"}`);
   }
 }
 
-export async function run(args) {
-  const parsed = parse(args);
-  if (parsed.flags.help || !parsed.op) {
-    console.log(USAGE);
-    return parsed.op ? 0 : 2;
-  }
+/** Sends one operation; returns the exit code (1 when the Worker refused it). */
+export async function execute(parsed) {
   const [method, route, body] = requestOf(parsed);
   const api = client(parsed.flags);
   const r = await api.request(method, route, body);
@@ -120,4 +120,22 @@ export async function run(args) {
   if (parsed.flags.json) console.log(JSON.stringify(r.json, null, 2));
   else console.log(r.json.message ?? JSON.stringify(r.json, null, 2));
   return 0;
+}
+
+export function command(name = "sessions") {
+  const root = define(name).description(
+    "the session registry: aliases, clusters, retention, storage, forget, export",
+  );
+  for (const [op, args, options, description] of OPERATIONS) {
+    const sub = withApiOptions(define(op).description(description));
+    if (args) sub.arguments(args);
+    for (const [flags, help] of options) sub.option(flags, help);
+    sub.action(async (...values) => {
+      // commander passes the arguments, then the options, then the command itself.
+      const flags = values.at(-2);
+      process.exitCode = await execute({ op, rest: values.slice(0, -2), flags });
+    });
+    root.addCommand(sub);
+  }
+  return root;
 }

@@ -112,6 +112,43 @@ describe("parsing and refusals", () => {
     assert.equal((await cli(["chats", "--url", "not a url"])).code, 2);
     assert.throws(() => target({ url: "ftp://x" }, {}), /must be http/);
     assert.equal(target({}, { AKASHA_ADMIN_TOKEN: "t" }).base, "http://localhost:8787");
+    assert.deepEqual(
+      target(
+        { url: "https://bot.example" },
+        { AKASHA_ADMIN_TOKEN: "t", CF_ACCESS_CLIENT_ID: "id.access", CF_ACCESS_CLIENT_SECRET: "s" },
+      ).access,
+      { "cf-access-client-id": "id.access", "cf-access-client-secret": "s" },
+    );
+    assert.deepEqual(target({}, { AKASHA_ADMIN_TOKEN: "t" }).access, {});
+    assert.throws(
+      () => target({}, { AKASHA_ADMIN_TOKEN: "t", CF_ACCESS_CLIENT_ID: "id.access" }),
+      /both CF_ACCESS_CLIENT_ID/,
+    );
+  });
+
+  it("sessions: each operation is one request; forget repeats the session only with --yes; bad values refused", async () => {
+    seen.length = 0;
+    routes = {
+      "POST /api/sessions/s_1/forget": [400, { error: "invalid", field: "yes", reason: "confirm to forget" }],
+      "POST /api/sessions/s_1/store": [200, { message: "ok" }],
+    };
+    assert.equal((await api(["sessions", "forget", "s_1"])).code, 1);
+    assert.deepEqual(seen.at(-1).body, { confirm: "" });
+    await api(["sessions", "forget", "s_1", "--yes"]);
+    assert.deepEqual(seen.at(-1).body, { confirm: "s_1" });
+    assert.equal((await api(["sessions", "store", "s_1", "off"])).code, 0);
+    assert.deepEqual(seen.at(-1), {
+      method: "POST",
+      path: "/api/sessions/s_1/store",
+      query: {},
+      auth: "Bearer tok",
+      body: { enabled: false },
+    });
+    const before = seen.length;
+    assert.equal((await api(["sessions", "store", "s_1", "maybe"])).code, 2);
+    assert.equal((await api(["sessions", "retention", "s_1", "soon"])).code, 2);
+    assert.equal((await api(["sessions", "rename", "s_1"])).code, 2);
+    assert.equal(seen.length, before);
   });
 
   it("memory forget needs --yes and sends the id as confirmation", async () => {
