@@ -5,10 +5,9 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { openDatabase } from "../../src/adapters/d1/database";
-import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
 import devDefaults from "../../src/composition/dev-defaults.json";
 import { modeOf, readRuntimeConfig } from "../../src/composition/runtime-config";
+import { d1SettingsStore } from "../../src/composition/settings-source";
 import { createApp } from "../../src/workers/app";
 import { signedQqRequest } from "../support/qq-signing";
 
@@ -35,7 +34,7 @@ describe("mode", () => {
   it.for(NOT_LOCAL.map(label))("%s has no local-only routes", async (name, { expect }) => {
     const value = NOT_LOCAL.find((v) => label(v) === name);
     const bindings = withMode(value);
-    const before = await new D1SettingsStore(openDatabase(env.DB)).read();
+    const before = await d1SettingsStore(env).read();
     const routes: [string, unknown][] = [
       ["/dev/message", { chat: "qq:group:G1", text: "/ping" }],
       ["/dev/bench/memory/settings", { identity: { admins: ["qq:user:ATTACKER"] } }],
@@ -46,7 +45,7 @@ describe("mode", () => {
       const res = await app.request(path, json(body), bindings);
       expect(res.status, path).toBe(404);
     }
-    expect(await new D1SettingsStore(openDatabase(env.DB)).read()).toBe(before);
+    expect(await d1SettingsStore(env).read()).toBe(before);
     const ingested = await env.DB.prepare("SELECT count(*) AS n FROM messages WHERE chat_key = ?")
       .bind("bench:group:FAILCLOSED")
       .first<{ n: number }>();

@@ -1,13 +1,12 @@
 // Own file: it changes the stored settings, which every test of a file shares.
 import { env } from "cloudflare:workers";
 import { beforeAll, it } from "vitest";
-import { openDatabase } from "../../src/adapters/d1/database";
-import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
+import { d1SettingsStore } from "../../src/composition/settings-source";
 import { c2cBody, eventIdOf, groupAtBody, messageRows, postQq, turnDone } from "../support/qq-events";
 import { eventually } from "../support/wait";
 
 beforeAll(async () => {
-  await new D1SettingsStore(openDatabase(env.DB)).write(
+  await d1SettingsStore(env).write(
     JSON.stringify({ follow: { groups: ["qq:group:FOLLOWED"] } }),
     "test",
     Date.now(),

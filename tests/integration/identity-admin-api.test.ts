@@ -1,8 +1,7 @@
 // Own file: it stores identity settings and links, which every test of a file shares.
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
-import { openDatabase } from "../../src/adapters/d1/database";
-import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
+import { d1SettingsStore } from "../../src/composition/settings-source";
 import { session } from "../support/admin-session";
 import { uid } from "../support/memory";
 
@@ -31,7 +30,7 @@ const auditCount = async () =>
   )?.n ?? 0;
 
 beforeAll(async () => {
-  await new D1SettingsStore(openDatabase(env.DB)).write(
+  await d1SettingsStore(env).write(
     JSON.stringify({
       identity: {
         enabled: true,

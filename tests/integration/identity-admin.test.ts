@@ -1,9 +1,8 @@
 // Own file: it changes the stored settings (identity enabled), which every test of a file shares.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it, vi } from "vitest";
-import { openDatabase } from "../../src/adapters/d1/database";
-import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
 import { chatSessionServices } from "../../src/composition/chat-session-services";
+import { d1SettingsStore } from "../../src/composition/settings-source";
 import type { ContextProvider } from "../../src/domain/agent/context-provider";
 import type { SenderIdentity } from "../../src/domain/identity/sender-identity";
 import {
@@ -21,7 +20,7 @@ const ADMIN_MEMBER = uid("ADMIN");
 const OWNER_C2C = uid("OWNERC2C");
 
 beforeAll(async () => {
-  await new D1SettingsStore(openDatabase(env.DB)).write(
+  await d1SettingsStore(env).write(
     JSON.stringify({
       identity: {
         enabled: true,

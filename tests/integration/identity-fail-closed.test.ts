@@ -1,14 +1,13 @@
 // Own file: it changes the stored settings (identity enabled without admins).
 import { env } from "cloudflare:workers";
 import { beforeAll, it } from "vitest";
-import { openDatabase } from "../../src/adapters/d1/database";
-import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
+import { d1SettingsStore } from "../../src/composition/settings-source";
 import { auditRows, groupBodyWithIdentity, uid } from "../support/identity";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
 import { eventually } from "../support/wait";
 
 beforeAll(async () => {
-  await new D1SettingsStore(openDatabase(env.DB)).write(
+  await d1SettingsStore(env).write(
     JSON.stringify({ identity: { enabled: true, admins: [] } }),
     "test",
     Date.now(),

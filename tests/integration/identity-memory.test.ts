@@ -3,8 +3,7 @@
 // private accounts once an admin links the accounts, and admin status changes no recall.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
-import { openDatabase } from "../../src/adapters/d1/database";
-import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
+import { d1SettingsStore } from "../../src/composition/settings-source";
 import { c2cBodyWithIdentity, groupBodyWithIdentity, uid } from "../support/identity";
 import { preview } from "../support/preview";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
@@ -17,7 +16,7 @@ const MEMBER_IN_GROUP = uid("MEMBER");
 const STRANGER = uid("STRANGER");
 
 beforeAll(async () => {
-  await new D1SettingsStore(openDatabase(env.DB)).write(
+  await d1SettingsStore(env).write(
     JSON.stringify({
       identity: {
         enabled: true,

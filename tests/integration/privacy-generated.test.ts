@@ -7,10 +7,8 @@
 // turns posted, and the requests a scripted model received in real turns over D1.
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { openDatabase } from "../../src/adapters/d1/database";
-import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
 import { chatSessionServices } from "../../src/composition/chat-session-services";
-import { loadSettings } from "../../src/composition/settings-source";
+import { d1SettingsStore, loadSettings } from "../../src/composition/settings-source";
 import { runTurn } from "../../src/domain/agent/turn";
 import type { TurnContext } from "../../src/domain/agent/turn-context";
 import type { ToolCall } from "../../src/domain/model/chat-model";
@@ -70,7 +68,7 @@ const personOf = (u: User) => `gp${run}p${u.n}`;
 const accountsOf = (u: User) => [`qq:user:${u.privateId}`, `qq:user:${u.groupId}`];
 
 async function settings(identity: boolean) {
-  await new D1SettingsStore(openDatabase(env.DB)).write(
+  await d1SettingsStore(env).write(
     JSON.stringify({
       identity: {
         enabled: identity,

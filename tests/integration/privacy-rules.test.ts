@@ -3,8 +3,7 @@
 // turn path; what a turn would receive is read back through the context preview.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
-import { openDatabase } from "../../src/adapters/d1/database";
-import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
+import { d1SettingsStore } from "../../src/composition/settings-source";
 import { c2cBodyWithIdentity, groupBodyWithIdentity, uid } from "../support/identity";
 import { newMemory, seedMemory, uid as shortId } from "../support/memory";
 import { everything, preview } from "../support/preview";
@@ -20,7 +19,7 @@ const B = uid("UB");
 const MEMBER = uid("MEMBER");
 
 async function settings(extra: Record<string, unknown> = {}) {
-  await new D1SettingsStore(openDatabase(env.DB)).write(
+  await d1SettingsStore(env).write(
     JSON.stringify({
       identity: {
         enabled: true,

@@ -1,14 +1,12 @@
 // Own file: it changes the stored settings, which every test of a file shares.
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, it } from "vitest";
-import { openDatabase } from "../../src/adapters/d1/database";
-import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
-import { loadSettings } from "../../src/composition/settings-source";
+import { d1SettingsStore, loadSettings } from "../../src/composition/settings-source";
 import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
 import { MAX_SETTINGS_BYTES } from "../../src/workers/routes/admin.routes";
 
 const TOKEN = "test-admin-token";
-const store = new D1SettingsStore(openDatabase(env.DB));
+const store = d1SettingsStore(env);
 
 function api(method: "GET" | "PUT", body?: string, token: string | null = TOKEN) {
   const headers: Record<string, string> = { "content-type": "application/json" };

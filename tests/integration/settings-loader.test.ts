@@ -1,12 +1,10 @@
 // Own file: it changes the stored settings, which every test of a file shares.
 import { env } from "cloudflare:workers";
 import { afterEach, it } from "vitest";
-import { openDatabase } from "../../src/adapters/d1/database";
-import { D1SettingsStore } from "../../src/adapters/d1/settings-store";
 import { ConfigError } from "../../src/composition/runtime-config";
-import { loadSettings } from "../../src/composition/settings-source";
+import { d1SettingsStore, loadSettings } from "../../src/composition/settings-source";
 
-const store = new D1SettingsStore(openDatabase(env.DB));
+const store = d1SettingsStore(env);
 const withVar = (value: unknown) => ({ ...env, AKASHA_CONFIG: JSON.stringify(value) }) as Env;
 
 afterEach(async () => {
