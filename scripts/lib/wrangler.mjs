@@ -68,7 +68,8 @@ export async function startWranglerDev({ port, vars = {}, persistTo, quiet = fal
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode})\n${output}`);
     try {
-      const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+      // Bounded: while a build fails, wrangler accepts the connection and never answers.
+      const res = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2_000) });
       if (res.ok) return { child, stop, output: () => output };
     } catch {
       // not up yet
