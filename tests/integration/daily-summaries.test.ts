@@ -4,7 +4,7 @@ import { dailySummaryJob } from "../../src/composition/daily-summaries";
 import { OfflineChatModel } from "../../src/domain/agent/offline-chat-model";
 import { resolveSettings, type Settings } from "../../src/domain/config/settings";
 import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
-import { dayBounds, daysBefore } from "../../src/domain/summary/local-day";
+import { dayBounds, daysBefore } from "../../src/domain/kernel/local-day";
 import { runScheduled } from "../../src/workers/scheduled";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { seedDay } from "../support/day-log";

@@ -4,7 +4,7 @@
  * `null` turns a cap off. Checked before every model call against the day's `model_usage`.
  */
 import { z } from "zod";
-import { isTimeZone } from "../spend/spend-day";
+import { isTimeZone } from "../kernel/local-day";
 
 /** Upper bound of a cap: far above any plausible day, low enough to stay an exact integer sum. */
 const MAX_CAP = 10_000_000_000;

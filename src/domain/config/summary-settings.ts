@@ -5,16 +5,7 @@
  * yesterday, not UTC's.
  */
 import { z } from "zod";
-
-/** Whether the platform's Intl knows the zone: a bad name is refused at load, not at 3 a.m. */
-export function isKnownTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { isTimeZone } from "../kernel/local-day";
 
 export const SummarySettingsSchema = z
   .object({
@@ -23,7 +14,7 @@ export const SummarySettingsSchema = z
       .string()
       .min(1)
       .max(64)
-      .refine(isKnownTimeZone, "is not a time zone the platform knows (e.g. Asia/Shanghai)"),
+      .refine(isTimeZone, "is not a time zone the platform knows (e.g. Asia/Shanghai)"),
     /** Chat-days summarized per cron run at most; the rest wait for the next run. */
     chatsPerRun: z.number().int().min(1).max(500),
     /** Days back the cron looks for chat-days still without a summary (1 = yesterday only). */

@@ -27,6 +27,17 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
+/** Whether the platform's Intl knows the zone: a bad name is refused at load, not at midnight. */
+export function isTimeZone(value: string): boolean {
+  if (value.trim() === "") return false;
+  try {
+    formatter(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Wall-clock fields of an instant in the zone. */
 function wallClock(ts: number, timeZone: string) {
   const parts = Object.fromEntries(

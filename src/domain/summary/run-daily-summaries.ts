@@ -6,11 +6,11 @@
  */
 import { parseChatKey } from "../chat/chat-address";
 import { isStored, type Settings } from "../config/settings";
+import { dayBounds, daysBefore } from "../kernel/local-day";
 import type { Logger } from "../kernel/logger";
 import type { ChatModel } from "../model/chat-model";
 import { summarizeDay } from "./daily-summary";
 import type { DailySummaryStore } from "./daily-summary-store";
-import { dayBounds, daysBefore } from "./local-day";
 
 export type DailySummaryReport = {
   readonly days: readonly string[];

@@ -1,5 +1,5 @@
 import { describe, it } from "vitest";
-import { dayBounds, daysBefore, localDay } from "../../../src/domain/summary/local-day";
+import { dayBounds, daysBefore, localDay } from "../../../src/domain/kernel/local-day";
 
 describe("local days", () => {
   it("cuts days at midnight of the zone, not UTC", ({ expect }) => {

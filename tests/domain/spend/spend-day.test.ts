@@ -1,5 +1,6 @@
 import { describe, it } from "vitest";
-import { isTimeZone, spendDay } from "../../../src/domain/spend/spend-day";
+import { isTimeZone } from "../../../src/domain/kernel/local-day";
+import { spendDay } from "../../../src/domain/spend/spend-day";
 
 const at = (iso: string) => Date.parse(iso);
 
