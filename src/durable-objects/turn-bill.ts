@@ -11,11 +11,11 @@ import { countingD1, type D1Bill } from "../composition/counting-d1";
 import { readRuntimeConfig } from "../composition/runtime-config";
 import type { SessionControl } from "../domain/agent/session-control";
 import { runTurn } from "../domain/agent/turn";
-import type { TurnContext } from "../domain/agent/turn-context";
 import type { InboundEvent } from "../domain/inbound/inbound-event";
 import type { ChatModel } from "../domain/model/chat-model";
 import { estimateTokens } from "../domain/text/token-estimate";
 import type { RecentTurns } from "./recent-turns";
+import { turnContextOf } from "./turn-context-of";
 
 export type TurnBill = {
   readonly d1: D1Bill;
@@ -60,23 +60,13 @@ export async function billTurn(input: {
     return cursor;
   }) as typeof sql.exec;
   try {
-    const identity = event.sender
-      ? await services.identity.resolve({
-          account: event.sender.account,
-          chatKey: event.chat.key,
-          unionId: event.sender.unionId,
-        })
-      : null;
-    const ctx: TurnContext = {
+    const ctx = await turnContextOf({
       event,
-      chat: event.chat,
-      sender: event.sender,
-      identity,
-      text: event.message?.text ?? "",
-      recent: input.recent.list(settings.turn.recentTurns),
+      identity: services.identity,
+      recent: (n) => input.recent.list(n),
       settings,
       now: Date.now(),
-    };
+    });
     const ports = { ...services, model, session: input.session, relay: services.relayLoggingTo(() => {}) };
     const result = await runTurn(ctx, ports, services.registry);
     return {

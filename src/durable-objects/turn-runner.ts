@@ -7,7 +7,6 @@
 
 import type { ChatSessionDeps } from "../composition/chat-session-services";
 import { runTurn } from "../domain/agent/turn";
-import type { TurnContext } from "../domain/agent/turn-context";
 import type { TurnPorts } from "../domain/agent/turn-services";
 import { isStored, type Settings } from "../domain/config/settings";
 import { outboundRecord } from "../domain/history/message-record";
@@ -22,6 +21,7 @@ import type { Outbox } from "./outbox";
 import type { RecentTurns } from "./recent-turns";
 import type { ReplyPlan } from "./reply-plan";
 import { withSpendGate } from "./spend-gate";
+import { turnContextOf } from "./turn-context-of";
 import { yieldToEvents } from "./yield-to-events";
 
 /** A model failure is retried this many times (with backoff) before the bot apologizes. */
@@ -88,23 +88,13 @@ export class TurnRunner {
     const services = this.#d.services();
     const event = row.event;
     const now = Date.now();
-    const identity = event.sender
-      ? await services.identity.resolve({
-          account: event.sender.account,
-          chatKey: event.chat.key,
-          unionId: event.sender.unionId,
-        })
-      : null;
-    const ctx: TurnContext = {
+    const ctx = await turnContextOf({
       event,
-      chat: event.chat,
-      sender: event.sender,
-      identity,
-      text: event.message?.text ?? "",
-      recent: this.#d.recent.list(settings.turn.recentTurns),
+      identity: services.identity,
+      recent: (n) => this.#d.recent.list(n),
       settings,
       now,
-    };
+    });
     const ports = withSpendGate(this.#d.turnPorts(), event.chat.key, settings, this.#d.storage);
     const result = await runTurn(ctx, ports, services.registry);
     const usage = result.ok ? result.value.usage : result.error.usage;
