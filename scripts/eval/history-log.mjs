@@ -3,6 +3,8 @@
 // /dev/eval/history/ask — the code `history_search` runs ("live": days and senders read from
 // the question) or the same search with that resolution off ("plain": the words alone).
 
+import { recallMetrics } from "./recall-metrics.mjs";
+
 /** Writes each chat's utterances ({id, ts, speaker, role, text}) in order. */
 export async function writeLog(post, byChat) {
   let written = 0;
@@ -28,37 +30,19 @@ export async function askAll(post, mode, queries, limit = 10) {
   return out;
 }
 
-const round = (x) => Math.round(x * 10000) / 10000;
-const mean = (xs) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
-
 /**
  * recall@k: the share of a question's gold keys among the keys of its top k items (`keysOf`);
  * MRR@10 of the first item with a gold key.
  */
 export function recallAt(results, questions, gold, keysOf, ks, { withContext = false } = {}) {
-  const recall = Object.fromEntries(ks.map((k) => [k, []]));
-  const rr = [];
-  for (const q of questions) {
-    const all = results.get(q.id)?.items ?? [];
-    // Matches only, unless the context turns count too (as the tree path's items do).
-    const items = withContext ? all : all.filter((it) => it.via !== "context");
-    const want = new Set(gold(q));
-    for (const k of ks) {
-      const got = new Set(
-        items
-          .slice(0, k)
-          .flatMap(keysOf)
-          .filter((x) => want.has(x)),
-      );
-      recall[k].push(got.size / want.size);
-    }
-    const first = items.slice(0, 10).findIndex((it) => keysOf(it).some((x) => want.has(x)));
-    rr.push(first >= 0 ? 1 / (first + 1) : 0);
-  }
-  return {
-    ...Object.fromEntries(ks.map((k) => [`recall@${k}`, round(mean(recall[k]))])),
-    "MRR@10": round(mean(rr)),
-  };
+  const items = new Map(
+    questions.map((q) => {
+      const all = results.get(q.id)?.items ?? [];
+      // Matches only, unless the context turns count too (as the tree path's items do).
+      return [q.id, withContext ? all : all.filter((it) => it.via !== "context")];
+    }),
+  );
+  return recallMetrics(items, questions, gold, keysOf, ks);
 }
 
 /** Milliseconds of a local wall-clock time in China (the zone history dates are read in). */

@@ -21,6 +21,7 @@ import { root } from "../lib/dev-vars.mjs";
 import { applyLocalMigrations, startWranglerDev } from "../lib/wrangler.mjs";
 import { evalLocomoLive } from "./locomo-live.mjs";
 import { evalMemorybank } from "./memorybank.mjs";
+import { mean, recallMetrics, round } from "./recall-metrics.mjs";
 import { REMOTE_AI_SETTINGS, remoteAiConfig, requireCloudflareLogin } from "./remote-ai.mjs";
 import { DEFAULT_QUESTIONS, evalVueDocs } from "./vue-docs.mjs";
 
@@ -178,9 +179,6 @@ function dump(queries, pipeline, baseline) {
   writeFileSync(flags.dump, `${lines.join("\n")}\n`);
 }
 
-const round = (x) => Math.round(x * 10000) / 10000;
-const mean = (xs) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
-
 /** `relevant(item)` → boolean per returned item; hit@k, MRR@10. */
 function hitMetrics(results, queries, relevant) {
   const hit = { 1: [], 5: [], 10: [] };
@@ -195,31 +193,6 @@ function hitMetrics(results, queries, relevant) {
     "hit@1": round(mean(hit[1])),
     "hit@5": round(mean(hit[5])),
     "hit@10": round(mean(hit[10])),
-    "MRR@10": round(mean(rr)),
-  };
-}
-
-/** `keys(item)` → the gold keys an item covers; recall@k = share of gold keys in the top k. */
-function recallMetrics(results, queries, gold, keysOf, ks) {
-  const recall = Object.fromEntries(ks.map((k) => [k, []]));
-  const rr = [];
-  for (const q of queries) {
-    const items = results.get(q.id) ?? [];
-    const want = new Set(gold(q));
-    for (const k of ks) {
-      const got = new Set(
-        items
-          .slice(0, k)
-          .flatMap(keysOf)
-          .filter((x) => want.has(x)),
-      );
-      recall[k].push(got.size / want.size);
-    }
-    const first = items.slice(0, 10).findIndex((it) => keysOf(it).some((x) => want.has(x)));
-    rr.push(first >= 0 ? 1 / (first + 1) : 0);
-  }
-  return {
-    ...Object.fromEntries(ks.map((k) => [`recall@${k}`, round(mean(recall[k]))])),
     "MRR@10": round(mean(rr)),
   };
 }
