@@ -22,6 +22,7 @@ export function dailySummaryJob(
       await dailySpendGate({
         chatKey,
         caps: settings.spend,
+        timeZone: settings.calendar.timeZone,
         ledger: spendLedger(env),
         clock,
         unflushed: () => 0,

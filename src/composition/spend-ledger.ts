@@ -6,9 +6,10 @@ import { loadSettings } from "./settings-source";
 
 export const spendLedger = (env: Env) => new D1SpendLedger(env.DB);
 
-/** Today's spend (in the caps' time zone) against the caps: the whole bot and its top chats. */
+/** Today's spend (in `calendar.timeZone`) against the caps: the whole bot and its top chats. */
 export async function spendToday(env: Env, now: number, chat?: string): Promise<SpendReport> {
-  const caps = (await loadSettings(env)).spend;
-  const day = spendDay(now, caps.timeZone);
-  return spendReport(caps, day, await spendLedger(env).today(day, 20, chat));
+  const settings = await loadSettings(env);
+  const { timeZone } = settings.calendar;
+  const day = spendDay(now, timeZone);
+  return spendReport(settings.spend, timeZone, day, await spendLedger(env).today(day, 20, chat));
 }

@@ -17,6 +17,7 @@ export function chatSpendGate(
   return dailySpendGate({
     chatKey,
     caps: settings.spend,
+    timeZone: settings.calendar.timeZone,
     ledger: deps.spendLedger,
     clock: deps.clock,
     unflushed: (day) => unflushedTokens(storage.sql, day),

@@ -16,7 +16,7 @@ const uid = () => crypto.randomUUID().replaceAll("-", "").slice(0, 12).toUpperCa
 
 async function setSpend(spend: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   await env.DB.prepare("INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES ('config', ?, ?)")
-    .bind(JSON.stringify({ spend: { timeZone: "UTC", ...spend }, ...extra }), Date.now())
+    .bind(JSON.stringify({ spend, calendar: { timeZone: "UTC" }, ...extra }), Date.now())
     .run();
   // A raw write bypasses the settings store, so the isolate's cached copy is dropped by hand.
   settingsCache.invalidate();
@@ -175,7 +175,7 @@ describe("spend caps", () => {
     for (const [spend, field] of [
       [{ chatDailyTokens: -1 }, "spend.chatDailyTokens"],
       [{ globalDailyTokens: "many" }, "spend.globalDailyTokens"],
-      [{ timeZone: "Mars/Olympus_Mons" }, "spend.timeZone"],
+      [{ timeZone: "UTC" }, "spend"],
     ] as const) {
       const res = await exports.default.fetch(
         new Request("https://bot.test/api/settings", {

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { isOneToOne } from "../chat/chat-address";
 import { err, ok, type Result } from "../kernel/result";
 import { BackfillSettingsSchema, DEFAULT_BACKFILL_SETTINGS } from "./backfill-settings";
+import { CalendarSettingsSchema, DEFAULT_CALENDAR_SETTINGS } from "./calendar-settings";
 import { DEFAULT_IDENTITY_SETTINGS, IdentitySettingsSchema } from "./identity-settings";
 import { DEFAULT_SPEND_SETTINGS, SpendSettingsSchema } from "./spend-settings";
 import { DEFAULT_SUMMARY_SETTINGS, SummarySettingsSchema } from "./summary-settings";
@@ -242,6 +243,7 @@ export const SettingsSchema = z
     spend: SpendSettingsSchema,
     summaries: SummarySettingsSchema,
     backfill: BackfillSettingsSchema,
+    calendar: CalendarSettingsSchema,
   })
   .strict();
 
@@ -340,6 +342,7 @@ export const DEFAULT_SETTINGS: Settings = {
   spend: DEFAULT_SPEND_SETTINGS,
   summaries: DEFAULT_SUMMARY_SETTINGS,
   backfill: DEFAULT_BACKFILL_SETTINGS,
+  calendar: DEFAULT_CALENDAR_SETTINGS,
 };
 
 export type SettingsError = { kind: "invalid"; field: string; reason: string };

@@ -1,10 +1,9 @@
 /**
  * The `spend` section of the behaviour settings: daily token caps for model calls (turns and
- * dreaming), per chat and over all chats, and the time zone whose midnight starts a day.
- * `null` turns a cap off. Checked before every model call against the day's `model_usage`.
+ * dreaming), per chat and over all chats. `null` turns a cap off. The day is midnight to
+ * midnight in `calendar.timeZone` (calendar-settings.ts). Checked before every model call against the day's `model_usage`.
  */
 import { z } from "zod";
-import { isTimeZone } from "../kernel/local-day";
 
 /** Upper bound of a cap: far above any plausible day, low enough to stay an exact integer sum. */
 const MAX_CAP = 10_000_000_000;
@@ -17,8 +16,6 @@ export const SpendSettingsSchema = z
     chatDailyTokens: Cap,
     /** Prompt + completion tokens all chats together may spend per day. */
     globalDailyTokens: Cap,
-    /** IANA time zone of the day boundary, e.g. `Asia/Shanghai` or `UTC`. */
-    timeZone: z.string().refine(isTimeZone, "must be an IANA time zone such as Asia/Shanghai or UTC"),
   })
   .strict();
 
@@ -26,11 +23,9 @@ export type SpendSettings = z.infer<typeof SpendSettingsSchema>;
 
 /**
  * Defaults: a busy group at about 40 turns of 10k tokens a day stays under its cap, and the
- * whole bot under about ten such chats' worth. The day starts at midnight in China, where the
- * bot's users are.
+ * whole bot under about ten such chats' worth.
  */
 export const DEFAULT_SPEND_SETTINGS: SpendSettings = {
   chatDailyTokens: 400_000,
   globalDailyTokens: 4_000_000,
-  timeZone: "Asia/Shanghai",
 };

@@ -1,20 +1,13 @@
 /**
  * The `summaries` section of the behaviour settings (docs/memory.md#daily-summaries): the cron
  * writes one summary node per stored chat and local day. The day boundary is midnight in
- * `timeZone` (an IANA zone name the platform's ICU knows), so "yesterday" means the chat's
- * yesterday, not UTC's.
+ * `calendar.timeZone` (calendar-settings.ts), so "yesterday" means the chat's yesterday, not UTC's.
  */
 import { z } from "zod";
-import { isTimeZone } from "../kernel/local-day";
 
 export const SummarySettingsSchema = z
   .object({
     enabled: z.boolean(),
-    timeZone: z
-      .string()
-      .min(1)
-      .max(64)
-      .refine(isTimeZone, "is not a time zone the platform knows (e.g. Asia/Shanghai)"),
     /** Chat-days summarized per cron run at most; the rest wait for the next run. */
     chatsPerRun: z.number().int().min(1).max(500),
     /** Days back the cron looks for chat-days still without a summary (1 = yesterday only). */
@@ -36,7 +29,6 @@ export type SummarySettings = z.infer<typeof SummarySettingsSchema>;
 
 export const DEFAULT_SUMMARY_SETTINGS: SummarySettings = {
   enabled: true,
-  timeZone: "Asia/Shanghai",
   chatsPerRun: 20,
   lookbackDays: 2,
   minMessages: 3,

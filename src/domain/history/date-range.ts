@@ -1,12 +1,13 @@
 /**
  * The days a history question names ("昨天", "上周三", "5月3日", "last Friday", "上周"),
  * resolved against a reference time (the turn's, or for stored questions the time they were
- * asked) in one time zone, as a half-open range of whole local days. Days and weekdays are
+ * asked) in one time zone (`calendar.timeZone`), as a half-open range of whole local days. Days and weekdays are
  * parsed by chrono-node (its Chinese and English parsers); what it has no parser for — whole
  * weeks and months ("上周", "this month") — is the small table below. History looks back: a
  * date without a year, or a bare weekday, is its latest occurrence not after the reference.
  */
 import * as chrono from "chrono-node";
+import { localDay, midnight, offsetAt } from "../kernel/local-day";
 
 export type DateRange = {
   /** Inclusive start (ms). */
@@ -21,35 +22,14 @@ export type DateReference = { readonly now: number; readonly timeZone: string };
 
 type LocalDay = { readonly y: number; readonly m: number; readonly d: number };
 
-/** The zone's offset from UTC at `instant`, in minutes (Asia/Shanghai: 480). */
-export function zoneOffsetMinutes(timeZone: string, instant: number): number {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "numeric",
-    day: "numeric",
-    hour: "numeric",
-    minute: "numeric",
-  }).formatToParts(new Date(instant));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const local = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour") % 24, get("minute"));
-  return Math.round((local - Math.floor(instant / 60_000) * 60_000) / 60_000);
+/** The local calendar day of an instant, as fields for the calendar arithmetic below. */
+function dayOf(instant: number, timeZone: string): LocalDay {
+  const [y, m, d] = localDay(instant, timeZone).split("-").map(Number);
+  return { y: y ?? 0, m: m ?? 1, d: d ?? 1 };
 }
 
-/** The local calendar day of an instant. */
-function localDay(instant: number, timeZone: string): LocalDay {
-  const shifted = new Date(instant + zoneOffsetMinutes(timeZone, instant) * 60_000);
-  return { y: shifted.getUTCFullYear(), m: shifted.getUTCMonth() + 1, d: shifted.getUTCDate() };
-}
-
-/** Local midnight of a day (normalizes overflowing days and months, like Date.UTC). */
-export function startOfLocalDay(day: LocalDay, timeZone: string): number {
-  const utc = Date.UTC(day.y, day.m - 1, day.d);
-  const guess = utc - zoneOffsetMinutes(timeZone, utc) * 60_000;
-  // A zone whose offset changes between the guess and midnight: measure again at the guess.
-  return utc - zoneOffsetMinutes(timeZone, guess) * 60_000;
-}
+/** Local midnight of a day (overflowing days and months normalize, as in Date.UTC). */
+const startOf = (day: LocalDay, timeZone: string): number => midnight(day.y, day.m, day.d, timeZone);
 
 const shiftDays = (day: LocalDay, n: number): LocalDay => {
   const t = new Date(Date.UTC(day.y, day.m - 1, day.d + n));
@@ -107,21 +87,21 @@ const PARSERS = [chrono.zh.hans, chrono.en];
  * its first to its last day; a time of day is widened to its whole day.
  */
 export function resolveDateRange(text: string, ref: DateReference): DateRange | null {
-  const today = localDay(ref.now, ref.timeZone);
+  const today = dayOf(ref.now, ref.timeZone);
   for (const period of PERIODS) {
     const m = period.pattern.exec(text);
     if (!m) continue;
     const [from, to] = period.range(today);
     return {
-      since: startOfLocalDay(from, ref.timeZone),
-      until: startOfLocalDay(to, ref.timeZone),
+      since: startOf(from, ref.timeZone),
+      until: startOf(to, ref.timeZone),
       phrase: m[0],
     };
   }
   // chrono reads relative days ("昨天") from the reference's UTC date even when given a zone,
   // so it gets the zone's wall-clock time as a UTC instant: its components are then local.
   const reference = {
-    instant: new Date(ref.now + zoneOffsetMinutes(ref.timeZone, ref.now) * 60_000),
+    instant: new Date(ref.now + offsetAt(ref.now, ref.timeZone)),
     timezone: 0,
   };
   for (const parser of PARSERS) {
@@ -133,8 +113,8 @@ export function resolveDateRange(text: string, ref: DateReference): DateRange | 
     const wholeMonth = !result.start.isCertain("day") && !result.start.isCertain("weekday");
     const end = wholeMonth && !result.end ? { y: last.y, m: last.m + 1, d: 1 } : shiftDays(last, 1);
     return {
-      since: startOfLocalDay(wholeMonth ? { ...first, d: 1 } : first, ref.timeZone),
-      until: startOfLocalDay(end, ref.timeZone),
+      since: startOf(wholeMonth ? { ...first, d: 1 } : first, ref.timeZone),
+      until: startOf(end, ref.timeZone),
       phrase: result.text,
     };
   }
@@ -172,8 +152,8 @@ export function parseDateBound(
   const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(trimmed);
   if (iso) {
     const day = { y: Number(iso[1]), m: Number(iso[2]), d: Number(iso[3]) };
-    const start = startOfLocalDay(day, ref.timeZone);
-    return { ok: true, at: bound === "since" ? start : startOfLocalDay(shiftDays(day, 1), ref.timeZone) };
+    const start = startOf(day, ref.timeZone);
+    return { ok: true, at: bound === "since" ? start : startOf(shiftDays(day, 1), ref.timeZone) };
   }
   if (/^\d{4}-\d{2}-\d{2}T/.test(trimmed)) {
     const at = Date.parse(trimmed);
@@ -182,17 +162,4 @@ export function parseDateBound(
   const range = resolveDateRange(trimmed, ref);
   if (!range) return { ok: false, reason: `${bound} 无法识别为日期：${trimmed.slice(0, 40)}` };
   return { ok: true, at: bound === "since" ? range.since : range.until };
-}
-
-/**
- * The zone history dates are read in. The Worker has no zone of its own (workerd runs in
- * UTC) and the bot's users are on QQ, so days are China's: "昨天" at 00:30 is the day before
- * in Shanghai, not in UTC.
- */
-export const DEFAULT_TIME_ZONE = "Asia/Shanghai";
-
-/** `YYYY-MM-DD` of the local day an instant falls on. */
-export function localDateString(instant: number, timeZone: string): string {
-  const { y, m, d } = localDay(instant, timeZone);
-  return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
 }

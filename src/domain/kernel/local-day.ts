@@ -49,8 +49,8 @@ function wallClock(ts: number, timeZone: string) {
   return parts;
 }
 
-/** The zone's offset from UTC at an instant, in ms (east positive). */
-function offsetAt(ts: number, timeZone: string): number {
+/** The zone's offset from UTC at an instant, in ms (east positive; Asia/Shanghai: 8 h). */
+export function offsetAt(ts: number, timeZone: string): number {
   const w = wallClock(ts, timeZone);
   const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
   return asUtc - Math.floor(ts / 1000) * 1000;
@@ -62,8 +62,11 @@ export function localDay(ts: number, timeZone: string): string {
   return `${String(w.year).padStart(4, "0")}-${String(w.month).padStart(2, "0")}-${String(w.day).padStart(2, "0")}`;
 }
 
-/** The instant local midnight starts a day. Two passes settle the offset across a DST change. */
-function midnight(year: number, month: number, day: number, timeZone: string): number {
+/**
+ * The instant local midnight starts a day. Overflowing days and months normalize as in
+ * Date.UTC (month 13 = January of the next year). Two passes settle the offset across a DST change.
+ */
+export function midnight(year: number, month: number, day: number, timeZone: string): number {
   const utc = Date.UTC(year, month - 1, day);
   let guess = utc - offsetAt(utc, timeZone);
   guess = utc - offsetAt(guess, timeZone);

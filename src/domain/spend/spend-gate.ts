@@ -19,6 +19,8 @@ export interface SpendGate {
 export type SpendGateDeps = {
   readonly chatKey: string;
   readonly caps: SpendSettings;
+  /** The zone whose midnight starts the day (`calendar.timeZone`). */
+  readonly timeZone: string;
   readonly ledger: SpendLedger;
   readonly clock: Clock;
   /**
@@ -32,7 +34,7 @@ export function dailySpendGate(deps: SpendGateDeps): SpendGate {
   let read: { day: string; chat: number; global: number } | null = null;
   return {
     async check(spentHere) {
-      const day = spendDay(deps.clock.now(), deps.caps.timeZone);
+      const day = spendDay(deps.clock.now(), deps.timeZone);
       if (!hasCaps(deps.caps)) return { allowed: true, day };
       if (read?.day !== day.day) {
         const recorded = await deps.ledger.spent(deps.chatKey, day);

@@ -30,6 +30,7 @@ const line = (calls: number, tokens: number, cap: number | null): SpendLine => (
 
 export function spendReport(
   caps: SpendSettings,
+  timeZone: string,
   day: SpendDay,
   today: {
     global: { calls: number; tokens: number };
@@ -37,7 +38,7 @@ export function spendReport(
   },
 ): SpendReport {
   return {
-    timeZone: caps.timeZone,
+    timeZone,
     day: day.day,
     start: day.start,
     end: day.end,

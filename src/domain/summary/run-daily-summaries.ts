@@ -34,14 +34,15 @@ export async function runDailySummaries(
   asOf: number,
 ): Promise<DailySummaryReport> {
   const cfg = settings.summaries;
-  const days = cfg.enabled ? daysBefore(asOf, cfg.timeZone, cfg.lookbackDays) : [];
+  const { timeZone } = settings.calendar;
+  const days = cfg.enabled ? daysBefore(asOf, timeZone, cfg.lookbackDays) : [];
   let budget = cfg.chatsPerRun;
   let written = 0;
   let skipped = 0;
   let failed = 0;
   let more = false;
   for (const day of days) {
-    const { start, end } = dayBounds(day, cfg.timeZone);
+    const { start, end } = dayBounds(day, timeZone);
     const pending = await deps.store.pendingChats(day, start, end, budget + 1);
     if (pending.length > budget) more = true;
     for (const p of pending.slice(0, budget)) {
@@ -57,7 +58,7 @@ export async function runDailySummaries(
       try {
         const messages = await deps.store.dayMessages(p.chatKey, start, end, cfg.maxMessages);
         const outcome = await summarizeDay(
-          { chatKey: p.chatKey, targetType: parsed.value.targetType, day, timeZone: cfg.timeZone, messages },
+          { chatKey: p.chatKey, targetType: parsed.value.targetType, day, timeZone, messages },
           cfg,
           deps,
         );

@@ -10,8 +10,8 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { historySearch } from "../../composition/history-search";
 import { d1MessageLog } from "../../composition/message-log";
+import { loadSettings } from "../../composition/settings-source";
 import type { AccountKey, ChatKey, TargetType } from "../../domain/chat/chat-address";
-import { DEFAULT_TIME_ZONE } from "../../domain/history/date-range";
 import { askHistory } from "../../domain/history/history-query";
 import { inboundRecord, type MessageRecord, outboundRecord } from "../../domain/history/message-record";
 import type { AppEnv } from "../app-env";
@@ -103,6 +103,8 @@ export const evalHistoryRoutes = new Hono<AppEnv>()
   .post("/ask", jsonBody(AskSchema), async (c) => {
     const body = c.req.valid("json");
     const history = historySearch(c.env);
+    // The zone history_search reads dates in: the deployment's `calendar.timeZone`.
+    const { timeZone } = (await loadSettings(c.env)).calendar;
     const started = performance.now();
     const results = [];
     for (const q of body.queries) {
@@ -110,7 +112,7 @@ export const evalHistoryRoutes = new Hono<AppEnv>()
         chats: [q.chat],
         query: q.text,
         limit: body.limit,
-        reference: { now: q.now, timeZone: DEFAULT_TIME_ZONE },
+        reference: { now: q.now, timeZone },
         resolve: body.mode === "live",
       });
       if (!answer.ok) {

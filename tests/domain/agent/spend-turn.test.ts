@@ -10,7 +10,7 @@ import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { TEST_NOW, turnPorts } from "../../fakes/turn-ports";
 
 const CHAT = "qq:group:G1";
-const caps = { chatDailyTokens: 20, globalDailyTokens: null, timeZone: "UTC" };
+const caps = { chatDailyTokens: 20, globalDailyTokens: null };
 
 function context(text: string): TurnContext {
   const event = messageEvent({ chat: CHAT, text });
@@ -32,6 +32,7 @@ function ports(model: ScriptedChatModel, spentBefore: number) {
   const spend = dailySpendGate({
     chatKey: CHAT,
     caps,
+    timeZone: "UTC",
     clock,
     unflushed: () => 0,
     ledger: {

@@ -4,16 +4,16 @@ import { resolveSettings } from "../../../src/domain/config/settings";
 describe("summaries and backfill settings", () => {
   it("default to Asia/Shanghai and bounded backfill", ({ expect }) => {
     const r = resolveSettings({});
-    expect(r.ok && r.value.summaries.timeZone).toBe("Asia/Shanghai");
+    expect(r.ok && r.value.calendar.timeZone).toBe("Asia/Shanghai");
     expect(r.ok && r.value.backfill).toMatchObject({ enabled: true, maxMessages: 2000, pagesPerRun: 20 });
   });
 
   it("refuse an unknown time zone, an unknown key and an out-of-range bound, naming the field", ({
     expect,
   }) => {
-    expect(resolveSettings({ summaries: { timeZone: "Mars/Olympus" } })).toMatchObject({
+    expect(resolveSettings({ calendar: { timeZone: "Mars/Olympus" } })).toMatchObject({
       ok: false,
-      error: { field: "summaries.timeZone", reason: expect.stringContaining("time zone") },
+      error: { field: "calendar.timeZone", reason: expect.stringContaining("time zone") },
     });
     expect(resolveSettings({ summaries: { timezone: "UTC" } })).toMatchObject({
       ok: false,
@@ -23,6 +23,6 @@ describe("summaries and backfill settings", () => {
       ok: false,
       error: { field: "backfill.pageSize" },
     });
-    expect(resolveSettings({ summaries: { timeZone: "Europe/Berlin" } })).toMatchObject({ ok: true });
+    expect(resolveSettings({ calendar: { timeZone: "Europe/Berlin" } })).toMatchObject({ ok: true });
   });
 });

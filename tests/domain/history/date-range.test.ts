@@ -1,5 +1,5 @@
 import { describe, it } from "vitest";
-import { parseDateBound, resolveDateRange, startOfLocalDay } from "../../../src/domain/history/date-range";
+import { parseDateBound, resolveDateRange } from "../../../src/domain/history/date-range";
 
 const TZ = "Asia/Shanghai";
 /** Tuesday 2026-12-01 15:00 in Shanghai. */
@@ -88,9 +88,18 @@ describe("date resolution against the turn time", () => {
     expect(bad.ok).toBe(false);
   });
 
-  it("finds local midnight in another zone", ({ expect }) => {
-    expect(startOfLocalDay({ y: 2026, m: 7, d: 1 }, "America/New_York")).toBe(
-      Date.parse("2026-07-01T00:00:00-04:00"),
-    );
+  it("reads the days in the zone it is given", ({ expect }) => {
+    // 2026-12-01 02:00 in Shanghai is still 2026-11-30 in New York: "yesterday" differs.
+    const early = Date.parse("2026-12-01T02:00:00+08:00");
+    const ny = { now: early, timeZone: "America/New_York" };
+    expect(resolveDateRange("昨天", ny)).toMatchObject({
+      since: Date.parse("2026-11-29T00:00:00-05:00"),
+      until: Date.parse("2026-11-30T00:00:00-05:00"),
+    });
+    expect(days("昨天", { now: early, timeZone: TZ })).toEqual(["2026-11-30", "2026-12-01"]);
+    expect(parseDateBound("2026-07-01", "since", ny)).toEqual({
+      ok: true,
+      at: Date.parse("2026-07-01T00:00:00-04:00"),
+    });
   });
 });

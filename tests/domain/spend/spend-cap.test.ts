@@ -6,7 +6,7 @@ import { cappedReply, decideSpend, tokensOf } from "../../../src/domain/spend/sp
 import type { SpendDay } from "../../../src/domain/spend/spend-day";
 import { dailySpendGate } from "../../../src/domain/spend/spend-gate";
 
-const caps = { chatDailyTokens: 100, globalDailyTokens: 1000, timeZone: "UTC" };
+const caps = { chatDailyTokens: 100, globalDailyTokens: 1000 };
 
 describe("decideSpend", () => {
   it("allows a call below both caps, refuses once a cap is reached", ({ expect }) => {
@@ -42,10 +42,10 @@ describe("decideSpend", () => {
 });
 
 describe("spend settings", () => {
-  it("are on by default, with the day in Asia/Shanghai", ({ expect }) => {
+  it("are on by default, with the day in the calendar's Asia/Shanghai", ({ expect }) => {
     expect(DEFAULT_SETTINGS.spend).toEqual(DEFAULT_SPEND_SETTINGS);
     expect(DEFAULT_SPEND_SETTINGS.chatDailyTokens).toBeGreaterThan(0);
-    expect(DEFAULT_SPEND_SETTINGS.timeZone).toBe("Asia/Shanghai");
+    expect(DEFAULT_SETTINGS.calendar.timeZone).toBe("Asia/Shanghai");
   });
 
   it("refuse a bad value with the field named", ({ expect }) => {
@@ -53,8 +53,9 @@ describe("spend settings", () => {
       [{ chatDailyTokens: -5 }, "spend.chatDailyTokens"],
       [{ globalDailyTokens: 1.5 }, "spend.globalDailyTokens"],
       [{ chatDailyTokens: "lots" }, "spend.chatDailyTokens"],
-      [{ timeZone: "Mars/Olympus_Mons" }, "spend.timeZone"],
       [{ perUser: 5 }, "spend"],
+      // The day's zone is the calendar's: the section has no zone of its own.
+      [{ timeZone: "UTC" }, "spend"],
     ] as const) {
       const r = resolveSettings({ spend });
       expect(r.ok ? null : r.error.field).toBe(field);
@@ -62,12 +63,8 @@ describe("spend settings", () => {
   });
 
   it("accept null as no cap", ({ expect }) => {
-    const r = resolveSettings({ spend: { chatDailyTokens: null, timeZone: "UTC" } });
-    expect(r.ok && r.value.spend).toEqual({
-      ...DEFAULT_SPEND_SETTINGS,
-      chatDailyTokens: null,
-      timeZone: "UTC",
-    });
+    const r = resolveSettings({ spend: { chatDailyTokens: null } });
+    expect(r.ok && r.value.spend).toEqual({ ...DEFAULT_SPEND_SETTINGS, chatDailyTokens: null });
   });
 });
 
@@ -87,7 +84,14 @@ describe("dailySpendGate", () => {
   it("reads the recorded spend once and adds the turn's own calls to it", async ({ expect }) => {
     const l = ledger(50, 500);
     const clock = new ManualClock(T0);
-    const gate = dailySpendGate({ chatKey: "qq:group:G", caps, ledger: l, clock, unflushed: () => 25 });
+    const gate = dailySpendGate({
+      chatKey: "qq:group:G",
+      caps,
+      ledger: l,
+      clock,
+      timeZone: "UTC",
+      unflushed: () => 25,
+    });
     expect((await gate.check([])).allowed).toBe(true);
     const call = { promptTokens: 10, completionTokens: 5, at: T0 };
     // 50 recorded + 25 unflushed + this turn's calls:
@@ -99,7 +103,14 @@ describe("dailySpendGate", () => {
   it("reads again when the day changes, and only counts calls of that day", async ({ expect }) => {
     const l = ledger(99, 0);
     const clock = new ManualClock(T0);
-    const gate = dailySpendGate({ chatKey: "qq:group:G", caps, ledger: l, clock, unflushed: () => 0 });
+    const gate = dailySpendGate({
+      chatKey: "qq:group:G",
+      caps,
+      ledger: l,
+      clock,
+      timeZone: "UTC",
+      unflushed: () => 0,
+    });
     const call = { promptTokens: 10, completionTokens: 0, at: T0 };
     expect((await gate.check([call])).allowed).toBe(false);
     clock.advance(24 * 3_600_000);
@@ -114,6 +125,7 @@ describe("dailySpendGate", () => {
     const gate = dailySpendGate({
       chatKey: "c",
       caps: off,
+      timeZone: "UTC",
       ledger: l,
       clock: new ManualClock(T0),
       unflushed: () => 0,

@@ -5,11 +5,11 @@
  * cross-chat-read.ts). `search_chat_history` and `recall_cross_chat` read every chat the gate
  * allows from here at once; no parameter of theirs names or widens that set. Days named in
  * the question ("昨天", "上周三", "5月3日", "last Friday") and senders' display names are read
- * by `askHistory`, against the turn's time.
+ * by `askHistory`, against the turn's time in `calendar.timeZone`; times are shown in that zone too.
  */
-import { DEFAULT_TIME_ZONE, localDateString, zoneOffsetMinutes } from "../../history/date-range";
 import { askHistory, newestFirst, type ResolvedHistoryQuery } from "../../history/history-query";
 import type { HistoryHit } from "../../history/history-search-port";
+import { localDay, offsetAt } from "../../kernel/local-day";
 import { readableChatsOf, readTargetOf } from "../cross-chat-read";
 import { type Tool, type ToolResult, toolError, toolOk } from "../tool";
 import type { TurnContext } from "../turn-context";
@@ -34,10 +34,9 @@ const FILTER_PARAMS = {
 /** Several chats at once: at most this many are read, and this many matches shown. */
 const MAX_CHATS = 20;
 
-function formatHit(hit: HistoryHit, withChat = false): string {
+function formatHit(hit: HistoryHit, timeZone: string, withChat = false): string {
   // In the zone dates are read in, so that "昨天" and the times shown agree.
-  const offset = zoneOffsetMinutes(DEFAULT_TIME_ZONE, hit.ts) * 60_000;
-  const when = new Date(hit.ts + offset).toISOString().slice(0, 16).replace("T", " ");
+  const when = new Date(hit.ts + offsetAt(hit.ts, timeZone)).toISOString().slice(0, 16).replace("T", " ");
   const who = hit.direction === "out" ? "我" : (hit.nick ?? "某人");
   return `${withChat ? `(${hit.chatKey}) ` : ""}[${when}] ${who}: ${hit.text}`;
 }
@@ -75,9 +74,9 @@ function readQuestion(
 }
 
 /** What the search read out of the question, so the model knows what range it saw. */
-function describe(r: ResolvedHistoryQuery): string | null {
+function describe(r: ResolvedHistoryQuery, timeZone: string): string | null {
   const parts: string[] = [];
-  const day = (t: number) => localDateString(t, DEFAULT_TIME_ZONE);
+  const day = (t: number) => localDay(t, timeZone);
   if (r.since !== undefined || r.until !== undefined) {
     const from = r.since === undefined ? "最早" : day(r.since);
     const to = r.until === undefined ? "现在" : day(r.until - 1);
@@ -101,7 +100,7 @@ async function ask(
     ...q,
     chats,
     limit,
-    reference: { now: ctx.now, timeZone: DEFAULT_TIME_ZONE },
+    reference: { now: ctx.now, timeZone: ctx.settings.calendar.timeZone },
   });
 }
 
@@ -130,15 +129,17 @@ export const historySearchTool: Tool = {
     const answer = await ask(args, ctx, services, [target.chat], readLimit(args, 5, 20));
     if (!answer.ok) return toolError(answer.reason);
     const hits = answer.value.perChat[0]?.hits ?? [];
+    const tz = ctx.settings.calendar.timeZone;
     return withNote(
       answer.value.resolved,
-      hits.length === 0 ? "没有找到相关消息。" : formatSearch(hits, answer.value.resolved),
+      tz,
+      hits.length === 0 ? "没有找到相关消息。" : formatSearch(hits, answer.value.resolved, tz),
     );
   },
 };
 
-function withNote(resolved: ResolvedHistoryQuery, body: string): ToolResult {
-  const note = describe(resolved);
+function withNote(resolved: ResolvedHistoryQuery, timeZone: string, body: string): ToolResult {
+  const note = describe(resolved, timeZone);
   return toolOk(note ? `${note}\n${body}` : body);
 }
 
@@ -146,16 +147,18 @@ function withNote(resolved: ResolvedHistoryQuery, body: string): ToolResult {
  * Matches best first — those of a time the question named, then the others, set apart — then
  * the turns around them (context) in time order, set apart.
  */
-function formatSearch(hits: readonly HistoryHit[], resolved: ResolvedHistoryQuery): string {
+function formatSearch(hits: readonly HistoryHit[], resolved: ResolvedHistoryQuery, timeZone: string): string {
   const matches = hits.filter((h) => h.via !== "context");
   const context = hits.filter((h) => h.via === "context").sort((a, b) => a.ts - b.ts || a.seq - b.seq);
   const inRange = (h: HistoryHit) =>
     (resolved.since === undefined || h.ts >= resolved.since) &&
     (resolved.until === undefined || h.ts < resolved.until);
-  const lines = matches.filter(inRange).map((h) => formatHit(h));
+  const lines = matches.filter(inRange).map((h) => formatHit(h, timeZone));
   const others = matches.filter((h) => !inRange(h));
-  if (others.length > 0) lines.push("（所问时间以外的相关消息）", ...others.map((h) => formatHit(h)));
-  if (context.length > 0) lines.push("（命中消息前后的上下文）", ...context.map((h) => `  ${formatHit(h)}`));
+  if (others.length > 0)
+    lines.push("（所问时间以外的相关消息）", ...others.map((h) => formatHit(h, timeZone)));
+  if (context.length > 0)
+    lines.push("（命中消息前后的上下文）", ...context.map((h) => `  ${formatHit(h, timeZone)}`));
   return lines.join("\n");
 }
 
@@ -183,9 +186,11 @@ export const searchChatHistoryTool: Tool = {
     const answer = await ask(args, ctx, services, chats, limit);
     if (!answer.ok) return toolError(answer.reason);
     const hits = newestFirst(answer.value.perChat, limit);
+    const tz = ctx.settings.calendar.timeZone;
     return withNote(
       answer.value.resolved,
-      hits.length === 0 ? "没有找到相关消息。" : hits.map((h) => formatHit(h, true)).join("\n"),
+      tz,
+      hits.length === 0 ? "没有找到相关消息。" : hits.map((h) => formatHit(h, tz, true)).join("\n"),
     );
   },
 };
@@ -223,7 +228,7 @@ export const recallCrossChatTool: Tool = {
     return toolOk(
       matches.length === 0
         ? "其他聊天里没有找到相关内容。"
-        : matches.map((h) => formatHit(h, true)).join("\n"),
+        : matches.map((h) => formatHit(h, ctx.settings.calendar.timeZone, true)).join("\n"),
     );
   },
 };
@@ -247,6 +252,10 @@ export const historyRecentTool: Tool = {
     const target = readTargetOf(args, ctx);
     if (!target.ok) return toolError(target.reason);
     const hits = await services.history.recent({ chatKey: target.chat, limit: readLimit(args, 10, 50) });
-    return toolOk(hits.length === 0 ? "还没有消息记录。" : hits.map((h) => formatHit(h)).join("\n"));
+    return toolOk(
+      hits.length === 0
+        ? "还没有消息记录。"
+        : hits.map((h) => formatHit(h, ctx.settings.calendar.timeZone)).join("\n"),
+    );
   },
 };
