@@ -350,6 +350,7 @@ function chatTouch(event: InboundEvent, followed: boolean, now: number) {
     targetId: event.chat.targetId,
     seenAt: now,
     followed,
+    ...(event.chatTitle ? { title: event.chatTitle } : {}),
     ...(event.kind === "bot_added" ? { botPresent: true } : {}),
     ...(event.kind === "bot_removed" ? { botPresent: false } : {}),
     ...(event.kind === "push_enabled" ? { pushEnabled: true } : {}),

@@ -94,7 +94,13 @@ function mergeObservation(into: Map<string, AccountObservation>, seen: AccountOb
   into.set(key, prior ? mergeObservations(prior, seen) : seen);
 }
 
-/** Several touches of one chat in a batch become one upsert carrying the latest flags. */
+/** The later touch's title, else the earlier one's: an event without a name keeps the last name seen. */
+function titleOf(later: ChatTouch, earlier: ChatTouch): { title?: string } {
+  const title = later.title ?? earlier.title;
+  return title === undefined ? {} : { title };
+}
+
+/** Several touches of one chat in a batch become one upsert carrying the latest flags and name. */
 function mergeTouch(into: Map<string, ChatTouch>, touch: ChatTouch): void {
   const prior = into.get(touch.chatKey);
   if (!prior) {
@@ -105,6 +111,7 @@ function mergeTouch(into: Map<string, ChatTouch>, touch: ChatTouch): void {
   into.set(touch.chatKey, {
     ...later,
     seenAt: Math.max(prior.seenAt, touch.seenAt),
+    ...titleOf(later, later === touch ? prior : touch),
     ...(touch.botPresent === undefined
       ? prior.botPresent === undefined
         ? {}

@@ -98,6 +98,7 @@ export class D1MessageLog implements MessageLog {
         followed: c.followed,
         botPresent: c.botPresent ?? true,
         pushEnabled: c.pushEnabled ?? true,
+        title: c.title ?? null,
         firstSeen: c.seenAt,
         lastSeen: c.seenAt,
       })
@@ -109,6 +110,8 @@ export class D1MessageLog implements MessageLog {
           followed: sql`excluded.followed`,
           ...(c.botPresent === undefined ? {} : { botPresent: c.botPresent }),
           ...(c.pushEnabled === undefined ? {} : { pushEnabled: c.pushEnabled }),
+          // A renamed group: the latest name the platform gave wins; none given keeps the old one.
+          ...(c.title === undefined ? {} : { title: c.title }),
         },
       });
   }

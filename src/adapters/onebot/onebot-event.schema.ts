@@ -44,6 +44,8 @@ export const PrivateMessageEventSchema = OneBotEnvelopeSchema.extend({
 export const GroupMessageEventSchema = PrivateMessageEventSchema.extend({
   message_type: z.literal("group"),
   group_id: OneBotId,
+  /** The group's name: NapCat and some other implementations put it on group messages. */
+  group_name: z.string().nullish(),
 });
 
 export const MessageEventSchema = z.discriminatedUnion("message_type", [

@@ -67,6 +67,9 @@ function fromMessage(event: OneBotMessageEvent, raw: unknown, receivedAt: number
   const name = event.sender?.card || event.sender?.nickname || null;
   const sender = senderOf(event.user_id, name, event.sender?.role || null);
   if (!sender.ok) return sender;
+  // The chat's name when the event gives one: the group's name, or in a private chat the
+  // friend's own nickname (never a group card: that is a name inside some group).
+  const title = clipTitle(event.message_type === "group" ? event.group_name : event.sender?.nickname);
   const content = readOneBotMessage(event.message, {
     selfId: event.self_id,
     sender: { userId: event.user_id, name },
@@ -78,6 +81,7 @@ function fromMessage(event: OneBotMessageEvent, raw: unknown, receivedAt: number
     wireType: `message.${event.message_type}`,
     chat: target.value,
     sender: sender.value,
+    ...(title ? { chatTitle: title } : {}),
     message: {
       id: event.message_id,
       text: content.text,
@@ -166,6 +170,14 @@ function notice(
     receivedAt,
     raw,
   });
+}
+
+/** Longest chat title kept (QQ group names are at most 30 characters). */
+const MAX_TITLE_CHARS = 100;
+
+function clipTitle(name: string | null | undefined): string | null {
+  const t = name?.trim();
+  return t ? [...t].slice(0, MAX_TITLE_CHARS).join("") : null;
 }
 
 /** The operator of a join/leave, unless absent, 0 (an approval) or the bot itself (it left). */

@@ -17,6 +17,8 @@ export type ChatTouch = {
   readonly followed: boolean;
   readonly botPresent?: boolean;
   readonly pushEnabled?: boolean;
+  /** The platform's name for the chat, when the event gave one; absent = keep the stored title. */
+  readonly title?: string;
 };
 
 export type RecallMark = { readonly transport: string; readonly chatKey: string; readonly messageId: string };

@@ -73,6 +73,12 @@ export type InboundEvent = {
     readonly targetId: string;
   };
   readonly sender: InboundSender | null;
+  /**
+   * The platform's name for the chat when the event carries one (OneBot `group_name`, a
+   * friend's nickname in a private chat); QQ official events carry none. It reaches
+   * `chats.title` with the chat's registry row, flushed from the chat object's alarm.
+   */
+  readonly chatTitle?: string;
   readonly message: InboundMessage | null;
   /** For message_deleted: the id of the recalled message. */
   readonly deletedMessageId: string | null;

@@ -26,6 +26,7 @@ export function maskInboundEvent(event: InboundEvent): InboundEvent {
         }
       : null,
     raw: maskJson(event.raw),
+    ...(event.chatTitle === undefined ? {} : { chatTitle: maskCredentials(event.chatTitle) }),
   };
 }
 

@@ -71,4 +71,12 @@ describe("find_chat by alias and title", () => {
     expect(outside).not.toContain("onebot:group:777");
     expect(outside).toContain("没有匹配的聊天");
   });
+
+  it("a member's plain list names the domain's chats by alias and platform title", async ({ expect }) => {
+    const result = await findChat("qq:private:MEMBER_OPENID", MEMBER, "");
+    expect(result).toContain("qq:group:G1（别名 book-club）");
+    expect(result).toContain("qq:group:G2（名称 读书会二群）");
+    expect(result).toContain("qq:private:MEMBER_OPENID（当前聊天，名称 读书会小明）");
+    expect(result).not.toContain("onebot:group:777");
+  });
 });

@@ -50,6 +50,13 @@ export const findChatTool: Tool = {
     );
     if (chats.length === 0)
       return toolOk(grant.all ? `没有别名或名称匹配的聊天。${admin}` : "没有匹配的聊天。");
+    // The domain's chats found by address carry their alias and platform name too, so the model
+    // can tell "技术群" from a number. Few chats per domain: one registry read each, bounded.
+    if (services.sessionAdmin)
+      for (const c of chats.filter((k) => !byKey.has(k)).slice(0, NAMED_LIMIT)) {
+        const s = await services.sessionAdmin.registry.resolve(c);
+        if (s) byKey.set(c, s);
+      }
     const label = (c: string) => {
       const s = byKey.get(c);
       const names = [s?.alias ? `别名 ${s.alias}` : null, s?.title ? `名称 ${s.title}` : null].filter(

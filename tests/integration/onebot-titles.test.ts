@@ -1,0 +1,109 @@
+// OneBot chat names reach chats.title from the chat object's flush (never read on the ACK
+// path): a group's group_name, a friend's nickname for a private chat. An event without a
+// name keeps the stored one, a renamed group's new name wins, and the sessions API shows it.
+import { env, exports } from "cloudflare:workers";
+import { describe, it } from "vitest";
+import { sessionIdOf } from "../../src/domain/sessions/session-id";
+import { signedOneBotRequest } from "../support/onebot-signing";
+import { sessionsApi } from "../support/sessions";
+import { eventually } from "../support/wait";
+
+const SELF = 10000;
+const url = "https://bot.test/webhook/onebot";
+
+function message(
+  chat: { group: number } | { user: number },
+  messageId: number,
+  extra: { groupName?: string; nickname?: string; card?: string } = {},
+) {
+  const user = "user" in chat ? chat.user : 20001;
+  return JSON.stringify({
+    time: Math.floor(Date.now() / 1000),
+    self_id: SELF,
+    post_type: "message",
+    message_type: "group" in chat ? "group" : "private",
+    sub_type: "group" in chat ? "normal" : "friend",
+    message_id: messageId,
+    ...("group" in chat ? { group_id: chat.group } : {}),
+    ...(extra.groupName === undefined ? {} : { group_name: extra.groupName }),
+    user_id: user,
+    message: [{ type: "text", data: { text: `消息 ${messageId}` } }],
+    raw_message: `消息 ${messageId}`,
+    font: 0,
+    sender: { user_id: user, nickname: extra.nickname ?? "小红", card: extra.card ?? "", role: "member" },
+  });
+}
+
+const send = async (body: string) => {
+  const res = await exports.default.fetch(await signedOneBotRequest(url, body));
+  if (res.status !== 204) throw new Error(`webhook answered ${res.status}`);
+};
+
+async function titleOf(chatKey: string): Promise<string | null | undefined> {
+  const row = await env.DB.prepare("SELECT title FROM chats WHERE chat_key = ?1")
+    .bind(chatKey)
+    .first<{ title: string | null }>();
+  return row ? row.title : undefined;
+}
+
+const untilTitle = (chatKey: string, want: string) =>
+  eventually(async () => ((await titleOf(chatKey)) === want ? want : undefined));
+
+const seenTwice = (chatKey: string) =>
+  eventually(async () => {
+    const n = await env.DB.prepare("SELECT count(*) AS n FROM messages WHERE chat_key = ?1")
+      .bind(chatKey)
+      .first<{ n: number }>();
+    return (n?.n ?? 0) >= 2 ? true : undefined;
+  });
+
+describe("OneBot chat titles", () => {
+  it("a group's name is stored, kept when an event has none, and replaced when the group is renamed", async ({
+    expect,
+  }) => {
+    const group = 900_000 + Math.floor(Math.random() * 90_000);
+    const chatKey = `onebot:group:${group}`;
+    // Followed, so its messages are stored and the flush can be waited for.
+    await exports.default.fetch(
+      new Request("https://bot.test/api/settings", {
+        method: "PUT",
+        headers: { authorization: "Bearer test-admin-token", "content-type": "application/json" },
+        body: JSON.stringify({ follow: { groups: [chatKey] } }),
+      }),
+    );
+    await send(message({ group }, 1, { groupName: "周末露营群" }));
+    expect(await untilTitle(chatKey, "周末露营群")).toBe("周末露营群");
+
+    await send(message({ group }, 2));
+    await seenTwice(chatKey);
+    expect(await titleOf(chatKey)).toBe("周末露营群");
+
+    await send(message({ group }, 3, { groupName: "  露营与徒步  " }));
+    expect(await untilTitle(chatKey, "露营与徒步")).toBe("露营与徒步");
+
+    const info = await sessionsApi<{ session: { title: string; sessionId: string } }>(
+      `/${encodeURIComponent(chatKey)}`,
+    );
+    expect(info.body.session).toMatchObject({ title: "露营与徒步", sessionId: sessionIdOf(chatKey) });
+    const found = await sessionsApi<{ sessions: { chatKey: string; title: string }[] }>("?all=true");
+    expect(found.body.sessions.find((s) => s.chatKey === chatKey)?.title).toBe("露营与徒步");
+  });
+
+  it("a private chat is named by the friend's nickname, never by a group card", async ({ expect }) => {
+    const user = 30_000_000 + Math.floor(Math.random() * 1_000_000);
+    const chatKey = `onebot:private:${user}`;
+    await send(message({ user }, 7, { nickname: "阿强", card: "三群的强哥" }));
+    expect(await untilTitle(chatKey, "阿强")).toBe("阿强");
+  });
+
+  it("a group event without group_name leaves the title empty: the alias is the admin's", async ({
+    expect,
+  }) => {
+    const group = 990_000 + Math.floor(Math.random() * 9_000);
+    const chatKey = `onebot:group:${group}`;
+    await send(message({ group }, 11));
+    const row = await eventually(async () => ((await titleOf(chatKey)) === undefined ? undefined : true));
+    expect(row).toBe(true);
+    expect(await titleOf(chatKey)).toBeNull();
+  });
+});
