@@ -196,6 +196,106 @@ describe("OneBot backfill", () => {
     expect(JSON.stringify(await rows(chat))).not.toContain("机器人的回复");
   });
 
+  it("a failed backfill restarts from its cursor once, and what it fetches then deduplicates against live messages", async ({
+    expect,
+  }) => {
+    const group = newGroup();
+    const chat = `onebot:group:${group}`;
+    const now = Math.floor(Date.now() / 1000);
+    // Two older messages (seqs 1004, 1005) also arrived live, while the backfill stood failed.
+    const msgs = history(12).map((m, i) => (i === 4 || i === 5 ? { ...m, time: now - 20 + i } : m));
+    const fake = new FakeOneBotHistory();
+    fake.add(group, msgs);
+    // The cron's settings name the group; the Worker's (the restart's) follow "*", which covers
+    // it once the live messages have put it in the chat registry.
+    const settings = settingsWith({ follow: { groups: [chat] }, backfill: { pageSize: 5, maxPages: 3 } });
+
+    // One good page, then failures until the page bound: the record fails.
+    const flaky = {
+      page: async (id: string, before: number | null, count: number) => {
+        const r = await client(fake).page(id, before, count);
+        fake.failures.push({ http: 503 });
+        return r;
+      },
+    };
+    await backfillJob(env, settings, flaky);
+    await backfillJob(env, settings, client(fake));
+    const failed = await progressOf(chat);
+    expect(failed).toMatchObject({ status: "failed", cursor: "1007", pages: 3, errors: 2, stored: 5 });
+    fake.failures.length = 0;
+    // A failed record is not retried by the cron on its own.
+    await backfillJob(env, settings, client(fake));
+    expect(fake.calls).toHaveLength(3);
+
+    for (const m of [msgs[4], msgs[5]] as FakeGroupMessage[]) {
+      const res = await exports.default.fetch(
+        await signedOneBotRequest("https://bot.test/webhook/onebot", JSON.stringify(wireMessage(group, m))),
+      );
+      expect(res.status).toBe(204);
+    }
+    await eventually(async () => ((await rows(chat)).length === 7 ? true : undefined));
+
+    const restart = () =>
+      exports.default.fetch(
+        new Request(`https://bot.test/api/backfill/${encodeURIComponent(chat)}/restart`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        }),
+      );
+    const first = await restart();
+    expect(first.status).toBe(200);
+    expect(await first.json()).toMatchObject({
+      changed: true,
+      progress: { status: "running", cursor: 1007 },
+    });
+    const running = await progressOf(chat);
+    expect(running).toMatchObject({
+      status: "running",
+      cursor: "1007",
+      stored: 5,
+      restarts: 1,
+      restart_pages: 3,
+    });
+    // Idempotent: a second restart changes nothing.
+    const second = await restart();
+    expect(await second.json()).toMatchObject({ changed: false });
+    expect(await progressOf(chat)).toEqual(running);
+
+    await backfillJob(env, settings, client(fake));
+    // Resumed before the cursor: no page from the top again.
+    expect(fake.calls.slice(3).map((c) => c.message_seq ?? null)).toEqual([1007, 1003, 1000]);
+    expect(await progressOf(chat)).toMatchObject({ status: "done", done_reason: "beginning of history" });
+    const after = await rows(chat);
+    expect(after.map((r) => r.message_id).sort()).toEqual(msgs.map((m) => String(m.messageId)).sort());
+
+    // Done is not restarted; bad keys and unknown groups are refused; nothing changes.
+    const done = await progressOf(chat);
+    const refused = await restart();
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: "invalid", field: "status" });
+    for (const [key, status] of [
+      ["qq:group:G1", 400],
+      ["onebot:private:123", 400],
+      [`onebot:group:${newGroup()}`, 404],
+    ] as const) {
+      const res = await exports.default.fetch(
+        new Request(`https://bot.test/api/backfill/${encodeURIComponent(key)}/restart`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        }),
+      );
+      expect(res.status).toBe(status);
+    }
+    expect(await progressOf(chat)).toEqual(done);
+    const audit = await env.DB.prepare(
+      "SELECT actor, detail FROM audit_log WHERE action = 'backfill.restart' AND target = ?1 ORDER BY id",
+    )
+      .bind(chat)
+      .all<{ actor: string; detail: string }>();
+    expect(audit.results.map((r) => JSON.parse(r.detail).outcome)).toEqual(["ok", "ok", "refused"]);
+    expect(audit.results.every((r) => r.actor.length > 0)).toBe(true);
+  });
+
   it("leaves unfollowed groups alone, follows '*' through the chat registry, and reports progress at /api/backfill", async ({
     expect,
   }) => {

@@ -12,6 +12,8 @@ type Row = {
   errors: number;
   last_error: string | null;
   done_reason: string | null;
+  restarts: number;
+  restart_pages: number;
   started_at: number;
   updated_at: number;
 };
@@ -27,6 +29,8 @@ const toProgress = (r: Row): BackfillProgress => ({
   errors: r.errors,
   lastError: r.last_error,
   doneReason: r.done_reason,
+  restarts: r.restarts,
+  restartPages: r.restart_pages,
   startedAt: r.started_at,
   updatedAt: r.updated_at,
 });
@@ -44,14 +48,23 @@ export class D1BackfillProgress implements BackfillProgressStore {
     return results.map(toProgress);
   }
 
+  async get(chatKey: string): Promise<BackfillProgress | null> {
+    const row = await this.#db
+      .prepare("SELECT * FROM backfill_progress WHERE chat_key = ?")
+      .bind(chatKey)
+      .first<Row>();
+    return row ? toProgress(row) : null;
+  }
+
   async save(p: BackfillProgress): Promise<void> {
     await this.#db
       .prepare(
         `INSERT INTO backfill_progress (chat_key, status, cursor, pages, fetched, stored, skipped, errors, last_error,
-           done_reason, started_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           done_reason, restarts, restart_pages, started_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (chat_key) DO UPDATE SET status = excluded.status, cursor = excluded.cursor, pages = excluded.pages,
            fetched = excluded.fetched, stored = excluded.stored, skipped = excluded.skipped, errors = excluded.errors,
-           last_error = excluded.last_error, done_reason = excluded.done_reason, updated_at = excluded.updated_at`,
+           last_error = excluded.last_error, done_reason = excluded.done_reason, restarts = excluded.restarts,
+           restart_pages = excluded.restart_pages, updated_at = excluded.updated_at`,
       )
       .bind(
         p.chatKey,
@@ -64,6 +77,8 @@ export class D1BackfillProgress implements BackfillProgressStore {
         p.errors,
         p.lastError,
         p.doneReason,
+        p.restarts,
+        p.restartPages,
         p.startedAt,
         p.updatedAt,
       )

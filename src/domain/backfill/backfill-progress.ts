@@ -14,6 +14,10 @@ export type BackfillProgress = {
   readonly errors: number;
   readonly lastError: string | null;
   readonly doneReason: string | null;
+  /** Times an admin restarted the record after it failed. */
+  readonly restarts: number;
+  /** `pages` at the last restart: the page bound counts the pages since. */
+  readonly restartPages: number;
   readonly startedAt: number;
   readonly updatedAt: number;
 };
@@ -30,6 +34,8 @@ export function newProgress(chatKey: string, at: number): BackfillProgress {
     errors: 0,
     lastError: null,
     doneReason: null,
+    restarts: 0,
+    restartPages: 0,
     startedAt: at,
     updatedAt: at,
   };
@@ -38,6 +44,8 @@ export function newProgress(chatKey: string, at: number): BackfillProgress {
 export interface BackfillProgressStore {
   /** Every record, newest update first. */
   list(): Promise<BackfillProgress[]>;
+  /** One group's record; null before the cron first reached it. */
+  get(chatKey: string): Promise<BackfillProgress | null>;
   save(progress: BackfillProgress): Promise<void>;
   /** OneBot group chats the registry knows (seen at least once), for a follow list of "*". */
   knownOneBotGroups(): Promise<string[]>;

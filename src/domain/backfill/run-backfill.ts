@@ -94,7 +94,7 @@ async function backfillPage(
   const parsed = parseChatKey(p.chatKey);
   const at = deps.now();
   const bounded = (q: BackfillProgress, lastFailed: boolean): BackfillProgress =>
-    q.status === "running" && q.pages >= cfg.maxPages
+    q.status === "running" && q.pages - q.restartPages >= cfg.maxPages
       ? { ...q, status: lastFailed ? "failed" : "done", doneReason: "page bound" }
       : q;
   if (!parsed.ok || parsed.value.channel !== "onebot" || parsed.value.targetType !== "group") {
