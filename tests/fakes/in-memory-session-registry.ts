@@ -4,6 +4,7 @@ import type {
   ExportData,
   ForgetCounts,
   PersonForgetCounts,
+  PersonForgetPreview,
   SessionInfo,
   SessionRegistry,
 } from "../../src/domain/sessions/session-registry";
@@ -92,6 +93,9 @@ export class InMemorySessionRegistry implements SessionRegistry {
   }
   async forgetPerson(_personId: string, accounts: readonly string[]): Promise<PersonForgetCounts> {
     return { accounts, memory: 1, nodesFts: 1, candidates: 0, observations: 0, embeddings: 0, vectors: 0 };
+  }
+  async previewForgetPerson(_personId: string, accounts: readonly string[]): Promise<PersonForgetPreview> {
+    return { accounts, memory: 1, candidates: 0, observations: 0 };
   }
   async exportData(): Promise<ExportData> {
     return { memory: [], summaries: [] };

@@ -11,6 +11,7 @@ import type {
   ExportData,
   ForgetCounts,
   PersonForgetCounts,
+  PersonForgetPreview,
   SessionInfo,
   SessionRegistry,
 } from "../../domain/sessions/session-registry";
@@ -259,6 +260,26 @@ export class D1SessionRegistry implements SessionRegistry, ChatLinks {
       observations: observations?.meta.changes ?? 0,
       embeddings: nodes.embeddings,
       vectors: nodes.vectors,
+    };
+  }
+
+  async previewForgetPerson(personId: string, accounts: readonly string[]): Promise<PersonForgetPreview> {
+    const scopes = JSON.stringify([["person", personId], ...accounts.map((a) => ["account", a])]);
+    const inScopes =
+      "(scope_type, scope_id) IN (SELECT value ->> '$[0]', value ->> '$[1]' FROM json_each(?1))";
+    const row = await this.#db
+      .prepare(
+        `SELECT (SELECT count(*) FROM nodes WHERE ${inScopes}) AS memory,
+                (SELECT count(*) FROM memory_candidates WHERE ${inScopes}) AS candidates,
+                (SELECT count(*) FROM account_observations WHERE account_key IN (SELECT value FROM json_each(?2))) AS observations`,
+      )
+      .bind(scopes, JSON.stringify(accounts))
+      .first<{ memory: number; candidates: number; observations: number }>();
+    return {
+      accounts,
+      memory: row?.memory ?? 0,
+      candidates: row?.candidates ?? 0,
+      observations: row?.observations ?? 0,
     };
   }
 

@@ -9,7 +9,7 @@ import type { DomainError } from "../kernel/result";
 import { exposuresOfLink, type PrivateExposure, privateChatsReadBy } from "./cluster-exposure";
 import { renderSessionExport } from "./session-export";
 import { aliasProblem, MAX_KEEP_DAYS, type SessionOperation } from "./session-operation";
-import type { SessionInfo, SessionRegistry } from "./session-registry";
+import type { PersonForgetPreview, SessionInfo, SessionRegistry } from "./session-registry";
 
 export type SessionAuditEntry = {
   readonly action: string;
@@ -51,6 +51,9 @@ function line(s: SessionInfo): string {
 
 const riskText = (e: readonly PrivateExposure[]) =>
   e.map((x) => `群 ${x.group} 将能读取 ${x.label}（${x.privateChat}）的私聊记忆中的公开条目`).join("；");
+
+const previewText = (person: string, p: PersonForgetPreview) =>
+  `${person} 的个人记忆 ${p.memory} 条、记忆候选 ${p.candidates} 条、观察记录 ${p.observations} 条（账号：${p.accounts.join("、") || "无"}）`;
 
 export async function runSessionOperation(op: SessionOperation, deps: SessionOpDeps): Promise<SessionAnswer> {
   const audit = async (
@@ -272,6 +275,27 @@ export async function runSessionOperation(op: SessionOperation, deps: SessionOpD
       const markdown = renderSessionExport(r.session, data, deps.now);
       return { ok: true, text: markdown, data: { markdown, session: r.session } };
     }
+    case "forget-person-preview": {
+      const accounts = await deps.personAccounts(op.person);
+      if (accounts === null)
+        return fail(
+          { kind: "not-found", what: `person ${op.person}` },
+          `找不到人物 ${op.person}。`,
+          op.person,
+        );
+      const preview = await deps.registry.previewForgetPerson(op.person, accounts);
+      await audit(op.person, "ok", {
+        accounts: preview.accounts.join(","),
+        memory: preview.memory,
+        candidates: preview.candidates,
+        observations: preview.observations,
+      });
+      return {
+        ok: true,
+        text: `将删除 ${previewText(op.person, preview)}。确认请加 --yes。`,
+        data: { preview },
+      };
+    }
     case "forget-person": {
       const accounts = await deps.personAccounts(op.person);
       if (accounts === null)
@@ -280,23 +304,26 @@ export async function runSessionOperation(op: SessionOperation, deps: SessionOpD
           `找不到人物 ${op.person}。`,
           op.person,
         );
-      if (!op.yes)
+      if (!op.yes) {
+        const preview = await deps.registry.previewForgetPerson(op.person, accounts);
         return fail(
           { kind: "invalid", field: "yes", reason: "forgetting deletes for good; confirm to forget" },
-          `⚠ 这会永久删除 ${op.person} 的个人记忆（账号：${accounts.join("、") || "无"}）与观察记录。确认请加 --yes。`,
+          `⚠ 这会永久删除 ${previewText(op.person, preview)}。确认请加 --yes。`,
           op.person,
         );
+      }
       const removed = await deps.registry.forgetPerson(op.person, accounts);
       await audit(op.person, "ok", {
         accounts: removed.accounts.join(","),
         memory: removed.memory,
+        candidates: removed.candidates,
         observations: removed.observations,
         embeddings: removed.embeddings,
         vectors: removed.vectors,
       });
       return {
         ok: true,
-        text: `已删除 ${op.person} 的个人记忆 ${removed.memory} 条、观察记录 ${removed.observations} 条、嵌入 ${removed.embeddings} 个、向量 ${removed.vectors} 个（账号：${removed.accounts.join("、") || "无"}）。`,
+        text: `已删除 ${op.person} 的个人记忆 ${removed.memory} 条、记忆候选 ${removed.candidates} 条、观察记录 ${removed.observations} 条、嵌入 ${removed.embeddings} 个、向量 ${removed.vectors} 个（账号：${removed.accounts.join("、") || "无"}）。`,
         data: { removed },
       };
     }

@@ -16,7 +16,9 @@ export type SessionOperation =
   | { readonly op: "store"; readonly ref: string; readonly enabled: boolean }
   | { readonly op: "forget"; readonly ref: string; readonly yes: boolean }
   | { readonly op: "export"; readonly ref: string; readonly log: boolean }
-  | { readonly op: "forget-person"; readonly person: string; readonly yes: boolean };
+  | { readonly op: "forget-person"; readonly person: string; readonly yes: boolean }
+  /** What `forget-person` would remove, counted; removes nothing (the confirm step). */
+  | { readonly op: "forget-person-preview"; readonly person: string };
 
 export type SessionOpName = SessionOperation["op"];
 

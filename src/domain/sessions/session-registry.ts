@@ -46,6 +46,14 @@ export type PersonForgetCounts = {
   readonly vectors: number;
 };
 
+/** What a person's forget would remove, counted before anything is deleted (the confirm step). */
+export type PersonForgetPreview = {
+  readonly accounts: readonly string[];
+  readonly memory: number;
+  readonly candidates: number;
+  readonly observations: number;
+};
+
 export type ExportItem = {
   readonly nodeId: string;
   readonly kind: string;
@@ -88,5 +96,7 @@ export interface SessionRegistry {
   forget(chatKey: string): Promise<ForgetCounts>;
   /** Deletes the personal memory and observations of these accounts and this person. */
   forgetPerson(personId: string, accounts: readonly string[]): Promise<PersonForgetCounts>;
+  /** Counts what `forgetPerson` would delete, deleting nothing. */
+  previewForgetPerson(personId: string, accounts: readonly string[]): Promise<PersonForgetPreview>;
   exportData(chatKey: string, withLog: boolean): Promise<ExportData>;
 }

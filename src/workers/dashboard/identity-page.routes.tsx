@@ -8,6 +8,8 @@ import {
   readReports,
   unlinkFromAdmin,
 } from "../routes/identity-admin.routes";
+import { runSessionRequest } from "../routes/sessions.routes";
+import type { PendingForget } from "./forget-person-panel";
 import { IdentityPage } from "./identity-page";
 import { pageContext } from "./page-context";
 import { render } from "./page-render";
@@ -16,7 +18,12 @@ const field = (v: unknown) => (typeof v === "string" ? v.trim() : "");
 
 async function identityPage(
   c: Context<AppEnv>,
-  extra: { notice?: string; error?: string; typed?: { account: string; person: string } } = {},
+  extra: {
+    notice?: string;
+    error?: string;
+    typed?: { account: string; person: string };
+    forget?: PendingForget;
+  } = {},
 ) {
   const [overview, reports] = await Promise.all([identityOverview(c.env), readReports(c.env)]);
   return render(
@@ -52,4 +59,46 @@ export const identityPageRoutes = new Hono<AppEnv>()
     }
     const notice = `Unlinked ${unlinked.value.account}.`;
     return c.redirect(`/admin/identity?notice=${encodeURIComponent(notice)}`, 303);
+  })
+  /** Forget a person, step one: what would be removed, counted; nothing is removed. */
+  .get("/forget", async (c) => {
+    const person = field(c.req.query("person"));
+    if (!person) return identityPage(c, { error: "person is required" });
+    const answer = await runSessionRequest(
+      c,
+      { op: "forget-person-preview", person },
+      undefined,
+      "dashboard",
+    );
+    if (!answer.ok) return identityPage(c, { error: answer.text });
+    return identityPage(c, { forget: { person, preview: answer.data.preview as PendingForget["preview"] } });
+  })
+  /** Step two: removes it when the person id is typed again; the notice says what went. */
+  .post("/forget", async (c) => {
+    const form = await c.req.parseBody();
+    const person = field(form.person);
+    const confirm = field(form.confirm);
+    if (!person) return identityPage(c, { error: "person is required" });
+    const answer = await runSessionRequest(
+      c,
+      { op: "forget-person", person, yes: confirm === person },
+      { person, confirm },
+      "dashboard",
+    );
+    if (answer.ok) return c.redirect(`/admin/identity?notice=${encodeURIComponent(answer.text)}`, 303);
+    if (answer.error.kind === "invalid" && answer.error.field === "yes") {
+      // Not confirmed: the confirm step again, with the counts as they are now.
+      const again = await runSessionRequest(
+        c,
+        { op: "forget-person-preview", person },
+        undefined,
+        "dashboard",
+      );
+      if (again.ok)
+        return identityPage(c, {
+          error: `Nothing was removed: type ${person} to confirm.`,
+          forget: { person, preview: again.data.preview as PendingForget["preview"] },
+        });
+    }
+    return identityPage(c, { error: answer.text });
   });

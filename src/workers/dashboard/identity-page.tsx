@@ -6,6 +6,7 @@ import type { ChatReadReport } from "../../domain/agent/chat-readers";
 import { CSRF_FIELD } from "../auth/csrf";
 import type { identityOverview } from "../routes/identity-admin.routes";
 import { DataTable } from "./data-table";
+import { ForgetPersonPanel, forgetPersonHref, type PendingForget } from "./forget-person-panel";
 import { formatTime } from "./format";
 import { NoRisk, RiskMarker, ScopeRead } from "./risk-marker";
 
@@ -52,6 +53,7 @@ export function IdentityPage(props: {
   notice?: string;
   error?: string;
   typed?: { account: string; person: string };
+  forget?: PendingForget;
 }) {
   const o = props.overview;
   const csrf = props.csrf && <input type="hidden" name={CSRF_FIELD} value={props.csrf} />;
@@ -82,7 +84,7 @@ export function IdentityPage(props: {
 
       <h2>Declared people</h2>
       <DataTable
-        headers={["Person", "Name", "Accounts", "Admin"]}
+        headers={["Person", "Name", "Accounts", "Admin", ""]}
         empty="No people declared in settings (identity.people)."
         rows={o.declared.map((p) => (
           <tr>
@@ -90,13 +92,16 @@ export function IdentityPage(props: {
             <td>{p.displayName}</td>
             <td>{p.accounts.join(", ")}</td>
             <td>{o.admins.includes(`person:${p.id}`) ? "yes" : ""}</td>
+            <td>
+              <a href={forgetPersonHref(p.id)}>Forget…</a>
+            </td>
           </tr>
         ))}
       />
 
       <h2>Stored people</h2>
       <DataTable
-        headers={["Person", "Name", "Origin", "Accounts", "Created"]}
+        headers={["Person", "Name", "Origin", "Accounts", "Created", ""]}
         empty="No people created by links or union ids."
         rows={o.people.map((p) => (
           <tr>
@@ -105,9 +110,14 @@ export function IdentityPage(props: {
             <td>{p.origin}</td>
             <td>{p.accounts}</td>
             <td>{formatTime(p.createdAt)}</td>
+            <td>
+              <a href={forgetPersonHref(p.personId)}>Forget…</a>
+            </td>
           </tr>
         ))}
       />
+
+      <ForgetPersonPanel csrf={props.csrf} {...(props.forget ? { pending: props.forget } : {})} />
 
       <h2>Account links</h2>
       <form class="filters" method="post" action="/admin/identity/link">

@@ -79,6 +79,12 @@ export const sessionsRoutes = new Hono<AppEnv>()
     if (!q.ok) return problem(c, q.error);
     return answer(c, await runSessionRequest(c, { op: "list", all: q.value.all ?? false }));
   })
+  /** The confirm step: what forgetting this person would remove, counted; nothing is removed. */
+  .get("/people/:person/forget", async (c) => {
+    const person = validate(ref, c.req.param("person"));
+    if (!person.ok) return problem(c, { kind: "invalid", field: "person", reason: "must be a person id" });
+    return answer(c, await runSessionRequest(c, { op: "forget-person-preview", person: person.value }));
+  })
   .post("/people/:person/forget", jsonBody(ForgetBody), async (c) => {
     const person = validate(ref, c.req.param("person"));
     if (!person.ok) return problem(c, { kind: "invalid", field: "person", reason: "must be a person id" });
