@@ -9,7 +9,9 @@ import { settingsSource } from "../../composition/settings-source";
 import { exposuresOfLink, privateChatsReadBy } from "../../domain/sessions/cluster-exposure";
 import type { SessionOperation } from "../../domain/sessions/session-operation";
 import type { AppEnv } from "../app-env";
+import { backfillOverview, restartBackfillRequest } from "../routes/backfill.routes";
 import { runSessionRequest } from "../routes/sessions.routes";
+import { BackfillPanel } from "./backfill-panel";
 import { Layout } from "./layout";
 import { pageContext } from "./page-context";
 import { type PendingLink, SessionsPage } from "./sessions-page";
@@ -22,12 +24,24 @@ async function page(
   status: 200 | 400 = 200,
 ) {
   const settings = settingsSource(c.env);
-  const sessions = await sessionRegistry(c.env, () => settings.current()).list({ limit: LIMIT });
+  const [sessions, backfill] = await Promise.all([
+    sessionRegistry(c.env, () => settings.current()).list({ limit: LIMIT }),
+    backfillOverview(c.env),
+  ]);
   const exposures = sessions.flatMap((s) => privateChatsReadBy(s, sessions));
+  const names = new Map(
+    sessions.flatMap((s) => ((s.alias ?? s.title) ? [[s.chatKey, s.alias ?? s.title ?? ""]] : [])),
+  );
   const context = await pageContext(c);
   return c.html(
     <Layout title="Sessions" current="/admin/sessions" csrf={context.csrf} actor={context.actor}>
       <SessionsPage sessions={sessions} exposures={exposures} csrf={context.csrf} {...extra} />
+      <BackfillPanel
+        groups={backfill.groups}
+        configured={Boolean(c.get("config").onebot.apiBase) && backfill.settings.backfill.enabled}
+        names={names}
+        csrf={context.csrf}
+      />
     </Layout>,
     status,
   );
@@ -61,6 +75,25 @@ export const sessionsDashboardRoutes = new Hono<AppEnv>()
       }
     }
     return page(c, { error: answer.text }, 400);
+  })
+  .post("/backfill/restart", async (c) => {
+    const chat = field(await c.req.parseBody(), "chat");
+    const restarted = await restartBackfillRequest(c, chat, "dashboard");
+    if (!restarted.ok) {
+      const e = restarted.error;
+      const reason =
+        "reason" in e
+          ? `${"field" in e ? `${e.field} ` : ""}${e.reason}`
+          : e.kind === "not-found"
+            ? `no ${e.what}`
+            : e.kind;
+      return page(c, { error: `Backfill of ${chat || "(no chat)"} not restarted: ${reason}` }, 400);
+    }
+    const { changed, progress } = restarted.value;
+    const notice = changed
+      ? `Backfill of ${progress.chatKey} restarted: the next cron run resumes before message_seq ${progress.cursor ?? "(the newest)"}, ${progress.stored} already stored.`
+      : `Backfill of ${progress.chatKey} is already running; nothing changed.`;
+    return c.redirect(`/admin/sessions?notice=${encodeURIComponent(notice)}`, 303);
   })
   .post("/:ref/rename", async (c) => {
     const alias = field(await c.req.parseBody(), "alias");
