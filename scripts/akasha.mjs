@@ -36,7 +36,7 @@ export const COMMANDS = {
     load: () => import("./cli/kb.mjs"),
   },
   sessions: {
-    summary: "sessions: list, info, link, unlink, rename, retention, store, forget, export",
+    summary: "sessions: list, info, link, unlink, rename, retention, store, forget, export, backfill",
     load: () => import("./cli/sessions.mjs"),
   },
   embeddings: {

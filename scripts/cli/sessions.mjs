@@ -38,9 +38,11 @@ const OPERATIONS = [
   [
     "forget-person",
     "<person>",
-    [["--yes", "confirm: deletes for good"]],
+    [["--yes", "confirm: deletes for good (without it: only count what would go)"]],
     "delete a person's personal memory and observations",
   ],
+  ["backfill", "", [], "the OneBot backfill's progress per followed group"],
+  ["backfill-restart", "<chat>", [], "restart a failed OneBot group's backfill from its recorded cursor"],
 ];
 
 const enc = encodeURIComponent;
@@ -90,7 +92,16 @@ export function requestOf({ op, rest, flags }) {
       return ["GET", `/sessions/${enc(rest[0])}/export${flags.log ? "?log=true" : ""}`];
     case "forget-person":
       need(1);
-      return ["POST", `/sessions/people/${enc(rest[0])}/forget`, { confirm: flags.yes ? rest[0] : "" }];
+      // Without --yes: the confirm step, which counts what would go and removes nothing.
+      return flags.yes
+        ? ["POST", `/sessions/people/${enc(rest[0])}/forget`, { confirm: rest[0] }]
+        : ["GET", `/sessions/people/${enc(rest[0])}/forget`];
+    case "backfill":
+      need(0);
+      return ["GET", "/backfill"];
+    case "backfill-restart":
+      need(1);
+      return ["POST", `/backfill/${enc(rest[0])}/restart`];
     default:
       throw new CliError(`${op ? `unknown operation '${op}'` : "names no operation"}`);
   }
@@ -118,8 +129,21 @@ export async function execute(parsed) {
     return 0;
   }
   if (parsed.flags.json) console.log(JSON.stringify(r.json, null, 2));
+  else if (parsed.op === "backfill") console.log(renderBackfill(r.json));
   else console.log(r.json.message ?? JSON.stringify(r.json, null, 2));
   return 0;
+}
+
+/** One line per group: status, cursor, counts, the last error of a failed one. */
+export function renderBackfill({ configured, groups }) {
+  const head = configured
+    ? "backfill: on"
+    : "backfill: not running (ONEBOT_API_BASE unset or backfill.enabled off)";
+  const line = (g) =>
+    g.status === "pending"
+      ? `${g.chatKey}  pending`
+      : `${g.chatKey}  ${g.status}${g.doneReason ? ` (${g.doneReason})` : ""}  cursor ${g.cursor ?? "-"}  stored ${g.stored}  pages ${g.pages}  errors ${g.errors}${g.restarts ? `  restarts ${g.restarts}` : ""}${g.followed ? "" : "  not followed"}${g.status === "failed" && g.lastError ? `\n    last error: ${g.lastError}` : ""}`;
+  return [head, ...(groups.length ? groups.map(line) : ["no followed OneBot groups"])].join("\n");
 }
 
 export function command(name = "sessions") {

@@ -151,6 +151,60 @@ describe("parsing and refusals", () => {
     assert.equal(seen.length, before);
   });
 
+  it("sessions: forget-person without --yes only counts; backfill lists progress and restarts one group", async () => {
+    seen.length = 0;
+    routes = {
+      "GET /api/sessions/people/alice/forget": [200, { message: "将删除 alice 的个人记忆 3 条" }],
+      "POST /api/sessions/people/alice/forget": [200, { message: "已删除" }],
+      "GET /api/backfill": [
+        200,
+        {
+          configured: true,
+          groups: [
+            { chatKey: "onebot:group:1", followed: true, status: "pending" },
+            {
+              chatKey: "onebot:group:2",
+              followed: true,
+              status: "failed",
+              cursor: 5120,
+              stored: 40,
+              pages: 100,
+              errors: 3,
+              restarts: 0,
+              lastError: "http: HTTP 502",
+              doneReason: null,
+            },
+          ],
+        },
+      ],
+      "POST /api/backfill/onebot%3Agroup%3A2/restart": [200, { changed: true, message: "restarted" }],
+      "POST /api/backfill/qq%3Agroup%3AG/restart": [
+        400,
+        { error: "invalid", field: "chat", reason: "must be a OneBot group chat key" },
+      ],
+    };
+    const preview = await api(["sessions", "forget-person", "alice"]);
+    assert.equal(preview.code, 0);
+    assert.match(preview.out, /将删除/);
+    assert.deepEqual([seen.at(-1).method, seen.at(-1).path], ["GET", "/api/sessions/people/alice/forget"]);
+    await api(["sessions", "forget-person", "alice", "--yes"]);
+    assert.deepEqual(seen.at(-1).body, { confirm: "alice" });
+    const listed = await api(["sessions", "backfill"]);
+    assert.equal(listed.code, 0);
+    assert.match(listed.out, /onebot:group:1 {2}pending/);
+    assert.match(listed.out, /onebot:group:2 {2}failed {2}cursor 5120 {2}stored 40/);
+    assert.match(listed.out, /last error: http: HTTP 502/);
+    assert.equal((await api(["sessions", "backfill-restart", "onebot:group:2"])).code, 0);
+    assert.deepEqual(
+      [seen.at(-1).method, seen.at(-1).path],
+      ["POST", "/api/backfill/onebot%3Agroup%3A2/restart"],
+    );
+    const refused = await api(["sessions", "backfill-restart", "qq:group:G"]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.err, /chat/);
+    assert.equal((await api(["sessions", "backfill-restart"])).code, 2);
+  });
+
   it("memory forget needs --yes and sends the id as confirmation", async () => {
     seen.length = 0;
     assert.equal((await api(["memory", "forget", "m_1"])).code, 2);
