@@ -9,6 +9,7 @@ import { chromium } from "playwright-core";
 import { effectiveDevVars, root } from "../../scripts/lib/dev-vars.mjs";
 import { applyLocalMigrations, LOCAL_MODE_VARS, startWranglerDev } from "../../scripts/lib/wrangler.mjs";
 import { sessionsSteps } from "./sessions-steps.mjs";
+import { forgetPersonBackfillSteps } from "./steps/forget-person-backfill.mjs";
 import { knowledgeIdentityMigrationsSteps } from "./steps/knowledge-identity-migrations.mjs";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -192,6 +193,7 @@ try {
   });
 
   await knowledgeIdentityMigrationsSteps({ page, base, run, group, state, step, assert, shot });
+  await forgetPersonBackfillSteps({ page, base, token, run, state, step, assert, shot });
 
   await step("logs out and is refused afterwards", async () => {
     await page.goto(`${base}/admin`);
