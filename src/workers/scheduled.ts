@@ -2,6 +2,7 @@
 import { applyRetention } from "../adapters/d1/retention";
 import { backfillJob, oneBotHistorySource } from "../composition/backfill";
 import { dailySummaryJob } from "../composition/daily-summaries";
+import { groupTitlesJob, oneBotGroupInfo } from "../composition/group-titles";
 import { createKnowledgeServices } from "../composition/knowledge-services";
 import { recordRetention } from "../composition/retention-status";
 import { readRuntimeConfig } from "../composition/runtime-config";
@@ -28,6 +29,12 @@ export async function runScheduled(env: Env, scheduledTime: number): Promise<voi
     console.log(JSON.stringify({ msg: "onebot backfill", ...(await backfillJob(env, settings, source)) }));
   } catch (e) {
     console.error(JSON.stringify({ msg: "onebot backfill failed", error: String(e) }));
+  }
+  try {
+    const titles = await groupTitlesJob(env, oneBotGroupInfo(readRuntimeConfig(env)));
+    console.log(JSON.stringify({ msg: "onebot group titles", ...titles }));
+  } catch (e) {
+    console.error(JSON.stringify({ msg: "onebot group titles failed", error: String(e) }));
   }
   try {
     console.log(

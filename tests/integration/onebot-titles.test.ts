@@ -3,9 +3,11 @@
 // name keeps the stored one, a renamed group's new name wins, and the sessions API shows it.
 import { env, exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
+import { OneBotGroupInfoClient } from "../../src/adapters/onebot/onebot-group-info-client";
+import { groupTitlesJob } from "../../src/composition/group-titles";
 import { sessionIdOf } from "../../src/domain/sessions/session-id";
 import { signedOneBotRequest } from "../support/onebot-signing";
-import { sessionsApi } from "../support/sessions";
+import { registerChat, sessionsApi } from "../support/sessions";
 import { eventually } from "../support/wait";
 
 const SELF = 10000;
@@ -105,5 +107,50 @@ describe("OneBot chat titles", () => {
     const row = await eventually(async () => ((await titleOf(chatKey)) === undefined ? undefined : true));
     expect(row).toBe(true);
     expect(await titleOf(chatKey)).toBeNull();
+  });
+
+  it("the cron names untitled groups through get_group_info, never over a name an event gave", async ({
+    expect,
+  }) => {
+    const base = 500_000 + Math.floor(Math.random() * 90_000);
+    const [untitled, failing, titled] = [base, base + 1, base + 2].map((g) => `onebot:group:${g}`) as [
+      string,
+      string,
+      string,
+    ];
+    await registerChat(untitled, Date.now() + 3);
+    await registerChat(failing, Date.now() + 2);
+    await registerChat(titled, Date.now() + 1, "事件里的群名");
+    const asked: unknown[] = [];
+    const fake: typeof fetch = async (input, init) => {
+      const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
+      const body = JSON.parse(String(init?.body)) as { group_id: number };
+      asked.push({
+        path: url.pathname,
+        group: body.group_id,
+        auth: new Headers(init?.headers).get("authorization"),
+      });
+      if (body.group_id === base + 1)
+        return Response.json({ status: "failed", retcode: 1200, wording: "不在群内" });
+      return Response.json({
+        status: "ok",
+        retcode: 0,
+        data: { group_id: body.group_id, group_name: `群${body.group_id}` },
+      });
+    };
+    const source = new OneBotGroupInfoClient({
+      apiBase: "http://onebot.test/",
+      accessToken: "tok",
+      fetch: fake,
+    });
+    const report = await groupTitlesJob(env, source);
+    expect(report.failed).toBeGreaterThanOrEqual(1);
+    expect(await titleOf(untitled)).toBe(`群${base}`);
+    expect(await titleOf(failing)).toBeNull();
+    expect(await titleOf(titled)).toBe("事件里的群名");
+    expect(asked).toContainEqual({ path: "/get_group_info", group: base, auth: "Bearer tok" });
+    expect(asked).not.toContainEqual(expect.objectContaining({ group: base + 2 }));
+    // Without a OneBot API nothing is asked.
+    expect(await groupTitlesJob(env, null)).toEqual({ asked: 0, named: 0, failed: 0 });
   });
 });
