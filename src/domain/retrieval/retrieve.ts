@@ -12,7 +12,7 @@
  * runs on FTS alone (docs/invariants.md#fts-only-still-works).
  */
 
-import { focusedQueryTokens, queryTokens, searchTokens } from "../text/search-tokens";
+import { focusedQueryTokens, identifierCompounds, queryTokens, searchTokens } from "../text/search-tokens";
 import { estimateTokens, truncateToTokens } from "../text/token-estimate";
 import { type Citation, citationOf } from "./citation";
 import type { ContextNode } from "./context-node";
@@ -402,7 +402,7 @@ export function coverageOf(query: ReadonlySet<string>, text: string): number {
  * are rare in any text, so as IDF weights they would outweigh the words that carry meaning.
  */
 export function evidenceTokens(query: string): string[] {
-  return focusedQueryTokens(query, 32).filter((t) => !isQuestionWord(t));
+  return [...identifierCompounds(query), ...focusedQueryTokens(query, 32)].filter((t) => !isQuestionWord(t));
 }
 
 /** BM25's IDF of each token in the readable scopes, ln(1 + (N − df + ½) / (df + ½)). */
