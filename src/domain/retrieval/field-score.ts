@@ -57,7 +57,8 @@ export function turnWeightedTerms(
 export function tokenCounts(text: string): Map<string, number> {
   const counts = new Map<string, number>();
   // Hyphenated identifiers count whole too, as the query names them (identifierCompounds).
-  for (const t of [...searchTokens(text), ...compoundOccurrences(text)]) counts.set(t, (counts.get(t) ?? 0) + 1);
+  for (const t of [...searchTokens(text), ...compoundOccurrences(text)])
+    counts.set(t, (counts.get(t) ?? 0) + 1);
   return counts;
 }
 
