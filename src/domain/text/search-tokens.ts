@@ -194,12 +194,17 @@ export function compoundOccurrences(text: string): string[] {
 const CJK_ANY = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /**
- * Query tokens: hyphenated identifiers first (as phrases), then the distinct tokens without
- * stopwords, capped so that a pasted essay stays cheap.
+ * Query tokens: hyphenated identifiers whose parts alone say little (a stopword or a single
+ * letter: "v-if", "v-for") first, as phrases, then the distinct tokens without stopwords,
+ * capped so that a pasted essay stays cheap. Compounds of ordinary words ("pre-season") are
+ * left to their parts, which already find them.
  */
 export function queryTokens(text: string, limit = 32): string[] {
   const distinct = [...new Set(searchTokens(text))].filter((t) => !QUERY_STOPWORDS.has(t));
-  return [...identifierCompounds(text), ...distinct].slice(0, limit);
+  const compounds = identifierCompounds(text).filter((c) =>
+    c.split("-").some((part) => part.length === 1 || QUERY_STOPWORDS.has(part)),
+  );
+  return [...compounds, ...distinct].slice(0, limit);
 }
 
 const CJK_CHAR = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]$/u;

@@ -115,6 +115,8 @@ describe("hyphenated identifiers", () => {
     const q = queryTokens("v-for 和 v-if 能一起用吗？");
     expect(q.slice(0, 2)).toEqual(["v-for", "v-if"]);
     expect(q).not.toContain("if");
+    // Compounds of ordinary words are found by their parts: no phrase for them.
+    expect(queryTokens("pre-season training")).toEqual(["pre", "season", "training"]);
     // Quoted, the compound is a phrase of its parts, which the index already holds in order.
     expect(matchExpression(q.slice(0, 1))).toBe('"v-for"');
   });
