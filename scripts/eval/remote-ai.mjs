@@ -18,6 +18,9 @@ export const REMOTE_AI_SETTINGS = {
   },
 };
 
+/** The chat model the remote run rewrites follow-ups with: production's AI_CHAT_MODEL. */
+export const REMOTE_CHAT_MODEL = "@cf/qwen/qwen3-30b-a3b-fp8";
+
 /**
  * Fails with a plain message unless wrangler can reach an account: the remote binding cannot
  * start without one, and a half-started run would only print a proxy error.

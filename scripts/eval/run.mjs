@@ -14,7 +14,8 @@
 // --limit-queries N evaluates the first N queries only, --no-vectors runs FTS only,
 // --vector-weight W fuses the local embedder's kNN at weight W (default: the model's setting, 0),
 // --dump <file> writes every query with both result lists, --settings '<json>' merges into settings,
-// --remote-ai runs against the real Workers AI embedder and reranker (see remote-ai.mjs; needs a login).
+// --remote-ai runs against the real Workers AI embedder and reranker (see remote-ai.mjs; needs a login),
+// with a Workers AI chat model (--chat-model <id>, default the production one) rewriting follow-ups.
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { root } from "../lib/dev-vars.mjs";
@@ -22,7 +23,12 @@ import { applyLocalMigrations, startWranglerDev } from "../lib/wrangler.mjs";
 import { evalLocomoLive } from "./locomo-live.mjs";
 import { evalMemorybank } from "./memorybank.mjs";
 import { mean, recallMetrics, round } from "./recall-metrics.mjs";
-import { REMOTE_AI_SETTINGS, remoteAiConfig, requireCloudflareLogin } from "./remote-ai.mjs";
+import {
+  REMOTE_AI_SETTINGS,
+  REMOTE_CHAT_MODEL,
+  remoteAiConfig,
+  requireCloudflareLogin,
+} from "./remote-ai.mjs";
 import { DEFAULT_QUESTIONS, evalVueDocs } from "./vue-docs.mjs";
 
 const [dataset, ...rest] = process.argv.slice(2);
@@ -114,6 +120,10 @@ const server = await startWranglerDev({
     QQ_BOT_SECRET: "evalSecret0123456789abcdefghijklm",
     ADMIN_TOKEN,
     AKASHA_CONFIG: JSON.stringify(config),
+    // --remote-ai: a Workers AI chat model too, so follow-ups take the query-rewrite path.
+    ...(remoteAi
+      ? { AI_CHAT_MODEL: typeof flags["chat-model"] === "string" ? flags["chat-model"] : REMOTE_CHAT_MODEL }
+      : {}),
   },
 });
 const base = `http://127.0.0.1:${port}`;

@@ -141,6 +141,8 @@ export async function evalVueDocs({ base, token, docsDir, questionsFile, chunkSi
 
   const pipeline = new Map();
   const raw = new Map();
+  const searched = new Map();
+  const rewrites = {};
   let searchMs = 0;
   for (const q of questions) {
     const t0 = Date.now();
@@ -154,6 +156,10 @@ export async function evalVueDocs({ base, token, docsDir, questionsFile, chunkSi
     });
     searchMs += Date.now() - t0;
     raw.set(q.id, r.items);
+    // How the route read the question: `model` (rewritten by the chat model), `fusion`, `as-is`.
+    const via = r.query?.via ?? "as-is";
+    rewrites[via] = (rewrites[via] ?? 0) + 1;
+    searched.set(q.id, r.query?.text ?? q.question);
     const keys = [];
     for (const it of r.items) keys.push(await sectionKey(it.citation));
     pipeline.set(q.id, keys);
@@ -174,6 +180,7 @@ export async function evalVueDocs({ base, token, docsDir, questionsFile, chunkSi
             id: q.id,
             kind: q.kind,
             question: q.question,
+            searched: searched.get(q.id),
             gold: q.gold.map((g) => `${g.path}#${g.anchor}`),
             pipeline: pipeline.get(q.id),
             scores: raw.get(q.id).map((it) => it.score),
@@ -192,6 +199,7 @@ export async function evalVueDocs({ base, token, docsDir, questionsFile, chunkSi
     chunk_size: chunkSize,
     import_seconds: round(importSeconds),
     search_ms_mean: round(searchMs / questions.length),
+    query_via: rewrites,
     pipeline: score(questions, pipeline),
     baseline: score(questions, baseline),
   };

@@ -109,6 +109,7 @@ export const chatSessionServices = {
         vectors: (settings) => knowledge.retrieval(settings),
       },
       clock: systemClock,
+      after: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
       logger: consoleLogger,
       knowledge,
       messageLog,

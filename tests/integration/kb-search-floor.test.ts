@@ -67,4 +67,23 @@ describe("POST /api/kb/search: relevance floor and follow-ups", () => {
     expect((await ask("侦听器怎么用？"))[0]?.citation.path).toEqual(["侦听器", "基本示例"]);
     expect((await ask("计算属性怎么用？"))[0]?.citation.path).toEqual(["计算属性", "基本示例"]);
   });
+  it("finds a hyphenated directive by its whole name, whose parts alone are a stopword and a letter", async ({
+    expect,
+  }) => {
+    const name = uniqueName("directive");
+    await createCollection(name);
+    const CONDITIONAL = [
+      "# 条件渲染",
+      "## v-if",
+      "v-if 指令用于条件性地渲染一块内容。",
+      "## v-show",
+      "另一个可以用来按条件显示一个元素的指令是 v-show。",
+      "## v 开头的别名",
+      "v 开头的写法 v 和 if 条件 if 语句 v 语法 v 前缀 v 表达式。",
+    ].join("\n\n");
+    await upload(name, [{ name: "conditional.md", content: CONDITIONAL }]);
+    // Split, "v-if" would be "v" (everywhere) and "if" (a stopword): the phrase finds its section.
+    const items = await kbSearch({ query: "v-if 是做什么的？", collections: [name] });
+    expect(items[0]?.citation.path).toEqual(["条件渲染", "v-if"]);
+  });
 });

@@ -11,7 +11,9 @@ import type { TurnServices } from "../../src/domain/agent/turn-services";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/domain/config/settings";
 import { discardAudit } from "../../src/domain/kernel/audit";
 import { systemClock } from "../../src/domain/kernel/clock";
+import type { UsageRecord } from "../../src/domain/model/chat-model";
 import { messageEvent } from "../fakes/inbound";
+import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { turnPorts } from "../fakes/turn-ports";
 import { createCollection, uniqueName, upload } from "../support/knowledge-api";
 
@@ -164,5 +166,53 @@ describe("knowledge tools", () => {
     expect(section?.items.map((i) => i.text)).toEqual([`${mine}：2 篇文档，如 计算属性、侦听器`]);
     const none = await knowledgeCatalogue.collect(context(chat, settingsFor(chat, [])), services);
     expect(none).toBeNull();
+  });
+  it("a follow-up is searched as the chat model rewrote it, the call recorded with the turn; offline, fused", async ({
+    expect,
+  }) => {
+    const name = uniqueName("rewrite");
+    await createCollection(name);
+    const filler = "\n\n无关的段落。".repeat(300);
+    await upload(name, [
+      { name: "a.md", content: `# API\n\n## 实例上限\n\nKeepAlive 的 max 限制实例数。${filler}` },
+      {
+        name: "b.md",
+        content: `# 组件\n\n## 保留状态\n\n切换时保留组件状态，最多缓存几个由浏览器决定。${filler}`,
+      },
+    ]);
+    const chat = `qq:group:${crypto.randomUUID().slice(0, 8)}`;
+    const base = context(chat, settingsFor(chat, [name]), "那它最多缓存几个？");
+    // Only the rewrite names KeepAlive's max: the question and the earlier turn share no word with a.md.
+    const ctx: TurnContext = {
+      ...base,
+      recent: [{ role: "user", name: null, text: "那个切换时保留组件状态的内置组件", ts: Date.now() }],
+    };
+    const model = new ScriptedChatModel([
+      { text: "KeepAlive max 缓存实例数" },
+      { text: "KeepAlive max 缓存实例数" },
+    ]);
+    const recorded: UsageRecord[] = [];
+    const live: TurnServices = {
+      ...services,
+      model,
+      after: () => new Promise<void>(() => {}),
+      usage: { record: (u) => recorded.push(u), spent: () => recorded },
+    };
+    const found = await kbSearchTool.run({ query: "那它最多缓存几个？" }, ctx, live);
+    expect(found.content).toContain("KeepAlive 的 max");
+    const recalled = await knowledgeRecall.collect(ctx, live);
+    expect(recalled?.items.map((i) => i.text).join("")).toContain("KeepAlive 的 max");
+    expect(model.requests).toHaveLength(2);
+    expect(recorded.map((u) => [u.purpose, u.chatKey, u.ok])).toEqual([
+      ["kb-rewrite", chat, true],
+      ["kb-rewrite", chat, true],
+    ]);
+    // The offline model never rewrites: the earlier turn is carried instead, and nothing is billed.
+    const offline: TurnServices = { ...live, model: new OfflineChatModel() };
+    recorded.length = 0;
+    const fused = await kbSearchTool.run({ query: "那它最多缓存几个？" }, ctx, offline);
+    expect(fused.content).toContain("保留组件状态");
+    expect(fused.content).not.toContain("KeepAlive");
+    expect(recorded).toEqual([]);
   });
 });

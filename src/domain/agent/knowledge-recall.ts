@@ -3,10 +3,10 @@
  * kb_search with the stricter, smaller `knowledge.autoRecall` profile, so a bot that does
  * not think of searching still sees the one or two passages that clearly match.
  */
-import { followUpQuery } from "../knowledge/follow-up-query";
 import { profileOptions, readableCollections, searchKnowledge } from "../knowledge/knowledge-search";
 import { formatCitation } from "../retrieval/citation";
 import type { ContextProvider } from "./context-provider";
+import { turnSearchQuery } from "./turn-query-rewrite";
 
 export const knowledgeRecall: ContextProvider = {
   name: "knowledge",
@@ -19,7 +19,7 @@ export const knowledgeRecall: ContextProvider = {
     );
     if (collections.length === 0) return null;
     const result = await searchKnowledge(kb.retrieval(ctx.settings.knowledge), {
-      query: followUpQuery(ctx.text, ctx.recent),
+      query: (await turnSearchQuery(ctx, services, ctx.text)).query,
       collections,
       options: profileOptions(profile),
     });

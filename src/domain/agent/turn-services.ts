@@ -9,7 +9,7 @@ import type { Clock } from "../kernel/clock";
 import type { Logger } from "../kernel/logger";
 import type { KnowledgeAccess } from "../knowledge/knowledge-search";
 import type { MemoryServices } from "../memory/memory-store";
-import type { ChatModel } from "../model/chat-model";
+import type { ChatModel, UsageRecord } from "../model/chat-model";
 import type { SessionAdmin } from "../sessions/session-admin";
 import type { SpendGate } from "../spend/spend-gate";
 import type { ChatRelay } from "./chat-relay";
@@ -41,7 +41,20 @@ export type TurnServices = {
   readonly spend?: SpendGate;
   /** The session registry (`/session`); absent = the command says it is unavailable. */
   readonly sessionAdmin?: SessionAdmin;
+  /** Resolves after `ms` milliseconds (deadlines of side calls such as the follow-up rewrite); absent = no such calls. */
+  readonly after?: (ms: number) => Promise<void>;
+  /**
+   * The turn's model calls other than its own rounds (the follow-up rewrite): recorded with the
+   * turn's usage and counted by its spend checks. Supplied by `runTurn`; absent = no such calls.
+   */
+  readonly usage?: UsageSink;
+};
+
+export type UsageSink = {
+  record(usage: UsageRecord): void;
+  /** Everything this turn has recorded so far, for the spend gate. */
+  spent(): readonly UsageRecord[];
 };
 
 /** What the caller of `runTurn` supplies: every port except the turn's own audit trail. */
-export type TurnPorts = Omit<TurnServices, "audit">;
+export type TurnPorts = Omit<TurnServices, "audit" | "usage">;

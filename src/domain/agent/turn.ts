@@ -84,11 +84,14 @@ export async function runTurn(
 ): Promise<Result<TurnResult, TurnFailure>> {
   let ctx = withAdminStatus(start, registry);
   const audit: AuditEvent[] = [];
+  // Every model call of the turn, its own rounds and side calls (the follow-up rewrite) alike.
+  const usage: UsageRecord[] = [];
   const services: TurnServices = {
     ...ports,
     audit: {
       record: (entry: AuditEntry) => audit.push({ ...entry, chatKey: ctx.chat.key, at: ports.clock.now() }),
     },
+    usage: { record: (u) => usage.push(u), spent: () => usage },
   };
   const command = parseCommand(ctx.text);
   if (command) {
@@ -99,7 +102,7 @@ export async function runTurn(
     const reply = typeof answer === "string" ? { text: answer } : answer;
     return ok({
       replies: [reply.text],
-      usage: [],
+      usage,
       recalled: [],
       command: command.name,
       audit,
@@ -112,7 +115,7 @@ export async function runTurn(
     const reply = await intent.run(args, ctx, services);
     return ok({
       replies: [reply],
-      usage: [],
+      usage,
       recalled: [],
       command: intent.name,
       audit,
@@ -125,7 +128,6 @@ export async function runTurn(
   const recalled = sections.flatMap((s) => s.items);
   let messages: ChatMessage[] = prepared.messages;
   let contextReset = false;
-  const usage: UsageRecord[] = [];
   const specs = registry.tools.map((t) => t.spec);
 
   for (let round = 0; ; round++) {

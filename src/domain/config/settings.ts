@@ -9,6 +9,7 @@ import { err, ok, type Result } from "../kernel/result";
 import { BackfillSettingsSchema, DEFAULT_BACKFILL_SETTINGS } from "./backfill-settings";
 import { CalendarSettingsSchema, DEFAULT_CALENDAR_SETTINGS } from "./calendar-settings";
 import { DEFAULT_IDENTITY_SETTINGS, IdentitySettingsSchema } from "./identity-settings";
+import { DEFAULT_QUERY_REWRITE_SETTINGS, QueryRewriteSettingsSchema } from "./query-rewrite-settings";
 import { DEFAULT_SPEND_SETTINGS, SpendSettingsSchema } from "./spend-settings";
 import { DEFAULT_SUMMARY_SETTINGS, SummarySettingsSchema } from "./summary-settings";
 
@@ -240,6 +241,7 @@ export const SettingsSchema = z
     identity: IdentitySettingsSchema,
     memory: MemorySchema,
     knowledge: KnowledgeSchema,
+    queryRewrite: QueryRewriteSettingsSchema,
     spend: SpendSettingsSchema,
     summaries: SummarySettingsSchema,
     backfill: BackfillSettingsSchema,
@@ -339,6 +341,7 @@ export const DEFAULT_SETTINGS: Settings = {
     },
     reranker: { provider: "local", model: "@cf/baai/bge-reranker-base" },
   },
+  queryRewrite: DEFAULT_QUERY_REWRITE_SETTINGS,
   spend: DEFAULT_SPEND_SETTINGS,
   summaries: DEFAULT_SUMMARY_SETTINGS,
   backfill: DEFAULT_BACKFILL_SETTINGS,

@@ -32,11 +32,15 @@ export function isFollowUp(question: string): boolean {
  */
 export function followUpQuery(question: string, recent: readonly EarlierTurn[]): string {
   if (!isFollowUp(question)) return question;
+  return [...earlierUserTurns(question, recent), question.trim()].join("\n");
+}
+
+/** The previous user turns a follow-up is read with: at most FOLLOW_UP_TURNS, one line each, oldest first. */
+export function earlierUserTurns(question: string, recent: readonly EarlierTurn[]): string[] {
   const q = question.trim();
   const earlier = recent
     .filter((t) => t.role === "user")
     .map((t) => t.text.replace(/\s*\n\s*/g, " ").trim())
     .filter((t) => t !== "" && t !== q);
-  const carried = [...new Set(earlier)].slice(-FOLLOW_UP_TURNS);
-  return [...carried, q].join("\n");
+  return [...new Set(earlier)].slice(-FOLLOW_UP_TURNS);
 }

@@ -7,7 +7,7 @@
  * candidates FTS already returned, so it costs no index change and at most the one
  * frequencies batch the relevance floor also uses.
  */
-import { searchTokens } from "../text/search-tokens";
+import { compoundOccurrences, searchTokens } from "../text/search-tokens";
 import type { ContextNode } from "./context-node";
 import { isQuestionWord } from "./question-words";
 
@@ -56,7 +56,9 @@ export function turnWeightedTerms(
 /** Token counts of a text, for presence and term frequency. */
 export function tokenCounts(text: string): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const t of searchTokens(text)) counts.set(t, (counts.get(t) ?? 0) + 1);
+  // Hyphenated identifiers count whole too, as the query names them (identifierCompounds).
+  for (const t of [...searchTokens(text), ...compoundOccurrences(text)])
+    counts.set(t, (counts.get(t) ?? 0) + 1);
   return counts;
 }
 

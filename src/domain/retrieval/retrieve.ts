@@ -12,7 +12,7 @@
  * runs on FTS alone (docs/invariants.md#fts-only-still-works).
  */
 
-import { focusedQueryTokens, queryTokens, searchTokens } from "../text/search-tokens";
+import { focusedQueryTokens, identifierCompounds, queryTokens, searchTokens } from "../text/search-tokens";
 import { estimateTokens, truncateToTokens } from "../text/token-estimate";
 import { type Citation, citationOf } from "./citation";
 import type { ContextNode } from "./context-node";
@@ -28,6 +28,7 @@ import {
 import { type RankedList, reciprocalRankFusion } from "./fuse";
 import type { Candidate, ContextStore, KeywordIndex, Reranker, StoreFilter, TermFrequencies } from "./ports";
 import { isQuestionWord, QUESTION_WORDS } from "./question-words";
+import { rootEvidenceRanking } from "./root-evidence";
 import { type VectorSearchDeps, vectorSearch, vectorsEnabled } from "./vector-search";
 
 export type RetrievalDeps = VectorSearchDeps & {
@@ -92,6 +93,8 @@ export type RetrievalOptions = {
     readonly hint: number;
     readonly rerank: number;
     readonly fields?: number;
+    /** The document-evidence list of the fielded ranking (root-evidence.ts). */
+    readonly roots?: number;
   };
   readonly rerank: boolean;
   /** Candidates the reranker reorders. */
@@ -233,7 +236,9 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
     ]),
   );
   const fused = (
-    fielded && termWeights && fields ? fuseFieldScores(lists, termWeights, fields, options) : firstPass
+    fielded && termWeights && fields
+      ? fuseFieldScores(lists, termWeights, fields, visible, options)
+      : firstPass
   )
     .map((c) => ({ ...c, score: c.score + (boost.get(c.nodeId) ?? 0) }))
     .sort((a, b) => b.score - a.score || (a.nodeId < b.nodeId ? -1 : 1));
@@ -319,6 +324,7 @@ function fuseFieldScores(
   lists: readonly RankedList[],
   terms: ReadonlyMap<string, number>,
   fields: ReadonlyMap<string, Fielded>,
+  visible: ReadonlyMap<string, ContextNode>,
   options: RetrievalOptions,
 ): Candidate[] {
   const scores = fieldScores(
@@ -330,7 +336,15 @@ function fuseFieldScores(
     .map(([nodeId, score]) => ({ nodeId, score }))
     .sort((a, b) => b.score - a.score || (a.nodeId < b.nodeId ? -1 : 1));
   return reciprocalRankFusion(
-    [...lists, { name: "fields", weight: options.weights.fields ?? 1, items: ranked }],
+    [
+      ...lists,
+      { name: "fields", weight: options.weights.fields ?? 1, items: ranked },
+      {
+        name: "roots",
+        weight: options.weights.roots ?? 1,
+        items: rootEvidenceRanking(ranked, (id) => visible.get(id)?.rootId ?? id),
+      },
+    ],
     options.rrfK,
   ).filter((c) => fields.has(c.nodeId));
 }
@@ -402,7 +416,7 @@ export function coverageOf(query: ReadonlySet<string>, text: string): number {
  * are rare in any text, so as IDF weights they would outweigh the words that carry meaning.
  */
 export function evidenceTokens(query: string): string[] {
-  return focusedQueryTokens(query, 32).filter((t) => !isQuestionWord(t));
+  return [...identifierCompounds(query), ...focusedQueryTokens(query, 32)].filter((t) => !isQuestionWord(t));
 }
 
 /** BM25's IDF of each token in the readable scopes, ln(1 + (N − df + ½) / (df + ½)). */

@@ -168,10 +168,43 @@ const QUERY_STOPWORDS: ReadonlySet<string> = new Set([
   "yes",
 ]);
 
-/** Query tokens: distinct, stopwords dropped, capped so that a pasted essay stays cheap. */
+const COMPOUND = /[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu;
+const LATIN_LETTER = /\p{Script=Latin}/u;
+
+/**
+ * Hyphenated Latin identifiers of the text ("v-if", "v-model", "keep-alive"), normalized.
+ * The segmenter splits them at the hyphen, and a part alone is often a stopword ("if",
+ * "for") or a letter found everywhere ("v"); whole, they name one API. Quoted in a MATCH
+ * expression, FTS5's tokenizer splits the compound again into a phrase of adjacent tokens,
+ * so the index needs no new token for it.
+ */
+export function identifierCompounds(text: string): string[] {
+  return [...new Set(compoundOccurrences(text))];
+}
+
+/** Every occurrence of a hyphenated identifier, repeats kept (term frequency). */
+export function compoundOccurrences(text: string): string[] {
+  const out: string[] = [];
+  for (const [m] of normalizeForSearch(text).matchAll(COMPOUND)) {
+    if (m.length <= MAX_TOKEN_LENGTH && LATIN_LETTER.test(m) && !CJK_ANY.test(m)) out.push(m);
+  }
+  return out;
+}
+
+const CJK_ANY = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/**
+ * Query tokens: hyphenated identifiers whose parts alone say little (a stopword or a single
+ * letter: "v-if", "v-for") first, as phrases, then the distinct tokens without stopwords,
+ * capped so that a pasted essay stays cheap. Compounds of ordinary words ("pre-season") are
+ * left to their parts, which already find them.
+ */
 export function queryTokens(text: string, limit = 32): string[] {
   const distinct = [...new Set(searchTokens(text))].filter((t) => !QUERY_STOPWORDS.has(t));
-  return distinct.slice(0, limit);
+  const compounds = identifierCompounds(text).filter((c) =>
+    c.split("-").some((part) => part.length === 1 || QUERY_STOPWORDS.has(part)),
+  );
+  return [...compounds, ...distinct].slice(0, limit);
 }
 
 const CJK_CHAR = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]$/u;

@@ -6,11 +6,11 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { auditLog } from "../../composition/admin-services";
+import { apiSearchQuery } from "../../composition/api-query-rewrite";
 import { createKnowledgeServices } from "../../composition/knowledge-services";
 import { loadSettings } from "../../composition/settings-source";
 import { CHUNK_SIZE_RANGE, validateCollectionName } from "../../domain/knowledge/collection";
 import type { SourceFile } from "../../domain/knowledge/document";
-import { followUpQuery } from "../../domain/knowledge/follow-up-query";
 import { IMPORT_LIMITS, importFiles } from "../../domain/knowledge/import-documents";
 import {
   profileOptions,
@@ -182,16 +182,20 @@ export const knowledgeRoutes = new Hono<AppEnv>()
     const { settings, kb } = await services(c);
     const collections = body.collections ?? (await kb.store.listCollections()).map((x) => x.name);
     const profile = settings.knowledge.search;
+    const rewritten = await apiSearchQuery(
+      c.env,
+      settings,
+      body.query,
+      (body.turns ?? []).map((text) => ({ role: "user" as const, text })),
+    );
     const result = await searchKnowledge(kb.retrieval, {
-      query: followUpQuery(
-        body.query,
-        (body.turns ?? []).map((text) => ({ role: "user" as const, text })),
-      ),
+      query: rewritten.query,
       collections,
       options: profileOptions({ ...profile, limit: body.limit ?? profile.limit }),
     });
     return c.json({
       strategy: result.strategy,
+      query: { text: rewritten.query, via: rewritten.via },
       tokens: result.tokens,
       items: result.items.map((it) => ({
         citation: it.citation,

@@ -6,7 +6,9 @@ import {
 } from "../../../src/domain/text/chat-search-tokens";
 import { matchExpression, matchExpressionFor, quoteToken } from "../../../src/domain/text/fts-query";
 import {
+  compoundOccurrences,
   focusedQueryTokens,
+  identifierCompounds,
   indexText,
   queryTokens,
   searchTokens,
@@ -103,5 +105,29 @@ describe("chat token namespaces", () => {
     const prefix = chatTokenPrefix("qq:group:A");
     expect(chatMatchExpression("qq:group:A", "开会")).toBe(`"${prefix}开会"`);
     expect(chatMatchExpression("qq:group:A", "！？")).toBeNull();
+  });
+});
+
+describe("hyphenated identifiers", () => {
+  it("are kept whole in queries, where their parts alone are stopwords or one letter", ({ expect }) => {
+    // The segmenter splits "v-if" into "v" and "if"; "if" and "for" are query stopwords.
+    expect(searchTokens("v-for 和 v-if")).toEqual(expect.arrayContaining(["v", "for", "if"]));
+    const q = queryTokens("v-for 和 v-if 能一起用吗？");
+    expect(q.slice(0, 2)).toEqual(["v-for", "v-if"]);
+    expect(q).not.toContain("if");
+    // Compounds of ordinary words are found by their parts: no phrase for them.
+    expect(queryTokens("pre-season training")).toEqual(["pre", "season", "training"]);
+    // Quoted, the compound is a phrase of its parts, which the index already holds in order.
+    expect(matchExpression(q.slice(0, 1))).toBe('"v-for"');
+  });
+
+  it("are Latin words joined by hyphens only: no CJK, no bare numbers, NFKC and lowercase", ({ expect }) => {
+    expect(identifierCompounds("用 V-Model、keep-alive 和 el-table，2024-05-01，中-文")).toEqual([
+      "v-model",
+      "keep-alive",
+      "el-table",
+    ]);
+    expect(compoundOccurrences("v-if 然后 v-if，再 v-else-if")).toEqual(["v-if", "v-if", "v-else-if"]);
+    expect(identifierCompounds("没有连字符")).toEqual([]);
   });
 });

@@ -3,7 +3,6 @@
  * collections come from settings for the current chat (docs/invariants.md#no-scope-parameter).
  */
 
-import { followUpQuery } from "../../knowledge/follow-up-query";
 import {
   profileOptions,
   type ReadMode,
@@ -14,6 +13,7 @@ import {
 import { formatCitation } from "../../retrieval/citation";
 import type { RetrievedItem } from "../../retrieval/retrieve";
 import { type Tool, toolError, toolOk } from "../tool";
+import { turnSearchQuery } from "../turn-query-rewrite";
 
 function arg(args: unknown, name: string): unknown {
   return typeof args === "object" && args !== null ? (args as Record<string, unknown>)[name] : undefined;
@@ -64,8 +64,9 @@ export const kbSearchTool: Tool = {
           : profile.limit,
     });
     const result = await searchKnowledge(kb.retrieval(ctx.settings.knowledge), {
-      // A follow-up ("那它呢") is searched after the chat's previous user turns.
-      query: followUpQuery(query, ctx.recent),
+      // A follow-up ("那它呢") is rewritten into a standalone query, or searched after the
+      // chat's previous user turns.
+      query: (await turnSearchQuery(ctx, services, query)).query,
       collections,
       options,
     });
