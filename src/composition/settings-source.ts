@@ -14,6 +14,7 @@ import {
 } from "../domain/config/settings";
 import type { SettingsAdmin } from "../domain/config/settings-admin";
 import type { SettingsDocument, SettingsLayers } from "../domain/config/settings-edit";
+import { liftRenamedSettings } from "../domain/config/settings-renames";
 import { memoizedSettings, type SettingsSource } from "../domain/config/settings-source";
 import { ok, type Result } from "../domain/kernel/result";
 import { ConfigError } from "./runtime-config";
@@ -22,7 +23,7 @@ import { settingsCache } from "./settings-cache";
 /** One read of both layers, resolved. A broken AKASHA_CONFIG is a ConfigError. */
 export async function loadSettings(env: Env): Promise<Settings> {
   const fromVar = varLayer(env);
-  const stored = parseSettingsLayer(await new D1SettingsStore(openDatabase(env.DB)).read(), "settings");
+  const stored = readLayer(await new D1SettingsStore(openDatabase(env.DB)).read(), "settings");
   // A stored layer is validated before it is saved; if one is broken anyway, it is ignored
   // as a whole (never half-applied) and the var layer stands.
   const withStored = stored.ok ? resolveSettings(fromVar, stored.value) : null;
@@ -35,7 +36,7 @@ export async function loadSettings(env: Env): Promise<Settings> {
 
 /** The AKASHA_CONFIG layer, parsed; a text that is not a JSON object is a ConfigError. */
 function varLayer(env: Env): unknown {
-  const layer = parseSettingsLayer(varLayerText(env), "AKASHA_CONFIG");
+  const layer = readLayer(varLayerText(env), "AKASHA_CONFIG");
   if (!layer.ok) throw new ConfigError(`AKASHA_CONFIG ${layer.error.reason}`);
   return layer.value;
 }
@@ -97,6 +98,12 @@ class InvalidatingSettingsStore extends D1SettingsStore {
   }
 }
 
+/** One layer as written, renamed keys read under their new names (settings-renames.ts). */
+function readLayer(text: string | null, source: string): Result<unknown, SettingsError> {
+  const layer = parseSettingsLayer(text, source);
+  return layer.ok ? ok(liftRenamedSettings(layer.value)) : layer;
+}
+
 const varLayerText = (env: Env): string => (typeof env.AKASHA_CONFIG === "string" ? env.AKASHA_CONFIG : "");
 
 /**
@@ -109,10 +116,10 @@ export async function readSettingsLayers(env: Env): Promise<{
   stored: Result<SettingsDocument | null, SettingsError>;
   storedText: string | null;
 }> {
-  const fromVar = parseSettingsLayer(varLayerText(env), "AKASHA_CONFIG");
+  const fromVar = readLayer(varLayerText(env), "AKASHA_CONFIG");
   if (!fromVar.ok) throw new ConfigError(`AKASHA_CONFIG ${fromVar.error.reason}`);
   const text = await new D1SettingsStore(openDatabase(env.DB)).read();
-  const stored = text === null ? ok(null) : parseSettingsLayer(text, "settings");
+  const stored = text === null ? ok(null) : readLayer(text, "settings");
   return {
     var: fromVar.value as SettingsDocument,
     stored: stored as Result<SettingsDocument | null, SettingsError>,

@@ -6,6 +6,7 @@ import { describe, it } from "vitest";
 import { dailySummaryJob } from "../../src/composition/daily-summaries";
 import { historySearch } from "../../src/composition/history-search";
 import { settingsCache } from "../../src/composition/settings-cache";
+import { d1SettingsStore, loadSettings } from "../../src/composition/settings-source";
 import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
 import { OfflineChatModel } from "../../src/domain/agent/offline-chat-model";
 import { runTurn } from "../../src/domain/agent/turn";
@@ -127,5 +128,20 @@ describe("calendar.timeZone", () => {
     ).toEqual(before);
     await env.DB.prepare("DELETE FROM settings WHERE key = 'config'").run();
     settingsCache.invalidate();
+  });
+
+  it("a layer stored before the rename keeps every setting: its old zone is read as calendar.timeZone", async ({
+    expect,
+  }) => {
+    const stored = { spend: { timeZone: NY, globalDailyTokens: 1234 }, summaries: { timeZone: "UTC" } };
+    await d1SettingsStore(env).write(JSON.stringify(stored), "test", Date.now());
+    try {
+      const settings = await loadSettings(env);
+      expect(settings.calendar.timeZone).toBe(NY);
+      expect(settings.spend.globalDailyTokens).toBe(1234);
+    } finally {
+      await env.DB.prepare("DELETE FROM settings WHERE key = 'config'").run();
+      settingsCache.invalidate();
+    }
   });
 });
