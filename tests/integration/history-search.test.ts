@@ -67,7 +67,9 @@ describe("history search through the retrieval pipeline", () => {
     const order = ["早上好", "周五去哪里团建？", "去海边烧烤", "好啊", "记得带防晒", "收到", "晚安"];
     const at = order.indexOf(first ?? "");
     // The first match's two turns on each side that are not matches themselves.
-    const expected = order.filter((t, i) => Math.abs(i - at) <= 2 && i !== at && !texts(hits, "hit").includes(t));
+    const expected = order.filter(
+      (t, i) => Math.abs(i - at) <= 2 && i !== at && !texts(hits, "hit").includes(t),
+    );
     expect(texts(hits, "context").sort()).toEqual(expected.sort());
     expect(hits.every((h) => h.chatKey === a)).toBe(true);
   });

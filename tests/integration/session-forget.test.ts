@@ -124,7 +124,9 @@ async function counts(chat: string, seqs: readonly number[]) {
     )?.n,
     conversationSessions: await q("SELECT count(*) AS n FROM conversation_sessions WHERE chat_key = ?1"),
     messageWindows: (
-      await env.DB.prepare("SELECT count(*) AS n FROM message_windows WHERE seq IN (SELECT value FROM json_each(?1))")
+      await env.DB.prepare(
+        "SELECT count(*) AS n FROM message_windows WHERE seq IN (SELECT value FROM json_each(?1))",
+      )
         .bind(JSON.stringify(seqs))
         .first<{ n: number }>()
     )?.n,

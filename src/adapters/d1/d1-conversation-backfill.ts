@@ -30,8 +30,8 @@ type State = {
 
 /** Rows of one step: bounded, so a step stays well inside a cron invocation's limits. */
 const PAGE = 1000;
-/** Sessions of one step (two statements each): a page of lone messages is cut after these. */
-const MAX_SPANS = 150;
+/** Sessions of one step (four statements each): a page of lone messages is cut after these. */
+const MAX_SPANS = 100;
 
 export class D1ConversationBackfill {
   readonly #db: D1Database;
@@ -79,7 +79,15 @@ export class D1ConversationBackfill {
                            WHERE s.chat_key = ?1 AND ?3 <= s.last_ts + ?7 AND ?5 >= s.first_ts - ?7
                            ORDER BY s.last_ts DESC LIMIT 1)`,
             )
-            .bind(chatKey, span.firstSeq, span.firstTs, span.lastSeq, span.lastTs, span.messages, CONVERSATION_GAP_MS),
+            .bind(
+              chatKey,
+              span.firstSeq,
+              span.firstTs,
+              span.lastSeq,
+              span.lastTs,
+              span.messages,
+              CONVERSATION_GAP_MS,
+            ),
           this.#db
             .prepare(
               `INSERT INTO conversation_sessions (chat_key, first_seq, last_seq, first_ts, last_ts, messages)
@@ -87,7 +95,16 @@ export class D1ConversationBackfill {
                WHERE NOT EXISTS (SELECT 1 FROM conversation_sessions s
                                  WHERE s.chat_key = ?1 AND ?3 <= s.last_ts + ?7 AND ?5 >= s.first_ts - ?7)`,
             )
-            .bind(chatKey, span.firstSeq, span.firstTs, span.lastSeq, span.lastTs, span.messages, CONVERSATION_GAP_MS),
+            .bind(
+              chatKey,
+              span.firstSeq,
+              span.firstTs,
+              span.lastSeq,
+              span.lastTs,
+              span.messages,
+              CONVERSATION_GAP_MS,
+            ),
+          ...MERGE.map((sql) => this.#db.prepare(sql).bind(chatKey, span.firstTs, CONVERSATION_GAP_MS)),
         );
       }
     }
@@ -121,6 +138,35 @@ export class D1ConversationBackfill {
       .first<State>();
   }
 }
+
+/**
+ * The merge of the log's insert trigger (migrations/0180), for the session holding ?2 in
+ * chat ?1: a span that closes the gap between two sessions joins them into one.
+ */
+const NEAR = "y.chat_key = x.chat_key AND y.id <> x.id";
+const HOLDING = "s.chat_key = ?1 AND ?2 >= s.first_ts AND ?2 <= s.last_ts";
+const MERGE = [
+  `UPDATE conversation_sessions AS x SET
+     messages = messages + (SELECT sum(y.messages) FROM conversation_sessions y
+                            WHERE ${NEAR} AND y.first_ts <= x.last_ts + ?3 AND y.last_ts >= x.first_ts - ?3),
+     first_seq = coalesce((SELECT y.first_seq FROM conversation_sessions y
+                           WHERE ${NEAR} AND y.first_ts < x.first_ts AND y.last_ts >= x.first_ts - ?3), first_seq),
+     first_ts = coalesce((SELECT min(y.first_ts) FROM conversation_sessions y
+                          WHERE ${NEAR} AND y.first_ts < x.first_ts AND y.last_ts >= x.first_ts - ?3), first_ts),
+     last_seq = coalesce((SELECT y.last_seq FROM conversation_sessions y
+                          WHERE ${NEAR} AND y.last_ts > x.last_ts AND y.first_ts <= x.last_ts + ?3), last_seq),
+     last_ts = coalesce((SELECT max(y.last_ts) FROM conversation_sessions y
+                         WHERE ${NEAR} AND y.last_ts > x.last_ts AND y.first_ts <= x.last_ts + ?3), last_ts)
+   WHERE x.id = (SELECT s.id FROM conversation_sessions s WHERE ${HOLDING} ORDER BY s.last_ts DESC LIMIT 1)
+     AND EXISTS (SELECT 1 FROM conversation_sessions y
+                 WHERE ${NEAR} AND y.first_ts <= x.last_ts + ?3 AND y.last_ts >= x.first_ts - ?3)`,
+  `DELETE FROM conversation_sessions AS y
+   WHERE y.chat_key = ?1
+     AND y.id <> (SELECT s.id FROM conversation_sessions s WHERE ${HOLDING} ORDER BY s.last_ts DESC LIMIT 1)
+     AND EXISTS (SELECT 1 FROM conversation_sessions x
+                 WHERE x.chat_key = ?1 AND ?2 >= x.first_ts AND ?2 <= x.last_ts AND x.id <> y.id
+                   AND y.first_ts <= x.last_ts + ?3 AND y.last_ts >= x.first_ts - ?3)`,
+];
 
 /** The leading rows (ordered by chat, then reading order) that make at most `max` sessions. */
 function withinSpans<T extends { chat_key: string; ts: number }>(rows: readonly T[], max: number): T[] {

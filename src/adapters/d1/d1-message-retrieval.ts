@@ -157,7 +157,8 @@ export class D1MessageKeywordIndex implements KeywordIndex {
           .bind(...binds),
       ]);
       const rest = unwindowed?.results ?? [];
-      ranked = rest.length === 0 ? (windows?.results ?? []) : roundRobin([windows?.results ?? [], rest], MAX_LIMIT);
+      ranked =
+        rest.length === 0 ? (windows?.results ?? []) : roundRobin([windows?.results ?? [], rest], MAX_LIMIT);
     }
     if (chats.length === 1) return ranked.map((r) => ({ nodeId: messageNodeId(r.seq), score: -r.rank }));
     const perChat = chats.map((chatKey) => ranked.filter((r) => r.chat_key === chatKey));
