@@ -3,6 +3,8 @@
  * windows inside conversation sessions (the production path), or `flat` — each message
  * matched alone, as before the log built conversation trees — for the evaluation's comparison.
  */
+import { D1ContextStore } from "../adapters/d1/d1-context-store";
+import { D1KeywordIndex } from "../adapters/d1/d1-keyword-index";
 import { D1MessageKeywordIndex, D1MessageStore } from "../adapters/d1/d1-message-retrieval";
 import { D1RecentMessages } from "../adapters/d1/d1-recent-messages";
 import type { HistorySearch } from "../domain/history/history-search-port";
@@ -15,5 +17,6 @@ export function historySearch(env: Env, { flat = false }: { readonly flat?: bool
       store: new D1MessageStore(env.DB, { ...view, flat }),
     }),
     recent: new D1RecentMessages(env.DB),
+    summaries: { keywords: new D1KeywordIndex(env.DB), store: new D1ContextStore(env.DB) },
   });
 }
