@@ -86,36 +86,44 @@ CREATE TRIGGER conversation_sessions_ai AFTER INSERT ON messages BEGIN
                     WHERE s.chat_key = new.chat_key AND new.ts >= s.first_ts AND new.ts <= s.last_ts);
   -- A message that closes the gap between two sessions (history filled in later, out of
   -- order) merges them: no two sessions of a chat are ever within the gap of each other.
-  UPDATE conversation_sessions AS x SET
+  UPDATE conversation_sessions SET
     messages = messages + (SELECT sum(y.messages) FROM conversation_sessions y
-                           WHERE y.chat_key = x.chat_key AND y.id <> x.id
-                             AND y.first_ts <= x.last_ts + 1800000 AND y.last_ts >= x.first_ts - 1800000),
+                           WHERE y.chat_key = conversation_sessions.chat_key AND y.id <> conversation_sessions.id
+                             AND y.first_ts <= conversation_sessions.last_ts + 1800000
+                             AND y.last_ts >= conversation_sessions.first_ts - 1800000),
     first_seq = coalesce((SELECT y.first_seq FROM conversation_sessions y
-                          WHERE y.chat_key = x.chat_key AND y.id <> x.id AND y.first_ts < x.first_ts
-                            AND y.last_ts >= x.first_ts - 1800000), first_seq),
+                          WHERE y.chat_key = conversation_sessions.chat_key AND y.id <> conversation_sessions.id
+                            AND y.first_ts < conversation_sessions.first_ts
+                            AND y.last_ts >= conversation_sessions.first_ts - 1800000), first_seq),
     first_ts = coalesce((SELECT min(y.first_ts) FROM conversation_sessions y
-                         WHERE y.chat_key = x.chat_key AND y.id <> x.id AND y.first_ts < x.first_ts
-                           AND y.last_ts >= x.first_ts - 1800000), first_ts),
+                         WHERE y.chat_key = conversation_sessions.chat_key AND y.id <> conversation_sessions.id
+                           AND y.first_ts < conversation_sessions.first_ts
+                           AND y.last_ts >= conversation_sessions.first_ts - 1800000), first_ts),
     last_seq = coalesce((SELECT y.last_seq FROM conversation_sessions y
-                         WHERE y.chat_key = x.chat_key AND y.id <> x.id AND y.last_ts > x.last_ts
-                           AND y.first_ts <= x.last_ts + 1800000), last_seq),
+                         WHERE y.chat_key = conversation_sessions.chat_key AND y.id <> conversation_sessions.id
+                           AND y.last_ts > conversation_sessions.last_ts
+                           AND y.first_ts <= conversation_sessions.last_ts + 1800000), last_seq),
     last_ts = coalesce((SELECT max(y.last_ts) FROM conversation_sessions y
-                        WHERE y.chat_key = x.chat_key AND y.id <> x.id AND y.last_ts > x.last_ts
-                          AND y.first_ts <= x.last_ts + 1800000), last_ts)
-  WHERE x.id = (SELECT s.id FROM conversation_sessions s
-                WHERE s.chat_key = new.chat_key AND new.ts >= s.first_ts AND new.ts <= s.last_ts
-                ORDER BY s.last_ts DESC LIMIT 1)
+                        WHERE y.chat_key = conversation_sessions.chat_key AND y.id <> conversation_sessions.id
+                          AND y.last_ts > conversation_sessions.last_ts
+                          AND y.first_ts <= conversation_sessions.last_ts + 1800000), last_ts)
+  WHERE id = (SELECT s.id FROM conversation_sessions s
+              WHERE s.chat_key = new.chat_key AND new.ts >= s.first_ts AND new.ts <= s.last_ts
+              ORDER BY s.last_ts DESC LIMIT 1)
     AND EXISTS (SELECT 1 FROM conversation_sessions y
-                WHERE y.chat_key = x.chat_key AND y.id <> x.id
-                  AND y.first_ts <= x.last_ts + 1800000 AND y.last_ts >= x.first_ts - 1800000);
-  DELETE FROM conversation_sessions AS y
-  WHERE y.chat_key = new.chat_key
-    AND y.id <> (SELECT s.id FROM conversation_sessions s
-                 WHERE s.chat_key = new.chat_key AND new.ts >= s.first_ts AND new.ts <= s.last_ts
-                 ORDER BY s.last_ts DESC LIMIT 1)
+                WHERE y.chat_key = conversation_sessions.chat_key AND y.id <> conversation_sessions.id
+                  AND y.first_ts <= conversation_sessions.last_ts + 1800000
+                  AND y.last_ts >= conversation_sessions.first_ts - 1800000);
+  DELETE FROM conversation_sessions
+  WHERE chat_key = new.chat_key
+    AND id <> (SELECT s.id FROM conversation_sessions s
+               WHERE s.chat_key = new.chat_key AND new.ts >= s.first_ts AND new.ts <= s.last_ts
+               ORDER BY s.last_ts DESC LIMIT 1)
     AND EXISTS (SELECT 1 FROM conversation_sessions x
-                WHERE x.chat_key = new.chat_key AND new.ts >= x.first_ts AND new.ts <= x.last_ts AND x.id <> y.id
-                  AND y.first_ts <= x.last_ts + 1800000 AND y.last_ts >= x.first_ts - 1800000);
+                WHERE x.chat_key = new.chat_key AND new.ts >= x.first_ts AND new.ts <= x.last_ts
+                  AND x.id <> conversation_sessions.id
+                  AND conversation_sessions.first_ts <= x.last_ts + 1800000
+                  AND conversation_sessions.last_ts >= x.first_ts - 1800000);
 END;
 
 CREATE TRIGGER message_windows_ai AFTER INSERT ON messages WHEN new.recalled = 0 BEGIN

@@ -143,29 +143,30 @@ export class D1ConversationBackfill {
  * The merge of the log's insert trigger (migrations/0180), for the session holding ?2 in
  * chat ?1: a span that closes the gap between two sessions joins them into one.
  */
-const NEAR = "y.chat_key = x.chat_key AND y.id <> x.id";
+const T = "conversation_sessions";
+const NEAR = `y.chat_key = ${T}.chat_key AND y.id <> ${T}.id`;
 const HOLDING = "s.chat_key = ?1 AND ?2 >= s.first_ts AND ?2 <= s.last_ts";
 const MERGE = [
-  `UPDATE conversation_sessions AS x SET
-     messages = messages + (SELECT sum(y.messages) FROM conversation_sessions y
-                            WHERE ${NEAR} AND y.first_ts <= x.last_ts + ?3 AND y.last_ts >= x.first_ts - ?3),
-     first_seq = coalesce((SELECT y.first_seq FROM conversation_sessions y
-                           WHERE ${NEAR} AND y.first_ts < x.first_ts AND y.last_ts >= x.first_ts - ?3), first_seq),
-     first_ts = coalesce((SELECT min(y.first_ts) FROM conversation_sessions y
-                          WHERE ${NEAR} AND y.first_ts < x.first_ts AND y.last_ts >= x.first_ts - ?3), first_ts),
-     last_seq = coalesce((SELECT y.last_seq FROM conversation_sessions y
-                          WHERE ${NEAR} AND y.last_ts > x.last_ts AND y.first_ts <= x.last_ts + ?3), last_seq),
-     last_ts = coalesce((SELECT max(y.last_ts) FROM conversation_sessions y
-                         WHERE ${NEAR} AND y.last_ts > x.last_ts AND y.first_ts <= x.last_ts + ?3), last_ts)
-   WHERE x.id = (SELECT s.id FROM conversation_sessions s WHERE ${HOLDING} ORDER BY s.last_ts DESC LIMIT 1)
-     AND EXISTS (SELECT 1 FROM conversation_sessions y
-                 WHERE ${NEAR} AND y.first_ts <= x.last_ts + ?3 AND y.last_ts >= x.first_ts - ?3)`,
-  `DELETE FROM conversation_sessions AS y
-   WHERE y.chat_key = ?1
-     AND y.id <> (SELECT s.id FROM conversation_sessions s WHERE ${HOLDING} ORDER BY s.last_ts DESC LIMIT 1)
-     AND EXISTS (SELECT 1 FROM conversation_sessions x
-                 WHERE x.chat_key = ?1 AND ?2 >= x.first_ts AND ?2 <= x.last_ts AND x.id <> y.id
-                   AND y.first_ts <= x.last_ts + ?3 AND y.last_ts >= x.first_ts - ?3)`,
+  `UPDATE ${T} SET
+     messages = messages + (SELECT sum(y.messages) FROM ${T} y
+                            WHERE ${NEAR} AND y.first_ts <= ${T}.last_ts + ?3 AND y.last_ts >= ${T}.first_ts - ?3),
+     first_seq = coalesce((SELECT y.first_seq FROM ${T} y
+                           WHERE ${NEAR} AND y.first_ts < ${T}.first_ts AND y.last_ts >= ${T}.first_ts - ?3), first_seq),
+     first_ts = coalesce((SELECT min(y.first_ts) FROM ${T} y
+                          WHERE ${NEAR} AND y.first_ts < ${T}.first_ts AND y.last_ts >= ${T}.first_ts - ?3), first_ts),
+     last_seq = coalesce((SELECT y.last_seq FROM ${T} y
+                          WHERE ${NEAR} AND y.last_ts > ${T}.last_ts AND y.first_ts <= ${T}.last_ts + ?3), last_seq),
+     last_ts = coalesce((SELECT max(y.last_ts) FROM ${T} y
+                         WHERE ${NEAR} AND y.last_ts > ${T}.last_ts AND y.first_ts <= ${T}.last_ts + ?3), last_ts)
+   WHERE id = (SELECT s.id FROM ${T} s WHERE ${HOLDING} ORDER BY s.last_ts DESC LIMIT 1)
+     AND EXISTS (SELECT 1 FROM ${T} y
+                 WHERE ${NEAR} AND y.first_ts <= ${T}.last_ts + ?3 AND y.last_ts >= ${T}.first_ts - ?3)`,
+  `DELETE FROM ${T}
+   WHERE chat_key = ?1
+     AND id <> (SELECT s.id FROM ${T} s WHERE ${HOLDING} ORDER BY s.last_ts DESC LIMIT 1)
+     AND EXISTS (SELECT 1 FROM ${T} x
+                 WHERE x.chat_key = ?1 AND ?2 >= x.first_ts AND ?2 <= x.last_ts AND x.id <> ${T}.id
+                   AND ${T}.first_ts <= x.last_ts + ?3 AND ${T}.last_ts >= x.first_ts - ?3)`,
 ];
 
 /** The leading rows (ordered by chat, then reading order) that make at most `max` sessions. */
