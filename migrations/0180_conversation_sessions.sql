@@ -20,7 +20,11 @@ CREATE TABLE conversation_sessions (
   last_ts    INTEGER NOT NULL,
   messages   INTEGER NOT NULL
 );
-CREATE INDEX conversation_sessions_chat_ts ON conversation_sessions (chat_key, first_ts, last_ts);
+-- Lookups go by the end of a session ("a session ending at most the gap before this message"):
+-- a range on last_ts reads only a chat's latest sessions, however many it has.
+CREATE INDEX conversation_sessions_chat_last ON conversation_sessions (chat_key, last_ts);
+-- And by the start, for deletes, which come oldest first (retention).
+CREATE INDEX conversation_sessions_chat_first ON conversation_sessions (chat_key, first_ts);
 
 -- One row per non-recalled message: the chat-prefixed tokens of the previous turn, the
 -- message and the next turn (neighbours within the gap only).
@@ -78,12 +82,12 @@ CREATE TRIGGER conversation_sessions_ai AFTER INSERT ON messages BEGIN
     last_ts = max(last_ts, new.ts),
     messages = messages + 1
   WHERE id = (SELECT s.id FROM conversation_sessions s
-              WHERE s.chat_key = new.chat_key AND new.ts >= s.first_ts - 1800000 AND new.ts <= s.last_ts + 1800000
+              WHERE s.chat_key = new.chat_key AND s.last_ts >= new.ts - 1800000 AND s.first_ts <= new.ts + 1800000
               ORDER BY s.last_ts DESC LIMIT 1);
   INSERT INTO conversation_sessions (chat_key, first_seq, last_seq, first_ts, last_ts, messages)
   SELECT new.chat_key, new.seq, new.seq, new.ts, new.ts, 1
   WHERE NOT EXISTS (SELECT 1 FROM conversation_sessions s
-                    WHERE s.chat_key = new.chat_key AND new.ts >= s.first_ts AND new.ts <= s.last_ts);
+                    WHERE s.chat_key = new.chat_key AND s.last_ts >= new.ts AND s.first_ts <= new.ts);
   -- A message that closes the gap between two sessions (history filled in later, out of
   -- order) merges them: no two sessions of a chat are ever within the gap of each other.
   UPDATE conversation_sessions SET
@@ -108,7 +112,7 @@ CREATE TRIGGER conversation_sessions_ai AFTER INSERT ON messages BEGIN
                           AND y.last_ts > conversation_sessions.last_ts
                           AND y.first_ts <= conversation_sessions.last_ts + 1800000), last_ts)
   WHERE id = (SELECT s.id FROM conversation_sessions s
-              WHERE s.chat_key = new.chat_key AND new.ts >= s.first_ts AND new.ts <= s.last_ts
+              WHERE s.chat_key = new.chat_key AND s.last_ts >= new.ts AND s.first_ts <= new.ts
               ORDER BY s.last_ts DESC LIMIT 1)
     AND EXISTS (SELECT 1 FROM conversation_sessions y
                 WHERE y.chat_key = conversation_sessions.chat_key AND y.id <> conversation_sessions.id
@@ -117,10 +121,10 @@ CREATE TRIGGER conversation_sessions_ai AFTER INSERT ON messages BEGIN
   DELETE FROM conversation_sessions
   WHERE chat_key = new.chat_key
     AND id <> (SELECT s.id FROM conversation_sessions s
-               WHERE s.chat_key = new.chat_key AND new.ts >= s.first_ts AND new.ts <= s.last_ts
+               WHERE s.chat_key = new.chat_key AND s.last_ts >= new.ts AND s.first_ts <= new.ts
                ORDER BY s.last_ts DESC LIMIT 1)
     AND EXISTS (SELECT 1 FROM conversation_sessions x
-                WHERE x.chat_key = new.chat_key AND new.ts >= x.first_ts AND new.ts <= x.last_ts
+                WHERE x.chat_key = new.chat_key AND x.last_ts >= new.ts AND x.first_ts <= new.ts
                   AND x.id <> conversation_sessions.id
                   AND conversation_sessions.first_ts <= x.last_ts + 1800000
                   AND conversation_sessions.last_ts >= x.first_ts - 1800000);
