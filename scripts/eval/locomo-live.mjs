@@ -3,6 +3,9 @@
 // turn carries its caption as `[image: …]`, as the conversation-tree path indexes it), and
 // every question is asked through history_search's code the day after the last session.
 // Scored like the tree path: recall@k of the evidence turns (dia_id) among the top k matches.
+// `live` is history_search as it runs (the log's conversation sessions and turn windows),
+// `live_flat` the same search over the flat log (each message matched alone, context turns
+// across sessions), `live_words_only` the live search with day and sender resolution off.
 import { askAll, DAY_MS, recallAt, shanghai, writeLog } from "./history-log.mjs";
 
 export async function evalLocomoLive({ post, readJsonl, maxQueries }) {
@@ -41,6 +44,7 @@ export async function evalLocomoLive({ post, readJsonl, maxQueries }) {
   const keysOf = (it) => [it.message_id];
   const gold = (q) => q.evidence;
   const live = await askAll(post, "live", questions);
+  const flat = await askAll(post, "flat", questions);
   const plain = await askAll(post, "plain", questions);
   const phrases = questions.flatMap((q) => live.get(q.id)?.resolved?.phrase ?? []);
   return {
@@ -49,6 +53,8 @@ export async function evalLocomoLive({ post, readJsonl, maxQueries }) {
     questions: questions.length,
     live: recallAt(live, questions, gold, keysOf, [5, 10]),
     live_with_context: recallAt(live, questions, gold, keysOf, [5, 10], { withContext: true }),
+    live_flat: recallAt(flat, questions, gold, keysOf, [5, 10]),
+    live_flat_with_context: recallAt(flat, questions, gold, keysOf, [5, 10], { withContext: true }),
     live_words_only: recallAt(plain, questions, gold, keysOf, [5, 10]),
   };
 }

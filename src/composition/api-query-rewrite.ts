@@ -29,6 +29,7 @@ export async function apiSearchQuery(
   const gate = dailySpendGate({
     chatKey: API_USAGE_CHAT,
     caps: settings.spend,
+    timeZone: settings.calendar.timeZone,
     ledger: spendLedger(env),
     clock: systemClock,
     unflushed: () => 0,

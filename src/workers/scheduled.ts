@@ -1,6 +1,10 @@
-/** The cron trigger: message-log retention, a bounded embeddings refresh, the OneBot backfill, the daily summaries. */
+/**
+ * The cron trigger: message-log retention, a bounded embeddings refresh, the conversation
+ * sessions of older messages, the OneBot backfill, the daily summaries.
+ */
 import { applyRetention } from "../adapters/d1/retention";
 import { backfillJob, oneBotHistorySource } from "../composition/backfill";
+import { conversationBackfillJob } from "../composition/conversation-backfill";
 import { dailySummaryJob } from "../composition/daily-summaries";
 import { groupTitlesJob, oneBotGroupInfo } from "../composition/group-titles";
 import { createKnowledgeServices } from "../composition/knowledge-services";
@@ -22,6 +26,11 @@ export async function runScheduled(env: Env, scheduledTime: number): Promise<voi
     console.log(JSON.stringify({ msg: "embeddings refresh", reports: JSON.stringify(reports) }));
   } catch (e) {
     console.error(JSON.stringify({ msg: "embeddings refresh failed", error: String(e) }));
+  }
+  try {
+    console.log(JSON.stringify({ msg: "conversation backfill", ...(await conversationBackfillJob(env)) }));
+  } catch (e) {
+    console.error(JSON.stringify({ msg: "conversation backfill failed", error: String(e) }));
   }
   // Backfill first, so a day it filled in is summarized in this same run.
   try {

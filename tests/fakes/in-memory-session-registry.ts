@@ -12,6 +12,8 @@ import type {
 const NONE: ForgetCounts = {
   messages: 0,
   messagesFts: 0,
+  conversationSessions: 0,
+  messageWindows: 0,
   memory: 0,
   summaries: 0,
   otherNodes: 0,

@@ -54,14 +54,23 @@ function interleaved(a: string, b: string): Line[] {
 }
 
 describe("history search through the retrieval pipeline", () => {
-  it("brings the turns around a hit as context, in the chat's own order", async ({ expect }) => {
+  it("matches a turn and the turns next to it in its session, and brings their neighbours as context", async ({
+    expect,
+  }) => {
     const [a, b] = [newChat(), newChat()];
     await seed(interleaved(a, b));
     const hits = await history().search({ chatKey: a, text: "海边烧烤", limit: 5 });
-    expect(texts(hits, "hit")).toEqual(["去海边烧烤"]);
-    expect(texts(hits, "context").sort()).toEqual(
-      ["周五去哪里团建？", "早上好", "好啊", "记得带防晒"].sort(),
+    // The words are said once; the question before and the reply after match through their
+    // turn windows (a question's answer is often the turn next to its words).
+    expect(texts(hits, "hit").sort()).toEqual(["周五去哪里团建？", "去海边烧烤", "好啊"].sort());
+    const first = hits[0]?.text;
+    const order = ["早上好", "周五去哪里团建？", "去海边烧烤", "好啊", "记得带防晒", "收到", "晚安"];
+    const at = order.indexOf(first ?? "");
+    // The first match's two turns on each side that are not matches themselves.
+    const expected = order.filter(
+      (t, i) => Math.abs(i - at) <= 2 && i !== at && !texts(hits, "hit").includes(t),
     );
+    expect(texts(hits, "context").sort()).toEqual(expected.sort());
     expect(hits.every((h) => h.chatKey === a)).toBe(true);
   });
 
@@ -79,8 +88,10 @@ describe("history search through the retrieval pipeline", () => {
       { chat: b, id: "b3", minute: 5, text: "B 的第四条" },
     ]);
     const hits = await history().search({ chatKey: a, text: "烧烤", limit: 10 });
-    expect(texts(hits, "hit")).toEqual(["A 说烧烤"]);
-    expect(texts(hits, "context")).toEqual(["A 的下一条"]);
+    // A's second message matches through its window (A's turn before it), never through B's.
+    expect(texts(hits, "hit").sort()).toEqual(["A 说烧烤", "A 的下一条"].sort());
+    expect(texts(hits, "context")).toEqual([]);
+    expect(await history().search({ chatKey: a, text: "第三条", limit: 10 })).toEqual([]);
     const store = new D1MessageStore(env.DB);
     const [hit] = await store.load([`m_${hits[0]?.seq}`]);
     const around = await store.neighbours([hit?.nodeId ?? ""], 3);
@@ -95,12 +106,13 @@ describe("history search through the retrieval pipeline", () => {
     const recalled = [...lines.filter((l) => l.text === "好啊" || l.text === "晚安"), late];
     await seed([...lines, late], recalled);
     const hits = await history().search({ chatKey: a, text: "烧烤", limit: 5 });
-    expect(texts(hits, "hit")).toEqual(["去海边烧烤"]);
-    // "好啊" is skipped: the next turns of the chat that still exist take its place.
-    expect(texts(hits, "context").sort()).toEqual(
-      ["周五去哪里团建？", "早上好", "收到", "记得带防晒"].sort(),
-    );
-    expect(hits.map((h) => h.text)).not.toContain("晚上也去烧烤");
+    // "好啊" is skipped: the next turn of the chat that still exists is the match's neighbour.
+    expect(texts(hits, "hit").sort()).toEqual(["周五去哪里团建？", "去海边烧烤", "记得带防晒"].sort());
+    const shown = hits.map((h) => h.text);
+    for (const gone of ["好啊", "晚安", "晚上也去烧烤"]) expect(shown).not.toContain(gone);
+    // No turn window keeps a recalled message's words.
+    expect(await history().search({ chatKey: a, text: "好啊", limit: 5 })).toEqual([]);
+    expect(await history().search({ chatKey: a, text: "晚安", limit: 5 })).toEqual([]);
   });
 
   it.for([['"烧烤" NEAR( -海边:*'], ["烧烤) OR (*"], ["AND 烧烤 NOT"]])(
@@ -109,7 +121,7 @@ describe("history search through the retrieval pipeline", () => {
       const [a, b] = [newChat(), newChat()];
       await seed(interleaved(a, b));
       const hits = await history().search({ chatKey: a, text: query ?? "", limit: 5 });
-      expect(texts(hits, "hit")).toEqual(["去海边烧烤"]);
+      expect(texts(hits, "hit")).toContain("去海边烧烤");
     },
   );
 
@@ -127,10 +139,12 @@ describe("history search through the retrieval pipeline", () => {
     await seed([...interleaved(a, b), { chat: a, id: "late", minute: 30, text: "又去烧烤了" }]);
     // Up to and excluding "记得带防晒" (minute 8).
     const hits = await history().search({ chatKey: a, text: "烧烤", limit: 5, before: T0 + 8 * MINUTE });
-    expect(texts(hits, "hit")).toEqual(["去海边烧烤"]);
-    expect(texts(hits, "context").sort()).toEqual(["周五去哪里团建？", "早上好", "好啊"].sort());
+    expect(texts(hits, "hit").sort()).toEqual(["周五去哪里团建？", "去海边烧烤", "好啊"].sort());
+    const early = ["早上好", "周五去哪里团建？", "去海边烧烤", "好啊"];
+    expect(hits.every((h) => early.includes(h.text))).toBe(true);
     const all = await history().search({ chatKey: a, text: "烧烤", limit: 5 });
-    expect(texts(all, "hit").sort()).toEqual(["去海边烧烤", "又去烧烤了"].sort());
+    // "又去烧烤了" is 16 minutes after "晚安": the same session, so "晚安" matches through it.
+    expect(texts(all, "hit")).toContain("又去烧烤了");
   });
 
   it("shows context turns apart from the matches in the history_search answer", async ({ expect }) => {
@@ -155,14 +169,12 @@ describe("history search through the retrieval pipeline", () => {
     expect(result.ok).toBe(true);
     const answer = String(model.requests[1]?.messages.find((m) => m.role === "tool")?.content);
     const lines = answer.split("\n");
-    expect(lines[0]).toContain("去海边烧烤");
-    expect(lines[1]).toBe("（命中消息前后的上下文）");
-    expect(lines.slice(2).map((l) => l.replace(/^ {2}\[[^\]]+\] 我: /, ""))).toEqual([
-      "早上好",
-      "周五去哪里团建？",
-      "好啊",
-      "记得带防晒",
-    ]);
+    const header = lines.indexOf("（命中消息前后的上下文）");
+    expect(header).toBeGreaterThan(0);
+    // The matches first (the turn that says the words among them), the context turns apart.
+    expect(lines.slice(0, header).join("\n")).toContain("去海边烧烤");
+    expect(lines.slice(header + 1).length).toBeGreaterThan(0);
+    for (const l of lines.slice(header + 1)) expect(l).toMatch(/^ {2}\[[^\]]+\] 我: /);
     expect(answer).not.toContain("别的群");
   });
 });

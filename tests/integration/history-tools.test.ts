@@ -9,6 +9,7 @@ import type { TurnContext } from "../../src/domain/agent/turn-context";
 import type { Settings } from "../../src/domain/config/settings";
 import { inboundRecord } from "../../src/domain/history/message-record";
 import { silentLogger } from "../../src/domain/kernel/logger";
+import { indexText } from "../../src/domain/text/search-tokens";
 import { ADMIN, MEMBER, withIdentity } from "../fakes/identity-settings";
 import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
@@ -184,6 +185,64 @@ describe("history tools never leave the chats the gate allows", () => {
     expect(answer).not.toContain("一群的");
     expect(answer).not.toContain("私聊里的");
     expect(answer).not.toContain("别的域的");
+  });
+});
+
+/** A daily summary node of the chat, as the cron writes it (chat scope, not portable). */
+async function summary(chat: string, day: string, text: string): Promise<void> {
+  await env.DB.prepare(
+    `INSERT INTO nodes (node_id, node_type, source_type, source_id, scope_type, scope_id, kind, title, raw_text,
+       retrieval_text, retrieval_tokens, metadata, provenance, importance, confidence, sensitivity,
+       sensitivity_source, portable, status, content_hash, created_at, updated_at)
+     VALUES (?1, 'summary', 'conversation', ?2, 'chat', ?2, 'summary', ?3, ?4, ?4, ?5, ?6, '{}', 0.5, 0.8, 'public',
+       'dream', 0, 'active', ?1, ?7, ?7)`,
+  )
+    .bind(
+      `sum_${unique()}${unique()}`,
+      chat,
+      `${day} 摘要`,
+      text,
+      indexText(text),
+      JSON.stringify({ day, method: "extractive", messages: 3, portable: false }),
+      NOW,
+    )
+    .run();
+}
+
+describe("recall_cross_chat's summary leg", () => {
+  it("adds the daily summaries of the other allowed chats only, whatever chat the model names", async ({
+    expect,
+  }) => {
+    const { chats, settings } = world();
+    await seed([{ chat: chats.g2, nick: "小红", at: "2026-11-30T11:00:00", text: "二群今天聊了团建" }]);
+    await summary(chats.g1, "2026-11-29", "一群摘要：露营装备清单");
+    await summary(chats.g2, "2026-11-29", "二群摘要：露营装备清单");
+    await summary(chats.privateChat, "2026-11-29", "私聊摘要：露营装备清单");
+    await summary(chats.otherDomain, "2026-11-29", "别的域摘要：露营装备清单");
+    for (const named of [chats.privateChat, chats.otherDomain, chats.g1]) {
+      const answer = await call(
+        "recall_cross_chat",
+        { query: "露营装备", chat: named, allowed_chats: [chats.otherDomain, chats.privateChat] },
+        context(chats.g1, MEMBER, settings),
+      );
+      // A chat of another domain is refused outright; a chat of the domain changes nothing.
+      if (named === chats.otherDomain) expect(answer).toContain("拒绝");
+      else {
+        expect(answer).toContain("（相关的每日摘要）");
+        expect(answer).toContain(`(${chats.g2}) [2026-11-29 摘要] 二群摘要：露营装备清单`);
+      }
+      for (const hidden of ["一群摘要", "私聊摘要", "别的域摘要"]) expect(answer).not.toContain(hidden);
+    }
+    // From the member's private chat the domain's groups are readable, never another domain.
+    const fromPrivate = await call(
+      "recall_cross_chat",
+      { query: "露营装备", allowed_chats: [chats.otherDomain] },
+      context(chats.privateChat, MEMBER, settings),
+    );
+    expect(fromPrivate).toContain("二群摘要");
+    expect(fromPrivate).toContain("一群摘要");
+    expect(fromPrivate).not.toContain("私聊摘要");
+    expect(fromPrivate).not.toContain("别的域摘要");
   });
 });
 

@@ -1,5 +1,6 @@
 // `/session forget` removes exactly one chat's rows everywhere (docs/sessions.md#forget): every
-// table is counted before and after — messages and their FTS rows, memory and summary nodes with
+// table is counted before and after — messages and their FTS rows, the log's conversation
+// sessions and turn windows with their FTS rows, memory and summary nodes with
 // their FTS rows and edges, candidates, runs, observations, embeddings, vector sync rows and the
 // vectors in the (fake) Vectorize index — and another chat's rows, including an embedding it
 // shares by content hash, stay untouched.
@@ -31,7 +32,8 @@ async function fill(chat: string, tag: string, shared: string) {
       `INSERT INTO messages (transport, chat_key, message_id, ts, user_id, nick, text, tokens, direction)
        VALUES ('qq', ?1, ?2, ?3, 'U1', 'nick', ?4, ?5, 'in')`,
     )
-      .bind(chat, `m${i}${tag}`, now + i, `消息${i} ${tag}`, `x${tag} m${i}`)
+      // The third message two hours after the second: the log holds two conversation sessions.
+      .bind(chat, `m${i}${tag}`, now + i + (i === 2 ? 7_200_000 : 0), `消息${i} ${tag}`, `x${tag} m${i}`)
       .run();
   const scope = `chat:${chat}`;
   const [first, second] = await seedMemory([
@@ -120,6 +122,26 @@ async function counts(chat: string, seqs: readonly number[]) {
         .bind(`"x${chat.split(":").at(-1)}"`)
         .first<{ n: number }>()
     )?.n,
+    conversationSessions: await q("SELECT count(*) AS n FROM conversation_sessions WHERE chat_key = ?1"),
+    messageWindows: (
+      await env.DB.prepare(
+        "SELECT count(*) AS n FROM message_windows WHERE seq IN (SELECT value FROM json_each(?1))",
+      )
+        .bind(JSON.stringify(seqs))
+        .first<{ n: number }>()
+    )?.n,
+    messageWindowsFts: (
+      await env.DB.prepare(
+        "SELECT count(*) AS n FROM message_windows_fts_docsize WHERE id IN (SELECT value FROM json_each(?1))",
+      )
+        .bind(JSON.stringify(seqs))
+        .first<{ n: number }>()
+    )?.n,
+    messageWindowsFtsMatch: (
+      await env.DB.prepare("SELECT count(*) AS n FROM message_windows_fts WHERE message_windows_fts MATCH ?1")
+        .bind(`"x${chat.split(":").at(-1)}"`)
+        .first<{ n: number }>()
+    )?.n,
     memory: await q(
       `SELECT count(*) AS n FROM nodes WHERE scope_type = 'chat' AND scope_id = ?1 AND node_type = 'memory'`,
     ),
@@ -199,6 +221,10 @@ describe("forget one chat", () => {
       messages: 3,
       messagesFts: 3,
       messagesFtsMatch: 3,
+      conversationSessions: 2,
+      messageWindows: 3,
+      messageWindowsFts: 3,
+      messageWindowsFtsMatch: 3,
       memory: 3,
       summaries: 1,
       nodesFts: 4,
@@ -223,6 +249,10 @@ describe("forget one chat", () => {
       messages: 0,
       messagesFts: 0,
       messagesFtsMatch: 0,
+      conversationSessions: 0,
+      messageWindows: 0,
+      messageWindowsFts: 0,
+      messageWindowsFtsMatch: 0,
       memory: 0,
       summaries: 0,
       nodesFts: 0,
@@ -244,6 +274,8 @@ describe("forget one chat", () => {
     expect(removed).toEqual({
       messages: 3,
       messagesFts: 3,
+      conversationSessions: 2,
+      messageWindows: 3,
       memory: 3,
       summaries: 1,
       otherNodes: 0,

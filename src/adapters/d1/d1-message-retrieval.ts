@@ -1,7 +1,10 @@
 /**
- * The message log as the retrieval pipeline reads it: a KeywordIndex over `messages_fts`
- * (each chat's tokens in its own namespace, see chat-search-tokens) and a ContextStore over
- * `messages`, one conversation passage per message (`m_<seq>`, scope `chat:<chat key>`).
+ * The message log as the retrieval pipeline reads it: a KeywordIndex over the log's turn
+ * windows (`message_windows_fts`: each message with the turn before and after it in its
+ * conversation session, migrations/0180) — or, flat, over `messages_fts`, each message alone —
+ * with each chat's tokens in its own namespace (see chat-search-tokens), and a ContextStore
+ * over `messages`, one conversation passage per message (`m_<seq>`, scope `chat:<chat key>`)
+ * whose context turns stay inside its session.
  * Both can be a view of the log before a time (`before`, ms): newer messages do not exist
  * for them. The SQL filters on chat and `recalled = 0` are the authoritative checks.
  */
@@ -34,6 +37,11 @@ export type MessageView = {
   readonly since?: number;
   readonly until?: number;
   readonly senders?: readonly string[];
+  /**
+   * Match each message alone (`messages_fts`) and take context turns across sessions: the
+   * flat log as it was before conversation trees, kept for the evaluation's comparison.
+   */
+  readonly flat?: boolean;
 };
 
 const MAX_LIMIT = 500;
@@ -103,25 +111,57 @@ export class D1MessageKeywordIndex implements KeywordIndex {
       .filter((e): e is string => e !== null);
     if (expressions.length === 0) return [];
     const match = expressions.length === 1 ? expressions[0] : expressions.map((e) => `(${e})`).join(" OR ");
-    const { results } = await this.#db
-      .prepare(
-        `SELECT m.seq, m.chat_key, bm25(messages_fts) AS rank
-         FROM messages_fts JOIN messages m ON m.seq = messages_fts.rowid
-         WHERE messages_fts MATCH ?1 AND m.chat_key IN (SELECT value FROM json_each(?2)) AND m.recalled = 0
-           AND m.ts < ?3 AND m.ts >= ?5 AND ${SENDER_FILTER(6)}
-         ORDER BY rank LIMIT ?4`,
-      )
-      .bind(
-        match,
-        JSON.stringify(chats),
-        upperBound(this.#view),
-        Math.min(q.limit * chats.length, MAX_LIMIT),
-        lowerBound(this.#view),
-        sendersParam(this.#view),
-      )
-      .all<{ seq: number; chat_key: string; rank: number }>();
-    if (chats.length === 1) return results.map((r) => ({ nodeId: messageNodeId(r.seq), score: -r.rank }));
-    const perChat = chats.map((chatKey) => results.filter((r) => r.chat_key === chatKey));
+    const filter = `m.chat_key IN (SELECT value FROM json_each(?2)) AND m.recalled = 0
+           AND m.ts < ?3 AND m.ts >= ?5 AND ${SENDER_FILTER(6)}`;
+    const binds = [
+      match,
+      JSON.stringify(chats),
+      upperBound(this.#view),
+      Math.min(q.limit * chats.length, MAX_LIMIT),
+      lowerBound(this.#view),
+      sendersParam(this.#view),
+    ];
+    type Hit = { seq: number; chat_key: string; rank: number };
+    let ranked: Hit[];
+    if (this.#view.flat) {
+      const { results } = await this.#db
+        .prepare(
+          `SELECT m.seq, m.chat_key, bm25(messages_fts) AS rank
+           FROM messages_fts JOIN messages m ON m.seq = messages_fts.rowid
+           WHERE messages_fts MATCH ?1 AND ${filter} ORDER BY rank LIMIT ?4`,
+        )
+        .bind(...binds)
+        .all<Hit>();
+      ranked = results;
+    } else {
+      // Messages logged before the windows existed and not yet backfilled are matched alone, in
+      // the same round trip; once the backfill is done (`pending` empty, the outer loop of the
+      // CROSS JOIN) that statement reads nothing.
+      const [windows, unwindowed] = await this.#db.batch<Hit>([
+        this.#db
+          .prepare(
+            `SELECT m.seq, m.chat_key, bm25(message_windows_fts) AS rank
+             FROM message_windows_fts JOIN messages m ON m.seq = message_windows_fts.rowid
+             WHERE message_windows_fts MATCH ?1 AND ${filter} ORDER BY rank LIMIT ?4`,
+          )
+          .bind(...binds),
+        this.#db
+          .prepare(
+            `WITH pending AS (SELECT 1 FROM conversation_backfill WHERE done = 0)
+             SELECT m.seq, m.chat_key, bm25(messages_fts) AS rank
+             FROM pending CROSS JOIN messages_fts JOIN messages m ON m.seq = messages_fts.rowid
+             WHERE messages_fts MATCH ?1 AND ${filter}
+               AND NOT EXISTS (SELECT 1 FROM message_windows w WHERE w.seq = m.seq)
+             ORDER BY rank LIMIT ?4`,
+          )
+          .bind(...binds),
+      ]);
+      const rest = unwindowed?.results ?? [];
+      ranked =
+        rest.length === 0 ? (windows?.results ?? []) : roundRobin([windows?.results ?? [], rest], MAX_LIMIT);
+    }
+    if (chats.length === 1) return ranked.map((r) => ({ nodeId: messageNodeId(r.seq), score: -r.rank }));
+    const perChat = chats.map((chatKey) => ranked.filter((r) => r.chat_key === chatKey));
     return roundRobin(perChat, q.limit).map((r, i) => ({
       nodeId: messageNodeId(r.seq),
       // Scores that keep the interleaved order through fusion.
@@ -223,10 +263,19 @@ export class D1MessageStore implements ContextStore {
     const bound = upperBound(this.#view);
     // Each side joins its centre row (`c`), so that the centre's chat and time are read in the
     // same statement: one batch, no separate load. A recalled centre has no neighbours.
+    // Context turns stay inside the centre's conversation session (flat: anywhere in the chat;
+    // a message not yet segmented has no session and is read like flat).
+    const session = (bound: "min(s.first_ts)" | "max(s.last_ts)") =>
+      `coalesce((SELECT ${bound} FROM conversation_sessions s
+                 WHERE s.chat_key = c.chat_key AND c.ts BETWEEN s.first_ts AND s.last_ts), m.ts)`;
+    const inSession = this.#view.flat
+      ? ""
+      : `AND m.ts >= ${session("min(s.first_ts)")} AND m.ts <= ${session("max(s.last_ts)")}`;
     const side = (before: boolean) =>
       `SELECT ${COLUMNS} FROM messages c JOIN messages m ON m.chat_key = c.chat_key
          WHERE c.seq = ?1 AND c.recalled = 0 AND m.recalled = 0 AND m.ts < ?2 AND m.ts >= ?4
            AND ${before ? "(m.ts < c.ts OR (m.ts = c.ts AND m.seq < c.seq))" : "(m.ts > c.ts OR (m.ts = c.ts AND m.seq > c.seq))"}
+           ${inSession}
          ORDER BY ${before ? "m.ts DESC, m.seq DESC" : "m.ts, m.seq"} LIMIT ?3`;
     const statements = centres.flatMap((seq) => [
       this.#db.prepare(side(true)).bind(seq, bound, radius, lowerBound(this.#view)),

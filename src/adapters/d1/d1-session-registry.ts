@@ -188,6 +188,16 @@ export class D1SessionRegistry implements SessionRegistry, ChatLinks {
    */
   async forget(chatKey: string): Promise<ForgetCounts> {
     // Counted from the selected rows: D1's `changes` also counts what the FTS trigger wrote.
+    // The log's triggers remove the conversation sessions and turn windows with the messages;
+    // they are counted first, and whatever a trigger left is deleted by chat below.
+    const [sessionRows, windowRows] = await this.#db.batch<{ n: number }>([
+      this.#db.prepare("SELECT count(*) AS n FROM conversation_sessions WHERE chat_key = ?1").bind(chatKey),
+      this.#db
+        .prepare(
+          "SELECT count(*) AS n FROM message_windows w JOIN messages m ON m.seq = w.seq WHERE m.chat_key = ?1",
+        )
+        .bind(chatKey),
+    ]);
     let messages = 0;
     for (;;) {
       const { results } = await this.#db
@@ -207,6 +217,7 @@ export class D1SessionRegistry implements SessionRegistry, ChatLinks {
       this.#db.prepare("DELETE FROM memory_candidates WHERE chat_key = ?1").bind(chatKey),
       this.#db.prepare("DELETE FROM memory_runs WHERE chat_key = ?1").bind(chatKey),
       this.#db.prepare("DELETE FROM account_observations WHERE chat_key = ?1").bind(chatKey),
+      this.#db.prepare("DELETE FROM conversation_sessions WHERE chat_key = ?1").bind(chatKey),
       // A OneBot group's backfill (not started, running or failed) would fetch the forgotten
       // history again: its record is closed. It holds no message text, like summary_days.
       this.#db
@@ -221,6 +232,8 @@ export class D1SessionRegistry implements SessionRegistry, ChatLinks {
     return {
       messages,
       messagesFts: messages,
+      conversationSessions: sessionRows?.results[0]?.n ?? 0,
+      messageWindows: windowRows?.results[0]?.n ?? 0,
       memory: nodes.byType.memory ?? 0,
       summaries: nodes.byType.summary ?? 0,
       otherNodes: nodes.total - (nodes.byType.memory ?? 0) - (nodes.byType.summary ?? 0),

@@ -42,7 +42,9 @@ export function messageNode(m: MessageRow): ContextNode {
     scopeType: "chat",
     scopeId: m.chatKey,
     collection: null,
-    title: null,
+    // The sender is the turn's title, as in the conversation trees: a question naming a
+    // person ranks what they said up (the pipeline's hint list).
+    title: m.nick,
     rawText: m.text,
     retrievalText: m.text,
     metadata: { seq: m.seq, messageId: m.messageId, ts: m.ts, nick: m.nick, direction: m.direction },

@@ -1,4 +1,5 @@
 /** Port for searching a chat's message log (the `history_search` / `history_recent` tools, recall). */
+import type { SummaryHit } from "./chat-summary-search";
 
 export type HistoryHit = {
   readonly seq: number;
@@ -48,4 +49,9 @@ export interface HistorySearch {
   recent(q: { chatKey: string; limit: number } & HistoryFilter): Promise<HistoryHit[]>;
   /** The display names these chats' messages were sent under, most recently used first. */
   senders(chatKeys: readonly string[]): Promise<{ chatKey: string; nick: string }[]>;
+  /**
+   * The daily summaries of these chats that match the text, best first (the summary leg of
+   * cross-chat recall). Optional: a history without summaries has no such leg.
+   */
+  searchSummaries?(q: { chatKeys: readonly string[]; text: string; limit: number }): Promise<SummaryHit[]>;
 }

@@ -4,6 +4,7 @@
  * listings and sender names come straight from the log's storage.
  */
 
+import { type SummaryHit, type SummarySearchDeps, searchChatSummaries } from "./chat-summary-search";
 import { type HistoryRetrievalDeps, searchHistory, searchHistoryOf } from "./history-search-pipeline";
 import type { HistoryFilter, HistoryHit, HistorySearch } from "./history-search-port";
 
@@ -20,6 +21,8 @@ export type PipelineHistorySearchDeps = {
   /** The keyword index and store of the log, limited to the view. */
   readonly indexes: (view: HistoryView) => HistoryRetrievalDeps;
   readonly recent: RecentMessages;
+  /** The context store's index and nodes, for the chats' daily summaries; absent = no summary leg. */
+  readonly summaries?: SummarySearchDeps;
 };
 
 /** Searches return at most this many hits, whatever the caller asks for. */
@@ -66,5 +69,14 @@ export class PipelineHistorySearch implements HistorySearch {
 
   async senders(chatKeys: readonly string[]): Promise<{ chatKey: string; nick: string }[]> {
     return this.#deps.recent.senders(chatKeys);
+  }
+
+  async searchSummaries(q: {
+    chatKeys: readonly string[];
+    text: string;
+    limit: number;
+  }): Promise<SummaryHit[]> {
+    if (!this.#deps.summaries) return [];
+    return searchChatSummaries(this.#deps.summaries, { ...q, limit: Math.min(q.limit, MAX_SEARCH_HITS) });
   }
 }

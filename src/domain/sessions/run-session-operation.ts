@@ -259,7 +259,7 @@ export async function runSessionOperation(op: SessionOperation, deps: SessionOpD
       await audit(r.session.chatKey, "ok", { ...removed });
       return {
         ok: true,
-        text: `已删除 ${name(r.session)}：消息 ${removed.messages} 条，记忆 ${removed.memory} 条，摘要 ${removed.summaries} 条，全文索引 ${removed.messagesFts + removed.nodesFts} 行，嵌入 ${removed.embeddings} 个，向量 ${removed.vectors} 个，候选 ${removed.candidates} 条，观察记录 ${removed.observations} 条。`,
+        text: `已删除 ${name(r.session)}：消息 ${removed.messages} 条，记忆 ${removed.memory} 条，摘要 ${removed.summaries} 条，会话段 ${removed.conversationSessions} 个，全文索引 ${removed.messagesFts + removed.messageWindows + removed.nodesFts} 行，嵌入 ${removed.embeddings} 个，向量 ${removed.vectors} 个，候选 ${removed.candidates} 条，观察记录 ${removed.observations} 条。`,
         data: { removed },
       };
     }

@@ -23,6 +23,9 @@ export type SessionInfo = {
 export type ForgetCounts = {
   readonly messages: number;
   readonly messagesFts: number;
+  /** Conversation sessions of the chat's log, and its messages' turn windows (each one FTS row). */
+  readonly conversationSessions: number;
+  readonly messageWindows: number;
   readonly memory: number;
   readonly summaries: number;
   readonly otherNodes: number;

@@ -4,7 +4,8 @@
  * and flush (so the log's own tokenization, FTS triggers and sender table index it), and each
  * question is asked through `askHistory` over the production history search — the code
  * `history_search` runs, date and sender resolution included. The baseline is the same
- * search with resolution off: the question's words alone over the same index.
+ * search with resolution off: the question's words alone over the same index; `flat` is the
+ * live search over the flat log (each message matched alone), as before conversation trees.
  */
 import { Hono } from "hono";
 import { z } from "zod";
@@ -33,7 +34,7 @@ const MessagesSchema = z.object({
 });
 
 const AskSchema = z.object({
-  mode: z.enum(["live", "plain"]),
+  mode: z.enum(["live", "plain", "flat"]),
   limit: z.number().int().min(1).max(100),
   queries: z
     .array(z.object({ id: z.string(), text: z.string(), chat: z.string(), now: z.number().int() }))
@@ -102,7 +103,7 @@ export const evalHistoryRoutes = new Hono<AppEnv>()
   })
   .post("/ask", jsonBody(AskSchema), async (c) => {
     const body = c.req.valid("json");
-    const history = historySearch(c.env);
+    const history = historySearch(c.env, { flat: body.mode === "flat" });
     // The zone history_search reads dates in: the deployment's `calendar.timeZone`.
     const { timeZone } = (await loadSettings(c.env)).calendar;
     const started = performance.now();
@@ -113,7 +114,7 @@ export const evalHistoryRoutes = new Hono<AppEnv>()
         query: q.text,
         limit: body.limit,
         reference: { now: q.now, timeZone },
-        resolve: body.mode === "live",
+        resolve: body.mode !== "plain",
       });
       if (!answer.ok) {
         results.push({ id: q.id, error: answer.reason, items: [] });

@@ -47,7 +47,8 @@ function ports(model: ScriptedChatModel, caps: { chatDailyTokens: number | null 
   const clock = new ManualClock(TEST_NOW);
   const spend = dailySpendGate({
     chatKey: CHAT,
-    caps: { ...caps, globalDailyTokens: null, timeZone: "UTC" },
+    caps: { ...caps, globalDailyTokens: null },
+    timeZone: "UTC",
     clock,
     unflushed: () => 0,
     ledger: { spent: async () => ({ chat: 0, global: 0 }) },

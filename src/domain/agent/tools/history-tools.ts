@@ -33,6 +33,8 @@ const FILTER_PARAMS = {
 
 /** Several chats at once: at most this many are read, and this many matches shown. */
 const MAX_CHATS = 20;
+/** Daily summaries recall_cross_chat adds after the matching turns. */
+const SUMMARY_HITS = 3;
 
 function formatHit(hit: HistoryHit, timeZone: string, withChat = false): string {
   // In the zone dates are read in, so that "昨天" and the times shown agree.
@@ -199,7 +201,7 @@ export const recallCrossChatTool: Tool = {
   spec: {
     name: "recall_cross_chat",
     description:
-      "回想同一聊天域内其他聊天（在群聊里不含私聊）里说过的相关内容：一次查询所有这些聊天，各聊天的结果轮流排列。",
+      "回想同一聊天域内其他聊天（在群聊里不含私聊）里说过的相关内容：一次查询所有这些聊天，各聊天的结果轮流排列，并附上相关的每日摘要。",
     parameters: {
       type: "object",
       properties: {
@@ -219,17 +221,29 @@ export const recallCrossChatTool: Tool = {
       .filter((c) => c !== ctx.chat.key)
       .slice(0, MAX_CHATS);
     if (others.length === 0) return toolOk("这里没有可以一起回想的其他聊天（见 find_chat）。");
-    const hits = await services.history.searchAcross({
-      chatKeys: others,
-      text: question.query,
-      limit: readLimit(args, 8, 20),
-    });
-    const matches = hits.filter((h) => h.via !== "context");
-    return toolOk(
-      matches.length === 0
-        ? "其他聊天里没有找到相关内容。"
-        : matches.map((h) => formatHit(h, ctx.settings.calendar.timeZone, true)).join("\n"),
-    );
+    // Two legs over the same chats: the raw turns (one keyword query ORing the chats,
+    // interleaved round-robin) and the chats' daily summaries, which remember days whose
+    // turns the log may no longer match word for word.
+    const [hits, summaries] = await Promise.all([
+      services.history.searchAcross({
+        chatKeys: others,
+        text: question.query,
+        limit: readLimit(args, 8, 20),
+      }),
+      services.history.searchSummaries?.({ chatKeys: others, text: question.query, limit: SUMMARY_HITS }) ??
+        [],
+    ]);
+    const allowed = new Set<string>(others);
+    const matches = hits.filter((h) => h.via !== "context" && allowed.has(h.chatKey));
+    const digests = summaries.filter((s) => allowed.has(s.chatKey));
+    if (matches.length === 0 && digests.length === 0) return toolOk("其他聊天里没有找到相关内容。");
+    const lines = matches.map((h) => formatHit(h, ctx.settings.calendar.timeZone, true));
+    if (digests.length > 0)
+      lines.push(
+        "（相关的每日摘要）",
+        ...digests.map((d) => `  (${d.chatKey}) [${d.day ?? "某天"} 摘要] ${d.text}`),
+      );
+    return toolOk(lines.join("\n"));
   },
 };
 
