@@ -59,7 +59,9 @@ function byStatement(bills) {
       const key = sql.slice(0, 120);
       rows.set(key, [...(rows.get(key) ?? []), b.d1.rowsReadBySql[i] ?? 0]);
     });
-  return Object.fromEntries([...rows].map(([key, samples]) => [key, { n: samples.length, ...stat(samples) }]));
+  return Object.fromEntries(
+    [...rows].map(([key, samples]) => [key, { n: samples.length, ...stat(samples) }]),
+  );
 }
 
 const stat = (samples) => ({ p50: round(percentile(samples, 50)), p95: round(percentile(samples, 95)) });

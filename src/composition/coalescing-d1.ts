@@ -69,7 +69,11 @@ export function coalescingD1(db: D1Database): D1Database {
       pending.push({ stmt, key, resolve, reject });
     });
 
-  const wrap = (stmt: D1PreparedStatement, sql: string, values: readonly unknown[] | null): D1PreparedStatement => {
+  const wrap = (
+    stmt: D1PreparedStatement,
+    sql: string,
+    values: readonly unknown[] | null,
+  ): D1PreparedStatement => {
     const key = values !== null && values.every(plain) ? `${sql}\u0000${JSON.stringify(values)}` : null;
     const wrapped = {
       bind: (...bound: unknown[]) => wrap(stmt.bind(...bound), sql, bound),
