@@ -60,7 +60,7 @@ export function coalescingD1(db: D1Database): D1Database {
       await Promise.all(distinct.map(alone));
       return;
     }
-    distinct.forEach((group, i) => settle(group, results[i] as D1Result));
+    for (const [i, group] of distinct.entries()) settle(group, results[i] as D1Result);
   };
 
   const read = (stmt: D1PreparedStatement, key: string | null): Promise<D1Result> =>
@@ -74,7 +74,7 @@ export function coalescingD1(db: D1Database): D1Database {
     sql: string,
     values: readonly unknown[] | null,
   ): D1PreparedStatement => {
-    const key = values !== null && values.every(plain) ? `${sql}\u0000${JSON.stringify(values)}` : null;
+    const key = values?.every(plain) ? `${sql}\u0000${JSON.stringify(values)}` : null;
     const wrapped = {
       bind: (...bound: unknown[]) => wrap(stmt.bind(...bound), sql, bound),
       async first(column?: string) {

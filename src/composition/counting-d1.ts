@@ -94,7 +94,7 @@ export function countingD1(db: D1Database, mode: Mode): { db: D1Database; bill: 
       const real = statements.map((s) => originals.get(s)?.stmt ?? s);
       const slots = statements.map((s) => note(`(batch) ${originals.get(s)?.sql ?? "?"}`, roundTrip));
       const results = await db.batch(real);
-      results.forEach((r, i) => addMeta(slots[i] as number, r.meta as Meta));
+      for (const [i, r] of results.entries()) addMeta(slots[i] as number, r.meta as Meta);
       return results;
     },
     async exec(sql: string) {
