@@ -22,6 +22,8 @@ const BENCHES = {
   // Not in DEFAULT: seeds 1M messages, 100k memory items and 10k passages first (sizes in
   // BENCH_TURN_MESSAGES, BENCH_TURN_MEMORY, BENCH_TURN_CHATS, BENCH_TURN_PASSAGES).
   turn: () => import("./turn-bill.mjs"),
+  // Not in DEFAULT: the webhook bench under a CPU profile (needs BENCH_INSPECTOR_PORT).
+  "ack-profile": () => import("./ack-profile.mjs"),
 };
 // `memory` (100,000 memory items) and `kb` (111,000 passages) seed large data sets first and
 // take minutes: run them by name (`npm run bench -- memory`).
@@ -62,7 +64,10 @@ const results = Object.fromEntries(selected.map((name) => [name, []]));
 for (let run = 1; run <= runs; run++) {
   rmSync(persistTo, { recursive: true, force: true });
   applyLocalMigrations(persistTo);
-  const server = await startWranglerDev({ port, vars, persistTo, quiet: true });
+  // A CPU profile (ack-profile) reads the isolate over wrangler's inspector.
+  const inspector = process.env.BENCH_INSPECTOR_PORT;
+  const extraArgs = inspector ? ["--inspector-port", inspector] : [];
+  const server = await startWranglerDev({ port, vars, persistTo, quiet: true, extraArgs });
   try {
     for (const name of selected) {
       const bench = await BENCHES[name]();

@@ -52,6 +52,18 @@ async function seed(base, label, total, step, send) {
   };
 }
 
+function byStatement(bills) {
+  const rows = new Map();
+  for (const b of bills)
+    b.d1.sql.forEach((sql, i) => {
+      const key = sql.slice(0, 120);
+      rows.set(key, [...(rows.get(key) ?? []), b.d1.rowsReadBySql[i] ?? 0]);
+    });
+  return Object.fromEntries(
+    [...rows].map(([key, samples]) => [key, { n: samples.length, ...stat(samples) }]),
+  );
+}
+
 const stat = (samples) => ({ p50: round(percentile(samples, 50)), p95: round(percentile(samples, 95)) });
 
 export async function run({ base }) {
@@ -107,7 +119,13 @@ export async function run({ base }) {
     bare_rows_read: stat(bare.map((b) => b.rowsRead)),
     bare_ms: stat(bare.map((b) => b.ms)),
     rows_read_ratio_to_bare: stat(ratio),
-    // One turn's statements, to see what the round trips are.
-    sample_statements: bills[0]?.d1.sql ?? [],
+    // What each statement reads, by its SQL's opening, over all turns (p50 / p95 rows read).
+    rows_read_by_statement: byStatement(bills),
+    // One turn's statements, to see what the round trips are: [round trip, rows read, SQL].
+    sample_statements: (bills[0]?.d1.sql ?? []).map((sql, i) => [
+      bills[0].d1.roundTripOf[i],
+      bills[0].d1.rowsReadBySql[i],
+      sql,
+    ]),
   };
 }

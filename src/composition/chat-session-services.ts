@@ -24,6 +24,7 @@ import { systemClock } from "../domain/kernel/clock";
 import type { SpendLedger } from "../domain/spend/spend-ledger";
 import { cachedCatalogue } from "./catalogue-cache";
 import { chatSession } from "./chat-stub";
+import { coalescingD1 } from "./coalescing-d1";
 import { historySearch } from "./history-search";
 import { knowledgeAccess } from "./knowledge-services";
 import { d1MessageLog } from "./message-log";
@@ -56,7 +57,9 @@ export type ChatSessionDeps = Omit<TurnPorts, "session" | "relay"> & {
 };
 
 export const chatSessionServices = {
-  create(env: Env): ChatSessionDeps {
+  create(bindings: Env): ChatSessionDeps {
+    // Reads the turn starts side by side share a D1 round trip (see coalescing-d1.ts).
+    const env: Env = { ...bindings, DB: coalescingD1(bindings.DB) };
     const config = readRuntimeConfig(env);
     const db = openDatabase(env.DB);
     const outbounds = new Map<Transport, Outbound>();

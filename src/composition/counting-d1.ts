@@ -18,6 +18,10 @@ export type D1Bill = {
   rawRowsReturned: number;
   /** The SQL of every statement, in order, trimmed (to see which ones a turn sends). */
   sql: string[];
+  /** Rows read by each statement of `sql`, same order (null for `raw()` and `exec`). */
+  rowsReadBySql: (number | null)[];
+  /** The round trip each statement of `sql` went in (1-based; a batch's statements share one). */
+  roundTripOf: number[];
 };
 
 const emptyBill = (): D1Bill => ({
@@ -27,6 +31,8 @@ const emptyBill = (): D1Bill => ({
   rowsWritten: 0,
   rawRowsReturned: 0,
   sql: [],
+  rowsReadBySql: [],
+  roundTripOf: [],
 });
 
 type Meta = { rows_read?: number; rows_written?: number } | undefined;
@@ -34,13 +40,18 @@ type Meta = { rows_read?: number; rows_written?: number } | undefined;
 export function countingD1(db: D1Database, mode: Mode): { db: D1Database; bill: () => D1Bill } {
   if (mode !== "local") throw new Error("the counting D1 wrapper is for local mode only");
   let bill = emptyBill();
-  const addMeta = (meta: Meta) => {
+  // Each statement's rows go to its own slot, so concurrent statements cannot mix them up.
+  const addMeta = (slot: number, meta: Meta) => {
     bill.rowsRead += meta?.rows_read ?? 0;
     bill.rowsWritten += meta?.rows_written ?? 0;
+    bill.rowsReadBySql[slot] = meta?.rows_read ?? 0;
   };
-  const note = (sql: string) => {
+  const note = (sql: string, roundTrip: number): number => {
     bill.statements++;
     bill.sql.push(sql.replace(/\s+/g, " ").trim().slice(0, 400));
+    bill.rowsReadBySql.push(null);
+    bill.roundTripOf.push(roundTrip);
+    return bill.sql.length - 1;
   };
   // The wrapped statement remembers its original, so that `batch` can hand D1 the real one.
   const originals = new WeakMap<object, { stmt: D1PreparedStatement; sql: string }>();
@@ -48,30 +59,26 @@ export function countingD1(db: D1Database, mode: Mode): { db: D1Database; bill: 
     const wrapped = {
       bind: (...values: unknown[]) => wrap(stmt.bind(...values), sql),
       async first(column?: string) {
-        note(sql);
-        bill.roundTrips++;
+        const slot = note(sql, ++bill.roundTrips);
         const result = await stmt.all();
-        addMeta(result.meta as Meta);
+        addMeta(slot, result.meta as Meta);
         const row = (result.results[0] ?? null) as Record<string, unknown> | null;
         return column === undefined ? row : (row?.[column] ?? null);
       },
       async all() {
-        note(sql);
-        bill.roundTrips++;
+        const slot = note(sql, ++bill.roundTrips);
         const result = await stmt.all();
-        addMeta(result.meta as Meta);
+        addMeta(slot, result.meta as Meta);
         return result;
       },
       async run() {
-        note(sql);
-        bill.roundTrips++;
+        const slot = note(sql, ++bill.roundTrips);
         const result = await stmt.run();
-        addMeta(result.meta as Meta);
+        addMeta(slot, result.meta as Meta);
         return result;
       },
       async raw(options?: { columnNames?: boolean }) {
-        note(sql);
-        bill.roundTrips++;
+        note(sql, ++bill.roundTrips);
         const rows = await (options?.columnNames ? stmt.raw({ columnNames: true }) : stmt.raw());
         bill.rawRowsReturned += Math.max(0, rows.length - (options?.columnNames ? 1 : 0));
         return rows;
@@ -83,16 +90,15 @@ export function countingD1(db: D1Database, mode: Mode): { db: D1Database; bill: 
   const counted = {
     prepare: (sql: string) => wrap(db.prepare(sql), sql),
     async batch(statements: D1PreparedStatement[]) {
-      bill.roundTrips++;
+      const roundTrip = ++bill.roundTrips;
       const real = statements.map((s) => originals.get(s)?.stmt ?? s);
-      for (const s of statements) note(`(batch) ${originals.get(s)?.sql ?? "?"}`);
+      const slots = statements.map((s) => note(`(batch) ${originals.get(s)?.sql ?? "?"}`, roundTrip));
       const results = await db.batch(real);
-      for (const r of results) addMeta(r.meta as Meta);
+      for (const [i, r] of results.entries()) addMeta(slots[i] as number, r.meta as Meta);
       return results;
     },
     async exec(sql: string) {
-      note(sql);
-      bill.roundTrips++;
+      note(sql, ++bill.roundTrips);
       return db.exec(sql);
     },
     withSession: () => {

@@ -65,6 +65,9 @@ const STEPS = [
   // 0 = an event that needs no turn: done once triaged. Rows from before were all turns.
   `ALTER TABLE inbox ADD COLUMN needs_turn INTEGER NOT NULL DEFAULT 1`,
   `CREATE INDEX inbox_untriaged ON inbox (seq) WHERE triaged = 0`,
+  // Every turn reads the newest recent turns and every append trims past the cap: both walk
+  // this index instead of sorting the table.
+  `CREATE INDEX recent_turns_order ON recent_turns (ts, seq)`,
 ] as const;
 
 export function migrateChatSession(storage: DurableObjectStorage): void {

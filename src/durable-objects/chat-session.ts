@@ -32,6 +32,7 @@ import { DoSessionControl } from "./session-control";
 import { billTurn, type TurnBill } from "./turn-bill";
 import { TurnRunner } from "./turn-runner";
 import { yieldToEvents } from "./yield-to-events";
+import { yieldingModel } from "./yielding-model";
 
 export type EnqueueResult = { status: "accepted" | "duplicate"; eventId: string };
 
@@ -283,7 +284,7 @@ export class ChatSession extends DurableObject<Env> {
     this.#relay ??= services.relayLoggingTo((record) =>
       this.#outbox.push({ kind: "message", body: record }, Date.now()),
     );
-    return { ...services, session: this.#session, relay: this.#relay };
+    return { ...services, model: yieldingModel(services.model), session: this.#session, relay: this.#relay };
   }
 
   async #drain(settings: Settings): Promise<void> {

@@ -29,8 +29,9 @@ export class RecentTurns {
       turn.text,
       turn.ts,
     );
+    // Only the rows past the cap are visited (the index, newest first, skips the kept ones).
     this.#sql.exec(
-      "DELETE FROM recent_turns WHERE seq NOT IN (SELECT seq FROM recent_turns ORDER BY ts DESC, seq DESC LIMIT ?)",
+      "DELETE FROM recent_turns WHERE seq IN (SELECT seq FROM recent_turns ORDER BY ts DESC, seq DESC LIMIT -1 OFFSET ?)",
       MAX_ROWS,
     );
   }

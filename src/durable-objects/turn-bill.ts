@@ -16,6 +16,7 @@ import type { ChatModel } from "../domain/model/chat-model";
 import { estimateTokens } from "../domain/text/token-estimate";
 import type { RecentTurns } from "./recent-turns";
 import { turnContextOf } from "./turn-context-of";
+import { yieldingModel } from "./yielding-model";
 
 export type TurnBill = {
   readonly d1: D1Bill;
@@ -44,14 +45,15 @@ export async function billTurn(input: {
   const settings = await services.settings.current();
   counter.bill();
   const promptTokens: number[] = [];
-  const model: ChatModel = {
+  // Yielding like the alarm's turn (chat-session.ts), so the bill times the same turn.
+  const model: ChatModel = yieldingModel({
     provider: services.model.provider,
     model: services.model.model,
     complete: (request) => {
       promptTokens.push(request.messages.reduce((n, m) => n + estimateTokens(m.content), 0));
       return services.model.complete(request);
     },
-  };
+  });
   const cursors: SqlStorageCursor<Record<string, SqlStorageValue>>[] = [];
   const exec = sql.exec;
   sql.exec = ((query: string, ...bindings: unknown[]) => {

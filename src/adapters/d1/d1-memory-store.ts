@@ -46,6 +46,9 @@ const SOFT_WINDOW = 200;
 const COLUMNS = `n.node_id, n.scope_type, n.scope_id, n.kind, n.raw_text, n.importance, n.confidence,
   n.sensitivity, n.sensitivity_source, n.portable, n.status, n.metadata, n.provenance, n.created_at, n.updated_at`;
 
+/** As many NULLs as COLUMNS has columns, for a UNION ALL row that carries no node. */
+const NULL_COLUMNS = Array.from({ length: COLUMNS.split(",").length }, () => "NULL").join(", ");
+
 type Row = {
   node_id: string;
   scope_type: ScopeType;
@@ -173,6 +176,10 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
     const match = memoryMatch(q.text, q.scopes);
     if (!match) return [];
     const scopes = scopeCondition(q.scopes);
+    if (q.perScope !== undefined) {
+      const windowed = await this.#searchPerScopeWindows(q, Math.max(1, q.perScope), limit);
+      if (windowed) return windowed;
+    }
     // bm25 weights: the scope token column adds nothing to relevance.
     const hits = `SELECT ${COLUMNS}, bm25(nodes_fts, 1.0, 0.0) AS rank
       FROM nodes_fts CROSS JOIN nodes n ON n.seq = nodes_fts.rowid
@@ -191,6 +198,69 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
       .bind(...binds)
       .all<Row & { rank: number }>();
     return results.map((r) => ({ ...toItem(r), rank: r.rank }));
+  }
+
+  /**
+   * Hard scope with `perScope`, the cheap exact step: each readable scope's FTS query stops at
+   * `perScope` rows inside FTS5 (native rank, so SQLite steps only those), and only that
+   * window is joined to `nodes` and re-checked by the same SQL condition. A scope's window is
+   * exact when every one of its rows passed the re-check (they are then that scope's best
+   * visible hits: the window is a prefix of its rank order) or when it held all the scope's
+   * matches. If any scope's window is not, null: the caller runs the query over every match.
+   */
+  async #searchPerScopeWindows(
+    q: MemorySearchQuery,
+    perScope: number,
+    limit: number,
+  ): Promise<MemoryHit[] | null> {
+    const parts = [...new Map(q.scopes.map((s) => [`${s.type}\u0000${s.id}`, s] as const)).values()];
+    const matches = parts.map((s) => memoryMatch(q.text, [s]));
+    const scopes = scopeCondition(q.scopes);
+    // Two parameters per window besides the scope condition's, within D1's 100.
+    if (matches.some((m) => m === null) || 2 * parts.length + scopes.binds.length > 100) return null;
+    const windows = parts
+      .map(
+        (_, i) => `SELECT * FROM (SELECT rowid AS seq, rank, ${i} AS part FROM nodes_fts
+           WHERE nodes_fts MATCH ? AND rank MATCH 'bm25(1.0, 0.0)' ORDER BY rank LIMIT ?)`,
+      )
+      .join(" UNION ALL ");
+    // The second SELECT reports each window's size, including a window none of whose rows is
+    // visible (the first SELECT returns nothing for it).
+    const { results } = await this.#db
+      .prepare(
+        `WITH top AS MATERIALIZED (${windows})
+         SELECT ${COLUMNS}, top.rank AS rank, top.part AS part, NULL AS pool
+         FROM top CROSS JOIN nodes n ON n.seq = top.seq
+         WHERE n.node_type = 'memory' AND n.status = 'active' AND ${scopes.sql}
+         UNION ALL
+         SELECT ${NULL_COLUMNS}, NULL, part, count(*) FROM top GROUP BY part`,
+      )
+      .bind(...matches.flatMap((m) => [m, perScope]), ...scopes.binds)
+      .all<Row & { rank: number; part: number; pool: number | null }>();
+    const pools = new Map<number, number>();
+    const byScope = new Map<string, (Row & { rank: number })[]>();
+    const seen = new Set<string>();
+    for (const r of results) {
+      if (r.pool !== null) {
+        pools.set(r.part, r.pool);
+        continue;
+      }
+      if (seen.has(r.node_id)) continue;
+      seen.add(r.node_id);
+      const key = `${r.scope_type}\u0000${r.scope_id}`;
+      byScope.set(key, [...(byScope.get(key) ?? []), r]);
+    }
+    for (const [i, s] of parts.entries()) {
+      const found = byScope.get(`${s.type}\u0000${s.id}`)?.length ?? 0;
+      const pool = pools.get(i) ?? 0;
+      if (found < perScope && pool >= perScope) return null;
+    }
+    for (const rows of byScope.values()) rows.sort((a, b) => a.rank - b.rank);
+    return [...byScope.values()]
+      .flatMap((rows) => rows.slice(0, perScope))
+      .sort((a, b) => a.rank - b.rank)
+      .slice(0, limit)
+      .map((r) => ({ ...toItem(r), rank: r.rank }));
   }
 
   /**

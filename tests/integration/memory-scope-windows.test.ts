@@ -1,0 +1,80 @@
+// Hard-scope recall with a per-scope cap reads each scope's FTS window first: what it returns
+// must be what the search over every match returns — no hidden item, no item of a scope the
+// turn does not read, and a visible item is not crowded out by hidden ones that rank first.
+import { describe, it } from "vitest";
+import type { ReadableScope } from "../../src/domain/memory/scope";
+import { memoryStore, newMemory, seedMemory, uid } from "../support/memory";
+
+const chat = (key: string): ReadableScope => ({ type: "chat", id: key });
+const personPublic = (id: string): ReadableScope => ({ type: "person", id, sensitivities: ["public"] });
+
+describe("per-scope FTS windows", () => {
+  it("never returns a person's private or secret_like item to a public-only read, however it ranks", async ({
+    expect,
+  }) => {
+    const word = `win${uid()}`;
+    const person = `p${uid()}`;
+    const group = `qq:group:G${uid()}`;
+    await seedMemory([
+      // Hidden items that rank first (the word three times) fill the person's window.
+      ...Array.from({ length: 8 }, (_, i) =>
+        newMemory(`person:${person}`, `${word} ${word} ${word} 私事 ${i}`, {
+          sensitivity: i % 2 === 0 ? "private" : "secret_like",
+          sensitivitySource: "dream",
+        }),
+      ),
+      newMemory(`person:${person}`, `${word} 公开的爱好，后面还有很多别的字`),
+      newMemory(`chat:${group}`, `${word} 群里的事`),
+    ]);
+    const hits = await memoryStore().search({
+      text: word,
+      scopes: [chat(group), personPublic(person)],
+      limit: 6,
+      perScope: 3,
+    });
+    expect(hits.map((h) => h.text).sort()).toEqual(
+      [`${word} 公开的爱好，后面还有很多别的字`, `${word} 群里的事`].sort(),
+    );
+    expect(hits.every((h) => h.sensitivity === "public")).toBe(true);
+  });
+
+  it("never returns another chat's items, even when they rank first", async ({ expect }) => {
+    const word = `win${uid()}`;
+    const mine = `qq:group:M${uid()}`;
+    await seedMemory([
+      ...Array.from({ length: 6 }, (_, i) =>
+        newMemory(`chat:qq:group:O${i}${uid()}`, `${word} ${word} ${word} 别处 ${i}`),
+      ),
+      ...Array.from({ length: 5 }, (_, i) => newMemory(`chat:${mine}`, `${word} 本群 ${i}${"长".repeat(i)}`)),
+    ]);
+    const hits = await memoryStore().search({ text: word, scopes: [chat(mine)], limit: 3, perScope: 3 });
+    expect(hits).toHaveLength(3);
+    expect(hits.every((h) => h.scope.id === mine)).toBe(true);
+    // The best three of the scope, in rank order: the shortest texts first.
+    expect(hits.map((h) => h.text)).toEqual([0, 1, 2].map((i) => `${word} 本群 ${i}${"长".repeat(i)}`));
+  });
+
+  it("falls back to every match when a window holds archived items, and still fills the cap", async ({
+    expect,
+  }) => {
+    const word = `win${uid()}`;
+    const mine = `qq:group:M${uid()}`;
+    const archived = await seedMemory(
+      Array.from({ length: 4 }, (_, i) => newMemory(`chat:${mine}`, `${word} ${word} ${word} 旧 ${i}`)),
+    );
+    await seedMemory(Array.from({ length: 3 }, (_, i) => newMemory(`chat:${mine}`, `${word} 新的内容 ${i}`)));
+    await memoryStore().commit({
+      runId: `archive:${uid()}`,
+      chatKey: mine,
+      at: Date.now(),
+      writable: [{ type: "chat", id: mine }],
+      inserts: [],
+      supersede: [],
+      archive: archived,
+      updates: [],
+      candidates: [],
+    });
+    const hits = await memoryStore().search({ text: word, scopes: [chat(mine)], limit: 3, perScope: 3 });
+    expect(hits.map((h) => h.text).sort()).toEqual([0, 1, 2].map((i) => `${word} 新的内容 ${i}`));
+  });
+});
