@@ -134,17 +134,20 @@ export class D1MessageKeywordIndex implements KeywordIndex {
         .all<Hit>();
       ranked = results;
     } else {
-      // Messages logged before the windows existed and not yet backfilled are matched alone, in
-      // the same round trip; once the backfill is done (`pending` empty, the outer loop of the
-      // CROSS JOIN) that statement reads nothing.
-      const [windows, unwindowed] = await this.#db.batch<Hit>([
+      // Messages logged before the windows existed and not yet backfilled are matched alone;
+      // once the backfill is done (`pending` empty, the outer loop of the CROSS JOIN) that
+      // statement reads nothing. Two reads started together rather than one explicit batch, so
+      // that the turn's gathering binding (coalescing-d1.ts) sends them in the same round trip
+      // as the other recall reads of its first wave; elsewhere they run side by side.
+      const [windows, unwindowed] = await Promise.all([
         this.#db
           .prepare(
             `SELECT m.seq, m.chat_key, bm25(message_windows_fts) AS rank
              FROM message_windows_fts JOIN messages m ON m.seq = message_windows_fts.rowid
              WHERE message_windows_fts MATCH ?1 AND ${filter} ORDER BY rank LIMIT ?4`,
           )
-          .bind(...binds),
+          .bind(...binds)
+          .all<Hit>(),
         this.#db
           .prepare(
             `WITH pending AS (SELECT 1 FROM conversation_backfill WHERE done = 0)
@@ -154,7 +157,8 @@ export class D1MessageKeywordIndex implements KeywordIndex {
                AND NOT EXISTS (SELECT 1 FROM message_windows w WHERE w.seq = m.seq)
              ORDER BY rank LIMIT ?4`,
           )
-          .bind(...binds),
+          .bind(...binds)
+          .all<Hit>(),
       ]);
       const rest = unwindowed?.results ?? [];
       ranked =
