@@ -67,6 +67,16 @@ export class D1ConversationBackfill {
     for (const [chatKey, points] of byChat) {
       for (const span of segmentSessions(points)) {
         sessions++;
+        // ?1 chat, ?2..?6 the span, ?7 the gap: shared by the extend and the insert below.
+        const spanValues = [
+          chatKey,
+          span.firstSeq,
+          span.firstTs,
+          span.lastSeq,
+          span.lastTs,
+          span.messages,
+          CONVERSATION_GAP_MS,
+        ];
         statements.push(
           // The session this span continues (the page or a live message may have opened it).
           this.#db
@@ -79,15 +89,7 @@ export class D1ConversationBackfill {
                            WHERE s.chat_key = ?1 AND ?3 <= s.last_ts + ?7 AND ?5 >= s.first_ts - ?7
                            ORDER BY s.last_ts DESC LIMIT 1)`,
             )
-            .bind(
-              chatKey,
-              span.firstSeq,
-              span.firstTs,
-              span.lastSeq,
-              span.lastTs,
-              span.messages,
-              CONVERSATION_GAP_MS,
-            ),
+            .bind(...spanValues),
           this.#db
             .prepare(
               `INSERT INTO conversation_sessions (chat_key, first_seq, last_seq, first_ts, last_ts, messages)
@@ -95,15 +97,7 @@ export class D1ConversationBackfill {
                WHERE NOT EXISTS (SELECT 1 FROM conversation_sessions s
                                  WHERE s.chat_key = ?1 AND ?3 <= s.last_ts + ?7 AND ?5 >= s.first_ts - ?7)`,
             )
-            .bind(
-              chatKey,
-              span.firstSeq,
-              span.firstTs,
-              span.lastSeq,
-              span.lastTs,
-              span.messages,
-              CONVERSATION_GAP_MS,
-            ),
+            .bind(...spanValues),
           ...MERGE.map((sql) => this.#db.prepare(sql).bind(chatKey, span.firstTs, CONVERSATION_GAP_MS)),
         );
       }

@@ -77,6 +77,9 @@ export async function runSessionOperation(op: SessionOperation, deps: SessionOpD
     });
     return { ok: false, text, error };
   };
+  // Forgetting a person and its preview both refuse an id the directory does not know.
+  const unknownPerson = (person: string) =>
+    fail({ kind: "not-found", what: `person ${person}` }, `找不到人物 ${person}。`, person);
   const find = async (ref: string, field = "id") => {
     const s = await deps.registry.resolve(ref);
     return s ?? { missing: { kind: "not-found" as const, what: `session ${ref}` }, field };
@@ -277,12 +280,7 @@ export async function runSessionOperation(op: SessionOperation, deps: SessionOpD
     }
     case "forget-person-preview": {
       const accounts = await deps.personAccounts(op.person);
-      if (accounts === null)
-        return fail(
-          { kind: "not-found", what: `person ${op.person}` },
-          `找不到人物 ${op.person}。`,
-          op.person,
-        );
+      if (accounts === null) return unknownPerson(op.person);
       const preview = await deps.registry.previewForgetPerson(op.person, accounts);
       await audit(op.person, "ok", {
         accounts: preview.accounts.join(","),
@@ -298,12 +296,7 @@ export async function runSessionOperation(op: SessionOperation, deps: SessionOpD
     }
     case "forget-person": {
       const accounts = await deps.personAccounts(op.person);
-      if (accounts === null)
-        return fail(
-          { kind: "not-found", what: `person ${op.person}` },
-          `找不到人物 ${op.person}。`,
-          op.person,
-        );
+      if (accounts === null) return unknownPerson(op.person);
       if (!op.yes) {
         const preview = await deps.registry.previewForgetPerson(op.person, accounts);
         return fail(
