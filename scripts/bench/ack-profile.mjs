@@ -140,6 +140,71 @@ function summarize(profile, moduleOf) {
   };
 }
 
+/**
+ * The isolate's synchronous stretches: runs of consecutive samples under the same entry frame
+ * (the stack's bottom JS frame: a request, an RPC call, a timer, a resolved I/O), split at
+ * idle and native samples. An ACK step that becomes ready during a stretch waits for its end,
+ * so the long ones are the suspects. Each is labelled with the stages on its stacks.
+ */
+function stretches(profile) {
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const name = (n) => n.callFrame.functionName || "(anonymous)";
+  const rootId = profile.nodes[0].id;
+  const entryOf = (id) => {
+    let at = id;
+    while (parent.get(at) !== undefined && parent.get(at) !== rootId) at = parent.get(at);
+    return at;
+  };
+  const runs = [];
+  let current = null;
+  profile.samples.forEach((id, i) => {
+    const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    const node = nodes.get(id);
+    const entry = entryOf(id);
+    const label = name(nodes.get(entry));
+    if (label.startsWith("(")) {
+      current = null;
+      return;
+    }
+    if (!current || current.entry !== entry) {
+      current = { entry, label, ms: 0, stages: new Set() };
+      runs.push(current);
+    }
+    current.ms += dt;
+    for (let at = id; at !== undefined; at = parent.get(at)) {
+      const fn = name(nodes.get(at));
+      for (const [stage, re] of Object.entries(STAGES)) if (re.test(fn)) current.stages.add(stage);
+    }
+    void node;
+  });
+  const ms = runs.map((r) => r.ms).sort((a, b) => a - b);
+  const q = (p) => ms[Math.min(ms.length - 1, Math.floor((p / 100) * ms.length))] ?? 0;
+  const byLabel = new Map();
+  for (const r of runs.filter((r) => r.ms >= 2)) {
+    const key = r.stages.size > 0 ? [...r.stages].sort().join(" + ") : `(entry ${r.label})`;
+    const agg = byLabel.get(key) ?? { count: 0, ms: 0, max_ms: 0 };
+    agg.count++;
+    agg.ms += r.ms;
+    agg.max_ms = Math.max(agg.max_ms, r.ms);
+    byLabel.set(key, agg);
+  }
+  return {
+    count: runs.length,
+    p50_ms: round(q(50), 2),
+    p99_ms: round(q(99), 2),
+    max_ms: round(ms.at(-1) ?? 0, 2),
+    over_2ms: runs.filter((r) => r.ms >= 2).length,
+    over_5ms: runs.filter((r) => r.ms >= 5).length,
+    // Stretches of 2 ms or more, by the stages on their stacks.
+    long_by_stage: [...byLabel]
+      .sort((a, b) => b[1].ms - a[1].ms)
+      .slice(0, 15)
+      .map(([stages, a]) => ({ stages, count: a.count, ms: round(a.ms, 0), max_ms: round(a.max_ms, 1) })),
+  };
+}
+
 export async function run({ base, vars }) {
   if (!INSPECTOR) throw new Error("ack-profile needs BENCH_INSPECTOR_PORT");
   const inspector = await cdp(INSPECTOR);
@@ -157,5 +222,10 @@ export async function run({ base, vars }) {
     inspector.close();
   }
   if (OUT) writeFileSync(OUT, JSON.stringify(profile));
-  return { target: inspector.title, webhook: result, profile: summarize(profile, moduleOf) };
+  return {
+    target: inspector.title,
+    webhook: result,
+    profile: summarize(profile, moduleOf),
+    synchronous_stretches: stretches(profile),
+  };
 }

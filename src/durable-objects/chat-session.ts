@@ -34,7 +34,11 @@ import { TurnRunner } from "./turn-runner";
 import { yieldToEvents } from "./yield-to-events";
 import { yieldingModel } from "./yielding-model";
 
-export type EnqueueResult = { status: "accepted" | "duplicate"; eventId: string };
+/**
+ * `ranAt`: the object's clock when the call ran — the Worker's local-mode trace splits the
+ * ACK into the wait for the object and the rest with it.
+ */
+export type EnqueueResult = { status: "accepted" | "duplicate"; eventId: string; ranAt: number };
 
 export type TurnStatus = {
   state: "unknown" | "pending" | "replying" | "done";
@@ -125,10 +129,11 @@ export class ChatSession extends DurableObject<Env> {
     // only). Worked out before the write, so that a broken AKASHA_CONFIG refuses the event
     // instead of storing it without an alarm.
     const due = needsTurn ? now : this.#flusher.windowEnd(peekSettings(this.env), now);
-    if (!this.#inbox.accept(event, needsTurn, now)) return { status: "duplicate", eventId: event.eventId };
+    if (!this.#inbox.accept(event, needsTurn, now))
+      return { status: "duplicate", eventId: event.eventId, ranAt: now };
     // Not awaited: setAlarm is issued now, in the same output gate as the inbox write.
     void this.#alarm.ensureBy(due);
-    return { status: "accepted", eventId: event.eventId };
+    return { status: "accepted", eventId: event.eventId, ranAt: now };
   }
 
   /** Where a turn stands and which replies it produced (local dev route, tests, dashboard). */

@@ -18,7 +18,7 @@ export type WebhookRejection = { readonly status: 400 | 401 | 403 | 411 | 413; r
 
 export type WebhookEnv = {
   Bindings: Env;
-  Variables: AppEnv["Variables"] & { payload: unknown; limits: WebhookLimits };
+  Variables: AppEnv["Variables"] & { payload: unknown; limits: WebhookLimits; enteredAt: number };
 };
 
 export type WebhookGate = {
@@ -42,6 +42,8 @@ export type WebhookGate = {
 
 export function verifiedWebhook(gate: WebhookGate): MiddlewareHandler<WebhookEnv> {
   return async (c, next) => {
+    // Nothing before this point awaits: this is when the Worker began the request.
+    c.set("enteredAt", Date.now());
     const limits = webhookLimits(c.env);
     const body = await readRawBody(c.req.raw, limits.maxBodyBytes);
     if (!body.ok) return rejectWebhook(c, gate.name, body);

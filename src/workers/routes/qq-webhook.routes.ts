@@ -50,10 +50,15 @@ export const qqWebhookRoutes = new Hono<WebhookEnv>().post("/", qqGate, async (c
     return c.json(ACK);
   }
   const started = performance.now();
+  const enqueueStart = Date.now();
   const outcome = await chatSession(c.env, event.value.chat.key).enqueue(event.value);
   if (outcome.status === "duplicate") log("qq event duplicate", { event: event.value.eventId });
-  // Local mode only: how much of the ACK the chat object took (read by the webhook bench).
-  if (config.mode === "local") c.header("server-timing", enqueueTiming(performance.now() - started));
+  // Local mode only: how much of the ACK the chat object took, and the ACK's trace (read by
+  // the webhook bench).
+  if (config.mode === "local") {
+    const trace = { entry: c.get("enteredAt"), enqueueStart, ranAt: outcome.ranAt, enqueueEnd: Date.now() };
+    c.header("server-timing", enqueueTiming(performance.now() - started, trace));
+  }
   return c.json(ACK);
 });
 
