@@ -8,7 +8,8 @@
 //                 (BENCH_CONCURRENCY in flight): a saturation test;
 //   concurrent   — BENCH_CONCURRENT_INFLIGHT requests (default 10) in flight over
 //                 BENCH_CONCURRENT_CHATS chats (default 20, 50 messages each), then a check
-//                 that every message was logged once and answered once.
+//                 that every message was logged once and answered once; /healthz is
+//                 measured idle just before and, one request at a time, under the same load.
 // Everything runs in one local workerd process (Worker, chat objects and the D1 simulation
 // share its event loop), unlike production, where they run apart.
 import { createPrivateKey, sign } from "node:crypto";
@@ -211,11 +212,25 @@ export async function run({ base, vars }) {
   const concurrentMessages = CONCURRENT_CHATS * CONCURRENT_PER_CHAT;
   await new Promise((r) => setTimeout(r, 5000));
   const concurrentBare = await timed(concurrentMessages, CONCURRENT_INFLIGHT, bare);
+  // And under the same load: one /healthz at a time beside the webhooks, so that the wait of
+  // any request for the busy thread is measured in the same run as the ACK.
+  let loaded = true;
+  const underLoad = [];
+  const probe = (async () => {
+    while (loaded) {
+      const t0 = performance.now();
+      await bare();
+      underLoad.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
   const concurrentHook = await timed(
     concurrentMessages,
     CONCURRENT_INFLIGHT,
     post("concurrent", concurrentGroup),
   );
+  loaded = false;
+  await probe;
   return {
     chats: CHATS,
     paced: { rate_per_s: RATE, ...summary(pacedHook, pacedBare, MESSAGES, "paced") },
@@ -224,6 +239,11 @@ export async function run({ base, vars }) {
       in_flight: CONCURRENT_INFLIGHT,
       chats: CONCURRENT_CHATS,
       ...summary(concurrentHook, concurrentBare, concurrentMessages, "concurrent"),
+      bare_under_load: {
+        requests: underLoad.length,
+        p50_ms: round(percentile(underLoad, 50)),
+        p99_ms: round(percentile(underLoad, 99)),
+      },
       delivery: await deliveryCheck(base, vars, concurrentMessages),
     },
   };

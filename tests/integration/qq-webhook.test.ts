@@ -32,6 +32,13 @@ describe("POST /webhook/qq", () => {
     const res = await postQq(body);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(ACK);
+    // Local mode: the ACK's trace for the webhook bench, its stamps in the order of the steps.
+    const trace = /ack;desc="entry=(\d+) enq0=(\d+) ran=(\d+) enq1=(\d+)"/.exec(
+      res.headers.get("server-timing") ?? "",
+    );
+    const [entry, enq0, ran, enq1] = (trace?.slice(1) ?? []).map(Number);
+    expect(entry).toBeGreaterThan(0);
+    expect([entry, enq0, ran, enq1]).toEqual([entry, enq0, ran, enq1].sort((a = 0, b = 0) => a - b));
     const status = await turnDone(`qq:group:${group}`, eventIdOf(body));
     expect(status.replies).toEqual([{ text: "pong", state: "sent" }]);
     const rows = await eventually(async () => {
