@@ -68,6 +68,9 @@ const STEPS = [
   // Every turn reads the newest recent turns and every append trims past the cap: both walk
   // this index instead of sorting the table.
   `CREATE INDEX recent_turns_order ON recent_turns (ts, seq)`,
+  // The drain asks for the oldest open row several times per message; done rows (kept a day
+  // as dedupe records) would otherwise be walked each time.
+  `CREATE INDEX inbox_open ON inbox (seq) WHERE state != 'done'`,
 ] as const;
 
 export function migrateChatSession(storage: DurableObjectStorage): void {

@@ -53,6 +53,15 @@ export type ChatSessionStats = {
   dreamPending: number;
 };
 
+/**
+ * The alarm an enqueue sets while a drain runs: far enough out that a live drain always
+ * comes first, near enough that a row whose drain died is answered within the minute.
+ */
+export const DRAIN_WATCHDOG_MS = 30_000;
+
+/** How often the rearm drops expired dedupe records. */
+const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
+
 export class ChatSession extends DurableObject<Env> {
   readonly #inbox: Inbox;
   readonly #outbox: Outbox;
@@ -68,6 +77,8 @@ export class ChatSession extends DurableObject<Env> {
   #deps: ChatSessionDeps | null = null;
   #relay: ChatRelay | null = null;
   #draining = false;
+  #prunedAt = 0;
+  #orphansChecked = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -131,8 +142,12 @@ export class ChatSession extends DurableObject<Env> {
     const due = needsTurn ? now : this.#flusher.windowEnd(peekSettings(this.env), now);
     if (!this.#inbox.accept(event, needsTurn, now))
       return { status: "duplicate", eventId: event.eventId, ranAt: now };
-    // Not awaited: setAlarm is issued now, in the same output gate as the inbox write.
-    void this.#alarm.ensureBy(due);
+    // Not awaited: setAlarm is issued now, in the same output gate as the inbox write. While
+    // a drain runs, it takes this row itself (it triages and looks again after every turn,
+    // and its rearm sees what is left), so the alarm is only a watchdog for a drain that dies
+    // with the isolate: an alarm due now would wake the object again, for nothing, as soon as
+    // the drain ends — under load, once per message.
+    void this.#alarm.ensureBy(this.#draining ? Math.max(due, now + DRAIN_WATCHDOG_MS) : due);
     return { status: "accepted", eventId: event.eventId, ranAt: now };
   }
 
@@ -234,7 +249,8 @@ export class ChatSession extends DurableObject<Env> {
       if (this.#flusher.due(settings, Date.now())) await this.#flusher.flush(settings);
       // Dreaming after N waiting turns or an idle period; then whatever arrived meanwhile.
       await this.#dreams.runIfDue(settings, this.#services());
-      if (this.#inbox.oldestOpen()) await this.#drain(settings);
+      // Whatever arrived meanwhile (the drain triages first: new rows are untriaged).
+      await this.#drain(settings);
     } catch (e) {
       this.#services().logger.error("chat alarm failed", { error: String(e) });
     } finally {
@@ -307,15 +323,28 @@ export class ChatSession extends DurableObject<Env> {
     }
   }
 
+  /**
+   * Dedupe records are dropped once they are past the retention; their reply plans with them.
+   * Both statements walk every done row, so they run once per PRUNE_INTERVAL_MS rather than
+   * after every drain (a record kept a little longer only dedupes a little longer).
+   */
+  #prune(now: number): void {
+    if (now - this.#prunedAt < PRUNE_INTERVAL_MS) return;
+    this.#prunedAt = now;
+    if (this.#inbox.prune(now) > 0 || !this.#orphansChecked) this.#replies.pruneOrphans();
+    this.#orphansChecked = true;
+  }
+
   /** After a drain: the earliest of open work, dreaming and unflushed rows decides the next alarm. */
   async #rearm(settings: Settings | null): Promise<void> {
     const now = Date.now();
-    this.#inbox.prune(now);
-    this.#replies.pruneOrphans();
+    this.#prune(now);
     const open = this.#inbox.oldestOpen();
-    const untriaged = this.#inbox.oldestUntriagedAt();
+    const untriaged = this.#inbox.oldestUntriaged();
     const candidates = [
       open ? Math.max(now, open.notBefore) : null,
+      // An event that needs a turn and arrived after the drain's last look: at once.
+      untriaged?.needsTurn ? now : null,
       untriaged !== null ? this.#flusher.windowEnd(settings ?? peekSettings(this.env), now) : null,
       settings ? this.#dreams.dueAt(settings, now) : null,
       this.#flusher.nextAt(settings, now),

@@ -33,6 +33,10 @@ type Raw = {
  */
 export const DEDUPE_RETENTION_MS = 24 * 60 * 60 * 1000;
 
+/** Walks the `inbox_open` partial index: the day's done rows are not read. */
+export const OLDEST_OPEN_SQL =
+  "SELECT seq, event_id, state, attempts, not_before, payload FROM inbox WHERE state != 'done' AND triaged = 1 ORDER BY seq LIMIT 1";
+
 export class Inbox {
   readonly #sql: SqlStorage;
   constructor(sql: SqlStorage) {
@@ -77,13 +81,14 @@ export class Inbox {
       }));
   }
 
-  /** When the oldest untriaged row arrived, or null. */
-  oldestUntriagedAt(): number | null {
-    return (
-      this.#sql
-        .exec<{ received_at: number }>("SELECT received_at FROM inbox WHERE triaged = 0 ORDER BY seq LIMIT 1")
-        .toArray()[0]?.received_at ?? null
-    );
+  /** When the oldest untriaged row arrived and whether any untriaged row needs a turn; null if none. */
+  oldestUntriaged(): { receivedAt: number; needsTurn: boolean } | null {
+    const row = this.#sql
+      .exec<{ received_at: number | null; needs_turn: number | null }>(
+        "SELECT min(received_at) AS received_at, max(needs_turn) AS needs_turn FROM inbox WHERE triaged = 0",
+      )
+      .one();
+    return row.received_at === null ? null : { receivedAt: row.received_at, needsTurn: row.needs_turn === 1 };
   }
 
   /** A triaged row waits for its turn, or — needing none — becomes its dedupe record. */
@@ -99,11 +104,7 @@ export class Inbox {
 
   /** The oldest triaged row waiting for its turn, whether or not its backoff has passed. */
   oldestOpen(): InboxRow | null {
-    const raw = this.#sql
-      .exec<Raw>(
-        "SELECT seq, event_id, state, attempts, not_before, payload FROM inbox WHERE state != 'done' AND triaged = 1 ORDER BY seq LIMIT 1",
-      )
-      .toArray()[0];
+    const raw = this.#sql.exec<Raw>(OLDEST_OPEN_SQL).toArray()[0];
     if (!raw) return null;
     return {
       seq: raw.seq,
@@ -140,8 +141,9 @@ export class Inbox {
     return this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM inbox WHERE state != 'done'").one().n;
   }
 
-  /** Drops dedupe records older than the retention. */
-  prune(now: number): void {
-    this.#sql.exec("DELETE FROM inbox WHERE state = 'done' AND done_at < ?", now - DEDUPE_RETENTION_MS);
+  /** Drops dedupe records older than the retention; how many. */
+  prune(now: number): number {
+    return this.#sql.exec("DELETE FROM inbox WHERE state = 'done' AND done_at < ?", now - DEDUPE_RETENTION_MS)
+      .rowsWritten;
   }
 }

@@ -19,6 +19,13 @@ export type OutboxItem =
 
 export class Outbox {
   readonly #sql: SqlStorage;
+  /**
+   * The row count, mirrored in memory: the drain asks after every turn and the flusher twice
+   * per alarm, and a count walks the whole table. This object is the only writer. A push
+   * rolled back with its transaction leaves the mirror high, never low: a flush comes early
+   * and finds less, and an empty take resets it.
+   */
+  #size: number | null = null;
   constructor(sql: SqlStorage) {
     this.#sql = sql;
   }
@@ -30,10 +37,12 @@ export class Outbox {
       JSON.stringify(item.body),
       now,
     );
+    if (this.#size !== null) this.#size++;
   }
 
   size(): number {
-    return this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM outbox").one().n;
+    this.#size ??= this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM outbox").one().n;
+    return this.#size;
   }
 
   /** The oldest `limit` rows as one flush batch, plus the last seq it covers. */
@@ -45,7 +54,10 @@ export class Outbox {
       )
       .toArray();
     const last = rows.at(-1);
-    if (!last) return null;
+    if (!last) {
+      this.#size = 0;
+      return null;
+    }
     const batch = {
       messages: [] as MessageRecord[],
       recalls: [] as RecallMark[],
@@ -79,11 +91,13 @@ export class Outbox {
       )
       .one().n;
     this.#sql.exec("DELETE FROM outbox WHERE kind IN ('message', 'recall', 'observation')");
+    this.#size = null;
     return n;
   }
 
   remove(upTo: number): void {
     this.#sql.exec("DELETE FROM outbox WHERE seq <= ?", upTo);
+    this.#size = null;
   }
 }
 

@@ -4,7 +4,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, it, vi } from "vitest";
 import { chatSessionServices } from "../../src/composition/chat-session-services";
-import type { ChatSession } from "../../src/durable-objects/chat-session";
+import { type ChatSession, DRAIN_WATCHDOG_MS } from "../../src/durable-objects/chat-session";
 import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { eventIdOf, groupAtBody, postQq, turnDone } from "../support/qq-events";
@@ -101,6 +101,48 @@ describe("ChatSession.enqueue", () => {
     ]);
     expect((await turnDone(chatKey, eventIdOf(second), 15_000)).replies).toEqual([
       { text: "第二条的回答", state: "sent" },
+    ]);
+    expect(model.requests).toHaveLength(2);
+  });
+
+  it("leaves an event that arrives mid-drain to that drain, with a watchdog alarm instead of a wake-up", async ({
+    expect,
+  }) => {
+    const real = chatSessionServices.create.bind(chatSessionServices);
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let turnStarted = false;
+    const model = new ScriptedChatModel([
+      async () => {
+        turnStarted = true;
+        await gate;
+        return { text: "一" };
+      },
+      { text: "二" },
+    ]);
+    vi.spyOn(chatSessionServices, "create").mockImplementation((e) => ({ ...real(e), model }));
+    const group = `MID${crypto.randomUUID().replaceAll("-", "")}`;
+    const chatKey = `qq:group:${group}`;
+    const stub = env.CHAT_SESSION.getByName(chatKey);
+    const first = groupAtBody({ group, member: "M1", text: "第一条" });
+    expect((await postQq(first)).status).toBe(200);
+    await eventually(async () => turnStarted, 10_000, "the first turn to reach the model");
+    const second = groupAtBody({ group, member: "M2", text: "第二条" });
+    const postedAt = Date.now();
+    expect((await postQq(second)).status).toBe(200);
+    // Durable either way: an alarm is set, so a drain that died would still come back for it;
+    // but not one due now, which would wake the object again once this drain ends.
+    const alarm = await runInDurableObject(stub, (_o: ChatSession, state) => state.storage.getAlarm());
+    expect(alarm).not.toBeNull();
+    expect(alarm ?? 0).toBeGreaterThanOrEqual(postedAt + DRAIN_WATCHDOG_MS - 1000);
+    release();
+    expect((await turnDone(chatKey, eventIdOf(second), 15_000)).replies).toEqual([
+      { text: "二", state: "sent" },
+    ]);
+    expect((await turnDone(chatKey, eventIdOf(first), 1_000)).replies).toEqual([
+      { text: "一", state: "sent" },
     ]);
     expect(model.requests).toHaveLength(2);
   });

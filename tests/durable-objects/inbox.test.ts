@@ -1,5 +1,5 @@
 import { describe, it } from "vitest";
-import { DEDUPE_RETENTION_MS, Inbox } from "../../src/durable-objects/inbox";
+import { DEDUPE_RETENTION_MS, Inbox, OLDEST_OPEN_SQL } from "../../src/durable-objects/inbox";
 import { messageEvent } from "../fakes/inbound";
 import { inFreshChatObject } from "../support/chat-object";
 
@@ -25,7 +25,7 @@ describe("Inbox", () => {
       const inbox = new Inbox(storage.sql);
       inbox.accept(messageEvent({ chat: "qq:group:G1", text: "one", eventId: "E1" }), true, 1000);
       expect(inbox.oldestOpen()).toBeNull();
-      expect(inbox.oldestUntriagedAt()).toBe(1000);
+      expect(inbox.oldestUntriaged()).toEqual({ receivedAt: 1000, needsTurn: true });
       const [first] = inbox.untriaged(10);
       expect(first).toMatchObject({ needsTurn: true, receivedAt: 1000 });
       expect(first?.event.message?.text).toBe("one");
@@ -79,6 +79,29 @@ describe("Inbox", () => {
       expect(inbox.accept(chatter, false, 2000)).toBe(false);
       inbox.prune(1001 + DEDUPE_RETENTION_MS);
       expect(inbox.accept(chatter, false, 3000)).toBe(true);
+    });
+  });
+
+  it("finds the oldest open row without walking the day's dedupe records", async ({ expect }) => {
+    await inFreshChatObject((storage) => {
+      const inbox = new Inbox(storage.sql);
+      for (let i = 0; i < 300; i++) {
+        const chatter = messageEvent({ chat: "qq:group:G1", text: "hi", id: `D${i}`, addressedToBot: false });
+        inbox.accept(chatter, false, 1000 + i);
+      }
+      for (const row of inbox.untriaged(500)) inbox.markTriaged(row.seq, false, 2000);
+      inbox.accept(
+        messageEvent({ chat: "qq:group:G1", text: "open", id: "OPEN", eventId: "E-open" }),
+        true,
+        3000,
+      );
+      for (const row of inbox.untriaged(10)) inbox.markTriaged(row.seq, true, 3001);
+      expect(inbox.oldestOpen()).toMatchObject({ eventId: "E-open", state: "pending" });
+      const cursor = storage.sql.exec(OLDEST_OPEN_SQL);
+      expect(cursor.toArray()).toHaveLength(1);
+      expect(cursor.rowsRead).toBeLessThan(5);
+      const plan = storage.sql.exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${OLDEST_OPEN_SQL}`).toArray();
+      expect(plan.map((p) => p.detail).join(" ")).toContain("inbox_open");
     });
   });
 });

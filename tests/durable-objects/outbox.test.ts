@@ -75,4 +75,47 @@ describe("Outbox", () => {
       ]);
     });
   });
+
+  it("answers its size from memory, exact after every change and never low after a rolled-back push", async ({
+    expect,
+  }) => {
+    await inFreshChatObject((storage) => {
+      const statements: string[] = [];
+      const sql = {
+        exec: (query: string, ...bindings: unknown[]) => {
+          statements.push(query);
+          return storage.sql.exec(query, ...bindings);
+        },
+      } as unknown as SqlStorage;
+      const outbox = new Outbox(sql);
+      const counted = () => storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM outbox").one().n;
+      expect(outbox.size()).toBe(0);
+      outbox.push({ kind: "message", body: message("M1") }, 1);
+      outbox.push({ kind: "message", body: message("M2") }, 2);
+      statements.length = 0;
+      expect(outbox.size()).toBe(2);
+      expect(outbox.size()).toBe(counted());
+      // The drain asks after every turn: no statement for it.
+      expect(statements).toEqual([]);
+      expect(() =>
+        storage.transactionSync(() => {
+          outbox.push({ kind: "message", body: message("M3") }, 3);
+          throw new Error("rolled back");
+        }),
+      ).toThrow("rolled back");
+      expect(counted()).toBe(2);
+      expect(outbox.size()).toBeGreaterThanOrEqual(counted());
+      const taken = outbox.take(10);
+      expect(taken?.rows).toBe(2);
+      outbox.remove(taken?.upTo ?? 0);
+      expect(outbox.size()).toBe(0);
+      expect(outbox.take(10)).toBeNull();
+      outbox.push({ kind: "message", body: message("M4") }, 4);
+      outbox.push({ kind: "usage", body: { dedupeKey: "u1" } as never }, 5);
+      expect(outbox.size()).toBe(2);
+      expect(outbox.dropContent()).toBe(1);
+      expect(outbox.size()).toBe(1);
+      expect(outbox.size()).toBe(counted());
+    });
+  });
 });
