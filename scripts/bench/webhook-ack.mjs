@@ -170,7 +170,34 @@ async function deliveryCheck(base, vars, sent) {
     seen = await count();
   }
   const ok = seen.logged === sent && seen.distinct === sent && seen.answered === sent;
-  return { sent, logged_in: seen.logged, distinct_in: seen.distinct, replies_out: seen.answered, ok };
+  return {
+    sent,
+    logged_in: seen.logged,
+    distinct_in: seen.distinct,
+    replies_out: seen.answered,
+    ok,
+    ...(await chatWork(base, sent)),
+  };
+}
+
+/**
+ * What the concurrent chats' objects did for their messages (local mode): SQLite statements
+ * and alarm runs per message — counts, which the machine's load does not stretch. Absent
+ * when the Worker has no such route.
+ */
+async function chatWork(base, sent) {
+  const chats = Array.from({ length: CONCURRENT_CHATS }, (_, g) => `qq:group:${concurrentGroup(g)}`);
+  const res = await fetch(`${base}/dev/bench/chat-work`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ chats }),
+  });
+  if (!res.ok) return {};
+  const work = await res.json();
+  return {
+    statements_per_message: round(work.statements / sent, 1),
+    alarms_per_message: round(work.alarms / sent, 2),
+  };
 }
 
 export async function run({ base, vars }) {

@@ -7,6 +7,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { type ChatSessionDeps, chatSessionServices } from "../composition/chat-session-services";
+import { modeOf } from "../composition/runtime-config";
 import { peekSettings } from "../composition/settings-source";
 import type { ChatRelay } from "../domain/agent/chat-relay";
 import type { ResetRequest, ResetResult } from "../domain/agent/session-control";
@@ -31,6 +32,7 @@ import { ReplyPlan } from "./reply-plan";
 import { DoSessionControl } from "./session-control";
 import { billTurn, type TurnBill } from "./turn-bill";
 import { TurnRunner } from "./turn-runner";
+import { type ChatWork, countedSql } from "./work-counter";
 import { yieldToEvents } from "./yield-to-events";
 import { yieldingModel } from "./yielding-model";
 
@@ -51,6 +53,8 @@ export type ChatSessionStats = {
   flushFailures: number;
   recentTurns: number;
   dreamPending: number;
+  /** Local mode: the object's SQLite statements and alarm runs since it started. */
+  work: ChatWork;
 };
 
 /**
@@ -77,12 +81,15 @@ export class ChatSession extends DurableObject<Env> {
   #deps: ChatSessionDeps | null = null;
   #relay: ChatRelay | null = null;
   #draining = false;
+  /** Counted in local mode only (statements stay 0 elsewhere). */
+  readonly #work: ChatWork = { statements: 0, alarms: 0 };
   #prunedAt = 0;
   #orphansChecked = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    const sql = ctx.storage.sql;
+    const sql =
+      modeOf(env.AKASHA_ENV) === "local" ? countedSql(ctx.storage.sql, this.#work) : ctx.storage.sql;
     this.#inbox = new Inbox(sql);
     this.#outbox = new Outbox(sql);
     this.#replies = new ReplyPlan(sql);
@@ -230,6 +237,7 @@ export class ChatSession extends DurableObject<Env> {
       flushFailures: this.#flusher.failures,
       recentTurns: this.#recent.list(200).length,
       dreamPending: this.#journal.stats().pending,
+      work: { ...this.#work },
     };
   }
 
@@ -238,6 +246,7 @@ export class ChatSession extends DurableObject<Env> {
     // would interleave turns; the running drain picks up anything enqueued meanwhile and
     // re-arms the alarm when it ends.
     this.#alarm.fired();
+    this.#work.alarms++;
     if (this.#draining) return;
     this.#draining = true;
     let settings: Settings | null = null;

@@ -25,6 +25,7 @@ const ADMIN_ROUTES: [string, string][] = [
 const DEV_ROUTES = [
   "/dev/message",
   "/dev/bench/ingest",
+  "/dev/bench/chat-work",
   "/dev/bench/memory/seed",
   "/dev/bench/memory/bare",
   "/dev/bench/memory/preview",

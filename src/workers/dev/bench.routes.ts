@@ -5,6 +5,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { chatSession } from "../../composition/chat-stub";
 import { d1MessageLog } from "../../composition/message-log";
 import type { AccountKey, ChatKey } from "../../domain/chat/chat-address";
 import { inboundRecord } from "../../domain/history/message-record";
@@ -84,4 +85,22 @@ export const benchRoutes = new Hono<AppEnv>().post("/ingest", jsonBody(IngestSch
   // Date.now() only advances across I/O in workerd, which is exactly what is being timed.
   const ms = performance.now() - started;
   return c.json({ mode, n: records.length, ms });
+});
+
+const ChatWorkSchema = z.object({
+  chats: z
+    .array(z.string().regex(/^qq:group:[A-Za-z0-9]+$/))
+    .min(1)
+    .max(100),
+});
+
+/** The webhook bench's chats: their objects' SQLite statements and alarm runs, summed. */
+benchRoutes.post("/chat-work", jsonBody(ChatWorkSchema), async (c) => {
+  const { chats } = c.req.valid("json");
+  const all = await Promise.all(chats.map((chat) => chatSession(c.env, chat as ChatKey).stats()));
+  return c.json({
+    chats: all.length,
+    statements: all.reduce((n, s) => n + s.work.statements, 0),
+    alarms: all.reduce((n, s) => n + s.work.alarms, 0),
+  });
 });
