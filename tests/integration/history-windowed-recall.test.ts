@@ -120,6 +120,15 @@ describe("history recall's windowed statements", () => {
       expect(hits.length).toBeGreaterThan(0);
       expect(hits.every((h) => h.chatKey === chat)).toBe(true);
       expect(hits.map((h) => h.text).join("\n")).not.toContain("密码锁");
+      // The index's own SQL drops it, before the pipeline's re-check would.
+      const candidates = await messageRetrieval(env.DB).keywords.search({
+        text: "露营",
+        limit,
+        scopes: [scopeKey("chat", chat)],
+        nodeTypes: ["passage"],
+      });
+      expect(candidates.length).toBeGreaterThan(0);
+      expect(candidates.map((c) => c.nodeId)).not.toContain(`m_${seq}`);
     }
   });
 
