@@ -2,8 +2,8 @@
 // (default 1,000,000), BENCH_TURN_MEMORY memory items (default 100,000) over BENCH_TURN_CHATS
 // chats (default 1,000) and a BENCH_TURN_PASSAGES-passage collection (default 10,000) — then
 // runs BENCH_TURNS ordinary turns with the offline model through the chat objects over a
-// counting D1 (local mode only), next to the bare FTS queries the turn's recall starts from,
-// in the same run. Reports the D1 bytes each kind of row adds (from D1's size meta), and per
+// counting D1 (local mode only), next to the bare FTS queries the turn's recall makes (same
+// indexes and limits, without the joins), in the same run. Reports the D1 bytes each kind of row adds (from D1's size meta), and per
 // turn: D1 statements, round trips, rows read and written, the object's SQLite rows, the
 // tokens packed into the prompt, and the time inside the Worker.
 import { percentile, round } from "./stats.mjs";
@@ -117,6 +117,12 @@ export async function run({ base }) {
     turn_ms: stat(bills.map((b) => b.ms)),
     bare_round_trips: stat(bare.map((b) => b.roundTrips)),
     bare_rows_read: stat(bare.map((b) => b.rowsRead)),
+    // Each bare query's rows read (p50 / p95), by name: history, memory:<scope type>.
+    bare_rows_read_by_query: Object.fromEntries(
+      [...new Set(bare.flatMap((b) => Object.keys(b).filter((k) => typeof b[k]?.rowsRead === "number")))].map(
+        (name) => [name, stat(bare.map((b) => b[name]?.rowsRead ?? 0))],
+      ),
+    ),
     bare_ms: stat(bare.map((b) => b.ms)),
     rows_read_ratio_to_bare: stat(ratio),
     // What each statement reads, by its SQL's opening, over all turns (p50 / p95 rows read).

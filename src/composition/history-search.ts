@@ -5,17 +5,15 @@
  */
 import { D1ContextStore } from "../adapters/d1/d1-context-store";
 import { D1KeywordIndex } from "../adapters/d1/d1-keyword-index";
-import { D1MessageKeywordIndex, D1MessageStore } from "../adapters/d1/d1-message-retrieval";
+import { messageRetrieval } from "../adapters/d1/d1-message-retrieval";
 import { D1RecentMessages } from "../adapters/d1/d1-recent-messages";
 import type { HistorySearch } from "../domain/history/history-search-port";
 import { PipelineHistorySearch } from "../domain/history/pipeline-history-search";
 
 export function historySearch(env: Env, { flat = false }: { readonly flat?: boolean } = {}): HistorySearch {
   return new PipelineHistorySearch({
-    indexes: (view) => ({
-      keywords: new D1MessageKeywordIndex(env.DB, { ...view, flat }),
-      store: new D1MessageStore(env.DB, { ...view, flat }),
-    }),
+    // One pair per search: the store serves the rows the index's statement already read.
+    indexes: (view) => messageRetrieval(env.DB, { ...view, flat }),
     recent: new D1RecentMessages(env.DB),
     summaries: { keywords: new D1KeywordIndex(env.DB), store: new D1ContextStore(env.DB) },
   });

@@ -7,6 +7,8 @@
  * whose context turns stay inside its session.
  * Both can be a view of the log before a time (`before`, ms): newer messages do not exist
  * for them. The SQL filters on chat and `recalled = 0` are the authoritative checks.
+ * `messageRetrieval` builds the pair for one search, sharing the rows the keyword statement
+ * already read, so that the pipeline's load of its candidates reads nothing again.
  */
 import {
   type MessageRow,
@@ -58,6 +60,21 @@ type Row = {
   recalled: number;
 };
 
+/**
+ * The rows one search's keyword statement read, by seq, for that search's store: each passed
+ * the statement's own SQL filters (the chats asked for, not recalled, inside the view), which
+ * are the store's (the view) and more, so serving them is the load it replaces.
+ */
+export class MessageRowCache {
+  readonly #rows = new Map<number, Row>();
+  put(rows: readonly Row[]): void {
+    for (const r of rows) this.#rows.set(r.seq, r);
+  }
+  get(seq: number): Row | undefined {
+    return this.#rows.get(seq);
+  }
+}
+
 const toRow = (r: Row): MessageRow => ({
   seq: r.seq,
   chatKey: r.chat_key,
@@ -88,12 +105,30 @@ const lowerBound = (view: MessageView) => view.since ?? 0;
 const sendersParam = (view: MessageView) => (view.senders ? JSON.stringify(view.senders) : null);
 const SENDER_FILTER = (n: number) => `(?${n} IS NULL OR m.nick IN (SELECT value FROM json_each(?${n})))`;
 
+/** The index and the store of one search over a view of the log, sharing the rows read. */
+export function messageRetrieval(
+  db: D1Database,
+  view: MessageView = {},
+): { keywords: D1MessageKeywordIndex; store: D1MessageStore } {
+  const rows = new MessageRowCache();
+  return { keywords: new D1MessageKeywordIndex(db, view, rows), store: new D1MessageStore(db, view, rows) };
+}
+
+/**
+ * The windowed statement's answer is exact when it held every match (fewer rows than the
+ * window) or every row of it passed the filters: it is then a prefix of the full statement's
+ * rank order. Otherwise (a row of another chat, or outside the view) the full statement runs.
+ */
+const windowExact = (pool: number, visible: number, limit: number) => pool < limit || visible === pool;
+
 export class D1MessageKeywordIndex implements KeywordIndex {
   readonly #db: D1Database;
   readonly #view: MessageView;
-  constructor(db: D1Database, view: MessageView = {}) {
+  readonly #rows: MessageRowCache;
+  constructor(db: D1Database, view: MessageView = {}, rows: MessageRowCache = new MessageRowCache()) {
     this.#db = db;
     this.#view = view;
+    this.#rows = rows;
   }
 
   /**
@@ -121,12 +156,12 @@ export class D1MessageKeywordIndex implements KeywordIndex {
       lowerBound(this.#view),
       sendersParam(this.#view),
     ];
-    type Hit = { seq: number; chat_key: string; rank: number };
+    type Hit = Row & { rank: number };
     let ranked: Hit[];
     if (this.#view.flat) {
       const { results } = await this.#db
         .prepare(
-          `SELECT m.seq, m.chat_key, bm25(messages_fts) AS rank
+          `SELECT ${COLUMNS}, bm25(messages_fts) AS rank
            FROM messages_fts JOIN messages m ON m.seq = messages_fts.rowid
            WHERE messages_fts MATCH ?1 AND ${filter} ORDER BY rank LIMIT ?4`,
         )
@@ -140,18 +175,11 @@ export class D1MessageKeywordIndex implements KeywordIndex {
       // that the turn's gathering binding (coalescing-d1.ts) sends them in the same round trip
       // as the other recall reads of its first wave; elsewhere they run side by side.
       const [windows, unwindowed] = await Promise.all([
-        this.#db
-          .prepare(
-            `SELECT m.seq, m.chat_key, bm25(message_windows_fts) AS rank
-             FROM message_windows_fts JOIN messages m ON m.seq = message_windows_fts.rowid
-             WHERE message_windows_fts MATCH ?1 AND ${filter} ORDER BY rank LIMIT ?4`,
-          )
-          .bind(...binds)
-          .all<Hit>(),
+        this.#windows(filter, binds),
         this.#db
           .prepare(
             `WITH pending AS (SELECT 1 FROM conversation_backfill WHERE done = 0)
-             SELECT m.seq, m.chat_key, bm25(messages_fts) AS rank
+             SELECT ${COLUMNS}, bm25(messages_fts) AS rank
              FROM pending CROSS JOIN messages_fts JOIN messages m ON m.seq = messages_fts.rowid
              WHERE messages_fts MATCH ?1 AND ${filter}
                AND NOT EXISTS (SELECT 1 FROM message_windows w WHERE w.seq = m.seq)
@@ -161,9 +189,9 @@ export class D1MessageKeywordIndex implements KeywordIndex {
           .all<Hit>(),
       ]);
       const rest = unwindowed?.results ?? [];
-      ranked =
-        rest.length === 0 ? (windows?.results ?? []) : roundRobin([windows?.results ?? [], rest], MAX_LIMIT);
+      ranked = rest.length === 0 ? windows : roundRobin([windows, rest], MAX_LIMIT);
     }
+    this.#rows.put(ranked);
     if (chats.length === 1) return ranked.map((r) => ({ nodeId: messageNodeId(r.seq), score: -r.rank }));
     const perChat = chats.map((chatKey) => ranked.filter((r) => r.chat_key === chatKey));
     return roundRobin(perChat, q.limit).map((r, i) => ({
@@ -172,22 +200,73 @@ export class D1MessageKeywordIndex implements KeywordIndex {
       score: q.limit - i,
     }));
   }
+
+  /**
+   * The turn windows' matches, best first. A view bounded only by `before` (the turn's own,
+   * and most searches) first reads the window of the `limit` best FTS rows — FTS5 stops at
+   * its LIMIT inside the index, so only those rows are joined to `messages` — and the filters
+   * re-check each; only when that is not exact (windowExact) does the statement over every
+   * match run. A view with a time range or senders, which a window would mostly miss, runs
+   * the full statement at once.
+   */
+  async #windows(filter: string, binds: readonly unknown[]): Promise<(Row & { rank: number })[]> {
+    type Hit = Row & { rank: number };
+    const limit = binds[3] as number;
+    const full = async () =>
+      (
+        await this.#db
+          .prepare(
+            `SELECT ${COLUMNS}, bm25(message_windows_fts) AS rank
+             FROM message_windows_fts JOIN messages m ON m.seq = message_windows_fts.rowid
+             WHERE message_windows_fts MATCH ?1 AND ${filter} ORDER BY rank LIMIT ?4`,
+          )
+          .bind(...binds)
+          .all<Hit>()
+      ).results;
+    if (this.#view.since !== undefined || this.#view.until !== undefined || this.#view.senders) return full();
+    // The filters sit in the LEFT JOIN's ON: a row that fails them comes back as its window
+    // slot alone (seq NULL), never with another chat's columns.
+    const { results } = await this.#db
+      .prepare(
+        `SELECT ${COLUMNS}, top.rank AS rank
+         FROM (SELECT rowid AS wseq, rank FROM message_windows_fts
+               WHERE message_windows_fts MATCH ?1 ORDER BY rank LIMIT ?4) AS top
+         LEFT JOIN messages m ON m.seq = top.wseq AND ${filter}
+         ORDER BY top.rank`,
+      )
+      .bind(...binds)
+      .all<Omit<Hit, "seq"> & { seq: number | null }>();
+    const visible = results.filter((r): r is Hit => r.seq !== null);
+    return windowExact(results.length, visible.length, limit) ? visible : full();
+  }
 }
 
 export class D1MessageStore implements ContextStore {
   readonly #db: D1Database;
   readonly #view: MessageView;
-  constructor(db: D1Database, view: MessageView = {}) {
+  readonly #rows: MessageRowCache;
+  constructor(db: D1Database, view: MessageView = {}, rows: MessageRowCache = new MessageRowCache()) {
     this.#db = db;
     this.#view = view;
+    this.#rows = rows;
   }
 
-  /** Messages by node id, recalled ones included (archived); outside the view they are absent. */
+  /**
+   * Messages by node id, recalled ones included (archived); outside the view they are absent.
+   * Rows this search's keyword statement read are not read again.
+   */
   async load(nodeIds: readonly string[]): Promise<ContextNode[]> {
     const seqs = [...new Set(nodeIds.map(messageSeqOf).filter((s): s is number => s !== null))];
     if (seqs.length === 0) return [];
     const out: ContextNode[] = [];
-    for (const chunk of jsonChunks(seqs)) {
+    const missing: number[] = [];
+    for (const seq of seqs) {
+      const row = this.#rows.get(seq);
+      if (row) out.push(messageNode(toRow(row)));
+      else missing.push(seq);
+    }
+    if (missing.length === 0) return out;
+    for (const chunk of jsonChunks(missing)) {
       const { results } = await this.#db
         .prepare(
           `SELECT ${COLUMNS} FROM messages m WHERE m.seq IN (SELECT value FROM json_each(?1))
@@ -264,26 +343,33 @@ export class D1MessageStore implements ContextStore {
   async neighbours(nodeIds: readonly string[], radius: number): Promise<ContextNode[]> {
     const centres = [...new Set(nodeIds.map(messageSeqOf).filter((s): s is number => s !== null))];
     if (radius <= 0 || centres.length === 0) return [];
-    const bound = upperBound(this.#view);
+    const last = Math.ceil(upperBound(this.#view)) - 1;
     // Each side joins its centre row (`c`), so that the centre's chat and time are read in the
     // same statement: one batch, no separate load. A recalled centre has no neighbours.
     // Context turns stay inside the centre's conversation session (flat: anywhere in the chat;
-    // a message not yet segmented has no session and is read like flat).
-    const session = (bound: "min(s.first_ts)" | "max(s.last_ts)") =>
-      `coalesce((SELECT ${bound} FROM conversation_sessions s
-                 WHERE s.chat_key = c.chat_key AND c.ts BETWEEN s.first_ts AND s.last_ts), m.ts)`;
-    const inSession = this.#view.flat
-      ? ""
-      : `AND m.ts >= ${session("min(s.first_ts)")} AND m.ts <= ${session("max(s.last_ts)")}`;
+    // a message not yet segmented has no session and is read like flat). Each side is one
+    // range of the chat's (chat_key, ts) index, from the centre outwards to the session's edge
+    // and the view's, so it reads the turns it returns and not the rest of the chat. Sessions
+    // of a chat never overlap: the one holding the centre is the first to end at or after it.
+    const session = (edge: "first_ts" | "last_ts", none: string) =>
+      this.#view.flat
+        ? none
+        : `coalesce((SELECT CASE WHEN s.first_ts <= c.ts THEN s.${edge} END FROM conversation_sessions s
+                     WHERE s.chat_key = c.chat_key AND s.last_ts >= c.ts ORDER BY s.last_ts LIMIT 1), ${none})`;
+    // ?2 and ?4: the view's last and first millisecond (timestamps are whole milliseconds).
+    const range = (before: boolean) =>
+      before
+        ? `m.ts BETWEEN max(?4, ${session("first_ts", "?4")}) AND min(c.ts, ?2)
+           AND (m.ts < c.ts OR m.seq < c.seq)`
+        : `m.ts BETWEEN max(c.ts, ?4) AND min(?2, ${session("last_ts", "?2")})
+           AND (m.ts > c.ts OR m.seq > c.seq)`;
     const side = (before: boolean) =>
       `SELECT ${COLUMNS} FROM messages c JOIN messages m ON m.chat_key = c.chat_key
-         WHERE c.seq = ?1 AND c.recalled = 0 AND m.recalled = 0 AND m.ts < ?2 AND m.ts >= ?4
-           AND ${before ? "(m.ts < c.ts OR (m.ts = c.ts AND m.seq < c.seq))" : "(m.ts > c.ts OR (m.ts = c.ts AND m.seq > c.seq))"}
-           ${inSession}
+         WHERE c.seq = ?1 AND c.recalled = 0 AND m.recalled = 0 AND ${range(before)}
          ORDER BY ${before ? "m.ts DESC, m.seq DESC" : "m.ts, m.seq"} LIMIT ?3`;
     const statements = centres.flatMap((seq) => [
-      this.#db.prepare(side(true)).bind(seq, bound, radius, lowerBound(this.#view)),
-      this.#db.prepare(side(false)).bind(seq, bound, radius, lowerBound(this.#view)),
+      this.#db.prepare(side(true)).bind(seq, last, radius, lowerBound(this.#view)),
+      this.#db.prepare(side(false)).bind(seq, last, radius, lowerBound(this.#view)),
     ]);
     const results = await this.#db.batch<Row>(statements);
     const given = new Set(centres.map(messageNodeId));

@@ -13,7 +13,7 @@ import { type Scope, scopeKey, scopeLabel, type TurnScopes } from "./scope";
 export type RecallDeps = RecallCandidateDeps;
 
 /** Candidates fetched per scope for each item wanted, so importance × recency can reorder. */
-const OVERFETCH = 3;
+export const OVERFETCH = 3;
 
 export type RecalledMemory = {
   readonly item: MemoryItem;

@@ -5,15 +5,19 @@
  *
  *   POST /seed-messages  deterministic log rows (with their per-chat FTS tokens) in bulk
  *   POST /run            one turn of a chat over a counting D1, its bill (nothing persisted)
- *   POST /bare           the bare FTS queries that turn's recall starts from, with their rows
+ *   POST /bare           the bare FTS queries that turn's recall makes, with their rows
  *   GET  /size           the D1 database's size in bytes (from a result's meta)
  */
 import { Hono } from "hono";
 import { z } from "zod";
 import { chatSession } from "../../composition/chat-stub";
 import type { AccountKey, ChatKey, TargetType } from "../../domain/chat/chat-address";
+import { DEFAULT_SETTINGS } from "../../domain/config/settings";
+import { LIVE_HISTORY_OPTIONS } from "../../domain/history/history-search-pipeline";
 import type { InboundEvent } from "../../domain/inbound/inbound-event";
 import { memoryMatch } from "../../domain/memory/memory-query";
+import { OVERFETCH } from "../../domain/memory/recall";
+import type { Scope } from "../../domain/memory/scope";
 import { chatIndexText, chatMatchExpression } from "../../domain/text/chat-search-tokens";
 import type { AppEnv } from "../app-env";
 import { jsonBody } from "../json-body";
@@ -116,23 +120,31 @@ export const turnBenchRoutes = new Hono<AppEnv>()
   })
   .post("/bare", jsonBody(TurnSchema), async (c) => {
     const body = c.req.valid("json");
+    // The FTS queries the turn's recall makes, with its filters and limits, minus everything
+    // else (joins, re-checks, rows): history matches the chat's turn windows
+    // (`message_windows_fts`, as many candidates as the history pipeline fetches for one chat);
+    // memory reads each readable scope's own window (`perScope` = recall limit × overfetch,
+    // native rank with the scope column weighted 0, as D1MemoryStore's windows do). The chat's
+    // scope and global hold the seeded items; a scope without items (a private chat's sender
+    // account) reads nothing on either side. The log has no pending backfill (seeded after the
+    // migrations), so the turn's unwindowed `messages_fts` statement runs no FTS query.
+    const perScope = DEFAULT_SETTINGS.memory.retrieval.recallLimit * OVERFETCH;
+    const memoryWindow = (scope: Scope) => ({
+      name: `memory:${scope.type}`,
+      sql: `SELECT rowid FROM nodes_fts WHERE nodes_fts MATCH ? AND rank MATCH 'bm25(1.0, 0.0)'
+            ORDER BY rank LIMIT ?`,
+      match: memoryMatch(body.text, [scope]),
+      limit: perScope,
+    });
     const queries: { name: string; sql: string; match: string | null; limit: number }[] = [
       {
         name: "history",
-        sql: "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank LIMIT ?",
+        sql: "SELECT rowid FROM message_windows_fts WHERE message_windows_fts MATCH ? ORDER BY rank LIMIT ?",
         match: chatMatchExpression(body.chat, body.text),
-        limit: 3,
+        limit: LIVE_HISTORY_OPTIONS.candidates,
       },
-      {
-        name: "memory",
-        sql: "SELECT rowid FROM nodes_fts WHERE nodes_fts MATCH ? ORDER BY rank LIMIT ?",
-        // The scopes a turn in this chat reads: the chat's own and global.
-        match: memoryMatch(body.text, [
-          { type: "chat", id: body.chat },
-          { type: "global", id: "__global__" },
-        ]),
-        limit: 8,
-      },
+      memoryWindow({ type: "chat", id: body.chat }),
+      memoryWindow({ type: "global", id: "__global__" }),
     ];
     const started = performance.now();
     const out: Record<string, { hits: number; rowsRead: number }> = {};
