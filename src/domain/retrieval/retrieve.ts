@@ -28,7 +28,7 @@ import {
 import { type RankedList, reciprocalRankFusion } from "./fuse";
 import type { Candidate, ContextStore, KeywordIndex, Reranker, StoreFilter, TermFrequencies } from "./ports";
 import { isQuestionWord, QUESTION_WORDS } from "./question-words";
-import { rootEvidenceRanking } from "./root-evidence";
+import { ROOT_EVIDENCE_TOP, rootEvidenceRanking } from "./root-evidence";
 import { type VectorSearchDeps, vectorSearch, vectorsEnabled } from "./vector-search";
 
 export type RetrievalDeps = VectorSearchDeps & {
@@ -314,7 +314,7 @@ function fieldsByNode(candidates: readonly Candidate[], visible: ReadonlyMap<str
   const out = new Map<string, Fielded>();
   for (const c of candidates) {
     const node = visible.get(c.nodeId);
-    if (node && !out.has(c.nodeId)) out.set(c.nodeId, fieldsOf(node));
+    if (node && !out.has(c.nodeId)) out.set(c.nodeId, fieldsOf(node, evidenceTokens));
   }
   return out;
 }
@@ -342,7 +342,12 @@ function fuseFieldScores(
       {
         name: "roots",
         weight: options.weights.roots ?? 1,
-        items: rootEvidenceRanking(ranked, (id) => visible.get(id)?.rootId ?? id),
+        items: rootEvidenceRanking(
+          ranked,
+          (id) => visible.get(id)?.rootId ?? id,
+          ROOT_EVIDENCE_TOP,
+          (id) => visible.get(id)?.parentId ?? id,
+        ),
       },
     ],
     options.rrfK,

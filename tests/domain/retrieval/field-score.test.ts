@@ -4,12 +4,14 @@ import {
   fieldCoverage,
   fieldScores,
   fieldsOf,
+  namesOwnHeading,
   occurrences,
   tokenCounts,
   turnWeightedTerms,
 } from "../../../src/domain/retrieval/field-score";
 import { isQuestionWord } from "../../../src/domain/retrieval/question-words";
 import { evidenceTokens, identifierWeights } from "../../../src/domain/retrieval/retrieve";
+import { focusedQueryTokens } from "../../../src/domain/text/search-tokens";
 
 const passage = (id: string, path: string[], rawText: string) =>
   ({ nodeId: id, title: path[0] ?? null, path, rawText }) as unknown as ContextNode;
@@ -80,5 +82,46 @@ describe("fielded scoring", () => {
       "storetorefs",
     ]);
     expect(evidenceTokens("怎么用 storeToRefs？")).toEqual(["storetorefs"]);
+  });
+
+  it("ranks a child section whose own heading names nothing asked below the section it inherits the match from", ({
+    expect,
+  }) => {
+    const words = (t: string) => focusedQueryTokens(t, 32);
+    const terms = new Map([
+      ["transitiongroup", 4],
+      ["移动", 4],
+      ["动画", 3.5],
+    ]);
+    // Same body: only the heading paths differ, and the child's repeats the parent's.
+    const body = "元素移动时可以使用过渡，动画会平滑进行。";
+    const parent = passage("p", ["TransitionGroup", "移动动画"], body);
+    const child = passage("c", ["TransitionGroup", "移动动画", "自定义过渡组 class"], body);
+    const nodes = [parent, child].map((n) => ({ id: n.nodeId, fields: fieldsOf(n, words) }));
+    const scores = fieldScores(terms, nodes);
+    expect(scores.get("p")).toBeGreaterThan(scores.get("c") ?? 0);
+    // Without the discount both paths hold every term: the heading field cannot tell them apart.
+    const flat = fieldScores(terms, nodes, { heading: 3, k1: 1.2, b: 0.75, own: 0 });
+    expect(flat.get("p")).toBe(flat.get("c"));
+  });
+
+  it("counts an own heading as named when any of its words is a query term, badges and glosses aside", ({
+    expect,
+  }) => {
+    const words = (t: string) => focusedQueryTokens(t, 32);
+    const terms = new Map([
+      ["激活", 3.8],
+      ["匹配", 3.7],
+    ]);
+    const own = (path: string[]) => fieldsOf(passage("x", path, ""), words).own ?? [];
+    // A longer heading that adds a word still names what is asked: a presence test, not a share.
+    expect(
+      namesOwnHeading(terms, own(["SSR", "激活不匹配", '消除激活不匹配 <sup class="vt-badge" />'])),
+    ).toBe(true);
+    expect(own(["SSR", '消除激活不匹配 <sup class="vt-badge" />'])).not.toContain("badge");
+    expect(own(["依赖注入", "Inject (注入)"])).toEqual(["inject"]);
+    expect(namesOwnHeading(terms, own(["SSR", "跨请求状态污染"]))).toBe(false);
+    // A document's lead text has no heading of its own: nothing to discount.
+    expect(namesOwnHeading(terms, own([]))).toBe(true);
   });
 });

@@ -28,4 +28,31 @@ describe("document evidence", () => {
     expect(out.slice(1).map((r) => r.nodeId)).toEqual(long.map((r) => r.nodeId));
     expect(out[1]?.score).toBe(3);
   });
+
+  it("counts a long entry cut into several passages as one section of its document", ({ expect }) => {
+    // The API entry <KeepAlive> is one section in three passages; the guide page has three sections.
+    const ranked = [
+      { nodeId: "api#keepalive/1", score: 10 },
+      { nodeId: "api#keepalive/2", score: 9 },
+      { nodeId: "guide#include/1", score: 8 },
+      { nodeId: "api#keepalive/3", score: 7 },
+      { nodeId: "guide#max/1", score: 5 },
+      { nodeId: "guide#lifecycle/1", score: 4 },
+    ];
+    const sectionOf = (id: string) => id.split("/")[0] ?? id;
+    const out = rootEvidenceRanking(ranked, rootOf, 3, sectionOf);
+    // guide: 8 + 5 + 4 = 17; api: one section, its best passage, 10.
+    expect(out.map((r) => r.nodeId)).toEqual([
+      "guide#include/1",
+      "guide#max/1",
+      "guide#lifecycle/1",
+      "api#keepalive/1",
+      "api#keepalive/2",
+      "api#keepalive/3",
+    ]);
+    expect(out[0]?.score).toBe(17);
+    expect(out[3]?.score).toBe(10);
+    // Counted by passage (each its own section), the API entry's 10 + 9 + 7 would lead.
+    expect(rootEvidenceRanking(ranked, rootOf, 3)[0]?.nodeId).toBe("api#keepalive/1");
+  });
 });
