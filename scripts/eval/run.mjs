@@ -114,7 +114,11 @@ const server = await startWranglerDev({
   port,
   persistTo,
   quiet: true,
-  extraArgs: remoteAi ? ["--config", remoteAiConfig()] : [],
+  extraArgs: [
+    ...(remoteAi ? ["--config", remoteAiConfig()] : []),
+    // Side-by-side evals need their own inspector port as well as their own EVAL_PORT.
+    ...(process.env.EVAL_INSPECTOR_PORT ? ["--inspector-port", process.env.EVAL_INSPECTOR_PORT] : []),
+  ],
   vars: {
     QQ_BOT_APPID: "102000000",
     QQ_BOT_SECRET: "evalSecret0123456789abcdefghijklm",
