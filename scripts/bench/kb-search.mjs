@@ -79,7 +79,16 @@ export async function run({ base }) {
     const qs = queries(QUERIES, size, size);
     const fts = await latency(base, collection, "fts", qs);
     const pipeline = await latency(base, collection, "pipeline", qs);
+    // BENCH_KB_PROFILE=1: where the largest collection's kb_search spends its time, per statement.
+    const profile =
+      process.env.BENCH_KB_PROFILE && size === Math.max(...SIZES)
+        ? (await post(base, "/kb-search", { collection, mode: "profile", queries: qs })).statements.slice(
+            0,
+            12,
+          )
+        : undefined;
     results[`${size}`] = {
+      ...(profile ? { profile } : {}),
       passages: s.seeded,
       kb_search_p50_ms: pipeline.p50,
       kb_search_p95_ms: pipeline.p95,

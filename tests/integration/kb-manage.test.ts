@@ -78,13 +78,20 @@ async function seeded() {
       name,
       source,
     ),
-    fts: await count("SELECT count(*) AS n FROM nodes_fts WHERE nodes_fts MATCH ?1", `"${marker}"`),
+    // The collection's rows are indexed under its namespace (migration 0200).
+    fts: await count("SELECT count(*) AS n FROM nodes_fts WHERE nodes_fts MATCH ?1", `"${ns}${marker}"`),
     embeddings: await count(
       "SELECT count(*) AS n FROM embeddings WHERE content_hash IN (SELECT value FROM json_each(?1))",
       JSON.stringify(hashes[source]),
     ),
   });
   const hashes: Record<string, string[]> = { "a.md": await hashesOf("a.md"), "b.md": await hashesOf("b.md") };
+  const ns =
+    (
+      await env.DB.prepare("SELECT fts_ns FROM kb_collections WHERE name = ?1")
+        .bind(name)
+        .first<{ fts_ns: string }>()
+    )?.fts_ns ?? "";
   return {
     name,
     a: () => state("a.md", markers[0] ?? ""),

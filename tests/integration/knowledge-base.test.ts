@@ -248,8 +248,23 @@ describe("knowledge base: re-import and delete", () => {
       .first<{ n: number }>();
     expect(embedded?.n).toBeGreaterThan(0);
 
+    // The collection's rows are indexed under its namespace (migration 0200).
+    const ns = (
+      await env.DB.prepare("SELECT fts_ns FROM kb_collections WHERE name = ?1")
+        .bind(name)
+        .first<{ fts_ns: string }>()
+    )?.fts_ns;
+    const marked = async () =>
+      (
+        await env.DB.prepare("SELECT count(*) AS n FROM nodes_fts WHERE nodes_fts MATCH ?1")
+          .bind(`"${ns}${marker}"`)
+          .first<{ n: number }>()
+      )?.n;
+    expect(await marked()).toBeGreaterThan(0);
+
     const res = await api(`/api/kb/collections/${name}`, { method: "DELETE" });
     expect(res.status).toBe(200);
+    expect(await marked()).toBe(0);
 
     const count = async (sql: string, ...args: unknown[]) =>
       (

@@ -1,7 +1,8 @@
 /**
  * Bulk node and edge inserts for D1: rows bound as JSON arrays (see d1-json-chunks.ts), so a
  * document of any size takes a handful of statements, each far below the 100-parameter and
- * 100 KB limits. The FTS rows follow from the insert trigger of migration 0002.
+ * 100 KB limits. The FTS rows and the collection's token counts follow from the insert
+ * triggers (migrations 0002, 0200).
  */
 import type { NewEdge, NewNode } from "../../domain/retrieval/context-node";
 import { jsonChunks } from "./d1-json-chunks";
@@ -31,8 +32,17 @@ const NODE_COLUMNS = [
   "content_hash",
 ] as const;
 
-const INSERT_NODES = `INSERT INTO nodes (${NODE_COLUMNS.join(", ")}, created_at, updated_at)
-  SELECT ${NODE_COLUMNS.map((_, i) => `value ->> '$[${i}]'`).join(", ")}, ?2, ?2 FROM json_each(?1)`;
+const column = (name: (typeof NODE_COLUMNS)[number]) => `value ->> '$[${NODE_COLUMNS.indexOf(name)}]'`;
+
+/**
+ * A collection's rows carry its FTS namespace (migration 0200): their tokens are indexed
+ * under it, so a search of one collection reads only that collection's postings.
+ */
+const FTS_NAMESPACE = `(SELECT c.fts_ns FROM kb_collections c
+  WHERE ${column("scope_type")} = 'collection' AND c.name = ${column("scope_id")})`;
+
+const INSERT_NODES = `INSERT INTO nodes (${NODE_COLUMNS.join(", ")}, fts_ns, created_at, updated_at)
+  SELECT ${NODE_COLUMNS.map(column).join(", ")}, ${FTS_NAMESPACE}, ?2, ?2 FROM json_each(?1)`;
 
 function nodeRow(n: NewNode): unknown[] {
   return [

@@ -1,5 +1,5 @@
 /**
- * The FTS5 MATCH expression of a memory search over `nodes_fts(retrieval_tokens,
+ * The FTS5 MATCH expression of a memory search over `nodes_fts(fts_tokens,
  * scope_token)`. Hard scope adds `scope_token : ("<hex>" OR …)` so that FTS reads only the
  * readable scopes' rows; soft scope searches the whole pool and leaves visibility to SQL.
  * Built only from quoted tokens (fts-query.ts): user text never reaches FTS5 syntax.
@@ -14,7 +14,7 @@ export const MEMORY_QUERY_TOKENS = 16;
 export function memoryMatch(text: string, scopes: readonly Scope[] | null): string | null {
   const terms = matchExpression(queryTokens(text, MEMORY_QUERY_TOKENS));
   if (!terms) return null;
-  const body = inColumn("retrieval_tokens", terms);
+  const body = inColumn("fts_tokens", terms);
   if (scopes === null) return body;
   const scopeTerms = matchExpression(scopes.map(scopeToken));
   return scopeTerms ? allOf(inColumn("scope_token", scopeTerms), body) : null;
