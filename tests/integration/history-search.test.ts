@@ -1,43 +1,15 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
 import { D1MessageStore } from "../../src/adapters/d1/d1-message-retrieval";
-import { openDatabase } from "../../src/adapters/d1/database";
 import { historySearch } from "../../src/composition/history-search";
 import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
 import { runTurn } from "../../src/domain/agent/turn";
 import type { TurnContext } from "../../src/domain/agent/turn-context";
 import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
-import { outboundRecord } from "../../src/domain/history/message-record";
 import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { turnPorts } from "../fakes/turn-ports";
-
-const T0 = 1_700_000_000_000;
-const MINUTE = 60_000;
-
-type Line = { readonly chat: string; readonly id: string; readonly minute: number; readonly text: string };
-
-/** Writes the lines in the given order (so seq numbers interleave chats), then the recalls. */
-async function seed(lines: readonly Line[], recalled: readonly Line[] = []): Promise<void> {
-  const log = new D1MessageLog(openDatabase(env.DB));
-  await log.flush({
-    messages: lines.map((l) =>
-      outboundRecord({
-        transport: "qq",
-        chatKey: l.chat,
-        messageId: l.id,
-        ts: T0 + l.minute * MINUTE,
-        text: l.text,
-        botName: "小明",
-      }),
-    ),
-    recalls: recalled.map((l) => ({ transport: "qq", chatKey: l.chat, messageId: l.id })),
-    chats: [],
-    usage: [],
-    audit: [],
-  });
-}
+import { type Line, MINUTE, seedLines as seed, T0 } from "../support/message-lines";
 
 const newChat = () => `qq:group:${crypto.randomUUID()}`;
 const history = () => historySearch(env);

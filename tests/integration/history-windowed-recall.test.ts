@@ -6,38 +6,12 @@
 // even when a row of it sits in this chat's FTS namespace (a token-prefix collision).
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
 import { messageRetrieval } from "../../src/adapters/d1/d1-message-retrieval";
-import { openDatabase } from "../../src/adapters/d1/database";
 import { countingD1 } from "../../src/composition/counting-d1";
 import { historySearch } from "../../src/composition/history-search";
-import { outboundRecord } from "../../src/domain/history/message-record";
 import { scopeKey } from "../../src/domain/retrieval/scope-key";
 import { chatIndexText } from "../../src/domain/text/chat-search-tokens";
-
-const T0 = 1_700_000_000_000;
-const MINUTE = 60_000;
-
-type Line = { readonly chat: string; readonly id: string; readonly minute: number; readonly text: string };
-
-async function seed(lines: readonly Line[]): Promise<void> {
-  await new D1MessageLog(openDatabase(env.DB)).flush({
-    messages: lines.map((l) =>
-      outboundRecord({
-        transport: "qq",
-        chatKey: l.chat,
-        messageId: l.id,
-        ts: T0 + l.minute * MINUTE,
-        text: l.text,
-        botName: "小明",
-      }),
-    ),
-    recalls: [],
-    chats: [],
-    usage: [],
-    audit: [],
-  });
-}
+import { type Line, MINUTE, seedLines as seed, T0 } from "../support/message-lines";
 
 const group = () => `qq:group:${crypto.randomUUID()}`;
 const lines = (chat: string, n: number, from: number, text: (i: number) => string): Line[] =>
