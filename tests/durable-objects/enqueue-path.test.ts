@@ -24,6 +24,36 @@ function throwingDb(): { db: D1Database; uses: string[] } {
   return { db, uses };
 }
 
+/**
+ * A chat whose first turn stops at the model until released, so a test can act while that
+ * turn is still running in the chat's object.
+ */
+function gatedFirstTurn(prefix: string, answers: [string, string]) {
+  const real = chatSessionServices.create.bind(chatSessionServices);
+  let release: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let started = false;
+  const model = new ScriptedChatModel([
+    async () => {
+      started = true;
+      await gate;
+      return { text: answers[0] };
+    },
+    { text: answers[1] },
+  ]);
+  vi.spyOn(chatSessionServices, "create").mockImplementation((e) => ({ ...real(e), model }));
+  const group = `${prefix}${crypto.randomUUID().replaceAll("-", "")}`;
+  return {
+    group,
+    chatKey: `qq:group:${group}`,
+    model,
+    release: () => release(),
+    reachedModel: () => eventually(async () => started, 10_000, "the first turn to reach the model"),
+  };
+}
+
 describe("ChatSession.enqueue", () => {
   it("accepts, deduplicates and masks events with a D1 binding that throws on any use", async ({
     expect,
@@ -68,32 +98,19 @@ describe("ChatSession.enqueue", () => {
   });
 
   it("is not held behind a turn that is still running in the same object", async ({ expect }) => {
-    const real = chatSessionServices.create.bind(chatSessionServices);
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let turnStarted = false;
-    const model = new ScriptedChatModel([
-      async () => {
-        turnStarted = true;
-        await gate;
-        return { text: "第一条的回答" };
-      },
-      { text: "第二条的回答" },
+    const { group, chatKey, model, release, reachedModel } = gatedFirstTurn("LONG", [
+      "第一条的回答",
+      "第二条的回答",
     ]);
-    vi.spyOn(chatSessionServices, "create").mockImplementation((e) => ({ ...real(e), model }));
-    const group = `LONG${crypto.randomUUID().replaceAll("-", "")}`;
     const first = groupAtBody({ group, member: "M1", text: "第一条，慢慢想" });
     expect((await postQq(first)).status).toBe(200);
-    await eventually(async () => turnStarted, 10_000, "the first turn to reach the model");
+    await reachedModel();
     // The first turn is mid-way; the second message must be acknowledged without waiting.
     const second = groupAtBody({ group, member: "M2", text: "第二条" });
     const started = Date.now();
     expect((await postQq(second)).status).toBe(200);
     const ackMs = Date.now() - started;
     expect(ackMs).toBeLessThan(1000);
-    const chatKey = `qq:group:${group}`;
     expect((await env.CHAT_SESSION.getByName(chatKey).turnStatus(eventIdOf(second))).state).toBe("pending");
     release();
     expect((await turnDone(chatKey, eventIdOf(first), 15_000)).replies).toEqual([
@@ -108,27 +125,11 @@ describe("ChatSession.enqueue", () => {
   it("leaves an event that arrives mid-drain to that drain, with a watchdog alarm instead of a wake-up", async ({
     expect,
   }) => {
-    const real = chatSessionServices.create.bind(chatSessionServices);
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let turnStarted = false;
-    const model = new ScriptedChatModel([
-      async () => {
-        turnStarted = true;
-        await gate;
-        return { text: "一" };
-      },
-      { text: "二" },
-    ]);
-    vi.spyOn(chatSessionServices, "create").mockImplementation((e) => ({ ...real(e), model }));
-    const group = `MID${crypto.randomUUID().replaceAll("-", "")}`;
-    const chatKey = `qq:group:${group}`;
+    const { group, chatKey, model, release, reachedModel } = gatedFirstTurn("MID", ["一", "二"]);
     const stub = env.CHAT_SESSION.getByName(chatKey);
     const first = groupAtBody({ group, member: "M1", text: "第一条" });
     expect((await postQq(first)).status).toBe(200);
-    await eventually(async () => turnStarted, 10_000, "the first turn to reach the model");
+    await reachedModel();
     const second = groupAtBody({ group, member: "M2", text: "第二条" });
     const postedAt = Date.now();
     expect((await postQq(second)).status).toBe(200);
