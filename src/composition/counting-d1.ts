@@ -22,6 +22,12 @@ export type D1Bill = {
   rowsReadBySql: (number | null)[];
   /** The round trip each statement of `sql` went in (1-based; a batch's statements share one). */
   roundTripOf: number[];
+  /**
+   * Wall time (ms) during which at least one D1 call was outstanding: the turn's wait for D1,
+   * overlapping calls counted once. The runtime's clock moves only across I/O, so this is
+   * the part of a turn spent waiting on D1, the rest being the isolate's own work and yields.
+   */
+  waitMs: number;
 };
 
 const emptyBill = (): D1Bill => ({
@@ -33,6 +39,7 @@ const emptyBill = (): D1Bill => ({
   sql: [],
   rowsReadBySql: [],
   roundTripOf: [],
+  waitMs: 0,
 });
 
 type Meta = { rows_read?: number; rows_written?: number } | undefined;
@@ -53,6 +60,16 @@ export function countingD1(db: D1Database, mode: Mode): { db: D1Database; bill: 
     bill.roundTripOf.push(roundTrip);
     return bill.sql.length - 1;
   };
+  let inFlight = 0;
+  let since = 0;
+  const timed = async <T>(call: () => Promise<T>): Promise<T> => {
+    if (inFlight++ === 0) since = performance.now();
+    try {
+      return await call();
+    } finally {
+      if (--inFlight === 0) bill.waitMs += performance.now() - since;
+    }
+  };
   // The wrapped statement remembers its original, so that `batch` can hand D1 the real one.
   const originals = new WeakMap<object, { stmt: D1PreparedStatement; sql: string }>();
   const wrap = (stmt: D1PreparedStatement, sql: string): D1PreparedStatement => {
@@ -60,26 +77,26 @@ export function countingD1(db: D1Database, mode: Mode): { db: D1Database; bill: 
       bind: (...values: unknown[]) => wrap(stmt.bind(...values), sql),
       async first(column?: string) {
         const slot = note(sql, ++bill.roundTrips);
-        const result = await stmt.all();
+        const result = await timed(() => stmt.all());
         addMeta(slot, result.meta as Meta);
         const row = (result.results[0] ?? null) as Record<string, unknown> | null;
         return column === undefined ? row : (row?.[column] ?? null);
       },
       async all() {
         const slot = note(sql, ++bill.roundTrips);
-        const result = await stmt.all();
+        const result = await timed(() => stmt.all());
         addMeta(slot, result.meta as Meta);
         return result;
       },
       async run() {
         const slot = note(sql, ++bill.roundTrips);
-        const result = await stmt.run();
+        const result = await timed(() => stmt.run());
         addMeta(slot, result.meta as Meta);
         return result;
       },
       async raw(options?: { columnNames?: boolean }) {
         note(sql, ++bill.roundTrips);
-        const rows = await (options?.columnNames ? stmt.raw({ columnNames: true }) : stmt.raw());
+        const rows = await timed(() => (options?.columnNames ? stmt.raw({ columnNames: true }) : stmt.raw()));
         bill.rawRowsReturned += Math.max(0, rows.length - (options?.columnNames ? 1 : 0));
         return rows;
       },
@@ -93,13 +110,13 @@ export function countingD1(db: D1Database, mode: Mode): { db: D1Database; bill: 
       const roundTrip = ++bill.roundTrips;
       const real = statements.map((s) => originals.get(s)?.stmt ?? s);
       const slots = statements.map((s) => note(`(batch) ${originals.get(s)?.sql ?? "?"}`, roundTrip));
-      const results = await db.batch(real);
+      const results = await timed(() => db.batch(real));
       for (const [i, r] of results.entries()) addMeta(slots[i] as number, r.meta as Meta);
       return results;
     },
     async exec(sql: string) {
       note(sql, ++bill.roundTrips);
-      return db.exec(sql);
+      return timed(() => db.exec(sql));
     },
     withSession: () => {
       throw new Error("sessions are not counted");

@@ -28,6 +28,8 @@ export type TurnBill = {
   readonly contextTokenBudget: number;
   readonly replies: readonly string[];
   readonly ok: boolean;
+  /** Wall time of the turn inside the object (context, recall, model, tools), ms. */
+  readonly turnMs: number;
 };
 
 export async function billTurn(input: {
@@ -61,6 +63,7 @@ export async function billTurn(input: {
     cursors.push(cursor);
     return cursor;
   }) as typeof sql.exec;
+  const started = performance.now();
   try {
     const ctx = await turnContextOf({
       event,
@@ -71,6 +74,7 @@ export async function billTurn(input: {
     });
     const ports = { ...services, model, session: input.session, relay: services.relayLoggingTo(() => {}) };
     const result = await runTurn(ctx, ports, services.registry);
+    const turnMs = performance.now() - started;
     return {
       d1: counter.bill(),
       doRowsRead: cursors.reduce((n, c) => n + c.rowsRead, 0),
@@ -79,6 +83,7 @@ export async function billTurn(input: {
       contextTokenBudget: settings.turn.contextTokenBudget,
       replies: result.ok ? result.value.replies : [],
       ok: result.ok,
+      turnMs,
     };
   } finally {
     sql.exec = exec;

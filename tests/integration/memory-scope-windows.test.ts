@@ -77,4 +77,77 @@ describe("per-scope FTS windows", () => {
     const hits = await memoryStore().search({ text: word, scopes: [chat(mine)], limit: 3, perScope: 3 });
     expect(hits.map((h) => h.text).sort()).toEqual([0, 1, 2].map((i) => `${word} 新的内容 ${i}`));
   });
+
+  it("a window that held every match hides its private rows from a public-only read, and shows them to the owner", async ({
+    expect,
+  }) => {
+    // Fewer matches than the window: the windowed answer is exact and returned as it is (no
+    // fallback), so the re-check inside the window's join is all that stands between the
+    // person's private and secret_like items and a group chat.
+    const word = `win${uid()}`;
+    const person = `p${uid()}`;
+    const group = `qq:group:G${uid()}`;
+    await seedMemory([
+      newMemory(`person:${person}`, `${word} ${word} ${word} 私事`, {
+        sensitivity: "private",
+        sensitivitySource: "dream",
+      }),
+      newMemory(`person:${person}`, `${word} ${word} 密码提示`, {
+        sensitivity: "secret_like",
+        sensitivitySource: "dream",
+      }),
+      newMemory(`person:${person}`, `${word} 公开的爱好`),
+      newMemory(`chat:${group}`, `${word} 群里的事`),
+    ]);
+    const inGroup = await memoryStore().search({
+      text: word,
+      scopes: [chat(group), personPublic(person)],
+      limit: 10,
+      perScope: 12,
+    });
+    expect(inGroup.map((h) => h.text).sort()).toEqual([`${word} 公开的爱好`, `${word} 群里的事`].sort());
+    // The person's own private chat reads their scope at every level.
+    const own = await memoryStore().search({
+      text: word,
+      scopes: [{ type: "person", id: person }],
+      limit: 10,
+      perScope: 12,
+    });
+    expect(own.map((h) => h.sensitivity).sort()).toEqual(["private", "public", "secret_like"]);
+    // Another person's private chat reads none of them.
+    const other = await memoryStore().search({
+      text: word,
+      scopes: [{ type: "person", id: `p${uid()}` }, chat(group)],
+      limit: 10,
+      perScope: 12,
+    });
+    expect(other.map((h) => h.text)).toEqual([`${word} 群里的事`]);
+  });
+
+  it("answers each scope's best hits in rank order when every window is exact", async ({ expect }) => {
+    const word = `win${uid()}`;
+    const a = `qq:group:A${uid()}`;
+    const b = `qq:group:B${uid()}`;
+    await seedMemory([
+      ...Array.from({ length: 5 }, (_, i) => newMemory(`chat:${a}`, `${word} 甲 ${i}${"长".repeat(2 * i)}`)),
+      ...Array.from({ length: 2 }, (_, i) =>
+        newMemory(`chat:${b}`, `${word} 乙 ${i}${"长".repeat(2 * i + 1)}`),
+      ),
+    ]);
+    const hits = await memoryStore().search({
+      text: word,
+      scopes: [chat(a), chat(b)],
+      limit: 10,
+      perScope: 3,
+    });
+    // A's best three (its window, full and all visible) and B's two (fewer than the window).
+    expect(hits.map((h) => h.text).sort()).toEqual(
+      [
+        ...[0, 1, 2].map((i) => `${word} 甲 ${i}${"长".repeat(2 * i)}`),
+        ...[0, 1].map((i) => `${word} 乙 ${i}${"长".repeat(2 * i + 1)}`),
+      ].sort(),
+    );
+    const ranks = hits.map((h) => h.rank);
+    expect([...ranks].sort((x, y) => x - y)).toEqual(ranks);
+  });
 });

@@ -46,9 +46,6 @@ const SOFT_WINDOW = 200;
 const COLUMNS = `n.node_id, n.scope_type, n.scope_id, n.kind, n.raw_text, n.importance, n.confidence,
   n.sensitivity, n.sensitivity_source, n.portable, n.status, n.metadata, n.provenance, n.created_at, n.updated_at`;
 
-/** As many NULLs as COLUMNS has columns, for a UNION ALL row that carries no node. */
-const NULL_COLUMNS = Array.from({ length: COLUMNS.split(",").length }, () => "NULL").join(", ");
-
 type Row = {
   node_id: string;
   scope_type: ScopeType;
@@ -96,6 +93,34 @@ function scopeCondition(scopes: readonly ReadableScope[], alias = "n"): { sql: s
   }
   if (parts.length === 0) return { sql: "0", binds: [] };
   return { sql: `(${parts.join(" OR ")})`, binds: [...whole, ...leveled] };
+}
+
+/**
+ * The same scopes as `scopeCondition`, one equality condition per scope (its own index range):
+ * `n.scope_type = ? AND n.scope_id = ?`, with `AND n.sensitivity IN (…)` for a scope restricted
+ * to some levels. A scope restricted to no level reads nothing and gets no arm; scopes past the
+ * bind budget are left out, as there.
+ */
+function scopeArms(scopes: readonly ReadableScope[], budget: number): { sql: string; binds: string[] }[] {
+  const arms: { sql: string; binds: string[] }[] = [];
+  let used = 0;
+  for (const s of scopes) {
+    const levels =
+      s.sensitivities && !SENSITIVITIES.every((l) => s.sensitivities?.includes(l)) ? s.sensitivities : null;
+    const cost = 2 + (levels?.length ?? 0);
+    if (used + cost > budget) break;
+    used += cost;
+    if (levels?.length === 0) continue;
+    arms.push(
+      levels
+        ? {
+            sql: `n.scope_type = ? AND n.scope_id = ? AND n.sensitivity IN (${levels.map(() => "?").join(", ")})`,
+            binds: [s.type, s.id, ...levels],
+          }
+        : { sql: "n.scope_type = ? AND n.scope_id = ?", binds: [s.type, s.id] },
+    );
+  }
+  return arms;
 }
 
 function parseJson(text: string): Record<string, unknown> {
@@ -224,31 +249,27 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
            WHERE nodes_fts MATCH ? AND rank MATCH 'bm25(1.0, 0.0)' ORDER BY rank LIMIT ?)`,
       )
       .join(" UNION ALL ");
-    // The second SELECT reports each window's size, including a window none of whose rows is
-    // visible (the first SELECT returns nothing for it).
+    // Every window row comes back once: the node's columns when it passed the re-check (in the
+    // LEFT JOIN's ON, so a row that fails it comes back as its window slot alone, node_id
+    // NULL, never with the node's columns). Counting a window's rows needs no second pass.
     const { results } = await this.#db
       .prepare(
-        `WITH top AS MATERIALIZED (${windows})
-         SELECT ${COLUMNS}, top.rank AS rank, top.part AS part, NULL AS pool
-         FROM top CROSS JOIN nodes n ON n.seq = top.seq
-         WHERE n.node_type = 'memory' AND n.status = 'active' AND ${scopes.sql}
-         UNION ALL
-         SELECT ${NULL_COLUMNS}, NULL, part, count(*) FROM top GROUP BY part`,
+        `SELECT ${COLUMNS}, top.rank AS rank, top.part AS part
+         FROM (${windows}) AS top
+         LEFT JOIN nodes n ON n.seq = top.seq
+           AND n.node_type = 'memory' AND n.status = 'active' AND ${scopes.sql}`,
       )
       .bind(...matches.flatMap((m) => [m, perScope]), ...scopes.binds)
-      .all<Row & { rank: number; part: number; pool: number | null }>();
+      .all<Omit<Row, "node_id"> & { node_id: string | null; rank: number; part: number }>();
     const pools = new Map<number, number>();
     const byScope = new Map<string, (Row & { rank: number })[]>();
     const seen = new Set<string>();
     for (const r of results) {
-      if (r.pool !== null) {
-        pools.set(r.part, r.pool);
-        continue;
-      }
-      if (seen.has(r.node_id)) continue;
+      pools.set(r.part, (pools.get(r.part) ?? 0) + 1);
+      if (r.node_id === null || seen.has(r.node_id)) continue;
       seen.add(r.node_id);
       const key = `${r.scope_type}\u0000${r.scope_id}`;
-      byScope.set(key, [...(byScope.get(key) ?? []), r]);
+      byScope.set(key, [...(byScope.get(key) ?? []), r as Row & { rank: number }]);
     }
     for (const [i, s] of parts.entries()) {
       const found = byScope.get(`${s.type}\u0000${s.id}`)?.length ?? 0;
@@ -302,6 +323,12 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
     return results.map((r) => ({ ...toItem(r), rank: r.rank }));
   }
 
+  /**
+   * A scope's active items, most important first; over several scopes, each scope's own
+   * best `limit` (one range of nodes_scope_importance or nodes_scope_kind each, stopping at
+   * the LIMIT) merged here. One condition over every scope would make SQLite walk each
+   * scope's range into a sorter instead, reading two or three times the rows.
+   */
   async listActive(q: {
     scopes: readonly ReadableScope[];
     limit: number;
@@ -309,18 +336,31 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
     kinds?: readonly string[];
   }): Promise<MemoryItem[]> {
     if (q.limit <= 0 || q.scopes.length === 0) return [];
-    const scopes = scopeCondition(q.scopes);
+    const limit = Math.min(q.limit, 500);
     const kinds = (q.kinds ?? []).slice(0, 10);
+    const arms = scopeArms(q.scopes, MAX_SCOPE_BINDS);
+    if (arms.length === 0) return [];
+    // ?1 the floor, ?2 the limit, ?3… the kinds; each arm's own scope values after them.
+    let next = 3 + kinds.length;
+    const kindSql = kinds.length > 0 ? `AND n.kind IN (${kinds.map((_, i) => `?${3 + i}`).join(", ")})` : "";
+    const sql = arms
+      .map((arm) => {
+        const sqlOf = arm.sql.replace(/\?/g, () => `?${next++}`);
+        return `SELECT * FROM (SELECT ${COLUMNS} FROM nodes n
+           WHERE ${sqlOf} AND n.node_type = 'memory' AND n.status = 'active' AND n.importance >= ?1 ${kindSql}
+           ORDER BY n.importance DESC, n.updated_at DESC LIMIT ?2)`;
+      })
+      .join(" UNION ALL ");
     const { results } = await this.#db
-      .prepare(
-        `SELECT ${COLUMNS} FROM nodes n
-         WHERE ${scopes.sql} AND n.node_type = 'memory' AND n.status = 'active' AND n.importance >= ?
-           ${kinds.length > 0 ? `AND n.kind IN (${kinds.map(() => "?").join(", ")})` : ""}
-         ORDER BY n.importance DESC, n.updated_at DESC LIMIT ?`,
-      )
-      .bind(...scopes.binds, q.minImportance ?? 0, ...kinds, Math.min(q.limit, 500))
+      .prepare(sql)
+      .bind(q.minImportance ?? 0, limit, ...kinds, ...arms.flatMap((a) => a.binds))
       .all<Row>();
-    return results.map(toItem);
+    // A scope listed twice (at different levels) gives its rows twice.
+    const unique = [...new Map(results.map((r) => [r.node_id, r] as const)).values()];
+    return unique
+      .sort((a, b) => b.importance - a.importance || b.updated_at - a.updated_at)
+      .slice(0, limit)
+      .map(toItem);
   }
 
   async get(nodeId: string): Promise<MemoryItem | null> {

@@ -345,7 +345,7 @@ export class D1MessageStore implements ContextStore {
     if (radius <= 0 || centres.length === 0) return [];
     const last = Math.ceil(upperBound(this.#view)) - 1;
     // Each side joins its centre row (`c`), so that the centre's chat and time are read in the
-    // same statement: one batch, no separate load. A recalled centre has no neighbours.
+    // same statement: no separate load. A recalled centre has no neighbours.
     // Context turns stay inside the centre's conversation session (flat: anywhere in the chat;
     // a message not yet segmented has no session and is read like flat). Each side is one
     // range of the chat's (chat_key, ts) index, from the centre outwards to the session's edge
@@ -371,7 +371,10 @@ export class D1MessageStore implements ContextStore {
       this.#db.prepare(side(true)).bind(seq, last, radius, lowerBound(this.#view)),
       this.#db.prepare(side(false)).bind(seq, last, radius, lowerBound(this.#view)),
     ]);
-    const results = await this.#db.batch<Row>(statements);
+    // Reads started together rather than one explicit batch: the turn's gathering binding
+    // (coalescing-d1.ts) then sends them in the same round trip as the memory recall and
+    // mandatory block reads that wait on the same first wave; elsewhere they run side by side.
+    const results = await Promise.all(statements.map((s) => s.all<Row>()));
     const given = new Set(centres.map(messageNodeId));
     const seen = new Set<string>();
     const out: ContextNode[] = [];
