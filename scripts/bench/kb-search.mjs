@@ -80,13 +80,14 @@ export async function run({ base }) {
     const fts = await latency(base, collection, "fts", qs);
     const pipeline = await latency(base, collection, "pipeline", qs);
     // BENCH_KB_PROFILE=1: where the largest collection's kb_search spends its time, per statement.
-    const profile =
+    // `split`: per search, the time with D1 in flight, the rest, round trips and rows read.
+    const profiled =
       process.env.BENCH_KB_PROFILE && size === Math.max(...SIZES)
-        ? (await post(base, "/kb-search", { collection, mode: "profile", queries: qs })).statements.slice(
-            0,
-            12,
-          )
+        ? await post(base, "/kb-search", { collection, mode: "profile", queries: qs })
         : undefined;
+    const profile = profiled
+      ? { split: profiled.split, statements: profiled.statements.slice(0, 12) }
+      : undefined;
     results[`${size}`] = {
       ...(profile ? { profile } : {}),
       passages: s.seeded,

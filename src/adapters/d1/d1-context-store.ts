@@ -4,6 +4,7 @@ import type { ContextStore, StoreFilter } from "../../domain/retrieval/ports";
 import { filterSql } from "./d1-filter";
 import { jsonChunks } from "./d1-json-chunks";
 import { NODE_FIELDS, type NodeRow, nodeFields, toNode } from "./d1-node-rows";
+import { splitScopes } from "./d1-scope-split";
 
 /** Sets with more units than this report `tokens: Infinity` instead of summing their text. */
 const SUM_TOKENS_UP_TO = 2000;
@@ -29,6 +30,8 @@ export class D1ContextStore implements ContextStore {
   }
 
   async size(filter: StoreFilter): Promise<{ count: number; tokens: number }> {
+    const { collections, others } = splitScopes(filter.scopes);
+    if (others.length === 0) return this.#collectionSize(collections, filter);
     const f = filterSql(filter, 1);
     const counted = await this.#db
       .prepare(`SELECT count(*) AS count FROM nodes n WHERE ${f.where}`)
@@ -43,6 +46,27 @@ export class D1ContextStore implements ContextStore {
       .first<{ chars: number }>();
     // Characters over-estimate Latin tokens and match CJK ones: pessimistic, as budgets should be.
     return { count, tokens: row?.chars ?? 0 };
+  }
+
+  /**
+   * Collections only: from kb_counts (migration 0210), one indexed read of a few rows, where
+   * counting from nodes visits every passage row. Same answer as the count below.
+   */
+  async #collectionSize(scopeIds: readonly string[], filter: StoreFilter) {
+    const row = await this.#db
+      .prepare(
+        `SELECT coalesce(sum(nodes), 0) AS count, coalesce(sum(chars), 0) AS chars FROM kb_counts
+         WHERE scope_id IN (SELECT value FROM json_each(?1)) AND node_type IN (SELECT value FROM json_each(?2))
+           AND (?3 IS NULL OR collection IN (SELECT value FROM json_each(?3)))`,
+      )
+      .bind(
+        JSON.stringify(scopeIds),
+        JSON.stringify(filter.nodeTypes),
+        filter.collections ? JSON.stringify(filter.collections) : null,
+      )
+      .first<{ count: number; chars: number }>();
+    const count = row?.count ?? 0;
+    return { count, tokens: count > SUM_TOKENS_UP_TO ? Number.POSITIVE_INFINITY : (row?.chars ?? 0) };
   }
 
   async readAll(filter: StoreFilter, limit: number): Promise<ContextNode[]> {

@@ -30,9 +30,10 @@ type DocumentRow = {
   updated_at: number;
 };
 
+/** Counts from kb_counts (migration 0210), kept by triggers: no pass over the collection's rows. */
 const COLLECTION_SELECT = `SELECT c.*,
-  (SELECT count(*) FROM nodes n WHERE n.scope_type = 'collection' AND n.scope_id = c.name AND n.status = 'active' AND n.node_type = 'document') AS documents,
-  (SELECT count(*) FROM nodes n WHERE n.scope_type = 'collection' AND n.scope_id = c.name AND n.status = 'active' AND n.node_type = 'passage') AS passages
+  (SELECT coalesce(sum(k.nodes), 0) FROM kb_counts k WHERE k.scope_id = c.name AND k.node_type = 'document') AS documents,
+  (SELECT coalesce(sum(k.nodes), 0) FROM kb_counts k WHERE k.scope_id = c.name AND k.node_type = 'passage') AS passages
   FROM kb_collections c`;
 
 const DOCUMENT_SELECT = `SELECT d.node_id, d.source_id, d.title, d.updated_at,

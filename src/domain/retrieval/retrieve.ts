@@ -163,15 +163,11 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   const { filter, options } = req;
   if (filter.scopes.length === 0 || filter.nodeTypes.length === 0 || options.limit <= 0) return EMPTY; // 1. filter
 
-  const size =
-    options.readWholeTokens > 0 || options.twoStageAbove > 0 ? await deps.store.size(filter) : null;
-  if (size && size.count > 0 && size.tokens <= options.readWholeTokens) {
-    return readWhole(deps, filter, options); // 2. small sets are read whole
-  }
+  const sizing =
+    options.readWholeTokens > 0 || options.twoStageAbove > 0
+      ? deps.store.size(filter)
+      : Promise.resolve(null);
   const qTokens = new Set(queryTokens(req.query, 96));
-  if (qTokens.size === 0 && !deps.embedder) return EMPTY;
-  const twoStage = size !== null && options.twoStageAbove > 0 && size.count > options.twoStageAbove;
-
   const turns = queryTurns(req.query);
   // Fielded scoring and the floor weigh the content words of every turn, counted in one
   // frequencies batch.
@@ -179,15 +175,33 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
     options.headingWeight > 0 || options.relevanceFloor > 0 ? turnWeightedTerms(turns, evidenceTokens) : null;
   const floorTokens = new Set(termTurnWeights?.keys() ?? []);
   const floorOn = deps.keywords.frequencies !== undefined && floorTokens.size > 0;
-  const [keyword, inside, vector, frequencies] = await Promise.all([
-    deps.keywords.search({ ...filter, text: req.query, limit: options.candidates }), // 3. FTS5 bm25
+  // The keyword search and the frequencies go out with the size, not after it: one round trip
+  // of waiting instead of two. A set read whole (step 2) drops them unused; both are D1 reads
+  // of a small set. The vector search waits for the size: it may cost an embedding call.
+  const searching =
+    qTokens.size === 0 && !deps.embedder
+      ? null
+      : Promise.all([
+          deps.keywords.search({ ...filter, text: req.query, limit: options.candidates }), // 3. FTS5 bm25
+          floorOn
+            ? deps.keywords.frequencies?.({ ...filter, tokens: [...floorTokens].flatMap(partsOf) })
+            : Promise.resolve(undefined),
+        ]);
+  // Read whole, that search's outcome is never awaited: it must not surface as unhandled.
+  searching?.catch(() => undefined);
+  const size = await sizing;
+  if (size && size.count > 0 && size.tokens <= options.readWholeTokens) {
+    return readWhole(deps, filter, options); // 2. small sets are read whole
+  }
+  if (searching === null) return EMPTY;
+  const twoStage = size !== null && options.twoStageAbove > 0 && size.count > options.twoStageAbove;
+
+  const [[keyword, frequencies], inside, vector] = await Promise.all([
+    searching,
     twoStage ? searchInsideParents(deps, req) : Promise.resolve([]), // 4. parents, then inside them
     vectorsEnabled(deps, options.weights.vector)
       ? vectorSearch(deps, { ...filter, text: req.query, limit: options.candidates })
       : Promise.resolve([]), // 5. kNN
-    floorOn
-      ? deps.keywords.frequencies?.({ ...filter, tokens: [...floorTokens].flatMap(partsOf) })
-      : Promise.resolve(undefined),
   ]);
   const idf = frequencies ? idfWeights(floorTokens, frequencies) : null;
   const termWeights =
@@ -677,8 +691,12 @@ async function mergeParents(
 ): Promise<RetrievedItem[]> {
   const head = hits.slice(0, options.limit * 3);
   const parentIds = [...new Set(head.map((h) => h.node.parentId).filter((p): p is string => p !== null))];
-  const families = await deps.store.childrenOf(parentIds, [...new Set(head.map((h) => h.node.nodeType))]);
-  const parents = new Map((await deps.store.load(parentIds)).map((p) => [p.nodeId, p]));
+  // Independent reads: one round trip of waiting, not two.
+  const [families, parentNodes] = await Promise.all([
+    deps.store.childrenOf(parentIds, [...new Set(head.map((h) => h.node.nodeType))]),
+    deps.store.load(parentIds),
+  ]);
+  const parents = new Map(parentNodes.map((p) => [p.nodeId, p]));
   const out: RetrievedItem[] = [];
   const merged = new Set<string>();
   for (const h of head) {

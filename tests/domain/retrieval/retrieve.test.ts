@@ -255,6 +255,62 @@ describe("retrieve", () => {
     },
   );
 
+  it("a set read whole answers whole even when the search sent beside its size fails, and embeds nothing", async ({
+    expect,
+  }) => {
+    const nodes = [node("a", "collection:k", "阿贝多是炼金术士"), node("b", "collection:k", "可莉喜欢炸鱼")];
+    const small = new (class extends FakeStore {
+      override async size() {
+        return { count: 2, tokens: 20 };
+      }
+    })(nodes);
+    let embedded = 0;
+    const failing: KeywordIndex = {
+      search: async () => {
+        throw new Error("D1 down");
+      },
+      frequencies: async () => {
+        throw new Error("D1 down");
+      },
+    };
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const result = await retrieve(
+        {
+          keywords: failing,
+          store: small,
+          vectors: new CannedVectors(["a"]),
+          embedder: {
+            ...embedder,
+            async embed(texts: readonly string[]) {
+              embedded++;
+              return embedder.embed(texts);
+            },
+          },
+        },
+        {
+          query: "阿贝多",
+          filter: filter(["collection:k"]),
+          options: {
+            ...DEFAULT_RETRIEVAL_OPTIONS,
+            readWholeTokens: 100,
+            relevanceFloor: 0.5,
+            headingWeight: 3,
+          },
+        },
+      );
+      await new Promise((r) => setTimeout(r, 10));
+      expect(result.strategy).toBe("whole");
+      expect(result.items.map((i) => i.node.nodeId)).toEqual(["a", "b"]);
+      expect(embedded).toBe(0);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+
   it("applies the coverage threshold of automatic recall", async ({ expect }) => {
     const result = await retrieve(
       { keywords: new FakeKeywords(nodes), store: new FakeStore(nodes) },
