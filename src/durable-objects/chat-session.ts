@@ -63,6 +63,9 @@ export type ChatSessionStats = {
  */
 export const DRAIN_WATCHDOG_MS = 30_000;
 
+/** Events triaged in one synchronous stretch (then a waiting enqueue goes first). */
+export const TRIAGE_SLICE = 10;
+
 /** How often the rearm drops expired dedupe records. */
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 
@@ -285,11 +288,15 @@ export class ChatSession extends DurableObject<Env> {
    * What accepted events add besides their inbox row, in arrival order: the registry row,
    * the message-log row (stored chats only), the account observation, a recall mark, and for
    * unaddressed chatter of a stored chat the short-term context and the dream journal. A row
-   * needing no turn becomes its dedupe record. Each event is its own transaction.
+   * needing no turn becomes its dedupe record. Each event is its own transaction. Between
+   * slices of TRIAGE_SLICE events the object's event loop is let in: under load a drain finds
+   * hundreds of untriaged rows, and each costs its tokens, its masking and its transaction, so
+   * without these points an `enqueue` of this chat would wait for all of them.
    */
-  #triage(settings: Settings): void {
-    for (;;) {
-      const batch = this.#inbox.untriaged(50);
+  async #triage(settings: Settings): Promise<void> {
+    for (let slice = 0; ; slice++) {
+      if (slice > 0) await yieldToEvents();
+      const batch = this.#inbox.untriaged(TRIAGE_SLICE);
       if (batch.length === 0) return;
       for (const { seq, needsTurn, receivedAt, event } of batch) {
         const stored = isStored(settings, event.chat.key, event.chat.targetType);
@@ -319,7 +326,7 @@ export class ChatSession extends DurableObject<Env> {
 
   async #drain(settings: Settings): Promise<void> {
     for (;;) {
-      this.#triage(settings);
+      await this.#triage(settings);
       const row = this.#inbox.oldestOpen();
       // Strict order: a row waiting out a backoff holds back the rows behind it.
       if (!row || row.notBefore > Date.now()) return;

@@ -4,7 +4,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, it, vi } from "vitest";
 import { chatSessionServices } from "../../src/composition/chat-session-services";
-import { type ChatSession, DRAIN_WATCHDOG_MS } from "../../src/durable-objects/chat-session";
+import { type ChatSession, DRAIN_WATCHDOG_MS, TRIAGE_SLICE } from "../../src/durable-objects/chat-session";
 import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { eventIdOf, groupAtBody, postQq, turnDone } from "../support/qq-events";
@@ -146,5 +146,34 @@ describe("ChatSession.enqueue", () => {
       { text: "一", state: "sent" },
     ]);
     expect(model.requests).toHaveLength(2);
+  });
+
+  it("lets the event loop in between slices of a long triage, and still triages every row", async ({
+    expect,
+  }) => {
+    const chat = `qq:group:TRI${crypto.randomUUID().replaceAll("-", "")}`;
+    const stub = env.CHAT_SESSION.getByName(chat);
+    const total = TRIAGE_SLICE * 3;
+    const seen = await runInDurableObject(stub, async (instance: ChatSession, state) => {
+      for (let i = 0; i < total; i++)
+        await instance.enqueue(messageEvent({ chat, text: `闲聊 ${i}`, id: `C${i}`, addressedToBot: false }));
+      const triaged = () =>
+        Number(state.storage.sql.exec("SELECT count(*) AS n FROM inbox WHERE triaged = 1").one().n);
+      // A macrotask that waits for the triage to begin, then notes how far it had got: an
+      // enqueue RPC waits for the same thing. Run in one stretch, it would see every row done.
+      let observed = -1;
+      const watch = () => {
+        const n = triaged();
+        if (n > 0) observed = n;
+        else setTimeout(watch, 0);
+      };
+      setTimeout(watch, 0);
+      await instance.alarm();
+      return { observed, after: triaged() };
+    });
+    expect(seen.observed).toBeGreaterThan(0);
+    expect(seen.observed).toBeLessThan(total);
+    expect(seen.observed % TRIAGE_SLICE).toBe(0);
+    expect(seen.after).toBe(total);
   });
 });

@@ -225,11 +225,12 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   // it is named — the share of the asking turn the name covers, or how rare (IDF) the name is
   // in the readable scopes — so a short generic heading that merely occurs in a long question
   // barely moves, while the title a question asks about still ranks first.
+  const hintTurns = fielded ? [] : turns.map(hintTurn);
   const named = fielded
     ? []
     : firstPass.flatMap((c) => {
         const node = visible.get(c.nodeId);
-        const perTurn = node ? turns.map((t) => namedIn(t, node)) : [];
+        const perTurn = node ? hintTurns.map((t) => namedInTurn(t, node)) : [];
         return perTurn.some((n) => n.names.length > 0) ? [{ c, perTurn }] : [];
       });
   const specificity =
@@ -527,9 +528,20 @@ export function queryTurns(query: string): string[] {
  * aside) the longest of them covers.
  */
 export function namedIn(text: string, node: ContextNode): { share: number; names: string[] } {
+  return namedInTurn(hintTurn(text), node);
+}
+
+/** A turn's side of `namedIn`, worked out once per turn rather than once per candidate. */
+type HintTurn = { readonly q: string; readonly contentLength: number };
+
+function hintTurn(text: string): HintTurn {
   const q = norm(text);
   let content = q.replace(HINT_NOISE, "");
   for (const w of QUESTION_WORDS) content = content.replaceAll(w, "");
+  return { q, contentLength: content.length };
+}
+
+function namedInTurn({ q, contentLength }: HintTurn, node: ContextNode): { share: number; names: string[] } {
   const names: string[] = [];
   let longest = 0;
   for (const name of [node.title, ...node.path]) {
@@ -539,7 +551,7 @@ export function namedIn(text: string, node: ContextNode): { share: number; names
     names.push(n);
     longest = Math.max(longest, n.replace(HINT_NOISE, "").length);
   }
-  return { share: longest === 0 ? 0 : Math.min(1, longest / Math.max(1, content.length)), names };
+  return { share: longest === 0 ? 0 : Math.min(1, longest / Math.max(1, contentLength)), names };
 }
 
 /** True when the query names the node's source title or one of its headings (≥ 2 characters). */

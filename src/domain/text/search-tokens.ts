@@ -8,9 +8,9 @@
  * Index and query must use these same functions; changing them means rebuilding FTS rows.
  */
 
-const WORDS = new Intl.Segmenter("zh", { granularity: "word" });
+import { wordSegments } from "./word-segments";
+
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
-const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
 
 /** Longest token kept; longer runs (URLs, hashes) add nothing searchable. */
 const MAX_TOKEN_LENGTH = 48;
@@ -26,10 +26,8 @@ export function normalizeForSearch(text: string): string {
 export function searchTokens(text: string): string[] {
   const normalized = normalizeForSearch(text);
   const tokens: string[] = [];
-  for (const s of WORDS.segment(normalized)) {
-    if (s.isWordLike && HAS_WORD_CHAR.test(s.segment) && s.segment.length <= MAX_TOKEN_LENGTH) {
-      tokens.push(s.segment);
-    }
+  for (const segment of wordSegments(normalized)) {
+    if (segment.length <= MAX_TOKEN_LENGTH) tokens.push(segment);
   }
   for (const [run] of normalized.matchAll(CJK_RUN)) {
     for (let i = 0; i + 2 <= run.length; i++) tokens.push(run.slice(i, i + 2));
@@ -185,7 +183,12 @@ export function identifierCompounds(text: string): string[] {
 /** Every occurrence of a hyphenated identifier, repeats kept (term frequency). */
 export function compoundOccurrences(text: string): string[] {
   const out: string[] = [];
-  for (const [m] of normalizeForSearch(text).matchAll(COMPOUND)) {
+  const normalized = normalizeForSearch(text);
+  // Every compound holds a "-": without one there is nothing to find, and the pattern would
+  // otherwise try (and backtrack over) every letter run of the text, the slowest part of
+  // tokenizing a Chinese query.
+  if (!normalized.includes("-")) return out;
+  for (const [m] of normalized.matchAll(COMPOUND)) {
     if (m.length <= MAX_TOKEN_LENGTH && LATIN_LETTER.test(m) && !CJK_ANY.test(m)) out.push(m);
   }
   return out;
@@ -217,9 +220,7 @@ const CJK_CHAR = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Scrip
  * specific terms keep the query fast. Every token produced here is also an index token.
  */
 export function focusedQueryTokens(text: string, limit = 12): string[] {
-  const segments = [...WORDS.segment(normalizeForSearch(text))].filter(
-    (s) => s.isWordLike && HAS_WORD_CHAR.test(s.segment),
-  );
+  const segments = wordSegments(normalizeForSearch(text));
   const tokens: string[] = [];
   let run = "";
   const flush = () => {
@@ -227,7 +228,7 @@ export function focusedQueryTokens(text: string, limit = 12): string[] {
     for (let i = 0; i + 2 <= run.length; i++) tokens.push(run.slice(i, i + 2));
     run = "";
   };
-  for (const { segment } of segments) {
+  for (const segment of segments) {
     if (CJK_CHAR.test(segment)) {
       run += segment;
       continue;
