@@ -78,6 +78,9 @@ export function migrateChatSession(storage: DurableObjectStorage): void {
     storage.sql.exec("CREATE TABLE IF NOT EXISTS _schema (version INTEGER NOT NULL)");
     const from =
       storage.sql.exec<{ version: number }>("SELECT version FROM _schema").toArray()[0]?.version ?? 0;
+    // The usual wake: the schema is current, and an object wakes for every burst of
+    // messages, so it writes nothing.
+    if (from === STEPS.length) return;
     for (const step of STEPS.slice(from)) storage.sql.exec(step);
     storage.sql.exec("DELETE FROM _schema");
     storage.sql.exec("INSERT INTO _schema (version) VALUES (?)", STEPS.length);
