@@ -12,11 +12,13 @@
  * Other scopes (memory, summaries): the tokens OR-ed in fts_tokens AND-ed with the scope_token
  * column, so FTS itself reads only rows of readable scopes.
  */
+import type { ContextNode, NodeType } from "../../domain/retrieval/context-node";
 import type { Candidate, IndexFilter, KeywordIndex, TermFrequencies } from "../../domain/retrieval/ports";
 import { indexedVerbatim, namespaceTemplate } from "../../domain/text/fts-namespace";
 import { matchExpression, quoteToken } from "../../domain/text/fts-query";
 import { queryTokens } from "../../domain/text/search-tokens";
 import { filterSql, scopeTokenMatch } from "./d1-filter";
+import { NODE_FIELDS, type NodeRow, nodeFields, toNode } from "./d1-node-rows";
 import { splitScopes } from "./d1-scope-split";
 
 /** Query tokens kept; long questions keep their first 96 distinct tokens. */
@@ -36,6 +38,11 @@ export const MIN_KEPT = 4;
 /** Rows bm25 ranks inside FTS before the SQL filter, per candidate asked for. */
 const WINDOW_FACTOR = 4;
 const MIN_WINDOW = 100;
+/**
+ * Two-stage search ranks a window this many times wider: parents (documents, sections) are few
+ * among the best-ranked rows, and the passages under them rank below the collection's best.
+ */
+const INSIDE_WINDOW_FACTOR = 10;
 
 /** A MATCH string that matches nothing: no collection has the namespace "⁰". */
 const NOTHING = 'fts_tokens : "⁰"';
@@ -48,13 +55,10 @@ const NAMESPACES = `ns AS (SELECT fts_ns AS ns FROM kb_collections
 const filled = (template: string) => `replace(${template}, char(1), ns.ns)`;
 
 /**
- * The collection search: ?1 collection names, ?2 [[token, template]], ?3 MIN_KEPT,
- * ?4 POSTINGS_BUDGET, ?5 rows ranked inside FTS, filter from ?6. With `limit` null the
- * ranked window comes back with the filter's verdict per row; otherwise ?5 is -1 and the
- * filter applies in SQL to every match (rootIds, or a window the filter emptied).
+ * The collections' matches ranked by bm25 inside FTS: ?1 collection names, ?2 [[token,
+ * template]], ?3 MIN_KEPT, ?4 POSTINGS_BUDGET, ?5 rows ranked (-1: every match), as CTE `top`.
  */
-function collectionSearchSql(where: string, limit: number | null): string {
-  return `WITH ${NAMESPACES},
+const RANKED = `WITH ${NAMESPACES},
     q AS (SELECT key AS i, value ->> '$[0]' AS token, value ->> '$[1]' AS template FROM json_each(?2)),
     f AS (SELECT i, template, coalesce((SELECT sum(d.df) FROM kb_fts_df d
             WHERE d.ns IN (SELECT ns FROM ns) AND d.token = q.token), 0) AS df FROM q),
@@ -63,17 +67,62 @@ function collectionSearchSql(where: string, limit: number | null): string {
     m AS (SELECT 'fts_tokens : (' || group_concat(${filled("k.template")}, ' OR ') || ')' AS expr
             FROM k, ns WHERE k.r <= ?3 OR k.postings <= ?4),
     top AS (SELECT rowid AS seq, bm25(nodes_fts, 1.0, 0.0) AS rank FROM nodes_fts
-            WHERE nodes_fts MATCH coalesce((SELECT expr FROM m), '${NOTHING}') ORDER BY rank LIMIT ?5)
+            WHERE nodes_fts MATCH coalesce((SELECT expr FROM m), '${NOTHING}') ORDER BY rank LIMIT ?5)`;
+
+/**
+ * The collection search over RANKED, filter from ?6. With `limit` null the ranked window comes
+ * back with the filter's verdict per row; otherwise ?5 is -1 and the filter applies in SQL to
+ * every match (rootIds, or a window the filter emptied). The first `carry` rows the filter
+ * passes come back with all their fields.
+ */
+function collectionSearchSql(where: string, limit: number | null, carry: number): string {
+  return `${RANKED}
     ${
       limit === null
-        ? `SELECT n.node_id AS node_id, top.rank AS rank, coalesce(${where}, 0) AS ok
-           FROM top LEFT JOIN nodes n ON n.seq = top.seq ORDER BY top.rank`
-        : `SELECT n.node_id AS node_id, top.rank AS rank, 1 AS ok
-           FROM top JOIN nodes n ON n.seq = top.seq WHERE ${where} ORDER BY top.rank LIMIT ${Math.trunc(limit)}`
+        ? `, w AS (SELECT top.seq AS seq, top.rank AS rank, coalesce(${where}, 0) AS ok, ${nodeFields("n")}
+            FROM top LEFT JOIN nodes n ON n.seq = top.seq),
+          r AS (SELECT *, sum(ok) OVER (ORDER BY rank, seq ROWS UNBOUNDED PRECEDING) AS ok_rank FROM w)
+          SELECT r.rank AS rank, r.ok AS ok, ${carried("r", `r.ok AND r.ok_rank <= ${Math.trunc(carry)}`)}
+          FROM r ORDER BY r.rank, r.seq`
+        : `SELECT top.rank AS rank, 1 AS ok, ${nodeFields("n")}
+           FROM top JOIN nodes n ON n.seq = top.seq WHERE ${where} ORDER BY top.rank, top.seq LIMIT ${Math.trunc(limit)}`
     }`;
 }
 
-type Row = { node_id: string | null; rank: number; ok: number };
+/**
+ * Two-stage search's second list from one ranked window: the window's best `parents` rows of
+ * the parent filter pick the roots, and the hit filter's rows under those roots come back, at
+ * most `limit`, whole. One FTS evaluation and one window join, where searching the parents and
+ * then inside them ranked every match twice and joined each to `nodes`.
+ */
+function insideParentsSql(hitWhere: string, parentWhere: string, parents: number, limit: number): string {
+  return `${RANKED},
+    w AS (SELECT top.seq AS seq, top.rank AS rank, coalesce(${hitWhere}, 0) AS ok,
+            coalesce(${parentWhere}, 0) AS parent, ${nodeFields("n")}
+          FROM top LEFT JOIN nodes n ON n.seq = top.seq),
+    roots AS (SELECT coalesce(root_id, node_id) AS root FROM w WHERE parent
+              ORDER BY rank, seq LIMIT ${Math.trunc(parents)})
+    SELECT rank, 1 AS ok, ${NODE_FIELDS} FROM w
+    WHERE ok AND root_id IN (SELECT root FROM roots) ORDER BY rank, seq LIMIT ${Math.trunc(limit)}`;
+}
+
+/**
+ * The node's id, and its other fields only where `keep` holds: the window's first `limit` rows
+ * the filter passes come back whole (the pipeline then loads none of them), the rest as ids.
+ */
+const carried = (alias: string, keep: string) =>
+  NODE_FIELDS.split(",")
+    .map((f) => f.trim())
+    .map((f) =>
+      f === "node_id" ? `${alias}.node_id AS node_id` : `CASE WHEN ${keep} THEN ${alias}.${f} END AS ${f}`,
+    )
+    .join(", ");
+
+/** A window row: its fields are NULL unless carried. */
+type Row = { [K in keyof NodeRow]: K extends "node_id" ? string | null : NodeRow[K] | null } & {
+  rank: number;
+  ok: number;
+};
 
 export class D1KeywordIndex implements KeywordIndex {
   readonly #db: D1Database;
@@ -94,7 +143,9 @@ export class D1KeywordIndex implements KeywordIndex {
     return [...inCollections, ...elsewhere]
       .sort((a, b) => a.rank - b.rank)
       .slice(0, limit)
-      .map((r) => ({ nodeId: r.nodeId, score: -r.rank }));
+      .map((r) =>
+        r.node ? { nodeId: r.nodeId, score: -r.rank, node: r.node } : { nodeId: r.nodeId, score: -r.rank },
+      );
   }
 
   async #searchCollections(
@@ -102,11 +153,11 @@ export class D1KeywordIndex implements KeywordIndex {
     collections: readonly string[],
     tokens: readonly string[],
     limit: number,
-  ): Promise<{ nodeId: string; rank: number }[]> {
+  ): Promise<Ranked[]> {
     const filter = filterSql(q, 6);
     const run = (finalLimit: number | null, rows: number) =>
       this.#db
-        .prepare(collectionSearchSql(filter.where, finalLimit))
+        .prepare(collectionSearchSql(filter.where, finalLimit, limit))
         .bind(
           JSON.stringify(collections),
           JSON.stringify(tokens.map((t) => [t, namespaceTemplate(t)])),
@@ -129,25 +180,52 @@ export class D1KeywordIndex implements KeywordIndex {
     return results.slice(0, limit).map(candidate);
   }
 
-  async #searchScopes(
-    q: IndexFilter,
-    tokens: readonly string[],
-    limit: number,
-  ): Promise<{ nodeId: string; rank: number }[]> {
+  async insideParents(
+    q: IndexFilter & {
+      text: string;
+      limit: number;
+      parentTypes: readonly NodeType[];
+      parents: number;
+    },
+  ): Promise<Candidate[] | null> {
+    const { collections, others } = splitScopes(q.scopes);
+    // Other scopes rank apart (#searchScopes): the pipeline's general path serves them.
+    if (others.length > 0 || collections.length === 0 || q.rootIds) return null;
+    const tokens = queryTokens(q.text, MAX_QUERY_TOKENS).filter((t) => matchExpression([t]) !== null);
+    if (tokens.length === 0 || q.nodeTypes.length === 0 || q.limit <= 0 || q.parents <= 0) return [];
+    const limit = Math.min(q.limit, MAX_LIMIT);
+    const hits = filterSql(q, 6);
+    const parents = filterSql({ ...q, nodeTypes: q.parentTypes }, 6 + hits.params.length);
+    const { results } = await this.#db
+      .prepare(insideParentsSql(hits.where, parents.where, q.parents, limit))
+      .bind(
+        JSON.stringify(collections),
+        JSON.stringify(tokens.map((t) => [t, namespaceTemplate(t)])),
+        MIN_KEPT,
+        POSTINGS_BUDGET,
+        Math.max(limit * WINDOW_FACTOR, MIN_WINDOW) * INSIDE_WINDOW_FACTOR,
+        ...hits.params,
+        ...parents.params,
+      )
+      .all<NodeRow & { rank: number }>();
+    return results.map((r) => ({ nodeId: r.node_id, score: -r.rank, node: toNode(r) }));
+  }
+
+  async #searchScopes(q: IndexFilter, tokens: readonly string[], limit: number): Promise<Ranked[]> {
     const words = matchExpression(tokens);
     const scopes = scopeTokenMatch(q);
     if (!words || !scopes) return [];
     const filter = filterSql(q, 3);
     const { results } = await this.#db
       .prepare(
-        `SELECT n.node_id AS node_id, bm25(nodes_fts, 1.0, 0.0) AS rank
+        `SELECT bm25(nodes_fts, 1.0, 0.0) AS rank, ${nodeFields("n")}
          FROM nodes_fts JOIN nodes n ON n.seq = nodes_fts.rowid
          WHERE nodes_fts MATCH ?1 AND ${filter.where}
          ORDER BY rank LIMIT ?2`,
       )
       .bind(`fts_tokens : (${words}) AND ${scopes}`, limit, ...filter.params)
-      .all<{ node_id: string; rank: number }>();
-    return results.map((r) => ({ nodeId: r.node_id, rank: r.rank }));
+      .all<NodeRow & { rank: number }>();
+    return results.map((r) => ({ nodeId: r.node_id, rank: r.rank, node: toNode(r) }));
   }
 
   /**
@@ -227,4 +305,11 @@ export class D1KeywordIndex implements KeywordIndex {
   }
 }
 
-const candidate = (r: Row) => ({ nodeId: r.node_id ?? "", rank: r.rank });
+type Ranked = { nodeId: string; rank: number; node?: ContextNode };
+
+/** A row the filter passed with its fields carried (raw_text is never NULL in `nodes`) keeps them. */
+const candidate = (r: Row): Ranked =>
+  r.ok && r.node_id !== null && r.raw_text !== null
+    ? // Carried rows hold every field (CASE yields all or none of them).
+      { nodeId: r.node_id, rank: r.rank, node: toNode(r as NodeRow) }
+    : { nodeId: r.node_id ?? "", rank: r.rank };

@@ -8,8 +8,14 @@ import type { Result } from "../kernel/result";
 import type { ContextNode, NodeType } from "./context-node";
 import type { ScopeKey } from "./scope-key";
 
-/** A ranked hit of one index: best first; `score` is comparable within one list only. */
-export type Candidate = { readonly nodeId: string; readonly score: number };
+/**
+ * A ranked hit of one index: best first; `score` is comparable within one list only. An index
+ * that reads the node's row from the store's own table in the same statement (the D1 keyword
+ * index) may hand it on as `node`, so the pipeline need not load it again; it is re-checked like
+ * a loaded row. An index with its own copy of node data (vectors' metadata) must not: a copy can
+ * be stale, the store is the authority.
+ */
+export type Candidate = { readonly nodeId: string; readonly score: number; readonly node?: ContextNode };
 
 export type IndexFilter = {
   /** Only nodes whose `type:id` scope is one of these. Empty = nothing. */
@@ -34,6 +40,20 @@ export interface KeywordIndex {
    * an index without it leaves the floor off.
    */
   frequencies?(q: IndexFilter & { readonly tokens: readonly string[] }): Promise<TermFrequencies>;
+  /**
+   * Two-stage search's second list in one ranking (optional): the filter's best matches whose
+   * root is one of the `parents` best-ranked rows of `parentTypes` among the same matches, at
+   * most `limit`, best first. Null when this index cannot answer so (the pipeline then searches
+   * the parents and inside them with `search`).
+   */
+  insideParents?(
+    q: IndexFilter & {
+      readonly text: string;
+      readonly limit: number;
+      readonly parentTypes: readonly NodeType[];
+      readonly parents: number;
+    },
+  ): Promise<Candidate[] | null>;
 }
 
 export type TermFrequencies = { readonly rows: number; readonly df: ReadonlyMap<string, number> };

@@ -213,13 +213,19 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
     { name: "vector", weight: vectorWeight(deps, options), items: vector },
   ];
   const firstPass = reciprocalRankFusion(lists, options.rrfK);
-  const loaded = await deps.store.load(firstPass.map((c) => c.nodeId));
+  const loaded = await loadCandidates(deps.store, lists, firstPass);
   const visible = recheck(loaded, filter); // 6. the store is the authority on scope and status
   const dropped = new Set(firstPass.map((c) => c.nodeId)).size - visible.size;
-  const fields = termWeights ? fieldsByNode(firstPass, visible) : null;
   // The heading field replaces the hint list where documents have headings; over flat
   // documents (a title and text, as in an entity wiki) the measured winner is the hint list.
-  const fielded = options.headingWeight > 0 && fields !== null && sectioned(visible);
+  const fielded = options.headingWeight > 0 && termWeights !== null && sectioned(visible);
+  // The floor weighs the identifiers the asking turn names (none: the floor passes).
+  const names =
+    termWeights && options.relevanceFloor > 0 ? identifierWeights(turns.at(-1) ?? "", termWeights) : null;
+  // Fields tokenize every candidate's text, the costliest step of a search: only when the
+  // fielded ranking or the floor reads them.
+  const fields =
+    termWeights && (fielded || (names !== null && names.size > 0)) ? fieldsByNode(firstPass, visible) : null;
 
   // 7. hints: hits whose source title or heading the query names rank up, each by how strongly
   // it is named — the share of the asking turn the name covers, or how rare (IDF) the name is
@@ -258,41 +264,44 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
     .map((c) => ({ ...c, score: c.score + (boost.get(c.nodeId) ?? 0) }))
     .sort((a, b) => b.score - a.score || (a.nodeId < b.nodeId ? -1 : 1));
 
-  const vectorIds = new Set(vector.map((v) => v.nodeId));
-  let scored = fused
-    .map((c) => {
-      const node = visible.get(c.nodeId);
-      if (!node) return null;
-      const f = fields?.get(c.nodeId);
-      const coverage =
+  // Coverage tokenizes a candidate's text too: worked out for every candidate only when it
+  // filters them, otherwise for the hits that can be returned; remembered per node.
+  const coverageMemo = new Map<string, number>();
+  const coverage = (node: ContextNode): number => {
+    let v = coverageMemo.get(node.nodeId);
+    if (v === undefined) {
+      const f = fields?.get(node.nodeId);
+      v =
         fielded && termWeights && f ? fieldCoverage(termWeights, f) : coverageOf(qTokens, node.retrievalText);
-      return {
-        node,
-        score: c.score * scoreFactor(node, options),
-        coverage,
-        vectorOnly: coverage === 0 && vectorIds.has(c.nodeId),
-      };
-    })
-    .filter((x): x is NonNullable<typeof x> => x !== null)
-    .filter((x) => options.minCoverage <= 0 || x.coverage >= options.minCoverage);
+      coverageMemo.set(node.nodeId, v);
+    }
+    return v;
+  };
+  let scored: Ranked[] = fused.flatMap((c) => {
+    const node = visible.get(c.nodeId);
+    return node ? [{ node, score: c.score * scoreFactor(node, options) }] : [];
+  });
+  if (options.minCoverage > 0) scored = scored.filter((x) => coverage(x.node) >= options.minCoverage);
   // The floor judges the question, not each hit: when no candidate holds the floor's share of
   // the (IDF-weighted) identifiers the asking turn names, the collection does not document
   // what is asked about, and nothing is returned. Questions without identifiers pass: their
   // descriptive words are paraphrased too often to tell a miss from an answer.
-  if (termWeights && fields && options.relevanceFloor > 0) {
-    const names = identifierWeights(turns.at(-1) ?? "", termWeights);
+  if (names && names.size > 0 && fields) {
     const best = Math.max(
       0,
       ...scored.map((x) => fieldCoverage(names, fields.get(x.node.nodeId) ?? EMPTY_FIELDS)),
     );
-    if (names.size > 0 && best < options.relevanceFloor) scored = [];
+    if (best < options.relevanceFloor) scored = [];
   }
 
   if (options.rerank && deps.reranker && scored.length > 1)
     scored = await rerank(deps, req.query, scored, options); // 8.
   scored.sort((a, b) => b.score - a.score);
 
-  const hits = diversify(scored, options.perRoot); // 9. diversity, dedupe
+  // 9. diversity, dedupe; expansion reads at most 3 × limit hits.
+  const hits = diversify(scored, options.perRoot)
+    .slice(0, options.limit * 3)
+    .map((h) => ({ ...h, coverage: coverage(h.node) }));
   const items =
     options.parentTokens > 0 ? await mergeParents(deps, hits, options) : await expand(deps, hits, options); // 10.
   const packed = pack(items, options); // 11. budget, citations
@@ -389,17 +398,44 @@ async function readWhole(
   return { items: packed.items, strategy: "whole", tokens: packed.tokens, dropped: 0 };
 }
 
+const PARENT_TYPES = ["document", "section", "episode"] as const;
+
 async function searchInsideParents(deps: RetrievalDeps, req: RetrievalRequest): Promise<Candidate[]> {
+  const inOne = await deps.keywords.insideParents?.({
+    ...req.filter,
+    text: req.query,
+    limit: req.options.candidates,
+    parentTypes: PARENT_TYPES,
+    parents: req.options.parentCandidates,
+  });
+  if (inOne) return inOne;
   const parents = await deps.keywords.search({
     ...req.filter,
-    nodeTypes: ["document", "section", "episode"],
+    nodeTypes: [...PARENT_TYPES],
     text: req.query,
     limit: req.options.parentCandidates,
   });
   if (parents.length === 0) return [];
-  const nodes = await deps.store.load(parents.map((p) => p.nodeId));
+  const nodes = await loadCandidates(deps.store, [{ name: "parents", weight: 1, items: parents }], parents);
   const rootIds = [...new Set(nodes.map((n) => n.rootId ?? n.nodeId))];
   return deps.keywords.search({ ...req.filter, rootIds, text: req.query, limit: req.options.candidates });
+}
+
+/**
+ * The rows of the fused candidates: those an index read with its hits, the rest loaded from the
+ * store in one read (none when every list carried its rows: one round trip saved). Either way
+ * the rows come from the store's table and pass through `recheck` before use.
+ */
+async function loadCandidates(
+  store: ContextStore,
+  lists: readonly RankedList[],
+  fused: readonly Candidate[],
+): Promise<ContextNode[]> {
+  const carried = new Map<string, ContextNode>();
+  for (const list of lists) for (const c of list.items) if (c.node) carried.set(c.nodeId, c.node);
+  const missing = [...new Set(fused.map((c) => c.nodeId))].filter((id) => !carried.has(id));
+  const loaded = missing.length > 0 ? await store.load(missing) : [];
+  return [...fused.flatMap((c) => carried.get(c.nodeId) ?? []), ...loaded];
 }
 
 const vectorWeight = (deps: RetrievalDeps, options: RetrievalOptions) =>
@@ -566,13 +602,14 @@ function scoreFactor(node: ContextNode, options: RetrievalOptions): number {
   return (0.5 + node.importance) * (0.5 + 0.5 * 2 ** (-age / halfLife));
 }
 
-type Scored = { node: ContextNode; score: number; coverage: number };
+type Ranked = { node: ContextNode; score: number };
+type Scored = Ranked & { coverage: number };
 
 /**
  * Reorders the head of the ranking by the reranker, fused with the first-stage order by RRF
  * (`weights.rerank` against 1), so a reranker refines the ranking without discarding it.
  */
-async function rerank<T extends Scored>(
+async function rerank<T extends Ranked>(
   deps: RetrievalDeps,
   query: string,
   scored: T[],
@@ -603,7 +640,7 @@ async function rerank<T extends Scored>(
   }));
 }
 
-function diversify<T extends Scored>(scored: readonly T[], perRoot: number): T[] {
+function diversify<T extends Ranked>(scored: readonly T[], perRoot: number): T[] {
   const perRootCount = new Map<string, number>();
   const seenText = new Set<string>();
   const out: T[] = [];

@@ -10,6 +10,7 @@ import type {
   VectorIndex,
 } from "../../../src/domain/retrieval/ports";
 import {
+  coverageOf,
   DEFAULT_RETRIEVAL_OPTIONS,
   hintStrength,
   idfWeights,
@@ -21,7 +22,7 @@ import {
 } from "../../../src/domain/retrieval/retrieve";
 import type { ScopeKey } from "../../../src/domain/retrieval/scope-key";
 import { parseScopeKey } from "../../../src/domain/retrieval/scope-key";
-import { searchTokens } from "../../../src/domain/text/search-tokens";
+import { queryTokens, searchTokens } from "../../../src/domain/text/search-tokens";
 
 function node(id: string, scope: string, text: string, extra: Partial<ContextNode> = {}): ContextNode {
   const s = parseScopeKey(scope);
@@ -321,6 +322,58 @@ describe("retrieve", () => {
       },
     );
     expect(result.items.map((i) => i.node.nodeId)).toEqual(["a2"]);
+  });
+
+  it("re-checks the rows an index carries as it re-checks loaded ones, and loads only the rest", async ({
+    expect,
+  }) => {
+    // An index handing on rows of another collection, another chat, an archived node and a
+    // passage the store no longer holds as active: only the readable active row may surface.
+    const carried = [nodes[0], nodes[2], nodes[3], nodes[4]].filter((n) => n !== undefined);
+    const loads: string[][] = [];
+    const store = new FakeStore(nodes);
+    const counting: ContextStore = {
+      ...store,
+      load: (ids) => {
+        loads.push([...ids]);
+        return store.load(ids);
+      },
+      size: () => store.size(),
+      readAll: () => store.readAll(),
+      children: () => store.children(),
+      childrenOf: () => store.childrenOf(),
+      neighbours: (ids, r) => store.neighbours(ids, r),
+      ancestors: () => store.ancestors(),
+    };
+    const keywords: KeywordIndex = {
+      search: async () => [
+        ...carried.map((n, i) => ({ nodeId: n.nodeId, score: 10 - i, node: n })),
+        { nodeId: "a2", score: 1 },
+      ],
+    };
+    const result = await retrieve(
+      { keywords, store: counting },
+      { query: "风神", filter: filter(["collection:a"]), options: DEFAULT_RETRIEVAL_OPTIONS },
+    );
+    expect(result.items.map((i) => i.node.nodeId).sort()).toEqual(["a1", "a2"]);
+    expect(result.dropped).toBe(3);
+    // Only the candidate that came without its row was read from the store.
+    expect(loads).toEqual([["a2"]]);
+  });
+
+  it("reports each returned hit's coverage when no threshold asks for it first", async ({ expect }) => {
+    const result = await retrieve(
+      { keywords: new FakeKeywords(nodes), store: new FakeStore(nodes) },
+      {
+        query: "璃月 岩神 往事",
+        filter: filter(["collection:a"]),
+        options: { ...DEFAULT_RETRIEVAL_OPTIONS, minCoverage: 0 },
+      },
+    );
+    const asked = new Set(queryTokens("璃月 岩神 往事", 96));
+    expect(result.items.length).toBeGreaterThan(0);
+    for (const it of result.items) expect(it.coverage).toBe(coverageOf(asked, it.node.retrievalText));
+    expect(result.items.find((i) => i.node.nodeId === "a2")?.coverage).toBeGreaterThan(0.5);
   });
 });
 

@@ -1,0 +1,101 @@
+// Two-stage search's second list in one statement (D1KeywordIndex.insideParents): where the
+// ranked window holds every match it must give what searching the parents and then inside
+// them gives, and it reads only the asked collections.
+import { env } from "cloudflare:workers";
+import { describe, it } from "vitest";
+import { D1ContextStore } from "../../src/adapters/d1/d1-context-store";
+import { D1KeywordIndex } from "../../src/adapters/d1/d1-keyword-index";
+import type { NodeType } from "../../src/domain/retrieval/context-node";
+import { collectionScope, type ScopeKey } from "../../src/domain/retrieval/scope-key";
+import { createCollection, uniqueName, upload } from "../support/knowledge-api";
+
+const index = new D1KeywordIndex(env.DB);
+const store = new D1ContextStore(env.DB);
+const PARENT_TYPES: NodeType[] = ["document", "section", "episode"];
+
+const TOPICS = ["雷电将军", "鸣神大社", "影向山", "稻妻城", "天守阁", "神樱树"];
+
+/** Six documents, each with sections whose passages name two of the topics. */
+const doc = (d: number) =>
+  [
+    `# 稻妻第${d + 1}篇`,
+    ...Array.from({ length: 3 }, (_, s) => [
+      `## ${TOPICS[(d + s) % TOPICS.length]}与${TOPICS[(d + 2 * s + 1) % TOPICS.length]}`,
+      ...Array.from(
+        { length: 3 },
+        (_, p) =>
+          `第${d}篇第${s}节第${p}段：${TOPICS[(d + s + p) % TOPICS.length]}的故事，提到${TOPICS[(d * 2 + p) % TOPICS.length]}，这是记录。`,
+      ),
+    ]).flat(),
+  ].join("\n\n");
+
+async function seeded(): Promise<string> {
+  const name = uniqueName("twostage");
+  await createCollection(name, { chunkSize: 60, chunkOverlap: 0 });
+  const files = Array.from({ length: 6 }, (_, d) => ({ name: `doc-${d}.md`, content: doc(d) }));
+  const r = await upload(name, files);
+  if (r.status !== 200) throw new Error(`upload: ${r.status}`);
+  return name;
+}
+
+const filterOf = (name: string) => ({
+  scopes: [collectionScope(name)],
+  nodeTypes: ["passage"] as NodeType[],
+  collections: [name],
+});
+
+describe("two-stage search in one ranking", () => {
+  it("gives what searching the parents, then inside them, gives when the window holds every match", async ({
+    expect,
+  }) => {
+    const name = await seeded();
+    for (const text of ["雷电将军的故事", "影向山 神樱树", "天守阁与稻妻城"]) {
+      const parents = await index.search({ ...filterOf(name), nodeTypes: PARENT_TYPES, text, limit: 3 });
+      expect(parents.length).toBeGreaterThan(0);
+      const rootIds = [
+        ...new Set((await store.load(parents.map((p) => p.nodeId))).map((n) => n.rootId ?? n.nodeId)),
+      ];
+      const twoSteps = await index.search({ ...filterOf(name), rootIds, text, limit: 10 });
+      const inOne = await index.insideParents({
+        ...filterOf(name),
+        text,
+        limit: 10,
+        parentTypes: PARENT_TYPES,
+        parents: 3,
+      });
+      expect(inOne?.map((c) => c.nodeId)).toEqual(twoSteps.map((c) => c.nodeId));
+      // Every hit comes whole, as the store holds it.
+      const loaded = new Map((await store.load(twoSteps.map((c) => c.nodeId))).map((n) => [n.nodeId, n]));
+      for (const c of inOne ?? []) expect(c.node).toEqual(loaded.get(c.nodeId));
+    }
+  });
+
+  it("reads only the asked collection, whatever an identical one holds", async ({ expect }) => {
+    const [a, b] = [await seeded(), await seeded()];
+    const inOne = await index.insideParents({
+      ...filterOf(a),
+      text: "雷电将军的故事",
+      limit: 20,
+      parentTypes: PARENT_TYPES,
+      parents: 12,
+    });
+    expect(inOne?.length).toBeGreaterThan(0);
+    for (const c of inOne ?? []) {
+      expect(c.node?.scopeId).toBe(a);
+      expect(c.node?.nodeType).toBe("passage");
+    }
+    expect(b).not.toBe(a);
+  });
+
+  it("leaves scopes other than collections to the general path", async ({ expect }) => {
+    const r = await index.insideParents({
+      scopes: ["chat:qq:group:G1" as ScopeKey],
+      nodeTypes: ["passage"],
+      text: "雷电将军",
+      limit: 5,
+      parentTypes: PARENT_TYPES,
+      parents: 3,
+    });
+    expect(r).toBeNull();
+  });
+});
