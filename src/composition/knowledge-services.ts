@@ -25,6 +25,7 @@ import type { Removed } from "../domain/knowledge/knowledge-store";
 import { LexicalReranker } from "../domain/retrieval/lexical-reranker";
 import type { Embedder } from "../domain/retrieval/ports";
 import type { RetrievalDeps } from "../domain/retrieval/retrieve";
+import { coalescingD1 } from "./coalescing-d1";
 
 export type { EmbeddingSlot };
 
@@ -78,9 +79,12 @@ export function createKnowledgeServices(env: Env, settings: Settings) {
   const writes = settings.knowledge.embeddings.write
     .map((key) => slot(env, settings, key))
     .filter((s): s is EmbeddingSlot => s !== null);
+  // A search's reads that start together (its size, keyword search and frequencies; then a
+  // hit's parents and their passages) share one D1 round trip (see coalescing-d1.ts).
+  const reads = coalescingD1(env.DB);
   const retrieval: RetrievalDeps = {
-    keywords: new D1KeywordIndex(env.DB),
-    store: new D1ContextStore(env.DB),
+    keywords: new D1KeywordIndex(reads),
+    store: new D1ContextStore(reads),
     vectors: read?.index ?? null,
     embedder: read?.embedder ?? null,
     vectorWeight: read?.fusionWeight ?? 0,
