@@ -1,6 +1,6 @@
-// Two-stage search's second list in one statement (D1KeywordIndex.insideParents): where the
-// ranked window holds every match it must give what searching the parents and then inside
-// them gives, and it reads only the asked collections.
+// The search with two-stage search's second list in one statement (D1KeywordIndex.searchTwoStage):
+// where the ranked window holds every match it must give what the flat search, and searching
+// the parents and then inside them, give; and it reads only the asked collections.
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { D1ContextStore } from "../../src/adapters/d1/d1-context-store";
@@ -56,31 +56,49 @@ describe("two-stage search in one ranking", () => {
         ...new Set((await store.load(parents.map((p) => p.nodeId))).map((n) => n.rootId ?? n.nodeId)),
       ];
       const twoSteps = await index.search({ ...filterOf(name), rootIds, text, limit: 10 });
-      const inOne = await index.insideParents({
+      const flat = await index.search({ ...filterOf(name), text, limit: 10 });
+      const inOne = await index.searchTwoStage({
         ...filterOf(name),
         text,
         limit: 10,
         parentTypes: PARENT_TYPES,
         parents: 3,
+        above: 0,
       });
-      expect(inOne?.map((c) => c.nodeId)).toEqual(twoSteps.map((c) => c.nodeId));
+      expect(inOne?.hits.map((c) => c.nodeId)).toEqual(flat.map((c) => c.nodeId));
+      expect(inOne?.inside?.map((c) => c.nodeId)).toEqual(twoSteps.map((c) => c.nodeId));
+      // At or below the size, the same hits and no second list.
+      const small = await index.searchTwoStage({
+        ...filterOf(name),
+        text,
+        limit: 10,
+        parentTypes: PARENT_TYPES,
+        parents: 3,
+        above: 1_000,
+      });
+      expect(small?.hits.map((c) => c.nodeId)).toEqual(flat.map((c) => c.nodeId));
+      expect(small?.inside).toBeNull();
       // Every hit comes whole, as the store holds it.
-      const loaded = new Map((await store.load(twoSteps.map((c) => c.nodeId))).map((n) => [n.nodeId, n]));
-      for (const c of inOne ?? []) expect(c.node).toEqual(loaded.get(c.nodeId));
+      const ids = [...flat, ...twoSteps].map((c) => c.nodeId);
+      const loaded = new Map((await store.load(ids)).map((n) => [n.nodeId, n]));
+      for (const c of [...(inOne?.hits ?? []), ...(inOne?.inside ?? [])])
+        expect(c.node).toEqual(loaded.get(c.nodeId));
     }
   });
 
   it("reads only the asked collection, whatever an identical one holds", async ({ expect }) => {
     const [a, b] = [await seeded(), await seeded()];
-    const inOne = await index.insideParents({
+    const inOne = await index.searchTwoStage({
       ...filterOf(a),
       text: "雷电将军的故事",
       limit: 20,
       parentTypes: PARENT_TYPES,
       parents: 12,
+      above: 0,
     });
-    expect(inOne?.length).toBeGreaterThan(0);
-    for (const c of inOne ?? []) {
+    const all = [...(inOne?.hits ?? []), ...(inOne?.inside ?? [])];
+    expect(inOne?.inside?.length).toBeGreaterThan(0);
+    for (const c of all) {
       expect(c.node?.scopeId).toBe(a);
       expect(c.node?.nodeType).toBe("passage");
     }
@@ -88,13 +106,14 @@ describe("two-stage search in one ranking", () => {
   });
 
   it("leaves scopes other than collections to the general path", async ({ expect }) => {
-    const r = await index.insideParents({
+    const r = await index.searchTwoStage({
       scopes: ["chat:qq:group:G1" as ScopeKey],
       nodeTypes: ["passage"],
       text: "雷电将军",
       limit: 5,
       parentTypes: PARENT_TYPES,
       parents: 3,
+      above: 0,
     });
     expect(r).toBeNull();
   });

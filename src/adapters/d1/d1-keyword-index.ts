@@ -13,7 +13,13 @@
  * column, so FTS itself reads only rows of readable scopes.
  */
 import type { ContextNode, NodeType } from "../../domain/retrieval/context-node";
-import type { Candidate, IndexFilter, KeywordIndex, TermFrequencies } from "../../domain/retrieval/ports";
+import type {
+  Candidate,
+  IndexFilter,
+  KeywordIndex,
+  TermFrequencies,
+  TwoStageHits,
+} from "../../domain/retrieval/ports";
 import { indexedVerbatim, namespaceTemplate } from "../../domain/text/fts-namespace";
 import { matchExpression, quoteToken } from "../../domain/text/fts-query";
 import { queryTokens } from "../../domain/text/search-tokens";
@@ -56,9 +62,10 @@ const filled = (template: string) => `replace(${template}, char(1), ns.ns)`;
 
 /**
  * The collections' matches ranked by bm25 inside FTS: ?1 collection names, ?2 [[token,
- * template]], ?3 MIN_KEPT, ?4 POSTINGS_BUDGET, ?5 rows ranked (-1: every match), as CTE `top`.
+ * template]], ?3 MIN_KEPT, ?4 POSTINGS_BUDGET, `rows` ranked (RANKED: ?5, -1 = every match), as
+ * CTE `top`.
  */
-const RANKED = `WITH ${NAMESPACES},
+const ranked = (rows: string) => `WITH ${NAMESPACES},
     q AS (SELECT key AS i, value ->> '$[0]' AS token, value ->> '$[1]' AS template FROM json_each(?2)),
     f AS (SELECT i, template, coalesce((SELECT sum(d.df) FROM kb_fts_df d
             WHERE d.ns IN (SELECT ns FROM ns) AND d.token = q.token), 0) AS df FROM q),
@@ -67,7 +74,8 @@ const RANKED = `WITH ${NAMESPACES},
     m AS (SELECT 'fts_tokens : (' || group_concat(${filled("k.template")}, ' OR ') || ')' AS expr
             FROM k, ns WHERE k.r <= ?3 OR k.postings <= ?4),
     top AS (SELECT rowid AS seq, bm25(nodes_fts, 1.0, 0.0) AS rank FROM nodes_fts
-            WHERE nodes_fts MATCH coalesce((SELECT expr FROM m), '${NOTHING}') ORDER BY rank LIMIT ?5)`;
+            WHERE nodes_fts MATCH coalesce((SELECT expr FROM m), '${NOTHING}') ORDER BY rank LIMIT ${rows})`;
+const RANKED = ranked("?5");
 
 /**
  * The collection search over RANKED, filter from ?6. With `limit` null the ranked window comes
@@ -90,20 +98,39 @@ function collectionSearchSql(where: string, limit: number | null, carry: number)
 }
 
 /**
- * Two-stage search's second list from one ranked window: the window's best `parents` rows of
- * the parent filter pick the roots, and the hit filter's rows under those roots come back, at
- * most `limit`, whole. One FTS evaluation and one window join, where searching the parents and
- * then inside them ranked every match twice and joined each to `nodes`.
+ * The search with two-stage search's second list, from one ranked window: ?5 the size above
+ * which it is two-stage, hit filter from ?6, then the parent filter, then ?`sized` the hit node
+ * types and ?`sized`+1 the collections for the size (kb_counts). At or below that size this is
+ * the flat search's window (`narrow` rows); above it the window is `wide` rows, its best
+ * `parents` rows of the parent filter pick the roots, and the hit filter's rows under them form
+ * the second list. The first `limit` rows of each list come back whole; `window_rows` says how
+ * many rows the window held. One FTS evaluation, where searching flat, then the parents, then
+ * inside them ranked every match three times.
  */
-function insideParentsSql(hitWhere: string, parentWhere: string, parents: number, limit: number): string {
-  return `${RANKED},
+function twoStageSql(
+  hitWhere: string,
+  parentWhere: string,
+  sized: number,
+  o: { parents: number; limit: number; narrow: number; wide: number },
+): string {
+  const int = Math.trunc;
+  const size = `(SELECT coalesce(sum(nodes), 0) FROM kb_counts
+    WHERE scope_id IN (SELECT value FROM json_each(?1)) AND node_type IN (SELECT value FROM json_each(?${sized}))
+      AND (?${sized + 1} IS NULL OR collection IN (SELECT value FROM json_each(?${sized + 1}))))`;
+  return `${ranked(`(SELECT CASE WHEN ${size} > ?5 THEN ${int(o.wide)} ELSE ${int(o.narrow)} END)`)},
+    big AS (SELECT ${size} > ?5 AS on_),
     w AS (SELECT top.seq AS seq, top.rank AS rank, coalesce(${hitWhere}, 0) AS ok,
             coalesce(${parentWhere}, 0) AS parent, ${nodeFields("n")}
           FROM top LEFT JOIN nodes n ON n.seq = top.seq),
-    roots AS (SELECT coalesce(root_id, node_id) AS root FROM w WHERE parent
-              ORDER BY rank, seq LIMIT ${Math.trunc(parents)})
-    SELECT rank, 1 AS ok, ${NODE_FIELDS} FROM w
-    WHERE ok AND root_id IN (SELECT root FROM roots) ORDER BY rank, seq LIMIT ${Math.trunc(limit)}`;
+    roots AS (SELECT coalesce(root_id, node_id) AS root FROM w WHERE parent AND (SELECT on_ FROM big)
+              ORDER BY rank, seq LIMIT ${int(o.parents)}),
+    r AS (SELECT *, sum(ok) OVER (ORDER BY rank, seq ROWS UNBOUNDED PRECEDING) AS ok_rank,
+            CASE WHEN ok AND root_id IN (SELECT root FROM roots) THEN 1 ELSE 0 END AS inside FROM w),
+    r2 AS (SELECT *, sum(inside) OVER (ORDER BY rank, seq ROWS UNBOUNDED PRECEDING) AS inside_rank FROM r)
+    SELECT rank, ok, ok_rank <= ${int(o.limit)} AS hit, inside AND inside_rank <= ${int(o.limit)} AS inside,
+      (SELECT on_ FROM big) AS two_stage, (SELECT count(*) FROM w) AS window_rows, ${NODE_FIELDS}
+    FROM r2 WHERE ok AND (ok_rank <= ${int(o.limit)} OR (inside AND inside_rank <= ${int(o.limit)}))
+    ORDER BY rank, seq`;
 }
 
 /**
@@ -180,35 +207,67 @@ export class D1KeywordIndex implements KeywordIndex {
     return results.slice(0, limit).map(candidate);
   }
 
-  async insideParents(
+  async searchTwoStage(
     q: IndexFilter & {
       text: string;
       limit: number;
       parentTypes: readonly NodeType[];
       parents: number;
+      above: number;
     },
-  ): Promise<Candidate[] | null> {
+  ): Promise<TwoStageHits | null> {
     const { collections, others } = splitScopes(q.scopes);
-    // Other scopes rank apart (#searchScopes): the pipeline's general path serves them.
+    // Other scopes rank apart (#searchScopes); the flat search serves them.
     if (others.length > 0 || collections.length === 0 || q.rootIds) return null;
     const tokens = queryTokens(q.text, MAX_QUERY_TOKENS).filter((t) => matchExpression([t]) !== null);
-    if (tokens.length === 0 || q.nodeTypes.length === 0 || q.limit <= 0 || q.parents <= 0) return [];
+    if (tokens.length === 0 || q.nodeTypes.length === 0 || q.limit <= 0) return { hits: [], inside: null };
     const limit = Math.min(q.limit, MAX_LIMIT);
-    const hits = filterSql(q, 6);
-    const parents = filterSql({ ...q, nodeTypes: q.parentTypes }, 6 + hits.params.length);
+    const hitFilter = filterSql(q, 6);
+    const parentFilter = filterSql({ ...q, nodeTypes: q.parentTypes }, 6 + hitFilter.params.length);
+    const sized = 6 + hitFilter.params.length + parentFilter.params.length;
+    const narrow = Math.max(limit * WINDOW_FACTOR, MIN_WINDOW);
     const { results } = await this.#db
-      .prepare(insideParentsSql(hits.where, parents.where, q.parents, limit))
+      .prepare(
+        twoStageSql(hitFilter.where, parentFilter.where, sized, {
+          parents: Math.max(0, q.parents),
+          limit,
+          narrow,
+          wide: narrow * INSIDE_WINDOW_FACTOR,
+        }),
+      )
       .bind(
         JSON.stringify(collections),
         JSON.stringify(tokens.map((t) => [t, namespaceTemplate(t)])),
         MIN_KEPT,
         POSTINGS_BUDGET,
-        Math.max(limit * WINDOW_FACTOR, MIN_WINDOW) * INSIDE_WINDOW_FACTOR,
-        ...hits.params,
-        ...parents.params,
+        q.above,
+        ...hitFilter.params,
+        ...parentFilter.params,
+        JSON.stringify(q.nodeTypes),
+        q.collections ? JSON.stringify(q.collections) : null,
       )
-      .all<NodeRow & { rank: number }>();
-    return results.map((r) => ({ nodeId: r.node_id, score: -r.rank, node: toNode(r) }));
+      .all<NodeRow & { rank: number; hit: number; inside: number; two_stage: number; window_rows: number }>();
+    const first = results[0];
+    // No row says how full the window was: the flat search decides (cheap when nothing matched).
+    if (!first) return null;
+    const hits = results.filter((r) => r.hit);
+    // A window the filter left short of the limit while more rows matched: the flat search
+    // looks further (wider windows, then every match).
+    if (
+      hits.length < limit &&
+      first.window_rows >= (first.two_stage ? narrow * INSIDE_WINDOW_FACTOR : narrow)
+    )
+      return null;
+    const twoStage = first.two_stage === 1;
+    const asCandidate = (r: NodeRow & { rank: number }): Candidate => ({
+      nodeId: r.node_id,
+      score: -r.rank,
+      node: toNode(r),
+    });
+    return {
+      hits: hits.map(asCandidate),
+      inside: twoStage ? results.filter((r) => r.inside).map(asCandidate) : null,
+    };
   }
 
   async #searchScopes(q: IndexFilter, tokens: readonly string[], limit: number): Promise<Ranked[]> {

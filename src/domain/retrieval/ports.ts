@@ -27,6 +27,9 @@ export type IndexFilter = {
   readonly rootIds?: readonly string[];
 };
 
+/** A search's hits and, when it was two-stage, the hits inside the best parents. */
+export type TwoStageHits = { readonly hits: Candidate[]; readonly inside: Candidate[] | null };
+
 export interface KeywordIndex {
   /**
    * Full-text (FTS5 bm25) matches of `text`, best first, at most `limit`. Query text is
@@ -41,19 +44,21 @@ export interface KeywordIndex {
    */
   frequencies?(q: IndexFilter & { readonly tokens: readonly string[] }): Promise<TermFrequencies>;
   /**
-   * Two-stage search's second list in one ranking (optional): the filter's best matches whose
-   * root is one of the `parents` best-ranked rows of `parentTypes` among the same matches, at
-   * most `limit`, best first. Null when this index cannot answer so (the pipeline then searches
-   * the parents and inside them with `search`).
+   * The search and two-stage search's second list in one ranking (optional). When the filter
+   * holds more than `above` rows, `inside` is the filter's best matches whose root is one of the
+   * `parents` best-ranked rows of `parentTypes` among the same matches (at most `limit`, best
+   * first); otherwise null (flat). Null in all when this index cannot answer so: the pipeline
+   * then uses `search`, and searches the parents and inside them with it.
    */
-  insideParents?(
+  searchTwoStage?(
     q: IndexFilter & {
       readonly text: string;
       readonly limit: number;
       readonly parentTypes: readonly NodeType[];
       readonly parents: number;
+      readonly above: number;
     },
-  ): Promise<Candidate[] | null>;
+  ): Promise<TwoStageHits | null>;
 }
 
 export type TermFrequencies = { readonly rows: number; readonly df: ReadonlyMap<string, number> };

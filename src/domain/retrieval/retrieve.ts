@@ -182,7 +182,7 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
     qTokens.size === 0 && !deps.embedder
       ? null
       : Promise.all([
-          deps.keywords.search({ ...filter, text: req.query, limit: options.candidates }), // 3. FTS5 bm25
+          keywordSearch(deps, req), // 3. FTS5 bm25 (and 4., where the index ranks both at once)
           floorOn
             ? deps.keywords.frequencies?.({ ...filter, tokens: [...floorTokens].flatMap(partsOf) })
             : Promise.resolve(undefined),
@@ -196,9 +196,12 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   if (searching === null) return EMPTY;
   const twoStage = size !== null && options.twoStageAbove > 0 && size.count > options.twoStageAbove;
 
-  const [[keyword, frequencies], inside, vector] = await Promise.all([
+  const [[{ hits: keyword }, frequencies], inside, vector] = await Promise.all([
     searching,
-    twoStage ? searchInsideParents(deps, req) : Promise.resolve([]), // 4. parents, then inside them
+    // 4. parents, then inside them
+    twoStage
+      ? searching.then(([found]) => found.inside ?? searchInsideParents(deps, req))
+      : Promise.resolve([]),
     vectorsEnabled(deps, options.weights.vector)
       ? vectorSearch(deps, { ...filter, text: req.query, limit: options.candidates })
       : Promise.resolve([]), // 5. kNN
@@ -400,15 +403,29 @@ async function readWhole(
 
 const PARENT_TYPES = ["document", "section", "episode"] as const;
 
+/**
+ * The keyword hits, with two-stage search's second list when the index ranks both in one go
+ * (`inside` null: flat, or left to searchInsideParents). Which of the two the search is, the
+ * pipeline decides from the store's size; the index's own count only sizes its window.
+ */
+async function keywordSearch(
+  deps: RetrievalDeps,
+  req: RetrievalRequest,
+): Promise<{ hits: Candidate[]; inside: Candidate[] | null }> {
+  const q = { ...req.filter, text: req.query, limit: req.options.candidates };
+  const both =
+    req.options.twoStageAbove > 0 && deps.keywords.searchTwoStage
+      ? await deps.keywords.searchTwoStage({
+          ...q,
+          parentTypes: PARENT_TYPES,
+          parents: req.options.parentCandidates,
+          above: req.options.twoStageAbove,
+        })
+      : null;
+  return both ?? { hits: await deps.keywords.search(q), inside: null };
+}
+
 async function searchInsideParents(deps: RetrievalDeps, req: RetrievalRequest): Promise<Candidate[]> {
-  const inOne = await deps.keywords.insideParents?.({
-    ...req.filter,
-    text: req.query,
-    limit: req.options.candidates,
-    parentTypes: PARENT_TYPES,
-    parents: req.options.parentCandidates,
-  });
-  if (inOne) return inOne;
   const parents = await deps.keywords.search({
     ...req.filter,
     nodeTypes: [...PARENT_TYPES],

@@ -361,6 +361,40 @@ describe("retrieve", () => {
     expect(loads).toEqual([["a2"]]);
   });
 
+  it("takes two-stage search's second list from an index that ranks both at once, else searches again", async ({
+    expect,
+  }) => {
+    const searches: string[] = [];
+    const fake = new FakeKeywords(nodes);
+    const both = (answer: "both" | "none"): KeywordIndex => ({
+      search: (q) => {
+        searches.push(q.rootIds ? "inside" : q.nodeTypes.includes("passage") ? "flat" : "parents");
+        return fake.search(q);
+      },
+      searchTwoStage: async (q) =>
+        answer === "none"
+          ? null
+          : { hits: await fake.search(q), inside: [{ nodeId: "a2", score: 1, node: nodes[1] }] },
+    });
+    const ask = (keywords: KeywordIndex) =>
+      retrieve(
+        { keywords, store: new FakeStore(nodes) },
+        {
+          query: "风神",
+          filter: filter(["collection:a"]),
+          options: { ...DEFAULT_RETRIEVAL_OPTIONS, twoStageAbove: 3 },
+        },
+      );
+    const inOne = await ask(both("both"));
+    expect(inOne.strategy).toBe("two-stage");
+    // The inside list's a2 does not hold the query word: only the second list brought it.
+    expect(inOne.items.map((i) => i.node.nodeId)).toContain("a2");
+    expect(searches).toEqual([]);
+    const apart = await ask(both("none"));
+    expect(apart.strategy).toBe("two-stage");
+    expect(searches.sort()).toEqual(["flat", "parents"]);
+  });
+
   it("reports each returned hit's coverage when no threshold asks for it first", async ({ expect }) => {
     const result = await retrieve(
       { keywords: new FakeKeywords(nodes), store: new FakeStore(nodes) },
