@@ -320,7 +320,9 @@ export class D1KeywordIndex implements KeywordIndex {
     const names = JSON.stringify(collections);
     const counted = ["", ...tokens.filter(indexedVerbatim)];
     const searched = tokens.filter((t) => !indexedVerbatim(t) && matchExpression([t]) !== null);
-    const [table, ...fts] = await this.#db.batch<{ token: string; n: number }>([
+    // Separate reads rather than one batch: started beside the search and the size, a coalescing
+    // binding sends all of them in one round trip (a batch would travel on its own).
+    const [table, ...fts] = await Promise.all([
       this.#db
         .prepare(
           `WITH ${NAMESPACES}
@@ -328,7 +330,8 @@ export class D1KeywordIndex implements KeywordIndex {
              WHERE d.ns IN (SELECT ns FROM ns) AND d.token = t.value), 0) AS n
            FROM json_each(?2) AS t`,
         )
-        .bind(names, JSON.stringify(counted)),
+        .bind(names, JSON.stringify(counted))
+        .all<{ token: string; n: number }>(),
       ...searched.map((t) =>
         this.#db
           .prepare(
@@ -336,7 +339,8 @@ export class D1KeywordIndex implements KeywordIndex {
              SELECT count(*) AS n FROM nodes_fts WHERE nodes_fts MATCH coalesce(
                (SELECT 'fts_tokens : (' || group_concat(${filled("?2")}, ' OR ') || ')' FROM ns), '${NOTHING}')`,
           )
-          .bind(names, namespaceTemplate(t)),
+          .bind(names, namespaceTemplate(t))
+          .all<{ n: number }>(),
       ),
     ]);
     const df = new Map<string, number>();
