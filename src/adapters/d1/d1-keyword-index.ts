@@ -87,11 +87,12 @@ function collectionSearchSql(where: string, limit: number | null, carry: number)
   return `${RANKED}
     ${
       limit === null
-        ? `, w AS (SELECT top.seq AS seq, top.rank AS rank, coalesce(${where}, 0) AS ok, ${nodeFields("n")}
+        ? `, w AS (SELECT top.seq AS seq, top.rank AS rank, coalesce(${where}, 0) AS ok, n.node_id AS id
             FROM top LEFT JOIN nodes n ON n.seq = top.seq),
           r AS (SELECT *, sum(ok) OVER (ORDER BY rank, seq ROWS UNBOUNDED PRECEDING) AS ok_rank FROM w)
-          SELECT r.rank AS rank, r.ok AS ok, ${carried("r", `r.ok AND r.ok_rank <= ${Math.trunc(carry)}`)}
-          FROM r ORDER BY r.rank, r.seq`
+          SELECT r.rank AS rank, r.ok AS ok, ${carriedFields}, r.id AS node_id
+          FROM r LEFT JOIN nodes c ON c.seq = r.seq AND r.ok AND r.ok_rank <= ${Math.trunc(carry)}
+          ORDER BY r.rank, r.seq`
         : `SELECT top.rank AS rank, 1 AS ok, ${nodeFields("n")}
            FROM top JOIN nodes n ON n.seq = top.seq WHERE ${where} ORDER BY top.rank, top.seq LIMIT ${Math.trunc(limit)}`
     }`;
@@ -120,30 +121,32 @@ function twoStageSql(
   return `${ranked(`(SELECT CASE WHEN ${size} > ?5 THEN ${int(o.wide)} ELSE ${int(o.narrow)} END)`)},
     big AS (SELECT ${size} > ?5 AS on_),
     w AS (SELECT top.seq AS seq, top.rank AS rank, coalesce(${hitWhere}, 0) AS ok,
-            coalesce(${parentWhere}, 0) AS parent, ${nodeFields("n")}
+            coalesce(${parentWhere}, 0) AS parent, n.node_id AS node_id, n.root_id AS root_id
           FROM top LEFT JOIN nodes n ON n.seq = top.seq),
     roots AS (SELECT coalesce(root_id, node_id) AS root FROM w WHERE parent AND (SELECT on_ FROM big)
               ORDER BY rank, seq LIMIT ${int(o.parents)}),
     r AS (SELECT *, sum(ok) OVER (ORDER BY rank, seq ROWS UNBOUNDED PRECEDING) AS ok_rank,
             CASE WHEN ok AND root_id IN (SELECT root FROM roots) THEN 1 ELSE 0 END AS inside FROM w),
     r2 AS (SELECT *, sum(inside) OVER (ORDER BY rank, seq ROWS UNBOUNDED PRECEDING) AS inside_rank FROM r)
-    SELECT rank, ok, ok_rank <= ${int(o.limit)} AS hit, inside AND inside_rank <= ${int(o.limit)} AS inside,
-      (SELECT on_ FROM big) AS two_stage, (SELECT count(*) FROM w) AS window_rows, ${NODE_FIELDS}
-    FROM r2 WHERE ok AND (ok_rank <= ${int(o.limit)} OR (inside AND inside_rank <= ${int(o.limit)}))
-    ORDER BY rank, seq`;
+    SELECT r2.rank AS rank, r2.ok AS ok, r2.ok_rank <= ${int(o.limit)} AS hit,
+      r2.inside AND r2.inside_rank <= ${int(o.limit)} AS inside,
+      (SELECT on_ FROM big) AS two_stage, (SELECT count(*) FROM w) AS window_rows, ${nodeFields("n")}
+    FROM r2 JOIN nodes n ON n.seq = r2.seq
+    WHERE r2.ok AND (r2.ok_rank <= ${int(o.limit)} OR (r2.inside AND r2.inside_rank <= ${int(o.limit)}))
+    ORDER BY r2.rank, r2.seq`;
 }
 
 /**
- * The node's id, and its other fields only where `keep` holds: the window's first `limit` rows
- * the filter passes come back whole (the pipeline then loads none of them), the rest as ids.
+ * The carried rows' fields (alias `c`, joined only for them; NULL elsewhere) but the id, which
+ * every window row has: the window's first `carry` rows the filter passes come back whole (the
+ * pipeline then loads none of them), the rest as ids. The window itself holds ids only, so its
+ * sorts move no text.
  */
-const carried = (alias: string, keep: string) =>
-  NODE_FIELDS.split(",")
-    .map((f) => f.trim())
-    .map((f) =>
-      f === "node_id" ? `${alias}.node_id AS node_id` : `CASE WHEN ${keep} THEN ${alias}.${f} END AS ${f}`,
-    )
-    .join(", ");
+const carriedFields = NODE_FIELDS.split(",")
+  .map((f) => f.trim())
+  .filter((f) => f !== "node_id")
+  .map((f) => `c.${f} AS ${f}`)
+  .join(", ");
 
 /** A window row: its fields are NULL unless carried. */
 type Row = { [K in keyof NodeRow]: K extends "node_id" ? string | null : NodeRow[K] | null } & {
