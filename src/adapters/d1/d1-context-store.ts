@@ -3,6 +3,7 @@ import type { ContextNode, NodeType } from "../../domain/retrieval/context-node"
 import type { ContextStore, StoreFilter } from "../../domain/retrieval/ports";
 import { filterSql } from "./d1-filter";
 import { jsonChunks } from "./d1-json-chunks";
+import { kbCountsWhere } from "./d1-kb-counts-where";
 import { NODE_FIELDS, type NodeRow, nodeFields, toNode } from "./d1-node-rows";
 import { splitScopes } from "./d1-scope-split";
 
@@ -56,8 +57,7 @@ export class D1ContextStore implements ContextStore {
     const row = await this.#db
       .prepare(
         `SELECT coalesce(sum(nodes), 0) AS count, coalesce(sum(chars), 0) AS chars FROM kb_counts
-         WHERE scope_id IN (SELECT value FROM json_each(?1)) AND node_type IN (SELECT value FROM json_each(?2))
-           AND (?3 IS NULL OR collection IN (SELECT value FROM json_each(?3)))`,
+         WHERE ${kbCountsWhere({ scopes: "?1", types: "?2", collections: "?3" })}`,
       )
       .bind(
         JSON.stringify(scopeIds),

@@ -24,6 +24,7 @@ import { indexedVerbatim, namespaceTemplate } from "../../domain/text/fts-namesp
 import { matchExpression, quoteToken } from "../../domain/text/fts-query";
 import { queryTokens } from "../../domain/text/search-tokens";
 import { filterSql, scopeTokenMatch } from "./d1-filter";
+import { kbCountsWhere } from "./d1-kb-counts-where";
 import { NODE_FIELDS, type NodeRow, nodeFields, toNode } from "./d1-node-rows";
 import { splitScopes } from "./d1-scope-split";
 
@@ -63,9 +64,9 @@ const filled = (template: string) => `replace(${template}, char(1), ns.ns)`;
 /**
  * The collections' matches ranked by bm25 inside FTS: ?1 collection names, ?2 [[token,
  * template]], ?3 MIN_KEPT, ?4 POSTINGS_BUDGET, `rows` ranked (RANKED: ?5, -1 = every match), as
- * CTE `top`.
+ * CTE `top`; `before`: CTEs that `rows` reads.
  */
-const ranked = (rows: string) => `WITH ${NAMESPACES},
+const ranked = (rows: string, before = "") => `WITH ${NAMESPACES},${before}
     q AS (SELECT key AS i, value ->> '$[0]' AS token, value ->> '$[1]' AS template FROM json_each(?2)),
     f AS (SELECT i, template, coalesce((SELECT sum(d.df) FROM kb_fts_df d
             WHERE d.ns IN (SELECT ns FROM ns) AND d.token = q.token), 0) AS df FROM q),
@@ -115,11 +116,10 @@ function twoStageSql(
   o: { parents: number; limit: number; narrow: number; wide: number },
 ): string {
   const int = Math.trunc;
-  const size = `(SELECT coalesce(sum(nodes), 0) FROM kb_counts
-    WHERE scope_id IN (SELECT value FROM json_each(?1)) AND node_type IN (SELECT value FROM json_each(?${sized}))
-      AND (?${sized + 1} IS NULL OR collection IN (SELECT value FROM json_each(?${sized + 1}))))`;
-  return `${ranked(`(SELECT CASE WHEN ${size} > ?5 THEN ${int(o.wide)} ELSE ${int(o.narrow)} END)`)},
-    big AS (SELECT ${size} > ?5 AS on_),
+  const counted = kbCountsWhere({ scopes: "?1", types: `?${sized}`, collections: `?${sized + 1}` });
+  const big = `
+    big AS (SELECT (SELECT coalesce(sum(nodes), 0) FROM kb_counts WHERE ${counted}) > ?5 AS on_),`;
+  return `${ranked(`(SELECT CASE WHEN on_ THEN ${int(o.wide)} ELSE ${int(o.narrow)} END FROM big)`, big)},
     w AS (SELECT top.seq AS seq, top.rank AS rank, coalesce(${hitWhere}, 0) AS ok,
             coalesce(${parentWhere}, 0) AS parent, n.node_id AS node_id, n.root_id AS root_id
           FROM top LEFT JOIN nodes n ON n.seq = top.seq),
@@ -376,6 +376,6 @@ type Ranked = { nodeId: string; rank: number; node?: ContextNode };
 /** A row the filter passed with its fields carried (raw_text is never NULL in `nodes`) keeps them. */
 const candidate = (r: Row): Ranked =>
   r.ok && r.node_id !== null && r.raw_text !== null
-    ? // Carried rows hold every field (CASE yields all or none of them).
+    ? // Carried rows hold every field (the join of `nodes` gives all or none of them).
       { nodeId: r.node_id, rank: r.rank, node: toNode(r as NodeRow) }
     : { nodeId: r.node_id ?? "", rank: r.rank };
