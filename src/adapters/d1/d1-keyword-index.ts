@@ -15,6 +15,7 @@
 import type { ContextNode, NodeType } from "../../domain/retrieval/context-node";
 import type {
   Candidate,
+  Family,
   IndexFilter,
   KeywordIndex,
   TermFrequencies,
@@ -105,20 +106,28 @@ function collectionSearchSql(where: string, limit: number | null, carry: number)
  * types and ?`sized`+1 the collections for the size (kb_counts). At or below that size this is
  * the flat search's window (`narrow` rows); above it the window is `wide` rows, its best
  * `parents` rows of the parent filter pick the roots, and the hit filter's rows under them form
- * the second list. The first `limit` rows of each list come back whole; `window_rows` says how
- * many rows the window held. One FTS evaluation, where searching flat, then the parents, then
- * inside them ranked every match three times.
+ * the second list. The first `limit` rows of each list come back whole (`kind` 0); `window_rows`
+ * says how many rows the window held. One FTS evaluation, where searching flat, then the
+ * parents, then inside them ranked every match three times.
+ *
+ * Families: the parents of each list's first `families.of` rows (`kind` 1), with the count of
+ * their active children of the hit types and, where those hold at most `families.maxChars`
+ * characters, their raw texts joined in position order: parent expansion's reads, in the same
+ * statement, one row per parent.
  */
 function twoStageSql(
   hitWhere: string,
   parentWhere: string,
   sized: number,
-  o: { parents: number; limit: number; narrow: number; wide: number },
+  o: { parents: number; limit: number; narrow: number; wide: number; families: FamiliesAsked },
 ): string {
   const int = Math.trunc;
   const counted = kbCountsWhere({ scopes: "?1", types: `?${sized}`, collections: `?${sized + 1}` });
   const big = `
     big AS (SELECT (SELECT coalesce(sum(nodes), 0) FROM kb_counts WHERE ${counted}) > ?5 AS on_),`;
+  const childOf = (alias: string, pid: string) => `${alias}.parent_id = ${pid} AND ${alias}.status = 'active'
+      AND ${alias}.node_type IN (SELECT value FROM json_each(?${sized}))`;
+  const of = int(o.families.of);
   return `${ranked(`(SELECT CASE WHEN on_ THEN ${int(o.wide)} ELSE ${int(o.narrow)} END FROM big)`, big)},
     w AS (SELECT top.seq AS seq, top.rank AS rank, coalesce(${hitWhere}, 0) AS ok,
             coalesce(${parentWhere}, 0) AS parent, n.node_id AS node_id, n.root_id AS root_id
@@ -127,13 +136,47 @@ function twoStageSql(
               ORDER BY rank, seq LIMIT ${int(o.parents)}),
     r AS (SELECT *, sum(ok) OVER (ORDER BY rank, seq ROWS UNBOUNDED PRECEDING) AS ok_rank,
             CASE WHEN ok AND root_id IN (SELECT root FROM roots) THEN 1 ELSE 0 END AS inside FROM w),
-    r2 AS (SELECT *, sum(inside) OVER (ORDER BY rank, seq ROWS UNBOUNDED PRECEDING) AS inside_rank FROM r)
-    SELECT r2.rank AS rank, r2.ok AS ok, r2.ok_rank <= ${int(o.limit)} AS hit,
-      r2.inside AND r2.inside_rank <= ${int(o.limit)} AS inside,
-      (SELECT on_ FROM big) AS two_stage, (SELECT count(*) FROM w) AS window_rows, ${nodeFields("n")}
-    FROM r2 JOIN nodes n ON n.seq = r2.seq
-    WHERE r2.ok AND (r2.ok_rank <= ${int(o.limit)} OR (r2.inside AND r2.inside_rank <= ${int(o.limit)}))
-    ORDER BY r2.rank, r2.seq`;
+    r2 AS (SELECT *, sum(inside) OVER (ORDER BY rank, seq ROWS UNBOUNDED PRECEDING) AS inside_rank FROM r),
+    out AS (SELECT seq, rank, ok_rank, inside_rank, ok_rank <= ${int(o.limit)} AS hit,
+              inside AND inside_rank <= ${int(o.limit)} AS inside FROM r2
+            WHERE ok AND (ok_rank <= ${int(o.limit)} OR (inside AND inside_rank <= ${int(o.limit)}))),
+    fp AS (SELECT DISTINCT n.parent_id AS pid FROM out JOIN nodes n ON n.seq = out.seq
+           WHERE n.parent_id IS NOT NULL AND ((out.hit AND out.ok_rank <= ${of}) OR (out.inside AND out.inside_rank <= ${of}))),
+    fs AS (SELECT fp.pid AS pid, count(f.seq) AS k, coalesce(sum(length(f.raw_text)), 0) AS chars
+           FROM fp LEFT JOIN nodes f ON ${childOf("f", "fp.pid")} GROUP BY fp.pid)
+    SELECT 0 AS kind, out.rank AS rank, out.seq AS o2, out.hit AS hit, out.inside AS inside,
+      (SELECT on_ FROM big) AS two_stage, (SELECT count(*) FROM w) AS window_rows,
+      NULL AS family_count, NULL AS family_text, ${nodeFields("n")}
+    FROM out JOIN nodes n ON n.seq = out.seq
+    UNION ALL
+    SELECT 1, 0, 0, 0, 0, NULL, NULL, fs.k,
+      CASE WHEN fs.chars <= ${int(o.families.maxChars)} THEN coalesce((SELECT group_concat(t, char(10))
+        FROM (SELECT c.raw_text AS t FROM nodes c WHERE ${childOf("c", "fs.pid")} ORDER BY c.position, c.seq)), '') END,
+      ${nodeFields("p")}
+    FROM fs JOIN nodes p ON p.node_id = fs.pid
+    ORDER BY kind, rank, o2`;
+}
+
+type FamiliesAsked = { readonly of: number; readonly maxChars: number };
+
+type TwoStageRow = NodeRow & {
+  kind: 0 | 1;
+  rank: number;
+  hit: number;
+  inside: number;
+  two_stage: number;
+  window_rows: number;
+  family_count: number | null;
+  family_text: string | null;
+};
+
+/** Kind 1 rows as families by parent id. */
+function familiesOf(rows: readonly TwoStageRow[]): Map<string, Family> {
+  const out = new Map<string, Family>();
+  for (const r of rows)
+    if (r.kind === 1)
+      out.set(r.node_id, { parent: toNode(r), count: r.family_count ?? 0, text: r.family_text });
+  return out;
 }
 
 /**
@@ -217,6 +260,7 @@ export class D1KeywordIndex implements KeywordIndex {
       parentTypes: readonly NodeType[];
       parents: number;
       above: number;
+      families?: FamiliesAsked;
     },
   ): Promise<TwoStageHits | null> {
     const { collections, others } = splitScopes(q.scopes);
@@ -229,6 +273,10 @@ export class D1KeywordIndex implements KeywordIndex {
     const parentFilter = filterSql({ ...q, nodeTypes: q.parentTypes }, 6 + hitFilter.params.length);
     const sized = 6 + hitFilter.params.length + parentFilter.params.length;
     const narrow = Math.max(limit * WINDOW_FACTOR, MIN_WINDOW);
+    const families = {
+      of: Math.max(0, q.families?.of ?? 0),
+      maxChars: Math.max(0, q.families?.maxChars ?? 0),
+    };
     const { results } = await this.#db
       .prepare(
         twoStageSql(hitFilter.where, parentFilter.where, sized, {
@@ -236,6 +284,7 @@ export class D1KeywordIndex implements KeywordIndex {
           limit,
           narrow,
           wide: narrow * INSIDE_WINDOW_FACTOR,
+          families,
         }),
       )
       .bind(
@@ -249,11 +298,11 @@ export class D1KeywordIndex implements KeywordIndex {
         JSON.stringify(q.nodeTypes),
         q.collections ? JSON.stringify(q.collections) : null,
       )
-      .all<NodeRow & { rank: number; hit: number; inside: number; two_stage: number; window_rows: number }>();
+      .all<TwoStageRow>();
     const first = results[0];
     // No row says how full the window was: the flat search decides (cheap when nothing matched).
     if (!first) return null;
-    const hits = results.filter((r) => r.hit);
+    const hits = results.filter((r) => r.kind === 0 && r.hit);
     // A window the filter left short of the limit while more rows matched: the flat search
     // looks further (wider windows, then every match).
     if (
@@ -262,14 +311,15 @@ export class D1KeywordIndex implements KeywordIndex {
     )
       return null;
     const twoStage = first.two_stage === 1;
-    const asCandidate = (r: NodeRow & { rank: number }): Candidate => ({
+    const asCandidate = (r: TwoStageRow): Candidate => ({
       nodeId: r.node_id,
       score: -r.rank,
       node: toNode(r),
     });
     return {
       hits: hits.map(asCandidate),
-      inside: twoStage ? results.filter((r) => r.inside).map(asCandidate) : null,
+      inside: twoStage ? results.filter((r) => r.kind === 0 && r.inside).map(asCandidate) : null,
+      ...(q.families ? { families: familiesOf(results) } : {}),
     };
   }
 

@@ -27,8 +27,22 @@ export type IndexFilter = {
   readonly rootIds?: readonly string[];
 };
 
-/** A search's hits and, when it was two-stage, the hits inside the best parents. */
-export type TwoStageHits = { readonly hits: Candidate[]; readonly inside: Candidate[] | null };
+/**
+ * A parent read with the search for parent expansion: its row, how many active children of the
+ * searched types it has, and their raw texts joined by newlines in order — null when those hold
+ * more than the asked `maxChars` characters (too long to merge, so not sent).
+ */
+export type Family = { readonly parent: ContextNode; readonly count: number; readonly text: string | null };
+
+/**
+ * A search's hits and, when it was two-stage, the hits inside the best parents; `families` by
+ * parent id when they were asked for (parents absent from it were not read).
+ */
+export type TwoStageHits = {
+  readonly hits: Candidate[];
+  readonly inside: Candidate[] | null;
+  readonly families?: ReadonlyMap<string, Family>;
+};
 
 export interface KeywordIndex {
   /**
@@ -49,6 +63,10 @@ export interface KeywordIndex {
    * `parents` best-ranked rows of `parentTypes` among the same matches (at most `limit`, best
    * first); otherwise null (flat). Null in all when this index cannot answer so: the pipeline
    * then uses `search`, and searches the parents and inside them with it.
+   *
+   * With `families`, the parents of the first `of` rows of each list come back too, read as
+   * `ContextStore.load` and `childrenOf` read them (the rows are the store's own), so parent
+   * expansion need not wait for another round trip.
    */
   searchTwoStage?(
     q: IndexFilter & {
@@ -57,6 +75,7 @@ export interface KeywordIndex {
       readonly parentTypes: readonly NodeType[];
       readonly parents: number;
       readonly above: number;
+      readonly families?: { readonly of: number; readonly maxChars: number };
     },
   ): Promise<TwoStageHits | null>;
 }

@@ -13,7 +13,7 @@
  */
 
 import { focusedQueryTokens, identifierCompounds, queryTokens, searchTokens } from "../text/search-tokens";
-import { estimateTokens, truncateToTokens } from "../text/token-estimate";
+import { CHARS_PER_TOKEN_AT_MOST, estimateTokens, truncateToTokens } from "../text/token-estimate";
 import { type Citation, citationOf } from "./citation";
 import type { ContextNode } from "./context-node";
 import {
@@ -26,7 +26,16 @@ import {
   turnWeightedTerms,
 } from "./field-score";
 import { type RankedList, reciprocalRankFusion } from "./fuse";
-import type { Candidate, ContextStore, KeywordIndex, Reranker, StoreFilter, TermFrequencies } from "./ports";
+import { parentFamilies } from "./parent-families";
+import type {
+  Candidate,
+  ContextStore,
+  Family,
+  KeywordIndex,
+  Reranker,
+  StoreFilter,
+  TermFrequencies,
+} from "./ports";
 import { isQuestionWord, QUESTION_WORDS } from "./question-words";
 import { ROOT_EVIDENCE_TOP, rootEvidenceRanking } from "./root-evidence";
 import { type VectorSearchDeps, vectorSearch, vectorsEnabled } from "./vector-search";
@@ -196,7 +205,7 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   if (searching === null) return EMPTY;
   const twoStage = size !== null && options.twoStageAbove > 0 && size.count > options.twoStageAbove;
 
-  const [[{ hits: keyword }, frequencies], inside, vector] = await Promise.all([
+  const [[{ hits: keyword, families }, frequencies], inside, vector] = await Promise.all([
     searching,
     // 4. parents, then inside them
     twoStage
@@ -306,7 +315,9 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
     .slice(0, options.limit * 3)
     .map((h) => ({ ...h, coverage: coverage(h.node) }));
   const items =
-    options.parentTokens > 0 ? await mergeParents(deps, hits, options) : await expand(deps, hits, options); // 10.
+    options.parentTokens > 0
+      ? await mergeParents(deps, hits, options, families ? { families, nodeTypes: filter.nodeTypes } : null)
+      : await expand(deps, hits, options); // 10.
   const packed = pack(items, options); // 11. budget, citations
   return { items: packed.items, strategy: twoStage ? "two-stage" : "flat", tokens: packed.tokens, dropped };
 }
@@ -411,15 +422,24 @@ const PARENT_TYPES = ["document", "section", "episode"] as const;
 async function keywordSearch(
   deps: RetrievalDeps,
   req: RetrievalRequest,
-): Promise<{ hits: Candidate[]; inside: Candidate[] | null }> {
-  const q = { ...req.filter, text: req.query, limit: req.options.candidates };
+): Promise<{ hits: Candidate[]; inside: Candidate[] | null; families?: ReadonlyMap<string, Family> }> {
+  const { options } = req;
+  const q = { ...req.filter, text: req.query, limit: options.candidates };
+  // Parent expansion reads the parents of the hits that can be returned: asked for with the
+  // search, they come in its round trip. Families longer than the merge budget in characters
+  // are longer in tokens too, so they need not be sent.
+  const families =
+    options.parentTokens > 0
+      ? { of: options.limit * 3, maxChars: options.parentTokens * CHARS_PER_TOKEN_AT_MOST }
+      : undefined;
   const both =
-    req.options.twoStageAbove > 0 && deps.keywords.searchTwoStage
+    options.twoStageAbove > 0 && deps.keywords.searchTwoStage
       ? await deps.keywords.searchTwoStage({
           ...q,
           parentTypes: PARENT_TYPES,
-          parents: req.options.parentCandidates,
-          above: req.options.twoStageAbove,
+          parents: options.parentCandidates,
+          above: options.twoStageAbove,
+          ...(families ? { families } : {}),
         })
       : null;
   return both ?? { hits: await deps.keywords.search(q), inside: null };
@@ -754,29 +774,39 @@ async function mergeParents(
   deps: RetrievalDeps,
   hits: readonly Scored[],
   options: RetrievalOptions,
+  brought: Parameters<typeof parentFamilies>[3],
 ): Promise<RetrievedItem[]> {
   const head = hits.slice(0, options.limit * 3);
   const parentIds = [...new Set(head.map((h) => h.node.parentId).filter((p): p is string => p !== null))];
-  // Independent reads: one round trip of waiting, not two.
-  const [families, parentNodes] = await Promise.all([
-    deps.store.childrenOf(parentIds, [...new Set(head.map((h) => h.node.nodeType))]),
-    deps.store.load(parentIds),
-  ]);
-  const parents = new Map(parentNodes.map((p) => [p.nodeId, p]));
+  const { parents, families } = await parentFamilies(
+    deps.store,
+    parentIds,
+    [...new Set(head.map((h) => h.node.nodeType))],
+    brought,
+  );
   const out: RetrievedItem[] = [];
   const merged = new Set<string>();
   for (const h of head) {
     const parentId = h.node.parentId;
     if (parentId && merged.has(parentId)) continue;
-    const family = parentId ? (families.get(parentId) ?? []) : [];
+    const family = parentId ? families.get(parentId) : undefined;
     const parent = parentId ? parents.get(parentId) : undefined;
-    const tokens = family.reduce((n, c) => n + estimateTokens(c.rawText), 0);
+    // The merged text is what is packed, so it is what must fit; a text not sent was longer than
+    // the budget in characters, so in tokens too.
+    const tokens = typeof family?.text === "string" ? estimateTokens(family.text) : Number.POSITIVE_INFINITY;
     const sameScope = parent?.scopeType === h.node.scopeType && parent?.scopeId === h.node.scopeId;
-    if (parent && sameScope && family.length > 1 && tokens <= options.parentTokens) {
+    if (
+      family &&
+      family.text !== null &&
+      parent &&
+      sameScope &&
+      family.count > 1 &&
+      tokens <= options.parentTokens
+    ) {
       merged.add(parent.nodeId);
       out.push({
         node: parent,
-        text: family.map((c) => c.rawText).join("\n"),
+        text: family.text,
         score: h.score,
         via: "parent",
         coverage: h.coverage,

@@ -13,10 +13,16 @@ function isWide(code: number): boolean {
   );
 }
 
+/**
+ * Characters per token at most: any text of more than `n × CHARS_PER_TOKEN_AT_MOST` characters
+ * is estimated above `n` tokens, so a length alone can rule text out of a token budget.
+ */
+export const CHARS_PER_TOKEN_AT_MOST = 4;
+
 export function estimateTokens(text: string): number {
   let wide = 0;
   for (let i = 0; i < text.length; i++) if (isWide(text.charCodeAt(i))) wide++;
-  return wide + Math.ceil((text.length - wide) / 4);
+  return wide + Math.ceil((text.length - wide) / CHARS_PER_TOKEN_AT_MOST);
 }
 
 /** The longest prefix of `text` that fits `tokens`, cut at a character boundary. */

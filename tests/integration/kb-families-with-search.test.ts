@@ -1,0 +1,143 @@
+// Parent expansion's reads in the search's own statement (searchTwoStage `families`): the parents
+// and children it brings must be exactly what the store reads for them, long families must be
+// marked, not sent, and a search using them must return what the same search reading them does.
+import { env } from "cloudflare:workers";
+import { describe, it } from "vitest";
+import { D1ContextStore } from "../../src/adapters/d1/d1-context-store";
+import { D1KeywordIndex } from "../../src/adapters/d1/d1-keyword-index";
+import type { NodeType } from "../../src/domain/retrieval/context-node";
+import type { KeywordIndex } from "../../src/domain/retrieval/ports";
+import { DEFAULT_RETRIEVAL_OPTIONS, retrieve } from "../../src/domain/retrieval/retrieve";
+import { collectionScope } from "../../src/domain/retrieval/scope-key";
+import { createCollection, uniqueName, upload } from "../support/knowledge-api";
+
+const index = new D1KeywordIndex(env.DB);
+const store = new D1ContextStore(env.DB);
+const PARENT_TYPES: NodeType[] = ["document", "section", "episode"];
+const TOPICS = ["雷电将军", "鸣神大社", "影向山", "稻妻城", "天守阁", "神樱树"];
+
+/** Four documents; sections of one to four passages, so families differ in length. */
+const doc = (d: number) =>
+  [
+    `# 稻妻第${d + 1}篇`,
+    ...Array.from({ length: 3 }, (_, s) => [
+      `## ${TOPICS[(d + s) % TOPICS.length]}`,
+      ...Array.from(
+        { length: 1 + ((d + s) % 4) },
+        (_, p) =>
+          `第${d}篇第${s}节第${p}段：${TOPICS[(d + s + p) % TOPICS.length]}的故事，这一段讲述当地居民流传已久的传说与风俗。`,
+      ),
+    ]).flat(),
+  ].join("\n\n");
+
+async function seeded(): Promise<string> {
+  const name = uniqueName("families");
+  await createCollection(name, { chunkSize: 50, chunkOverlap: 0 });
+  const files = Array.from({ length: 4 }, (_, d) => ({ name: `doc-${d}.md`, content: doc(d) }));
+  const r = await upload(name, files);
+  if (r.status !== 200) throw new Error(`upload: ${r.status}`);
+  return name;
+}
+
+const filterOf = (name: string) => ({
+  scopes: [collectionScope(name)],
+  nodeTypes: ["passage"] as NodeType[],
+  collections: [name],
+});
+
+const ask = (name: string, text: string, families: { of: number; maxChars: number }, above = 20_000) =>
+  index.searchTwoStage({
+    ...filterOf(name),
+    text,
+    limit: 10,
+    parentTypes: PARENT_TYPES,
+    parents: 3,
+    above,
+    families,
+  });
+
+const codePoints = (s: string) => [...s].length;
+
+describe("families brought by the search", () => {
+  it("are the store's parents and active children, for each list's first rows", async ({ expect }) => {
+    const name = await seeded();
+    for (const above of [20_000, 0]) {
+      const r = await ask(name, "雷电将军的故事", { of: 4, maxChars: 100_000 }, above);
+      if (!r?.families) throw new Error("no families");
+      const firsts = [...r.hits.slice(0, 4), ...(r.inside ?? []).slice(0, 4)];
+      expect(firsts.length).toBeGreaterThan(0);
+      const wanted = new Set(firsts.map((h) => h.node?.parentId));
+      expect(new Set(r.families.keys())).toEqual(wanted);
+      const ids = [...r.families.keys()];
+      const read = await store.childrenOf(ids, ["passage"]);
+      const parents = new Map((await store.load(ids)).map((p) => [p.nodeId, p]));
+      for (const [id, f] of r.families) {
+        const children = read.get(id) ?? [];
+        expect(f.parent).toEqual(parents.get(id));
+        expect(f.count).toBe(children.length);
+        expect(f.text).toBe(children.map((c) => c.rawText).join("\n"));
+      }
+    }
+  });
+
+  it("leave out the text of a family longer than the asked characters", async ({ expect }) => {
+    const name = await seeded();
+    const r = await ask(name, "鸣神大社 影向山", { of: 10, maxChars: 100 });
+    if (!r?.families) throw new Error("no families");
+    const read = await store.childrenOf([...r.families.keys()], ["passage"]);
+    const kinds = new Set<string>();
+    for (const [id, f] of r.families) {
+      const children = read.get(id) ?? [];
+      const chars = children.reduce((n, c) => n + codePoints(c.rawText), 0);
+      kinds.add(chars > 100 ? "long" : "short");
+      expect(f.count).toBe(children.length);
+      expect(f.text).toBe(chars > 100 ? null : children.map((c) => c.rawText).join("\n"));
+    }
+    // The seeded sections give both kinds, so both branches were checked.
+    expect(kinds).toEqual(new Set(["long", "short"]));
+  });
+
+  it("hold no archived child", async ({ expect }) => {
+    const name = await seeded();
+    const before = await ask(name, "天守阁的故事", { of: 10, maxChars: 100_000 });
+    const family = [...(before?.families?.values() ?? [])].find((f) => f.count > 1);
+    if (!family) throw new Error("no family of two");
+    const [gone, ...kept] = await store.children(family.parent.nodeId, 10);
+    if (!gone) throw new Error("no child");
+    await env.DB.prepare("UPDATE nodes SET status = 'archived' WHERE node_id = ?1").bind(gone.nodeId).run();
+    const after = await ask(name, "天守阁的故事", { of: 10, maxChars: 100_000 });
+    const same = after?.families?.get(family.parent.nodeId);
+    expect(same?.count).toBe(family.count - 1);
+    expect(same?.text).toBe(kept.map((c) => c.rawText).join("\n"));
+    expect(same?.text).not.toContain(gone.rawText);
+  });
+
+  it("give the pipeline the items reading the families gives", async ({ expect }) => {
+    const name = await seeded();
+    // The same index with the families it brings dropped: parent expansion reads them.
+    const reading: KeywordIndex = {
+      search: (q) => index.search(q),
+      frequencies: (q) => index.frequencies(q),
+      searchTwoStage: async (q) => {
+        const r = await index.searchTwoStage(q);
+        return r ? { hits: r.hits, inside: r.inside } : null;
+      },
+    };
+    let compared = 0;
+    for (const query of ["雷电将军的故事", "影向山 神樱树 记录", "稻妻城"])
+      for (const parentTokens of [20, 60, 200])
+        for (const limit of [2, 5]) {
+          const req = {
+            query,
+            filter: filterOf(name),
+            options: { ...DEFAULT_RETRIEVAL_OPTIONS, limit, parentTokens, readWholeTokens: 0 },
+          };
+          const brought = await retrieve({ keywords: index, store }, req);
+          const read = await retrieve({ keywords: reading, store }, req);
+          expect(brought).toEqual(read);
+          compared += brought.items.filter((i) => i.via === "parent").length;
+        }
+    // Some of the compared searches merged parents.
+    expect(compared).toBeGreaterThan(0);
+  });
+});
