@@ -129,7 +129,7 @@ function twoStageSql(
       AND ${alias}.node_type IN (SELECT value FROM json_each(?${sized}))`;
   const of = int(o.families.of);
   return `${ranked(`(SELECT CASE WHEN on_ THEN ${int(o.wide)} ELSE ${int(o.narrow)} END FROM big)`, big)},
-    w AS (SELECT top.seq AS seq, top.rank AS rank, coalesce(${hitWhere}, 0) AS ok,
+    w AS MATERIALIZED (SELECT top.seq AS seq, top.rank AS rank, coalesce(${hitWhere}, 0) AS ok,
             coalesce(${parentWhere}, 0) AS parent, n.node_id AS node_id, n.root_id AS root_id
           FROM top LEFT JOIN nodes n ON n.seq = top.seq),
     roots AS (SELECT coalesce(root_id, node_id) AS root FROM w WHERE parent AND (SELECT on_ FROM big)
@@ -137,23 +137,23 @@ function twoStageSql(
     r AS (SELECT *, sum(ok) OVER (ORDER BY rank, seq ROWS UNBOUNDED PRECEDING) AS ok_rank,
             CASE WHEN ok AND root_id IN (SELECT root FROM roots) THEN 1 ELSE 0 END AS inside FROM w),
     r2 AS (SELECT *, sum(inside) OVER (ORDER BY rank, seq ROWS UNBOUNDED PRECEDING) AS inside_rank FROM r),
-    out AS (SELECT seq, rank, ok_rank, inside_rank, ok_rank <= ${int(o.limit)} AS hit,
+    out AS MATERIALIZED (SELECT seq, rank, ok_rank, inside_rank, ok_rank <= ${int(o.limit)} AS hit,
               inside AND inside_rank <= ${int(o.limit)} AS inside FROM r2
             WHERE ok AND (ok_rank <= ${int(o.limit)} OR (inside AND inside_rank <= ${int(o.limit)}))),
-    fp AS (SELECT DISTINCT n.parent_id AS pid FROM out JOIN nodes n ON n.seq = out.seq
+    fp AS (SELECT DISTINCT n.parent_id AS pid FROM out CROSS JOIN nodes n ON n.seq = out.seq
            WHERE n.parent_id IS NOT NULL AND ((out.hit AND out.ok_rank <= ${of}) OR (out.inside AND out.inside_rank <= ${of}))),
     fs AS (SELECT fp.pid AS pid, count(f.seq) AS k, coalesce(sum(length(f.raw_text)), 0) AS chars
            FROM fp LEFT JOIN nodes f ON ${childOf("f", "fp.pid")} GROUP BY fp.pid)
     SELECT 0 AS kind, out.rank AS rank, out.seq AS o2, out.hit AS hit, out.inside AS inside,
       (SELECT on_ FROM big) AS two_stage, (SELECT count(*) FROM w) AS window_rows,
       NULL AS family_count, NULL AS family_text, ${nodeFields("n")}
-    FROM out JOIN nodes n ON n.seq = out.seq
+    FROM out CROSS JOIN nodes n ON n.seq = out.seq
     UNION ALL
     SELECT 1, 0, 0, 0, 0, NULL, NULL, fs.k,
       CASE WHEN fs.chars <= ${int(o.families.maxChars)} THEN coalesce((SELECT group_concat(t, char(10))
         FROM (SELECT c.raw_text AS t FROM nodes c WHERE ${childOf("c", "fs.pid")} ORDER BY c.position, c.seq)), '') END,
       ${nodeFields("p")}
-    FROM fs JOIN nodes p ON p.node_id = fs.pid
+    FROM fs CROSS JOIN nodes p ON p.node_id = fs.pid
     ORDER BY kind, rank, o2`;
 }
 
