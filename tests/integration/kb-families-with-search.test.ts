@@ -112,6 +112,53 @@ describe("families brought by the search", () => {
     expect(same?.text).not.toContain(gone.rawText);
   });
 
+  it("are read by the statement in proportion to its hits, not to the collection", async ({ expect }) => {
+    const name = uniqueName("families-big");
+    await createCollection(name, { chunkSize: 50, chunkOverlap: 0 });
+    const filler = Array.from(
+      { length: 600 },
+      (_, i) => `第${i}段：普通的文字记录，讲述一座城市里平常的一天。`,
+    );
+    const small = [
+      "雷电将军守护着稻妻，这一段讲述当地居民流传已久的传说与风俗。",
+      "鸣神大社位于影向山顶，这一段讲述当地居民流传已久的传说与风俗。",
+    ];
+    const r = await upload(name, [
+      { name: "long.md", content: `# 城市\n\n${filler.join("\n\n")}` },
+      { name: "small.md", content: `# 稻妻\n\n${small.join("\n\n")}` },
+    ]);
+    if (r.status !== 200) throw new Error(`upload: ${r.status}`);
+    let rowsRead = 0;
+    const counting = new D1KeywordIndex({
+      prepare: (sql: string) => {
+        const st = env.DB.prepare(sql);
+        return {
+          bind: (...args: unknown[]) => ({
+            all: async () => {
+              const res = await st.bind(...args).all();
+              rowsRead += res.meta.rows_read;
+              return res;
+            },
+          }),
+        };
+      },
+    } as unknown as D1Database);
+    const found = await counting.searchTwoStage({
+      ...filterOf(name),
+      text: "雷电将军",
+      limit: 10,
+      parentTypes: PARENT_TYPES,
+      parents: 3,
+      above: 20_000,
+      families: { of: 10, maxChars: 100 },
+    });
+    expect(found?.hits.length).toBe(1);
+    // Its one family is the small document's two passages; the other document's 600 are rows
+    // the statement has no reason to visit.
+    expect([...(found?.families?.values() ?? [])].map((f) => f.count)).toEqual([2]);
+    expect(rowsRead).toBeLessThan(600);
+  });
+
   it("give the pipeline the items reading the families gives", async ({ expect }) => {
     const name = await seeded();
     // The same index with the families it brings dropped: parent expansion reads them.
