@@ -134,12 +134,12 @@ function twoStageSql(
           FROM top LEFT JOIN nodes n ON n.seq = top.seq),
     roots AS (SELECT coalesce(root_id, node_id) AS root FROM w WHERE parent AND (SELECT on_ FROM big)
               ORDER BY rank, seq LIMIT ${int(o.parents)}),
-    r AS (SELECT *, sum(ok) OVER (ORDER BY rank, seq ROWS UNBOUNDED PRECEDING) AS ok_rank,
-            CASE WHEN ok AND root_id IN (SELECT root FROM roots) THEN 1 ELSE 0 END AS inside FROM w),
-    r2 AS (SELECT *, sum(inside) OVER (ORDER BY rank, seq ROWS UNBOUNDED PRECEDING) AS inside_rank FROM r),
+    r AS (SELECT *, count(*) OVER win AS ok_rank, sum(inside) OVER win AS inside_rank
+          FROM (SELECT *, CASE WHEN root_id IN (SELECT root FROM roots) THEN 1 ELSE 0 END AS inside FROM w WHERE ok)
+          WINDOW win AS (ORDER BY rank, seq ROWS UNBOUNDED PRECEDING)),
     out AS MATERIALIZED (SELECT seq, rank, ok_rank, inside_rank, ok_rank <= ${int(o.limit)} AS hit,
-              inside AND inside_rank <= ${int(o.limit)} AS inside FROM r2
-            WHERE ok AND (ok_rank <= ${int(o.limit)} OR (inside AND inside_rank <= ${int(o.limit)}))),
+              inside AND inside_rank <= ${int(o.limit)} AS inside FROM r
+            WHERE ok_rank <= ${int(o.limit)} OR (inside AND inside_rank <= ${int(o.limit)})),
     fp AS (SELECT DISTINCT n.parent_id AS pid FROM out CROSS JOIN nodes n ON n.seq = out.seq
            WHERE n.parent_id IS NOT NULL AND ((out.hit AND out.ok_rank <= ${of}) OR (out.inside AND out.inside_rank <= ${of}))),
     fs AS (SELECT fp.pid AS pid, count(f.seq) AS k, coalesce(sum(length(f.raw_text)), 0) AS chars
