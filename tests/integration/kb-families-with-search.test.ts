@@ -8,8 +8,7 @@ import { D1KeywordIndex } from "../../src/adapters/d1/d1-keyword-index";
 import type { NodeType } from "../../src/domain/retrieval/context-node";
 import type { KeywordIndex } from "../../src/domain/retrieval/ports";
 import { DEFAULT_RETRIEVAL_OPTIONS, retrieve } from "../../src/domain/retrieval/retrieve";
-import { collectionScope } from "../../src/domain/retrieval/scope-key";
-import { createCollection, uniqueName, upload } from "../support/knowledge-api";
+import { passagesOf, seededCollection } from "../support/knowledge-api";
 
 const index = new D1KeywordIndex(env.DB);
 const store = new D1ContextStore(env.DB);
@@ -30,20 +29,13 @@ const doc = (d: number) =>
     ]).flat(),
   ].join("\n\n");
 
-async function seeded(): Promise<string> {
-  const name = uniqueName("families");
-  await createCollection(name, { chunkSize: 50, chunkOverlap: 0 });
-  const files = Array.from({ length: 4 }, (_, d) => ({ name: `doc-${d}.md`, content: doc(d) }));
-  const r = await upload(name, files);
-  if (r.status !== 200) throw new Error(`upload: ${r.status}`);
-  return name;
-}
-
-const filterOf = (name: string) => ({
-  scopes: [collectionScope(name)],
-  nodeTypes: ["passage"] as NodeType[],
-  collections: [name],
-});
+const seeded = () =>
+  seededCollection(
+    "families",
+    50,
+    Array.from({ length: 4 }, (_, d) => ({ name: `doc-${d}.md`, content: doc(d) })),
+  );
+const filterOf = passagesOf;
 
 const ask = (name: string, text: string, families: { of: number; maxChars: number }, above = 20_000) =>
   index.searchTwoStage({
@@ -113,8 +105,6 @@ describe("families brought by the search", () => {
   });
 
   it("are read by the statement in proportion to its hits, not to the collection", async ({ expect }) => {
-    const name = uniqueName("families-big");
-    await createCollection(name, { chunkSize: 50, chunkOverlap: 0 });
     const filler = Array.from(
       { length: 600 },
       (_, i) => `第${i}段：普通的文字记录，讲述一座城市里平常的一天。`,
@@ -123,11 +113,10 @@ describe("families brought by the search", () => {
       "雷电将军守护着稻妻，这一段讲述当地居民流传已久的传说与风俗。",
       "鸣神大社位于影向山顶，这一段讲述当地居民流传已久的传说与风俗。",
     ];
-    const r = await upload(name, [
+    const name = await seededCollection("families-big", 50, [
       { name: "long.md", content: `# 城市\n\n${filler.join("\n\n")}` },
       { name: "small.md", content: `# 稻妻\n\n${small.join("\n\n")}` },
     ]);
-    if (r.status !== 200) throw new Error(`upload: ${r.status}`);
     let rowsRead = 0;
     const counting = new D1KeywordIndex({
       prepare: (sql: string) => {

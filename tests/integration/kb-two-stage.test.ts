@@ -6,8 +6,8 @@ import { describe, it } from "vitest";
 import { D1ContextStore } from "../../src/adapters/d1/d1-context-store";
 import { D1KeywordIndex } from "../../src/adapters/d1/d1-keyword-index";
 import type { NodeType } from "../../src/domain/retrieval/context-node";
-import { collectionScope, type ScopeKey } from "../../src/domain/retrieval/scope-key";
-import { createCollection, uniqueName, upload } from "../support/knowledge-api";
+import type { ScopeKey } from "../../src/domain/retrieval/scope-key";
+import { passagesOf, seededCollection } from "../support/knowledge-api";
 
 const index = new D1KeywordIndex(env.DB);
 const store = new D1ContextStore(env.DB);
@@ -29,20 +29,13 @@ const doc = (d: number) =>
     ]).flat(),
   ].join("\n\n");
 
-async function seeded(): Promise<string> {
-  const name = uniqueName("twostage");
-  await createCollection(name, { chunkSize: 60, chunkOverlap: 0 });
-  const files = Array.from({ length: 6 }, (_, d) => ({ name: `doc-${d}.md`, content: doc(d) }));
-  const r = await upload(name, files);
-  if (r.status !== 200) throw new Error(`upload: ${r.status}`);
-  return name;
-}
-
-const filterOf = (name: string) => ({
-  scopes: [collectionScope(name)],
-  nodeTypes: ["passage"] as NodeType[],
-  collections: [name],
-});
+const seeded = () =>
+  seededCollection(
+    "twostage",
+    60,
+    Array.from({ length: 6 }, (_, d) => ({ name: `doc-${d}.md`, content: doc(d) })),
+  );
+const filterOf = passagesOf;
 
 describe("two-stage search in one ranking", () => {
   it("gives what searching the parents, then inside them, gives when the window holds every match", async ({

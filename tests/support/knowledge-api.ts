@@ -1,5 +1,7 @@
 /** Helpers for the knowledge-base admin API in integration tests. */
 import { exports } from "cloudflare:workers";
+import type { NodeType } from "../../src/domain/retrieval/context-node";
+import { collectionScope } from "../../src/domain/retrieval/scope-key";
 
 export const ADMIN = { authorization: "Bearer test-admin-token" };
 
@@ -38,6 +40,26 @@ export async function upload(collection: string, files: UploadFile[]) {
   });
   return { status: res.status, body: (await res.json()) as { results: ImportResult[]; failed: number } };
 }
+
+/** A new collection (`prefix-…`) holding these files, imported through the API. */
+export async function seededCollection(
+  prefix: string,
+  chunkSize: number,
+  files: UploadFile[],
+): Promise<string> {
+  const name = uniqueName(prefix);
+  await createCollection(name, { chunkSize, chunkOverlap: 0 });
+  const r = await upload(name, files);
+  if (r.status !== 200) throw new Error(`upload: ${r.status}`);
+  return name;
+}
+
+/** The index filter of one collection's passages. */
+export const passagesOf = (name: string) => ({
+  scopes: [collectionScope(name)],
+  nodeTypes: ["passage"] as NodeType[],
+  collections: [name],
+});
 
 export type ImportResult = {
   file: string;
