@@ -6,6 +6,7 @@ import { describe, it } from "vitest";
 import { D1ContextStore } from "../../src/adapters/d1/d1-context-store";
 import { D1KeywordIndex } from "../../src/adapters/d1/d1-keyword-index";
 import type { NodeType } from "../../src/domain/retrieval/context-node";
+import { parentFamilies } from "../../src/domain/retrieval/parent-families";
 import type { KeywordIndex } from "../../src/domain/retrieval/ports";
 import { DEFAULT_RETRIEVAL_OPTIONS, retrieve } from "../../src/domain/retrieval/retrieve";
 import { passagesOf, seededCollection } from "../support/knowledge-api";
@@ -102,6 +103,24 @@ describe("families brought by the search", () => {
     expect(same?.count).toBe(family.count - 1);
     expect(same?.text).toBe(kept.map((c) => c.rawText).join("\n"));
     expect(same?.text).not.toContain(gone.rawText);
+  });
+
+  it("hold no child outside the parent's scope, brought or read", async ({ expect }) => {
+    const name = await seeded();
+    const before = await ask(name, "天守阁的故事", { of: 10, maxChars: 100_000 });
+    const family = [...(before?.families?.values() ?? [])].find((f) => f.count > 1);
+    if (!family) throw new Error("no family of two");
+    const [moved, ...kept] = await store.children(family.parent.nodeId, 10);
+    if (!moved) throw new Error("no child");
+    // A row of another collection that still names the parent: it must not be merged into it.
+    await env.DB.prepare("UPDATE nodes SET scope_id = ?2, collection = ?2 WHERE node_id = ?1")
+      .bind(moved.nodeId, `${name}-other`)
+      .run();
+    const keptText = kept.map((c) => c.rawText).join("\n");
+    const after = await ask(name, "天守阁的故事", { of: 10, maxChars: 100_000 });
+    expect(after?.families?.get(family.parent.nodeId)).toMatchObject({ count: kept.length, text: keptText });
+    const read = await parentFamilies(store, [family.parent.nodeId], ["passage"], null);
+    expect(read.families.get(family.parent.nodeId)).toEqual({ count: kept.length, text: keptText });
   });
 
   it("are read by the statement in proportion to its hits, not to the collection", async ({ expect }) => {

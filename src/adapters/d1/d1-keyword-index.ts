@@ -111,7 +111,7 @@ function collectionSearchSql(where: string, limit: number | null, carry: number)
  * parents, then inside them ranked every match three times.
  *
  * Families: the parents of each list's first `families.of` rows (`kind` 1), with the count of
- * their active children of the hit types and, where those hold at most `families.maxChars`
+ * their active children of the hit types in their own scope and, where those hold at most `families.maxChars`
  * characters, their raw texts joined in position order: parent expansion's reads, in the same
  * statement, one row per parent.
  */
@@ -125,8 +125,12 @@ function twoStageSql(
   const counted = kbCountsWhere({ scopes: "?1", types: `?${sized}`, collections: `?${sized + 1}` });
   const big = `
     big AS (SELECT (SELECT coalesce(sum(nodes), 0) FROM kb_counts WHERE ${counted}) > ?5 AS on_),`;
-  const childOf = (alias: string, pid: string) => `${alias}.parent_id = ${pid} AND ${alias}.status = 'active'
-      AND ${alias}.node_type IN (SELECT value FROM json_each(?${sized}))`;
+  // A child outside its parent's scope is never part of the family (parent expansion shows
+  // the parent's passages to whoever may read the parent). The unary + keeps the scope terms
+  // off the indexes: by scope SQLite would walk every row of the collection, not the parent's.
+  const childOf = (alias: string, parent: string) => `${alias}.parent_id = ${parent}.node_id
+      AND +${alias}.scope_type = ${parent}.scope_type AND +${alias}.scope_id = ${parent}.scope_id
+      AND ${alias}.status = 'active' AND ${alias}.node_type IN (SELECT value FROM json_each(?${sized}))`;
   const of = int(o.families.of);
   return `${ranked(`(SELECT CASE WHEN on_ THEN ${int(o.wide)} ELSE ${int(o.narrow)} END FROM big)`, big)},
     w AS MATERIALIZED (SELECT top.seq AS seq, top.rank AS rank, coalesce(${hitWhere}, 0) AS ok,
@@ -143,7 +147,8 @@ function twoStageSql(
     fp AS (SELECT DISTINCT n.parent_id AS pid FROM out CROSS JOIN nodes n ON n.seq = out.seq
            WHERE n.parent_id IS NOT NULL AND ((out.hit AND out.ok_rank <= ${of}) OR (out.inside AND out.inside_rank <= ${of}))),
     fs AS (SELECT fp.pid AS pid, count(f.seq) AS k, coalesce(sum(length(f.raw_text)), 0) AS chars
-           FROM fp LEFT JOIN nodes f ON ${childOf("f", "fp.pid")} GROUP BY fp.pid)
+           FROM fp CROSS JOIN nodes pa ON pa.node_id = fp.pid LEFT JOIN nodes f ON ${childOf("f", "pa")}
+           GROUP BY fp.pid)
     SELECT 0 AS kind, out.rank AS rank, out.seq AS o2, out.hit AS hit, out.inside AS inside,
       (SELECT on_ FROM big) AS two_stage, (SELECT count(*) FROM w) AS window_rows,
       NULL AS family_count, NULL AS family_text, ${nodeFields("n")}
@@ -151,7 +156,7 @@ function twoStageSql(
     UNION ALL
     SELECT 1, 0, 0, 0, 0, NULL, NULL, fs.k,
       CASE WHEN fs.chars <= ${int(o.families.maxChars)} THEN coalesce((SELECT group_concat(t, char(10))
-        FROM (SELECT c.raw_text AS t FROM nodes c WHERE ${childOf("c", "fs.pid")} ORDER BY c.position, c.seq)), '') END,
+        FROM (SELECT c.raw_text AS t FROM nodes c WHERE ${childOf("c", "p")} ORDER BY c.position, c.seq)), '') END,
       ${nodeFields("p")}
     FROM fs CROSS JOIN nodes p ON p.node_id = fs.pid
     ORDER BY kind, rank, o2`;

@@ -37,7 +37,12 @@ export async function parentFamilies(
   const [read, rows] = await Promise.all([store.childrenOf(missing, nodeTypes), store.load(missing)]);
   for (const p of rows) parents.set(p.nodeId, p);
   for (const id of missing) {
-    const children = read.get(id) ?? [];
+    const parent = parents.get(id);
+    // A child outside its parent's scope is never merged into it: the merged text is shown to
+    // whoever may read the parent.
+    const children = (read.get(id) ?? []).filter(
+      (c) => parent && c.scopeType === parent.scopeType && c.scopeId === parent.scopeId,
+    );
     families.set(id, { count: children.length, text: children.map((c) => c.rawText).join("\n") });
   }
   return { parents, families };

@@ -29,7 +29,7 @@ export type IndexFilter = {
 
 /**
  * A parent read with the search for parent expansion: its row, how many active children of the
- * searched types it has, and their raw texts joined by newlines in order — null when those hold
+ * searched types it has in its own scope, and their raw texts joined by newlines in order — null when those hold
  * more than the asked `maxChars` characters (too long to merge, so not sent).
  */
 export type Family = { readonly parent: ContextNode; readonly count: number; readonly text: string | null };

@@ -82,6 +82,17 @@ describe("parentFamilies", () => {
     expect(r.families.get("p1")).toEqual({ count: 2, text: "text of p1-a\ntext of p1-b" });
   });
 
+  it("merges no child outside its parent's scope", async ({ expect }) => {
+    const { store } = recordingStore();
+    const foreign = { ...node("p1-z", "p1"), scopeId: "other", collection: "other" };
+    const mixed: ContextStore = {
+      ...store,
+      childrenOf: async () => new Map([["p1", [node("p1-a", "p1"), foreign, node("p1-b", "p1")]]]),
+    };
+    const r = await parentFamilies(mixed, ["p1"], ["passage"], null);
+    expect(r.families.get("p1")).toEqual({ count: 2, text: "text of p1-a\ntext of p1-b" });
+  });
+
   it("keeps a family marked too long as null", async ({ expect }) => {
     const { store } = recordingStore();
     const long = {
