@@ -4,7 +4,7 @@ import { describe, it } from "vitest";
 import { D1KeywordIndex } from "../../src/adapters/d1/d1-keyword-index";
 import { memoryMatch } from "../../src/domain/memory/memory-query";
 import { collectionScope } from "../../src/domain/retrieval/scope-key";
-import { namespaced } from "../../src/domain/text/fts-namespace";
+import { namespaced, namespaceTemplate } from "../../src/domain/text/fts-namespace";
 import { indexText, queryTokens } from "../../src/domain/text/search-tokens";
 import { api, createCollection, uniqueName, upload } from "../support/knowledge-api";
 
@@ -151,6 +151,32 @@ describe("knowledge FTS namespaces", () => {
       expect(f.df.get(t), t).toBe((await ftsRows(`fts_tokens : "${namespaced(t, ns)}"`)).length);
     }
     expect(f.rows).toBe((await collectionSeqs(a)).length);
+  });
+
+  it("counts Latin, dotted and hyphenated tokens as FTS5 counts them, in each asked namespace", async ({
+    expect,
+  }) => {
+    const [a, b] = [uniqueName(), uniqueName()];
+    await createCollection(a);
+    await createCollection(b);
+    await upload(a, [{ name: "api.md", content: TEXT }]);
+    await upload(b, [{ name: "api.md", content: `${TEXT}\n\nA component again, and React again.` }]);
+    const tokens = ["component", "react", "v-model", "app.config.errorhandler", "absent", "将军"];
+    const f = await index.frequencies({
+      scopes: [collectionScope(a), collectionScope(b)],
+      nodeTypes: ["passage"],
+      tokens,
+    });
+    const namespaces = [await namespaceOf(a), await namespaceOf(b)];
+    for (const t of tokens) {
+      let n = 0;
+      for (const ns of namespaces)
+        n += (await ftsRows(`fts_tokens : ${namespaceTemplate(t).replaceAll("\u0001", ns)}`)).length;
+      expect(f.df.get(t), t).toBe(n);
+    }
+    expect(f.df.get("component")).toBeGreaterThan(1);
+    expect(f.df.get("absent")).toBe(0);
+    expect(f.rows).toBe((await collectionSeqs(a)).length + (await collectionSeqs(b)).length);
   });
 
   it("keeps kb_fts_df equal to the collection's rows across replace and delete", async ({ expect }) => {

@@ -375,39 +375,40 @@ export class D1KeywordIndex implements KeywordIndex {
     collections: readonly string[],
     tokens: readonly string[],
   ): Promise<TermFrequencies> {
-    const names = JSON.stringify(collections);
-    const counted = ["", ...tokens.filter(indexedVerbatim)];
-    const searched = tokens.filter((t) => !indexedVerbatim(t) && matchExpression([t]) !== null);
-    // Separate reads rather than one batch: started beside the search and the size, a coalescing
-    // binding sends all of them in one round trip (a batch would travel on its own).
-    const [table, ...fts] = await Promise.all([
-      this.#db
-        .prepare(
-          `WITH ${NAMESPACES}
-           SELECT t.value AS token, coalesce((SELECT sum(d.df) FROM kb_fts_df d
-             WHERE d.ns IN (SELECT ns FROM ns) AND d.token = t.value), 0) AS n
-           FROM json_each(?2) AS t`,
-        )
-        .bind(names, JSON.stringify(counted))
-        .all<{ token: string; n: number }>(),
-      ...searched.map((t) =>
-        this.#db
-          .prepare(
-            `WITH ${NAMESPACES}
-             SELECT count(*) AS n FROM nodes_fts WHERE nodes_fts MATCH coalesce(
-               (SELECT 'fts_tokens : (' || group_concat(${filled("?2")}, ' OR ') || ')' FROM ns), '${NOTHING}')`,
-          )
-          .bind(names, namespaceTemplate(t))
-          .all<{ n: number }>(),
+    // "" counts the collections' rows (kb_fts_df keeps it per namespace). Han/kana tokens are
+    // indexed verbatim and counted in kb_fts_df; others (porter stems Latin words, a dotted or
+    // hyphenated token is a phrase) are counted by FTS in the namespaced postings alone.
+    const asked = [
+      ["", "", 1],
+      ...tokens.flatMap((t) =>
+        indexedVerbatim(t)
+          ? [[t, "", 1]]
+          : matchExpression([t]) !== null
+            ? [[t, namespaceTemplate(t), 0]]
+            : [],
       ),
-    ]);
+    ];
+    // One statement: the counts per token are correlated subqueries, so FTS5 sees each token's
+    // MATCH string as a constant. Started beside the search and the size, it travels with them.
+    const { results } = await this.#db
+      .prepare(
+        `WITH ${NAMESPACES}
+         SELECT t.value ->> '$[0]' AS token, CASE WHEN t.value ->> '$[2]' THEN
+             coalesce((SELECT sum(d.df) FROM kb_fts_df d
+               WHERE d.ns IN (SELECT ns FROM ns) AND d.token = t.value ->> '$[0]'), 0)
+           ELSE (SELECT count(*) FROM nodes_fts WHERE nodes_fts MATCH coalesce(
+             (SELECT 'fts_tokens : (' || group_concat(${filled("(t.value ->> '$[1]')")}, ' OR ') || ')' FROM ns),
+             '${NOTHING}')) END AS n
+         FROM json_each(?2) AS t`,
+      )
+      .bind(JSON.stringify(collections), JSON.stringify(asked))
+      .all<{ token: string; n: number }>();
     const df = new Map<string, number>();
     let rows = 0;
-    for (const r of table?.results ?? []) {
+    for (const r of results) {
       if (r.token === "") rows = r.n;
       else df.set(r.token, r.n);
     }
-    for (const [i, t] of searched.entries()) df.set(t, fts[i]?.results[0]?.n ?? 0);
     for (const t of tokens) if (!df.has(t)) df.set(t, 0);
     return { rows, df };
   }
