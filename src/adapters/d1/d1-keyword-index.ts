@@ -346,10 +346,10 @@ export class D1KeywordIndex implements KeywordIndex {
   }
 
   /**
-   * One batch. Collections: their row count and the frequencies of Han/kana tokens from
-   * kb_fts_df, and one FTS count per other token (porter stems Latin words, a dotted or
-   * hyphenated token is a phrase) in the namespaced postings alone. Other scopes: the
-   * scopes' row count, then one count per token, both AND-ed with the scope_token column.
+   * Collections: one statement giving their row count and the frequencies of Han/kana tokens
+   * from kb_fts_df, and an FTS count per other token (porter stems Latin words, a dotted or
+   * hyphenated token is a phrase) in the namespaced postings alone. Other scopes: one batch of
+   * the scopes' row count, then one count per token, both AND-ed with the scope_token column.
    */
   async frequencies(q: IndexFilter & { tokens: readonly string[] }): Promise<TermFrequencies> {
     const tokens = [...new Set(q.tokens)].slice(0, MAX_QUERY_TOKENS);
