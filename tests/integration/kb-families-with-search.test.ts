@@ -51,6 +51,17 @@ const ask = (name: string, text: string, families: { of: number; maxChars: numbe
 
 const codePoints = (s: string) => [...s].length;
 
+/** A seeded collection, a brought family of two or more, and that family's children in order. */
+async function familyOfTwo() {
+  const name = await seeded();
+  const found = await ask(name, "天守阁的故事", { of: 10, maxChars: 100_000 });
+  const family = [...(found?.families?.values() ?? [])].find((f) => f.count > 1);
+  if (!family) throw new Error("no family of two");
+  const [first, ...rest] = await store.children(family.parent.nodeId, 10);
+  if (!first) throw new Error("no child");
+  return { name, family, first, rest };
+}
+
 describe("families brought by the search", () => {
   it("are the store's parents and active children, for each list's first rows", async ({ expect }) => {
     const name = await seeded();
@@ -91,12 +102,7 @@ describe("families brought by the search", () => {
   });
 
   it("hold no archived child", async ({ expect }) => {
-    const name = await seeded();
-    const before = await ask(name, "天守阁的故事", { of: 10, maxChars: 100_000 });
-    const family = [...(before?.families?.values() ?? [])].find((f) => f.count > 1);
-    if (!family) throw new Error("no family of two");
-    const [gone, ...kept] = await store.children(family.parent.nodeId, 10);
-    if (!gone) throw new Error("no child");
+    const { name, family, first: gone, rest: kept } = await familyOfTwo();
     await env.DB.prepare("UPDATE nodes SET status = 'archived' WHERE node_id = ?1").bind(gone.nodeId).run();
     const after = await ask(name, "天守阁的故事", { of: 10, maxChars: 100_000 });
     const same = after?.families?.get(family.parent.nodeId);
@@ -106,12 +112,7 @@ describe("families brought by the search", () => {
   });
 
   it("hold no child outside the parent's scope, brought or read", async ({ expect }) => {
-    const name = await seeded();
-    const before = await ask(name, "天守阁的故事", { of: 10, maxChars: 100_000 });
-    const family = [...(before?.families?.values() ?? [])].find((f) => f.count > 1);
-    if (!family) throw new Error("no family of two");
-    const [moved, ...kept] = await store.children(family.parent.nodeId, 10);
-    if (!moved) throw new Error("no child");
+    const { name, family, first: moved, rest: kept } = await familyOfTwo();
     // A row of another collection that still names the parent: it must not be merged into it.
     await env.DB.prepare("UPDATE nodes SET scope_id = ?2, collection = ?2 WHERE node_id = ?1")
       .bind(moved.nodeId, `${name}-other`)
