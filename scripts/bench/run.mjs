@@ -58,7 +58,18 @@ const vars = {
   ADMIN_TOKEN: "bench-admin",
   ...(process.env.BENCH_CONFIG ? { AKASHA_CONFIG: process.env.BENCH_CONFIG } : {}),
 };
-console.log(JSON.stringify({ state_dir: persistTo, state_on_tmpfs: onTmpfs, runs, ...machineLoad() }));
+// wrangler's local trace store works on the same thread as the Worker for every request and
+// binding call, which production does not: off unless BENCH_LOCAL_TRACES=1.
+const localTraces = process.env.BENCH_LOCAL_TRACES === "1";
+console.log(
+  JSON.stringify({
+    state_dir: persistTo,
+    state_on_tmpfs: onTmpfs,
+    local_traces: localTraces,
+    runs,
+    ...machineLoad(),
+  }),
+);
 
 const results = Object.fromEntries(selected.map((name) => [name, []]));
 for (let run = 1; run <= runs; run++) {
@@ -67,7 +78,7 @@ for (let run = 1; run <= runs; run++) {
   // A CPU profile (ack-profile) reads the isolate over wrangler's inspector.
   const inspector = process.env.BENCH_INSPECTOR_PORT;
   const extraArgs = inspector ? ["--inspector-port", inspector] : [];
-  const server = await startWranglerDev({ port, vars, persistTo, quiet: true, extraArgs });
+  const server = await startWranglerDev({ port, vars, persistTo, quiet: true, extraArgs, localTraces });
   try {
     for (const name of selected) {
       const bench = await BENCHES[name]();

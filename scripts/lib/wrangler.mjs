@@ -35,8 +35,20 @@ export const LOCAL_MODE_VARS = { AKASHA_ENV: "local" };
 /**
  * Starts `wrangler dev` in local mode on a port; resolves once it answers /healthz. The child
  * is killed when this process exits.
+ *
+ * `localTraces: false` turns off wrangler's local trace store (`X_LOCAL_OBSERVABILITY`, on by
+ * default): it makes every request and binding call emit spans to a collector worker that
+ * writes them to a SQLite object in the same workerd process. Production has nothing of the
+ * kind on the request's thread, so the benchmarks leave it out.
  */
-export async function startWranglerDev({ port, vars = {}, persistTo, quiet = false, extraArgs = [] }) {
+export async function startWranglerDev({
+  port,
+  vars = {},
+  persistTo,
+  quiet = false,
+  extraArgs = [],
+  localTraces = true,
+}) {
   const args = [
     "dev",
     "--port",
@@ -52,7 +64,11 @@ export async function startWranglerDev({ port, vars = {}, persistTo, quiet = fal
   const child = spawn(process.execPath, [wranglerBin, ...args], {
     cwd: root,
     stdio: quiet ? ["ignore", "pipe", "pipe"] : ["ignore", "inherit", "inherit"],
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    env: {
+      ...process.env,
+      WRANGLER_SEND_METRICS: "false",
+      ...(localTraces ? {} : { X_LOCAL_OBSERVABILITY: "false" }),
+    },
     detached: false,
   });
   let output = "";
