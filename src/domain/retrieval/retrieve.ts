@@ -231,9 +231,9 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   // The heading field replaces the hint list where documents have headings; over flat
   // documents (a title and text, as in an entity wiki) the measured winner is the hint list.
   const fielded = options.headingWeight > 0 && termWeights !== null && sectioned(visible);
-  // The floor weighs the identifiers the asking turn names (none: the floor passes).
+  // The floor weighs the identifiers the asking turn names (none, or only in passing: it passes).
   const names =
-    termWeights && options.relevanceFloor > 0 ? identifierWeights(turns.at(-1) ?? "", termWeights) : null;
+    termWeights && options.relevanceFloor > 0 ? floorNames(turns.at(-1) ?? "", termWeights) : null;
   // Fields tokenize every candidate's text, the costliest step of a search: only when the
   // fielded ranking or the floor reads them.
   const fields =
@@ -339,6 +339,24 @@ export function identifierWeights(turn: string, weights: ReadonlyMap<string, num
 }
 
 const IDENTIFIER = /^[a-z][a-z0-9_.$-]{2,}$/;
+
+/**
+ * Share of the query's weight its identifiers must carry for the floor to judge it. A question
+ * about a library names it and its API and says little else ("Pinia 的 storeToRefs 怎么用？");
+ * a problem described at length may name things in passing — the asker's own component, an
+ * acronym, the DOM call they tried — that no documentation holds, and is still answered.
+ */
+export const FLOOR_NAME_SHARE = 0.25;
+
+/** The identifiers the floor judges: those of the asking turn, when they carry FLOOR_NAME_SHARE. */
+export function floorNames(turn: string, weights: ReadonlyMap<string, number>): Map<string, number> {
+  const names = identifierWeights(turn, weights);
+  let all = 0;
+  for (const w of weights.values()) all += w;
+  let named = 0;
+  for (const w of names.values()) named += w;
+  return all > 0 && named / all >= FLOOR_NAME_SHARE ? names : new Map();
+}
 
 /** True when most candidates sit under a heading: the heading path is then a field worth scoring. */
 function sectioned(visible: ReadonlyMap<string, ContextNode>): boolean {

@@ -12,6 +12,8 @@ import type {
 import {
   coverageOf,
   DEFAULT_RETRIEVAL_OPTIONS,
+  FLOOR_NAME_SHARE,
+  floorNames,
   hintStrength,
   idfWeights,
   namedIn,
@@ -562,6 +564,34 @@ describe("relevance floor", () => {
       // Floor off: the least-bad passages come back.
       ask(keywords, "storetorefs 方法", 0).then((r) => expect(r.items.length).toBe(4)),
     ]);
+  });
+
+  it("judges a question about names, not a described problem that names something in passing", ({
+    expect,
+  }) => {
+    const keywords = new CountingKeywords(nodes);
+    return Promise.all([
+      // The asker's own word no document holds, in a long description: still answered.
+      ask(keywords, "ppt 侦听器 回调 缓存 插槽 内容 组件 传递", 0.5).then((r) =>
+        expect(r.items.length).toBeGreaterThan(0),
+      ),
+      // The same word as most of the question: nothing.
+      ask(keywords, "ppt 缓存", 0.5).then((r) => expect(r.items).toEqual([])),
+    ]);
+  });
+
+  it("counts the names' share of the question's weight", ({ expect }) => {
+    const weights = new Map([
+      ["storetorefs", 3],
+      ["方法", 1],
+    ]);
+    expect([...floorNames("storetorefs 方法", weights).keys()]).toEqual(["storetorefs"]);
+    const passing = new Map([
+      ["ppt", 1],
+      ...["侦听器", "回调", "缓存", "插槽"].map((t): [string, number] => [t, 1]),
+    ]);
+    expect(1 / 5).toBeLessThan(FLOOR_NAME_SHARE);
+    expect(floorNames("ppt 侦听器 回调 缓存 插槽", passing).size).toBe(0);
   });
 
   it("stays off for an index without frequencies", async ({ expect }) => {
