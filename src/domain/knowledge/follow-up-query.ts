@@ -1,9 +1,11 @@
 /**
  * Deterministic context fusion for follow-up questions ("那它的缓存呢？"): a question that leans
- * on what was said before — it refers back (那/它/这个/this/it…) or is too short to stand alone —
- * is searched after the chat's previous user turns, one line each, oldest first. The pipeline
- * weighs each earlier line at half the next (docs/retrieval.md#pipeline), so the subject the
- * previous turn named is carried forward without outweighing what is asked now.
+ * on what was said before — it opens by continuing ("那…", "如果…", "还有…"), points back
+ * ("它", "这个", "两种…") before anything in it could be what it points to, asks "…呢/…吗",
+ * or is too short to stand alone — is searched after the chat's previous user turns, one line
+ * each, oldest first. The pipeline weighs each earlier line at half the next
+ * (docs/retrieval.md#pipeline), so the subject the previous turn named is carried forward
+ * without outweighing what is asked now.
  */
 /** What fusion reads of a recent turn of the chat. */
 export type EarlierTurn = { readonly role: "user" | "assistant"; readonly text: string };
@@ -14,8 +16,28 @@ export const FOLLOW_UP_TURNS = 2;
 /** Below this many characters (punctuation and spaces aside) a question rarely stands alone. */
 const SHORT = 8;
 
-const REFERS_BACK =
-  /^(那|那么|那它|它|它们|这个|那个|这些|那些|这|其|该|还有|另外|然后|如果是|要是)|(它|它们|这个|那个|这种|那种|上面|刚才|前面|同样)|(呢|吗)[？?]?$|\b(it|its|this|that|they|them|those)\b/iu;
+/** Openings that continue what was said: "那…", "如果…", "还有…", "另外…". */
+const CONTINUES =
+  /^(那|如果|假如|要是|万一|还有|还能|还可以|另外|然后|而且|并且|但是|可是|不过|同样|这样|那样|这么)/u;
+
+/**
+ * Words that point back ("它", "这个", "这种写法", "两种"): a follow-up when they come in the
+ * question's first clause, before anything they could point to in the question itself ("想把它留住"
+ * after a clause that names what "它" is does not lean on earlier turns).
+ */
+const POINTS_BACK =
+  /(它|它们|这个|那个|这些|那些|这种|那种|这样|那样|这里|那里|上面|上述|刚才|前面|之前|两种|两者|二者|另一|别的|其他|其它)/u;
+
+/** A question that ends by asking "what about …呢". */
+const WHAT_ABOUT = /呢[？?]?$/u;
+
+/** "…吗": a yes/no question, often about the thing just discussed ("能用在组件上吗"). */
+const ENDS_MA = /吗[？?]?$/u;
+
+const ENGLISH_BACK = /\b(it|its|this|that|they|them|those)\b/iu;
+
+/** Up to the first clause break: a pointing word here has nothing before it to point to. */
+const FIRST_CLAUSE = /^[^，,；;。.！!？?]*/u;
 
 const NOISE = /[\p{P}\p{S}\s]/gu;
 
@@ -23,7 +45,14 @@ const NOISE = /[\p{P}\p{S}\s]/gu;
 export function isFollowUp(question: string): boolean {
   const q = question.trim();
   if (q === "") return false;
-  return q.replace(NOISE, "").length < SHORT || REFERS_BACK.test(q);
+  return (
+    q.replace(NOISE, "").length < SHORT ||
+    CONTINUES.test(q) ||
+    POINTS_BACK.test(FIRST_CLAUSE.exec(q)?.[0] ?? "") ||
+    WHAT_ABOUT.test(q) ||
+    ENDS_MA.test(q) ||
+    ENGLISH_BACK.test(q)
+  );
 }
 
 /**

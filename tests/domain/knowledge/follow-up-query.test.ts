@@ -13,6 +13,21 @@ describe("follow-up fusion", () => {
     expect(isFollowUp("")).toBe(false);
   });
 
+  it("reads openings that continue, and words that point back before anything they could point to", ({
+    expect,
+  }) => {
+    // A conditional or "what else" opening carries the earlier subject.
+    expect(isFollowUp("如果同一个页面上挂了两个 Vue 应用，生成的 id 会不会重复？")).toBe(true);
+    expect(isFollowUp("还有别的写法吗")).toBe(true);
+    expect(isFollowUp("另外，服务端渲染的时候要注意什么")).toBe(true);
+    // Pointing back in the first clause: nothing in the question says what "这个" is.
+    expect(isFollowUp("后代组件想改这个值的话，直接改可以吗？推荐怎么写？")).toBe(true);
+    expect(isFollowUp("两种写法有什么区别，哪个更好")).toBe(true);
+    // The same pronoun after a clause that names its referent stands alone.
+    expect(isFollowUp("切换标签页的时候组件里填的内容都没了，想把它留住")).toBe(false);
+    expect(isFollowUp("弹窗被父元素的 overflow hidden 裁掉了，想把它渲染到 body 下面")).toBe(false);
+  });
+
   it("searches a follow-up after the last two user turns, oldest first, without the bot's", ({ expect }) => {
     const recent = [
       user("v-for 怎么用？"),
