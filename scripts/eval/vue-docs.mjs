@@ -17,7 +17,7 @@ import path from "node:path";
 import { markdownSections, SectionBm25 } from "./section-bm25.mjs";
 
 export const DEFAULT_QUESTIONS = path.join(import.meta.dirname, "data", "vue-docs.dev.jsonl");
-export const KINDS = ["term", "paraphrase", "followup", "unanswerable"];
+export const KINDS = ["term", "paraphrase", "followup", "switch", "unanswerable"];
 const LIMIT = 5;
 
 function walk(dir, prefix = "") {
