@@ -16,9 +16,8 @@ export const FOLLOW_UP_TURNS = 2;
 /** Below this many characters (punctuation and spaces aside) a question rarely stands alone. */
 const SHORT = 8;
 
-/** Openings that continue what was said: "那…", "如果…", "还有…", "另外…". */
-const CONTINUES =
-  /^(那|如果|假如|要是|万一|还有|还能|还可以|另外|然后|而且|并且|但是|可是|不过|同样|这样|那样|这么)/u;
+/** Openings that continue what was said: "那…", "这…", "如果…", "还有…", "另外…". */
+const CONTINUES = /^(那|这|其|如果|假如|要是|万一|还有|还能|还可以|另外|然后|而且|并且|但是|可是|不过|同样)/u;
 
 /**
  * Words that point back ("它", "这个", "这种写法", "两种"): a follow-up when they come in the

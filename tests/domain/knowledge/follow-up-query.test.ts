@@ -20,6 +20,7 @@ describe("follow-up fusion", () => {
     expect(isFollowUp("如果同一个页面上挂了两个 Vue 应用，生成的 id 会不会重复？")).toBe(true);
     expect(isFollowUp("还有别的写法吗")).toBe(true);
     expect(isFollowUp("另外，服务端渲染的时候要注意什么")).toBe(true);
+    expect(isFollowUp("这怎么配置才能在生产环境生效")).toBe(true);
     // Pointing back in the first clause: nothing in the question says what "这个" is.
     expect(isFollowUp("后代组件想改这个值的话，直接改可以吗？推荐怎么写？")).toBe(true);
     expect(isFollowUp("两种写法有什么区别，哪个更好")).toBe(true);
