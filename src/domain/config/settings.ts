@@ -138,7 +138,8 @@ const RetrievalProfileSchema = z
     minCoverage: z.number().min(0).max(1),
     /**
      * Share of the IDF weight of the identifiers (Latin words of ≥ 3 letters) the asking turn names
-     * that some candidate must hold (0 = none): below it, nothing is returned.
+     * that some candidate must hold (0 = none): below it, nothing is returned. Judged only when
+     * those identifiers carry at least a quarter of the question's weight (FLOOR_NAME_SHARE).
      */
     relevanceFloor: z.number().min(0).max(1),
     /**
