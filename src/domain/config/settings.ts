@@ -150,6 +150,12 @@ const RetrievalProfileSchema = z
     hintSharpness: z.number().min(0).max(8),
     /** Fielded re-scoring: weight of a content word in the heading path against a body match (0 = off). */
     headingWeight: z.number().min(0).max(50),
+    /**
+     * Weight of the document-evidence list in the fielded ranking (a page with several matching
+     * sections ranks up; 0 = off). Off by default: it won on the questions it was designed from
+     * and lost on a set written apart from them (README, "Document evidence").
+     */
+    documentEvidence: z.number().min(0).max(4),
     /** Collections whose whole text fits this many tokens are returned whole (0 = never). */
     readWholeTokens: z.number().int().min(0).max(50_000),
     /** Above this many passages, search picks documents/sections first, then passages inside them. */
@@ -297,6 +303,7 @@ export const DEFAULT_SETTINGS: Settings = {
       relevanceFloor: 0.6,
       hintSharpness: 0,
       headingWeight: 3,
+      documentEvidence: 0,
       readWholeTokens: 1200,
       twoStageAbove: 20_000,
       neighbours: 1,
@@ -314,6 +321,7 @@ export const DEFAULT_SETTINGS: Settings = {
       relevanceFloor: 0.6,
       hintSharpness: 0,
       headingWeight: 3,
+      documentEvidence: 0,
       readWholeTokens: 0,
       twoStageAbove: 20_000,
       neighbours: 0,

@@ -58,6 +58,7 @@ export function profileOptions(profile: RetrievalProfile): RetrievalOptions {
     perRoot: profile.perRoot,
     parentTokens: profile.parentTokens,
     rerank: profile.rerank,
+    weights: { ...DEFAULT_RETRIEVAL_OPTIONS.weights, roots: profile.documentEvidence },
   };
 }
 

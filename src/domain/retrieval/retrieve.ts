@@ -38,6 +38,7 @@ import type {
 } from "./ports";
 import { isQuestionWord, QUESTION_WORDS } from "./question-words";
 import { ROOT_EVIDENCE_TOP, rootEvidenceRanking } from "./root-evidence";
+import { SECTION_EVIDENCE_WEIGHT, sectionEvidenceRanking } from "./section-evidence";
 import { type VectorSearchDeps, vectorSearch, vectorsEnabled } from "./vector-search";
 
 export type RetrievalDeps = VectorSearchDeps & {
@@ -102,7 +103,9 @@ export type RetrievalOptions = {
     readonly hint: number;
     readonly rerank: number;
     readonly fields?: number;
-    /** The document-evidence list of the fielded ranking (root-evidence.ts). */
+    /** The section list of the fielded ranking (section-evidence.ts; SECTION_EVIDENCE_WEIGHT). */
+    readonly sections?: number;
+    /** The document-evidence list of the fielded ranking (root-evidence.ts; 0 unless given). */
     readonly roots?: number;
   };
   readonly rerank: boolean;
@@ -383,11 +386,15 @@ function fuseFieldScores(
   visible: ReadonlyMap<string, ContextNode>,
   options: RetrievalOptions,
 ): Candidate[] {
+  const scoring = { ...DEFAULT_FIELD_SCORE, heading: options.headingWeight };
   const scores = fieldScores(
     terms,
     [...fields].map(([id, f]) => ({ id, fields: f })),
-    { ...DEFAULT_FIELD_SCORE, heading: options.headingWeight },
+    scoring,
   );
+  const sectionOf = (id: string) => visible.get(id)?.parentId ?? id;
+  const sections = options.weights.sections ?? SECTION_EVIDENCE_WEIGHT;
+  const roots = options.weights.roots ?? 0;
   const ranked = [...scores]
     .map(([nodeId, score]) => ({ nodeId, score }))
     .sort((a, b) => b.score - a.score || (a.nodeId < b.nodeId ? -1 : 1));
@@ -396,14 +403,18 @@ function fuseFieldScores(
       ...lists,
       { name: "fields", weight: options.weights.fields ?? 1, items: ranked },
       {
+        name: "sections",
+        weight: sections,
+        items: sections > 0 ? sectionEvidenceRanking(ranked, fields, terms, sectionOf, scoring) : [],
+      },
+      // Document evidence, where a profile turns it on (off by default: README).
+      {
         name: "roots",
-        weight: options.weights.roots ?? 1,
-        items: rootEvidenceRanking(
-          ranked,
-          (id) => visible.get(id)?.rootId ?? id,
-          ROOT_EVIDENCE_TOP,
-          (id) => visible.get(id)?.parentId ?? id,
-        ),
+        weight: roots,
+        items:
+          roots > 0
+            ? rootEvidenceRanking(ranked, (id) => visible.get(id)?.rootId ?? id, ROOT_EVIDENCE_TOP, sectionOf)
+            : [],
       },
     ],
     options.rrfK,

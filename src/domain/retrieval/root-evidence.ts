@@ -5,7 +5,10 @@
  * holds several matching sections; a glossary line or an API entry that names the same term
  * is one section, however many passages a long entry is cut into, and on the Vue docs those
  * entries outranked the guide section the question was about. Fused by RRF next to the
- * fielded list, so a single strong passage elsewhere still counts.
+ * fielded list, so a single strong passage elsewhere still counts — when a profile weights it
+ * (`documentEvidence`): by default it is off, because on questions written apart from the ones
+ * it was designed from it ranked guide pages above the API entries asked about more often
+ * than it fixed the opposite (README, "Sections as one text, document evidence off").
  */
 
 /** Sections of one document counted at most: one long page must not win by its length alone. */

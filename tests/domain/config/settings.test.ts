@@ -6,6 +6,7 @@ import {
   resolveSettings,
   retentionDays,
 } from "../../../src/domain/config/settings";
+import { profileOptions } from "../../../src/domain/knowledge/knowledge-search";
 
 it("merges layers over the defaults, objects by key and arrays whole", ({ expect }) => {
   const resolved = resolveSettings({ follow: { groups: ["qq:group:G1"] } }, { retention: { groupDays: 30 } });
@@ -60,6 +61,7 @@ describe("knowledge settings", () => {
     [{ knowledge: { embeddings: { read: "nope" } } }, "knowledge.embeddings.read"],
     [{ knowledge: { embeddings: { write: ["local", "nope"] } } }, "knowledge.embeddings.write.1"],
     [{ knowledge: { search: { limit: 0 } } }, "knowledge.search.limit"],
+    [{ knowledge: { autoRecall: { documentEvidence: -1 } } }, "knowledge.autoRecall.documentEvidence"],
   ] as const)("refuses %j naming %s", ([layer, field], { expect }) => {
     const r = resolveSettings(layer);
     expect(r.ok ? null : r.error.field).toBe(field);
@@ -71,5 +73,13 @@ describe("knowledge settings", () => {
     expect(k.autoRecall.limit).toBeLessThan(k.search.limit);
     expect(k.autoRecall.tokenBudget).toBeLessThan(k.search.tokenBudget);
     expect(k.autoRecall.minCoverage).toBeGreaterThan(k.search.minCoverage);
+  });
+
+  it("leaves document evidence off in both profiles unless a layer weights it", ({ expect }) => {
+    const k = DEFAULT_SETTINGS.knowledge;
+    expect(profileOptions(k.search).weights.roots).toBe(0);
+    expect(profileOptions(k.autoRecall).weights.roots).toBe(0);
+    const r = resolveSettings({ knowledge: { search: { documentEvidence: 1 } } });
+    expect(r.ok && profileOptions(r.value.knowledge.search).weights.roots).toBe(1);
   });
 });
