@@ -25,18 +25,23 @@ export function sectionEvidenceRanking(
   sectionOf: (nodeId: string) => string,
   options: FieldScoreOptions = DEFAULT_FIELD_SCORE,
 ): Scored[] {
-  const pooled = new Map<
-    string,
-    { heading: Map<string, number>; body: Map<string, number>; own?: readonly string[] }
-  >();
+  // A section's first passage stands for it as is (its heading path is the section's); its
+  // body is copied only when a second passage of the section is pooled into it.
+  const pooled = new Map<string, Fielded>();
+  const copied = new Set<string>();
   for (const r of ranked) {
     const f = fields.get(r.nodeId);
     if (!f) continue;
     const key = sectionOf(r.nodeId);
     const section = pooled.get(key);
-    // Passages of one section share its heading path: the first one's heading stands for all.
-    if (!section) pooled.set(key, { heading: f.heading, body: new Map(f.body), own: f.own });
-    else for (const [t, c] of f.body) section.body.set(t, (section.body.get(t) ?? 0) + c);
+    if (!section) {
+      pooled.set(key, f);
+      continue;
+    }
+    const body = copied.has(key) ? section.body : new Map(section.body);
+    copied.add(key);
+    for (const [t, c] of f.body) body.set(t, (body.get(t) ?? 0) + c);
+    pooled.set(key, { ...section, body });
   }
   const scores = fieldScores(
     terms,
