@@ -30,8 +30,11 @@ const POINTS_BACK =
 /** A question that ends by asking "what about …呢". */
 const WHAT_ABOUT = /呢[？?]?$/u;
 
-/** "…吗": a yes/no question, often about the thing just discussed ("能用在组件上吗"). */
-const ENDS_MA = /吗[？?]?$/u;
+/**
+ * "…吗": a yes/no question, often about the thing just discussed ("能用在组件上吗"), at the end
+ * or ending a sentence that an example follows ("能同时绑两个吗？比如…").
+ */
+const ENDS_MA = /吗([？?]|[？?]?$)/u;
 
 const ENGLISH_BACK = /\b(it|its|this|that|they|them|those)\b/iu;
 

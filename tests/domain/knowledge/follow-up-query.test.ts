@@ -24,6 +24,8 @@ describe("follow-up fusion", () => {
     // Pointing back in the first clause: nothing in the question says what "这个" is.
     expect(isFollowUp("后代组件想改这个值的话，直接改可以吗？推荐怎么写？")).toBe(true);
     expect(isFollowUp("两种写法有什么区别，哪个更好")).toBe(true);
+    // A yes/no sentence in "…吗？" asks about the thing just discussed, an example after it or not.
+    expect(isFollowUp("一个组件上能同时绑两个吗？比如姓和名分开绑")).toBe(true);
     // The same pronoun after a clause that names its referent stands alone.
     expect(isFollowUp("切换标签页的时候组件里填的内容都没了，想把它留住")).toBe(false);
     expect(isFollowUp("弹窗被父元素的 overflow hidden 裁掉了，想把它渲染到 body 下面")).toBe(false);
