@@ -27,7 +27,17 @@ export type FieldScoreOptions = {
    * or a sibling whose own heading is what is asked — ranks first.
    */
   readonly own?: number;
+  /**
+   * The asking turn's terms, for a query read with earlier turns (absent: every term is asked
+   * now). A follow-up's own-heading match on a word only an earlier turn said counts
+   * EARLIER_OWN_HEADING: the section whose heading names what was asked before is most likely
+   * what that turn was answered with ("具名插槽怎么写？" → "那插槽的名字能动态决定吗？").
+   */
+  readonly asked?: ReadonlySet<string>;
 };
+
+/** Share of the heading weight an own-heading match on an earlier turn's word keeps (README). */
+export const EARLIER_OWN_HEADING = 0.5;
 
 /** Measured on the vue-docs dev set: 0.25 and 0.5 gave the same ranking, 1 lost (README). */
 export const OWN_HEADING = 0.5;
@@ -132,10 +142,13 @@ export function fieldScores(
   const out = new Map<string, number>();
   nodes.forEach((n, i) => {
     const norm = options.k1 * (1 - options.b + (options.b * (lengths[i] ?? 0)) / mean);
-    const ownFactor = namesOwnHeading(terms, n.fields.own ?? []) ? 1 : 1 - (options.own ?? 0);
+    const own = n.fields.own ?? [];
+    const ownFactor = namesOwnHeading(terms, own) ? 1 : 1 - (options.own ?? 0);
     let score = 0;
     for (const [term, weight] of terms) {
-      const inHeading = occurrences(n.fields.heading, term) > 0 ? ownFactor : 0;
+      const earlier = options.asked !== undefined && !options.asked.has(term) && own.includes(term);
+      const inHeading =
+        occurrences(n.fields.heading, term) > 0 ? ownFactor * (earlier ? EARLIER_OWN_HEADING : 1) : 0;
       const tf = occurrences(n.fields.body, term);
       score += weight * (options.heading * inHeading + (tf * (options.k1 + 1)) / (tf + norm));
     }

@@ -273,7 +273,13 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   );
   const fused = (
     fielded && termWeights && fields
-      ? fuseFieldScores(lists, termWeights, fields, visible, options)
+      ? fuseFieldScores(
+          lists,
+          { terms: termWeights, asked: askedNow(turns, termTurnWeights) },
+          fields,
+          visible,
+          options,
+        )
       : firstPass
   )
     .map((c) => ({ ...c, score: c.score + (boost.get(c.nodeId) ?? 0) }))
@@ -378,15 +384,24 @@ function fieldsByNode(candidates: readonly Candidate[], visible: ReadonlyMap<str
   return out;
 }
 
+/** For a query read with earlier turns, the terms its asking turn says (weight 1); else none. */
+function askedNow(
+  turns: readonly string[],
+  turnWeights: ReadonlyMap<string, number> | null,
+): ReadonlySet<string> | undefined {
+  if (turns.length < 2 || !turnWeights) return undefined;
+  return new Set([...turnWeights].filter(([, w]) => w >= 1).map(([t]) => t));
+}
+
 /** The index's lists fused with the fielded ranking of the visible candidates (RRF). */
 function fuseFieldScores(
   lists: readonly RankedList[],
-  terms: ReadonlyMap<string, number>,
+  { terms, asked }: { terms: ReadonlyMap<string, number>; asked: ReadonlySet<string> | undefined },
   fields: ReadonlyMap<string, Fielded>,
   visible: ReadonlyMap<string, ContextNode>,
   options: RetrievalOptions,
 ): Candidate[] {
-  const scoring = { ...DEFAULT_FIELD_SCORE, heading: options.headingWeight };
+  const scoring = { ...DEFAULT_FIELD_SCORE, heading: options.headingWeight, asked };
   const scores = fieldScores(
     terms,
     [...fields].map(([id, f]) => ({ id, fields: f })),

@@ -105,6 +105,32 @@ describe("fielded scoring", () => {
     expect(flat.get("p")).toBe(flat.get("c"));
   });
 
+  it("gives a follow-up's own-heading match on a word only the earlier turn said half its weight", ({
+    expect,
+  }) => {
+    const words = (t: string) => focusedQueryTokens(t, 32);
+    // "具名插槽怎么写？" then "那插槽的名字能用变量动态决定吗？": 具名 was said only before.
+    const terms = new Map([
+      ["具名", 2],
+      ["插槽", 1],
+      ["动态", 1.2],
+      ["名字", 1],
+    ]);
+    const body = "插槽的名字可以写在 v-slot 上。";
+    const named = passage("named", ["插槽 Slots", "具名插槽"], body);
+    const dynamic = passage("dynamic", ["插槽 Slots", "动态插槽名"], body);
+    const nodes = [named, dynamic].map((n) => ({ id: n.nodeId, fields: fieldsOf(n, words) }));
+    const options = { heading: 3, k1: 1.2, b: 0.75, own: 0.5 };
+    // Read as one question, the earlier turn's rare word wins the heading field.
+    const alone = fieldScores(terms, nodes, options);
+    expect(alone.get("named")).toBeGreaterThan(alone.get("dynamic") ?? 0);
+    // Read as a follow-up, the section that answered the earlier turn no longer outranks the one asked about.
+    const asked = new Set(["插槽", "动态", "名字"]);
+    const followUp = fieldScores(terms, nodes, { ...options, asked });
+    expect(followUp.get("dynamic")).toBeGreaterThan(followUp.get("named") ?? 0);
+    expect(followUp.get("dynamic")).toBe(alone.get("dynamic"));
+  });
+
   it("counts an own heading as named when any of its words is a query term, badges and glosses aside", ({
     expect,
   }) => {
