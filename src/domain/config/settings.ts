@@ -153,7 +153,8 @@ const RetrievalProfileSchema = z
     /**
      * Weight of the document-evidence list in the fielded ranking (a page with several matching
      * sections ranks up; 0 = off). Off by default: it won on the questions it was designed from
-     * and lost on a set written apart from them (README, "Document evidence").
+     * and lost on a set written apart from them (README, "Sections as one text, document
+     * evidence off").
      */
     documentEvidence: z.number().min(0).max(4),
     /** Collections whose whole text fits this many tokens are returned whole (0 = never). */
