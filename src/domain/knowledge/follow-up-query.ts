@@ -34,7 +34,7 @@ const WHAT_ABOUT = /呢[？?]?$/u;
  * "…吗": a yes/no question, often about the thing just discussed ("能用在组件上吗"), at the end
  * or ending a sentence that an example follows ("能同时绑两个吗？比如…").
  */
-const ENDS_MA = /吗([？?]|[？?]?$)/u;
+const ENDS_MA = /吗([？?]|$)/u;
 
 const ENGLISH_BACK = /\b(it|its|this|that|they|them|those)\b/iu;
 

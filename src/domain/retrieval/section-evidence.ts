@@ -8,11 +8,10 @@
  * its weight (measured: README, "Sections as one text, document evidence off").
  */
 import { DEFAULT_FIELD_SCORE, type Fielded, type FieldScoreOptions, fieldScores } from "./field-score";
+import type { Scored } from "./root-evidence";
 
 /** Weight of the section list against the per-passage fielded list (1). */
 export const SECTION_EVIDENCE_WEIGHT = 0.5;
-
-export type Scored = { readonly nodeId: string; readonly score: number };
 
 /**
  * `ranked` (best first) reordered by the score of each candidate's section; candidates of one
