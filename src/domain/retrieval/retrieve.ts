@@ -79,7 +79,7 @@ export type RetrievalOptions = {
   readonly shareBudget?: boolean;
   /** A filter whose whole text fits this many tokens is returned whole (0 = never). */
   readonly readWholeTokens: number;
-  /** Above this many units the search first picks parents, then searches inside them. */
+  /** Above this many units the search first picks parents, then searches inside them (0 = never). */
   readonly twoStageAbove: number;
   readonly parentCandidates: number;
   /** Neighbours on each side added after each of the first `expandHits` hits. */
@@ -168,6 +168,9 @@ export type RetrievalRequest = {
 
 /** Smallest remainder of the budget worth filling with a truncated item. */
 const MIN_TRUNCATED_TOKENS = 64;
+
+/** The `above` that no collection's size exceeds: the combined statement stays flat. */
+const NEVER_TWO_STAGE = Number.MAX_SAFE_INTEGER;
 
 const EMPTY: RetrievalResult = { items: [], strategy: "empty", tokens: 0, dropped: 0 };
 
@@ -476,16 +479,17 @@ async function keywordSearch(
     options.parentTokens > 0
       ? { of: options.limit * 3, maxChars: options.parentTokens * CHARS_PER_TOKEN_AT_MOST }
       : undefined;
-  const both =
-    options.twoStageAbove > 0 && deps.keywords.searchTwoStage
-      ? await deps.keywords.searchTwoStage({
-          ...q,
-          parentTypes: PARENT_TYPES,
-          parents: options.parentCandidates,
-          above: options.twoStageAbove,
-          ...(families ? { families } : {}),
-        })
-      : null;
+  // With two-stage off the index's combined statement still serves the flat search, so that
+  // the families travel with the hits: a size past any collection's keeps its window flat.
+  const both = deps.keywords.searchTwoStage
+    ? await deps.keywords.searchTwoStage({
+        ...q,
+        parentTypes: PARENT_TYPES,
+        parents: options.parentCandidates,
+        above: options.twoStageAbove > 0 ? options.twoStageAbove : NEVER_TWO_STAGE,
+        ...(families ? { families } : {}),
+      })
+    : null;
   return both ?? { hits: await deps.keywords.search(q), inside: null };
 }
 

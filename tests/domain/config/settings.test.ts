@@ -82,4 +82,12 @@ describe("knowledge settings", () => {
     const r = resolveSettings({ knowledge: { search: { documentEvidence: 1 } } });
     expect(r.ok && profileOptions(r.value.knowledge.search).weights.roots).toBe(1);
   });
+
+  it("leaves two-stage search off in both profiles unless a layer sets a size", ({ expect }) => {
+    const k = DEFAULT_SETTINGS.knowledge;
+    expect(profileOptions(k.search).twoStageAbove).toBe(0);
+    expect(profileOptions(k.autoRecall).twoStageAbove).toBe(0);
+    const r = resolveSettings({ knowledge: { autoRecall: { twoStageAbove: 50_000 } } });
+    expect(r.ok && profileOptions(r.value.knowledge.autoRecall).twoStageAbove).toBe(50_000);
+  });
 });

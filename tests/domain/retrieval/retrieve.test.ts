@@ -397,6 +397,30 @@ describe("retrieve", () => {
     expect(searches.sort()).toEqual(["flat", "parents"]);
   });
 
+  it("keeps the index's combined statement flat when two-stage is off", async ({ expect }) => {
+    const asked: number[] = [];
+    const fake = new FakeKeywords(nodes);
+    const keywords: KeywordIndex = {
+      search: (q) => fake.search(q),
+      searchTwoStage: async (q) => {
+        asked.push(q.above);
+        return { hits: await fake.search(q), inside: null };
+      },
+    };
+    const result = await retrieve(
+      { keywords, store: new FakeStore(nodes) },
+      {
+        query: "风神",
+        filter: filter(["collection:a"]),
+        options: { ...DEFAULT_RETRIEVAL_OPTIONS, twoStageAbove: 0 },
+      },
+    );
+    // Still the one statement (the families come with it), sized so that it never goes two-stage.
+    expect(asked).toEqual([Number.MAX_SAFE_INTEGER]);
+    expect(result.strategy).not.toBe("two-stage");
+    expect(result.items.map((i) => i.node.nodeId)).toContain("a1");
+  });
+
   it("reports each returned hit's coverage when no threshold asks for it first", async ({ expect }) => {
     const result = await retrieve(
       { keywords: new FakeKeywords(nodes), store: new FakeStore(nodes) },
