@@ -9,6 +9,7 @@ import type { NodeType } from "../../src/domain/retrieval/context-node";
 import { parentFamilies } from "../../src/domain/retrieval/parent-families";
 import type { KeywordIndex } from "../../src/domain/retrieval/ports";
 import { DEFAULT_RETRIEVAL_OPTIONS, retrieve } from "../../src/domain/retrieval/retrieve";
+import { CHARS_PER_TOKEN_AT_MOST, estimateTokens, wideChars } from "../../src/domain/text/token-estimate";
 import { passagesOf, seededCollection } from "../support/knowledge-api";
 
 const index = new D1KeywordIndex(env.DB);
@@ -38,7 +39,7 @@ const seeded = () =>
   );
 const filterOf = passagesOf;
 
-const ask = (name: string, text: string, families: { of: number; maxChars: number }, above = 20_000) =>
+const ask = (name: string, text: string, families: { of: number; maxTokens: number }, above = 20_000) =>
   index.searchTwoStage({
     ...filterOf(name),
     text,
@@ -54,7 +55,7 @@ const codePoints = (s: string) => [...s].length;
 /** A seeded collection, a brought family of two or more, and that family's children in order. */
 async function familyOfTwo() {
   const name = await seeded();
-  const found = await ask(name, "天守阁的故事", { of: 10, maxChars: 100_000 });
+  const found = await ask(name, "天守阁的故事", { of: 10, maxTokens: 100_000 });
   const family = [...(found?.families?.values() ?? [])].find((f) => f.count > 1);
   if (!family) throw new Error("no family of two");
   const [first, ...rest] = await store.children(family.parent.nodeId, 10);
@@ -66,7 +67,7 @@ describe("families brought by the search", () => {
   it("are the store's parents and active children, for each list's first rows", async ({ expect }) => {
     const name = await seeded();
     for (const above of [20_000, 0]) {
-      const r = await ask(name, "雷电将军的故事", { of: 4, maxChars: 100_000 }, above);
+      const r = await ask(name, "雷电将军的故事", { of: 4, maxTokens: 100_000 }, above);
       if (!r?.families) throw new Error("no families");
       const firsts = [...r.hits.slice(0, 4), ...(r.inside ?? []).slice(0, 4)];
       expect(firsts.length).toBeGreaterThan(0);
@@ -84,27 +85,68 @@ describe("families brought by the search", () => {
     }
   });
 
-  it("leave out the text of a family longer than the asked characters", async ({ expect }) => {
+  it("leave out the text of a family that cannot fit the asked tokens, and only that", async ({ expect }) => {
     const name = await seeded();
-    const r = await ask(name, "鸣神大社 影向山", { of: 10, maxChars: 100 });
+    const maxTokens = 80;
+    const r = await ask(name, "鸣神大社 影向山", { of: 10, maxTokens });
     if (!r?.families) throw new Error("no families");
     const read = await store.childrenOf([...r.families.keys()], ["passage"]);
     const kinds = new Set<string>();
     for (const [id, f] of r.families) {
       const children = read.get(id) ?? [];
+      const joined = children.map((c) => c.rawText).join("\n");
+      // What the statement can know without the text: the estimate's lower bound.
+      const wide = children.reduce((n, c) => n + wideChars(c.rawText), 0);
       const chars = children.reduce((n, c) => n + codePoints(c.rawText), 0);
-      kinds.add(chars > 100 ? "long" : "short");
+      const atLeast = wide + (chars - wide) / CHARS_PER_TOKEN_AT_MOST;
       expect(f.count).toBe(children.length);
-      expect(f.text).toBe(chars > 100 ? null : children.map((c) => c.rawText).join("\n"));
+      if (estimateTokens(joined) <= maxTokens) {
+        kinds.add("fits");
+        expect(f.text).toBe(joined);
+      } else if (atLeast > maxTokens) {
+        kinds.add("long");
+        expect(f.text).toBeNull();
+      } else expect([joined, null]).toContain(f.text);
+      // These are Chinese texts short enough that their characters alone (a quarter token each)
+      // would have let every one of them through.
+      expect(chars).toBeLessThanOrEqual(maxTokens * CHARS_PER_TOKEN_AT_MOST);
     }
     // The seeded sections give both kinds, so both branches were checked.
-    expect(kinds).toEqual(new Set(["long", "short"]));
+    expect(kinds).toEqual(new Set(["fits", "long"]));
+  });
+
+  it("count each written row's wide characters, and forget the count when its text changes", async ({
+    expect,
+  }) => {
+    const { name, family, first, rest } = await familyOfTwo();
+    const wideOf = async (nodeId: string) =>
+      (
+        await env.DB.prepare("SELECT wide_chars AS w FROM nodes WHERE node_id = ?1")
+          .bind(nodeId)
+          .first<{ w: number | null }>()
+      )?.w;
+    expect(await wideOf(first.nodeId)).toBe(wideChars(first.rawText));
+    expect(await wideOf(first.nodeId)).toBeGreaterThan(0);
+    // A short Latin text in place of the Chinese one: with the old count kept, the family would
+    // still look too long for a budget it now fits.
+    const text = "a short note";
+    await env.DB.prepare("UPDATE nodes SET raw_text = ?2 WHERE node_id = ?1").bind(first.nodeId, text).run();
+    expect(await wideOf(first.nodeId)).toBeNull();
+    const joined = [text, ...rest.map((c) => c.rawText)].join("\n");
+    const maxTokens = estimateTokens(joined);
+    const after = await ask(name, "天守阁的故事", { of: 10, maxTokens });
+    expect(after?.families?.get(family.parent.nodeId)?.text).toBe(joined);
+    // A writer that sets the count with the text keeps it.
+    await env.DB.prepare("UPDATE nodes SET raw_text = ?2, wide_chars = ?3 WHERE node_id = ?1")
+      .bind(first.nodeId, "天守阁", 3)
+      .run();
+    expect(await wideOf(first.nodeId)).toBe(3);
   });
 
   it("hold no archived child", async ({ expect }) => {
     const { name, family, first: gone, rest: kept } = await familyOfTwo();
     await env.DB.prepare("UPDATE nodes SET status = 'archived' WHERE node_id = ?1").bind(gone.nodeId).run();
-    const after = await ask(name, "天守阁的故事", { of: 10, maxChars: 100_000 });
+    const after = await ask(name, "天守阁的故事", { of: 10, maxTokens: 100_000 });
     const same = after?.families?.get(family.parent.nodeId);
     expect(same?.count).toBe(family.count - 1);
     expect(same?.text).toBe(kept.map((c) => c.rawText).join("\n"));
@@ -118,7 +160,7 @@ describe("families brought by the search", () => {
       .bind(moved.nodeId, `${name}-other`)
       .run();
     const keptText = kept.map((c) => c.rawText).join("\n");
-    const after = await ask(name, "天守阁的故事", { of: 10, maxChars: 100_000 });
+    const after = await ask(name, "天守阁的故事", { of: 10, maxTokens: 100_000 });
     expect(after?.families?.get(family.parent.nodeId)).toMatchObject({ count: kept.length, text: keptText });
     const read = await parentFamilies(store, [family.parent.nodeId], ["passage"], null);
     expect(read.families.get(family.parent.nodeId)).toEqual({ count: kept.length, text: keptText });
@@ -159,7 +201,7 @@ describe("families brought by the search", () => {
       parentTypes: PARENT_TYPES,
       parents: 3,
       above: 20_000,
-      families: { of: 10, maxChars: 100 },
+      families: { of: 10, maxTokens: 100 },
     });
     expect(found?.hits.length).toBe(1);
     // Its one family is the small document's two passages; the other document's 600 are rows

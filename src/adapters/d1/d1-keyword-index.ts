@@ -24,6 +24,7 @@ import type {
 import { indexedVerbatim, namespaceTemplate } from "../../domain/text/fts-namespace";
 import { matchExpression, quoteToken } from "../../domain/text/fts-query";
 import { queryTokens } from "../../domain/text/search-tokens";
+import { CHARS_PER_TOKEN_AT_MOST } from "../../domain/text/token-estimate";
 import { filterSql, scopeTokenMatch } from "./d1-filter";
 import { kbCountsWhere } from "./d1-kb-counts-where";
 import { NODE_FIELDS, type NodeRow, nodeFields, toNode } from "./d1-node-rows";
@@ -111,9 +112,9 @@ function collectionSearchSql(where: string, limit: number | null, carry: number)
  * parents, then inside them ranked every match three times.
  *
  * Families: the parents of each list's first `families.of` rows (`kind` 1), with the count of
- * their active children of the hit types in their own scope and, where those hold at most `families.maxChars`
- * characters, their raw texts joined in position order: parent expansion's reads, in the same
- * statement, one row per parent.
+ * their active children of the hit types in their own scope and, unless those estimate above
+ * `families.maxTokens`, their raw texts joined in position order: parent expansion's reads, in
+ * the same statement, one row per parent.
  */
 function twoStageSql(
   hitWhere: string,
@@ -146,7 +147,8 @@ function twoStageSql(
             WHERE ok_rank <= ${int(o.limit)} OR (inside AND inside_rank <= ${int(o.limit)})),
     fp AS (SELECT DISTINCT n.parent_id AS pid FROM out CROSS JOIN nodes n ON n.seq = out.seq
            WHERE n.parent_id IS NOT NULL AND ((out.hit AND out.ok_rank <= ${of}) OR (out.inside AND out.inside_rank <= ${of}))),
-    fs AS (SELECT fp.pid AS pid, count(f.seq) AS k, coalesce(sum(length(f.raw_text)), 0) AS chars
+    fs AS (SELECT fp.pid AS pid, count(f.seq) AS k, coalesce(sum(length(f.raw_text)), 0) AS chars,
+             coalesce(sum(f.wide_chars), 0) AS wide
            FROM fp CROSS JOIN nodes pa ON pa.node_id = fp.pid LEFT JOIN nodes f ON ${childOf("f", "pa")}
            GROUP BY fp.pid)
     SELECT 0 AS kind, out.rank AS rank, out.seq AS o2, out.hit AS hit, out.inside AS inside,
@@ -155,14 +157,23 @@ function twoStageSql(
     FROM out CROSS JOIN nodes n ON n.seq = out.seq
     UNION ALL
     SELECT 1, 0, 0, 0, 0, NULL, NULL, fs.k,
-      CASE WHEN fs.chars <= ${int(o.families.maxChars)} THEN coalesce((SELECT group_concat(t, char(10))
+      CASE WHEN ${familyTokensAtLeast("fs")} <= ${int(o.families.maxTokens)} THEN coalesce((SELECT group_concat(t, char(10))
         FROM (SELECT c.raw_text AS t FROM nodes c WHERE ${childOf("c", "p")} ORDER BY c.position, c.seq)), '') END,
       ${nodeFields("p")}
     FROM fs CROSS JOIN nodes p ON p.node_id = fs.pid
     ORDER BY kind, rank, o2`;
 }
 
-type FamiliesAsked = { readonly of: number; readonly maxChars: number };
+type FamiliesAsked = { readonly of: number; readonly maxTokens: number };
+
+/**
+ * A lower bound of a family's token estimate (estimateTokens of its joined text) from its
+ * characters and wide characters (nodes.wide_chars, NULL counted as 0: the bound only loosens).
+ * SQLite's length counts code points, never more than the estimate's UTF-16 units, and the
+ * newlines between children only add to the estimate, so a family above it is above the budget.
+ */
+const familyTokensAtLeast = (fs: string) =>
+  `(${fs}.wide + (${fs}.chars - ${fs}.wide) / ${CHARS_PER_TOKEN_AT_MOST}.0)`;
 
 type TwoStageRow = NodeRow & {
   kind: 0 | 1;
@@ -280,7 +291,7 @@ export class D1KeywordIndex implements KeywordIndex {
     const narrow = Math.max(limit * WINDOW_FACTOR, MIN_WINDOW);
     const families = {
       of: Math.max(0, q.families?.of ?? 0),
-      maxChars: Math.max(0, q.families?.maxChars ?? 0),
+      maxTokens: Math.max(0, q.families?.maxTokens ?? 0),
     };
     const { results } = await this.#db
       .prepare(

@@ -5,6 +5,7 @@
  * triggers (migrations 0002, 0200).
  */
 import type { NewEdge, NewNode } from "../../domain/retrieval/context-node";
+import { wideChars } from "../../domain/text/token-estimate";
 import { jsonChunks } from "./d1-json-chunks";
 
 const NODE_COLUMNS = [
@@ -30,6 +31,8 @@ const NODE_COLUMNS = [
   "portable",
   "status",
   "content_hash",
+  // Lets the search bound a family's token estimate without its text (migration 0220).
+  "wide_chars",
 ] as const;
 
 const column = (name: (typeof NODE_COLUMNS)[number]) => `value ->> '$[${NODE_COLUMNS.indexOf(name)}]'`;
@@ -68,6 +71,7 @@ function nodeRow(n: NewNode): unknown[] {
     n.portable === false ? 0 : 1,
     n.status ?? "active",
     n.contentHash,
+    wideChars(n.rawText),
   ];
 }
 

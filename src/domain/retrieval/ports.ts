@@ -29,8 +29,9 @@ export type IndexFilter = {
 
 /**
  * A parent read with the search for parent expansion: its row, how many active children of the
- * searched types it has in its own scope, and their raw texts joined by newlines in order — null when those hold
- * more than the asked `maxChars` characters (too long to merge, so not sent).
+ * searched types it has in its own scope, and their raw texts joined by newlines in order — null
+ * when those are known to estimate above the asked `maxTokens` (too long to merge, so not sent).
+ * Text that fits is always sent; text that does not may be sent when the index cannot tell.
  */
 export type Family = { readonly parent: ContextNode; readonly count: number; readonly text: string | null };
 
@@ -75,7 +76,7 @@ export interface KeywordIndex {
       readonly parentTypes: readonly NodeType[];
       readonly parents: number;
       readonly above: number;
-      readonly families?: { readonly of: number; readonly maxChars: number };
+      readonly families?: { readonly of: number; readonly maxTokens: number };
     },
   ): Promise<TwoStageHits | null>;
 }

@@ -13,7 +13,7 @@
  */
 
 import { focusedQueryTokens, identifierCompounds, queryTokens, searchTokens } from "../text/search-tokens";
-import { CHARS_PER_TOKEN_AT_MOST, estimateTokens, truncateToTokens } from "../text/token-estimate";
+import { estimateTokens, truncateToTokens } from "../text/token-estimate";
 import { type Citation, citationOf } from "./citation";
 import type { ContextNode } from "./context-node";
 import {
@@ -473,12 +473,9 @@ async function keywordSearch(
   const { options } = req;
   const q = { ...req.filter, text: req.query, limit: options.candidates };
   // Parent expansion reads the parents of the hits that can be returned: asked for with the
-  // search, they come in its round trip. Families longer than the merge budget in characters
-  // are longer in tokens too, so they need not be sent.
+  // search, they come in its round trip. Families too long to merge need not be sent.
   const families =
-    options.parentTokens > 0
-      ? { of: options.limit * 3, maxChars: options.parentTokens * CHARS_PER_TOKEN_AT_MOST }
-      : undefined;
+    options.parentTokens > 0 ? { of: options.limit * 3, maxTokens: options.parentTokens } : undefined;
   // With two-stage off the index's combined statement still serves the flat search, so that
   // the families travel with the hits: a size past any collection's keeps its window flat.
   const both = deps.keywords.searchTwoStage
@@ -839,8 +836,7 @@ async function mergeParents(
     if (parentId && merged.has(parentId)) continue;
     const family = parentId ? families.get(parentId) : undefined;
     const parent = parentId ? parents.get(parentId) : undefined;
-    // The merged text is what is packed, so it is what must fit; a text not sent was longer than
-    // the budget in characters, so in tokens too.
+    // The merged text is what is packed, so it is what must fit; a text not sent was known not to.
     const tokens = typeof family?.text === "string" ? estimateTokens(family.text) : Number.POSITIVE_INFINITY;
     const sameScope = parent?.scopeType === h.node.scopeType && parent?.scopeId === h.node.scopeId;
     if (
