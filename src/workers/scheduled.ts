@@ -1,6 +1,7 @@
 /**
  * The cron trigger: message-log retention, a bounded embeddings refresh, the conversation
- * sessions of older messages, the OneBot backfill, the daily summaries.
+ * sessions of older messages, the wide-character counts of older knowledge rows, the OneBot
+ * backfill, the daily summaries.
  */
 import { applyRetention } from "../adapters/d1/retention";
 import { backfillJob, oneBotHistorySource } from "../composition/backfill";
@@ -11,6 +12,7 @@ import { createKnowledgeServices } from "../composition/knowledge-services";
 import { recordRetention } from "../composition/retention-status";
 import { readRuntimeConfig } from "../composition/runtime-config";
 import { loadSettings } from "../composition/settings-source";
+import { wideCharsBackfillJob } from "../composition/wide-chars-backfill";
 
 export async function runScheduled(env: Env, scheduledTime: number): Promise<void> {
   const settings = await loadSettings(env);
@@ -31,6 +33,11 @@ export async function runScheduled(env: Env, scheduledTime: number): Promise<voi
     console.log(JSON.stringify({ msg: "conversation backfill", ...(await conversationBackfillJob(env)) }));
   } catch (e) {
     console.error(JSON.stringify({ msg: "conversation backfill failed", error: String(e) }));
+  }
+  try {
+    console.log(JSON.stringify({ msg: "wide characters backfill", ...(await wideCharsBackfillJob(env)) }));
+  } catch (e) {
+    console.error(JSON.stringify({ msg: "wide characters backfill failed", error: String(e) }));
   }
   // Backfill first, so a day it filled in is summarized in this same run.
   try {
