@@ -36,6 +36,7 @@ import type {
   StoreFilter,
   TermFrequencies,
 } from "./ports";
+import { withoutQuestionPhrases } from "./question-phrases";
 import { isQuestionWord, QUESTION_WORDS } from "./question-words";
 import { ROOT_EVIDENCE_TOP, rootEvidenceRanking } from "./root-evidence";
 import { SECTION_EVIDENCE_WEIGHT, sectionEvidenceRanking } from "./section-evidence";
@@ -182,8 +183,10 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
     options.readWholeTokens > 0 || options.twoStageAbove > 0
       ? deps.store.size(filter)
       : Promise.resolve(null);
-  const qTokens = new Set(queryTokens(req.query, 96));
-  const turns = queryTurns(req.query);
+  // Terms come from what is asked about, not from how it is asked (question-phrases.ts).
+  const asked = withoutQuestionPhrases(req.query);
+  const qTokens = new Set(queryTokens(asked, 96));
+  const turns = queryTurns(asked);
   // Fielded scoring and the floor weigh the content words of every turn, counted in one
   // frequencies batch.
   const termTurnWeights =
@@ -197,7 +200,7 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
     qTokens.size === 0 && !deps.embedder
       ? null
       : Promise.all([
-          keywordSearch(deps, req), // 3. FTS5 bm25 (and 4., where the index ranks both at once)
+          keywordSearch(deps, { ...req, query: asked }), // 3. FTS5 bm25 (and 4., where the index ranks both at once)
           floorOn
             ? deps.keywords.frequencies?.({ ...filter, tokens: [...floorTokens].flatMap(partsOf) })
             : Promise.resolve(undefined),
@@ -215,7 +218,7 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
     searching,
     // 4. parents, then inside them
     twoStage
-      ? searching.then(([found]) => found.inside ?? searchInsideParents(deps, req))
+      ? searching.then(([found]) => found.inside ?? searchInsideParents(deps, { ...req, query: asked }))
       : Promise.resolve([]),
     vectorsEnabled(deps, options.weights.vector)
       ? vectorSearch(deps, { ...filter, text: req.query, limit: options.candidates })
@@ -249,7 +252,7 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   // it is named — the share of the asking turn the name covers, or how rare (IDF) the name is
   // in the readable scopes — so a short generic heading that merely occurs in a long question
   // barely moves, while the title a question asks about still ranks first.
-  const hintTurns = fielded ? [] : turns.map(hintTurn);
+  const hintTurns = fielded ? [] : queryTurns(req.query).map(hintTurn);
   const named = fielded
     ? []
     : firstPass.flatMap((c) => {

@@ -9,6 +9,7 @@ import type {
   KeywordIndex,
   VectorIndex,
 } from "../../../src/domain/retrieval/ports";
+import { withoutQuestionPhrases } from "../../../src/domain/retrieval/question-phrases";
 import {
   coverageOf,
   DEFAULT_RETRIEVAL_OPTIONS,
@@ -434,6 +435,38 @@ describe("retrieve", () => {
     expect(result.items.length).toBeGreaterThan(0);
     for (const it of result.items) expect(it.coverage).toBe(coverageOf(asked, it.node.retrievalText));
     expect(result.items.find((i) => i.node.nodeId === "a2")?.coverage).toBeGreaterThan(0.5);
+  });
+
+  it("searches the index for what is asked about and embeds the question as asked", async ({ expect }) => {
+    const keywords = new FakeKeywords(nodes);
+    const searched: string[] = [];
+    const search = keywords.search.bind(keywords);
+    keywords.search = async (q) => {
+      searched.push(q.text);
+      return search(q);
+    };
+    const embedded: string[] = [];
+    const question = "风神是做什么的？\n那璃月呢";
+    await retrieve(
+      {
+        keywords,
+        store: new FakeStore(nodes),
+        vectors: new CannedVectors([]),
+        embedder: {
+          ...embedder,
+          async embed(texts: readonly string[]) {
+            embedded.push(...texts);
+            return embedder.embed(texts);
+          },
+        },
+        vectorWeight: 1,
+      },
+      { query: question, filter: filter(["collection:a"]), options: DEFAULT_RETRIEVAL_OPTIONS },
+    );
+    expect(searched).toEqual([withoutQuestionPhrases(question)]);
+    expect(searched[0]).not.toContain("什么");
+    expect(searched[0]?.split("\n")).toHaveLength(2);
+    expect(embedded).toEqual([question]);
   });
 });
 
