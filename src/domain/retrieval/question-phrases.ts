@@ -13,10 +13,13 @@ const SEGMENTER = new Intl.Segmenter("zh", { granularity: "word" });
 const HAN = /^\p{Script=Han}+$/u;
 const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
 
-/** Question words as ICU segments them, beyond the list term weighting already drops. */
+/**
+ * Question words and the particles that end a question ("吗", "呢"), beyond the list term
+ * weighting already drops; the segmenter may give a phrase whole or in two or three parts.
+ */
 const ASKING = new Set([
   ...QUESTION_WORDS,
-  ..."什么时候 什么样 怎么办 怎么回事 干什么 干嘛 是不是 能不能 会不会 要不要 可不可以 到底 到底是 请问 为啥 咋 啥".split(
+  ..."什么时候 什么样 什么东西 怎么办 怎么回事 干什么 干嘛 是不是 能不能 会不会 要不要 可不可以 到底 到底是 请问 为啥 咋 啥 吗 呢".split(
     " ",
   ),
 ]);
@@ -38,6 +41,12 @@ export function withoutQuestionPhrases(text: string): string {
 function withoutPhrasesInLine(line: string): string {
   const parts = [...SEGMENTER.segment(line)].map((s) => s.segment);
   const cut = parts.map((p) => HAN.test(p) && ASKING.has(p));
+  // A phrase the segmenter split ("干|嘛", "怎么|办") is cut as a whole.
+  for (let i = 0; i < parts.length; i++)
+    for (let n = 2; n <= 3 && i + n <= parts.length; n++) {
+      const span = parts.slice(i, i + n);
+      if (span.every((p) => HAN.test(p)) && ASKING.has(span.join(""))) cut.fill(true, i, i + n);
+    }
   const phrases = cut.flatMap((c, i) => (c ? [i] : []));
   // The cut spreads outwards from each phrase over the glue words that touch it.
   for (const i of phrases) {

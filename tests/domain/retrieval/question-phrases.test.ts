@@ -25,6 +25,16 @@ describe("withoutQuestionPhrases", () => {
     for (const cut of ["有什", "区别", "令有", "有哪", "哪些", "些钩"]) expect(tokens).not.toContain(cut);
   });
 
+  it("cuts a phrase the segmenter splits, and a closing 吗 with the word it glues", ({ expect }) => {
+    const memo = queryTokens(withoutQuestionPhrases("v-memo 到底是干嘛用的？"), 96);
+    expect(memo).toContain("memo");
+    for (const noise of ["是干", "干嘛", "嘛用", "用的"]) expect(memo).not.toContain(noise);
+    const both = queryTokens(withoutQuestionPhrases("v-for 和 v-if 能一起用吗？"), 96);
+    expect(both).toContain("一起");
+    expect(both).not.toContain("用吗");
+    expect(queryTokens(withoutQuestionPhrases("SSR 激活不匹配怎么办？"), 96)).not.toContain("配怎");
+  });
+
   it("keeps a follow-up's lines, and a line that is only a question phrase whole", ({ expect }) => {
     const asked = withoutQuestionPhrases("provide 和 inject 怎么用？\n为什么？");
     const lines = asked.split("\n");
