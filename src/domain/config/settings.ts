@@ -369,12 +369,42 @@ function isPlainObject(value: unknown): value is Record<string, Json> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Objects merge key by key; arrays and scalars replace. */
+/**
+ * Objects merge key by key; arrays and scalars replace. Keys are defined, never assigned: a
+ * layer's own "__proto__" key (JSON.parse keeps one) stays a key, which validation refuses,
+ * instead of becoming the merged object's prototype.
+ */
 export function mergeSettings(base: unknown, override: unknown): unknown {
   if (!isPlainObject(base) || !isPlainObject(override)) return override === undefined ? base : override;
   const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(override)) out[key] = mergeSettings(base[key], value);
+  for (const [key, value] of Object.entries(override)) {
+    const inherited = Object.hasOwn(base, key) ? base[key] : undefined;
+    Object.defineProperty(out, key, {
+      value: mergeSettings(inherited, value),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
   return out;
+}
+
+/** The dotted path of the first "__proto__" key in a layer, or null. */
+function prototypeKeyIn(value: unknown, path: readonly string[] = []): string | null {
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = prototypeKeyIn(item, [...path, String(i)]);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (!isPlainObject(value)) return null;
+  for (const [key, inner] of Object.entries(value)) {
+    if (key === "__proto__") return [...path, key].join(".");
+    const found = prototypeKeyIn(inner, [...path, key]);
+    if (found) return found;
+  }
+  return null;
 }
 
 /** Parses one JSON layer (var or stored row). Empty text is an empty layer. */
@@ -395,6 +425,10 @@ export function parseSettingsLayer(
 
 /** Merges layers over the defaults and validates the whole; the first bad field is named. */
 export function resolveSettings(...layers: unknown[]): Result<Settings, SettingsError> {
+  for (const layer of layers) {
+    const field = prototypeKeyIn(layer);
+    if (field) return err({ kind: "invalid", field, reason: "is not a setting" });
+  }
   const merged = layers.reduce<unknown>((acc, layer) => mergeSettings(acc, layer), DEFAULT_SETTINGS);
   const parsed = SettingsSchema.safeParse(merged);
   if (parsed.success) return ok(parsed.data);

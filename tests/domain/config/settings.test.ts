@@ -27,6 +27,31 @@ it.for([
   if (!resolved.ok) expect(resolved.error.field).toBe(field);
 });
 
+// JSON.parse keeps "__proto__" as an ordinary key; merged by assignment it would become the
+// merged object's prototype, hiding the document's settings behind the defaults and skipping
+// the check for unknown keys, so half of a bad document would apply.
+it.for([
+  ['{"__proto__":{}}', "__proto__"],
+  ['{"__proto__":{"retention":{"groupDays":0}}}', "__proto__"],
+  ['{"retention":{"groupDays":30},"__proto__":{"memory":{"retrieval":{"softScope":"yes"}}}}', "__proto__"],
+  ['{"retention":{"__proto__":{"groupDays":0}}}', "retention.__proto__"],
+  [
+    '{"knowledge":{"embeddings":{"models":{"__proto__":{"provider":"local"}}}}}',
+    "knowledge.embeddings.models.__proto__",
+  ],
+])("refuses the document %s, naming %s, and leaves the defaults untouched", ([text, field], { expect }) => {
+  const layer = parseSettingsLayer(text, "AKASHA_CONFIG");
+  expect(layer.ok).toBe(true);
+  const resolved = resolveSettings(layer.ok ? layer.value : null);
+  expect(resolved.ok).toBe(false);
+  if (!resolved.ok) expect(resolved.error.field).toBe(field);
+  // Valid settings beside it are refused with it, not applied.
+  const withValid = resolveSettings({ retention: { groupDays: 30 } }, layer.ok ? layer.value : null);
+  expect(withValid.ok).toBe(false);
+  expect(Object.getPrototypeOf(DEFAULT_SETTINGS.retention)).toBe(Object.prototype);
+  expect(DEFAULT_SETTINGS.retention.groupDays).toBe(90);
+});
+
 it("parses JSON layers and names bad ones", ({ expect }) => {
   expect(parseSettingsLayer("", "AKASHA_CONFIG")).toEqual({ ok: true, value: {} });
   expect(parseSettingsLayer("{", "AKASHA_CONFIG").ok).toBe(false);
