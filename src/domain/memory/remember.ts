@@ -24,6 +24,7 @@ import {
   type MemoryKind,
   type Scope,
   type ScopeInput,
+  scopeAllows,
   scopeForKind,
   turnScopes,
 } from "./scope";
@@ -209,18 +210,22 @@ export async function remember(
 }
 
 /**
- * memory_forget: archives one item, only if it belongs to a scope this turn may write; any
- * other id answers not-found, so the tool cannot be used to probe other chats' memory.
+ * memory_forget: archives one item, only if it belongs to a scope this turn may write and is
+ * one this turn may read; any other id answers not-found, so the tool cannot be used to probe
+ * other chats' memory. A person's group turn writes their person scope but reads only its
+ * public items: their private ones are forgotten in their private chat, where the answer that
+ * names the item is said to them alone.
  */
 export async function forget(
   store: MemoryStore,
   req: { nodeId: string; scopes: ScopeInput; runId: string; chatKey: string; now: number; reason: string },
 ): Promise<Result<MemoryItem, { kind: "not-found"; what: string }>> {
-  const writable = turnScopes(req.scopes).writable;
+  const { writable, readable } = turnScopes(req.scopes);
   const item = await store.get(req.nodeId);
   if (
     item?.status !== "active" ||
-    !writable.some((s) => s.type === item.scope.type && s.id === item.scope.id)
+    !writable.some((s) => s.type === item.scope.type && s.id === item.scope.id) ||
+    !scopeAllows(readable, item)
   ) {
     return err({ kind: "not-found", what: `memory ${req.nodeId}` });
   }

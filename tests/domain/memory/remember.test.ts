@@ -165,4 +165,39 @@ describe("forget", () => {
       expect.objectContaining({ origin: "tool", decision: "archive", targetNodeId: mine.nodeId }),
     ]);
   });
+
+  // A declared person's group turn may write their person scope but reads only its public
+  // items there: forgetting a private one from the group would say it where others listen.
+  it("in a group, forgets the person's public items only; the private ones answer not found", async ({
+    expect,
+  }) => {
+    const open = memoryItem("person:alice", "爱丽丝喜欢爬山");
+    const quiet = memoryItem("person:alice", "爱丽丝下个月去医院复查", { sensitivity: "private" });
+    const secret = memoryItem("person:alice", "爱丽丝的银行卡尾号是四四一七", { sensitivity: "secret_like" });
+    const store = new InMemoryMemory([open, quiet, secret]);
+    const identity = {
+      enabled: true,
+      account: "qq:user:A" as AccountKey,
+      personId: "alice",
+      declared: true,
+    };
+    const inChat = (session: string) => ({
+      scopes: { session, identity },
+      runId: `turn:e:forget:${session}`,
+      chatKey: session,
+      now: NOW,
+      reason: "memory_forget",
+    });
+    for (const item of [quiet, secret]) {
+      expect(await forget(store, { ...inChat("qq:group:G1"), nodeId: item.nodeId })).toMatchObject({
+        ok: false,
+        error: { kind: "not-found" },
+      });
+    }
+    expect((await forget(store, { ...inChat("qq:group:G1"), nodeId: open.nodeId })).ok).toBe(true);
+    expect(store.items.map((m) => m.status)).toEqual(["archived", "active", "active"]);
+    // In the person's own private chat every level is theirs to forget.
+    expect((await forget(store, { ...inChat("qq:private:A"), nodeId: secret.nodeId })).ok).toBe(true);
+    expect(store.items.map((m) => m.status)).toEqual(["archived", "active", "archived"]);
+  });
 });
