@@ -185,9 +185,10 @@ describe("/session command", () => {
     account: string,
     text: string,
     registry = new InMemorySessionRegistry(),
+    chat?: string,
   ) => {
     const userId = account.split(":").at(-1) ?? "U";
-    const event = messageEvent({ chat: `qq:private:${userId}`, text, sender: userId, name: userId });
+    const event = messageEvent({ chat: chat ?? `qq:private:${userId}`, text, sender: userId, name: userId });
     const result = await runTurn(
       {
         event,
@@ -224,6 +225,35 @@ describe("/session command", () => {
     expect(all).toContain('"action":"session.info"');
     expect(all).toContain('"command":"/session info 大群"');
   });
+
+  // An answer names other chats, private ones included, and an export holds their memory and
+  // log: typed in a group or channel, it would be said to everyone there.
+  it.for(["qq:group:G9", "qq:channel:C9"])(
+    "refuses an admin in %s, answering nothing of any chat, and audits the refusal",
+    async (chat, { expect }) => {
+      const registry = new InMemorySessionRegistry();
+      registry.add("qq:private:U1", { alias: "xiaoming" });
+      registry.add("qq:group:G1", { alias: "大群" });
+      for (const command of [
+        "/session list --all",
+        "/session info xiaoming",
+        "/session export xiaoming --log",
+      ]) {
+        const result = await run(withIdentity(), ADMIN, command, registry, chat);
+        const replies = JSON.stringify(result.ok ? result.value.replies : result);
+        expect(replies).toContain("⛔");
+        expect(replies).not.toContain(sessionIdOf("qq:private:U1"));
+        expect(replies).not.toContain("qq:private:U1");
+        expect(replies).not.toContain(sessionIdOf("qq:group:G1"));
+        const all = JSON.stringify(result);
+        expect(all).toContain('"outcome":"refused"');
+        expect(all).toContain('"cause":"shared_chat"');
+      }
+      // The control: the same admin in their private chat gets the answer.
+      const own = JSON.stringify(await run(withIdentity(), ADMIN, "/session info xiaoming", registry));
+      expect(own).toContain(sessionIdOf("qq:private:U1"));
+    },
+  );
 
   it("with identity off (the default) nobody is an admin in chat: refused like every privileged action", async ({
     expect,

@@ -1,10 +1,12 @@
 /**
  * `/session list|info|link|unlink|rename|retention|store|forget|export|forget-person`: the
- * session registry in chat, for admins only (docs/sessions.md#commands). The gate decides; the
+ * session registry in chat, for admins only and only in a private chat with the bot
+ * (docs/sessions.md#commands). The gate decides who; the
  * operation itself is the one the admin API and the CLI run. Every use is audited with the
  * command text, refusals included.
  */
 import { gateFor } from "../../authorization/authorization-gate";
+import { isOneToOneKey } from "../../chat/chat-address";
 import { runSessionOperation } from "../../sessions/run-session-operation";
 import { parseSessionArgs, SESSION_USAGE } from "../../sessions/session-operation";
 import type { Command } from "../command";
@@ -45,6 +47,18 @@ export const sessionCommand: Command = {
         detail: { via: "command", command: commandText, reason },
       });
       return args.trim() ? `${reason}\n${SESSION_USAGE}` : SESSION_USAGE;
+    }
+    // Its answers name other chats, private ones included, and an export holds their memory,
+    // summaries and log: said in a group or channel, everyone there would read them.
+    if (!isOneToOneKey(ctx.chat.key)) {
+      services.audit.record({
+        action,
+        actor,
+        target,
+        outcome: "refused",
+        detail: { via: "command", command: commandText, cause: "shared_chat" },
+      });
+      return "⛔ /session 只能在与我的私聊中使用：它的回答会列出其他会话（包括私聊）的名称和内容。";
     }
     const admin = services.sessionAdmin;
     if (!admin) return "会话管理在此部署中不可用。";
