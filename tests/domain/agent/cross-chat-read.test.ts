@@ -1,0 +1,56 @@
+// Another person's private chat is read in no chat but itself, and by an admin from the
+// admin's own private chat: a chat domain that lists two people's private chats (an owner's
+// slip, or one person's accounts on two platforms) must not let one read the other's log.
+import { describe, it } from "vitest";
+import { ALLOWED_CHATS_ARG, ChatGrant } from "../../../src/domain/agent/chat-grant";
+import { readableChatsOf, readTargetOf } from "../../../src/domain/agent/cross-chat-read";
+import type { TurnContext } from "../../../src/domain/agent/turn-context";
+import type { ChatKey } from "../../../src/domain/chat/chat-address";
+import { withIdentity } from "../../fakes/identity-settings";
+import { messageEvent } from "../../fakes/inbound";
+import { TEST_NOW } from "../../fakes/turn-ports";
+
+const MINE = "qq:private:U1" as ChatKey;
+const THEIRS = "qq:private:U2" as ChatKey;
+const GROUP = "qq:group:G1" as ChatKey;
+const settings = withIdentity({ chatDomains: { home: [MINE, THEIRS, GROUP] } });
+
+function context(chat: string): TurnContext {
+  const event = messageEvent({ chat, text: "查一下", sender: "U1" });
+  return {
+    event,
+    chat: event.chat,
+    sender: event.sender,
+    identity: null,
+    text: "查一下",
+    recent: [],
+    settings,
+    now: TEST_NOW,
+  };
+}
+
+const member = (extra: Record<string, unknown> = {}) => ({
+  [ALLOWED_CHATS_ARG]: ChatGrant.only([MINE, THEIRS, GROUP]),
+  ...extra,
+});
+const admin = (extra: Record<string, unknown> = {}) => ({
+  [ALLOWED_CHATS_ARG]: ChatGrant.everyChat(),
+  ...extra,
+});
+
+describe("reading another chat from a private chat", () => {
+  it("gives a member the domain's groups but not another private chat", ({ expect }) => {
+    expect(readableChatsOf(member(), context(MINE))).toEqual([MINE, GROUP]);
+    const target = readTargetOf(member({ chat: THEIRS }), context(MINE));
+    expect(target.ok).toBe(false);
+    // The control: a group of the domain is read.
+    expect(readTargetOf(member({ chat: GROUP }), context(MINE))).toEqual({ ok: true, chat: GROUP });
+  });
+
+  it("lets an admin read another private chat from the admin's own private chat only", ({ expect }) => {
+    expect(readTargetOf(admin({ chat: THEIRS }), context(MINE))).toEqual({ ok: true, chat: THEIRS });
+    expect(readableChatsOf(admin(), context(MINE))).toContain(THEIRS);
+    expect(readTargetOf(admin({ chat: THEIRS }), context(GROUP)).ok).toBe(false);
+    expect(readableChatsOf(admin(), context(GROUP))).not.toContain(THEIRS);
+  });
+});
