@@ -33,6 +33,21 @@ function text(value: unknown): string | null {
   return typeof value === "string" && value.trim() !== "" ? value.trim() : null;
 }
 
+/**
+ * AKASHA_CONFIG as written: JSON text, or "" when it is not set. Any other value (a TOML table
+ * under [vars] arrives as an object) is a ConfigError: read as "no settings", the owner's
+ * follow list, identity and limits would be dropped without a word.
+ */
+export function akashaConfigText(env: Env): string {
+  const value: unknown = env.AKASHA_CONFIG;
+  if (value === undefined || value === null) return "";
+  if (typeof value !== "string")
+    throw new ConfigError(
+      `AKASHA_CONFIG must be JSON text (a string var), not ${Array.isArray(value) ? "a list" : `a ${typeof value}`}`,
+    );
+  return value;
+}
+
 /** The only value that selects local mode; anything else (or nothing) is production. */
 export const LOCAL_MODE = "local";
 
@@ -86,6 +101,6 @@ export function readRuntimeConfig(env: Env): RuntimeConfig {
     },
     adminToken: required("ADMIN_TOKEN"),
     model,
-    settingsVar: typeof env.AKASHA_CONFIG === "string" ? env.AKASHA_CONFIG : "",
+    settingsVar: akashaConfigText(env),
   };
 }

@@ -15,6 +15,7 @@
  * stored settings by looser ones.
  */
 import type { Settings } from "../domain/config/settings";
+import { akashaConfigText } from "./runtime-config";
 
 /** How the cache reads: `load` is the D1 read, `fallback` the settings without D1. */
 export type SettingsLoaders = { readonly load: () => Promise<Settings>; readonly fallback: () => Settings };
@@ -31,7 +32,7 @@ let loading: { readonly promise: Promise<Settings>; readonly generation: number 
 /** Bumped by `invalidate`, so that a read started before a write does not store its old answer. */
 let generation = 0;
 
-const varText = (env: Env): string => (typeof env.AKASHA_CONFIG === "string" ? env.AKASHA_CONFIG : "");
+const varText = akashaConfigText;
 
 /** The copy, if it was built from this env's AKASHA_CONFIG. */
 function usable(env: Env): Entry | null {

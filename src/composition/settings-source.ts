@@ -17,7 +17,7 @@ import type { SettingsDocument, SettingsLayers } from "../domain/config/settings
 import { liftRenamedSettings } from "../domain/config/settings-renames";
 import { memoizedSettings, type SettingsSource } from "../domain/config/settings-source";
 import { ok, type Result } from "../domain/kernel/result";
-import { ConfigError } from "./runtime-config";
+import { akashaConfigText, ConfigError } from "./runtime-config";
 import { settingsCache } from "./settings-cache";
 
 /** One read of both layers, resolved. A broken AKASHA_CONFIG is a ConfigError. */
@@ -104,7 +104,7 @@ function readLayer(text: string | null, source: string): Result<unknown, Setting
   return layer.ok ? ok(liftRenamedSettings(layer.value)) : layer;
 }
 
-const varLayerText = (env: Env): string => (typeof env.AKASHA_CONFIG === "string" ? env.AKASHA_CONFIG : "");
+const varLayerText = akashaConfigText;
 
 /**
  * Both configurable layers, read directly. An AKASHA_CONFIG that is not a JSON object

@@ -6,6 +6,7 @@
  * therefore cannot set `webhook` (settings-edit refuses it).
  */
 
+import { akashaConfigText } from "../composition/runtime-config";
 import { varSettings } from "../composition/settings-source";
 import type { Settings } from "../domain/config/settings";
 
@@ -15,7 +16,7 @@ let cached: { varText: string; limits: WebhookLimits } | null = null;
 
 export function webhookLimits(env: Env): WebhookLimits {
   // Parsed once per isolate for a given AKASHA_CONFIG text: env is fixed for a deployment.
-  const varText = typeof env.AKASHA_CONFIG === "string" ? env.AKASHA_CONFIG : "";
+  const varText = akashaConfigText(env);
   if (cached?.varText === varText) return cached.limits;
   cached = { varText, limits: varSettings(env).webhook };
   return cached.limits;

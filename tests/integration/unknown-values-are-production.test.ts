@@ -1064,8 +1064,6 @@ describe("settings documents", () => {
     ["missing", undefined],
     ["empty", ""],
     ["blank", "  \n "],
-    ["an object instead of text", { follow: { groups: ["*"] }, identity: { enabled: true } }],
-    ["a number instead of text", 1],
   ] as const)("an AKASHA_CONFIG that is %s sets production defaults only", async ([, value], { expect }) => {
     const bindings =
       value === undefined
@@ -1089,4 +1087,26 @@ describe("settings documents", () => {
     expect(stale.status).toBe(401);
     expect(await snapshot()).toEqual(before);
   });
+
+  // A TOML table under [vars] arrives as an object: read as "no settings", the owner's follow
+  // list, identity and limits would be dropped without a word.
+  it.for([
+    ["an object instead of text", { follow: { groups: ["*"] }, identity: { enabled: true } }],
+    ["a number instead of text", 1],
+    ["a list instead of text", ["{}"]],
+  ] as const)(
+    "an AKASHA_CONFIG that is %s stops the Worker before any state changes",
+    async ([, value], { expect }) => {
+      const bindings = withMode("production", { AKASHA_CONFIG: value });
+      await expect(loadSettings(bindings)).rejects.toThrow(ConfigError);
+      const before = await snapshot();
+      const response = await app.request(
+        await signedQq(c2cBody({ user: `U${unique()}`, text: "/ping" })),
+        undefined,
+        bindings,
+      );
+      expect(response.status).toBe(500);
+      expect(await snapshot()).toEqual(before);
+    },
+  );
 });
