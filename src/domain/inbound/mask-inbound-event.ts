@@ -1,12 +1,13 @@
 /**
  * The point where an inbound event becomes storable: before the chat object writes it to
  * its inbox, buffers its log row, appends it to the recent turns or hands it to a turn,
- * every credential in it is masked — the normalized text, voice transcripts, file names
- * and every text value of the wire payload kept as raw_json. Nothing downstream (inbox,
- * message log, recent turns, dreaming journal, the model provider) sees the secret.
+ * every credential in it is masked — the normalized text, voice transcripts, file names,
+ * the sender's display name and every text value of the wire payload kept as raw_json.
+ * Nothing downstream (inbox, message log and its index, identity observations, recent turns,
+ * dreaming journal, the model provider) sees the secret.
  */
-import { maskCredentials } from "../privacy/credentials";
-import type { InboundAttachment, InboundEvent } from "./inbound-event";
+import { findCredentials, maskCredentials, maskRanges, type TextRange } from "../privacy/credentials";
+import type { InboundAttachment, InboundEvent, InboundSender } from "./inbound-event";
 
 /**
  * Wire fields that are ids, not text: platform message and user ids are long mixed
@@ -14,10 +15,18 @@ import type { InboundAttachment, InboundEvent } from "./inbound-event";
  */
 const ID_KEY = /(?:^|_)(?:id|ids|openid|seq|ts|time|timestamp)$|^(?:s|t|op|avatar)$/i;
 
+/**
+ * Mention markup, which the normalized text drops (the bot) or turns into `@name`: OneBot's
+ * `[CQ:at,qq=…]`, QQ's `<@id>`, `<@!id>`, `<qqbot-at-user id="…" />`, `<qqbot-at-everyone />`.
+ */
+const MENTION_MARKUP =
+  /\[CQ:at(?:,[^,[\]]*)*\]|<@!?[^>\s]+>|<qqbot-at-(?:user\s+id="[^"]*"|everyone)\s*\/?>/g;
+
 export function maskInboundEvent(event: InboundEvent): InboundEvent {
   const message = event.message;
   return {
     ...event,
+    sender: event.sender ? maskSender(event.sender) : null,
     message: message
       ? {
           ...message,
@@ -30,6 +39,17 @@ export function maskInboundEvent(event: InboundEvent): InboundEvent {
   };
 }
 
+/**
+ * The display name is text the sender chose (a OneBot card, a QQ username): it reaches the
+ * log's nick and index, identity observations and the model's prompt, so it is masked here
+ * once for all of them. Ids stay as they are.
+ */
+function maskSender(sender: InboundSender): InboundSender {
+  return sender.displayName === null
+    ? sender
+    : { ...sender, displayName: maskCredentials(sender.displayName) };
+}
+
 function maskAttachment(a: InboundAttachment): InboundAttachment {
   return {
     ...a,
@@ -38,14 +58,89 @@ function maskAttachment(a: InboundAttachment): InboundAttachment {
   };
 }
 
-/** Every string of a parsed JSON value masked, except the values of id fields. */
+/**
+ * Every string of a parsed JSON value masked, except the values of id fields, and read the
+ * way the normalized text reads the message — so the payload keeps no secret the text lost.
+ */
 export function maskJson(value: unknown, key = ""): unknown {
-  if (typeof value === "string") return ID_KEY.test(key) ? value : maskCredentials(value);
-  if (Array.isArray(value)) return value.map((v) => maskJson(v, key));
+  if (typeof value === "string") return ID_KEY.test(key) ? value : maskWireText(value);
+  if (Array.isArray(value)) return maskSegments(value, key);
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) out[k] = maskJson(v, k);
     return out;
   }
   return value;
+}
+
+/**
+ * A wire string masked as it stands and as it reads without its mention markup:
+ * "密码是 <@bot> hunter2" is a password only once the mention is gone, as in the normalized
+ * text. A secret the markup cuts in two is masked on both sides; the markup stays.
+ */
+function maskWireText(text: string, found: readonly TextRange[] = []): string {
+  const pieces = outsideMarkup(text);
+  const across = pieces.length > 1 ? readTogether(pieces.map((p) => text.slice(p.start, p.end))) : [];
+  const unmarked = pieces.flatMap((p, i) => (across[i] ?? []).map((r) => shift(r, p.start)));
+  return maskRanges(text, [...found, ...findCredentials(text), ...unmarked]);
+}
+
+/** The stretches of `text` between its mention markup, in order. */
+function outsideMarkup(text: string): TextRange[] {
+  const pieces: TextRange[] = [];
+  let at = 0;
+  for (const m of text.matchAll(MENTION_MARKUP)) {
+    pieces.push({ start: at, end: m.index });
+    at = m.index + m[0].length;
+  }
+  pieces.push({ start: at, end: text.length });
+  return pieces;
+}
+
+/**
+ * A message sent as segments (OneBot `message[]`: text, an @ of the bot, more text) is read
+ * as the one text its text segments make, as the normalized text reads it: a phrase or a key
+ * block cut by a mention is still found, and each segment masks its own part of it.
+ */
+function maskSegments(items: readonly unknown[], key: string): unknown[] {
+  const texts = items.map(segmentText);
+  const found = readTogether(texts.map((t) => t ?? ""));
+  return items.map((item, i) => {
+    const masked = maskJson(item, key);
+    const text = texts[i];
+    if (text === null || text === undefined || !isSegment(masked)) return masked;
+    return { ...masked, data: { ...masked.data, text: maskWireText(text, found[i]) } };
+  });
+}
+
+type Segment = { readonly data: { readonly text: string } & Record<string, unknown> };
+
+function isSegment(value: unknown): value is Segment {
+  if (value === null || typeof value !== "object" || !("data" in value)) return false;
+  const data = value.data;
+  return data !== null && typeof data === "object" && "text" in data && typeof data.text === "string";
+}
+
+function segmentText(item: unknown): string | null {
+  return isSegment(item) ? item.data.text : null;
+}
+
+/**
+ * The credentials in the text that `pieces` make read one after another, as ranges into
+ * each piece: a secret that runs across pieces leaves a range in every piece it touches.
+ */
+function readTogether(pieces: readonly string[]): TextRange[][] {
+  const spans = findCredentials(pieces.join(""));
+  let end = 0;
+  return pieces.map((piece) => {
+    const start = end;
+    end += piece.length;
+    return spans
+      .filter((s) => s.start < end && s.end > start)
+      .map((s) => ({ start: Math.max(s.start, start) - start, end: Math.min(s.end, end) - start }));
+  });
+}
+
+function shift(range: TextRange, by: number): TextRange {
+  return { start: range.start + by, end: range.end + by };
 }

@@ -46,7 +46,18 @@ export function containsCredential(text: string): boolean {
 
 /** `text` with each secret value replaced by CREDENTIAL_MASK. Idempotent. */
 export function maskCredentials(text: string): string {
-  const spans = findCredentials(text);
+  return maskRanges(text, findCredentials(text));
+}
+
+/** A stretch of a text by UTF-16 offsets, end exclusive. */
+export type TextRange = { readonly start: number; readonly end: number };
+
+/**
+ * `text` with each range replaced by CREDENTIAL_MASK, overlapping ones as one: for secret
+ * values found by reading `text` together with text around it (a message cut into pieces).
+ */
+export function maskRanges(text: string, ranges: readonly TextRange[]): string {
+  const spans = merge(ranges.filter((r) => r.end > r.start));
   if (spans.length === 0) return text;
   let out = "";
   let at = 0;
@@ -62,9 +73,9 @@ function isMask(text: string, span: CredentialSpan): boolean {
   return text.slice(span.start, span.end).trim() === CREDENTIAL_MASK;
 }
 
-function merge(spans: CredentialSpan[]): CredentialSpan[] {
+function merge<T extends TextRange>(spans: T[]): T[] {
   spans.sort((a, b) => a.start - b.start || b.end - a.end);
-  const out: CredentialSpan[] = [];
+  const out: T[] = [];
   for (const s of spans) {
     const last = out.at(-1);
     if (last && s.start <= last.end) {
