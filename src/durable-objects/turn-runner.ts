@@ -102,7 +102,8 @@ export class TurnRunner {
     let replies: readonly string[];
     if (result.ok) {
       // The bot's own words may quote a credential (a tool result, an old log row): what it
-      // sends, remembers as recent context and journals is masked like what it receives.
+      // sends, remembers as recent context and journals is masked like what it receives. The
+      // model's answer was masked before its cut to length already; commands' replies were not.
       replies = result.value.replies.map(maskCredentials);
     } else if (row.attempts + 1 < MODEL_ATTEMPTS && result.error.error.kind !== "config") {
       services.logger.warn("model failed; will retry", {

@@ -14,6 +14,7 @@ import type {
   ToolCall,
   UsageRecord,
 } from "../model/chat-model";
+import { maskCredentials } from "../privacy/credentials";
 import { type Command, parseCommand } from "./command";
 import type { ContextProvider } from "./context-provider";
 import type { Intent } from "./intent";
@@ -260,12 +261,20 @@ async function runTool(
   }
 }
 
+/**
+ * The model's answer as the turn's reply, masked before it is cut to `maxReplyChars`: a cut
+ * through a key leaves a piece that no longer matches any key format, and no later masking
+ * would find it.
+ */
 function finalReplies(text: string, ctx: TurnContext): string[] {
-  const trimmed = text.trim();
-  if (trimmed === "") return [];
-  const max = ctx.settings.turn.maxReplyChars;
-  const chars = [...trimmed];
-  return [chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : trimmed];
+  const masked = maskCredentials(text.trim());
+  if (masked === "") return [];
+  return [cutTo(masked, ctx.settings.turn.maxReplyChars)];
+}
+
+function cutTo(text: string, max: number): string {
+  const chars = [...text];
+  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : text;
 }
 
 function usageRecord(
