@@ -17,6 +17,7 @@ import { err, ok, type Result } from "../kernel/result";
 import type { ChatModel, UsageRecord } from "../model/chat-model";
 import {
   clampImportance,
+  isMemoryNodeId,
   type MemoryEvidence,
   type MemoryItem,
   memoryNodeId,
@@ -237,9 +238,23 @@ async function decideCandidates(
     records.push({ runId: input.runId, chatKey: input.session, origin: "dream", ...r });
   };
   for (const [i, c] of candidates.entries()) {
-    const source = turns[c.turn];
+    const source = userTurn(turns, c.turn);
     const base = { kind: c.kind, text: c.text, importance: c.importance, targetNodeId: null };
-    if (source?.role !== "user" || source.skip) {
+    // Checked before anything of the candidate is recorded, whatever turn it cites: a model can
+    // reassemble a secret sent in pieces or quote one from the bot's own turn.
+    if (looksLikeCredential(c.text) || (source && looksLikeCredential(source.text))) {
+      record({
+        ...base,
+        text: WITHHELD,
+        ...unscoped(input.session),
+        decision: "rejected",
+        reason: "credential",
+        nodeId: null,
+        evidence: source ? { ...evidenceOf(input, source) } : {},
+      });
+      continue;
+    }
+    if (!source) {
       record({
         ...base,
         ...unscoped(input.session),
@@ -251,18 +266,6 @@ async function decideCandidates(
       continue;
     }
     const evidence = evidenceOf(input, source);
-    if (looksLikeCredential(c.text) || looksLikeCredential(source.text)) {
-      record({
-        ...base,
-        text: "[credential withheld]",
-        ...unscoped(input.session),
-        decision: "rejected",
-        reason: "credential",
-        nodeId: null,
-        evidence: { ...evidence },
-      });
-      continue;
-    }
     const tag = resolveSensitivity({
       explicit: source.explicitSensitivity ?? explicitSensitivity(source.text),
       automatic: [
@@ -353,6 +356,9 @@ function decideArchives(
   const { existingById, consumed, archive, record } = d;
   for (const request of archiveRequests) {
     const target = existingById.get(request.id);
+    // The id and the reason are the model's words, and both are recorded (an unknown id as
+    // written): they pass the credential check like a candidate's text.
+    const requested = { id: withheldId(request.id), reason: withheld(request.reason) };
     if (!target || !includesScope(writable, target.scope) || consumed.has(target.nodeId)) {
       record({
         kind: target?.kind ?? "unknown",
@@ -360,10 +366,10 @@ function decideArchives(
         importance: null,
         ...unscoped(input.session),
         decision: "rejected",
-        reason: `archive of ${request.id} refused: not an item of a scope this chat may write`,
+        reason: `archive of ${requested.id} refused: not an item of a scope this chat may write`,
         nodeId: null,
-        targetNodeId: request.id,
-        evidence: { requestedReason: request.reason },
+        targetNodeId: requested.id,
+        evidence: { requestedReason: requested.reason },
       });
       continue;
     }
@@ -377,7 +383,7 @@ function decideArchives(
       sensitivity: target.sensitivity,
       sensitivitySource: target.sensitivitySource,
       decision: "archive",
-      reason: request.reason || "archived by dreaming",
+      reason: requested.reason || "archived by dreaming",
       nodeId: null,
       targetNodeId: target.nodeId,
       evidence: {},
@@ -428,6 +434,21 @@ async function commitRun(
 
 type MarkedTurn = DreamTurn & { readonly skip: boolean };
 
+/** The user turn a candidate cites; null for the bot's turn, a skipped marker or no such turn. */
+function userTurn(turns: readonly MarkedTurn[], index: number): MarkedTurn | null {
+  const t = turns[index];
+  return t?.role === "user" && !t.skip ? t : null;
+}
+
+/** What the audit trail keeps of a text that held a credential: nothing of the text. */
+const WITHHELD = "[credential withheld]";
+
+/** A text the model wrote, as recorded: withheld whole when it holds a credential. */
+const withheld = (text: string) => (looksLikeCredential(text) ? WITHHELD : text);
+
+/** An item id the model named: one of ours stays readable (it looks random to the detector). */
+const withheldId = (id: string) => (isMemoryNodeId(id) ? id : withheld(id));
+
 /**
  * A bare privacy request ("这个别在别处提") is about the speaker's previous message: that
  * turn takes the requested sensitivity, and the marker itself is not extracted.
@@ -467,7 +488,10 @@ async function supersededBy(
     if (target && sameScope(target.scope, scope) && !consumed.has(target.nodeId)) {
       return { ids: [target.nodeId], note: "supersedes an earlier item" };
     }
-    return { ids: [], note: `supersede target ${c.supersedes} is not an item of the target scope; inserted` };
+    return {
+      ids: [],
+      note: `supersede target ${withheldId(c.supersedes)} is not an item of the target scope; inserted`,
+    };
   }
   if (!c.subjectKey) return { ids: [], note: null };
   const same = await store.findBySubject(scope, c.subjectKey);
