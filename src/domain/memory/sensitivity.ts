@@ -71,6 +71,9 @@ export function looksLikeCredential(text: string): boolean {
   return text.includes(CREDENTIAL_MASK) || containsCredential(text);
 }
 
+/** Why a memory write that `looksLikeCredential` is refused, in the words every writer answers with. */
+export const CREDENTIAL_REFUSAL = "looks like a password, token, key or cookie; never stored";
+
 /** Secrets even when said in a group: documents, money, health, numbers that identify. */
 const SECRET_SIGNALS: readonly RegExp[] = [
   /银行卡|信用卡|卡号|身份证|护照号|社保号|病历|诊断|确诊|病情|怀孕|欠债|负债|存款|贷款/u,

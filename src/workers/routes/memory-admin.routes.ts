@@ -1,13 +1,15 @@
 /**
  * The admin API for memory items: list and filter, read, edit, archive, restore, forget
  * (confirmed by repeating the id), and the dreaming candidates with their decisions. Every
- * change is audited with the acting admin; bad input is refused before anything is written.
+ * change is audited with the acting admin; bad input — and text holding a credential — is
+ * refused before anything is written.
  */
 import { Hono } from "hono";
 import { z } from "zod";
 import { memoryAdmin } from "../../composition/admin-services";
 import { SENSITIVITIES } from "../../domain/memory/memory";
 import { MEMORY_KINDS, parseScopeKey } from "../../domain/memory/scope";
+import { CREDENTIAL_REFUSAL, looksLikeCredential } from "../../domain/memory/sensitivity";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
 import { jsonBody } from "../json-body";
@@ -42,7 +44,13 @@ export const MemoryListQuery = z
 
 export const MemoryEditBody = z
   .object({
-    text: z.string().trim().min(1).max(2000),
+    // An admin's edit is a memory write like /remember: a credential is refused, never stored.
+    text: z
+      .string()
+      .trim()
+      .min(1)
+      .max(2000)
+      .refine((text) => !looksLikeCredential(text), CREDENTIAL_REFUSAL),
     kind: z.enum(MEMORY_KINDS),
     importance: z.number().min(0).max(1),
     sensitivity: z.enum(SENSITIVITIES),

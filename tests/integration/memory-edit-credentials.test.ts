@@ -1,0 +1,83 @@
+// Own file: it edits memory items and counts audit rows, which every test of a file shares.
+import { env, exports } from "cloudflare:workers";
+import { describe, it } from "vitest";
+import { session } from "../support/admin-session";
+import { newMemory, seedMemory, uid } from "../support/memory";
+
+const nodeRow = (id: string) =>
+  env.DB.prepare(
+    "SELECT raw_text, retrieval_text, retrieval_tokens, fts_tokens, content_hash, updated_at FROM nodes WHERE node_id = ?",
+  )
+    .bind(id)
+    .first();
+const auditCount = async () =>
+  (await env.DB.prepare("SELECT count(*) AS n FROM audit_log").first<{ n: number }>())?.n ?? 0;
+
+const patch = (id: string, body: unknown) =>
+  exports.default.fetch(
+    new Request(`https://bot.test/api/memory/${id}`, {
+      method: "PATCH",
+      headers: { authorization: "Bearer test-admin-token", "content-type": "application/json" },
+      body: JSON.stringify(body),
+    }),
+  );
+
+describe("an admin's memory edit that holds a credential", () => {
+  it.for([
+    ["a password said in words", "群里的 wifi 密码是 coffee4all"],
+    ["an API key", "部署用 sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z-Q7rS0tU"],
+    ["text that already holds the mask", "群里的 wifi 密码是 [已隐藏的凭据]"],
+  ])("is refused naming the text, and changes nothing: %s", async ([, text], { expect }) => {
+    const chat = `qq:group:G${uid()}`;
+    const [id] = await seedMemory([newMemory(`chat:${chat}`, "群里的 wifi 在前台问", { kind: "fact" })]);
+    const before = await nodeRow(id as string);
+    const audits = await auditCount();
+    const res = await patch(id as string, { text, importance: 0.9 });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      error: "invalid",
+      field: "text",
+      reason: "looks like a password, token, key or cookie; never stored",
+    });
+    expect(await nodeRow(id as string)).toEqual(before);
+    expect(await auditCount()).toBe(audits);
+  });
+
+  it("is refused on the dashboard's edit form too", async ({ expect }) => {
+    const chat = `qq:group:G${uid()}`;
+    const [id] = await seedMemory([newMemory(`chat:${chat}`, "群里的 wifi 在前台问", { kind: "fact" })]);
+    const before = await nodeRow(id as string);
+    const s = await session();
+    const form = new URLSearchParams({
+      text: "群里的 wifi 密码是 coffee4all",
+      kind: "fact",
+      sensitivity: "public",
+      importance: "0.5",
+      portable: "true",
+      _csrf: s.csrf,
+    });
+    const res = await exports.default.fetch(
+      new Request(`https://bot.test/admin/memory/${id}/edit`, {
+        method: "POST",
+        headers: {
+          cookie: s.cookie,
+          "x-csrf-token": s.csrf,
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: form,
+        redirect: "manual",
+      }),
+    );
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("text looks like a password, token, key or cookie");
+    expect(await nodeRow(id as string)).toEqual(before);
+  });
+
+  it("without one still goes through", async ({ expect }) => {
+    const chat = `qq:group:G${uid()}`;
+    const [id] = await seedMemory([newMemory(`chat:${chat}`, "群里的 wifi 在前台问", { kind: "fact" })]);
+    const res = await patch(id as string, { text: "群里的 wifi 在前台问小王" });
+    expect(res.status).toBe(200);
+    expect((await nodeRow(id as string))?.raw_text).toBe("群里的 wifi 在前台问小王");
+  });
+});
