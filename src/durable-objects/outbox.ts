@@ -7,6 +7,7 @@ import type { AuditRecord, ChatTouch, FlushBatch, RecallMark } from "../domain/h
 import type { MessageRecord } from "../domain/history/message-record";
 import { mergeObservations } from "../domain/identity/account-observation";
 import type { AccountObservation } from "../domain/identity/identity-directory";
+import { maskAuditCredentials } from "../domain/kernel/audit";
 import type { UsageRecord } from "../domain/model/chat-model";
 
 export type OutboxItem =
@@ -31,10 +32,12 @@ export class Outbox {
   }
 
   push(item: OutboxItem, now: number): void {
+    // An audit row waits here for its flush: it is stored already, so it is masked already.
+    const body = item.kind === "audit" ? maskAuditCredentials(item.body) : item.body;
     this.#sql.exec(
       "INSERT INTO outbox (kind, body, created_at) VALUES (?, ?, ?)",
       item.kind,
-      JSON.stringify(item.body),
+      JSON.stringify(body),
       now,
     );
     if (this.#size !== null) this.#size++;

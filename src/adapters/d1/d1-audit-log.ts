@@ -1,4 +1,23 @@
-/** Reads the audit log for the admin API, newest first, filtered in SQL. */
+/**
+ * The audit log in D1: the one row every writer stores (`auditLogRow`), and the admin API's
+ * reads, newest first, filtered in SQL.
+ */
+import type { AuditRecord } from "../../domain/history/message-log";
+import { maskAuditCredentials } from "../../domain/kernel/audit";
+
+/** The audit_log columns of a record as every writer stores them: credentials masked, detail as JSON. */
+export function auditLogRow(record: AuditRecord) {
+  const safe = maskAuditCredentials(record);
+  return {
+    dedupeKey: safe.dedupeKey,
+    at: safe.at,
+    actor: safe.actor,
+    action: safe.action,
+    chatKey: safe.chatKey,
+    target: safe.target,
+    detail: JSON.stringify(safe.detail),
+  };
+}
 
 export type AuditFilter = {
   readonly actor?: string;
@@ -29,7 +48,7 @@ export class D1AuditLog {
   }
 
   /** Appends one row. */
-  async record(row: {
+  async record(entry: {
     at: number;
     actor: string;
     action: string;
@@ -37,20 +56,10 @@ export class D1AuditLog {
     target: string;
     detail: Record<string, unknown>;
   }) {
-    await this.#db
-      .prepare(
-        "INSERT INTO audit_log (dedupe_key, at, actor, action, chat_key, target, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-      )
-      .bind(
-        `${row.action}:${row.at}:${crypto.randomUUID()}`,
-        row.at,
-        row.actor,
-        row.action,
-        row.chatKey,
-        row.target,
-        JSON.stringify(row.detail),
-      )
-      .run();
+    await insertAuditRow(this.#db, {
+      ...entry,
+      dedupeKey: `${entry.action}:${entry.at}:${crypto.randomUUID()}`,
+    }).run();
   }
 
   async list(f: AuditFilter): Promise<AuditRow[]> {
@@ -80,6 +89,19 @@ export class D1AuditLog {
       .all<Omit<AuditRow, "detail"> & { detail: string }>();
     return results.map((r) => ({ ...r, detail: parseDetail(r.detail) }));
   }
+}
+
+/**
+ * The INSERT of one record, for writers that batch it with their own statements (a memory
+ * edit, an owner plan): the row goes through `auditLogRow` like every other.
+ */
+export function insertAuditRow(db: D1Database, record: AuditRecord): D1PreparedStatement {
+  const row = auditLogRow(record);
+  return db
+    .prepare(
+      "INSERT INTO audit_log (dedupe_key, at, actor, action, chat_key, target, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )
+    .bind(row.dedupeKey, row.at, row.actor, row.action, row.chatKey, row.target, row.detail);
 }
 
 function parseDetail(text: string): Record<string, unknown> {

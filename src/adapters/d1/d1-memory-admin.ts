@@ -7,6 +7,7 @@
 import type { MemoryItem, MemoryStatus, Sensitivity } from "../../domain/memory/memory";
 import type { MemoryKind, Scope } from "../../domain/memory/scope";
 import { indexText } from "../../domain/text/search-tokens";
+import { insertAuditRow } from "./d1-audit-log";
 import { D1MemoryStore, memoryContentHash } from "./d1-memory-store";
 
 export type MemoryFilter = {
@@ -232,19 +233,15 @@ export class D1MemoryAdmin {
     chatKey: string | null,
     detail: Record<string, unknown>,
   ) {
-    return this.#db
-      .prepare(
-        "INSERT INTO audit_log (dedupe_key, at, actor, action, chat_key, target, detail) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-      )
-      .bind(
-        `${action}:${nodeId}:${act.at}:${crypto.randomUUID()}`,
-        act.at,
-        act.actor,
-        action,
-        chatKey,
-        `memory:${nodeId}`,
-        JSON.stringify({ via: "api", ...detail }),
-      );
+    return insertAuditRow(this.#db, {
+      dedupeKey: `${action}:${nodeId}:${act.at}:${crypto.randomUUID()}`,
+      at: act.at,
+      actor: act.actor,
+      action,
+      chatKey,
+      target: `memory:${nodeId}`,
+      detail: { via: "api", ...detail },
+    });
   }
 }
 

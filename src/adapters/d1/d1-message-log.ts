@@ -9,6 +9,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { ChatTouch, FlushBatch, MessageLog, RecallMark } from "../../domain/history/message-log";
 import type { MessageRecord } from "../../domain/history/message-record";
 import type { AccountObservation } from "../../domain/identity/identity-directory";
+import { auditLogRow } from "./d1-audit-log";
 import type { Database } from "./database";
 import { accountObservations, auditLog, chats, messages, modelUsage } from "./schema";
 
@@ -25,12 +26,7 @@ export class D1MessageLog implements MessageLog {
       ...batch.messages.map((m) => this.#insertMessage(m)),
       ...batch.recalls.map((r) => this.#markRecalled(r)),
       ...batch.usage.map((u) => this.#db.insert(modelUsage).values(u).onConflictDoNothing()),
-      ...batch.audit.map((a) =>
-        this.#db
-          .insert(auditLog)
-          .values({ ...a, detail: JSON.stringify(a.detail) })
-          .onConflictDoNothing(),
-      ),
+      ...batch.audit.map((a) => this.#db.insert(auditLog).values(auditLogRow(a)).onConflictDoNothing()),
       ...(batch.observations ?? []).map((o) => this.#observe(o)),
     ];
     const [first, ...rest] = statements;

@@ -1,6 +1,7 @@
 /** The D1 layer of the behaviour settings: one JSON document under key `config`. */
 import { and, eq } from "drizzle-orm";
 import type { AuditRecord } from "../../domain/history/message-log";
+import { auditLogRow } from "./d1-audit-log";
 import type { Database } from "./database";
 import { auditLog, settings } from "./schema";
 
@@ -58,10 +59,7 @@ export class D1SettingsStore {
     }
     await this.#db.batch([
       upsert,
-      this.#db
-        .insert(auditLog)
-        .values({ ...audit, detail: JSON.stringify(audit.detail) })
-        .onConflictDoNothing(),
+      this.#db.insert(auditLog).values(auditLogRow(audit)).onConflictDoNothing(),
     ]);
   }
 }

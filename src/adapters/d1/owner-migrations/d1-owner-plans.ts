@@ -21,6 +21,7 @@ import {
   type SensitivityRow,
   selectBackfill,
 } from "../../../domain/memory/sensitivity-backfill";
+import { insertAuditRow } from "../d1-audit-log";
 import {
   INSPECT_SQL,
   scopeMigrationAppliedSql,
@@ -231,10 +232,14 @@ export class D1OwnerPlans {
   }
 
   #audit(at: number, actor: string, action: string, target: string, detail: Record<string, unknown>) {
-    return this.#db
-      .prepare(
-        "INSERT INTO audit_log (dedupe_key, at, actor, action, chat_key, target, detail) VALUES (?1, ?2, ?3, ?4, NULL, ?5, ?6)",
-      )
-      .bind(`${action}:${at}:${crypto.randomUUID()}`, at, actor, action, target, JSON.stringify(detail));
+    return insertAuditRow(this.#db, {
+      dedupeKey: `${action}:${at}:${crypto.randomUUID()}`,
+      at,
+      actor,
+      action,
+      chatKey: null,
+      target,
+      detail,
+    });
   }
 }

@@ -4,6 +4,7 @@
  * through `sqlString`/`sqlInteger`.
  */
 import { chunks } from "../../../domain/memory/owner-plan";
+import { auditLogRow } from "../d1-audit-log";
 
 /** SQL string literal; refuses values that cannot be one. */
 export function sqlString(value: string): string {
@@ -30,10 +31,19 @@ export function auditSql(input: {
   dedupeKey: string;
   at: number;
   action: string;
-  detail: unknown;
+  detail: Record<string, unknown>;
   actor?: string | undefined;
 }): string {
+  const row = auditLogRow({
+    dedupeKey: input.dedupeKey,
+    at: input.at,
+    actor: input.actor ?? "owner-cli",
+    action: input.action,
+    chatKey: null,
+    target: null,
+    detail: input.detail,
+  });
   return `INSERT OR IGNORE INTO audit_log (dedupe_key, at, actor, action, chat_key, target, detail) VALUES (${sqlString(
-    input.dedupeKey,
-  )}, ${sqlInteger(input.at)}, ${sqlString(input.actor ?? "owner-cli")}, ${sqlString(input.action)}, NULL, NULL, ${sqlString(JSON.stringify(input.detail))});`;
+    row.dedupeKey,
+  )}, ${sqlInteger(row.at)}, ${sqlString(row.actor ?? "owner-cli")}, ${sqlString(row.action)}, NULL, NULL, ${sqlString(row.detail)});`;
 }
