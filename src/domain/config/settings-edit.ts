@@ -5,6 +5,7 @@
  * applied completely or not at all.
  */
 import { err, ok, type Result } from "../kernel/result";
+import { containsCredential, maskCredentials } from "../privacy/credentials";
 import { resolveSettings, type Settings, type SettingsError } from "./settings";
 
 /** A settings layer as stored: a JSON object. */
@@ -60,7 +61,11 @@ export function effectiveSettings(
     : ok({ settings: fromVar.value, storedError: withStored.error });
 }
 
-/** Replaces the stored layer with `next` (a JSON object), validated over the var layer. */
+/**
+ * Replaces the stored layer with `next` (a JSON object), validated over the var layer. A
+ * document that holds a credential anywhere is refused whole: the stored layer is a D1 row
+ * that the API and dashboard show back, and the bot's keys are Worker secrets.
+ */
 export function replaceStoredLayer(
   layers: SettingsLayers,
   next: unknown,
@@ -71,6 +76,9 @@ export function replaceStoredLayer(
       "webhook",
       "is set in AKASHA_CONFIG only: the webhooks apply it before a request is authenticated, without reading stored settings",
     );
+  const secret = credentialFieldIn(next);
+  if (secret !== null)
+    return invalid(secret, "holds a credential; credentials belong in secrets, not settings");
   const resolved = resolveSettings(layers.var, next);
   return resolved.ok ? ok({ stored: next, effective: resolved.value }) : resolved;
 }
@@ -101,6 +109,25 @@ export function unsetStoredValue(
   const next = removed ? withoutPath(current, path) : current;
   const edit = replaceStoredLayer(layers, next);
   return edit.ok ? ok({ ...edit.value, removed }) : edit;
+}
+
+/**
+ * The dotted path of the first string value or key of `value` that holds a credential, or
+ * null. A key that holds one is named masked: the error is shown and audited.
+ */
+function credentialFieldIn(value: unknown, path: readonly string[] = []): string | null {
+  if (typeof value === "string") return containsCredential(value) ? path.join(".") || "(root)" : null;
+  const entries = Array.isArray(value)
+    ? value.map((v, i) => [String(i), v] as const)
+    : isObject(value)
+      ? Object.entries(value)
+      : [];
+  for (const [key, inner] of entries) {
+    if (containsCredential(key)) return [...path, maskCredentials(key)].join(".");
+    const found = credentialFieldIn(inner, [...path, key]);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 /** The value at a path of any JSON value (array indexes allowed); `found` false when absent. */

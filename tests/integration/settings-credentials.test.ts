@@ -1,0 +1,145 @@
+/**
+ * A settings write that holds a credential is refused whole, whichever way it comes: the admin
+ * API, the dashboard form and the `config_change` tool share one edit (settings-edit.ts).
+ *
+ * Own file: it changes the stored settings, which every test of a file shares.
+ */
+import { env, exports } from "cloudflare:workers";
+import { afterEach, beforeEach, describe, type ExpectStatic, it } from "vitest";
+import { d1SettingsAdmin } from "../../src/composition/settings-source";
+import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
+import { runTurn } from "../../src/domain/agent/turn";
+import { ADMIN, withIdentity } from "../fakes/identity-settings";
+import { messageEvent } from "../fakes/inbound";
+import { ScriptedChatModel } from "../fakes/scripted-chat-model";
+import { TEST_NOW, turnPorts } from "../fakes/turn-ports";
+import { session } from "../support/admin-session";
+
+const HF = "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789";
+const PERSONA = `你是小助手。部署用 ${HF}`;
+const REASON = "holds a credential; credentials belong in secrets, not settings";
+const BEFORE = { retention: { groupDays: 45 } };
+
+const storedRow = () =>
+  env.DB.prepare("SELECT value, updated_by AS by FROM settings WHERE key = 'config'").first<{
+    value: string;
+    by: string | null;
+  }>();
+
+const configAudits = async () =>
+  (
+    await env.DB.prepare("SELECT count(*) AS n FROM audit_log WHERE action LIKE 'config.%'").first<{
+      n: number;
+    }>()
+  )?.n ?? 0;
+
+/** Nothing changed: the earlier document is still stored, and nowhere holds the token. */
+async function expectUnchanged(expect: ExpectStatic, audits: number) {
+  expect(JSON.parse((await storedRow())?.value ?? "null")).toEqual(BEFORE);
+  expect(await configAudits()).toBe(audits);
+  const anywhere = await env.DB.prepare(
+    "SELECT (SELECT count(*) FROM settings WHERE value LIKE ?1) + (SELECT count(*) FROM audit_log WHERE detail LIKE ?1 OR target LIKE ?1) AS n",
+  )
+    .bind(`%${HF.slice(3)}%`)
+    .first<{ n: number }>();
+  expect(anywhere?.n).toBe(0);
+}
+
+beforeEach(async () => {
+  await env.DB.prepare(
+    "INSERT INTO settings (key, value, updated_at, updated_by) VALUES ('config', ?1, 1, 'seed') ON CONFLICT (key) DO UPDATE SET value = ?1",
+  )
+    .bind(JSON.stringify(BEFORE))
+    .run();
+});
+
+afterEach(async () => {
+  await env.DB.prepare("DELETE FROM settings").run();
+});
+
+describe("settings refuse a credential", () => {
+  it("PUT /api/settings answers 400 naming the field, and changes nothing", async ({ expect }) => {
+    const audits = await configAudits();
+    const res = await exports.default.fetch(
+      new Request("https://bot.test/api/settings", {
+        method: "PUT",
+        headers: { authorization: "Bearer test-admin-token", "content-type": "application/json" },
+        body: JSON.stringify({ ...BEFORE, turn: { persona: PERSONA } }),
+      }),
+    );
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "invalid", field: "turn.persona", reason: REASON });
+    await expectUnchanged(expect, audits);
+  });
+
+  it("the dashboard form shows the field and saves nothing", async ({ expect }) => {
+    const audits = await configAudits();
+    const s = await session();
+    const typed = JSON.stringify({ ...BEFORE, turn: { persona: PERSONA } });
+    const res = await exports.default.fetch(
+      new Request("https://bot.test/admin/settings", {
+        method: "POST",
+        headers: { cookie: s.cookie, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          _csrf: s.csrf,
+          stored: typed,
+          fresh: "0",
+          revision: JSON.stringify(BEFORE),
+        }).toString(),
+        redirect: "manual",
+      }),
+    );
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    expect(html).toContain("turn.persona");
+    expect(html).toContain("credentials belong in secrets, not settings");
+    await expectUnchanged(expect, audits);
+  });
+
+  it("config_change answers with the field and stores neither the value nor its audit copy", async ({
+    expect,
+  }) => {
+    const audits = await configAudits();
+    const model = new ScriptedChatModel([
+      {
+        toolCalls: [
+          {
+            id: "c1",
+            name: "config_change",
+            arguments: JSON.stringify({
+              action: "set",
+              path: "turn.persona",
+              value: JSON.stringify(PERSONA),
+            }),
+          },
+        ],
+      },
+      { text: "好的" },
+    ]);
+    const event = messageEvent({
+      chat: "qq:group:CONFIG1",
+      text: "改设置",
+      sender: ADMIN.split(":")[2] ?? ADMIN,
+    });
+    const context = {
+      event,
+      chat: event.chat,
+      sender: event.sender,
+      identity: null,
+      text: "改设置",
+      recent: [],
+      settings: withIdentity(),
+      now: TEST_NOW,
+    };
+    const ports = turnPorts({ model, settingsAdmin: d1SettingsAdmin(env) });
+    const result = await runTurn(context, ports, defaultTurnRegistry());
+    if (!result.ok) throw new Error("turn failed");
+    const answer = model.requests[1]?.messages.find((m) => m.role === "tool")?.content ?? "";
+    expect(answer).toBe(`拒绝：turn.persona ${REASON}。什么都没有改变。`);
+    expect(result.value.audit).toMatchObject([
+      { action: "config.set", target: "turn.persona", outcome: "invalid", detail: { field: "turn.persona" } },
+    ]);
+    expect(JSON.stringify(result.value.audit)).not.toContain(HF.slice(3));
+    await expectUnchanged(expect, audits);
+  });
+});
