@@ -19,6 +19,7 @@ import { inboundRecord } from "../domain/history/message-record";
 import { observationOf } from "../domain/identity/account-observation";
 import type { InboundEvent } from "../domain/inbound/inbound-event";
 import { maskInboundEvent } from "../domain/inbound/mask-inbound-event";
+import { applyCredentialCues, type CredentialCues } from "../domain/privacy/announced-credential";
 import { AlarmClock } from "./alarm-clock";
 import { ChatMeta } from "./chat-meta";
 import { migrateChatSession } from "./chat-session-schema";
@@ -68,6 +69,8 @@ export const TRIAGE_SLICE = 10;
 
 /** How often the rearm drops expired dedupe records. */
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
+/** The meta key of the senders whose last message announced a credential (announced-credential.ts). */
+const CREDENTIAL_CUES = "credentialCues";
 
 export class ChatSession extends DurableObject<Env> {
   readonly #inbox: Inbox;
@@ -143,8 +146,11 @@ export class ChatSession extends DurableObject<Env> {
    * nothing below ever holds the raw secret.
    */
   async enqueue(received: InboundEvent): Promise<EnqueueResult> {
-    const event = maskInboundEvent(received);
     const now = Date.now();
+    // A value sent right after "密码是" holds no keyword of its own: the sender's cue says so.
+    const cues = this.#meta.get<CredentialCues>(CREDENTIAL_CUES) ?? {};
+    const cued = applyCredentialCues(maskInboundEvent(received), cues, now);
+    const event = cued.event;
     const needsTurn = event.kind === "message" && event.message !== null && event.message.addressedToBot;
     // A log-only event waits for the flush window (cached settings, or the defaults: timing
     // only). Worked out before the write, so that a broken AKASHA_CONFIG refuses the event
@@ -152,6 +158,7 @@ export class ChatSession extends DurableObject<Env> {
     const due = needsTurn ? now : this.#flusher.windowEnd(peekSettings(this.env), now);
     if (!this.#inbox.accept(event, needsTurn, now))
       return { status: "duplicate", eventId: event.eventId, ranAt: now };
+    if (JSON.stringify(cued.cues) !== JSON.stringify(cues)) this.#meta.set(CREDENTIAL_CUES, cued.cues);
     // Not awaited: setAlarm is issued now, in the same output gate as the inbox write. While
     // a drain runs, it takes this row itself (it triages and looks again after every turn,
     // and its rearm sees what is left), so the alarm is only a watchdog for a drain that dies

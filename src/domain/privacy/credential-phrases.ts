@@ -147,3 +147,37 @@ export function findPhraseCredentials(text: string): PhraseMatch[] {
   }
   return out;
 }
+
+/**
+ * A message that ends on a credential keyword and its connector, with the value still to
+ * come: "我家wifi密码是", "服务器密码：", "the wifi password is", "token:". People often send
+ * the value as their next message, which alone holds no keyword (announced-credential.ts).
+ */
+const ANNOUNCED_ZH = `(?:(?:${PASSWORD_ZH})${NOT_THE_PASSWORD}|${CODE_ZH}|${KEY_ZH})`;
+const ANNOUNCED_EN = en(`${PASSWORD_EN}|${CODE_EN}|${KEY_EN}`);
+const ANNOUNCEMENTS: readonly RegExp[] = [
+  // A few words of the clause, no question or complaint, then 是 / 为 / 改成 / a colon, and the end.
+  new RegExp(
+    String.raw`${ANNOUNCED_ZH}(?:(?![，。！？；、,.!?;\n]|怎|忘|错|不|没|吗|呢|多少|什么|如何|哪)[^\x00-\x7F]){0,8}?\s*(?:是|为|改成了?|换成了?|[:：=])\s*$`,
+    "iu",
+  ),
+  new RegExp(
+    String.raw`${ANNOUNCED_EN}(?:\s+(?:for|of|on|at)\s+(?:the\s+|my\s+|our\s+|your\s+)?[\w@.-]{1,30})?\s*(?:[:=：]|\s(?:is|was|is\s+now|are)|\s(?:changed|set|updated|reset)\s+to)\s*$`,
+    "iu",
+  ),
+];
+
+export function announcesCredential(text: string): boolean {
+  const t = text.trim();
+  return ANNOUNCEMENTS.some((re) => re.test(t));
+}
+
+/**
+ * The value a message holds when it is nothing but a value: one printable ASCII token of three
+ * to two hundred characters, optionally quoted, not a placeholder. Null otherwise.
+ */
+export function bareValue(text: string): string | null {
+  const m = /^["'“‘「]?([\x21-\x7E]{3,200}?)["'”’」]?$/u.exec(text.trim());
+  const value = m?.[1];
+  return value === undefined || isPlaceholder(value) ? null : value;
+}

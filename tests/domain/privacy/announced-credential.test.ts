@@ -1,0 +1,69 @@
+import { describe, it } from "vitest";
+import { applyCredentialCues, CUE_WINDOW_MS } from "../../../src/domain/privacy/announced-credential";
+import { announcesCredential, bareValue } from "../../../src/domain/privacy/credential-phrases";
+import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
+import { messageEvent } from "../../fakes/inbound";
+
+const T = 1_700_000_000_000;
+const say = (sender: string, text: string) => {
+  const e = messageEvent({ chat: "qq:group:G1", sender, text });
+  return { ...e, raw: { d: { content: `<@!BOT> ${text}`, author: { id: sender } } } };
+};
+
+describe("a credential announced in one message and sent in the next", () => {
+  it.for([
+    "我家wifi密码是",
+    "服务器密码：",
+    "新的验证码是",
+    "密钥为",
+    "the wifi password is",
+    "api key:",
+    "token =",
+  ])("reads %j as an announcement", (text, { expect }) => {
+    expect(announcesCredential(text)).toBe(true);
+  });
+
+  it.for([
+    "我忘记密码了",
+    "密码是什么",
+    "密码是不是错了",
+    "密码多少",
+    "password is wrong",
+    "怎么改密码",
+    "密码学是",
+  ])("does not read %j as one", (text, { expect }) => {
+    expect(announcesCredential(text)).toBe(false);
+  });
+
+  it("takes a message that is one printable token as a bare value", ({ expect }) => {
+    expect(bareValue(" Xy12ab34 ")).toBe("Xy12ab34");
+    expect(bareValue("“hunter2”")).toBe("hunter2");
+    expect(bareValue("好的谢谢")).toBeNull();
+    expect(bareValue("is it Xy12ab34")).toBeNull();
+    expect(bareValue("xxxx")).toBeNull();
+  });
+
+  it("masks the sender's next message when it is the value, in the text and the payload", ({ expect }) => {
+    const first = applyCredentialCues(say("U1", "我家wifi密码是"), {}, T);
+    expect(first.cues).toEqual({ "qq:user:U1": T });
+    // Another member speaking in between neither gets masked nor ends U1's cue.
+    const other = applyCredentialCues(say("U2", "Xy12ab34"), first.cues, T + 1_000);
+    expect(other.event.message?.text).toBe("Xy12ab34");
+    const value = applyCredentialCues(say("U1", "Xy12ab34"), other.cues, T + 2_000);
+    expect(value.event.message?.text).toBe(CREDENTIAL_MASK);
+    expect(JSON.stringify(value.event.raw)).not.toContain("Xy12ab34");
+    expect(JSON.stringify(value.event.raw)).toContain(CREDENTIAL_MASK);
+    expect(value.cues).toEqual({});
+  });
+
+  it("lets any other next message end the cue, and an old cue lapse", ({ expect }) => {
+    const first = applyCredentialCues(say("U1", "密码是"), {}, T);
+    const chat = applyCredentialCues(say("U1", "算了不说了"), first.cues, T + 1_000);
+    expect(chat.cues).toEqual({});
+    expect(applyCredentialCues(say("U1", "Xy12ab34"), chat.cues, T + 2_000).event.message?.text).toBe(
+      "Xy12ab34",
+    );
+    const late = applyCredentialCues(say("U1", "Xy12ab34"), first.cues, T + CUE_WINDOW_MS + 1);
+    expect(late.event.message?.text).toBe("Xy12ab34");
+  });
+});
