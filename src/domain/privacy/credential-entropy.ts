@@ -15,7 +15,10 @@
  * - not inside a URL: links carry ids and signatures of public files; the secrets of a URL
  *   (`user:pass@`, `?token=`) are matched by the URL rules instead;
  * - not the id of a chat or account key (`qq:user:…`, `onebot:group:…`), which the bot
- *   itself writes in its replies.
+ *   itself writes in its replies;
+ * - not an id this system mints (a memory item `m_…`, a knowledge document or node `d_…` /
+ *   `n_…`, an owner plan `plan-…`): the bot names them in its answers and its audit rows,
+ *   and memory_forget takes them back, so a masked one would break what it refers to.
  */
 
 import { urlSpans } from "./url-spans";
@@ -29,6 +32,9 @@ const CANDIDATE = /(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{24,}={0,2}(?![A-Za-z0-9+
 
 /** `qq:user:`, `qq:private:`, `onebot:group:` right before the token. */
 const ADDRESS_PREFIX = /\b[a-z]{2,10}:[a-z]{2,10}:$/;
+
+/** Ids this system mints, whole: memory items, knowledge documents and nodes, owner plans. */
+const SYSTEM_ID = /^(?:m_[0-9a-z]{22}|[dn]_[0-9a-f]{24}|plan-\d{13}-[0-9a-f]{8})$/;
 
 /** Shannon entropy in bits per character. */
 export function shannonEntropy(text: string): number {
@@ -65,7 +71,7 @@ export function findRandomTokens(text: string): EntropyMatch[] {
     // Separators that end a sentence are not part of the token.
     const token = m[0].replace(/[_-]+$/, "");
     if (inUrl(m.index) || ADDRESS_PREFIX.test(text.slice(Math.max(0, m.index - 24), m.index))) continue;
-    if (!looksLikeRandomToken(token)) continue;
+    if (SYSTEM_ID.test(token) || !looksLikeRandomToken(token)) continue;
     out.push({ start: m.index, end: m.index + token.length });
   }
   return out;

@@ -1,4 +1,5 @@
 import { describe, it } from "vitest";
+import { memoryNodeId } from "../../../src/domain/memory/memory";
 import { looksLikeCredential } from "../../../src/domain/memory/sensitivity";
 import {
   CREDENTIAL_MASK,
@@ -67,6 +68,22 @@ describe("masking", () => {
     expect(maskCredentials("")).toBe("");
     expect(maskCredentials("你好")).toBe("你好");
   });
+});
+
+// The bot names its memory items, knowledge nodes and plans in replies and audit rows, and
+// memory_forget takes the id back: a masked id would break what it points at.
+it("keeps the ids this system mints readable, and still masks a random key of their length", ({ expect }) => {
+  const ids = Array.from({ length: 200 }, (_, i) => memoryNodeId("chat:qq:group:G1", `第${i}条`, String(i)));
+  const text = `记住的条目：${ids.join("、")}`;
+  expect(findCredentials(text)).toEqual([]);
+  expect(
+    maskCredentials(
+      "文档 d_0123456789abcdef01234567 节点 n_89abcdef0123456789abcdef 计划 plan-1700000000000-1a2b3c4d",
+    ),
+  ).toBe("文档 d_0123456789abcdef01234567 节点 n_89abcdef0123456789abcdef 计划 plan-1700000000000-1a2b3c4d");
+  // A key shaped like the ids but not one of them (upper case, another prefix) is masked.
+  expect(containsCredential("m_Q7xk2Lp9Zr4Tw8Yb3Nc6Vd")).toBe(true);
+  expect(containsCredential("k_7xk2lp9zr4tw8yb3nc6vd1")).toBe(true);
 });
 
 describe("memory's credential check uses the detector", () => {
