@@ -7,6 +7,7 @@
 import { bytesContentHash } from "../kernel/content-hash";
 import type { DomainError, Result } from "../kernel/result";
 import { err, ok } from "../kernel/result";
+import { maskCredentials } from "../privacy/credentials";
 import type { CollectionInfo } from "./collection";
 import {
   type DocumentFormat,
@@ -103,13 +104,14 @@ export async function importFile(
   if (!parsed.value.blocks.some((b) => b.kind === "text" && b.text.trim() !== ""))
     return failed("empty", `no text found in this ${format} file (scanned PDFs need OCR first)`);
 
+  const clean = withoutCredentials(parsed.value);
   const plan = planDocument({
     collection: collection.name,
     sourceId,
     fileHash: versionHash,
     format,
-    title: parsed.value.title?.trim() || titleFromFileName(sourceId),
-    parsed: parsed.value,
+    title: clean.title?.trim() || titleFromFileName(sourceId),
+    parsed: clean,
     chunk: { size: collection.chunkSize, overlap: collection.chunkOverlap },
   });
   const removed = await deps.store.replaceDocument(collection.name, sourceId, plan, deps.now());
@@ -121,6 +123,27 @@ export async function importFile(
     format,
     sections: plan.counts.sections,
     passages: plan.counts.passages,
+  };
+}
+
+/**
+ * The document with every credential masked — a runbook's root password, a key in a config
+ * example: a collection's passages are read in every chat it serves, groups included, and
+ * quoted back by the bot. Headings, titles and aliases too; anchors are ids and stay.
+ */
+function withoutCredentials(doc: ParsedDocument): ParsedDocument {
+  return {
+    title: doc.title === null ? null : maskCredentials(doc.title),
+    aliases: doc.aliases.map(maskCredentials),
+    blocks: doc.blocks.map((b) =>
+      b.kind === "heading"
+        ? { ...b, text: maskCredentials(b.text) }
+        : {
+            ...b,
+            text: maskCredentials(b.text),
+            ...(b.title === undefined ? {} : { title: maskCredentials(b.title) }),
+          },
+    ),
   };
 }
 
