@@ -17,7 +17,6 @@ import { err, ok, type Result } from "../kernel/result";
 import type { ChatModel, UsageRecord } from "../model/chat-model";
 import {
   clampImportance,
-  isMemoryNodeId,
   type MemoryEvidence,
   type MemoryItem,
   memoryNodeId,
@@ -358,7 +357,7 @@ function decideArchives(
     const target = existingById.get(request.id);
     // The id and the reason are the model's words, and both are recorded (an unknown id as
     // written): they pass the credential check like a candidate's text.
-    const requested = { id: withheldId(request.id), reason: withheld(request.reason) };
+    const requested = { id: withheld(request.id), reason: withheld(request.reason) };
     if (!target || !includesScope(writable, target.scope) || consumed.has(target.nodeId)) {
       record({
         kind: target?.kind ?? "unknown",
@@ -446,9 +445,6 @@ const WITHHELD = "[credential withheld]";
 /** A text the model wrote, as recorded: withheld whole when it holds a credential. */
 const withheld = (text: string) => (looksLikeCredential(text) ? WITHHELD : text);
 
-/** An item id the model named: one of ours stays readable (it looks random to the detector). */
-const withheldId = (id: string) => (isMemoryNodeId(id) ? id : withheld(id));
-
 /**
  * A bare privacy request ("这个别在别处提") is about the speaker's previous message: that
  * turn takes the requested sensitivity, and the marker itself is not extracted.
@@ -490,7 +486,7 @@ async function supersededBy(
     }
     return {
       ids: [],
-      note: `supersede target ${withheldId(c.supersedes)} is not an item of the target scope; inserted`,
+      note: `supersede target ${withheld(c.supersedes)} is not an item of the target scope; inserted`,
     };
   }
   if (!c.subjectKey) return { ids: [], note: null };

@@ -71,8 +71,3 @@ export function memoryNodeId(...parts: readonly string[]): string {
   const b = cyrb53(text, 0x9e3779b9).toString(36).padStart(11, "0");
   return `m_${a}${b}`;
 }
-
-/** Whether `text` has the shape `memoryNodeId` mints: two base-36 lanes of 11 digits. */
-export function isMemoryNodeId(text: string): boolean {
-  return /^m_[0-9a-z]{22}$/.test(text);
-}
