@@ -29,6 +29,7 @@ import {
   turnScopes,
 } from "./scope";
 import {
+  CREDENTIAL_REFUSAL,
   dreamSensitivity,
   explicitSensitivity,
   looksLikeCredential,
@@ -83,7 +84,7 @@ export async function remember(
   if ([...raw].length > 500)
     return err({ kind: "invalid", field: "text", reason: "is longer than 500 characters" });
   if (looksLikeCredential(raw)) {
-    return err({ kind: "credential", reason: "looks like a password, token, key or cookie; never stored" });
+    return err({ kind: "credential", reason: CREDENTIAL_REFUSAL });
   }
   const privateChat = /:(private|dm):/.test(req.scopes.session);
   const automatic = dreamSensitivity(raw, { privateChat });
