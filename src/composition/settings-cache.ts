@@ -32,11 +32,9 @@ let loading: { readonly promise: Promise<Settings>; readonly generation: number 
 /** Bumped by `invalidate`, so that a read started before a write does not store its old answer. */
 let generation = 0;
 
-const varText = akashaConfigText;
-
 /** The copy, if it was built from this env's AKASHA_CONFIG. */
 function usable(env: Env): Entry | null {
-  return entry && entry.varText === varText(env) ? entry : null;
+  return entry && entry.varText === akashaConfigText(env) ? entry : null;
 }
 
 export const settingsCache = {
@@ -47,7 +45,8 @@ export const settingsCache = {
       const started = generation;
       const promise = loaders.load().then(
         (settings) => {
-          if (started === generation) entry = { settings, loadedAt: Date.now(), varText: varText(env) };
+          if (started === generation)
+            entry = { settings, loadedAt: Date.now(), varText: akashaConfigText(env) };
           return settings;
         },
         (e: unknown) => {

@@ -36,7 +36,7 @@ export async function loadSettings(env: Env): Promise<Settings> {
 
 /** The AKASHA_CONFIG layer, parsed; a text that is not a JSON object is a ConfigError. */
 function varLayer(env: Env): unknown {
-  const layer = readLayer(varLayerText(env), "AKASHA_CONFIG");
+  const layer = readLayer(akashaConfigText(env), "AKASHA_CONFIG");
   if (!layer.ok) throw new ConfigError(`AKASHA_CONFIG ${layer.error.reason}`);
   return layer.value;
 }
@@ -104,8 +104,6 @@ function readLayer(text: string | null, source: string): Result<unknown, Setting
   return layer.ok ? ok(liftRenamedSettings(layer.value)) : layer;
 }
 
-const varLayerText = akashaConfigText;
-
 /**
  * Both configurable layers, read directly. An AKASHA_CONFIG that is not a JSON object
  * is a misconfigured deployment (ConfigError, as in `loadSettings`); a stored text that is not
@@ -116,7 +114,7 @@ export async function readSettingsLayers(env: Env): Promise<{
   stored: Result<SettingsDocument | null, SettingsError>;
   storedText: string | null;
 }> {
-  const fromVar = readLayer(varLayerText(env), "AKASHA_CONFIG");
+  const fromVar = readLayer(akashaConfigText(env), "AKASHA_CONFIG");
   if (!fromVar.ok) throw new ConfigError(`AKASHA_CONFIG ${fromVar.error.reason}`);
   const text = await new D1SettingsStore(openDatabase(env.DB)).read();
   const stored = text === null ? ok(null) : readLayer(text, "settings");
