@@ -37,7 +37,9 @@ const NOT_THE_PASSWORD = `(?!学|机|器|箱|本|框|栏|管理器|策略|规则
  * Between a Chinese keyword and its value: a few words of the same clause ("改成了",
  * "我发你私信:", "还是"), no clause punctuation, no question or complaint.
  */
-const BRIDGE_ZH = String.raw`(?<bridge>(?:(?![，。！？；、,.!?;\n]|怎|忘|错|不|没|吗|呢|多少|什么|如何|哪)[^\x00-\x7F]){0,8}?[\s:：=]*)`;
+/** A Chinese character of the same clause that is no question or complaint word. */
+const CLAUSE_CHAR = String.raw`(?![，。！？；、,.!?;\n]|怎|忘|错|不|没|吗|呢|多少|什么|如何|哪)[^\x00-\x7F]`;
+const BRIDGE_ZH = String.raw`(?<bridge>(?:${CLAUSE_CHAR}){0,8}?[\s:：=]*)`;
 /**
  * Between an English keyword and its value: "for root", "of the wifi", then a connector —
  * `:`, `=`, "is", "is now", "was changed to", "set to", "to" — or just a space.
@@ -158,7 +160,7 @@ const ANNOUNCED_EN = en(`${PASSWORD_EN}|${CODE_EN}|${KEY_EN}`);
 const ANNOUNCEMENTS: readonly RegExp[] = [
   // A few words of the clause, no question or complaint, then 是 / 为 / 改成 / a colon, and the end.
   new RegExp(
-    String.raw`${ANNOUNCED_ZH}(?:(?![，。！？；、,.!?;\n]|怎|忘|错|不|没|吗|呢|多少|什么|如何|哪)[^\x00-\x7F]){0,8}?\s*(?:是|为|改成了?|换成了?|[:：=])\s*$`,
+    String.raw`${ANNOUNCED_ZH}(?:${CLAUSE_CHAR}){0,8}?\s*(?:是|为|改成了?|换成了?|[:：=])\s*$`,
     "iu",
   ),
   new RegExp(
