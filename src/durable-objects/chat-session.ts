@@ -87,6 +87,11 @@ export class ChatSession extends DurableObject<Env> {
   #deps: ChatSessionDeps | null = null;
   #relay: ChatRelay | null = null;
   #draining = false;
+  /**
+   * The credential cues (announced-credential.ts), read from `meta` once per wake and written
+   * through: the ACK path reads no storage for them.
+   */
+  #cues: CredentialCues | null = null;
   /** Counted in local mode only (statements stay 0 elsewhere). */
   readonly #work: ChatWork = { statements: 0, alarms: 0 };
   #prunedAt = 0;
@@ -148,7 +153,8 @@ export class ChatSession extends DurableObject<Env> {
   async enqueue(received: InboundEvent): Promise<EnqueueResult> {
     const now = Date.now();
     // A value sent right after "密码是" holds no keyword of its own: the sender's cue says so.
-    const cues = this.#meta.get<CredentialCues>(CREDENTIAL_CUES) ?? {};
+    this.#cues ??= this.#meta.get<CredentialCues>(CREDENTIAL_CUES) ?? {};
+    const cues = this.#cues;
     const cued = applyCredentialCues(maskInboundEvent(received), cues, now);
     const event = cued.event;
     const needsTurn = event.kind === "message" && event.message !== null && event.message.addressedToBot;
@@ -158,7 +164,10 @@ export class ChatSession extends DurableObject<Env> {
     const due = needsTurn ? now : this.#flusher.windowEnd(peekSettings(this.env), now);
     if (!this.#inbox.accept(event, needsTurn, now))
       return { status: "duplicate", eventId: event.eventId, ranAt: now };
-    if (JSON.stringify(cued.cues) !== JSON.stringify(cues)) this.#meta.set(CREDENTIAL_CUES, cued.cues);
+    if (JSON.stringify(cued.cues) !== JSON.stringify(cues)) {
+      this.#meta.set(CREDENTIAL_CUES, cued.cues);
+      this.#cues = cued.cues;
+    }
     // Not awaited: setAlarm is issued now, in the same output gate as the inbox write. While
     // a drain runs, it takes this row itself (it triages and looks again after every turn,
     // and its rearm sees what is left), so the alarm is only a watchdog for a drain that dies
