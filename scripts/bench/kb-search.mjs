@@ -87,7 +87,8 @@ export async function run({ base }) {
   for (const size of SIZES) {
     const collection = `bench-kb-${size}`;
     // Local embeddings are timed on the smallest set only: the local model is fused at weight
-    // 0 by default (see README), so kb_search does not read them, and 100k vectors would
+    // 0 by default (docs/decisions/0002-local-embedder-fused-at-weight-zero.md), so kb_search
+    // does not read them, and 100k vectors would
     // only slow the seeding.
     const embed = size === SIZES[0];
     const s = await seed(base, collection, size, embed);

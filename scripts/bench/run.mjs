@@ -59,7 +59,8 @@ const vars = {
   ...(process.env.BENCH_CONFIG ? { AKASHA_CONFIG: process.env.BENCH_CONFIG } : {}),
 };
 // wrangler's local trace store works on the same thread as the Worker for every request and
-// binding call, which production does not: off unless BENCH_LOCAL_TRACES=1.
+// binding call, which production does not: off unless BENCH_LOCAL_TRACES=1
+// (docs/decisions/0021-benches-run-without-the-local-trace-store.md).
 const localTraces = process.env.BENCH_LOCAL_TRACES === "1";
 console.log(
   JSON.stringify({

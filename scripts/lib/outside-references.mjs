@@ -161,22 +161,30 @@ export function anchorsOf(markdown) {
 }
 
 /**
- * Citations of the project's docs in a repository file: `docs/<file>.md#<anchor>` anywhere,
- * and, inside docs/, Markdown links to a sibling (`(memory.md#scopes)`) or to a heading of the
- * same page (`(#scopes)`). Returns `{ line, doc, anchor }` with `doc` relative to the root.
+ * Citations of the project's docs in a repository file: `docs/<path>.md#<anchor>` anywhere
+ * (a page of docs/ or of a folder in it), and, in a Markdown file, relative links to another
+ * page (`(<page>.md#<anchor>)`, with `../` or folders before it) or to a heading of the same
+ * page (`(#<anchor>)`). Returns `{ line, doc, anchor }` with `doc` relative to the root, each
+ * citation once.
  */
 export function docCitations(file, text) {
   const found = [];
-  const inDocs = file.startsWith("docs/");
+  const markdown = file.endsWith(".md");
+  const dir = path.posix.dirname(file);
   text.split("\n").forEach((line, i) => {
-    for (const m of line.matchAll(/\bdocs\/([\w-]+\.md)(?:#([\w-]+))?/g)) {
+    for (const m of line.matchAll(/\bdocs\/((?:[\w-]+\/)*[\w-]+\.md)(?:#([\w-]+))?/g)) {
       found.push({ line: i + 1, doc: `docs/${m[1]}`, anchor: m[2] ?? null });
     }
-    if (!inDocs) return;
-    for (const m of line.matchAll(/\]\(([\w-]+\.md)?(?:#([\w-]+))?\)/g)) {
+    if (!markdown) return;
+    for (const m of line.matchAll(/\]\(((?:\.\.\/|[\w.-]+\/)*[\w-]+\.md)?(?:#([\w-]+))?\)/g)) {
       if (!m[1] && !m[2]) continue;
-      found.push({ line: i + 1, doc: m[1] ? `docs/${m[1]}` : file, anchor: m[2] ?? null });
+      const doc = m[1] ? path.posix.normalize(path.posix.join(dir, m[1])) : file;
+      found.push({ line: i + 1, doc, anchor: m[2] ?? null });
     }
   });
-  return found;
+  const seen = new Set();
+  return found.filter((c) => {
+    const key = `${c.line} ${c.doc} ${c.anchor}`;
+    return !seen.has(key) && seen.add(key);
+  });
 }

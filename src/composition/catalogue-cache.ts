@@ -4,7 +4,8 @@
  * three D1 round trips and a count over `nodes` on data that changes only on an import. A
  * removal through the chat's own admin port drops the copy at once; one made elsewhere (the
  * admin API, another isolate) shows within the TTL. Only the catalogue is cached: which of
- * these collections a chat may read is still decided per turn, and search reads D1.
+ * these collections a chat may read is still decided per turn, and search reads D1
+ * (docs/decisions/0006-knowledge-catalogue-cached-per-isolate.md).
  */
 import type { KnowledgeAdmin } from "../domain/knowledge/knowledge-admin";
 import type { KnowledgeAccess } from "../domain/knowledge/knowledge-search";

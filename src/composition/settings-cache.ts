@@ -12,7 +12,8 @@
  *
  * A failed D1 read serves the copy while it is at most `SETTINGS_MAX_STALE_MS` old; without one
  * the error propagates (the alarm is retried), so an unreadable store never silently replaces
- * stored settings by looser ones.
+ * stored settings by looser ones. Why the webhook path reads no D1:
+ * docs/decisions/0007-webhook-path-reads-no-d1.md.
  */
 import type { Settings } from "../domain/config/settings";
 import { akashaConfigText } from "./runtime-config";

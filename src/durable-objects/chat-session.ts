@@ -60,14 +60,21 @@ export type ChatSessionStats = {
 
 /**
  * The alarm an enqueue sets while a drain runs: far enough out that a live drain always
- * comes first, near enough that a row whose drain died is answered within the minute.
+ * comes first, near enough that a row whose drain died is answered within the minute
+ * (docs/decisions/0016-drain-watchdog-and-inbox-upkeep.md).
  */
 export const DRAIN_WATCHDOG_MS = 30_000;
 
-/** Events triaged in one synchronous stretch (then a waiting enqueue goes first). */
+/**
+ * Events triaged in one synchronous stretch, then a waiting enqueue goes first
+ * (docs/decisions/0019-word-segments-remembered-triage-in-slices.md).
+ */
 export const TRIAGE_SLICE = 10;
 
-/** How often the rearm drops expired dedupe records. */
+/**
+ * How often the rearm drops expired dedupe records
+ * (docs/decisions/0016-drain-watchdog-and-inbox-upkeep.md).
+ */
 const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 /** The meta key of the senders whose last message announced a credential (announced-credential.ts). */
 const CREDENTIAL_CUES = "credentialCues";

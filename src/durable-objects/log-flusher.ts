@@ -2,6 +2,7 @@
  * Writes the outbox to D1: in batches of `flushBatchRows`, at most about once per
  * `flushIntervalMs` so that several turns share one batch, and with backoff after a failure.
  * A batch leaves the outbox only after D1 accepted it, so a failed flush loses nothing.
+ * Measured against one INSERT per message: docs/decisions/0005-message-log-flushed-in-batches.md.
  */
 
 import type { Settings } from "../domain/config/settings";

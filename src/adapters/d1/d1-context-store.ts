@@ -51,7 +51,8 @@ export class D1ContextStore implements ContextStore {
 
   /**
    * Collections only: from kb_counts (migration 0210), one indexed read of a few rows, where
-   * counting from nodes visits every passage row. Same answer as the count below.
+   * counting from nodes visits every passage row. Same answer as the count below
+   * (docs/decisions/0018-collection-sizes-kept-in-kb-counts.md).
    */
   async #collectionSize(scopeIds: readonly string[], filter: StoreFilter) {
     const row = await this.#db

@@ -39,7 +39,7 @@ const MAX_LIMIT = 500;
  * document frequencies stays within this, and always the MIN_KEPT rarest. Below a few
  * thousand passages every token fits, so small collections rank on all of their tokens; in
  * a large one the tokens that most rows hold (which add little to bm25 but most of the
- * work) are left out. Measured in docs/storage.md#full-text-index.
+ * work) are left out (docs/decisions/0017-collection-fts-namespaces-and-postings-budget.md).
  */
 export const POSTINGS_BUDGET = 20_000;
 export const MIN_KEPT = 4;
@@ -170,7 +170,8 @@ type FamiliesAsked = { readonly of: number; readonly maxTokens: number };
  * A lower bound of a family's token estimate (estimateTokens of its joined text) from its
  * characters and wide characters (nodes.wide_chars, NULL counted as 0: the bound only loosens).
  * SQLite's length counts code points, never more than the estimate's UTF-16 units, and the
- * newlines between children only add to the estimate, so a family above it is above the budget.
+ * newlines between children only add to the estimate, so a family above it is above the budget
+ * (docs/decisions/0026-families-bounded-by-wide-characters.md).
  */
 const familyTokensAtLeast = (fs: string) =>
   `(${fs}.wide + (${fs}.chars - ${fs}.wide) / ${CHARS_PER_TOKEN_AT_MOST}.0)`;

@@ -232,6 +232,7 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
    * exact when every one of its rows passed the re-check (they are then that scope's best
    * visible hits: the window is a prefix of its rank order) or when it held all the scope's
    * matches. If any scope's window is not, null: the caller runs the query over every match.
+   * Measured: docs/decisions/0014-memory-recall-windowed-inside-fts.md.
    */
   async #searchPerScopeWindows(
     q: MemorySearchQuery,

@@ -117,7 +117,8 @@ export function messageRetrieval(
 /**
  * The windowed statement's answer is exact when it held every match (fewer rows than the
  * window) or every row of it passed the filters: it is then a prefix of the full statement's
- * rank order. Otherwise (a row of another chat, or outside the view) the full statement runs.
+ * rank order. Otherwise (a row of another chat, or outside the view) the full statement runs
+ * (docs/decisions/0015-history-windows-limited-inside-fts.md).
  */
 const windowExact = (pool: number, visible: number, limit: number) => pool < limit || visible === pool;
 

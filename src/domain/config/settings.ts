@@ -139,22 +139,27 @@ const RetrievalProfileSchema = z
     /**
      * Share of the IDF weight of the identifiers (Latin words of ≥ 3 letters) the asking turn names
      * that some candidate must hold (0 = none): below it, nothing is returned. Judged only when
-     * those identifiers carry at least a quarter of the question's weight (FLOOR_NAME_SHARE).
+     * those identifiers carry at least a quarter of the question's weight (FLOOR_NAME_SHARE;
+     * docs/decisions/0010-relevance-floor-judges-identifiers.md).
      */
     relevanceFloor: z.number().min(0).max(1),
     /**
      * Hint sharpness (0 = plain hint list): a hit whose title or heading the query names ranks up
      * by (max(share of the turn the name covers, the name's IDF specificity) × ½ per earlier
      * turn) ^ sharpness, so generic headings in long questions or earlier turns barely move.
+     * Off by default: docs/decisions/0004-hint-sharpness-off-by-default.md.
      */
     hintSharpness: z.number().min(0).max(8),
-    /** Fielded re-scoring: weight of a content word in the heading path against a body match (0 = off). */
+    /**
+     * Fielded re-scoring: weight of a content word in the heading path against a body match (0 = off;
+     * docs/decisions/0009-fielded-ranking-where-documents-have-headings.md).
+     */
     headingWeight: z.number().min(0).max(50),
     /**
      * Weight of the document-evidence list in the fielded ranking (a page with several matching
      * sections ranks up; 0 = off). Off by default: it won on the questions it was designed from
-     * and lost on a set written apart from them (README, "Sections as one text, document
-     * evidence off").
+     * and lost on a set written apart from them
+     * (docs/decisions/0023-document-evidence-off-sections-at-half-weight.md).
      */
     documentEvidence: z.number().min(0).max(4),
     /** Collections whose whole text fits this many tokens are returned whole (0 = never). */
@@ -164,7 +169,10 @@ const RetrievalProfileSchema = z
     /** Neighbouring passages added on each side of the first `expandHits` hits. */
     neighbours: z.number().int().min(0).max(5),
     expandHits: z.number().int().min(0).max(50),
-    /** A hit under a section/document of at most this many tokens returns that whole parent (0 = never). */
+    /**
+     * A hit under a section/document of at most this many tokens returns that whole parent (0 = never;
+     * docs/decisions/0001-parent-expansion-returns-short-parents-whole.md).
+     */
     parentTokens: z.number().int().min(0).max(20_000),
     /** Hits per document at most (0 = no cap). */
     perRoot: z.number().int().min(0).max(50),
@@ -307,8 +315,8 @@ export const DEFAULT_SETTINGS: Settings = {
       documentEvidence: 0,
       readWholeTokens: 1200,
       // Off: forced on over the Vue docs it lost top-1 questions on every set written apart,
-      // and at 100k passages its wider window was most of kb_search's time (README, "Two-stage
-      // search off by default").
+      // and at 100k passages its wider window was most of kb_search's time
+      // (docs/decisions/0025-two-stage-search-off-by-default.md).
       twoStageAbove: 0,
       neighbours: 1,
       expandHits: 2,
@@ -337,7 +345,8 @@ export const DEFAULT_SETTINGS: Settings = {
     embeddings: {
       models: {
         // Fused at weight 0: on every dev set the hashed n-gram vectors lowered bm25's ranking
-        // (README, "Evaluation"); they are still computed, cached and searchable for experiments.
+        // (docs/decisions/0002-local-embedder-fused-at-weight-zero.md); they are still computed,
+        // cached and searchable for experiments.
         local: { provider: "local", model: "local-hash", version: "1-512", dims: 512, fusionWeight: 0 },
         "bge-m3": {
           provider: "workers-ai",

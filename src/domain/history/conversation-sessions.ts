@@ -8,7 +8,7 @@
  * Why a gap and not the local day: LoCoMo's sessions (hours to weeks apart, turns seconds
  * apart) come out the same for any gap between a minute and a day, so the evaluation cannot
  * pick the value; a chat that runs past midnight is one conversation, and 30 minutes of
- * silence is where group chats change topic.
+ * silence is where group chats change topic (docs/decisions/0008-conversation-sessions-and-turn-windows.md).
  */
 
 /** Silence that ends a conversation session. */

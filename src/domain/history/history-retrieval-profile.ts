@@ -3,7 +3,7 @@
  * turns are short and a question's evidence often sits one or two turns away from the turn
  * that matches it, so the first hit brings its neighbours — placed after the first five
  * direct hits, so that they never push a direct hit out of the top five.
- * Measured on the LoCoMo dev questions (README, "Evaluation").
+ * Measured on the LoCoMo dev questions: docs/decisions/0003-history-profile-neighbours-after-five-hits.md.
  */
 import type { RetrievalOptions } from "../retrieval/retrieve";
 

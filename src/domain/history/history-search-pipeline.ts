@@ -59,7 +59,8 @@ export function messageNode(m: MessageRow): ContextNode {
 }
 
 /**
- * The live log's profile: the history profile measured on LoCoMo, minus what a flat log has
+ * The live log's profile: the history profile measured on LoCoMo
+ * (docs/decisions/0003-history-profile-neighbours-after-five-hits.md), minus what a flat log has
  * no use for (two-stage search picks parents; messages have none).
  */
 export const LIVE_HISTORY_OPTIONS: RetrievalOptions = {

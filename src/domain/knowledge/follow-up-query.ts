@@ -5,7 +5,8 @@
  * or is too short to stand alone — is searched after the chat's previous user turns, one line
  * each, oldest first. The pipeline weighs each earlier line at half the next
  * (docs/retrieval.md#pipeline), so the subject the previous turn named is carried forward
- * without outweighing what is asked now.
+ * without outweighing what is asked now. Measured:
+ * docs/decisions/0022-follow-up-detection-by-first-clause.md.
  */
 /** What fusion reads of a recent turn of the chat. */
 export type EarlierTurn = { readonly role: "user" | "assistant"; readonly text: string };

@@ -36,10 +36,16 @@ export type FieldScoreOptions = {
   readonly asked?: ReadonlySet<string>;
 };
 
-/** Share of the heading weight an own-heading match on an earlier turn's word keeps (README). */
+/**
+ * Share of the heading weight an own-heading match on an earlier turn's word keeps
+ * (docs/decisions/0024-earlier-turn-own-heading-counts-half.md).
+ */
 export const EARLIER_OWN_HEADING = 0.5;
 
-/** Measured on the vue-docs dev set: 0.25 and 0.5 gave the same ranking, 1 lost (README). */
+/**
+ * Measured on the vue-docs dev set: 0.25 and 0.5 gave the same ranking, 1 lost
+ * (docs/decisions/0012-inherited-heading-matches-count-half.md).
+ */
 export const OWN_HEADING = 0.5;
 
 export const DEFAULT_FIELD_SCORE: FieldScoreOptions = { heading: 3, k1: 1.2, b: 0.75, own: OWN_HEADING };
@@ -115,7 +121,8 @@ const ownHeading = (node: ContextNode): string =>
 /**
  * True when the node's own heading names a query term, or it has none (a document's lead text).
  * A presence test, not a share: a share of the heading's words penalized the long descriptive
- * headings of guide sections ("减少大型不可变数据的响应性开销") and lost (README).
+ * headings of guide sections ("减少大型不可变数据的响应性开销") and lost
+ * (docs/decisions/0012-inherited-heading-matches-count-half.md).
  */
 export function namesOwnHeading(terms: TermWeights, own: readonly string[]): boolean {
   return own.length === 0 || own.some((t) => terms.has(t));

@@ -5,7 +5,8 @@
  * ("是做", "做什", "么的") and are rare in documentation, so a search that keeps its rarest terms
  * ranks a code comment saying "这些 class 是做什么的" above the markRaw section. Cutting the
  * phrases out before tokenizing keeps those bigrams from forming (RAGFlow's query builder
- * strips question phrases the same way).
+ * strips question phrases the same way). Measured:
+ * docs/decisions/0027-question-phrases-cut-before-tokenizing.md.
  */
 import { QUESTION_WORDS } from "./question-words";
 

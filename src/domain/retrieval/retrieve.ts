@@ -238,7 +238,8 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   const visible = recheck(loaded, filter); // 6. the store is the authority on scope and status
   const dropped = new Set(firstPass.map((c) => c.nodeId)).size - visible.size;
   // The heading field replaces the hint list where documents have headings; over flat
-  // documents (a title and text, as in an entity wiki) the measured winner is the hint list.
+  // documents (a title and text, as in an entity wiki) the measured winner is the hint list
+  // (docs/decisions/0009-fielded-ranking-where-documents-have-headings.md).
   const fielded = options.headingWeight > 0 && termWeights !== null && sectioned(visible);
   // The floor weighs the identifiers the asking turn names (none, or only in passing: it passes).
   const names =
@@ -359,7 +360,8 @@ const IDENTIFIER = /^[a-z][a-z0-9_.$-]{2,}$/;
  * Share of the query's weight its identifiers must carry for the floor to judge it. A question
  * about a library names it and its API and says little else ("Pinia 的 storeToRefs 怎么用？");
  * a problem described at length may name things in passing — the asker's own component, an
- * acronym, the DOM call they tried — that no documentation holds, and is still answered.
+ * acronym, the DOM call they tried — that no documentation holds, and is still answered
+ * (docs/decisions/0010-relevance-floor-judges-identifiers.md).
  */
 export const FLOOR_NAME_SHARE = 0.25;
 
@@ -428,7 +430,8 @@ function fuseFieldScores(
         weight: sections,
         items: sections > 0 ? sectionEvidenceRanking(ranked, fields, terms, sectionOf, scoring) : [],
       },
-      // Document evidence, where a profile turns it on (off by default: README).
+      // Document evidence, where a profile turns it on (off by default:
+      // docs/decisions/0023-document-evidence-off-sections-at-half-weight.md).
       {
         name: "roots",
         weight: roots,

@@ -8,7 +8,7 @@
  * fielded list, so a single strong passage elsewhere still counts — when a profile weights it
  * (`documentEvidence`): by default it is off, because on questions written apart from the ones
  * it was designed from it ranked guide pages above the API entries asked about more often
- * than it fixed the opposite (README, "Sections as one text, document evidence off").
+ * than it fixed the opposite (docs/decisions/0023-document-evidence-off-sections-at-half-weight.md).
  */
 
 /** Sections of one document counted at most: one long page must not win by its length alone. */

@@ -5,7 +5,7 @@
  * several passages is judged as one text, as a reader (and the section-BM25 baseline) judges
  * it: a question whose words are spread over the section's passages finds it, where each
  * passage alone holds only part of them. Fused by RRF next to the per-passage list, at half
- * its weight (measured: README, "Sections as one text, document evidence off").
+ * its weight (docs/decisions/0023-document-evidence-off-sections-at-half-weight.md).
  */
 import { DEFAULT_FIELD_SCORE, type Fielded, type FieldScoreOptions, fieldScores } from "./field-score";
 import type { Scored } from "./root-evidence";

@@ -13,7 +13,8 @@ export type VectorSearchDeps = {
   readonly embedder?: Embedder | null;
   /**
    * How much the embedder's ranking counts in fusion (a property of the model: measured 0 for
-   * the local hashed embedder, 1 for bge-m3); 0 skips vector search. Default 1.
+   * the local hashed embedder, 1 for bge-m3, docs/decisions/0002-local-embedder-fused-at-weight-zero.md);
+   * 0 skips vector search. Default 1.
    */
   readonly vectorWeight?: number;
   readonly logger?: Logger;

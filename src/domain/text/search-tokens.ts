@@ -174,7 +174,7 @@ const LATIN_LETTER = /\p{Script=Latin}/u;
  * The segmenter splits them at the hyphen, and a part alone is often a stopword ("if",
  * "for") or a letter found everywhere ("v"); whole, they name one API. Quoted in a MATCH
  * expression, FTS5's tokenizer splits the compound again into a phrase of adjacent tokens,
- * so the index needs no new token for it.
+ * so the index needs no new token for it (docs/decisions/0011-hyphenated-identifiers-searched-whole.md).
  */
 export function identifierCompounds(text: string): string[] {
   return [...new Set(compoundOccurrences(text))];
