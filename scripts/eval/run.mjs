@@ -9,6 +9,7 @@
 //   npm run eval -- memorybank --turns <turns.jsonl> --questions <questions.jsonl>   (see memorybank.mjs)
 //   npm run eval -- kdconv   --passages <passages.jsonl> --queries <queries.jsonl> [--context-only]
 //   npm run eval -- vue-docs --docs <dir> [--questions <file>] [--chunk-size 800]   (see vue-docs.mjs)
+//   npm run eval -- privacy-wording [--corpus <file>] [--baseline <commit>]   (see privacy-wording.mjs; no Worker)
 //
 // Options for experiments: --options '<json>' overrides pipeline options (RetrievalOptions),
 // --limit-queries N evaluates the first N queries only, --no-vectors runs FTS only,
@@ -22,6 +23,7 @@ import { root } from "../lib/dev-vars.mjs";
 import { applyLocalMigrations, startWranglerDev } from "../lib/wrangler.mjs";
 import { evalLocomoLive } from "./locomo-live.mjs";
 import { evalMemorybank } from "./memorybank.mjs";
+import { evalPrivacyWording } from "./privacy-wording.mjs";
 import { mean, recallMetrics, round } from "./recall-metrics.mjs";
 import {
   REMOTE_AI_SETTINGS,
@@ -44,6 +46,13 @@ for (let i = 0; i < rest.length; i++) {
   }
 }
 
+// Detector evaluations run the domain code directly: no Worker, no D1.
+const DETECTORS = { "privacy-wording": evalPrivacyWording };
+if (DETECTORS[dataset]) {
+  await DETECTORS[dataset](flags);
+  process.exit(0);
+}
+
 const DATASETS = {
   cmrc2018: evalCmrc,
   locomo: evalLocomo,
@@ -53,7 +62,7 @@ const DATASETS = {
 };
 if (!DATASETS[dataset]) {
   console.error(
-    `usage: npm run eval -- <${Object.keys(DATASETS).join("|")}> [options]  (see scripts/eval/run.mjs)`,
+    `usage: npm run eval -- <${[...Object.keys(DATASETS), ...Object.keys(DETECTORS)].join("|")}> [options]  (see scripts/eval/run.mjs)`,
   );
   process.exit(2);
 }

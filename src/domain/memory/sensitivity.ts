@@ -5,6 +5,7 @@
  * Credentials (tokens, cookies, keys, passwords) are never stored at all.
  */
 import { CREDENTIAL_MASK, containsCredential } from "../privacy/credentials";
+import { isBarePrivacyRequest, privacyRequest, withoutPrivacyRequests } from "../privacy/privacy-request";
 import type { Sensitivity, SensitivitySource } from "./memory";
 
 const RANK: Record<Sensitivity, number> = { public: 0, private: 1, secret_like: 2 };
@@ -12,55 +13,22 @@ const SOURCE_RANK: Record<SensitivitySource, number> = { default: 0, dream: 1, e
 
 export const stricter = (a: Sensitivity, b: Sensitivity): Sensitivity => (RANK[a] >= RANK[b] ? a : b);
 
-/** Phrases by which a person asks that something stay where it was said. */
-const THIS = "(?:这个|这件事|这事|此事)?";
-const EXPLICIT_SECRET: readonly RegExp[] = [
-  new RegExp(`${THIS}(别|不要|不许|请勿|勿)(告诉|跟|和|对)(别人|其他人|任何人|外人)(说|讲|提)?`, "u"),
-  new RegExp(`${THIS}(要|请|帮我)?保密`, "u"),
-  new RegExp(`${THIS}(是|这是)(个)?秘密`, "u"),
-  /\bdon'?t\s+tell\s+(anyone|anybody|others)\b/i,
-  /\bdo\s+not\s+tell\s+(anyone|anybody|others)\b/i,
-  /\bkeep\s+(this|it|that)\s+(a\s+)?secret\b/i,
-  /\bkeep\s+(this|it|that)\s+between\s+us\b/i,
-];
-const EXPLICIT_PRIVATE: readonly RegExp[] = [
-  new RegExp(`${THIS}(是|这是|算)?私下(的|说的|讲的|聊的|说)?`, "u"),
-  new RegExp(`${THIS}(别|不要|不许|请勿|勿)在(别处|别的地方|其他地方|群里|外面)(提|说|讲)(起)?`, "u"),
-  new RegExp(`${THIS}(是|这是)私事`, "u"),
-  /\bdon'?t\s+mention\s+(this|it|that)\s+(elsewhere|anywhere\s+else)\b/i,
-  /\bdo\s+not\s+mention\s+(this|it|that)\s+(elsewhere|anywhere\s+else)\b/i,
-  /\bkeep\s+(this|it|that)\s+private\b/i,
-];
-
-/** The sensitivity a person asked for in this text, if any. */
+/**
+ * The sensitivity a person asked for in this text, if any: their privacy request in their own
+ * words (src/domain/privacy/privacy-request.ts, measured in docs/experiments/0120-privacy-wording.md).
+ */
 export function explicitSensitivity(text: string): Sensitivity | null {
-  if (EXPLICIT_SECRET.some((re) => re.test(text))) return "secret_like";
-  if (EXPLICIT_PRIVATE.some((re) => re.test(text))) return "private";
-  return null;
+  return privacyRequest(text);
 }
 
-/** The text without the privacy request itself (`…，别告诉别人` → `…`). */
+/** The text without the privacy request itself (`…，别告诉别人` → `…`), every other word kept. */
 export function stripPrivacyPhrases(text: string): string {
-  let out = text;
-  for (const re of [...EXPLICIT_SECRET, ...EXPLICIT_PRIVATE]) {
-    out = out.replace(new RegExp(re.source, re.flags.includes("g") ? re.flags : `${re.flags}g`), " ");
-  }
-  return out
-    .replace(/[（(]\s*[)）]/g, "")
-    .replace(/\s*[,，;；、]\s*(?=[。.!！]?$)/u, "")
-    .replace(/\s+/g, " ")
-    .replace(/^[\s,，;；:：、.。!！]+|[\s,，;；:：、]+$/gu, "")
-    .trim();
+  return withoutPrivacyRequests(text);
 }
 
 /** A message that is only a privacy request ("这个别在别处提"), about what was said before. */
 export function isBarePrivacyMarker(text: string): boolean {
-  if (!explicitSensitivity(text)) return false;
-  const rest = stripPrivacyPhrases(text).replace(
-    /^(这个|这件事|这事|此事|刚才的|上面的|this|that|it)\s*/iu,
-    "",
-  );
-  return rest.replace(/[\s\p{P}\p{S}哦啊呀吧哈嘛啦]+/gu, "").length <= 2;
+  return isBarePrivacyRequest(text);
 }
 
 /**

@@ -1,0 +1,155 @@
+/**
+ * The phrase rules of privacy requests (docs/memory.md#sensitivity), read on the detection text:
+ * simplified (OpenCC folds traditional), lower-case, request words' typos fixed
+ * (request-typos.ts). Each rule says which level the person asked for: `secret_like` for "tell
+ * nobody" (别告诉别人, 不要外传, 保密, 你知道就好, between you and me), `private` for "not here /
+ * not elsewhere" (别在群里提, 这是私事, keep it private). Measured on the labelled corpus
+ * tests/fixtures/privacy/requests.jsonl (`npm run eval -- privacy-wording`).
+ */
+import type { Sensitivity } from "../memory/sensitivity-level";
+
+export type RequestRule = {
+  readonly id: string;
+  readonly pattern: RegExp;
+  readonly sensitivity: Sensitivity;
+  /** Chinese rules: a question about privacy (你会保密吗？) is no request. */
+  readonly zh: boolean;
+};
+
+/** What the request is about, said first: 这个别外传, 这事你知道就好. */
+const THIS = String.raw`(?:(?:这个|这件事|这事儿?|此事|这话|这条|那事|这消息|这个消息|刚才那句|刚说的|上面那个)\s*)?`;
+/** The listener and softeners before the request: 你可千万别, 麻烦别, 拜托不要. */
+const LEAD = String.raw`${THIS}(?:(?:你|您)\s*)?(?:(?:也|可|就|千万|一定|先|请|麻烦|拜托|务必)\s*)*`;
+/** Saying no: 别, 不要, 不许, 请勿, Cantonese 唔好. Not 不会 (that is a promise, not a request). */
+const NEG = String.raw`(?:别(?![人处的家])|不要|不许|不准|不能|不可以|不可|请勿|勿|莫|唔好|禁止|不想)`;
+/** Whoever should not hear it. */
+const PEOPLE = String.raw`(?:别人|其他人|其它人|任何人|外人|旁人|第三个人|第三人|人家|大家|群里的?人?|其他群友|群友|同事|同学|老师|领导|老板|公司的人|家里人|我?(?:妈|爸|爸妈|父母|家人|老婆|老公|女朋友|男朋友|对象|室友|同事|领导|老板|朋友|姐|哥|弟|妹)|谁|人)`;
+/** Up to a few characters of the same clause. */
+const GAP = (n: number) => String.raw`[^，。！？；,.!?;\n]{0,${n}}?`;
+/** Particles that end the request: 哈, 哦, 啊, 嗷. */
+const TAIL = String.raw`[哦啊哈呀嘛啦喔嗷吧呢]*`;
+/** The end of a clause. */
+const CLAUSE_END = String.raw`(?=${TAIL}(?:[，。！？；,.!?;~～:：\s]|$))`;
+
+const zh = (id: string, source: string, sensitivity: Sensitivity = "secret_like"): RequestRule => ({
+  id,
+  pattern: new RegExp(`${source}${TAIL}`, "gu"),
+  sensitivity,
+  zh: true,
+});
+const en = (id: string, source: string, sensitivity: Sensitivity = "secret_like"): RequestRule => ({
+  id,
+  pattern: new RegExp(source, "gu"),
+  sensitivity,
+  zh: false,
+});
+
+const DONT = String.raw`(?:(?:please|pls|plz|just)\s+)?(?:don'?t|do\s+not|never)`;
+const ANYONE = String.raw`(?:anyone|anybody|nobody|no\s*one|no1|any1|others|other\s+people|people|ppl|the\s+group|the\s+others|everyone|my\s+[a-z]+|mom|dad|him|her|them|别人|其他人|任何人)`;
+
+export const REQUEST_RULES: readonly RequestRule[] = [
+  // 别告诉别人, 不许告诉任何人, 不要转述给别人, 别把我的事说给群里听, 唔好话俾人知
+  zh(
+    "tell-nobody",
+    `${LEAD}${NEG}${GAP(4)}(?:告诉|告知|透露给|转告|转述给|讲给|说给|泄露给|话俾|讲俾|tell\\s*)${PEOPLE}`,
+  ),
+  // 别跟别人说, 不要跟其他人提起, 唔好同人讲
+  zh(
+    "say-to-nobody",
+    `${LEAD}${NEG}${GAP(4)}(?:跟|和|对|同|向)${PEOPLE}${GAP(6)}(?:说|讲|提|聊|透露|讲述|宣扬|tell)(?!话)(?:起|出去)?`,
+  ),
+  // 跟谁都别说, 对任何人都不要提
+  zh("say-to-nobody", `(?:跟|和|对|同)(?:谁|任何人|别人)都${NEG}(?:说|讲|提)`),
+  // 别让别人知道, 不能让我妈知道, 不想让同事发现
+  zh("nobody-knows", `${LEAD}${NEG}${GAP(4)}(?:让|叫|给)${PEOPLE}${GAP(6)}(?:知道|晓得|发现|看到|听到|知)`),
+  // 不要外传, 别说出去, 别往外捅, 先别公开, 别声张, 一个字都别透露, 这条别传
+  zh(
+    "spread-nowhere",
+    `${LEAD}${NEG}${GAP(6)}(?:外传|传出去|传开|外泄|泄露|泄漏|透露|声张|宣扬|外扬|张扬|宣传|嚷嚷|说出去|讲出去|说出来|讲出来|抖出去|捅出去|说漏嘴|外流|公开|往外说|往外讲|往外传|往外捅|到处说|到处讲|八卦出去|乱说出去|传(?:到群里)?${CLAUSE_END})`,
+  ),
+  zh("spread-nowhere", `(?:话|事|消息)${GAP(3)}${NEG}传到群里(?:去)?`),
+  // 别大嘴巴, 你别当大喇叭, 别说是我说的
+  zh("spread-nowhere", `${LEAD}${NEG}(?:当|做)?(?:大喇叭|大嘴巴)|${LEAD}${NEG}说是我说的`),
+  // 你也别说 (at the end of the message)
+  zh("say-nothing", `(?:你|您)(?:也|可|千万)?${NEG}(?:说|讲|提)(?=${TAIL}(?:[。！!~～]|$))`),
+  // 保密, 帮我保密, 这个报密哈, 保密到下个月 — not 保密协议, not 保密吗
+  zh(
+    "keep-secret",
+    `${THIS}(?:(?:要|请|帮我|替我|给我|帮忙|记得|得|务必)\\s*)?保密(?=[哈啊呀哦嗷喔吧啦了的嘛呢到！!。，,~～\\s]|$)`,
+  ),
+  zh("keep-secret", `(?:保守|守住|守好)(?:这个|住|好)?(?:我的)?秘密|守口如瓶|家丑不可外扬`),
+  // 这是秘密, 这个属于机密哈, 这是我们之间的小秘密 — not 不是秘密, not 秘密花园
+  zh(
+    "is-secret",
+    `${THIS}(?<!不|并不)(?:是|属于|算)(?:个|一个)?(?:我们|咱们|咱俩|我俩|我们俩|你我)?(?:之间的)?(?:小)?(?:秘密|机密)(?!基地|花园|关卡|武器|通道|配方|行动)`,
+  ),
+  zh("is-secret", `(?:我们|咱们|咱俩|我俩|我们俩)之间的(?:事|小秘密|秘密)`),
+  // 你知道就好, 这个只跟你说, 只有你知道, 就我俩知道, 你知我知, 听听就好, 到你这为止
+  zh(
+    "only-you",
+    `${THIS}(?:你|您)(?:自己)?(?:知道|晓得|懂|明白)就(?:好|行|得了|可以|够了)|(?:只|就|仅)(?:跟|和|对|告诉)你(?:一个人)?(?:说|讲)?|(?:只有|仅限)你(?:一个人)?知道`,
+  ),
+  zh(
+    "only-you",
+    `(?:就|只有)?(?:我俩|我们俩|咱俩|我们两个人?|你我)知道|你知我知(?![，,]?天下)|天知地知|听(?:完|听|过)?就(?:算了|好|行|忘了)|到你这(?:里|儿)?(?:就)?为止|烂在肚子里|出了这个(?:对话框|聊天框|聊天|群|门)就`,
+  ),
+  // 嘴巴严一点, 口风紧点, 管住嘴, 替我瞒着
+  zh("only-you", `(?:嘴巴?|口风)(?:严|紧)(?:一)?点|(?:管住|闭紧)(?:你的)?嘴|(?:替|帮)我瞒`),
+  // 私下跟你说, 这是私下的, 这是私事
+  zh(
+    "private",
+    `私下(?:里)?(?:跟|和|对)你(?:说|讲)|私下说说|${THIS}(?:是|这是|算)?私下(?:说的|讲的|聊的|的)(?!\\p{Script=Han})`,
+    "private",
+  ),
+  zh("private", `(?:这是|是|算)(?:我的)?私事`, "private"),
+  // 别在群里提, 不要在别的地方说, 这个不要记到群里去
+  zh(
+    "not-here",
+    `${LEAD}${NEG}(?:在|到|进)(?:群里|群组里?|群聊里?|别处|别的地方|其他地方|外面|别的群|其他群|群)(?:去|来)?(?:(?:提|说|讲|聊)(?:起)?|(?=这个|这事|这件事)|${CLAUSE_END})`,
+    "private",
+  ),
+  zh("not-here", `${LEAD}${NEG}${GAP(8)}给${PEOPLE}(?:看|听)`, "secret_like"),
+  // English and mixed.
+  en(
+    "tell-nobody",
+    `${DONT}\\s+(?:you\\s+)?(?:tell|tel|say\\s+(?:anything|a\\s+word)\\s+to|breathe\\s+a\\s+word\\s+to)\\s*${ANYONE}\\b`,
+  ),
+  en(
+    "tell-nobody",
+    String.raw`\btell\s+(?:no\s*one|nobody|no1)\b|${DONT}\s+let\s+(?:anyone|anybody|others|people|ppl|[a-z]+)\s+know\b`,
+  ),
+  en(
+    "spread-nowhere",
+    String.raw`${DONT}\s+(?:share|repeat|spread|leak)(?:\s+(?:this|it|that))?\b|${DONT}\s+pass\s+(?:this|it|that)\s+on\b`,
+  ),
+  en(
+    "keep-secret",
+    String.raw`\bkeep\s+(?:(?:this|it|that|these)\s+(?:a\s+)?)?(?:secret|to\s+(?:yourself|urself|yourselves)|between\s+(?:us|you\s+and\s+me|u\s+and\s+me)|quiet|under\s+wraps|confidential|on\s+the\s+(?:dl|down\s+low)|low-?key|hush)\b`,
+  ),
+  en(
+    "keep-private",
+    String.raw`\bkeep\s+(?:this|it|that)\s+private\b|^private[,:]?\s+(?:please|pls)\b|private\s*一下`,
+    "private",
+  ),
+  en(
+    "only-you",
+    String.raw`\bbetween\s+(?:you|u)\s+(?:and|n|&)\s+me\b|\b(?:just\s+)?between\s+us(?:\s+two)?\b(?!\s+and)|\bstays?\s+between\s+us\b|doesn'?t\s+leave\s+this\s+(?:chat|room|conversation)|\boff\s+the\s+record\b|\bon\s+the\s+(?:dl|down\s+low)\b|\bmum'?s\s+the\s+word\b|\bhush[- ]hush\b|\bnot\s+for\s+sharing\b|\bzip\s+it\b|\b(?:just|only)\s+for\s+(?:you|your\s+ears)\b|\bi'?m\s+trusting\s+you\s+with\s+this\b|\bpromise\s+(?:you|u)\s+won'?t\s+tell\b|\bunder\s+wraps\b`,
+  ),
+  en(
+    "is-secret",
+    String.raw`\b(?:this|it|that)(?:'s|\s+is)\s+(?:strictly\s+)?(?:confidential|a\s+secret|between\s+us)(?=\s*[,.!;:—-]|\s*$)|(?:这个|这事|这件事)\s*(?:confidential|secret|off\s+the\s+record)(?!\s*[a-z])`,
+  ),
+  en(
+    "not-here",
+    `${DONT}\\s+mention\\s+(?:this|it|that)\\s+(?:elsewhere|anywhere\\s+else|in\\s+(?:the\\s+)?(?:group|group\\s+chat|chat)|to\\s+(?:anyone|anybody|others|people))\\b`,
+    "private",
+  ),
+];
+
+/** A question about privacy is no request: 你会保密吗？ 要不要保密, 守口如瓶这个成语怎么用. */
+export const QUESTION =
+  /(?<!好|行|可以|成|ok)吗|[？?]|要不要|需不需要|会不会|能不能|是不是|怎么|什么意思|啥意思|为什么/u;
+
+/** Someone else's request reported (他让我别告诉别人, she said "…"), or one waved off (不用保密). */
+export const NOT_THE_SPEAKERS =
+  /(?:说|让我|叫我|要我|让她|让他|嘱咐|交代|答应过?|said|says|told\s+me|asked\s+me|不用|不必|无需|不需要|没必要|没什么好|用不着|no\s+need\s+to|don'?t\s+need\s+to|not)\s*[:：,，]?\s*$/u;

@@ -1,0 +1,120 @@
+/**
+ * Privacy requests in a person's own words (docs/memory.md#sensitivity): "不要外传哦", "這個別外傳",
+ * "别告苏别人", "between you and me", "这个keep secret哈". The second layer of privacy: what is said
+ * in a private chat is private by origin whatever its wording; this lets a person's request be
+ * honoured in a group too, and records it as the person's explicit word.
+ *
+ * The text is read as the detectors read it (detection-text.ts: traditional folded to
+ * simplified, full-width and invisible characters folded), lower-cased, with the typos of request
+ * words fixed (request-typos.ts); quoted speech is blanked so that someone else's request quoted
+ * ("他说「别告诉别人」") is not the speaker's. Every finding maps back to the original text, so
+ * the request can be cut out while the rest keeps the words as they were written.
+ */
+import type { Sensitivity } from "../memory/sensitivity-level";
+import { type DetectionText, detectionText, originalSpan, type Span } from "../text/detection-text";
+import { NOT_THE_SPEAKERS, QUESTION, REQUEST_RULES } from "./privacy-request-rules";
+import { fixRequestTypos } from "./request-typos";
+
+export type PrivacyRequest = Span & { readonly sensitivity: Sensitivity; readonly rule: string };
+
+const RANK: Record<Sensitivity, number> = { public: 0, private: 1, secret_like: 2 };
+
+/** Quoted speech: “…”, "…", 「…」, 『…』, 《…》, and '…' after a verb of saying. */
+const QUOTED =
+  /“[^”]*”|"[^"]*"|「[^」]*」|『[^』]*』|《[^》]*》|(?<=(?:said|says|say|told\s+me)\s+)'[^']*'/giu;
+const CLAUSE_BREAK = /[，。！？；,.!?;\n]/u;
+
+function lowered(t: DetectionText): DetectionText {
+  const lower = t.text.toLowerCase();
+  return lower.length === t.text.length ? { ...t, text: lower } : t;
+}
+
+/** The text with quoted speech blanked, same length. */
+function blankQuotes(text: string): string {
+  return text.replace(QUOTED, (q) => "_".repeat(q.length));
+}
+
+/** The clause around [start, end): from the last break before start to the next after end. */
+function clauseOf(text: string, start: number, end: number): { before: string; whole: string } {
+  let from = start;
+  while (from > 0 && !CLAUSE_BREAK.test(text[from - 1] ?? "")) from--;
+  let to = end;
+  while (to < text.length && !CLAUSE_BREAK.test(text[to] ?? "")) to++;
+  // The clause's own closing mark counts: "你会保密吗？"
+  if (to < text.length && /[？?]/u.test(text[to] ?? "")) to++;
+  return { before: text.slice(from, start), whole: text.slice(from, to) };
+}
+
+/** Every privacy request in `text`, as spans of the original text. */
+export function findPrivacyRequests(text: string): PrivacyRequest[] {
+  if (text.trim() === "") return [];
+  const t = fixRequestTypos(lowered(detectionText(text)));
+  const read = blankQuotes(t.text);
+  const out: PrivacyRequest[] = [];
+  for (const rule of REQUEST_RULES) {
+    for (const m of read.matchAll(rule.pattern)) {
+      const end = m.index + m[0].length;
+      if (end === m.index) continue;
+      const clause = clauseOf(read, m.index, end);
+      if (NOT_THE_SPEAKERS.test(clause.before)) continue;
+      if (rule.zh && QUESTION.test(clause.whole)) continue;
+      out.push({ ...originalSpan(t, { start: m.index, end }), sensitivity: rule.sensitivity, rule: rule.id });
+    }
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** The level the person asked for in `text`, the stricter when they asked twice; null if none. */
+export function privacyRequest(text: string): Sensitivity | null {
+  let best: Sensitivity | null = null;
+  for (const r of findPrivacyRequests(text)) {
+    if (best === null || RANK[r.sensitivity] > RANK[best]) best = r.sensitivity;
+  }
+  return best;
+}
+
+/** `text` without its privacy requests, every other word as it was written. */
+export function withoutPrivacyRequests(text: string): string {
+  const spans = findPrivacyRequests(text);
+  let out = "";
+  let at = 0;
+  for (const s of spans) {
+    if (s.start < at) {
+      at = Math.max(at, s.end);
+      continue;
+    }
+    out += `${text.slice(at, s.start)} `;
+    at = s.end;
+  }
+  out += text.slice(at);
+  return tidy(out);
+}
+
+/** Punctuation and particles a removed request left behind. */
+function tidy(text: string): string {
+  return text
+    .replace(/[（(]\s*[)）]/g, "")
+    .replace(/(^|[\s,，;；:：、.。!！~～])\s*[哦啊哈呀嘛啦喔嗷吧呢]+(?=[\s,，;；:：、.。!！~～]|$)/gu, "$1")
+    .replace(/\s*([,，;；、:：])(?:\s*[,，;；、:：])+/gu, "$1")
+    .replace(/\s*[,，;；、]\s*(?=[。.!！]?$)/u, "")
+    .replace(/\s+/g, " ")
+    .replace(/^[\s,，;；:：、.。!！~～—-]+|[\s,，;；:：、~～—-]+$/gu, "")
+    .trim();
+}
+
+/** What a bare marker points back with: 这个, 刚才那句, 上面的, that. */
+const POINTER =
+  /^(?:这个|这件事|这事儿?|此事|刚才的?|刚才那句|刚刚说的|刚说的|上面的?|上面那个|那事|那个|这条|当我没说|this|that|it|pls|please|plz|ok|okay|yet|lol|好吗)\s*/iu;
+
+/** Words that trail a marker without saying anything: "don't tell anyone yet", "别外传 pls". */
+const FILLER = /\s+(?:yet|pls|please|plz|ok|okay|lol|哈+)$/iu;
+
+/** A message that is only a privacy request ("这个别外传"): it is about what the person said before. */
+export function isBarePrivacyRequest(text: string): boolean {
+  if (privacyRequest(text) === null) return false;
+  let rest = withoutPrivacyRequests(text)
+    .replace(/[\s\p{P}\p{S}]+/gu, " ")
+    .trim();
+  for (let i = 0; i < 3; i++) rest = rest.replace(POINTER, "").replace(FILLER, "").trim();
+  return rest.replace(/[\s\p{P}\p{S}哦啊呀吧哈嘛啦喔嗷]+/gu, "").length <= 2;
+}

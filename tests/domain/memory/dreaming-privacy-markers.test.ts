@@ -1,0 +1,66 @@
+import { describe, it } from "vitest";
+import { OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
+import { silentLogger } from "../../../src/domain/kernel/logger";
+import { type DreamTurn, dream } from "../../../src/domain/memory/dreaming";
+import { InMemoryMemory } from "../../fakes/in-memory-memory";
+
+const NOW = 1_700_000_000_000;
+const GROUP = "qq:group:G1";
+
+let ids = 0;
+function turn(text: string, account = "qq:user:A"): DreamTurn {
+  ids++;
+  return {
+    seq: ids,
+    role: "user",
+    name: "小明",
+    account,
+    messageId: `m${ids}`,
+    text,
+    ts: NOW,
+    explicitSensitivity: null,
+    identity: null,
+  };
+}
+
+async function dreamed(turns: DreamTurn[]) {
+  const store = new InMemoryMemory();
+  await dream(
+    { runId: `dream:${GROUP}:${ids}`, session: GROUP, turns, now: NOW, useModel: false },
+    { model: new OfflineChatModel(), store, logger: silentLogger, now: () => NOW },
+  );
+  return store.items;
+}
+
+describe("a privacy marker in the message after a statement, in a group", () => {
+  it.for(["这个别外传", "這個別外傳", "刚才那句别说出去哈", "keep that between us", "别告苏别人"])(
+    "%s marks the speaker's statement before it, explicitly, and is not itself remembered",
+    async (marker, { expect }) => {
+      const items = await dreamed([turn("我喜欢摇滚乐"), turn(marker)]);
+      expect(items).toEqual([
+        expect.objectContaining({
+          text: "小明喜欢摇滚乐",
+          sensitivity: "secret_like",
+          sensitivitySource: "explicit",
+        }),
+      ]);
+    },
+  );
+
+  it("marks only the marker's own speaker's statement, not someone else's in between", async ({ expect }) => {
+    const items = await dreamed([
+      turn("我喜欢摇滚乐"),
+      turn("我喜欢爵士乐", "qq:user:B"),
+      turn("这个别外传"),
+    ]);
+    const rock = items.find((m) => m.text.includes("摇滚"));
+    const jazz = items.find((m) => m.text.includes("爵士"));
+    expect(rock).toMatchObject({ sensitivity: "secret_like", sensitivitySource: "explicit" });
+    expect(jazz).toMatchObject({ sensitivity: "public" });
+  });
+
+  it("leaves a statement followed by an ordinary reply or a near miss as it was", async ({ expect }) => {
+    const items = await dreamed([turn("我喜欢摇滚乐"), turn("私聊我")]);
+    expect(items.find((m) => m.text.includes("摇滚"))).toMatchObject({ sensitivity: "public" });
+  });
+});

@@ -1,0 +1,91 @@
+import { describe, it } from "vitest";
+import {
+  explicitSensitivity,
+  isBarePrivacyMarker,
+  stripPrivacyPhrases,
+} from "../../../src/domain/memory/sensitivity";
+import { PRIVACY_REQUESTS as corpus } from "../../support/privacy-requests";
+
+describe("the labelled privacy-request corpus", () => {
+  it("holds at least 200 requests and 200 non-requests of every language, each split and well formed", ({
+    expect,
+  }) => {
+    expect(corpus.filter((c) => c.label === "request").length).toBeGreaterThanOrEqual(200);
+    expect(corpus.filter((c) => c.label === "none").length).toBeGreaterThanOrEqual(200);
+    for (const lang of ["zh-Hans", "zh-Hant", "en", "mixed"]) {
+      expect(corpus.filter((c) => c.lang === lang && c.label === "request").length).toBeGreaterThan(10);
+    }
+    for (const c of corpus) {
+      expect(["request", "none"]).toContain(c.label);
+      expect(["dev", "held"]).toContain(c.split);
+      expect(["plain", "slang", "typo", "next-message"]).toContain(c.variant);
+      expect(c.variant === "next-message").toBe(c.previous !== undefined || c.next !== undefined);
+    }
+    expect(corpus.filter((c) => c.split === "held").length).toBeGreaterThan(150);
+  });
+});
+
+describe("privacy requests in people's own words", () => {
+  it.for([
+    ["不要外传哦，我在准备考研", "secret_like"],
+    ["這件事你知道就好，我爸住院了", "secret_like"],
+    ["別告訴別人，我在準備考研", "secret_like"],
+    ["唔好同人講，我辭職咗", "secret_like"],
+    ["别告苏别人，我在找工作", "secret_like"],
+    ["这个报密哈，我怀孕了", "secret_like"],
+    ["between you and me, I'm quitting next month", "secret_like"],
+    ["keep it secert pls, im pregnant", "secret_like"],
+    ["这个keep secret哈，我下周面试", "secret_like"],
+    ["我们决定下周发布，就我俩知道", "secret_like"],
+    ["别在别的群说这个，我被房东赶出来了", "private"],
+    ["please keep this private, I have depression", "private"],
+    ["别\u200b告诉别人，我挂科了", "secret_like"],
+  ] as const)("%s → %s", ([text, level], { expect }) => {
+    expect(explicitSensitivity(text)).toBe(level);
+  });
+
+  it.for([
+    "别告诉我答案，我想自己做",
+    "这事大家都知道",
+    "私聊我",
+    "小明说“别告诉别人”，结果他自己到处说",
+    "他让我别告诉别人，我觉得没必要",
+    "你会保密吗？",
+    "随便说，不用保密",
+    "公司要求签保密协议",
+    "我私下里练了很久才敢上台",
+    "我最讨厌别人把我的事到处说",
+    "don't tell me you forgot again",
+    "can you keep a secret?",
+    "just between us and the other team, the score was 3-2",
+    "she said 'don't tell anyone' and then posted it online",
+    "这个private repo怎么设置",
+  ])("is no request: %s", (text, { expect }) => {
+    expect(explicitSensitivity(text)).toBeNull();
+  });
+
+  it("cuts the request out and keeps every other word as it was written", ({ expect }) => {
+    expect(stripPrivacyPhrases("我怕狗，别告诉别人")).toBe("我怕狗");
+    expect(stripPrivacyPhrases("這件事你知道就好，我爸住院了")).toBe("我爸住院了");
+    expect(stripPrivacyPhrases("我在準備考研，別告訴別人喔")).toBe("我在準備考研");
+    expect(stripPrivacyPhrases("不要外传哦，我在准备考研")).toBe("我在准备考研");
+    expect(stripPrivacyPhrases("ｗｉｆｉ坏了，别告苏别人")).toBe("ｗｉｆｉ坏了");
+    expect(stripPrivacyPhrases("between you and me, I'm quitting next month")).toBe(
+      "I'm quitting next month",
+    );
+  });
+
+  it.for([
+    ["这个别外传", true],
+    ["這個別外傳", true],
+    ["刚才那句别说出去哈", true],
+    ["don't tell anyone yet", true],
+    ["keep that between us", true],
+    ["别外传 pls", true],
+    ["我下个月要离职了，这个别外传", false],
+    ["私聊我", false],
+    ["哈哈好的", false],
+  ] as const)("a message that is only a marker: %s → %s", ([text, bare], { expect }) => {
+    expect(isBarePrivacyMarker(text)).toBe(bare);
+  });
+});
