@@ -1,5 +1,5 @@
 /**
- * Restarting a failed OneBot backfill (README "OneBot backfill"): the record runs again from
+ * Restarting a failed OneBot backfill (docs/sessions.md#onebot-backfill): the record runs again from
  * its cursor, with its counts kept and a fresh page bound, so the next cron run fetches the
  * pages older than the oldest one stored — nothing from the top again, and whatever it fetches
  * goes through the same deduplicating insert as live messages. Idempotent: a record that is

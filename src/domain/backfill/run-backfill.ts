@@ -1,5 +1,5 @@
 /**
- * The OneBot backfill (README "OneBot backfill"), run by the cron, never on the webhook path.
+ * The OneBot backfill (docs/sessions.md#onebot-backfill), run by the cron, never on the webhook path.
  * Which groups: every followed OneBot group without a finished record — the follow list's
  * explicit `onebot:group:<id>` keys, and with "*" every OneBot group the chat registry has
  * seen. Deciding from state rather than from a "became followed" event means no change can be

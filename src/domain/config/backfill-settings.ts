@@ -1,5 +1,5 @@
 /**
- * The `backfill` section of the behaviour settings (README "OneBot backfill"): how much of a
+ * The `backfill` section of the behaviour settings (docs/sessions.md#onebot-backfill): how much of a
  * newly followed OneBot group's history the cron fetches with `get_group_msg_history`, and
  * how much of it per run.
  */
