@@ -5,7 +5,7 @@
  */
 
 import { err, ok, type Result } from "../../src/domain/kernel/result";
-import type { MemoryItem, NewMemory } from "../../src/domain/memory/memory";
+import type { MemoryItem, NewMemory, Sensitivity } from "../../src/domain/memory/memory";
 import { memoryNodeId, normalizeMemoryText } from "../../src/domain/memory/memory";
 import type {
   CandidateRecord,
@@ -89,21 +89,26 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
     return this.items.find((m) => m.nodeId === nodeId) ?? null;
   }
 
-  async findDuplicate(scope: Scope, text: string) {
+  async findDuplicate(scope: Scope, text: string, levels: readonly Sensitivity[]) {
     const norm = normalizeMemoryText(text);
     return (
       this.items.find(
         (m) =>
           m.status === "active" &&
           scopeKey(m.scope) === scopeKey(scope) &&
+          levels.includes(m.sensitivity) &&
           normalizeMemoryText(m.text) === norm,
       ) ?? null
     );
   }
 
-  async findBySubject(scope: Scope, subjectKey: string) {
+  async findBySubject(scope: Scope, subjectKey: string, levels: readonly Sensitivity[]) {
     return this.items.filter(
-      (m) => m.status === "active" && scopeKey(m.scope) === scopeKey(scope) && m.subjectKey === subjectKey,
+      (m) =>
+        m.status === "active" &&
+        scopeKey(m.scope) === scopeKey(scope) &&
+        levels.includes(m.sensitivity) &&
+        m.subjectKey === subjectKey,
     );
   }
 

@@ -9,26 +9,17 @@
 // comes with a public control that the same path must return.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
-import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
-import { openDatabase } from "../../src/adapters/d1/database";
 import { invalidateCatalogue } from "../../src/composition/catalogue-cache";
-import { chatSessionServices } from "../../src/composition/chat-session-services";
-import { d1SettingsStore, loadSettings } from "../../src/composition/settings-source";
-import { runTurn } from "../../src/domain/agent/turn";
-import type { TurnContext } from "../../src/domain/agent/turn-context";
+import { d1SettingsStore } from "../../src/composition/settings-source";
 import type { TurnPreview } from "../../src/domain/agent/turn-preview";
-import { inboundRecord } from "../../src/domain/history/message-record";
 import { sessionIdOf } from "../../src/domain/sessions/session-id";
-import { indexText } from "../../src/domain/text/search-tokens";
-import { FakeSession } from "../fakes/fake-session";
-import { messageEvent } from "../fakes/inbound";
-import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { c2cBodyWithIdentity, groupBodyWithIdentity, uid as idOf } from "../support/identity";
 import { createCollection, upload } from "../support/knowledge-api";
 import { newMemory, seedMemory, uid } from "../support/memory";
 import { everything, preview } from "../support/preview";
-import { eventIdOf, postQq, turnDone } from "../support/qq-events";
+import { logLines, summary } from "../support/private-material";
 import { registerChat, sessionsApi } from "../support/sessions";
+import { say, type ToolCallSpec, toolTurn } from "../support/turns";
 
 const run = uid().slice(0, 6);
 const ALICE = `alice${run}`;
@@ -94,58 +85,6 @@ beforeAll(async () => {
   await registerChat(CHANNEL, Date.now(), "户外频道");
   await registerChat(ALICE_PRIVATE, Date.now(), "爱丽丝");
 });
-
-type Line = { readonly chat: string; readonly sender: string; readonly nick: string; readonly text: string };
-
-/** Written through the production record builder and log writer, yesterday. */
-async function logLines(lines: readonly Line[]): Promise<void> {
-  const start = Date.now() - 86_400_000;
-  const records = lines.flatMap((l, i) => {
-    const r = inboundRecord(
-      messageEvent({
-        chat: l.chat,
-        text: l.text,
-        sender: l.sender,
-        name: l.nick,
-        ts: start + i * 1000,
-        id: `M${uid()}`,
-      }),
-    );
-    return r ? [r] : [];
-  });
-  await new D1MessageLog(openDatabase(env.DB)).flush({
-    messages: records,
-    recalls: [],
-    chats: [],
-    usage: [],
-    audit: [],
-  });
-}
-
-/** A daily summary node of the chat, as the cron writes it (chat scope, not portable). */
-async function summary(chat: string, text: string, sensitivity: "public" | "private"): Promise<string> {
-  const nodeId = `sum_${uid()}${uid()}`;
-  const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-  await env.DB.prepare(
-    `INSERT INTO nodes (node_id, node_type, source_type, source_id, scope_type, scope_id, kind, title, raw_text,
-       retrieval_text, retrieval_tokens, metadata, provenance, importance, confidence, sensitivity,
-       sensitivity_source, portable, status, content_hash, created_at, updated_at)
-     VALUES (?1, 'summary', 'conversation', ?2, 'chat', ?2, 'summary', ?3, ?4, ?4, ?5, ?6, '{}', 0.5, 0.8, ?7,
-       'dream', 0, 'active', ?1, ?8, ?8)`,
-  )
-    .bind(
-      nodeId,
-      chat,
-      `${day} 摘要`,
-      text,
-      indexText(text),
-      JSON.stringify({ day, method: "extractive", messages: 3, portable: false }),
-      sensitivity,
-      Date.now(),
-    )
-    .run();
-  return nodeId;
-}
 
 /**
  * One run's material, every text carrying the run's tag. `hidden` is what no group or channel
@@ -232,54 +171,7 @@ function hiddenItems(p: TurnPreview, w: World): string[] {
   );
 }
 
-type Call = { readonly name: string; readonly args: Record<string, unknown> };
-
-/**
- * A real turn in `chat` by `userId` over the chat object's own services (D1, links, identity,
- * the default registry and its guard), the scripted model calling every tool of `calls` at
- * once. Returns each tool's answer, in order, and everything the model received.
- */
-async function toolTurn(chat: string, userId: string, calls: readonly Call[], text = "查一下") {
-  const deps = chatSessionServices.create(env);
-  const model = new ScriptedChatModel([
-    {
-      toolCalls: calls.map((c, i) => ({ id: `c${i}`, name: c.name, arguments: JSON.stringify(c.args) })),
-    },
-    { text: "好" },
-  ]);
-  const event = messageEvent({ chat, text, sender: userId, name: userId });
-  const sender = event.sender;
-  if (!sender) throw new Error("no sender");
-  const identity = await deps.identity.resolve({ account: sender.account, chatKey: chat, unionId: null });
-  const ctx: TurnContext = {
-    event,
-    chat: event.chat,
-    sender,
-    identity,
-    text,
-    recent: [],
-    settings: await loadSettings(env),
-    now: Date.now(),
-  };
-  const ports = {
-    ...deps,
-    model,
-    session: new FakeSession(() => Date.now()),
-    relay: deps.relayLoggingTo(() => {}),
-  };
-  const result = await runTurn(ctx, ports, deps.registry);
-  if (!result.ok) throw new Error(`turn failed: ${JSON.stringify(result.error)}`);
-  const answers = (model.requests[1]?.messages ?? []).filter((m) => m.role === "tool").map((m) => m.content);
-  if (answers.length !== calls.length) throw new Error(`expected ${calls.length} tool answers`);
-  return { answers, received: JSON.stringify(model.requests) };
-}
-
-async function say(body: string, chatKey: string): Promise<string> {
-  const res = await postQq(body);
-  if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
-  const status = await turnDone(chatKey, eventIdOf(body));
-  return status.replies.map((r) => r.text).join("\n");
-}
+type Call = ToolCallSpec;
 
 describe("a group turn's context holds none of a member's private material", () => {
   it.for([false, true])(

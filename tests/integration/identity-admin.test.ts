@@ -91,14 +91,10 @@ describe("/identity through the webhook", () => {
     const seen = captureIdentities();
     const group = uid("G");
     const ownerInGroup = uid("OWNERMEMBER");
-    const linked = await say(
-      groupBodyWithIdentity({
-        group,
-        member: ADMIN_MEMBER,
-        text: `/identity link qq:user:${ownerInGroup} owner`,
-      }),
-      `qq:group:${group}`,
-    );
+    // Identity answers tie accounts to people and chats: the admin manages them in private.
+    const adminChat = `qq:private:${ADMIN_MEMBER}`;
+    const asAdmin = (text: string) => say(c2cBodyWithIdentity({ user: ADMIN_MEMBER, text }), adminChat);
+    const linked = await asAdmin(`/identity link qq:user:${ownerInGroup} owner`);
     expect(linked).toBe(`已将 qq:user:${ownerInGroup} 关联到人物 owner。`);
     expect(await linkRow(`qq:user:${ownerInGroup}`)).toMatchObject({
       person_id: "owner",
@@ -115,25 +111,15 @@ describe("/identity through the webhook", () => {
 
     // Observations reach D1 with the next outbox flush.
     await eventually(async () => (await observationRows(`qq:user:${ownerInGroup}`)).length > 0);
-    const who = await say(
-      groupBodyWithIdentity({ group, member: ADMIN_MEMBER, text: `/identity whois qq:user:${ownerInGroup}` }),
-      `qq:group:${group}`,
-    );
+    const who = await asAdmin(`/identity whois qq:user:${ownerInGroup}`);
     expect(who).toContain("人物：owner “浅色”（管理员关联，已声明）");
     expect(who).toContain(`同一人物的账号：qq:user:${OWNER_C2C}（config）`);
     expect(who).toContain(`出现在 qq:group:${group}`);
 
-    const unlinked = await say(
-      groupBodyWithIdentity({
-        group,
-        member: ADMIN_MEMBER,
-        text: `/identity unlink qq:user:${ownerInGroup}`,
-      }),
-      `qq:group:${group}`,
-    );
+    const unlinked = await asAdmin(`/identity unlink qq:user:${ownerInGroup}`);
     expect(unlinked).toContain("已解除");
     const audit = await eventually(async () => {
-      const rows = await auditRows(`qq:group:${group}`);
+      const rows = await auditRows(adminChat);
       return rows.length === 3 ? rows : undefined;
     });
     expect(audit.map((r) => [r.action, r.detail.outcome])).toEqual([

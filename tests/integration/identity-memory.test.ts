@@ -41,13 +41,10 @@ describe("person scopes across linked accounts", () => {
     expect,
   }) => {
     const group = `qq:group:${GROUP}`;
+    // Identity is managed in the admin's private chat (a group is refused).
     const linked = await say(
-      groupBodyWithIdentity({
-        group: GROUP,
-        member: ADMIN_IN_GROUP,
-        text: `/identity link qq:user:${ALICE_PRIVATE} alice`,
-      }),
-      group,
+      c2cBodyWithIdentity({ user: ADMIN_IN_GROUP, text: `/identity link qq:user:${ALICE_PRIVATE} alice` }),
+      `qq:private:${ADMIN_IN_GROUP}`,
     );
     expect(linked).toContain("alice");
     await say(

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { memoryContentHash } from "../../src/adapters/d1/d1-memory-store";
 import { parseScopeKey, type Scope, scopeToken } from "../../src/domain/memory/scope";
+import { ALL_LEVELS } from "../../src/domain/retrieval/read-gate";
 import { memoryStore, newMemory, seedMemory, uid } from "../support/memory";
 
 const s = (key: string) => parseScopeKey(key) as Scope;
@@ -182,8 +183,8 @@ describe("D1 memory store", () => {
     const a = `chat:qq:group:A${uid()}`;
     const b = `chat:qq:group:B${uid()}`;
     await seedMemory([newMemory(a, "小明喜欢猫。")]);
-    expect((await memoryStore().findDuplicate(s(a), "小明 喜欢猫"))?.text).toBe("小明喜欢猫。");
-    expect(await memoryStore().findDuplicate(s(b), "小明喜欢猫")).toBeNull();
+    expect((await memoryStore().findDuplicate(s(a), "小明 喜欢猫", ALL_LEVELS))?.text).toBe("小明喜欢猫。");
+    expect(await memoryStore().findDuplicate(s(b), "小明喜欢猫", ALL_LEVELS)).toBeNull();
     expect(await memoryContentHash("小明喜欢猫。")).toBe(await memoryContentHash("小明喜欢猫"));
   });
 
@@ -204,7 +205,7 @@ describe("D1 memory store", () => {
     expect(
       (await memoryStore().listActive({ scopes: [s(a)], limit: 10, kinds: ["rule"] })).map((m) => m.kind),
     ).toEqual(["rule"]);
-    expect((await memoryStore().findBySubject(s(a), "pref:小明:猫")).map((m) => m.text)).toEqual([
+    expect((await memoryStore().findBySubject(s(a), "pref:小明:猫", ALL_LEVELS)).map((m) => m.text)).toEqual([
       "小明喜欢猫",
     ]);
   });

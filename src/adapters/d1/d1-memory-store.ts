@@ -6,7 +6,7 @@
  */
 
 import { err, ok, type Result } from "../../domain/kernel/result";
-import type { MemoryEvidence, MemoryItem, NewMemory } from "../../domain/memory/memory";
+import type { MemoryEvidence, MemoryItem, NewMemory, Sensitivity } from "../../domain/memory/memory";
 import { normalizeMemoryText } from "../../domain/memory/memory";
 import { memoryMatch } from "../../domain/memory/memory-query";
 import type {
@@ -27,15 +27,10 @@ import {
   type Scope,
   type ScopeType,
 } from "../../domain/memory/scope";
-import { SENSITIVITIES } from "../../domain/memory/sensitivity-level";
+import { gateEntries } from "../../domain/retrieval/read-gate";
 import { indexText } from "../../domain/text/search-tokens";
 import { jsonChunks } from "./d1-json-chunks";
-
-/**
- * D1 allows 100 bound parameters per statement; a scope takes two, a scope restricted to some
- * sensitivity levels three per level. Conditions stop at this many, leaving room for the rest.
- */
-const MAX_SCOPE_BINDS = 80;
+import { gateArms, gateCondition } from "./d1-read-gate";
 
 /** Soft scope first ranks this many best matches of the pool, then filters them. */
 const SOFT_WINDOW = 200;
@@ -64,64 +59,8 @@ type Row = {
   updated_at: number;
 };
 
-/**
- * The SQL twin of `scopeAllows`: `(scope_type, scope_id) IN (VALUES (?, ?), …)` for scopes read
- * at every level, `OR (scope_type, scope_id, sensitivity) IN (VALUES (?, ?, ?), …)` for scopes
- * restricted to some levels; `FALSE` for no scopes. A WHERE condition, so it holds before LIMIT.
- */
-function scopeCondition(scopes: readonly ReadableScope[], alias = "n"): { sql: string; binds: string[] } {
-  const whole: string[] = [];
-  const leveled: string[] = [];
-  let used = 0;
-  for (const s of scopes) {
-    const levels =
-      s.sensitivities && !SENSITIVITIES.every((l) => s.sensitivities?.includes(l)) ? s.sensitivities : null;
-    const cost = levels ? 3 * levels.length : 2;
-    if (used + cost > MAX_SCOPE_BINDS) break;
-    used += cost;
-    if (levels) for (const level of levels) leveled.push(s.type, s.id, level);
-    else whole.push(s.type, s.id);
-  }
-  const parts: string[] = [];
-  if (whole.length > 0) {
-    const rows = Array.from({ length: whole.length / 2 }, () => "(?, ?)").join(", ");
-    parts.push(`(${alias}.scope_type, ${alias}.scope_id) IN (VALUES ${rows})`);
-  }
-  if (leveled.length > 0) {
-    const rows = Array.from({ length: leveled.length / 3 }, () => "(?, ?, ?)").join(", ");
-    parts.push(`(${alias}.scope_type, ${alias}.scope_id, ${alias}.sensitivity) IN (VALUES ${rows})`);
-  }
-  if (parts.length === 0) return { sql: "0", binds: [] };
-  return { sql: `(${parts.join(" OR ")})`, binds: [...whole, ...leveled] };
-}
-
-/**
- * The same scopes as `scopeCondition`, one equality condition per scope (its own index range):
- * `n.scope_type = ? AND n.scope_id = ?`, with `AND n.sensitivity IN (…)` for a scope restricted
- * to some levels. A scope restricted to no level reads nothing and gets no arm; scopes past the
- * bind budget are left out, as there.
- */
-function scopeArms(scopes: readonly ReadableScope[], budget: number): { sql: string; binds: string[] }[] {
-  const arms: { sql: string; binds: string[] }[] = [];
-  let used = 0;
-  for (const s of scopes) {
-    const levels =
-      s.sensitivities && !SENSITIVITIES.every((l) => s.sensitivities?.includes(l)) ? s.sensitivities : null;
-    const cost = 2 + (levels?.length ?? 0);
-    if (used + cost > budget) break;
-    used += cost;
-    if (levels?.length === 0) continue;
-    arms.push(
-      levels
-        ? {
-            sql: `n.scope_type = ? AND n.scope_id = ? AND n.sensitivity IN (${levels.map(() => "?").join(", ")})`,
-            binds: [s.type, s.id, ...levels],
-          }
-        : { sql: "n.scope_type = ? AND n.scope_id = ?", binds: [s.type, s.id] },
-    );
-  }
-  return arms;
-}
+/** The gate's SQL condition for a reader's scopes (d1-read-gate.ts). */
+const gate = (scopes: readonly ReadableScope[], alias = "n") => gateCondition(gateEntries(scopes), alias);
 
 function parseJson(text: string): Record<string, unknown> {
   try {
@@ -200,7 +139,7 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
   async #searchHard(q: MemorySearchQuery, limit: number): Promise<MemoryHit[]> {
     const match = memoryMatch(q.text, q.scopes);
     if (!match) return [];
-    const scopes = scopeCondition(q.scopes);
+    const scopes = gate(q.scopes);
     if (q.perScope !== undefined) {
       const windowed = await this.#searchPerScopeWindows(q, Math.max(1, q.perScope), limit);
       if (windowed) return windowed;
@@ -241,7 +180,7 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
   ): Promise<MemoryHit[] | null> {
     const parts = [...new Map(q.scopes.map((s) => [`${s.type}\u0000${s.id}`, s] as const)).values()];
     const matches = parts.map((s) => memoryMatch(q.text, [s]));
-    const scopes = scopeCondition(q.scopes);
+    const scopes = gate(q.scopes);
     // Two parameters per window besides the scope condition's, within D1's 100.
     if (matches.some((m) => m === null) || 2 * parts.length + scopes.binds.length > 100) return null;
     const windows = parts
@@ -294,7 +233,7 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
   async #searchSoft(q: MemorySearchQuery, limit: number): Promise<MemoryHit[]> {
     const match = memoryMatch(q.text, null);
     if (!match) return [];
-    const scopes = scopeCondition(q.scopes);
+    const scopes = gate(q.scopes);
     const visible = `n.node_type = 'memory' AND n.status = 'active'
       AND (${scopes.sql} OR (n.sensitivity = 'public' AND n.portable = 1))`;
     const windowed = await this.#db
@@ -339,7 +278,7 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
     if (q.limit <= 0 || q.scopes.length === 0) return [];
     const limit = Math.min(q.limit, 500);
     const kinds = (q.kinds ?? []).slice(0, 10);
-    const arms = scopeArms(q.scopes, MAX_SCOPE_BINDS);
+    const arms = gateArms(gateEntries(q.scopes));
     if (arms.length === 0) return [];
     // ?1 the floor, ?2 the limit, ?3… the kinds; each arm's own scope values after them.
     let next = 3 + kinds.length;
@@ -387,27 +326,38 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
     return out;
   }
 
-  async findDuplicate(scope: Scope, text: string): Promise<MemoryItem | null> {
+  async findDuplicate(
+    scope: Scope,
+    text: string,
+    levels: readonly Sensitivity[],
+  ): Promise<MemoryItem | null> {
+    const visible = gate([{ ...scope, sensitivities: levels }]);
     const row = await this.#db
       .prepare(
         `SELECT ${COLUMNS} FROM nodes n
          WHERE n.scope_type = ? AND n.scope_id = ? AND n.content_hash = ? AND n.node_type = 'memory' AND n.status = 'active'
+           AND ${visible.sql}
          LIMIT 1`,
       )
-      .bind(scope.type, scope.id, await memoryContentHash(text))
+      .bind(scope.type, scope.id, await memoryContentHash(text), ...visible.binds)
       .first<Row>();
     return row ? toItem(row) : null;
   }
 
-  async findBySubject(scope: Scope, subjectKey: string): Promise<MemoryItem[]> {
+  async findBySubject(
+    scope: Scope,
+    subjectKey: string,
+    levels: readonly Sensitivity[],
+  ): Promise<MemoryItem[]> {
+    const visible = gate([{ ...scope, sensitivities: levels }]);
     const { results } = await this.#db
       .prepare(
         `SELECT ${COLUMNS} FROM nodes n
          WHERE n.scope_type = ? AND n.scope_id = ? AND json_extract(n.metadata, '$.subjectKey') = ?
-           AND n.node_type = 'memory' AND n.status = 'active'
+           AND n.node_type = 'memory' AND n.status = 'active' AND ${visible.sql}
          ORDER BY n.updated_at DESC LIMIT 20`,
       )
-      .bind(scope.type, scope.id, subjectKey)
+      .bind(scope.type, scope.id, subjectKey, ...visible.binds)
       .all<Row>();
     return results.map(toItem);
   }
@@ -450,7 +400,7 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
   async #commitStatements(
     c: MemoryCommit,
   ): Promise<{ statements: D1PreparedStatement[]; kinds: StatementKind[] }> {
-    const writable = scopeCondition(c.writable, "nodes");
+    const writable = gate(c.writable, "nodes");
     // An insert, like every status change, lands only in a scope the commit may write.
     const inserts = c.inserts.filter((item) => includesScope(c.writable, item.scope));
     const statements: D1PreparedStatement[] = [];

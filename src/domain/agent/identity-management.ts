@@ -4,6 +4,7 @@
  * Every use is audited, refusals and mistakes included.
  */
 import { gateFor } from "../authorization/authorization-gate";
+import { isOneToOneKey } from "../chat/chat-address";
 import {
   type IdentityAdminError,
   linkAccount,
@@ -22,6 +23,10 @@ export type IdentityOperation =
   | { readonly op: "whois"; readonly account: string | null };
 
 export type IdentityAnswer = { readonly ok: boolean; readonly text: string };
+
+/** Why an identity operation is refused outside the admin's private chat with the bot. */
+export const SHARED_CHAT_REFUSAL =
+  "⛔ 身份管理只能在与我的私聊中使用：它的回答会把账号和人物、私聊对应起来。";
 
 /** The gate's action name for every identity operation. */
 export const IDENTITY_ACTION = "identity_manage";
@@ -48,6 +53,12 @@ export async function manageIdentity(
   if (!authorized.ok) {
     audit("refused", { cause: authorized.error.cause });
     return { ok: false, text: `⛔ ${authorized.error.reason}` };
+  }
+  // Its answers tie accounts to people and name the chats they were seen in, private ones
+  // included: said in a group or channel, everyone there would read them.
+  if (!isOneToOneKey(ctx.chat.key)) {
+    audit("refused", { cause: "shared_chat" });
+    return { ok: false, text: SHARED_CHAT_REFUSAL };
   }
   const deps = {
     identity: ctx.settings.identity,

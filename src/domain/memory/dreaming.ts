@@ -15,6 +15,7 @@ import type { SenderIdentity } from "../identity/sender-identity";
 import type { Logger } from "../kernel/logger";
 import { err, ok, type Result } from "../kernel/result";
 import type { ChatModel, UsageRecord } from "../model/chat-model";
+import { levelsOf } from "../retrieval/read-gate";
 import {
   clampImportance,
   type MemoryEvidence,
@@ -273,14 +274,15 @@ async function decideCandidates(
         c.hint ?? "public",
       ],
     });
-    const scope = scopeForKind(
-      c.kind,
-      { session: input.session, identity: source.identity },
-      tag.sensitivity,
-    );
+    const scopeInput = { session: input.session, identity: source.identity };
+    const scope = scopeForKind(c.kind, scopeInput, tag.sensitivity);
+    // Only items the source turn may read count as known: never deduplicates against, nor
+    // supersedes, an item that turn could not see.
+    const levels = levelsOf(turnScopes(scopeInput).readable, scope);
     const scoped = { scope, sensitivity: tag.sensitivity, sensitivitySource: tag.source };
     const key = `${scope.type}:${scope.id}|${normalizeMemoryText(c.text)}`;
-    const existingDup = acceptedKeys.has(key) ? null : await store.findDuplicate(scope, c.text);
+    const existingDup =
+      acceptedKeys.has(key) || levels.length === 0 ? null : await store.findDuplicate(scope, c.text, levels);
     const duplicate = acceptedKeys.has(key) ? "this run" : existingDup?.nodeId;
     if (existingDup && !updated.has(existingDup.nodeId)) {
       // Mentioned again: a little more important, and an explicit tag outranks what it had.
@@ -308,7 +310,7 @@ async function decideCandidates(
       continue;
     }
     const nodeId = memoryNodeId(input.runId, String(i), normalizeMemoryText(c.text));
-    const replaced = await supersededBy(c, scope, existingById, store, consumed);
+    const replaced = await supersededBy(c, { scope, levels }, existingById, store, consumed);
     acceptedKeys.add(key);
     inserts.push({
       nodeId,
@@ -474,7 +476,7 @@ export function applyPrivacyMarkers(turns: readonly DreamTurn[]): MarkedTurn[] {
 /** Supersede targets: the model's pick, or earlier statements of the same subject — same scope only. */
 async function supersededBy(
   c: Candidate,
-  scope: Scope,
+  { scope, levels }: { scope: Scope; levels: readonly Sensitivity[] },
   existing: ReadonlyMap<string, MemoryItem>,
   store: MemoryStore,
   consumed: ReadonlySet<string>,
@@ -490,7 +492,7 @@ async function supersededBy(
     };
   }
   if (!c.subjectKey) return { ids: [], note: null };
-  const same = await store.findBySubject(scope, c.subjectKey);
+  const same = levels.length > 0 ? await store.findBySubject(scope, c.subjectKey, levels) : [];
   const ids = same
     .filter(
       (m) =>

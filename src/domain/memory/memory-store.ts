@@ -114,10 +114,14 @@ export interface MemoryStore {
   }): Promise<MemoryItem[]>;
   /** One item by id, whatever its scope or status; null when unknown. */
   get(nodeId: string): Promise<MemoryItem | null>;
-  /** The active item of `scope` whose normalized text equals that of `text`, if any. */
-  findDuplicate(scope: Scope, text: string): Promise<MemoryItem | null>;
-  /** Active items of `scope` stating the same subject (`subjectKey`), newest first. */
-  findBySubject(scope: Scope, subjectKey: string): Promise<MemoryItem[]>;
+  /**
+   * The active item of `scope` whose normalized text equals that of `text`, if any, among the
+   * items of the `levels` the writer may read there: an item the writer may not see is never a
+   * duplicate, so no answer tells them it exists (docs/invariants.md#nothing-said-in-a-shared-chat-reveals-private-material).
+   */
+  findDuplicate(scope: Scope, text: string, levels: readonly Sensitivity[]): Promise<MemoryItem | null>;
+  /** Active items of `scope` at `levels` stating the same subject (`subjectKey`), newest first. */
+  findBySubject(scope: Scope, subjectKey: string, levels: readonly Sensitivity[]): Promise<MemoryItem[]>;
   /** The newest conversation summary of a scope. */
   latestSummary(scope: Scope): Promise<{ nodeId: string; text: string; createdAt: number } | null>;
   /**

@@ -4,6 +4,8 @@
  * index already filtered by scope; these functions check again, because a leak across chats
  * is the worst bug this project can ship.
  */
+
+import { softGateAllows } from "../retrieval/read-gate";
 import { type MemoryItem, normalizeMemoryText } from "./memory";
 import type { MemoryHit } from "./memory-store";
 import { type ReadableScope, type Scope, scopeAllows, scopeKey } from "./scope";
@@ -74,8 +76,7 @@ export function softVisible(
   item: Pick<MemoryItem, "scope" | "sensitivity" | "portable">,
   own: readonly ReadableScope[],
 ): boolean {
-  if (scopeAllows(own, item)) return true;
-  return item.sensitivity === "public" && item.portable;
+  return softGateAllows(own, item);
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 
 import { err, ok, type Result } from "../kernel/result";
+import { levelsOf } from "../retrieval/read-gate";
 import {
   clampImportance,
   type MemoryEvidence,
@@ -98,7 +99,7 @@ export async function remember(
     : classifyExplicit(raw, req.speaker);
   if (statements.length === 0)
     return err({ kind: "invalid", field: "text", reason: "has nothing to remember" });
-  const writable = turnScopes(req.scopes).writable;
+  const { writable, readable } = turnScopes(req.scopes);
   // A legacy session's only scope is global: there, only an admin writes.
   if (writable.length === 0)
     return err({ kind: "not-writable", reason: "only an admin writes the global scope from here" });
@@ -135,7 +136,10 @@ export async function remember(
       importance,
       evidence: { ...evidence },
     };
-    const dup = await store.findDuplicate(scope, s.text);
+    // Only items this turn may read count as already known: a write in a group that matches a
+    // person's private item is a new write, and answers as one.
+    const levels = levelsOf(readable, scope);
+    const dup = levels.length > 0 ? await store.findDuplicate(scope, s.text, levels) : null;
     if (dup) {
       const raise = outranks(tag, { sensitivity: dup.sensitivity, source: dup.sensitivitySource });
       // Said again on purpose: a little more important, and the stricter tag if asked for.
@@ -159,7 +163,7 @@ export async function remember(
     }
     const nodeId = memoryNodeId(req.runId, scope.type, scope.id, normalizeMemoryText(s.text));
     const older = s.subjectKey
-      ? (await store.findBySubject(scope, s.subjectKey)).filter((m) => m.nodeId !== nodeId)
+      ? (await store.findBySubject(scope, s.subjectKey, levels)).filter((m) => m.nodeId !== nodeId)
       : [];
     for (const o of older) supersede.push({ oldId: o.nodeId, newId: nodeId });
     inserts.push({

@@ -9,7 +9,7 @@
  */
 import { isOneToOneKey, isTyped, parseSessionKey } from "../chat/chat-address";
 import type { SenderIdentity } from "../identity/sender-identity";
-import type { Sensitivity } from "./sensitivity-level";
+import { PUBLIC_ONLY, type ReadableScope } from "../retrieval/read-gate";
 
 export const SCOPE_TYPES = ["global", "chat", "person", "account", "collection", "workspace"] as const;
 export type ScopeType = (typeof SCOPE_TYPES)[number];
@@ -76,27 +76,15 @@ export type ScopeInput = {
 };
 
 /**
- * A scope as a turn may read it: the scope and, when restricted, the only sensitivity levels
- * of its items the turn may see. Absent `sensitivities` = every level. Every read path (SQL
- * before LIMIT, the vector re-check, the final check before a prompt) applies it through
- * `scopeAllows` or its SQL twin in the store, so no path can read a scope without its levels.
+ * A scope as a turn may read it, with the only sensitivity levels of its items the turn may see
+ * (absent = every level), and whether a turn may see an item: the one read gate
+ * (`src/domain/retrieval/read-gate.ts`), which every read path applies — SQL before LIMIT, the
+ * vector re-check, the final check before a prompt.
  */
-export type ReadableScope = Scope & { readonly sensitivities?: readonly Sensitivity[] };
-
-/** Whether a turn reading `readable` may see an item of this scope and sensitivity. */
-export function scopeAllows(
-  readable: readonly ReadableScope[],
-  item: { readonly scope: Scope; readonly sensitivity: Sensitivity },
-): boolean {
-  return readable.some(
-    (r) =>
-      sameScope(r, item.scope) &&
-      (r.sensitivities === undefined || r.sensitivities.includes(item.sensitivity)),
-  );
-}
+export type { ReadableScope } from "../retrieval/read-gate";
+export { gateAllows as scopeAllows } from "../retrieval/read-gate";
 
 /** Only public items: a person's or another chat's scope read where its owner is not alone with the bot. */
-const PUBLIC_ONLY: readonly Sensitivity[] = ["public"];
 const publicOnly = (scope: Scope): ReadableScope => ({ ...scope, sensitivities: PUBLIC_ONLY });
 
 /** The sender's own scopes: person first (when linked to one), then account. */

@@ -11,12 +11,14 @@ import { messageEvent } from "../../fakes/inbound";
 import { TEST_NOW, turnPorts } from "../../fakes/turn-ports";
 
 const CHAT = "qq:group:G1";
+/** Identity answers tie accounts to people and chats: an admin gets them in their own private chat. */
+const ADMIN_CHAT = "qq:private:ADMIN_OPENID";
 const settings = withIdentity({
   people: [{ id: "owner", displayName: "浅色", accounts: ["qq:user:OWNER_C2C"] }],
 });
 
-function context(sender: string, text: string, s: Settings = settings): TurnContext {
-  const event = messageEvent({ chat: CHAT, text, sender: sender.split(":")[2] ?? sender });
+function context(sender: string, text: string, s: Settings = settings, chat = CHAT): TurnContext {
+  const event = messageEvent({ chat, text, sender: sender.split(":")[2] ?? sender });
   return {
     event,
     chat: event.chat,
@@ -34,8 +36,13 @@ async function command(
   text: string,
   directory = new InMemoryIdentityDirectory(),
   s?: Settings,
+  chat = sender === ADMIN ? ADMIN_CHAT : CHAT,
 ) {
-  const result = await runTurn(context(sender, text, s), turnPorts({ directory }), defaultTurnRegistry());
+  const result = await runTurn(
+    context(sender, text, s, chat),
+    turnPorts({ directory }),
+    defaultTurnRegistry(),
+  );
   if (!result.ok) throw new Error("turn failed");
   return { reply: result.value.replies[0] ?? "", audit: result.value.audit, directory };
 }
@@ -90,7 +97,7 @@ describe("/identity", () => {
         target: "qq:user:MEMBER_G1",
         outcome: "ok",
         detail: { via: "command", person: "owner", created: false, previous: null },
-        chatKey: CHAT,
+        chatKey: ADMIN_CHAT,
         at: TEST_NOW,
       },
     ]);
@@ -138,6 +145,18 @@ describe("/identity", () => {
     const usage = await command(ADMIN, "/identity frobnicate");
     expect(usage.reply).toContain("/identity link <account> <person>");
     expect(usage.audit).toMatchObject([{ action: "identity.usage", outcome: "invalid" }]);
+  });
+
+  it("refuses an admin in a group, auditing it, and links or names nothing", async ({ expect }) => {
+    const directory = new InMemoryIdentityDirectory();
+    for (const text of ["/identity whois qq:user:OWNER_C2C", "/identity link qq:user:MEMBER_G1 owner"]) {
+      const { reply, audit } = await command(ADMIN, text, directory, settings, CHAT);
+      expect(reply).toContain("⛔");
+      expect(reply).not.toContain("owner");
+      expect(reply).not.toContain("浅色");
+      expect(audit).toMatchObject([{ outcome: "refused", chatKey: CHAT, detail: { cause: "shared_chat" } }]);
+    }
+    expect(directory.links.size).toBe(0);
   });
 
   it("is listed in /help", async ({ expect }) => {

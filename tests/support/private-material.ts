@@ -1,0 +1,72 @@
+/**
+ * Seeds for the privacy tests: message-log lines written through the production record builder
+ * and log writer, and daily summary nodes as the cron writes them. Integration tests only.
+ */
+import { env } from "cloudflare:workers";
+import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
+import { openDatabase } from "../../src/adapters/d1/database";
+import { inboundRecord } from "../../src/domain/history/message-record";
+import { indexText } from "../../src/domain/text/search-tokens";
+import { messageEvent } from "../fakes/inbound";
+import { uid } from "./memory";
+
+export type Line = {
+  readonly chat: string;
+  readonly sender: string;
+  readonly nick: string;
+  readonly text: string;
+};
+
+/** Written through the production record builder and log writer, yesterday. */
+export async function logLines(lines: readonly Line[]): Promise<void> {
+  const start = Date.now() - 86_400_000;
+  const records = lines.flatMap((l, i) => {
+    const r = inboundRecord(
+      messageEvent({
+        chat: l.chat,
+        text: l.text,
+        sender: l.sender,
+        name: l.nick,
+        ts: start + i * 1000,
+        id: `M${uid()}`,
+      }),
+    );
+    return r ? [r] : [];
+  });
+  await new D1MessageLog(openDatabase(env.DB)).flush({
+    messages: records,
+    recalls: [],
+    chats: [],
+    usage: [],
+    audit: [],
+  });
+}
+
+/** A daily summary node of the chat, as the cron writes it (chat scope, not portable). */
+export async function summary(
+  chat: string,
+  text: string,
+  sensitivity: "public" | "private" | "secret_like",
+): Promise<string> {
+  const nodeId = `sum_${uid()}${uid()}`;
+  const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  await env.DB.prepare(
+    `INSERT INTO nodes (node_id, node_type, source_type, source_id, scope_type, scope_id, kind, title, raw_text,
+       retrieval_text, retrieval_tokens, metadata, provenance, importance, confidence, sensitivity,
+       sensitivity_source, portable, status, content_hash, created_at, updated_at)
+     VALUES (?1, 'summary', 'conversation', ?2, 'chat', ?2, 'summary', ?3, ?4, ?4, ?5, ?6, '{}', 0.5, 0.8, ?7,
+       'dream', 0, 'active', ?1, ?8, ?8)`,
+  )
+    .bind(
+      nodeId,
+      chat,
+      `${day} 摘要`,
+      text,
+      indexText(text),
+      JSON.stringify({ day, method: "extractive", messages: 3, portable: false }),
+      sensitivity,
+      Date.now(),
+    )
+    .run();
+  return nodeId;
+}
