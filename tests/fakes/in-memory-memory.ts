@@ -30,7 +30,13 @@ import { queryTokens, searchTokens } from "../../src/domain/text/search-tokens";
 export class InMemoryMemory implements MemoryStore, MemoryIndex {
   readonly items: MemoryItem[] = [];
   readonly candidates: CandidateRecord[] = [];
-  readonly summaries: { nodeId: string; scope: Scope; text: string; createdAt: number }[] = [];
+  readonly summaries: {
+    nodeId: string;
+    scope: Scope;
+    text: string;
+    createdAt: number;
+    sensitivity?: Sensitivity;
+  }[] = [];
   readonly runs = new Set<string>();
   readonly commits: MemoryCommit[] = [];
 
@@ -112,8 +118,10 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
     );
   }
 
-  async latestSummary(scope: Scope) {
-    const mine = this.summaries.filter((s) => scopeKey(s.scope) === scopeKey(scope));
+  async latestSummary(scope: Scope, levels: readonly Sensitivity[]) {
+    const mine = this.summaries.filter(
+      (s) => scopeKey(s.scope) === scopeKey(scope) && levels.includes(s.sensitivity ?? "public"),
+    );
     return mine.sort((a, b) => b.createdAt - a.createdAt)[0] ?? null;
   }
 
@@ -162,6 +170,7 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
         scope: c.summary.scope,
         text: c.summary.text,
         createdAt: c.at,
+        sensitivity: c.summary.sensitivity,
       });
     this.candidates.push(...c.candidates);
     return ok({ inserted, superseded, archived, updated });

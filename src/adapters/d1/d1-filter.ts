@@ -1,11 +1,14 @@
 /**
- * SQL for the pipeline's IndexFilter over `nodes n`: scopes as (type, id) pairs, node types,
- * collections and root ids, each bound as one JSON array so that any number of them costs
- * one parameter (D1 allows 100 per statement).
+ * SQL for the pipeline's IndexFilter over `nodes n`: the read gate (each scope at the levels
+ * the filter names, `public` where it names none), node types, collections and root ids, each
+ * bound as one JSON array so that any number of them costs one parameter (D1 allows 100 per
+ * statement).
  */
 
 import type { IndexFilter } from "../../domain/retrieval/ports";
+import { filterEntries } from "../../domain/retrieval/read-gate";
 import { parseScopeKey } from "../../domain/retrieval/scope-key";
+import { gateJson } from "./d1-read-gate";
 
 export type SqlFilter = { readonly where: string; readonly params: unknown[] };
 
@@ -16,16 +19,20 @@ export function filterSql(filter: IndexFilter, first: number): SqlFilter {
     params.push(value);
     return `?${first + params.length - 1}`;
   };
-  const scopes = filter.scopes
-    .map(parseScopeKey)
-    .filter((s) => s !== null)
-    .map((s) => [s.type, s.id]);
+  const entries = filterEntries(filter);
+  const scopes = entries.map((e) => [e.type, e.id]);
   const parts = [
     "n.status = 'active'",
-    // Row-value IN over a subquery lets SQLite use the (scope_type, scope_id, …) index.
+    // Row-value IN over a subquery lets SQLite use the (scope_type, scope_id, …) index; the
+    // gate's (scope, level) rows then decide.
     `(n.scope_type, n.scope_id) IN (SELECT value ->> '$[0]', value ->> '$[1]' FROM json_each(${next(JSON.stringify(scopes))}))`,
-    `n.node_type IN (SELECT value FROM json_each(${next(JSON.stringify(filter.nodeTypes))}))`,
   ];
+  const gate = gateJson(entries, `?${first + params.length}`);
+  next(gate.value);
+  parts.push(
+    gate.sql,
+    `n.node_type IN (SELECT value FROM json_each(${next(JSON.stringify(filter.nodeTypes))}))`,
+  );
   if (filter.collections)
     parts.push(`n.collection IN (SELECT value FROM json_each(${next(JSON.stringify(filter.collections))}))`);
   if (filter.rootIds)

@@ -126,11 +126,13 @@ function twoStageSql(
   const counted = kbCountsWhere({ scopes: "?1", types: `?${sized}`, collections: `?${sized + 1}` });
   const big = `
     big AS (SELECT (SELECT coalesce(sum(nodes), 0) FROM kb_counts WHERE ${counted}) > ?5 AS on_),`;
-  // A child outside its parent's scope is never part of the family (parent expansion shows
-  // the parent's passages to whoever may read the parent). The unary + keeps the scope terms
-  // off the indexes: by scope SQLite would walk every row of the collection, not the parent's.
+  // A child outside its parent's scope, or at another sensitivity level, is never part of the
+  // family (parent expansion shows the parent's passages to whoever may read the parent, and
+  // the read gate passes a (scope, level)). The unary + keeps the scope terms off the indexes:
+  // by scope SQLite would walk every row of the collection, not the parent's.
   const childOf = (alias: string, parent: string) => `${alias}.parent_id = ${parent}.node_id
       AND +${alias}.scope_type = ${parent}.scope_type AND +${alias}.scope_id = ${parent}.scope_id
+      AND +${alias}.sensitivity = ${parent}.sensitivity
       AND ${alias}.status = 'active' AND ${alias}.node_type IN (SELECT value FROM json_each(?${sized}))`;
   const of = int(o.families.of);
   return `${ranked(`(SELECT CASE WHEN on_ THEN ${int(o.wide)} ELSE ${int(o.narrow)} END FROM big)`, big)},

@@ -362,14 +362,16 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
     return results.map(toItem);
   }
 
-  async latestSummary(scope: Scope) {
+  async latestSummary(scope: Scope, levels: readonly Sensitivity[]) {
+    const visible = gate([{ ...scope, sensitivities: levels }]);
     const row = await this.#db
       .prepare(
-        `SELECT node_id, raw_text, created_at FROM nodes
-         WHERE scope_type = ? AND scope_id = ? AND node_type = 'summary' AND status = 'active'
-         ORDER BY created_at DESC LIMIT 1`,
+        `SELECT n.node_id, n.raw_text, n.created_at FROM nodes n
+         WHERE n.scope_type = ? AND n.scope_id = ? AND n.node_type = 'summary' AND n.status = 'active'
+           AND ${visible.sql}
+         ORDER BY n.created_at DESC LIMIT 1`,
       )
-      .bind(scope.type, scope.id)
+      .bind(scope.type, scope.id, ...visible.binds)
       .first<{ node_id: string; raw_text: string; created_at: number }>();
     return row ? { nodeId: row.node_id, text: row.raw_text, createdAt: row.created_at } : null;
   }

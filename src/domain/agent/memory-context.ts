@@ -6,6 +6,7 @@
 
 import { standingScore } from "../memory/ranking";
 import { describeRecalled, recallMemory } from "../memory/recall";
+import { levelsOf } from "../retrieval/read-gate";
 import { estimateTokens } from "../text/token-estimate";
 import type { ContextProvider } from "./context-provider";
 import { recalledItem } from "./memory-recalled-item";
@@ -30,7 +31,7 @@ export const memoryMandatory: MandatoryProvider = {
         minImportance: cfg.mandatory.minImportance,
       }),
       scopes.session.type === "chat"
-        ? services.memory.store.latestSummary(scopes.session)
+        ? services.memory.store.latestSummary(scopes.session, levelsOf(scopes.readable, scopes.session))
         : Promise.resolve(null),
     ]);
     const unique = new Map([...rules, ...important].map((m) => [m.nodeId, m] as const));

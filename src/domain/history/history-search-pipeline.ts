@@ -27,7 +27,8 @@ export function messageSeqOf(nodeId: string): number | null {
 
 /**
  * A message as a context node: a conversation passage of scope `chat:<chat key>` with no
- * parent (the log is flat), positioned by its seq; a recalled message is archived.
+ * parent (the log is flat), positioned by its seq; a recalled message is archived. A message
+ * is `public` to the read gate: a search names its chats, and reads each at `public`.
  */
 export function messageNode(m: MessageRow): ContextNode {
   return {
@@ -49,7 +50,7 @@ export function messageNode(m: MessageRow): ContextNode {
     retrievalText: m.text,
     metadata: { seq: m.seq, messageId: m.messageId, ts: m.ts, nick: m.nick, direction: m.direction },
     importance: 0,
-    sensitivity: "private",
+    sensitivity: "public",
     portable: false,
     status: m.recalled ? "archived" : "active",
     contentHash: contentHash(m.text),

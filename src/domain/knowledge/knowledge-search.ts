@@ -6,6 +6,7 @@
 import type { KnowledgeSettings, RetrievalProfile } from "../config/settings";
 import type { ContextNode } from "../retrieval/context-node";
 import type { ContextStore } from "../retrieval/ports";
+import { filterGate } from "../retrieval/read-gate";
 import {
   DEFAULT_RETRIEVAL_OPTIONS,
   type RetrievalDeps,
@@ -91,9 +92,8 @@ export async function readContext(
   input: { nodeId: string; mode: ReadMode; collections: readonly string[] },
 ): Promise<{ node: ContextNode; related: ContextNode[] } | null> {
   const [node] = await store.load([input.nodeId]);
-  const readable = new Set(input.collections);
-  const visible = (n: ContextNode) =>
-    n.status === "active" && n.scopeType === "collection" && readable.has(n.scopeId);
+  // The read gate over the readable collections (read-gate.ts): an active node of one of them.
+  const visible = filterGate({ scopes: input.collections.map(collectionScope) });
   if (!node || !visible(node)) return null;
   if (input.mode === "parents")
     return { node, related: (await store.ancestors(node.nodeId)).filter(visible) };

@@ -122,8 +122,11 @@ export interface MemoryStore {
   findDuplicate(scope: Scope, text: string, levels: readonly Sensitivity[]): Promise<MemoryItem | null>;
   /** Active items of `scope` at `levels` stating the same subject (`subjectKey`), newest first. */
   findBySubject(scope: Scope, subjectKey: string, levels: readonly Sensitivity[]): Promise<MemoryItem[]>;
-  /** The newest conversation summary of a scope. */
-  latestSummary(scope: Scope): Promise<{ nodeId: string; text: string; createdAt: number } | null>;
+  /** The newest conversation summary of a scope, among those of the `levels` the reader may see. */
+  latestSummary(
+    scope: Scope,
+    levels: readonly Sensitivity[],
+  ): Promise<{ nodeId: string; text: string; createdAt: number } | null>;
   /**
    * Writes a commit atomically (all or nothing). A commit whose `run` id was already
    * recorded writes nothing and returns `already-applied`; inserts of existing node ids are

@@ -10,11 +10,12 @@
  */
 import { type RankedList, RRF_K, reciprocalRankFusion } from "../retrieval/fuse";
 import type { Candidate } from "../retrieval/ports";
+import { gatedFilter } from "../retrieval/read-gate";
 import { type VectorSearchDeps, vectorSearch, vectorsEnabled } from "../retrieval/vector-search";
 import type { MemoryItem } from "./memory";
 import type { MemoryHit, MemoryIndex } from "./memory-store";
 import { recallVisible } from "./ranking";
-import { type ReadableScope, scopeKey } from "./scope";
+import type { ReadableScope } from "./scope";
 
 export type RecallCandidateDeps = {
   readonly index: MemoryIndex;
@@ -55,15 +56,10 @@ export async function recallCandidates(
       ...(q.soft ? { soft: true } : {}),
     }),
     vectors && vectorsEnabled(vectors)
-      ? // Soft scope too searches vectors of the readable scopes only: IndexFilter has no
-        // sensitivity condition, and other scopes' public items still come from full text.
-        // The re-check below applies each scope's sensitivity levels.
-        vectorSearch(vectors, {
-          scopes: q.scopes.map(scopeKey),
-          nodeTypes: ["memory"],
-          text: q.text,
-          limit: q.limit,
-        })
+      ? // Soft scope too searches vectors of the readable scopes only (other scopes' public
+        // items still come from full text), each at the levels the read gate gives it; the
+        // re-check below applies the gate again to every hit.
+        vectorSearch(vectors, { ...gatedFilter(q.scopes, ["memory"]), text: q.text, limit: q.limit })
       : Promise.resolve([]),
   ]);
   if (!vectors || nearest.length === 0) return { hits: keyword, dropped: 0 };

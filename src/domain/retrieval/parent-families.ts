@@ -38,10 +38,14 @@ export async function parentFamilies(
   for (const p of rows) parents.set(p.nodeId, p);
   for (const id of missing) {
     const parent = parents.get(id);
-    // A child outside its parent's scope is never merged into it: the merged text is shown to
-    // whoever may read the parent.
+    // A child outside its parent's scope, or at another sensitivity level, is never merged into
+    // it: the merged text is shown to whoever may read the parent (read-gate.ts).
     const children = (read.get(id) ?? []).filter(
-      (c) => parent && c.scopeType === parent.scopeType && c.scopeId === parent.scopeId,
+      (c) =>
+        parent &&
+        c.scopeType === parent.scopeType &&
+        c.scopeId === parent.scopeId &&
+        c.sensitivity === parent.sensitivity,
     );
     families.set(id, { count: children.length, text: children.map((c) => c.rawText).join("\n") });
   }

@@ -5,7 +5,7 @@
  * the node store before use — a leak across scopes is the worst bug this code can ship.
  */
 import type { Result } from "../kernel/result";
-import type { ContextNode, NodeType } from "./context-node";
+import type { ContextNode, NodeType, Sensitivity } from "./context-node";
 import type { ScopeKey } from "./scope-key";
 
 /**
@@ -20,6 +20,11 @@ export type Candidate = { readonly nodeId: string; readonly score: number; reado
 export type IndexFilter = {
   /** Only nodes whose `type:id` scope is one of these. Empty = nothing. */
   readonly scopes: readonly ScopeKey[];
+  /**
+   * The sensitivity levels readable of each scope (read-gate.ts). A scope it does not name is
+   * read at `public` only: a filter that forgets its levels reads less, never more.
+   */
+  readonly levels?: ReadonlyMap<ScopeKey, readonly Sensitivity[]>;
   readonly nodeTypes: readonly NodeType[];
   /** Only nodes of these collections, when given. */
   readonly collections?: readonly string[];

@@ -1,13 +1,19 @@
 /**
- * The one read gate (docs/memory.md#recall-cascade): which stored nodes — memory items,
+ * The one read gate (docs/invariants.md#one-read-gate): which stored nodes — memory items,
  * summaries, knowledge — a reader may see. A reader holds readable scopes, each with the
  * sensitivity levels it may see of that scope; a node is visible when its scope is one of
  * them at its level. Every reader of nodes derives its filter from here: the SQL of the D1
  * adapters (`src/adapters/d1/d1-read-gate.ts`, built from `gateEntries`) and the checks in
- * code (`gateAllows`) before anything reaches a prompt, a reply or a tool result.
+ * code (`gateAllows`, `filterAllows`) before anything reaches a prompt, a reply or a tool
+ * result. `tests/tooling/node-reads.test.mjs` lists every statement that reads nodes and fails
+ * when one does not go through it.
+ *
+ * Missing means less, never more: a scope an index filter names without levels is read at
+ * `public` only.
  */
-import type { Sensitivity } from "./context-node";
-import type { Scope } from "./scope-key";
+import type { ContextNode, NodeType, Sensitivity } from "./context-node";
+import type { IndexFilter } from "./ports";
+import { parseScopeKey, type Scope, type ScopeKey } from "./scope-key";
 
 export const ALL_LEVELS: readonly Sensitivity[] = ["public", "private", "secret_like"];
 export const PUBLIC_ONLY: readonly Sensitivity[] = ["public"];
@@ -68,4 +74,47 @@ export function softGateAllows(
   item: { readonly scope: Scope; readonly sensitivity: Sensitivity; readonly portable: boolean },
 ): boolean {
   return gateAllows(own, item) || (item.sensitivity === "public" && item.portable);
+}
+
+/** The gate of an index filter: each of its scopes at the levels it names, else at `public`. */
+export function filterEntries(filter: Pick<IndexFilter, "scopes" | "levels">): GateEntry[] {
+  return gateEntries(
+    filter.scopes.flatMap((key): ReadableScope[] => {
+      const scope = parseScopeKey(key);
+      if (!scope) return [];
+      return [{ ...scope, sensitivities: filter.levels?.get(key) ?? PUBLIC_ONLY }];
+    }),
+  );
+}
+
+/** The index filter's gate as a check: an active node of its scopes, at a level it names. */
+export function filterGate(
+  filter: Pick<IndexFilter, "scopes" | "levels">,
+): (node: Pick<ContextNode, "scopeType" | "scopeId" | "sensitivity" | "status">) => boolean {
+  const levels = new Map(filterEntries(filter).map((e) => [`${e.type}\u0000${e.id}`, e.levels] as const));
+  return (node) =>
+    node.status === "active" &&
+    levels.get(`${node.scopeType}\u0000${node.scopeId}`)?.includes(node.sensitivity) === true;
+}
+
+/** Whether one node passes an index filter's gate (`filterGate` for many). */
+export function filterAllows(
+  filter: Pick<IndexFilter, "scopes" | "levels">,
+  node: Pick<ContextNode, "scopeType" | "scopeId" | "sensitivity" | "status">,
+): boolean {
+  return filterGate(filter)(node);
+}
+
+/** An index filter for a reader's scopes: their keys, each with the levels it may be read at. */
+export function gatedFilter(
+  readable: readonly ReadableScope[],
+  nodeTypes: readonly NodeType[],
+): Pick<IndexFilter, "scopes" | "levels" | "nodeTypes"> {
+  const entries = gateEntries(readable);
+  const keys = entries.map((e) => `${e.type}:${e.id}` as ScopeKey);
+  return {
+    scopes: keys,
+    levels: new Map(entries.map((e, i) => [keys[i] as ScopeKey, e.levels])),
+    nodeTypes,
+  };
 }

@@ -38,6 +38,7 @@ import type {
 } from "./ports";
 import { withoutQuestionPhrases } from "./question-phrases";
 import { isQuestionWord, QUESTION_WORDS } from "./question-words";
+import { filterGate } from "./read-gate";
 import { ROOT_EVIDENCE_TOP, rootEvidenceRanking } from "./root-evidence";
 import { SECTION_EVIDENCE_WEIGHT, sectionEvidenceRanking } from "./section-evidence";
 import { type VectorSearchDeps, vectorSearch, vectorsEnabled } from "./vector-search";
@@ -235,7 +236,8 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   ];
   const firstPass = reciprocalRankFusion(lists, options.rrfK);
   const loaded = await loadCandidates(deps.store, lists, firstPass);
-  const visible = recheck(loaded, filter); // 6. the store is the authority on scope and status
+  const gate = filterGate(filter);
+  const visible = recheck(loaded, filter); // 6. the store is the authority on scope, level and status
   const dropped = new Set(firstPass.map((c) => c.nodeId)).size - visible.size;
   // The heading field replaces the hint list where documents have headings; over flat
   // documents (a title and text, as in an entity wiki) the measured winner is the hint list
@@ -332,8 +334,14 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
     .map((h) => ({ ...h, coverage: coverage(h.node) }));
   const items =
     options.parentTokens > 0
-      ? await mergeParents(deps, hits, options, families ? { families, nodeTypes: filter.nodeTypes } : null)
-      : await expand(deps, hits, options); // 10.
+      ? await mergeParents(
+          deps,
+          hits,
+          options,
+          families ? { families, nodeTypes: filter.nodeTypes } : null,
+          gate,
+        )
+      : await expand(deps, hits, options, gate); // 10.
   const packed = pack(items, options); // 11. budget, citations
   return { items: packed.items, strategy: twoStage ? "two-stage" : "flat", tokens: packed.tokens, dropped };
 }
@@ -529,15 +537,14 @@ async function loadCandidates(
 const vectorWeight = (deps: RetrievalDeps, options: RetrievalOptions) =>
   options.weights.vector * (deps.vectorWeight ?? 1);
 
-/** Keeps active nodes of the requested scopes, types and collections. */
+/** Keeps active nodes the filter's gate passes (scope and level), of its types and collections. */
 export function recheck(nodes: readonly ContextNode[], filter: StoreFilter): Map<string, ContextNode> {
-  const scopes = new Set<string>(filter.scopes);
+  const visible = filterGate(filter);
   const types = new Set<string>(filter.nodeTypes);
   const collections = filter.collections ? new Set(filter.collections) : null;
   const out = new Map<string, ContextNode>();
   for (const n of nodes) {
-    if (n.status !== "active") continue;
-    if (!scopes.has(`${n.scopeType}:${n.scopeId}`)) continue;
+    if (!visible(n)) continue;
     if (!types.has(n.nodeType)) continue;
     if (collections && (n.collection === null || !collections.has(n.collection))) continue;
     out.set(n.nodeId, n);
@@ -745,10 +752,14 @@ function diversify<T extends Ranked>(scored: readonly T[], perRoot: number): T[]
   return out;
 }
 
+/** A node the filter's gate passes (read-gate.ts): what expansion may add next to a hit. */
+type Gate = (node: ContextNode) => boolean;
+
 async function expand(
   deps: RetrievalDeps,
   hits: readonly Scored[],
   options: RetrievalOptions,
+  gate: Gate,
 ): Promise<RetrievedItem[]> {
   const item = (s: Scored, via: RetrievedItem["via"]): RetrievedItem => ({
     node: s.node,
@@ -766,7 +777,7 @@ async function expand(
     options.neighbours,
   );
   const byParent = new Map<string, ContextNode[]>();
-  for (const n of neighbours) {
+  for (const n of neighbours.filter(gate)) {
     const key = n.parentId ?? "";
     byParent.set(key, [...(byParent.get(key) ?? []), n]);
   }
@@ -826,6 +837,7 @@ async function mergeParents(
   hits: readonly Scored[],
   options: RetrievalOptions,
   brought: Parameters<typeof parentFamilies>[3],
+  gate: Gate,
 ): Promise<RetrievedItem[]> {
   const head = hits.slice(0, options.limit * 3);
   const parentIds = [...new Set(head.map((h) => h.node.parentId).filter((p): p is string => p !== null))];
@@ -849,6 +861,7 @@ async function mergeParents(
       family &&
       family.text !== null &&
       parent &&
+      gate(parent) &&
       sameScope &&
       family.count > 1 &&
       tokens <= options.parentTokens

@@ -11,6 +11,7 @@ import type {
   VectorEntry,
   VectorIndex,
 } from "../../../src/domain/retrieval/ports";
+import { ALL_LEVELS } from "../../../src/domain/retrieval/read-gate";
 import type { VectorSearchDeps } from "../../../src/domain/retrieval/vector-search";
 import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
 
@@ -68,8 +69,17 @@ describe("memory recall with vectors", () => {
     expect(await recallMemory({ index: memory }, request())).toEqual([]);
     const found = await recallMemory({ index: memory, vectors }, request());
     expect(texts(found)).toEqual(["Alice adopted a tabby last spring"]);
+    // The readable scopes, each at the levels the read gate gives it.
     expect(index.queries).toEqual([
-      { scopes: [G1, "global:__global__"], nodeTypes: ["memory"], limit: expect.any(Number) },
+      {
+        scopes: [G1, "global:__global__"],
+        levels: new Map([
+          [G1, ALL_LEVELS],
+          ["global:__global__", ALL_LEVELS],
+        ]),
+        nodeTypes: ["memory"],
+        limit: expect.any(Number),
+      },
     ]);
   });
 

@@ -1,0 +1,124 @@
+// Runs in Node (not workerd): it reads the repository's sources. `npm run check` runs it. Every
+// statement that reads the context store (`nodes`, `nodes_fts`) must build its visibility
+// condition through the one read gate (docs/invariants.md#one-read-gate), or be listed here with
+// the reason it need not: a reader that shows nothing to a chat turn, or whose caller applies
+// the gate to every row it returns. A new reader that is neither fails this test, and so does an
+// entry that no longer names a reader.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { nodeReads, nodeReadsOf } from "../../scripts/lib/node-reads.mjs";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+const ALLOWED = {
+  // By id: the authority every candidate is re-checked against.
+  "src/adapters/d1/d1-context-store.ts#D1ContextStore.load":
+    "by id; retrieve.ts `recheck` and knowledge-search.ts `readContext` pass every row through the gate",
+  "src/adapters/d1/d1-memory-store.ts#D1MemoryStore.get":
+    "by id; `forget` checks `scopeAllows` (the gate) before it answers or archives",
+  "src/adapters/d1/d1-memory-store.ts#D1MemoryStore.load":
+    "by id; recall-candidates.ts `loadVisible` keeps only the rows `recallVisible` (the gate) passes",
+  "src/adapters/d1/d1-memory-store.ts#D1MemoryStore.#supersedesEdge":
+    "a write's existence check by id; returns no row",
+  // Navigation from a node the gate already passed.
+  "src/adapters/d1/d1-context-store.ts#D1ContextStore.children":
+    "children of a node `readContext` passed; it passes each child through the gate",
+  "src/adapters/d1/d1-context-store.ts#D1ContextStore.childrenOf":
+    "families of hits the gate passed; parent-families.ts keeps children of the parent's scope and level only",
+  "src/adapters/d1/d1-context-store.ts#D1ContextStore.neighbours":
+    "siblings of hits the gate passed; retrieve.ts `expand` passes each through the gate",
+  "src/adapters/d1/d1-context-store.ts#D1ContextStore.ancestors":
+    "parents of a node `readContext` passed; it passes each through the gate",
+  // Statement builders around the condition their gated caller passes.
+  "src/adapters/d1/d1-keyword-index.ts#collectionSearchSql":
+    "wraps the `filterSql` condition D1KeywordIndex.#searchCollections passes",
+  "src/adapters/d1/d1-keyword-index.ts#twoStageSql":
+    "wraps the `filterSql` conditions searchTwoStage passes; a family child shares its parent's scope and level",
+  "src/adapters/d1/d1-keyword-index.ts#ranked":
+    "the FTS window of twoStageSql: ids and ranks, filtered there",
+  "src/adapters/d1/d1-keyword-index.ts#D1KeywordIndex.#collectionFrequencies":
+    "counts of knowledge rows per token (the relevance floor); no row leaves the statement",
+  "src/adapters/d1/d1-keyword-index.ts#D1KeywordIndex.#scopeFrequencies":
+    "counts of rows per token (the relevance floor); no row leaves the statement",
+  // Owner and admin tools: the dashboard, the admin API and the CLI, behind the admin secret.
+  "src/adapters/d1/d1-memory-admin.ts#D1MemoryAdmin.list": "the admin API's and dashboard's memory list",
+  "src/adapters/d1/d1-memory-admin.ts#D1MemoryAdmin.forget": "the admin API's forget",
+  "src/adapters/d1/d1-admin-stats.ts#D1AdminStats.stats": "the dashboard's counts",
+  "src/adapters/d1/d1-session-registry.ts#D1SessionRegistry.exportData":
+    "a session export: the admin API, the CLI, and /session, which answers only in an admin's private chat",
+  "src/adapters/d1/d1-session-registry.ts#D1SessionRegistry.#deleteNodes": "a session forget deletes rows",
+  "src/adapters/d1/d1-session-registry.ts#D1SessionRegistry.previewForgetPerson": "a person forget's counts",
+  "src/adapters/d1/owner-migrations/owner-plan-sql.ts#verifySql":
+    "an owner migration's check of its own rows",
+  "src/adapters/d1/owner-migrations/scope-migration-sql.ts#INSPECT_SQL": "an owner migration's plan",
+  "src/adapters/d1/owner-migrations/sensitivity-backfill-sql.ts#BACKFILL_INSPECT_SQL":
+    "an owner migration's plan",
+  // Maintenance: what it reads goes into derived caches or counts, never to a chat.
+  "src/adapters/d1/d1-embedding-store.ts#D1EmbeddingStore.missing": "embeddings refresh: texts to embed",
+  "src/adapters/d1/d1-embedding-store.ts#D1EmbeddingStore.stale": "embeddings refresh: vectors to replace",
+  "src/adapters/d1/d1-embedding-store.ts#D1EmbeddingStore.unsynced": "embeddings refresh: vectors to upload",
+  "src/adapters/d1/d1-embedding-store.ts#D1EmbeddingStore.collectGarbage": "embeddings cache sweep",
+  "src/adapters/d1/d1-embedding-store.ts#D1EmbeddingStore.status": "embeddings counts for the admin",
+  "src/adapters/d1/d1-knowledge-store.ts#D1KnowledgeStore.replaceDocument": "a knowledge import's own rows",
+  "src/adapters/d1/d1-knowledge-store.ts#D1KnowledgeStore.deleteDocument": "a knowledge removal's own rows",
+  "src/adapters/d1/d1-knowledge-store.ts#D1KnowledgeStore.deleteCollection": "a knowledge removal's own rows",
+  "src/adapters/d1/d1-knowledge-store.ts#D1KnowledgeStore.#sourceNodes": "a knowledge import's own rows",
+  "src/adapters/d1/d1-knowledge-store.ts#DOCUMENT_SELECT": "the admin API's document list",
+  "src/adapters/d1/d1-wide-chars-backfill.ts#wideCharsStep": "a cron backfill of knowledge rows' counts",
+  // The dev wing exists only in local mode.
+  "src/workers/dev/eval.routes.ts#evalRoutes": "local mode only (the evaluation)",
+  "src/workers/dev/memory-bench.routes.ts#memoryBenchRoutes": "local mode only (benchmarks)",
+  "src/workers/dev/turn-bench.routes.ts#turnBenchRoutes": "local mode only (benchmarks)",
+};
+
+test("every statement that reads nodes goes through the read gate or is allowed with a reason", () => {
+  const reads = nodeReads(root);
+  const ungated = [
+    ...new Set(
+      reads.filter((r) => !r.gated && !ALLOWED[`${r.file}#${r.owner}`]).map((r) => `${r.file}#${r.owner}`),
+    ),
+  ];
+  assert.deepEqual(ungated, [], "statements reading nodes outside the gate, and not on the allow-list");
+  const seen = new Set(reads.map((r) => `${r.file}#${r.owner}`));
+  const stale = Object.keys(ALLOWED).filter((k) => !seen.has(k));
+  assert.deepEqual(stale, [], "allow-list entries that name no reader");
+  // The gated readers the chat turns depend on are recognised as gated (the scan works).
+  const gated = new Set(reads.filter((r) => r.gated).map((r) => `${r.file}#${r.owner}`));
+  for (const reader of [
+    "src/adapters/d1/d1-memory-store.ts#D1MemoryStore.listActive",
+    "src/adapters/d1/d1-memory-store.ts#D1MemoryStore.latestSummary",
+    "src/adapters/d1/d1-keyword-index.ts#D1KeywordIndex.#searchScopes",
+    "src/adapters/d1/d1-context-store.ts#D1ContextStore.readAll",
+  ])
+    assert.ok(gated.has(reader), `${reader} should read through the gate`);
+});
+
+test("filterSql, which gated readers call, builds its condition from the gate", () => {
+  const text = readFileSync(path.join(root, "src/adapters/d1/d1-filter.ts"), "utf8");
+  assert.match(text, /gateJson\(/);
+  assert.match(text, /filterEntries\(/);
+});
+
+test("the scan catches a new reader outside the gate, in a method, a function or a constant", () => {
+  const fixture = [
+    "export class Store {",
+    "  async leak(id) { return this.db.prepare(`SELECT raw_text FROM nodes WHERE node_id = ?`).bind(id).all(); }",
+    "  async fine(scopes) { const g = gateCondition(scopes); return this.db.prepare(`SELECT * FROM nodes n WHERE ${g.sql}`); }",
+    "}",
+    "function fts(q) { return `SELECT rowid FROM nodes_fts WHERE nodes_fts MATCH ?`; }",
+    "const ALL = 'SELECT * FROM   nodes';",
+    "const gate = (s) => gateArms(s);",
+    "function viaHelper(s) { return `SELECT * FROM nodes n WHERE ${gate(s)[0].sql}`; }",
+    "// SELECT * FROM nodes in a comment is not a statement",
+  ].join("\n");
+  const found = nodeReadsOf("src/adapters/d1/fixture.ts", fixture).map((r) => [r.owner, r.gated]);
+  assert.deepEqual(found, [
+    ["Store.leak", false],
+    ["Store.fine", true],
+    ["fts", false],
+    ["ALL", false],
+    ["viaHelper", true],
+  ]);
+});
