@@ -52,6 +52,7 @@ export function createEmbedder(env: Env, m: EmbeddingModelSettings): Embedder | 
             baseUrl: m.baseUrl,
             apiKey: env.EMBEDDING_API_KEY ?? "",
             model,
+            ...(m.queryPrefix ? { queryPrefix: m.queryPrefix } : {}),
             fetch,
           })
         : null;

@@ -191,6 +191,11 @@ const EmbeddingModelSchema = z
     dims: z.number().int().min(8).max(1536),
     /** OpenAI-compatible endpoint (the key is the EMBEDDING_API_KEY secret). */
     baseUrl: z.string().url().optional(),
+    /**
+     * Instruction put before queries (never passages) for models trained with one, e.g. bge-*-zh's
+     * "为这个句子生成表示以用于检索相关文章：" (OpenAI-compatible endpoints only; bge-m3 needs none).
+     */
+    queryPrefix: z.string().max(200).optional(),
     /** Weight of this model's kNN ranking in rank fusion with bm25 (0 = keep vectors, do not search them). */
     fusionWeight: z.number().min(0).max(5).optional(),
     /** Name of the Vectorize binding holding this model's index; none = brute force over D1. */

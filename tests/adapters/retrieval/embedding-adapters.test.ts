@@ -84,6 +84,74 @@ describe("embedding adapters", () => {
     expect(await wrongDims.embed(["a"])).toMatchObject({ ok: false, error: { kind: "bad-response" } });
   });
 
+  it("OpenAI-compatible: the query prefix goes before queries only, never before documents", async ({
+    expect,
+  }) => {
+    const sent: string[][] = [];
+    const fetch = (async (_url: string, init: RequestInit) => {
+      const input = JSON.parse(String(init.body)).input as string[];
+      sent.push(input);
+      return new Response(JSON.stringify({ data: input.map((_, index) => ({ index, embedding: [1, 0] })) }));
+    }) as unknown as typeof globalThis.fetch;
+    const prefix = "为这个句子生成表示以用于检索相关文章：";
+    const embedder = new OpenAiCompatibleEmbedder({
+      baseUrl: "http://127.0.0.1:1/v1/",
+      apiKey: "",
+      model: { id: "bge-small-zh-v1.5", version: "1", dims: 2 },
+      queryPrefix: prefix,
+      fetch,
+    });
+    await embedder.embed(["切走的时候保留状态"], "query");
+    await embedder.embed(["切走的时候保留状态", "第二段"], "document");
+    await embedder.embed(["无目的的默认"]);
+    expect(sent).toEqual([
+      [`${prefix}切走的时候保留状态`],
+      ["切走的时候保留状态", "第二段"],
+      ["无目的的默认"],
+    ]);
+  });
+
+  it("OpenAI-compatible: an endpoint that cannot be reached or refuses is a value, never a throw", async ({
+    expect,
+  }) => {
+    const model = { id: "m", version: "1", dims: 2 };
+    const refused = (async () => {
+      throw new TypeError("fetch failed: connect ECONNREFUSED");
+    }) as unknown as typeof globalThis.fetch;
+    expect(
+      await new OpenAiCompatibleEmbedder({ baseUrl: "http://x/v1", apiKey: "", model, fetch: refused }).embed(
+        ["a"],
+        "query",
+      ),
+    ).toMatchObject({ ok: false, error: { kind: "unavailable" } });
+    const badRequest = (async () =>
+      new Response(JSON.stringify({ error: { message: "bad", type: "invalid_request_error" } }), {
+        status: 400,
+      })) as unknown as typeof globalThis.fetch;
+    expect(
+      await new OpenAiCompatibleEmbedder({
+        baseUrl: "http://x/v1",
+        apiKey: "",
+        model,
+        fetch: badRequest,
+      }).embed(["a"]),
+    ).toMatchObject({ ok: false, error: { kind: "unavailable", message: "HTTP 400" } });
+  });
+
+  it("OpenAI-compatible: workerd's own fetch is called as a function, not as a method", async ({
+    expect,
+  }) => {
+    const embedder = new OpenAiCompatibleEmbedder({
+      baseUrl: "http://127.0.0.1:1/v1",
+      apiKey: "",
+      model: { id: "m", version: "1", dims: 2 },
+      fetch: globalThis.fetch,
+    });
+    const result = await embedder.embed(["a"], "query");
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.message).not.toMatch(/illegal invocation/i);
+  });
+
   it("the local embedder is deterministic and puts Chinese texts sharing words close together", ({
     expect,
   }) => {

@@ -1,0 +1,102 @@
+// The embedding service as a child of a local run (`npm start`, the eval, the bench): started
+// only when the model is in the cache and verified, tied to its parent's life by a stdin pipe,
+// and described to the Worker as one more embeddings model in its settings.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { verifiedModel } from "./cache.mjs";
+import { BGE_SMALL_ZH } from "./pinned.mjs";
+
+/** The settings key of the local model (knowledge.embeddings.models.<key>). */
+export const LOCAL_MODEL_KEY = "bge-small-zh";
+
+/**
+ * The model as the Worker's settings describe it. `version` names the files and how texts
+ * become vectors (lower-cased tokens, [CLS], L2): bump it whenever either changes, so vectors
+ * of the old way are never compared with new ones (docs/retrieval.md#embeddings).
+ */
+export function localModelSettings(baseUrl, spec = BGE_SMALL_ZH) {
+  return {
+    provider: "openai-compatible",
+    model: spec.servedAs,
+    version: `${spec.version}-1`,
+    dims: spec.dims,
+    baseUrl,
+    queryPrefix: spec.queryPrefix,
+    fusionWeight: 1,
+  };
+}
+
+/**
+ * AKASHA_CONFIG text with the local model added and, unless the text already chooses them,
+ * made the model searches read and imports write. Throws on text that is not a JSON object,
+ * as the Worker would.
+ */
+export function withLocalModel(configText, baseUrl, spec = BGE_SMALL_ZH) {
+  const config = configText?.trim() ? JSON.parse(configText) : {};
+  if (!config || typeof config !== "object" || Array.isArray(config))
+    throw new Error("AKASHA_CONFIG must be a JSON object");
+  const knowledge = config.knowledge ?? {};
+  const embeddings = knowledge.embeddings ?? {};
+  return JSON.stringify({
+    ...config,
+    knowledge: {
+      ...knowledge,
+      embeddings: {
+        ...embeddings,
+        models: { ...(embeddings.models ?? {}), [LOCAL_MODEL_KEY]: localModelSettings(baseUrl, spec) },
+        read: embeddings.read !== undefined ? embeddings.read : LOCAL_MODEL_KEY,
+        write: embeddings.write ?? [LOCAL_MODEL_KEY],
+      },
+    },
+  });
+}
+
+/**
+ * Starts `serve.mjs` on `port` (0 = any free port) when the model is cached; resolves with
+ * `{url, stop, child}`, or `{unavailable}` saying why not (no model: nothing is started).
+ */
+export async function startLocalEmbeddings({ port, threads = 1, spec = BGE_SMALL_ZH, timeoutMs = 60_000 }) {
+  try {
+    await verifiedModel(spec);
+  } catch (e) {
+    return { unavailable: e.message };
+  }
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(import.meta.dirname, "serve.mjs"),
+      "--port",
+      String(port),
+      "--threads",
+      String(threads),
+      "--exit-with-stdin",
+    ],
+    { stdio: ["pipe", "pipe", "pipe"] },
+  );
+  const stop = () => {
+    if (child.exitCode === null && !child.killed) child.kill("SIGTERM");
+  };
+  process.on("exit", stop);
+  let output = "";
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`embedding service did not start in ${timeoutMs} ms\n${output}`)),
+      timeoutMs,
+    );
+    const onData = (d) => {
+      output += d;
+      const m = /on (http:\/\/\S+\/v1)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", (d) => (output += d));
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`embedding service exited (${code})\n${output}`));
+    });
+  });
+  return { url, stop, child };
+}
