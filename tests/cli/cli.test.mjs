@@ -40,7 +40,7 @@ async function cli(argv, env = {}) {
   }
 }
 
-/** A stand-in admin API: records requests, answers from `routes` (path → [status, json]). */
+/** A stand-in admin API: records requests, answers from `routes` (path → [status, json] or body → that). */
 const seen = [];
 let routes = {};
 const server = createServer(async (req, res) => {
@@ -54,10 +54,9 @@ const server = createServer(async (req, res) => {
     auth: req.headers.authorization,
     body: body ? JSON.parse(body) : undefined,
   });
-  const [status, json] = routes[`${req.method} ${url.pathname}`] ?? [
-    404,
-    { error: "not-found", what: url.pathname },
-  ];
+  const route = routes[`${req.method} ${url.pathname}`] ?? [404, { error: "not-found", what: url.pathname }];
+  // A route may be a function of the request body, for a stand-in that keeps state.
+  const [status, json] = typeof route === "function" ? route(body ? JSON.parse(body) : undefined) : route;
   res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify(json));
 });
@@ -301,6 +300,66 @@ describe("requests and answers", () => {
     assert.equal(r.code, 0);
     assert.deepEqual(seen.at(-1).body, { limit: 10, resync: true });
     assert.match(r.out, /done: 3 vectors embedded/);
+  });
+
+  it("embeddings switch: dual write, fill, read, write alone — each step saved on the stored layer", async () => {
+    const local = { provider: "local", model: "local-hash", version: "1-512", dims: 512 };
+    const bge = { provider: "openai-compatible", model: "bge-small-zh-v1.5", version: "v", dims: 512 };
+    let stored = { follow: { groups: ["G1"] } };
+    const effective = () => ({
+      knowledge: {
+        embeddings: {
+          models: { local, "bge-small-zh": bge },
+          read: stored.knowledge?.embeddings?.read ?? "local",
+          write: stored.knowledge?.embeddings?.write ?? ["local"],
+        },
+      },
+    });
+    let passes = 0;
+    routes = {
+      "GET /api/settings": () => [200, { stored, effective: effective() }],
+      "PUT /api/settings": (body) => {
+        stored = body;
+        return [200, { stored, effective: effective() }];
+      },
+      "GET /api/embeddings/status": () => [
+        200,
+        { models: [{ missing: 4 }], stored: [{ model: "local-hash@1-512", vectors: 9, inUse: false }] },
+      ],
+      "POST /api/embeddings/rebuild": () => {
+        passes++;
+        return [200, { done: passes === 2, reports: [{ model: "bge-small-zh-v1.5@v", embedded: 2 }] }];
+      },
+    };
+    seen.length = 0;
+    const r = await api(["embeddings", "switch", "bge-small-zh", "--limit", "2"]);
+    assert.equal(r.code, 0, r.err);
+    const puts = seen.filter((x) => x.method === "PUT").map((x) => x.body.knowledge.embeddings);
+    assert.deepEqual(puts, [
+      { models: { "bge-small-zh": bge }, write: ["local", "bge-small-zh"] },
+      { models: { "bge-small-zh": bge }, write: ["local", "bge-small-zh"], read: "bge-small-zh" },
+      { models: { "bge-small-zh": bge }, write: ["bge-small-zh"], read: "bge-small-zh" },
+    ]);
+    assert.deepEqual(stored.follow, { groups: ["G1"] }, "the rest of the stored layer is kept");
+    const order = seen.map((x) => `${x.method} ${x.path}`).filter((x) => !x.startsWith("GET"));
+    assert.deepEqual(order, [
+      "PUT /api/settings",
+      "POST /api/embeddings/rebuild",
+      "POST /api/embeddings/rebuild",
+      "PUT /api/settings",
+      "PUT /api/settings",
+    ]);
+    assert.match(r.out, /embeddings retire local-hash@1-512/);
+
+    const unknown = await api(["embeddings", "switch", "bge-m4"]);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.err, /no embeddings model 'bge-m4'.*known: local, bge-small-zh/);
+
+    routes["POST /api/embeddings/retire"] = (body) => [200, { model: body.model, deleted: 9 }];
+    const retired = await api(["embeddings", "retire", "local-hash@1-512"]);
+    assert.equal(retired.code, 0);
+    assert.deepEqual(seen.at(-1).body, { model: "local-hash@1-512" });
+    assert.match(retired.out, /local-hash@1-512: 9 vectors deleted/);
   });
 
   it("usage shows today's spend against the caps", async () => {

@@ -5,6 +5,8 @@ import { jsonChunks } from "./d1-json-chunks";
 import { hexToFloat32, vectorToHex } from "./vector-codec";
 
 const TYPES = JSON.stringify(EMBEDDED_NODE_TYPES);
+/** Rows one statement of a retirement deletes, so no single write holds D1 for long. */
+const DROP_CHUNK = 2000;
 
 export class D1EmbeddingStore implements EmbeddingStore {
   readonly #db: D1Database;
@@ -149,5 +151,36 @@ export class D1EmbeddingStore implements EmbeddingStore {
       .bind(model.id, model.version, modelKey(model), TYPES)
       .first<{ embedded: number; missing: number; synced: number }>();
     return row ?? { embedded: 0, missing: 0, synced: 0 };
+  }
+
+  async versions() {
+    const { results } = await this.#db
+      .prepare(
+        `SELECT model_id AS id, model_version AS version, count(*) AS vectors FROM embeddings
+         GROUP BY model_id, model_version ORDER BY model_id, model_version`,
+      )
+      .all<{ id: string; version: string; vectors: number }>();
+    return results;
+  }
+
+  async dropVersion(model: Pick<EmbeddingModel, "id" | "version">) {
+    let deleted = 0;
+    for (;;) {
+      const r = await this.#db
+        .prepare(
+          `DELETE FROM embeddings WHERE rowid IN (SELECT rowid FROM embeddings
+             WHERE model_id = ?1 AND model_version = ?2 LIMIT ?3)`,
+        )
+        .bind(model.id, model.version, DROP_CHUNK)
+        .run();
+      const changes = r.meta.changes ?? 0;
+      deleted += changes;
+      if (changes < DROP_CHUNK) break;
+    }
+    await this.#db
+      .prepare("DELETE FROM vector_sync WHERE model_key = ?1")
+      .bind(modelKey({ ...model, dims: 0 }))
+      .run();
+    return deleted;
   }
 }

@@ -34,6 +34,13 @@ export interface EmbeddingStore {
   forgetAll(model: EmbeddingModel): Promise<void>;
   /** Counts for status output. */
   status(model: EmbeddingModel): Promise<{ embedded: number; missing: number; synced: number }>;
+  /** Every model version that has vectors stored, with how many (retired ones included). */
+  versions(): Promise<{ id: string; version: string; vectors: number }[]>;
+  /**
+   * Deletes every stored vector of one model version and its sync records (the last step of a
+   * switch, docs/retrieval.md#switching-models); returns how many vectors went.
+   */
+  dropVersion(model: Pick<EmbeddingModel, "id" | "version">): Promise<number>;
 }
 
 export type RefreshReport = {

@@ -8,6 +8,8 @@ export type EmbeddingsStatus = {
   read: string;
   write: string;
   models: { key: string; model: string; index: string; read: boolean; [k: string]: unknown }[];
+  /** Every version with stored vectors; one not in use can be retired (`embeddings retire`). */
+  stored?: { model: string; vectors: number; inUse: boolean }[];
 };
 
 export type OverviewStatusProps = {
@@ -74,6 +76,17 @@ export function OverviewStatus(props: OverviewStatusProps) {
                 <td>{count(m.embedded)}</td>
                 <td>{count(m.missing)}</td>
                 <td>{count(m.synced)}</td>
+              </tr>
+            ))}
+          />
+          <DataTable
+            headers={["Stored version", "Vectors", "In use"]}
+            empty="No vectors stored."
+            rows={(e.stored ?? []).map((v) => (
+              <tr>
+                <td>{v.model}</td>
+                <td>{v.vectors}</td>
+                <td>{v.inUse ? "yes" : `no — npm run akasha -- embeddings retire ${v.model}`}</td>
               </tr>
             ))}
           />

@@ -18,6 +18,7 @@ import {
   readContext,
   searchKnowledge,
 } from "../../domain/knowledge/knowledge-search";
+import { modelKey } from "../../domain/retrieval/ports";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
 import { jsonBody } from "../json-body";
@@ -44,6 +45,8 @@ const SearchSchema = z
     turns: z.array(z.string().max(4000)).max(20).optional(),
   })
   .strict();
+
+const RetireSchema = z.object({ model: z.string().regex(/^[^@\s]+@[^@\s]+$/, "model@version") }).strict();
 
 const RebuildSchema = z
   .object({
@@ -229,11 +232,42 @@ export const knowledgeRoutes = new Hono<AppEnv>()
         ...(await kb.embeddings.status(s.embedder.model)),
       });
     }
+    const inUse = new Set(kb.maintained().map((m) => modelKey(m.embedder.model)));
+    const stored = (await kb.embeddings.versions()).map((v) => {
+      const model = `${v.id}@${v.version}`;
+      return { model, vectors: v.vectors, inUse: inUse.has(model) };
+    });
     return c.json({
       read: settings.knowledge.embeddings.read,
       write: settings.knowledge.embeddings.write,
       models,
+      stored,
     });
+  })
+  .post("/embeddings/retire", jsonBody(RetireSchema), async (c) => {
+    const { model } = c.req.valid("json");
+    const { kb } = await services(c);
+    if (kb.maintained().some((m) => modelKey(m.embedder.model) === model))
+      return problem(c, {
+        kind: "invalid",
+        field: "model",
+        reason: `${model} is read or written by the current settings; switch away from it first`,
+      });
+    const at = model.lastIndexOf("@");
+    const version = { id: model.slice(0, at), version: model.slice(at + 1) };
+    const stored = await kb.embeddings.versions();
+    if (!stored.some((v) => v.id === version.id && v.version === version.version))
+      return problem(c, { kind: "not-found", what: `stored vectors of ${model}` });
+    const deleted = await kb.embeddings.dropVersion(version);
+    await auditLog(c.env).record({
+      at: Date.now(),
+      actor: c.get("admin").actor,
+      action: "embeddings.retire",
+      chatKey: null,
+      target: `embeddings:${model}`,
+      detail: { deleted },
+    });
+    return c.json({ model, deleted });
   })
   .post("/embeddings/rebuild", jsonBody(RebuildSchema), async (c) => {
     const body = c.req.valid("json");

@@ -29,10 +29,18 @@ describe("dashboard pages", () => {
       source: "GET /api/x",
       message: "Error: disk on fire",
     });
+    // A version no setting reads or writes: listed with the command that retires it.
+    await env.DB.prepare(
+      "INSERT INTO embeddings (model_id, model_version, content_hash, dims, vector, created_at) VALUES ('old-model', '0', 'h-dash', 2, x'0000803f00000000', 0)",
+    ).run();
     const html = await (await page("/admin")).text();
     for (const heading of ["Recent errors", "Retention", "Embeddings"])
       expect(html).toContain(`<h2>${heading}</h2>`);
     expect(html).toContain("Error: disk on fire");
+    expect(html).toContain(
+      "<td>old-model@0</td><td>1</td><td>no — npm run akasha -- embeddings retire old-model@0</td>",
+    );
+    await env.DB.prepare("DELETE FROM embeddings WHERE model_id = 'old-model'").run();
   });
 
   it("names the bad field of a link on the identity page, keeps the typed text and links nothing", async ({
