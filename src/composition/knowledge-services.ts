@@ -14,6 +14,7 @@ import { LibraryDocumentConverter } from "../adapters/documents/library-document
 import { LocalHashEmbedder } from "../adapters/local/local-hash-embedder";
 import { consoleLogger } from "../adapters/log/console-logger";
 import { OpenAiCompatibleEmbedder } from "../adapters/openai/openai-compatible-embedder";
+import { OpenAiCompatibleReranker } from "../adapters/openai/openai-compatible-reranker";
 import { type VectorizeBinding, VectorizeIndexAdapter } from "../adapters/vectorize/vectorize-index";
 import { WorkersAiEmbedder, WorkersAiReranker } from "../adapters/workers-ai/workers-ai-embedder";
 import { DEFAULT_SETTINGS, type EmbeddingModelSettings, type Settings } from "../domain/config/settings";
@@ -23,7 +24,7 @@ import { type EmbeddingSlot, knowledgeMaintenance } from "../domain/knowledge/kn
 import type { KnowledgeAccess } from "../domain/knowledge/knowledge-search";
 import type { Removed } from "../domain/knowledge/knowledge-store";
 import { LexicalReranker } from "../domain/retrieval/lexical-reranker";
-import type { Embedder } from "../domain/retrieval/ports";
+import type { Embedder, Reranker } from "../domain/retrieval/ports";
 import type { RetrievalDeps } from "../domain/retrieval/retrieve";
 import { coalescingD1 } from "./coalescing-d1";
 
@@ -59,6 +60,27 @@ export function createEmbedder(env: Env, m: EmbeddingModelSettings): Embedder | 
   }
 }
 
+/** The configured reranker; one whose binding or endpoint is missing falls back to the lexical one. */
+export function createReranker(env: Env, r: Settings["knowledge"]["reranker"]): Reranker {
+  switch (r.provider) {
+    case "workers-ai":
+      return env.AI ? new WorkersAiReranker(env.AI, r.model) : new LexicalReranker();
+    case "openai-compatible":
+      return r.baseUrl
+        ? new OpenAiCompatibleReranker({
+            baseUrl: r.baseUrl,
+            apiKey: env.RERANKER_API_KEY ?? "",
+            model: r.model,
+            fetch,
+            logger: consoleLogger,
+            ...(r.timeoutMs ? { timeoutMs: r.timeoutMs } : {}),
+          })
+        : new LexicalReranker();
+    case "local":
+      return new LexicalReranker();
+  }
+}
+
 function slot(env: Env, settings: Settings, key: string): EmbeddingSlot | null {
   const m = settings.knowledge.embeddings.models[key];
   if (!m) return null;
@@ -89,10 +111,7 @@ export function createKnowledgeServices(env: Env, settings: Settings) {
     vectors: read?.index ?? null,
     embedder: read?.embedder ?? null,
     vectorWeight: read?.fusionWeight ?? 0,
-    reranker:
-      settings.knowledge.reranker.provider === "workers-ai" && env.AI
-        ? new WorkersAiReranker(env.AI, settings.knowledge.reranker.model)
-        : new LexicalReranker(),
+    reranker: createReranker(env, settings.knowledge.reranker),
     logger: consoleLogger,
   };
 

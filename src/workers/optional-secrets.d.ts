@@ -5,6 +5,8 @@ interface OptionalAkashaEnv {
   ONEBOT_ACCESS_TOKEN?: string;
   /** Key of the OpenAI-compatible embeddings endpoint (knowledge.embeddings.models.*.baseUrl). */
   EMBEDDING_API_KEY?: string;
+  /** Key of the OpenAI-compatible rerank endpoint (knowledge.reranker.baseUrl). */
+  RERANKER_API_KEY?: string;
   /** `live` makes a local run send replies to the real QQ API instead of recording them. */
   QQ_OUTBOUND?: string;
   /** Cloudflare Access team domain (`<team>.cloudflareaccess.com`); with ACCESS_AUD turns Access on. */

@@ -230,8 +230,23 @@ const KnowledgeSchema = z
         refreshPerRun: z.number().int().min(0).max(100_000),
       })
       .strict(),
-    /** `local` = the deterministic lexical reranker; `workers-ai` = a cross-encoder (needs the AI binding). */
-    reranker: z.object({ provider: z.enum(["local", "workers-ai"]), model: z.string().min(1) }).strict(),
+    /**
+     * `local` = the deterministic lexical reranker; `workers-ai` = a cross-encoder (needs the AI
+     * binding); `openai-compatible` = a hosted cross-encoder's `POST {baseUrl}/rerank` (the key is
+     * the RERANKER_API_KEY secret), given up after `timeoutMs`.
+     */
+    reranker: z
+      .object({
+        provider: z.enum(["local", "workers-ai", "openai-compatible"]),
+        model: z.string().min(1),
+        baseUrl: z.string().url().optional(),
+        timeoutMs: z.number().int().min(100).max(60_000).optional(),
+      })
+      .strict()
+      .refine((r) => r.provider !== "openai-compatible" || r.baseUrl !== undefined, {
+        path: ["baseUrl"],
+        message: "is required for the openai-compatible reranker",
+      }),
   })
   .strict()
   .superRefine((k, ctx) => {
