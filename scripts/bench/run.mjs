@@ -8,6 +8,7 @@ import { existsSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { applyLocalMigrations, startWranglerDev } from "../lib/wrangler.mjs";
+import { startLocalEmbeddings, withLocalModel } from "../model/local-service.mjs";
 import { aggregate } from "./aggregate.mjs";
 import { machineLoad } from "./machine-load.mjs";
 
@@ -24,6 +25,9 @@ const BENCHES = {
   turn: () => import("./turn-bill.mjs"),
   // Not in DEFAULT: the webhook bench under a CPU profile (needs BENCH_INSPECTOR_PORT).
   "ack-profile": () => import("./ack-profile.mjs"),
+  // Not in DEFAULT: the local model of meaning (needs `npm run model:fetch`); the runner starts
+  // the embedding service on BENCH_EMBEDDINGS_PORT (default: any free port).
+  embeddings: () => import("./embeddings.mjs"),
 };
 // `memory` (100,000 memory items) and `kb` (111,000 passages) seed large data sets first and
 // take minutes: run them by name (`npm run bench -- memory`).
@@ -58,6 +62,17 @@ const vars = {
   ADMIN_TOKEN: "bench-admin",
   ...(process.env.BENCH_CONFIG ? { AKASHA_CONFIG: process.env.BENCH_CONFIG } : {}),
 };
+// The service outlives the runs (its model loads once); the Worker knows it as `bge-small-zh`
+// but reads and writes what BENCH_CONFIG says, so the other benchmarks are unchanged.
+let embeddings = null;
+if (selected.includes("embeddings")) {
+  embeddings = await startLocalEmbeddings({ port: Number(process.env.BENCH_EMBEDDINGS_PORT ?? 0) });
+  if (!embeddings.url) {
+    console.error(`the embeddings bench needs the model: ${embeddings.unavailable}`);
+    process.exit(2);
+  }
+  vars.AKASHA_CONFIG = withLocalModel(vars.AKASHA_CONFIG, embeddings.url, { select: false });
+}
 // wrangler's local trace store works on the same thread as the Worker for every request and
 // binding call, which production does not: off unless BENCH_LOCAL_TRACES=1
 // (docs/decisions/0021-benches-run-without-the-local-trace-store.md).
@@ -83,7 +98,7 @@ for (let run = 1; run <= runs; run++) {
   try {
     for (const name of selected) {
       const bench = await BENCHES[name]();
-      const result = await bench.run({ base: `http://127.0.0.1:${port}`, vars });
+      const result = await bench.run({ base: `http://127.0.0.1:${port}`, vars, embeddings: embeddings?.url });
       results[name].push(result);
       console.log(JSON.stringify({ bench: name, run, ...result, machine: machineLoad() }));
     }
@@ -95,6 +110,7 @@ for (let run = 1; run <= runs; run++) {
   }
 }
 rmSync(persistTo, { recursive: true, force: true });
+embeddings?.stop();
 for (const name of selected) {
   console.log(JSON.stringify({ bench: name, median_of_runs: runs, ...aggregate(results[name]) }));
 }

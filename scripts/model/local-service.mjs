@@ -27,11 +27,11 @@ export function localModelSettings(baseUrl, spec = BGE_SMALL_ZH) {
 }
 
 /**
- * AKASHA_CONFIG text with the local model added and, unless the text already chooses them,
- * made the model searches read and imports write. Throws on text that is not a JSON object,
- * as the Worker would.
+ * AKASHA_CONFIG text with the local model added and, unless the text already chooses them (or
+ * `select` is false), made the model searches read and imports write. Throws on text that is
+ * not a JSON object, as the Worker would.
  */
-export function withLocalModel(configText, baseUrl, spec = BGE_SMALL_ZH) {
+export function withLocalModel(configText, baseUrl, { spec = BGE_SMALL_ZH, select = true } = {}) {
   const config = configText?.trim() ? JSON.parse(configText) : {};
   if (!config || typeof config !== "object" || Array.isArray(config))
     throw new Error("AKASHA_CONFIG must be a JSON object");
@@ -44,8 +44,12 @@ export function withLocalModel(configText, baseUrl, spec = BGE_SMALL_ZH) {
       embeddings: {
         ...embeddings,
         models: { ...(embeddings.models ?? {}), [LOCAL_MODEL_KEY]: localModelSettings(baseUrl, spec) },
-        read: embeddings.read !== undefined ? embeddings.read : LOCAL_MODEL_KEY,
-        write: embeddings.write ?? [LOCAL_MODEL_KEY],
+        ...(select
+          ? {
+              read: embeddings.read !== undefined ? embeddings.read : LOCAL_MODEL_KEY,
+              write: embeddings.write ?? [LOCAL_MODEL_KEY],
+            }
+          : {}),
       },
     },
   });

@@ -60,8 +60,10 @@ const SeedSchema = z.object({
   offset: z.number().int().min(0),
   documents: z.number().int().min(1).max(500),
   passagesPerDocument: z.number().int().min(1).max(100),
-  /** Also compute local embeddings of the new passages (timed separately). */
+  /** Also compute embeddings of the new passages (timed separately). */
   embed: z.boolean().default(false),
+  /** Embed with this model of knowledge.embeddings.models alone, instead of the ones written to. */
+  embedWith: z.string().optional(),
 });
 
 const SearchSchema = z.object({
@@ -101,7 +103,18 @@ export const kbBenchRoutes = new Hono<AppEnv>()
     }
     const importMs = performance.now() - started;
     const embedStarted = performance.now();
-    const reports = body.embed ? await kb.refresh(100_000) : [];
+    const embedding = body.embedWith
+      ? createKnowledgeServices(c.env, {
+          ...settings,
+          knowledge: {
+            ...settings.knowledge,
+            embeddings: { ...settings.knowledge.embeddings, read: null, write: [body.embedWith] },
+          },
+        })
+      : kb;
+    if (body.embedWith && embedding.writes.length === 0)
+      return problem(c, { kind: "not-found", what: `embeddings model ${body.embedWith}` });
+    const reports = body.embed ? await embedding.refresh(100_000) : [];
     return c.json({ passages, importMs, embedMs: performance.now() - embedStarted, reports });
   })
   .post("/kb-search", jsonBody(SearchSchema), async (c) => {
