@@ -17,10 +17,15 @@
 // --dump <file> writes every query with both result lists, --settings '<json>' merges into settings,
 // --remote-ai runs against the real Workers AI embedder and reranker (see remote-ai.mjs; needs a login),
 // with a Workers AI chat model (--chat-model <id>, default the production one) rewriting follow-ups.
+// --local-model reads and writes the local model of meaning (bge-small-zh-v1.5, `npm run
+// model:fetch`) through the embedding service this run starts (EVAL_EMBEDDINGS_PORT, default any
+// free port; EVAL_EMBEDDINGS_THREADS onnxruntime threads, default 1), fused at weight 1 unless
+// --settings or --vector-weight say otherwise.
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { root } from "../lib/dev-vars.mjs";
 import { applyLocalMigrations, startWranglerDev } from "../lib/wrangler.mjs";
+import { startLocalEmbeddings, withLocalModel } from "../model/local-service.mjs";
 import { evalLocomoLive } from "./locomo-live.mjs";
 import { evalMemorybank } from "./memorybank.mjs";
 import { evalPrivacyWording } from "./privacy-wording.mjs";
@@ -110,7 +115,7 @@ const port = Number(process.env.EVAL_PORT ?? 8833);
 // for experiments that go through the production routes (vue-docs) rather than --options.
 const given = flags.settings ? JSON.parse(flags.settings) : {};
 const extra = remoteAi ? mergeSettings(REMOTE_AI_SETTINGS, given) : given;
-const config = {
+let config = {
   ...extra,
   follow: { groups: [] },
   knowledge: {
@@ -118,6 +123,20 @@ const config = {
     ...(flags["no-vectors"] ? { embeddings: { read: null, write: [] } } : {}),
   },
 };
+const localModel = flags["local-model"] === true ? await startLocalModel() : null;
+if (localModel) config = JSON.parse(withLocalModel(JSON.stringify(config), localModel.url));
+
+async function startLocalModel() {
+  const service = await startLocalEmbeddings({
+    port: Number(process.env.EVAL_EMBEDDINGS_PORT ?? 0),
+    threads: Number(process.env.EVAL_EMBEDDINGS_THREADS ?? 1),
+  });
+  if (!service.url) {
+    console.error(`--local-model: ${service.unavailable}`);
+    process.exit(2);
+  }
+  return service;
+}
 const ADMIN_TOKEN = "eval-admin";
 const server = await startWranglerDev({
   port,
@@ -170,8 +189,11 @@ async function importDocuments(collection, docs, chunkSize, chunkOverlap) {
 }
 
 async function refreshEmbeddings() {
-  for (let i = 0; i < 1000; i++) {
-    const r = await post("/refresh", { limit: 5000 });
+  // A model of meaning embeds a few passages a second on this CPU: passes small enough to answer
+  // well within the client's 300 s wait for headers.
+  const limit = localModel ? 200 : 5000;
+  for (let i = 0; i < 10_000; i++) {
+    const r = await post("/refresh", { limit });
     if (r.reports.some((x) => x.error)) throw new Error(JSON.stringify(r.reports));
     if (r.reports.every((x) => x.done)) return;
   }
@@ -358,4 +380,5 @@ try {
   );
 } finally {
   server.stop();
+  localModel?.stop();
 }

@@ -27,8 +27,8 @@ export function localModelSettings(baseUrl, spec = BGE_SMALL_ZH) {
 }
 
 /**
- * AKASHA_CONFIG text with the local model added and, unless the text already chooses them (or
- * `select` is false), made the model searches read and imports write. Throws on text that is
+ * AKASHA_CONFIG text with the local model added (fields the text gives it win) and, unless the
+ * text already chooses them (or `select` is false), made the model searches read and imports write. Throws on text that is
  * not a JSON object, as the Worker would.
  */
 export function withLocalModel(configText, baseUrl, { spec = BGE_SMALL_ZH, select = true } = {}) {
@@ -43,7 +43,14 @@ export function withLocalModel(configText, baseUrl, { spec = BGE_SMALL_ZH, selec
       ...knowledge,
       embeddings: {
         ...embeddings,
-        models: { ...(embeddings.models ?? {}), [LOCAL_MODEL_KEY]: localModelSettings(baseUrl, spec) },
+        // What the text already says of this model (a fusion weight to try) wins over the defaults.
+        models: {
+          ...(embeddings.models ?? {}),
+          [LOCAL_MODEL_KEY]: {
+            ...localModelSettings(baseUrl, spec),
+            ...(embeddings.models?.[LOCAL_MODEL_KEY] ?? {}),
+          },
+        },
         ...(select
           ? {
               read: embeddings.read !== undefined ? embeddings.read : LOCAL_MODEL_KEY,

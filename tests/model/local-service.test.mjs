@@ -119,6 +119,14 @@ describe("the local model in the Worker's settings", () => {
     assert.deepEqual(Object.keys(config.knowledge.embeddings.models), ["mine", LOCAL_MODEL_KEY]);
   });
 
+  it("lets the text's own fields for the local model win over its defaults", () => {
+    const own = { knowledge: { embeddings: { models: { [LOCAL_MODEL_KEY]: { fusionWeight: 0.5 } } } } };
+    const model = JSON.parse(withLocalModel(JSON.stringify(own), URL)).knowledge.embeddings.models[
+      LOCAL_MODEL_KEY
+    ];
+    assert.deepEqual(model, { ...localModelSettings(URL), fusionWeight: 0.5 });
+  });
+
   it("refuses AKASHA_CONFIG text that is not a JSON object, as the Worker does", () => {
     assert.throws(() => withLocalModel("[1]", URL), /JSON object/);
     assert.throws(() => withLocalModel("{not json", URL), SyntaxError);
