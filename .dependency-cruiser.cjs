@@ -98,6 +98,16 @@ module.exports = {
       to: { path: "^src/workers/dev/", pathNot: "^src/workers/dev/dev-app[.]ts$" },
     },
     {
+      name: "dashboard-through-services",
+      comment:
+        "The dashboard pages are one face of the admin service layer (src/composition/request/), the JSON " +
+        "routes the other: a page never calls into the routes and never reaches an adapter, not even for a " +
+        "type. Everything it reads or changes comes from the request's `services`.",
+      severity: "error",
+      from: { path: "^src/workers/dashboard/" },
+      to: { path: "^src/(adapters|workers/routes)/" },
+    },
+    {
       name: "no-circular",
       severity: "error",
       from: {},

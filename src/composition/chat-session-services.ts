@@ -90,7 +90,7 @@ export const chatSessionServices = {
         logger: consoleLogger,
       }),
       directory,
-      settingsAdmin: d1SettingsAdmin(env, Date.now, settings),
+      settingsAdmin: d1SettingsAdmin(env, settings),
       sessions: { reset: (chat, req) => chatSession(env, chat).resetSession(chat, req) },
       relayLoggingTo: (outbox) =>
         new OutboundChatRelay({

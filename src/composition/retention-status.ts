@@ -2,6 +2,7 @@
  * Retention as the overview shows it: each cron run is recorded in the ops log, and the
  * oldest message still kept is read per chat type next to the retention the settings give it.
  */
+import { D1AdminStats } from "../adapters/d1/d1-admin-stats";
 import type { RetentionReport } from "../adapters/d1/retention";
 import { retentionDays, type Settings } from "../domain/config/settings";
 import { opsLog } from "./admin-services";
@@ -26,10 +27,7 @@ export async function recordRetention(env: Env, at: number, report: RetentionRep
 
 export async function retentionStatus(env: Env, settings: Settings): Promise<RetentionStatus> {
   const [last] = await opsLog(env).recent("retention", 1);
-  const { results } = await env.DB.prepare(
-    `SELECT coalesce(c.target_type, 'unknown') AS targetType, min(m.ts) AS oldest, count(*) AS messages
-     FROM messages m LEFT JOIN chats c ON c.chat_key = m.chat_key GROUP BY 1 ORDER BY 1`,
-  ).all<{ targetType: string; oldest: number | null; messages: number }>();
+  const results = await new D1AdminStats(env.DB).keptMessages();
   return {
     lastRun: last
       ? { at: last.at, deleted: Number(last.detail.deleted ?? 0), complete: last.detail.complete === true }

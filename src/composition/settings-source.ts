@@ -74,24 +74,11 @@ export function peekSettings(env: Env): Settings {
   return settingsCache.peek(env, { load: () => loadSettings(env), fallback: () => varSettings(env) });
 }
 
-/** A settings store whose every write drops the isolate's cached settings. */
+/** A settings store whose every save drops the isolate's cached settings. */
 class InvalidatingSettingsStore extends D1SettingsStore {
-  override async writeIfUnchanged(
-    value: string,
-    expected: string | null,
-    by: string | null,
-    at: number,
-  ): Promise<boolean> {
+  override async save(...args: Parameters<D1SettingsStore["save"]>): Promise<boolean> {
     try {
-      return await super.writeIfUnchanged(value, expected, by, at);
-    } finally {
-      settingsCache.invalidate();
-    }
-  }
-
-  override async write(...args: Parameters<D1SettingsStore["write"]>): Promise<void> {
-    try {
-      await super.write(...args);
+      return await super.save(...args);
     } finally {
       settingsCache.invalidate();
     }
@@ -125,18 +112,13 @@ export async function readSettingsLayers(env: Env): Promise<{
   };
 }
 
-/** The settings store of the admin API's replace (the write path without compare-and-set). */
-export function d1SettingsStore(env: Env): D1SettingsStore {
-  return new InvalidatingSettingsStore(openDatabase(env.DB));
-}
-
 /**
- * The stored layer as admin tools change it: saved to D1, then `source` (the settings of the
- * run that saved) invalidated, so the rest of that run sees the new settings.
+ * The stored layer through the one write path (domain/config/settings-admin.ts): saved to D1
+ * with its audit row, then `source` (the settings of the run that saved) invalidated, so the
+ * rest of that run sees the new settings.
  */
 export function d1SettingsAdmin(
   env: Env,
-  now: () => number = Date.now,
   source: Pick<SettingsSource, "invalidate"> | null = null,
 ): SettingsAdmin {
   return {
@@ -146,8 +128,10 @@ export function d1SettingsAdmin(
         ? ok({ var: read.var, stored: read.stored.value, revision: read.storedText })
         : read.stored;
     },
-    async save(stored, by, revision) {
-      const saved = await d1SettingsStore(env).writeIfUnchanged(JSON.stringify(stored), revision, by, now());
+    async save({ stored, revision, audit }) {
+      const store = new InvalidatingSettingsStore(openDatabase(env.DB));
+      const dedupeKey = `${audit.action}:${audit.at}:${crypto.randomUUID()}`;
+      const saved = await store.save(JSON.stringify(stored), revision, { ...audit, dedupeKey });
       if (saved) source?.invalidate();
       return saved;
     },

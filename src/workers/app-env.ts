@@ -1,3 +1,4 @@
+import type { AdminServices } from "../composition/request/admin-services";
 import type { RuntimeConfig } from "../composition/runtime-config";
 import type { AdminIdentity } from "./auth/admin-identity";
 
@@ -5,9 +6,9 @@ export type AppEnv = {
   Bindings: Env;
   Variables: {
     config: RuntimeConfig;
-    /** Sends a request through this same app, as if it arrived from outside (dev console). */
-    selfFetch: (request: Request) => Promise<Response>;
     /** The admin behind an /api or /admin request, set by the admin guard. */
     admin: AdminIdentity;
+    /** The admin service layer of an /api or /admin request, built after the guard (admin-services.ts). */
+    services: AdminServices;
   };
 };

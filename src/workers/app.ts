@@ -1,5 +1,5 @@
 /** The Hono app: webhooks, admin API, the dev wing (local mode only), health. */
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import { readRuntimeConfig } from "../composition/runtime-config";
 import type { AppEnv } from "./app-env";
 import { loginRoutes, logoutRoutes } from "./auth/login.routes";
@@ -18,15 +18,7 @@ import { memoryAdminRoutes } from "./routes/memory-admin.routes";
 import { migrationsRoutes } from "./routes/migrations.routes";
 import { sessionsRoutes } from "./routes/sessions.routes";
 import { webhookRoutes } from "./routes/webhook.routes";
-
-/** Hono throws when a request came without an execution context (app.request in tests). */
-function executionContext(c: Context<AppEnv>) {
-  try {
-    return c.executionCtx;
-  } catch {
-    return undefined;
-  }
-}
+import { withAdminServices } from "./with-admin-services";
 
 export function createApp() {
   const app = new Hono<AppEnv>();
@@ -35,11 +27,10 @@ export function createApp() {
   app.get("/healthz", (c) => c.json({ ok: true }));
   app.use("*", async (c, next) => {
     c.set("config", readRuntimeConfig(c.env));
-    c.set("selfFetch", (request) => Promise.resolve(app.fetch(request, c.env, executionContext(c))));
     await next();
   });
   app.route("/webhook", webhookRoutes);
-  app.use("/api/*", requireAdmin("api"));
+  app.use("/api/*", requireAdmin("api"), withAdminServices("api"));
   app.route("/api", adminRoutes);
   app.route("/api/context", contextRoutes);
   app.route("/api", knowledgeRoutes);
@@ -55,8 +46,8 @@ export function createApp() {
     c.body(DASHBOARD_CSS, 200, { "content-type": "text/css; charset=utf-8", "cache-control": "max-age=300" }),
   );
   app.route("/admin", loginRoutes);
-  app.use("/admin", requireAdmin("page"));
-  app.use("/admin/*", requireAdmin("page"));
+  app.use("/admin", requireAdmin("page"), withAdminServices("dashboard"));
+  app.use("/admin/*", requireAdmin("page"), withAdminServices("dashboard"));
   app.route("/admin", logoutRoutes);
   app.route("/admin", dashboardRoutes);
   // The dev wing exists only in local mode: outside it, 404 like any unknown path, not 403.

@@ -23,6 +23,7 @@ export type Problem = DomainError | EdgeProblem;
 const STATUS = {
   forbidden: 403,
   "not-found": 404,
+  conflict: 409,
   invalid: 400,
   "rate-limited": 429,
   unavailable: 503,
@@ -44,6 +45,7 @@ function detail(e: Problem): Record<string, string | number> {
     case "rate-limited":
       return { retryAfterSeconds: e.retryAfterSeconds };
     case "forbidden":
+    case "conflict":
     case "unavailable":
     case "unauthorized":
     case "too-large":

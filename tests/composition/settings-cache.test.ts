@@ -3,13 +3,9 @@
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, it } from "vitest";
 import { SETTINGS_MAX_STALE_MS, SETTINGS_TTL_MS, settingsCache } from "../../src/composition/settings-cache";
-import {
-  cachedSettingsSource,
-  d1SettingsStore,
-  peekSettings,
-  varSettings,
-} from "../../src/composition/settings-source";
+import { cachedSettingsSource, peekSettings, varSettings } from "../../src/composition/settings-source";
 import { resolveSettings, type Settings } from "../../src/domain/config/settings";
+import { storedSettings } from "../support/stored-settings";
 
 function settingsWith(groups: string[]): Settings {
   const resolved = resolveSettings({ follow: { groups } });
@@ -96,7 +92,7 @@ describe("cachedSettingsSource over D1", () => {
     const source = cachedSettingsSource(env);
     // Nothing stored: defaults ⊕ AKASHA_CONFIG (local mode's dev defaults here).
     expect(await source.current()).toEqual(varSettings(env));
-    await d1SettingsStore(env).write(JSON.stringify({ follow: { groups: ["qq:group:SAVED"] } }), "test", 1);
+    await storedSettings(env).write(JSON.stringify({ follow: { groups: ["qq:group:SAVED"] } }), "test", 1);
     expect((await source.current()).follow.groups).toEqual(["qq:group:SAVED"]);
     expect(peekSettings(env).follow.groups).toEqual(["qq:group:SAVED"]);
     // A write this isolate did not make (another isolate's admin API): the copy stands.

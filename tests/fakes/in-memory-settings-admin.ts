@@ -1,12 +1,12 @@
 /** The stored settings layer in memory, for domain tests of `config_change`. */
-import type { SettingsAdmin } from "../../src/domain/config/settings-admin";
+import type { SettingsAdmin, SettingsAuditRow, SettingsSave } from "../../src/domain/config/settings-admin";
 import type { SettingsDocument, SettingsLayers } from "../../src/domain/config/settings-edit";
 import { ok } from "../../src/domain/kernel/result";
 
 export class InMemorySettingsAdmin implements SettingsAdmin {
   stored: SettingsDocument | null;
   readonly var: SettingsDocument;
-  readonly saves: { stored: SettingsDocument; by: string | null }[] = [];
+  readonly saves: { stored: SettingsDocument; audit: SettingsAuditRow }[] = [];
 
   constructor(layers: Partial<SettingsLayers> = {}) {
     this.var = layers.var ?? {};
@@ -20,11 +20,11 @@ export class InMemorySettingsAdmin implements SettingsAdmin {
     return ok({ var: this.var, stored: this.stored, revision: String(this.revision) });
   }
 
-  async save(stored: SettingsDocument, by: string | null, revision: string | null) {
+  async save({ stored, revision, audit }: SettingsSave) {
     if (revision !== String(this.revision)) return false;
     this.stored = stored;
     this.revision += 1;
-    this.saves.push({ stored, by });
+    this.saves.push({ stored, audit });
     return true;
   }
 }

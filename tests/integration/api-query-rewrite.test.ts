@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { API_USAGE_CHAT, apiSearchQuery } from "../../src/composition/api-query-rewrite";
+import { API_USAGE_CHAT, apiSearchQuery } from "../../src/composition/request/api-query-rewrite";
 import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
 import { REWRITE_PURPOSE } from "../../src/domain/knowledge/query-rewrite";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";

@@ -6,7 +6,7 @@ import { describe, it } from "vitest";
 import { dailySummaryJob } from "../../src/composition/daily-summaries";
 import { historySearch } from "../../src/composition/history-search";
 import { settingsCache } from "../../src/composition/settings-cache";
-import { d1SettingsStore, loadSettings } from "../../src/composition/settings-source";
+import { loadSettings } from "../../src/composition/settings-source";
 import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
 import { OfflineChatModel } from "../../src/domain/agent/offline-chat-model";
 import { runTurn } from "../../src/domain/agent/turn";
@@ -17,6 +17,7 @@ import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { turnPorts } from "../fakes/turn-ports";
 import { seedDay } from "../support/day-log";
 import { uid } from "../support/memory";
+import { storedSettings } from "../support/stored-settings";
 
 const NY = "America/New_York";
 /** 2026-12-01 02:00 in Shanghai = 2026-11-30 13:00 in New York: the zones disagree on "yesterday". */
@@ -134,7 +135,7 @@ describe("calendar.timeZone", () => {
     expect,
   }) => {
     const stored = { spend: { timeZone: NY, globalDailyTokens: 1234 }, summaries: { timeZone: "UTC" } };
-    await d1SettingsStore(env).write(JSON.stringify(stored), "test", Date.now());
+    await storedSettings(env).write(JSON.stringify(stored), "test", Date.now());
     try {
       const settings = await loadSettings(env);
       expect(settings.calendar.timeZone).toBe(NY);

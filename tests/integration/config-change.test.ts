@@ -58,6 +58,7 @@ const seed = (document: unknown) =>
 
 afterEach(async () => {
   await env.DB.prepare("DELETE FROM settings").run();
+  await env.DB.prepare("DELETE FROM audit_log WHERE action LIKE 'config.%'").run();
 });
 
 describe("config_change", () => {
@@ -106,12 +107,14 @@ describe("config_change", () => {
     expect(set.answer).toBe(
       "已将 memory.dreaming.enabled 从 true 改为 false（存储层）。各聊天约 10 秒内生效（每个实例的设置缓存最多保留 10 秒）。",
     );
-    expect(set.audit).toMatchObject([
+    // A change is audited by the settings write path itself, in the save's own batch.
+    expect(set.audit).toEqual([]);
+    expect(await configRows()).toMatchObject([
       {
         action: "config.set",
         actor: ADMIN,
+        chatKey: CHAT,
         target: "memory.dreaming.enabled",
-        outcome: "ok",
         detail: { via: "tool", before: "true", after: "false" },
       },
     ]);
@@ -133,9 +136,11 @@ describe("config_change", () => {
     expect(unset.answer).toBe(
       "已删除存储层中的 memory.dreaming.enabled（原为 false），现在生效值为 true（来自默认值或 AKASHA_CONFIG）。各聊天约 10 秒内生效（每个实例的设置缓存最多保留 10 秒）。",
     );
-    expect(unset.audit).toMatchObject([
-      { action: "config.unset", outcome: "ok", detail: { removed: true, before: "false", after: "true" } },
-    ]);
+    expect(unset.audit).toEqual([]);
+    expect((await configRows()).at(-1)).toMatchObject({
+      action: "config.unset",
+      detail: { via: "tool", removed: true, before: "false", after: "true" },
+    });
     expect(JSON.parse((await storedRow())?.value ?? "null")).toEqual({ retention: { groupDays: 45 } });
     expect((await loadSettings(env)).memory.dreaming.enabled).toBe(true);
 
@@ -193,6 +198,28 @@ describe("config_change", () => {
   });
 });
 
+/** A save as the one write path sends it, audited as `by`. */
+const saving = (stored: Record<string, unknown>, by: string, revision: string | null) => ({
+  stored,
+  revision,
+  audit: {
+    at: Date.now(),
+    actor: by,
+    action: "config.replace",
+    chatKey: null,
+    target: "settings",
+    detail: {},
+  },
+});
+
+/** The settings audit rows in D1, oldest first. */
+const configRows = async () =>
+  (
+    await env.DB.prepare(
+      "SELECT actor, action, chat_key AS chatKey, target, detail FROM audit_log WHERE action LIKE 'config.%' ORDER BY id",
+    ).all<{ actor: string | null; action: string; chatKey: string | null; target: string; detail: string }>()
+  ).results.map((r) => ({ ...r, detail: JSON.parse(r.detail) as Record<string, unknown> }));
+
 describe("concurrent edits", () => {
   it("the stored layer saves only at the revision it was read at", async ({ expect }) => {
     await seed({ memory: { dreaming: { afterTurns: 30 } } });
@@ -201,10 +228,14 @@ describe("concurrent edits", () => {
     const second = await admin.layers();
     if (!first.ok || !second.ok) throw new Error("layers unreadable");
     expect(
-      await admin.save({ memory: { dreaming: { afterTurns: 40 } } }, "a", first.value.revision ?? null),
+      await admin.save(
+        saving({ memory: { dreaming: { afterTurns: 40 } } }, "a", first.value.revision ?? null),
+      ),
     ).toBe(true);
     expect(
-      await admin.save({ memory: { dreaming: { afterTurns: 50 } } }, "b", second.value.revision ?? null),
+      await admin.save(
+        saving({ memory: { dreaming: { afterTurns: 50 } } }, "b", second.value.revision ?? null),
+      ),
     ).toBe(false);
     expect(await storedRow()).toEqual({
       value: JSON.stringify({ memory: { dreaming: { afterTurns: 40 } } }),
@@ -214,9 +245,11 @@ describe("concurrent edits", () => {
 
   it("a first save with no row yet loses to one that got there before it", async ({ expect }) => {
     const admin = d1SettingsAdmin(env);
-    expect(await admin.save({ memory: { dreaming: { afterTurns: 40 } } }, "a", null)).toBe(true);
-    expect(await admin.save({ memory: { dreaming: { afterTurns: 50 } } }, "b", null)).toBe(false);
+    expect(await admin.save(saving({ memory: { dreaming: { afterTurns: 40 } } }, "a", null))).toBe(true);
+    expect(await admin.save(saving({ memory: { dreaming: { afterTurns: 50 } } }, "b", null))).toBe(false);
     expect((await storedRow())?.by).toBe("a");
+    // The refused save wrote no audit row either: both or neither.
+    expect((await configRows()).map((r) => r.actor)).toEqual(["a"]);
   });
 
   it("config_change refuses a set when the stored layer changed after it read it", async ({ expect }) => {

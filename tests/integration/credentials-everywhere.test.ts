@@ -12,7 +12,6 @@ import { listDurableObjectIds, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, it, vi } from "vitest";
 import { chatSessionServices } from "../../src/composition/chat-session-services";
-import { d1SettingsStore } from "../../src/composition/settings-source";
 import type { ModelRequest, ModelResponse } from "../../src/domain/model/chat-model";
 import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
 import { chatTokenPrefix } from "../../src/domain/text/chat-search-tokens";
@@ -24,13 +23,14 @@ import { groupBodyWithIdentity } from "../support/identity";
 import { newMemory, seedMemory, uid } from "../support/memory";
 import { signedOneBotRequest } from "../support/onebot-signing";
 import { c2cBody, eventIdOf, postQq, turnDone } from "../support/qq-events";
+import { storedSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
 
 const ADMIN_USER = `ADM${uid()}`;
 const SELF = 10000;
 
 beforeAll(async () => {
-  await d1SettingsStore(env).write(
+  await storedSettings(env).write(
     JSON.stringify({
       memory: { dreaming: { afterTurns: 2 } },
       identity: { enabled: true, people: [], admins: [`qq:user:${ADMIN_USER}`], chatDomains: {} },

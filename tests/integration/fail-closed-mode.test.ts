@@ -7,9 +7,9 @@ import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import devDefaults from "../../src/composition/dev-defaults.json";
 import { modeOf, readRuntimeConfig } from "../../src/composition/runtime-config";
-import { d1SettingsStore } from "../../src/composition/settings-source";
 import { createApp } from "../../src/workers/app";
 import { signedQqRequest } from "../support/qq-signing";
+import { storedSettings } from "../support/stored-settings";
 
 const app = createApp();
 const NOT_LOCAL = [undefined, "", "Local", "LOCAL", " local", "dev", "development", "test", "production"];
@@ -34,7 +34,7 @@ describe("mode", () => {
   it.for(NOT_LOCAL.map(label))("%s has no local-only routes", async (name, { expect }) => {
     const value = NOT_LOCAL.find((v) => label(v) === name);
     const bindings = withMode(value);
-    const before = await d1SettingsStore(env).read();
+    const before = await storedSettings(env).read();
     const routes: [string, unknown][] = [
       ["/dev/message", { chat: "qq:group:G1", text: "/ping" }],
       ["/dev/bench/memory/settings", { identity: { admins: ["qq:user:ATTACKER"] } }],
@@ -45,7 +45,7 @@ describe("mode", () => {
       const res = await app.request(path, json(body), bindings);
       expect(res.status, path).toBe(404);
     }
-    expect(await d1SettingsStore(env).read()).toBe(before);
+    expect(await storedSettings(env).read()).toBe(before);
     const ingested = await env.DB.prepare("SELECT count(*) AS n FROM messages WHERE chat_key = ?")
       .bind("bench:group:FAILCLOSED")
       .first<{ n: number }>();

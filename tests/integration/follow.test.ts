@@ -1,12 +1,12 @@
 // Own file: it changes the stored settings, which every test of a file shares.
 import { env } from "cloudflare:workers";
 import { beforeAll, it } from "vitest";
-import { d1SettingsStore } from "../../src/composition/settings-source";
 import { c2cBody, eventIdOf, groupAtBody, messageRows, postQq, turnDone } from "../support/qq-events";
+import { storedSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
 
 beforeAll(async () => {
-  await d1SettingsStore(env).write(
+  await storedSettings(env).write(
     JSON.stringify({ follow: { groups: ["qq:group:FOLLOWED"] } }),
     "test",
     Date.now(),

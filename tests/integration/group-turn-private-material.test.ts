@@ -10,7 +10,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import { invalidateCatalogue } from "../../src/composition/catalogue-cache";
-import { d1SettingsStore } from "../../src/composition/settings-source";
 import type { TurnPreview } from "../../src/domain/agent/turn-preview";
 import { sessionIdOf } from "../../src/domain/sessions/session-id";
 import { c2cBodyWithIdentity, groupBodyWithIdentity, uid as idOf } from "../support/identity";
@@ -19,6 +18,7 @@ import { newMemory, seedMemory, uid } from "../support/memory";
 import { everything, preview } from "../support/preview";
 import { logLines, summary } from "../support/private-material";
 import { registerChat, sessionsApi } from "../support/sessions";
+import { storedSettings } from "../support/stored-settings";
 import { say, type ToolCallSpec, toolTurn } from "../support/turns";
 
 const run = uid().slice(0, 6);
@@ -43,7 +43,7 @@ const ALICE_PRIVATE = `qq:private:${ALICE_P}`;
 const ADMIN_PRIVATE = `qq:private:${ADMIN_P}`;
 
 async function settings(softScope = false) {
-  await d1SettingsStore(env).write(
+  await storedSettings(env).write(
     JSON.stringify({
       identity: {
         enabled: true,

@@ -1,9 +1,9 @@
 // Own file: it stores identity settings and links, which every test of a file shares.
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
-import { d1SettingsStore } from "../../src/composition/settings-source";
 import { session } from "../support/admin-session";
 import { uid } from "../support/memory";
+import { storedSettings } from "../support/stored-settings";
 
 const TOKEN = "test-admin-token";
 const GROUP = `qq:group:G${uid()}`;
@@ -30,7 +30,7 @@ const auditCount = async () =>
   )?.n ?? 0;
 
 beforeAll(async () => {
-  await d1SettingsStore(env).write(
+  await storedSettings(env).write(
     JSON.stringify({
       identity: {
         enabled: true,

@@ -2,7 +2,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it, vi } from "vitest";
 import { chatSessionServices } from "../../src/composition/chat-session-services";
-import { d1SettingsStore } from "../../src/composition/settings-source";
 import type { ContextProvider } from "../../src/domain/agent/context-provider";
 import type { SenderIdentity } from "../../src/domain/identity/sender-identity";
 import {
@@ -14,13 +13,14 @@ import {
   uid,
 } from "../support/identity";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
+import { storedSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
 
 const ADMIN_MEMBER = uid("ADMIN");
 const OWNER_C2C = uid("OWNERC2C");
 
 beforeAll(async () => {
-  await d1SettingsStore(env).write(
+  await storedSettings(env).write(
     JSON.stringify({
       identity: {
         enabled: true,

@@ -1,13 +1,13 @@
 // Own file: it changes the stored settings (identity enabled without admins).
 import { env } from "cloudflare:workers";
 import { beforeAll, it } from "vitest";
-import { d1SettingsStore } from "../../src/composition/settings-source";
 import { auditRows, groupBodyWithIdentity, uid } from "../support/identity";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
+import { storedSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
 
 beforeAll(async () => {
-  await d1SettingsStore(env).write(
+  await storedSettings(env).write(
     JSON.stringify({ identity: { enabled: true, admins: [] } }),
     "test",
     Date.now(),

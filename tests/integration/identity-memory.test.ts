@@ -3,10 +3,10 @@
 // private accounts once an admin links the accounts, and admin status changes no recall.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
-import { d1SettingsStore } from "../../src/composition/settings-source";
 import { c2cBodyWithIdentity, groupBodyWithIdentity, uid } from "../support/identity";
 import { preview } from "../support/preview";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
+import { storedSettings } from "../support/stored-settings";
 
 const GROUP = uid("G");
 const ALICE_IN_GROUP = uid("ALICEG");
@@ -16,7 +16,7 @@ const MEMBER_IN_GROUP = uid("MEMBER");
 const STRANGER = uid("STRANGER");
 
 beforeAll(async () => {
-  await d1SettingsStore(env).write(
+  await storedSettings(env).write(
     JSON.stringify({
       identity: {
         enabled: true,

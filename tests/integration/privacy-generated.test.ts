@@ -8,7 +8,7 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { chatSessionServices } from "../../src/composition/chat-session-services";
-import { d1SettingsStore, loadSettings } from "../../src/composition/settings-source";
+import { loadSettings } from "../../src/composition/settings-source";
 import { runTurn } from "../../src/domain/agent/turn";
 import type { TurnContext } from "../../src/domain/agent/turn-context";
 import type { ToolCall } from "../../src/domain/model/chat-model";
@@ -18,6 +18,7 @@ import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { c2cBodyWithIdentity, groupBodyWithIdentity } from "../support/identity";
 import { preview } from "../support/preview";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
+import { storedSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
 
 /** mulberry32: a small, well-known seeded PRNG. */
@@ -68,7 +69,7 @@ const personOf = (u: User) => `gp${run}p${u.n}`;
 const accountsOf = (u: User) => [`qq:user:${u.privateId}`, `qq:user:${u.groupId}`];
 
 async function settings(identity: boolean) {
-  await d1SettingsStore(env).write(
+  await storedSettings(env).write(
     JSON.stringify({
       identity: {
         enabled: identity,

@@ -3,11 +3,11 @@
 // turn path; what a turn would receive is read back through the context preview.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
-import { d1SettingsStore } from "../../src/composition/settings-source";
 import { c2cBodyWithIdentity, groupBodyWithIdentity, uid } from "../support/identity";
 import { newMemory, seedMemory, uid as shortId } from "../support/memory";
 import { everything, preview } from "../support/preview";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
+import { storedSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
 
 const GROUP = uid("G");
@@ -19,7 +19,7 @@ const B = uid("UB");
 const MEMBER = uid("MEMBER");
 
 async function settings(extra: Record<string, unknown> = {}) {
-  await d1SettingsStore(env).write(
+  await storedSettings(env).write(
     JSON.stringify({
       identity: {
         enabled: true,

@@ -1,12 +1,13 @@
 // Own file: it changes the stored settings, which every test of a file shares.
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, it } from "vitest";
-import { d1SettingsStore, loadSettings } from "../../src/composition/settings-source";
+import { loadSettings } from "../../src/composition/settings-source";
 import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
 import { MAX_SETTINGS_BYTES } from "../../src/workers/routes/admin.routes";
+import { storedSettings } from "../support/stored-settings";
 
 const TOKEN = "test-admin-token";
-const store = d1SettingsStore(env);
+const store = storedSettings(env);
 
 function api(method: "GET" | "PUT", body?: string, token: string | null = TOKEN) {
   const headers: Record<string, string> = { "content-type": "application/json" };

@@ -2,9 +2,10 @@
 import { env } from "cloudflare:workers";
 import { afterEach, it } from "vitest";
 import { ConfigError } from "../../src/composition/runtime-config";
-import { d1SettingsStore, loadSettings } from "../../src/composition/settings-source";
+import { loadSettings } from "../../src/composition/settings-source";
+import { storedSettings } from "../support/stored-settings";
 
-const store = d1SettingsStore(env);
+const store = storedSettings(env);
 const withVar = (value: unknown) => ({ ...env, AKASHA_CONFIG: JSON.stringify(value) }) as Env;
 
 afterEach(async () => {

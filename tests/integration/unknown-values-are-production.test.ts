@@ -15,7 +15,7 @@ import { countingD1 } from "../../src/composition/counting-d1";
 import devDefaults from "../../src/composition/dev-defaults.json";
 import { ConfigError, modeOf, readRuntimeConfig } from "../../src/composition/runtime-config";
 import { settingsCache } from "../../src/composition/settings-cache";
-import { d1SettingsStore, loadSettings } from "../../src/composition/settings-source";
+import { loadSettings } from "../../src/composition/settings-source";
 import { DEFAULT_SETTINGS, isStored, resolveSettings } from "../../src/domain/config/settings";
 import { createApp } from "../../src/workers/app";
 import { csrfToken } from "../../src/workers/auth/csrf";
@@ -31,6 +31,7 @@ import {
   turnDone,
 } from "../support/qq-events";
 import { signedQqRequest } from "../support/qq-signing";
+import { storedSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
 
 const app = createApp();
@@ -116,7 +117,7 @@ async function snapshot() {
   for (const table of TABLES) {
     state[table] = (await env.DB.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>())?.n;
   }
-  state.settingsText = await d1SettingsStore(env).read();
+  state.settingsText = await storedSettings(env).read();
   state.objects = (await listDurableObjectIds(env.CHAT_SESSION)).length;
   return state;
 }
@@ -202,7 +203,7 @@ describe("unfollowed groups under a follow list that only looks like a wildcard"
     expect,
   }) => {
     const followed = `GF${unique()}`;
-    await d1SettingsStore(env).write(
+    await storedSettings(env).write(
       JSON.stringify({ follow: { groups: ["qq:group:*", "onebot:group:*", `qq:group:${followed}`] } }),
       "test",
       Date.now(),
@@ -1033,7 +1034,7 @@ describe("settings documents", () => {
     "ignores a stored row with %s whole: a missing AKASHA_CONFIG still follows no group",
     async ([, text], { expect }) => {
       const bindings = without(PRODUCTION, "AKASHA_CONFIG");
-      await d1SettingsStore(env).write(text, "test", Date.now());
+      await storedSettings(env).write(text, "test", Date.now());
       const loaded = await loadSettings(bindings);
       expect(loaded.follow.groups).toEqual([]);
       expect(isStored(loaded, "qq:group:G1", "group")).toBe(false);
@@ -1056,7 +1057,7 @@ describe("settings documents", () => {
 
   it("applies a valid stored row (the control)", async ({ expect }) => {
     const bindings = without(PRODUCTION, "AKASHA_CONFIG");
-    await d1SettingsStore(env).write('{"follow":{"groups":["*"]}}', "test", Date.now());
+    await storedSettings(env).write('{"follow":{"groups":["*"]}}', "test", Date.now());
     const loaded = await loadSettings(bindings);
     expect(loaded.follow.groups).toEqual(["*"]);
   });

@@ -4,11 +4,11 @@
 // `public` only, whichever path reads them.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
-import { d1SettingsStore } from "../../src/composition/settings-source";
 import { uid as idOf } from "../support/identity";
 import { uid } from "../support/memory";
 import { summary } from "../support/private-material";
 import { registerChat } from "../support/sessions";
+import { storedSettings } from "../support/stored-settings";
 import { toolTurn } from "../support/turns";
 
 const run = uid().slice(0, 6);
@@ -18,7 +18,7 @@ const MEMBER = idOf("M");
 const MEMBER_P = idOf("MP");
 
 beforeAll(async () => {
-  await d1SettingsStore(env).write(
+  await storedSettings(env).write(
     JSON.stringify({
       identity: {
         enabled: true,

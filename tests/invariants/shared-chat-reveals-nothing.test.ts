@@ -5,7 +5,6 @@
 // write answers as a new one, so no reply tells a group that a hidden item exists.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
-import { d1SettingsStore } from "../../src/composition/settings-source";
 import {
   auditRows,
   c2cBodyWithIdentity,
@@ -14,6 +13,7 @@ import {
   linkRow,
 } from "../support/identity";
 import { memoryStore, newMemory, seedMemory, uid } from "../support/memory";
+import { storedSettings } from "../support/stored-settings";
 import { say, toolTurn } from "../support/turns";
 import { eventually } from "../support/wait";
 
@@ -25,7 +25,7 @@ const ADMIN_G = idOf("ADMING");
 const ADMIN_P = idOf("ADMINP");
 
 beforeAll(async () => {
-  await d1SettingsStore(env).write(
+  await storedSettings(env).write(
     JSON.stringify({
       identity: {
         enabled: true,

@@ -117,6 +117,48 @@ test("the dev-wing rules catch production code that reaches into src/workers/dev
   ]);
 });
 
+test("the dashboard rule catches a page that reaches the JSON routes or an adapter", () => {
+  const { status, violations } = check(path.join(root, "tests/fixtures/dashboard-rules"));
+  assert.notEqual(status, 0, "depcruise must fail on the fixture");
+  assert.deepEqual(violations.map((v) => `${v.rule.name} ${v.from} -> ${v.to}`).sort(), [
+    "dashboard-through-services src/workers/dashboard/audit-page.ts -> src/adapters/d1/d1-audit-log.ts",
+    "dashboard-through-services src/workers/dashboard/memory-page.ts -> src/workers/routes/memory-admin.routes.ts",
+  ]);
+});
+
+/**
+ * Calls back into the Worker over HTTP: a Request built or dispatched (`new Request(`, `.fetch(`,
+ * `.request(`) by production code of the Worker or the composition root. The admin faces read
+ * through the admin services instead; only the local-only dev console enters the webhook routes
+ * in process, as the platform's request would.
+ */
+const SELF_CALL = /\bnew Request\(|\.fetch\(|\.request\(|\bselfFetch\b|\bcallApi\b/;
+
+function selfCalls(base) {
+  const found = [];
+  for (const dir of ["src/workers", "src/composition"]) {
+    const abs = path.join(base, dir);
+    if (!existsSync(abs)) continue;
+    for (const f of readdirSync(abs, { recursive: true })) {
+      const file = `${dir}/${String(f).replaceAll(path.sep, "/")}`;
+      if (!/\.tsx?$/.test(file) || file.startsWith("src/workers/dev/")) continue;
+      const lines = readFileSync(path.join(base, file), "utf8").split("\n");
+      lines.forEach((line, i) => {
+        if (SELF_CALL.test(line) && !line.trim().startsWith("*") && !line.trim().startsWith("//"))
+          found.push(`${file}:${i + 1}`);
+      });
+    }
+  }
+  return found;
+}
+
+test("nothing in the Worker or the composition root calls back into the Worker over HTTP", () => {
+  assert.deepEqual(selfCalls(root), []);
+  assert.deepEqual(selfCalls(path.join(root, "tests/fixtures/dashboard-rules")), [
+    "src/workers/dashboard/calls-api.ts:5",
+  ]);
+});
+
 /** Every `new X(` of a class exported from src/adapters, in files outside adapters/ and composition/. */
 function adapterConstructionsOutsideComposition(base) {
   const list = (dir) =>

@@ -38,6 +38,12 @@ export type Stats = {
   readonly databaseBytes: number | null;
 };
 
+/** A model call that failed, as the overview's recent errors list it. */
+export type FailedCall = { at: number; source: string; message: string };
+
+/** The oldest message still kept per chat type, and how many there are. */
+export type KeptMessages = { targetType: string; oldest: number | null; messages: number };
+
 export class D1AdminStats {
   readonly #db: D1Database;
   constructor(db: D1Database) {
@@ -106,5 +112,28 @@ export class D1AdminStats {
       auditRows: c.auditRows ?? 0,
       databaseBytes: typeof size === "number" ? size : null,
     };
+  }
+
+  /** The newest failed model calls (model_usage records every call). */
+  async failedCalls(limit: number): Promise<FailedCall[]> {
+    const { results } = await this.#db
+      .prepare(
+        `SELECT at, provider || ' ' || model || ' (' || purpose || ')' AS source, coalesce(error_kind, 'failed') AS message
+         FROM model_usage WHERE ok = 0 ORDER BY at DESC LIMIT ?1`,
+      )
+      .bind(limit)
+      .all<FailedCall>();
+    return results;
+  }
+
+  /** Per chat type: the oldest message still kept and the count (retention as the overview shows it). */
+  async keptMessages(): Promise<KeptMessages[]> {
+    const { results } = await this.#db
+      .prepare(
+        `SELECT coalesce(c.target_type, 'unknown') AS targetType, min(m.ts) AS oldest, count(*) AS messages
+         FROM messages m LEFT JOIN chats c ON c.chat_key = m.chat_key GROUP BY 1 ORDER BY 1`,
+      )
+      .all<KeptMessages>();
+    return results;
   }
 }

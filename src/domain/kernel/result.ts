@@ -11,6 +11,8 @@ export type DomainError =
   | { kind: "not-found"; what: string }
   | { kind: "invalid"; field: string; reason: string }
   | { kind: "rate-limited"; retryAfterSeconds: number }
+  /** What was read changed before the write: nothing written; read again and retry. */
+  | { kind: "conflict"; reason: string }
   | { kind: "unavailable"; reason: string };
 
 export const invalid = (field: string, reason: string): Err<DomainError> =>

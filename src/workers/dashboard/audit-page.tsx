@@ -1,5 +1,5 @@
 /** Audit log: filter by actor, action (or family, `memory.`), chat and date. */
-import type { AuditRow } from "../../adapters/d1/d1-audit-log";
+import type { AuditRow } from "../../composition/request/insights-service";
 import { DataTable, DateRangeFields } from "./data-table";
 import { formatTime } from "./format";
 

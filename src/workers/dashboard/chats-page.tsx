@@ -1,5 +1,5 @@
 /** Chats & history: the chat list, and one chat's messages with text, sender and date filters. */
-import type { BrowsedMessage } from "../../adapters/d1/d1-message-browser";
+import type { BrowsedMessage } from "../../composition/request/chats-service";
 import { DataTable, DateRangeFields } from "./data-table";
 import { formatTime } from "./format";
 

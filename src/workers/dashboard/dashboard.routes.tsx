@@ -1,19 +1,14 @@
 /**
  * The dashboard pages under /admin, server-rendered with hono/jsx; the admin guard (and its
- * CSRF check of every POST) runs before them. Pages call the same adapters and validation as
- * the JSON API; the context preview goes through the API route itself, so both show the same.
+ * CSRF check of every POST) runs before them. Pages read and change everything through the
+ * request's admin services (`c.get("services")`), the same layer the JSON API is a face of,
+ * with the same input schemas (admin-input/).
  */
 import { type Context, Hono } from "hono";
-import { adminStats, auditLog, memoryAdmin, messageBrowser } from "../../composition/admin-services";
-import { chatRegistry } from "../../composition/chat-registry";
-import { d1SettingsAdmin } from "../../composition/settings-source";
-import { spendToday } from "../../composition/spend-ledger";
-import type { TurnPreview } from "../../domain/agent/turn-preview";
-import { effectiveSettings, replaceStoredLayer } from "../../domain/config/settings-edit";
+import { MemoryEditBody, MemoryListQuery } from "../admin-input/memory-input";
+import { PreviewAsk } from "../admin-input/preview-input";
+import { validate } from "../admin-input/validate";
 import type { AppEnv } from "../app-env";
-import { windowStart } from "../routes/insights.routes";
-import { MemoryEditBody, MemoryListQuery } from "../routes/memory-admin.routes";
-import { validate } from "../routes/zod-problem";
 import { AuditPage } from "./audit-page";
 import { ChatsPage, HistoryPage } from "./chats-page";
 import { fillDays } from "./day-chart";
@@ -33,7 +28,6 @@ const DAYS = 14;
 const DAY_MS = 86_400_000;
 
 const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
-const act = (c: Context<AppEnv>) => ({ actor: c.get("admin").actor, at: Date.now() });
 
 async function preview(
   c: Context<AppEnv>,
@@ -41,15 +35,20 @@ async function preview(
   sender: string,
   said: string,
 ): Promise<PreviewResult> {
-  const res = await c.get("selfFetch")(
-    new Request(new URL("/api/context/preview", c.req.url), {
-      method: "POST",
-      headers: { authorization: `Bearer ${c.get("config").adminToken}`, "content-type": "application/json" },
-      body: JSON.stringify({ chat, text: said, ...(sender ? { sender } : {}) }),
-    }),
-  );
-  const body = (await res.json()) as TurnPreview & { field?: string; reason?: string };
-  if (!res.ok) return { error: `${body.field ?? "preview"} ${body.reason ?? `failed (${res.status})`}` };
+  const ask = validate(PreviewAsk, { chat, text: said, ...(sender ? { sender } : {}) });
+  // A preview that fails shows as text on the page; the rest of the page stands.
+  const found = ask.ok
+    ? await c
+        .get("services")
+        .chats.preview(ask.value)
+        .catch(() => null)
+    : ask;
+  if (!found) return { error: "preview failed" };
+  if (!found.ok) {
+    const e = found.error;
+    return { error: e.kind === "invalid" ? `${e.field} ${e.reason}` : `preview ${e.kind}` };
+  }
+  const body = found.value;
   return { items: [...body.mandatory.pinned, ...body.recalled], readable: body.scopes.readable };
 }
 
@@ -59,7 +58,7 @@ async function memoryPage(c: Context<AppEnv>, extra: { notice?: string; error?: 
   const filters = Object.fromEntries(keys.map((k) => [k, q[k] ?? ""])) as MemoryFilters;
   const given = Object.fromEntries(Object.entries(filters).filter(([, v]) => v !== ""));
   const parsed = validate(MemoryListQuery, given);
-  const admin = memoryAdmin(c.env);
+  const admin = c.get("services").memory;
   const list = parsed.ok ? await admin.list(parsed.value) : { items: [], total: 0 };
   const error = parsed.ok
     ? extra.error
@@ -91,19 +90,16 @@ async function settingsPage(
   error?: { field: string; reason: string },
   notice?: string,
 ) {
-  const layers = await d1SettingsAdmin(c.env).layers();
-  const stored = layers.ok ? layers.value.stored : null;
-  const revision = layers.ok ? (layers.value.revision ?? null) : null;
-  const current = effectiveSettings({ var: layers.ok ? layers.value.var : {}, stored });
-  const storedText = typed ?? JSON.stringify(stored ?? {}, null, 2);
+  const view = await c.get("services").settings.read();
+  const storedText = typed ?? JSON.stringify(view.stored ?? {}, null, 2);
   return render(
     c,
     "/admin/settings",
     "Settings",
     <SettingsPage
-      effective={current.ok ? current.value.settings : null}
+      effective={view.effective}
       storedText={storedText}
-      revision={revision}
+      revision={view.revision}
       csrf={(await pageContext(c)).csrf}
       {...(error ? { error } : {})}
       {...(notice ? { notice } : {})}
@@ -119,14 +115,14 @@ export const dashboardRoutes = new Hono<AppEnv>()
   .route("/migrations", migrationsPageRoutes)
   .route("/sessions", sessionsDashboardRoutes)
   .get("/", async (c) => {
+    const insights = c.get("services").insights;
     const now = Date.now();
-    const start = windowStart(now, DAYS);
-    const stats = adminStats(c.env);
+    const start = insights.windowStart(DAYS, now);
     const [counts, today, total, spend, status] = await Promise.all([
-      stats.stats(start),
-      stats.usage(windowStart(now, 1), now + 1),
-      stats.usage(start, now + 1),
-      spendToday(c.env, now),
+      insights.stats(DAYS, now),
+      insights.usage(1, undefined, now),
+      insights.usage(DAYS, undefined, now),
+      insights.spendToday(undefined, now),
       overviewStatus(c),
     ]);
     return render(
@@ -144,7 +140,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
     );
   })
   .get("/chats", async (c) => {
-    const chats = await chatRegistry(c.env).list();
+    const chats = await c.get("services").chats.list();
     return render(c, "/admin/chats", "Chats", <ChatsPage chats={chats} />);
   })
   .get("/chats/:chat", async (c) => {
@@ -152,7 +148,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
     const q = c.req.query();
     const from = dayStart(q.from);
     const until = dayStart(q.until);
-    const messages = await messageBrowser(c.env).messages(chatKey, {
+    const messages = await c.get("services").chats.browse(chatKey, {
       limit: 200,
       ...(q.q ? { text: q.q } : {}),
       ...(q.sender ? { sender: q.sender } : {}),
@@ -172,7 +168,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
   .post("/memory/:id/:action{archive|restore}", async (c) => {
     const id = c.req.param("id");
     const action = c.req.param("action") as "archive" | "restore";
-    const done = await memoryAdmin(c.env).changeStatus(id, action, act(c));
+    const done = await c.get("services").memory.changeStatus(id, action);
     const notice = done.ok
       ? `${action === "archive" ? "Archived" : "Restored"} ${id}.`
       : `Could not ${action} ${id}.`;
@@ -182,12 +178,12 @@ export const dashboardRoutes = new Hono<AppEnv>()
     const id = c.req.param("id");
     const form = await c.req.parseBody();
     if (form.confirm !== id) return memoryPage(c, { error: "Tick “sure” to forget an item." });
-    const forgotten = await memoryAdmin(c.env).forget(id, act(c));
+    const forgotten = await c.get("services").memory.forget(id);
     const notice = forgotten ? `Forgot ${id}.` : `No item ${id}.`;
     return c.redirect(`/admin/memory?notice=${encodeURIComponent(notice)}`, 303);
   })
   .get("/memory/:id/edit", async (c) => {
-    const item = await memoryAdmin(c.env).get(c.req.param("id"));
+    const item = await c.get("services").memory.get(c.req.param("id"));
     if (!item) return c.notFound();
     return render(
       c,
@@ -197,7 +193,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
     );
   })
   .post("/memory/:id/edit", async (c) => {
-    const admin = memoryAdmin(c.env);
+    const admin = c.get("services").memory;
     const item = await admin.get(c.req.param("id"));
     if (!item) return c.notFound();
     const form = await c.req.parseBody();
@@ -219,14 +215,16 @@ export const dashboardRoutes = new Hono<AppEnv>()
         400,
       );
     }
-    await admin.edit(item.nodeId, edit.value, act(c));
+    await admin.edit(item.nodeId, edit.value);
     return c.redirect(`/admin/memory?notice=${encodeURIComponent(`Saved ${item.nodeId}.`)}`, 303);
   })
   .get("/settings", (c) => settingsPage(c))
   .post("/settings", async (c) => {
     const form = await c.req.parseBody();
     const typed = typeof form.stored === "string" ? form.stored : "";
-    const revision = form.fresh === "1" ? null : typeof form.revision === "string" ? form.revision : null;
+    // The form always carries the revision it was read at; a post without one saves against
+    // whatever this request reads, as the API does without If-Match.
+    const revision = typeof form.revision === "string" ? form.revision : undefined;
     let document: unknown;
     try {
       document = JSON.parse(typed);
@@ -236,37 +234,20 @@ export const dashboardRoutes = new Hono<AppEnv>()
         reason: `is not valid JSON (${(e as Error).message})`,
       });
     }
-    const settings = d1SettingsAdmin(c.env);
-    const layers = await settings.layers();
-    if (!layers.ok) return settingsPage(c, typed, { field: layers.error.field, reason: layers.error.reason });
-    const edit = replaceStoredLayer(layers.value, document);
-    if (!edit.ok)
-      return settingsPage(
-        c,
-        typed,
-        edit.error.kind === "invalid" ? edit.error : { field: "(document)", reason: "is invalid" },
-      );
-    const { actor, at } = act(c);
-    if (!(await settings.save(edit.value.stored, actor, revision)))
+    const saved = await c.get("services").settings.replace(document, revision);
+    if (saved.ok) return settingsPage(c, undefined, undefined, "Saved.");
+    if (saved.error.kind === "conflict")
       return settingsPage(c, typed, {
         field: "revision",
         reason: "the stored settings changed since this page was loaded; reload and edit again",
       });
-    await auditLog(c.env).record({
-      at,
-      actor,
-      action: "config.replace",
-      chatKey: null,
-      target: "settings",
-      detail: { via: "dashboard" },
-    });
-    return settingsPage(c, undefined, undefined, "Saved.");
+    return settingsPage(c, typed, saved.error);
   })
   .get("/audit", async (c) => {
     const q = c.req.query();
     const from = dayStart(q.from);
     const until = dayStart(q.until);
-    const entries = await auditLog(c.env).list({
+    const entries = await c.get("services").insights.audit({
       limit: 200,
       ...(q.actor ? { actor: q.actor } : {}),
       ...(q.action ? { action: q.action } : {}),

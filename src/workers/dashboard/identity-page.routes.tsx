@@ -1,20 +1,18 @@
 /** The Identity page and its link/unlink forms (the admin guard has checked the CSRF token). */
 import { type Context, Hono } from "hono";
+import type { DomainError } from "../../domain/kernel/result";
+import type { SessionOperation } from "../../domain/sessions/session-operation";
+import { requestLine } from "../admin-input/request-line";
 import type { AppEnv } from "../app-env";
-import {
-  identityOverview,
-  identityProblem,
-  linkFromAdmin,
-  readReports,
-  unlinkFromAdmin,
-} from "../routes/identity-admin.routes";
-import { runSessionRequest } from "../routes/sessions.routes";
 import type { PendingForget } from "./forget-person-panel";
 import { IdentityPage } from "./identity-page";
 import { pageContext } from "./page-context";
 import { render } from "./page-render";
 
 const field = (v: unknown) => (typeof v === "string" ? v.trim() : "");
+const said = (e: DomainError) => (e.kind === "invalid" ? `${e.field} ${e.reason}` : e.kind);
+const run = (c: Context<AppEnv>, op: SessionOperation, body?: unknown) =>
+  c.get("services").sessions.run(op, requestLine(c, body));
 
 async function identityPage(
   c: Context<AppEnv>,
@@ -25,7 +23,8 @@ async function identityPage(
     forget?: PendingForget;
   } = {},
 ) {
-  const [overview, reports] = await Promise.all([identityOverview(c.env), readReports(c.env)]);
+  const identity = c.get("services").identity;
+  const [overview, reports] = await Promise.all([identity.overview(), identity.readers()]);
   return render(
     c,
     "/admin/identity",
@@ -42,21 +41,15 @@ export const identityPageRoutes = new Hono<AppEnv>()
     const typed = { account: field(form.account), person: field(form.person) };
     if (!typed.account || !typed.person)
       return identityPage(c, { error: "account and person are required", typed });
-    const linked = await linkFromAdmin(c, typed.account, typed.person);
-    if (!linked.ok) {
-      const p = identityProblem(linked.error);
-      return identityPage(c, { error: `${p.field} ${p.reason}`, typed });
-    }
+    const linked = await c.get("services").identity.link(typed.account, typed.person);
+    if (!linked.ok) return identityPage(c, { error: said(linked.error), typed });
     const notice = `Linked ${linked.value.account} to ${linked.value.personId}.`;
     return c.redirect(`/admin/identity?notice=${encodeURIComponent(notice)}`, 303);
   })
   .post("/unlink", async (c) => {
     const form = await c.req.parseBody();
-    const unlinked = await unlinkFromAdmin(c, field(form.account));
-    if (!unlinked.ok) {
-      const p = identityProblem(unlinked.error);
-      return identityPage(c, { error: `${p.field} ${p.reason}` });
-    }
+    const unlinked = await c.get("services").identity.unlink(field(form.account));
+    if (!unlinked.ok) return identityPage(c, { error: said(unlinked.error) });
     const notice = `Unlinked ${unlinked.value.account}.`;
     return c.redirect(`/admin/identity?notice=${encodeURIComponent(notice)}`, 303);
   })
@@ -64,12 +57,7 @@ export const identityPageRoutes = new Hono<AppEnv>()
   .get("/forget", async (c) => {
     const person = field(c.req.query("person"));
     if (!person) return identityPage(c, { error: "person is required" });
-    const answer = await runSessionRequest(
-      c,
-      { op: "forget-person-preview", person },
-      undefined,
-      "dashboard",
-    );
+    const answer = await run(c, { op: "forget-person-preview", person });
     if (!answer.ok) return identityPage(c, { error: answer.text });
     return identityPage(c, { forget: { person, preview: answer.data.preview as PendingForget["preview"] } });
   })
@@ -79,21 +67,15 @@ export const identityPageRoutes = new Hono<AppEnv>()
     const person = field(form.person);
     const confirm = field(form.confirm);
     if (!person) return identityPage(c, { error: "person is required" });
-    const answer = await runSessionRequest(
+    const answer = await run(
       c,
       { op: "forget-person", person, yes: confirm === person },
       { person, confirm },
-      "dashboard",
     );
     if (answer.ok) return c.redirect(`/admin/identity?notice=${encodeURIComponent(answer.text)}`, 303);
     if (answer.error.kind === "invalid" && answer.error.field === "yes") {
       // Not confirmed: the confirm step again, with the counts as they are now.
-      const again = await runSessionRequest(
-        c,
-        { op: "forget-person-preview", person },
-        undefined,
-        "dashboard",
-      );
+      const again = await run(c, { op: "forget-person-preview", person });
       if (again.ok)
         return identityPage(c, {
           error: `Nothing was removed: type ${person} to confirm.`,

@@ -2,15 +2,16 @@
  * Identity: people (declared in settings and stored), account links, observations, admins,
  * chat domains, linking and unlinking accounts, and who can read what in each shared chat.
  */
+
+import type { IdentityService } from "../../composition/request/identity-service";
 import type { ChatReadReport } from "../../domain/agent/chat-readers";
 import { CSRF_FIELD } from "../auth/csrf";
-import type { identityOverview } from "../routes/identity-admin.routes";
 import { DataTable } from "./data-table";
 import { ForgetPersonPanel, forgetPersonHref, type PendingForget } from "./forget-person-panel";
 import { formatTime } from "./format";
 import { NoRisk, RiskMarker, ScopeRead } from "./risk-marker";
 
-type Overview = Awaited<ReturnType<typeof identityOverview>>;
+type Overview = Awaited<ReturnType<IdentityService["overview"]>>;
 
 function ReadersTable(props: { reports: readonly ChatReadReport[] }) {
   return (

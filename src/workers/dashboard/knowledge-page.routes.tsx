@@ -1,22 +1,40 @@
 /**
- * The Knowledge page: what it shows comes from the /api/kb routes themselves (collections,
- * documents, node tree, search), so the page shows exactly what the API answers. Uploads go
- * from the browser straight to the import route (upload-script.ts).
+ * The Knowledge page: collections, documents, the node tree and the search playground, read
+ * through the same knowledge service as the /api/kb routes, so the page shows exactly what the
+ * API answers. Uploads go from the browser straight to the import route (upload-script.ts).
  */
 import { type Context, Hono } from "hono";
-import type { CollectionInfo, StoredDocument } from "../../domain/knowledge/collection";
-import type { ContextNode } from "../../domain/retrieval/context-node";
+import type { DomainError } from "../../domain/kernel/result";
+import { CreateCollectionBody, KnowledgeSearchBody } from "../admin-input/knowledge-input";
+import { validate } from "../admin-input/validate";
 import type { AppEnv } from "../app-env";
-import { callApi } from "./admin-api";
-import { KnowledgePage, type KnowledgeView, type SearchAnswer } from "./knowledge-page";
+import { KnowledgePage, type KnowledgeView } from "./knowledge-page";
 import { pageContext } from "./page-context";
 import { render } from "./page-render";
 import { UPLOAD_SCRIPT } from "./upload-script";
 
+/** A refusal as one line on the page. */
+const said = (e: DomainError) =>
+  e.kind === "invalid" ? `${e.field} ${e.reason}` : e.kind === "not-found" ? `no ${e.what}` : e.kind;
+
+async function searched(
+  c: Context<AppEnv>,
+  query: string,
+  selected: string,
+): Promise<KnowledgeView["search"]> {
+  const ask = validate(KnowledgeSearchBody, { query, ...(selected ? { collections: [selected] } : {}) });
+  if (!ask.ok) return { query, answer: null, error: said(ask.error) };
+  try {
+    return { query, answer: await c.get("services").knowledge.search(ask.value) };
+  } catch (e) {
+    return { query, answer: null, error: String(e) };
+  }
+}
+
 async function knowledgePage(c: Context<AppEnv>, extra: { notice?: string; error?: string } = {}) {
+  const knowledge = c.get("services").knowledge;
   const q = c.req.query();
-  const listed = await callApi<{ collections: CollectionInfo[] }>(c, "GET", "/kb/collections");
-  const collections = listed.ok ? listed.value.collections : [];
+  const collections = await knowledge.collections();
   const selected = q.collection && collections.some((x) => x.name === q.collection) ? q.collection : "";
   const view: KnowledgeView = {
     collections,
@@ -28,31 +46,14 @@ async function knowledgePage(c: Context<AppEnv>, extra: { notice?: string; error
     ...extra,
   };
   if (view.selected) {
-    const docs = await callApi<{ documents: StoredDocument[] }>(
-      c,
-      "GET",
-      `/kb/collections/${encodeURIComponent(view.selected)}`,
-    );
-    if (docs.ok) view.documents = docs.value.documents;
+    view.documents = (await knowledge.collection(view.selected))?.documents ?? null;
     const doc = view.documents?.find((d) => d.documentId === q.doc);
     if (doc) {
-      const tree = await callApi<{ node: ContextNode; related: ContextNode[] }>(
-        c,
-        "GET",
-        `/kb/nodes/${encodeURIComponent(doc.documentId)}?mode=subtree`,
-      );
-      if (tree.ok) view.tree = { document: doc.sourceId, nodes: tree.value.related };
+      const tree = await knowledge.readNode(doc.documentId, "subtree");
+      if (tree) view.tree = { document: doc.sourceId, nodes: tree.related };
     }
   }
-  if (view.search.query) {
-    const found = await callApi<SearchAnswer>(c, "POST", "/kb/search", {
-      query: view.search.query,
-      ...(selected ? { collections: [selected] } : {}),
-    });
-    view.search = found.ok
-      ? { query: view.search.query, answer: found.value }
-      : { query: view.search.query, answer: null, error: found.error };
-  }
+  if (view.search.query) view.search = await searched(c, view.search.query, selected);
   return render(c, "/admin/knowledge", "Knowledge", <KnowledgePage {...view} />, extra.error ? 400 : 200);
 }
 
@@ -62,11 +63,10 @@ export const knowledgePageRoutes = new Hono<AppEnv>()
     const form = await c.req.parseBody();
     const name = typeof form.name === "string" ? form.name.trim() : "";
     const title = typeof form.title === "string" ? form.title.trim() : "";
-    const made = await callApi<{ created: boolean }>(c, "POST", "/kb/collections", {
-      name,
-      ...(title ? { title } : {}),
-    });
-    if (!made.ok) return knowledgePage(c, { error: made.error });
+    const body = validate(CreateCollectionBody, { name, ...(title ? { title } : {}) });
+    if (!body.ok) return knowledgePage(c, { error: said(body.error) });
+    const made = await c.get("services").knowledge.createCollection(body.value);
+    if (!made.ok) return knowledgePage(c, { error: said(made.error) });
     const notice = made.value.created ? `Created ${name}.` : `${name} already exists.`;
     return c.redirect(
       `/admin/knowledge?collection=${encodeURIComponent(name)}&notice=${encodeURIComponent(notice)}`,

@@ -2,7 +2,7 @@
  * Memory: browse and filter items, archive/restore/forget them, the dreaming candidates, and
  * the context preview — what the bot would see if a sender said a text in a chat.
  */
-import type { CandidateRow } from "../../adapters/d1/d1-memory-admin";
+import type { CandidateRow } from "../../composition/request/memory-service";
 import type { PreviewItem } from "../../domain/agent/turn-preview";
 import type { MemoryItem } from "../../domain/memory/memory";
 import { SENSITIVITIES } from "../../domain/memory/memory";

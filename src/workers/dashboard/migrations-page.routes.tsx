@@ -1,7 +1,6 @@
 /** The Migrations page: generate a plan, apply the ticked rows, roll back (CSRF checked by the guard). */
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../app-env";
-import { ownerPlans } from "../routes/migrations.routes";
 import { MigrationsPage } from "./migrations-page";
 import { pageContext } from "./page-context";
 import { render } from "./page-render";
@@ -13,7 +12,7 @@ async function migrationsPage(
   id: string | undefined,
   extra: { notice?: string; error?: string } = {},
 ) {
-  const plans = ownerPlans(c);
+  const plans = c.get("services").migrations;
   const plan = id && PLAN_ID.test(id) ? await plans.get(id) : null;
   return render(
     c,
@@ -37,7 +36,7 @@ export const migrationsPageRoutes = new Hono<AppEnv>()
     const kind = form.kind;
     if (kind !== "scope-migration" && kind !== "sensitivity-backfill")
       return migrationsPage(c, undefined, { error: "kind must be scope-migration or sensitivity-backfill" });
-    const made = await ownerPlans(c).create(kind, c.get("admin").actor, Date.now());
+    const made = await c.get("services").migrations.create(kind);
     return back(c, made.id, `Generated a ${kind} plan with ${made.plan.entries.length} row(s).`);
   })
   .post("/plans/:id/apply", async (c) => {
@@ -51,7 +50,7 @@ export const migrationsPageRoutes = new Hono<AppEnv>()
       const to = form[`to:${nodeId}`];
       return { nodeId, ...(typeof to === "string" && to ? { to } : {}) };
     });
-    const done = await ownerPlans(c).apply(id, approve, c.get("admin").actor, Date.now());
+    const done = await c.get("services").migrations.apply(id, approve);
     if (!done.ok)
       return migrationsPage(c, id, {
         error:
@@ -67,7 +66,7 @@ export const migrationsPageRoutes = new Hono<AppEnv>()
     if (!PLAN_ID.test(id)) return migrationsPage(c, undefined, { error: "id must be a plan id" });
     const form = await c.req.parseBody();
     if (form.confirm !== id) return migrationsPage(c, id, { error: "Tick “sure” to roll back." });
-    const done = await ownerPlans(c).rollback(id, c.get("admin").actor, Date.now());
+    const done = await c.get("services").migrations.rollback(id);
     if (!done.ok)
       return migrationsPage(c, id, {
         error:

@@ -3,7 +3,7 @@
  * approve (a manual_review row also needs its target chat), apply, roll back. The plan's
  * before-states are the backup; every step is audited.
  */
-import type { StoredPlan } from "../../adapters/d1/owner-migrations/d1-owner-plans";
+import type { StoredPlan } from "../../composition/request/migrations-service";
 import type { ScopeMigrationEntry } from "../../domain/memory/scope-migration";
 import type { BackfillEntry } from "../../domain/memory/sensitivity-backfill";
 import { CSRF_FIELD } from "../auth/csrf";

@@ -1,5 +1,5 @@
 /** Overview: counts, messages per day, model usage today and over the window. */
-import type { Stats, UsageRow } from "../../adapters/d1/d1-admin-stats";
+import type { Stats, UsageRow } from "../../composition/request/insights-service";
 import type { SpendReport } from "../../domain/spend/spend-report";
 import { DayChart } from "./day-chart";
 import { formatBytes } from "./format";

@@ -1,16 +1,9 @@
 /** The overview's operational sections: recent errors, retention status, embeddings status. */
-import type { RecentError } from "../../composition/recent-errors";
-import type { RetentionStatus } from "../../composition/retention-status";
+
+import type { RecentError, RetentionStatus } from "../../composition/request/insights-service";
+import type { EmbeddingsStatus } from "../../composition/request/knowledge-service";
 import { DataTable } from "./data-table";
 import { formatTime } from "./format";
-
-export type EmbeddingsStatus = {
-  read: string;
-  write: string;
-  models: { key: string; model: string; index: string; read: boolean; [k: string]: unknown }[];
-  /** Every version with stored vectors; one not in use can be retired (`embeddings retire`). */
-  stored?: { model: string; vectors: number; inUse: boolean }[];
-};
 
 export type OverviewStatusProps = {
   errors: readonly RecentError[];

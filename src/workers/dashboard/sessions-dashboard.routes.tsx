@@ -1,16 +1,13 @@
 /**
  * The Sessions page's routes under /admin/sessions. Every change goes through the same
- * `runSessionRequest` as the admin API (validation, confirmation, audit with the acting admin),
+ * sessions service as the admin API (validation, confirmation, audit with the acting admin),
  * and answers with the page again or a redirect carrying a notice.
  */
 import { type Context, Hono } from "hono";
-import { sessionRegistry } from "../../composition/session-registry";
-import { settingsSource } from "../../composition/settings-source";
-import { exposuresOfLink, privateChatsReadBy } from "../../domain/sessions/cluster-exposure";
+import { privateChatsReadBy } from "../../domain/sessions/cluster-exposure";
 import type { SessionOperation } from "../../domain/sessions/session-operation";
+import { requestLine } from "../admin-input/request-line";
 import type { AppEnv } from "../app-env";
-import { backfillOverview, restartBackfillRequest } from "../routes/backfill.routes";
-import { runSessionRequest } from "../routes/sessions.routes";
 import { BackfillPanel } from "./backfill-panel";
 import { Layout } from "./layout";
 import { pageContext } from "./page-context";
@@ -23,10 +20,10 @@ async function page(
   extra: { notice?: string; error?: string; pending?: PendingLink } = {},
   status: 200 | 400 = 200,
 ) {
-  const settings = settingsSource(c.env);
+  const services = c.get("services");
   const [sessions, backfill] = await Promise.all([
-    sessionRegistry(c.env, () => settings.current()).list({ limit: LIMIT }),
-    backfillOverview(c.env),
+    services.sessions.list(LIMIT),
+    services.backfill.overview(),
   ]);
   const exposures = sessions.flatMap((s) => privateChatsReadBy(s, sessions));
   const names = new Map(
@@ -38,7 +35,7 @@ async function page(
       <SessionsPage sessions={sessions} exposures={exposures} csrf={context.csrf} {...extra} />
       <BackfillPanel
         groups={backfill.groups}
-        configured={Boolean(c.get("config").onebot.apiBase) && backfill.settings.backfill.enabled}
+        configured={backfill.configured}
         names={names}
         csrf={context.csrf}
       />
@@ -50,8 +47,11 @@ async function page(
 const field = (form: Record<string, unknown>, key: string) =>
   typeof form[key] === "string" ? (form[key] as string).trim() : "";
 
+const run = (c: Context<AppEnv>, op: SessionOperation, body?: unknown) =>
+  c.get("services").sessions.run(op, requestLine(c, body));
+
 async function change(c: Context<AppEnv>, op: SessionOperation, body: unknown) {
-  const answer = await runSessionRequest(c, op, body, "dashboard");
+  const answer = await run(c, op, body);
   if (!answer.ok) return page(c, { error: answer.text }, 400);
   return c.redirect(`/admin/sessions?notice=${encodeURIComponent(answer.text)}`, 303);
 }
@@ -63,22 +63,18 @@ export const sessionsDashboardRoutes = new Hono<AppEnv>()
     const a = field(form, "a");
     const b = field(form, "b");
     const yes = field(form, "confirm") === "yes";
-    const answer = await runSessionRequest(c, { op: "link", a, b, yes }, { a, b, confirm: yes }, "dashboard");
+    const answer = await run(c, { op: "link", a, b, yes }, { a, b, confirm: yes });
     if (answer.ok) return c.redirect(`/admin/sessions?notice=${encodeURIComponent(answer.text)}`, 303);
     // The confirmation step: the same link again, with whose memory it exposes spelled out.
     if (answer.error.kind === "invalid" && answer.error.field === "yes") {
-      const registry = sessionRegistry(c.env, () => settingsSource(c.env).current());
-      const [sa, sb] = await Promise.all([registry.resolve(a), registry.resolve(b)]);
-      if (sa && sb) {
-        const exposures = exposuresOfLink(await registry.members(sa.clusterId), sb);
-        return page(c, { pending: { a, b, exposures } }, 400);
-      }
+      const exposures = await c.get("services").sessions.linkExposures(a, b);
+      if (exposures) return page(c, { pending: { a, b, exposures } }, 400);
     }
     return page(c, { error: answer.text }, 400);
   })
   .post("/backfill/restart", async (c) => {
     const chat = field(await c.req.parseBody(), "chat");
-    const restarted = await restartBackfillRequest(c, chat, "dashboard");
+    const restarted = await c.get("services").backfill.restart(chat);
     if (!restarted.ok) {
       const e = restarted.error;
       const reason =
@@ -107,12 +103,7 @@ export const sessionsDashboardRoutes = new Hono<AppEnv>()
   })
   .get("/:ref/export", async (c) => {
     const log = c.req.query("log") === "true";
-    const answer = await runSessionRequest(
-      c,
-      { op: "export", ref: c.req.param("ref"), log },
-      undefined,
-      "dashboard",
-    );
+    const answer = await run(c, { op: "export", ref: c.req.param("ref"), log });
     if (!answer.ok) return page(c, { error: answer.text }, 400);
     const session = answer.data.session as { sessionId: string };
     return c.body(String(answer.data.markdown), 200, {

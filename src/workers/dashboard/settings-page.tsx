@@ -4,7 +4,8 @@ import { CSRF_FIELD } from "../auth/csrf";
 export function SettingsPage(props: {
   effective: unknown;
   storedText: string;
-  revision: string | null;
+  /** The stored layer's revision as read: the save is refused if it changed meanwhile. */
+  revision: string;
   csrf: string | null;
   error?: { field: string; reason: string };
   notice?: string;
@@ -22,8 +23,7 @@ export function SettingsPage(props: {
       )}
       <form method="post" action="/admin/settings">
         {props.csrf && <input type="hidden" name={CSRF_FIELD} value={props.csrf} />}
-        <input type="hidden" name="revision" value={props.revision ?? ""} />
-        <input type="hidden" name="fresh" value={props.revision === null ? "1" : "0"} />
+        <input type="hidden" name="revision" value={props.revision} />
         <textarea name="stored" spellcheck={false}>
           {props.storedText}
         </textarea>

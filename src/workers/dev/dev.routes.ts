@@ -1,19 +1,21 @@
 /**
  * Local-only dev console (mounted only in local mode). POST /dev/message turns
  * `{chat, sender, text}` into the event the platform would send, signs it exactly as the
- * platform does, posts it through the real webhook path and answers with the replies the
- * bot sent once the turn is done (or after 10 s).
+ * platform does, hands it to the real webhook routes (in process, as the platform's request
+ * would reach them) and answers with the replies the bot sent once the turn is done (or
+ * after 10 s).
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { signOneBotBody } from "../../adapters/onebot/onebot-signature";
 import { signQqMessage } from "../../adapters/qq/qq-signature";
 import { chatSession } from "../../composition/chat-stub";
-import type { RuntimeConfig } from "../../composition/runtime-config";
+import { type RuntimeConfig, readRuntimeConfig } from "../../composition/runtime-config";
 import { type ChatAddress, chatKeyOf, parseChatKey } from "../../domain/chat/chat-address";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
 import { jsonBody } from "../json-body";
+import { webhookRoutes } from "../routes/webhook.routes";
 
 const TURN_WAIT_MS = 10_000;
 const POLL_MS = 25;
@@ -47,10 +49,7 @@ export const devRoutes = new Hono<AppEnv>().post("/message", jsonBody(DevMessage
       reason: "use qq:group:<id>, qq:private:<id>, onebot:group:<id> or onebot:private:<id>",
     });
   }
-  const url = new URL(simulated.path, c.req.url);
-  const webhook = await c.get("selfFetch")(
-    new Request(url, { method: "POST", headers: simulated.headers, body: simulated.body }),
-  );
+  const webhook = await deliver(c, simulated);
   if (!webhook.ok)
     return problem(c, {
       kind: "unavailable",
@@ -71,6 +70,25 @@ export const devRoutes = new Hono<AppEnv>().post("/message", jsonBody(DevMessage
     replies: status.replies.filter((r) => r.state === "sent").map((r) => r.text),
   });
 });
+
+/** The webhook routes with the runtime config they expect, as the app mounts them under /webhook. */
+const webhooks = new Hono<AppEnv>()
+  .use("*", async (c, next) => {
+    c.set("config", readRuntimeConfig(c.env));
+    await next();
+  })
+  .route("/webhook", webhookRoutes);
+
+async function deliver(c: Context<AppEnv>, simulated: Simulated): Promise<Response> {
+  let executionCtx: Context<AppEnv>["executionCtx"] | undefined;
+  try {
+    executionCtx = c.executionCtx;
+  } catch {
+    // No execution context (app.request in tests): the webhook runs without one too.
+  }
+  const init = { method: "POST", headers: simulated.headers, body: simulated.body };
+  return webhooks.request(new URL(simulated.path, c.req.url).toString(), init, c.env, executionCtx);
+}
 
 async function simulate(
   address: ChatAddress,

@@ -11,9 +11,8 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { memoryContentHash } from "../../adapters/d1/d1-memory-store";
 import { chatSession } from "../../composition/chat-stub";
-import { d1SettingsStore, readSettingsLayers } from "../../composition/settings-source";
+import { adminServices } from "../../composition/request/admin-services";
 import { accountKey, type ChatKey } from "../../domain/chat/chat-address";
-import { changedPaths, replaceStoredLayer } from "../../domain/config/settings-edit";
 import { memoryMatch } from "../../domain/memory/memory-query";
 import { indexText } from "../../domain/text/search-tokens";
 import type { AppEnv } from "../app-env";
@@ -240,21 +239,9 @@ export const memoryBenchRoutes = new Hono<AppEnv>()
     });
   })
   .post("/settings", jsonBody(z.record(z.string(), z.unknown())), async (c) => {
-    // Validated like the admin API's write (over the var layer), and audited like it.
-    const read = await readSettingsLayers(c.env);
-    const previous = read.stored.ok ? read.stored.value : null;
-    const edit = replaceStoredLayer({ var: read.var, stored: previous }, c.req.valid("json"));
-    if (!edit.ok) return problem(c, edit.error);
-    const at = Date.now();
-    const changed = changedPaths(previous ?? {}, edit.value.stored);
-    await d1SettingsStore(c.env).write(JSON.stringify(edit.value.stored), BENCH_AUTHOR, at, {
-      dedupeKey: `config.replace:${at}:${crypto.randomUUID()}`,
-      at,
-      actor: BENCH_AUTHOR,
-      action: "config.replace",
-      chatKey: null,
-      target: "settings",
-      detail: { via: "dev-bench", changed: changed.length, paths: changed.join(", ").slice(0, 500) },
-    });
+    // Through the settings service the admin API uses: validated, compare-and-set, audited.
+    const who = { actor: BENCH_AUTHOR, via: "dev-bench", config: c.get("config") } as const;
+    const saved = await adminServices(c.env, who).settings.replace(c.req.valid("json"));
+    if (!saved.ok) return problem(c, saved.error);
     return c.json({ ok: true });
   });

@@ -1,10 +1,11 @@
-/** The admin JSON API: chat registry, message log and behaviour settings. Auth is applied by the app. */
+/**
+ * The admin JSON API: chat registry, message log and behaviour settings. Auth is applied by
+ * the app. The settings carry their revision as an `ETag`; a `PUT` with `If-Match` saves only
+ * while the stored layer is still that revision (409 otherwise), and without it only while it
+ * is still what the `PUT` itself read.
+ */
 import { Hono } from "hono";
-import { chatRegistry } from "../../composition/chat-registry";
-import { ConfigError } from "../../composition/runtime-config";
-import { d1SettingsStore, readSettingsLayers } from "../../composition/settings-source";
 import { parseChatKey } from "../../domain/chat/chat-address";
-import { changedPaths, effectiveSettings, replaceStoredLayer } from "../../domain/config/settings-edit";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
 import { parseJsonBytes, readRawBody } from "../raw-body";
@@ -26,7 +27,7 @@ function intParam(raw: string | undefined, name: string, fallback: number, min: 
 
 export const adminRoutes = new Hono<AppEnv>()
   .get("/chats", async (c) => {
-    const chats = await chatRegistry(c.env).list();
+    const chats = await c.get("services").chats.list();
     return c.json({ chats });
   })
   .get("/messages", async (c) => {
@@ -49,22 +50,12 @@ export const adminRoutes = new Hono<AppEnv>()
       Number.MAX_SAFE_INTEGER,
     );
     if (!before.ok) return problem(c, before.error);
-    const messages = await chatRegistry(c.env).messages(chat, limit.value, before.value);
+    const messages = await c.get("services").chats.messages(chat, limit.value, before.value);
     return c.json({ chat, messages });
   })
   .get("/settings", async (c) => {
-    const read = await readSettingsLayers(c.env);
-    const stored = read.stored.ok ? read.stored.value : null;
-    const current = effectiveSettings({ var: read.var, stored });
-    if (!current.ok) throw new ConfigError(`${current.error.field} ${current.error.reason}`);
-    // A stored layer that does not validate is ignored whole by the loader; say so.
-    const storedError = read.stored.ok ? current.value.storedError : read.stored.error;
-    return c.json({
-      effective: current.value.settings,
-      stored,
-      var: read.var,
-      ...(storedError ? { storedError: { field: storedError.field, reason: storedError.reason } } : {}),
-    });
+    const { revision, ...view } = await c.get("services").settings.read();
+    return c.json(view, 200, { etag: `"${revision}"` });
   })
   .put("/settings", async (c) => {
     const body = await readRawBody(c.req.raw, MAX_SETTINGS_BYTES);
@@ -77,21 +68,11 @@ export const adminRoutes = new Hono<AppEnv>()
       });
     const parsed = parseJsonBytes(body.bytes);
     if (!parsed.ok) return problem(c, { kind: "invalid", field: "(body)", reason: parsed.reason });
-    const read = await readSettingsLayers(c.env);
-    const previous = read.stored.ok ? read.stored.value : null;
-    const edit = replaceStoredLayer({ var: read.var, stored: previous }, parsed.value);
-    if (!edit.ok) return problem(c, edit.error);
-    const at = Date.now();
-    const actor = c.get("admin").actor;
-    const changed = changedPaths(previous ?? {}, edit.value.stored);
-    await d1SettingsStore(c.env).write(JSON.stringify(edit.value.stored), actor, at, {
-      dedupeKey: `config.replace:${at}:${crypto.randomUUID()}`,
-      at,
-      actor,
-      action: "config.replace",
-      chatKey: null,
-      target: "settings",
-      detail: { via: "api", changed: changed.length, paths: changed.join(", ").slice(0, 500) },
-    });
-    return c.json({ effective: edit.value.effective, stored: edit.value.stored });
+    const ifMatch = c.req
+      .header("if-match")
+      ?.trim()
+      .replace(/^(W\/)?"(.*)"$/, "$2");
+    const saved = await c.get("services").settings.replace(parsed.value, ifMatch);
+    if (!saved.ok) return problem(c, saved.error);
+    return c.json({ effective: saved.value.effective, stored: saved.value.stored });
   });

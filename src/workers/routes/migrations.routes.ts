@@ -5,8 +5,7 @@
  */
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { PLAN_KINDS } from "../../adapters/d1/owner-migrations/d1-owner-plans";
-import { ownerPlans as plansOf } from "../../composition/owner-plans";
+import { PLAN_KINDS } from "../../composition/request/migrations-service";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
 import { jsonBody } from "../json-body";
@@ -29,37 +28,29 @@ const ApplyBody = z
   })
   .strict();
 
-export const ownerPlans = (c: Context<AppEnv>) =>
-  plansOf(c.env, c.get("config").mode === "local" ? "local" : "remote");
-
 const planId = (c: Context<AppEnv>) => PlanId.safeParse(c.req.param("id"));
 
 export const migrationsRoutes = new Hono<AppEnv>()
-  .get("/plans", async (c) => c.json({ plans: await ownerPlans(c).list(20) }))
+  .get("/plans", async (c) => c.json({ plans: await c.get("services").migrations.list(20) }))
   .post("/plans", jsonBody(CreateBody), async (c) => {
-    const created = await ownerPlans(c).create(c.req.valid("json").kind, c.get("admin").actor, Date.now());
+    const created = await c.get("services").migrations.create(c.req.valid("json").kind);
     return c.json(created, 201);
   })
   .get("/plans/:id", async (c) => {
     const id = planId(c);
     if (!id.success) return problem(c, { kind: "invalid", field: "id", reason: "must be a plan id" });
-    const plan = await ownerPlans(c).get(id.data);
+    const plan = await c.get("services").migrations.get(id.data);
     return plan ? c.json(plan) : problem(c, { kind: "not-found", what: `plan ${id.data}` });
   })
   .post("/plans/:id/apply", jsonBody(ApplyBody), async (c) => {
     const id = planId(c);
     if (!id.success) return problem(c, { kind: "invalid", field: "id", reason: "must be a plan id" });
-    const done = await ownerPlans(c).apply(
-      id.data,
-      c.req.valid("json").approve,
-      c.get("admin").actor,
-      Date.now(),
-    );
+    const done = await c.get("services").migrations.apply(id.data, c.req.valid("json").approve);
     return done.ok ? c.json(done.value) : problem(c, done.error);
   })
   .post("/plans/:id/rollback", async (c) => {
     const id = planId(c);
     if (!id.success) return problem(c, { kind: "invalid", field: "id", reason: "must be a plan id" });
-    const done = await ownerPlans(c).rollback(id.data, c.get("admin").actor, Date.now());
+    const done = await c.get("services").migrations.rollback(id.data);
     return done.ok ? c.json(done.value) : problem(c, done.error);
   });

@@ -6,16 +6,12 @@
  */
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { auditLog } from "../../composition/admin-services";
-import { personAccounts, sessionRegistry } from "../../composition/session-registry";
-import { settingsSource } from "../../composition/settings-source";
-import { whosePrivateMemoryGroupReads } from "../../domain/sessions/cluster-exposure";
-import { runSessionOperation } from "../../domain/sessions/run-session-operation";
 import { MAX_KEEP_DAYS, type SessionOperation } from "../../domain/sessions/session-operation";
+import { requestLine } from "../admin-input/request-line";
+import { validate } from "../admin-input/validate";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
 import { jsonBody } from "../json-body";
-import { validate } from "./zod-problem";
 
 const ref = z.string().regex(/^[^\s/]{1,200}$/, "must be a session id, an alias or a chat key");
 const flag = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
@@ -29,34 +25,9 @@ const StoreBody = z.object({ enabled: z.boolean() }).strict();
 /** Forgetting deletes for good: the caller repeats what it names to confirm. */
 const ForgetBody = z.object({ confirm: z.string().max(200) }).strict();
 
-/** Runs one operation for an admin request (API or dashboard), audited with its request line. */
-export async function runSessionRequest(
-  c: Context<AppEnv>,
-  op: SessionOperation,
-  body?: unknown,
-  via = "api",
-) {
-  const settings = settingsSource(c.env);
-  const current = () => settings.current();
-  const actor = c.get("admin").actor;
-  const log = auditLog(c.env);
-  const url = new URL(c.req.url);
-  const commandText = `${c.req.method} ${url.pathname}${url.search}${body === undefined ? "" : ` ${JSON.stringify(body)}`}`;
-  return runSessionOperation(op, {
-    registry: sessionRegistry(c.env, current),
-    personAccounts: personAccounts(c.env, current),
-    audit: (entry) =>
-      log.record({
-        at: Date.now(),
-        actor,
-        action: entry.action,
-        chatKey: entry.target?.includes(":") && !entry.target.includes(" ") ? entry.target : null,
-        target: entry.target ?? "",
-        detail: { via, outcome: entry.outcome, ...entry.detail },
-      }),
-    now: Date.now(),
-    commandText: commandText.slice(0, 2000),
-  });
+/** Runs one operation, audited with the request (method, path, query, body) as its command text. */
+function runSessionRequest(c: Context<AppEnv>, op: SessionOperation, body?: unknown) {
+  return c.get("services").sessions.run(op, requestLine(c, body));
 }
 
 const BAD_REF = {
@@ -107,11 +78,7 @@ export const sessionsRoutes = new Hono<AppEnv>()
   .get("/:ref/private-readers", async (c) => {
     const r = refOf(c);
     if (!r.ok) return problem(c, BAD_REF);
-    const settings = settingsSource(c.env);
-    const exposures = await whosePrivateMemoryGroupReads(
-      sessionRegistry(c.env, () => settings.current()),
-      r.value,
-    );
+    const exposures = await c.get("services").sessions.privateReaders(r.value);
     return exposures ? c.json({ exposures }) : problem(c, { kind: "not-found", what: `session ${r.value}` });
   })
   .get("/:ref/export", async (c) => {

@@ -105,7 +105,7 @@ describe("dashboard pages", () => {
     const typed = '{"retention":{"groupDays":"soon"}}';
     const res = await page("/admin/settings", {
       method: "POST",
-      form: { stored: typed, fresh: "1", revision: "" },
+      form: { stored: typed, revision: "none" },
     });
     expect(res.status).toBe(400);
     const html = await res.text();
@@ -117,13 +117,13 @@ describe("dashboard pages", () => {
   it("saves a valid stored layer by compare-and-set and refuses a stale revision", async ({ expect }) => {
     const first = await page("/admin/settings", {
       method: "POST",
-      form: { stored: '{"retention":{"groupDays":7}}', fresh: "1", revision: "" },
+      form: { stored: '{"retention":{"groupDays":7}}', revision: "none" },
     });
     expect(first.status).toBe(200);
     expect(await first.text()).toContain("Saved.");
     const stale = await page("/admin/settings", {
       method: "POST",
-      form: { stored: '{"retention":{"groupDays":8}}', fresh: "1", revision: "" },
+      form: { stored: '{"retention":{"groupDays":8}}', revision: "none" },
     });
     expect(stale.status).toBe(409);
     const row = await env.DB.prepare("SELECT value FROM settings").first<{ value: string }>();

@@ -2,13 +2,16 @@
  * `config_change`: an admin reads one behaviour setting, or sets or removes it in the stored
  * settings layer (docs/architecture.md#settings), from a chat. Privileged; the guard checks that first, and the
  * tool checks again so that it never runs unguarded. A change is validated as a whole before
- * it is saved (nothing is half-applied) and every use is audited, refusals included.
+ * it is saved (nothing is half-applied) and every use is audited, refusals included. A change
+ * is saved through the one settings write path (settings-admin.ts): compare-and-set, with its
+ * audit row in the same transaction; reads and refusals go to the turn's audit trail.
  *
  * `identity.*` cannot be changed from a chat: an admin must not be able to make themselves or
  * anyone else an admin there. Identity changes go through the deployer's config (AKASHA_CONFIG
  * or the admin HTTP API).
  */
 import { gateFor } from "../../authorization/authorization-gate";
+import { saveSettingsEdit } from "../../config/settings-admin";
 import {
   effectiveSettings,
   parseSettingPath,
@@ -130,6 +133,7 @@ export const configChangeTool: Tool = {
       layers: layers.value,
       args,
       actor,
+      chatKey: ctx.chat.key,
       services,
       audit,
     });
@@ -142,6 +146,7 @@ type Request = {
   readonly layers: SettingsLayers;
   readonly args: unknown;
   readonly actor: string | null;
+  readonly chatKey: string;
   readonly services: TurnServices;
   readonly audit: (outcome: AuditOutcome, detail?: Detail) => void;
 };
@@ -165,7 +170,7 @@ const ACTION_RUNNERS: Record<Action, (req: Request) => Promise<ToolResult>> = {
     );
   },
 
-  async set({ path, pathText, layers, args, actor, services, audit }) {
+  async set({ path, pathText, layers, args, actor, chatKey, services, audit }) {
     const value = parseValue(field(args, "value"));
     if (!value.ok) {
       audit("invalid", { field: "value" });
@@ -179,11 +184,20 @@ const ACTION_RUNNERS: Record<Action, (req: Request) => Promise<ToolResult>> = {
     }
     const was = before.ok ? valueAt(before.value.settings, path) : { found: false, value: undefined };
     const now = valueAt(edit.value.effective, path);
-    if (!(await services.settingsAdmin.save(edit.value.stored, actor, layers.revision ?? null))) {
+    const extra = { before: shown(was, 200), after: shown(now, 200) };
+    const by = { actor, via: "tool", at: services.clock.now(), chatKey };
+    if (
+      !(await saveSettingsEdit(
+        services.settingsAdmin,
+        layers,
+        edit.value,
+        { action: "set", path: pathText, extra },
+        by,
+      ))
+    ) {
       audit("failed", { cause: "concurrent-change" });
       return toolError(CONCURRENT);
     }
-    audit("ok", { before: shown(was, 200), after: shown(now, 200) });
     const change =
       shown(was) === shown(now)
         ? `已在存储层设置 ${pathText} = ${shown(now)}（生效值没有变化）。`
@@ -191,7 +205,7 @@ const ACTION_RUNNERS: Record<Action, (req: Request) => Promise<ToolResult>> = {
     return toolOk(`${change}${PICKUP}`);
   },
 
-  async unset({ path, pathText, layers, actor, services, audit }) {
+  async unset({ path, pathText, layers, actor, chatKey, services, audit }) {
     const storedBefore = valueAt(layers.stored, path);
     const before = effectiveSettings(layers);
     const was = before.ok ? valueAt(before.value.settings, path) : { found: false, value: undefined };
@@ -207,11 +221,20 @@ const ACTION_RUNNERS: Record<Action, (req: Request) => Promise<ToolResult>> = {
       return toolOk(`存储层没有设置 ${pathText}，什么都没有改变（当前生效值 ${shown(was)}）。`);
     }
     const now = valueAt(edit.value.effective, path);
-    if (!(await services.settingsAdmin.save(edit.value.stored, actor, layers.revision ?? null))) {
+    const extra = { removed: true, before: shown(was, 200), after: shown(now, 200) };
+    const by = { actor, via: "tool", at: services.clock.now(), chatKey };
+    if (
+      !(await saveSettingsEdit(
+        services.settingsAdmin,
+        layers,
+        edit.value,
+        { action: "unset", path: pathText, extra },
+        by,
+      ))
+    ) {
       audit("failed", { cause: "concurrent-change" });
       return toolError(CONCURRENT);
     }
-    audit("ok", { removed: true, before: shown(was, 200), after: shown(now, 200) });
     return toolOk(
       `已删除存储层中的 ${pathText}（原为 ${shown(storedBefore)}），现在生效值为 ${shown(now)}（来自默认值或 AKASHA_CONFIG）。${PICKUP}`,
     );

@@ -3,17 +3,17 @@
  * daily caps (the API is no chat, so its calls are billed to `API_USAGE_CHAT`), and each call
  * written to model_usage right away (there is no chat object outbox to carry it).
  */
-import { openDatabase } from "../adapters/d1/database";
-import { modelUsage } from "../adapters/d1/schema";
-import type { Settings } from "../domain/config/settings";
-import { systemClock } from "../domain/kernel/clock";
-import type { EarlierTurn } from "../domain/knowledge/follow-up-query";
-import { type RewrittenQuery, rewriteFollowUp } from "../domain/knowledge/query-rewrite";
-import type { ChatModel, UsageRecord } from "../domain/model/chat-model";
-import { dailySpendGate } from "../domain/spend/spend-gate";
-import { createChatModel } from "./model-and-outbound";
-import { readRuntimeConfig } from "./runtime-config";
-import { spendLedger } from "./spend-ledger";
+import { openDatabase } from "../../adapters/d1/database";
+import { modelUsage } from "../../adapters/d1/schema";
+import type { Settings } from "../../domain/config/settings";
+import { systemClock } from "../../domain/kernel/clock";
+import type { EarlierTurn } from "../../domain/knowledge/follow-up-query";
+import { type RewrittenQuery, rewriteFollowUp } from "../../domain/knowledge/query-rewrite";
+import type { ChatModel, UsageRecord } from "../../domain/model/chat-model";
+import { dailySpendGate } from "../../domain/spend/spend-gate";
+import { createChatModel } from "../model-and-outbound";
+import { readRuntimeConfig } from "../runtime-config";
+import { spendLedger } from "../spend-ledger";
 
 /** The chat key the API's model calls are recorded under. */
 export const API_USAGE_CHAT = "api:kb-search";

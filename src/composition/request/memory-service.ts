@@ -1,0 +1,26 @@
+/** Memory items as admins see and change them: every change audited with the acting admin. */
+import { D1MemoryAdmin, type MemoryEdit } from "../../adapters/d1/d1-memory-admin";
+import type { AdminRequest } from "./admin-request";
+
+export type {
+  CandidateFilter,
+  CandidateRow,
+  MemoryEdit,
+  MemoryFilter,
+} from "../../adapters/d1/d1-memory-admin";
+
+export function memoryService(env: Env, who: AdminRequest) {
+  const admin = new D1MemoryAdmin(env.DB);
+  const act = () => ({ actor: who.actor, at: Date.now() });
+  return {
+    list: admin.list.bind(admin),
+    candidates: admin.candidates.bind(admin),
+    get: admin.get.bind(admin),
+    edit: (nodeId: string, change: MemoryEdit) => admin.edit(nodeId, change, act()),
+    changeStatus: (nodeId: string, action: "archive" | "restore") =>
+      admin.changeStatus(nodeId, action, act()),
+    forget: (nodeId: string) => admin.forget(nodeId, act()),
+  };
+}
+
+export type MemoryService = ReturnType<typeof memoryService>;

@@ -1,0 +1,29 @@
+/**
+ * The stored settings row as tests seed and read it: written directly (a layer the API would
+ * refuse included, to test how readers treat it), and the isolate's settings cache dropped
+ * as every product write drops it.
+ */
+import { settingsCache } from "../../src/composition/settings-cache";
+
+export function storedSettings(env: Env) {
+  return {
+    async read(): Promise<string | null> {
+      const row = await env.DB.prepare("SELECT value FROM settings WHERE key = 'config'").first<{
+        value: string;
+      }>();
+      return row?.value ?? null;
+    },
+    async write(value: string, by: string | null, at: number): Promise<void> {
+      try {
+        await env.DB.prepare(
+          `INSERT INTO settings (key, value, updated_at, updated_by) VALUES ('config', ?1, ?2, ?3)
+           ON CONFLICT (key) DO UPDATE SET value = ?1, updated_at = ?2, updated_by = ?3`,
+        )
+          .bind(value, at, by)
+          .run();
+      } finally {
+        settingsCache.invalidate();
+      }
+    },
+  };
+}
