@@ -10,6 +10,7 @@
 //   npm run eval -- kdconv   --passages <passages.jsonl> --queries <queries.jsonl> [--context-only]
 //   npm run eval -- vue-docs --docs <dir> [--questions <file>] [--chunk-size 800]   (see vue-docs.mjs)
 //   npm run eval -- privacy-wording [--corpus <file>] [--baseline <commit>]   (see privacy-wording.mjs; no Worker)
+//   npm run eval -- credentials [--corpus <file>] [--data <dir>] [--show N]   (see credentials.mjs; no Worker)
 //
 // Options for experiments: --options '<json>' overrides pipeline options (RetrievalOptions),
 // --limit-queries N evaluates the first N queries only, --no-vectors runs FTS only,
@@ -26,6 +27,7 @@ import path from "node:path";
 import { root } from "../lib/dev-vars.mjs";
 import { applyLocalMigrations, startWranglerDev } from "../lib/wrangler.mjs";
 import { startLocalEmbeddings, withLocalModel } from "../model/local-service.mjs";
+import { evalCredentials } from "./credentials.mjs";
 import { evalLocomoLive } from "./locomo-live.mjs";
 import { evalMemorybank } from "./memorybank.mjs";
 import { evalPrivacyWording } from "./privacy-wording.mjs";
@@ -52,7 +54,7 @@ for (let i = 0; i < rest.length; i++) {
 }
 
 // Detector evaluations run the domain code directly: no Worker, no D1.
-const DETECTORS = { "privacy-wording": evalPrivacyWording };
+const DETECTORS = { "privacy-wording": evalPrivacyWording, credentials: evalCredentials };
 if (DETECTORS[dataset]) {
   await DETECTORS[dataset](flags);
   process.exit(0);

@@ -3,7 +3,9 @@
  * "Xy12ab34". Neither message alone holds a keyword with its value, so the chat object keeps,
  * per sender, when their last message announced one (`CredentialCues`), and the sender's next
  * message within CUE_WINDOW_MS that is nothing but a value is masked whole — its text, voice
- * transcripts and every string of its wire payload. Any other next message ends the cue.
+ * transcripts and every string of its wire payload. People look the value up first: one
+ * message that only says so ("等一下我找找", "hold on") keeps the cue for one more message.
+ * Any other message ends the cue.
  */
 import type { InboundEvent } from "../inbound/inbound-event";
 import { announcesCredential, bareValue } from "./credential-phrases";
@@ -12,8 +14,17 @@ import { CREDENTIAL_MASK } from "./credentials";
 /** How long an announcement waits for its value. */
 export const CUE_WINDOW_MS = 10 * 60_000;
 
-/** Account → when that sender's last message announced a credential (ms). */
+/**
+ * Account → when that sender's last message announced a credential (ms); `account|waited` →
+ * when they answered it with a message that only asks to wait.
+ */
 export type CredentialCues = Readonly<Record<string, number>>;
+
+const WAITED = "|waited";
+
+/** A message that only says the value is coming: "等一下我找找", "稍等", "hold on". */
+const WAIT =
+  /^(?:(?:等一?下|等等|稍等|等会儿?|马上|我?找一?找|我?找一下|我?看一?看|我?查一?下|我?翻一?下|让我想想|一会儿?|hold\s+on|wait|one\s+sec(?:ond)?|sec|brb|lemme\s+check|let\s+me\s+(?:check|look))[\s,，。.!！~～…哈啊哦我]*)+$/iu;
 
 /** The event with an announced value masked, and the cues after it. */
 export function applyCredentialCues(
@@ -25,11 +36,15 @@ export function applyCredentialCues(
   const message = event.message;
   const live = Object.fromEntries(Object.entries(cues).filter(([, at]) => now - at <= CUE_WINDOW_MS));
   if (event.kind !== "message" || !message || !account) return { event, cues: live };
-  const { [account]: announced, ...others } = live;
+  const { [account]: announced, [account + WAITED]: waited, ...others } = live;
   const value = announced === undefined ? null : bareValue(message.text);
   const masked = value === null ? event : maskValue(event, value);
-  const next = announcesCredential(masked.message?.text ?? "") ? { ...others, [account]: now } : others;
-  return { event: masked, cues: next };
+  if (announcesCredential(masked.message?.text ?? ""))
+    return { event: masked, cues: { ...others, [account]: now } };
+  if (announced !== undefined && value === null && waited === undefined && WAIT.test(message.text.trim())) {
+    return { event: masked, cues: { ...others, [account]: announced, [account + WAITED]: now } };
+  }
+  return { event: masked, cues: others };
 }
 
 function maskValue(event: InboundEvent, value: string): InboundEvent {

@@ -97,7 +97,7 @@ export const FORMAT_RULES: readonly FormatRule[] = [
   // for any scheme (https, ftp, mongodb, postgres, mysql, redis, amqp, …). Only the password.
   rule(
     "url-password",
-    String.raw`\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]{1,256}:(?<secret>[^\s@/]{1,256})@[^\s@]`,
+    String.raw`\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]{0,256}:(?<secret>[^\s@/]{1,256})@[^\s@]`,
     "giu",
   ),
   // Secrets in query strings and form bodies: `?password=…`, `&access_token=…`.

@@ -12,6 +12,7 @@
  * inside one clause and holds no question or complaint (怎么, 忘, 错, 不, 吗, …).
  */
 
+import { detectionText } from "../text/detection-text";
 import { urlSpans } from "./url-spans";
 
 export type PhraseMatch = { readonly start: number; readonly end: number; readonly id: string };
@@ -23,15 +24,17 @@ export type PhraseMatch = { readonly start: number; readonly end: number; readon
  */
 type Kind = "password" | "code" | "key";
 
-const PASSWORD_ZH = `密码|口令|暗码|PIN码|pin码`;
+export const PASSWORD_ZH = `密码|口令|暗码|PIN码|pin码|密马|秘码|蜜码`;
 const PASSWORD_EN = String.raw`password|passwd|passwrd|pwd|passcode|passphrase|pass\s*code`;
-const CODE_ZH = `验证码|校验码|动态码|安全码|支付码`;
-const CODE_EN = String.raw`pin(?:\s*code)?|otp|2fa\s+code|verification\s+code|security\s+code|cvv|cvc`;
-const KEY_ZH = `密钥|秘钥|私钥|授权码|令牌`;
+/** Short forms and pinyin (pw, mima): whole words only, never inside an id (`m_1pw5…`). */
+const PASSWORD_SHORT = String.raw`pw|psw|pswd|mima|mi\s?ma`;
+export const CODE_ZH = `验证码|校验码|动态码|安全码|支付码|门禁码|开门码|门锁码|取件码|提取码|短信码|激活码|兑换码`;
+const CODE_EN = String.raw`pin(?:\s*code)?|otp|2fa\s+code|verification\s+code|security\s+code|cvv|cvc|door\s+code|gate\s+code|access\s+code|login\s+code|sms\s+code|one[-\s]?time\s+(?:code|password)|confirmation\s+code`;
+export const KEY_ZH = `密钥|秘钥|私钥|授权码|令牌`;
 const KEY_EN = String.raw`api[\s_-]?key|secret[\s_-]?key|access[\s_-]?key|private[\s_-]?key|access[\s_-]?token|auth[\s_-]?token|refresh[\s_-]?token|token|client[\s_-]?secret|secret|auth(?:orization)?\s+code`;
 
 /** Nouns built on 密码 that are not "the password" (密码学, 密码框, 密码错误, …). */
-const NOT_THE_PASSWORD = `(?!学|机|器|箱|本|框|栏|管理器|策略|规则|长度|强度|复杂度|输入框|错误|不对|提示|保护|找回|学家)`;
+export const NOT_THE_PASSWORD = `(?!学|机|器|箱|本|框|栏|管理器|策略|规则|长度|强度|复杂度|输入框|错误|不对|提示|保护|找回|学家)`;
 
 /**
  * Between a Chinese keyword and its value: a few words of the same clause ("改成了",
@@ -64,6 +67,7 @@ const ASSIGN = String.raw`(?<bridge>\s*[:=]\s*)`;
 const RULES: readonly PhraseRule[] = [
   phrase("password-phrase", `${zh(PASSWORD_ZH)}${NOT_THE_PASSWORD}`, BRIDGE_ZH, "password"),
   phrase("password-phrase", en(PASSWORD_EN), BRIDGE_EN, "password"),
+  phrase("password-phrase", `(?<![A-Za-z0-9_])(?:${PASSWORD_SHORT})(?![A-Za-z0-9_])`, BRIDGE_EN, "password"),
   phrase("code-phrase", zh(CODE_ZH), BRIDGE_ZH, "code"),
   phrase("code-phrase", en(CODE_EN), BRIDGE_EN, "code"),
   phrase("key-phrase", zh(KEY_ZH), BRIDGE_ZH, "key"),
@@ -91,7 +95,7 @@ const NOT_A_VALUE = new Set(
 );
 
 /** Placeholders people write instead of the value: `<password>`, `${TOKEN}`, `xxxx`, `***`. */
-function isPlaceholder(value: string): boolean {
+export function isPlaceholder(value: string): boolean {
   return (
     /^[$<{%[(]/.test(value) ||
     /^([xX*.#?•_-])\1*$/.test(value) ||
@@ -103,11 +107,11 @@ function isPlaceholder(value: string): boolean {
 }
 
 /** Trailing punctuation that ends the sentence rather than the value. */
-function trimValue(value: string): string {
+export function trimValue(value: string): string {
   return value.replace(/[.,;:)\]}>"'”’」。，]+$/u, "");
 }
 
-function looksRandom(value: string): boolean {
+export function looksRandom(value: string): boolean {
   return /\d/.test(value) || /[^A-Za-z0-9]/.test(value) || /[a-z].*[A-Z]|[A-Z].*[A-Z].*[a-z]/.test(value);
 }
 
@@ -156,7 +160,7 @@ export function findPhraseCredentials(text: string): PhraseMatch[] {
  * the value as their next message, which alone holds no keyword (announced-credential.ts).
  */
 const ANNOUNCED_ZH = `(?:(?:${PASSWORD_ZH})${NOT_THE_PASSWORD}|${CODE_ZH}|${KEY_ZH})`;
-const ANNOUNCED_EN = en(`${PASSWORD_EN}|${CODE_EN}|${KEY_EN}`);
+const ANNOUNCED_EN = `(?:${en(`${PASSWORD_EN}|${CODE_EN}|${KEY_EN}`)}|(?<![A-Za-z0-9_])(?:${PASSWORD_SHORT}))`;
 const ANNOUNCEMENTS: readonly RegExp[] = [
   // A few words of the clause, no question or complaint, then 是 / 为 / 改成 / a colon, and the end.
   new RegExp(
@@ -170,7 +174,7 @@ const ANNOUNCEMENTS: readonly RegExp[] = [
 ];
 
 export function announcesCredential(text: string): boolean {
-  const t = text.trim();
+  const t = detectionText(text).text.trim();
   return ANNOUNCEMENTS.some((re) => re.test(t));
 }
 

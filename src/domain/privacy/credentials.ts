@@ -1,17 +1,27 @@
 /**
  * The one credential detector (issue: passwords and keys must never be stored or sent to
- * the model provider). Three rule families, in credential-formats.ts (provider key and
+ * the model provider). Four rule families, in credential-formats.ts (provider key and
  * token formats, headers, cookies, URLs), credential-phrases.ts (passwords and codes said
- * in words, Chinese and English) and credential-entropy.ts (long random tokens).
+ * in words, Chinese and English), credential-entropy.ts (long random tokens) and
+ * seed-phrase.ts (wallet seed phrases). They read the text as detection-text.ts folds it —
+ * full-width letters, zero-width characters, QQ faces and emoji between keyword and value,
+ * traditional characters — and every finding is mapped back to the text as written.
+ *
+ * Personal numbers (ID, bank card, mobile: personal-data.ts) are found beside them by
+ * `findSensitiveData`, masked with their own mask.
  *
  * Every path that stores or forwards text uses this module: memory writes refuse or drop
  * what `containsCredential` flags, and the message log, raw_json, the chat object's inbox,
  * recent turns and the bot's own replies keep `maskCredentials` of the text.
  */
 
+import { type DetectionText, detectionText, originalSpan } from "../text/detection-text";
 import { findRandomTokens } from "./credential-entropy";
 import { FORMAT_RULES } from "./credential-formats";
+import { findPhraseForms } from "./credential-phrase-forms";
 import { findPhraseCredentials } from "./credential-phrases";
+import { findPersonalData, PERSONAL_DATA_MASK } from "./personal-data";
+import { findSeedPhrases } from "./seed-phrase";
 
 /** What replaces each secret value; the surrounding words stay. */
 export const CREDENTIAL_MASK = "[已隐藏的凭据]";
@@ -22,22 +32,60 @@ export type CredentialSpan = {
   readonly end: number;
   /** Which rule found it (`openai`, `jwt`, `password-phrase`, `high-entropy`, …). */
   readonly rule: string;
+  /** What replaces it; CREDENTIAL_MASK when absent. */
+  readonly mask?: string;
 };
 
 /** Every secret value in `text`, sorted, overlapping findings merged into one span. */
 export function findCredentials(text: string): CredentialSpan[] {
   if (text.length === 0) return [];
+  const t = detectionText(text);
+  return merge(secretsIn(t).filter((s) => !isMask(text, s)));
+}
+
+/** The secrets of a detection text, as spans of the original text. */
+function secretsIn(t: DetectionText): CredentialSpan[] {
+  const read = t.text;
   const found: CredentialSpan[] = [];
+  const add = (start: number, end: number, rule: string) => {
+    if (end > start) found.push({ ...originalSpan(t, { start, end }), rule });
+  };
   for (const r of FORMAT_RULES) {
-    for (const m of text.matchAll(r.pattern)) {
+    for (const m of read.matchAll(r.pattern)) {
       const secret = m.indices?.groups?.secret;
       const [start, end] = secret ?? [m.index, m.index + m[0].length];
-      if (end > start) found.push({ start, end, rule: r.id });
+      add(start, end, r.id);
     }
   }
-  for (const p of findPhraseCredentials(text)) found.push({ start: p.start, end: p.end, rule: p.id });
-  for (const t of findRandomTokens(text)) found.push({ ...t, rule: "high-entropy" });
-  return merge(found.filter((s) => !isMask(text, s)));
+  for (const p of findPhraseCredentials(read)) add(p.start, p.end, p.id);
+  for (const p of findPhraseForms(read)) add(p.start, p.end, p.id);
+  for (const e of findRandomTokens(read)) add(e.start, e.end, "high-entropy");
+  for (const w of findSeedPhrases(read)) add(w.start, w.end, "seed-phrase");
+  return found;
+}
+
+/**
+ * Credentials and personal numbers (ID, bank card, mobile) in `text`, each span with the mask
+ * it takes: what the message log, raw payloads, replies and the model's input keep masked.
+ */
+export function findSensitiveData(text: string): CredentialSpan[] {
+  if (text.length === 0) return [];
+  const t = detectionText(text);
+  const personal = findPersonalData(t.text).map((p) => ({
+    ...originalSpan(t, p),
+    rule: p.id,
+    mask: PERSONAL_DATA_MASK,
+  }));
+  return merge([...secretsIn(t), ...personal].filter((s) => !isMask(text, s)));
+}
+
+export function containsSensitiveData(text: string): boolean {
+  return findSensitiveData(text).length > 0;
+}
+
+/** `text` with each credential and personal number masked. Idempotent. */
+export function maskSensitiveData(text: string): string {
+  return maskRanges(text, findSensitiveData(text));
 }
 
 export function containsCredential(text: string): boolean {
@@ -49,8 +97,8 @@ export function maskCredentials(text: string): string {
   return maskRanges(text, findCredentials(text));
 }
 
-/** A stretch of a text by UTF-16 offsets, end exclusive. */
-export type TextRange = { readonly start: number; readonly end: number };
+/** A stretch of a text by UTF-16 offsets, end exclusive, and the mask it takes (CREDENTIAL_MASK if none). */
+export type TextRange = { readonly start: number; readonly end: number; readonly mask?: string };
 
 /**
  * `text` with each range replaced by CREDENTIAL_MASK, overlapping ones as one: for secret
@@ -62,7 +110,7 @@ export function maskRanges(text: string, ranges: readonly TextRange[]): string {
   let out = "";
   let at = 0;
   for (const s of spans) {
-    out += text.slice(at, s.start) + CREDENTIAL_MASK;
+    out += text.slice(at, s.start) + (s.mask ?? CREDENTIAL_MASK);
     at = s.end;
   }
   return out + text.slice(at);
@@ -70,7 +118,8 @@ export function maskRanges(text: string, ranges: readonly TextRange[]): string {
 
 /** A span that is an earlier mask (a rule reading `Cookie: [已隐藏的凭据]`) is no finding. */
 function isMask(text: string, span: CredentialSpan): boolean {
-  return text.slice(span.start, span.end).trim() === CREDENTIAL_MASK;
+  const found = text.slice(span.start, span.end).trim();
+  return found === CREDENTIAL_MASK || found === PERSONAL_DATA_MASK;
 }
 
 function merge<T extends TextRange>(spans: T[]): T[] {
@@ -79,7 +128,9 @@ function merge<T extends TextRange>(spans: T[]): T[] {
   for (const s of spans) {
     const last = out.at(-1);
     if (last && s.start <= last.end) {
-      if (s.end > last.end) out[out.length - 1] = { ...last, end: s.end };
+      const { mask, ...merged } = { ...last, end: Math.max(last.end, s.end) };
+      // A credential's mask wins over a personal number's where they overlap.
+      out[out.length - 1] = (mask !== undefined && s.mask === undefined ? merged : { ...merged, mask }) as T;
     } else out.push(s);
   }
   return out;

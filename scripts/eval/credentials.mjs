@@ -1,0 +1,153 @@
+// `npm run eval -- credentials [--corpus <file>] [--baseline <commit>] [--data <dir>] [--show N]`:
+// the credential and personal-data detector on the labelled corpus
+// (tests/fixtures/privacy/credentials.jsonl): per class, recall (the secret is gone after
+// masking) and precision (near misses of the class left alone), dev and held, today's detector
+// next to the one at --baseline in the same run; then the false-mask rate on ordinary chat —
+// messages changed per 10,000 — over the turns of the shared LoCoMo, KdConv and MemoryBank
+// sets (--data, or AKASHA_EVAL_DATA, is the folder holding locomo/, kdconv/, memorybank-zh/,
+// memorybank-en/). --show N prints N masked ordinary messages per dataset for inspection.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { root } from "../lib/dev-vars.mjs";
+import { importTs } from "../lib/ts-import.mjs";
+import { importAt } from "./baseline-source.mjs";
+
+export const CREDENTIAL_BASELINE = "77317ac";
+
+const readJsonl = (file) =>
+  readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
+
+/** A detector: how it masks one message, and how it reads a conversation of one sender. */
+async function detector(load) {
+  const credentials = await load("src/domain/privacy/credentials.ts");
+  const cues = await load("src/domain/privacy/announced-credential.ts");
+  const mask = credentials.maskSensitiveData ?? credentials.maskCredentials;
+  const conversation = (messages) => {
+    let state = {};
+    return messages.map((text, i) => {
+      const event = {
+        kind: "message",
+        sender: { account: "qq:user:U", displayName: null },
+        message: { id: `m${i}`, text: mask(text), attachments: [] },
+        raw: {},
+      };
+      const out = cues.applyCredentialCues(event, state, 1_700_000_000_000 + i * 1000);
+      state = out.cues;
+      return out.event.message.text;
+    });
+  };
+  return { mask, conversation };
+}
+
+function caught(d, row) {
+  const masked = row.messages ? d.conversation(row.messages).join(" / ") : d.mask(row.text);
+  if (row.label === "none") return masked !== (row.messages ? row.messages.join(" / ") : row.text);
+  if (row.words) return row.words.filter((w) => new RegExp(`\\b${w}\\b`, "i").test(masked)).length <= 2;
+  return !masked.includes(row.secret);
+}
+
+const pct = (x) => (x === null ? "    –" : `${(x * 100).toFixed(1)}%`.padStart(6));
+
+function table(rows, detectors) {
+  const classes = [...new Set(rows.map((r) => r.class))].sort();
+  console.log(`${"".padEnd(18)}${detectors.map(([n]) => n.padEnd(34)).join("")}`);
+  console.log(`${"class".padEnd(18)}${detectors.map(() => "dev P/R          held P/R        ").join("")}`);
+  const line = (cls) => {
+    const cells = detectors.map(([, d]) => {
+      return ["dev", "held"]
+        .map((split) => {
+          const pick = rows.filter((r) => r.split === split && (cls === "all" || r.class === cls));
+          const tp = pick.filter((r) => r.label !== "none" && caught(d, r)).length;
+          const fn = pick.filter((r) => r.label !== "none").length - tp;
+          const fp = pick.filter((r) => r.label === "none" && caught(d, r)).length;
+          const p = tp + fp === 0 ? null : tp / (tp + fp);
+          const r = tp + fn === 0 ? null : tp / (tp + fn);
+          return `${pct(p)}/${pct(r)}`;
+        })
+        .join("  ");
+    });
+    console.log(`${cls.padEnd(18)}${cells.map((c) => c.padEnd(34)).join("")}`);
+  };
+  for (const cls of classes) line(cls);
+  line("all");
+}
+
+/** The ordinary chat messages of each shared dataset. */
+function datasets(dir) {
+  const out = [];
+  const add = (name, file, pick) => {
+    const full = path.join(dir, file);
+    if (!existsSync(full)) return console.log(`(${name}: ${full} not found, skipped)`);
+    const texts = new Set();
+    for (const row of readJsonl(full))
+      for (const t of pick(row)) if (typeof t === "string" && t.trim()) texts.add(t);
+    out.push([name, [...texts]]);
+  };
+  add("LoCoMo", "locomo/turns.jsonl", (r) => [r.text]);
+  add("KdConv", "kdconv/queries.dev.jsonl", (r) => [r.query, ...(r.context ?? [])]);
+  add("MemoryBank-zh", "memorybank-zh/turns.jsonl", (r) => [r.text]);
+  add("MemoryBank-en", "memorybank-en/turns.jsonl", (r) => [r.text]);
+  return out;
+}
+
+export async function evalCredentials(flags) {
+  const file =
+    typeof flags.corpus === "string"
+      ? flags.corpus
+      : path.join(root, "tests/fixtures/privacy/credentials.jsonl");
+  const baseline = typeof flags.baseline === "string" ? flags.baseline : CREDENTIAL_BASELINE;
+  const rows = readJsonl(file);
+  const detectors = [
+    [`before (${baseline})`, await detector((f) => importAt(baseline, f))],
+    ["after", await detector(importTs)],
+  ];
+  const positives = rows.filter((r) => r.label !== "none").length;
+  console.log(
+    `credentials and personal numbers on ${path.relative(root, file)}: ${positives} positives, ${rows.length - positives} near misses`,
+  );
+  table(rows, detectors);
+  if (flags.misses === "dev") {
+    const after = detectors.at(-1)[1];
+    for (const r of rows.filter((x) => x.split === "dev" && caught(after, x) === (x.label === "none"))) {
+      console.log(
+        `  ${r.label === "none" ? "false" : "missed"} [${r.class}] ${JSON.stringify(r.messages ?? r.text)}`,
+      );
+    }
+  }
+
+  const dir =
+    typeof flags.data === "string"
+      ? flags.data
+      : (process.env.AKASHA_EVAL_DATA ?? path.join(root, "..", "..", "shared", "eval"));
+  console.log(`\nfalse masks on ordinary chat (${dir}): messages changed per 10,000`);
+  const report = [];
+  for (const [name, texts] of datasets(dir)) {
+    const cells = detectors.map(([label, d]) => {
+      const changed = texts.filter((t) => d.mask(t) !== t);
+      return { label, changed };
+    });
+    const rate = (n) => ((n / texts.length) * 10_000).toFixed(1);
+    console.log(
+      `${name.padEnd(15)} ${String(texts.length).padStart(6)} messages  ${cells.map((c) => `${c.label}: ${rate(c.changed.length)} (${c.changed.length})`).join("   ")}`,
+    );
+    const show = Number(flags.show ?? 0);
+    for (const t of cells.at(-1).changed.slice(0, show))
+      console.log(`    ${cells.at(-1).label}: ${detectors.at(-1)[1].mask(t).slice(0, 160)}`);
+    report.push({
+      dataset: name,
+      messages: texts.length,
+      ...Object.fromEntries(cells.map((c) => [c.label, c.changed.length])),
+    });
+  }
+  console.log(
+    JSON.stringify({
+      dataset: "credentials",
+      corpus: path.relative(root, file),
+      baseline,
+      falseMasks: report,
+    }),
+  );
+}

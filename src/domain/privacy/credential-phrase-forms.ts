@@ -1,0 +1,82 @@
+/**
+ * Passwords in the other orders people write them (credential-phrases.ts reads keyword then
+ * value): the value first ("Xy12ab34 是我邮箱的密码", "hunter22 is my wifi password"), a login
+ * pair ("账号 zhangsan 密码 abc", "user: bob / pw: abc"), a comma or particle between keyword
+ * and value ("密码，Xy12ab34", "验证码啊 483920"), and pinyin slang ("mm是 Xy12ab34"). Only the
+ * value is masked. A value standing alone must look like one (a digit, a symbol or mixed case);
+ * in a login pair, whatever follows the password keyword is the password.
+ */
+
+import {
+  CODE_ZH,
+  isPlaceholder,
+  KEY_ZH,
+  looksRandom,
+  NOT_THE_PASSWORD,
+  PASSWORD_ZH,
+  type PhraseMatch,
+  trimValue,
+} from "./credential-phrases";
+import { urlSpans } from "./url-spans";
+
+const KEYWORD_ZH = `(?:(?:${PASSWORD_ZH})${NOT_THE_PASSWORD}|${CODE_ZH}|${KEY_ZH})`;
+const VALUE = String.raw`["'“‘「]?(?<value>[\x21-\x7E]{3,64})`;
+
+type FormRule = { readonly id: string; readonly pattern: RegExp; readonly anyValue: boolean };
+
+const form = (id: string, source: string, anyValue = false): FormRule => ({
+  id,
+  pattern: new RegExp(source, "giud"),
+  anyValue,
+});
+
+const RULES: readonly FormRule[] = [
+  // Xy12ab34 是我邮箱的密码 — not "…是密码吗"
+  form(
+    "password-phrase",
+    String.raw`(?<![\x21-\x7E])["'“‘「]?(?<value>[\x21-\x7E]{4,64}?)["'”’」]?\s*(?:就是|这个是|这是|是|为)[^，。！？；,.!?;\n]{0,12}?${KEYWORD_ZH}(?![吗么呢？?])`,
+  ),
+  // hunter22 is my wifi password
+  form(
+    "password-phrase",
+    String.raw`(?<![\x21-\x7E])(?<value>[\x21-\x7E]{4,64})\s+(?:is|was|=)\s+(?:my|the|our|his|her|their|your)\s+(?:[\w-]+\s+){0,2}?(?:password|passcode|pin|pwd|passphrase)\b(?!\s*\?)`,
+  ),
+  // 账号 zhangsan 密码 abc; user: bob / pw: abc
+  form(
+    "login-pair",
+    String.raw`(?:账号|帐号|账户|帐户|用户名|登录名|登陆名|学号|工号|手机号|邮箱|\b(?:user(?:name)?|login|acct|account|id))\s*[:：=]?\s*(?:是|为)?\s*[\x21-\x7E]{2,64}\s*[,，/、;；|\s]\s*(?:密码|口令|\b(?:pwd|pw|password|pass|mm|mima))\s*[:：=]?\s*(?:是|为)?\s*${VALUE}`,
+    true,
+  ),
+  // 密码，Xy12ab34; 验证码啊 483920; 密码呢是 abc123
+  form(
+    "password-phrase",
+    String.raw`${KEYWORD_ZH}[啊呀哈嘛呢吧哦喔嗯~～]*(?:[，,~～]\s*|\s*[是为:：]\s*|\s+)(?:是\s*)?${VALUE}`,
+  ),
+  // mm是 Xy12ab34, mima: abc123, mm shi abc123
+  form("password-phrase", String.raw`(?<![A-Za-z0-9])(?:mm|mima)\s*(?:是|为|shi|wei|[:：=])\s*${VALUE}`),
+  form("password-phrase", String.raw`(?<![A-Za-z0-9])(?:mm|mima)\s+${VALUE}`),
+  // 提取码 xcib: share and pickup codes are short and need not look random
+  form(
+    "code-phrase",
+    String.raw`(?:提取码|取件码|兑换码|激活码|邀请码)\s*(?:是|为|[:：=])?\s*(?<value>[A-Za-z0-9-]{4,32})(?![A-Za-z0-9])`,
+    true,
+  ),
+];
+
+/** Every value in `text` said in one of these orders; spans cover the value only. */
+export function findPhraseForms(text: string): PhraseMatch[] {
+  const urls = urlSpans(text);
+  const out: PhraseMatch[] = [];
+  for (const r of RULES) {
+    for (const m of text.matchAll(r.pattern)) {
+      const at = m.indices?.groups?.value;
+      const raw = m.groups?.value;
+      if (!at || raw === undefined || urls.some(([s, e]) => at[0] >= s && at[0] < e)) continue;
+      const value = trimValue(raw);
+      if (value.length < 3 || isPlaceholder(value)) continue;
+      if (!r.anyValue && !(looksRandom(value) && value.length >= 4)) continue;
+      out.push({ start: at[0], end: at[0] + value.length, id: r.id });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,67 @@
+/**
+ * Numbers that identify a person (docs/memory.md#sensitivity): mainland Chinese resident ID
+ * numbers, bank card numbers and mainland mobile numbers. Never kept in memory; masked in the
+ * message log like credentials, with their own mask so the log still says what was there.
+ *
+ * Each is checked, not just shaped, so order and tracking numbers stay readable: an ID number
+ * has a region code, a real birth date and its ISO 7064 MOD 11-2 check character (GB 11643);
+ * a card number passes the Luhn check (fast-luhn) and starts like a card of a known network or
+ * follows a card word (卡号, 银行卡, card); a mobile number is 1[3-9] and nine digits, grouped or
+ * not, with an optional +86.
+ */
+import luhn from "fast-luhn";
+import { detectionText } from "../text/detection-text";
+
+export type PersonalDataMatch = { readonly start: number; readonly end: number; readonly id: string };
+
+/** What replaces each personal number; the surrounding words stay. */
+export const PERSONAL_DATA_MASK = "[已隐藏的个人信息]";
+
+const ID_NUMBER =
+  /(?<![\dA-Za-z])[1-8]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\dA-Za-z])/g;
+const ID_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
+const ID_CHECK = "10X98765432";
+
+export function validIdNumber(id: string): boolean {
+  if (!/^\d{17}[\dXx]$/.test(id)) return false;
+  const year = Number(id.slice(6, 10));
+  const month = Number(id.slice(10, 12));
+  const day = Number(id.slice(12, 14));
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return false;
+  const sum = ID_WEIGHTS.reduce((s, w, i) => s + w * Number(id[i]), 0);
+  return ID_CHECK[sum % 11] === id[17]?.toUpperCase();
+}
+
+/** 15 to 19 digits, optionally grouped by spaces or dashes. */
+const CARD = /(?<![\d-])\d(?:[ -]?\d){14,18}(?![\d-])/g;
+/** UnionPay 62, Visa 4, Mastercard 51–55 and 2221–2720, Amex 34/37, JCB 35, Discover 6011/65. */
+const CARD_PREFIX = /^(?:62|4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|35|6011|65)/;
+const CARD_WORD = /(?:卡号|银行卡|信用卡|储蓄卡|借记卡|card\s*(?:number|no\.?|#)?)[^\d\n]{0,8}$/iu;
+
+/** Not the account number of a chat or account key (`onebot:user:…`), which the bot writes itself. */
+const MOBILE = /(?<![\d+]|[a-z]{2,10}:[a-z]{2,10}:)(?:\+?86[-\s]?)?1[3-9]\d(?:[-\s]?\d{4}){2}(?!\d)/g;
+
+/** Every ID, card and mobile number in `text` (read as detection-text.ts reads it). */
+export function findPersonalData(text: string): PersonalDataMatch[] {
+  const out: PersonalDataMatch[] = [];
+  for (const m of text.matchAll(ID_NUMBER)) {
+    if (validIdNumber(m[0])) out.push({ start: m.index, end: m.index + m[0].length, id: "cn-id" });
+  }
+  for (const m of text.matchAll(CARD)) {
+    const digits = m[0].replace(/\D/g, "");
+    if (digits.length < 16 && !/^3[47]/.test(digits)) continue;
+    const named = CARD_WORD.test(text.slice(Math.max(0, m.index - 24), m.index));
+    if (luhn(digits) && (named || CARD_PREFIX.test(digits))) {
+      out.push({ start: m.index, end: m.index + m[0].length, id: "bank-card" });
+    }
+  }
+  for (const m of text.matchAll(MOBILE))
+    out.push({ start: m.index, end: m.index + m[0].length, id: "cn-mobile" });
+  return out;
+}
+
+/** Whether `text`, read as the detectors read it, holds an ID, card or mobile number. */
+export function containsPersonalData(text: string): boolean {
+  return findPersonalData(detectionText(text).text).length > 0;
+}

@@ -1,0 +1,37 @@
+import { describe, it } from "vitest";
+import { applyCredentialCues, type CredentialCues } from "../../../src/domain/privacy/announced-credential";
+import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
+import { messageEvent } from "../../fakes/inbound";
+
+const T = 1_700_000_000_000;
+
+function conversation(messages: string[]): string[] {
+  let cues: CredentialCues = {};
+  return messages.map((text, i) => {
+    const out = applyCredentialCues(
+      messageEvent({ chat: "qq:group:G1", sender: "U1", text }),
+      cues,
+      T + i * 1000,
+    );
+    cues = out.cues;
+    return out.event.message?.text ?? "";
+  });
+}
+
+describe("a value sent after the person looked it up", () => {
+  it.for([
+    ["我家wifi密码是", "等一下我找找", "Xy12ab34"],
+    ["服务器密码：", "稍等", "“Pa55word!”"],
+    ["密碼是", "我找找哈", "Xy12ab34"],
+    ["the wifi password is", "hold on", "Xy12ab34"],
+  ])("masks the value two messages after %j", (messages, { expect }) => {
+    const last = conversation(messages).at(-1) ?? "";
+    expect(last).toContain(CREDENTIAL_MASK);
+    expect(last).not.toMatch(/Xy12ab34|Pa55word/);
+  });
+
+  it("waits for one such message only, and any other message ends the cue", ({ expect }) => {
+    expect(conversation(["密码是", "等一下", "稍等", "Xy12ab34"]).at(-1)).toBe("Xy12ab34");
+    expect(conversation(["密码是", "算了不说了", "Xy12ab34"]).at(-1)).toBe("Xy12ab34");
+  });
+});

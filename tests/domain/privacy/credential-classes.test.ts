@@ -1,0 +1,64 @@
+import { describe, it } from "vitest";
+import { applyCredentialCues, type CredentialCues } from "../../../src/domain/privacy/announced-credential";
+import { maskSensitiveData } from "../../../src/domain/privacy/credentials";
+import { messageEvent } from "../../fakes/inbound";
+import { CREDENTIAL_SAMPLES, type CredentialSample } from "../../support/credential-corpus";
+
+const positives = CREDENTIAL_SAMPLES.filter((s) => s.label === "credential");
+const negatives = CREDENTIAL_SAMPLES.filter((s) => s.label === "none");
+
+/** What the log keeps of a sample: each message masked on arrival, then read with the sender's cues. */
+function kept(sample: CredentialSample): string {
+  if (!sample.messages) return maskSensitiveData(sample.text);
+  let cues: CredentialCues = {};
+  return sample.messages
+    .map((text, i) => {
+      const event = messageEvent({ chat: "qq:group:G1", sender: "U1", text: maskSensitiveData(text) });
+      const out = applyCredentialCues(event, cues, 1_700_000_000_000 + i * 1000);
+      cues = out.cues;
+      return out.event.message?.text ?? "";
+    })
+    .join(" / ");
+}
+
+describe("the credential corpus", () => {
+  it("holds at least 400 positives and 300 near misses across the classes, split dev and held", ({
+    expect,
+  }) => {
+    expect(positives.length).toBeGreaterThanOrEqual(400);
+    expect(negatives.length).toBeGreaterThanOrEqual(300);
+    const classes = new Set(positives.map((p) => p.class));
+    for (const c of [
+      "password-zh-hant",
+      "value-first",
+      "login-pair",
+      "disguised",
+      "slang-pinyin",
+      "code",
+      "announced",
+      "seed-phrase",
+      "cn-id",
+      "bank-card",
+      "cn-mobile",
+      "header-url",
+    ])
+      expect(classes).toContain(c);
+    expect(new Set(CREDENTIAL_SAMPLES.map((s) => s.split))).toEqual(new Set(["dev", "held"]));
+  });
+
+  it.for(positives.map((p) => [p.class, p.text, p] as const))("masks [%s] %s", ([, , sample], { expect }) => {
+    const out = kept(sample);
+    if (sample.words) {
+      expect(sample.words.filter((w) => new RegExp(`\\b${w}\\b`, "i").test(out)).length).toBeLessThanOrEqual(
+        2,
+      );
+    } else expect(out).not.toContain(sample.secret);
+  });
+
+  it.for(negatives.map((n) => [n.class, n.text, n] as const))(
+    "leaves alone [%s] %s",
+    ([, , sample], { expect }) => {
+      expect(kept(sample)).toBe(sample.messages ? sample.messages.join(" / ") : sample.text);
+    },
+  );
+});
