@@ -14,7 +14,7 @@ import type { InboundEvent } from "../domain/inbound/inbound-event";
 import type { AuditEvent } from "../domain/kernel/audit";
 import { explicitSensitivity } from "../domain/memory/sensitivity";
 import type { UsageRecord } from "../domain/model/chat-model";
-import { maskCredentials } from "../domain/privacy/credentials";
+import { maskSensitiveData } from "../domain/privacy/credentials";
 import type { DreamJournal } from "./dream-journal";
 import type { Inbox, InboxRow } from "./inbox";
 import type { Outbox } from "./outbox";
@@ -104,7 +104,7 @@ export class TurnRunner {
       // The bot's own words may quote a credential (a tool result, an old log row): what it
       // sends, remembers as recent context and journals is masked like what it receives. The
       // model's answer was masked before its cut to length already; commands' replies were not.
-      replies = result.value.replies.map(maskCredentials);
+      replies = result.value.replies.map(maskSensitiveData);
     } else if (row.attempts + 1 < MODEL_ATTEMPTS && result.error.error.kind !== "config") {
       services.logger.warn("model failed; will retry", {
         chat: event.chat.key,

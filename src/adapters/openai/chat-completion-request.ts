@@ -1,9 +1,11 @@
 /**
  * ModelRequest → the OpenAI Chat Completions request parameters (everything but `model`).
  * Shared by the OpenAI-compatible HTTP adapter and Workers AI, whose chat models take the
- * same shape.
+ * same shape: the one place a model provider's input is built, so the one place it is masked
+ * (src/domain/model/masked-request.ts).
  */
 import type { ChatMessage, ModelRequest, ToolSpec } from "../../domain/model/chat-model";
+import { maskModelRequest } from "../../domain/model/masked-request";
 
 export type WireToolCall = {
   readonly id: string;
@@ -44,7 +46,8 @@ const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  * Builds the parameters. Optional fields are omitted, not sent as null, because some
  * compatible servers reject nulls. `recalled` is not sent: it is already in the prompt.
  */
-export function toChatCompletionParams(request: ModelRequest): ChatCompletionParams {
+export function toChatCompletionParams(unmasked: ModelRequest): ChatCompletionParams {
+  const request = maskModelRequest(unmasked);
   return {
     messages: request.messages.map(toWireMessage),
     ...(request.tools?.length ? { tools: request.tools.map(toWireTool) } : {}),

@@ -19,7 +19,7 @@ import type { Transport } from "../inbound/inbound-event";
 import type { Clock } from "../kernel/clock";
 import type { Logger } from "../kernel/logger";
 import { err, ok, type Result } from "../kernel/result";
-import { maskCredentials } from "../privacy/credentials";
+import { maskSensitiveData } from "../privacy/credentials";
 import type { Outbound } from "./outbound";
 
 export type RelayRequest = { readonly from: ChatKey; readonly to: ChatKey; readonly text: string };
@@ -82,7 +82,7 @@ export class OutboundChatRelay implements ChatRelay {
     if (!route.ok) return route;
     const { transport, ...chat } = route.value;
     // What the bot sends to another chat is masked like its replies here.
-    const text = maskCredentials(request.text);
+    const text = maskSensitiveData(request.text);
     const sent = await this.#deps.outbound(transport).send({
       chat: { key: request.to, ...chat },
       text,

@@ -14,7 +14,7 @@ import type {
   ToolCall,
   UsageRecord,
 } from "../model/chat-model";
-import { maskCredentials } from "../privacy/credentials";
+import { maskSensitiveData } from "../privacy/credentials";
 import { type Command, parseCommand } from "./command";
 import type { ContextProvider } from "./context-provider";
 import type { Intent } from "./intent";
@@ -267,7 +267,7 @@ async function runTool(
  * would find it.
  */
 function finalReplies(text: string, ctx: TurnContext): string[] {
-  const masked = maskCredentials(text.trim());
+  const masked = maskSensitiveData(text.trim());
   if (masked === "") return [];
   return [cutTo(masked, ctx.settings.turn.maxReplyChars)];
 }

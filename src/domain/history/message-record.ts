@@ -5,7 +5,7 @@
  */
 import type { InboundEvent } from "../inbound/inbound-event";
 import { maskJson } from "../inbound/mask-inbound-event";
-import { maskCredentials } from "../privacy/credentials";
+import { maskSensitiveData } from "../privacy/credentials";
 import { chatIndexText } from "../text/chat-search-tokens";
 
 export type MessageRecord = {
@@ -44,7 +44,7 @@ const MAX_RAW_JSON = 16 * 1024;
 export function inboundRecord(event: InboundEvent): MessageRecord | null {
   if (event.kind !== "message" || !event.message) return null;
   const raw = JSON.stringify(maskJson(event.raw ?? null));
-  const text = maskCredentials(event.message.text);
+  const text = maskSensitiveData(event.message.text);
   return {
     transport: event.transport,
     chatKey: event.chat.key,
@@ -69,7 +69,7 @@ export function outboundRecord(input: {
   text: string;
   botName: string;
 }): MessageRecord {
-  const text = maskCredentials(input.text);
+  const text = maskSensitiveData(input.text);
   return {
     transport: input.transport,
     chatKey: input.chatKey,

@@ -1,12 +1,13 @@
 /**
  * The point where an inbound event becomes storable: before the chat object writes it to
  * its inbox, buffers its log row, appends it to the recent turns or hands it to a turn,
- * every credential in it is masked — the normalized text, voice transcripts, file names,
- * the sender's display name and every text value of the wire payload kept as raw_json.
+ * every credential and personal number (ID, bank card, mobile) in it is masked — the
+ * normalized text, voice transcripts, file names and attachment URLs, the sender's display
+ * name and every text value of the wire payload kept as raw_json.
  * Nothing downstream (inbox, message log and its index, identity observations, recent turns,
  * dreaming journal, the model provider) sees the secret.
  */
-import { findCredentials, maskCredentials, maskRanges, type TextRange } from "../privacy/credentials";
+import { findSensitiveData, maskRanges, maskSensitiveData, type TextRange } from "../privacy/credentials";
 import type { InboundAttachment, InboundEvent, InboundSender } from "./inbound-event";
 
 /**
@@ -30,12 +31,12 @@ export function maskInboundEvent(event: InboundEvent): InboundEvent {
     message: message
       ? {
           ...message,
-          text: maskCredentials(message.text),
+          text: maskSensitiveData(message.text),
           attachments: message.attachments.map(maskAttachment),
         }
       : null,
     raw: maskJson(event.raw),
-    ...(event.chatTitle === undefined ? {} : { chatTitle: maskCredentials(event.chatTitle) }),
+    ...(event.chatTitle === undefined ? {} : { chatTitle: maskSensitiveData(event.chatTitle) }),
   };
 }
 
@@ -47,14 +48,16 @@ export function maskInboundEvent(event: InboundEvent): InboundEvent {
 function maskSender(sender: InboundSender): InboundSender {
   return sender.displayName === null
     ? sender
-    : { ...sender, displayName: maskCredentials(sender.displayName) };
+    : { ...sender, displayName: maskSensitiveData(sender.displayName) };
 }
 
 function maskAttachment(a: InboundAttachment): InboundAttachment {
   return {
     ...a,
-    filename: a.filename === null ? null : maskCredentials(a.filename),
-    transcript: a.transcript === null ? null : maskCredentials(a.transcript),
+    // A download link may carry a token or signature in its query string.
+    url: a.url === null ? null : maskSensitiveData(a.url),
+    filename: a.filename === null ? null : maskSensitiveData(a.filename),
+    transcript: a.transcript === null ? null : maskSensitiveData(a.transcript),
   };
 }
 
@@ -82,7 +85,7 @@ function maskWireText(text: string, found: readonly TextRange[] = []): string {
   const pieces = outsideMarkup(text);
   const across = pieces.length > 1 ? readTogether(pieces.map((p) => text.slice(p.start, p.end))) : [];
   const unmarked = pieces.flatMap((p, i) => (across[i] ?? []).map((r) => shift(r, p.start)));
-  return maskRanges(text, [...found, ...findCredentials(text), ...unmarked]);
+  return maskRanges(text, [...found, ...findSensitiveData(text), ...unmarked]);
 }
 
 /** The stretches of `text` between its mention markup, in order. */
@@ -130,14 +133,18 @@ function segmentText(item: unknown): string | null {
  * each piece: a secret that runs across pieces leaves a range in every piece it touches.
  */
 function readTogether(pieces: readonly string[]): TextRange[][] {
-  const spans = findCredentials(pieces.join(""));
+  const spans = findSensitiveData(pieces.join(""));
   let end = 0;
   return pieces.map((piece) => {
     const start = end;
     end += piece.length;
     return spans
       .filter((s) => s.start < end && s.end > start)
-      .map((s) => ({ start: Math.max(s.start, start) - start, end: Math.min(s.end, end) - start }));
+      .map((s) => ({
+        start: Math.max(s.start, start) - start,
+        end: Math.min(s.end, end) - start,
+        ...(s.mask === undefined ? {} : { mask: s.mask }),
+      }));
   });
 }
 

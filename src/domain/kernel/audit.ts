@@ -3,7 +3,7 @@
  * with which outcome). During a turn the records are collected by the turn and persisted by
  * the chat object together with the turn's other effects (audit_log in D1).
  */
-import { maskCredentials } from "../privacy/credentials";
+import { maskSensitiveData } from "../privacy/credentials";
 
 export type AuditOutcome = "ok" | "refused" | "invalid" | "failed";
 
@@ -46,15 +46,15 @@ type AuditFields = { readonly target: string | null; readonly detail: Readonly<R
 export function maskAuditCredentials<T extends AuditFields>(record: T): T {
   return {
     ...record,
-    target: record.target === null ? null : maskCredentials(record.target),
+    target: record.target === null ? null : maskSensitiveData(record.target),
     // Same shape: strings stay strings, and only keys that hold a credential change.
     detail: maskedValue(record.detail) as T["detail"],
   };
 }
 
 function maskedValue(value: unknown): unknown {
-  if (typeof value === "string") return maskCredentials(value);
+  if (typeof value === "string") return maskSensitiveData(value);
   if (Array.isArray(value)) return value.map(maskedValue);
   if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [maskCredentials(k), maskedValue(v)]));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [maskSensitiveData(k), maskedValue(v)]));
 }

@@ -7,7 +7,7 @@
 import { bytesContentHash } from "../kernel/content-hash";
 import type { DomainError, Result } from "../kernel/result";
 import { err, ok } from "../kernel/result";
-import { maskCredentials } from "../privacy/credentials";
+import { containsSensitiveData, maskCredentials } from "../privacy/credentials";
 import type { CollectionInfo } from "./collection";
 import {
   type DocumentFormat,
@@ -68,6 +68,12 @@ export async function importFile(
   const sourceId = file.name.trim();
   if (sourceId === "" || sourceId.length > MAX_SOURCE_ID)
     return failed("invalid", `file name must be 1–${MAX_SOURCE_ID} characters`);
+  // The name is stored and shown as the passage's source: it holds no secret or personal number.
+  if (containsSensitiveData(sourceId))
+    return failed(
+      "invalid",
+      "file name looks like it holds a password, key or personal number; rename the file",
+    );
   const size = Math.max(file.size ?? 0, file.bytes.byteLength);
   if (size > IMPORT_LIMITS.maxFileBytes)
     return failed("too-large", `file is ${size} bytes; the limit is ${IMPORT_LIMITS.maxFileBytes}`);

@@ -42,7 +42,7 @@ import {
   dreamSensitivity,
   explicitSensitivity,
   isBarePrivacyMarker,
-  looksLikeCredential,
+  neverStored,
   outranks,
   resolveSensitivity,
   stricter,
@@ -242,7 +242,7 @@ async function decideCandidates(
     const base = { kind: c.kind, text: c.text, importance: c.importance, targetNodeId: null };
     // Checked before anything of the candidate is recorded, whatever turn it cites: a model can
     // reassemble a secret sent in pieces or quote one from the bot's own turn.
-    if (looksLikeCredential(c.text) || (source && looksLikeCredential(source.text))) {
+    if (neverStored(c.text) || (source && neverStored(source.text))) {
       record({
         ...base,
         text: WITHHELD,
@@ -445,7 +445,7 @@ function userTurn(turns: readonly MarkedTurn[], index: number): MarkedTurn | nul
 const WITHHELD = "[credential withheld]";
 
 /** A text the model wrote, as recorded: withheld whole when it holds a credential. */
-const withheld = (text: string) => (looksLikeCredential(text) ? WITHHELD : text);
+const withheld = (text: string) => (neverStored(text) ? WITHHELD : text);
 
 /**
  * A bare privacy request ("这个别在别处提") is about the speaker's previous message: that
@@ -511,7 +511,7 @@ function summaryNode(
   turns: readonly MarkedTurn[],
 ): SummaryNode | null {
   const scope = resolveScopeFromSession(input.session);
-  if (!text || scope.type !== "chat" || looksLikeCredential(text)) return null;
+  if (!text || scope.type !== "chat" || neverStored(text)) return null;
   const users = turns.filter((t) => t.role === "user");
   return {
     nodeId: memoryNodeId(input.runId, "summary"),

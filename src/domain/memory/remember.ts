@@ -30,11 +30,11 @@ import {
   turnScopes,
 } from "./scope";
 import {
-  CREDENTIAL_REFUSAL,
   dreamSensitivity,
   explicitSensitivity,
-  looksLikeCredential,
+  neverStored,
   outranks,
+  refusalFor,
   resolveSensitivity,
   stripPrivacyPhrases,
 } from "./sensitivity";
@@ -84,8 +84,8 @@ export async function remember(
   if (raw === "") return err({ kind: "invalid", field: "text", reason: "is empty" });
   if ([...raw].length > 500)
     return err({ kind: "invalid", field: "text", reason: "is longer than 500 characters" });
-  if (looksLikeCredential(raw)) {
-    return err({ kind: "credential", reason: CREDENTIAL_REFUSAL });
+  if (neverStored(raw)) {
+    return err({ kind: "credential", reason: refusalFor(raw) });
   }
   const privateChat = /:(private|dm):/.test(req.scopes.session);
   const automatic = dreamSensitivity(raw, { privateChat });

@@ -5,6 +5,7 @@
  * Credentials (tokens, cookies, keys, passwords) are never stored at all.
  */
 import { CREDENTIAL_MASK, containsCredential } from "../privacy/credentials";
+import { containsPersonalData, PERSONAL_DATA_MASK } from "../privacy/personal-data";
 import { isBarePrivacyRequest, privacyRequest, withoutPrivacyRequests } from "../privacy/privacy-request";
 import type { Sensitivity, SensitivitySource } from "./memory";
 
@@ -39,8 +40,26 @@ export function looksLikeCredential(text: string): boolean {
   return text.includes(CREDENTIAL_MASK) || containsCredential(text);
 }
 
+/** ID, bank card and mobile numbers (personal-data.ts), or their mask. */
+export function looksLikePersonalData(text: string): boolean {
+  return text.includes(PERSONAL_DATA_MASK) || containsPersonalData(text);
+}
+
+/** What memory never keeps, whoever writes it: a credential or a personal number. */
+export function neverStored(text: string): boolean {
+  return looksLikeCredential(text) || looksLikePersonalData(text);
+}
+
 /** Why a memory write that `looksLikeCredential` is refused, in the words every writer answers with. */
 export const CREDENTIAL_REFUSAL = "looks like a password, token, key or cookie; never stored";
+
+/** Why a memory write that holds an ID, bank card or mobile number is refused. */
+export const PERSONAL_DATA_REFUSAL = "looks like an ID, bank card or phone number; never stored";
+
+/** The refusal for a text `looksLikeCredential` flagged: a credential's, else a personal number's. */
+export function refusalFor(text: string): string {
+  return looksLikeCredential(text) ? CREDENTIAL_REFUSAL : PERSONAL_DATA_REFUSAL;
+}
 
 /** Secrets even when said in a group: documents, money, health, numbers that identify. */
 const SECRET_SIGNALS: readonly RegExp[] = [

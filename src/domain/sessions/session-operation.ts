@@ -4,6 +4,7 @@
  * `runSessionOperation` with one of these, so validation and answers agree everywhere.
  */
 import { err, ok, type Result } from "../kernel/result";
+import { containsSensitiveData } from "../privacy/credentials";
 
 export type SessionOperation =
   | { readonly op: "list"; readonly all: boolean }
@@ -43,6 +44,7 @@ export function aliasProblem(alias: string): string | null {
   if (alias.startsWith("-")) return "must not start with '-'";
   if (/^s_[0-9a-f]{10}$/.test(alias)) return "must not look like a session id";
   if (alias.includes(":")) return "must not contain ':' (chat keys do)";
+  if (containsSensitiveData(alias)) return "looks like a password, key or personal number; never stored";
   return null;
 }
 

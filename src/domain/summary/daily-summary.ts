@@ -8,10 +8,10 @@ import { isOneToOne } from "../chat/chat-address";
 import type { SummarySettings } from "../config/summary-settings";
 import type { Logger } from "../kernel/logger";
 import { memoryNodeId } from "../memory/memory";
-import { dreamSensitivity, looksLikeCredential } from "../memory/sensitivity";
+import { dreamSensitivity, neverStored } from "../memory/sensitivity";
 import type { Sensitivity } from "../memory/sensitivity-level";
 import type { ChatModel, ModelResponse, UsageRecord } from "../model/chat-model";
-import { containsCredential, maskCredentials } from "../privacy/credentials";
+import { containsSensitiveData, maskSensitiveData } from "../privacy/credentials";
 import { truncateToTokens } from "../text/token-estimate";
 import type { DayMessage } from "./day-message";
 import { clipQuote, extractiveSummary } from "./extractive-summary";
@@ -72,7 +72,7 @@ function clipChars(text: string, max: number): string {
 
 function extractive(input: ChatDay, settings: SummarySettings): { text: string; ids: string[] } | null {
   // Messages that held a credential (masked on arrival) are never quoted.
-  const quotable = input.messages.filter((m) => !looksLikeCredential(m.text));
+  const quotable = input.messages.filter((m) => !neverStored(m.text));
   const { keywords, picked } = extractiveSummary(quotable, settings.extractiveMessages);
   if (picked.length === 0) return null;
   const lines = [
@@ -155,8 +155,8 @@ export async function summarizeDay(
     ids = fallback.ids;
   }
   // The log is masked already; a model may still have reconstructed or invented a secret.
-  text = maskCredentials(text);
-  if (containsCredential(text)) return { summary: null, skipped: "credential in summary", usage };
+  text = maskSensitiveData(text);
+  if (containsSensitiveData(text)) return { summary: null, skipped: "credential in summary", usage };
   const privateChat = isOneToOne(input.targetType);
   return {
     summary: {

@@ -6,7 +6,12 @@
 import { z } from "zod";
 import { SENSITIVITIES } from "../../domain/memory/memory";
 import { MEMORY_KINDS, parseScopeKey } from "../../domain/memory/scope";
-import { CREDENTIAL_REFUSAL, looksLikeCredential } from "../../domain/memory/sensitivity";
+import {
+  CREDENTIAL_REFUSAL,
+  looksLikeCredential,
+  looksLikePersonalData,
+  PERSONAL_DATA_REFUSAL,
+} from "../../domain/memory/sensitivity";
 
 export const shortText = z.string().trim().min(1).max(200);
 export const page = {
@@ -41,7 +46,8 @@ export const MemoryEditBody = z
       .trim()
       .min(1)
       .max(2000)
-      .refine((text) => !looksLikeCredential(text), CREDENTIAL_REFUSAL),
+      .refine((text) => !looksLikeCredential(text), CREDENTIAL_REFUSAL)
+      .refine((text) => !looksLikePersonalData(text), PERSONAL_DATA_REFUSAL),
     kind: z.enum(MEMORY_KINDS),
     importance: z.number().min(0).max(1),
     sensitivity: z.enum(SENSITIVITIES),

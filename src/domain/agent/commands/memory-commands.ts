@@ -2,6 +2,7 @@
 import { remember } from "../../memory/remember";
 import { explicitRequest } from "../../memory/rule-extractor";
 import { type Scope, sameScope, scopeLabel } from "../../memory/scope";
+import { PERSONAL_DATA_REFUSAL } from "../../memory/sensitivity";
 import type { Command } from "../command";
 import type { Intent } from "../intent";
 import { turnRunId } from "../memory-run-id";
@@ -25,7 +26,10 @@ async function rememberNow(text: string, ctx: TurnContext, services: TurnService
     now: ctx.now,
   });
   if (!written.ok) {
-    if (written.error.kind === "credential") return "这看起来像密码、令牌或密钥，我不会记下来。";
+    if (written.error.kind === "credential")
+      return written.error.reason === PERSONAL_DATA_REFUSAL
+        ? "这看起来像身份证号、银行卡号或手机号，我不会记下来。"
+        : "这看起来像密码、令牌或密钥，我不会记下来。";
     if (written.error.kind === "not-writable") return "这里的记忆只有管理员能写入。";
     return "没听清要记住什么，用法：/remember <内容>";
   }
