@@ -11,7 +11,6 @@ import { env, exports } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, it, vi } from "vitest";
 import { toChatCompletionParams } from "../../src/adapters/openai/chat-completion-request";
 import { chatSessionServices } from "../../src/composition/chat-session-services";
-import { d1SettingsStore } from "../../src/composition/settings-source";
 import type { ModelRequest, ModelResponse } from "../../src/domain/model/chat-model";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { CREDENTIAL_SAMPLES, type CredentialSample } from "../support/credential-corpus";
@@ -20,12 +19,13 @@ import { uid } from "../support/memory";
 import { signedOneBotRequest } from "../support/onebot-signing";
 import { c2cBody, eventIdOf, groupAtBody, postQq, turnDone } from "../support/qq-events";
 import { settled, storedAnywhere } from "../support/stored-anywhere";
+import { storedSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
 
 const SELF = 10000;
 
 beforeAll(async () => {
-  await d1SettingsStore(env).write(
+  await storedSettings(env).write(
     JSON.stringify({ memory: { dreaming: { afterTurns: 2 } } }),
     "test",
     Date.now(),
