@@ -6,12 +6,13 @@
  *
  * - a media type other than `application/json` (Hono's validator would silently see `{}`,
  *   so `{` sent as text/plain used to start work) → 400 `content-type`;
- * - an empty or malformed body → 400 `(body)`;
+ * - an empty or malformed body, or one nesting deeper than `MAX_JSON_DEPTH` → 400 `(body)`;
  * - a body the schema refuses → 400 naming the first bad field.
  */
 import type { Context } from "hono";
 import { validator } from "hono/validator";
 import type { z } from "zod";
+import { parseBoundedJson } from "../domain/kernel/bounded-json";
 import type { DomainError } from "../domain/kernel/result";
 import { problem } from "./error-response";
 
@@ -40,17 +41,15 @@ export function jsonBody<S extends z.ZodType>(schema: S) {
   const middleware: typeof validate = async (c, next) => {
     if (!isJsonRequest(c))
       return problem(c, { kind: "invalid", field: "content-type", reason: "must be application/json" });
-    try {
-      // Parsed here so that malformed JSON gets the API's answer; Hono caches the result for
-      // the validator.
-      await c.req.json();
-    } catch (e) {
+    // Checked here so that malformed or too deeply nested JSON gets the API's answer before
+    // the schema walks it; Hono caches the text, and the validator's parse reads it from there.
+    const parsed = parseBoundedJson(await c.req.text());
+    if (!parsed.ok)
       return problem(c, {
         kind: "invalid",
         field: "(body)",
-        reason: `is not valid JSON (${(e as Error).message})`,
+        reason: parsed.tooDeep ? parsed.reason : `is not valid JSON (${parsed.syntax})`,
       });
-    }
     return validate(c, next);
   };
   return middleware;

@@ -3,6 +3,8 @@
  * are computed over the raw bytes, and an oversized body must be refused without buffering
  * all of it.
  */
+import { parseBoundedJson } from "../domain/kernel/bounded-json";
+
 export type RawBody = { ok: true; bytes: Uint8Array } | { ok: false; status: 411 | 413; reason: string };
 
 export async function readRawBody(request: Request, maxBytes: number): Promise<RawBody> {
@@ -41,16 +43,20 @@ export async function readRawBody(request: Request, maxBytes: number): Promise<R
   return { ok: true, bytes };
 }
 
-/** Parses JSON from bytes; null when the bytes are not valid UTF-8 JSON. */
+/**
+ * Parses JSON from bytes: refused when the bytes are not UTF-8, not JSON, or nest deeper than
+ * `MAX_JSON_DEPTH` (checked before parsing, so nothing deep is ever built).
+ */
 export function parseJsonBytes(
   bytes: Uint8Array,
 ): { ok: true; value: unknown } | { ok: false; reason: string } {
+  let text: string;
   try {
-    return {
-      ok: true,
-      value: JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes)),
-    };
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch (e) {
     return { ok: false, reason: `malformed JSON: ${(e as Error).message}` };
   }
+  const parsed = parseBoundedJson(text);
+  if (parsed.ok) return parsed;
+  return { ok: false, reason: parsed.tooDeep ? parsed.reason : `malformed JSON: ${parsed.syntax}` };
 }

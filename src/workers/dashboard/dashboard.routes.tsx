@@ -5,6 +5,7 @@
  * with the same input schemas (admin-input/).
  */
 import { type Context, Hono } from "hono";
+import { parseBoundedJson } from "../../domain/kernel/bounded-json";
 import { MemoryEditBody, MemoryListQuery } from "../admin-input/memory-input";
 import { PreviewAsk } from "../admin-input/preview-input";
 import { validate } from "../admin-input/validate";
@@ -225,16 +226,13 @@ export const dashboardRoutes = new Hono<AppEnv>()
     // The form always carries the revision it was read at; a post without one saves against
     // whatever this request reads, as the API does without If-Match.
     const revision = typeof form.revision === "string" ? form.revision : undefined;
-    let document: unknown;
-    try {
-      document = JSON.parse(typed);
-    } catch (e) {
+    const parsed = parseBoundedJson(typed);
+    if (!parsed.ok)
       return settingsPage(c, typed, {
         field: "(document)",
-        reason: `is not valid JSON (${(e as Error).message})`,
+        reason: parsed.tooDeep ? parsed.reason : `is not valid JSON (${parsed.syntax})`,
       });
-    }
-    const saved = await c.get("services").settings.replace(document, revision);
+    const saved = await c.get("services").settings.replace(parsed.value, revision);
     if (saved.ok) return settingsPage(c, undefined, undefined, "Saved.");
     if (saved.error.kind === "conflict")
       return settingsPage(c, typed, {
