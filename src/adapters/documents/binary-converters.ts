@@ -8,6 +8,7 @@ import { Buffer } from "node:buffer";
 import mammoth from "mammoth";
 import { extractText, getDocumentProxy } from "unpdf";
 import type { Block, ParsedDocument } from "../../domain/knowledge/document";
+import { boundedDocx } from "./docx-package";
 import { convertHtml } from "./html-converter";
 
 const SENTENCE_END = /[。！？；.!?;:：」』”）)]$/;
@@ -60,9 +61,12 @@ export async function convertPdf(bytes: Uint8Array): Promise<ParsedDocument> {
   }
 }
 
+/** Throws ConversionLimit for a file past the limits of docx-package.ts. */
 export async function convertDocx(bytes: Uint8Array): Promise<ParsedDocument> {
+  // mammoth parses only the measured text parts, never the uploaded archive itself.
+  const checked = boundedDocx(bytes);
   // mammoth's Node entry reads `buffer`, its browser entry `arrayBuffer`; bundlers pick either.
-  const arrayBuffer = bytes.slice().buffer;
+  const arrayBuffer = checked.slice().buffer;
   const input = { buffer: Buffer.from(arrayBuffer), arrayBuffer } as unknown as { arrayBuffer: ArrayBuffer };
   const result = await mammoth.convertToHtml(input, {
     // Images would be inlined as base64; the knowledge base keeps text only.

@@ -4,10 +4,42 @@
  * `pre` code, tables one line per row; scripts, styles and navigation are skipped.
  * DOCX goes through here too, after mammoth turned it into HTML.
  */
-import { parseDocument } from "htmlparser2";
+import { DomHandler, Parser } from "htmlparser2";
 import type { Block, ParsedDocument } from "../../domain/knowledge/document";
+import { ConversionLimit } from "./conversion-limit";
 
-type ChildNode = ReturnType<typeof parseDocument>["children"][number];
+/**
+ * The deepest element nesting accepted. htmlparser2 searches its open-element stack on every
+ * closing tag, so deep nesting costs time quadratic in depth (100,000 levels: tens of seconds),
+ * and the block walk below recurses per level. Real pages, and mammoth's HTML of a DOCX within
+ * its own limit (docx-package.ts), nest far less (docs/decisions/0140-document-conversion-limits.md).
+ */
+export const MAX_HTML_DEPTH = 512;
+
+/** The DOM htmlparser2 builds, refusing the document as soon as it opens one element too many. */
+class BoundedDomHandler extends DomHandler {
+  #depth = 0;
+  override onopentag(name: string, attribs: Record<string, string>): void {
+    if (++this.#depth > MAX_HTML_DEPTH)
+      throw new ConversionLimit(
+        "too-deep",
+        `HTML elements nest deeper than ${MAX_HTML_DEPTH} levels (the limit)`,
+      );
+    super.onopentag(name, attribs);
+  }
+  override onclosetag(): void {
+    this.#depth--;
+    super.onclosetag();
+  }
+}
+
+function parseBounded(html: string) {
+  const handler = new BoundedDomHandler();
+  new Parser(handler, { decodeEntities: true }).end(html);
+  return handler.root;
+}
+
+type ChildNode = ReturnType<typeof parseBounded>["children"][number];
 type Element = Extract<ChildNode, { attribs: Record<string, string> }>;
 
 const SKIP = new Set([
@@ -59,8 +91,9 @@ function textOf(node: ChildNode): string {
 
 const collapse = (s: string) => s.replace(/[ \t\r\n\f]+/g, " ").trim();
 
+/** Throws ConversionLimit for elements nested past MAX_HTML_DEPTH. */
 export function convertHtml(html: string): ParsedDocument {
-  const dom = parseDocument(html, { decodeEntities: true });
+  const dom = parseBounded(html);
   const blocks: Block[] = [];
   let title: string | null = null;
   let buffer = "";

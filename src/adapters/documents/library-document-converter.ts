@@ -4,6 +4,7 @@ import { err, ok, type Result } from "../../domain/kernel/result";
 import type { DocumentFormat, ParsedDocument, SourceFile } from "../../domain/knowledge/document";
 import type { ConvertError, DocumentConverter } from "../../domain/knowledge/import-documents";
 import { convertDocx, convertPdf } from "./binary-converters";
+import { ConversionLimit } from "./conversion-limit";
 import { convertHtml } from "./html-converter";
 import { convertMarkdown } from "./markdown-converter";
 import { convertCsv, convertJson, convertText } from "./structured-converters";
@@ -15,7 +16,17 @@ const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04]; // PK\3\4
 const startsWith = (bytes: Uint8Array, magic: readonly number[]) => magic.every((b, i) => bytes[i] === b);
 
 export class LibraryDocumentConverter implements DocumentConverter {
+  /** A file past a conversion limit is refused naming the limit; any other failure is `corrupt`. */
   async convert(format: DocumentFormat, file: SourceFile): Promise<Result<ParsedDocument, ConvertError>> {
+    try {
+      return await this.#convert(format, file);
+    } catch (e) {
+      if (e instanceof ConversionLimit) return err({ kind: e.kind, message: e.message });
+      return err({ kind: "corrupt", message: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
+  async #convert(format: DocumentFormat, file: SourceFile): Promise<Result<ParsedDocument, ConvertError>> {
     const corrupt = (message: string) => err<ConvertError>({ kind: "corrupt", message });
     if (format === "pdf") {
       if (!startsWith(file.bytes, PDF_MAGIC)) return corrupt("not a PDF file (no %PDF header)");
@@ -31,6 +42,7 @@ export class LibraryDocumentConverter implements DocumentConverter {
       try {
         return ok(await convertDocx(file.bytes));
       } catch (e) {
+        if (e instanceof ConversionLimit) throw e;
         return corrupt(`damaged DOCX (${(e as Error).message})`);
       }
     }

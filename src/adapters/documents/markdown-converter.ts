@@ -1,10 +1,13 @@
 /**
  * Markdown → blocks with the `marked` lexer: ATX and setext headings keep their level and
  * `{#anchor}`, every other block keeps its Markdown source verbatim (code fences, tables,
- * lists, VitePress containers). YAML front matter gives `title` and `aliases`.
+ * lists, VitePress containers). YAML front matter gives `title` and `aliases`. Text nesting
+ * deeper than the limits of markdown-nesting.ts is refused before the lexer sees it.
  */
 import { Lexer, type Token, type Tokens } from "marked";
 import type { Block, ParsedDocument } from "../../domain/knowledge/document";
+import { ConversionLimit } from "./conversion-limit";
+import { checkMarkdownNesting, MAX_EMPHASIS_DEPTH, MAX_MARKDOWN_DEPTH } from "./markdown-nesting";
 
 const FRONT_MATTER = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 const ANCHOR = /\s*\{#([^}\s]+)\}\s*$/;
@@ -54,6 +57,7 @@ const ROLE: Partial<Record<Token["type"], "code" | "table" | "list" | "quote" | 
   html: "paragraph",
 };
 
+/** Throws ConversionLimit for text nested past the limits. */
 export function convertMarkdown(source: string): ParsedDocument {
   let text = source.replace(/\r\n?/g, "\n");
   let meta: { title: string | null; aliases: string[] } = { title: null, aliases: [] };
@@ -62,6 +66,14 @@ export function convertMarkdown(source: string): ParsedDocument {
     meta = frontMatter(fm[1] ?? "");
     text = text.slice(fm[0].length);
   }
+  const nesting = checkMarkdownNesting(text);
+  if (!nesting.ok)
+    throw new ConversionLimit(
+      "too-deep",
+      nesting.what === "emphasis"
+        ? `emphasis nests deeper than ${MAX_EMPHASIS_DEPTH} levels in the paragraph at line ${nesting.line} (the limit)`
+        : `lists and quotes nest deeper than ${MAX_MARKDOWN_DEPTH} levels at line ${nesting.line} (the limit)`,
+    );
   const blocks: Block[] = [];
   let firstH1: string | null = null;
   for (const token of new Lexer({ gfm: true }).lex(text)) {

@@ -4,7 +4,9 @@
  * its first column (or its title/name/id field); nested JSON objects become headings.
  */
 import Papa from "papaparse";
+import { parseBoundedJson } from "../../domain/kernel/bounded-json";
 import type { Block, ParsedDocument } from "../../domain/knowledge/document";
+import { ConversionLimit } from "./conversion-limit";
 import { paragraphs } from "./text-decoding";
 
 export function convertText(text: string): ParsedDocument {
@@ -107,7 +109,15 @@ function walk(value: Json, level: number, heading: string | null, blocks: Block[
   if (lines.length > 0) blocks.push({ kind: "text", text: lines.join("\n"), role: "record" });
 }
 
-/** JSON (a document) or JSON Lines (one record per line). */
+/** One JSON text behind the depth cap: the walk below recurses once per level. */
+function parseJson(text: string, where: string): Json {
+  const parsed = parseBoundedJson(text);
+  if (parsed.ok) return parsed.value as Json;
+  if (parsed.tooDeep) throw new ConversionLimit("too-deep", `${where}${parsed.reason}`);
+  throw new SyntaxError(parsed.syntax);
+}
+
+/** JSON (a document) or JSON Lines (one record per line). Throws ConversionLimit past the depth cap. */
 export function convertJson(
   text: string,
   lines: boolean,
@@ -117,10 +127,12 @@ export function convertJson(
     value = lines
       ? text
           .split(/\r?\n/)
-          .filter((l) => l.trim() !== "")
-          .map((l) => JSON.parse(l) as Json)
-      : (JSON.parse(text.replace(/^\uFEFF/, "")) as Json);
+          .map((l, i) => [l, i] as const)
+          .filter(([l]) => l.trim() !== "")
+          .map(([l, i]) => parseJson(l, `line ${i + 1} `))
+      : parseJson(text.replace(/^\uFEFF/, ""), "");
   } catch (e) {
+    if (e instanceof ConversionLimit) throw e;
     return { ok: false, message: `invalid JSON: ${(e as Error).message}` };
   }
   const blocks: Block[] = [];

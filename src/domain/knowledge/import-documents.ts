@@ -21,7 +21,11 @@ import type { KnowledgeStore, Removed } from "./knowledge-store";
 
 export const IMPORT_LIMITS = { maxFiles: 20, maxFileBytes: 25 * 1024 * 1024 } as const;
 
-export type ConvertError = { readonly kind: "corrupt" | "unsupported"; readonly message: string };
+/** `too-large` and `too-deep`: the file inflates or nests past a converter's limit, named in the message. */
+export type ConvertError = {
+  readonly kind: "corrupt" | "unsupported" | "too-large" | "too-deep";
+  readonly message: string;
+};
 
 export interface DocumentConverter {
   /** Parses a file of a known format; unreadable content is an error value, never a throw. */
@@ -29,7 +33,7 @@ export interface DocumentConverter {
 }
 
 export type FileError = {
-  readonly kind: "unsupported" | "too-large" | "corrupt" | "empty" | "invalid" | "failed";
+  readonly kind: "unsupported" | "too-large" | "too-deep" | "corrupt" | "empty" | "invalid" | "failed";
   readonly message: string;
 };
 
