@@ -6,8 +6,9 @@
  */
 import { Buffer } from "node:buffer";
 import mammoth from "mammoth";
-import { extractText, getDocumentProxy } from "unpdf";
+import { getDocumentProxy } from "unpdf";
 import type { Block, ParsedDocument } from "../../domain/knowledge/document";
+import { ConversionLimit } from "./conversion-limit";
 import { boundedDocx } from "./docx-package";
 import { convertHtml } from "./html-converter";
 
@@ -39,11 +40,41 @@ export function pageParagraphs(pageText: string): string[] {
   return out;
 }
 
+/**
+ * The most pages read. A page tree can name one page thousands of times in a few kilobytes;
+ * every page read keeps some state in PDF.js, and unpdf's extractText reads them all at once:
+ * 5,000 pages exhausted the heap (docs/decisions/0140-document-conversion-limits.md).
+ */
+export const MAX_PDF_PAGES = 2000;
+
+type PDFDocumentProxy = Awaited<ReturnType<typeof getDocumentProxy>>;
+
+/** Each page's text, one page at a time, releasing the page before the next. */
+async function pageTexts(pdf: PDFDocumentProxy): Promise<string[]> {
+  if (pdf.numPages > MAX_PDF_PAGES)
+    throw new ConversionLimit(
+      "too-large",
+      `the PDF has ${pdf.numPages} pages; the limit is ${MAX_PDF_PAGES}: split it into smaller files`,
+    );
+  const texts: string[] = [];
+  for (let n = 1; n <= pdf.numPages; n++) {
+    const page = await pdf.getPage(n);
+    const content = await page.getTextContent();
+    // As unpdf's extractText joins a page: each item's text, a line break where it ends a line.
+    texts.push(
+      content.items.map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : "")).join(""),
+    );
+    page.cleanup();
+  }
+  return texts;
+}
+
+/** Throws ConversionLimit for a PDF of more than MAX_PDF_PAGES pages. */
 export async function convertPdf(bytes: Uint8Array): Promise<ParsedDocument> {
   // PDF.js may detach the buffer it is given; hand it a copy.
   const pdf = await getDocumentProxy(new Uint8Array(bytes));
   try {
-    const { text } = await extractText(pdf, { mergePages: false });
+    const text = await pageTexts(pdf);
     let title: string | null = null;
     try {
       const meta = await pdf.getMetadata();

@@ -33,6 +33,7 @@ export class LibraryDocumentConverter implements DocumentConverter {
       try {
         return ok(await convertPdf(file.bytes));
       } catch (e) {
+        if (e instanceof ConversionLimit) throw e;
         return corrupt(`damaged or encrypted PDF (${(e as Error).message})`);
       }
     }

@@ -5,14 +5,21 @@
  */
 import { strToU8, zipSync } from "fflate";
 import { describe, it } from "vitest";
+import { MAX_PDF_PAGES } from "../../../src/adapters/documents/binary-converters";
 import { DOCX_LIMITS, isTextPart } from "../../../src/adapters/documents/docx-package";
 import { MAX_HTML_DEPTH } from "../../../src/adapters/documents/html-converter";
 import { LibraryDocumentConverter } from "../../../src/adapters/documents/library-document-converter";
 import { MAX_EMPHASIS_DEPTH, MAX_MARKDOWN_DEPTH } from "../../../src/adapters/documents/markdown-nesting";
 import { MAX_JSON_DEPTH } from "../../../src/domain/kernel/bounded-json";
 import type { DocumentFormat } from "../../../src/domain/knowledge/document";
-import { docx } from "../../support/documents";
-import { deepDocx, deepMarkdownList, docxBomb, lyingDocxBomb } from "../../support/hostile-files";
+import { docx, pdf } from "../../support/documents";
+import {
+  deepDocx,
+  deepMarkdownList,
+  docxBomb,
+  lyingDocxBomb,
+  repeatedPagePdf,
+} from "../../support/hostile-files";
 
 const converter = new LibraryDocumentConverter();
 const convert = (format: DocumentFormat, name: string, content: string | Uint8Array) =>
@@ -152,5 +159,30 @@ describe("DOCX", () => {
   it("still refuses a file that is not a ZIP as damaged", async ({ expect }) => {
     const r = await convert("docx", "fake.docx", strToU8("PK\u0003\u0004 but nothing else"));
     expect(r).toMatchObject({ ok: false, error: { kind: "corrupt" } });
+  });
+});
+
+describe("PDF", () => {
+  it("refuses a page tree naming one page 5,000 times, before reading any page", async ({ expect }) => {
+    const file = repeatedPagePdf(5000);
+    expect(file.length).toBeLessThan(40 * 1024);
+    const r = await convert("pdf", "pages.pdf", file);
+    expect(r).toEqual({
+      ok: false,
+      error: {
+        kind: "too-large",
+        message: `the PDF has 5000 pages; the limit is ${MAX_PDF_PAGES}: split it into smaller files`,
+      },
+    });
+  });
+
+  it("reads every page up to the limit, one at a time, with each page's lines", async ({ expect }) => {
+    const few = await convert("pdf", "few.pdf", repeatedPagePdf(30));
+    expect(few.ok).toBe(true);
+    if (few.ok) expect(new Set(few.value.blocks.map((b) => (b.kind === "text" ? b.page : 0))).size).toBe(30);
+    const lines = await convert("pdf", "lines.pdf", pdf(["First line of the page.", "Second line."]));
+    expect(lines.ok).toBe(true);
+    if (lines.ok)
+      expect(lines.value.blocks.map((b) => b.text)).toEqual(["First line of the page.", "Second line."]);
   });
 });
