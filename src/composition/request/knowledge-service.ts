@@ -17,6 +17,7 @@ import {
   searchKnowledge,
 } from "../../domain/knowledge/knowledge-search";
 import { modelKey } from "../../domain/retrieval/ports";
+import { visibleText, withoutFormatCharacters } from "../../domain/text/visible-text";
 import { createKnowledgeServices } from "../knowledge-services";
 import type { AdminRequest } from "./admin-request";
 import { apiSearchQuery } from "./api-query-rewrite";
@@ -68,8 +69,10 @@ export function knowledgeService(env: Env, who: AdminRequest, source: SettingsSo
       const created = await kb.store.createCollection(
         {
           name: name.value,
-          title: body.title ?? null,
-          description: body.description ?? null,
+          // Titles are stored as they are seen (domain/text/visible-text.ts).
+          title: body.title === undefined ? null : visibleText(body.title) || null,
+          description:
+            body.description === undefined ? null : withoutFormatCharacters(body.description) || null,
           chunkSize,
           chunkOverlap: Math.min(
             body.chunkOverlap ?? settings.knowledge.chunkOverlap,

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { parseAccountKey, parseChatKey } from "../chat/chat-address";
 import { parsePersonId } from "../identity/person";
+import { visibleText } from "../text/visible-text";
 
 /** An admin entry naming a declared person instead of an account: `person:<id>`. */
 export const ADMIN_PERSON_PREFIX = "person:";
@@ -46,7 +47,8 @@ const AdminField = z.string().superRefine((raw, ctx) => {
 const PersonSchema = z
   .object({
     id: PersonIdField,
-    displayName: z.string().trim().min(1).max(64),
+    // Stored as seen: no direction overrides or zero-width characters (visible-text.ts).
+    displayName: z.string().transform(visibleText).pipe(z.string().min(1).max(64)),
     /** Account keys (`qq:user:<openid>`, `onebot:user:<qq>`) that are this person. */
     accounts: z.array(AccountKeyField).max(100),
   })

@@ -8,6 +8,7 @@ import { bytesContentHash } from "../kernel/content-hash";
 import type { DomainError, Result } from "../kernel/result";
 import { err, ok } from "../kernel/result";
 import { containsSensitiveData, maskCredentials } from "../privacy/credentials";
+import { visibleText } from "../text/visible-text";
 import type { CollectionInfo } from "./collection";
 import {
   type DocumentFormat,
@@ -69,7 +70,8 @@ export async function importFile(
     status: "failed",
     error: { kind, message },
   });
-  const sourceId = file.name.trim();
+  // The name is the document's id and title source: stored as it is seen (visible-text.ts).
+  const sourceId = visibleText(file.name);
   if (sourceId === "" || sourceId.length > MAX_SOURCE_ID)
     return failed("invalid", `file name must be 1–${MAX_SOURCE_ID} characters`);
   // The name is stored and shown as the passage's source: it holds no secret or personal number.

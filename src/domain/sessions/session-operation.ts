@@ -5,6 +5,7 @@
  */
 import { err, ok, type Result } from "../kernel/result";
 import { containsSensitiveData } from "../privacy/credentials";
+import { hasInvisibleControls } from "../text/visible-text";
 
 export type SessionOperation =
   | { readonly op: "list"; readonly all: boolean }
@@ -41,6 +42,7 @@ export const SESSION_USAGE = [
 export function aliasProblem(alias: string): string | null {
   if (alias.length < 1 || alias.length > 40) return "must be 1 to 40 characters";
   if (/\s/.test(alias)) return "must not contain spaces";
+  if (hasInvisibleControls(alias)) return "must not contain invisible or control characters";
   if (alias.startsWith("-")) return "must not start with '-'";
   if (/^s_[0-9a-f]{10}$/.test(alias)) return "must not look like a session id";
   if (alias.includes(":")) return "must not contain ':' (chat keys do)";

@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { SourceFile } from "../../domain/knowledge/document";
 import { IMPORT_LIMITS } from "../../domain/knowledge/import-documents";
 import type { ReadMode } from "../../domain/knowledge/knowledge-search";
+import { visibleText } from "../../domain/text/visible-text";
 import { CreateCollectionBody, KnowledgeSearchBody } from "../admin-input/knowledge-input";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
@@ -91,7 +92,8 @@ export const knowledgeRoutes = new Hono<AppEnv>()
     );
   })
   .delete("/kb/collections/:name/documents", async (c) => {
-    const source = c.req.query("source");
+    // Stored names are visible text (import-documents.ts); a name copied with its controls still finds its document.
+    const source = visibleText(c.req.query("source") ?? "");
     if (!source)
       return problem(c, {
         kind: "invalid",
