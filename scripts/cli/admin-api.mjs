@@ -93,6 +93,14 @@ export function client(options, { fetch: doFetch = fetch, env = process.env } = 
     }
     if (res.status === 401)
       throw new CliError(`unauthorized at ${base}: set AKASHA_ADMIN_TOKEN to the Worker's ADMIN_TOKEN`, 1);
+    // The admin door's throttle counts the CLI's wrong tokens with the login form's (admin-door.ts).
+    if (res.status === 429) {
+      const wait = res.headers.get("retry-after") ?? json.retryAfterSeconds ?? "?";
+      throw new CliError(
+        `${json.reason ?? `管理口令错误次数过多，请 ${wait} 秒后再试。`} (HTTP 429 at ${base}, Retry-After: ${wait} s)`,
+        1,
+      );
+    }
     return { status: res.status, ok: res.ok, json };
   }
   /** The answer's JSON; an error answer becomes a CliError carrying the problem() message. */

@@ -5,8 +5,10 @@
  * sets (`npm start`, `npm run dev`, bench, eval, tests). A missing, empty or unknown value is
  * production, so a deploy that forgot its environment fails closed. Local runs fall back to
  * the embedded dev defaults (printed by `npm start`); production refuses to run without the
- * real secrets and refuses the published dev defaults.
+ * real secrets and refuses the published dev defaults, and keeps the admin routes closed
+ * while ADMIN_TOKEN is missing, short or published (admin-token.ts).
  */
+import { adminTokenProblem } from "./admin-token";
 import devDefaults from "./dev-defaults.json";
 
 export type Mode = "local" | "production";
@@ -20,7 +22,14 @@ export type RuntimeConfig = {
   readonly mode: Mode;
   readonly qq: { appId: string; secret: string; apiBase: string; tokenUrl: string; liveOutbound: boolean };
   readonly onebot: { secret: string | null; apiBase: string | null; accessToken: string | null };
+  /**
+   * The admin token. In production a token that adminTokenProblem refuses (missing, short,
+   * published) throws ConfigError when read: only the admin routes read it, so they fail
+   * closed while webhooks and turns keep working.
+   */
   readonly adminToken: string;
+  /** Why the admin routes are closed, or null: what the admin door answers before anything else. */
+  readonly adminTokenProblem: string | null;
   readonly model: ModelChoice;
   readonly settingsVar: string;
 };
@@ -55,9 +64,16 @@ export function modeOf(value: unknown): Mode {
   return value === LOCAL_MODE ? "local" : "production";
 }
 
-type SecretName = "QQ_BOT_APPID" | "QQ_BOT_SECRET" | "ADMIN_TOKEN";
+type SecretName = "QQ_BOT_APPID" | "QQ_BOT_SECRET";
 /** Published in the repository, so never a credential outside local mode. */
-const PUBLISHED: readonly SecretName[] = ["QQ_BOT_SECRET", "ADMIN_TOKEN"];
+const PUBLISHED: readonly SecretName[] = ["QQ_BOT_SECRET"];
+
+/** The admin token and, in production, why it is refused (admin-token.ts). */
+function adminTokenOf(env: Env, dev: boolean): { token: string; problem: string | null } {
+  const given = text(env.ADMIN_TOKEN);
+  if (dev) return { token: given ?? devDefaults.ADMIN_TOKEN, problem: null };
+  return { token: given ?? "", problem: adminTokenProblem(given) };
+}
 
 export function readRuntimeConfig(env: Env): RuntimeConfig {
   const mode = modeOf(env.AKASHA_ENV);
@@ -84,6 +100,7 @@ export function readRuntimeConfig(env: Env): RuntimeConfig {
       : env.AI && aiModel
         ? { provider: "workers-ai", model: aiModel }
         : { provider: "offline" };
+  const admin = adminTokenOf(env, dev);
   return {
     mode,
     qq: {
@@ -99,7 +116,11 @@ export function readRuntimeConfig(env: Env): RuntimeConfig {
       apiBase: text(env.ONEBOT_API_BASE),
       accessToken: text(env.ONEBOT_ACCESS_TOKEN),
     },
-    adminToken: required("ADMIN_TOKEN"),
+    get adminToken() {
+      if (admin.problem) throw new ConfigError(admin.problem);
+      return admin.token;
+    },
+    adminTokenProblem: admin.problem,
     model,
     settingsVar: akashaConfigText(env),
   };

@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import { readRuntimeConfig } from "../composition/runtime-config";
 import type { AppEnv } from "./app-env";
+import { adminDoorReady } from "./auth/admin-door";
 import { loginRoutes, logoutRoutes } from "./auth/login.routes";
 import { requireAdmin } from "./auth/require-admin";
 import { dashboardRoutes } from "./dashboard/dashboard.routes";
@@ -30,6 +31,7 @@ export function createApp() {
     await next();
   });
   app.route("/webhook", webhookRoutes);
+  app.use("/api/*", adminDoorReady);
   app.use("/api/*", requireAdmin("api"), withAdminServices("api"));
   app.route("/api", adminRoutes);
   app.route("/api/context", contextRoutes);
@@ -45,6 +47,8 @@ export function createApp() {
   app.get("/admin/app.css", (c) =>
     c.body(DASHBOARD_CSS, 200, { "content-type": "text/css; charset=utf-8", "cache-control": "max-age=300" }),
   );
+  app.use("/admin", adminDoorReady);
+  app.use("/admin/*", adminDoorReady);
   app.route("/admin", loginRoutes);
   app.use("/admin", requireAdmin("page"), withAdminServices("dashboard"));
   app.use("/admin/*", requireAdmin("page"), withAdminServices("dashboard"));

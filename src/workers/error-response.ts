@@ -14,6 +14,8 @@ import type { AppEnv } from "./app-env";
 /** Errors only the HTTP edge has: authentication, body size, deployment faults. */
 export type EdgeProblem =
   | { readonly kind: "unauthorized"; readonly reason: string }
+  /** The admin door's throttle (auth/admin-door.ts): the reason is for a person to read. */
+  | { readonly kind: "throttled"; readonly retryAfterSeconds: number; readonly reason: string }
   | { readonly kind: "too-large"; readonly reason: string }
   | { readonly kind: "misconfigured"; readonly reason: string }
   | { readonly kind: "internal" };
@@ -28,6 +30,7 @@ const STATUS = {
   "rate-limited": 429,
   unavailable: 503,
   unauthorized: 401,
+  throttled: 429,
   "too-large": 413,
   misconfigured: 500,
   internal: 500,
@@ -44,6 +47,8 @@ function detail(e: Problem): Record<string, string | number> {
       return { what: e.what };
     case "rate-limited":
       return { retryAfterSeconds: e.retryAfterSeconds };
+    case "throttled":
+      return { retryAfterSeconds: e.retryAfterSeconds, reason: e.reason };
     case "forbidden":
     case "conflict":
     case "unavailable":

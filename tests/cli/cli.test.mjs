@@ -248,6 +248,16 @@ describe("requests and answers", () => {
     assert.deepEqual(seen.at(-1).query, { since: "yesterday", limit: "100" });
   });
 
+  it("a throttled token exits 1 with the Worker's Chinese-first reason and the wait", async () => {
+    const reason =
+      "管理口令错误次数过多，请 321 秒后再试。Too many wrong admin tokens from this address; try again in 321 s.";
+    routes = { "GET /api/chats": [429, { error: "throttled", retryAfterSeconds: 321, reason }] };
+    const r = await api(["chats"]);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /^akasha chats: 管理口令错误次数过多，请 321 秒后再试。/m);
+    assert.match(r.err, /HTTP 429 at http:\/\/127\.0\.0\.1:\d+, Retry-After: 321 s/);
+  });
+
   it("memory list passes its filters as the query", async () => {
     routes = { "GET /api/memory": [200, { items: [], total: 0 }] };
     await api(["memory", "list", "--kind", "fact", "--status", "active", "--limit", "5"]);

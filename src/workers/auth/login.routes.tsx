@@ -1,16 +1,15 @@
 /**
- * GET/POST /admin/login and POST /admin/logout. The login compares the admin token in
- * constant time, refuses a client with too many recent failures before comparing anything,
- * and sets the signed session cookie. With Cloudflare Access configured there is no token
+ * GET/POST /admin/login and POST /admin/logout. The login presents the token at the admin
+ * door (admin-door.ts: constant-time comparison behind the per-client throttle the bearer
+ * shares) and sets the signed session cookie. With Cloudflare Access configured there is no token
  * login: Access is the way in.
  */
 import { Hono } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
-import { loginThrottle } from "../../composition/admin-services";
-import { tokensMatch } from "../admin-auth";
 import type { AppEnv } from "../app-env";
 import { Layout } from "../dashboard/layout";
 import { readAccessConfig } from "./access-jwt";
+import { presentAdminToken, throttledReason } from "./admin-door";
 import { issueSession, SESSION_COOKIE, SESSION_TTL_SECONDS } from "./session-cookie";
 
 const COOKIE_OPTIONS = { path: "/", httpOnly: true, secure: true, sameSite: "Strict" } as const;
@@ -41,9 +40,6 @@ function LoginPage(props: { error?: string; access?: boolean }) {
   );
 }
 
-/** The client a failure is counted against: the address Cloudflare saw, else one local bucket. */
-const clientOf = (req: Request) => req.headers.get("cf-connecting-ip") ?? "local";
-
 /** A form posted from another origin is refused even before the token is looked at. */
 function sameOrigin(req: Request): boolean {
   const origin = req.headers.get("origin");
@@ -56,21 +52,14 @@ export const loginRoutes = new Hono<AppEnv>()
   .post("/login", async (c) => {
     if (readAccessConfig(c.env)) return c.html(<LoginPage access />, 403);
     if (!sameOrigin(c.req.raw)) return c.html(<LoginPage error="Cross-origin login refused." />, 403);
-    const throttle = loginThrottle(c.env);
-    const client = clientOf(c.req.raw);
-    const now = Date.now();
-    const wait = await throttle.retryAfter(client, now);
-    if (wait !== null)
-      return c.html(<LoginPage error={`Too many failed logins. Try again in ${wait} s.`} />, 429, {
-        "Retry-After": String(wait),
-      });
     const form = await c.req.parseBody();
-    const token = typeof form.token === "string" ? form.token : "";
-    if (!(await tokensMatch(token, c.get("config").adminToken))) {
-      await throttle.recordFailure(client, now);
-      return c.html(<LoginPage error="That is not the admin token." />, 401);
-    }
-    const { value } = await issueSession(c.get("config").adminToken, now);
+    const door = await presentAdminToken(c, typeof form.token === "string" ? form.token : null);
+    if (door.kind === "throttled")
+      return c.html(<LoginPage error={throttledReason(door.retryAfter)} />, 429, {
+        "Retry-After": String(door.retryAfter),
+      });
+    if (door.kind === "wrong") return c.html(<LoginPage error="That is not the admin token." />, 401);
+    const { value } = await issueSession(c.get("config").adminToken, Date.now());
     setCookie(c, SESSION_COOKIE, value, { ...COOKIE_OPTIONS, maxAge: SESSION_TTL_SECONDS });
     return c.redirect("/admin", 303);
   });

@@ -27,6 +27,12 @@ export function requireAdmin(kind: "api" | "page"): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const who = await resolveAdmin(c);
     if (!who.ok) {
+      if (who.retryAfter !== undefined)
+        return problem(
+          c,
+          { kind: "throttled", retryAfterSeconds: who.retryAfter, reason: who.reason },
+          { "Retry-After": String(who.retryAfter) },
+        );
       if (kind === "page" && SAFE_METHODS.has(c.req.method)) return c.redirect("/admin/login", 303);
       return problem(
         c,

@@ -1,6 +1,7 @@
 /**
  * Who is calling an admin route, from one of three credentials:
  * - `Authorization: Bearer <ADMIN_TOKEN>` (the CLI, scripts): no ambient credential, no CSRF;
+ *   presented at the admin door, whose throttle the login form shares (admin-door.ts);
  * - a verified Cloudflare Access token, when Access is configured: the Access identity is the
  *   actor, and then no session cookie is accepted (the browser must come through Access);
  * - the signed dashboard session cookie, when Access is not configured.
@@ -8,13 +9,15 @@
  */
 import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
-import { tokensMatch } from "../admin-auth";
 import type { AppEnv } from "../app-env";
 import { ACCESS_HEADER, readAccessConfig, verifyAccessJwt } from "./access-jwt";
+import { presentAdminToken, throttledReason } from "./admin-door";
 import { type AdminIdentity, SESSION_ACTOR, TOKEN_ACTOR } from "./admin-identity";
 import { readSession, SESSION_COOKIE } from "./session-cookie";
 
-export type IdentityResult = { ok: true; identity: AdminIdentity } | { ok: false; reason: string };
+export type IdentityResult =
+  | { ok: true; identity: AdminIdentity }
+  | { ok: false; reason: string; retryAfter?: number };
 
 export async function resolveAdmin(c: Context<AppEnv>, nowMs = Date.now()): Promise<IdentityResult> {
   const adminToken = c.get("config").adminToken;
@@ -22,9 +25,11 @@ export async function resolveAdmin(c: Context<AppEnv>, nowMs = Date.now()): Prom
   const access = readAccessConfig(c.env);
   const header = c.req.header("authorization");
   if (header !== undefined) {
-    const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-    if (!match?.[1] || !(await tokensMatch(match[1], adminToken)))
-      return { ok: false, reason: "send Authorization: Bearer <ADMIN_TOKEN>" };
+    // Through the door's throttle, like the login form: a malformed header is a wrong token too.
+    const door = await presentAdminToken(c, /^Bearer\s+(.+)$/i.exec(header.trim())?.[1] ?? null);
+    if (door.kind === "throttled")
+      return { ok: false, reason: throttledReason(door.retryAfter), retryAfter: door.retryAfter };
+    if (door.kind === "wrong") return { ok: false, reason: "send Authorization: Bearer <ADMIN_TOKEN>" };
     return { ok: true, identity: { actor: TOKEN_ACTOR, via: "token", csrfBinding: null } };
   }
   if (access) {

@@ -51,10 +51,15 @@ describe("admin guard", () => {
 
   it("refuses every route with a wrong bearer token, even next to a valid session", async ({ expect }) => {
     const s = await session();
-    for (const [method, path] of adminRoutes()) {
+    // One client address per request: wrong tokens are throttled per client (admin-door.test.ts).
+    for (const [i, [method, path]] of adminRoutes().entries()) {
       const res = await call(path, {
         method,
-        headers: { authorization: "Bearer not-the-token", cookie: s.cookie },
+        headers: {
+          authorization: "Bearer not-the-token",
+          cookie: s.cookie,
+          "cf-connecting-ip": `192.0.2.${i % 250}`,
+        },
       });
       const refused = path.startsWith("/admin") && method === "GET" ? 303 : 401;
       expect(res.status, `${method} ${path}`).toBe(refused);
