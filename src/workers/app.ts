@@ -6,6 +6,7 @@ import { adminDoorReady } from "./auth/admin-door";
 import { loginRoutes, logoutRoutes } from "./auth/login.routes";
 import { requireAdmin } from "./auth/require-admin";
 import { dashboardRoutes } from "./dashboard/dashboard.routes";
+import { dashboardSecurityHeaders } from "./dashboard/security-headers";
 import { DASHBOARD_CSS } from "./dashboard/styles";
 import { devApp } from "./dev/dev-app";
 import { errorResponse, problem } from "./error-response";
@@ -42,6 +43,9 @@ export function createApp() {
   app.route("/api/identity", identityAdminRoutes);
   app.route("/api/migrations", migrationsRoutes);
   app.route("/api/sessions", sessionsRoutes);
+  // Every dashboard response, the login page, the stylesheet and refusals included.
+  app.use("/admin", dashboardSecurityHeaders);
+  app.use("/admin/*", dashboardSecurityHeaders);
   // The stylesheet and the login page are the only things under /admin served without an
   // admin; they are registered before the guard, which therefore never sees them.
   app.get("/admin/app.css", (c) =>

@@ -35,6 +35,7 @@ const profile = mkdtempSync(path.join(scratch, "akasha-browser-profile-"));
 const token = effectiveDevVars().values.ADMIN_TOKEN;
 const base = `http://localhost:${PORT}`;
 const results = [];
+const cspViolations = [];
 let server;
 let context;
 
@@ -92,6 +93,19 @@ try {
       "--disable-sync",
     ],
   });
+  // Every page runs under the dashboard's Content-Security-Policy: whatever it blocks (an
+  // inline script, style or handler) is collected here and fails the run at the end.
+  await context.addInitScript(() =>
+    document.addEventListener("securitypolicyviolation", (e) =>
+      console.error(
+        `Content Security Policy violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"}`,
+      ),
+    ),
+  );
+  context.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text()))
+      cspViolations.push(`${message.location()?.url ?? "?"}: ${message.text()}`);
+  });
   const page = context.pages()[0] ?? (await context.newPage());
   const run = Date.now().toString(36);
   const group = `qq:group:G${run}`;
@@ -101,6 +115,18 @@ try {
     await page.goto(`${base}/admin`);
     assert(new URL(page.url()).pathname === "/admin/login", `landed on ${page.url()}`);
     await shot(page, "login");
+  });
+
+  await step("an inline script is blocked by the policy, and the check sees it (the control)", async () => {
+    await page.evaluate(() => {
+      const script = document.createElement("script");
+      script.textContent = "window.__inlineRan = true";
+      document.body.append(script);
+    });
+    await page.waitForTimeout(200);
+    assert((await page.evaluate(() => window.__inlineRan)) === undefined, "the inline script ran");
+    assert(cspViolations.length > 0, "no violation was reported for the blocked script");
+    cspViolations.length = 0;
   });
 
   await step("a wrong token is refused", async () => {
@@ -203,6 +229,10 @@ try {
     assert(new URL(page.url()).pathname === "/admin/login", `after logout landed on ${page.url()}`);
     const api = await page.request.get(`${base}/api/chats`);
     assert(api.status() === 401, `API after logout: ${api.status()}`);
+  });
+
+  await step("no page broke the Content-Security-Policy", async () => {
+    assert(cspViolations.length === 0, `violations:\n${cspViolations.join("\n")}`);
   });
 } catch (error) {
   results.push({ name: "setup", ok: false });

@@ -5,10 +5,10 @@
  */
 export class ConversionLimit extends Error {
   override readonly name = "ConversionLimit";
-  constructor(
-    readonly kind: "too-large" | "too-deep",
-    message: string,
-  ) {
+  readonly kind: "too-large" | "too-deep";
+
+  constructor(kind: "too-large" | "too-deep", message: string) {
     super(message);
+    this.kind = kind;
   }
 }

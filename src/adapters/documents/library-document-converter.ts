@@ -15,6 +15,13 @@ const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04]; // PK\3\4
 
 const startsWith = (bytes: Uint8Array, magic: readonly number[]) => magic.every((b, i) => bytes[i] === b);
 
+/**
+ * The largest text file (Markdown, HTML, plain text, CSV, JSON) converted. The lexers build a
+ * token or DOM object per construct: 4 MB of ordinary Markdown exhausts a Worker-sized heap
+ * (docs/decisions/0140-document-conversion-limits.md). PDF and DOCX have their own limits.
+ */
+export const MAX_TEXT_FILE_BYTES = 2 * 1024 * 1024;
+
 export class LibraryDocumentConverter implements DocumentConverter {
   /** A file past a conversion limit is refused naming the limit; any other failure is `corrupt`. */
   async convert(format: DocumentFormat, file: SourceFile): Promise<Result<ParsedDocument, ConvertError>> {
@@ -47,6 +54,11 @@ export class LibraryDocumentConverter implements DocumentConverter {
         return corrupt(`damaged DOCX (${(e as Error).message})`);
       }
     }
+    if (file.bytes.byteLength > MAX_TEXT_FILE_BYTES)
+      throw new ConversionLimit(
+        "too-large",
+        `the file is ${(file.bytes.byteLength / 1024 / 1024).toFixed(1)} MiB of text; text formats are limited to ${MAX_TEXT_FILE_BYTES / 1024 / 1024} MiB: split it into smaller files`,
+      );
     const decoded = decodeText(file.bytes);
     if (!decoded.ok) return corrupt(decoded.message);
     const text = decoded.text;

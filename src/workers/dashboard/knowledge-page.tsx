@@ -9,6 +9,7 @@ import type { ContextNode } from "../../domain/retrieval/context-node";
 import { CSRF_FIELD } from "../auth/csrf";
 import { DataTable } from "./data-table";
 import { formatTime } from "./format";
+import { TREE_DEPTHS } from "./styles";
 
 export type SearchAnswer = {
   strategy: string;
@@ -44,7 +45,7 @@ function Tree(props: { document: string; nodes: readonly ContextNode[] }) {
     <ul class="tree" id="doc-tree">
       {sections.length === 0 && <li class="muted">No sections: the document is passages only.</li>}
       {sections.map((n) => (
-        <li style={`padding-left:${(n.path.length - depth0) * 1.1}rem`}>
+        <li class={`depth-${Math.min(Math.max(n.path.length - depth0, 0), TREE_DEPTHS)}`}>
           {n.title ?? clip(n.rawText, 60)} <span class="muted">· {passagesUnder(n.nodeId)} passages</span>
         </li>
       ))}

@@ -247,7 +247,7 @@ export function MemoryEditPage(props: { item: MemoryItem; csrf: string | null; e
       )}
       <form method="post" action={`/admin/memory/${encodeURIComponent(item.nodeId)}/edit`} class="filters">
         {props.csrf && <input type="hidden" name={CSRF_FIELD} value={props.csrf} />}
-        <label style="width:100%">
+        <label class="wide">
           Text
           <input name="text" value={item.text} required />
         </label>

@@ -1,4 +1,12 @@
-/** The dashboard's one stylesheet, served at /admin/app.css: small, responsive, no framework. */
+/**
+ * The dashboard's one stylesheet, served at /admin/app.css: small, responsive, no framework.
+ * Pages carry no style attribute (the Content-Security-Policy refuses them, security-headers.ts):
+ * what varies per element is a class, such as a document tree's indentation.
+ */
+
+/** The deepest indentation a document tree draws; deeper sections stay at it. */
+export const TREE_DEPTHS = 8;
+
 export const DASHBOARD_CSS = `
 :root{--fg:#1d2330;--muted:#667085;--line:#e3e6ec;--bg:#f7f8fa;--card:#fff;--accent:#2f5bea;--bad:#c62828;--warn:#a15c00;--ok:#1b7f3a}
 *{box-sizing:border-box}
@@ -53,5 +61,7 @@ svg.chart text{font-size:9px;fill:var(--muted)}
 .uploads .bad{color:var(--bad)}
 .tree{list-style:none;padding-left:0}
 .tree li{padding:.1rem 0}
+${Array.from({ length: TREE_DEPTHS + 1 }, (_, d) => `.tree .depth-${d}{padding-left:${(d * 1.1).toFixed(1)}rem}`).join("\n")}
+label.wide{width:100%}
 @media (max-width:600px){th,td{padding:.3rem}body{font-size:14px}header strong{width:100%}}
 `;

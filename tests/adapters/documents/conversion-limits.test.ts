@@ -8,7 +8,10 @@ import { describe, it } from "vitest";
 import { MAX_PDF_PAGES } from "../../../src/adapters/documents/binary-converters";
 import { DOCX_LIMITS, isTextPart } from "../../../src/adapters/documents/docx-package";
 import { MAX_HTML_DEPTH } from "../../../src/adapters/documents/html-converter";
-import { LibraryDocumentConverter } from "../../../src/adapters/documents/library-document-converter";
+import {
+  LibraryDocumentConverter,
+  MAX_TEXT_FILE_BYTES,
+} from "../../../src/adapters/documents/library-document-converter";
 import { MAX_EMPHASIS_DEPTH, MAX_MARKDOWN_DEPTH } from "../../../src/adapters/documents/markdown-nesting";
 import { MAX_JSON_DEPTH } from "../../../src/domain/kernel/bounded-json";
 import type { DocumentFormat } from "../../../src/domain/knowledge/document";
@@ -30,13 +33,14 @@ const convert = (format: DocumentFormat, name: string, content: string | Uint8Ar
 
 describe("Markdown", () => {
   it.for<[string, string]>([
-    ["3,000 list levels, each indented", deepMarkdownList(3000)],
+    // 1,000 indented levels are 1 MB, under the size limit, and exhaust the heap of a Worker.
+    ["1,000 list levels, each indented", deepMarkdownList(1000)],
     ["3,000 list markers on one line", `${"- ".repeat(3000)}x`],
     ["3,000 ordered markers on one line", `${"1. ".repeat(3000)}x`],
     ["3,000 quote levels", `${"> ".repeat(3000)}x`],
     [
       "a quote one level deeper per line",
-      Array.from({ length: 3000 }, (_, i) => `${">".repeat(i + 1)} x`).join("\n"),
+      Array.from({ length: 1000 }, (_, i) => `${">".repeat(i + 1)} x`).join("\n"),
     ],
     ["tab-indented levels", Array.from({ length: 200 }, (_, i) => `${"\t".repeat(i)}- x`).join("\n")],
   ])("refuses %s, naming the limit and the line", async ([, text], { expect }) => {
@@ -44,6 +48,13 @@ describe("Markdown", () => {
     expect(r).toMatchObject({ ok: false, error: { kind: "too-deep" } });
     if (!r.ok)
       expect(r.error.message).toMatch(new RegExp(`deeper than ${MAX_MARKDOWN_DEPTH} levels at line \\d+`));
+  });
+
+  it("refuses the reported file of 3,000 levels (9 MB) for its size before measuring it", async ({
+    expect,
+  }) => {
+    const r = await convert("markdown", "deep.md", deepMarkdownList(3000));
+    expect(r).toMatchObject({ ok: false, error: { kind: "too-large" } });
   });
 
   it("refuses 3,000 nested emphasis spans in one paragraph", async ({ expect }) => {
@@ -184,5 +195,27 @@ describe("PDF", () => {
     expect(lines.ok).toBe(true);
     if (lines.ok)
       expect(lines.value.blocks.map((b) => b.text)).toEqual(["First line of the page.", "Second line."]);
+  });
+});
+
+describe("text formats", () => {
+  it.for<[DocumentFormat, string]>([
+    ["markdown", "big.md"],
+    ["html", "big.html"],
+    ["text", "big.txt"],
+    ["csv", "big.csv"],
+    ["json", "big.json"],
+  ])("refuses %s over the size limit before lexing it", async ([format, name], { expect }) => {
+    const big = new Uint8Array(MAX_TEXT_FILE_BYTES + 1).fill(0x61);
+    const r = await convert(format, name, big);
+    expect(r).toMatchObject({ ok: false, error: { kind: "too-large" } });
+    if (!r.ok) expect(r.error.message).toContain("text formats are limited to 2 MiB");
+  });
+
+  it("converts a text file at the limit", async ({ expect }) => {
+    const line = "一段普通的文字，用来填满上限。\n\n";
+    const text = line.repeat(Math.floor(MAX_TEXT_FILE_BYTES / new TextEncoder().encode(line).length));
+    const r = await convert("text", "full.txt", text);
+    expect(r.ok).toBe(true);
   });
 });

@@ -24,8 +24,14 @@ const ordinary = (): UploadFile => ({ name: "说明.md", content: "# 说明\n\n�
 
 const HOSTILE: [string, () => UploadFile, string, RegExp][] = [
   [
-    "a Markdown list of 3,000 nested levels",
+    "a Markdown list of 3,000 nested levels (9 MB)",
     () => ({ name: "deep.md", content: deepMarkdownList(3000) }),
+    "too-large",
+    /text formats are limited to 2 MiB/,
+  ],
+  [
+    "a Markdown list of 1,000 nested levels (1 MB)",
+    () => ({ name: "deeper.md", content: deepMarkdownList(1000) }),
     "too-deep",
     new RegExp(`deeper than ${MAX_MARKDOWN_DEPTH} levels`),
   ],
@@ -81,14 +87,8 @@ describe("hostile files through POST /api/kb/collections/:name/documents", () =>
       exports.default.fetch(new Request("https://bot.test/api/chats", { headers: ADMIN })),
     ]);
     expect(batch.status).toBe(200);
-    expect(batch.body.results.map((r) => r.status)).toEqual([
-      "imported",
-      "failed",
-      "failed",
-      "failed",
-      "failed",
-    ]);
-    expect(batch.body.failed).toBe(4);
+    expect(batch.body.results.map((r) => r.status)).toEqual(["imported", ...HOSTILE.map(() => "failed")]);
+    expect(batch.body.failed).toBe(HOSTILE.length);
     expect(settings.status).toBe(200);
     expect(chats.status).toBe(200);
   });
