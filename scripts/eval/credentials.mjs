@@ -75,6 +75,12 @@ function table(rows, detectors) {
   line("all");
 }
 
+/** The datasets' folder beside the repository (or beside the folder of its work trees). */
+function defaultDataDir() {
+  const near = [path.join(root, "..", "shared", "eval"), path.join(root, "..", "..", "shared", "eval")];
+  return near.find((dir) => existsSync(dir)) ?? near[0];
+}
+
 /** The ordinary chat messages of each shared dataset. */
 function datasets(dir) {
   const out = [];
@@ -121,7 +127,7 @@ export async function evalCredentials(flags) {
   const dir =
     typeof flags.data === "string"
       ? flags.data
-      : (process.env.AKASHA_EVAL_DATA ?? path.join(root, "..", "..", "shared", "eval"));
+      : (process.env.AKASHA_EVAL_DATA ?? defaultDataDir());
   console.log(`\nfalse masks on ordinary chat (${dir}): messages changed per 10,000`);
   const report = [];
   for (const [name, texts] of datasets(dir)) {
