@@ -12,7 +12,8 @@
 //   npm run eval -- privacy-wording [--corpus <file>] [--baseline <commit>]   (see privacy-wording.mjs; no Worker)
 //   npm run eval -- credentials [--corpus <file>] [--data <dir>] [--show N]   (see credentials.mjs; no Worker)
 //
-// Options for experiments: --options '<json>' overrides pipeline options (RetrievalOptions),
+// Options for experiments: --options '<json>' overrides pipeline options, grouped by stage as
+// RetrievalOptions is (e.g. '{"expand":{"parentTokens":0}}'; a name that is no option is refused),
 // --limit-queries N evaluates the first N queries only, --no-vectors runs FTS only,
 // --vector-weight W fuses the local embedder's kNN at weight W (default: the model's setting, 0),
 // --dump <file> writes every query with both result lists, --settings '<json>' merges into settings,

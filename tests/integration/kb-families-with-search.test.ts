@@ -8,7 +8,8 @@ import { D1KeywordIndex } from "../../src/adapters/d1/d1-keyword-index";
 import type { NodeType } from "../../src/domain/retrieval/context-node";
 import { parentFamilies } from "../../src/domain/retrieval/parent-families";
 import type { KeywordIndex } from "../../src/domain/retrieval/ports";
-import { DEFAULT_RETRIEVAL_OPTIONS, retrieve } from "../../src/domain/retrieval/retrieve";
+import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../src/domain/retrieval/retrieval-options";
+import { retrieve } from "../../src/domain/retrieval/retrieve";
 import { CHARS_PER_TOKEN_AT_MOST, estimateTokens, wideChars } from "../../src/domain/text/token-estimate";
 import { passagesOf, seededCollection } from "../support/knowledge-api";
 
@@ -228,7 +229,11 @@ describe("families brought by the search", () => {
           const req = {
             query,
             filter: filterOf(name),
-            options: { ...DEFAULT_RETRIEVAL_OPTIONS, limit, parentTokens, readWholeTokens: 0 },
+            options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, {
+              limit,
+              candidates: { readWholeTokens: 0 },
+              expand: { parentTokens },
+            }),
           };
           const brought = await retrieve({ keywords: index, store }, req);
           const read = await retrieve({ keywords: reading, store }, req);

@@ -5,7 +5,8 @@ import { describe, it } from "vitest";
 import { D1ContextStore } from "../../src/adapters/d1/d1-context-store";
 import { D1KeywordIndex } from "../../src/adapters/d1/d1-keyword-index";
 import type { ContextStore } from "../../src/domain/retrieval/ports";
-import { DEFAULT_RETRIEVAL_OPTIONS, retrieve } from "../../src/domain/retrieval/retrieve";
+import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../src/domain/retrieval/retrieval-options";
+import { retrieve } from "../../src/domain/retrieval/retrieve";
 import { collectionScope } from "../../src/domain/retrieval/scope-key";
 import { createCollection, uniqueName, upload } from "../support/knowledge-api";
 
@@ -88,7 +89,7 @@ describe("rows carried by the keyword search", () => {
       {
         query: "雷电将军 鸣神大社",
         filter: { scopes: [collectionScope(name)], nodeTypes: ["passage"], collections: [name] },
-        options: { ...DEFAULT_RETRIEVAL_OPTIONS, limit: 4, parentTokens: 500 },
+        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { limit: 4, expand: { parentTokens: 500 } }),
       },
     );
     expect(result.items.length).toBeGreaterThan(0);

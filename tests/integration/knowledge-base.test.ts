@@ -6,6 +6,7 @@ import { createKnowledgeServices } from "../../src/composition/knowledge-service
 import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
 import type { DocumentPlan } from "../../src/domain/knowledge/document-plan";
 import { profileOptions, searchKnowledge } from "../../src/domain/knowledge/knowledge-search";
+import { withOverrides } from "../../src/domain/retrieval/retrieval-options";
 import { docx, pdf } from "../support/documents";
 import { api, createCollection, json, search, uniqueName, upload } from "../support/knowledge-api";
 
@@ -348,7 +349,7 @@ describe("knowledge base: search", () => {
     const searched = await searchKnowledge(retrieval, {
       query: "完全无关的问题",
       collections: [small],
-      options: { ...options, readWholeTokens: 5 },
+      options: withOverrides(options, { candidates: { readWholeTokens: 5 } }),
     });
     expect(searched.strategy).toBe("flat");
     expect(searched.items).toEqual([]);

@@ -5,7 +5,8 @@
  * hit is re-checked against the store and then against those chats again here.
  */
 import type { ContextStore, KeywordIndex } from "../retrieval/ports";
-import { DEFAULT_RETRIEVAL_OPTIONS, retrieve } from "../retrieval/retrieve";
+import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../retrieval/retrieval-options";
+import { retrieve } from "../retrieval/retrieve";
 import { scopeKey } from "../retrieval/scope-key";
 
 export type SummaryHit = {
@@ -29,7 +30,11 @@ export async function searchChatSummaries(
   const result = await retrieve(deps, {
     query: q.text,
     filter: { scopes: q.chatKeys.map((c) => scopeKey("chat", c)), nodeTypes: ["summary"] },
-    options: { ...DEFAULT_RETRIEVAL_OPTIONS, twoStageAbove: 0, limit: q.limit, tokenBudget: 1500 },
+    options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, {
+      limit: q.limit,
+      candidates: { twoStageAbove: 0 },
+      pack: { tokenBudget: 1500 },
+    }),
   });
   return result.items.flatMap((item) => {
     const n = item.node;

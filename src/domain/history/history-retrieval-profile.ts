@@ -5,14 +5,11 @@
  * direct hits, so that they never push a direct hit out of the top five.
  * Measured on the LoCoMo dev questions: docs/decisions/0003-history-profile-neighbours-after-five-hits.md.
  */
-import type { RetrievalOptions } from "../retrieval/retrieve";
+import type { RetrievalOverrides } from "../retrieval/retrieval-options";
 
-export const HISTORY_RETRIEVAL_OPTIONS: Partial<RetrievalOptions> = {
-  neighbours: 2,
-  expandHits: 1,
-  expandAfter: 5,
+export const HISTORY_RETRIEVAL_OPTIONS: RetrievalOverrides = {
+  candidates: { readWholeTokens: 0 },
+  rerank: { perRoot: 0 },
   // A session is read turn by turn: merging a short one into one item would hide its turns.
-  parentTokens: 0,
-  perRoot: 0,
-  readWholeTokens: 0,
+  expand: { neighbours: 2, hits: 1, after: 5, parentTokens: 0 },
 };

@@ -8,7 +8,12 @@
 import { contentHash } from "../kernel/content-hash";
 import type { ContextNode } from "../retrieval/context-node";
 import type { ContextStore, KeywordIndex } from "../retrieval/ports";
-import { DEFAULT_RETRIEVAL_OPTIONS, type RetrievalOptions, retrieve } from "../retrieval/retrieve";
+import {
+  DEFAULT_RETRIEVAL_OPTIONS,
+  type RetrievalOptions,
+  withOverrides,
+} from "../retrieval/retrieval-options";
+import { retrieve } from "../retrieval/retrieve";
 import { scopeKey } from "../retrieval/scope-key";
 import { HISTORY_RETRIEVAL_OPTIONS } from "./history-retrieval-profile";
 import type { HistoryHit } from "./history-search-port";
@@ -64,12 +69,14 @@ export function messageNode(m: MessageRow): ContextNode {
  * (docs/decisions/0003-history-profile-neighbours-after-five-hits.md), minus what a flat log has
  * no use for (two-stage search picks parents; messages have none).
  */
-export const LIVE_HISTORY_OPTIONS: RetrievalOptions = {
-  ...DEFAULT_RETRIEVAL_OPTIONS,
-  ...HISTORY_RETRIEVAL_OPTIONS,
-  twoStageAbove: 0,
-  tokenBudget: 3000,
-};
+export const LIVE_HISTORY_OPTIONS: RetrievalOptions = withOverrides(
+  DEFAULT_RETRIEVAL_OPTIONS,
+  HISTORY_RETRIEVAL_OPTIONS,
+  {
+    candidates: { twoStageAbove: 0 },
+    pack: { tokenBudget: 3000 },
+  },
+);
 
 export type HistoryRetrievalDeps = { readonly keywords: KeywordIndex; readonly store: ContextStore };
 
@@ -100,7 +107,7 @@ export async function searchHistoryOf(
     query: q.text,
     filter: { scopes: q.chatKeys.map((c) => scopeKey("chat", c)), nodeTypes: ["passage"] },
     // Room for the expanded turns on top of the hits asked for.
-    options: { ...options, limit: q.limit + 2 * options.neighbours * options.expandHits },
+    options: { ...options, limit: q.limit + 2 * options.expand.neighbours * options.expand.hits },
   });
   const out: HistoryHit[] = [];
   let hits = 0;

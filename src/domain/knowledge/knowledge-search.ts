@@ -9,11 +9,10 @@ import type { ContextStore } from "../retrieval/ports";
 import { filterGate } from "../retrieval/read-gate";
 import {
   DEFAULT_RETRIEVAL_OPTIONS,
-  type RetrievalDeps,
   type RetrievalOptions,
-  type RetrievalResult,
-  retrieve,
-} from "../retrieval/retrieve";
+  withOverrides,
+} from "../retrieval/retrieval-options";
+import { type RetrievalDeps, type RetrievalResult, retrieve } from "../retrieval/retrieve";
 import { collectionScope } from "../retrieval/scope-key";
 import type { KnowledgeAdmin } from "./knowledge-admin";
 
@@ -41,26 +40,26 @@ export async function readableCollections(
   return allowed.filter((c) => known.has(c));
 }
 
+/**
+ * A settings profile (`knowledge.search`, `knowledge.autoRecall`) as the pipeline's options: the
+ * settings keep their flat, owner-facing names; each lands in the group of the stage that reads it.
+ */
 export function profileOptions(profile: RetrievalProfile): RetrievalOptions {
-  return {
-    ...DEFAULT_RETRIEVAL_OPTIONS,
+  return withOverrides(DEFAULT_RETRIEVAL_OPTIONS, {
     limit: profile.limit,
-    tokenBudget: profile.tokenBudget,
-    candidates: profile.candidates,
-    minCoverage: profile.minCoverage,
-    relevanceFloor: profile.relevanceFloor,
-    hintSharpness: profile.hintSharpness,
-    headingWeight: profile.headingWeight,
-    shareBudget: true,
-    readWholeTokens: profile.readWholeTokens,
-    twoStageAbove: profile.twoStageAbove,
-    neighbours: profile.neighbours,
-    expandHits: profile.expandHits,
-    perRoot: profile.perRoot,
-    parentTokens: profile.parentTokens,
-    rerank: profile.rerank,
-    weights: { ...DEFAULT_RETRIEVAL_OPTIONS.weights, roots: profile.documentEvidence },
-  };
+    candidates: {
+      keywordWindow: profile.candidates,
+      vector: { window: profile.candidates },
+      readWholeTokens: profile.readWholeTokens,
+      twoStageAbove: profile.twoStageAbove,
+    },
+    fuse: { hints: { sharpness: profile.hintSharpness } },
+    fields: { headingWeight: profile.headingWeight, weights: { roots: profile.documentEvidence } },
+    coverage: { min: profile.minCoverage, relevanceFloor: profile.relevanceFloor },
+    rerank: { enabled: profile.rerank, perRoot: profile.perRoot },
+    expand: { neighbours: profile.neighbours, hits: profile.expandHits, parentTokens: profile.parentTokens },
+    pack: { tokenBudget: profile.tokenBudget, shareBudget: true },
+  });
 }
 
 export async function searchKnowledge(

@@ -39,107 +39,15 @@ import type {
 import { withoutQuestionPhrases } from "./question-phrases";
 import { isQuestionWord, QUESTION_WORDS } from "./question-words";
 import { filterGate } from "./read-gate";
+import type { RetrievalOptions } from "./retrieval-options";
 import { ROOT_EVIDENCE_TOP, rootEvidenceRanking } from "./root-evidence";
-import { SECTION_EVIDENCE_WEIGHT, sectionEvidenceRanking } from "./section-evidence";
+import { sectionEvidenceRanking } from "./section-evidence";
 import { type VectorSearchDeps, vectorSearch, vectorsEnabled } from "./vector-search";
 
 export type RetrievalDeps = VectorSearchDeps & {
   readonly keywords: KeywordIndex;
   readonly store: ContextStore;
   readonly reranker?: Reranker | null;
-};
-
-export type RetrievalOptions = {
-  /** Items returned, expansions included. */
-  readonly limit: number;
-  /** Estimated tokens of all returned raw texts. */
-  readonly tokenBudget: number;
-  /** Candidates fetched from each index. */
-  readonly candidates: number;
-  /** Share of the query's tokens a hit must contain (0 = no threshold); vector-only hits need `minSimilarity`. */
-  readonly minCoverage: number;
-  /**
-   * Relevance floor (0 = off): share of the query's IDF weight a hit must contain, each token
-   * weighted by how rare it is in the readable scopes (a token they never hold weighs most).
-   * A question whose distinctive words the collection lacks gets nothing rather than the
-   * least-bad passages. Needs `KeywordIndex.frequencies`; without it the floor is off.
-   */
-  readonly relevanceFloor: number;
-  /**
-   * How sharply hints are weighed (0 = a plain hint list: every named hit outranks the unnamed).
-   * Above 0 a named hit gains weight × strength ^ sharpness, where strength is the larger of the
-   * share of the turn the name covers and the name's IDF specificity, halved per earlier turn.
-   */
-  readonly hintSharpness: number;
-  /**
-   * Fielded re-scoring (0 = off): the candidates are ranked again by the query's content words,
-   * IDF-weighted and halved per earlier turn, found in the heading path (this weight) or the body
-   * (BM25-saturated, 1), fused with the index's ranking in place of the hint list.
-   */
-  readonly headingWeight: number;
-  /** Packing keeps a share of the budget for each later slot (cutting long items) rather than stopping early. */
-  readonly shareBudget?: boolean;
-  /** A filter whose whole text fits this many tokens is returned whole (0 = never). */
-  readonly readWholeTokens: number;
-  /** Above this many units the search first picks parents, then searches inside them (0 = never). */
-  readonly twoStageAbove: number;
-  readonly parentCandidates: number;
-  /** Neighbours on each side added after each of the first `expandHits` hits. */
-  readonly neighbours: number;
-  readonly expandHits: number;
-  /** Neighbours wait until this many hits are placed (0 or 1 = right after their hit). */
-  readonly expandAfter: number;
-  /**
-   * A hit whose parent (section or document) holds at most this many tokens of passages is
-   * returned as that whole parent — short sections are read whole, not in fragments (0 = never).
-   */
-  readonly parentTokens: number;
-  /** At most this many hits per document/episode (0 = no cap). */
-  readonly perRoot: number;
-  readonly rrfK: number;
-  /** Weights of the fused lists. */
-  readonly weights: {
-    readonly keyword: number;
-    readonly vector: number;
-    readonly inside: number;
-    readonly hint: number;
-    readonly rerank: number;
-    readonly fields?: number;
-    /** The section list of the fielded ranking (section-evidence.ts; SECTION_EVIDENCE_WEIGHT). */
-    readonly sections?: number;
-    /** The document-evidence list of the fielded ranking (root-evidence.ts; 0 unless given). */
-    readonly roots?: number;
-  };
-  readonly rerank: boolean;
-  /** Candidates the reranker reorders. */
-  readonly rerankDepth: number;
-  readonly scoring: "relevance" | "memory";
-  /** For memory scoring: now, and the half-life of recency in days. */
-  readonly now?: number;
-  readonly halfLifeDays?: number;
-};
-
-export const DEFAULT_RETRIEVAL_OPTIONS: RetrievalOptions = {
-  limit: 8,
-  tokenBudget: 2000,
-  candidates: 50,
-  minCoverage: 0,
-  relevanceFloor: 0,
-  hintSharpness: 0,
-  headingWeight: 0,
-  readWholeTokens: 0,
-  twoStageAbove: 20_000,
-  parentCandidates: 12,
-  neighbours: 0,
-  expandHits: 0,
-  expandAfter: 0,
-  perRoot: 0,
-  parentTokens: 0,
-  rrfK: 60,
-  weights: { keyword: 1, vector: 1, inside: 1, hint: 1, rerank: 1 },
-  rerank: false,
-  rerankDepth: 30,
-  scoring: "relevance",
 };
 
 export type RetrievedItem = {
@@ -181,7 +89,7 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   if (filter.scopes.length === 0 || filter.nodeTypes.length === 0 || options.limit <= 0) return EMPTY; // 1. filter
 
   const sizing =
-    options.readWholeTokens > 0 || options.twoStageAbove > 0
+    options.candidates.readWholeTokens > 0 || options.candidates.twoStageAbove > 0
       ? deps.store.size(filter)
       : Promise.resolve(null);
   // Terms come from what is asked about, not from how it is asked (question-phrases.ts).
@@ -191,7 +99,9 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   // Fielded scoring and the floor weigh the content words of every turn, counted in one
   // frequencies batch.
   const termTurnWeights =
-    options.headingWeight > 0 || options.relevanceFloor > 0 ? turnWeightedTerms(turns, evidenceTokens) : null;
+    options.fields.headingWeight > 0 || options.coverage.relevanceFloor > 0
+      ? turnWeightedTerms(turns, evidenceTokens)
+      : null;
   const floorTokens = new Set(termTurnWeights?.keys() ?? []);
   const floorOn = deps.keywords.frequencies !== undefined && floorTokens.size > 0;
   // The keyword search and the frequencies go out with the size, not after it: one round trip
@@ -209,11 +119,12 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   // Read whole, that search's outcome is never awaited: it must not surface as unhandled.
   searching?.catch(() => undefined);
   const size = await sizing;
-  if (size && size.count > 0 && size.tokens <= options.readWholeTokens) {
+  if (size && size.count > 0 && size.tokens <= options.candidates.readWholeTokens) {
     return readWhole(deps, filter, options); // 2. small sets are read whole
   }
   if (searching === null) return EMPTY;
-  const twoStage = size !== null && options.twoStageAbove > 0 && size.count > options.twoStageAbove;
+  const twoStage =
+    size !== null && options.candidates.twoStageAbove > 0 && size.count > options.candidates.twoStageAbove;
 
   const [[{ hits: keyword, families }, frequencies], inside, vector] = await Promise.all([
     searching,
@@ -221,8 +132,12 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
     twoStage
       ? searching.then(([found]) => found.inside ?? searchInsideParents(deps, { ...req, query: asked }))
       : Promise.resolve([]),
-    vectorsEnabled(deps, options.weights.vector)
-      ? vectorSearch(deps, { ...filter, text: req.query, limit: options.candidates })
+    vectorsEnabled(deps, options.fuse.weights.vector)
+      ? vectorSearch(deps, {
+          ...filter,
+          text: `${options.candidates.vector.queryPrefix}${req.query}`,
+          limit: options.candidates.vector.window,
+        })
       : Promise.resolve([]), // 5. kNN
   ]);
   const idf = frequencies ? idfWeights(floorTokens, frequencies) : null;
@@ -230,11 +145,11 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
     idf && termTurnWeights ? new Map([...idf].map(([t, w]) => [t, w * (termTurnWeights.get(t) ?? 0)])) : null;
 
   const lists: RankedList[] = [
-    { name: "keyword", weight: options.weights.keyword, items: keyword },
-    { name: "inside", weight: options.weights.inside, items: inside },
+    { name: "keyword", weight: options.fuse.weights.keyword, items: keyword },
+    { name: "inside", weight: options.fuse.weights.inside, items: inside },
     { name: "vector", weight: vectorWeight(deps, options), items: vector },
   ];
-  const firstPass = reciprocalRankFusion(lists, options.rrfK);
+  const firstPass = reciprocalRankFusion(lists, options.fuse.rrfK);
   const loaded = await loadCandidates(deps.store, lists, firstPass);
   const gate = filterGate(filter);
   const visible = recheck(loaded, filter); // 6. the store is the authority on scope, level and status
@@ -242,10 +157,10 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   // The heading field replaces the hint list where documents have headings; over flat
   // documents (a title and text, as in an entity wiki) the measured winner is the hint list
   // (docs/decisions/0009-fielded-ranking-where-documents-have-headings.md).
-  const fielded = options.headingWeight > 0 && termWeights !== null && sectioned(visible);
+  const fielded = options.fields.headingWeight > 0 && termWeights !== null && sectioned(visible);
   // The floor weighs the identifiers the asking turn names (none, or only in passing: it passes).
   const names =
-    termWeights && options.relevanceFloor > 0 ? floorNames(turns.at(-1) ?? "", termWeights) : null;
+    termWeights && options.coverage.relevanceFloor > 0 ? floorNames(turns.at(-1) ?? "", termWeights) : null;
   // Fields tokenize every candidate's text, the costliest step of a search: only when the
   // fielded ranking or the floor reads them.
   const fields =
@@ -264,7 +179,7 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
         return perTurn.some((n) => n.names.length > 0) ? [{ c, perTurn }] : [];
       });
   const specificity =
-    options.hintSharpness > 0
+    options.fuse.hints.sharpness > 0
       ? await nameSpecificity(
           deps,
           filter,
@@ -276,8 +191,8 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   const boost = new Map(
     named.map((x, i) => [
       x.c.nodeId,
-      (options.weights.hint * hintStrength(x.perTurn, specificity, options.hintSharpness)) /
-        (options.rrfK + i + 1),
+      (options.fuse.hints.weight * hintStrength(x.perTurn, specificity, options.fuse.hints.sharpness)) /
+        (options.fuse.rrfK + i + 1),
     ]),
   );
   const fused = (
@@ -311,7 +226,7 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
     const node = visible.get(c.nodeId);
     return node ? [{ node, score: c.score * scoreFactor(node, options) }] : [];
   });
-  if (options.minCoverage > 0) scored = scored.filter((x) => coverage(x.node) >= options.minCoverage);
+  if (options.coverage.min > 0) scored = scored.filter((x) => coverage(x.node) >= options.coverage.min);
   // The floor judges the question, not each hit: when no candidate holds the floor's share of
   // the (IDF-weighted) identifiers the asking turn names, the collection does not document
   // what is asked about, and nothing is returned. Questions without identifiers pass: their
@@ -321,19 +236,19 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
       0,
       ...scored.map((x) => fieldCoverage(names, fields.get(x.node.nodeId) ?? EMPTY_FIELDS)),
     );
-    if (best < options.relevanceFloor) scored = [];
+    if (best < options.coverage.relevanceFloor) scored = [];
   }
 
-  if (options.rerank && deps.reranker && scored.length > 1)
+  if (options.rerank.enabled && deps.reranker && scored.length > 1)
     scored = await rerank(deps, req.query, scored, options); // 8.
   scored.sort((a, b) => b.score - a.score);
 
   // 9. diversity, dedupe; expansion reads at most 3 × limit hits.
-  const hits = diversify(scored, options.perRoot)
+  const hits = diversify(scored, options.rerank.perRoot)
     .slice(0, options.limit * 3)
     .map((h) => ({ ...h, coverage: coverage(h.node) }));
   const items =
-    options.parentTokens > 0
+    options.expand.parentTokens > 0
       ? await mergeParents(
           deps,
           hits,
@@ -417,22 +332,22 @@ function fuseFieldScores(
   visible: ReadonlyMap<string, ContextNode>,
   options: RetrievalOptions,
 ): Candidate[] {
-  const scoring = { ...DEFAULT_FIELD_SCORE, heading: options.headingWeight, asked };
+  const scoring = { ...DEFAULT_FIELD_SCORE, heading: options.fields.headingWeight, asked };
   const scores = fieldScores(
     terms,
     [...fields].map(([id, f]) => ({ id, fields: f })),
     scoring,
   );
   const sectionOf = (id: string) => visible.get(id)?.parentId ?? id;
-  const sections = options.weights.sections ?? SECTION_EVIDENCE_WEIGHT;
-  const roots = options.weights.roots ?? 0;
+  const sections = options.fields.weights.sections;
+  const roots = options.fields.weights.roots;
   const ranked = [...scores]
     .map(([nodeId, score]) => ({ nodeId, score }))
     .sort((a, b) => b.score - a.score || (a.nodeId < b.nodeId ? -1 : 1));
   return reciprocalRankFusion(
     [
       ...lists,
-      { name: "fields", weight: options.weights.fields ?? 1, items: ranked },
+      { name: "fields", weight: options.fields.weights.fields, items: ranked },
       {
         name: "sections",
         weight: sections,
@@ -449,7 +364,7 @@ function fuseFieldScores(
             : [],
       },
     ],
-    options.rrfK,
+    options.fuse.rrfK,
   ).filter((c) => fields.has(c.nodeId));
 }
 
@@ -485,19 +400,21 @@ async function keywordSearch(
   req: RetrievalRequest,
 ): Promise<{ hits: Candidate[]; inside: Candidate[] | null; families?: ReadonlyMap<string, Family> }> {
   const { options } = req;
-  const q = { ...req.filter, text: req.query, limit: options.candidates };
+  const q = { ...req.filter, text: req.query, limit: options.candidates.keywordWindow };
   // Parent expansion reads the parents of the hits that can be returned: asked for with the
   // search, they come in its round trip. Families too long to merge need not be sent.
   const families =
-    options.parentTokens > 0 ? { of: options.limit * 3, maxTokens: options.parentTokens } : undefined;
+    options.expand.parentTokens > 0
+      ? { of: options.limit * 3, maxTokens: options.expand.parentTokens }
+      : undefined;
   // With two-stage off the index's combined statement still serves the flat search, so that
   // the families travel with the hits: a size past any collection's keeps its window flat.
   const both = deps.keywords.searchTwoStage
     ? await deps.keywords.searchTwoStage({
         ...q,
         parentTypes: PARENT_TYPES,
-        parents: options.parentCandidates,
-        above: options.twoStageAbove > 0 ? options.twoStageAbove : NEVER_TWO_STAGE,
+        parents: options.candidates.parentWindow,
+        above: options.candidates.twoStageAbove > 0 ? options.candidates.twoStageAbove : NEVER_TWO_STAGE,
         ...(families ? { families } : {}),
       })
     : null;
@@ -509,12 +426,17 @@ async function searchInsideParents(deps: RetrievalDeps, req: RetrievalRequest): 
     ...req.filter,
     nodeTypes: [...PARENT_TYPES],
     text: req.query,
-    limit: req.options.parentCandidates,
+    limit: req.options.candidates.parentWindow,
   });
   if (parents.length === 0) return [];
   const nodes = await loadCandidates(deps.store, [{ name: "parents", weight: 1, items: parents }], parents);
   const rootIds = [...new Set(nodes.map((n) => n.rootId ?? n.nodeId))];
-  return deps.keywords.search({ ...req.filter, rootIds, text: req.query, limit: req.options.candidates });
+  return deps.keywords.search({
+    ...req.filter,
+    rootIds,
+    text: req.query,
+    limit: req.options.candidates.keywordWindow,
+  });
 }
 
 /**
@@ -535,7 +457,7 @@ async function loadCandidates(
 }
 
 const vectorWeight = (deps: RetrievalDeps, options: RetrievalOptions) =>
-  options.weights.vector * (deps.vectorWeight ?? 1);
+  options.fuse.weights.vector * (deps.vectorWeight ?? 1);
 
 /** Keeps active nodes the filter's gate passes (scope and level), of its types and collections. */
 export function recheck(nodes: readonly ContextNode[], filter: StoreFilter): Map<string, ContextNode> {
@@ -691,9 +613,10 @@ export function namesSource(query: string, node: ContextNode): boolean {
 }
 
 function scoreFactor(node: ContextNode, options: RetrievalOptions): number {
-  if (options.scoring !== "memory") return 1;
-  const halfLife = (options.halfLifeDays ?? 90) * 86_400_000;
-  const age = Math.max(0, (options.now ?? node.updatedAt) - node.updatedAt);
+  const memory = options.rerank.memory;
+  if (memory === null) return 1;
+  const halfLife = (memory.halfLifeDays ?? 90) * 86_400_000;
+  const age = Math.max(0, (memory.now ?? node.updatedAt) - node.updatedAt);
   return (0.5 + node.importance) * (0.5 + 0.5 * 2 ** (-age / halfLife));
 }
 
@@ -711,7 +634,7 @@ async function rerank<T extends Ranked>(
   options: RetrievalOptions,
 ): Promise<T[]> {
   const ordered = [...scored].sort((a, b) => b.score - a.score);
-  const head = ordered.slice(0, Math.min(ordered.length, options.rerankDepth));
+  const head = ordered.slice(0, Math.min(ordered.length, options.rerank.depth));
   const result = await deps.reranker?.rerank(
     query,
     head.map((s) => s.node.rawText),
@@ -723,9 +646,9 @@ async function rerank<T extends Ranked>(
   const fused = reciprocalRankFusion(
     [
       { name: "first", weight: 1, items: head.map((s) => ({ nodeId: s.node.nodeId, score: s.score })) },
-      { name: "rerank", weight: options.weights.rerank, items: byReranker },
+      { name: "rerank", weight: options.rerank.weight, items: byReranker },
     ],
-    options.rrfK,
+    options.fuse.rrfK,
   );
   const score = new Map(fused.map((f) => [f.nodeId, f.score]));
   // Reranked candidates stay above the rest.
@@ -770,11 +693,11 @@ async function expand(
     citation: citationOf(s.node),
   });
   const head = hits.slice(0, options.limit);
-  if (options.neighbours <= 0 || options.expandHits <= 0) return head.map((h) => item(h, "hit"));
-  const expandable = head.slice(0, options.expandHits);
+  if (options.expand.neighbours <= 0 || options.expand.hits <= 0) return head.map((h) => item(h, "hit"));
+  const expandable = head.slice(0, options.expand.hits);
   const neighbours = await deps.store.neighbours(
     expandable.map((h) => h.node.nodeId),
-    options.neighbours,
+    options.expand.neighbours,
   );
   const byParent = new Map<string, ContextNode[]>();
   for (const n of neighbours.filter(gate)) {
@@ -792,11 +715,11 @@ async function expand(
     taken.add(h.node.nodeId);
     const group: RetrievedItem[] = [];
     expansions.push(group);
-    if (i >= options.expandHits) return;
+    if (i >= options.expand.hits) return;
     const siblings = (byParent.get(h.node.parentId ?? "") ?? [])
       .filter(
         (n) =>
-          Math.abs(n.position - h.node.position) <= options.neighbours &&
+          Math.abs(n.position - h.node.position) <= options.expand.neighbours &&
           !taken.has(n.nodeId) &&
           !hitIds.has(n.nodeId),
       )
@@ -822,7 +745,7 @@ async function expand(
   direct.forEach((d, i) => {
     out.push(d);
     pending.push(...(expansions[i] ?? []));
-    if (i + 1 >= options.expandAfter) out.push(...pending.splice(0));
+    if (i + 1 >= options.expand.after) out.push(...pending.splice(0));
   });
   out.push(...pending);
   return out;
@@ -864,7 +787,7 @@ async function mergeParents(
       gate(parent) &&
       sameScope &&
       family.count > 1 &&
-      tokens <= options.parentTokens
+      tokens <= options.expand.parentTokens
     ) {
       merged.add(parent.nodeId);
       out.push({
@@ -897,12 +820,12 @@ function pack(
   let tokens = 0;
   // Each later slot keeps a share of the budget, so one long parent cannot crowd out the
   // rest of the `limit` items: it is cut to what it may take instead.
-  const reserve = options.shareBudget ? Math.floor(options.tokenBudget / (2 * options.limit)) : 0;
+  const reserve = options.pack.shareBudget ? Math.floor(options.pack.tokenBudget / (2 * options.limit)) : 0;
   for (const [i, it] of items.entries()) {
     if (out.length >= options.limit) break;
     const cost = estimateTokens(it.text);
     const later = Math.min(options.limit - out.length - 1, items.length - i - 1);
-    const left = options.tokenBudget - tokens - reserve * Math.max(0, later);
+    const left = options.pack.tokenBudget - tokens - reserve * Math.max(0, later);
     if (cost <= left) {
       out.push(it);
       tokens += cost;

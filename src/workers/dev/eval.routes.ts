@@ -17,7 +17,13 @@ import { ok } from "../../domain/kernel/result";
 import { importFile } from "../../domain/knowledge/import-documents";
 import { profileOptions } from "../../domain/knowledge/knowledge-search";
 import { NODE_TYPES } from "../../domain/retrieval/context-node";
-import { DEFAULT_RETRIEVAL_OPTIONS, type RetrievalOptions, retrieve } from "../../domain/retrieval/retrieve";
+import {
+  DEFAULT_RETRIEVAL_OPTIONS,
+  type RetrievalOverrides,
+  unknownOptions,
+  withOverrides,
+} from "../../domain/retrieval/retrieval-options";
+import { retrieve } from "../../domain/retrieval/retrieve";
 import { parseScopeKey, type ScopeKey } from "../../domain/retrieval/scope-key";
 import { matchExpression } from "../../domain/text/fts-query";
 import { indexText, queryTokens } from "../../domain/text/search-tokens";
@@ -171,27 +177,32 @@ export const evalRoutes = new Hono<AppEnv>()
   })
   .post("/search", jsonBody(SearchSchema), async (c) => {
     const body = c.req.valid("json");
+    const unknown = unknownOptions(body.options);
+    if (unknown.length > 0)
+      return problem(c, {
+        kind: "invalid",
+        field: "options",
+        reason: `names no option: ${unknown.join(", ")}`,
+      });
     const settings = await loadSettings(c.env);
     const kb = createKnowledgeServices(c.env, settings);
-    const base = {
-      ...profileOptions(settings.knowledge.search),
-      // History search runs on the defaults plus its profile (LIVE_HISTORY_OPTIONS), not the KB profile's scoring.
+    const options = withOverrides(
+      profileOptions(settings.knowledge.search),
+      // The conversation trees: the KB profile with history's expansion, and the defaults' ranking
+      // (the hint list, no floor) in place of the KB profile's fielded scoring.
       ...(body.profile === "history"
-        ? {
-            ...HISTORY_RETRIEVAL_OPTIONS,
-            headingWeight: DEFAULT_RETRIEVAL_OPTIONS.headingWeight,
-            relevanceFloor: DEFAULT_RETRIEVAL_OPTIONS.relevanceFloor,
-          }
-        : {}),
-    };
-    const overrides = body.options as Partial<RetrievalOptions>;
-    const options: RetrievalOptions = {
-      ...base,
-      tokenBudget: 1_000_000,
-      ...overrides,
-      weights: { ...base.weights, ...(overrides.weights ?? {}) },
-      limit: body.limit,
-    };
+        ? [
+            HISTORY_RETRIEVAL_OPTIONS,
+            {
+              fields: { headingWeight: DEFAULT_RETRIEVAL_OPTIONS.fields.headingWeight },
+              coverage: { relevanceFloor: DEFAULT_RETRIEVAL_OPTIONS.coverage.relevanceFloor },
+            },
+          ]
+        : []),
+      { pack: { tokenBudget: 1_000_000 } },
+      body.options as RetrievalOverrides,
+      { limit: body.limit },
+    );
     const started = performance.now();
     const out = [];
     for (const q of body.queries) {
@@ -217,7 +228,7 @@ export const evalRoutes = new Hono<AppEnv>()
       const result = await retrieve(deps, {
         query: q.text,
         filter: { scopes: q.scopes as ScopeKey[], nodeTypes: body.nodeTypes },
-        options: { ...DEFAULT_RETRIEVAL_OPTIONS, ...options },
+        options,
       });
       out.push({
         id: q.id,

@@ -141,7 +141,7 @@ export const turnBenchRoutes = new Hono<AppEnv>()
         name: "history",
         sql: "SELECT rowid FROM message_windows_fts WHERE message_windows_fts MATCH ? ORDER BY rank LIMIT ?",
         match: chatMatchExpression(body.chat, body.text),
-        limit: LIVE_HISTORY_OPTIONS.candidates,
+        limit: LIVE_HISTORY_OPTIONS.candidates.keywordWindow,
       },
       memoryWindow({ type: "chat", id: body.chat }),
       memoryWindow({ type: "global", id: "__global__" }),

@@ -102,17 +102,17 @@ describe("knowledge settings", () => {
 
   it("leaves document evidence off in both profiles unless a layer weights it", ({ expect }) => {
     const k = DEFAULT_SETTINGS.knowledge;
-    expect(profileOptions(k.search).weights.roots).toBe(0);
-    expect(profileOptions(k.autoRecall).weights.roots).toBe(0);
+    expect(profileOptions(k.search).fields.weights.roots).toBe(0);
+    expect(profileOptions(k.autoRecall).fields.weights.roots).toBe(0);
     const r = resolveSettings({ knowledge: { search: { documentEvidence: 1 } } });
-    expect(r.ok && profileOptions(r.value.knowledge.search).weights.roots).toBe(1);
+    expect(r.ok && profileOptions(r.value.knowledge.search).fields.weights.roots).toBe(1);
   });
 
   it("leaves two-stage search off in both profiles unless a layer sets a size", ({ expect }) => {
     const k = DEFAULT_SETTINGS.knowledge;
-    expect(profileOptions(k.search).twoStageAbove).toBe(0);
-    expect(profileOptions(k.autoRecall).twoStageAbove).toBe(0);
+    expect(profileOptions(k.search).candidates.twoStageAbove).toBe(0);
+    expect(profileOptions(k.autoRecall).candidates.twoStageAbove).toBe(0);
     const r = resolveSettings({ knowledge: { autoRecall: { twoStageAbove: 50_000 } } });
-    expect(r.ok && profileOptions(r.value.knowledge.autoRecall).twoStageAbove).toBe(50_000);
+    expect(r.ok && profileOptions(r.value.knowledge.autoRecall).candidates.twoStageAbove).toBe(50_000);
   });
 });

@@ -10,9 +10,9 @@ import type {
   VectorIndex,
 } from "../../../src/domain/retrieval/ports";
 import { withoutQuestionPhrases } from "../../../src/domain/retrieval/question-phrases";
+import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../src/domain/retrieval/retrieval-options";
 import {
   coverageOf,
-  DEFAULT_RETRIEVAL_OPTIONS,
   FLOOR_NAME_SHARE,
   floorNames,
   hintStrength,
@@ -162,7 +162,7 @@ describe("retrieve", () => {
       {
         query: "风神",
         filter: filter(["collection:a"]),
-        options: { ...DEFAULT_RETRIEVAL_OPTIONS, twoStageAbove: 0 },
+        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { candidates: { twoStageAbove: 0 } }),
       },
     );
     expect(result.items.map((i) => i.node.nodeId).sort()).toEqual(["a1", "a2"]);
@@ -212,7 +212,9 @@ describe("retrieve", () => {
       {
         query: "生日",
         filter: filter(["chat:c"], ["memory"]),
-        options: { ...DEFAULT_RETRIEVAL_OPTIONS, scoring: "memory", now: 401 * day, halfLifeDays: 30 },
+        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, {
+          rerank: { memory: { now: 401 * day, halfLifeDays: 30 } },
+        }),
       },
     );
     expect(result.items.map((i) => i.node.nodeId)).toEqual(["new", "old", "minor"]);
@@ -248,7 +250,9 @@ describe("retrieve", () => {
         {
           query: "火锅 火锅 火锅",
           filter: filter(["chat:c"]),
-          options: { ...DEFAULT_RETRIEVAL_OPTIONS, neighbours: 1, expandHits: 1, expandAfter },
+          options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, {
+            expand: { neighbours: 1, hits: 1, after: expandAfter },
+          }),
         },
       );
       expect(result.items.map((i) => i.node.nodeId)).toEqual(order);
@@ -297,12 +301,11 @@ describe("retrieve", () => {
         {
           query: "阿贝多",
           filter: filter(["collection:k"]),
-          options: {
-            ...DEFAULT_RETRIEVAL_OPTIONS,
-            readWholeTokens: 100,
-            relevanceFloor: 0.5,
-            headingWeight: 3,
-          },
+          options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, {
+            candidates: { readWholeTokens: 100 },
+            coverage: { relevanceFloor: 0.5 },
+            fields: { headingWeight: 3 },
+          }),
         },
       );
       await new Promise((r) => setTimeout(r, 10));
@@ -321,7 +324,7 @@ describe("retrieve", () => {
       {
         query: "璃月 岩神 往事",
         filter: filter(["collection:a"]),
-        options: { ...DEFAULT_RETRIEVAL_OPTIONS, minCoverage: 0.5 },
+        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { coverage: { min: 0.5 } }),
       },
     );
     expect(result.items.map((i) => i.node.nodeId)).toEqual(["a2"]);
@@ -385,7 +388,7 @@ describe("retrieve", () => {
         {
           query: "风神",
           filter: filter(["collection:a"]),
-          options: { ...DEFAULT_RETRIEVAL_OPTIONS, twoStageAbove: 3 },
+          options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { candidates: { twoStageAbove: 3 } }),
         },
       );
     const inOne = await ask(both("both"));
@@ -413,7 +416,7 @@ describe("retrieve", () => {
       {
         query: "风神",
         filter: filter(["collection:a"]),
-        options: { ...DEFAULT_RETRIEVAL_OPTIONS, twoStageAbove: 0 },
+        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { candidates: { twoStageAbove: 0 } }),
       },
     );
     // Still the one statement (the families come with it), sized so that it never goes two-stage.
@@ -428,7 +431,7 @@ describe("retrieve", () => {
       {
         query: "璃月 岩神 往事",
         filter: filter(["collection:a"]),
-        options: { ...DEFAULT_RETRIEVAL_OPTIONS, minCoverage: 0 },
+        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { coverage: { min: 0 } }),
       },
     );
     const asked = new Set(queryTokens("璃月 岩神 往事", 96));
@@ -467,6 +470,44 @@ describe("retrieve", () => {
     expect(searched[0]).not.toContain("什么");
     expect(searched[0]?.split("\n")).toHaveLength(2);
     expect(embedded).toEqual([question]);
+  });
+
+  it("embeds the question behind the vector leg's query prefix, and searches keywords without it", async ({
+    expect,
+  }) => {
+    const embedded: string[] = [];
+    const keywords = new FakeKeywords(nodes);
+    const searched: string[] = [];
+    const search = keywords.search.bind(keywords);
+    keywords.search = async (q) => {
+      searched.push(q.text);
+      return search(q);
+    };
+    const result = await retrieve(
+      {
+        keywords,
+        store: new FakeStore(nodes),
+        vectors: new CannedVectors(["a2"]),
+        embedder: {
+          ...embedder,
+          async embed(texts: readonly string[]) {
+            embedded.push(...texts);
+            return embedder.embed(texts);
+          },
+        },
+      },
+      {
+        query: "风神",
+        filter: filter(["collection:a"]),
+        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, {
+          candidates: { vector: { queryPrefix: "为这个句子生成表示以用于检索相关文章：" } },
+        }),
+      },
+    );
+    expect(embedded).toEqual(["为这个句子生成表示以用于检索相关文章：风神"]);
+    expect(searched).toEqual(["风神"]);
+    // The vector leg's hit is fused in: a2 does not hold the query word.
+    expect(result.items.map((i) => i.node.nodeId)).toContain("a2");
   });
 });
 
@@ -550,7 +591,10 @@ describe("helpers", () => {
       retrieve(deps, {
         query: "组件 回调 函数 传递 写法 是怎样的",
         filter: filter(["collection:a"]),
-        options: { ...DEFAULT_RETRIEVAL_OPTIONS, limit: 3, hintSharpness },
+        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, {
+          limit: 3,
+          fuse: { hints: { sharpness: hintSharpness } },
+        }),
       });
     expect((await ask(0)).items[0]?.node.nodeId).toBe("generic");
     expect((await ask(3)).items[0]?.node.nodeId).toBe("best");
@@ -589,7 +633,7 @@ describe("relevance floor", () => {
       {
         query,
         filter: filter(["collection:vue"]),
-        options: { ...DEFAULT_RETRIEVAL_OPTIONS, relevanceFloor },
+        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { coverage: { relevanceFloor } }),
       },
     );
 
@@ -674,11 +718,9 @@ describe("document evidence", () => {
       {
         query: "keepalive include",
         filter: filter(["collection:vue"]),
-        options: {
-          ...DEFAULT_RETRIEVAL_OPTIONS,
-          headingWeight: 3,
-          weights: { ...DEFAULT_RETRIEVAL_OPTIONS.weights, ...(roots === undefined ? {} : { roots }) },
-        },
+        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, {
+          fields: { headingWeight: 3, weights: roots === undefined ? {} : { roots } },
+        }),
       },
     );
 
