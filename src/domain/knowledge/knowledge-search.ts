@@ -12,7 +12,8 @@ import {
   type RetrievalOptions,
   withOverrides,
 } from "../retrieval/retrieval-options";
-import { type RetrievalDeps, type RetrievalResult, retrieve } from "../retrieval/retrieve";
+import { type RetrievalDeps, retrieve } from "../retrieval/retrieve";
+import type { RetrievalResult } from "../retrieval/retrieved-item";
 import { collectionScope } from "../retrieval/scope-key";
 import type { KnowledgeAdmin } from "./knowledge-admin";
 

@@ -40,8 +40,10 @@ import { withoutQuestionPhrases } from "./question-phrases";
 import { isQuestionWord, QUESTION_WORDS } from "./question-words";
 import { filterGate } from "./read-gate";
 import type { RetrievalOptions } from "./retrieval-options";
+import type { RetrievalResult, RetrievedItem } from "./retrieved-item";
 import { ROOT_EVIDENCE_TOP, rootEvidenceRanking } from "./root-evidence";
 import { sectionEvidenceRanking } from "./section-evidence";
+import { pack, packWhole } from "./stages/pack";
 import { type VectorSearchDeps, vectorSearch, vectorsEnabled } from "./vector-search";
 
 export type RetrievalDeps = VectorSearchDeps & {
@@ -50,34 +52,11 @@ export type RetrievalDeps = VectorSearchDeps & {
   readonly reranker?: Reranker | null;
 };
 
-export type RetrievedItem = {
-  readonly node: ContextNode;
-  /** Fused score (hits) or the score of the hit a neighbour belongs to. */
-  readonly score: number;
-  readonly via: "hit" | "neighbour" | "whole" | "parent";
-  /** What is shown: the node's raw text, or for a merged parent its passages' raw texts in order. */
-  readonly text: string;
-  /** Share of query tokens present in the node's retrieval text. */
-  readonly coverage: number;
-  readonly citation: Citation;
-};
-
-export type RetrievalResult = {
-  readonly items: readonly RetrievedItem[];
-  readonly strategy: "empty" | "whole" | "flat" | "two-stage";
-  readonly tokens: number;
-  /** Candidates dropped by the store re-check (stale vectors, other scopes, archived). */
-  readonly dropped: number;
-};
-
 export type RetrievalRequest = {
   readonly query: string;
   readonly filter: StoreFilter;
   readonly options: RetrievalOptions;
 };
-
-/** Smallest remainder of the budget worth filling with a truncated item. */
-const MIN_TRUNCATED_TOKENS = 64;
 
 /** The `above` that no collection's size exceeds: the combined statement stays flat. */
 const NEVER_TWO_STAGE = Number.MAX_SAFE_INTEGER;
@@ -257,7 +236,7 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
           gate,
         )
       : await expand(deps, hits, options, gate); // 10.
-  const packed = pack(items, options); // 11. budget, citations
+  const packed = pack(items, options.limit, options.pack); // 11. budget, citations
   return { items: packed.items, strategy: twoStage ? "two-stage" : "flat", tokens: packed.tokens, dropped };
 }
 
@@ -374,17 +353,7 @@ async function readWhole(
   options: RetrievalOptions,
 ): Promise<RetrievalResult> {
   const nodes = await deps.store.readAll(filter, Math.max(options.limit, 500));
-  const items = nodes.map(
-    (node): RetrievedItem => ({
-      node,
-      text: node.rawText,
-      score: 1,
-      via: "whole",
-      coverage: 1,
-      citation: citationOf(node),
-    }),
-  );
-  const packed = pack(items, { ...options, limit: Math.max(options.limit, nodes.length) });
+  const packed = packWhole(nodes, options.limit, options.pack);
   return { items: packed.items, strategy: "whole", tokens: packed.tokens, dropped: 0 };
 }
 
@@ -810,32 +779,4 @@ async function mergeParents(
     }
   }
   return out;
-}
-
-function pack(
-  items: readonly RetrievedItem[],
-  options: RetrievalOptions,
-): { items: RetrievedItem[]; tokens: number } {
-  const out: RetrievedItem[] = [];
-  let tokens = 0;
-  // Each later slot keeps a share of the budget, so one long parent cannot crowd out the
-  // rest of the `limit` items: it is cut to what it may take instead.
-  const reserve = options.pack.shareBudget ? Math.floor(options.pack.tokenBudget / (2 * options.limit)) : 0;
-  for (const [i, it] of items.entries()) {
-    if (out.length >= options.limit) break;
-    const cost = estimateTokens(it.text);
-    const later = Math.min(options.limit - out.length - 1, items.length - i - 1);
-    const left = options.pack.tokenBudget - tokens - reserve * Math.max(0, later);
-    if (cost <= left) {
-      out.push(it);
-      tokens += cost;
-    } else if (left >= MIN_TRUNCATED_TOKENS) {
-      // The best remaining item, cut to what is left, beats leaving the budget unused.
-      const text = truncateToTokens(it.text, left - 1);
-      out.push({ ...it, text });
-      tokens += estimateTokens(text);
-      if (reserve === 0) break;
-    }
-  }
-  return { items: out, tokens };
 }

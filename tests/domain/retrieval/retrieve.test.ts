@@ -1,14 +1,7 @@
 import { describe, it } from "vitest";
-import type { ContextNode, NodeType } from "../../../src/domain/retrieval/context-node";
 import { reciprocalRankFusion } from "../../../src/domain/retrieval/fuse";
 import { lexicalScores } from "../../../src/domain/retrieval/lexical-reranker";
-import type {
-  Candidate,
-  ContextStore,
-  IndexFilter,
-  KeywordIndex,
-  VectorIndex,
-} from "../../../src/domain/retrieval/ports";
+import type { ContextStore, IndexFilter, KeywordIndex } from "../../../src/domain/retrieval/ports";
 import { withoutQuestionPhrases } from "../../../src/domain/retrieval/question-phrases";
 import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../src/domain/retrieval/retrieval-options";
 import {
@@ -23,105 +16,16 @@ import {
   retrieve,
   weightedCoverage,
 } from "../../../src/domain/retrieval/retrieve";
-import type { ScopeKey } from "../../../src/domain/retrieval/scope-key";
-import { parseScopeKey } from "../../../src/domain/retrieval/scope-key";
-import { queryTokens, searchTokens } from "../../../src/domain/text/search-tokens";
-
-function node(id: string, scope: string, text: string, extra: Partial<ContextNode> = {}): ContextNode {
-  const s = parseScopeKey(scope);
-  if (!s) throw new Error(scope);
-  return {
-    nodeId: id,
-    parentId: "p",
-    rootId: "r",
-    path: [],
-    position: 0,
-    nodeType: "passage",
-    sourceType: "document",
-    sourceId: `${id}.txt`,
-    scopeType: s.type,
-    scopeId: s.id,
-    collection: s.type === "collection" ? s.id : null,
-    title: null,
-    rawText: text,
-    retrievalText: text,
-    metadata: {},
-    importance: 0.5,
-    sensitivity: "public",
-    portable: true,
-    status: "active",
-    contentHash: id,
-    createdAt: 0,
-    updatedAt: 0,
-    ...extra,
-  };
-}
-
-/** Substring-matching keyword index over nodes, honouring the scope filter like the D1 one. */
-class FakeKeywords implements KeywordIndex {
-  constructor(readonly nodes: ContextNode[]) {}
-  async search(q: IndexFilter & { text: string; limit: number }): Promise<Candidate[]> {
-    const words = q.text.split(/\s+/).filter(Boolean);
-    return this.nodes
-      .filter(
-        (n) =>
-          q.scopes.includes(`${n.scopeType}:${n.scopeId}` as ScopeKey) && q.nodeTypes.includes(n.nodeType),
-      )
-      .map((n) => ({ nodeId: n.nodeId, score: words.filter((w) => n.retrievalText.includes(w)).length }))
-      .filter((c) => c.score > 0)
-      .sort((a, b) => b.score - a.score)
-      .slice(0, q.limit);
-  }
-}
-
-class FakeStore implements ContextStore {
-  constructor(readonly nodes: ContextNode[]) {}
-  async load(ids: readonly string[]) {
-    return this.nodes.filter((n) => ids.includes(n.nodeId));
-  }
-  async size() {
-    return { count: this.nodes.length, tokens: 10_000 };
-  }
-  async readAll() {
-    return this.nodes;
-  }
-  async children() {
-    return [];
-  }
-  async childrenOf() {
-    return new Map<string, ContextNode[]>();
-  }
-  async neighbours(_ids: readonly string[], _radius: number): Promise<ContextNode[]> {
-    return [];
-  }
-  async ancestors() {
-    return [];
-  }
-}
-
-/** A vector index that returns whatever it was told, ignoring scopes (a stale or broken index). */
-class CannedVectors implements VectorIndex {
-  readonly external = true;
-  constructor(readonly ids: string[]) {}
-  async query() {
-    return this.ids.map((nodeId, i) => ({ nodeId, score: 1 - i / 10 }));
-  }
-  async upsert() {}
-  async remove() {}
-}
-
-const embedder = {
-  model: { id: "t", version: "1", dims: 2 },
-  maxBatch: 10,
-  async embed(texts: readonly string[]) {
-    return { ok: true as const, value: texts.map(() => [1, 0]) };
-  },
-};
-
-const filter = (scopes: string[], nodeTypes: NodeType[] = ["passage"]) => ({
-  scopes: scopes as ScopeKey[],
-  nodeTypes,
-});
+import { queryTokens } from "../../../src/domain/text/search-tokens";
+import {
+  CannedVectors,
+  CountingKeywords,
+  embedder,
+  FakeKeywords,
+  FakeStore,
+  filter,
+  node,
+} from "../../fakes/retrieval-ports";
 
 describe("reciprocal rank fusion", () => {
   it("sums weight / (60 + rank) over lists", ({ expect }) => {
@@ -608,17 +512,6 @@ describe("helpers", () => {
     expect(b).toBeGreaterThan(a ?? 0);
   });
 });
-
-/** FakeKeywords with document frequencies counted over its nodes' search tokens. */
-class CountingKeywords extends FakeKeywords {
-  async frequencies(q: IndexFilter & { tokens: readonly string[] }) {
-    const rows = this.nodes.filter((n) => q.scopes.includes(`${n.scopeType}:${n.scopeId}` as ScopeKey));
-    const df = new Map(
-      q.tokens.map((t) => [t, rows.filter((n) => new Set(searchTokens(n.retrievalText)).has(t)).length]),
-    );
-    return { rows: rows.length, df };
-  }
-}
 
 describe("relevance floor", () => {
   const nodes = [

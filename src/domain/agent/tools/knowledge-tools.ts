@@ -11,7 +11,7 @@ import {
   searchKnowledge,
 } from "../../knowledge/knowledge-search";
 import { formatCitation } from "../../retrieval/citation";
-import type { RetrievedItem } from "../../retrieval/retrieve";
+import type { RetrievedItem } from "../../retrieval/retrieved-item";
 import { type Tool, toolError, toolOk } from "../tool";
 import { turnSearchQuery } from "../turn-query-rewrite";
 
