@@ -75,7 +75,7 @@ export class FakeStore implements ContextStore {
   async children() {
     return [];
   }
-  async childrenOf() {
+  async childrenOf(_ids: readonly string[], _nodeTypes: readonly NodeType[]) {
     return new Map<string, ContextNode[]>();
   }
   async neighbours(_ids: readonly string[], _radius: number): Promise<ContextNode[]> {

@@ -13,8 +13,6 @@
  */
 
 import { focusedQueryTokens, identifierCompounds, queryTokens, searchTokens } from "../text/search-tokens";
-import { estimateTokens, truncateToTokens } from "../text/token-estimate";
-import { type Citation, citationOf } from "./citation";
 import type { ContextNode } from "./context-node";
 import {
   DEFAULT_FIELD_SCORE,
@@ -26,7 +24,6 @@ import {
   turnWeightedTerms,
 } from "./field-score";
 import { type RankedList, reciprocalRankFusion } from "./fuse";
-import { parentFamilies } from "./parent-families";
 import type {
   Candidate,
   ContextStore,
@@ -40,9 +37,10 @@ import { withoutQuestionPhrases } from "./question-phrases";
 import { isQuestionWord, QUESTION_WORDS } from "./question-words";
 import { filterGate } from "./read-gate";
 import type { RetrievalOptions } from "./retrieval-options";
-import type { RetrievalResult, RetrievedItem } from "./retrieved-item";
+import type { RankedNode, RetrievalResult } from "./retrieved-item";
 import { ROOT_EVIDENCE_TOP, rootEvidenceRanking } from "./root-evidence";
 import { sectionEvidenceRanking } from "./section-evidence";
+import { expandHits } from "./stages/expand";
 import { pack, packWhole } from "./stages/pack";
 import { type VectorSearchDeps, vectorSearch, vectorsEnabled } from "./vector-search";
 
@@ -226,16 +224,8 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   const hits = diversify(scored, options.rerank.perRoot)
     .slice(0, options.limit * 3)
     .map((h) => ({ ...h, coverage: coverage(h.node) }));
-  const items =
-    options.expand.parentTokens > 0
-      ? await mergeParents(
-          deps,
-          hits,
-          options,
-          families ? { families, nodeTypes: filter.nodeTypes } : null,
-          gate,
-        )
-      : await expand(deps, hits, options, gate); // 10.
+  const brought = families ? { families, nodeTypes: filter.nodeTypes } : null;
+  const items = await expandHits(deps.store, hits, options.limit, options.expand, brought, gate); // 10.
   const packed = pack(items, options.limit, options.pack); // 11. budget, citations
   return { items: packed.items, strategy: twoStage ? "two-stage" : "flat", tokens: packed.tokens, dropped };
 }
@@ -589,8 +579,7 @@ function scoreFactor(node: ContextNode, options: RetrievalOptions): number {
   return (0.5 + node.importance) * (0.5 + 0.5 * 2 ** (-age / halfLife));
 }
 
-type Ranked = { node: ContextNode; score: number };
-type Scored = Ranked & { coverage: number };
+type Ranked = RankedNode;
 
 /**
  * Reorders the head of the ranking by the reranker, fused with the first-stage order by RRF
@@ -640,143 +629,6 @@ function diversify<T extends Ranked>(scored: readonly T[], perRoot: number): T[]
     perRootCount.set(root, n + 1);
     seenText.add(text);
     out.push(s);
-  }
-  return out;
-}
-
-/** A node the filter's gate passes (read-gate.ts): what expansion may add next to a hit. */
-type Gate = (node: ContextNode) => boolean;
-
-async function expand(
-  deps: RetrievalDeps,
-  hits: readonly Scored[],
-  options: RetrievalOptions,
-  gate: Gate,
-): Promise<RetrievedItem[]> {
-  const item = (s: Scored, via: RetrievedItem["via"]): RetrievedItem => ({
-    node: s.node,
-    text: s.node.rawText,
-    score: s.score,
-    via,
-    coverage: s.coverage,
-    citation: citationOf(s.node),
-  });
-  const head = hits.slice(0, options.limit);
-  if (options.expand.neighbours <= 0 || options.expand.hits <= 0) return head.map((h) => item(h, "hit"));
-  const expandable = head.slice(0, options.expand.hits);
-  const neighbours = await deps.store.neighbours(
-    expandable.map((h) => h.node.nodeId),
-    options.expand.neighbours,
-  );
-  const byParent = new Map<string, ContextNode[]>();
-  for (const n of neighbours.filter(gate)) {
-    const key = n.parentId ?? "";
-    byParent.set(key, [...(byParent.get(key) ?? []), n]);
-  }
-  const taken = new Set<string>();
-  const hitIds = new Set(head.map((h) => h.node.nodeId));
-  const direct: RetrievedItem[] = [];
-  // Neighbours of hit i, kept apart so they can follow their hit or wait until `expandAfter` hits.
-  const expansions: RetrievedItem[][] = [];
-  head.forEach((h, i) => {
-    if (taken.has(h.node.nodeId)) return;
-    direct.push(item(h, "hit"));
-    taken.add(h.node.nodeId);
-    const group: RetrievedItem[] = [];
-    expansions.push(group);
-    if (i >= options.expand.hits) return;
-    const siblings = (byParent.get(h.node.parentId ?? "") ?? [])
-      .filter(
-        (n) =>
-          Math.abs(n.position - h.node.position) <= options.expand.neighbours &&
-          !taken.has(n.nodeId) &&
-          !hitIds.has(n.nodeId),
-      )
-      .sort(
-        (a, b) =>
-          Math.abs(a.position - h.node.position) - Math.abs(b.position - h.node.position) ||
-          a.position - b.position,
-      );
-    for (const n of siblings) {
-      group.push({
-        node: n,
-        text: n.rawText,
-        score: h.score,
-        via: "neighbour",
-        coverage: 0,
-        citation: citationOf(n),
-      });
-      taken.add(n.nodeId);
-    }
-  });
-  const out: RetrievedItem[] = [];
-  const pending: RetrievedItem[] = [];
-  direct.forEach((d, i) => {
-    out.push(d);
-    pending.push(...(expansions[i] ?? []));
-    if (i + 1 >= options.expand.after) out.push(...pending.splice(0));
-  });
-  out.push(...pending);
-  return out;
-}
-
-/**
- * Parent expansion: hits under a short parent become that parent, its passages joined in
- * order (later hits under the same parent fold into it); other hits stay as they are.
- */
-async function mergeParents(
-  deps: RetrievalDeps,
-  hits: readonly Scored[],
-  options: RetrievalOptions,
-  brought: Parameters<typeof parentFamilies>[3],
-  gate: Gate,
-): Promise<RetrievedItem[]> {
-  const head = hits.slice(0, options.limit * 3);
-  const parentIds = [...new Set(head.map((h) => h.node.parentId).filter((p): p is string => p !== null))];
-  const { parents, families } = await parentFamilies(
-    deps.store,
-    parentIds,
-    [...new Set(head.map((h) => h.node.nodeType))],
-    brought,
-  );
-  const out: RetrievedItem[] = [];
-  const merged = new Set<string>();
-  for (const h of head) {
-    const parentId = h.node.parentId;
-    if (parentId && merged.has(parentId)) continue;
-    const family = parentId ? families.get(parentId) : undefined;
-    const parent = parentId ? parents.get(parentId) : undefined;
-    // The merged text is what is packed, so it is what must fit; a text not sent was known not to.
-    const tokens = typeof family?.text === "string" ? estimateTokens(family.text) : Number.POSITIVE_INFINITY;
-    const sameScope = parent?.scopeType === h.node.scopeType && parent?.scopeId === h.node.scopeId;
-    if (
-      family &&
-      family.text !== null &&
-      parent &&
-      gate(parent) &&
-      sameScope &&
-      family.count > 1 &&
-      tokens <= options.expand.parentTokens
-    ) {
-      merged.add(parent.nodeId);
-      out.push({
-        node: parent,
-        text: family.text,
-        score: h.score,
-        via: "parent",
-        coverage: h.coverage,
-        citation: citationOf(parent),
-      });
-    } else {
-      out.push({
-        node: h.node,
-        text: h.node.rawText,
-        score: h.score,
-        via: "hit",
-        coverage: h.coverage,
-        citation: citationOf(h.node),
-      });
-    }
   }
   return out;
 }

@@ -21,3 +21,9 @@ export type RetrievalResult = {
   /** Candidates dropped by the store re-check (stale vectors, other scopes, archived). */
   readonly dropped: number;
 };
+
+/** A candidate node with its pipeline score, between fusion and expansion. */
+export type RankedNode = { readonly node: ContextNode; readonly score: number };
+
+/** A hit that may be returned: ranked, with the share of the query its text covers. */
+export type ScoredHit = RankedNode & { readonly coverage: number };

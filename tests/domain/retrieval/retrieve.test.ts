@@ -124,49 +124,6 @@ describe("retrieve", () => {
     expect(result.items.map((i) => i.node.nodeId)).toEqual(["new", "old", "minor"]);
   });
 
-  it.for([
-    { expandAfter: 0, order: ["t3", "t2", "t4", "t6", "t8"] },
-    { expandAfter: 2, order: ["t3", "t6", "t2", "t4", "t8"] },
-    { expandAfter: 9, order: ["t3", "t6", "t8", "t2", "t4"] },
-  ])(
-    "places the first hit's neighbours after $expandAfter direct hits",
-    async ({ expandAfter, order }, { expect }) => {
-      const turns = Array.from({ length: 10 }, (_, i) =>
-        node(
-          `t${i}`,
-          "chat:c",
-          i === 3 ? "火锅 火锅 火锅" : i === 8 ? "火锅 火锅" : i === 6 ? "火锅" : `闲聊${i}`,
-          {
-            position: i,
-          },
-        ),
-      );
-      const store = new (class extends FakeStore {
-        override async neighbours(ids: readonly string[], radius: number) {
-          const at = new Set(ids.map((id) => turns.find((t) => t.nodeId === id)?.position));
-          return turns.filter((t) =>
-            [...at].some((p) => p !== undefined && t.position !== p && Math.abs(t.position - p) <= radius),
-          );
-        }
-      })(turns);
-      const result = await retrieve(
-        { keywords: new FakeKeywords(turns), store },
-        {
-          query: "火锅 火锅 火锅",
-          filter: filter(["chat:c"]),
-          options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, {
-            expand: { neighbours: 1, hits: 1, after: expandAfter },
-          }),
-        },
-      );
-      expect(result.items.map((i) => i.node.nodeId)).toEqual(order);
-      expect(result.items.filter((i) => i.via === "neighbour").map((i) => i.node.nodeId)).toEqual([
-        "t2",
-        "t4",
-      ]);
-    },
-  );
-
   it("a set read whole answers whole even when the search sent beside its size fails, and embeds nothing", async ({
     expect,
   }) => {
@@ -251,7 +208,7 @@ describe("retrieve", () => {
       size: () => store.size(),
       readAll: () => store.readAll(),
       children: () => store.children(),
-      childrenOf: () => store.childrenOf(),
+      childrenOf: (ids, types) => store.childrenOf(ids, types),
       neighbours: (ids, r) => store.neighbours(ids, r),
       ancestors: () => store.ancestors(),
     };
