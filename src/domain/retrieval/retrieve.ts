@@ -42,6 +42,7 @@ import { ROOT_EVIDENCE_TOP, rootEvidenceRanking } from "./root-evidence";
 import { sectionEvidenceRanking } from "./section-evidence";
 import { expandHits } from "./stages/expand";
 import { pack, packWhole } from "./stages/pack";
+import { rerankHits } from "./stages/rerank";
 import { type VectorSearchDeps, vectorSearch, vectorsEnabled } from "./vector-search";
 
 export type RetrievalDeps = VectorSearchDeps & {
@@ -199,9 +200,9 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
     }
     return v;
   };
-  let scored: Ranked[] = fused.flatMap((c) => {
+  let scored: RankedNode[] = fused.flatMap((c) => {
     const node = visible.get(c.nodeId);
-    return node ? [{ node, score: c.score * scoreFactor(node, options) }] : [];
+    return node ? [{ node, score: c.score }] : [];
   });
   if (options.coverage.min > 0) scored = scored.filter((x) => coverage(x.node) >= options.coverage.min);
   // The floor judges the question, not each hit: when no candidate holds the floor's share of
@@ -216,14 +217,10 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
     if (best < options.coverage.relevanceFloor) scored = [];
   }
 
-  if (options.rerank.enabled && deps.reranker && scored.length > 1)
-    scored = await rerank(deps, req.query, scored, options); // 8.
-  scored.sort((a, b) => b.score - a.score);
-
-  // 9. diversity, dedupe; expansion reads at most 3 × limit hits.
-  const hits = diversify(scored, options.rerank.perRoot)
-    .slice(0, options.limit * 3)
-    .map((h) => ({ ...h, coverage: coverage(h.node) }));
+  // 8. memory scoring, rerank, diversity and dedupe; expansion reads at most 3 × limit hits.
+  const hits = (
+    await rerankHits(deps.reranker, req.query, scored, options.limit, options.rerank, options.fuse.rrfK)
+  ).map((h) => ({ ...h, coverage: coverage(h.node) }));
   const brought = families ? { families, nodeTypes: filter.nodeTypes } : null;
   const items = await expandHits(deps.store, hits, options.limit, options.expand, brought, gate); // 10.
   const packed = pack(items, options.limit, options.pack); // 11. budget, citations
@@ -569,66 +566,4 @@ function namedInTurn({ q, contentLength }: HintTurn, node: ContextNode): { share
 /** True when the query names the node's source title or one of its headings (≥ 2 characters). */
 export function namesSource(query: string, node: ContextNode): boolean {
   return namedIn(query, node).names.length > 0;
-}
-
-function scoreFactor(node: ContextNode, options: RetrievalOptions): number {
-  const memory = options.rerank.memory;
-  if (memory === null) return 1;
-  const halfLife = (memory.halfLifeDays ?? 90) * 86_400_000;
-  const age = Math.max(0, (memory.now ?? node.updatedAt) - node.updatedAt);
-  return (0.5 + node.importance) * (0.5 + 0.5 * 2 ** (-age / halfLife));
-}
-
-type Ranked = RankedNode;
-
-/**
- * Reorders the head of the ranking by the reranker, fused with the first-stage order by RRF
- * (`weights.rerank` against 1), so a reranker refines the ranking without discarding it.
- */
-async function rerank<T extends Ranked>(
-  deps: RetrievalDeps,
-  query: string,
-  scored: T[],
-  options: RetrievalOptions,
-): Promise<T[]> {
-  const ordered = [...scored].sort((a, b) => b.score - a.score);
-  const head = ordered.slice(0, Math.min(ordered.length, options.rerank.depth));
-  const result = await deps.reranker?.rerank(
-    query,
-    head.map((s) => s.node.rawText),
-  );
-  if (!result?.ok) return scored;
-  const byReranker = head
-    .map((s, i) => ({ nodeId: s.node.nodeId, score: result.value[i] ?? 0 }))
-    .sort((a, b) => b.score - a.score);
-  const fused = reciprocalRankFusion(
-    [
-      { name: "first", weight: 1, items: head.map((s) => ({ nodeId: s.node.nodeId, score: s.score })) },
-      { name: "rerank", weight: options.rerank.weight, items: byReranker },
-    ],
-    options.fuse.rrfK,
-  );
-  const score = new Map(fused.map((f) => [f.nodeId, f.score]));
-  // Reranked candidates stay above the rest.
-  return ordered.map((s, i) => ({
-    ...s,
-    score: i < head.length ? 1 + (score.get(s.node.nodeId) ?? 0) : s.score,
-  }));
-}
-
-function diversify<T extends Ranked>(scored: readonly T[], perRoot: number): T[] {
-  const perRootCount = new Map<string, number>();
-  const seenText = new Set<string>();
-  const out: T[] = [];
-  for (const s of scored) {
-    const text = s.node.rawText.trim();
-    if (seenText.has(text)) continue;
-    const root = s.node.rootId ?? s.node.nodeId;
-    const n = perRootCount.get(root) ?? 0;
-    if (perRoot > 0 && n >= perRoot) continue;
-    perRootCount.set(root, n + 1);
-    seenText.add(text);
-    out.push(s);
-  }
-  return out;
 }

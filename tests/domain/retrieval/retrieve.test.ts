@@ -1,6 +1,5 @@
 import { describe, it } from "vitest";
 import { reciprocalRankFusion } from "../../../src/domain/retrieval/fuse";
-import { lexicalScores } from "../../../src/domain/retrieval/lexical-reranker";
 import type { ContextStore, IndexFilter, KeywordIndex } from "../../../src/domain/retrieval/ports";
 import { withoutQuestionPhrases } from "../../../src/domain/retrieval/question-phrases";
 import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../src/domain/retrieval/retrieval-options";
@@ -98,30 +97,6 @@ describe("retrieve", () => {
       { query: "风神", filter: filter(["collection:a"]), options: DEFAULT_RETRIEVAL_OPTIONS },
     );
     expect(queried).toBe(false);
-  });
-
-  it("ranks memory by importance and recency when asked to", async ({ expect }) => {
-    const day = 86_400_000;
-    const memories = [
-      node("old", "chat:c", "生日 礼物 是书", { nodeType: "memory", importance: 0.9, updatedAt: 0 }),
-      node("new", "chat:c", "生日 礼物 是花", { nodeType: "memory", importance: 0.9, updatedAt: 400 * day }),
-      node("minor", "chat:c", "生日 礼物 是糖", {
-        nodeType: "memory",
-        importance: 0.1,
-        updatedAt: 400 * day,
-      }),
-    ];
-    const result = await retrieve(
-      { keywords: new FakeKeywords(memories), store: new FakeStore(memories) },
-      {
-        query: "生日",
-        filter: filter(["chat:c"], ["memory"]),
-        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, {
-          rerank: { memory: { now: 401 * day, halfLifeDays: 30 } },
-        }),
-      },
-    );
-    expect(result.items.map((i) => i.node.nodeId)).toEqual(["new", "old", "minor"]);
   });
 
   it("a set read whole answers whole even when the search sent beside its size fails, and embeds nothing", async ({
@@ -459,14 +434,6 @@ describe("helpers", () => {
       });
     expect((await ask(0)).items[0]?.node.nodeId).toBe("generic");
     expect((await ask(3)).items[0]?.node.nodeId).toBe("best");
-  });
-
-  it("the lexical reranker prefers the passage that shares the rare characters", ({ expect }) => {
-    const [a, b] = lexicalScores("张世昌出名的原因", [
-      "张世昌在河南建业替补。张世昌",
-      "张世昌以火爆的性格闻名",
-    ]);
-    expect(b).toBeGreaterThan(a ?? 0);
   });
 });
 
