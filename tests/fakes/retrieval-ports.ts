@@ -120,3 +120,15 @@ export class CountingKeywords extends FakeKeywords {
     return { rows: rows.length, df };
   }
 }
+
+/**
+ * Passages of collection `a`, one of collection `b`, an archived one of `a` and a memory of a
+ * group chat, all holding or near "风神": what a scope or status leak would surface.
+ */
+export const mixedScopeNodes = (): ContextNode[] => [
+  node("a1", "collection:a", "风神 蒙德"),
+  node("a2", "collection:a", "岩神 璃月"),
+  node("b1", "collection:b", "风神 秘密"),
+  node("a3", "collection:a", "风神 旧闻", { status: "archived" }),
+  node("m1", "chat:qq:group:G1", "风神 记忆", { nodeType: "memory" }),
+];

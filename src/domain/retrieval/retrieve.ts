@@ -12,36 +12,23 @@
  * runs on FTS alone (docs/invariants.md#fts-only-still-works).
  */
 
-import { focusedQueryTokens, identifierCompounds, queryTokens, searchTokens } from "../text/search-tokens";
+import { queryTokens } from "../text/search-tokens";
 import type { ContextNode } from "./context-node";
-import {
-  DEFAULT_FIELD_SCORE,
-  type Fielded,
-  fieldCoverage,
-  fieldScores,
-  fieldsOf,
-  partsOf,
-  turnWeightedTerms,
-} from "./field-score";
+import { DEFAULT_FIELD_SCORE, type Fielded, fieldScores, fieldsOf } from "./field-score";
 import { type RankedList, reciprocalRankFusion } from "./fuse";
-import type {
-  Candidate,
-  ContextStore,
-  Family,
-  KeywordIndex,
-  Reranker,
-  StoreFilter,
-  TermFrequencies,
-} from "./ports";
-import { withoutQuestionPhrases } from "./question-phrases";
-import { isQuestionWord, QUESTION_WORDS } from "./question-words";
+import type { Candidate, ContextStore, Family, KeywordIndex, Reranker, StoreFilter } from "./ports";
+import { QUESTION_WORDS } from "./question-words";
 import { filterGate } from "./read-gate";
 import type { RetrievalOptions } from "./retrieval-options";
 import type { RankedNode, RetrievalResult } from "./retrieved-item";
 import { ROOT_EVIDENCE_TOP, rootEvidenceRanking } from "./root-evidence";
 import { sectionEvidenceRanking } from "./section-evidence";
+import { coverageChecked, coverageMeter } from "./stages/coverage";
 import { expandHits } from "./stages/expand";
 import { pack, packWhole } from "./stages/pack";
+import { countedTokens, evidenceTokens, queryTurns, readQuery, weightedTerms } from "./stages/read-query";
+import { loadCandidates, recheck } from "./stages/recheck";
+import { floorNames } from "./stages/relevance-floor";
 import { rerankHits } from "./stages/rerank";
 import { type VectorSearchDeps, vectorSearch, vectorsEnabled } from "./vector-search";
 
@@ -70,29 +57,19 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
     options.candidates.readWholeTokens > 0 || options.candidates.twoStageAbove > 0
       ? deps.store.size(filter)
       : Promise.resolve(null);
-  // Terms come from what is asked about, not from how it is asked (question-phrases.ts).
-  const asked = withoutQuestionPhrases(req.query);
-  const qTokens = new Set(queryTokens(asked, 96));
-  const turns = queryTurns(asked);
-  // Fielded scoring and the floor weigh the content words of every turn, counted in one
-  // frequencies batch.
-  const termTurnWeights =
-    options.fields.headingWeight > 0 || options.coverage.relevanceFloor > 0
-      ? turnWeightedTerms(turns, evidenceTokens)
-      : null;
-  const floorTokens = new Set(termTurnWeights?.keys() ?? []);
-  const floorOn = deps.keywords.frequencies !== undefined && floorTokens.size > 0;
+  const query = readQuery(req.query, options);
+  const { asked, turns } = query;
+  const counted = countedTokens(query);
+  const floorOn = deps.keywords.frequencies !== undefined && counted.length > 0;
   // The keyword search and the frequencies go out with the size, not after it: one round trip
   // of waiting instead of two. A set read whole (step 2) drops them unused; both are D1 reads
   // of a small set. The vector search waits for the size: it may cost an embedding call.
   const searching =
-    qTokens.size === 0 && !deps.embedder
+    query.tokens.size === 0 && !deps.embedder
       ? null
       : Promise.all([
           keywordSearch(deps, { ...req, query: asked }), // 3. FTS5 bm25 (and 4., where the index ranks both at once)
-          floorOn
-            ? deps.keywords.frequencies?.({ ...filter, tokens: [...floorTokens].flatMap(partsOf) })
-            : Promise.resolve(undefined),
+          floorOn ? deps.keywords.frequencies?.({ ...filter, tokens: counted }) : Promise.resolve(undefined),
         ]);
   // Read whole, that search's outcome is never awaited: it must not surface as unhandled.
   searching?.catch(() => undefined);
@@ -118,9 +95,7 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
         })
       : Promise.resolve([]), // 5. kNN
   ]);
-  const idf = frequencies ? idfWeights(floorTokens, frequencies) : null;
-  const termWeights =
-    idf && termTurnWeights ? new Map([...idf].map(([t, w]) => [t, w * (termTurnWeights.get(t) ?? 0)])) : null;
+  const termWeights = weightedTerms(query, frequencies);
 
   const lists: RankedList[] = [
     { name: "keyword", weight: options.fuse.weights.keyword, items: keyword },
@@ -177,7 +152,7 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
     fielded && termWeights && fields
       ? fuseFieldScores(
           lists,
-          { terms: termWeights, asked: askedNow(turns, termTurnWeights) },
+          { terms: termWeights, asked: askedNow(turns, query.turnWeights) },
           fields,
           visible,
           options,
@@ -187,35 +162,15 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
     .map((c) => ({ ...c, score: c.score + (boost.get(c.nodeId) ?? 0) }))
     .sort((a, b) => b.score - a.score || (a.nodeId < b.nodeId ? -1 : 1));
 
-  // Coverage tokenizes a candidate's text too: worked out for every candidate only when it
-  // filters them, otherwise for the hits that can be returned; remembered per node.
-  const coverageMemo = new Map<string, number>();
-  const coverage = (node: ContextNode): number => {
-    let v = coverageMemo.get(node.nodeId);
-    if (v === undefined) {
-      const f = fields?.get(node.nodeId);
-      v =
-        fielded && termWeights && f ? fieldCoverage(termWeights, f) : coverageOf(qTokens, node.retrievalText);
-      coverageMemo.set(node.nodeId, v);
-    }
-    return v;
-  };
-  let scored: RankedNode[] = fused.flatMap((c) => {
+  const coverage = coverageMeter(
+    query.tokens,
+    fielded && termWeights && fields ? { terms: termWeights, fields } : null,
+  );
+  const ranked: RankedNode[] = fused.flatMap((c) => {
     const node = visible.get(c.nodeId);
     return node ? [{ node, score: c.score }] : [];
   });
-  if (options.coverage.min > 0) scored = scored.filter((x) => coverage(x.node) >= options.coverage.min);
-  // The floor judges the question, not each hit: when no candidate holds the floor's share of
-  // the (IDF-weighted) identifiers the asking turn names, the collection does not document
-  // what is asked about, and nothing is returned. Questions without identifiers pass: their
-  // descriptive words are paraphrased too often to tell a miss from an answer.
-  if (names && names.size > 0 && fields) {
-    const best = Math.max(
-      0,
-      ...scored.map((x) => fieldCoverage(names, fields.get(x.node.nodeId) ?? EMPTY_FIELDS)),
-    );
-    if (best < options.coverage.relevanceFloor) scored = [];
-  }
+  const scored = coverageChecked(ranked, coverage, { names, fields }, options.coverage);
 
   // 8. memory scoring, rerank, diversity and dedupe; expansion reads at most 3 × limit hits.
   const hits = (
@@ -225,43 +180,6 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   const items = await expandHits(deps.store, hits, options.limit, options.expand, brought, gate); // 10.
   const packed = pack(items, options.limit, options.pack); // 11. budget, citations
   return { items: packed.items, strategy: twoStage ? "two-stage" : "flat", tokens: packed.tokens, dropped };
-}
-
-const EMPTY_FIELDS: Fielded = { heading: new Map(), body: new Map() };
-
-/**
- * The identifiers the asking turn names — Latin-script words of three letters or more: API,
- * option and library names — with their IDF weights. Unlike descriptive words they are not
- * paraphrased: a collection that documents the thing asked about holds its name.
- */
-export function identifierWeights(turn: string, weights: ReadonlyMap<string, number>): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const t of evidenceTokens(turn)) {
-    const w = weights.get(t);
-    if (w !== undefined && IDENTIFIER.test(t)) out.set(t, w);
-  }
-  return out;
-}
-
-const IDENTIFIER = /^[a-z][a-z0-9_.$-]{2,}$/;
-
-/**
- * Share of the query's weight its identifiers must carry for the floor to judge it. A question
- * about a library names it and its API and says little else ("Pinia 的 storeToRefs 怎么用？");
- * a problem described at length may name things in passing — the asker's own component, an
- * acronym, the DOM call they tried — that no documentation holds, and is still answered
- * (docs/decisions/0010-relevance-floor-judges-identifiers.md).
- */
-export const FLOOR_NAME_SHARE = 0.25;
-
-/** The identifiers the floor judges: those of the asking turn, when they carry FLOOR_NAME_SHARE. */
-export function floorNames(turn: string, weights: ReadonlyMap<string, number>): Map<string, number> {
-  const names = identifierWeights(turn, weights);
-  let all = 0;
-  for (const w of weights.values()) all += w;
-  let named = 0;
-  for (const w of names.values()) named += w;
-  return all > 0 && named / all >= FLOOR_NAME_SHARE ? names : new Map();
 }
 
 /** True when most candidates sit under a heading: the heading path is then a field worth scoring. */
@@ -395,85 +313,8 @@ async function searchInsideParents(deps: RetrievalDeps, req: RetrievalRequest): 
   });
 }
 
-/**
- * The rows of the fused candidates: those an index read with its hits, the rest loaded from the
- * store in one read (none when every list carried its rows: one round trip saved). Either way
- * the rows come from the store's table and pass through `recheck` before use.
- */
-async function loadCandidates(
-  store: ContextStore,
-  lists: readonly RankedList[],
-  fused: readonly Candidate[],
-): Promise<ContextNode[]> {
-  const carried = new Map<string, ContextNode>();
-  for (const list of lists) for (const c of list.items) if (c.node) carried.set(c.nodeId, c.node);
-  const missing = [...new Set(fused.map((c) => c.nodeId))].filter((id) => !carried.has(id));
-  const loaded = missing.length > 0 ? await store.load(missing) : [];
-  return [...fused.flatMap((c) => carried.get(c.nodeId) ?? []), ...loaded];
-}
-
 const vectorWeight = (deps: RetrievalDeps, options: RetrievalOptions) =>
   options.fuse.weights.vector * (deps.vectorWeight ?? 1);
-
-/** Keeps active nodes the filter's gate passes (scope and level), of its types and collections. */
-export function recheck(nodes: readonly ContextNode[], filter: StoreFilter): Map<string, ContextNode> {
-  const visible = filterGate(filter);
-  const types = new Set<string>(filter.nodeTypes);
-  const collections = filter.collections ? new Set(filter.collections) : null;
-  const out = new Map<string, ContextNode>();
-  for (const n of nodes) {
-    if (!visible(n)) continue;
-    if (!types.has(n.nodeType)) continue;
-    if (collections && (n.collection === null || !collections.has(n.collection))) continue;
-    out.set(n.nodeId, n);
-  }
-  return out;
-}
-
-/** Share of distinct query tokens that occur in the text's tokens. */
-export function coverageOf(query: ReadonlySet<string>, text: string): number {
-  if (query.size === 0) return 0;
-  const tokens = new Set(searchTokens(text));
-  let found = 0;
-  for (const t of query) if (tokens.has(t)) found++;
-  return found / query.size;
-}
-
-/**
- * The floor's evidence tokens: the query's ICU words (single unknown characters joined into
- * bigrams), without question words. Cross-word bigrams ("么写", "个可") are left out: they
- * are rare in any text, so as IDF weights they would outweigh the words that carry meaning.
- */
-export function evidenceTokens(query: string): string[] {
-  return [...identifierCompounds(query), ...focusedQueryTokens(query, 32)].filter((t) => !isQuestionWord(t));
-}
-
-/** BM25's IDF of each token in the readable scopes, ln(1 + (N − df + ½) / (df + ½)). */
-export function idfWeights(query: ReadonlySet<string>, f: TermFrequencies): Map<string, number> {
-  const out = new Map<string, number>();
-  const dfOf = (t: string) => Math.min(f.df.get(t) ?? 0, f.rows);
-  for (const t of query) {
-    // A long word may be indexed only as its bigrams: its frequency is at least the word's own
-    // count and at most its rarest bigram's; take the larger, the cautious weight.
-    const parts = partsOf(t).slice(1);
-    const bestDf = parts.length > 0 ? Math.max(dfOf(t), Math.min(...parts.map(dfOf))) : dfOf(t);
-    out.set(t, Math.log(1 + (f.rows - bestDf + 0.5) / (bestDf + 0.5)));
-  }
-  return out;
-}
-
-/** Share of the query's IDF weight whose tokens occur in the text. */
-export function weightedCoverage(weights: ReadonlyMap<string, number>, text: string): number {
-  let total = 0;
-  let found = 0;
-  const tokens = new Set(searchTokens(text));
-  for (const [t, w] of weights) {
-    total += w;
-    const parts = partsOf(t);
-    if (tokens.has(t) || (parts.length > 1 && parts.slice(1).every((p) => tokens.has(p)))) found += w;
-  }
-  return total > 0 ? found / total : 0;
-}
 
 const norm = (s: string) => s.normalize("NFKC").toLowerCase().replace(/\s+/g, "");
 
@@ -523,12 +364,6 @@ export function hintStrength(
     best = Math.max(best, strength ** sharpness);
   });
   return best;
-}
-
-/** The query's lines: with earlier turns prepended (oldest first), the last says what is asked. */
-export function queryTurns(query: string): string[] {
-  const lines = query.split("\n").filter((l) => l.trim() !== "");
-  return lines.length > 0 ? lines : [query];
 }
 
 /**

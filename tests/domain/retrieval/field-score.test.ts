@@ -10,7 +10,8 @@ import {
   turnWeightedTerms,
 } from "../../../src/domain/retrieval/field-score";
 import { isQuestionWord } from "../../../src/domain/retrieval/question-words";
-import { evidenceTokens, identifierWeights } from "../../../src/domain/retrieval/retrieve";
+import { evidenceTokens } from "../../../src/domain/retrieval/stages/read-query";
+import { identifierWeights } from "../../../src/domain/retrieval/stages/relevance-floor";
 import { focusedQueryTokens } from "../../../src/domain/text/search-tokens";
 
 const passage = (id: string, path: string[], rawText: string) =>

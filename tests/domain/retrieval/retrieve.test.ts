@@ -1,21 +1,9 @@
 import { describe, it } from "vitest";
 import { reciprocalRankFusion } from "../../../src/domain/retrieval/fuse";
-import type { ContextStore, IndexFilter, KeywordIndex } from "../../../src/domain/retrieval/ports";
+import type { IndexFilter, KeywordIndex } from "../../../src/domain/retrieval/ports";
 import { withoutQuestionPhrases } from "../../../src/domain/retrieval/question-phrases";
 import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../src/domain/retrieval/retrieval-options";
-import {
-  coverageOf,
-  FLOOR_NAME_SHARE,
-  floorNames,
-  hintStrength,
-  idfWeights,
-  namedIn,
-  namesSource,
-  recheck,
-  retrieve,
-  weightedCoverage,
-} from "../../../src/domain/retrieval/retrieve";
-import { queryTokens } from "../../../src/domain/text/search-tokens";
+import { hintStrength, namedIn, namesSource, retrieve } from "../../../src/domain/retrieval/retrieve";
 import {
   CannedVectors,
   CountingKeywords,
@@ -23,6 +11,7 @@ import {
   FakeKeywords,
   FakeStore,
   filter,
+  mixedScopeNodes,
   node,
 } from "../../fakes/retrieval-ports";
 
@@ -46,31 +35,7 @@ describe("reciprocal rank fusion", () => {
 });
 
 describe("retrieve", () => {
-  const nodes = [
-    node("a1", "collection:a", "风神 蒙德"),
-    node("a2", "collection:a", "岩神 璃月"),
-    node("b1", "collection:b", "风神 秘密"),
-    node("a3", "collection:a", "风神 旧闻", { status: "archived" }),
-    node("m1", "chat:qq:group:G1", "风神 记忆", { nodeType: "memory" }),
-  ];
-
-  it("drops vector hits from other scopes, archived nodes and other node types", async ({ expect }) => {
-    const result = await retrieve(
-      {
-        keywords: new FakeKeywords(nodes),
-        store: new FakeStore(nodes),
-        vectors: new CannedVectors(["b1", "a3", "m1", "a2"]),
-        embedder,
-      },
-      {
-        query: "风神",
-        filter: filter(["collection:a"]),
-        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { candidates: { twoStageAbove: 0 } }),
-      },
-    );
-    expect(result.items.map((i) => i.node.nodeId).sort()).toEqual(["a1", "a2"]);
-    expect(result.dropped).toBe(3);
-  });
+  const nodes = mixedScopeNodes();
 
   it("returns nothing for an empty scope set, whatever the indexes say", async ({ expect }) => {
     const result = await retrieve(
@@ -154,55 +119,6 @@ describe("retrieve", () => {
     }
   });
 
-  it("applies the coverage threshold of automatic recall", async ({ expect }) => {
-    const result = await retrieve(
-      { keywords: new FakeKeywords(nodes), store: new FakeStore(nodes) },
-      {
-        query: "璃月 岩神 往事",
-        filter: filter(["collection:a"]),
-        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { coverage: { min: 0.5 } }),
-      },
-    );
-    expect(result.items.map((i) => i.node.nodeId)).toEqual(["a2"]);
-  });
-
-  it("re-checks the rows an index carries as it re-checks loaded ones, and loads only the rest", async ({
-    expect,
-  }) => {
-    // An index handing on rows of another collection, another chat, an archived node and a
-    // passage the store no longer holds as active: only the readable active row may surface.
-    const carried = [nodes[0], nodes[2], nodes[3], nodes[4]].filter((n) => n !== undefined);
-    const loads: string[][] = [];
-    const store = new FakeStore(nodes);
-    const counting: ContextStore = {
-      ...store,
-      load: (ids) => {
-        loads.push([...ids]);
-        return store.load(ids);
-      },
-      size: () => store.size(),
-      readAll: () => store.readAll(),
-      children: () => store.children(),
-      childrenOf: (ids, types) => store.childrenOf(ids, types),
-      neighbours: (ids, r) => store.neighbours(ids, r),
-      ancestors: () => store.ancestors(),
-    };
-    const keywords: KeywordIndex = {
-      search: async () => [
-        ...carried.map((n, i) => ({ nodeId: n.nodeId, score: 10 - i, node: n })),
-        { nodeId: "a2", score: 1 },
-      ],
-    };
-    const result = await retrieve(
-      { keywords, store: counting },
-      { query: "风神", filter: filter(["collection:a"]), options: DEFAULT_RETRIEVAL_OPTIONS },
-    );
-    expect(result.items.map((i) => i.node.nodeId).sort()).toEqual(["a1", "a2"]);
-    expect(result.dropped).toBe(3);
-    // Only the candidate that came without its row was read from the store.
-    expect(loads).toEqual([["a2"]]);
-  });
-
   it("takes two-stage search's second list from an index that ranks both at once, else searches again", async ({
     expect,
   }) => {
@@ -259,21 +175,6 @@ describe("retrieve", () => {
     expect(asked).toEqual([Number.MAX_SAFE_INTEGER]);
     expect(result.strategy).not.toBe("two-stage");
     expect(result.items.map((i) => i.node.nodeId)).toContain("a1");
-  });
-
-  it("reports each returned hit's coverage when no threshold asks for it first", async ({ expect }) => {
-    const result = await retrieve(
-      { keywords: new FakeKeywords(nodes), store: new FakeStore(nodes) },
-      {
-        query: "璃月 岩神 往事",
-        filter: filter(["collection:a"]),
-        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { coverage: { min: 0 } }),
-      },
-    );
-    const asked = new Set(queryTokens("璃月 岩神 往事", 96));
-    expect(result.items.length).toBeGreaterThan(0);
-    for (const it of result.items) expect(it.coverage).toBe(coverageOf(asked, it.node.retrievalText));
-    expect(result.items.find((i) => i.node.nodeId === "a2")?.coverage).toBeGreaterThan(0.5);
   });
 
   it("searches the index for what is asked about and embeds the question as asked", async ({ expect }) => {
@@ -348,18 +249,6 @@ describe("retrieve", () => {
 });
 
 describe("helpers", () => {
-  it("recheck keeps only active nodes of the filter", ({ expect }) => {
-    const kept = recheck(
-      [
-        node("x", "collection:a", ""),
-        node("y", "collection:a", "", { status: "superseded" }),
-        node("z", "collection:b", ""),
-      ],
-      filter(["collection:a"]),
-    );
-    expect([...kept.keys()]).toEqual(["x"]);
-  });
-
   it("namesSource sees a heading named in the question, ignoring disambiguation", ({ expect }) => {
     expect(
       namesSource(
@@ -434,87 +323,6 @@ describe("helpers", () => {
       });
     expect((await ask(0)).items[0]?.node.nodeId).toBe("generic");
     expect((await ask(3)).items[0]?.node.nodeId).toBe("best");
-  });
-});
-
-describe("relevance floor", () => {
-  const nodes = [
-    node("a", "collection:vue", "computed 计算属性 缓存 方法"),
-    node("b", "collection:vue", "watch 侦听器 回调 方法"),
-    node("c", "collection:vue", "slot 插槽 内容 方法"),
-    node("d", "collection:vue", "props 组件 传递 方法"),
-  ];
-  const ask = (keywords: KeywordIndex, query: string, relevanceFloor: number) =>
-    retrieve(
-      { keywords, store: new FakeStore(nodes) },
-      {
-        query,
-        filter: filter(["collection:vue"]),
-        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { coverage: { relevanceFloor } }),
-      },
-    );
-
-  it("weighs a token the scopes never hold above every token they do hold", ({ expect }) => {
-    const w = idfWeights(new Set(["方法", "缓存", "pinia"]), {
-      rows: 4,
-      df: new Map([
-        ["方法", 4],
-        ["缓存", 1],
-      ]),
-    });
-    expect(w.get("pinia")).toBeGreaterThan(w.get("缓存") ?? 0);
-    expect(w.get("缓存")).toBeGreaterThan(w.get("方法") ?? 0);
-    expect(weightedCoverage(w, "缓存 方法")).toBeCloseTo(
-      ((w.get("缓存") ?? 0) + (w.get("方法") ?? 0)) / [...w.values()].reduce((a, b) => a + b),
-      9,
-    );
-  });
-
-  it("returns nothing when the query's rare words are missing, the hit when they are present", ({
-    expect,
-  }) => {
-    const keywords = new CountingKeywords(nodes);
-    return Promise.all([
-      ask(keywords, "storetorefs 方法", 0.5).then((r) => expect(r.items).toEqual([])),
-      // The floor judges the question, not each hit: a question whose identifiers are held passes whole.
-      ask(keywords, "computed 缓存 方法", 0.5).then((r) => expect(r.items[0]?.node.nodeId).toBe("a")),
-      ask(keywords, "computed 缓存 方法", 0.5).then((r) => expect(r.items.length).toBe(4)),
-      // Floor off: the least-bad passages come back.
-      ask(keywords, "storetorefs 方法", 0).then((r) => expect(r.items.length).toBe(4)),
-    ]);
-  });
-
-  it("judges a question about names, not a described problem that names something in passing", ({
-    expect,
-  }) => {
-    const keywords = new CountingKeywords(nodes);
-    return Promise.all([
-      // The asker's own word no document holds, in a long description: still answered.
-      ask(keywords, "ppt 侦听器 回调 缓存 插槽 内容 组件 传递", 0.5).then((r) =>
-        expect(r.items.length).toBeGreaterThan(0),
-      ),
-      // The same word as most of the question: nothing.
-      ask(keywords, "ppt 缓存", 0.5).then((r) => expect(r.items).toEqual([])),
-    ]);
-  });
-
-  it("counts the names' share of the question's weight", ({ expect }) => {
-    const weights = new Map([
-      ["storetorefs", 3],
-      ["方法", 1],
-    ]);
-    expect([...floorNames("storetorefs 方法", weights).keys()]).toEqual(["storetorefs"]);
-    const passing = new Map([
-      ["ppt", 1],
-      ...["侦听器", "回调", "缓存", "插槽"].map((t): [string, number] => [t, 1]),
-    ]);
-    expect(1 / 5).toBeLessThan(FLOOR_NAME_SHARE);
-    expect(floorNames("ppt 侦听器 回调 缓存 插槽", passing).size).toBe(0);
-  });
-
-  it("stays off for an index without frequencies", async ({ expect }) => {
-    const r = await ask(new FakeKeywords(nodes), "storetorefs 方法", 0.9);
-    expect(r.items.length).toBe(4);
   });
 });
 
