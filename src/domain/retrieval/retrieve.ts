@@ -14,21 +14,18 @@
 
 import { queryTokens } from "../text/search-tokens";
 import type { ContextNode } from "./context-node";
-import { DEFAULT_FIELD_SCORE, type Fielded, fieldScores, fieldsOf } from "./field-score";
 import { type RankedList, reciprocalRankFusion } from "./fuse";
 import type { Candidate, ContextStore, Family, KeywordIndex, Reranker, StoreFilter } from "./ports";
 import { QUESTION_WORDS } from "./question-words";
 import { filterGate } from "./read-gate";
 import type { RetrievalOptions } from "./retrieval-options";
 import type { RankedNode, RetrievalResult } from "./retrieved-item";
-import { ROOT_EVIDENCE_TOP, rootEvidenceRanking } from "./root-evidence";
-import { sectionEvidenceRanking } from "./section-evidence";
 import { coverageChecked, coverageMeter } from "./stages/coverage";
 import { expandHits } from "./stages/expand";
+import { fieldEvidence, fieldRanking } from "./stages/field-scores";
 import { pack, packWhole } from "./stages/pack";
-import { countedTokens, evidenceTokens, queryTurns, readQuery, weightedTerms } from "./stages/read-query";
+import { countedTokens, queryTurns, readQuery, weightedTerms } from "./stages/read-query";
 import { loadCandidates, recheck } from "./stages/recheck";
-import { floorNames } from "./stages/relevance-floor";
 import { rerankHits } from "./stages/rerank";
 import { type VectorSearchDeps, vectorSearch, vectorsEnabled } from "./vector-search";
 
@@ -107,17 +104,8 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   const gate = filterGate(filter);
   const visible = recheck(loaded, filter); // 6. the store is the authority on scope, level and status
   const dropped = new Set(firstPass.map((c) => c.nodeId)).size - visible.size;
-  // The heading field replaces the hint list where documents have headings; over flat
-  // documents (a title and text, as in an entity wiki) the measured winner is the hint list
-  // (docs/decisions/0009-fielded-ranking-where-documents-have-headings.md).
-  const fielded = options.fields.headingWeight > 0 && termWeights !== null && sectioned(visible);
-  // The floor weighs the identifiers the asking turn names (none, or only in passing: it passes).
-  const names =
-    termWeights && options.coverage.relevanceFloor > 0 ? floorNames(turns.at(-1) ?? "", termWeights) : null;
-  // Fields tokenize every candidate's text, the costliest step of a search: only when the
-  // fielded ranking or the floor reads them.
-  const fields =
-    termWeights && (fielded || (names !== null && names.size > 0)) ? fieldsByNode(firstPass, visible) : null;
+  const evidence = fieldEvidence(query, termWeights, firstPass, visible, options);
+  const { fielded, fields, names } = evidence;
 
   // 7. hints: hits whose source title or heading the query names rank up, each by how strongly
   // it is named — the share of the asking turn the name covers, or how rare (IDF) the name is
@@ -149,15 +137,7 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
     ]),
   );
   const fused = (
-    fielded && termWeights && fields
-      ? fuseFieldScores(
-          lists,
-          { terms: termWeights, asked: askedNow(turns, query.turnWeights) },
-          fields,
-          visible,
-          options,
-        )
-      : firstPass
+    fieldRanking(lists, query, evidence, visible, options.fields, options.fuse.rrfK) ?? firstPass
   )
     .map((c) => ({ ...c, score: c.score + (boost.get(c.nodeId) ?? 0) }))
     .sort((a, b) => b.score - a.score || (a.nodeId < b.nodeId ? -1 : 1));
@@ -180,76 +160,6 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   const items = await expandHits(deps.store, hits, options.limit, options.expand, brought, gate); // 10.
   const packed = pack(items, options.limit, options.pack); // 11. budget, citations
   return { items: packed.items, strategy: twoStage ? "two-stage" : "flat", tokens: packed.tokens, dropped };
-}
-
-/** True when most candidates sit under a heading: the heading path is then a field worth scoring. */
-function sectioned(visible: ReadonlyMap<string, ContextNode>): boolean {
-  let under = 0;
-  for (const n of visible.values()) if (n.path.length > 0) under++;
-  return visible.size > 0 && under * 2 >= visible.size;
-}
-
-/** Heading and body token counts of every visible candidate. */
-function fieldsByNode(candidates: readonly Candidate[], visible: ReadonlyMap<string, ContextNode>) {
-  const out = new Map<string, Fielded>();
-  for (const c of candidates) {
-    const node = visible.get(c.nodeId);
-    if (node && !out.has(c.nodeId)) out.set(c.nodeId, fieldsOf(node, evidenceTokens));
-  }
-  return out;
-}
-
-/** For a query read with earlier turns, the terms its asking turn says (weight 1); else none. */
-function askedNow(
-  turns: readonly string[],
-  turnWeights: ReadonlyMap<string, number> | null,
-): ReadonlySet<string> | undefined {
-  if (turns.length < 2 || !turnWeights) return undefined;
-  return new Set([...turnWeights].filter(([, w]) => w >= 1).map(([t]) => t));
-}
-
-/** The index's lists fused with the fielded ranking of the visible candidates (RRF). */
-function fuseFieldScores(
-  lists: readonly RankedList[],
-  { terms, asked }: { terms: ReadonlyMap<string, number>; asked: ReadonlySet<string> | undefined },
-  fields: ReadonlyMap<string, Fielded>,
-  visible: ReadonlyMap<string, ContextNode>,
-  options: RetrievalOptions,
-): Candidate[] {
-  const scoring = { ...DEFAULT_FIELD_SCORE, heading: options.fields.headingWeight, asked };
-  const scores = fieldScores(
-    terms,
-    [...fields].map(([id, f]) => ({ id, fields: f })),
-    scoring,
-  );
-  const sectionOf = (id: string) => visible.get(id)?.parentId ?? id;
-  const sections = options.fields.weights.sections;
-  const roots = options.fields.weights.roots;
-  const ranked = [...scores]
-    .map(([nodeId, score]) => ({ nodeId, score }))
-    .sort((a, b) => b.score - a.score || (a.nodeId < b.nodeId ? -1 : 1));
-  return reciprocalRankFusion(
-    [
-      ...lists,
-      { name: "fields", weight: options.fields.weights.fields, items: ranked },
-      {
-        name: "sections",
-        weight: sections,
-        items: sections > 0 ? sectionEvidenceRanking(ranked, fields, terms, sectionOf, scoring) : [],
-      },
-      // Document evidence, where a profile turns it on (off by default:
-      // docs/decisions/0023-document-evidence-off-sections-at-half-weight.md).
-      {
-        name: "roots",
-        weight: roots,
-        items:
-          roots > 0
-            ? rootEvidenceRanking(ranked, (id) => visible.get(id)?.rootId ?? id, ROOT_EVIDENCE_TOP, sectionOf)
-            : [],
-      },
-    ],
-    options.fuse.rrfK,
-  ).filter((c) => fields.has(c.nodeId));
 }
 
 async function readWhole(

@@ -6,7 +6,6 @@ import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../src/domain/re
 import { hintStrength, namedIn, namesSource, retrieve } from "../../../src/domain/retrieval/retrieve";
 import {
   CannedVectors,
-  CountingKeywords,
   embedder,
   FakeKeywords,
   FakeStore,
@@ -323,38 +322,5 @@ describe("helpers", () => {
       });
     expect((await ask(0)).items[0]?.node.nodeId).toBe("generic");
     expect((await ask(3)).items[0]?.node.nodeId).toBe("best");
-  });
-});
-
-describe("document evidence", () => {
-  // One API entry that answers best on its own, and a guide page with three sections about
-  // the same thing, each a little weaker.
-  const section = (id: string, root: string, path: string[], text: string) =>
-    node(id, "collection:vue", text, { rootId: root, parentId: `${id}-s`, path, title: root });
-  const nodes = [
-    section("api", "api", ["内置组件", "keepalive"], "keepalive include exclude max 缓存 组件实例"),
-    section("g1", "guide", ["缓存", "基本用法"], "keepalive include 缓存 组件 切换"),
-    section("g2", "guide", ["缓存", "最大缓存实例数"], "keepalive include 缓存 组件 数量"),
-    section("g3", "guide", ["缓存", "生命周期"], "keepalive include 缓存 组件 激活"),
-  ];
-  const ask = (roots?: number) =>
-    retrieve(
-      { keywords: new CountingKeywords(nodes), store: new FakeStore(nodes) },
-      {
-        query: "keepalive include",
-        filter: filter(["collection:vue"]),
-        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, {
-          fields: { headingWeight: 3, weights: roots === undefined ? {} : { roots } },
-        }),
-      },
-    );
-
-  it("is off unless asked for: the entry that answers best alone ranks first", async ({ expect }) => {
-    expect((await ask()).items[0]?.node.nodeId).toBe("api");
-    expect((await ask(0)).items[0]?.node.nodeId).toBe("api");
-  });
-
-  it("when weighted, lifts the page with several matching sections", async ({ expect }) => {
-    expect((await ask(1)).items[0]?.node.nodeId).toBe("g1");
   });
 });
