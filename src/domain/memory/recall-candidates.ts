@@ -8,9 +8,10 @@
  * With vectors off (no model, weight 0), failing, or finding nothing, the full-text hits come
  * back exactly as the index returned them, so recall is FTS-only recall (docs/invariants.md#fts-only-still-works).
  */
-import { type RankedList, RRF_K, reciprocalRankFusion } from "../retrieval/fuse";
+
 import type { Candidate } from "../retrieval/ports";
 import { gatedFilter } from "../retrieval/read-gate";
+import { type RankedList, RRF_K, reciprocalRankFusion } from "../retrieval/stages/fuse";
 import { type VectorSearchDeps, vectorSearch, vectorsEnabled } from "../retrieval/vector-search";
 import type { MemoryItem } from "./memory";
 import type { MemoryHit, MemoryIndex } from "./memory-store";

@@ -12,19 +12,17 @@
  * runs on FTS alone (docs/invariants.md#fts-only-still-works).
  */
 
-import { queryTokens } from "../text/search-tokens";
-import type { ContextNode } from "./context-node";
-import { type RankedList, reciprocalRankFusion } from "./fuse";
 import type { Candidate, ContextStore, Family, KeywordIndex, Reranker, StoreFilter } from "./ports";
-import { QUESTION_WORDS } from "./question-words";
 import { filterGate } from "./read-gate";
 import type { RetrievalOptions } from "./retrieval-options";
 import type { RankedNode, RetrievalResult } from "./retrieved-item";
 import { coverageChecked, coverageMeter } from "./stages/coverage";
 import { expandHits } from "./stages/expand";
 import { fieldEvidence, fieldRanking } from "./stages/field-scores";
+import { candidateLists, reciprocalRankFusion, withBoosts } from "./stages/fuse";
+import { hintBoosts } from "./stages/hints";
 import { pack, packWhole } from "./stages/pack";
-import { countedTokens, queryTurns, readQuery, weightedTerms } from "./stages/read-query";
+import { countedTokens, readQuery, weightedTerms } from "./stages/read-query";
 import { loadCandidates, recheck } from "./stages/recheck";
 import { rerankHits } from "./stages/rerank";
 import { type VectorSearchDeps, vectorSearch, vectorsEnabled } from "./vector-search";
@@ -55,7 +53,7 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
       ? deps.store.size(filter)
       : Promise.resolve(null);
   const query = readQuery(req.query, options);
-  const { asked, turns } = query;
+  const { asked } = query;
   const counted = countedTokens(query);
   const floorOn = deps.keywords.frequencies !== undefined && counted.length > 0;
   // The keyword search and the frequencies go out with the size, not after it: one round trip
@@ -94,11 +92,7 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   ]);
   const termWeights = weightedTerms(query, frequencies);
 
-  const lists: RankedList[] = [
-    { name: "keyword", weight: options.fuse.weights.keyword, items: keyword },
-    { name: "inside", weight: options.fuse.weights.inside, items: inside },
-    { name: "vector", weight: vectorWeight(deps, options), items: vector },
-  ];
+  const lists = candidateLists({ keyword, inside, vector }, options.fuse, deps.vectorWeight);
   const firstPass = reciprocalRankFusion(lists, options.fuse.rrfK);
   const loaded = await loadCandidates(deps.store, lists, firstPass);
   const gate = filterGate(filter);
@@ -107,40 +101,12 @@ export async function retrieve(deps: RetrievalDeps, req: RetrievalRequest): Prom
   const evidence = fieldEvidence(query, termWeights, firstPass, visible, options);
   const { fielded, fields, names } = evidence;
 
-  // 7. hints: hits whose source title or heading the query names rank up, each by how strongly
-  // it is named — the share of the asking turn the name covers, or how rare (IDF) the name is
-  // in the readable scopes — so a short generic heading that merely occurs in a long question
-  // barely moves, while the title a question asks about still ranks first.
-  const hintTurns = fielded ? [] : queryTurns(req.query).map(hintTurn);
-  const named = fielded
-    ? []
-    : firstPass.flatMap((c) => {
-        const node = visible.get(c.nodeId);
-        const perTurn = node ? hintTurns.map((t) => namedInTurn(t, node)) : [];
-        return perTurn.some((n) => n.names.length > 0) ? [{ c, perTurn }] : [];
-      });
-  const specificity =
-    options.fuse.hints.sharpness > 0
-      ? await nameSpecificity(
-          deps,
-          filter,
-          named.flatMap((x) => x.perTurn.flatMap((n) => n.names)),
-        )
-      : () => 1;
-  // Hinted hits form one more RRF list (ranked in fused order), each entry weighted by its
-  // strength: at strength 1 a named title outranks every unnamed hit, as a plain hint list would.
-  const boost = new Map(
-    named.map((x, i) => [
-      x.c.nodeId,
-      (options.fuse.hints.weight * hintStrength(x.perTurn, specificity, options.fuse.hints.sharpness)) /
-        (options.fuse.rrfK + i + 1),
-    ]),
-  );
-  const fused = (
-    fieldRanking(lists, query, evidence, visible, options.fields, options.fuse.rrfK) ?? firstPass
-  )
-    .map((c) => ({ ...c, score: c.score + (boost.get(c.nodeId) ?? 0) }))
-    .sort((a, b) => b.score - a.score || (a.nodeId < b.nodeId ? -1 : 1));
+  const boosts = fielded
+    ? new Map<string, number>()
+    : await hintBoosts(deps.keywords, filter, req.query, firstPass, visible, options.fuse);
+  const ranking =
+    fieldRanking(lists, query, evidence, visible, options.fields, options.fuse.rrfK) ?? firstPass;
+  const fused = withBoosts(ranking, boosts);
 
   const coverage = coverageMeter(
     query.tokens,
@@ -221,94 +187,4 @@ async function searchInsideParents(deps: RetrievalDeps, req: RetrievalRequest): 
     text: req.query,
     limit: req.options.candidates.keywordWindow,
   });
-}
-
-const vectorWeight = (deps: RetrievalDeps, options: RetrievalOptions) =>
-  options.fuse.weights.vector * (deps.vectorWeight ?? 1);
-
-const norm = (s: string) => s.normalize("NFKC").toLowerCase().replace(/\s+/g, "");
-
-const HINT_NOISE = /[\p{P}\p{S}\s]/gu;
-
-/** Specificity of each name in [0, 1]: the IDF of its rarest token over the largest possible. */
-async function nameSpecificity(
-  deps: RetrievalDeps,
-  filter: StoreFilter,
-  names: readonly string[],
-): Promise<(name: string) => number> {
-  const unique = [...new Set(names)];
-  const tokens = [...new Set(unique.flatMap((name) => queryTokens(name, 8)))];
-  if (!deps.keywords.frequencies || tokens.length === 0) return () => 1; // unknown: a plain hint
-  const f = await deps.keywords.frequencies({ ...filter, tokens });
-  const idf = (df: number) => Math.log(1 + (f.rows - df + 0.5) / (df + 0.5));
-  const top = idf(0);
-  return (name) => {
-    // Tokens the index did not count (beyond its batch) say nothing about the name.
-    const dfs = queryTokens(name, 8).flatMap((t) => {
-      const df = f.df.get(t);
-      return df === undefined ? [] : [Math.min(df, f.rows)];
-    });
-    return dfs.length > 0 ? idf(Math.min(...dfs)) / top : 0;
-  };
-}
-
-/** Weight of a turn one step further back than the next (the latest turn weighs 1). */
-const EARLIER_TURN_WEIGHT = 0.5;
-
-/**
- * How strongly a node is named, in [0, 1]: per turn, the larger of the share of the turn its
- * names cover and their specificity, halved per turn further back (a heading named in the
- * latest turn outweighs one named earlier), raised to `sharpness`; the best turn counts.
- * Sharpness 0 gives 1 for any named node (a plain hint list).
- */
-export function hintStrength(
-  perTurn: readonly { share: number; names: readonly string[] }[],
-  specificity: (name: string) => number,
-  sharpness: number,
-): number {
-  let best = 0;
-  perTurn.forEach((n, i) => {
-    if (n.names.length === 0) return;
-    const spec = Math.max(...n.names.map(specificity));
-    const strength = Math.max(n.share, spec) * EARLIER_TURN_WEIGHT ** (perTurn.length - 1 - i);
-    best = Math.max(best, strength ** sharpness);
-  });
-  return best;
-}
-
-/**
- * The node's source title and headings (≥ 2 characters, disambiguation in brackets aside) that
- * the text names, and the share of the text's characters (punctuation and question words
- * aside) the longest of them covers.
- */
-export function namedIn(text: string, node: ContextNode): { share: number; names: string[] } {
-  return namedInTurn(hintTurn(text), node);
-}
-
-/** A turn's side of `namedIn`, worked out once per turn rather than once per candidate. */
-type HintTurn = { readonly q: string; readonly contentLength: number };
-
-function hintTurn(text: string): HintTurn {
-  const q = norm(text);
-  let content = q.replace(HINT_NOISE, "");
-  for (const w of QUESTION_WORDS) content = content.replaceAll(w, "");
-  return { q, contentLength: content.length };
-}
-
-function namedInTurn({ q, contentLength }: HintTurn, node: ContextNode): { share: number; names: string[] } {
-  const names: string[] = [];
-  let longest = 0;
-  for (const name of [node.title, ...node.path]) {
-    if (typeof name !== "string") continue;
-    const n = norm(name.replace(/[（(][^）)]*[）)]/g, ""));
-    if (n.length < 2 || !q.includes(n)) continue;
-    names.push(n);
-    longest = Math.max(longest, n.replace(HINT_NOISE, "").length);
-  }
-  return { share: longest === 0 ? 0 : Math.min(1, longest / Math.max(1, contentLength)), names };
-}
-
-/** True when the query names the node's source title or one of its headings (≥ 2 characters). */
-export function namesSource(query: string, node: ContextNode): boolean {
-  return namedIn(query, node).names.length > 0;
 }

@@ -7,11 +7,11 @@
  */
 import type { ContextNode } from "../context-node";
 import { DEFAULT_FIELD_SCORE, type Fielded, fieldScores, fieldsOf } from "../field-score";
-import { type RankedList, reciprocalRankFusion } from "../fuse";
 import type { Candidate } from "../ports";
 import type { FieldsOptions, RetrievalOptions } from "../retrieval-options";
 import { ROOT_EVIDENCE_TOP, rootEvidenceRanking } from "../root-evidence";
 import { sectionEvidenceRanking } from "../section-evidence";
+import { type RankedList, reciprocalRankFusion } from "./fuse";
 import { evidenceTokens, type ReadQuery } from "./read-query";
 import { floorNames } from "./relevance-floor";
 

@@ -6,9 +6,9 @@
  * here: the store is the authority on scope, level and status.
  */
 import type { ContextNode } from "../context-node";
-import type { RankedList } from "../fuse";
 import type { Candidate, ContextStore, StoreFilter } from "../ports";
 import { filterGate } from "../read-gate";
+import type { RankedList } from "./fuse";
 
 /**
  * The rows of the fused candidates: those an index read with its hits, the rest loaded from the

@@ -3,10 +3,11 @@
  * coverage checks, scored by importance × recency when they are memory, reordered by the
  * configured reranker when asked, then deduplicated and capped per document or episode.
  */
-import { reciprocalRankFusion } from "../fuse";
+
 import type { Reranker } from "../ports";
 import type { RerankOptions } from "../retrieval-options";
 import type { RankedNode } from "../retrieved-item";
+import { reciprocalRankFusion } from "./fuse";
 
 /**
  * `ranked` (in fused order) as the hits expansion may read: rescored, reranked, best first,
