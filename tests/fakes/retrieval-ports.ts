@@ -90,7 +90,7 @@ export class FakeStore implements ContextStore {
 export class CannedVectors implements VectorIndex {
   readonly external = true;
   constructor(readonly ids: string[]) {}
-  async query() {
+  async query(_q: IndexFilter & { readonly embedding: readonly number[]; readonly limit: number }) {
     return this.ids.map((nodeId, i) => ({ nodeId, score: 1 - i / 10 }));
   }
   async upsert() {}

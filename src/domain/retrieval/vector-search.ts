@@ -7,6 +7,7 @@
  */
 import type { Logger } from "../kernel/logger";
 import type { Candidate, Embedder, IndexFilter, VectorIndex } from "./ports";
+import type { CandidateOptions } from "./retrieval-options";
 
 export type VectorSearchDeps = {
   readonly vectors?: VectorIndex | null;
@@ -49,4 +50,21 @@ export async function vectorSearch(
     deps.logger?.warn("vector search failed; FTS only", { error: String(e) });
     return [];
   }
+}
+
+/**
+ * The vector leg of a search: the nearest nodes of `filter` to the query put behind the leg's
+ * prefix, at most the leg's window — or none when the model, the index or the leg's fusion
+ * weight (`weight`, times the read model's own) leaves vectors out.
+ */
+export function vectorLeg(
+  deps: VectorSearchDeps | null | undefined,
+  filter: IndexFilter,
+  text: string,
+  leg: CandidateOptions["vector"],
+  weight: number,
+): Promise<Candidate[]> {
+  return deps && vectorsEnabled(deps, weight)
+    ? vectorSearch(deps, { ...filter, text: `${leg.queryPrefix}${text}`, limit: leg.window })
+    : Promise.resolve([]);
 }

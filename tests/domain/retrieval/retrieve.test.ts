@@ -1,8 +1,7 @@
 import { describe, it } from "vitest";
-import type { KeywordIndex } from "../../../src/domain/retrieval/ports";
-import { withoutQuestionPhrases } from "../../../src/domain/retrieval/question-phrases";
 import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../src/domain/retrieval/retrieval-options";
 import { retrieve } from "../../../src/domain/retrieval/retrieve";
+import { estimateTokens } from "../../../src/domain/text/token-estimate";
 import {
   CannedVectors,
   embedder,
@@ -10,7 +9,6 @@ import {
   FakeStore,
   filter,
   mixedScopeNodes,
-  node,
 } from "../../fakes/retrieval-ports";
 
 describe("retrieve", () => {
@@ -29,200 +27,43 @@ describe("retrieve", () => {
     expect(result.items).toEqual([]);
   });
 
-  it("skips vector search when the read model's fusion weight is 0", async ({ expect }) => {
-    let queried = false;
-    const vectors = new CannedVectors(["a2"]);
-    vectors.query = async () => {
-      queried = true;
-      return [];
-    };
-    await retrieve(
-      { keywords: new FakeKeywords(nodes), store: new FakeStore(nodes), vectors, embedder, vectorWeight: 0 },
-      { query: "风神", filter: filter(["collection:a"]), options: DEFAULT_RETRIEVAL_OPTIONS },
-    );
-    expect(queried).toBe(false);
-  });
-
-  it("a set read whole answers whole even when the search sent beside its size fails, and embeds nothing", async ({
+  it("runs the stages in order: hits of the readable scope, re-checked, packed with citations", async ({
     expect,
   }) => {
-    const nodes = [node("a", "collection:k", "阿贝多是炼金术士"), node("b", "collection:k", "可莉喜欢炸鱼")];
-    const small = new (class extends FakeStore {
-      override async size() {
-        return { count: 2, tokens: 20 };
-      }
-    })(nodes);
-    let embedded = 0;
-    const failing: KeywordIndex = {
-      search: async () => {
-        throw new Error("D1 down");
-      },
-      frequencies: async () => {
-        throw new Error("D1 down");
-      },
-    };
-    const unhandled: unknown[] = [];
-    const onUnhandled = (e: unknown) => unhandled.push(e);
-    process.on("unhandledRejection", onUnhandled);
-    try {
-      const result = await retrieve(
-        {
-          keywords: failing,
-          store: small,
-          vectors: new CannedVectors(["a"]),
-          embedder: {
-            ...embedder,
-            async embed(texts: readonly string[]) {
-              embedded++;
-              return embedder.embed(texts);
-            },
-          },
-        },
-        {
-          query: "阿贝多",
-          filter: filter(["collection:k"]),
-          options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, {
-            candidates: { readWholeTokens: 100 },
-            coverage: { relevanceFloor: 0.5 },
-            fields: { headingWeight: 3 },
-          }),
-        },
-      );
-      await new Promise((r) => setTimeout(r, 10));
-      expect(result.strategy).toBe("whole");
-      expect(result.items.map((i) => i.node.nodeId)).toEqual(["a", "b"]);
-      expect(embedded).toBe(0);
-      expect(unhandled).toEqual([]);
-    } finally {
-      process.off("unhandledRejection", onUnhandled);
-    }
-  });
-
-  it("takes two-stage search's second list from an index that ranks both at once, else searches again", async ({
-    expect,
-  }) => {
-    const searches: string[] = [];
-    const fake = new FakeKeywords(nodes);
-    const both = (answer: "both" | "none"): KeywordIndex => ({
-      search: (q) => {
-        searches.push(q.rootIds ? "inside" : q.nodeTypes.includes("passage") ? "flat" : "parents");
-        return fake.search(q);
-      },
-      searchTwoStage: async (q) =>
-        answer === "none"
-          ? null
-          : { hits: await fake.search(q), inside: [{ nodeId: "a2", score: 1, node: nodes[1] }] },
-    });
-    const ask = (keywords: KeywordIndex) =>
-      retrieve(
-        { keywords, store: new FakeStore(nodes) },
-        {
-          query: "风神",
-          filter: filter(["collection:a"]),
-          options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { candidates: { twoStageAbove: 3 } }),
-        },
-      );
-    const inOne = await ask(both("both"));
-    expect(inOne.strategy).toBe("two-stage");
-    // The inside list's a2 does not hold the query word: only the second list brought it.
-    expect(inOne.items.map((i) => i.node.nodeId)).toContain("a2");
-    expect(searches).toEqual([]);
-    const apart = await ask(both("none"));
-    expect(apart.strategy).toBe("two-stage");
-    expect(searches.sort()).toEqual(["flat", "parents"]);
-  });
-
-  it("keeps the index's combined statement flat when two-stage is off", async ({ expect }) => {
-    const asked: number[] = [];
-    const fake = new FakeKeywords(nodes);
-    const keywords: KeywordIndex = {
-      search: (q) => fake.search(q),
-      searchTwoStage: async (q) => {
-        asked.push(q.above);
-        return { hits: await fake.search(q), inside: null };
-      },
-    };
     const result = await retrieve(
-      { keywords, store: new FakeStore(nodes) },
+      {
+        keywords: new FakeKeywords(nodes),
+        store: new FakeStore(nodes),
+        vectors: new CannedVectors(["b1", "a3", "a2"]),
+        embedder,
+      },
       {
         query: "风神",
         filter: filter(["collection:a"]),
         options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { candidates: { twoStageAbove: 0 } }),
       },
     );
-    // Still the one statement (the families come with it), sized so that it never goes two-stage.
-    expect(asked).toEqual([Number.MAX_SAFE_INTEGER]);
-    expect(result.strategy).not.toBe("two-stage");
-    expect(result.items.map((i) => i.node.nodeId)).toContain("a1");
+    expect(result.strategy).toBe("flat");
+    // a1 holds the word and is ranked by both legs' fusion; a2 only by the vector leg.
+    expect(result.items.map((i) => [i.node.nodeId, i.via])).toEqual([
+      ["a1", "hit"],
+      ["a2", "hit"],
+    ]);
+    expect(result.items.map((i) => i.citation.node_id)).toEqual(["a1", "a2"]);
+    expect(result.tokens).toBe(result.items.reduce((n, i) => n + estimateTokens(i.text), 0));
+    // b1 (another collection) and a3 (archived) were dropped by the recheck.
+    expect(result.dropped).toBe(2);
   });
 
-  it("searches the index for what is asked about and embeds the question as asked", async ({ expect }) => {
-    const keywords = new FakeKeywords(nodes);
-    const searched: string[] = [];
-    const search = keywords.search.bind(keywords);
-    keywords.search = async (q) => {
-      searched.push(q.text);
-      return search(q);
-    };
-    const embedded: string[] = [];
-    const question = "风神是做什么的？\n那璃月呢";
-    await retrieve(
-      {
-        keywords,
-        store: new FakeStore(nodes),
-        vectors: new CannedVectors([]),
-        embedder: {
-          ...embedder,
-          async embed(texts: readonly string[]) {
-            embedded.push(...texts);
-            return embedder.embed(texts);
-          },
-        },
-        vectorWeight: 1,
-      },
-      { query: question, filter: filter(["collection:a"]), options: DEFAULT_RETRIEVAL_OPTIONS },
-    );
-    expect(searched).toEqual([withoutQuestionPhrases(question)]);
-    expect(searched[0]).not.toContain("什么");
-    expect(searched[0]?.split("\n")).toHaveLength(2);
-    expect(embedded).toEqual([question]);
-  });
-
-  it("embeds the question behind the vector leg's query prefix, and searches keywords without it", async ({
-    expect,
-  }) => {
-    const embedded: string[] = [];
-    const keywords = new FakeKeywords(nodes);
-    const searched: string[] = [];
-    const search = keywords.search.bind(keywords);
-    keywords.search = async (q) => {
-      searched.push(q.text);
-      return search(q);
-    };
+  it("answers nothing for a limit of 0", async ({ expect }) => {
     const result = await retrieve(
-      {
-        keywords,
-        store: new FakeStore(nodes),
-        vectors: new CannedVectors(["a2"]),
-        embedder: {
-          ...embedder,
-          async embed(texts: readonly string[]) {
-            embedded.push(...texts);
-            return embedder.embed(texts);
-          },
-        },
-      },
+      { keywords: new FakeKeywords(nodes), store: new FakeStore(nodes) },
       {
         query: "风神",
         filter: filter(["collection:a"]),
-        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, {
-          candidates: { vector: { queryPrefix: "为这个句子生成表示以用于检索相关文章：" } },
-        }),
+        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { limit: 0 }),
       },
     );
-    expect(embedded).toEqual(["为这个句子生成表示以用于检索相关文章：风神"]);
-    expect(searched).toEqual(["风神"]);
-    // The vector leg's hit is fused in: a2 does not hold the query word.
-    expect(result.items.map((i) => i.node.nodeId)).toContain("a2");
+    expect(result).toEqual({ items: [], strategy: "empty", tokens: 0, dropped: 0 });
   });
 });

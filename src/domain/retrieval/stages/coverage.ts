@@ -7,9 +7,10 @@
  */
 import { searchTokens } from "../../text/search-tokens";
 import type { ContextNode } from "../context-node";
-import { type Fielded, fieldCoverage } from "../field-score";
+import { fieldCoverage } from "../field-score";
 import type { CoverageOptions } from "../retrieval-options";
 import type { RankedNode } from "../retrieved-item";
+import type { FieldEvidence } from "./field-scores";
 import { holdsFloor } from "./relevance-floor";
 
 /** Share of distinct query tokens that occur in the text's tokens. */
@@ -29,17 +30,15 @@ export function coverageOf(query: ReadonlySet<string>, text: string): number {
  */
 export function coverageMeter(
   tokens: ReadonlySet<string>,
-  fielded: {
-    readonly terms: ReadonlyMap<string, number>;
-    readonly fields: ReadonlyMap<string, Fielded>;
-  } | null,
+  evidence: Pick<FieldEvidence, "fielded" | "terms" | "fields">,
 ): (node: ContextNode) => number {
+  const { terms, fields } = evidence;
   const memo = new Map<string, number>();
   return (node) => {
     let v = memo.get(node.nodeId);
     if (v === undefined) {
-      const f = fielded?.fields.get(node.nodeId);
-      v = fielded && f ? fieldCoverage(fielded.terms, f) : coverageOf(tokens, node.retrievalText);
+      const f = fields?.get(node.nodeId);
+      v = evidence.fielded && terms && f ? fieldCoverage(terms, f) : coverageOf(tokens, node.retrievalText);
       memo.set(node.nodeId, v);
     }
     return v;
@@ -50,10 +49,7 @@ export function coverageMeter(
 export function coverageChecked(
   candidates: readonly RankedNode[],
   coverage: (node: ContextNode) => number,
-  floor: {
-    readonly names: ReadonlyMap<string, number> | null;
-    readonly fields: ReadonlyMap<string, Fielded> | null;
-  },
+  floor: Pick<FieldEvidence, "names" | "fields">,
   options: CoverageOptions,
 ): RankedNode[] {
   const kept = options.min > 0 ? candidates.filter((x) => coverage(x.node) >= options.min) : [...candidates];

@@ -8,6 +8,8 @@ import { evidenceTokens } from "../../../../src/domain/retrieval/stages/read-que
 import { queryTokens } from "../../../../src/domain/text/search-tokens";
 import { FakeKeywords, FakeStore, filter, mixedScopeNodes, node } from "../../../fakes/retrieval-ports";
 
+const UNFIELDED = { fielded: false, terms: null, fields: null };
+
 describe("coverage", () => {
   const nodes = mixedScopeNodes();
 
@@ -43,14 +45,16 @@ describe("coverage", () => {
   }) => {
     const n = node("x", "collection:a", "缓存 计算属性", { path: ["计算属性"] });
     const tokens = new Set(queryTokens("缓存 侦听器", 96));
-    expect(coverageMeter(tokens, null)(n)).toBe(coverageOf(tokens, n.retrievalText));
-    expect(coverageMeter(tokens, null)(n)).toBe(0.5);
+    expect(coverageMeter(tokens, UNFIELDED)(n)).toBe(coverageOf(tokens, n.retrievalText));
+    expect(coverageMeter(tokens, UNFIELDED)(n)).toBe(0.5);
     const terms = new Map([
       ["计算属性", 3],
       ["侦听器", 1],
     ]);
     const fields = new Map([["x", fieldsOf(n, evidenceTokens)]]);
-    expect(coverageMeter(tokens, { terms, fields })(n)).toBe(0.75);
+    expect(coverageMeter(tokens, { fielded: true, terms, fields })(n)).toBe(0.75);
+    // Fields read for the floor alone do not change what coverage measures.
+    expect(coverageMeter(tokens, { fielded: false, terms, fields })(n)).toBe(0.5);
   });
 
   it("keeps the candidates above the threshold, and empties the answer below the floor", ({ expect }) => {
