@@ -11,8 +11,13 @@
 
 import type { Candidate } from "../retrieval/ports";
 import { gatedFilter } from "../retrieval/read-gate";
-import { type RankedList, RRF_K, reciprocalRankFusion } from "../retrieval/stages/fuse";
-import { type VectorSearchDeps, vectorSearch, vectorsEnabled } from "../retrieval/vector-search";
+import {
+  type CandidateOptions,
+  DEFAULT_RETRIEVAL_OPTIONS,
+  type FuseOptions,
+} from "../retrieval/retrieval-options";
+import { candidateLists, reciprocalRankFusion } from "../retrieval/stages/fuse";
+import { type VectorSearchDeps, vectorLeg } from "../retrieval/vector-search";
 import type { MemoryItem } from "./memory";
 import type { MemoryHit, MemoryIndex } from "./memory-store";
 import { recallVisible } from "./ranking";
@@ -43,9 +48,24 @@ export type RecallCandidates = {
   readonly dropped: number;
 };
 
+/**
+ * Memory recall's share of the pipeline's stage options: the vector leg's query prefix (its
+ * window is the full-text limit of each recall) and the fusion of the two lists.
+ */
+export type MemoryRecallOptions = {
+  readonly vector: Pick<CandidateOptions["vector"], "queryPrefix">;
+  readonly fuse: Pick<FuseOptions, "rrfK" | "weights">;
+};
+
+export const MEMORY_RECALL_OPTIONS: MemoryRecallOptions = {
+  vector: { queryPrefix: DEFAULT_RETRIEVAL_OPTIONS.candidates.vector.queryPrefix },
+  fuse: { rrfK: DEFAULT_RETRIEVAL_OPTIONS.fuse.rrfK, weights: DEFAULT_RETRIEVAL_OPTIONS.fuse.weights },
+};
+
 export async function recallCandidates(
   deps: RecallCandidateDeps,
   q: RecallCandidateQuery,
+  options: MemoryRecallOptions = MEMORY_RECALL_OPTIONS,
 ): Promise<RecallCandidates> {
   const vectors = deps.vectors;
   const [keyword, nearest] = await Promise.all([
@@ -56,12 +76,16 @@ export async function recallCandidates(
       perScope: q.perScope,
       ...(q.soft ? { soft: true } : {}),
     }),
-    vectors && vectorsEnabled(vectors)
-      ? // Soft scope too searches vectors of the readable scopes only (other scopes' public
-        // items still come from full text), each at the levels the read gate gives it; the
-        // re-check below applies the gate again to every hit.
-        vectorSearch(vectors, { ...gatedFilter(q.scopes, ["memory"]), text: q.text, limit: q.limit })
-      : Promise.resolve([]),
+    // Soft scope too searches vectors of the readable scopes only (other scopes' public
+    // items still come from full text), each at the levels the read gate gives it; the
+    // re-check below applies the gate again to every hit.
+    vectorLeg(
+      vectors,
+      gatedFilter(q.scopes, ["memory"]),
+      q.text,
+      { ...options.vector, window: q.limit },
+      options.fuse.weights.vector,
+    ),
   ]);
   if (!vectors || nearest.length === 0) return { hits: keyword, dropped: 0 };
 
@@ -73,15 +97,16 @@ export async function recallCandidates(
   const vectorHits = nearest.filter((c) => known.has(c.nodeId));
   if (vectorHits.length === 0) return { hits: keyword, dropped };
 
-  const lists: RankedList[] = [
+  const lists = candidateLists(
     {
-      name: "keyword",
-      weight: 1,
-      items: keyword.map((h): Candidate => ({ nodeId: h.nodeId, score: -h.rank })),
+      keyword: keyword.map((h): Candidate => ({ nodeId: h.nodeId, score: -h.rank })),
+      inside: [],
+      vector: vectorHits,
     },
-    { name: "vector", weight: vectors.vectorWeight ?? 1, items: vectorHits },
-  ];
-  const hits = reciprocalRankFusion(lists, RRF_K).flatMap((c): MemoryHit[] => {
+    options.fuse,
+    vectors.vectorWeight,
+  );
+  const hits = reciprocalRankFusion(lists, options.fuse.rrfK).flatMap((c): MemoryHit[] => {
     const item = known.get(c.nodeId);
     return item ? [{ ...withoutRank(item), rank: -c.score }] : [];
   });

@@ -42,7 +42,11 @@ export type CandidateLegs = {
 };
 
 /** The legs as weighted lists, in the order they are fused; `modelWeight` is the read model's. */
-export function candidateLists(legs: CandidateLegs, options: FuseOptions, modelWeight = 1): RankedList[] {
+export function candidateLists(
+  legs: CandidateLegs,
+  options: Pick<FuseOptions, "weights">,
+  modelWeight = 1,
+): RankedList[] {
   return [
     { name: "keyword", weight: options.weights.keyword, items: legs.keyword },
     { name: "inside", weight: options.weights.inside, items: legs.inside },
