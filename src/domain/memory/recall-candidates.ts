@@ -11,11 +11,7 @@
 
 import type { Candidate } from "../retrieval/ports";
 import { gatedFilter } from "../retrieval/read-gate";
-import {
-  type CandidateOptions,
-  DEFAULT_RETRIEVAL_OPTIONS,
-  type FuseOptions,
-} from "../retrieval/retrieval-options";
+import { DEFAULT_RETRIEVAL_OPTIONS, type FuseOptions } from "../retrieval/retrieval-options";
 import { candidateLists, reciprocalRankFusion } from "../retrieval/stages/fuse";
 import { type VectorSearchDeps, vectorLeg } from "../retrieval/vector-search";
 import type { MemoryItem } from "./memory";
@@ -49,16 +45,14 @@ export type RecallCandidates = {
 };
 
 /**
- * Memory recall's share of the pipeline's stage options: the vector leg's query prefix (its
- * window is the full-text limit of each recall) and the fusion of the two lists.
+ * Memory recall's share of the pipeline's stage options: the fusion of the two lists (the
+ * vector leg's window is the full-text limit of each recall).
  */
 export type MemoryRecallOptions = {
-  readonly vector: Pick<CandidateOptions["vector"], "queryPrefix">;
   readonly fuse: Pick<FuseOptions, "rrfK" | "weights">;
 };
 
 export const MEMORY_RECALL_OPTIONS: MemoryRecallOptions = {
-  vector: { queryPrefix: DEFAULT_RETRIEVAL_OPTIONS.candidates.vector.queryPrefix },
   fuse: { rrfK: DEFAULT_RETRIEVAL_OPTIONS.fuse.rrfK, weights: DEFAULT_RETRIEVAL_OPTIONS.fuse.weights },
 };
 
@@ -83,7 +77,7 @@ export async function recallCandidates(
       vectors,
       gatedFilter(q.scopes, ["memory"]),
       q.text,
-      { ...options.vector, window: q.limit },
+      { window: q.limit },
       options.fuse.weights.vector,
     ),
   ]);

@@ -10,12 +10,13 @@ import { SECTION_EVIDENCE_WEIGHT } from "./section-evidence";
 export type CandidateOptions = {
   /** Candidates fetched from the keyword index (FTS5 bm25). */
   readonly keywordWindow: number;
-  /** The vector leg (kNN); it runs only when the read model and `fuse.weights.vector` weigh it above 0. */
+  /**
+   * The vector leg (kNN); it runs only when the read model and `fuse.weights.vector` weigh it
+   * above 0. A model's query instruction is the model's own (its embedder puts it before queries).
+   */
   readonly vector: {
     /** Candidates fetched from the vector index. */
     readonly window: number;
-    /** Put before the query when it is embedded (a model's retrieval instruction; "" = none). */
-    readonly queryPrefix: string;
   };
   /** A filter whose whole text fits this many tokens is returned whole (0 = never). */
   readonly readWholeTokens: number;
@@ -125,7 +126,7 @@ export const DEFAULT_RETRIEVAL_OPTIONS: RetrievalOptions = {
   limit: 8,
   candidates: {
     keywordWindow: 50,
-    vector: { window: 50, queryPrefix: "" },
+    vector: { window: 50 },
     readWholeTokens: 0,
     twoStageAbove: 20_000,
     parentWindow: 12,

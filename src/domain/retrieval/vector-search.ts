@@ -53,8 +53,8 @@ export async function vectorSearch(
 }
 
 /**
- * The vector leg of a search: the nearest nodes of `filter` to the query put behind the leg's
- * prefix, at most the leg's window — or none when the model, the index or the leg's fusion
+ * The vector leg of a search: the nearest nodes of `filter` to the query, at most the leg's
+ * window — or none when the model, the index or the leg's fusion
  * weight (`weight`, times the read model's own) leaves vectors out.
  */
 export function vectorLeg(
@@ -65,6 +65,6 @@ export function vectorLeg(
   weight: number,
 ): Promise<Candidate[]> {
   return deps && vectorsEnabled(deps, weight)
-    ? vectorSearch(deps, { ...filter, text: `${leg.queryPrefix}${text}`, limit: leg.window })
+    ? vectorSearch(deps, { ...filter, text, limit: leg.window })
     : Promise.resolve([]);
 }

@@ -62,6 +62,6 @@ describe("retrieval options", () => {
     expect(o.pack).toEqual({ tokenBudget: search.tokenBudget, shareBudget: true });
     // What a profile does not name stays at the pipeline's defaults.
     expect(o.fuse.rrfK).toBe(DEFAULT_RETRIEVAL_OPTIONS.fuse.rrfK);
-    expect(o.candidates.vector.queryPrefix).toBe("");
+    expect(o.candidates.vector).toEqual(DEFAULT_RETRIEVAL_OPTIONS.candidates.vector);
   });
 });

@@ -177,7 +177,7 @@ describe("candidates", () => {
     expect(embedded).toEqual([question]);
   });
 
-  it("embeds the question behind the vector leg's query prefix, and searches keywords without it", async ({
+  it("embeds the question as a query (the model puts its own instruction before it), and fuses the vector leg", async ({
     expect,
   }) => {
     const embedded: string[] = [];
@@ -195,8 +195,8 @@ describe("candidates", () => {
         vectors: new CannedVectors(["a2"]),
         embedder: {
           ...embedder,
-          async embed(texts: readonly string[]) {
-            embedded.push(...texts);
+          async embed(texts: readonly string[], purpose: "query" | "document") {
+            embedded.push(...texts.map((t) => `${purpose}:${t}`));
             return embedder.embed(texts);
           },
         },
@@ -204,12 +204,10 @@ describe("candidates", () => {
       {
         query: "风神",
         filter: filter(["collection:a"]),
-        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, {
-          candidates: { vector: { queryPrefix: "为这个句子生成表示以用于检索相关文章：" } },
-        }),
+        options: DEFAULT_RETRIEVAL_OPTIONS,
       },
     );
-    expect(embedded).toEqual(["为这个句子生成表示以用于检索相关文章：风神"]);
+    expect(embedded).toEqual(["query:风神"]);
     expect(searched).toEqual(["风神"]);
     // The vector leg's hit is fused in: a2 does not hold the query word.
     expect(result.items.map((i) => i.node.nodeId)).toContain("a2");
