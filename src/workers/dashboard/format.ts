@@ -14,3 +14,7 @@ export function dayStart(value: string | undefined): number | undefined {
   const ms = Date.parse(`${value}T00:00:00Z`);
   return Number.isFinite(ms) ? ms : undefined;
 }
+
+/** The text cut to `n` characters (code points), with "…" when it was longer. */
+export const clip = (text: string, n: number) =>
+  [...text].length > n ? `${[...text].slice(0, n).join("")}…` : text;

@@ -1,76 +1,19 @@
 /**
  * Memory: browse and filter items, archive/restore/forget them, the dreaming candidates, and
- * the context preview — what the bot would see if a sender said a text in a chat.
+ * the context preview — what the bot would see if a sender said a text in a chat. Each section
+ * is a component of its own; this page puts them in order.
  */
 import type { CandidateRow } from "../../composition/request/memory-service";
-import type { PreviewItem } from "../../domain/agent/turn-preview";
 import type { MemoryItem } from "../../domain/memory/memory";
 import { SENSITIVITIES } from "../../domain/memory/memory";
 import { MEMORY_KINDS } from "../../domain/memory/scope";
 import { CSRF_FIELD } from "../auth/csrf";
-import { DataTable } from "./data-table";
-import { formatTime } from "./format";
+import { ContextPreviewSection, type PreviewForm, type PreviewResult } from "./context-preview-section";
+import { DreamingCandidatesSection } from "./dreaming-candidates-section";
+import { type MemoryFilters, MemoryItemsSection } from "./memory-items-section";
+import { PageNotices } from "./page-notices";
 
-export type MemoryFilters = Record<
-  "scope" | "kind" | "sensitivity" | "status" | "chat" | "person" | "text",
-  string
->;
-export type PreviewForm = { chat: string; sender: string; text: string };
-export type PreviewResult =
-  | { items: readonly PreviewItem[]; readable: readonly string[] }
-  | { error: string };
-
-const Sensitivity = (props: { value: string | null }) => (
-  <span class={`tag ${props.value ?? ""}`}>{props.value ?? "—"}</span>
-);
-
-function Select(props: { label: string; name: string; value: string; options: readonly string[] }) {
-  return (
-    <label>
-      {props.label}
-      <select name={props.name}>
-        <option value="">any</option>
-        {props.options.map((o) => (
-          <option value={o} selected={o === props.value}>
-            {o}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
-
-function Actions(props: { item: MemoryItem; csrf: string | null }) {
-  const id = props.item.nodeId;
-  const base = `/admin/memory/${encodeURIComponent(id)}`;
-  const csrf = props.csrf && <input type="hidden" name={CSRF_FIELD} value={props.csrf} />;
-  return (
-    <>
-      <a href={`${base}/edit`}>Edit</a>{" "}
-      {props.item.status !== "superseded" && (
-        <form
-          method="post"
-          action={`${base}/${props.item.status === "active" ? "archive" : "restore"}`}
-          class="inline"
-        >
-          {csrf}
-          <button type="submit" class="quiet">
-            {props.item.status === "active" ? "Archive" : "Restore"}
-          </button>
-        </form>
-      )}{" "}
-      <form method="post" action={`${base}/forget`} class="inline">
-        {csrf}
-        <label class="inline">
-          <input type="checkbox" name="confirm" value={id} required /> sure
-        </label>
-        <button type="submit" class="danger">
-          Forget
-        </button>
-      </form>
-    </>
-  );
-}
+export type { MemoryFilters, PreviewForm, PreviewResult };
 
 export function MemoryPage(props: {
   filters: MemoryFilters;
@@ -82,152 +25,15 @@ export function MemoryPage(props: {
   notice?: string;
   error?: string;
 }) {
-  const f = props.filters;
   return (
     <>
       <h1>Memory</h1>
-      {props.notice && <p class="notice">{props.notice}</p>}
-      {props.error && (
-        <p class="error" role="alert">
-          {props.error}
-        </p>
-      )}
-      <form class="filters" method="get">
-        <label>
-          Text
-          <input type="search" name="text" value={f.text} />
-        </label>
-        <label>
-          Chat
-          <input name="chat" value={f.chat} placeholder="qq:group:…" />
-        </label>
-        <label>
-          Scope
-          <input name="scope" value={f.scope} placeholder="person:…" />
-        </label>
-        <Select label="Kind" name="kind" value={f.kind} options={MEMORY_KINDS} />
-        <Select label="Sensitivity" name="sensitivity" value={f.sensitivity} options={SENSITIVITIES} />
-        <Select
-          label="Status"
-          name="status"
-          value={f.status}
-          options={["active", "archived", "superseded"]}
-        />
-        <button type="submit">Filter</button>
-      </form>
-      <p class="muted">{props.total} items</p>
-      <div class="scroll">
-        <table id="memory-items">
-          <thead>
-            <tr>
-              <th>Text</th>
-              <th>Scope</th>
-              <th>Kind</th>
-              <th>Sensitivity</th>
-              <th>Status</th>
-              <th>Updated</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {props.items.map((item) => (
-              <tr>
-                <td>{item.text}</td>
-                <td>{`${item.scope.type}:${item.scope.id}`}</td>
-                <td>{item.kind}</td>
-                <td>
-                  <Sensitivity value={item.sensitivity} />
-                </td>
-                <td>{item.status}</td>
-                <td>{formatTime(item.updatedAt)}</td>
-                <td>
-                  <Actions item={item} csrf={props.csrf} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <PageNotices notice={props.notice} error={props.error} />
+      <MemoryItemsSection filters={props.filters} items={props.items} total={props.total} csrf={props.csrf} />
 
-      <h2 id="preview">Context preview</h2>
-      <p class="muted">What the bot would see if this sender said this text in this chat.</p>
-      <form class="filters" method="get" action="/admin/memory#preview">
-        <label>
-          Chat
-          <input name="pchat" value={props.preview.form.chat} placeholder="qq:group:…" required />
-        </label>
-        <label>
-          Sender
-          <input name="psender" value={props.preview.form.sender} placeholder="user id" />
-        </label>
-        <label>
-          Text
-          <input name="ptext" value={props.preview.form.text} required />
-        </label>
-        <button type="submit">Preview</button>
-      </form>
-      {props.preview.result &&
-        ("error" in props.preview.result ? (
-          <p class="error" role="alert">
-            {props.preview.result.error}
-          </p>
-        ) : (
-          <div class="scroll" id="preview-result">
-            <p class="muted">Readable scopes: {props.preview.result.readable.join(", ")}</p>
-            <table>
-              <thead>
-                <tr>
-                  <th>Section</th>
-                  <th>Text</th>
-                  <th>Scope</th>
-                  <th>Sensitivity</th>
-                  <th>Score</th>
-                </tr>
-              </thead>
-              <tbody>
-                {props.preview.result.items.length === 0 && (
-                  <tr>
-                    <td colspan={5} class="muted">
-                      Nothing recalled.
-                    </td>
-                  </tr>
-                )}
-                {props.preview.result.items.map((p) => (
-                  <tr>
-                    <td>{p.section}</td>
-                    <td>{p.text}</td>
-                    <td>{p.scope ?? "—"}</td>
-                    <td>
-                      <Sensitivity value={p.sensitivity} />
-                    </td>
-                    <td>{p.score === null ? "—" : p.score.toFixed(3)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ))}
+      <ContextPreviewSection form={props.preview.form} result={props.preview.result} />
 
-      <h2>Dreaming candidates</h2>
-      <DataTable
-        headers={["When", "Chat", "Text", "Scope", "Sensitivity", "Decision"]}
-        empty="No candidates."
-        rows={props.candidates.map((c) => (
-          <tr>
-            <td>{formatTime(c.createdAt)}</td>
-            <td>{c.chatKey}</td>
-            <td>{c.text}</td>
-            <td>{c.scope}</td>
-            <td>
-              <Sensitivity value={c.sensitivity} />
-            </td>
-            <td>
-              {c.decision}
-              {c.reason && <div class="muted">{c.reason}</div>}
-            </td>
-          </tr>
-        ))}
-      />
+      <DreamingCandidatesSection candidates={props.candidates} />
     </>
   );
 }
@@ -240,11 +46,7 @@ export function MemoryEditPage(props: { item: MemoryItem; csrf: string | null; e
       <p class="muted">
         {item.nodeId} · {`${item.scope.type}:${item.scope.id}`} · {item.status}
       </p>
-      {props.error && (
-        <p class="error" role="alert">
-          {props.error}
-        </p>
-      )}
+      <PageNotices error={props.error} />
       <form method="post" action={`/admin/memory/${encodeURIComponent(item.nodeId)}/edit`} class="filters">
         {props.csrf && <input type="hidden" name={CSRF_FIELD} value={props.csrf} />}
         <label class="wide">

@@ -1,0 +1,98 @@
+/** The memory page's item list: the filter form and the items with their actions. */
+import type { MemoryItem } from "../../domain/memory/memory";
+import { SENSITIVITIES } from "../../domain/memory/memory";
+import { MEMORY_KINDS } from "../../domain/memory/scope";
+import { formatTime } from "./format";
+import { MemoryItemActions } from "./memory-item-actions";
+import { SensitivityTag } from "./sensitivity-tag";
+
+export type MemoryFilters = Record<
+  "scope" | "kind" | "sensitivity" | "status" | "chat" | "person" | "text",
+  string
+>;
+
+function Select(props: { label: string; name: string; value: string; options: readonly string[] }) {
+  return (
+    <label>
+      {props.label}
+      <select name={props.name}>
+        <option value="">any</option>
+        {props.options.map((o) => (
+          <option value={o} selected={o === props.value}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function MemoryFilterForm(props: { filters: MemoryFilters }) {
+  const f = props.filters;
+  return (
+    <form class="filters" method="get">
+      <label>
+        Text
+        <input type="search" name="text" value={f.text} />
+      </label>
+      <label>
+        Chat
+        <input name="chat" value={f.chat} placeholder="qq:group:…" />
+      </label>
+      <label>
+        Scope
+        <input name="scope" value={f.scope} placeholder="person:…" />
+      </label>
+      <Select label="Kind" name="kind" value={f.kind} options={MEMORY_KINDS} />
+      <Select label="Sensitivity" name="sensitivity" value={f.sensitivity} options={SENSITIVITIES} />
+      <Select label="Status" name="status" value={f.status} options={["active", "archived", "superseded"]} />
+      <button type="submit">Filter</button>
+    </form>
+  );
+}
+
+export function MemoryItemsSection(props: {
+  filters: MemoryFilters;
+  items: readonly MemoryItem[];
+  total: number;
+  csrf: string | null;
+}) {
+  return (
+    <>
+      <MemoryFilterForm filters={props.filters} />
+      <p class="muted">{props.total} items</p>
+      <div class="scroll">
+        <table id="memory-items">
+          <thead>
+            <tr>
+              <th>Text</th>
+              <th>Scope</th>
+              <th>Kind</th>
+              <th>Sensitivity</th>
+              <th>Status</th>
+              <th>Updated</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {props.items.map((item) => (
+              <tr>
+                <td>{item.text}</td>
+                <td>{`${item.scope.type}:${item.scope.id}`}</td>
+                <td>{item.kind}</td>
+                <td>
+                  <SensitivityTag value={item.sensitivity} />
+                </td>
+                <td>{item.status}</td>
+                <td>{formatTime(item.updatedAt)}</td>
+                <td>
+                  <MemoryItemActions item={item} csrf={props.csrf} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
