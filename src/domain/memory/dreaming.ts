@@ -214,6 +214,27 @@ type Decisions = {
   readonly record: (r: Omit<CandidateRecord, "runId" | "chatKey" | "origin">) => void;
 };
 
+/** What one run has decided so far that later candidates of the same run must see. */
+type RunMemo = {
+  /** Scope and normalised text of every candidate inserted: a repeat is a duplicate. */
+  readonly acceptedKeys: Set<string>;
+  /** Existing items already raised by a repeat: raised once per run. */
+  readonly updated: Set<string>;
+  /** Items inserted by this run, by scope and subject: a later statement supersedes them too. */
+  readonly runSubjects: Map<string, string>;
+};
+
+/** A candidate with its source turn, placed: its tag, its scope and the levels read there. */
+type Placed = {
+  readonly evidence: MemoryEvidence;
+  readonly tag: ReturnType<typeof resolveSensitivity>;
+  readonly scope: Scope;
+  readonly levels: readonly Sensitivity[];
+  readonly key: string;
+};
+
+type CandidateBase = { kind: string; text: string; importance: number; targetNodeId: null };
+
 /** Step 2: kind → scope → sensitivity → duplicate, supersede or insert, for each candidate. */
 async function decideCandidates(
   input: DreamInput,
@@ -224,127 +245,173 @@ async function decideCandidates(
   store: MemoryStore,
 ): Promise<Decisions> {
   const records: CandidateRecord[] = [];
-  const inserts: NewMemory[] = [];
-  const supersede: { oldId: string; newId: string }[] = [];
-  const archive: string[] = [];
-  const acceptedKeys = new Set<string>();
-  const updates: MemoryUpdate[] = [];
-  const updated = new Set<string>();
-  /** Items inserted by this run, by scope and subject: a later statement supersedes them too. */
-  const runSubjects = new Map<string, string>();
-  const existingById = new Map(existing.map((m) => [m.nodeId, m]));
-  const consumed = new Set<string>();
-  const record = (r: Omit<CandidateRecord, "runId" | "chatKey" | "origin">) => {
-    records.push({ runId: input.runId, chatKey: input.session, origin: "dream", ...r });
+  const d: Decisions = {
+    records,
+    inserts: [],
+    supersede: [],
+    archive: [],
+    updates: [],
+    existingById: new Map(existing.map((m) => [m.nodeId, m])),
+    consumed: new Set<string>(),
+    record: (r) => {
+      records.push({ runId: input.runId, chatKey: input.session, origin: "dream", ...r });
+    },
   };
+  const run: RunMemo = { acceptedKeys: new Set(), updated: new Set(), runSubjects: new Map() };
   for (const [i, c] of candidates.entries()) {
     const source = userTurn(turns, c.turn);
-    const base = { kind: c.kind, text: c.text, importance: c.importance, targetNodeId: null };
+    const base: CandidateBase = { kind: c.kind, text: c.text, importance: c.importance, targetNodeId: null };
     // Checked before anything of the candidate is recorded, whatever turn it cites: a model can
     // reassemble a secret sent in pieces or quote one from the bot's own turn.
-    if (neverStored(c.text) || (source && neverStored(source.text))) {
-      record({
-        ...base,
-        text: WITHHELD,
-        ...unscoped(input.session),
-        decision: "rejected",
-        reason: "credential",
-        nodeId: null,
-        evidence: source ? { ...evidenceOf(input, source) } : {},
-      });
+    if (!source || neverStored(c.text) || neverStored(source.text)) {
+      reject(input, base, source, d);
       continue;
     }
-    if (!source) {
-      record({
-        ...base,
-        ...unscoped(input.session),
-        decision: "rejected",
-        reason: "no user turn",
-        nodeId: null,
-        evidence: {},
-      });
-      continue;
-    }
-    const evidence = evidenceOf(input, source);
-    const tag = resolveSensitivity({
-      explicit: source.explicitSensitivity ?? explicitSensitivity(source.text),
-      automatic: [
-        dreamSensitivity(c.text, { privateChat }),
-        dreamSensitivity(source.text, { privateChat }),
-        c.hint ?? "public",
-      ],
-    });
-    const scopeInput = { session: input.session, identity: source.identity };
-    const scope = scopeForKind(c.kind, scopeInput, tag.sensitivity);
-    // Only items the source turn may read count as known: never deduplicates against, nor
-    // supersedes, an item that turn could not see.
-    const levels = levelsOf(turnScopes(scopeInput).readable, scope);
-    const scoped = { scope, sensitivity: tag.sensitivity, sensitivitySource: tag.source };
-    const key = `${scope.type}:${scope.id}|${normalizeMemoryText(c.text)}`;
-    const existingDup =
-      acceptedKeys.has(key) || levels.length === 0 ? null : await store.findDuplicate(scope, c.text, levels);
-    const duplicate = acceptedKeys.has(key) ? "this run" : existingDup?.nodeId;
-    if (existingDup && !updated.has(existingDup.nodeId)) {
-      // Mentioned again: a little more important, and an explicit tag outranks what it had.
-      updated.add(existingDup.nodeId);
-      const raise = outranks(tag, {
-        sensitivity: existingDup.sensitivity,
-        source: existingDup.sensitivitySource,
-      });
-      updates.push({
-        nodeId: existingDup.nodeId,
-        importance: boosted(existingDup.importance),
-        ...(raise ? { tag } : {}),
-      });
-    }
-    if (duplicate) {
-      record({
-        ...base,
-        ...scoped,
-        decision: "duplicate",
-        reason: `same text in scope (${duplicate})`,
-        nodeId: null,
-        targetNodeId: duplicate === "this run" ? null : duplicate,
-        evidence: { ...evidence },
-      });
-      continue;
-    }
-    const nodeId = memoryNodeId(input.runId, String(i), normalizeMemoryText(c.text));
-    const replaced = await supersededBy(c, { scope, levels }, existingById, store, consumed);
-    acceptedKeys.add(key);
-    inserts.push({
-      nodeId,
-      scope,
-      kind: c.kind as NewMemory["kind"],
-      text: c.text,
-      importance: c.importance,
-      confidence: input.useModel ? 0.8 : 0.6,
-      sensitivity: tag.sensitivity,
-      sensitivitySource: tag.source,
-      portable: true,
-      subjectKey: c.subjectKey,
-      evidence,
-    });
-    const subject = c.subjectKey ? `${scope.type}:${scope.id}|${c.subjectKey}` : null;
-    const earlier = subject ? runSubjects.get(subject) : undefined;
-    if (earlier) replaced.ids.push(earlier);
-    if (subject) runSubjects.set(subject, nodeId);
-    for (const old of replaced.ids) {
-      consumed.add(old);
-      supersede.push({ oldId: old, newId: nodeId });
-    }
-    record({
+    const placed = place(input, c, source, privateChat);
+    if (await duplicate(store, base, placed, run, d)) continue;
+    await insert(store, { input, index: i, candidate: c, base, placed }, run, d);
+  }
+  return d;
+}
+
+/** A candidate that holds a credential (withheld whole), or that cites no user turn. */
+function reject(input: DreamInput, base: CandidateBase, source: MarkedTurn | null, d: Decisions): void {
+  if (neverStored(base.text) || (source && neverStored(source.text))) {
+    d.record({
       ...base,
-      ...scoped,
-      decision: replaced.ids.length > 0 ? "supersede" : "insert",
-      reason: replaced.ids.length > 0 || c.supersedes ? replaced.note : null,
-      nodeId,
-      targetNodeId: replaced.ids[0] ?? null,
-      evidence: { ...evidence },
+      text: WITHHELD,
+      ...unscoped(input.session),
+      decision: "rejected",
+      reason: "credential",
+      nodeId: null,
+      evidence: source ? { ...evidenceOf(input, source) } : {},
+    });
+    return;
+  }
+  d.record({
+    ...base,
+    ...unscoped(input.session),
+    decision: "rejected",
+    reason: "no user turn",
+    nodeId: null,
+    evidence: {},
+  });
+}
+
+/** The candidate's tag (its words, its turn's and the model's hint), scope and readable levels. */
+function place(input: DreamInput, c: Candidate, source: MarkedTurn, privateChat: boolean): Placed {
+  const tag = resolveSensitivity({
+    explicit: source.explicitSensitivity ?? explicitSensitivity(source.text),
+    automatic: [
+      dreamSensitivity(c.text, { privateChat }),
+      dreamSensitivity(source.text, { privateChat }),
+      c.hint ?? "public",
+    ],
+  });
+  const scopeInput = { session: input.session, identity: source.identity };
+  const scope = scopeForKind(c.kind, scopeInput, tag.sensitivity);
+  // Only items the source turn may read count as known: never deduplicates against, nor
+  // supersedes, an item that turn could not see.
+  const levels = levelsOf(turnScopes(scopeInput).readable, scope);
+  const key = `${scope.type}:${scope.id}|${normalizeMemoryText(c.text)}`;
+  return { evidence: evidenceOf(input, source), tag, scope, levels, key };
+}
+
+const scopedOf = (p: Placed) => ({
+  scope: p.scope,
+  sensitivity: p.tag.sensitivity,
+  sensitivitySource: p.tag.source,
+});
+
+/**
+ * True, with the duplicate recorded, when this run already inserted the same text in the scope
+ * or a readable item holds it; such an item is raised (once per run) either way.
+ */
+async function duplicate(
+  store: MemoryStore,
+  base: CandidateBase,
+  p: Placed,
+  run: RunMemo,
+  d: Decisions,
+): Promise<boolean> {
+  const existingDup =
+    run.acceptedKeys.has(p.key) || p.levels.length === 0
+      ? null
+      : await store.findDuplicate(p.scope, base.text, p.levels);
+  const duplicate = run.acceptedKeys.has(p.key) ? "this run" : existingDup?.nodeId;
+  if (existingDup && !run.updated.has(existingDup.nodeId)) {
+    // Mentioned again: a little more important, and an explicit tag outranks what it had.
+    run.updated.add(existingDup.nodeId);
+    const raise = outranks(p.tag, {
+      sensitivity: existingDup.sensitivity,
+      source: existingDup.sensitivitySource,
+    });
+    d.updates.push({
+      nodeId: existingDup.nodeId,
+      importance: boosted(existingDup.importance),
+      ...(raise ? { tag: p.tag } : {}),
     });
   }
+  if (!duplicate) return false;
+  d.record({
+    ...base,
+    ...scopedOf(p),
+    decision: "duplicate",
+    reason: `same text in scope (${duplicate})`,
+    nodeId: null,
+    targetNodeId: duplicate === "this run" ? null : duplicate,
+    evidence: { ...p.evidence },
+  });
+  return true;
+}
 
-  return { records, inserts, supersede, archive, updates, existingById, consumed, record };
+/** A new item, superseding the items of its subject (stored, or inserted earlier in this run). */
+async function insert(
+  store: MemoryStore,
+  a: { input: DreamInput; index: number; candidate: Candidate; base: CandidateBase; placed: Placed },
+  run: RunMemo,
+  d: Decisions,
+): Promise<void> {
+  const { input, candidate: c, placed: p } = a;
+  const nodeId = memoryNodeId(input.runId, String(a.index), normalizeMemoryText(c.text));
+  const replaced = await supersededBy(
+    c,
+    { scope: p.scope, levels: p.levels },
+    d.existingById,
+    store,
+    d.consumed,
+  );
+  run.acceptedKeys.add(p.key);
+  d.inserts.push({
+    nodeId,
+    scope: p.scope,
+    kind: c.kind as NewMemory["kind"],
+    text: c.text,
+    importance: c.importance,
+    confidence: input.useModel ? 0.8 : 0.6,
+    sensitivity: p.tag.sensitivity,
+    sensitivitySource: p.tag.source,
+    portable: true,
+    subjectKey: c.subjectKey,
+    evidence: p.evidence,
+  });
+  const subject = c.subjectKey ? `${p.scope.type}:${p.scope.id}|${c.subjectKey}` : null;
+  const earlier = subject ? run.runSubjects.get(subject) : undefined;
+  if (earlier) replaced.ids.push(earlier);
+  if (subject) run.runSubjects.set(subject, nodeId);
+  for (const old of replaced.ids) {
+    d.consumed.add(old);
+    d.supersede.push({ oldId: old, newId: nodeId });
+  }
+  d.record({
+    ...a.base,
+    ...scopedOf(p),
+    decision: replaced.ids.length > 0 ? "supersede" : "insert",
+    reason: replaced.ids.length > 0 || c.supersedes ? replaced.note : null,
+    nodeId,
+    targetNodeId: replaced.ids[0] ?? null,
+    evidence: { ...p.evidence },
+  });
 }
 
 /** Step 2b: the model's archive requests, honoured only for items of scopes this chat may write. */

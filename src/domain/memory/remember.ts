@@ -80,6 +80,63 @@ export async function remember(
   store: MemoryStore,
   req: RememberRequest,
 ): Promise<Result<Remembered[], RememberError>> {
+  const read = readStatements(req);
+  if (!read.ok) return read;
+  const { writable, readable } = turnScopes(req.scopes);
+  // A legacy session's only scope is global: there, only an admin writes.
+  if (writable.length === 0)
+    return err({ kind: "not-writable", reason: "only an admin writes the global scope from here" });
+
+  const plan: WritePlan = { out: [], candidates: [], inserts: [], supersede: [], updates: [] };
+  const evidence: MemoryEvidence = {
+    session: req.scopes.session,
+    messageIds: req.messageId ? [req.messageId] : [],
+    account: req.account,
+    person: req.scopes.identity?.personId ?? null,
+    origin: req.origin,
+    runId: req.runId,
+  };
+  for (const s of read.value.statements) {
+    if (!isMemoryKind(s.kind)) continue;
+    const tag = resolveSensitivity({ explicit: read.value.explicit, automatic: [read.value.automatic] });
+    const scope: Scope = scopeForKind(s.kind, req.scopes, tag.sensitivity);
+    if (!includesScope(writable, scope)) continue;
+    const record = {
+      runId: req.runId,
+      chatKey: req.chatKey,
+      origin: req.origin,
+      kind: s.kind,
+      text: s.text,
+      scope,
+      sensitivity: tag.sensitivity,
+      sensitivitySource: tag.source,
+      importance: clampImportance(req.importance, s.importance),
+      evidence: { ...evidence },
+    };
+    const statement = { ...s, kind: s.kind };
+    await planStatement(store, { statement, record, tag, readable, evidence, runId: req.runId }, plan);
+  }
+
+  const { out, ...writes } = plan;
+  await store.commit({
+    runId: req.runId,
+    chatKey: req.chatKey,
+    at: req.now,
+    writable,
+    archive: [],
+    ...writes,
+  });
+  return ok(out);
+}
+
+/**
+ * What the request asks to remember, before any scope is chosen: refused when empty, too long,
+ * a credential, or holding no statement; with the sensitivity its words set (`explicit`) and
+ * the one the automatic tagger gives it.
+ */
+function readStatements(
+  req: RememberRequest,
+): Result<{ statements: Extracted[]; explicit: Sensitivity | null; automatic: Sensitivity }, RememberError> {
   const raw = req.text.trim();
   if (raw === "") return err({ kind: "invalid", field: "text", reason: "is empty" });
   if ([...raw].length > 500)
@@ -99,119 +156,102 @@ export async function remember(
     : classifyExplicit(raw, req.speaker);
   if (statements.length === 0)
     return err({ kind: "invalid", field: "text", reason: "has nothing to remember" });
-  const { writable, readable } = turnScopes(req.scopes);
-  // A legacy session's only scope is global: there, only an admin writes.
-  if (writable.length === 0)
-    return err({ kind: "not-writable", reason: "only an admin writes the global scope from here" });
+  return ok({ statements, explicit, automatic });
+}
 
-  const out: Remembered[] = [];
-  const candidates: CandidateRecord[] = [];
-  const inserts: NewMemory[] = [];
-  const supersede: { oldId: string; newId: string }[] = [];
-  const updates: MemoryUpdate[] = [];
-  const evidence: MemoryEvidence = {
-    session: req.scopes.session,
-    messageIds: req.messageId ? [req.messageId] : [],
-    account: req.account,
-    person: req.scopes.identity?.personId ?? null,
-    origin: req.origin,
-    runId: req.runId,
-  };
+/** The writes of one remember call, gathered statement by statement and committed at once. */
+type WritePlan = {
+  readonly out: Remembered[];
+  readonly candidates: CandidateRecord[];
+  readonly inserts: NewMemory[];
+  readonly supersede: { oldId: string; newId: string }[];
+  readonly updates: MemoryUpdate[];
+};
 
-  for (const s of statements) {
-    if (!isMemoryKind(s.kind)) continue;
-    const tag = resolveSensitivity({ explicit, automatic: [automatic] });
-    const scope: Scope = scopeForKind(s.kind, req.scopes, tag.sensitivity);
-    if (!includesScope(writable, scope)) continue;
-    const importance = clampImportance(req.importance, s.importance);
-    const record = {
-      runId: req.runId,
-      chatKey: req.chatKey,
-      origin: req.origin,
-      kind: s.kind,
-      text: s.text,
-      scope,
-      sensitivity: tag.sensitivity,
-      sensitivitySource: tag.source,
-      importance,
-      evidence: { ...evidence },
-    };
-    // Only items this turn may read count as already known: a write in a group that matches a
-    // person's private item is a new write, and answers as one.
-    const levels = levelsOf(readable, scope);
-    const dup = levels.length > 0 ? await store.findDuplicate(scope, s.text, levels) : null;
-    if (dup) {
-      const raise = outranks(tag, { sensitivity: dup.sensitivity, source: dup.sensitivitySource });
-      // Said again on purpose: a little more important, and the stricter tag if asked for.
-      updates.push({
-        nodeId: dup.nodeId,
-        importance: boosted(Math.max(dup.importance, importance)),
-        ...(raise ? { tag } : {}),
-      });
-      candidates.push({
-        ...record,
-        decision: "duplicate",
-        reason: raise ? "already remembered; sensitivity updated" : "already remembered",
-        nodeId: null,
-        targetNodeId: dup.nodeId,
-      });
-      out.push({
-        decision: "duplicate",
-        item: raise ? { ...dup, sensitivity: tag.sensitivity, sensitivitySource: tag.source } : dup,
-      });
-      continue;
-    }
-    const nodeId = memoryNodeId(req.runId, scope.type, scope.id, normalizeMemoryText(s.text));
-    const older = s.subjectKey
-      ? (await store.findBySubject(scope, s.subjectKey, levels)).filter((m) => m.nodeId !== nodeId)
-      : [];
-    for (const o of older) supersede.push({ oldId: o.nodeId, newId: nodeId });
-    inserts.push({
-      nodeId,
-      scope,
-      kind: s.kind,
-      text: s.text,
-      importance,
-      confidence: 1,
-      sensitivity: tag.sensitivity,
-      sensitivitySource: tag.source,
-      portable: true,
-      subjectKey: s.subjectKey,
-      evidence,
+type CandidateBase = Omit<CandidateRecord, "decision" | "reason" | "nodeId" | "targetNodeId">;
+type Tag = ReturnType<typeof resolveSensitivity>;
+
+/**
+ * One statement, in the scope already chosen for it (`record.scope`): a duplicate of an item
+ * this turn may read raises that item's importance (and its tag, when stricter); anything else
+ * is inserted, superseding earlier items of the same subject.
+ */
+async function planStatement(
+  store: MemoryStore,
+  s: {
+    statement: Extracted & { readonly kind: MemoryKind };
+    record: CandidateBase & { readonly importance: number };
+    tag: Tag;
+    readable: ReturnType<typeof turnScopes>["readable"];
+    evidence: MemoryEvidence;
+    runId: string;
+  },
+  plan: WritePlan,
+): Promise<void> {
+  const { statement, record, tag } = s;
+  const scope = record.scope;
+  // Only items this turn may read count as already known: a write in a group that matches a
+  // person's private item is a new write, and answers as one.
+  const levels = levelsOf(s.readable, scope);
+  const dup = levels.length > 0 ? await store.findDuplicate(scope, statement.text, levels) : null;
+  if (dup) {
+    const raise = outranks(tag, { sensitivity: dup.sensitivity, source: dup.sensitivitySource });
+    // Said again on purpose: a little more important, and the stricter tag if asked for.
+    plan.updates.push({
+      nodeId: dup.nodeId,
+      importance: boosted(Math.max(dup.importance, record.importance)),
+      ...(raise ? { tag } : {}),
     });
-    const decision = older.length > 0 ? "supersede" : "insert";
-    candidates.push({
+    plan.candidates.push({
       ...record,
-      decision,
-      reason: decision === "supersede" ? "newer statement of the same subject" : null,
-      nodeId,
-      targetNodeId: older[0]?.nodeId ?? null,
+      decision: "duplicate",
+      reason: raise ? "already remembered; sensitivity updated" : "already remembered",
+      nodeId: null,
+      targetNodeId: dup.nodeId,
     });
-    out.push({
-      decision,
-      item: {
-        nodeId,
-        kind: s.kind,
-        text: s.text,
-        scope,
-        sensitivity: tag.sensitivity,
-        sensitivitySource: tag.source,
-      },
+    plan.out.push({
+      decision: "duplicate",
+      item: raise ? { ...dup, sensitivity: tag.sensitivity, sensitivitySource: tag.source } : dup,
     });
+    return;
   }
-
-  await store.commit({
-    runId: req.runId,
-    chatKey: req.chatKey,
-    at: req.now,
-    writable,
-    inserts,
-    supersede,
-    archive: [],
-    updates,
-    candidates,
+  const nodeId = memoryNodeId(s.runId, scope.type, scope.id, normalizeMemoryText(statement.text));
+  const older = statement.subjectKey
+    ? (await store.findBySubject(scope, statement.subjectKey, levels)).filter((m) => m.nodeId !== nodeId)
+    : [];
+  for (const o of older) plan.supersede.push({ oldId: o.nodeId, newId: nodeId });
+  plan.inserts.push({
+    nodeId,
+    scope,
+    kind: statement.kind,
+    text: statement.text,
+    importance: record.importance,
+    confidence: 1,
+    sensitivity: tag.sensitivity,
+    sensitivitySource: tag.source,
+    portable: true,
+    subjectKey: statement.subjectKey,
+    evidence: s.evidence,
   });
-  return ok(out);
+  const decision = older.length > 0 ? "supersede" : "insert";
+  plan.candidates.push({
+    ...record,
+    decision,
+    reason: decision === "supersede" ? "newer statement of the same subject" : null,
+    nodeId,
+    targetNodeId: older[0]?.nodeId ?? null,
+  });
+  plan.out.push({
+    decision,
+    item: {
+      nodeId,
+      kind: statement.kind,
+      text: statement.text,
+      scope,
+      sensitivity: tag.sensitivity,
+      sensitivitySource: tag.source,
+    },
+  });
 }
 
 /**
