@@ -71,9 +71,9 @@ function recordSpan(shape, header, sentAt, receivedAt) {
   if (dur === undefined) return;
   enqueueSpans[shape] ??= [];
   enqueueSpans[shape].push(Number(dur));
-  const t = /ack;desc="entry=(\d+) enq0=(\d+) ran=(\d+) enq1=(\d+)"/.exec(header ?? "");
+  const t = /ack;desc="entry=(\d+) enq0=(\d+) enq1=(\d+)"/.exec(header ?? "");
   if (!t) return;
-  const [entry, enq0, ran, enq1] = t.slice(1).map(Number);
+  const [entry, enq0, enq1] = t.slice(1).map(Number);
   traces[shape] ??= [];
   traces[shape].push({
     total: receivedAt - sentAt,
@@ -81,10 +81,8 @@ function recordSpan(shape, header, sentAt, receivedAt) {
     to_worker: entry - sentAt,
     // body read, app id, signature, replay window, JSON parse, event (with their awaits)
     checks: enq0 - entry,
-    // the RPC to the chat object and the wait for it to run the call
-    to_object: ran - enq0,
-    // the call's return to the Worker
-    from_object: enq1 - ran,
+    // the RPC to the chat object, the wait for it to run the call, and its return
+    enqueue: enq1 - enq0,
     // the response back to the bench
     to_client: receivedAt - enq1,
   });

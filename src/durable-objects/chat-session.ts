@@ -6,13 +6,17 @@
  * restarted alarm resumes where it stopped and never sends a reply twice.
  */
 import { DurableObject } from "cloudflare:workers";
-import { type ChatSessionDeps, chatSessionServices } from "../composition/chat-session-services";
-import { modeOf } from "../composition/runtime-config";
-import { peekSettings } from "../composition/settings-source";
+import {
+  type ChatObjectServices,
+  type ChatProbe,
+  type ChatTurnServices,
+  chatObjectServices,
+  chatProbe,
+  peekSettings,
+} from "../composition/chat-object/chat-object-door";
 import type { ChatRelay } from "../domain/agent/chat-relay";
 import type { ResetRequest, ResetResult } from "../domain/agent/session-control";
 import { type PreviewRequest, previewTurn, type TurnPreview } from "../domain/agent/turn-preview";
-import type { TurnPorts } from "../domain/agent/turn-services";
 import { type ChatKey, parseChatKey } from "../domain/chat/chat-address";
 import { isStored, type Settings } from "../domain/config/settings";
 import { inboundRecord } from "../domain/history/message-record";
@@ -31,17 +35,11 @@ import { Outbox, type OutboxItem } from "./outbox";
 import { RecentTurns } from "./recent-turns";
 import { ReplyPlan } from "./reply-plan";
 import { DoSessionControl } from "./session-control";
-import { billTurn, type TurnBill } from "./turn-bill";
 import { TurnRunner } from "./turn-runner";
-import { type ChatWork, countedSql } from "./work-counter";
 import { yieldToEvents } from "./yield-to-events";
 import { yieldingModel } from "./yielding-model";
 
-/**
- * `ranAt`: the object's clock when the call ran — the Worker's local-mode trace splits the
- * ACK into the wait for the object and the rest with it.
- */
-export type EnqueueResult = { status: "accepted" | "duplicate"; eventId: string; ranAt: number };
+export type EnqueueResult = { status: "accepted" | "duplicate"; eventId: string };
 
 export type TurnStatus = {
   state: "unknown" | "pending" | "replying" | "done";
@@ -54,8 +52,6 @@ export type ChatSessionStats = {
   flushFailures: number;
   recentTurns: number;
   dreamPending: number;
-  /** Local mode: the object's SQLite statements and alarm runs since it started. */
-  work: ChatWork;
 };
 
 /**
@@ -91,7 +87,7 @@ export class ChatSession extends DurableObject<Env> {
   readonly #turns: TurnRunner;
   readonly #flusher: LogFlusher;
   readonly #alarm: AlarmClock;
-  #deps: ChatSessionDeps | null = null;
+  #deps: ChatObjectServices | null = null;
   #relay: ChatRelay | null = null;
   #draining = false;
   /**
@@ -99,15 +95,15 @@ export class ChatSession extends DurableObject<Env> {
    * through: the ACK path reads no storage for them.
    */
   #cues: CredentialCues | null = null;
-  /** Counted in local mode only (statements stay 0 elsewhere). */
-  readonly #work: ChatWork = { statements: 0, alarms: 0 };
+  /** Local mode only (the door gives none elsewhere): the dev wing's probe (chat-probe.ts). */
+  readonly #probe: ChatProbe | null;
   #prunedAt = 0;
   #orphansChecked = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
-    const sql =
-      modeOf(env.AKASHA_ENV) === "local" ? countedSql(ctx.storage.sql, this.#work) : ctx.storage.sql;
+    this.#probe = chatProbe(env);
+    const sql = this.#probe?.storage(ctx.storage.sql) ?? ctx.storage.sql;
     this.#inbox = new Inbox(sql);
     this.#outbox = new Outbox(sql);
     this.#replies = new ReplyPlan(sql);
@@ -136,8 +132,7 @@ export class ChatSession extends DurableObject<Env> {
       replies: this.#replies,
       recent: this.#recent,
       journal: this.#journal,
-      services: () => this.#services(),
-      turnPorts: () => this.#turnPorts(),
+      services: () => this.#turnServices(),
     });
     this.#flusher = new LogFlusher({
       outbox: this.#outbox,
@@ -169,8 +164,7 @@ export class ChatSession extends DurableObject<Env> {
     // only). Worked out before the write, so that a broken AKASHA_CONFIG refuses the event
     // instead of storing it without an alarm.
     const due = needsTurn ? now : this.#flusher.windowEnd(peekSettings(this.env), now);
-    if (!this.#inbox.accept(event, needsTurn, now))
-      return { status: "duplicate", eventId: event.eventId, ranAt: now };
+    if (!this.#inbox.accept(event, needsTurn, now)) return { status: "duplicate", eventId: event.eventId };
     if (JSON.stringify(cued.cues) !== JSON.stringify(cues)) {
       this.#meta.set(CREDENTIAL_CUES, cued.cues);
       this.#cues = cued.cues;
@@ -181,7 +175,7 @@ export class ChatSession extends DurableObject<Env> {
     // with the isolate: an alarm due now would wake the object again, for nothing, as soon as
     // the drain ends — under load, once per message.
     void this.#alarm.ensureBy(this.#draining ? Math.max(due, now + DRAIN_WATCHDOG_MS) : due);
-    return { status: "accepted", eventId: event.eventId, ranAt: now };
+    return { status: "accepted", eventId: event.eventId };
   }
 
   /** Where a turn stands and which replies it produced (local dev route, tests, dashboard). */
@@ -201,7 +195,7 @@ export class ChatSession extends DurableObject<Env> {
    */
   async preview(request: PreviewRequest): Promise<TurnPreview> {
     const settings = await this.#freshSettings();
-    const services = this.#turnPorts();
+    const services = this.#turnServices();
     return previewTurn(request, {
       settings,
       services,
@@ -242,16 +236,17 @@ export class ChatSession extends DurableObject<Env> {
   }
 
   /**
-   * Local mode only (the counting D1 refuses anything else): runs one turn for `received`
-   * over a counting D1 and reports its bill, persisting nothing (`npm run bench -- turn`).
+   * The platform's HTTP entry, for the dev wing in local mode only: the probe the door gives
+   * there (chat-probe.ts) serves it with what a turn reads of this object's storage. Everywhere
+   * else there is no probe and every request is a 404.
    */
-  async billTurn(received: InboundEvent): Promise<TurnBill> {
-    return billTurn({
-      env: this.env,
+  override async fetch(request: Request): Promise<Response> {
+    if (!this.#probe) return new Response(null, { status: 404 });
+    return this.#probe.serve(request, {
       sql: this.ctx.storage.sql,
-      recent: this.#recent,
+      recent: (n) => this.#recent.list(n),
       session: this.#session,
-      event: maskInboundEvent(received),
+      model: yieldingModel,
     });
   }
 
@@ -263,7 +258,6 @@ export class ChatSession extends DurableObject<Env> {
       flushFailures: this.#flusher.failures,
       recentTurns: this.#recent.list(200).length,
       dreamPending: this.#journal.stats().pending,
-      work: { ...this.#work },
     };
   }
 
@@ -272,7 +266,7 @@ export class ChatSession extends DurableObject<Env> {
     // would interleave turns; the running drain picks up anything enqueued meanwhile and
     // re-arms the alarm when it ends.
     this.#alarm.fired();
-    this.#work.alarms++;
+    this.#probe?.alarmRan();
     if (this.#draining) return;
     this.#draining = true;
     let settings: Settings | null = null;
@@ -294,8 +288,8 @@ export class ChatSession extends DurableObject<Env> {
     }
   }
 
-  #services(): ChatSessionDeps {
-    this.#deps ??= chatSessionServices.create(this.env);
+  #services(): ChatObjectServices {
+    this.#deps ??= chatObjectServices.create(this.env);
     return this.#deps;
   }
 
@@ -338,7 +332,8 @@ export class ChatSession extends DurableObject<Env> {
     }
   }
 
-  #turnPorts(): TurnPorts & ChatSessionDeps {
+  /** The one bag a turn runs with: the door's services plus this object's context control and relay. */
+  #turnServices(): ChatTurnServices {
     const services = this.#services();
     // A relayed message waits in this object's outbox like every other row of the log.
     this.#relay ??= services.relayLoggingTo((record) =>

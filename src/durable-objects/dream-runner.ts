@@ -6,7 +6,7 @@
  * `memory_runs` — a retried alarm never duplicates memory.
  */
 
-import type { ChatSessionDeps } from "../composition/chat-session-services";
+import type { ChatObjectServices } from "../composition/chat-object/chat-object-door";
 import type { AccountKey } from "../domain/chat/chat-address";
 import type { Settings } from "../domain/config/settings";
 import type { SenderIdentity } from "../domain/identity/sender-identity";
@@ -59,7 +59,7 @@ export class DreamRunner {
   }
 
   /** Runs one dreaming pass if one is due. Never throws: failures back off. */
-  async runIfDue(settings: Settings, services: ChatSessionDeps): Promise<void> {
+  async runIfDue(settings: Settings, services: ChatObjectServices): Promise<void> {
     const now = services.clock.now();
     const due = this.dueAt(settings, now);
     const chat = this.#meta.get<ChatInfo>("chat");

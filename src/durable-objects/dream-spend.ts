@@ -3,7 +3,7 @@
  * remembered in `meta` until the next local midnight (so the alarm does not re-read the spend
  * in between) and the refusal is audited once per chat and day.
  */
-import type { ChatSessionDeps } from "../composition/chat-session-services";
+import type { ChatObjectServices } from "../composition/chat-object/chat-object-door";
 import type { Settings } from "../domain/config/settings";
 import type { ChatMeta } from "./chat-meta";
 import type { Outbox } from "./outbox";
@@ -18,7 +18,7 @@ export async function deferDreamForSpend(
   d: { meta: ChatMeta; outbox: Outbox; storage: DurableObjectStorage },
   chatKey: string,
   settings: Settings,
-  services: ChatSessionDeps,
+  services: ChatObjectServices,
 ): Promise<boolean> {
   const verdict = await chatSpendGate(chatKey, settings, services, d.storage).check([]);
   if (verdict.allowed) {

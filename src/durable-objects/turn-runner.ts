@@ -5,9 +5,9 @@
  * (model or send failure with retries left) is backed off; the alarm comes back for it.
  */
 
-import type { ChatSessionDeps } from "../composition/chat-session-services";
+import type { ChatTurnServices } from "../composition/chat-object/chat-object-door";
 import { runTurn } from "../domain/agent/turn";
-import type { TurnPorts } from "../domain/agent/turn-services";
+import { turnContextOf } from "../domain/agent/turn-context-of";
 import { isStored, type Settings } from "../domain/config/settings";
 import { outboundRecord } from "../domain/history/message-record";
 import type { InboundEvent } from "../domain/inbound/inbound-event";
@@ -21,7 +21,6 @@ import type { Outbox } from "./outbox";
 import type { RecentTurns } from "./recent-turns";
 import type { ReplyPlan } from "./reply-plan";
 import { withSpendGate } from "./spend-gate";
-import { turnContextOf } from "./turn-context-of";
 import { yieldToEvents } from "./yield-to-events";
 
 /** A model failure is retried this many times (with backoff) before the bot apologizes. */
@@ -37,8 +36,8 @@ export type TurnRunnerDeps = {
   readonly replies: ReplyPlan;
   readonly recent: RecentTurns;
   readonly journal: DreamJournal;
-  readonly services: () => ChatSessionDeps;
-  readonly turnPorts: () => TurnPorts & ChatSessionDeps;
+  /** The turn's one bag of services: the door's plus the object's context control and relay. */
+  readonly services: () => ChatTurnServices;
 };
 
 export class TurnRunner {
@@ -95,7 +94,7 @@ export class TurnRunner {
       settings,
       now,
     });
-    const ports = withSpendGate(this.#d.turnPorts(), event.chat.key, settings, this.#d.storage);
+    const ports = withSpendGate(services, event.chat.key, settings, this.#d.storage);
     const result = await runTurn(ctx, ports, services.registry);
     const usage = result.ok ? result.value.usage : result.error.usage;
     const audit = result.ok ? result.value.audit : result.error.audit;

@@ -1,5 +1,5 @@
 import type { AdminServices } from "../composition/request/admin-services";
-import type { RuntimeConfig } from "../composition/runtime-config";
+import type { RuntimeConfig } from "../composition/shared/runtime-config";
 import type { AdminIdentity } from "./auth/admin-identity";
 
 export type AppEnv = {

@@ -2,7 +2,7 @@
 // throws, as when the isolate goes away) leaves the row open; the next alarm sends the reply
 // once, without running the turn again.
 import { describe, it, vi } from "vitest";
-import { chatSessionServices } from "../../src/composition/chat-session-services";
+import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import type { Outbound, OutboundMessage } from "../../src/domain/agent/outbound";
 import { ok } from "../../src/domain/kernel/result";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
@@ -24,10 +24,10 @@ class DiesOnceOutbound implements Outbound {
 
 describe("ChatSession alarm", () => {
   it("retries a turn that died mid-way without a second model call or a second reply", async ({ expect }) => {
-    const real = chatSessionServices.create.bind(chatSessionServices);
+    const real = chatObjectServices.create.bind(chatObjectServices);
     const outbound = new DiesOnceOutbound();
     const model = new ScriptedChatModel([{ text: "只回一次" }, { text: "不该出现" }]);
-    vi.spyOn(chatSessionServices, "create").mockImplementation((e) => ({
+    vi.spyOn(chatObjectServices, "create").mockImplementation((e) => ({
       ...real(e),
       model,
       outbound: () => outbound,

@@ -3,7 +3,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, it, vi } from "vitest";
-import { chatSessionServices } from "../../src/composition/chat-session-services";
+import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import { type ChatSession, DRAIN_WATCHDOG_MS, TRIAGE_SLICE } from "../../src/durable-objects/chat-session";
 import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
@@ -29,7 +29,7 @@ function throwingDb(): { db: D1Database; uses: string[] } {
  * turn is still running in the chat's object.
  */
 function gatedFirstTurn(prefix: string, answers: [string, string]) {
-  const real = chatSessionServices.create.bind(chatSessionServices);
+  const real = chatObjectServices.create.bind(chatObjectServices);
   let release: () => void = () => {};
   const gate = new Promise<void>((resolve) => {
     release = resolve;
@@ -43,7 +43,7 @@ function gatedFirstTurn(prefix: string, answers: [string, string]) {
     },
     { text: answers[1] },
   ]);
-  vi.spyOn(chatSessionServices, "create").mockImplementation((e) => ({ ...real(e), model }));
+  vi.spyOn(chatObjectServices, "create").mockImplementation((e) => ({ ...real(e), model }));
   const group = `${prefix}${crypto.randomUUID().replaceAll("-", "")}`;
   return {
     group,

@@ -1,7 +1,7 @@
 // The chat object's turn steps over its real SQLite storage, with fakes for the model and the
 // platform. A "restart" is a new TurnRunner over the same storage, as after an evicted object.
 import { describe, it } from "vitest";
-import type { ChatSessionDeps } from "../../src/composition/chat-session-services";
+import type { ChatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
 import type { Outbound, OutboundMessage } from "../../src/domain/agent/outbound";
 import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
@@ -39,7 +39,7 @@ function runner(storage: DurableObjectStorage, outbound: Outbound, model = new S
     registry: defaultTurnRegistry(),
     botName: "Akasha",
     spendLedger: { spent: async () => ({ chat: 0, global: 0 }) },
-  } as unknown as ChatSessionDeps & typeof ports;
+  } as unknown as ChatObjectServices & typeof ports;
   const parts = {
     inbox: new Inbox(sql),
     outbox: new Outbox(sql),
@@ -47,7 +47,7 @@ function runner(storage: DurableObjectStorage, outbound: Outbound, model = new S
     recent: new RecentTurns(sql),
     journal: new DreamJournal(sql),
   };
-  const turns = new TurnRunner({ storage, ...parts, services: () => deps, turnPorts: () => deps });
+  const turns = new TurnRunner({ storage, ...parts, services: () => deps });
   return { turns, model, ...parts };
 }
 

@@ -1,7 +1,8 @@
 // Own file: it changes the stored settings, which every test of a file shares.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, it } from "vitest";
-import { d1SettingsAdmin, loadSettings } from "../../src/composition/settings-source";
+import { d1SettingsAdmin } from "../../src/composition/settings/d1-settings-admin";
+import { loadSettings } from "../../src/composition/settings/settings-loader";
 import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
 import { configChangeTool } from "../../src/domain/agent/tools/config-change-tool";
 import { runTurn } from "../../src/domain/agent/turn";

@@ -10,7 +10,7 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, it, vi } from "vitest";
-import { chatSessionServices } from "../../src/composition/chat-session-services";
+import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import type { ModelRequest, ModelResponse } from "../../src/domain/model/chat-model";
 import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
 import { POSITIVES } from "../domain/privacy/credential-corpus";
@@ -105,8 +105,8 @@ function scripted(turn: (req: ModelRequest) => Partial<ModelResponse>, dream = E
   const step = async (req: ModelRequest): Promise<Partial<ModelResponse>> =>
     req.jsonSchema ? { text: dream } : turn(req);
   const model = new ScriptedChatModel(Array.from({ length: 30 }, () => step));
-  const real = chatSessionServices.create.bind(chatSessionServices);
-  vi.spyOn(chatSessionServices, "create").mockImplementation((e) => ({ ...real(e), model }));
+  const real = chatObjectServices.create.bind(chatObjectServices);
+  vi.spyOn(chatObjectServices, "create").mockImplementation((e) => ({ ...real(e), model }));
   return model;
 }
 
@@ -559,13 +559,13 @@ describe("a credential that reaches the system another way is stored nowhere", (
     expect((await postQq(forged, { secret: "not-the-bot-secret-000" })).status).toBe(401);
 
     // A model that fails, its error quoting the key back: the user gets the apology.
-    const real = chatSessionServices.create.bind(chatSessionServices);
+    const real = chatObjectServices.create.bind(chatObjectServices);
     const failing = new ScriptedChatModel(
       Array.from({ length: 5 }, () => ({
         error: { kind: "config" as const, message: `provider refused the request: ${PAT}` },
       })),
     );
-    vi.spyOn(chatSessionServices, "create").mockImplementation((e) => ({ ...real(e), model: failing }));
+    vi.spyOn(chatObjectServices, "create").mockImplementation((e) => ({ ...real(e), model: failing }));
     const user = `UE${uid()}`;
     const chatKey = `qq:private:${user}`;
     const status = await say(c2cBody({ user, text: `token 是 ${PAT}` }), chatKey);

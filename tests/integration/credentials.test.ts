@@ -6,7 +6,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { chatSessionServices } from "../../src/composition/chat-session-services";
+import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
 import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
@@ -58,8 +58,8 @@ async function objectState(chatKey: string): Promise<string> {
 }
 
 const scripted = (model: ScriptedChatModel) => {
-  const real = chatSessionServices.create.bind(chatSessionServices);
-  vi.spyOn(chatSessionServices, "create").mockImplementation((e) => ({ ...real(e), model }));
+  const real = chatObjectServices.create.bind(chatObjectServices);
+  vi.spyOn(chatObjectServices, "create").mockImplementation((e) => ({ ...real(e), model }));
 };
 
 const logged = (chatKey: string, n: number) =>

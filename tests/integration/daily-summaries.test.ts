@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { dailySummaryJob } from "../../src/composition/daily-summaries";
+import { dailySummaryJob } from "../../src/composition/cron/daily-summaries-job";
 import { OfflineChatModel } from "../../src/domain/agent/offline-chat-model";
 import { resolveSettings, type Settings } from "../../src/domain/config/settings";
 import { dayBounds, daysBefore } from "../../src/domain/kernel/local-day";

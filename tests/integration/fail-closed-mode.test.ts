@@ -6,7 +6,7 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import devDefaults from "../../src/composition/dev-defaults.json";
-import { modeOf, readRuntimeConfig } from "../../src/composition/runtime-config";
+import { modeOf, readRuntimeConfig } from "../../src/composition/shared/runtime-config";
 import { createApp } from "../../src/workers/app";
 import { signedQqRequest } from "../support/qq-signing";
 import { storedSettings } from "../support/stored-settings";

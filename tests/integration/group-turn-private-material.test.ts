@@ -9,7 +9,7 @@
 // comes with a public control that the same path must return.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
-import { invalidateCatalogue } from "../../src/composition/catalogue-cache";
+import { invalidateCatalogue } from "../../src/composition/shared/catalogue-cache";
 import type { TurnPreview } from "../../src/domain/agent/turn-preview";
 import { sessionIdOf } from "../../src/domain/sessions/session-id";
 import { c2cBodyWithIdentity, groupBodyWithIdentity, uid as idOf } from "../support/identity";

@@ -6,9 +6,9 @@
 // even when a row of it sits in this chat's FTS namespace (a token-prefix collision).
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
+import { countingD1 } from "../../src/adapters/d1/counting-d1";
 import { messageRetrieval } from "../../src/adapters/d1/d1-message-retrieval";
-import { countingD1 } from "../../src/composition/counting-d1";
-import { historySearch } from "../../src/composition/history-search";
+import { historySearch } from "../../src/composition/shared/history-search";
 import { scopeKey } from "../../src/domain/retrieval/scope-key";
 import { chatIndexText } from "../../src/domain/text/chat-search-tokens";
 import { type Line, MINUTE, seedLines as seed, T0 } from "../support/message-lines";

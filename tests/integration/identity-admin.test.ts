@@ -1,7 +1,7 @@
 // Own file: it changes the stored settings (identity enabled), which every test of a file shares.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it, vi } from "vitest";
-import { chatSessionServices } from "../../src/composition/chat-session-services";
+import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import type { ContextProvider } from "../../src/domain/agent/context-provider";
 import type { SenderIdentity } from "../../src/domain/identity/sender-identity";
 import {
@@ -46,8 +46,8 @@ function expect200(response: Response) {
 /** Records the sender identity every turn hands to recall (where memory recall plugs in). */
 function captureIdentities(): (SenderIdentity | null)[] {
   const seen: (SenderIdentity | null)[] = [];
-  const real = chatSessionServices.create.bind(chatSessionServices);
-  vi.spyOn(chatSessionServices, "create").mockImplementation((e) => {
+  const real = chatObjectServices.create.bind(chatObjectServices);
+  vi.spyOn(chatObjectServices, "create").mockImplementation((e) => {
     const deps = real(e);
     const recorder: ContextProvider = {
       name: "identity-recorder",

@@ -3,7 +3,7 @@ import { describe, it } from "vitest";
 import { BruteForceVectorIndex } from "../../src/adapters/d1/brute-force-vector-index";
 import { D1EmbeddingStore } from "../../src/adapters/d1/d1-embedding-store";
 import { VectorizeIndexAdapter } from "../../src/adapters/vectorize/vectorize-index";
-import { chatSessionServices } from "../../src/composition/chat-session-services";
+import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import type { AccountKey } from "../../src/domain/chat/chat-address";
 import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
 import type { SenderIdentity } from "../../src/domain/identity/sender-identity";
@@ -225,7 +225,7 @@ describe("memory recall over D1 with vectors", () => {
 });
 
 describe("memory vectors in the chat object's services", () => {
-  const services = () => chatSessionServices.create(env).memory;
+  const services = () => chatObjectServices.create(env).memory;
 
   it("follow the embedding model the settings read, and its fusion weight", ({ expect }) => {
     const vectorsOf = services().vectors;

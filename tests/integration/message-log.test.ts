@@ -2,8 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, it, vi } from "vitest";
 import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
 import { openDatabase } from "../../src/adapters/d1/database";
-import { chatSessionServices } from "../../src/composition/chat-session-services";
-import { historySearch } from "../../src/composition/history-search";
+import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
+import { historySearch } from "../../src/composition/shared/history-search";
 import { outboundRecord } from "../../src/domain/history/message-record";
 import { chatMatchExpression } from "../../src/domain/text/chat-search-tokens";
 import { runScheduled } from "../../src/workers/scheduled";
@@ -14,9 +14,9 @@ const DAY = 86_400_000;
 
 describe("message log", () => {
   it("loses no message when a D1 flush fails and a later one succeeds", async ({ expect }) => {
-    const real = chatSessionServices.create.bind(chatSessionServices);
+    const real = chatObjectServices.create.bind(chatObjectServices);
     let failures = 0;
-    vi.spyOn(chatSessionServices, "create").mockImplementation((e) => {
+    vi.spyOn(chatObjectServices, "create").mockImplementation((e) => {
       const deps = real(e);
       const flush = deps.messageLog.flush.bind(deps.messageLog);
       deps.messageLog.flush = async (batch) => {

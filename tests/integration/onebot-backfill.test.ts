@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { OneBotHistoryClient } from "../../src/adapters/onebot/onebot-history-client";
-import { backfillJob } from "../../src/composition/backfill";
+import { backfillJob } from "../../src/composition/cron/onebot-backfill-job";
 import { resolveSettings, type Settings } from "../../src/domain/config/settings";
 import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
 import {

@@ -4,7 +4,7 @@
 import { env, exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { OneBotGroupInfoClient } from "../../src/adapters/onebot/onebot-group-info-client";
-import { groupTitlesJob } from "../../src/composition/group-titles";
+import { groupTitlesJob } from "../../src/composition/cron/group-titles-job";
 import { sessionIdOf } from "../../src/domain/sessions/session-id";
 import { signedOneBotRequest } from "../support/onebot-signing";
 import { registerChat, sessionsApi } from "../support/sessions";

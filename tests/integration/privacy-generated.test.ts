@@ -7,8 +7,8 @@
 // turns posted, and the requests a scripted model received in real turns over D1.
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { chatSessionServices } from "../../src/composition/chat-session-services";
-import { loadSettings } from "../../src/composition/settings-source";
+import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
+import { loadSettings } from "../../src/composition/settings/settings-loader";
 import { runTurn } from "../../src/domain/agent/turn";
 import type { TurnContext } from "../../src/domain/agent/turn-context";
 import type { ToolCall } from "../../src/domain/model/chat-model";
@@ -132,7 +132,7 @@ async function scriptedTurn(
   text: string,
   steps: ConstructorParameters<typeof ScriptedChatModel>[0],
 ) {
-  const deps = chatSessionServices.create(env);
+  const deps = chatObjectServices.create(env);
   const model = new ScriptedChatModel(steps);
   const userId = chat.group ? by.groupId : by.privateId;
   const event = messageEvent({ chat: chat.key, text, sender: userId, name: userId });

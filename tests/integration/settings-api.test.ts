@@ -1,7 +1,7 @@
 // Own file: it changes the stored settings, which every test of a file shares.
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, it } from "vitest";
-import { loadSettings } from "../../src/composition/settings-source";
+import { loadSettings } from "../../src/composition/settings/settings-loader";
 import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
 import { MAX_SETTINGS_BYTES } from "../../src/workers/routes/admin.routes";
 import { storedSettings } from "../support/stored-settings";

@@ -6,7 +6,7 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, type ExpectStatic, it } from "vitest";
-import { d1SettingsAdmin } from "../../src/composition/settings-source";
+import { d1SettingsAdmin } from "../../src/composition/settings/d1-settings-admin";
 import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
 import { runTurn } from "../../src/domain/agent/turn";
 import { ADMIN, withIdentity } from "../fakes/identity-settings";

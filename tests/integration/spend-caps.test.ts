@@ -3,8 +3,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, it, vi } from "vitest";
-import { chatSessionServices } from "../../src/composition/chat-session-services";
-import { settingsCache } from "../../src/composition/settings-cache";
+import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
+import { settingsCache } from "../../src/composition/settings/settings-cache";
 import { ManualClock } from "../../src/domain/kernel/clock";
 import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
@@ -32,8 +32,8 @@ async function recordUsage(chatKey: string, tokens: number, at = Date.now()) {
 }
 
 function withModel(model: ScriptedChatModel, clock?: ManualClock) {
-  const real = chatSessionServices.create.bind(chatSessionServices);
-  vi.spyOn(chatSessionServices, "create").mockImplementation((e) => ({
+  const real = chatObjectServices.create.bind(chatObjectServices);
+  vi.spyOn(chatObjectServices, "create").mockImplementation((e) => ({
     ...real(e),
     model,
     ...(clock ? { clock } : {}),

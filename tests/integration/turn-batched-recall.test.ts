@@ -4,10 +4,10 @@
 // memory and log never reach this chat's turn.
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
+import { countingD1 } from "../../src/adapters/d1/counting-d1";
 import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
 import { openDatabase } from "../../src/adapters/d1/database";
-import { chatSessionServices } from "../../src/composition/chat-session-services";
-import { countingD1 } from "../../src/composition/counting-d1";
+import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import { prepareTurn } from "../../src/domain/agent/turn";
 import type { TurnContext } from "../../src/domain/agent/turn-context";
 import type { TurnServices } from "../../src/domain/agent/turn-services";
@@ -35,7 +35,7 @@ async function logLines(chat: string, lines: readonly string[], sender = "OTHER"
 /** The prompt a turn of `member` in `chat` would send, built over a counting D1. */
 async function promptOf(chat: string, text: string, person: string | null) {
   const counter = countingD1(env.DB, "local");
-  const services = chatSessionServices.create({ ...env, DB: counter.db });
+  const services = chatObjectServices.create({ ...env, DB: counter.db });
   const event = messageEvent({ chat, text, sender: MEMBER.split(":").at(-1) ?? "M" });
   const settings = withIdentity({
     people:

@@ -10,12 +10,12 @@
 import { listDurableObjectIds } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, it } from "vitest";
+import { countingD1 } from "../../src/adapters/d1/counting-d1";
 import { signOneBotBody } from "../../src/adapters/onebot/onebot-signature";
-import { countingD1 } from "../../src/composition/counting-d1";
 import devDefaults from "../../src/composition/dev-defaults.json";
-import { ConfigError, modeOf, readRuntimeConfig } from "../../src/composition/runtime-config";
-import { settingsCache } from "../../src/composition/settings-cache";
-import { loadSettings } from "../../src/composition/settings-source";
+import { settingsCache } from "../../src/composition/settings/settings-cache";
+import { loadSettings } from "../../src/composition/settings/settings-loader";
+import { ConfigError, modeOf, readRuntimeConfig } from "../../src/composition/shared/runtime-config";
 import { DEFAULT_SETTINGS, isStored, resolveSettings } from "../../src/domain/config/settings";
 import { createApp } from "../../src/workers/app";
 import { csrfToken } from "../../src/workers/auth/csrf";

@@ -6,7 +6,7 @@
 import { listDurableObjectIds } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { loadSettings } from "../../src/composition/settings-source";
+import { loadSettings } from "../../src/composition/settings/settings-loader";
 import { MAX_REPLAY_WINDOW_SECONDS, resolveSettings } from "../../src/domain/config/settings";
 import { DEDUPE_RETENTION_MS } from "../../src/durable-objects/inbox";
 import { createApp } from "../../src/workers/app";

@@ -10,7 +10,7 @@
 import { env, exports } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, it, vi } from "vitest";
 import { toChatCompletionParams } from "../../src/adapters/openai/chat-completion-request";
-import { chatSessionServices } from "../../src/composition/chat-session-services";
+import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import type { ModelRequest, ModelResponse } from "../../src/domain/model/chat-model";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { CREDENTIAL_SAMPLES, type CredentialSample } from "../support/credential-corpus";
@@ -79,8 +79,8 @@ function scripted(text: string) {
   const model = new ScriptedChatModel(
     Array.from({ length: 40 }, () => async (req: ModelRequest) => calls(req)),
   );
-  const real = chatSessionServices.create.bind(chatSessionServices);
-  vi.spyOn(chatSessionServices, "create").mockImplementation((e) => ({ ...real(e), model }));
+  const real = chatObjectServices.create.bind(chatObjectServices);
+  vi.spyOn(chatObjectServices, "create").mockImplementation((e) => ({ ...real(e), model }));
   return model;
 }
 

@@ -3,7 +3,7 @@
  * refuse included, to test how readers treat it), and the isolate's settings cache dropped
  * as every product write drops it.
  */
-import { settingsCache } from "../../src/composition/settings-cache";
+import { settingsCache } from "../../src/composition/settings/settings-cache";
 
 export function storedSettings(env: Env) {
   return {

@@ -4,8 +4,8 @@
  * through the real webhook (the replies). Integration tests only.
  */
 import { env } from "cloudflare:workers";
-import { chatSessionServices } from "../../src/composition/chat-session-services";
-import { loadSettings } from "../../src/composition/settings-source";
+import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
+import { loadSettings } from "../../src/composition/settings/settings-loader";
 import { runTurn } from "../../src/domain/agent/turn";
 import type { TurnContext } from "../../src/domain/agent/turn-context";
 import { FakeSession } from "../fakes/fake-session";
@@ -27,7 +27,7 @@ export async function toolTurn(
   calls: readonly ToolCallSpec[],
   text = "查一下",
 ) {
-  const deps = chatSessionServices.create(env);
+  const deps = chatObjectServices.create(env);
   const model = new ScriptedChatModel([
     {
       toolCalls: calls.map((c, i) => ({ id: `c${i}`, name: c.name, arguments: JSON.stringify(c.args) })),

@@ -129,8 +129,9 @@ test("the dashboard rule catches a page that reaches the JSON routes or an adapt
 /**
  * Calls back into the Worker over HTTP: a Request built or dispatched (`new Request(`, `.fetch(`,
  * `.request(`) by production code of the Worker or the composition root. The admin faces read
- * through the admin services instead; only the local-only dev console enters the webhook routes
- * in process, as the platform's request would.
+ * through the admin services instead; only the local-only dev wing enters the webhook routes in
+ * process, as the platform's request would, and reaches a chat object's local probe through the
+ * object's own HTTP entry (src/composition/dev/chat-probe-client.ts).
  */
 const SELF_CALL = /\bnew Request\(|\.fetch\(|\.request\(|\bselfFetch\b|\bcallApi\b/;
 
@@ -141,7 +142,7 @@ function selfCalls(base) {
     if (!existsSync(abs)) continue;
     for (const f of readdirSync(abs, { recursive: true })) {
       const file = `${dir}/${String(f).replaceAll(path.sep, "/")}`;
-      if (!/\.tsx?$/.test(file) || file.startsWith("src/workers/dev/")) continue;
+      if (!/\.tsx?$/.test(file) || /^src\/(workers|composition)\/dev\//.test(file)) continue;
       const lines = readFileSync(path.join(base, file), "utf8").split("\n");
       lines.forEach((line, i) => {
         if (SELF_CALL.test(line) && !line.trim().startsWith("*") && !line.trim().startsWith("//"))

@@ -6,7 +6,7 @@
  * writes and their audit rows — happens here, the same for both. Settings are read once per
  * request (a save through `settings` makes the rest of the request see the new ones).
  */
-import { settingsSource } from "../settings-source";
+import { settingsSource } from "../settings/settings-loader";
 import type { AdminRequest } from "./admin-request";
 import { backfillService } from "./backfill-service";
 import { chatsService } from "./chats-service";

@@ -18,7 +18,7 @@ import {
   unlinkAccount,
 } from "../../domain/identity/identity-admin";
 import { type DomainError, err, type Result } from "../../domain/kernel/result";
-import { chatSessionServices } from "../chat-session-services";
+import { chatObjectServices } from "../chat-object/chat-object-services";
 import type { AdminRequest } from "./admin-request";
 import { chatRegistry } from "./chats-service";
 
@@ -88,7 +88,7 @@ export function identityService(env: Env, who: AdminRequest, settings: SettingsS
         ? [chat]
         : (await chatRegistry(env).list(LIST_LIMIT)).map((c) => c.chatKey).filter((k) => !isOneToOneKey(k));
       // The chat links the turn itself reads, so the view follows whatever clusters the turn follows.
-      const links = chatSessionServices.create(env).memory.links;
+      const links = chatObjectServices.create(env).memory.links;
       const reports: ChatReadReport[] = [];
       for (const k of chats) reports.push(await chatReaders(links, identity, k));
       return reports;

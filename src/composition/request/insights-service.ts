@@ -9,8 +9,8 @@ import { D1OpsLog } from "../../adapters/d1/d1-ops-log";
 import type { SettingsSource } from "../../domain/config/settings-source";
 import { spendDay } from "../../domain/spend/spend-day";
 import { spendReport } from "../../domain/spend/spend-report";
-import { type RetentionStatus, retentionStatus } from "../retention-status";
-import { spendLedger } from "../spend-ledger";
+import { spendLedger } from "../shared/spend-reader";
+import { type RetentionStatus, retentionStatus } from "./retention-status";
 
 export type { Stats, Usage, UsageRow } from "../../adapters/d1/d1-admin-stats";
 export type { AuditFilter, AuditRow } from "../../adapters/d1/d1-audit-log";

@@ -18,7 +18,7 @@ import {
 } from "../../domain/knowledge/knowledge-search";
 import { modelKey } from "../../domain/retrieval/ports";
 import { visibleText, withoutFormatCharacters } from "../../domain/text/visible-text";
-import { createKnowledgeServices } from "../knowledge-services";
+import { createKnowledgeServices } from "../shared/knowledge-services";
 import type { AdminRequest } from "./admin-request";
 import { apiSearchQuery } from "./api-query-rewrite";
 

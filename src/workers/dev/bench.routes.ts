@@ -5,8 +5,8 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { chatSession } from "../../composition/chat-stub";
-import { d1MessageLog } from "../../composition/message-log";
+import { chatProbeClient } from "../../composition/dev/chat-probe-client";
+import { d1MessageLog } from "../../composition/shared/message-log-writer";
 import type { AccountKey, ChatKey } from "../../domain/chat/chat-address";
 import { inboundRecord } from "../../domain/history/message-record";
 import type { AppEnv } from "../app-env";
@@ -97,10 +97,10 @@ const ChatWorkSchema = z.object({
 /** The webhook bench's chats: their objects' SQLite statements and alarm runs, summed. */
 benchRoutes.post("/chat-work", jsonBody(ChatWorkSchema), async (c) => {
   const { chats } = c.req.valid("json");
-  const all = await Promise.all(chats.map((chat) => chatSession(c.env, chat as ChatKey).stats()));
+  const all = await Promise.all(chats.map((chat) => chatProbeClient(c.env, chat as ChatKey).work()));
   return c.json({
     chats: all.length,
-    statements: all.reduce((n, s) => n + s.work.statements, 0),
-    alarms: all.reduce((n, s) => n + s.work.alarms, 0),
+    statements: all.reduce((n, w) => n + w.statements, 0),
+    alarms: all.reduce((n, w) => n + w.alarms, 0),
   });
 });

@@ -10,8 +10,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { memoryContentHash } from "../../adapters/d1/d1-memory-store";
-import { chatSession } from "../../composition/chat-stub";
 import { adminServices } from "../../composition/request/admin-services";
+import { chatSession } from "../../composition/shared/chat-stub";
 import { accountKey, type ChatKey } from "../../domain/chat/chat-address";
 import { memoryMatch } from "../../domain/memory/memory-query";
 import { indexText } from "../../domain/text/search-tokens";

@@ -10,7 +10,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { chatSession } from "../../composition/chat-stub";
+import { chatProbeClient } from "../../composition/dev/chat-probe-client";
 import type { AccountKey, ChatKey, TargetType } from "../../domain/chat/chat-address";
 import { DEFAULT_SETTINGS } from "../../domain/config/settings";
 import { LIVE_HISTORY_OPTIONS } from "../../domain/history/history-search-pipeline";
@@ -115,7 +115,7 @@ export const turnBenchRoutes = new Hono<AppEnv>()
       raw: { bench: true },
     };
     const started = performance.now();
-    const bill = await chatSession(c.env, key).billTurn(event);
+    const bill = await chatProbeClient(c.env, key).bill(event);
     return c.json({ ms: performance.now() - started, ...bill });
   })
   .post("/bare", jsonBody(TurnSchema), async (c) => {

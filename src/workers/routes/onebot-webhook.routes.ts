@@ -9,7 +9,7 @@
 import { Hono } from "hono";
 import { toInboundEvent } from "../../adapters/onebot/onebot-event";
 import { verifyOneBotSignature } from "../../adapters/onebot/onebot-signature";
-import { chatSession } from "../../composition/chat-stub";
+import { chatSession } from "../../composition/shared/chat-stub";
 import { err, ok } from "../../domain/kernel/result";
 import { rejectWebhook, verifiedWebhook, type WebhookEnv } from "../verified-webhook";
 

@@ -10,7 +10,7 @@ import { Hono } from "hono";
 import { toInboundEvent } from "../../adapters/qq/qq-event";
 import { parseQqEnvelope } from "../../adapters/qq/qq-event.schema";
 import { answerValidation, checkQqRequest } from "../../adapters/qq/qq-webhook-request";
-import { chatSession } from "../../composition/chat-stub";
+import { chatSession } from "../../composition/shared/chat-stub";
 import { enqueueTiming } from "../enqueue-timing";
 import { rejectWebhook, verifiedWebhook, type WebhookEnv } from "../verified-webhook";
 
@@ -56,7 +56,7 @@ export const qqWebhookRoutes = new Hono<WebhookEnv>().post("/", qqGate, async (c
   // Local mode only: how much of the ACK the chat object took, and the ACK's trace (read by
   // the webhook bench).
   if (config.mode === "local") {
-    const trace = { entry: c.get("enteredAt"), enqueueStart, ranAt: outcome.ranAt, enqueueEnd: Date.now() };
+    const trace = { entry: c.get("enteredAt"), enqueueStart, enqueueEnd: Date.now() };
     c.header("server-timing", enqueueTiming(performance.now() - started, trace));
   }
   return c.json(ACK);

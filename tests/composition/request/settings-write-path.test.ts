@@ -6,7 +6,7 @@
 // lands must write the same audit row, built by the same code, in the same batch.
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, it } from "vitest";
-import { d1SettingsAdmin } from "../../../src/composition/settings-source";
+import { d1SettingsAdmin } from "../../../src/composition/settings/d1-settings-admin";
 import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
 import { runTurn } from "../../../src/domain/agent/turn";
 import type { SettingsAdmin } from "../../../src/domain/config/settings-admin";

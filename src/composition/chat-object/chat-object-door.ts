@@ -1,0 +1,13 @@
+/**
+ * The chat object's door to the composition root, the only module of it the object imports:
+ * its services (chat-object-services.ts), the isolate's settings for the webhook path's timing
+ * (`peekSettings`, never a D1 read), and in local mode its probe (`chatProbe`, null elsewhere).
+ */
+
+export { type ChatProbe, chatProbe, type ProbedChat } from "../dev/chat-probe";
+export { peekSettings } from "../settings/settings-loader";
+export {
+  type ChatObjectServices,
+  type ChatTurnServices,
+  chatObjectServices,
+} from "./chat-object-services";

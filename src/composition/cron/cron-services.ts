@@ -1,0 +1,36 @@
+/**
+ * The cron's door to the composition root: the settings of the run (read once) and each job of
+ * the hourly sweep over its bindings — message-log retention and its record, the embeddings
+ * refresh, the backfills (conversation trees, wide-character counts, OneBot history), the
+ * OneBot group titles and the daily summaries.
+ */
+import type { Settings } from "../../domain/config/settings";
+import { loadSettings } from "../settings/settings-loader";
+import { createKnowledgeServices } from "../shared/knowledge-services";
+import { readRuntimeConfig } from "../shared/runtime-config";
+import { conversationBackfillJob } from "./conversation-backfill-job";
+import { dailySummaryJob } from "./daily-summaries-job";
+import { groupTitlesJob, oneBotGroupInfo } from "./group-titles-job";
+import { backfillJob, oneBotHistorySource } from "./onebot-backfill-job";
+import { recordRetention, retentionJob } from "./retention-job";
+import { wideCharsBackfillJob } from "./wide-chars-backfill-job";
+
+export function cronServices(env: Env) {
+  const config = readRuntimeConfig(env);
+  return {
+    settings: () => loadSettings(env),
+    retention: (settings: Settings, now: number) => retentionJob(env, settings, now),
+    recordRetention: (at: number, report: Awaited<ReturnType<typeof retentionJob>>) =>
+      recordRetention(env, at, report),
+    /** New nodes of every scope get their vectors here when an import or a write left some missing. */
+    refreshEmbeddings: (settings: Settings) =>
+      createKnowledgeServices(env, settings).refresh(settings.knowledge.embeddings.refreshPerRun),
+    conversationBackfill: () => conversationBackfillJob(env),
+    wideCharsBackfill: () => wideCharsBackfillJob(env),
+    oneBotBackfill: (settings: Settings) => backfillJob(env, settings, oneBotHistorySource(config)),
+    groupTitles: () => groupTitlesJob(env, oneBotGroupInfo(config)),
+    dailySummaries: (settings: Settings, asOf: number) => dailySummaryJob(env, settings, asOf),
+  };
+}
+
+export type CronServices = ReturnType<typeof cronServices>;

@@ -1,0 +1,46 @@
+/**
+ * A chat object's local probe (local mode only: `chatProbe` answers null for any other mode,
+ * so a production object has none): its SQLite statements and alarm runs counted, and one
+ * turn billed over a counting D1 with nothing persisted (`npm run bench -- turn`). The chat
+ * object wraps its storage with it and lends it what a turn reads of that storage; the dev
+ * wing reaches it through the object's `fetch` (chat-probe-client.ts), which answers 404 when
+ * there is no probe.
+ *
+ *   GET  /work  the object's statements and alarm runs since it started
+ *   POST /bill  one turn for the posted inbound event, billed (turn-bill.ts)
+ */
+
+import type { InboundEvent } from "../../domain/inbound/inbound-event";
+import { maskInboundEvent } from "../../domain/inbound/mask-inbound-event";
+import { modeOf } from "../shared/runtime-config";
+import { type ChatWork, countedSql } from "./counted-sql";
+import { billTurn, type ProbedChat } from "./turn-bill";
+
+export type { ProbedChat };
+
+export type ChatProbe = {
+  /** The object's SQLite, every statement counted. */
+  storage(sql: SqlStorage): SqlStorage;
+  alarmRan(): void;
+  serve(request: Request, chat: ProbedChat): Promise<Response>;
+};
+
+export function chatProbe(env: Env): ChatProbe | null {
+  if (modeOf(env.AKASHA_ENV) !== "local") return null;
+  const work: ChatWork = { statements: 0, alarms: 0 };
+  return {
+    storage: (sql) => countedSql(sql, work),
+    alarmRan: () => {
+      work.alarms++;
+    },
+    async serve(request, chat) {
+      const path = new URL(request.url).pathname;
+      if (request.method === "GET" && path === "/work") return Response.json({ ...work });
+      if (request.method === "POST" && path === "/bill") {
+        const event = (await request.json()) as InboundEvent;
+        return Response.json(await billTurn(env, chat, maskInboundEvent(event)));
+      }
+      return new Response(null, { status: 404 });
+    },
+  };
+}

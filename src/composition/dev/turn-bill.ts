@@ -1,0 +1,94 @@
+/**
+ * The per-turn bill (`npm run bench -- turn`, local mode only): runs one turn of a chat the
+ * way the alarm does (identity, recall, model, tools) over a counting D1 binding, and reports
+ * what it cost — D1 statements, round trips and rows, the object's own SQLite rows, the
+ * tokens packed into each model request, the model calls. It persists nothing: no plan, no
+ * reply, no outbox row; a tool's writes (a `/remember`) would go through, so the bench sends
+ * ordinary messages.
+ */
+import { countingD1, type D1Bill } from "../../adapters/d1/counting-d1";
+import type { SessionControl } from "../../domain/agent/session-control";
+import { runTurn } from "../../domain/agent/turn";
+import type { RecentTurn } from "../../domain/agent/turn-context";
+import { turnContextOf } from "../../domain/agent/turn-context-of";
+import type { InboundEvent } from "../../domain/inbound/inbound-event";
+import type { ChatModel } from "../../domain/model/chat-model";
+import { estimateTokens } from "../../domain/text/token-estimate";
+import { type ChatObjectServices, chatObjectServices } from "../chat-object/chat-object-services";
+import { readRuntimeConfig } from "../shared/runtime-config";
+
+/** What a chat object lends its probe: what a turn reads of its storage, and how it runs the model. */
+export type ProbedChat = {
+  /** The object's own SQLite, whose cursors the bill counts. */
+  readonly sql: SqlStorage;
+  readonly recent: (limit: number) => readonly RecentTurn[];
+  readonly session: SessionControl;
+  /** The model as the alarm's turn runs it (with the object's event loop let in). */
+  readonly model: (model: ChatModel) => ChatModel;
+};
+
+export type TurnBill = {
+  readonly d1: D1Bill;
+  /** The chat object's SQLite, from each cursor's rowsRead / rowsWritten. */
+  readonly doRowsRead: number;
+  readonly doRowsWritten: number;
+  /** Estimated tokens of each model request (system + recent + tool results + message). */
+  readonly promptTokens: readonly number[];
+  readonly contextTokenBudget: number;
+  readonly replies: readonly string[];
+  readonly ok: boolean;
+  /** Wall time of the turn inside the object (context, recall, model, tools), ms. */
+  readonly turnMs: number;
+};
+
+export async function billTurn(env: Env, chat: ProbedChat, event: InboundEvent): Promise<TurnBill> {
+  const { sql } = chat;
+  const counter = countingD1(env.DB, readRuntimeConfig(env).mode);
+  const services: ChatObjectServices = chatObjectServices.create({ ...env, DB: counter.db });
+  // The settings come from the isolate's cache, as in an alarm run; a cold cache's one read
+  // is not part of a turn.
+  const settings = await services.settings.current();
+  counter.bill();
+  const promptTokens: number[] = [];
+  // Yielding like the alarm's turn (chat-session.ts), so the bill times the same turn.
+  const model: ChatModel = chat.model({
+    provider: services.model.provider,
+    model: services.model.model,
+    complete: (request) => {
+      promptTokens.push(request.messages.reduce((n, m) => n + estimateTokens(m.content), 0));
+      return services.model.complete(request);
+    },
+  });
+  const cursors: SqlStorageCursor<Record<string, SqlStorageValue>>[] = [];
+  const exec = sql.exec;
+  sql.exec = ((query: string, ...bindings: unknown[]) => {
+    const cursor = exec.call(sql, query, ...bindings);
+    cursors.push(cursor);
+    return cursor;
+  }) as typeof sql.exec;
+  const started = performance.now();
+  try {
+    const ctx = await turnContextOf({
+      event,
+      identity: services.identity,
+      recent: chat.recent,
+      settings,
+      now: Date.now(),
+    });
+    const ports = { ...services, model, session: chat.session, relay: services.relayLoggingTo(() => {}) };
+    const result = await runTurn(ctx, ports, services.registry);
+    const turnMs = performance.now() - started;
+    return {
+      d1: counter.bill(),
+      doRowsRead: cursors.reduce((n, c) => n + c.rowsRead, 0),
+      doRowsWritten: cursors.reduce((n, c) => n + c.rowsWritten, 0),
+      promptTokens,
+      contextTokenBudget: settings.turn.contextTokenBudget,
+      replies: result.ok ? result.value.replies : [],
+      ok: result.ok,
+      turnMs,
+    };
+  } finally {
+    sql.exec = exec;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The session registry and what its operations need, over D1: the vectors and embeddings of
+ * forgotten nodes go through the knowledge base's one removal path, for the embedding models
+ * the settings of the moment maintain.
+ */
+import { D1IdentityDirectory } from "../../adapters/d1/d1-identity-directory";
+import { D1SessionRegistry, type SessionRegistryDeps } from "../../adapters/d1/d1-session-registry";
+import { openDatabase } from "../../adapters/d1/database";
+import { chatKeyOf, parseChatKey } from "../../domain/chat/chat-address";
+import type { Settings } from "../../domain/config/settings";
+import { accountsOfPerson } from "../../domain/sessions/person-accounts";
+import type { ForgetCounts } from "../../domain/sessions/session-registry";
+import { chatSession } from "./chat-stub";
+import { createKnowledgeServices } from "./knowledge-services";
+
+/**
+ * Forget reaches the chat's object first — its recent turns, dream journal and unflushed rows —
+ * and only then deletes the D1 rows, so no later flush or dreaming run writes the chat back.
+ */
+class ChatForgettingRegistry extends D1SessionRegistry {
+  readonly #env: Env;
+  constructor(env: Env, deps: SessionRegistryDeps) {
+    super(env.DB, deps);
+    this.#env = env;
+  }
+
+  override async forget(chatKey: string): Promise<ForgetCounts> {
+    const address = parseChatKey(chatKey);
+    if (address.ok) await chatSession(this.#env, chatKeyOf(address.value)).forgetLocal();
+    return super.forget(chatKey);
+  }
+}
+
+export function sessionRegistry(env: Env, settings: () => Promise<Settings>): D1SessionRegistry {
+  return new ChatForgettingRegistry(env, {
+    afterRemoval: async (removed) => createKnowledgeServices(env, await settings()).afterRemoval(removed),
+  });
+}
+
+/** A person's accounts, declared and linked; null for an unknown person. */
+export function personAccounts(env: Env, settings: () => Promise<Settings>) {
+  const directory = new D1IdentityDirectory(openDatabase(env.DB));
+  return async (personId: string) => accountsOfPerson(personId, (await settings()).identity, directory);
+}

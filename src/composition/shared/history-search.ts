@@ -1,0 +1,20 @@
+/**
+ * History search assembled from the D1 message log's indexes and its recency reads: turn
+ * windows inside conversation sessions (the production path), or `flat` — each message
+ * matched alone, as before the log built conversation trees — for the evaluation's comparison.
+ */
+import { D1ContextStore } from "../../adapters/d1/d1-context-store";
+import { D1KeywordIndex } from "../../adapters/d1/d1-keyword-index";
+import { messageRetrieval } from "../../adapters/d1/d1-message-retrieval";
+import { D1RecentMessages } from "../../adapters/d1/d1-recent-messages";
+import type { HistorySearch } from "../../domain/history/history-search-port";
+import { PipelineHistorySearch } from "../../domain/history/pipeline-history-search";
+
+export function historySearch(env: Env, { flat = false }: { readonly flat?: boolean } = {}): HistorySearch {
+  return new PipelineHistorySearch({
+    // One pair per search: the store serves the rows the index's statement already read.
+    indexes: (view) => messageRetrieval(env.DB, { ...view, flat }),
+    recent: new D1RecentMessages(env.DB),
+    summaries: { keywords: new D1KeywordIndex(env.DB), store: new D1ContextStore(env.DB) },
+  });
+}
