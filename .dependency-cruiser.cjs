@@ -32,6 +32,16 @@ module.exports = {
       to: { path: "^src/(workers|durable-objects)/" },
     },
     {
+      name: "adapters-only-through-composition",
+      comment:
+        "Adapters are chosen and built in the composition root (src/composition): the Worker, the chat object " +
+        "and the domain take them from its services. Outside it an adapter module is imported for its types " +
+        "only (`import type`), never for a value — a class, a function or a constant.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(adapters|composition)/" },
+      to: { path: "^src/adapters/", dependencyTypesNot: ["type-only"] },
+    },
+    {
       name: "durable-objects-never-import-workers",
       comment: "The chat object is built from src/composition, never from the Worker's modules.",
       severity: "error",

@@ -92,14 +92,19 @@ test("memory, scope, retrieval and identity code never read admin status", () =>
   assert.deepEqual(adminMentions(root), []);
 });
 
-test("the layering rules keep the entrypoints apart, the composition root below them and memory below the agent layer", () => {
+test("the layering rules keep the entrypoints apart, the composition root below them, adapters behind it and memory below the agent layer", () => {
   const { status, output, violations } = check(path.join(root, "tests/fixtures/dependency-layers"));
   assert.notEqual(status, 0, "depcruise must fail on the fixture");
   assert.match(output, /error durable-objects-never-import-workers: src\/durable-objects\/uses-worker.ts/);
   const found = violations.map((v) => `${v.rule.name} ${v.from} → ${v.to}`).sort();
   assert.deepEqual(found, [
+    // A value import of an adapter outside the composition root; the route's `import type` of
+    // the same adapter (chat.routes.ts) is not reported.
+    "adapters-only-through-composition src/domain/memory/uses-adapter.ts → src/adapters/d1/d1-store.ts",
+    "adapters-only-through-composition src/workers/routes/uses-object.ts → src/adapters/d1/d1-store.ts",
     "composition-below-entrypoints src/composition/reaches-up.ts → src/workers/routes/chat.routes.ts",
     "core-below-agent src/domain/memory/asks-agent.ts → src/domain/agent/turn.ts",
+    "domain-is-pure src/domain/memory/uses-adapter.ts → src/adapters/d1/d1-store.ts",
     "durable-objects-never-import-workers src/durable-objects/uses-worker.ts → src/workers/routes/chat.routes.ts",
     "workers-never-import-durable-objects src/workers/routes/uses-object.ts → src/durable-objects/chat-session.ts",
   ]);
@@ -188,6 +193,6 @@ test("adapters are constructed only in src/composition", () => {
   );
   assert.deepEqual(
     adapterConstructionsOutsideComposition(path.join(root, "tests/fixtures/dependency-layers")),
-    ["src/workers/routes/uses-object.ts: D1Store"],
+    ["src/domain/memory/uses-adapter.ts: D1Store", "src/workers/routes/uses-object.ts: D1Store"],
   );
 });

@@ -7,8 +7,7 @@
  */
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { signOneBotBody } from "../../adapters/onebot/onebot-signature";
-import { signQqMessage } from "../../adapters/qq/qq-signature";
+import { webhookSigning } from "../../composition/dev/dev-adapters";
 import { chatSession } from "../../composition/shared/chat-stub";
 import { type RuntimeConfig, readRuntimeConfig } from "../../composition/shared/runtime-config";
 import { type ChatAddress, chatKeyOf, parseChatKey } from "../../domain/chat/chat-address";
@@ -138,7 +137,7 @@ async function simulateQq(
       "user-agent": "QQBot-Callback",
       "x-bot-appid": config.qq.appId,
       "x-signature-timestamp": timestamp,
-      "x-signature-ed25519": await signQqMessage(config.qq.secret, `${timestamp}${body}`),
+      "x-signature-ed25519": await webhookSigning.qq(config.qq.secret, `${timestamp}${body}`),
       "x-signature-method": "Ed25519",
     },
   };
@@ -171,6 +170,6 @@ async function simulateOneBot(
     sender: { user_id: Number(userId) || userId, nickname: input.name ?? `user${userId}` },
   });
   const headers: Record<string, string> = { "content-type": "application/json" };
-  if (config.onebot.secret) headers["x-signature"] = await signOneBotBody(config.onebot.secret, body);
+  if (config.onebot.secret) headers["x-signature"] = await webhookSigning.oneBot(config.onebot.secret, body);
   return { path: "/webhook/onebot", body, headers, eventId: `onebot:${ONEBOT_SELF_ID}:msg:${messageId}` };
 }

@@ -6,9 +6,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { jsonChunks } from "../../adapters/d1/d1-json-chunks";
-import { insertEdgesStatements, insertNodesStatements } from "../../adapters/d1/d1-node-writes";
-import { paragraphs } from "../../adapters/documents/text-decoding";
+import { jsonChunks, nodeWrites, paragraphs } from "../../composition/dev/dev-adapters";
 import { loadSettings } from "../../composition/settings/settings-loader";
 import { createKnowledgeServices } from "../../composition/shared/knowledge-services";
 import { planConversation } from "../../domain/history/conversation-plan";
@@ -132,8 +130,8 @@ export const evalRoutes = new Hono<AppEnv>()
     const plan = planConversation(body.chat, body.sessions);
     const now = Date.now();
     await c.env.DB.batch([
-      ...insertNodesStatements(c.env.DB, plan.nodes, now),
-      ...insertEdgesStatements(c.env.DB, plan.edges, now),
+      ...nodeWrites.nodes(c.env.DB, plan.nodes, now),
+      ...nodeWrites.edges(c.env.DB, plan.edges, now),
     ]);
     return c.json({ nodes: plan.nodes.length });
   })

@@ -9,7 +9,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { memoryContentHash } from "../../adapters/d1/d1-memory-store";
+import { memoryContentHash } from "../../composition/dev/dev-adapters";
 import { adminServices } from "../../composition/request/admin-services";
 import { chatSession } from "../../composition/shared/chat-stub";
 import { accountKey, type ChatKey } from "../../domain/chat/chat-address";

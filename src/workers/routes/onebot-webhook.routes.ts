@@ -7,8 +7,7 @@
  * once the chat object has stored the event; refusals get their status with an empty body.
  */
 import { Hono } from "hono";
-import { toInboundEvent } from "../../adapters/onebot/onebot-event";
-import { verifyOneBotSignature } from "../../adapters/onebot/onebot-signature";
+import { oneBotTransport } from "../../composition/request/webhook-transports";
 import { chatSession } from "../../composition/shared/chat-stub";
 import { err, ok } from "../../domain/kernel/result";
 import { rejectWebhook, verifiedWebhook, type WebhookEnv } from "../verified-webhook";
@@ -17,7 +16,7 @@ const oneBotGate = verifiedWebhook({
   name: "onebot",
   async verify({ config, headers, body }) {
     if (config.onebot.secret) {
-      const verified = await verifyOneBotSignature({
+      const verified = await oneBotTransport.verifySignature({
         secret: config.onebot.secret,
         header: headers.get("x-signature"),
         body,
@@ -39,7 +38,7 @@ const oneBotGate = verifiedWebhook({
 });
 
 export const oneBotWebhookRoutes = new Hono<WebhookEnv>().post("/", oneBotGate, async (c) => {
-  const event = toInboundEvent(c.get("payload"), Date.now());
+  const event = oneBotTransport.toInboundEvent(c.get("payload"), Date.now());
   if (!event.ok) {
     if (event.error.kind === "invalid")
       return rejectWebhook(c, "onebot", { status: 400, reason: event.error.reason });

@@ -7,9 +7,7 @@
  * status with an empty body.
  */
 import { Hono } from "hono";
-import { toInboundEvent } from "../../adapters/qq/qq-event";
-import { parseQqEnvelope } from "../../adapters/qq/qq-event.schema";
-import { answerValidation, checkQqRequest } from "../../adapters/qq/qq-webhook-request";
+import { qqTransport } from "../../composition/request/webhook-transports";
 import { chatSession } from "../../composition/shared/chat-stub";
 import { enqueueTiming } from "../enqueue-timing";
 import { rejectWebhook, verifiedWebhook, type WebhookEnv } from "../verified-webhook";
@@ -20,7 +18,7 @@ const ACK = { op: 12, d: 0 } as const;
 const qqGate = verifiedWebhook({
   name: "qq",
   verify: ({ config, limits, headers, body, nowMs }) =>
-    checkQqRequest({
+    qqTransport.checkRequest({
       appId: config.qq.appId,
       secret: config.qq.secret,
       headers,
@@ -32,16 +30,16 @@ const qqGate = verifiedWebhook({
 
 export const qqWebhookRoutes = new Hono<WebhookEnv>().post("/", qqGate, async (c) => {
   const config = c.get("config");
-  const envelope = parseQqEnvelope(c.get("payload"));
+  const envelope = qqTransport.parseEnvelope(c.get("payload"));
   if (!envelope.ok) return rejectWebhook(c, "qq", { status: 400, reason: envelope.error.reason });
 
   if (envelope.value.op === 13) {
-    const answer = await answerValidation(envelope.value.d, config.qq.secret);
+    const answer = await qqTransport.answerValidation(envelope.value.d, config.qq.secret);
     if (!answer.ok) return rejectWebhook(c, "qq", { status: 400, reason: answer.error.reason });
     return c.json(answer.value);
   }
 
-  const event = toInboundEvent(envelope.value, Date.now());
+  const event = qqTransport.toInboundEvent(envelope.value, Date.now());
   if (!event.ok) {
     if (event.error.kind === "invalid")
       return rejectWebhook(c, "qq", { status: 400, reason: event.error.reason });

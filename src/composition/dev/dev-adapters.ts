@@ -1,0 +1,20 @@
+/**
+ * What the local-only dev wing (src/workers/dev) uses of the adapters, chosen here like every
+ * other adapter (the `adapters-only-through-composition` rule): the platforms' signing, so the
+ * dev console can post webhooks the real gate accepts; the eval's direct writes of a planned
+ * conversation and its plain-text paragraphs; the memory store's content hash for the memory
+ * bench's seeded items.
+ */
+import { jsonChunks } from "../../adapters/d1/d1-json-chunks";
+import { memoryContentHash } from "../../adapters/d1/d1-memory-store";
+import { insertEdgesStatements, insertNodesStatements } from "../../adapters/d1/d1-node-writes";
+import { paragraphs } from "../../adapters/documents/text-decoding";
+import { signOneBotBody } from "../../adapters/onebot/onebot-signature";
+import { signQqMessage } from "../../adapters/qq/qq-signature";
+
+export const webhookSigning = { qq: signQqMessage, oneBot: signOneBotBody } as const;
+
+/** The D1 statements that write planned nodes and edges (the eval's seeded conversations). */
+export const nodeWrites = { nodes: insertNodesStatements, edges: insertEdgesStatements } as const;
+
+export { jsonChunks, memoryContentHash, paragraphs };
