@@ -125,9 +125,7 @@ export async function evalCredentials(flags) {
   }
 
   const dir =
-    typeof flags.data === "string"
-      ? flags.data
-      : (process.env.AKASHA_EVAL_DATA ?? defaultDataDir());
+    typeof flags.data === "string" ? flags.data : (process.env.AKASHA_EVAL_DATA ?? defaultDataDir());
   console.log(`\nfalse masks on ordinary chat (${dir}): messages changed per 10,000`);
   const report = [];
   for (const [name, texts] of datasets(dir)) {
