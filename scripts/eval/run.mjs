@@ -7,6 +7,7 @@
 //   npm run eval -- cmrc2018 --passages <passages.jsonl> --queries <queries.jsonl> [--chunk-size 200]
 //   npm run eval -- locomo   --turns <turns.jsonl> --questions <questions.jsonl> [--live-only]   (see locomo-live.mjs)
 //   npm run eval -- memorybank --turns <turns.jsonl> --questions <questions.jsonl>   (see memorybank.mjs)
+//   npm run eval -- memory   --turns <memorybank-zh turns.jsonl> [--questions <file>]   (memory recall; see memory-recall.mjs)
 //   npm run eval -- kdconv   --passages <passages.jsonl> --queries <queries.jsonl> [--context-only]
 //   npm run eval -- vue-docs --docs <dir> [--questions <file>] [--chunk-size 800]   (see vue-docs.mjs)
 //   npm run eval -- privacy-wording [--corpus <file>] [--baseline <commit>]   (see privacy-wording.mjs; no Worker)
@@ -17,19 +18,25 @@
 // --limit-queries N evaluates the first N queries only, --no-vectors runs FTS only,
 // --vector-weight W fuses the local embedder's kNN at weight W (default: the model's setting, 0),
 // --dump <file> writes every query with both result lists, --settings '<json>' merges into settings,
+// --split tune|hold evaluates half of the questions (cmrc2018, locomo, kdconv, memory; see splitFilter),
+// --variants '[{"name","vectorWeight","options"}]' searches again with each in the same run,
 // --remote-ai runs against the real Workers AI embedder and reranker (see remote-ai.mjs; needs a login),
 // with a Workers AI chat model (--chat-model <id>, default the production one) rewriting follow-ups.
 // --local-model reads and writes the local model of meaning (bge-small-zh-v1.5, `npm run
 // model:fetch`) through the embedding service this run starts (EVAL_EMBEDDINGS_PORT, default any
 // free port; EVAL_EMBEDDINGS_THREADS onnxruntime threads, default 1), fused at weight 1 unless
-// --settings or --vector-weight say otherwise.
+// --settings or --vector-weight say otherwise. Vectors are kept in a file beside the model and
+// read back on later runs (EVAL_VECTOR_CACHE: another file, or "off"). The Worker runs from a
+// bundle built at the start, so editing the tree during a run does not restart it.
+import { createHash } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { root } from "../lib/dev-vars.mjs";
-import { applyLocalMigrations, startWranglerDev } from "../lib/wrangler.mjs";
-import { startLocalEmbeddings, withLocalModel } from "../model/local-service.mjs";
+import { applyLocalMigrations, freezeWorker, frozenWranglerEnv, startWranglerDev } from "../lib/wrangler.mjs";
+import { startLocalEmbeddings, vectorCacheFile, withLocalModel } from "../model/local-service.mjs";
 import { evalCredentials } from "./credentials.mjs";
 import { evalLocomoLive } from "./locomo-live.mjs";
+import { DEFAULT_MEMORY_QUESTIONS, evalMemoryRecall } from "./memory-recall.mjs";
 import { evalMemorybank } from "./memorybank.mjs";
 import { evalPrivacyWording } from "./privacy-wording.mjs";
 import { mean, recallMetrics, round } from "./recall-metrics.mjs";
@@ -67,6 +74,16 @@ const DATASETS = {
   kdconv: evalKdconv,
   "vue-docs": evalVueDocsSections,
   memorybank: () => evalMemorybank({ post, readJsonl, maxQueries }),
+  memory: () =>
+    evalMemoryRecall({
+      post,
+      readJsonl,
+      maxQueries,
+      questionsFile: typeof flags.questions === "string" ? flags.questions : DEFAULT_MEMORY_QUESTIONS,
+      split: splitFilter((q) => q.id),
+      refresh: refreshEmbeddings,
+      variants: variantsGiven(),
+    }),
 };
 if (!DATASETS[dataset]) {
   console.error(
@@ -133,6 +150,10 @@ async function startLocalModel() {
   const service = await startLocalEmbeddings({
     port: Number(process.env.EVAL_EMBEDDINGS_PORT ?? 0),
     threads: Number(process.env.EVAL_EMBEDDINGS_THREADS ?? 1),
+    // Runs embed the same corpora again and again: vectors computed once are read back
+    // (EVAL_VECTOR_CACHE=off computes every one; a path puts the file elsewhere).
+    vectorCache:
+      process.env.EVAL_VECTOR_CACHE === "off" ? null : (process.env.EVAL_VECTOR_CACHE ?? vectorCacheFile()),
   });
   if (!service.url) {
     console.error(`--local-model: ${service.unavailable}`);
@@ -141,12 +162,16 @@ async function startLocalModel() {
   return service;
 }
 const ADMIN_TOKEN = "eval-admin";
+// The Worker runs from a bundle built now (scripts/lib/wrangler.mjs freezeWorker): an edit,
+// checkout or install in the tree during a long run must not restart it mid-request.
+const frozen = freezeWorker(`${persistTo}-worker`, remoteAi ? remoteAiConfig() : undefined);
 const server = await startWranglerDev({
   port,
   persistTo,
   quiet: true,
+  env: frozenWranglerEnv,
   extraArgs: [
-    ...(remoteAi ? ["--config", remoteAiConfig()] : []),
+    ...frozen,
     // EVAL_INSPECTOR_PORT: a fixed devtools port, so parallel runs on one machine never collide.
     ...(process.env.EVAL_INSPECTOR_PORT ? ["--inspector-port", process.env.EVAL_INSPECTOR_PORT] : []),
   ],
@@ -202,20 +227,60 @@ async function refreshEmbeddings() {
   }
 }
 
-async function searchAll(mode, queries, { limit = 10, profile = "search" } = {}) {
+async function searchAll(mode, queries, { limit = 10, profile = "search", variant = {} } = {}) {
   const out = new Map();
+  const weight =
+    variant.vectorWeight ?? (flags["vector-weight"] ? Number(flags["vector-weight"]) : undefined);
   for (let i = 0; i < queries.length; i += 100) {
     const r = await post("/search", {
       mode,
       limit,
       profile,
-      ...(flags["vector-weight"] ? { vectorWeight: Number(flags["vector-weight"]) } : {}),
-      options: overrides,
+      ...(weight !== undefined ? { vectorWeight: weight } : {}),
+      options: { ...overrides, ...(variant.options ?? {}) },
       queries: queries.slice(i, i + 100),
     });
     for (const q of r.results) out.set(q.id, q.items);
   }
   return out;
+}
+
+/**
+ * --split tune|hold: half of a dev file, by the second byte of sha1(id) (the dev/held-out rule of
+ * the data uses the first): tune settings on `tune`, confirm them once on `hold`.
+ */
+function splitFilter(idOf) {
+  const split = flags.split;
+  if (split === undefined) return () => true;
+  if (split !== "tune" && split !== "hold") throw new Error("--split must be tune or hold");
+  return (q) =>
+    createHash("sha1")
+      .update(String(idOf(q)), "utf8")
+      .digest()[1] <
+      128 ===
+    (split === "tune");
+}
+
+/** --variants, or with the local model the lexical-only pipeline (vector weight 0). */
+function variantsGiven() {
+  if (flags.variants) return JSON.parse(flags.variants);
+  return localModel ? [{ name: "lexical", vectorWeight: 0 }] : [];
+}
+
+/**
+ * The pipeline as configured, and beside it in the same run (same import, same vectors) each
+ * variant of --variants '[{"name","vectorWeight","options"}]'; with the local model, by default,
+ * the lexical-only pipeline (vector weight 0). `score(results)` → metrics.
+ */
+async function pipelineAndVariants(queries, score, searchOptions = {}) {
+  const results = await searchAll("pipeline", queries, searchOptions);
+  const given = variantsGiven();
+  const variants = {};
+  for (const [i, variant] of given.entries())
+    variants[variant.name ?? `v${i}`] = score(
+      await searchAll("pipeline", queries, { ...searchOptions, variant }),
+    );
+  return { results, pipeline: score(results), ...(given.length ? { variants } : {}) };
 }
 
 /** --dump <file>: every query with both result lists, for error analysis. */
@@ -249,6 +314,7 @@ async function evalCmrc() {
   const chunkSize = Number(flags["chunk-size"] ?? 200);
   const passages = readJsonl("passages");
   const queries = readJsonl("queries")
+    .filter(splitFilter((q) => q.qid))
     .slice(0, maxQueries)
     .map((q) => ({ ...q, id: q.qid, text: q.query, scopes: ["collection:cmrc2018"] }));
   const imported = await importDocuments(
@@ -260,10 +326,11 @@ async function evalCmrc() {
   await refreshEmbeddings();
   await post("/baseline-index", { scopes: ["collection:cmrc2018"] });
   const relevant = (q, it) => q.answers.some((a) => it.raw_text.includes(a));
-  const pipelineResults = await searchAll("pipeline", queries);
+  const { results: pipelineResults, ...ours } = await pipelineAndVariants(queries, (r) =>
+    hitMetrics(r, queries, relevant),
+  );
   const baselineResults = await searchAll("baseline", queries);
   dump(queries, pipelineResults, baselineResults);
-  const pipeline = hitMetrics(pipelineResults, queries, relevant);
   const baseline = hitMetrics(baselineResults, queries, relevant);
   return {
     dataset: "cmrc2018",
@@ -271,7 +338,7 @@ async function evalCmrc() {
     documents: passages.length,
     passages: imported.passages,
     chunk_size: chunkSize,
-    pipeline,
+    ...ours,
     baseline,
   };
 }
@@ -303,6 +370,7 @@ async function evalLocomo() {
   await post("/baseline-index", { scopes: [...byConv.keys()].map((c) => `chat:locomo:group:${c}`) });
   const questions = readJsonl("questions")
     .filter((q) => !q.adversarial && q.evidence.length > 0)
+    .filter(splitFilter((q) => q.qid))
     .slice(0, maxQueries)
     .map((q) => ({ ...q, id: q.qid, text: q.question, scopes: [`chat:locomo:group:${q.conv_id}`] }));
   const keysOf = (it) => {
@@ -310,12 +378,15 @@ async function evalLocomo() {
     return m.turn_id ? [m.turn_id] : [];
   };
   const gold = (q) => q.evidence;
-  const pipelineResults = await searchAll("pipeline", questions, { profile: "history" });
+  const { results: pipelineResults, ...ours } = await pipelineAndVariants(
+    questions,
+    (r) => recallMetrics(r, questions, gold, keysOf, [5, 10]),
+    { profile: "history" },
+  );
   const baselineResults = await searchAll("baseline", questions);
   dump(questions, pipelineResults, baselineResults);
-  const pipeline = recallMetrics(pipelineResults, questions, gold, keysOf, [5, 10]);
   const baseline = recallMetrics(baselineResults, questions, gold, keysOf, [5, 10]);
-  return { dataset: "locomo", questions: questions.length, turns: turns.length, pipeline, baseline, live };
+  return { dataset: "locomo", questions: questions.length, turns: turns.length, ...ours, baseline, live };
 }
 
 async function evalKdconv() {
@@ -329,6 +400,7 @@ async function evalKdconv() {
       scopes: ["collection:kdconv"],
     }))
     .filter((q) => q.text.trim() !== "")
+    .filter(splitFilter((q) => q.conv_id))
     .slice(0, maxQueries);
   await importDocuments(
     "kdconv",
@@ -340,17 +412,18 @@ async function evalKdconv() {
   await post("/baseline-index", { scopes: ["collection:kdconv"] });
   const keysOf = (it) => [it.source_id.replace(/\.txt$/, "")];
   const gold = (q) => q.positive_pids;
-  const pipelineResults = await searchAll("pipeline", queries);
+  const { results: pipelineResults, ...ours } = await pipelineAndVariants(queries, (r) =>
+    recallMetrics(r, queries, gold, keysOf, [1, 5, 10]),
+  );
   const baselineResults = await searchAll("baseline", queries);
   dump(queries, pipelineResults, baselineResults);
-  const pipeline = recallMetrics(pipelineResults, queries, gold, keysOf, [1, 5, 10]);
   const baseline = recallMetrics(baselineResults, queries, gold, keysOf, [1, 5, 10]);
   return {
     dataset: "kdconv",
     context_only: contextOnly,
     queries: queries.length,
     passages: passages.length,
-    pipeline,
+    ...ours,
     baseline,
   };
 }

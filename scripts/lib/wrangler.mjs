@@ -1,5 +1,6 @@
 // Runs wrangler from the project's own node_modules with the project's Node.
 import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { root } from "./dev-vars.mjs";
 
@@ -48,6 +49,7 @@ export async function startWranglerDev({
   quiet = false,
   extraArgs = [],
   localTraces = true,
+  env = {},
 }) {
   const args = [
     "dev",
@@ -68,6 +70,7 @@ export async function startWranglerDev({
       ...process.env,
       WRANGLER_SEND_METRICS: "false",
       ...(localTraces ? {} : { X_LOCAL_OBSERVABILITY: "false" }),
+      ...env,
     },
     detached: false,
   });
@@ -95,3 +98,40 @@ export async function startWranglerDev({
   stop();
   throw new Error(`wrangler dev did not answer on port ${port} within 90 s\n${output}`);
 }
+
+/**
+ * Bundles the Worker once into `dir` and writes a config beside it that runs that bundle as it
+ * is (`wrangler dev --no-bundle`), for long runs (evaluations) that must not restart halfway.
+ * `wrangler dev` rebuilds and restarts the Worker whenever a file of its bundle or its config
+ * changes, dropping the request in flight ("Your worker restarted mid-request"); an evaluation
+ * that embeds for half an hour outlives many edits, checkouts and `npm install`s of the tree it
+ * runs from. The frozen copy reads nothing of the tree after it is built, and config watching is
+ * off (`frozenWranglerEnv`). `config` is the wrangler config to freeze (default wrangler.toml).
+ * Returns the extra arguments for startWranglerDev.
+ */
+export function freezeWorker(dir, config = path.join(root, "wrangler.toml")) {
+  const bundle = path.join(dir, "bundle");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const built = wranglerSync(["deploy", "--dry-run", "--outdir", bundle, "--config", config], {
+    stdio: "pipe",
+  });
+  if (built.status !== 0) {
+    process.stderr.write(built.stdout ?? "");
+    process.stderr.write(built.stderr ?? "");
+    throw new Error("bundling the Worker for a frozen run failed");
+  }
+  const from = path.dirname(config);
+  const text = readFileSync(config, "utf8")
+    .replace(/^main = "(.+)"$/m, () => `main = ${JSON.stringify(path.join(bundle, "index.js"))}`)
+    .replace(
+      /^migrations_dir = "(.+)"$/gm,
+      (_, p) => `migrations_dir = ${JSON.stringify(path.resolve(from, p))}`,
+    );
+  const frozen = path.join(dir, "wrangler.toml");
+  writeFileSync(frozen, text);
+  return ["--config", frozen, "--no-bundle"];
+}
+
+/** Environment for a frozen run: wrangler does not watch the (copied) config either. */
+export const frozenWranglerEnv = { WRANGLER_CI_DISABLE_CONFIG_WATCHING: "true" };

@@ -3,7 +3,7 @@
 // and described to the Worker as one more embeddings model in its settings.
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { verifiedModel } from "./cache.mjs";
+import { modelDir, verifiedModel } from "./cache.mjs";
 import { BGE_SMALL_ZH } from "./pinned.mjs";
 
 /** The settings key of the local model (knowledge.embeddings.models.<key>). */
@@ -63,10 +63,25 @@ export function withLocalModel(configText, baseUrl, { spec = BGE_SMALL_ZH, selec
 }
 
 /**
+ * The file of vectors already computed by this model, made this way (vector-cache.mjs): beside
+ * the model in the cache, named for the version the Worker's settings give its vectors.
+ */
+export function vectorCacheFile(spec = BGE_SMALL_ZH) {
+  return path.join(modelDir(spec), "vectors", `${localModelSettings("", spec).version}.jsonl`);
+}
+
+/**
  * Starts `serve.mjs` on `port` (0 = any free port) when the model is cached; resolves with
  * `{url, stop, child}`, or `{unavailable}` saying why not (no model: nothing is started).
+ * `vectorCache`: a file of vectors to answer repeated texts from (serve.mjs --vector-cache).
  */
-export async function startLocalEmbeddings({ port, threads = 1, spec = BGE_SMALL_ZH, timeoutMs = 60_000 }) {
+export async function startLocalEmbeddings({
+  port,
+  threads = 1,
+  spec = BGE_SMALL_ZH,
+  timeoutMs = 60_000,
+  vectorCache = null,
+}) {
   try {
     await verifiedModel(spec);
   } catch (e) {
@@ -81,6 +96,7 @@ export async function startLocalEmbeddings({ port, threads = 1, spec = BGE_SMALL
       "--threads",
       String(threads),
       "--exit-with-stdin",
+      ...(vectorCache ? ["--vector-cache", vectorCache] : []),
     ],
     { stdio: ["pipe", "pipe", "pipe"] },
   );

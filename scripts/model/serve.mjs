@@ -1,7 +1,9 @@
-// `npm run embeddings:serve [-- --port 8788] [--host 127.0.0.1] [--threads 1]`: the local
+// `npm run embeddings:serve [-- --port 8788] [--host 127.0.0.1] [--threads 1] [--vector-cache <file>]`: the local
 // embedding service (server.mjs) over the cached, verified bge-small-zh-v1.5 (fetch it first:
 // `npm run model:fetch`). `npm start` runs it beside the Worker; a self-hoster can run it on
 // its own and point `knowledge.embeddings.models.<key>.baseUrl` at `http://<host>:<port>/v1`.
+// --vector-cache keeps every vector computed in a file and answers texts seen before from it
+// (vector-cache.mjs); the eval uses it so a sweep embeds its corpus once.
 //
 // It stops on SIGINT or SIGTERM after answering the requests it has accepted, and with
 // --exit-with-stdin also when its standard input closes: `npm start` holds that pipe, so the
@@ -12,6 +14,7 @@ import { verifiedModel } from "./cache.mjs";
 import { loadEmbedder } from "./embedder.mjs";
 import { BGE_SMALL_ZH } from "./pinned.mjs";
 import { createEmbeddingServer } from "./server.mjs";
+import { withVectorCache } from "./vector-cache.mjs";
 
 export const DEFAULT_EMBEDDINGS_PORT = 8788;
 
@@ -22,9 +25,11 @@ export async function serve({
   threads = 1,
   spec = BGE_SMALL_ZH,
   log = console.log,
+  vectorCache = null,
 }) {
   const paths = await verifiedModel(spec);
-  const embedder = await loadEmbedder(spec, paths, { threads });
+  const model = await loadEmbedder(spec, paths, { threads });
+  const embedder = vectorCache ? withVectorCache(model, vectorCache) : model;
   const server = createEmbeddingServer({ embedder, servedAs: spec.servedAs, log });
   await new Promise((resolve, reject) => {
     server.once("error", reject);
@@ -49,6 +54,7 @@ async function main(args) {
       host: { type: "string", default: "127.0.0.1" },
       threads: { type: "string", default: process.env.EMBEDDINGS_THREADS ?? "1" },
       "exit-with-stdin": { type: "boolean", default: false },
+      "vector-cache": { type: "string" },
     },
     strict: true,
   });
@@ -58,7 +64,12 @@ async function main(args) {
     throw new Error(`--port must be a port, got ${values.port}`);
   if (!Number.isInteger(threads) || threads < 1 || threads > 64)
     throw new Error(`--threads must be an integer from 1 to 64, got ${values.threads}`);
-  const { stop, url } = await serve({ port, host: values.host, threads });
+  const { stop, url } = await serve({
+    port,
+    host: values.host,
+    threads,
+    vectorCache: values["vector-cache"],
+  });
   console.log(`embedding service: ${BGE_SMALL_ZH.servedAs} (${BGE_SMALL_ZH.dims} dimensions) on ${url}`);
   const exit = () => stop().then(() => process.exit(0));
   process.on("SIGINT", exit);

@@ -40,6 +40,10 @@ describe("mode", () => {
       ["/dev/bench/memory/settings", { identity: { admins: ["qq:user:ATTACKER"] } }],
       ["/dev/bench/ingest", { mode: "single", n: 1, chat: "bench:group:FAILCLOSED" }],
       ["/dev/eval/stats", { collection: "x" }],
+      [
+        "/dev/eval/memory/items",
+        { chat: "qq:private:FAILCLOSED", items: [{ id: "1", text: "我的银行卡密码是 0000", at: 1 }] },
+      ],
     ];
     for (const [path, body] of routes) {
       const res = await app.request(path, json(body), bindings);
@@ -50,6 +54,10 @@ describe("mode", () => {
       .bind("bench:group:FAILCLOSED")
       .first<{ n: number }>();
     expect(ingested?.n).toBe(0);
+    const remembered = await env.DB.prepare("SELECT count(*) AS n FROM nodes WHERE scope_id = ?")
+      .bind("qq:private:FAILCLOSED")
+      .first<{ n: number }>();
+    expect(remembered?.n).toBe(0);
   });
 
   it.for(NOT_LOCAL.map(label))("%s never falls back to the dev default secrets", async (name, { expect }) => {

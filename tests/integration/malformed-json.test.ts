@@ -38,6 +38,8 @@ const DEV_ROUTES = [
   "/dev/eval/baseline-index",
   "/dev/eval/search",
   "/dev/eval/stats",
+  "/dev/eval/memory/items",
+  "/dev/eval/memory/recall",
 ];
 
 async function counts() {

@@ -10,6 +10,7 @@ import { benchRoutes } from "./bench.routes";
 import { devRoutes } from "./dev.routes";
 import { evalRoutes } from "./eval.routes";
 import { evalHistoryRoutes } from "./eval-history.routes";
+import { evalMemoryRoutes } from "./eval-memory.routes";
 import { kbBenchRoutes } from "./kb-bench.routes";
 import { localOnlyGuard } from "./local-only-guard";
 import { memoryBenchRoutes } from "./memory-bench.routes";
@@ -23,4 +24,5 @@ export const devApp = new Hono<AppEnv>()
   .route("/bench/turn", turnBenchRoutes)
   .route("/bench", kbBenchRoutes)
   .route("/eval", evalRoutes)
-  .route("/eval/history", evalHistoryRoutes);
+  .route("/eval/history", evalHistoryRoutes)
+  .route("/eval/memory", evalMemoryRoutes);

@@ -69,6 +69,12 @@ const SearchSchema = z.object({
     .max(200),
 });
 
+const BaselineIndexSchema = z.object({
+  scopes: z.array(z.string()).min(1),
+  /** The units indexed: passages (documents, conversations) or memory items. */
+  nodeType: z.enum(["passage", "memory"]).default("passage"),
+});
+
 const BASELINE_DDL =
   "CREATE VIRTUAL TABLE IF NOT EXISTS eval_baseline_fts USING fts5(tokens, node_id UNINDEXED, scope UNINDEXED, tokenize = 'porter unicode61 remove_diacritics 2')";
 
@@ -142,8 +148,8 @@ export const evalRoutes = new Hono<AppEnv>()
     const reports = await kb.refresh(limit);
     return c.json({ ms: performance.now() - started, reports });
   })
-  .post("/baseline-index", jsonBody(z.object({ scopes: z.array(z.string()).min(1) })), async (c) => {
-    const { scopes } = c.req.valid("json");
+  .post("/baseline-index", jsonBody(BaselineIndexSchema), async (c) => {
+    const { scopes, nodeType } = c.req.valid("json");
     await c.env.DB.prepare(BASELINE_DDL).run();
     let indexed = 0;
     for (const key of scopes) {
@@ -152,10 +158,10 @@ export const evalRoutes = new Hono<AppEnv>()
       let after = 0;
       for (;;) {
         const { results } = await c.env.DB.prepare(
-          `SELECT seq, node_id, raw_text FROM nodes WHERE scope_type = ?1 AND scope_id = ?2 AND node_type = 'passage'
+          `SELECT seq, node_id, raw_text FROM nodes WHERE scope_type = ?1 AND scope_id = ?2 AND node_type = ?4
              AND status = 'active' AND seq > ?3 ORDER BY seq LIMIT 2000`,
         )
-          .bind(scope.type, scope.id, after)
+          .bind(scope.type, scope.id, after, nodeType)
           .all<{ seq: number; node_id: string; raw_text: string }>();
         if (results.length === 0) break;
         after = results.at(-1)?.seq ?? after;
