@@ -9,8 +9,8 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { D1MemoryStore } from "../../adapters/d1/d1-memory-store";
 import { createKnowledgeServices } from "../../composition/knowledge-services";
+import { memoryStore } from "../../composition/memory-store";
 import { loadSettings } from "../../composition/settings-source";
 import { memoryNodeId, type NewMemory } from "../../domain/memory/memory";
 import { recallMemory } from "../../domain/memory/recall";
@@ -64,7 +64,7 @@ export const evalMemoryRoutes = new Hono<AppEnv>()
         runId: "eval",
       },
     }));
-    const store = new D1MemoryStore(c.env.DB);
+    const store = memoryStore(c.env);
     const report = await store.commit({
       runId: `eval:${chat}`,
       chatKey: chat,
@@ -87,7 +87,7 @@ export const evalMemoryRoutes = new Hono<AppEnv>()
       typeof body.vectorWeight === "number"
         ? { ...kb.retrieval, vectorWeight: body.vectorWeight }
         : kb.retrieval;
-    const index = new D1MemoryStore(c.env.DB);
+    const index = memoryStore(c.env);
     const cfg = settings.memory.retrieval;
     const results = [];
     for (const q of body.queries) {
