@@ -11,6 +11,7 @@ import path from "node:path";
 import { root } from "../lib/dev-vars.mjs";
 import { importTs } from "../lib/ts-import.mjs";
 import { importAt } from "./baseline-source.mjs";
+import { evalDataDir } from "./data-dir.mjs";
 
 export const CREDENTIAL_BASELINE = "77317ac";
 
@@ -75,12 +76,6 @@ function table(rows, detectors) {
   line("all");
 }
 
-/** The datasets' folder beside the repository (or beside the folder of its work trees). */
-function defaultDataDir() {
-  const near = [path.join(root, "..", "shared", "eval"), path.join(root, "..", "..", "shared", "eval")];
-  return near.find((dir) => existsSync(dir)) ?? near[0];
-}
-
 /** The ordinary chat messages of each shared dataset. */
 function datasets(dir) {
   const out = [];
@@ -124,8 +119,7 @@ export async function evalCredentials(flags) {
     }
   }
 
-  const dir =
-    typeof flags.data === "string" ? flags.data : (process.env.AKASHA_EVAL_DATA ?? defaultDataDir());
+  const dir = typeof flags.data === "string" ? flags.data : evalDataDir();
   console.log(`\nfalse masks on ordinary chat (${dir}): messages changed per 10,000`);
   const report = [];
   for (const [name, texts] of datasets(dir)) {

@@ -18,6 +18,7 @@
 // --limit-queries N evaluates the first N queries only, --no-vectors runs FTS only,
 // --vector-weight W fuses the local embedder's kNN at weight W (default: the model's setting, 0),
 // --dump <file> writes every query with both result lists, --settings '<json>' merges into settings,
+// --require '{"<dotted metric>": min}' exits 1 when a metric is below its minimum (CI, ci.mjs),
 // --split tune|hold evaluates half of the questions (cmrc2018, locomo, kdconv, memory; see splitFilter),
 // --variants '[{"name","vectorWeight","options"}]' searches again with each in the same run,
 // --remote-ai runs against the real Workers AI embedder and reranker (see remote-ai.mjs; needs a login),
@@ -46,6 +47,7 @@ import {
   remoteAiConfig,
   requireCloudflareLogin,
 } from "./remote-ai.mjs";
+import { belowRequired } from "./required-quality.mjs";
 import { DEFAULT_QUESTIONS, evalVueDocs } from "./vue-docs.mjs";
 
 const [dataset, ...rest] = process.argv.slice(2);
@@ -454,6 +456,9 @@ try {
       seconds: Math.round((Date.now() - started) / 1000),
     }),
   );
+  const below = flags.require ? belowRequired(result, JSON.parse(flags.require)) : [];
+  for (const line of below) console.error(`below the required quality: ${line}`);
+  if (below.length > 0) process.exitCode = 1;
 } finally {
   server.stop();
   localModel?.stop();
