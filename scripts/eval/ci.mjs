@@ -1,8 +1,8 @@
 // `npm run eval:ci`: the quality guard CI runs (.ci/run). Each dev-set evaluation runs with the
 // local model of meaning (bge-small-zh-v1.5, `npm run model:fetch`) and fails CI when a metric
 // falls below its minimum, set a few points under what was measured when the settings were
-// chosen (docs/decisions/0172-local-model-quality-guard.md), so a later change cannot silently
-// lose what the model gained. One evaluation at a time; the datasets' folder is
+// chosen (docs/decisions/0172-local-model-settings-and-quality-guard.md), so a later change
+// cannot silently lose what the model gained. One evaluation at a time; the datasets' folder is
 // AKASHA_EVAL_DATA (scripts/eval/data-dir.mjs) and must exist: a guard that cannot run fails.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
