@@ -3,14 +3,15 @@
  * other adapter (the `adapters-only-through-composition` rule): the platforms' signing, so the
  * dev console can post webhooks the real gate accepts; the eval's direct writes of a planned
  * conversation and its plain-text paragraphs; the memory store's content hash for the memory
- * bench's seeded items.
+ * bench's seeded items, and the memory store the memory evaluation writes and recalls through.
  */
 import { jsonChunks } from "../../adapters/d1/d1-json-chunks";
-import { memoryContentHash } from "../../adapters/d1/d1-memory-store";
+import { D1MemoryStore, memoryContentHash } from "../../adapters/d1/d1-memory-store";
 import { insertEdgesStatements, insertNodesStatements } from "../../adapters/d1/d1-node-writes";
 import { paragraphs } from "../../adapters/documents/text-decoding";
 import { signOneBotBody } from "../../adapters/onebot/onebot-signature";
 import { signQqMessage } from "../../adapters/qq/qq-signature";
+import type { MemoryIndex, MemoryStore } from "../../domain/memory/memory-store";
 
 export const webhookSigning = { qq: signQqMessage, oneBot: signOneBotBody } as const;
 
@@ -18,3 +19,8 @@ export const webhookSigning = { qq: signQqMessage, oneBot: signOneBotBody } as c
 export const nodeWrites = { nodes: insertNodesStatements, edges: insertEdgesStatements } as const;
 
 export { jsonChunks, memoryContentHash, paragraphs };
+
+/** The memory store and index over the Worker's D1 (the memory evaluation, eval-memory.routes.ts). */
+export function memoryStore(env: Env): MemoryStore & MemoryIndex {
+  return new D1MemoryStore(env.DB);
+}

@@ -9,9 +9,9 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { createKnowledgeServices } from "../../composition/knowledge-services";
-import { memoryStore } from "../../composition/memory-store";
-import { loadSettings } from "../../composition/settings-source";
+import { memoryStore } from "../../composition/dev/dev-adapters";
+import { loadSettings } from "../../composition/settings/settings-loader";
+import { createKnowledgeServices } from "../../composition/shared/knowledge-services";
 import { memoryNodeId, type NewMemory } from "../../domain/memory/memory";
 import { recallMemory } from "../../domain/memory/recall";
 import { turnScopes } from "../../domain/memory/scope";
