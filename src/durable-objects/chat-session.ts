@@ -132,6 +132,7 @@ export class ChatSession extends DurableObject<Env> {
       replies: this.#replies,
       recent: this.#recent,
       journal: this.#journal,
+      meta: this.#meta,
       services: () => this.#turnServices(),
     });
     this.#flusher = new LogFlusher({

@@ -6,6 +6,7 @@
  */
 
 import type { ChatTurnServices } from "../composition/chat-object/chat-object-door";
+import { followNoticeFor } from "../domain/agent/follow-notice";
 import { runTurn } from "../domain/agent/turn";
 import { turnContextOf } from "../domain/agent/turn-context-of";
 import { isStored, type Settings } from "../domain/config/settings";
@@ -15,6 +16,7 @@ import type { AuditEvent } from "../domain/kernel/audit";
 import { explicitSensitivity } from "../domain/memory/sensitivity";
 import type { UsageRecord } from "../domain/model/chat-model";
 import { maskSensitiveData } from "../domain/privacy/credentials";
+import type { ChatMeta } from "./chat-meta";
 import type { DreamJournal } from "./dream-journal";
 import type { Inbox, InboxRow } from "./inbox";
 import type { Outbox } from "./outbox";
@@ -28,6 +30,8 @@ const MODEL_ATTEMPTS = 3;
 /** A retryable send failure is retried this many times before the reply is given up. */
 const SEND_ATTEMPTS = 5;
 const FALLBACK_REPLY = "抱歉，我现在有点忙，稍后再试试吧。";
+/** Meta key: the unfollowed-group notice was said in this chat (docs/storage.md#messages). */
+const FOLLOW_NOTICE_SAID = "followNoticeSaid";
 
 export type TurnRunnerDeps = {
   readonly storage: DurableObjectStorage;
@@ -36,6 +40,8 @@ export type TurnRunnerDeps = {
   readonly replies: ReplyPlan;
   readonly recent: RecentTurns;
   readonly journal: DreamJournal;
+  /** Remembers that the unfollowed-group notice was said (FOLLOW_NOTICE_SAID). */
+  readonly meta: ChatMeta;
   /** The turn's one bag of services: the door's plus the object's context control and relay. */
   readonly services: () => ChatTurnServices;
 };
@@ -122,6 +128,12 @@ export class TurnRunner {
       });
       replies = [FALLBACK_REPLY];
     }
+    // A group whose log is not kept hears once how an admin turns memory on.
+    const notice =
+      result.ok && !this.#d.meta.get<boolean>(FOLLOW_NOTICE_SAID)
+        ? followNoticeFor(settings, event.chat, result.value.command)
+        : null;
+    if (notice !== null) replies = [...replies, notice];
     const reset = result.ok && result.value.contextReset;
     const answeredByModel = !result.ok || result.value.command === null;
     const journaled = answeredByModel && isStored(settings, event.chat.key, event.chat.targetType);
@@ -143,6 +155,7 @@ export class TurnRunner {
         this.journalUser(event, ctx.text);
         if (result.ok) for (const text of replies) this.#journalReply(text);
       }
+      if (notice !== null) this.#d.meta.set(FOLLOW_NOTICE_SAID, true);
       this.#d.replies.plan(row.seq, replies);
       this.#d.inbox.setState(row.seq, "replying", now);
     });

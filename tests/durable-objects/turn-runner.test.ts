@@ -3,10 +3,12 @@
 import { describe, it } from "vitest";
 import type { ChatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
+import { FOLLOW_NOTICE } from "../../src/domain/agent/follow-notice";
 import type { Outbound, OutboundMessage } from "../../src/domain/agent/outbound";
 import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
 import type { InboundEvent } from "../../src/domain/inbound/inbound-event";
 import { ok } from "../../src/domain/kernel/result";
+import { ChatMeta } from "../../src/durable-objects/chat-meta";
 import { DreamJournal } from "../../src/durable-objects/dream-journal";
 import { Inbox } from "../../src/durable-objects/inbox";
 import { Outbox } from "../../src/durable-objects/outbox";
@@ -46,6 +48,7 @@ function runner(storage: DurableObjectStorage, outbound: Outbound, model = new S
     replies: new ReplyPlan(sql),
     recent: new RecentTurns(sql),
     journal: new DreamJournal(sql),
+    meta: new ChatMeta(sql),
   };
   const turns = new TurnRunner({ storage, ...parts, services: () => deps });
   return { turns, model, ...parts };
@@ -59,6 +62,38 @@ const outboundRows = (outbox: Outbox) =>
   (outbox.take(100)?.batch.messages ?? []).filter((m) => m.direction === "out").map((m) => m.text);
 
 describe("TurnRunner", () => {
+  it("tells an unfollowed group once how an admin turns memory on; a followed group never", async ({
+    expect,
+  }) => {
+    await inFreshChatObject(async (storage) => {
+      const platform = new PlatformFake();
+      const r = runner(
+        storage,
+        platform,
+        new ScriptedChatModel([{ text: "一" }, { text: "二" }, { text: "三" }]),
+      );
+      const unfollowed = { ...DEFAULT_SETTINGS, follow: { groups: [] } };
+      for (const text of ["你好", "/ping", "再问一次"]) {
+        accept(storage, messageEvent({ chat: "qq:group:NEW", text }));
+        const row = r.inbox.oldestOpen();
+        if (!row) throw new Error("no open row");
+        expect(await r.turns.advance(row, unfollowed)).toBe(true);
+      }
+      expect(platform.sent).toEqual(["一", FOLLOW_NOTICE, "pong", "二"]);
+      // Not kept: the notice is no log row either.
+      expect(outboundRows(r.outbox)).toEqual([]);
+    });
+    await inFreshChatObject(async (storage) => {
+      const platform = new PlatformFake();
+      const r = runner(storage, platform, new ScriptedChatModel([{ text: "一" }]));
+      accept(storage, messageEvent({ chat: "qq:group:KEPT", text: "你好" }));
+      const row = r.inbox.oldestOpen();
+      if (!row) throw new Error("no open row");
+      await r.turns.advance(row, { ...DEFAULT_SETTINGS, follow: { groups: ["qq:group:KEPT"] } });
+      expect(platform.sent).toEqual(["一"]);
+    });
+  });
+
   it("runs a turn, sends its reply once, logs it and closes the row", async ({ expect }) => {
     await inFreshChatObject(async (storage) => {
       accept(storage, messageEvent({ chat: "qq:private:U1", text: "你好" }));

@@ -5,6 +5,7 @@
  */
 
 import { coalescingD1 } from "../../adapters/d1/coalescing-d1";
+import { D1AdminClaims } from "../../adapters/d1/d1-admin-claims";
 import { D1IdentityDirectory } from "../../adapters/d1/d1-identity-directory";
 import { D1MemoryStore } from "../../adapters/d1/d1-memory-store";
 import { openDatabase } from "../../adapters/d1/database";
@@ -98,6 +99,7 @@ export const chatObjectServices = {
       }),
       directory,
       settingsAdmin: d1SettingsAdmin(env, settings),
+      claims: new D1AdminClaims(bindings.DB),
       sessions: { reset: (chat, req) => chatSession(env, chat).resetSession(chat, req) },
       relayLoggingTo: (outbox) =>
         new OutboundChatRelay({

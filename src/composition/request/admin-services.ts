@@ -10,11 +10,13 @@ import { settingsSource } from "../settings/settings-loader";
 import type { AdminRequest } from "./admin-request";
 import { backfillService } from "./backfill-service";
 import { chatsService } from "./chats-service";
+import { doctorService } from "./doctor-service";
 import { identityService } from "./identity-service";
 import { insightsService } from "./insights-service";
 import { knowledgeService } from "./knowledge-service";
 import { memoryService } from "./memory-service";
 import { migrationsService } from "./migrations-service";
+import { ownerService } from "./owner-service";
 import { sessionsService } from "./sessions-service";
 import { settingsService } from "./settings-service";
 
@@ -33,6 +35,8 @@ export function adminServices(env: Env, request: AdminRequest) {
     insights: insightsService(env, settings),
     migrations: migrationsService(env, request),
     chats: chatsService(env),
+    owner: ownerService(env, request, settings),
+    doctor: doctorService(env, request, settings),
   };
 }
 

@@ -5,8 +5,10 @@ import { authorizationGuard } from "../authorization/tool-guard";
 import { type Logger, silentLogger } from "../kernel/logger";
 import type { Command } from "./command";
 import { helpCommand, pingCommand } from "./commands/basic-commands";
+import { followCommand, unfollowCommand } from "./commands/follow-commands";
 import { identityCommand } from "./commands/identity-commands";
 import { rememberCommand, rememberIntent, resetCommand } from "./commands/memory-commands";
+import { claimCommand, whoamiCommand } from "./commands/owner-commands";
 import { sessionCommand } from "./commands/session-command";
 import { historyRecall } from "./context-provider";
 import { knowledgeCatalogue } from "./knowledge-catalogue";
@@ -37,6 +39,10 @@ export function defaultTurnRegistry(logger: Logger = silentLogger): TurnRegistry
     pingCommand,
     rememberCommand,
     resetCommand,
+    whoamiCommand,
+    claimCommand,
+    followCommand,
+    unfollowCommand,
     identityCommand,
     sessionCommand,
   );

@@ -2,6 +2,7 @@
 
 import type { SettingsAdmin } from "../config/settings-admin";
 import type { HistorySearch } from "../history/history-search-port";
+import type { AdminClaims } from "../identity/admin-claim";
 import type { IdentityDirectory } from "../identity/identity-directory";
 import type { IdentityResolver } from "../identity/sender-identity";
 import type { AuditTrail } from "../kernel/audit";
@@ -41,6 +42,8 @@ export type TurnServices = {
   readonly spend?: SpendGate;
   /** The session registry (`/session`); absent = the command says it is unavailable. */
   readonly sessionAdmin?: SessionAdmin;
+  /** The first admin's one-time codes (`/claim`); absent = the command says it is unavailable. */
+  readonly claims?: AdminClaims;
   /** Resolves after `ms` milliseconds (deadlines of side calls such as the follow-up rewrite); absent = no such calls. */
   readonly after?: (ms: number) => Promise<void>;
   /**

@@ -85,6 +85,11 @@ export type InboundEvent = {
   readonly reply: ReplyHandle;
   /** Ms since epoch when the Worker accepted the event. */
   readonly receivedAt: number;
+  /**
+   * The SHA-256 digest of the one-time admin code a `/claim <code>` message carried, taken
+   * before the code was masked (identity/admin-claim.ts); absent for every other message.
+   */
+  readonly claimDigest?: string;
   /** The wire payload as received (parsed JSON), kept for the message log's raw_json. */
   readonly raw: unknown;
 };

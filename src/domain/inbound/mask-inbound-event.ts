@@ -7,6 +7,7 @@
  * Nothing downstream (inbox, message log and its index, identity observations, recent turns,
  * dreaming journal, the model provider) sees the secret.
  */
+import { claimDigestIn } from "../identity/admin-claim";
 import { findSensitiveData, maskRanges, maskSensitiveData, type TextRange } from "../privacy/credentials";
 import type { InboundAttachment, InboundEvent, InboundSender } from "./inbound-event";
 
@@ -25,8 +26,13 @@ const MENTION_MARKUP =
 
 export function maskInboundEvent(event: InboundEvent): InboundEvent {
   const message = event.message;
+  // A claim code is a credential like any other and is masked below; only its digest, which
+  // is what the claim store keeps too, goes on to the turn. A digest that came in is dropped.
+  const { claimDigest: _ignored, ...rest } = event;
+  const digest = message ? claimDigestIn(message.text) : null;
   return {
-    ...event,
+    ...rest,
+    ...(digest === null ? {} : { claimDigest: digest }),
     sender: event.sender ? maskSender(event.sender) : null,
     message: message
       ? {

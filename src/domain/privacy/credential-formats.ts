@@ -37,6 +37,8 @@ export const FORMAT_RULES: readonly FormatRule[] = [
     "private-key",
     String.raw`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|$)`,
   ),
+  // Akasha's own one-time admin claim codes (identity/admin-claim.ts), cut short or not.
+  rule("akasha-claim", `${START}akc_[A-Za-z0-9]{8,}${END}`, "giu"),
   // secretlint-rule-anthropic (before OpenAI: both start with `sk-`).
   rule("anthropic", String.raw`${START}sk-ant-(?:api|admin|oat)\d{2}-[A-Za-z0-9_-]{20,}${END}`),
   // secretlint-rule-openai: sk-, sk-proj-, sk-svcacct-, sk-admin- (and the many sk- keys of
