@@ -7,6 +7,19 @@ import { CommanderError } from "commander";
 import { CliError, command as define } from "./lib/args.mjs";
 
 export const COMMANDS = {
+  doctor: {
+    summary: "检查部署并给出修复命令：密钥、迁移、webhook、管理员、关注的群、模型、向量索引",
+    load: () => import("./cli/doctor.mjs"),
+  },
+  admins: {
+    summary: "管理员：list、add、remove、claim（首位管理员的一次性口令）",
+    load: () => import("./cli/admins.mjs"),
+  },
+  follow: { summary: "关注的群（保存聊天记录）：list、add、remove", load: () => import("./cli/follow.mjs") },
+  settings: {
+    summary: "行为设置：get、set、unset（整体校验、审计）",
+    load: () => import("./cli/settings.mjs"),
+  },
   status: { summary: "health, counts, today's spend, embeddings", load: () => import("./cli/status.mjs") },
   chats: { summary: "the chat registry", load: () => import("./cli/chats.mjs") },
   messages: {

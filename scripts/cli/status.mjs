@@ -3,6 +3,15 @@ import { command as define, withApiOptions } from "../lib/args.mjs";
 import { client } from "./admin-api.mjs";
 import { againstCap, bytes, output } from "./format.mjs";
 
+/** An embedding model as the API reports it ({ id, version, dims }) → `local-hash@1-512, 512 dims`. */
+export function modelName(model) {
+  if (typeof model === "string") return model;
+  if (model === null || typeof model !== "object") return "?";
+  const id = typeof model.id === "string" ? model.id : typeof model.model === "string" ? model.model : "?";
+  const version = typeof model.version === "string" ? `@${model.version}` : "";
+  return `${id}${version}${typeof model.dims === "number" ? `, ${model.dims} dims` : ""}`;
+}
+
 export function renderStatus(s) {
   const st = s.stats;
   const active = st.memoryByKind.filter((m) => m.status === "active").reduce((n, m) => n + m.items, 0);
@@ -16,9 +25,7 @@ export function renderStatus(s) {
     );
   for (const m of s.embeddings?.models ?? [])
     lines.push(
-      `embeddings ${m.key} (${m.model?.model ?? m.model}, ${m.index}${m.read ? ", read" : ""}): ${Object.entries(
-        m,
-      )
+      `embeddings ${m.key} (${modelName(m.model)}, ${m.index}${m.read ? ", read" : ""}): ${Object.entries(m)
         .filter(([k, v]) => typeof v === "number" && !["dims"].includes(k))
         .map(([k, v]) => `${k} ${v}`)
         .join(", ")}`,
