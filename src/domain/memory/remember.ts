@@ -74,7 +74,12 @@ export type Remembered = {
 export type RememberError =
   | { readonly kind: "invalid"; readonly field: string; readonly reason: string }
   | { readonly kind: "credential"; readonly reason: string }
-  | { readonly kind: "not-writable"; readonly reason: string };
+  | { readonly kind: "not-writable"; readonly reason: string }
+  /**
+   * The store kept fewer new items than were written: the chat's storage is off
+   * (`/session store <id> off`), which drops every insert (docs/sessions.md#commands).
+   */
+  | { readonly kind: "not-stored"; readonly stored: number; readonly of: number; readonly reason: string };
 
 export async function remember(
   store: MemoryStore,
@@ -118,7 +123,9 @@ export async function remember(
   }
 
   const { out, ...writes } = plan;
-  await store.commit({
+  if (out.length === 0)
+    return err({ kind: "not-writable", reason: "none of it belongs to a scope this chat may write" });
+  const report = await store.commit({
     runId: req.runId,
     chatKey: req.chatKey,
     at: req.now,
@@ -126,6 +133,18 @@ export async function remember(
     archive: [],
     ...writes,
   });
+  // A retried run was applied before; otherwise the answer says only what the store kept.
+  const wanted = writes.inserts.length;
+  if (report.ok && report.value.inserted < wanted)
+    return err({
+      kind: "not-stored",
+      stored: report.value.inserted,
+      of: wanted,
+      reason:
+        report.value.inserted === 0
+          ? "storage is off for this chat: nothing was stored"
+          : `only ${report.value.inserted} of ${wanted} items were stored`,
+    });
   return ok(out);
 }
 
@@ -274,7 +293,7 @@ export async function forget(
   ) {
     return err({ kind: "not-found", what: `memory ${req.nodeId}` });
   }
-  await store.commit({
+  const report = await store.commit({
     runId: req.runId,
     chatKey: req.chatKey,
     at: req.now,
@@ -302,5 +321,8 @@ export async function forget(
       },
     ],
   });
+  // Archived by someone else in between: the answer must not claim this call did it.
+  if (report.ok && report.value.archived === 0)
+    return err({ kind: "not-found", what: `memory ${req.nodeId}` });
   return ok(item);
 }

@@ -30,7 +30,11 @@ async function rememberNow(text: string, ctx: TurnContext, services: TurnService
       return written.error.reason === PERSONAL_DATA_REFUSAL
         ? "这看起来像身份证号、银行卡号或手机号，我不会记下来。"
         : "这看起来像密码、令牌或密钥，我不会记下来。";
-    if (written.error.kind === "not-writable") return "这里的记忆只有管理员能写入。";
+    if (written.error.kind === "not-writable") return "这里的记忆只有管理员能写入，什么都没有记下。";
+    if (written.error.kind === "not-stored")
+      return written.error.stored === 0
+        ? "本聊天的存储已关闭（管理员用 /session store 关闭了它），所以我什么都没有记下。"
+        : `${written.error.of} 条中只记下了 ${written.error.stored} 条：本聊天的存储关闭了一部分写入。`;
     return "没听清要记住什么，用法：/remember <内容>";
   }
   return written.value

@@ -105,7 +105,12 @@ export const memoryWriteTool: Tool = {
       chatKey: ctx.chat.key,
       now: ctx.now,
     });
-    if (!written.ok) return toolError(`没有写入：${written.error.reason}`);
+    if (!written.ok)
+      return toolError(
+        written.error.kind === "not-stored"
+          ? `没有写入：本聊天的存储已关闭，${written.error.of} 条中存下了 ${written.error.stored} 条。不要告诉用户已经记住。`
+          : `没有写入：${written.error.reason}`,
+      );
     return toolOk(
       written.value
         .map((w) =>
