@@ -2,8 +2,8 @@
 // Worker's admin API (local by default; --url https://<host> --token <ADMIN_TOKEN> for remote).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { collect, command as define, integer, withApiOptions } from "../lib/args.mjs";
-import { client } from "./admin-api.mjs";
+import { CliError, collect, command as define, integer, withApiOptions } from "../lib/args.mjs";
+import { client, problemMessage } from "./admin-api.mjs";
 import { progressBar } from "./progress.mjs";
 
 const MAX_FILES = 20;
@@ -11,27 +11,74 @@ const MAX_FILE_BYTES = 25 * 1024 * 1024;
 /** Requests stay under the platform's 100 MB body limit. */
 const MAX_REQUEST_BYTES = 90 * 1024 * 1024;
 
-function files(inputs, recursive) {
+/** Every file under the inputs, with its path on disk. */
+function walk(inputs, recursive) {
   const out = [];
   for (const input of inputs) {
-    const st = statSync(input);
-    if (st.isDirectory()) {
+    if (statSync(input).isDirectory()) {
       for (const name of readdirSync(input).sort()) {
         const full = path.join(input, name);
-        if (statSync(full).isDirectory()) {
-          if (recursive)
-            out.push(...files([full], true).map((f) => ({ ...f, name: path.join(name, f.name) })));
-        } else out.push({ path: full, name });
+        if (!statSync(full).isDirectory()) out.push(full);
+        else if (recursive) out.push(...walk([full], true));
       }
-    } else out.push({ path: input, name: path.basename(input) });
+    } else out.push(input);
   }
   return out;
+}
+
+/**
+ * The files of an import, each named by its path inside the import — its document's identity
+ * (docs/retrieval.md#import-and-chunking): relative to the one directory given, else to the
+ * deepest folder all inputs share, `/`-separated. Two files under one name are refused.
+ */
+export function files(inputs, recursive) {
+  const all = walk(inputs, recursive);
+  const single = inputs.length === 1 && statSync(inputs[0]).isDirectory();
+  const base = single ? path.resolve(inputs[0]) : commonFolder(all.map((f) => path.dirname(path.resolve(f))));
+  const named = all.map((f) => ({
+    path: f,
+    name: path.relative(base, path.resolve(f)).split(path.sep).join("/"),
+  }));
+  const seen = new Map();
+  for (const f of named) {
+    if (seen.has(f.name))
+      throw new CliError(`${seen.get(f.name)} 和 ${f.path} 在导入中同名（${f.name}），什么都没有导入`);
+    seen.set(f.name, f.path);
+  }
+  return named;
+}
+
+function commonFolder(folders) {
+  if (folders.length === 0) return process.cwd();
+  let parts = folders[0].split(path.sep);
+  for (const f of folders.slice(1)) {
+    const other = f.split(path.sep);
+    let i = 0;
+    while (i < parts.length && parts[i] === other[i]) i++;
+    parts = parts.slice(0, i);
+  }
+  return parts.join(path.sep) || path.sep;
+}
+
+/** The collection exists, or is created with --create, or the import stops naming the fix. */
+async function ensureCollection(api, name, o) {
+  const found = await api.request("GET", `/kb/collections/${encodeURIComponent(name)}`);
+  if (found.ok) return;
+  if (found.status !== 404) throw new CliError(problemMessage(found.status, found.json), 1);
+  if (!o.create)
+    throw new CliError(
+      `知识库 ${name} 不存在，什么都没有导入：先运行 npm run akasha -- kb create ${name}，或加 --create 导入时创建`,
+      1,
+    );
+  await api.call("POST", "/kb/collections", { name });
+  if (!o.json) console.log(`已创建知识库 ${name}`);
 }
 
 const print = (x) => console.log(JSON.stringify(x, null, 2));
 
 async function importFiles(api, name, inputs, o) {
   const all = files(inputs, o.recursive === true);
+  await ensureCollection(api, name, o);
   const bar = progressBar(o, "files");
   bar.update(0, all.length);
   const lines = [];
@@ -135,7 +182,8 @@ export function command(name = "kb") {
         .description("import files (batches of ≤ 20 files, ≤ 25 MiB each)")
         .argument("<name>")
         .argument("<inputs...>", "files or directories")
-        .option("--recursive", "descend into subdirectories"),
+        .option("--recursive", "descend into subdirectories")
+        .option("--create", "create the collection when it does not exist"),
     ).action(async (collection, inputs, o) => {
       process.exitCode = await importFiles(client(o), collection, inputs, o);
     }),

@@ -172,8 +172,22 @@ export async function importFiles(
       field: "files",
       reason: `at most ${IMPORT_LIMITS.maxFiles} files per batch`,
     });
+  // A document's identity is its path inside the import: two files of one batch under one
+  // name would replace each other, so the batch is refused before anything is read.
+  const names = files.map((f) => visibleText(f.name));
+  const twice = [...new Set(names.filter((n, i) => names.indexOf(n) !== i))];
+  if (twice.length > 0)
+    return err({
+      kind: "invalid",
+      field: "files",
+      reason: `two files are named ${twice.slice(0, 3).join(", ")}; send each document under its path inside the import (sub/readme.md, other/readme.md)`,
+    });
   const collection = await deps.store.getCollection(collectionName);
-  if (!collection) return err({ kind: "not-found", what: `collection ${collectionName}` });
+  if (!collection)
+    return err({
+      kind: "not-found",
+      what: `collection ${collectionName} (create it first: npm run akasha -- kb create ${collectionName}, or import with --create)`,
+    });
   const results: FileResult[] = [];
   for (const file of files) {
     try {
