@@ -13,7 +13,9 @@ import { say } from "../support/turns";
 
 const memoryRows = async (text: string) =>
   (
-    await env.DB.prepare("SELECT text FROM nodes WHERE node_type = 'memory' AND status = 'active' AND text LIKE ?1")
+    await env.DB.prepare(
+      "SELECT raw_text AS text FROM nodes WHERE node_type = 'memory' AND status = 'active' AND raw_text LIKE ?1",
+    )
       .bind(`%${text}%`)
       .all<{ text: string }>()
   ).results.map((r) => r.text);
@@ -77,10 +79,16 @@ describe("the other commands", () => {
     expect,
   }) => {
     const before = await env.DB.prepare("SELECT value FROM settings WHERE key = 'config'").first();
-    const links = async () => (await env.DB.prepare("SELECT count(*) AS n FROM person_accounts").first<{ n: number }>())?.n;
+    const links = async () =>
+      (await env.DB.prepare("SELECT count(*) AS n FROM person_accounts").first<{ n: number }>())?.n;
     const linksBefore = await links();
     const group = `RG${uid()}`;
-    for (const text of ["/follow", "/unfollow", "/identity link qq:user:X alice", "/session store qq:group:X off"])
+    for (const text of [
+      "/follow",
+      "/unfollow",
+      "/identity link qq:user:X alice",
+      "/session store qq:group:X off",
+    ])
       expect(await inGroup(group, "MEMBER", text)).toContain("⛔");
     expect(await inPrivate("MEMBER", "/claim akc_aaaaaaaaaaaaaaaaaaaaaaaa")).toContain("⛔");
     expect(await env.DB.prepare("SELECT value FROM settings WHERE key = 'config'").first()).toEqual(before);

@@ -16,8 +16,8 @@ describe("knowledge import identity", () => {
       ["guide/readme.md", "imported"],
       ["api/readme.md", "imported"],
     ]);
-    const shown = await json<{ documents: { source: string }[] }>(`/api/kb/collections/${name}`);
-    expect(shown.documents.map((d) => d.source).sort()).toEqual(["api/readme.md", "guide/readme.md"]);
+    const shown = await json<{ documents: { sourceId: string }[] }>(`/api/kb/collections/${name}`);
+    expect(shown.documents.map((d) => d.sourceId).sort()).toEqual(["api/readme.md", "guide/readme.md"]);
   });
 
   it("refuses a batch that names one document twice, importing none of it", async ({ expect }) => {

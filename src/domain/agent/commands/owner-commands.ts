@@ -46,7 +46,7 @@ const REDEMPTION: Record<Exclude<ClaimRedemption, "redeemed">, string> = {
 export const claimCommand: Command = {
   name: "claim",
   usage: "/claim <口令>",
-  summary: "（仅限首位管理员，私聊）用 npm run akasha -- admins claim 生成的一次性口令成为管理员",
+  summary: "首位管理员：私聊发送 npm run akasha -- admins claim 给出的一次性口令（只在还没有管理员时有效）",
   async run(_args, ctx, services) {
     const account = ctx.sender?.account ?? null;
     const audit = (outcome: AuditOutcome, cause: string) =>
