@@ -35,7 +35,8 @@ describe("memory scope isolation", () => {
     expect(forA.recalled.find((r) => r.text.includes("火锅"))).toMatchObject({
       scope: `chat:qq:private:${A}`,
       kind: "preference",
-      sensitivity: "public",
+      // Learned in A's private chat: private by origin (docs/memory.md#private-by-origin).
+      sensitivity: "private",
     });
   });
 

@@ -67,7 +67,7 @@ describe("only an admin writes the global scope", () => {
   }) => {
     const tag = shortId();
     const reply = await inPrivate(A, `/remember 决定下个月离职去${tag}`);
-    expect(reply).toContain("（本聊天）");
+    expect(reply).toContain("（本聊天，只会在本聊天里提起");
     expect(await scopesOfText(tag)).toEqual([`chat:qq:private:${A}`]);
     // The query names the tag; the stored text is what must not come back.
     const stored = `去${tag}`;
@@ -91,9 +91,9 @@ describe("only an admin writes the global scope", () => {
     );
   });
 
-  it("an admin's explicit /remember of a decision is global", async ({ expect }) => {
+  it("an admin's explicit /remember of a decision marked global in a group is global", async ({ expect }) => {
     const tag = shortId();
-    const reply = await inPrivate(ADMIN, `/remember 决定周一${tag}改到十点`);
+    const reply = await inGroup(ADMIN, `/remember 全局：决定周一${tag}改到十点`);
     expect(reply).toContain("（全局）");
     expect(await scopesOfText(tag)).toEqual(["global:__global__"]);
     expect(everything(await preview({ chat: `qq:private:${B}`, text: `例会 ${tag}` }))).toContain(

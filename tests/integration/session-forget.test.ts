@@ -74,6 +74,7 @@ async function fill(chat: string, tag: string, shared: string) {
       scope: parseScopeKey(scope) as Scope,
       text: `今天聊了摘要 ${tag}`,
       sensitivity: "public",
+      sensitivitySource: "dream",
       evidence: {
         session: chat,
         messageIds: [],

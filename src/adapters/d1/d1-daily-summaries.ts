@@ -79,7 +79,7 @@ export class D1DailySummaries implements DailySummaryStore {
             `INSERT INTO nodes (node_id, node_type, source_type, source_id, scope_type, scope_id, kind, title, raw_text,
                retrieval_text, retrieval_tokens, metadata, provenance, importance, confidence, sensitivity,
                sensitivity_source, portable, status, content_hash, created_at, updated_at)
-             VALUES (?, 'summary', 'conversation', ?, 'chat', ?, 'summary', ?, ?, ?, ?, ?, ?, 0.5, 0.8, ?, 'dream', 0, 'active', ?, ?, ?)
+             VALUES (?, 'summary', 'conversation', ?, 'chat', ?, 'summary', ?, ?, ?, ?, ?, ?, 0.5, 0.8, ?, ?, 0, 'active', ?, ?, ?)
              ON CONFLICT (node_id) DO NOTHING`,
           )
           .bind(
@@ -93,6 +93,7 @@ export class D1DailySummaries implements DailySummaryStore {
             JSON.stringify({ day: s.day, method: s.method, messages: s.messageCount, portable: false }),
             JSON.stringify(provenance),
             s.sensitivity,
+            s.sensitivitySource,
             await memoryContentHash(s.text),
             r.dayEnd,
             r.at,

@@ -446,7 +446,7 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
         `INSERT INTO nodes (node_id, node_type, source_type, source_id, scope_type, scope_id, kind, title, raw_text,
            retrieval_text, retrieval_tokens, metadata, provenance, importance, confidence, sensitivity,
            sensitivity_source, portable, status, content_hash, created_at, updated_at)
-         VALUES (?, 'summary', 'conversation', ?, ?, ?, 'summary', NULL, ?, ?, ?, '{}', ?, 0.5, 0.8, ?, 'dream', 0, 'active', ?, ?, ?)
+         VALUES (?, 'summary', 'conversation', ?, ?, ?, 'summary', NULL, ?, ?, ?, '{}', ?, 0.5, 0.8, ?, ?, 0, 'active', ?, ?, ?)
          ON CONFLICT (node_id) DO NOTHING`,
       )
       .bind(
@@ -459,6 +459,7 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
         indexText(s.text),
         JSON.stringify(s.evidence),
         s.sensitivity,
+        s.sensitivitySource,
         await memoryContentHash(s.text),
         at,
         at,

@@ -10,6 +10,7 @@ import { identityCommand } from "./commands/identity-commands";
 import { rememberCommand, rememberIntent, resetCommand } from "./commands/memory-commands";
 import { claimCommand, whoamiCommand } from "./commands/owner-commands";
 import { sessionCommand } from "./commands/session-command";
+import { shareCommand } from "./commands/share-command";
 import { historyRecall } from "./context-provider";
 import { knowledgeCatalogue } from "./knowledge-catalogue";
 import { knowledgeRecall } from "./knowledge-recall";
@@ -38,6 +39,7 @@ export function defaultTurnRegistry(logger: Logger = silentLogger): TurnRegistry
     helpCommand(() => commands),
     pingCommand,
     rememberCommand,
+    shareCommand,
     resetCommand,
     whoamiCommand,
     claimCommand,

@@ -5,18 +5,23 @@
  */
 import type { SenderIdentity } from "../identity/sender-identity";
 import type { ChatLinks } from "../memory/memory-store";
+import { globalRequested } from "../memory/origin";
 import type { RecallDeps } from "../memory/recall";
 import { type ScopeInput, type TurnScopes, turnScopes } from "../memory/scope";
 import type { TurnContext } from "./turn-context";
 import type { TurnServices } from "./turn-services";
 
 export async function scopeInputOf(ctx: TurnContext, services: TurnServices): Promise<ScopeInput> {
-  return chatScopeInput(services.memory.links, {
+  const input = await chatScopeInput(services.memory.links, {
     chat: ctx.chat.key,
     session: ctx.session ?? ctx.chat.key,
     identity: ctx.identity,
     writesGlobal: ctx.senderIsAdmin === true,
   });
+  // The global marker counts only in the admin's own message (a command's text included),
+  // never in what the model writes.
+  const said = ctx.text.replace(/^(?:\s*@\S+)*\s*\/\S+\s*/u, "");
+  return { ...input, globalOnPurpose: ctx.senderIsAdmin === true && globalRequested(said) };
 }
 
 /**

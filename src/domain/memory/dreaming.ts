@@ -27,6 +27,7 @@ import {
 } from "./memory";
 import type { CandidateRecord, MemoryStore, MemoryUpdate, SummaryNode } from "./memory-store";
 import { extractWithModel, type ModelTurn } from "./model-extractor";
+import { learnedInPrivate, originSensitivity, shareRequested } from "./origin";
 import { boosted } from "./remember";
 import { extractStatements } from "./rule-extractor";
 import {
@@ -44,7 +45,6 @@ import {
   isBarePrivacyMarker,
   neverStored,
   outranks,
-  resolveSensitivity,
   stricter,
 } from "./sensitivity";
 import { type Speaker, speakerOf } from "./speaker-name";
@@ -122,7 +122,7 @@ export async function dream(input: DreamInput, deps: DreamDeps): Promise<Result<
     includesScope(writable, r),
   );
   const existing = await deps.store.listActive({ scopes: shown, limit: EXISTING_LIMIT });
-  const privateChat = /:(private|dm):/.test(input.session);
+  const privateChat = learnedInPrivate(input.session);
 
   // 1. Extract.
   const extracted = await extract(input, turns, existing, deps);
@@ -227,7 +227,7 @@ type RunMemo = {
 /** A candidate with its source turn, placed: its tag, its scope and the levels read there. */
 type Placed = {
   readonly evidence: MemoryEvidence;
-  readonly tag: ReturnType<typeof resolveSensitivity>;
+  readonly tag: ReturnType<typeof originSensitivity>;
   readonly scope: Scope;
   readonly levels: readonly Sensitivity[];
   readonly key: string;
@@ -300,13 +300,16 @@ function reject(input: DreamInput, base: CandidateBase, source: MarkedTurn | nul
 
 /** The candidate's tag (its words, its turn's and the model's hint), scope and readable levels. */
 function place(input: DreamInput, c: Candidate, source: MarkedTurn, privateChat: boolean): Placed {
-  const tag = resolveSensitivity({
+  // In a private chat at least private (origin.ts), whatever the turn's words or the model's hint.
+  const tag = originSensitivity({
+    session: input.session,
     explicit: source.explicitSensitivity ?? explicitSensitivity(source.text),
     automatic: [
       dreamSensitivity(c.text, { privateChat }),
       dreamSensitivity(source.text, { privateChat }),
       c.hint ?? "public",
     ],
+    shared: shareRequested(source.text),
   });
   const scopeInput = { session: input.session, identity: source.identity };
   const scope = scopeForKind(c.kind, scopeInput, tag.sensitivity);
@@ -584,7 +587,9 @@ function summaryNode(
     nodeId: memoryNodeId(input.runId, "summary"),
     scope,
     text,
-    sensitivity: privateChat ? "private" : dreamSensitivity(text, { privateChat }),
+    ...(privateChat
+      ? { sensitivity: "private" as const, sensitivitySource: "origin" as const }
+      : { sensitivity: dreamSensitivity(text, { privateChat }), sensitivitySource: "dream" as const }),
     evidence: {
       session: input.session,
       messageIds: users.map((t) => t.messageId).filter((id): id is string => id !== null),

@@ -73,6 +73,8 @@ export type SummaryNode = {
   readonly scope: Scope;
   readonly text: string;
   readonly sensitivity: Sensitivity;
+  /** `origin` for a private chat's summary (private whatever it says), else `dream`. */
+  readonly sensitivitySource: "dream" | "origin";
   readonly evidence: MemoryEvidence;
 };
 

@@ -7,8 +7,12 @@ import { type MemoryKind, type Scope, type ScopeKey, scopeKey } from "./scope";
 import type { Sensitivity } from "./sensitivity-level";
 
 export { isSensitivity, SENSITIVITIES, type Sensitivity } from "./sensitivity-level";
-/** Who set the sensitivity: the schema default, dreaming's tagger, or the person explicitly. */
-export type SensitivitySource = "default" | "dream" | "explicit";
+/**
+ * Who set the sensitivity: the schema default, dreaming's tagger, where it was learned (a
+ * person's private chat: `origin`, docs/memory.md#private-by-origin), or the person (or an
+ * admin) explicitly.
+ */
+export type SensitivitySource = "default" | "dream" | "origin" | "explicit";
 export type MemoryStatus = "active" | "archived" | "superseded";
 export type MemoryOrigin = "dream" | "explicit" | "tool";
 

@@ -18,6 +18,7 @@ import {
   type Sensitivity,
 } from "./memory";
 import type { CandidateRecord, MemoryStore, MemoryUpdate } from "./memory-store";
+import { learnedInPrivate, originSensitivity, withoutGlobalMarker, withoutShareMarkers } from "./origin";
 import { classifyExplicit, type Extracted } from "./rule-extractor";
 import {
   includesScope,
@@ -35,7 +36,7 @@ import {
   neverStored,
   outranks,
   refusalFor,
-  resolveSensitivity,
+  type SensitivityTag,
   stripPrivacyPhrases,
 } from "./sensitivity";
 import type { Speaker } from "./speaker-name";
@@ -54,8 +55,14 @@ export type RememberRequest = {
   /** The model's kind (memory_write); absent → classified by the rules. */
   readonly kind?: MemoryKind;
   readonly importance?: number;
-  /** memory_write's sensitivity parameter: explicit. */
+  /** memory_write's sensitivity parameter: explicit, but never below private in a private chat. */
   readonly sensitivity?: Sensitivity;
+  /**
+   * The person's own message carries a share marker ("可以告诉大家", origin.ts): in their private
+   * chat the item is then public. For a command it is read from the command's text; for
+   * memory_write from the person's message, never from the model's words. Absent = false.
+   */
+  readonly shared?: boolean;
   readonly scopes: ScopeInput;
   readonly speaker: Speaker;
   readonly account: string | null;
@@ -103,7 +110,7 @@ export async function remember(
   };
   for (const s of read.value.statements) {
     if (!isMemoryKind(s.kind)) continue;
-    const tag = resolveSensitivity({ explicit: read.value.explicit, automatic: [read.value.automatic] });
+    const tag = read.value.tag;
     const scope: Scope = scopeForKind(s.kind, req.scopes, tag.sensitivity);
     if (!includesScope(writable, scope)) continue;
     const record = {
@@ -150,12 +157,12 @@ export async function remember(
 
 /**
  * What the request asks to remember, before any scope is chosen: refused when empty, too long,
- * a credential, or holding no statement; with the sensitivity its words set (`explicit`) and
- * the one the automatic tagger gives it.
+ * a credential, or holding no statement; with its tag (origin.ts): in a shared chat the person's
+ * privacy request or the model's argument, else the automatic tagger — a model's "public" never
+ * lowers what the tagger noticed; in a private chat at least private, public only by the
+ * person's share marker.
  */
-function readStatements(
-  req: RememberRequest,
-): Result<{ statements: Extracted[]; explicit: Sensitivity | null; automatic: Sensitivity }, RememberError> {
+function readStatements(req: RememberRequest): Result<{ statements: Extracted[]; tag: Tag }, RememberError> {
   const raw = req.text.trim();
   if (raw === "") return err({ kind: "invalid", field: "text", reason: "is empty" });
   if ([...raw].length > 500)
@@ -163,19 +170,27 @@ function readStatements(
   if (neverStored(raw)) {
     return err({ kind: "credential", reason: refusalFor(raw) });
   }
-  const privateChat = /:(private|dm):/.test(req.scopes.session);
+  const privateChat = learnedInPrivate(req.scopes.session);
   const automatic = dreamSensitivity(raw, { privateChat });
   // A privacy phrase is the person's own word. The model's `sensitivity` counts as explicit
   // too, but a model-supplied "public" cannot lower what the automatic tagger noticed.
   const explicit =
     explicitSensitivity(raw) ??
     (req.sensitivity === "public" && automatic !== "public" ? null : (req.sensitivity ?? null));
+  const tag = originSensitivity({
+    session: req.scopes.session,
+    explicit,
+    automatic: [automatic],
+    shared: req.shared === true,
+  });
+  // The person's own markers are instructions, not what to remember.
+  const said = req.origin === "explicit" ? withoutGlobalMarker(withoutShareMarkers(raw)) : raw;
   const statements: Extracted[] = req.kind
-    ? [{ kind: req.kind, text: stripPrivacyPhrases(raw) || raw, importance: 0.6, subjectKey: null }]
-    : classifyExplicit(raw, req.speaker);
+    ? [{ kind: req.kind, text: stripPrivacyPhrases(said) || said, importance: 0.6, subjectKey: null }]
+    : classifyExplicit(said, req.speaker);
   if (statements.length === 0)
     return err({ kind: "invalid", field: "text", reason: "has nothing to remember" });
-  return ok({ statements, explicit, automatic });
+  return ok({ statements, tag });
 }
 
 /** The writes of one remember call, gathered statement by statement and committed at once. */
@@ -188,7 +203,7 @@ type WritePlan = {
 };
 
 type CandidateBase = Omit<CandidateRecord, "decision" | "reason" | "nodeId" | "targetNodeId">;
-type Tag = ReturnType<typeof resolveSensitivity>;
+type Tag = SensitivityTag;
 
 /**
  * One statement, in the scope already chosen for it (`record.scope`): a duplicate of an item

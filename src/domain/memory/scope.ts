@@ -73,6 +73,12 @@ export type ScopeInput = {
    * the turn layer — never by the model — and never set by dreaming. Absent = false.
    */
   readonly writesGlobal?: boolean;
+  /**
+   * The admin's own message carries the explicit global marker ("全局：…", origin.ts): only then
+   * does a shared kind written by `writesGlobal` go global, and only from a shared chat.
+   * Absent = false: a kind alone never makes an item global.
+   */
+  readonly globalOnPurpose?: boolean;
 };
 
 /**
@@ -115,9 +121,10 @@ export function personalScope(input: ScopeInput): Scope {
 
 /**
  * Kind → scope (docs/memory.md#kind-to-scope). Personal kinds → `personalScope`; chat rules → the session
- * scope; shared kinds → global only when an admin writes them (`writesGlobal`) and they are
- * public, since global is read in every chat and pinned into every prompt; everyone else's
- * shared kinds, and dreaming's, stay in the chat they were said in.
+ * scope; shared kinds → global only on purpose: an admin's write (`writesGlobal`) whose message
+ * carries the global marker (`globalOnPurpose`), in a shared chat, of a public item — global is
+ * read in every chat and pinned into every prompt. Everything else, dreaming's included, stays
+ * in the chat it was said in; what a private chat learns is private and never goes global.
  */
 export function scopeForKind(
   kind: string,
@@ -126,8 +133,10 @@ export function scopeForKind(
 ): Scope {
   const session = resolveScopeFromSession(input.session);
   if (isPersonalKind(kind)) return personalScope(input);
-  if (isGlobalKind(kind))
-    return input.writesGlobal === true && sensitivity === "public" ? GLOBAL_SCOPE : session;
+  if (isGlobalKind(kind)) {
+    const onPurpose = input.writesGlobal === true && input.globalOnPurpose === true;
+    return onPurpose && sensitivity === "public" && !isOneToOneKey(input.session) ? GLOBAL_SCOPE : session;
+  }
   return session;
 }
 

@@ -1,7 +1,8 @@
 /**
- * Sensitivity tagging (docs/memory.md#sensitivity). Three sources, in rank order:
- * `explicit` (the person said so, or memory_write's parameter) outranks `dream` (the
- * conservative automatic tagger) which outranks `default` (public, nothing noticed).
+ * Sensitivity tagging (docs/memory.md#sensitivity). Four sources, in rank order:
+ * `explicit` (the person said so, or memory_write's parameter) outranks `origin` (learned in a
+ * person's private chat, origin.ts) which outranks `dream` (the conservative automatic tagger)
+ * which outranks `default` (public, nothing noticed).
  * Credentials (tokens, cookies, keys, passwords) are never stored at all.
  */
 import { CREDENTIAL_MASK, containsCredential } from "../privacy/credentials";
@@ -10,7 +11,8 @@ import { isBarePrivacyRequest, privacyRequest, withoutPrivacyRequests } from "..
 import type { Sensitivity, SensitivitySource } from "./memory";
 
 const RANK: Record<Sensitivity, number> = { public: 0, private: 1, secret_like: 2 };
-const SOURCE_RANK: Record<SensitivitySource, number> = { default: 0, dream: 1, explicit: 2 };
+/** Where it was learned outranks what dreaming noticed: only the person or an admin lowers it. */
+const SOURCE_RANK: Record<SensitivitySource, number> = { default: 0, dream: 1, origin: 2, explicit: 3 };
 
 export const stricter = (a: Sensitivity, b: Sensitivity): Sensitivity => (RANK[a] >= RANK[b] ? a : b);
 

@@ -36,6 +36,8 @@ export type DailySummary = {
   readonly text: string;
   readonly method: "model" | "extractive";
   readonly sensitivity: Sensitivity;
+  /** `origin` for a private chat's day (private by origin, docs/memory.md#private-by-origin), else `dream`. */
+  readonly sensitivitySource: "dream" | "origin";
   readonly messageIds: readonly string[];
   readonly messageCount: number;
 };
@@ -165,7 +167,12 @@ export async function summarizeDay(
       day: input.day,
       text,
       method,
-      sensitivity: privateChat ? "private" : dreamSensitivity(text, { privateChat: false }),
+      ...(privateChat
+        ? { sensitivity: "private" as const, sensitivitySource: "origin" as const }
+        : {
+            sensitivity: dreamSensitivity(text, { privateChat: false }),
+            sensitivitySource: "dream" as const,
+          }),
       messageIds: ids,
       messageCount: input.messages.length,
     },

@@ -71,11 +71,23 @@ describe("only an admin writes the global scope", () => {
     },
   );
 
-  it("memory_write of a decision by an admin goes global", async ({ expect }) => {
+  it("memory_write of a decision by an admin goes global only when the admin's message in a group says so", async ({
+    expect,
+  }) => {
     const memory = new InMemoryMemory();
-    const ctx = context("qq:private:ADMIN_OPENID", ADMIN, "记一下", withIdentity(), { account: ADMIN });
-    await runTurn(ctx, ports(write("decision", "周一例会改到十点"), memory), registry());
-    expect(memory.items.map((m) => scopeKey(m.scope))).toEqual(["global:__global__"]);
+    const inGroup = context("qq:group:G1", ADMIN, "全局：记一下", withIdentity(), { account: ADMIN });
+    await runTurn(inGroup, ports(write("decision", "周一例会改到十点"), memory), registry());
+    const unmarked = context("qq:group:G1", ADMIN, "记一下", withIdentity(), { account: ADMIN });
+    await runTurn(unmarked, ports(write("decision", "周二例会改到十点"), memory), registry());
+    const inPrivate = context("qq:private:ADMIN_OPENID", ADMIN, "全局：记一下", withIdentity(), {
+      account: ADMIN,
+    });
+    await runTurn(inPrivate, ports(write("decision", "周三例会改到十点"), memory), registry());
+    expect(memory.items.map((m) => scopeKey(m.scope))).toEqual([
+      "global:__global__",
+      "chat:qq:group:G1",
+      "chat:qq:private:ADMIN_OPENID",
+    ]);
   });
 
   it("a model that claims admin in its arguments still writes to the chat", async ({ expect }) => {
@@ -111,8 +123,12 @@ describe("only an admin writes the global scope", () => {
     const memory = new InMemoryMemory();
     const ctx = context("qq:private:A", "qq:user:A", "/remember 决定下个月离职去杭州", DEFAULT_SETTINGS);
     const result = await runTurn(ctx, ports(new ScriptedChatModel([]), memory), registry());
-    expect(memory.items.map((m) => [scopeKey(m.scope), m.kind])).toEqual([["chat:qq:private:A", "decision"]]);
-    expect(result.ok && result.value.replies.join()).toContain("（本聊天）");
+    expect(memory.items.map((m) => [scopeKey(m.scope), m.kind, m.sensitivity])).toEqual([
+      ["chat:qq:private:A", "decision", "private"],
+    ]);
+    expect(result.ok && result.value.replies.join()).toContain(
+      "（本聊天，只会在本聊天里提起；要公开请发 /share m_",
+    );
   });
 
   it("a member cannot forget a global item", async ({ expect }) => {

@@ -75,10 +75,13 @@ describe("dream (rules, offline)", () => {
     expect(store.runs.has(`dream:${A}:1-3`)).toBe(true);
   });
 
-  it("tags personal matters from a private chat private, by dreaming", async ({ expect }) => {
+  it("tags what a private chat says private by origin, whatever its wording", async ({ expect }) => {
     const store = new InMemoryMemory();
-    await dream(input([turn("我的老板是王总")]), deps(store));
-    expect(store.items[0]).toMatchObject({ sensitivity: "private", sensitivitySource: "dream" });
+    await dream(input([turn("我的老板是王总"), turn("我喜欢摇滚乐")]), deps(store));
+    expect(store.items.map((m) => [m.sensitivity, m.sensitivitySource])).toEqual([
+      ["private", "origin"],
+      ["private", "origin"],
+    ]);
   });
 
   it("applies a bare privacy request to the speaker's previous message, explicitly", async ({ expect }) => {

@@ -33,7 +33,8 @@ describe("remember", () => {
         text: "小明喜欢猫",
       }),
     ]);
-    // A shared kind stays in the chat it was said in, unless an admin writes it.
+    // A shared kind stays in the chat it was said in, unless an admin writes it global on
+    // purpose in a shared chat; in a private chat not even then.
     const decision = await remember(store, request("我们决定周五发布"));
     expect(decision.ok && scopeKey(decision.value[0]?.item.scope ?? { type: "chat", id: "" })).toBe(
       "chat:qq:private:A",
@@ -41,10 +42,20 @@ describe("remember", () => {
     const byAdmin = await remember(
       store,
       request("我们决定周六发布", {
-        scopes: { session: "qq:private:A", identity: null, writesGlobal: true },
+        scopes: { session: "qq:private:A", identity: null, writesGlobal: true, globalOnPurpose: true },
       }),
     );
     expect(byAdmin.ok && scopeKey(byAdmin.value[0]?.item.scope ?? { type: "chat", id: "" })).toBe(
+      "chat:qq:private:A",
+    );
+    const inGroup = await remember(
+      store,
+      request("我们决定周日发布", {
+        scopes: { session: "qq:group:G", identity: null, writesGlobal: true, globalOnPurpose: true },
+        chatKey: "qq:group:G",
+      }),
+    );
+    expect(inGroup.ok && scopeKey(inGroup.value[0]?.item.scope ?? { type: "chat", id: "" })).toBe(
       "global:__global__",
     );
   });
@@ -83,9 +94,28 @@ describe("remember", () => {
       store,
       request("小明的身份证快过期了", { origin: "tool", kind: "fact", sensitivity: "public" }),
     );
+    // In a shared chat, today's rules; the same writes in a private chat are at least private by origin.
+    const group = { scopes: { session: "qq:group:G", identity: null }, chatKey: "qq:group:G" };
+    await remember(
+      store,
+      request("小明对芒果过敏", { origin: "tool", kind: "fact", sensitivity: "private", ...group }),
+    );
+    await remember(
+      store,
+      request("小明的身份证下个月到期", { origin: "tool", kind: "fact", sensitivity: "public", ...group }),
+    );
+    await remember(
+      store,
+      request("小明喜欢爬山", { origin: "tool", kind: "fact", sensitivity: "public", ...group }),
+    );
+    await remember(store, request("小明喜欢游泳", { origin: "tool", kind: "fact", sensitivity: "public" }));
     expect(store.items.map((m) => [m.sensitivity, m.sensitivitySource])).toEqual([
       ["private", "explicit"],
+      ["secret_like", "origin"],
+      ["private", "explicit"],
       ["secret_like", "dream"],
+      ["public", "explicit"],
+      ["private", "origin"],
     ]);
   });
 

@@ -58,11 +58,18 @@ describe("scopeForKind", () => {
   });
 
   it.for(["decision", "procedure", "warning", "summary"])(
-    "%s goes global only for an admin's write, and a rule never does",
+    "%s goes global only for an admin's write marked global in a shared chat, and a rule never does",
     (kind, { expect }) => {
-      expect(scopeKey(scopeForKind(kind, { ...chat, writesGlobal: true }))).toBe("global:__global__");
+      const group = { session: "qq:group:G1", identity: null };
+      const onPurpose = { writesGlobal: true, globalOnPurpose: true };
+      expect(scopeKey(scopeForKind(kind, { ...group, ...onPurpose }))).toBe("global:__global__");
+      // An admin's write without the marker, or a marker without admin rights, stays in the chat.
+      expect(scopeKey(scopeForKind(kind, { ...group, writesGlobal: true }))).toBe("chat:qq:group:G1");
+      expect(scopeKey(scopeForKind(kind, { ...group, globalOnPurpose: true }))).toBe("chat:qq:group:G1");
+      // Nothing said in a private chat goes global, marker or not.
+      expect(scopeKey(scopeForKind(kind, { ...chat, ...onPurpose }))).toBe("chat:qq:private:U1");
       expect(scopeKey(scopeForKind(kind, { ...chat, writesGlobal: false }))).toBe("chat:qq:private:U1");
-      expect(scopeKey(scopeForKind("rule", { ...chat, writesGlobal: true }))).toBe("chat:qq:private:U1");
+      expect(scopeKey(scopeForKind("rule", { ...group, ...onPurpose }))).toBe("chat:qq:group:G1");
     },
   );
 
@@ -70,6 +77,15 @@ describe("scopeForKind", () => {
     expect(scopeKey(scopeForKind("decision", { ...chat, writesGlobal: true }, "private"))).toBe(
       "chat:qq:private:U1",
     );
+    expect(
+      scopeKey(
+        scopeForKind(
+          "decision",
+          { session: "qq:group:G1", identity: null, writesGlobal: true, globalOnPurpose: true },
+          "private",
+        ),
+      ),
+    ).toBe("chat:qq:group:G1");
     expect(scopeKey(scopeForKind("warning", { session: "qq:group:G1", identity: null }, "secret_like"))).toBe(
       "chat:qq:group:G1",
     );

@@ -1,4 +1,5 @@
 /** `/remember`, `/reset` and the plain-language "记住…" / "remember that …" intent. */
+import { learnedInPrivate, shareRequested } from "../../memory/origin";
 import { remember } from "../../memory/remember";
 import { explicitRequest } from "../../memory/rule-extractor";
 import { type Scope, sameScope, scopeLabel } from "../../memory/scope";
@@ -17,6 +18,7 @@ async function rememberNow(text: string, ctx: TurnContext, services: TurnService
   const written = await remember(services.memory.store, {
     text,
     origin: "explicit",
+    shared: shareRequested(text),
     scopes: input,
     speaker: speakerOf(ctx),
     account: ctx.sender?.account ?? null,
@@ -37,13 +39,17 @@ async function rememberNow(text: string, ctx: TurnContext, services: TurnService
         : `${written.error.of} 条中只记下了 ${written.error.stored} 条：本聊天的存储关闭了一部分写入。`;
     return "没听清要记住什么，用法：/remember <内容>";
   }
+  const privateChat = learnedInPrivate(input.session);
   return written.value
     .map((w) => {
       const where = scopeLabel(w.item.scope, scopes.session);
       const secret = w.item.sensitivity === "public" ? "" : `，${whereItStays(w.item.scope, scopes.session)}`;
+      // Said to its owner alone: how to make it shareable on purpose.
+      const howToShare =
+        privateChat && w.item.sensitivity !== "public" ? `；要公开请发 /share ${w.item.nodeId}` : "";
       return w.decision === "duplicate"
-        ? `这个我已经记得了：${w.item.text}${secret}`
-        : `好的，记住了：${w.item.text}（${where}${secret}）`;
+        ? `这个我已经记得了：${w.item.text}${secret}${howToShare}`
+        : `好的，记住了：${w.item.text}（${where}${secret}${howToShare}）`;
     })
     .join("\n");
 }
@@ -61,7 +67,8 @@ function whereItStays(scope: Scope, session: Scope): string {
 export const rememberCommand: Command = {
   name: "remember",
   usage: "/remember <内容>",
-  summary: "马上记住一件事（加“别告诉别人”则只在你的私聊或本聊天里提起）",
+  summary:
+    "马上记住一件事（私聊里记的只在你的私聊里提起，加“可以告诉大家”才公开；群里加“别告诉别人”则只在你的私聊或本聊天里提起）",
   async run(args, ctx, services) {
     if (args.trim() === "") return "用法：/remember <内容>，例如 /remember 我喜欢猫";
     return rememberNow(args, ctx, services);

@@ -4,6 +4,7 @@
  * scopes the turn may write (docs/memory.md#scopes, docs/invariants.md#no-scope-parameter).
  */
 import { isSensitivity } from "../../memory/memory";
+import { shareRequested } from "../../memory/origin";
 import { recallMemory } from "../../memory/recall";
 import { forget, remember } from "../../memory/remember";
 import { isMemoryKind, MEMORY_KINDS, scopeLabel } from "../../memory/scope";
@@ -61,7 +62,8 @@ export const memoryWriteTool: Tool = {
     name: "memory_write",
     description:
       "把值得长期记住的一件事写进记忆。用第三人称写清楚是谁。存放位置由系统根据 kind 决定。" +
-      "对方要求保密或不要在别处提起时，sensitivity 设为 secret_like 或 private。不要写入密码、令牌等凭据。",
+      "对方要求保密或不要在别处提起时，sensitivity 设为 secret_like 或 private。私聊里记下的一律只在对方的私聊里提起，" +
+      "除非对方自己说可以告诉大家。不要写入密码、令牌等凭据。",
     parameters: {
       type: "object",
       properties: {
@@ -97,6 +99,8 @@ export const memoryWriteTool: Tool = {
       kind,
       ...(typeof importance === "number" ? { importance } : {}),
       ...(isSensitivity(sensitivity) ? { sensitivity } : {}),
+      // Only the person's own message can make a private chat's item public, never the model.
+      shared: shareRequested(ctx.text),
       scopes: input,
       speaker: speakerOf(ctx),
       account: ctx.sender?.account ?? null,
