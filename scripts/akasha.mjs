@@ -40,6 +40,10 @@ export const COMMANDS = {
     summary: "move chat-specific global memory into its chat's scope",
     load: () => import("./cli/scope-migration.mjs"),
   },
+  "private-origin": {
+    summary: "re-mark memory learned in private chats as private; list global items from them",
+    load: () => import("./cli/private-origin.mjs"),
+  },
   "sensitivity-backfill": {
     summary: "make default-sourced private memory public",
     load: () => import("./cli/sensitivity-backfill.mjs"),

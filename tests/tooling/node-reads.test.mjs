@@ -55,6 +55,7 @@ const ALLOWED = {
   "src/adapters/d1/owner-migrations/scope-migration-sql.ts#INSPECT_SQL": "an owner migration's plan",
   "src/adapters/d1/owner-migrations/sensitivity-backfill-sql.ts#BACKFILL_INSPECT_SQL":
     "an owner migration's plan",
+  "src/adapters/d1/owner-migrations/private-origin-sql.ts#ORIGIN_INSPECT_SQL": "an owner migration's plan",
   // Maintenance: what it reads goes into derived caches or counts, never to a chat.
   "src/adapters/d1/d1-embedding-store.ts#D1EmbeddingStore.missing": "embeddings refresh: texts to embed",
   "src/adapters/d1/d1-embedding-store.ts#D1EmbeddingStore.stale": "embeddings refresh: vectors to replace",
