@@ -4,6 +4,7 @@ import { beforeAll, describe, it, vi } from "vitest";
 import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import type { ContextProvider } from "../../src/domain/agent/context-provider";
 import type { SenderIdentity } from "../../src/domain/identity/sender-identity";
+import { PRIVATE_BY_ORIGIN_RULE } from "../../src/domain/memory/origin";
 import {
   auditRows,
   c2cBodyWithIdentity,
@@ -95,7 +96,7 @@ describe("/identity through the webhook", () => {
     const adminChat = `qq:private:${ADMIN_MEMBER}`;
     const asAdmin = (text: string) => say(c2cBodyWithIdentity({ user: ADMIN_MEMBER, text }), adminChat);
     const linked = await asAdmin(`/identity link qq:user:${ownerInGroup} owner`);
-    expect(linked).toBe(`已将 qq:user:${ownerInGroup} 关联到人物 owner。`);
+    expect(linked).toBe(`已将 qq:user:${ownerInGroup} 关联到人物 owner。${PRIVATE_BY_ORIGIN_RULE}`);
     expect(await linkRow(`qq:user:${ownerInGroup}`)).toMatchObject({
       person_id: "owner",
       source: "admin",

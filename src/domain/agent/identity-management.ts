@@ -3,6 +3,7 @@
  * `identity_manage` tool: check the gate, run the operation, audit it, answer in text.
  * Every use is audited, refusals and mistakes included.
  */
+
 import { gateFor } from "../authorization/authorization-gate";
 import { isOneToOneKey } from "../chat/chat-address";
 import {
@@ -13,6 +14,7 @@ import {
   whois,
 } from "../identity/identity-admin";
 import type { AuditOutcome } from "../kernel/audit";
+import { PRIVATE_BY_ORIGIN_RULE } from "../memory/origin";
 import type { TurnContext } from "./turn-context";
 import type { TurnServices } from "./turn-services";
 
@@ -76,7 +78,8 @@ export async function manageIdentity(
       const was = previous === null ? "" : previous === personId ? "（本来就是）" : `（之前：${previous}）`;
       return {
         ok: true,
-        text: `已将 ${account} 关联到人物 ${personId}${created ? "（新建人物）" : ""}${was}。`,
+        // The link gives the person's private chats each other's items: say what stays there.
+        text: `已将 ${account} 关联到人物 ${personId}${created ? "（新建人物）" : ""}${was}。${PRIVATE_BY_ORIGIN_RULE}`,
       };
     }
     case "unlink": {

@@ -14,6 +14,10 @@ import { detectionText, originalSpan } from "../text/detection-text";
 import type { Sensitivity } from "./memory";
 import { explicitSensitivity, resolveSensitivity, type SensitivityTag, stricter } from "./sensitivity";
 
+/** The rule in the words owners and admins read: on a link's confirmation and in the README. */
+export const PRIVATE_BY_ORIGIN_RULE =
+  "私聊里告诉我的事只在本人的私聊里提起，群里不会提起，除非本人发 /share 或说“可以告诉大家”。";
+
 /** Whether an item written from this session (a chat key, or a chat key with a lane) is learned in private. */
 export const learnedInPrivate = (session: string): boolean => isOneToOneKey(session);
 

@@ -168,7 +168,7 @@ export async function runSessionOperation(op: SessionOperation, deps: SessionOpD
         : "";
       return {
         ok: true,
-        text: `已把 ${name(b.session)} 并入 ${name(a.session)} 的记忆组 ${a.session.clusterId}：此后组内会话互相可读记忆（条目保留原归属，unlink 即刻恢复隔离）。${warn}`,
+        text: `已把 ${name(b.session)} 并入 ${name(a.session)} 的记忆组 ${a.session.clusterId}：此后组内会话互相可读公开记忆（条目保留原归属，unlink 即刻恢复隔离；私聊里学到的只留在私聊）。${warn}`,
         data: { cluster: a.session.clusterId, exposures },
       };
     }

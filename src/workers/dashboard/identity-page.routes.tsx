@@ -1,6 +1,8 @@
 /** The Identity page and its link/unlink forms (the admin guard has checked the CSRF token). */
+
 import { type Context, Hono } from "hono";
 import type { DomainError } from "../../domain/kernel/result";
+import { PRIVATE_BY_ORIGIN_RULE } from "../../domain/memory/origin";
 import type { SessionOperation } from "../../domain/sessions/session-operation";
 import { requestLine } from "../admin-input/request-line";
 import type { AppEnv } from "../app-env";
@@ -43,7 +45,8 @@ export const identityPageRoutes = new Hono<AppEnv>()
       return identityPage(c, { error: "account and person are required", typed });
     const linked = await c.get("services").identity.link(typed.account, typed.person);
     if (!linked.ok) return identityPage(c, { error: said(linked.error), typed });
-    const notice = `Linked ${linked.value.account} to ${linked.value.personId}.`;
+    // What the link does not open: a person's private-chat items stay in their private chats.
+    const notice = `Linked ${linked.value.account} to ${linked.value.personId}. ${PRIVATE_BY_ORIGIN_RULE}`;
     return c.redirect(`/admin/identity?notice=${encodeURIComponent(notice)}`, 303);
   })
   .post("/unlink", async (c) => {

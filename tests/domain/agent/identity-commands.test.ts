@@ -5,6 +5,7 @@ import { runTurn } from "../../../src/domain/agent/turn";
 import type { TurnContext } from "../../../src/domain/agent/turn-context";
 import type { Settings } from "../../../src/domain/config/settings";
 import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
+import { PRIVATE_BY_ORIGIN_RULE } from "../../../src/domain/memory/origin";
 import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { InMemoryIdentityDirectory } from "../../fakes/in-memory-identity-directory";
 import { messageEvent } from "../../fakes/inbound";
@@ -89,7 +90,7 @@ describe("/identity", () => {
   it("links, looks up and unlinks accounts for an admin, auditing each step", async ({ expect }) => {
     const directory = new InMemoryIdentityDirectory();
     const linked = await command(ADMIN, "/identity link qq:user:MEMBER_G1 owner", directory);
-    expect(linked.reply).toBe("已将 qq:user:MEMBER_G1 关联到人物 owner。");
+    expect(linked.reply).toBe(`已将 qq:user:MEMBER_G1 关联到人物 owner。${PRIVATE_BY_ORIGIN_RULE}`);
     expect(linked.audit).toEqual([
       {
         action: "identity.link",
@@ -129,7 +130,7 @@ describe("/identity", () => {
 
   it("creates a person an admin names for the first time", async ({ expect }) => {
     const { reply, directory } = await command(ADMIN, "/identity link qq:user:NEW bob");
-    expect(reply).toBe("已将 qq:user:NEW 关联到人物 bob（新建人物）。");
+    expect(reply).toBe(`已将 qq:user:NEW 关联到人物 bob（新建人物）。${PRIVATE_BY_ORIGIN_RULE}`);
     expect(directory.persons.get("bob")).toMatchObject({ origin: "admin" });
   });
 
