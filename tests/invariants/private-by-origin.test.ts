@@ -139,6 +139,12 @@ describe("what a person tells the bot privately stays in their private chats", (
     await toolTurn(ALICE_PRIVATE, ALICE_P, [
       { name: "memory_write", args: { kind: "fact", text: written, sensitivity: "public" } },
     ]);
+    // The finding: the offline bot said it in the group when the person asked there.
+    const answer = await inGroup(ALICE_G, `我在准备考研${tag}吗`);
+    expect({ asked: answer.includes(asked), written: answer.includes(written) }).toEqual({
+      asked: false,
+      written: false,
+    });
     const seen = await groupSees(ALICE_G, `考研 ${tag}`);
     expect({ asked: seen.includes(asked), written: seen.includes(written) }).toEqual({
       asked: false,
