@@ -51,7 +51,8 @@ describe("dreaming in the chat object", () => {
     });
     expect(rows.map((r) => [r.raw_text, r.scope_type, r.sensitivity])).toEqual([
       // QQ events carry no display name here: the openid is shortened in memory text.
-      [`用户${user.slice(0, 4)}喜欢爬山`, "chat", "public"],
+      // Learned in a private chat: private by origin (docs/memory.md#private-by-origin).
+      [`用户${user.slice(0, 4)}喜欢爬山`, "chat", "private"],
       [`用户${user.slice(0, 4)}的老板是王总`, "chat", "private"],
     ]);
     const candidates = await env.DB.prepare(
