@@ -9,7 +9,7 @@
 // same searches in the private chat find it.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it, vi } from "vitest";
-import { chatSessionServices } from "../../src/composition/chat-session-services";
+import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import { shareRequested } from "../../src/domain/memory/origin";
 import type { ModelRequest, ModelResponse } from "../../src/domain/model/chat-model";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
@@ -117,8 +117,8 @@ beforeAll(async () => {
 
 /** Every chat object's model is `model` (mocks are restored after each test by the config). */
 function scriptedModel() {
-  const real = chatSessionServices.create.bind(chatSessionServices);
-  vi.spyOn(chatSessionServices, "create").mockImplementation((e) => ({ ...real(e), model }));
+  const real = chatObjectServices.create.bind(chatObjectServices);
+  vi.spyOn(chatObjectServices, "create").mockImplementation((e) => ({ ...real(e), model }));
 }
 
 async function say(body: string, chatKey: string): Promise<string> {
