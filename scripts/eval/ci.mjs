@@ -3,7 +3,9 @@
 // falls below its minimum, set a few points under what was measured when the settings were
 // chosen (docs/decisions/0172-local-model-settings-and-quality-guard.md), so a later change
 // cannot silently lose what the model gained. One evaluation at a time; the datasets' folder is
-// AKASHA_EVAL_DATA (scripts/eval/data-dir.mjs) and must exist: a guard that cannot run fails.
+// AKASHA_EVAL_DATA (scripts/eval/data-dir.mjs) and must exist: a guard that cannot run fails,
+// except under `--if-data`, which CI passes because a fresh clone may have no datasets' folder
+// beside it: then the guard says loudly that it did not run and the run goes on.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -34,6 +36,12 @@ export const GUARDED = [
 
 function main() {
   const missing = GUARDED.flatMap((s) => s.args.filter((a) => a.startsWith(data) && !existsSync(a)));
+  if (missing.length > 0 && process.argv.includes("--if-data")) {
+    console.error(
+      `eval:ci NOT RUN: datasets not found (${missing.join(", ")}); set AKASHA_EVAL_DATA to their folder to run the quality guard`,
+    );
+    process.exit(0);
+  }
   if (missing.length > 0) {
     console.error(
       `eval:ci: datasets not found (${missing.join(", ")}); set AKASHA_EVAL_DATA to their folder`,
