@@ -333,7 +333,9 @@ export const DEFAULT_SETTINGS: Settings = {
       hintSharpness: 0,
       headingWeight: 3,
       documentEvidence: 0,
-      readWholeTokens: 1200,
+      // Off: a small collection read whole came back unranked and whole for any question, so
+      // nothing was never found in it (docs/decisions/0260-small-collections-are-ranked.md).
+      readWholeTokens: 0,
       // Off: forced on over the Vue docs it lost top-1 questions on every set written apart,
       // and at 100k passages its wider window was most of kb_search's time
       // (docs/decisions/0025-two-stage-search-off-by-default.md).
