@@ -4,9 +4,8 @@
  * tree, and the embeddings status and rebuild. The HTTP details (multipart, size caps) stay in
  * the route; everything else the API and the Knowledge page do is here.
  */
-import { D1AuditLog } from "../../adapters/d1/d1-audit-log";
 import type { SettingsSource } from "../../domain/config/settings-source";
-import { type DomainError, err, ok, type Result } from "../../domain/kernel/result";
+import { type DomainError, ok, type Result } from "../../domain/kernel/result";
 import { validateCollectionName } from "../../domain/knowledge/collection";
 import type { SourceFile } from "../../domain/knowledge/document";
 import { importFiles } from "../../domain/knowledge/import-documents";
@@ -16,11 +15,11 @@ import {
   readContext,
   searchKnowledge,
 } from "../../domain/knowledge/knowledge-search";
-import { modelKey } from "../../domain/retrieval/ports";
 import { visibleText, withoutFormatCharacters } from "../../domain/text/visible-text";
-import { createKnowledgeServices } from "../shared/knowledge-services";
 import type { AdminRequest } from "./admin-request";
 import { apiSearchQuery } from "./api-query-rewrite";
+import { type KnowledgeContext, knowledgeContext } from "./knowledge-context";
+import { knowledgeEmbeddings } from "./knowledge-embeddings";
 
 export type { CollectionInfo, StoredDocument } from "../../domain/knowledge/collection";
 export type { ContextNode } from "../../domain/retrieval/context-node";
@@ -42,22 +41,12 @@ export type KnowledgeQuery = {
 };
 
 export function knowledgeService(env: Env, who: AdminRequest, source: SettingsSource) {
-  const log = new D1AuditLog(env.DB);
-  /** Every change to the knowledge base is audited with the acting admin. */
-  const audit = (action: string, collection: string, detail: Record<string, unknown>) =>
-    log.record({
-      at: Date.now(),
-      actor: who.actor,
-      action,
-      chatKey: null,
-      target: `collection:${collection}`,
-      detail,
-    });
-  const open = async () => {
-    const settings = await source.current();
-    return { settings, kb: createKnowledgeServices(env, settings) };
-  };
+  const context = knowledgeContext(env, who, source);
+  return { ...collections(context), ...reads(context), ...knowledgeEmbeddings(context) };
+}
 
+/** Collections and documents: listing, creating, importing and removing, each change audited. */
+function collections({ audit, open }: KnowledgeContext) {
   return {
     collections: async () => (await open()).kb.store.listCollections(),
 
@@ -124,7 +113,12 @@ export function knowledgeService(env: Env, who: AdminRequest, source: SettingsSo
       await audit("kb.document.delete", collection, { source: sourceId, nodes: removed.nodeIds.length });
       return removed.nodeIds.length;
     },
+  };
+}
 
+/** Search with the follow-up rewrite, and reading a node's context. */
+function reads({ env, open }: KnowledgeContext) {
+  return {
     /** Searches the given collections (all by default) after the follow-up rewrite, with the search profile. */
     async search(ask: KnowledgeQuery) {
       const { settings, kb } = await open();
@@ -161,69 +155,6 @@ export function knowledgeService(env: Env, who: AdminRequest, source: SettingsSo
       const { kb } = await open();
       const collections = (await kb.store.listCollections()).map((x) => x.name);
       return readContext(kb.retrieval.store, { nodeId, mode, collections });
-    },
-
-    async embeddingsStatus() {
-      const { settings, kb } = await open();
-      const models = [];
-      for (const s of kb.maintained()) {
-        models.push({
-          key: s.key,
-          model: s.embedder.model,
-          index: s.index.external ? "vectorize" : "brute-force (D1)",
-          read: s.key === settings.knowledge.embeddings.read,
-          ...(await kb.embeddings.status(s.embedder.model)),
-        });
-      }
-      const inUse = new Set(kb.maintained().map((m) => modelKey(m.embedder.model)));
-      /** Every version with stored vectors; one not in use can be retired (`embeddings retire`). */
-      const stored = (await kb.embeddings.versions()).map((v) => {
-        const model = `${v.id}@${v.version}`;
-        return { model, vectors: v.vectors, inUse: inUse.has(model) };
-      });
-      return {
-        read: settings.knowledge.embeddings.read,
-        write: settings.knowledge.embeddings.write,
-        models,
-        stored,
-      };
-    },
-
-    /** Deletes the stored vectors of a `model@version` nothing reads or writes any more; audited. */
-    async retire(model: string): Promise<Result<{ model: string; deleted: number }, DomainError>> {
-      const { kb } = await open();
-      if (kb.maintained().some((m) => modelKey(m.embedder.model) === model))
-        return err({
-          kind: "invalid",
-          field: "model",
-          reason: `${model} is read or written by the current settings; switch away from it first`,
-        });
-      const at = model.lastIndexOf("@");
-      const version = { id: model.slice(0, at), version: model.slice(at + 1) };
-      const stored = await kb.embeddings.versions();
-      if (!stored.some((v) => v.id === version.id && v.version === version.version))
-        return err({ kind: "not-found", what: `stored vectors of ${model}` });
-      const deleted = await kb.embeddings.dropVersion(version);
-      await log.record({
-        at: Date.now(),
-        actor: who.actor,
-        action: "embeddings.retire",
-        chatKey: null,
-        target: `embeddings:${model}`,
-        detail: { deleted },
-      });
-      return ok({ model, deleted });
-    },
-
-    /** Embeds what is missing, up to `limit`; `resync` first forgets what the external index holds. */
-    async rebuild(limit: number, resync: boolean) {
-      const { kb } = await open();
-      if (resync) {
-        for (const s of kb.maintained())
-          if (s.index.external) await kb.embeddings.forgetAll(s.embedder.model);
-      }
-      const reports = await kb.refresh(limit);
-      return { reports, done: reports.every((r) => "done" in r && r.done) };
     },
   };
 }

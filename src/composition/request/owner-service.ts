@@ -8,7 +8,7 @@ import { D1AdminClaims } from "../../adapters/d1/d1-admin-claims";
 import { D1AuditLog } from "../../adapters/d1/d1-audit-log";
 import { isOneToOne, parseChatKey } from "../../domain/chat/chat-address";
 import { changeList, type ListChange } from "../../domain/config/setting-lists";
-import type { SettingsError } from "../../domain/config/settings";
+import type { Settings, SettingsError } from "../../domain/config/settings";
 import { saveSettingsEdit } from "../../domain/config/settings-admin";
 import {
   effectiveSettings,
@@ -78,6 +78,7 @@ export function ownerService(env: Env, who: AdminRequest, source: SettingsSource
     return effective.ok ? ok({ layers: read.value, settings: effective.value.settings }) : effective;
   };
 
+  const context = { admin, claims, by, layers, current };
   return {
     /** The effective admins and identity switch, and which of them AKASHA_CONFIG declares. */
     async admins() {
@@ -125,65 +126,88 @@ export function ownerService(env: Env, who: AdminRequest, source: SettingsSource
      * Sets (`value` given) or removes (`value` undefined) one dotted path of the stored layer,
      * validated whole; `before` and `after` are the effective values.
      */
-    async setPath(pathText: string, value: unknown): Promise<Result<PathResult, OwnerError>> {
-      const path = parseSettingPath(pathText);
-      if (!path.ok) return path;
-      const read = await layers();
-      if (!read.ok) return read;
-      const was = effectiveSettings(read.value);
-      const before = was.ok ? valueAt(was.value.settings, path.value).value : undefined;
-      const edit =
-        value === undefined
-          ? unsetStoredValue(read.value, path.value)
-          : setStoredValue(read.value, path.value, value);
-      if (!edit.ok) return edit;
-      const after = valueAt(edit.value.effective, path.value);
-      if (value !== undefined && !after.found)
-        return err({ kind: "invalid", field: pathText, reason: "is not a setting" });
-      const unchanged = JSON.stringify(read.value.stored ?? {}) === JSON.stringify(edit.value.stored);
-      const result = { path: pathText, before, after: after.value, changed: !unchanged };
-      if (unchanged) return ok(result);
-      const shown = (v: unknown) => (JSON.stringify(v) ?? "null").slice(0, 200);
-      const extra = { before: shown(before), after: shown(after.value) };
-      const action = value === undefined ? "unset" : "set";
-      const saved = await saveSettingsEdit(
-        admin,
-        read.value,
-        edit.value,
-        { action, path: pathText, extra },
-        by(),
-      );
-      return saved ? ok(result) : err(STALE);
-    },
+    setPath: (pathText: string, value: unknown) => setPath(context, pathText, value),
 
     /**
      * A one-time code for the first admin, refused once any admin is declared. Only its digest
      * is stored; the code is in this answer and nowhere else. Earlier pending codes are revoked.
      */
-    async issueClaim(): Promise<Result<{ code: string; expiresAt: number }, OwnerError>> {
-      const now = await current();
-      if (!now.ok) return now;
-      if (now.value.settings.identity.admins.length > 0)
-        return err({
-          kind: "conflict",
-          reason:
-            "an admin is already declared; an existing admin adds others with: npm run akasha -- admins add <account>",
-        });
-      const code = formatClaimCode(crypto.getRandomValues(new Uint8Array(CLAIM_CODE_BYTES)));
-      const at = Date.now();
-      const expiresAt = at + CLAIM_CODE_TTL_MS;
-      await claims.issue({ digest: claimDigest(code), at, expiresAt });
-      await new D1AuditLog(env.DB).record({
-        at,
-        actor: who.actor,
-        action: "admins.claim_code",
-        chatKey: null,
-        target: "identity.admins",
-        detail: { via: who.via, expiresAt },
-      });
-      return ok({ code, expiresAt });
-    },
+    issueClaim: () => issueClaim(env, who, context),
   };
 }
 
 export type OwnerService = ReturnType<typeof ownerService>;
+
+/** What the owner's operations share: the settings write path, the claim codes, the acting admin. */
+type OwnerContext = {
+  readonly admin: ReturnType<typeof d1SettingsAdmin>;
+  readonly claims: D1AdminClaims;
+  readonly by: () => { actor: string; via: AdminRequest["via"]; at: number };
+  readonly layers: () => Promise<Result<SettingsLayers, OwnerError>>;
+  readonly current: () => Promise<Result<{ layers: SettingsLayers; settings: Settings }, OwnerError>>;
+};
+
+/** Sets or removes one dotted path of the stored layer (see `setPath` of the service). */
+async function setPath(
+  { admin, by, layers }: OwnerContext,
+  pathText: string,
+  value: unknown,
+): Promise<Result<PathResult, OwnerError>> {
+  const path = parseSettingPath(pathText);
+  if (!path.ok) return path;
+  const read = await layers();
+  if (!read.ok) return read;
+  const was = effectiveSettings(read.value);
+  const before = was.ok ? valueAt(was.value.settings, path.value).value : undefined;
+  const edit =
+    value === undefined
+      ? unsetStoredValue(read.value, path.value)
+      : setStoredValue(read.value, path.value, value);
+  if (!edit.ok) return edit;
+  const after = valueAt(edit.value.effective, path.value);
+  if (value !== undefined && !after.found)
+    return err({ kind: "invalid", field: pathText, reason: "is not a setting" });
+  const unchanged = JSON.stringify(read.value.stored ?? {}) === JSON.stringify(edit.value.stored);
+  const result = { path: pathText, before, after: after.value, changed: !unchanged };
+  if (unchanged) return ok(result);
+  const shown = (v: unknown) => (JSON.stringify(v) ?? "null").slice(0, 200);
+  const extra = { before: shown(before), after: shown(after.value) };
+  const action = value === undefined ? "unset" : "set";
+  const saved = await saveSettingsEdit(
+    admin,
+    read.value,
+    edit.value,
+    { action, path: pathText, extra },
+    by(),
+  );
+  return saved ? ok(result) : err(STALE);
+}
+
+/** Issues the first admin's one-time claim code (see `issueClaim` of the service). */
+async function issueClaim(
+  env: Env,
+  who: AdminRequest,
+  { claims, current }: OwnerContext,
+): Promise<Result<{ code: string; expiresAt: number }, OwnerError>> {
+  const now = await current();
+  if (!now.ok) return now;
+  if (now.value.settings.identity.admins.length > 0)
+    return err({
+      kind: "conflict",
+      reason:
+        "an admin is already declared; an existing admin adds others with: npm run akasha -- admins add <account>",
+    });
+  const code = formatClaimCode(crypto.getRandomValues(new Uint8Array(CLAIM_CODE_BYTES)));
+  const at = Date.now();
+  const expiresAt = at + CLAIM_CODE_TTL_MS;
+  await claims.issue({ digest: claimDigest(code), at, expiresAt });
+  await new D1AuditLog(env.DB).record({
+    at,
+    actor: who.actor,
+    action: "admins.claim_code",
+    chatKey: null,
+    target: "identity.admins",
+    detail: { via: who.via, expiresAt },
+  });
+  return ok({ code, expiresAt });
+}
