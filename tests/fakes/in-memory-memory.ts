@@ -78,6 +78,7 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
     limit: number;
     minImportance?: number;
     kinds?: readonly string[];
+    authors?: readonly string[];
   }) {
     return this.items
       .filter(
@@ -85,7 +86,8 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
           m.status === "active" &&
           scopeAllows(q.scopes, m) &&
           m.importance >= (q.minImportance ?? 0) &&
-          (!q.kinds || q.kinds.includes(m.kind)),
+          (!q.kinds || q.kinds.includes(m.kind)) &&
+          (!q.authors || q.authors.includes(m.evidence?.account ?? "")),
       )
       .sort((a, b) => b.importance - a.importance || b.updatedAt - a.updatedAt)
       .slice(0, q.limit);

@@ -274,26 +274,32 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
     limit: number;
     minImportance?: number;
     kinds?: readonly string[];
+    authors?: readonly string[];
   }): Promise<MemoryItem[]> {
     if (q.limit <= 0 || q.scopes.length === 0) return [];
+    if (q.authors?.length === 0) return [];
     const limit = Math.min(q.limit, 500);
     const kinds = (q.kinds ?? []).slice(0, 10);
     const arms = gateArms(gateEntries(q.scopes));
     if (arms.length === 0) return [];
-    // ?1 the floor, ?2 the limit, ?3… the kinds; each arm's own scope values after them.
+    // ?1 the floor, ?2 the limit, ?3… the kinds, then the authors; each arm's own scope values after them.
     let next = 3 + kinds.length;
     const kindSql = kinds.length > 0 ? `AND n.kind IN (${kinds.map((_, i) => `?${3 + i}`).join(", ")})` : "";
+    const authors = q.authors ? [JSON.stringify(q.authors.slice(0, 20))] : [];
+    const authorSql = q.authors
+      ? `AND n.provenance ->> '$.account' IN (SELECT value FROM json_each(?${next++}))`
+      : "";
     const sql = arms
       .map((arm) => {
         const sqlOf = arm.sql.replace(/\?/g, () => `?${next++}`);
         return `SELECT * FROM (SELECT ${COLUMNS} FROM nodes n
-           WHERE ${sqlOf} AND n.node_type = 'memory' AND n.status = 'active' AND n.importance >= ?1 ${kindSql}
+           WHERE ${sqlOf} AND n.node_type = 'memory' AND n.status = 'active' AND n.importance >= ?1 ${kindSql} ${authorSql}
            ORDER BY n.importance DESC, n.updated_at DESC LIMIT ?2)`;
       })
       .join(" UNION ALL ");
     const { results } = await this.#db
       .prepare(sql)
-      .bind(q.minImportance ?? 0, limit, ...kinds, ...arms.flatMap((a) => a.binds))
+      .bind(q.minImportance ?? 0, limit, ...kinds, ...authors, ...arms.flatMap((a) => a.binds))
       .all<Row>();
     // A scope listed twice (at different levels) gives its rows twice.
     const unique = [...new Map(results.map((r) => [r.node_id, r] as const)).values()];

@@ -8,6 +8,7 @@ import { helpCommand, pingCommand } from "./commands/basic-commands";
 import { followCommand, unfollowCommand } from "./commands/follow-commands";
 import { identityCommand } from "./commands/identity-commands";
 import { rememberCommand, rememberIntent, resetCommand } from "./commands/memory-commands";
+import { forgetCommand, memoryListCommand } from "./commands/own-memory-commands";
 import { claimCommand, whoamiCommand } from "./commands/owner-commands";
 import { sessionCommand } from "./commands/session-command";
 import { shareCommand } from "./commands/share-command";
@@ -40,6 +41,8 @@ export function defaultTurnRegistry(logger: Logger = silentLogger): TurnRegistry
     pingCommand,
     rememberCommand,
     shareCommand,
+    memoryListCommand,
+    forgetCommand,
     resetCommand,
     whoamiCommand,
     claimCommand,

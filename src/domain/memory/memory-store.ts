@@ -113,6 +113,8 @@ export interface MemoryStore {
     limit: number;
     minImportance?: number;
     kinds?: readonly string[];
+    /** Only items whose evidence names one of these accounts (what a person said themselves). */
+    authors?: readonly string[];
   }): Promise<MemoryItem[]>;
   /** One item by id, whatever its scope or status; null when unknown. */
   get(nodeId: string): Promise<MemoryItem | null>;

@@ -1,0 +1,277 @@
+// Own file: identity, two declared people (one with two private accounts) and an undeclared
+// member are set through the stored settings, which every test of a file shares.
+// `/memory` lists what the bot keeps about the asker that this chat may show, and `/forget`
+// deletes only such an item (docs/invariants.md#people-manage-their-own-memory): in a group
+// neither names, counts nor confirms a person's private items — taught in their private chat,
+// on either linked account — nor touches another person's; odd ids change nothing; every reply
+// is checked against what D1 holds afterwards.
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, it } from "vitest";
+import { auditRows, c2cBodyWithIdentity, groupBodyWithIdentity, uid as idOf } from "../support/identity";
+import { uid } from "../support/memory";
+import { registerChat } from "../support/sessions";
+import { storedSettings } from "../support/stored-settings";
+import { say } from "../support/turns";
+import { eventually } from "../support/wait";
+
+const run = uid().slice(0, 6);
+const ALICE = `alice${run}`;
+const BOB = `bob${run}`;
+const ALICE_G = idOf("ALICEG");
+const ALICE_P = idOf("ALICEP");
+/** The person's second private account, linked to the same person. */
+const ALICE_P2 = idOf("ALICEPP");
+const BOB_G = idOf("BOBG");
+const BOB_P = idOf("BOBP");
+const MEMBER = idOf("M");
+const GROUP_ID = idOf("G");
+const GROUP = `qq:group:${GROUP_ID}`;
+
+beforeAll(async () => {
+  await storedSettings(env).write(
+    JSON.stringify({
+      identity: {
+        enabled: true,
+        people: [
+          {
+            id: ALICE,
+            displayName: "爱丽丝",
+            accounts: [`qq:user:${ALICE_G}`, `qq:user:${ALICE_P}`, `qq:user:${ALICE_P2}`],
+          },
+          { id: BOB, displayName: "鲍勃", accounts: [`qq:user:${BOB_G}`, `qq:user:${BOB_P}`] },
+        ],
+      },
+    }),
+    "test",
+    Date.now(),
+  );
+  await registerChat(GROUP, Date.now(), "登山群");
+});
+
+const inPrivate = (user: string, text: string) =>
+  say(c2cBodyWithIdentity({ user, text }), `qq:private:${user}`);
+const inGroup = (member: string, text: string) =>
+  say(groupBodyWithIdentity({ group: GROUP_ID, member, text }), GROUP);
+
+type Row = { node_id: string; status: string; sensitivity: string; scope: string };
+async function row(fragment: string): Promise<Row> {
+  const found = await env.DB.prepare(
+    "SELECT node_id, status, sensitivity, scope_type || ':' || scope_id AS scope FROM nodes WHERE node_type = 'memory' AND raw_text LIKE ?",
+  )
+    .bind(`%${fragment}%`)
+    .first<Row>();
+  if (!found) throw new Error(`no memory row holds ${fragment}`);
+  return found;
+}
+
+/** Every memory row's id and status, to prove a reply changed nothing. */
+async function allStatuses(): Promise<string> {
+  const { results } = await env.DB.prepare(
+    "SELECT node_id, status FROM nodes WHERE node_type = 'memory' ORDER BY node_id",
+  ).all<{ node_id: string; status: string }>();
+  return results.map((r) => `${r.node_id}=${r.status}`).join(",");
+}
+
+/** The short id a /memory reply lists for the line holding `fragment`. */
+function shortIdOf(listing: string, fragment: string): string {
+  const line = listing.split("\n").find((l) => l.includes(fragment));
+  const id = line ? /^([0-9a-z]{6,22}) · /.exec(line)?.[1] : undefined;
+  if (!id) throw new Error(`no listed id for ${fragment} in:\n${listing}`);
+  return id;
+}
+
+/** A well-formed id no item has: the same length, so replies can be compared word for word. */
+const unknownLike = (id: string) => id.slice(0, -2) + (id.endsWith("zz") ? "yy" : "zz");
+
+/** Alice's items: private ones taught on both private accounts, a public one, one said in the group. */
+async function teachAlice(tag: string) {
+  await inPrivate(ALICE_P, `/remember 我在准备考研${tag}`);
+  await inPrivate(ALICE_P2, `/remember 不要外传，我下个月搬家${tag}`);
+  await inPrivate(ALICE_P, `/remember 我喜欢爬山${tag}，可以告诉大家`);
+  await inGroup(ALICE_G, `/remember 我喜欢吃辣${tag}`);
+  return {
+    exam: `考研${tag}`,
+    moving: `搬家${tag}`,
+    hiking: `爬山${tag}`,
+    spicy: `吃辣${tag}`,
+  };
+}
+
+describe("/memory lists only what this chat may show", () => {
+  it("in a group, never the person's private items, from either private account, nor their count", async ({
+    expect,
+  }) => {
+    const tag = uid();
+    const t = await teachAlice(tag);
+    expect((await row(t.exam)).sensitivity).toBe("private");
+    expect((await row(t.moving)).sensitivity).not.toBe("public");
+    expect((await row(t.hiking)).sensitivity).toBe("public");
+
+    const inTheGroup = await inGroup(ALICE_G, "/memory");
+    expect(inTheGroup).toContain(t.hiking);
+    expect(inTheGroup).toContain(t.spicy);
+    for (const hidden of [t.exam, t.moving, "考研", "搬家"]) expect(inTheGroup).not.toContain(hidden);
+    // No count, no hint: another private item changes nothing the group hears.
+    await inPrivate(ALICE_P2, `/remember 我在看心理医生${tag}`);
+    await inPrivate(ALICE_P, `/remember 这是私事：我欠了钱${tag}`);
+    const again = await inGroup(ALICE_G, "/memory");
+    expect(again).toBe(inTheGroup);
+    // The full-width command reads the same.
+    expect(await inGroup(ALICE_G, "／ｍｅｍｏｒｙ")).toBe(inTheGroup);
+
+    // Control: her private chats, on both accounts, list all of them.
+    for (const account of [ALICE_P, ALICE_P2]) {
+      const own = await inPrivate(account, "/memory");
+      for (const fragment of [t.exam, t.moving, t.hiking, t.spicy, `心理医生${tag}`, `欠了钱${tag}`])
+        expect({ account, fragment, listed: own.includes(fragment) }).toEqual({
+          account,
+          fragment,
+          listed: true,
+        });
+    }
+  });
+
+  it("never lists another person's items, in the group or in a private chat", async ({ expect }) => {
+    const tag = uid();
+    await inGroup(BOB_G, `/remember 我喜欢猫${tag}`);
+    await inPrivate(BOB_P, `/remember 我喜欢狗${tag}`);
+    await inGroup(MEMBER, `/remember 我喜欢下棋${tag}`);
+    const t = await teachAlice(tag);
+    for (const listing of [await inGroup(ALICE_G, "/memory"), await inPrivate(ALICE_P, "/memory")]) {
+      expect(listing).toContain(t.hiking);
+      for (const other of [`猫${tag}`, `狗${tag}`, `下棋${tag}`]) expect(listing).not.toContain(other);
+    }
+    // An undeclared member's own items of the group are theirs to see there, and only theirs.
+    const member = await inGroup(MEMBER, "/memory");
+    expect(member).toContain(`下棋${tag}`);
+    for (const other of [`猫${tag}`, t.hiking, t.spicy]) expect(member).not.toContain(other);
+  });
+
+  it("never lists a credential: it was refused, never stored", async ({ expect }) => {
+    const tag = uid();
+    const refused = await inPrivate(ALICE_P, `/remember 我的邮箱密码是 Qw3rty!${tag}`);
+    expect(refused).toContain("不会记下来");
+    const own = await inPrivate(ALICE_P, "/memory");
+    expect(own).not.toContain(`Qw3rty!${tag}`);
+    expect(own).not.toContain(tag);
+  });
+});
+
+/** Items to leave untouched, taught once for all the odd ids below. */
+let taughtOnce: Promise<unknown> | undefined;
+
+describe("/forget deletes only an item the asker could see here", () => {
+  it("in a group, a private item's id answers exactly like an id nobody has, and stays", async ({
+    expect,
+  }) => {
+    const tag = uid();
+    const t = await teachAlice(tag);
+    const own = await inPrivate(ALICE_P, "/memory");
+    const exam = await row(t.exam);
+    const before = await allStatuses();
+    for (const id of [shortIdOf(own, t.exam), exam.node_id, shortIdOf(own, t.moving)]) {
+      const hidden = await inGroup(ALICE_G, `/forget ${id}`);
+      const nobody = await inGroup(ALICE_G, `/forget ${unknownLike(id)}`);
+      expect(hidden.replace(id, "<id>")).toBe(nobody.replace(unknownLike(id), "<id>"));
+      expect(hidden).not.toContain("考研");
+      expect(hidden).not.toContain("搬家");
+    }
+    expect(await allStatuses()).toBe(before);
+    // The audit rows of both say the same: not found.
+    const audit = await eventually(async () => {
+      const r = (await auditRows(GROUP)).filter(
+        (a) => a.action === "memory.forget" && a.actor === `qq:user:${ALICE_G}`,
+      );
+      return r.length >= 6 ? r : undefined;
+    });
+    expect(new Set(audit.map((a) => `${a.detail.outcome}:${a.detail.cause}`))).toEqual(
+      new Set(["refused:not-found"]),
+    );
+  });
+
+  it("another person's id is not found, wherever it is typed, and their item stays", async ({ expect }) => {
+    const tag = uid();
+    await inGroup(BOB_G, `/remember 我喜欢猫${tag}`);
+    await inGroup(MEMBER, `/remember 我喜欢下棋${tag}`);
+    const bobs = shortIdOf(await inGroup(BOB_G, "/memory"), `猫${tag}`);
+    const members = shortIdOf(await inGroup(MEMBER, "/memory"), `下棋${tag}`);
+    const before = await allStatuses();
+    for (const [said, id] of [
+      [await inGroup(ALICE_G, `/forget ${bobs}`), bobs],
+      [await inPrivate(ALICE_P, `/forget ${bobs}`), bobs],
+      [await inGroup(ALICE_G, `/forget ${members}`), members],
+      [await inGroup(BOB_G, `/forget ${members}`), members],
+    ] as const) {
+      expect(said).toContain(`找不到`);
+      expect(said).toContain(id);
+    }
+    expect(await allStatuses()).toBe(before);
+    expect((await row(`猫${tag}`)).status).toBe("active");
+    expect((await row(`下棋${tag}`)).status).toBe("active");
+  });
+
+  it.for([
+    ["full-width digits", "３"],
+    ["a space inside", "ab12 cd34"],
+    ["a list number", "#3"],
+    ["a bare number", "3"],
+    ["very long", "a".repeat(400)],
+    ["SQL", "1' OR '1'='1"],
+    ["SQL with a comment", "m_x;DELETE FROM nodes;--"],
+    ["a wildcard", "%"],
+    ["nothing", ""],
+  ] as const)("an id with %s gets a clear error and changes nothing", async ([, typed], { expect }) => {
+    taughtOnce ??= teachAlice(uid());
+    await taughtOnce;
+    const before = await allStatuses();
+    for (const said of [
+      await inGroup(ALICE_G, `/forget ${typed}`),
+      await inPrivate(ALICE_P, `/forget ${typed}`),
+    ]) {
+      expect(said).toContain("用法：/forget <id>");
+      expect(said).not.toContain("已忘记");
+      // Never echoed: whatever was typed stays out of the reply.
+      if (typed.length > 3) expect(said).not.toContain(typed);
+    }
+    expect(await allStatuses()).toBe(before);
+  });
+
+  it("forgets the asker's own item, says so only when D1 shows it gone, and it leaves the listing", async ({
+    expect,
+  }) => {
+    const tag = uid();
+    const t = await teachAlice(tag);
+    // In the group: the person's public item, by the id the group listing showed.
+    const spicy = shortIdOf(await inGroup(ALICE_G, "/memory"), t.spicy);
+    const said = await inGroup(ALICE_G, `/forget ${spicy}`);
+    expect(said).toContain("已忘记");
+    expect(said).toContain(t.spicy);
+    expect((await row(t.spicy)).status).toBe("archived");
+    expect(await inGroup(ALICE_G, "/memory")).not.toContain(t.spicy);
+    // A second time: it is gone, and the reply says so.
+    const twice = await inGroup(ALICE_G, `/forget ${spicy}`);
+    expect(twice).toContain("找不到");
+    expect((await row(t.spicy)).status).toBe("archived");
+
+    // In a private chat: a private item taught on the other linked account, by its full id too.
+    const moving = await row(t.moving);
+    const privately = await inPrivate(ALICE_P, `/forget ${moving.node_id}`);
+    expect(privately).toContain("已忘记");
+    expect((await row(t.moving)).status).toBe("archived");
+    expect(await inPrivate(ALICE_P2, "/memory")).not.toContain(t.moving);
+    expect((await row(t.exam)).status).toBe("active");
+
+    const spicyId = (await row(t.spicy)).node_id;
+    const audit = await eventually(async () => {
+      const r = (await auditRows(GROUP)).filter((a) => a.action === "memory.forget" && a.target === spicyId);
+      return r.length > 0 ? r : undefined;
+    });
+    expect(audit.map((a) => a.detail.outcome)).toEqual(["ok"]);
+  });
+
+  it("is listed in /help", async ({ expect }) => {
+    const help = await inGroup(ALICE_G, "/help");
+    expect(help).toContain("/memory");
+    expect(help).toContain("/forget <id>");
+  });
+});
