@@ -15,7 +15,7 @@ import {
   peekSettings,
 } from "../composition/chat-object/chat-object-door";
 import type { ChatRelay } from "../domain/agent/chat-relay";
-import type { ResetRequest, ResetResult } from "../domain/agent/session-control";
+import type { ResetRequest, ResetResult } from "../domain/agent/short-term-context";
 import { type PreviewRequest, previewTurn, type TurnPreview } from "../domain/agent/turn-preview";
 import { type ChatKey, parseChatKey } from "../domain/chat/chat-address";
 import { isStored, type Settings } from "../domain/config/settings";
@@ -27,6 +27,7 @@ import { applyCredentialCues, type CredentialCues } from "../domain/privacy/anno
 import { AlarmClock } from "./alarm-clock";
 import { ChatMeta } from "./chat-meta";
 import { migrateChatSession } from "./chat-session-schema";
+import { ContextReset } from "./context-reset";
 import { DreamJournal } from "./dream-journal";
 import { type ChatInfo, DreamRunner } from "./dream-runner";
 import { Inbox } from "./inbox";
@@ -34,7 +35,6 @@ import { LogFlusher } from "./log-flusher";
 import { Outbox, type OutboxItem } from "./outbox";
 import { RecentTurns } from "./recent-turns";
 import { ReplyPlan } from "./reply-plan";
-import { DoSessionControl } from "./session-control";
 import { TurnRunner } from "./turn-runner";
 import { yieldToEvents } from "./yield-to-events";
 import { yieldingModel } from "./yielding-model";
@@ -83,7 +83,7 @@ export class ChatSession extends DurableObject<Env> {
   readonly #meta: ChatMeta;
   readonly #journal: DreamJournal;
   readonly #dreams: DreamRunner;
-  readonly #session: DoSessionControl;
+  readonly #shortTermContext: ContextReset;
   readonly #turns: TurnRunner;
   readonly #flusher: LogFlusher;
   readonly #alarm: AlarmClock;
@@ -117,7 +117,7 @@ export class ChatSession extends DurableObject<Env> {
       outbox: this.#outbox,
       storage: ctx.storage,
     });
-    this.#session = new DoSessionControl({
+    this.#shortTermContext = new ContextReset({
       storage: ctx.storage,
       meta: this.#meta,
       recent: this.#recent,
@@ -216,7 +216,7 @@ export class ChatSession extends DurableObject<Env> {
       const address = parseChatKey(chat);
       if (address.ok) this.#meta.set("chat", { key: chat, ...address.value });
     }
-    const outcome = await this.#session.reset(req);
+    const outcome = await this.#shortTermContext.reset(req);
     // The audit row waits in the outbox: make sure an alarm comes to flush it.
     const settings = await this.#freshSettings();
     await this.#alarm.ensureBy(this.#flusher.windowEnd(settings, Date.now()));
@@ -246,7 +246,7 @@ export class ChatSession extends DurableObject<Env> {
     return this.#probe.serve(request, {
       sql: this.ctx.storage.sql,
       recent: (n) => this.#recent.list(n),
-      session: this.#session,
+      shortTermContext: this.#shortTermContext,
       model: yieldingModel,
     });
   }
@@ -340,7 +340,12 @@ export class ChatSession extends DurableObject<Env> {
     this.#relay ??= services.relayLoggingTo((record) =>
       this.#outbox.push({ kind: "message", body: record }, Date.now()),
     );
-    return { ...services, model: yieldingModel(services.model), session: this.#session, relay: this.#relay };
+    return {
+      ...services,
+      model: yieldingModel(services.model),
+      shortTermContext: this.#shortTermContext,
+      relay: this.#relay,
+    };
   }
 
   async #drain(settings: Settings): Promise<void> {

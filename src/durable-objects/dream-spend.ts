@@ -6,8 +6,8 @@
 import type { ChatObjectServices } from "../composition/chat-object/chat-object-door";
 import type { Settings } from "../domain/config/settings";
 import type { ChatMeta } from "./chat-meta";
+import { chatSpendGate } from "./chat-spend-gate";
 import type { Outbox } from "./outbox";
-import { chatSpendGate } from "./spend-gate";
 
 const KEY = "dream_spend_deferred";
 

@@ -17,12 +17,12 @@ import { explicitSensitivity } from "../domain/memory/sensitivity";
 import type { UsageRecord } from "../domain/model/chat-model";
 import { maskSensitiveData } from "../domain/privacy/credentials";
 import type { ChatMeta } from "./chat-meta";
+import { withSpendGate } from "./chat-spend-gate";
 import type { DreamJournal } from "./dream-journal";
 import type { Inbox, InboxRow } from "./inbox";
 import type { Outbox } from "./outbox";
 import type { RecentTurns } from "./recent-turns";
 import type { ReplyPlan } from "./reply-plan";
-import { withSpendGate } from "./spend-gate";
 import { yieldToEvents } from "./yield-to-events";
 
 /** A model failure is retried this many times (with backoff) before the bot apologizes. */

@@ -3,7 +3,7 @@ import type { TurnPorts } from "../../src/domain/agent/turn-services";
 import { disabledIdentity } from "../../src/domain/identity/sender-identity";
 import { ManualClock } from "../../src/domain/kernel/clock";
 import { silentLogger } from "../../src/domain/kernel/logger";
-import { FakeChatSessions, FakeSession } from "./fake-session";
+import { FakeOtherChatContexts, FakeShortTermContext } from "./fake-short-term-context";
 import { InMemoryHistory } from "./in-memory-history";
 import { InMemoryIdentityDirectory } from "./in-memory-identity-directory";
 import { InMemoryMemory } from "./in-memory-memory";
@@ -21,8 +21,8 @@ export function turnPorts(overrides: Partial<TurnPorts> = {}): TurnPorts {
     directory: new InMemoryIdentityDirectory(),
     relay: new RecordingRelay(),
     memory: new InMemoryMemory().services(),
-    session: new FakeSession(() => TEST_NOW),
-    sessions: new FakeChatSessions(() => TEST_NOW),
+    shortTermContext: new FakeShortTermContext(() => TEST_NOW),
+    otherContexts: new FakeOtherChatContexts(() => TEST_NOW),
     settingsAdmin: new InMemorySettingsAdmin(),
     clock: new ManualClock(TEST_NOW),
     logger: silentLogger,

@@ -12,7 +12,7 @@ import { loadSettings } from "../../src/composition/settings/settings-loader";
 import { runTurn } from "../../src/domain/agent/turn";
 import type { TurnContext } from "../../src/domain/agent/turn-context";
 import type { ToolCall } from "../../src/domain/model/chat-model";
-import { FakeSession } from "../fakes/fake-session";
+import { FakeShortTermContext } from "../fakes/fake-short-term-context";
 import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { c2cBodyWithIdentity, groupBodyWithIdentity } from "../support/identity";
@@ -152,7 +152,7 @@ async function scriptedTurn(
   const ports = {
     ...deps,
     model,
-    session: new FakeSession(() => Date.now()),
+    shortTermContext: new FakeShortTermContext(() => Date.now()),
     relay: deps.relayLoggingTo(() => {}),
   };
   await runTurn(ctx, ports, deps.registry);

@@ -64,7 +64,7 @@ it("session_manage's port resets another chat through its object, rate-limited a
   await say(user, "记住我喜欢下棋");
   expect((await stub.stats()).recentTurns).toBe(2);
 
-  const { sessions } = chatObjectServices.create(env);
+  const { otherContexts: sessions } = chatObjectServices.create(env);
   const request = { eventId: `EVT:${uid()}`, actor: "qq:user:ADMIN", via: "tool" as const, from };
   expect(await sessions.reset(chat, request)).toEqual({ ok: true, value: { cleared: 2, repeated: false } });
   expect((await stub.stats()).recentTurns).toBe(0);
@@ -98,7 +98,7 @@ it("session_manage's port resets another chat through its object, rate-limited a
 
 it("session_manage's port can reset a chat the bot has not seen yet", async ({ expect }) => {
   const chat = `onebot:group:${uid()}` as ChatKey;
-  const { sessions } = chatObjectServices.create(env);
+  const { otherContexts: sessions } = chatObjectServices.create(env);
   const outcome = await sessions.reset(chat, {
     eventId: `EVT:${uid()}`,
     actor: "qq:user:ADMIN",

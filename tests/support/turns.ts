@@ -8,7 +8,7 @@ import { chatObjectServices } from "../../src/composition/chat-object/chat-objec
 import { loadSettings } from "../../src/composition/settings/settings-loader";
 import { runTurn } from "../../src/domain/agent/turn";
 import type { TurnContext } from "../../src/domain/agent/turn-context";
-import { FakeSession } from "../fakes/fake-session";
+import { FakeShortTermContext } from "../fakes/fake-short-term-context";
 import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { eventIdOf, postQq, turnDone } from "./qq-events";
@@ -51,7 +51,7 @@ export async function toolTurn(
   const ports = {
     ...deps,
     model,
-    session: new FakeSession(() => Date.now()),
+    shortTermContext: new FakeShortTermContext(() => Date.now()),
     relay: deps.relayLoggingTo(() => {}),
   };
   const result = await runTurn(ctx, ports, deps.registry);

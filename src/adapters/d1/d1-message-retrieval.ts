@@ -15,7 +15,7 @@ import {
   messageNode,
   messageNodeId,
   messageSeqOf,
-} from "../../domain/history/history-search-pipeline";
+} from "../../domain/history/history-retrieval";
 import { roundRobin } from "../../domain/history/round-robin";
 import type { ContextNode, NodeType } from "../../domain/retrieval/context-node";
 import type {

@@ -4,7 +4,7 @@
  * were sent under (`message_senders`, kept by triggers on the log).
  */
 import type { HistoryFilter, HistoryHit } from "../../domain/history/history-search-port";
-import type { RecentMessages } from "../../domain/history/pipeline-history-search";
+import type { RecentMessages } from "../../domain/history/log-history-search";
 
 type Row = {
   seq: number;

@@ -37,7 +37,7 @@ import { readRuntimeConfig } from "../shared/runtime-config";
 import { spendLedger } from "../shared/spend-reader";
 
 /** Everything but the session port, which the chat object supplies over its own storage. */
-export type ChatObjectServices = Omit<TurnPorts, "session" | "relay"> & {
+export type ChatObjectServices = Omit<TurnPorts, "shortTermContext" | "relay"> & {
   readonly outbound: (transport: Transport) => Outbound;
   /** Where the outbox's rows are written (the only writer of the message log). */
   readonly messageLog: MessageLog;
@@ -100,7 +100,7 @@ export const chatObjectServices = {
       directory,
       settingsAdmin: d1SettingsAdmin(env, settings),
       claims: new D1AdminClaims(bindings.DB),
-      sessions: { reset: (chat, req) => chatSession(env, chat).resetSession(chat, req) },
+      otherContexts: { reset: (chat, req) => chatSession(env, chat).resetSession(chat, req) },
       relayLoggingTo: (outbox) =>
         new OutboundChatRelay({
           outbound,

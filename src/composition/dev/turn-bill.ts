@@ -7,7 +7,7 @@
  * ordinary messages.
  */
 import { countingD1, type D1Bill } from "../../adapters/d1/counting-d1";
-import type { SessionControl } from "../../domain/agent/session-control";
+import type { ShortTermContext } from "../../domain/agent/short-term-context";
 import { runTurn } from "../../domain/agent/turn";
 import type { RecentTurn } from "../../domain/agent/turn-context";
 import { turnContextOf } from "../../domain/agent/turn-context-of";
@@ -22,7 +22,7 @@ export type ProbedChat = {
   /** The object's own SQLite, whose cursors the bill counts. */
   readonly sql: SqlStorage;
   readonly recent: (limit: number) => readonly RecentTurn[];
-  readonly session: SessionControl;
+  readonly shortTermContext: ShortTermContext;
   /** The model as the alarm's turn runs it (with the object's event loop let in). */
   readonly model: (model: ChatModel) => ChatModel;
 };
@@ -75,7 +75,12 @@ export async function billTurn(env: Env, chat: ProbedChat, event: InboundEvent):
       settings,
       now: Date.now(),
     });
-    const ports = { ...services, model, session: chat.session, relay: services.relayLoggingTo(() => {}) };
+    const ports = {
+      ...services,
+      model,
+      shortTermContext: chat.shortTermContext,
+      relay: services.relayLoggingTo(() => {}),
+    };
     const result = await runTurn(ctx, ports, services.registry);
     const turnMs = performance.now() - started;
     return {

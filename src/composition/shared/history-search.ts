@@ -8,10 +8,10 @@ import { D1KeywordIndex } from "../../adapters/d1/d1-keyword-index";
 import { messageRetrieval } from "../../adapters/d1/d1-message-retrieval";
 import { D1RecentMessages } from "../../adapters/d1/d1-recent-messages";
 import type { HistorySearch } from "../../domain/history/history-search-port";
-import { PipelineHistorySearch } from "../../domain/history/pipeline-history-search";
+import { LogHistorySearch } from "../../domain/history/log-history-search";
 
 export function historySearch(env: Env, { flat = false }: { readonly flat?: boolean } = {}): HistorySearch {
-  return new PipelineHistorySearch({
+  return new LogHistorySearch({
     // One pair per search: the store serves the rows the index's statement already read.
     indexes: (view) => messageRetrieval(env.DB, { ...view, flat }),
     recent: new D1RecentMessages(env.DB),

@@ -14,7 +14,7 @@ import type { ChatModel, UsageRecord } from "../model/chat-model";
 import type { SessionAdmin } from "../sessions/session-admin";
 import type { SpendGate } from "../spend/spend-gate";
 import type { ChatRelay } from "./chat-relay";
-import type { ChatSessions, SessionControl } from "./session-control";
+import type { OtherChatContexts, ShortTermContext } from "./short-term-context";
 
 export type TurnServices = {
   readonly model: ChatModel;
@@ -27,9 +27,9 @@ export type TurnServices = {
   /** Long-term memory: store, full-text index, chat links. */
   readonly memory: MemoryServices;
   /** The chat's short-term context (session reset). */
-  readonly session: SessionControl;
+  readonly shortTermContext: ShortTermContext;
   /** Other chats' short-term context, through their chat objects (`session_manage`). */
-  readonly sessions: ChatSessions;
+  readonly otherContexts: OtherChatContexts;
   /** The stored settings layer (`config_change`). */
   readonly settingsAdmin: SettingsAdmin;
   /** Supplied by `runTurn`, which returns what was recorded with the turn's result. */

@@ -13,7 +13,7 @@ import { z } from "zod";
 import { chatProbeClient } from "../../composition/dev/chat-probe-client";
 import type { AccountKey, ChatKey, TargetType } from "../../domain/chat/chat-address";
 import { DEFAULT_SETTINGS } from "../../domain/config/settings";
-import { LIVE_HISTORY_OPTIONS } from "../../domain/history/history-search-pipeline";
+import { LIVE_HISTORY_OPTIONS } from "../../domain/history/history-retrieval";
 import type { InboundEvent } from "../../domain/inbound/inbound-event";
 import { memoryMatch } from "../../domain/memory/memory-query";
 import { OVERFETCH } from "../../domain/memory/recall";

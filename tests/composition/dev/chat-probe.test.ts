@@ -20,7 +20,7 @@ describe("the chat object's local probe", () => {
     const chat: ProbedChat = {
       sql: {} as SqlStorage,
       recent: () => [],
-      session: {} as never,
+      shortTermContext: {} as never,
       model: (m) => m,
     };
     expect((await probe?.serve(new Request("https://p/anything"), chat))?.status).toBe(404);

@@ -7,7 +7,7 @@ import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
 import { ManualClock } from "../../../src/domain/kernel/clock";
 import { scopeKey } from "../../../src/domain/memory/scope";
 import type { ChatModel } from "../../../src/domain/model/chat-model";
-import { FakeSession } from "../../fakes/fake-session";
+import { FakeShortTermContext } from "../../fakes/fake-short-term-context";
 import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
 import { messageEvent } from "../../fakes/inbound";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
@@ -34,9 +34,14 @@ function context(text: string, over: Partial<TurnContext> = {}, chat = A): TurnC
 function services(
   model: ChatModel,
   memory = new InMemoryMemory(),
-  session = new FakeSession(() => NOW),
+  session = new FakeShortTermContext(() => NOW),
 ): TurnPorts {
-  return turnPorts({ model, memory: memory.services(), session, clock: new ManualClock(NOW) });
+  return turnPorts({
+    model,
+    memory: memory.services(),
+    shortTermContext: session,
+    clock: new ManualClock(NOW),
+  });
 }
 
 const system = (model: ScriptedChatModel, i = 0) => model.requests[i]?.messages[0]?.content ?? "";
@@ -210,7 +215,7 @@ describe("session reset", () => {
 
   it("/reset says memory was kept and is limited to one per minute", async ({ expect }) => {
     const clock = { now: NOW };
-    const session = new FakeSession(() => clock.now);
+    const session = new FakeShortTermContext(() => clock.now);
     const memory = new InMemoryMemory([memoryItem(`chat:${A}`, "小明喜欢猫")]);
     const reset = () =>
       runTurn(

@@ -3,7 +3,7 @@ import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-regi
 import { runTurn } from "../../../src/domain/agent/turn";
 import type { TurnContext } from "../../../src/domain/agent/turn-context";
 import type { Settings } from "../../../src/domain/config/settings";
-import { FakeChatSessions, FakeSession } from "../../fakes/fake-session";
+import { FakeOtherChatContexts, FakeShortTermContext } from "../../fakes/fake-short-term-context";
 import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { messageEvent } from "../../fakes/inbound";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
@@ -26,13 +26,17 @@ async function manage(sender: string, args: Record<string, unknown>, s: Settings
     settings: s,
     now: TEST_NOW,
   };
-  const session = new FakeSession(() => TEST_NOW);
-  const sessions = new FakeChatSessions(() => TEST_NOW);
+  const session = new FakeShortTermContext(() => TEST_NOW);
+  const sessions = new FakeOtherChatContexts(() => TEST_NOW);
   const model = new ScriptedChatModel([
     { toolCalls: [{ id: "c1", name: "session_manage", arguments: JSON.stringify(args) }] },
     { text: "好的" },
   ]);
-  const result = await runTurn(ctx, turnPorts({ model, session, sessions }), defaultTurnRegistry());
+  const result = await runTurn(
+    ctx,
+    turnPorts({ model, shortTermContext: session, otherContexts: sessions }),
+    defaultTurnRegistry(),
+  );
   if (!result.ok) throw new Error("turn failed");
   const answer = model.requests[1]?.messages.find((m) => m.role === "tool")?.content ?? "";
   return { answer, session, sessions, audit: result.value.audit, contextReset: result.value.contextReset };
@@ -97,7 +101,7 @@ describe("session_manage", () => {
   });
 
   it("keeps to the target chat's one reset a minute", async ({ expect }) => {
-    const sessions = new FakeChatSessions(() => TEST_NOW);
+    const sessions = new FakeOtherChatContexts(() => TEST_NOW);
     await sessions.of(SIBLING).reset({ eventId: "earlier" });
     const event = messageEvent({ chat: CHAT, text: "再重置", sender: "ADMIN_OPENID" });
     const model = new ScriptedChatModel([
@@ -114,7 +118,7 @@ describe("session_manage", () => {
       settings,
       now: TEST_NOW,
     };
-    const result = await runTurn(ctx, turnPorts({ model, sessions }), defaultTurnRegistry());
+    const result = await runTurn(ctx, turnPorts({ model, otherContexts: sessions }), defaultTurnRegistry());
     const answer = model.requests[1]?.messages.find((m) => m.role === "tool")?.content ?? "";
     expect(answer).toBe(`${SIBLING} 刚刚已经重置过了，请 60 秒后再试。长期记忆没有变化。`);
     expect(sessions.of(SIBLING).resets).toBe(1);

@@ -9,7 +9,7 @@ import type { Intent } from "../intent";
 import { turnRunId } from "../memory-run-id";
 import { scopesOf } from "../memory-scopes";
 import { speakerOf } from "../memory-speaker";
-import { resetReply } from "../session-control";
+import { resetReply } from "../short-term-context";
 import type { TurnContext } from "../turn-context";
 import type { TurnServices } from "../turn-services";
 
@@ -86,7 +86,7 @@ export const resetCommand: Command = {
   usage: "/reset",
   summary: "清空本聊天的短期上下文（长期记忆保留）",
   async run(_args, ctx, services) {
-    const outcome = await services.session.reset({
+    const outcome = await services.shortTermContext.reset({
       eventId: ctx.event.eventId,
       actor: ctx.sender?.account ?? null,
       via: "command",

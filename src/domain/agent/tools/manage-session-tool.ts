@@ -7,7 +7,7 @@
 import { gateFor } from "../../authorization/authorization-gate";
 import type { AuditOutcome } from "../../kernel/audit";
 import { TARGET_CHAT_ARG } from "../chat-grant";
-import { type ResetResult, resetReply } from "../session-control";
+import { type ResetResult, resetReply } from "../short-term-context";
 import { type Tool, toolError, toolOk } from "../tool";
 
 const ACTION = "session_manage";
@@ -54,12 +54,12 @@ export const sessionManageTool: Tool = {
     const request = { eventId: ctx.event.eventId, actor, via: "tool" as const };
 
     if (target === ctx.chat.key) {
-      const outcome = await services.session.reset(request);
+      const outcome = await services.shortTermContext.reset(request);
       audit(target, outcome.ok ? "ok" : "refused", outcomeDetail(outcome));
       if (!outcome.ok) return toolError(resetReply(outcome));
       return { ok: true, content: resetReply(outcome), resetContext: true };
     }
-    const outcome = await services.sessions.reset(target, { ...request, from: ctx.chat.key });
+    const outcome = await services.otherContexts.reset(target, { ...request, from: ctx.chat.key });
     audit(target, outcome.ok ? "ok" : "refused", outcomeDetail(outcome));
     if (!outcome.ok) {
       return toolError(

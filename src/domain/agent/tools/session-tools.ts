@@ -1,5 +1,5 @@
 /** `session_reset`: clears the chat's short-term context; long-term memory stays. */
-import { resetReply } from "../session-control";
+import { resetReply } from "../short-term-context";
 import { type Tool, toolError } from "../tool";
 
 export const sessionResetTool: Tool = {
@@ -12,7 +12,7 @@ export const sessionResetTool: Tool = {
   requiresAdmin: false,
   scope: "current_chat",
   async run(_args, ctx, services) {
-    const outcome = await services.session.reset({
+    const outcome = await services.shortTermContext.reset({
       eventId: ctx.event.eventId,
       actor: ctx.sender?.account ?? null,
       via: "tool",

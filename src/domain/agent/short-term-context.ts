@@ -22,7 +22,7 @@ export type ResetOutcome = { readonly cleared: number; readonly repeated: boolea
 
 export type ResetResult = Result<ResetOutcome, { kind: "rate-limited"; retryAfterSeconds: number }>;
 
-export interface SessionControl {
+export interface ShortTermContext {
   /** Clears the recent turns, audited; refused while the cooldown of the last reset runs. */
   reset(req: ResetRequest): Promise<ResetResult>;
 }
@@ -31,7 +31,7 @@ export interface SessionControl {
  * Other chats' short-term context (`session_manage`), reached through each chat's own object:
  * the same reset as `/reset` there — same cooldown, audited in that chat, memory kept.
  */
-export interface ChatSessions {
+export interface OtherChatContexts {
   reset(chat: ChatKey, req: ResetRequest): Promise<ResetResult>;
 }
 

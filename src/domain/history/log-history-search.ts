@@ -5,7 +5,7 @@
  */
 
 import { type SummaryHit, type SummarySearchDeps, searchChatSummaries } from "./chat-summary-search";
-import { type HistoryRetrievalDeps, searchHistory, searchHistoryOf } from "./history-search-pipeline";
+import { type HistoryRetrievalDeps, searchHistory, searchHistoryOf } from "./history-retrieval";
 import type { HistoryFilter, HistoryHit, HistorySearch } from "./history-search-port";
 
 /** The log's newest messages of one chat, newest first, recalled ones left out. */
@@ -17,7 +17,7 @@ export interface RecentMessages {
 /** A view of the log: older than `before`, inside the filter's time range and senders. */
 export type HistoryView = { readonly before?: number } & HistoryFilter;
 
-export type PipelineHistorySearchDeps = {
+export type LogHistorySearchDeps = {
   /** The keyword index and store of the log, limited to the view. */
   readonly indexes: (view: HistoryView) => HistoryRetrievalDeps;
   readonly recent: RecentMessages;
@@ -30,9 +30,9 @@ const MAX_SEARCH_HITS = 100;
 /** Recency listings are between 1 and this many messages. */
 const MAX_RECENT = 500;
 
-export class PipelineHistorySearch implements HistorySearch {
-  readonly #deps: PipelineHistorySearchDeps;
-  constructor(deps: PipelineHistorySearchDeps) {
+export class LogHistorySearch implements HistorySearch {
+  readonly #deps: LogHistorySearchDeps;
+  constructor(deps: LogHistorySearchDeps) {
     this.#deps = deps;
   }
 

@@ -1,15 +1,15 @@
-/** SessionControl in memory, with the same cooldown rule as the chat object. */
+/** ShortTermContext in memory, with the same cooldown rule as the chat object. */
 import {
-  type ChatSessions,
   type LastReset,
+  type OtherChatContexts,
   type ResetRequest,
   resetDecision,
-  type SessionControl,
-} from "../../src/domain/agent/session-control";
+  type ShortTermContext,
+} from "../../src/domain/agent/short-term-context";
 import type { ChatKey } from "../../src/domain/chat/chat-address";
 import { err, ok } from "../../src/domain/kernel/result";
 
-export class FakeSession implements SessionControl {
+export class FakeShortTermContext implements ShortTermContext {
   last: LastReset | null = null;
   resets = 0;
   constructor(readonly now: () => number) {}
@@ -24,15 +24,15 @@ export class FakeSession implements SessionControl {
   }
 }
 
-/** Every chat's FakeSession, created on first use; `requests` records who asked for what. */
-export class FakeChatSessions implements ChatSessions {
-  readonly chats = new Map<string, FakeSession>();
+/** Every chat's FakeShortTermContext, created on first use; `requests` records who asked for what. */
+export class FakeOtherChatContexts implements OtherChatContexts {
+  readonly chats = new Map<string, FakeShortTermContext>();
   readonly requests: { chat: ChatKey; req: ResetRequest }[] = [];
   constructor(readonly now: () => number) {}
-  of(chat: string): FakeSession {
+  of(chat: string): FakeShortTermContext {
     let session = this.chats.get(chat);
     if (!session) {
-      session = new FakeSession(this.now);
+      session = new FakeShortTermContext(this.now);
       this.chats.set(chat, session);
     }
     return session;

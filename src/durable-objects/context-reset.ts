@@ -1,10 +1,10 @@
 /**
- * SessionControl over the chat object's storage: `/reset` and `session_reset` clear the
+ * ShortTermContext over the chat object's storage: `/reset` and `session_reset` clear the
  * recent turns — and nothing else — at most once per chat per minute. The reset, its meta
  * record and its audit row are one storage transaction; the audit row reaches D1 with the
  * next outbox flush.
  */
-import { type LastReset, resetDecision, type SessionControl } from "../domain/agent/session-control";
+import { type LastReset, resetDecision, type ShortTermContext } from "../domain/agent/short-term-context";
 import { err, ok } from "../domain/kernel/result";
 import type { ChatMeta } from "./chat-meta";
 import type { Outbox } from "./outbox";
@@ -12,7 +12,7 @@ import type { RecentTurns } from "./recent-turns";
 
 const LAST_RESET = "last_reset";
 
-export class DoSessionControl implements SessionControl {
+export class ContextReset implements ShortTermContext {
   readonly #storage: DurableObjectStorage;
   readonly #meta: ChatMeta;
   readonly #recent: RecentTurns;
@@ -36,7 +36,7 @@ export class DoSessionControl implements SessionControl {
     this.#now = deps.now;
   }
 
-  async reset(req: Parameters<SessionControl["reset"]>[0]) {
+  async reset(req: Parameters<ShortTermContext["reset"]>[0]) {
     return this.#storage.transactionSync(() => {
       const now = this.#now();
       const last = this.#meta.get<LastReset & { cleared: number }>(LAST_RESET);
