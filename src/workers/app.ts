@@ -6,6 +6,7 @@ import { adminDoorReady } from "./auth/admin-door";
 import { loginRoutes, logoutRoutes } from "./auth/login.routes";
 import { requireAdmin } from "./auth/require-admin";
 import { dashboardRoutes } from "./dashboard/dashboard.routes";
+import { switchLanguage, withLanguage } from "./dashboard/i18n/language";
 import { dashboardSecurityHeaders } from "./dashboard/security-headers";
 import { DASHBOARD_CSS } from "./dashboard/styles";
 import { devApp } from "./dev/dev-app";
@@ -53,6 +54,10 @@ export function createApp() {
   app.get("/admin/app.css", (c) =>
     c.body(DASHBOARD_CSS, 200, { "content-type": "text/css; charset=utf-8", "cache-control": "max-age=300" }),
   );
+  app.use("/admin", withLanguage);
+  app.use("/admin/*", withLanguage);
+  // Sets a display-only cookie and changes nothing on the server: no admin, no CSRF needed.
+  app.get("/admin/lang/:lang", switchLanguage);
   app.use("/admin", adminDoorReady);
   app.use("/admin/*", adminDoorReady);
   app.route("/admin", loginRoutes);

@@ -132,14 +132,15 @@ try {
   await step("a wrong token is refused", async () => {
     await page.fill('input[name="token"]', "not-the-token");
     await page.click('button[type="submit"]');
-    assert((await page.textContent(".error"))?.includes("not the admin token"), "no error shown");
+    assert((await page.textContent(".error"))?.includes("这不是管理口令"), "no error shown");
   });
 
   await step("logs in with the admin token and sees the overview", async () => {
     await page.fill('input[name="token"]', token);
     await page.click('button[type="submit"]');
     await page.waitForURL(`${base}/admin`);
-    assert((await page.textContent("h1")) === "Overview", "no overview heading");
+    assert((await page.textContent("h1")) === "概览", "no overview heading");
+    assert((await page.getAttribute("html", "lang")) === "zh-CN", "the page is not Chinese");
     const cookies = await context.cookies();
     const session = cookies.find((c) => c.name === "akasha_session");
     assert(session?.httpOnly && session.secure && session.sameSite === "Strict", "session cookie flags");
@@ -201,20 +202,52 @@ try {
 
   await sessionsSteps({ page, base, token, step, assert, shot, run, group, user });
 
-  await step("a bad setting shows the error with the field and keeps the typed text", async () => {
-    await page.goto(`${base}/admin/settings`);
-    const typed = '{\n  "retention": { "groupDays": "soon" }\n}';
-    await page.fill('textarea[name="stored"]', typed);
-    await page.click('form[action="/admin/settings"] button[type="submit"]');
-    const error = await page.textContent("#settings-error");
-    assert(error.includes("retention.groupDays"), `error shown: ${error}`);
-    assert((await page.inputValue('textarea[name="stored"]')) === typed, "typed text was not kept");
-    await shot(page, "settings");
-  });
+  await step(
+    "a setting changed through the form: an invalid value keeps the form and names the field",
+    async () => {
+      await page.goto(`${base}/admin/settings`);
+      assert((await page.textContent("h1")) === "设置", "no settings heading");
+      await page.fill('input[name="retention.groupDays"]', "0");
+      await page.fill('input[name="turn.recentTurns"]', "9");
+      await page.click("#settings-form button[type=submit]");
+      const error = await page.textContent("#field-retention-groupDays-error");
+      assert(error?.includes("应在 1 到 3650 之间"), `error beside the field: ${error}`);
+      assert(
+        (await page.textContent("#settings-form-error"))?.includes("未保存"),
+        "no summary of the refusal",
+      );
+      assert((await page.inputValue('input[name="turn.recentTurns"]')) === "9", "typed value not kept");
+      assert((await page.inputValue('input[name="retention.groupDays"]')) === "0", "typed value not kept");
+      await shot(page, "settings-invalid");
+      await page.fill('input[name="retention.groupDays"]', "45");
+      await page.click("#settings-form button[type=submit]");
+      assert((await page.textContent(".notice"))?.includes("已保存"), "no saved notice");
+      assert((await page.inputValue('input[name="retention.groupDays"]')) === "45", "saved value not shown");
+      const api = await fetch(`${base}/api/settings`, { headers: { authorization: `Bearer ${token}` } });
+      const saved = await api.json();
+      assert(saved.stored?.retention?.groupDays === 45, `stored: ${JSON.stringify(saved.stored)}`);
+      await shot(page, "settings");
+    },
+  );
+
+  await step(
+    "a bad setting in the JSON editor shows the error with the field and keeps the typed text",
+    async () => {
+      await page.goto(`${base}/admin/settings`);
+      await page.click("#advanced summary");
+      const typed = '{\n  "retention": { "groupDays": "soon" }\n}';
+      await page.fill('textarea[name="stored"]', typed);
+      await page.click("#settings-json button[type=submit]");
+      const error = await page.textContent("#settings-error");
+      assert(error.includes("retention.groupDays"), `error shown: ${error}`);
+      assert((await page.inputValue('textarea[name="stored"]')) === typed, "typed text was not kept");
+      await shot(page, "settings-json");
+    },
+  );
 
   await step("the audit log page lists entries", async () => {
     await page.goto(`${base}/admin/audit`);
-    assert((await page.textContent("h1")) === "Audit log", "no audit heading");
+    assert((await page.textContent("h1")) === "审计日志", "no audit heading");
     await shot(page, "audit");
   });
 

@@ -8,6 +8,7 @@ import { isOneToOne } from "../chat/chat-address";
 import { err, ok, type Result } from "../kernel/result";
 import { BackfillSettingsSchema, DEFAULT_BACKFILL_SETTINGS } from "./backfill-settings";
 import { CalendarSettingsSchema, DEFAULT_CALENDAR_SETTINGS } from "./calendar-settings";
+import { DashboardSettingsSchema, DEFAULT_DASHBOARD_SETTINGS } from "./dashboard-settings";
 import { DEFAULT_IDENTITY_SETTINGS, IdentitySettingsSchema } from "./identity-settings";
 import { DEFAULT_QUERY_REWRITE_SETTINGS, QueryRewriteSettingsSchema } from "./query-rewrite-settings";
 import { DEFAULT_SPEND_SETTINGS, SpendSettingsSchema } from "./spend-settings";
@@ -282,6 +283,7 @@ export const SettingsSchema = z
     summaries: SummarySettingsSchema,
     backfill: BackfillSettingsSchema,
     calendar: CalendarSettingsSchema,
+    dashboard: DashboardSettingsSchema,
   })
   .strict();
 
@@ -390,6 +392,7 @@ export const DEFAULT_SETTINGS: Settings = {
   summaries: DEFAULT_SUMMARY_SETTINGS,
   backfill: DEFAULT_BACKFILL_SETTINGS,
   calendar: DEFAULT_CALENDAR_SETTINGS,
+  dashboard: DEFAULT_DASHBOARD_SETTINGS,
 };
 
 export type SettingsError = { kind: "invalid"; field: string; reason: string };

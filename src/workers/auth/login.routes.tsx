@@ -7,7 +7,9 @@
 import { Hono } from "hono";
 import { deleteCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../app-env";
+import { useT } from "../dashboard/i18n/i18n";
 import { Layout } from "../dashboard/layout";
+import { inLanguage } from "../dashboard/page-render";
 import { readAccessConfig } from "./access-jwt";
 import { presentAdminToken, throttledReason } from "./admin-door";
 import { issueSession, SESSION_COOKIE, SESSION_TTL_SECONDS } from "./session-cookie";
@@ -15,12 +17,13 @@ import { issueSession, SESSION_COOKIE, SESSION_TTL_SECONDS } from "./session-coo
 const COOKIE_OPTIONS = { path: "/", httpOnly: true, secure: true, sameSite: "Strict" } as const;
 
 function LoginPage(props: { error?: string; access?: boolean }) {
+  const t = useT();
   return (
-    <Layout title="Log in">
+    <Layout title={t("login.title")}>
       <div class="login">
-        <h1>Akasha admin</h1>
+        <h1>{t("login.heading")}</h1>
         {props.access ? (
-          <p>This dashboard signs in through Cloudflare Access.</p>
+          <p>{t("login.access")}</p>
         ) : (
           <form method="post" action="/admin/login">
             {props.error && (
@@ -29,10 +32,10 @@ function LoginPage(props: { error?: string; access?: boolean }) {
               </p>
             )}
             <label>
-              Admin token
+              {t("login.token")}
               <input type="password" name="token" autocomplete="current-password" required autofocus />
             </label>
-            <button type="submit">Log in</button>
+            <button type="submit">{t("login.submit")}</button>
           </form>
         )}
       </div>
@@ -48,17 +51,19 @@ function sameOrigin(req: Request): boolean {
 
 /** Login and logout; logout is mounted behind the admin guard, which checks its CSRF token. */
 export const loginRoutes = new Hono<AppEnv>()
-  .get("/login", (c) => c.html(<LoginPage access={readAccessConfig(c.env) !== null} />))
+  .get("/login", (c) => c.html(inLanguage(c, <LoginPage access={readAccessConfig(c.env) !== null} />)))
   .post("/login", async (c) => {
-    if (readAccessConfig(c.env)) return c.html(<LoginPage access />, 403);
-    if (!sameOrigin(c.req.raw)) return c.html(<LoginPage error="Cross-origin login refused." />, 403);
+    if (readAccessConfig(c.env)) return c.html(inLanguage(c, <LoginPage access />), 403);
+    if (!sameOrigin(c.req.raw))
+      return c.html(inLanguage(c, <LoginPage error={c.get("i18n").t("login.crossOrigin")} />), 403);
     const form = await c.req.parseBody();
     const door = await presentAdminToken(c, typeof form.token === "string" ? form.token : null);
     if (door.kind === "throttled")
-      return c.html(<LoginPage error={throttledReason(door.retryAfter)} />, 429, {
+      return c.html(inLanguage(c, <LoginPage error={throttledReason(door.retryAfter)} />), 429, {
         "Retry-After": String(door.retryAfter),
       });
-    if (door.kind === "wrong") return c.html(<LoginPage error="That is not the admin token." />, 401);
+    if (door.kind === "wrong")
+      return c.html(inLanguage(c, <LoginPage error={c.get("i18n").t("login.wrong")} />), 401);
     const { value } = await issueSession(c.get("config").adminToken, Date.now());
     setCookie(c, SESSION_COOKIE, value, { ...COOKIE_OPTIONS, maxAge: SESSION_TTL_SECONDS });
     return c.redirect("/admin", 303);

@@ -1,34 +1,44 @@
 /** Audit log: filter by actor, action (or family, `memory.`), chat and date. */
+
 import type { AuditRow } from "../../composition/request/insights-service";
 import { DataTable, DateRangeFields } from "./data-table";
 import { formatTime } from "./format";
+import { useT } from "./i18n/i18n";
 
 export type AuditFilters = { actor?: string; action?: string; chat?: string; from?: string; until?: string };
 
 export function AuditPage(props: { filters: AuditFilters; entries: readonly AuditRow[] }) {
+  const t = useT();
   const f = props.filters;
   return (
     <>
-      <h1>Audit log</h1>
+      <h1>{t("nav.audit")}</h1>
       <form class="filters" method="get">
         <label>
-          Actor
+          {t("audit.actor")}
           <input name="actor" value={f.actor ?? ""} />
         </label>
         <label>
-          Action
-          <input name="action" value={f.action ?? ""} placeholder="memory. or config.replace" />
+          {t("audit.action")}
+          <input name="action" value={f.action ?? ""} placeholder={t("audit.actionHint")} />
         </label>
         <label>
-          Chat
+          {t("audit.chat")}
           <input name="chat" value={f.chat ?? ""} />
         </label>
         <DateRangeFields from={f.from} until={f.until} />
-        <button type="submit">Filter</button>
+        <button type="submit">{t("filter.submit")}</button>
       </form>
       <DataTable
-        headers={["Time (UTC)", "Actor", "Action", "Chat", "Target", "Detail"]}
-        empty="No entries match."
+        headers={[
+          t("history.col.time"),
+          t("audit.actor"),
+          t("audit.action"),
+          t("audit.chat"),
+          t("audit.col.target"),
+          t("audit.col.detail"),
+        ]}
+        empty={t("audit.none")}
         rows={props.entries.map((e) => (
           <tr>
             <td>{formatTime(e.at)}</td>

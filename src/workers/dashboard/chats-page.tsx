@@ -1,7 +1,9 @@
 /** Chats & history: the chat list, and one chat's messages with text, sender and date filters. */
+
 import type { BrowsedMessage } from "../../composition/request/chats-service";
 import { DataTable, DateRangeFields } from "./data-table";
 import { formatTime } from "./format";
+import { useT } from "./i18n/i18n";
 
 export type ChatRow = {
   chatKey: string;
@@ -13,20 +15,21 @@ export type ChatRow = {
 };
 
 export function ChatsPage(props: { chats: readonly ChatRow[] }) {
+  const t = useT();
   return (
     <>
-      <h1>Chats</h1>
+      <h1>{t("nav.chats")}</h1>
       {props.chats.length === 0 ? (
-        <p class="muted">No chats yet.</p>
+        <p class="muted">{t("chats.none")}</p>
       ) : (
         <div class="scroll">
           <table>
             <thead>
               <tr>
-                <th>Chat</th>
-                <th>Type</th>
-                <th>Last seen</th>
-                <th>Stored</th>
+                <th>{t("chats.col.chat")}</th>
+                <th>{t("chats.col.type")}</th>
+                <th>{t("chats.col.lastSeen")}</th>
+                <th>{t("chats.col.stored")}</th>
               </tr>
             </thead>
             <tbody>
@@ -40,7 +43,7 @@ export function ChatsPage(props: { chats: readonly ChatRow[] }) {
                   </td>
                   <td>{chat.targetType}</td>
                   <td>{formatTime(chat.lastSeen)}</td>
-                  <td>{chat.followed ? "followed" : "not followed"}</td>
+                  <td>{chat.followed ? t("chats.followed") : t("chats.notFollowed")}</td>
                 </tr>
               ))}
             </tbody>
@@ -58,33 +61,34 @@ export function HistoryPage(props: {
   filters: HistoryFilters;
   messages: readonly BrowsedMessage[];
 }) {
+  const t = useT();
   const f = props.filters;
   return (
     <>
       <h1>{props.chatKey}</h1>
       <form class="filters" method="get">
         <label>
-          Search
+          {t("filter.search")}
           <input type="search" name="q" value={f.q ?? ""} />
         </label>
         <label>
-          Sender
-          <input name="sender" value={f.sender ?? ""} placeholder="user id or nickname" />
+          {t("history.sender")}
+          <input name="sender" value={f.sender ?? ""} placeholder={t("history.senderHint")} />
         </label>
         <DateRangeFields from={f.from} until={f.until} />
-        <button type="submit">Filter</button>
+        <button type="submit">{t("filter.submit")}</button>
       </form>
       <DataTable
-        headers={["Time (UTC)", "Dir", "Sender", "Text"]}
-        empty="No messages match."
+        headers={[t("history.col.time"), t("history.col.dir"), t("history.sender"), t("history.col.text")]}
+        empty={t("history.none")}
         rows={props.messages.map((m) => (
           <tr>
             <td>{formatTime(m.ts)}</td>
             <td>{m.direction === "in" ? "→" : "←"}</td>
-            <td>{m.direction === "out" ? "bot" : (m.nick ?? m.userId ?? "—")}</td>
+            <td>{m.direction === "out" ? t("history.bot") : (m.nick ?? m.userId ?? "—")}</td>
             <td>
               {m.text}
-              {m.recalled ? <span class="tag">recalled</span> : null}
+              {m.recalled ? <span class="tag">{t("history.recalled")}</span> : null}
             </td>
           </tr>
         ))}

@@ -14,6 +14,7 @@ import { AuditPage } from "./audit-page";
 import { ChatsPage, HistoryPage } from "./chats-page";
 import { fillDays } from "./day-chart";
 import { dayStart } from "./format";
+import type { Translate } from "./i18n/i18n";
 import { identityPageRoutes } from "./identity-page.routes";
 import { knowledgePageRoutes, uploadScript } from "./knowledge-page.routes";
 import { MemoryEditPage, type MemoryFilters, MemoryPage, type PreviewResult } from "./memory-page";
@@ -23,6 +24,7 @@ import { overviewStatus } from "./overview-status";
 import { pageContext } from "./page-context";
 import { render } from "./page-render";
 import { sessionsDashboardRoutes } from "./sessions-dashboard.routes";
+import { documentFromForm, type FieldErrors, formFields, formValues } from "./settings-form";
 import { SettingsPage } from "./settings-page";
 
 const DAYS = 14;
@@ -44,10 +46,13 @@ async function preview(
         .chats.preview(ask.value)
         .catch(() => null)
     : ask;
-  if (!found) return { error: "preview failed" };
+  const t = c.get("i18n").t;
+  if (!found) return { error: t("memory.previewFailed") };
   if (!found.ok) {
     const e = found.error;
-    return { error: e.kind === "invalid" ? `${e.field} ${e.reason}` : `preview ${e.kind}` };
+    return {
+      error: e.kind === "invalid" ? `${e.field} ${e.reason}` : t("memory.previewError", { kind: e.kind }),
+    };
   }
   const body = found.value;
   return { items: [...body.mandatory.pinned, ...body.recalled], readable: body.scopes.readable };
@@ -70,7 +75,7 @@ async function memoryPage(c: Context<AppEnv>, extra: { notice?: string; error?: 
   return render(
     c,
     "/admin/memory",
-    "Memory",
+    c.get("i18n").t("nav.memory"),
     <MemoryPage
       filters={filters}
       items={list.items}
@@ -85,29 +90,57 @@ async function memoryPage(c: Context<AppEnv>, extra: { notice?: string; error?: 
   );
 }
 
-async function settingsPage(
-  c: Context<AppEnv>,
-  typed?: string,
-  error?: { field: string; reason: string },
-  notice?: string,
-) {
+type SettingsPageState = {
+  /** The JSON editor's text as typed (kept after an error). */
+  typed?: string;
+  error?: { field: string; reason: string };
+  /** The form's values as typed, and the error beside each field. */
+  form?: { values: Record<string, string>; errors: FieldErrors };
+  notice?: string;
+  status?: 200 | 400 | 409;
+};
+
+async function settingsPage(c: Context<AppEnv>, state: SettingsPageState = {}) {
   const view = await c.get("services").settings.read();
-  const storedText = typed ?? JSON.stringify(view.stored ?? {}, null, 2);
+  const storedText = state.typed ?? JSON.stringify(view.stored ?? {}, null, 2);
   return render(
     c,
     "/admin/settings",
-    "Settings",
+    c.get("i18n").t("nav.settings"),
     <SettingsPage
       effective={view.effective}
       storedText={storedText}
       revision={view.revision}
       csrf={(await pageContext(c)).csrf}
-      {...(error ? { error } : {})}
-      {...(notice ? { notice } : {})}
+      values={state.form?.values ?? formValues(view.effective)}
+      {...(state.form ? { fieldErrors: state.form.errors } : {})}
+      {...(state.error ? { error: state.error } : {})}
+      {...(state.notice ? { notice: state.notice } : {})}
     />,
-    error ? (error.field === "revision" ? 409 : 400) : 200,
+    state.status ?? 200,
   );
 }
+
+/** The grouped form: each field checked here, the whole validated by the one write path. */
+async function saveSettingsForm(c: Context<AppEnv>, form: Record<string, unknown>, revision?: string) {
+  const t = c.get("i18n").t;
+  const values = Object.fromEntries(formFields().map((path) => [path, text(form[path] ?? "")]));
+  if (typeof form["turn.persona"] === "string") values["turn.persona"] = form["turn.persona"];
+  const view = await c.get("services").settings.read();
+  const built = documentFromForm(values, view.stored, view.effective, t);
+  if ("errors" in built) return settingsPage(c, { form: { values, errors: built.errors }, status: 400 });
+  const saved = await c.get("services").settings.replace(built.document, revision);
+  if (saved.ok) return settingsPage(c, { notice: t("common.saved") });
+  if (saved.error.kind === "conflict")
+    return settingsPage(c, { form: { values, errors: {} }, error: staleError(t), status: 409 });
+  const field = saved.error.field;
+  // A field the form shows gets the error beside it; any other is the document's.
+  if (formFields().includes(field))
+    return settingsPage(c, { form: { values, errors: { [field]: saved.error.reason } }, status: 400 });
+  return settingsPage(c, { form: { values, errors: {} }, error: saved.error, status: 400 });
+}
+
+const staleError = (t: Translate) => ({ field: "revision", reason: t("settings.stale") });
 
 export const dashboardRoutes = new Hono<AppEnv>()
   .route("/identity", identityPageRoutes)
@@ -129,7 +162,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
     return render(
       c,
       "/admin",
-      "Overview",
+      c.get("i18n").t("nav.overview"),
       <OverviewPage
         stats={counts}
         days={fillDays(start, DAYS, counts.messagesByDay)}
@@ -142,7 +175,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
   })
   .get("/chats", async (c) => {
     const chats = await c.get("services").chats.list();
-    return render(c, "/admin/chats", "Chats", <ChatsPage chats={chats} />);
+    return render(c, "/admin/chats", c.get("i18n").t("nav.chats"), <ChatsPage chats={chats} />);
   })
   .get("/chats/:chat", async (c) => {
     const chatKey = c.req.param("chat");
@@ -170,17 +203,18 @@ export const dashboardRoutes = new Hono<AppEnv>()
     const id = c.req.param("id");
     const action = c.req.param("action") as "archive" | "restore";
     const done = await c.get("services").memory.changeStatus(id, action);
+    const t = c.get("i18n").t;
     const notice = done.ok
-      ? `${action === "archive" ? "Archived" : "Restored"} ${id}.`
-      : `Could not ${action} ${id}.`;
+      ? t(action === "archive" ? "memory.archived" : "memory.restored", { id })
+      : t(action === "archive" ? "memory.couldNotArchive" : "memory.couldNotRestore", { id });
     return c.redirect(`/admin/memory?notice=${encodeURIComponent(notice)}`, 303);
   })
   .post("/memory/:id/forget", async (c) => {
     const id = c.req.param("id");
     const form = await c.req.parseBody();
-    if (form.confirm !== id) return memoryPage(c, { error: "Tick “sure” to forget an item." });
+    if (form.confirm !== id) return memoryPage(c, { error: c.get("i18n").t("memory.tickSure") });
     const forgotten = await c.get("services").memory.forget(id);
-    const notice = forgotten ? `Forgot ${id}.` : `No item ${id}.`;
+    const notice = c.get("i18n").t(forgotten ? "memory.forgot" : "memory.noItem", { id });
     return c.redirect(`/admin/memory?notice=${encodeURIComponent(notice)}`, 303);
   })
   .get("/memory/:id/edit", async (c) => {
@@ -189,7 +223,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
     return render(
       c,
       "/admin/memory",
-      "Edit memory",
+      c.get("i18n").t("memory.edit"),
       <MemoryEditPage item={item} csrf={(await pageContext(c)).csrf} />,
     );
   })
@@ -206,40 +240,48 @@ export const dashboardRoutes = new Hono<AppEnv>()
       portable: form.portable === "true",
     });
     if (!edit.ok) {
-      const reason = edit.error.kind === "invalid" ? `${edit.error.field} ${edit.error.reason}` : "invalid";
+      const reason =
+        edit.error.kind === "invalid"
+          ? `${edit.error.field} ${edit.error.reason}`
+          : c.get("i18n").t("common.invalid");
       const csrf = (await pageContext(c)).csrf;
       return render(
         c,
         "/admin/memory",
-        "Edit memory",
+        c.get("i18n").t("memory.edit"),
         <MemoryEditPage item={item} csrf={csrf} error={reason} />,
         400,
       );
     }
     await admin.edit(item.nodeId, edit.value);
-    return c.redirect(`/admin/memory?notice=${encodeURIComponent(`Saved ${item.nodeId}.`)}`, 303);
+    return c.redirect(
+      `/admin/memory?notice=${encodeURIComponent(c.get("i18n").t("memory.savedItem", { id: item.nodeId }))}`,
+      303,
+    );
   })
   .get("/settings", (c) => settingsPage(c))
   .post("/settings", async (c) => {
     const form = await c.req.parseBody();
-    const typed = typeof form.stored === "string" ? form.stored : "";
+    const t = c.get("i18n").t;
     // The form always carries the revision it was read at; a post without one saves against
     // whatever this request reads, as the API does without If-Match.
     const revision = typeof form.revision === "string" ? form.revision : undefined;
+    if (form.form === "fields") return saveSettingsForm(c, form, revision);
+    const typed = typeof form.stored === "string" ? form.stored : "";
     const parsed = parseBoundedJson(typed);
     if (!parsed.ok)
-      return settingsPage(c, typed, {
-        field: "(document)",
-        reason: parsed.tooDeep ? parsed.reason : `is not valid JSON (${parsed.syntax})`,
+      return settingsPage(c, {
+        typed,
+        error: {
+          field: t("settings.document"),
+          reason: parsed.tooDeep ? parsed.reason : t("settings.notJson", { syntax: parsed.syntax }),
+        },
+        status: 400,
       });
     const saved = await c.get("services").settings.replace(parsed.value, revision);
-    if (saved.ok) return settingsPage(c, undefined, undefined, "Saved.");
-    if (saved.error.kind === "conflict")
-      return settingsPage(c, typed, {
-        field: "revision",
-        reason: "the stored settings changed since this page was loaded; reload and edit again",
-      });
-    return settingsPage(c, typed, saved.error);
+    if (saved.ok) return settingsPage(c, { notice: t("common.saved") });
+    if (saved.error.kind === "conflict") return settingsPage(c, { typed, error: staleError(t), status: 409 });
+    return settingsPage(c, { typed, error: saved.error, status: 400 });
   })
   .get("/audit", async (c) => {
     const q = c.req.query();
@@ -253,5 +295,10 @@ export const dashboardRoutes = new Hono<AppEnv>()
       ...(from !== undefined ? { since: from } : {}),
       ...(until !== undefined ? { until: until + DAY_MS } : {}),
     });
-    return render(c, "/admin/audit", "Audit log", <AuditPage filters={q} entries={entries} />);
+    return render(
+      c,
+      "/admin/audit",
+      c.get("i18n").t("nav.audit"),
+      <AuditPage filters={q} entries={entries} />,
+    );
   });

@@ -1,13 +1,15 @@
 /** Messages per day as an inline SVG bar chart: no script, no library, readable on a phone. */
+import { useT } from "./i18n/i18n";
 
 export function DayChart(props: { days: readonly { day: string; messages: number }[] }) {
+  const t = useT();
   const width = 600;
   const height = 140;
   const bottom = 20;
   const max = Math.max(1, ...props.days.map((d) => d.messages));
   const slot = width / Math.max(1, props.days.length);
   return (
-    <svg class="chart" viewBox={`0 0 ${width} ${height}`} role="img" aria-label="Messages per day">
+    <svg class="chart" viewBox={`0 0 ${width} ${height}`} role="img" aria-label={t("chart.label")}>
       {props.days.map((d, i) => {
         const h = Math.round(((height - bottom - 10) * d.messages) / max);
         return (

@@ -1,52 +1,80 @@
-/** The page frame every dashboard page shares: navigation, the stylesheet, the logout form. */
+/** The page frame every dashboard page shares: navigation, the language switch, the stylesheet, the logout form. */
 import type { Child } from "hono/jsx";
 import { CSRF_FIELD } from "../auth/csrf";
+import { type MessageKey, useLang, useT } from "./i18n/i18n";
 
-export const PAGES = [
-  { path: "/admin", title: "Overview" },
-  { path: "/admin/chats", title: "Chats" },
-  { path: "/admin/memory", title: "Memory" },
-  { path: "/admin/knowledge", title: "Knowledge" },
-  { path: "/admin/identity", title: "Identity" },
-  { path: "/admin/sessions", title: "Sessions" },
-  { path: "/admin/settings", title: "Settings" },
-  { path: "/admin/migrations", title: "Migrations" },
-  { path: "/admin/audit", title: "Audit log" },
-] as const;
+export const PAGES: readonly { path: string; title: MessageKey }[] = [
+  { path: "/admin", title: "nav.overview" },
+  { path: "/admin/chats", title: "nav.chats" },
+  { path: "/admin/memory", title: "nav.memory" },
+  { path: "/admin/knowledge", title: "nav.knowledge" },
+  { path: "/admin/identity", title: "nav.identity" },
+  { path: "/admin/sessions", title: "nav.sessions" },
+  { path: "/admin/settings", title: "nav.settings" },
+  { path: "/admin/migrations", title: "nav.migrations" },
+  { path: "/admin/audit", title: "nav.audit" },
+];
+
+/** The link that shows the dashboard in the other language and comes back to this page. */
+function LanguageSwitch(props: { back: string }) {
+  const t = useT();
+  const other = useLang() === "en" ? "zh-CN" : "en";
+  return (
+    <a
+      href={`/admin/lang/${other}?next=${encodeURIComponent(props.back)}`}
+      hreflang={other}
+      lang={other}
+      title={t("layout.switchToTitle")}
+      id="language-switch"
+    >
+      {t("layout.switchTo")}
+    </a>
+  );
+}
 
 export function Layout(props: {
   title: string;
   current?: string;
+  /** The path and query of this page, where the language switch returns to. */
+  back?: string;
   csrf?: string | null;
   actor?: string;
   children: Child;
 }) {
+  const t = useT();
+  const back = props.back ?? props.current ?? "/admin/login";
   return (
-    <html lang="en">
+    <html lang={useLang()}>
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{`${props.title} · Akasha`}</title>
+        <title>{`${props.title} · ${t("app.name")}`}</title>
         <link rel="stylesheet" href="/admin/app.css" />
       </head>
       <body>
-        {props.current !== undefined && (
+        {props.current !== undefined ? (
           <header>
-            <strong>Akasha</strong>
+            <strong>{t("app.name")}</strong>
             <nav>
               {PAGES.map((page) => (
                 <a href={page.path} aria-current={page.path === props.current ? "page" : undefined}>
-                  {page.title}
+                  {t(page.title)}
                 </a>
               ))}
             </nav>
+            <LanguageSwitch back={back} />
             <form method="post" action="/admin/logout" class="inline">
               {props.csrf && <input type="hidden" name={CSRF_FIELD} value={props.csrf} />}
               <span class="muted">{props.actor} </span>
               <button type="submit" class="quiet">
-                Log out
+                {t("layout.logout")}
               </button>
             </form>
+          </header>
+        ) : (
+          <header>
+            <strong>{t("app.name")}</strong>
+            <LanguageSwitch back={back} />
           </header>
         )}
         <main>{props.children}</main>

@@ -1,24 +1,27 @@
 /** Overview: counts, messages per day, model usage today and over the window. */
+
 import type { Stats, UsageRow } from "../../composition/request/insights-service";
 import type { SpendReport } from "../../domain/spend/spend-report";
 import { DayChart } from "./day-chart";
 import { formatBytes } from "./format";
+import { useT } from "./i18n/i18n";
 import { OverviewStatus, type OverviewStatusProps } from "./overview-sections";
 import { SpendLine } from "./spend-line";
 
 function UsageTable(props: { rows: readonly UsageRow[] }) {
-  if (props.rows.length === 0) return <p class="muted">No model calls.</p>;
+  const t = useT();
+  if (props.rows.length === 0) return <p class="muted">{t("overview.noCalls")}</p>;
   return (
     <div class="scroll">
       <table>
         <thead>
           <tr>
-            <th>Model</th>
-            <th>Calls</th>
-            <th>Errors</th>
-            <th>Prompt tokens</th>
-            <th>Completion tokens</th>
-            <th>Avg latency</th>
+            <th>{t("overview.col.model")}</th>
+            <th>{t("overview.col.calls")}</th>
+            <th>{t("overview.col.errors")}</th>
+            <th>{t("overview.col.promptTokens")}</th>
+            <th>{t("overview.col.completionTokens")}</th>
+            <th>{t("overview.col.avgLatency")}</th>
           </tr>
         </thead>
         <tbody>
@@ -46,19 +49,20 @@ export function OverviewPage(props: {
   spend?: SpendReport;
   status: OverviewStatusProps;
 }) {
+  const t = useT();
   const s = props.stats;
   const active = s.memoryByKind.filter((m) => m.status === "active").reduce((n, m) => n + m.items, 0);
   const cards: [string, string | number][] = [
-    ["Chats", s.chats],
-    ["Messages", s.messages],
-    ["Active memory items", active],
-    ["Knowledge nodes", s.kbNodes],
-    ["Audit entries", s.auditRows],
-    ["Database", formatBytes(s.databaseBytes)],
+    [t("overview.card.chats"), s.chats],
+    [t("overview.card.messages"), s.messages],
+    [t("overview.card.activeMemory"), active],
+    [t("overview.card.kbNodes"), s.kbNodes],
+    [t("overview.card.audit"), s.auditRows],
+    [t("overview.card.database"), formatBytes(s.databaseBytes)],
   ];
   return (
     <>
-      <h1>Overview</h1>
+      <h1>{t("nav.overview")}</h1>
       <div class="cards">
         {cards.map(([label, value]) => (
           <div class="card">
@@ -67,17 +71,17 @@ export function OverviewPage(props: {
           </div>
         ))}
       </div>
-      <h2>Messages per day (last {props.days.length} days, UTC)</h2>
+      <h2>{t("overview.perDay", { days: props.days.length })}</h2>
       <DayChart days={props.days} />
-      <h2>Model usage today</h2>
+      <h2>{t("overview.usageToday")}</h2>
       <UsageTable rows={props.today} />
       {props.spend ? <SpendLine spend={props.spend} /> : null}
-      <h2>Model usage, last {props.days.length} days</h2>
+      <h2>{t("overview.usageWindow", { days: props.days.length })}</h2>
       <UsageTable rows={props.total} />
-      <h2>Memory by kind</h2>
+      <h2>{t("overview.memoryByKind")}</h2>
       <p>
         {s.memoryByKind.length === 0
-          ? "No memory items."
+          ? t("overview.noMemory")
           : s.memoryByKind.map((m) => `${m.kind || "—"} (${m.status}): ${m.items}`).join(" · ")}
       </p>
       <OverviewStatus {...props.status} />

@@ -9,8 +9,8 @@ import type { SessionOperation } from "../../domain/sessions/session-operation";
 import { requestLine } from "../admin-input/request-line";
 import type { AppEnv } from "../app-env";
 import { BackfillPanel } from "./backfill-panel";
-import { Layout } from "./layout";
 import { pageContext } from "./page-context";
+import { render } from "./page-render";
 import { type PendingLink, SessionsPage } from "./sessions-page";
 
 const LIMIT = 500;
@@ -30,8 +30,11 @@ async function page(
     sessions.flatMap((s) => ((s.alias ?? s.title) ? [[s.chatKey, s.alias ?? s.title ?? ""]] : [])),
   );
   const context = await pageContext(c);
-  return c.html(
-    <Layout title="Sessions" current="/admin/sessions" csrf={context.csrf} actor={context.actor}>
+  return render(
+    c,
+    "/admin/sessions",
+    c.get("i18n").t("nav.sessions"),
+    <>
       <SessionsPage sessions={sessions} exposures={exposures} csrf={context.csrf} {...extra} />
       <BackfillPanel
         groups={backfill.groups}
@@ -39,7 +42,7 @@ async function page(
         names={names}
         csrf={context.csrf}
       />
-    </Layout>,
+    </>,
     status,
   );
 }

@@ -63,5 +63,16 @@ svg.chart text{font-size:9px;fill:var(--muted)}
 .tree li{padding:.1rem 0}
 ${Array.from({ length: TREE_DEPTHS + 1 }, (_, d) => `.tree .depth-${d}{padding-left:${(d * 1.1).toFixed(1)}rem}`).join("\n")}
 label.wide{width:100%}
+fieldset{border:1px solid var(--line);border-radius:8px;background:var(--card);margin:0 0 1rem;padding:.6rem .9rem}
+legend{font-weight:600;padding:0 .3rem}
+.field{display:flex;flex-direction:column;gap:.2rem;margin:.5rem 0 .9rem;max-width:40rem}
+.field label{flex-direction:row;align-items:baseline;gap:.5rem;font-size:.9rem;color:var(--fg)}
+.field label code{font-size:.75rem;color:var(--muted)}
+.field small,.field span{font-size:.8rem}
+.field.invalid input,.field.invalid select,.field.invalid textarea{border-color:var(--bad)}
+.field-error{color:var(--bad);margin:0;font-size:.85rem}
+textarea.short{min-height:5rem;font-family:inherit}
+details{margin:1rem 0}
+summary{cursor:pointer;font-weight:600}
 @media (max-width:600px){th,td{padding:.3rem}body{font-size:14px}header strong{width:100%}}
 `;

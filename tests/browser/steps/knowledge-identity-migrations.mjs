@@ -19,7 +19,7 @@ export async function knowledgeIdentityMigrationsSteps({
   await step("the overview shows recent errors, retention and embeddings", async () => {
     await page.goto(`${base}/admin`);
     const headings = await page.locator("h2").allTextContents();
-    for (const h of ["Recent errors", "Retention", "Embeddings"])
+    for (const h of ["最近的错误", "消息保留", "向量嵌入"])
       assert(headings.includes(h), `overview headings: ${headings.join(", ")}`);
     await shot(page, "overview");
   });

@@ -34,11 +34,11 @@ describe("dashboard pages", () => {
       "INSERT INTO embeddings (model_id, model_version, content_hash, dims, vector, created_at) VALUES ('old-model', '0', 'h-dash', 2, x'0000803f00000000', 0)",
     ).run();
     const html = await (await page("/admin")).text();
-    for (const heading of ["Recent errors", "Retention", "Embeddings"])
+    for (const heading of ["最近的错误", "消息保留", "向量嵌入"])
       expect(html).toContain(`<h2>${heading}</h2>`);
     expect(html).toContain("Error: disk on fire");
     expect(html).toContain(
-      "<td>old-model@0</td><td>1</td><td>no — npm run akasha -- embeddings retire old-model@0</td>",
+      "<td>old-model@0</td><td>1</td><td>否 — npm run akasha -- embeddings retire old-model@0</td>",
     );
     await env.DB.prepare("DELETE FROM embeddings WHERE model_id = 'old-model'").run();
   });
@@ -81,12 +81,12 @@ describe("dashboard pages", () => {
 
   it("renders every page for a logged-in admin", async ({ expect }) => {
     for (const [path, heading] of [
-      ["/admin", "Overview"],
-      ["/admin/chats", "Chats"],
+      ["/admin", "概览"],
+      ["/admin/chats", "会话"],
       ["/admin/chats/qq%3Agroup%3AG1", "qq:group:G1"],
       ["/admin/memory", "Memory"],
-      ["/admin/settings", "Settings"],
-      ["/admin/audit", "Audit log"],
+      ["/admin/settings", "设置"],
+      ["/admin/audit", "审计日志"],
       ["/admin/identity", "Identity"],
       ["/admin/knowledge", "Knowledge"],
       ["/admin/migrations", "Migrations"],
@@ -120,7 +120,7 @@ describe("dashboard pages", () => {
       form: { stored: '{"retention":{"groupDays":7}}', revision: "none" },
     });
     expect(first.status).toBe(200);
-    expect(await first.text()).toContain("Saved.");
+    expect(await first.text()).toContain("已保存。");
     const stale = await page("/admin/settings", {
       method: "POST",
       form: { stored: '{"retention":{"groupDays":8}}', revision: "none" },
