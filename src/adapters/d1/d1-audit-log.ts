@@ -104,6 +104,21 @@ export function insertAuditRow(db: D1Database, record: AuditRecord): D1PreparedS
     .bind(row.dedupeKey, row.at, row.actor, row.action, row.chatKey, row.target, row.detail);
 }
 
+/**
+ * The same INSERT, kept only when the statement just before it in the batch changed a row
+ * (`changes()`): a write and its record are one batch, and a write that changed nothing —
+ * a duplicate, a row the storage-off trigger dropped, a guard that no longer held — leaves no
+ * record claiming it happened.
+ */
+export function insertAuditRowIfChanged(db: D1Database, record: AuditRecord): D1PreparedStatement {
+  const row = auditLogRow(record);
+  return db
+    .prepare(
+      "INSERT INTO audit_log (dedupe_key, at, actor, action, chat_key, target, detail) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE changes() > 0",
+    )
+    .bind(row.dedupeKey, row.at, row.actor, row.action, row.chatKey, row.target, row.detail);
+}
+
 function parseDetail(text: string): Record<string, unknown> {
   try {
     const value: unknown = JSON.parse(text);

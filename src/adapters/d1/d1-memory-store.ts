@@ -433,6 +433,14 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
     return { statements, kinds };
   }
 
+  /**
+   * The INSERT of one item, for the admin's add, which batches it with its audit row. Like every
+   * insert it is dropped by the storage-off trigger and ignored for an existing id.
+   */
+  insertStatement(item: NewMemory, at: number): Promise<D1PreparedStatement> {
+    return this.#insertNode(item, at);
+  }
+
   /** The run's row in memory_runs: its primary key makes a second commit of the run fail. */
   #runStatement(
     c: MemoryCommit,

@@ -1,6 +1,7 @@
 /** Memory items as admins see and change them: every change audited with the acting admin. */
 import { D1MemoryAdmin, type MemoryEdit } from "../../adapters/d1/d1-memory-admin";
 import type { AdminRequest } from "./admin-request";
+import { memoryPlacementService } from "./memory-placement-service";
 
 export type {
   CandidateFilter,
@@ -12,7 +13,10 @@ export type {
 export function memoryService(env: Env, who: AdminRequest) {
   const admin = new D1MemoryAdmin(env.DB);
   const act = () => ({ actor: who.actor, at: Date.now() });
+  const placement = memoryPlacementService(env, who);
   return {
+    add: placement.add,
+    move: placement.move,
     list: admin.list.bind(admin),
     candidates: admin.candidates.bind(admin),
     get: admin.get.bind(admin),

@@ -19,6 +19,44 @@ export const page = {
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 };
 
+/** A scope key like chat:qq:group:<id>; which scopes may hold an item is the service's rule. */
+const scopeKeyText = z
+  .string()
+  .max(300)
+  .transform((raw, ctx) => {
+    const scope = parseScopeKey(raw.trim());
+    if (!scope) ctx.addIssue({ code: "custom", message: "must be a scope key like chat:qq:group:<id>" });
+    return scope ?? z.NEVER;
+  });
+
+const memoryText = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2000)
+  .refine((text) => !looksLikeCredential(text), CREDENTIAL_REFUSAL)
+  .refine((text) => !looksLikePersonalData(text), PERSONAL_DATA_REFUSAL);
+
+/**
+ * An admin's new item (POST /api/memory, the Memory page's add form). `confirmShared` must be
+ * true to put a private or secret item into a shared scope; only a real boolean counts.
+ */
+export const MemoryAddBody = z
+  .object({
+    scope: scopeKeyText,
+    text: memoryText,
+    kind: z.enum(MEMORY_KINDS),
+    importance: z.number().min(0).max(1).default(0.6),
+    sensitivity: z.enum(SENSITIVITIES).default("public"),
+    confirmShared: z.boolean().default(false),
+  })
+  .strict();
+
+/** Moving an item to another scope (POST /api/memory/:id/move, the Memory page's move form). */
+export const MemoryMoveBody = z
+  .object({ scope: scopeKeyText, confirmShared: z.boolean().default(false) })
+  .strict();
+
 export const MemoryListQuery = z
   .object({
     scope: z
@@ -41,13 +79,7 @@ export const MemoryListQuery = z
 
 export const MemoryEditBody = z
   .object({
-    text: z
-      .string()
-      .trim()
-      .min(1)
-      .max(2000)
-      .refine((text) => !looksLikeCredential(text), CREDENTIAL_REFUSAL)
-      .refine((text) => !looksLikePersonalData(text), PERSONAL_DATA_REFUSAL),
+    text: memoryText,
     kind: z.enum(MEMORY_KINDS),
     importance: z.number().min(0).max(1),
     sensitivity: z.enum(SENSITIVITIES),

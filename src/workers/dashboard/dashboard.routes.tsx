@@ -6,7 +6,10 @@
  */
 import { type Context, Hono } from "hono";
 import { parseBoundedJson } from "../../domain/kernel/bounded-json";
-import { MemoryEditBody, MemoryListQuery } from "../admin-input/memory-input";
+import type { DomainError } from "../../domain/kernel/result";
+import type { MemoryItem } from "../../domain/memory/memory";
+import { scopeKey } from "../../domain/memory/scope";
+import { MemoryAddBody, MemoryEditBody, MemoryListQuery, MemoryMoveBody } from "../admin-input/memory-input";
 import { PreviewAsk } from "../admin-input/preview-input";
 import { validate } from "../admin-input/validate";
 import type { AppEnv } from "../app-env";
@@ -58,7 +61,10 @@ async function preview(
   return { items: [...body.mandatory.pinned, ...body.recalled], readable: body.scopes.readable };
 }
 
-async function memoryPage(c: Context<AppEnv>, extra: { notice?: string; error?: string } = {}) {
+async function memoryPage(
+  c: Context<AppEnv>,
+  extra: { notice?: string; error?: string; status?: 400 | 404 | 409 } = {},
+) {
   const q = c.req.query();
   const keys = ["scope", "kind", "sensitivity", "status", "chat", "person", "text"] as const;
   const filters = Object.fromEntries(keys.map((k) => [k, q[k] ?? ""])) as MemoryFilters;
@@ -86,9 +92,21 @@ async function memoryPage(c: Context<AppEnv>, extra: { notice?: string; error?: 
       {...(extra.notice ? { notice: extra.notice } : {})}
       {...(error ? { error } : {})}
     />,
-    parsed.ok ? 200 : 400,
+    parsed.ok ? (extra.status ?? 200) : 400,
   );
 }
+
+const said = (e: DomainError) =>
+  e.kind === "invalid" ? `${e.field} ${e.reason}` : "reason" in e ? e.reason : e.kind;
+const STATUS = { invalid: 400, "not-found": 404 } as const;
+const statusOf = (e: DomainError) => (e.kind === "invalid" || e.kind === "not-found" ? STATUS[e.kind] : 409);
+const placed = (
+  t: Translate,
+  key: "memory.added" | "memory.moved",
+  v: { item: MemoryItem; confirmedShared: boolean },
+) =>
+  t(key, { id: v.item.nodeId, scope: scopeKey(v.item.scope) }) +
+  (v.confirmedShared ? t("memory.sharedConfirmed") : "");
 
 type SettingsPageState = {
   /** The JSON editor's text as typed (kept after an error). */
@@ -216,6 +234,47 @@ export const dashboardRoutes = new Hono<AppEnv>()
     const forgotten = await c.get("services").memory.forget(id);
     const notice = c.get("i18n").t(forgotten ? "memory.forgot" : "memory.noItem", { id });
     return c.redirect(`/admin/memory?notice=${encodeURIComponent(notice)}`, 303);
+  })
+  .post("/memory/add", async (c) => {
+    const form = await c.req.parseBody();
+    const importance = text(form.importance);
+    const input = validate(MemoryAddBody, {
+      scope: text(form.scope),
+      text: text(form.text),
+      kind: text(form.kind),
+      sensitivity: text(form.sensitivity),
+      ...(importance ? { importance: Number(importance) } : {}),
+      confirmShared: form.confirmShared === "true",
+    });
+    const added = input.ok ? await c.get("services").memory.add(input.value) : input;
+    if (!added.ok)
+      return memoryPage(c, {
+        error: c.get("i18n").t("memory.notAdded", { reason: said(added.error) }),
+        status: statusOf(added.error),
+      });
+    return c.redirect(
+      `/admin/memory?notice=${encodeURIComponent(placed(c.get("i18n").t, "memory.added", added.value))}`,
+      303,
+    );
+  })
+  .post("/memory/:id/move", async (c) => {
+    const form = await c.req.parseBody();
+    const input = validate(MemoryMoveBody, {
+      scope: text(form.scope),
+      confirmShared: form.confirmShared === "true",
+    });
+    const moved = input.ok
+      ? await c.get("services").memory.move(c.req.param("id"), input.value.scope, input.value.confirmShared)
+      : input;
+    if (!moved.ok)
+      return memoryPage(c, {
+        error: c.get("i18n").t("memory.notMoved", { reason: said(moved.error) }),
+        status: statusOf(moved.error),
+      });
+    return c.redirect(
+      `/admin/memory?notice=${encodeURIComponent(placed(c.get("i18n").t, "memory.moved", moved.value))}`,
+      303,
+    );
   })
   .get("/memory/:id/edit", async (c) => {
     const item = await c.get("services").memory.get(c.req.param("id"));

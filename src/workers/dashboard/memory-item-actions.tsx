@@ -1,6 +1,10 @@
-/** One memory item's actions: edit, archive or restore, and forget (confirmed by a checkbox). */
+/**
+ * One memory item's actions: edit, move to another scope (a private or secret item into a
+ * shared scope only with "share anyway"), archive or restore, and forget (confirmed by a checkbox).
+ */
 import type { MemoryItem } from "../../domain/memory/memory";
 import { CSRF_FIELD } from "../auth/csrf";
+import { ShareAnyway } from "./memory-add-section";
 
 export function MemoryItemActions(props: { item: MemoryItem; csrf: string | null }) {
   const id = props.item.nodeId;
@@ -9,6 +13,16 @@ export function MemoryItemActions(props: { item: MemoryItem; csrf: string | null
   return (
     <>
       <a href={`${base}/edit`}>Edit</a>{" "}
+      {props.item.status === "active" && (
+        <form method="post" action={`${base}/move`} class="inline">
+          {csrf}
+          <input name="scope" required placeholder="move to scope" aria-label="move to scope" />
+          <ShareAnyway />
+          <button type="submit" class="quiet">
+            Move
+          </button>
+        </form>
+      )}{" "}
       {props.item.status !== "superseded" && (
         <form
           method="post"

@@ -1,5 +1,5 @@
 /**
- * Memory: browse and filter items, archive/restore/forget them, the dreaming candidates, and
+ * Memory: browse and filter items, add one to any scope, move, archive/restore/forget them, the dreaming candidates, and
  * the context preview — what the bot would see if a sender said a text in a chat. Each section
  * is a component of its own; this page puts them in order.
  */
@@ -10,6 +10,7 @@ import { MEMORY_KINDS } from "../../domain/memory/scope";
 import { CSRF_FIELD } from "../auth/csrf";
 import { ContextPreviewSection, type PreviewForm, type PreviewResult } from "./context-preview-section";
 import { DreamingCandidatesSection } from "./dreaming-candidates-section";
+import { MemoryAddSection } from "./memory-add-section";
 import { type MemoryFilters, MemoryItemsSection } from "./memory-items-section";
 import { PageNotices } from "./page-notices";
 
@@ -30,6 +31,8 @@ export function MemoryPage(props: {
       <h1>Memory</h1>
       <PageNotices notice={props.notice} error={props.error} />
       <MemoryItemsSection filters={props.filters} items={props.items} total={props.total} csrf={props.csrf} />
+
+      <MemoryAddSection csrf={props.csrf} />
 
       <ContextPreviewSection form={props.preview.form} result={props.preview.result} />
 

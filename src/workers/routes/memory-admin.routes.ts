@@ -1,12 +1,21 @@
 /**
- * The admin API for memory items: list and filter, read, edit, archive, restore, forget
- * (confirmed by repeating the id), and the dreaming candidates with their decisions. Every
+ * The admin API for memory items: list and filter, read, add to any scope, move to another
+ * scope (a private or secret item into a shared scope only with `confirmShared`), edit,
+ * archive, restore, forget (confirmed by repeating the id), and the dreaming candidates with
+ * their decisions. Every
  * change is audited with the acting admin; bad input — and text holding a credential — is
  * refused before anything is written.
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { MemoryEditBody, MemoryListQuery, page, shortText } from "../admin-input/memory-input";
+import {
+  MemoryAddBody,
+  MemoryEditBody,
+  MemoryListQuery,
+  MemoryMoveBody,
+  page,
+  shortText,
+} from "../admin-input/memory-input";
 import { validate } from "../admin-input/validate";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
@@ -32,6 +41,11 @@ export const memoryAdminRoutes = new Hono<AppEnv>()
     if (!q.ok) return problem(c, q.error);
     const { items, total } = await c.get("services").memory.list(q.value);
     return c.json({ items, total, limit: q.value.limit, offset: q.value.offset });
+  })
+  .post("/", jsonBody(MemoryAddBody), async (c) => {
+    const added = await c.get("services").memory.add(c.req.valid("json"));
+    if (!added.ok) return problem(c, added.error);
+    return c.json(added.value, 201);
   })
   .get("/candidates", async (c) => {
     const q = validate(CandidateQuery, c.req.query());
@@ -66,6 +80,13 @@ export const memoryAdminRoutes = new Hono<AppEnv>()
           ? "only an active item can be archived"
           : "only an archived item can be restored",
     });
+  })
+  .post("/:id/move", jsonBody(MemoryMoveBody), async (c) => {
+    const nodeId = validate(id, c.req.param("id"));
+    if (!nodeId.ok) return problem(c, { kind: "invalid", field: "id", reason: "must be a memory item id" });
+    const body = c.req.valid("json");
+    const moved = await c.get("services").memory.move(nodeId.value, body.scope, body.confirmShared);
+    return moved.ok ? c.json(moved.value) : problem(c, moved.error);
   })
   .post("/:id/forget", jsonBody(ForgetBody), async (c) => {
     const nodeId = validate(id, c.req.param("id"));

@@ -206,6 +206,21 @@ export const zhCN = {
   "memory.savedItem": "已保存 {id}。",
   "memory.previewFailed": "预览失败",
   "memory.previewError": "预览出错：{kind}",
+  "memory.add.title": "添加一条记忆",
+  "memory.add.help":
+    "可以添加到任何范围：global:__global__、chat:qq:group:…、person:…、account:qq:user:…。私密或保密的记忆只有勾选“仍然共享”才会放进全局、群或频道的范围。",
+  "memory.add.scope": "范围",
+  "memory.add.text": "内容",
+  "memory.add.kind": "类型",
+  "memory.add.sensitivity": "敏感度",
+  "memory.add.importance": "重要程度",
+  "memory.add.submit": "添加",
+  "memory.shareAnyway": "仍然共享",
+  "memory.notAdded": "没有添加：{reason}",
+  "memory.notMoved": "没有移动：{reason}",
+  "memory.added": "已添加 {id} 到 {scope}。",
+  "memory.moved": "已移动 {id} 到 {scope}。",
+  "memory.sharedConfirmed": "（按你的确认共享，已记入审计）",
   "common.invalid": "无效",
 } as const;
 
