@@ -4,7 +4,7 @@
 // an explicit confirmation, which is audited; bad input is refused naming the field and
 // changes nothing (docs/invariants.md#admins-place-memory-on-purpose).
 import { env, exports } from "cloudflare:workers";
-import { describe, it } from "vitest";
+import { beforeAll, describe, it } from "vitest";
 import { session } from "../support/admin-session";
 import { newMemory, seedMemory, uid } from "../support/memory";
 
@@ -54,6 +54,13 @@ async function audits(nodeId: string) {
     .all<{ action: string; detail: string }>();
   return results.map((r) => ({ action: r.action, ...(JSON.parse(r.detail) as Record<string, unknown>) }));
 }
+
+// The Worker's first request in a file starts it cold; that wait is not the first test's.
+beforeAll(async () => {
+  await exports.default.fetch(
+    new Request("https://bot.test/api/memory?limit=1", { headers: { authorization: `Bearer ${TOKEN}` } }),
+  );
+}, 120_000);
 
 describe("POST /api/memory adds an item to any scope", () => {
   it.for([
