@@ -19,7 +19,7 @@ import { ConfigError, modeOf, readRuntimeConfig } from "../../src/composition/sh
 import { DEFAULT_SETTINGS, isStored, resolveSettings } from "../../src/domain/config/settings";
 import { createApp } from "../../src/workers/app";
 import { csrfToken } from "../../src/workers/auth/csrf";
-import { issueSession, SESSION_COOKIE } from "../../src/workers/auth/session-cookie";
+import { issueLogin, LOGIN_COOKIE } from "../../src/workers/auth/login-cookie";
 import { signedOneBotRequest } from "../support/onebot-signing";
 import {
   c2cBody,
@@ -667,9 +667,9 @@ describe("admin routes in production", () => {
     "AKASHA_ENV %s refuses /api and /admin without a valid credential, whatever the request claims",
     async ([, value], { expect }) => {
       const bindings = withMode(value);
-      const devCookie = (await issueSession(devDefaults.ADMIN_TOKEN, Date.now())).value;
-      const emptyKeyCookie = (await issueSession("", Date.now())).value;
-      const expired = (await issueSession(TOKEN, Date.now() - 13 * 60 * 60 * 1000)).value;
+      const devCookie = (await issueLogin(devDefaults.ADMIN_TOKEN, Date.now())).value;
+      const emptyKeyCookie = (await issueLogin("", Date.now())).value;
+      const expired = (await issueLogin(TOKEN, Date.now() - 13 * 60 * 60 * 1000)).value;
       const credentials: [string, Record<string, string>][] = [
         ["nothing", {}],
         ["an empty authorization header", { authorization: "" }],
@@ -681,11 +681,11 @@ describe("admin routes in production", () => {
         ["a token with a suffix", { authorization: `Bearer ${TOKEN}x` }],
         ["the token as Basic", { authorization: `Basic ${btoa(`admin:${TOKEN}`)}` }],
         ["the token without a scheme", { authorization: TOKEN }],
-        ["an empty cookie", { cookie: `${SESSION_COOKIE}=` }],
-        ["a garbage cookie", { cookie: `${SESSION_COOKIE}=garbage` }],
-        ["a cookie of the published dev token", { cookie: `${SESSION_COOKIE}=${devCookie}` }],
-        ["a cookie of an empty token", { cookie: `${SESSION_COOKIE}=${emptyKeyCookie}` }],
-        ["an expired cookie", { cookie: `${SESSION_COOKIE}=${expired}` }],
+        ["an empty cookie", { cookie: `${LOGIN_COOKIE}=` }],
+        ["a garbage cookie", { cookie: `${LOGIN_COOKIE}=garbage` }],
+        ["a cookie of the published dev token", { cookie: `${LOGIN_COOKIE}=${devCookie}` }],
+        ["a cookie of an empty token", { cookie: `${LOGIN_COOKIE}=${emptyKeyCookie}` }],
+        ["an expired cookie", { cookie: `${LOGIN_COOKIE}=${expired}` }],
         ["an Access assertion while Access is off", { "cf-access-jwt-assertion": "e30.e30.e30" }],
       ];
       const before = await snapshot();
@@ -731,10 +731,10 @@ describe("admin routes in production", () => {
         bindings,
       );
       expect(bearer.status).toBe(200);
-      const session = (await issueSession(TOKEN, Date.now())).value;
+      const session = (await issueLogin(TOKEN, Date.now())).value;
       const cookie = await app.request(
         "/admin/settings",
-        { headers: { cookie: `${SESSION_COOKIE}=${session}` } },
+        { headers: { cookie: `${LOGIN_COOKIE}=${session}` } },
         bindings,
       );
       expect(cookie.status).toBe(200);
@@ -788,7 +788,7 @@ describe("admin routes in production", () => {
     // The control: the real token signs in, in production.
     const ok = await app.request(`${ORIGIN}/admin/login`, form(TOKEN, "203.0.113.12"), PRODUCTION);
     expect(ok.status).toBe(303);
-    expect(ok.headers.get("set-cookie")).toContain(`${SESSION_COOKIE}=`);
+    expect(ok.headers.get("set-cookie")).toContain(`${LOGIN_COOKIE}=`);
   });
 
   it("refuses everything when Access is configured by half, blanks included", async ({ expect }) => {
@@ -814,8 +814,8 @@ describe("admin routes in production", () => {
   });
 
   it("takes no settings change from a session cookie without its CSRF token", async ({ expect }) => {
-    const { value, session } = await issueSession(TOKEN, Date.now());
-    const cookie = `${SESSION_COOKIE}=${value}`;
+    const { value, session } = await issueLogin(TOKEN, Date.now());
+    const cookie = `${LOGIN_COOKIE}=${value}`;
     const document = JSON.stringify({ follow: { groups: ["*"] } });
     for (const csrf of [
       undefined,
@@ -999,7 +999,7 @@ describe("settings documents", () => {
   });
 
   it("saves nothing from the dashboard form when one field is invalid", async ({ expect }) => {
-    const { value, session } = await issueSession(TOKEN, Date.now());
+    const { value, session } = await issueLogin(TOKEN, Date.now());
     const csrf = await csrfToken(TOKEN, `session:${session.sid}`);
     const post = (stored: string) =>
       app.request(
@@ -1007,7 +1007,7 @@ describe("settings documents", () => {
         {
           method: "POST",
           headers: {
-            cookie: `${SESSION_COOKIE}=${value}`,
+            cookie: `${LOGIN_COOKIE}=${value}`,
             "content-type": "application/x-www-form-urlencoded",
             "x-csrf-token": csrf,
           },

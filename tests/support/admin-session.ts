@@ -1,7 +1,7 @@
 /** Logs into the dashboard the way a browser does and returns what later requests need. */
 import { exports } from "cloudflare:workers";
 import { csrfToken } from "../../src/workers/auth/csrf";
-import { issueSession, SESSION_COOKIE } from "../../src/workers/auth/session-cookie";
+import { issueLogin, LOGIN_COOKIE } from "../../src/workers/auth/login-cookie";
 
 export const ADMIN_TOKEN = "test-admin-token";
 export const ORIGIN = "https://bot.test";
@@ -23,9 +23,9 @@ export async function login(token = ADMIN_TOKEN, ip = "198.51.100.7") {
 
 /** A session cookie and its CSRF token, minted directly (as the login would). */
 export async function session(now = Date.now()) {
-  const { value, session } = await issueSession(ADMIN_TOKEN, now);
+  const { value, session } = await issueLogin(ADMIN_TOKEN, now);
   return {
-    cookie: `${SESSION_COOKIE}=${value}`,
+    cookie: `${LOGIN_COOKIE}=${value}`,
     value,
     csrf: await csrfToken(ADMIN_TOKEN, `session:${session.sid}`),
   };

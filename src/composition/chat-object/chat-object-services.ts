@@ -27,7 +27,7 @@ import type { SpendLedger } from "../../domain/spend/spend-ledger";
 import { d1SettingsAdmin } from "../settings/d1-settings-admin";
 import { cachedSettingsSource } from "../settings/settings-loader";
 import { cachedCatalogue } from "../shared/catalogue-cache";
-import { chatSession } from "../shared/chat-stub";
+import { chatObject } from "../shared/chat-stub";
 import { personAccounts, sessionRegistry } from "../shared/forgetting-session-registry";
 import { historySearch } from "../shared/history-search";
 import { knowledgeAccess } from "../shared/knowledge-services";
@@ -100,7 +100,7 @@ export const chatObjectServices = {
       directory,
       settingsAdmin: d1SettingsAdmin(env, settings),
       claims: new D1AdminClaims(bindings.DB),
-      otherContexts: { reset: (chat, req) => chatSession(env, chat).resetSession(chat, req) },
+      otherContexts: { reset: (chat, req) => chatObject(env, chat).resetSession(chat, req) },
       relayLoggingTo: (outbox) =>
         new OutboundChatRelay({
           outbound,

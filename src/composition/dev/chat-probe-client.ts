@@ -5,7 +5,7 @@
 import type { D1Bill } from "../../adapters/d1/counting-d1";
 import type { ChatKey } from "../../domain/chat/chat-address";
 import type { InboundEvent } from "../../domain/inbound/inbound-event";
-import { chatSession } from "../shared/chat-stub";
+import { chatObject } from "../shared/chat-stub";
 import type { ChatWork } from "./counted-sql";
 import type { TurnBill } from "./turn-bill";
 
@@ -19,7 +19,7 @@ async function answer<T>(res: Response): Promise<T> {
 }
 
 export function chatProbeClient(env: Env, chat: ChatKey) {
-  const stub = chatSession(env, chat);
+  const stub = chatObject(env, chat);
   return {
     bill: async (event: InboundEvent) =>
       answer<TurnBill>(await stub.fetch(`${PROBE}/bill`, { method: "POST", body: JSON.stringify(event) })),

@@ -7,9 +7,9 @@ import { D1ChatRegistry } from "../../adapters/d1/chat-registry";
 import { D1MessageBrowser, type MessageFilter } from "../../adapters/d1/d1-message-browser";
 import { openDatabase } from "../../adapters/d1/database";
 import type { TurnPreview } from "../../domain/agent/turn-preview";
-import { accountKey, chatKeyOf, parseSessionKey } from "../../domain/chat/chat-address";
+import { accountKey, chatKeyOf, parseLaneKey } from "../../domain/chat/chat-address";
 import { type DomainError, err, ok, type Result } from "../../domain/kernel/result";
-import { chatSession } from "../shared/chat-stub";
+import { chatObject } from "../shared/chat-stub";
 
 export type { BrowsedMessage, MessageFilter } from "../../adapters/d1/d1-message-browser";
 export type { TurnPreview };
@@ -35,7 +35,7 @@ export function chatsService(env: Env) {
 
     /** The next turn's context for `ask.text`, read-only; refused naming the field when the chat or sender is malformed. */
     async preview(ask: PreviewAsk): Promise<Result<TurnPreview, DomainError>> {
-      const session = parseSessionKey(ask.chat);
+      const session = parseLaneKey(ask.chat);
       if (!session.ok) return err({ kind: "invalid", field: "chat", reason: session.error.reason });
       const address = session.value.address;
       const chatKey = chatKeyOf(address);
@@ -45,7 +45,7 @@ export function chatsService(env: Env) {
       const account = senderId === null ? null : accountKey(address.channel, senderId);
       if (account && !account.ok)
         return err({ kind: "invalid", field: "sender", reason: account.error.reason });
-      const preview = await chatSession(env, chatKey).preview({
+      const preview = await chatObject(env, chatKey).preview({
         chat: {
           key: chatKey,
           channel: address.channel,

@@ -10,7 +10,7 @@ import { chatKeyOf, parseChatKey } from "../../domain/chat/chat-address";
 import type { Settings } from "../../domain/config/settings";
 import { accountsOfPerson } from "../../domain/sessions/person-accounts";
 import type { ForgetCounts } from "../../domain/sessions/session-registry";
-import { chatSession } from "./chat-stub";
+import { chatObject } from "./chat-stub";
 import { createKnowledgeServices } from "./knowledge-services";
 
 /**
@@ -26,7 +26,7 @@ class ChatForgettingRegistry extends D1SessionRegistry {
 
   override async forget(chatKey: string): Promise<ForgetCounts> {
     const address = parseChatKey(chatKey);
-    if (address.ok) await chatSession(this.#env, chatKeyOf(address.value)).forgetLocal();
+    if (address.ok) await chatObject(this.#env, chatKeyOf(address.value)).forgetLocal();
     return super.forget(chatKey);
   }
 }

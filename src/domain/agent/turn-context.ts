@@ -14,7 +14,7 @@ export type TurnContext = {
   readonly event: InboundEvent;
   readonly chat: InboundEvent["chat"];
   /**
-   * The session key when the turn runs in a lane of the chat (`qq:private:U1:cron:abc`);
+   * The lane key when the turn runs in a lane of the chat (`qq:private:U1:cron:abc`);
    * absent for ordinary turns, whose session is the chat key. Scopes derive from it.
    */
   readonly session?: string;

@@ -9,7 +9,7 @@
  * registry computes with `isAdmin` and hands over (TurnContext.senderIsAdmin).
  */
 
-import { type ChatKey, chatKeyOf, isTyped, parseSessionKey } from "../chat/chat-address";
+import { type ChatKey, chatKeyOf, isTyped, parseLaneKey } from "../chat/chat-address";
 import type { IdentitySettings } from "../config/identity-settings";
 import { ADMIN_PERSON_PREFIX } from "../config/identity-settings";
 import { err, ok, type Result } from "../kernel/result";
@@ -123,7 +123,7 @@ export class AuthorizationGate {
   }
 
   /**
-   * Ok when `target` (a chat or session key; a lane counts as its chat) may be reached from
+   * Ok when `target` (a chat or lane key; a lane counts as its chat) may be reached from
    * `chat` by `account`. The current chat always may; admins may reach any chat.
    */
   assertInChatScope(
@@ -134,7 +134,7 @@ export class AuthorizationGate {
     const domain = this.#enabled ? this.#domains.domainOf(chat) : null;
     const refuse = (reason: string) =>
       err<NotInChatScope>({ kind: "not-in-chat-scope", target, chat, domain, reason });
-    const parsed = parseSessionKey(target);
+    const parsed = parseLaneKey(target);
     if (!parsed.ok || !isTyped(parsed.value.address)) {
       return refuse(`'${target.slice(0, 80)}' 不是聊天地址（应为 channel:type:id，例如 qq:group:<id>）。`);
     }

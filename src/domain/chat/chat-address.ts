@@ -1,8 +1,8 @@
 /**
- * Chat addresses, session keys and account keys (docs/identity.md#addresses-and-keys).
+ * Chat addresses, lane keys and account keys (docs/identity.md#addresses-and-keys).
  *
  *   chat key     channel:targetType:targetId          qq:group:<group_openid>, onebot:private:10001
- *   session key  chat key [":" lane ":" laneId]        qq:private:U1:cron:abc
+ *   lane key  chat key [":" lane ":" laneId]        qq:private:U1:cron:abc
  *   legacy key   channel:targetId                      milky:10001 (targetType unknown, not typed)
  *   account key  channel:user:<id>                     qq:user:<openid>
  *
@@ -16,7 +16,7 @@ export type TargetType = (typeof TARGET_TYPES)[number];
 const TYPED_TARGETS: ReadonlySet<string> = new Set(["private", "group", "channel", "dm"]);
 
 export type ChatKey = string & { readonly __brand: "ChatKey" };
-export type SessionKeyString = string & { readonly __brand: "SessionKey" };
+export type LaneKeyString = string & { readonly __brand: "LaneKey" };
 export type AccountKey = string & { readonly __brand: "AccountKey" };
 
 export type ChatAddress = {
@@ -25,7 +25,7 @@ export type ChatAddress = {
   readonly targetId: string;
 };
 
-export type SessionKey = {
+export type LaneKey = {
   readonly address: ChatAddress;
   /** `cron`, `dream`, … — a lane is a separate conversation inside the same chat. */
   readonly lane: { readonly name: string; readonly id: string } | null;
@@ -48,9 +48,9 @@ export function chatKeyOf(address: ChatAddress): ChatKey {
   return key as ChatKey;
 }
 
-export function formatSessionKey(key: SessionKey): SessionKeyString {
+export function formatLaneKey(key: LaneKey): LaneKeyString {
   const base = chatKeyOf(key.address);
-  return (key.lane ? `${base}:${key.lane.name}:${key.lane.id}` : base) as SessionKeyString;
+  return (key.lane ? `${base}:${key.lane.name}:${key.lane.id}` : base) as LaneKeyString;
 }
 
 /** Builds an address from parts, validating each. */
@@ -69,10 +69,10 @@ export function chatAddress(
 }
 
 /**
- * Parses a session key: a typed chat key with an optional lane, or a legacy two-part key.
+ * Parses a lane key: a typed chat key with an optional lane, or a legacy two-part key.
  * `qq:private:U1:cron:abc` → chat `qq:private:U1`, lane cron/abc.
  */
-export function parseSessionKey(raw: string): Result<SessionKey, KeyError> {
+export function parseLaneKey(raw: string): Result<LaneKey, KeyError> {
   if (typeof raw !== "string" || raw.length === 0) return invalid("key", "is empty");
   if (raw.length > MAX_KEY_LENGTH) return invalid("key", `is longer than ${MAX_KEY_LENGTH} characters`);
   const parts = raw.split(":");
@@ -99,12 +99,12 @@ export function parseSessionKey(raw: string): Result<SessionKey, KeyError> {
   return ok({ address: address.value, lane: { name: laneName, id: laneId } });
 }
 
-/** Parses a chat key: a session key without a lane. Typed unless `allowLegacy`. */
+/** Parses a chat key: a lane key without a lane. Typed unless `allowLegacy`. */
 export function parseChatKey(
   raw: string,
   options: { allowLegacy?: boolean } = {},
 ): Result<ChatAddress, KeyError> {
-  const parsed = parseSessionKey(raw);
+  const parsed = parseLaneKey(raw);
   if (!parsed.ok) return parsed;
   if (parsed.value.lane) return invalid("key", `'${clip(raw)}' is a session lane, not a chat key`);
   if (!options.allowLegacy && !isTyped(parsed.value.address)) {
@@ -146,8 +146,8 @@ export function isOneToOne(targetType: string): boolean {
   return targetType === "private" || targetType === "dm";
 }
 
-/** Whether a chat or session key (lanes included) names a one-to-one chat. */
+/** Whether a chat or lane key (lanes included) names a one-to-one chat. */
 export function isOneToOneKey(key: string): boolean {
-  const parsed = parseSessionKey(key);
+  const parsed = parseLaneKey(key);
   return parsed.ok && isOneToOne(parsed.value.address.targetType);
 }

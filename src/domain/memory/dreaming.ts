@@ -33,7 +33,7 @@ import { extractStatements } from "./rule-extractor";
 import {
   dedupeScopes,
   includesScope,
-  resolveScopeFromSession,
+  resolveScopeFromLaneKey,
   type Scope,
   sameScope,
   scopeForKind,
@@ -580,7 +580,7 @@ function summaryNode(
   privateChat: boolean,
   turns: readonly MarkedTurn[],
 ): SummaryNode | null {
-  const scope = resolveScopeFromSession(input.session);
+  const scope = resolveScopeFromLaneKey(input.session);
   if (!text || scope.type !== "chat" || neverStored(text)) return null;
   const users = turns.filter((t) => t.role === "user");
   return {
@@ -613,7 +613,7 @@ function evidenceOf(input: DreamInput, t: DreamTurn): MemoryEvidence {
 }
 
 const unscoped = (session: string) => ({
-  scope: resolveScopeFromSession(session),
+  scope: resolveScopeFromLaneKey(session),
   sensitivity: "public" as const,
   sensitivitySource: "default" as const,
 });

@@ -18,7 +18,7 @@ export type MemoryOrigin = "dream" | "explicit" | "tool";
 
 /** Where an item came from: the conversation it was said in (docs/retrieval.md#context-store, provenance). */
 export type MemoryEvidence = {
-  /** Session key the item was written from (chat key, or chat key with a lane). */
+  /** Lane key the item was written from (chat key, or chat key with a lane). */
   readonly session: string;
   readonly messageIds: readonly string[];
   readonly account: string | null;

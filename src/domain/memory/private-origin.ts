@@ -12,7 +12,7 @@
  *
  * Items already `private` or `secret_like` are left as they are.
  */
-import { chatKeyOf, isOneToOneKey, parseSessionKey } from "../chat/chat-address";
+import { chatKeyOf, isOneToOneKey, parseLaneKey } from "../chat/chat-address";
 import { err, ok, type Result } from "../kernel/result";
 import { checkApproval, checkHeader, type Database, isObjectValue, type PlanHeader } from "./owner-plan";
 
@@ -76,7 +76,7 @@ export function learnedInChat(row: Pick<OriginRow, "scope_type" | "scope_id" | "
   const candidates = [sessionOf(row.provenance), row.scope_type === "chat" ? row.scope_id : null];
   for (const key of candidates) {
     if (key === null || !isOneToOneKey(key)) continue;
-    const parsed = parseSessionKey(key);
+    const parsed = parseLaneKey(key);
     if (parsed.ok) return chatKeyOf(parsed.value.address);
   }
   return null;

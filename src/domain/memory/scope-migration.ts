@@ -11,7 +11,7 @@
  *
  * A global item is never moved without evidence.
  */
-import { chatKeyOf, isTyped, parseSessionKey } from "../chat/chat-address";
+import { chatKeyOf, isTyped, parseLaneKey } from "../chat/chat-address";
 import { err, ok, type Result } from "../kernel/result";
 import {
   type Applied,
@@ -114,7 +114,7 @@ export function evidenceOf(metadata: string, provenance: string): { chats: strin
     for (const v of Array.isArray(raw) ? raw : [raw]) {
       const key = keyOf(v);
       if (!key) continue;
-      const parsed = parseSessionKey(key);
+      const parsed = parseLaneKey(key);
       if (!parsed.ok) continue;
       if (isTyped(parsed.value.address)) chats.add(chatKeyOf(parsed.value.address));
       else legacy.add(key);

@@ -1,13 +1,13 @@
 /**
  * Memory scopes (docs/memory.md#scopes): the one place that knows which scope a memory item is written
- * to and which scopes a turn may read and write. Scopes always derive from the session key and
+ * to and which scopes a turn may read and write. Scopes always derive from the lane key and
  * the resolved sender identity — never from the model. Admin status reaches this module only as
  * the plain `writesGlobal` value, and only for writing global.
  *
  *   scope key      type:id          chat:qq:group:G1, global:__global__, person:alice,
  *                                   account:qq:user:U1, collection:vue-docs
  */
-import { isOneToOneKey, isTyped, parseSessionKey } from "../chat/chat-address";
+import { isOneToOneKey, isTyped, parseLaneKey } from "../chat/chat-address";
 import type { SenderIdentity } from "../identity/sender-identity";
 import { PUBLIC_ONLY, type ReadableScope } from "../retrieval/read-gate";
 
@@ -53,8 +53,8 @@ export function parseScopeKey(raw: string): Scope | null {
  * The scope of a session: a typed chat (lanes included) → `chat:<chatKey>`; a legacy
  * untyped key (`milky:10001`) or an unparseable one → global, as before scopes existed.
  */
-export function resolveScopeFromSession(sessionKey: string): Scope {
-  const parsed = parseSessionKey(sessionKey);
+export function resolveScopeFromLaneKey(laneKey: string): Scope {
+  const parsed = parseLaneKey(laneKey);
   if (!parsed.ok || !isTyped(parsed.value.address)) return GLOBAL_SCOPE;
   const a = parsed.value.address;
   return { type: "chat", id: `${a.channel}:${a.targetType}:${a.targetId}` };
@@ -62,7 +62,7 @@ export function resolveScopeFromSession(sessionKey: string): Scope {
 
 /** What a turn's scope decisions depend on. */
 export type ScopeInput = {
-  /** The session key of the turn: a chat key, or a chat key with a lane (`…:cron:abc`). */
+  /** The lane key of the turn: a chat key, or a chat key with a lane (`…:cron:abc`). */
   readonly session: string;
   readonly identity: SenderIdentity | null;
   /** Chats linked into the same cluster as this one (admin links; docs/memory.md#clusters). */
@@ -108,7 +108,7 @@ function senderScopes(identity: SenderIdentity): Scope[] {
  * undeclared member's facts stay with the group, where they were said and can be recalled.
  */
 export function personalScope(input: ScopeInput): Scope {
-  const session = resolveScopeFromSession(input.session);
+  const session = resolveScopeFromLaneKey(input.session);
   const identity = input.identity;
   if (session.type !== "chat" || !identity?.enabled) return session;
   if (isOneToOneKey(input.session)) {
@@ -131,7 +131,7 @@ export function scopeForKind(
   input: ScopeInput,
   sensitivity: "public" | "private" | "secret_like" = "public",
 ): Scope {
-  const session = resolveScopeFromSession(input.session);
+  const session = resolveScopeFromLaneKey(input.session);
   if (isPersonalKind(kind)) return personalScope(input);
   if (isGlobalKind(kind)) {
     const onPurpose = input.writesGlobal === true && input.globalOnPurpose === true;
@@ -165,7 +165,7 @@ export type TurnScopes = {
  * A legacy untyped session reads global only, and writes it only with `writesGlobal`.
  */
 export function turnScopes(input: ScopeInput): TurnScopes {
-  const session = resolveScopeFromSession(input.session);
+  const session = resolveScopeFromLaneKey(input.session);
   const global = input.writesGlobal === true ? [GLOBAL_SCOPE] : [];
   if (session.type !== "chat") {
     return { readable: [GLOBAL_SCOPE], writable: global, personal: GLOBAL_SCOPE, session };
@@ -177,7 +177,7 @@ export function turnScopes(input: ScopeInput): TurnScopes {
     own.push(...senderScopes(identity).map((s) => (privateTurn ? s : publicOnly(s))));
   }
   const linked: ReadableScope[] = (input.linkedChats ?? [])
-    .map((chat) => resolveScopeFromSession(chat))
+    .map((chat) => resolveScopeFromLaneKey(chat))
     .filter((s) => s.type === "chat")
     .map(publicOnly);
   const personal = personalScope(input);

@@ -12,7 +12,7 @@ import { Layout } from "../dashboard/layout";
 import { inLanguage } from "../dashboard/page-render";
 import { readAccessConfig } from "./access-jwt";
 import { presentAdminToken, throttledReason } from "./admin-door";
-import { issueSession, SESSION_COOKIE, SESSION_TTL_SECONDS } from "./session-cookie";
+import { issueLogin, LOGIN_COOKIE, LOGIN_TTL_SECONDS } from "./login-cookie";
 
 const COOKIE_OPTIONS = { path: "/", httpOnly: true, secure: true, sameSite: "Strict" } as const;
 
@@ -64,12 +64,12 @@ export const loginRoutes = new Hono<AppEnv>()
       });
     if (door.kind === "wrong")
       return c.html(inLanguage(c, <LoginPage error={c.get("i18n").t("login.wrong")} />), 401);
-    const { value } = await issueSession(c.get("config").adminToken, Date.now());
-    setCookie(c, SESSION_COOKIE, value, { ...COOKIE_OPTIONS, maxAge: SESSION_TTL_SECONDS });
+    const { value } = await issueLogin(c.get("config").adminToken, Date.now());
+    setCookie(c, LOGIN_COOKIE, value, { ...COOKIE_OPTIONS, maxAge: LOGIN_TTL_SECONDS });
     return c.redirect("/admin", 303);
   });
 
 export const logoutRoutes = new Hono<AppEnv>().post("/logout", (c) => {
-  deleteCookie(c, SESSION_COOKIE, COOKIE_OPTIONS);
+  deleteCookie(c, LOGIN_COOKIE, COOKIE_OPTIONS);
   return c.redirect("/admin/login", 303);
 });

@@ -13,7 +13,7 @@ import type { AppEnv } from "../app-env";
 import { ACCESS_HEADER, readAccessConfig, verifyAccessJwt } from "./access-jwt";
 import { presentAdminToken, throttledReason } from "./admin-door";
 import { type AdminIdentity, SESSION_ACTOR, TOKEN_ACTOR } from "./admin-identity";
-import { readSession, SESSION_COOKIE } from "./session-cookie";
+import { LOGIN_COOKIE, readLogin } from "./login-cookie";
 
 export type IdentityResult =
   | { ok: true; identity: AdminIdentity }
@@ -46,9 +46,9 @@ export async function resolveAdmin(c: Context<AppEnv>, nowMs = Date.now()): Prom
       },
     };
   }
-  const cookie = getCookie(c, SESSION_COOKIE);
+  const cookie = getCookie(c, LOGIN_COOKIE);
   if (cookie) {
-    const session = await readSession(adminToken, cookie, nowMs);
+    const session = await readLogin(adminToken, cookie, nowMs);
     if (session)
       return {
         ok: true,

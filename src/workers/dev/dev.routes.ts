@@ -8,7 +8,7 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { webhookSigning } from "../../composition/dev/dev-adapters";
-import { chatSession } from "../../composition/shared/chat-stub";
+import { chatObject } from "../../composition/shared/chat-stub";
 import { type RuntimeConfig, readRuntimeConfig } from "../../composition/shared/runtime-config";
 import { type ChatAddress, chatKeyOf, parseChatKey } from "../../domain/chat/chat-address";
 import type { AppEnv } from "../app-env";
@@ -55,7 +55,7 @@ export const devRoutes = new Hono<AppEnv>().post("/message", jsonBody(DevMessage
       reason: `the webhook refused the simulated event with ${webhook.status} (see the log)`,
     });
 
-  const session = chatSession(c.env, chatKeyOf(address.value));
+  const session = chatObject(c.env, chatKeyOf(address.value));
   const deadline = Date.now() + TURN_WAIT_MS;
   let status = await session.turnStatus(simulated.eventId);
   while (status.state !== "done" && status.state !== "unknown" && Date.now() < deadline) {

@@ -11,7 +11,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { memoryContentHash } from "../../composition/dev/dev-adapters";
 import { adminServices } from "../../composition/request/admin-services";
-import { chatSession } from "../../composition/shared/chat-stub";
+import { chatObject } from "../../composition/shared/chat-stub";
 import { accountKey, type ChatKey } from "../../domain/chat/chat-address";
 import { memoryMatch } from "../../domain/memory/memory-query";
 import { indexText } from "../../domain/text/search-tokens";
@@ -225,7 +225,7 @@ export const memoryBenchRoutes = new Hono<AppEnv>()
     if (!account.ok) return problem(c, { kind: "invalid", field: "sender", reason: account.error.reason });
     const key = body.chat as ChatKey;
     const started = performance.now();
-    const preview = await chatSession(c.env, key).preview({
+    const preview = await chatObject(c.env, key).preview({
       chat: { key, channel: "bench", targetType: targetType as "private" | "group", targetId },
       sender: { userId: body.sender, account: account.value, displayName: null },
       text: body.text,

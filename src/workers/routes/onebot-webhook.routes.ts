@@ -8,7 +8,7 @@
  */
 import { Hono } from "hono";
 import { oneBotTransport } from "../../composition/request/webhook-transports";
-import { chatSession } from "../../composition/shared/chat-stub";
+import { chatObject } from "../../composition/shared/chat-stub";
 import { err, ok } from "../../domain/kernel/result";
 import { rejectWebhook, verifiedWebhook, type WebhookEnv } from "../verified-webhook";
 
@@ -44,6 +44,6 @@ export const oneBotWebhookRoutes = new Hono<WebhookEnv>().post("/", oneBotGate, 
       return rejectWebhook(c, "onebot", { status: 400, reason: event.error.reason });
     return c.body(null, 204);
   }
-  await chatSession(c.env, event.value.chat.key).enqueue(event.value);
+  await chatObject(c.env, event.value.chat.key).enqueue(event.value);
   return c.body(null, 204);
 });

@@ -8,7 +8,7 @@
  */
 import { Hono } from "hono";
 import { qqTransport } from "../../composition/request/webhook-transports";
-import { chatSession } from "../../composition/shared/chat-stub";
+import { chatObject } from "../../composition/shared/chat-stub";
 import { enqueueTiming } from "../enqueue-timing";
 import { rejectWebhook, verifiedWebhook, type WebhookEnv } from "../verified-webhook";
 
@@ -49,7 +49,7 @@ export const qqWebhookRoutes = new Hono<WebhookEnv>().post("/", qqGate, async (c
   }
   const started = performance.now();
   const enqueueStart = Date.now();
-  const outcome = await chatSession(c.env, event.value.chat.key).enqueue(event.value);
+  const outcome = await chatObject(c.env, event.value.chat.key).enqueue(event.value);
   if (outcome.status === "duplicate") log("qq event duplicate", { event: event.value.eventId });
   // Local mode only: how much of the ACK the chat object took, and the ACK's trace (read by
   // the webhook bench).

@@ -2,14 +2,14 @@ import { describe, it } from "vitest";
 import {
   accountKey,
   chatKeyOf,
-  formatSessionKey,
+  formatLaneKey,
   isTyped,
   parseAccountKey,
   parseChatKey,
-  parseSessionKey,
+  parseLaneKey,
 } from "../../../src/domain/chat/chat-address";
 
-describe("session keys", () => {
+describe("lane keys", () => {
   it.for([
     ["qq:group:C9F778FE6ADF9D1D1DBE395BF744A33A", "qq", "group", "C9F778FE6ADF9D1D1DBE395BF744A33A"],
     ["qq:private:E4F4AEA33253A2797FB897C50B81D7ED", "qq", "private", "E4F4AEA33253A2797FB897C50B81D7ED"],
@@ -18,16 +18,16 @@ describe("session keys", () => {
     ["onebot:group:748394300", "onebot", "group", "748394300"],
     ["onebot:private:10001", "onebot", "private", "10001"],
   ] as const)("parses and formats the typed key %s", ([raw, channel, targetType, targetId], { expect }) => {
-    const parsed = parseSessionKey(raw);
+    const parsed = parseLaneKey(raw);
     expect(parsed).toEqual({ ok: true, value: { address: { channel, targetType, targetId }, lane: null } });
     if (!parsed.ok) return;
     expect(isTyped(parsed.value.address)).toBe(true);
-    expect(formatSessionKey(parsed.value)).toBe(raw);
+    expect(formatLaneKey(parsed.value)).toBe(raw);
     expect(chatKeyOf(parsed.value.address)).toBe(raw);
   });
 
   it("parses a lane and resolves it to its chat", ({ expect }) => {
-    const parsed = parseSessionKey("qq:private:U1:cron:abc");
+    const parsed = parseLaneKey("qq:private:U1:cron:abc");
     expect(parsed).toEqual({
       ok: true,
       value: {
@@ -37,18 +37,18 @@ describe("session keys", () => {
     });
     if (!parsed.ok) return;
     expect(chatKeyOf(parsed.value.address)).toBe("qq:private:U1");
-    expect(formatSessionKey(parsed.value)).toBe("qq:private:U1:cron:abc");
+    expect(formatLaneKey(parsed.value)).toBe("qq:private:U1:cron:abc");
   });
 
   it("parses a legacy two-part key as untyped", ({ expect }) => {
-    const parsed = parseSessionKey("milky:10001");
+    const parsed = parseLaneKey("milky:10001");
     expect(parsed.ok && parsed.value.address).toEqual({
       channel: "milky",
       targetType: "unknown",
       targetId: "10001",
     });
     expect(parsed.ok && isTyped(parsed.value.address)).toBe(false);
-    expect(parsed.ok && formatSessionKey(parsed.value)).toBe("milky:10001");
+    expect(parsed.ok && formatLaneKey(parsed.value)).toBe("milky:10001");
   });
 
   it.for([
@@ -65,7 +65,7 @@ describe("session keys", () => {
     ["a:b:c:d:e:f", "key"],
     [`qq:group:${"x".repeat(600)}`, "key"],
   ] as const)("refuses the malformed key %j with a message naming %s", ([raw, field], { expect }) => {
-    const parsed = parseSessionKey(raw);
+    const parsed = parseLaneKey(raw);
     expect(parsed.ok).toBe(false);
     if (!parsed.ok) {
       expect(parsed.error.field).toBe(field);

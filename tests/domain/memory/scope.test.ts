@@ -4,7 +4,7 @@ import type { SenderIdentity } from "../../../src/domain/identity/sender-identit
 import {
   GLOBAL_SCOPE,
   parseScopeKey,
-  resolveScopeFromSession,
+  resolveScopeFromLaneKey,
   type ScopeInput,
   scopeAllows,
   scopeForKind,
@@ -30,7 +30,7 @@ const keys = (input: ScopeInput) => {
   };
 };
 
-describe("resolveScopeFromSession", () => {
+describe("resolveScopeFromLaneKey", () => {
   it.for([
     ["milky:private:10001", "chat:milky:private:10001"],
     ["milky:10001", "global:__global__"],
@@ -38,7 +38,7 @@ describe("resolveScopeFromSession", () => {
     ["qq:group:G1", "chat:qq:group:G1"],
     ["not a key", "global:__global__"],
   ] as const)("%s → %s", ([session, expected], { expect }) => {
-    expect(scopeKey(resolveScopeFromSession(session))).toBe(expected);
+    expect(scopeKey(resolveScopeFromLaneKey(session))).toBe(expected);
   });
 });
 

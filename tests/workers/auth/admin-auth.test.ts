@@ -2,7 +2,7 @@
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, it } from "vitest";
 import { createApp } from "../../../src/workers/app";
-import { SESSION_COOKIE, SESSION_TTL_SECONDS } from "../../../src/workers/auth/session-cookie";
+import { LOGIN_COOKIE, LOGIN_TTL_SECONDS } from "../../../src/workers/auth/login-cookie";
 import { ADMIN_TOKEN, login, ORIGIN, session } from "../../support/admin-session";
 
 const call = (path: string, init: RequestInit = {}) =>
@@ -85,8 +85,8 @@ describe("login", () => {
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/admin");
     const cookie = res.headers.get("set-cookie") ?? "";
-    expect(cookie).toMatch(new RegExp(`^${SESSION_COOKIE}=[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+;`));
-    expect(cookie).toContain(`Max-Age=${SESSION_TTL_SECONDS}`);
+    expect(cookie).toMatch(new RegExp(`^${LOGIN_COOKIE}=[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+;`));
+    expect(cookie).toContain(`Max-Age=${LOGIN_TTL_SECONDS}`);
     expect(cookie).toContain("HttpOnly");
     expect(cookie).toContain("Secure");
     expect(cookie).toContain("SameSite=Strict");
@@ -135,7 +135,7 @@ describe("login", () => {
     });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/admin/login");
-    expect(res.headers.get("set-cookie")).toMatch(new RegExp(`^${SESSION_COOKIE}=;.*Max-Age=0`));
+    expect(res.headers.get("set-cookie")).toMatch(new RegExp(`^${LOGIN_COOKIE}=;.*Max-Age=0`));
   });
 });
 
@@ -150,10 +150,10 @@ describe("session cookie", () => {
       .replace(/=+$/, "");
     const otherApp = createApp();
     const foreign = await (async () => {
-      const { issueSession } = await import("../../../src/workers/auth/session-cookie");
-      return (await issueSession("some-other-token", Date.now())).value;
+      const { issueLogin } = await import("../../../src/workers/auth/login-cookie");
+      return (await issueLogin("some-other-token", Date.now())).value;
     })();
-    const expired = await session(Date.now() - (SESSION_TTL_SECONDS + 5) * 1000);
+    const expired = await session(Date.now() - (LOGIN_TTL_SECONDS + 5) * 1000);
     // The first character carries six bits of the signature; the last ones may carry padding
     // bits that decode to the same bytes when changed.
     const tampered = `${signature.startsWith("A") ? "B" : "A"}${signature.slice(1)}`;
@@ -168,7 +168,7 @@ describe("session cookie", () => {
     for (const value of bad) {
       const res = await otherApp.request(
         "/api/chats",
-        { headers: { cookie: `${SESSION_COOKIE}=${value}` } },
+        { headers: { cookie: `${LOGIN_COOKIE}=${value}` } },
         env,
       );
       expect(res.status, value).toBe(401);

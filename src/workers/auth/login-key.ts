@@ -7,7 +7,7 @@ const encoder = new TextEncoder();
 /** One derivation per isolate and token; HKDF is cheap but the key object is reusable. */
 const keys = new Map<string, Promise<CryptoKey>>();
 
-export function sessionKey(adminToken: string): Promise<CryptoKey> {
+export function loginKey(adminToken: string): Promise<CryptoKey> {
   let key = keys.get(adminToken);
   if (!key) {
     key = (async () => {
