@@ -245,6 +245,64 @@ try {
     },
   );
 
+  await step(
+    "follows a group on the follow page and unfollows it; a private chat is refused beside the field",
+    async () => {
+      await page.goto(`${base}/admin/follow`);
+      assert((await page.textContent("h1")) === "关注的群", "no follow heading");
+      await page.fill("#add-chat", `qq:private:${user}`);
+      await page.click("#add-chat-form button[type=submit]");
+      assert((await page.textContent("#add-chat-error"))?.length > 0, "no error beside the field");
+      assert((await page.inputValue("#add-chat")) === `qq:private:${user}`, "typed value not kept");
+      const other = `qq:group:F${run}`;
+      // Local mode follows every group ("*"): unfollow that for an explicit list, restore it after.
+      await page.click(`#followed li:has(code:text-is("*（全部群）")) button`);
+      await page.fill("#add-chat", other);
+      await page.click("#add-chat-form button[type=submit]");
+      assert((await page.textContent(".notice"))?.includes(`已关注 ${other}`), "no followed notice");
+      await shot(page, "follow");
+      await page.click(`#followed li:has(code:text-is("${other}")) button`);
+      assert((await page.textContent(".notice"))?.includes(`已取消关注 ${other}`), "no unfollowed notice");
+      const api = await fetch(`${base}/api/follow`, { headers: { authorization: `Bearer ${token}` } });
+      assert(!(await api.json()).groups.includes(other), "still followed after unfollow");
+      await page.fill("#add-chat", "*");
+      await page.click("#add-chat-form button[type=submit]");
+      assert(
+        (await page.textContent("#followed"))?.includes("*（全部群）"),
+        "every group not followed again",
+      );
+    },
+  );
+
+  await step("adds an admin on the admins page and removes it", async () => {
+    await page.goto(`${base}/admin/admins`);
+    assert((await page.textContent("h1")) === "管理员", "no admins heading");
+    const account = `qq:user:A${run}`;
+    await page.fill("#add-account", account);
+    await page.click("#add-account-form button[type=submit]");
+    assert((await page.textContent(".notice"))?.includes(`已添加管理员 ${account}`), "no added notice");
+    await shot(page, "admins");
+    await page.click(`#admins li:has(code:text-is("${account}")) button`);
+    assert((await page.textContent(".notice"))?.includes(`已移除管理员 ${account}`), "no removed notice");
+  });
+
+  await step("switches the dashboard to English and back to Chinese", async () => {
+    await page.goto(`${base}/admin/settings`);
+    assert((await page.getAttribute("html", "lang")) === "zh-CN", "not Chinese before the switch");
+    await page.click("#language-switch");
+    await page.waitForURL(`${base}/admin/settings`);
+    assert((await page.getAttribute("html", "lang")) === "en", "not English after the switch");
+    assert((await page.textContent("h1")) === "Settings", `heading: ${await page.textContent("h1")}`);
+    assert((await page.textContent("legend")) === "Message retention", "form not in English");
+    await shot(page, "settings-en");
+    await page.goto(`${base}/admin`);
+    assert((await page.textContent("h1")) === "Overview", "another page not in English");
+    await page.click("#language-switch");
+    await page.waitForURL(`${base}/admin`);
+    assert((await page.getAttribute("html", "lang")) === "zh-CN", "not Chinese after switching back");
+    assert((await page.textContent("h1")) === "概览", "heading not Chinese after switching back");
+  });
+
   await step("the audit log page lists entries", async () => {
     await page.goto(`${base}/admin/audit`);
     assert((await page.textContent("h1")) === "审计日志", "no audit heading");

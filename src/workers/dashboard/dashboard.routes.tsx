@@ -24,6 +24,7 @@ import { MemoryEditPage, type MemoryFilters, MemoryPage, type PreviewResult } fr
 import { migrationsPageRoutes } from "./migrations-page.routes";
 import { OverviewPage } from "./overview-page";
 import { overviewStatus } from "./overview-status";
+import { ownerPageRoutes } from "./owner-pages.routes";
 import { pageContext } from "./page-context";
 import { render } from "./page-render";
 import { sessionsDashboardRoutes } from "./sessions-dashboard.routes";
@@ -166,6 +167,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
   .get("/upload.js", uploadScript)
   .route("/migrations", migrationsPageRoutes)
   .route("/sessions", sessionsDashboardRoutes)
+  .route("/", ownerPageRoutes)
   .get("/", async (c) => {
     const insights = c.get("services").insights;
     const now = Date.now();

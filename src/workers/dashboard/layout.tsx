@@ -9,6 +9,8 @@ export const PAGES: readonly { path: string; title: MessageKey }[] = [
   { path: "/admin/memory", title: "nav.memory" },
   { path: "/admin/knowledge", title: "nav.knowledge" },
   { path: "/admin/identity", title: "nav.identity" },
+  { path: "/admin/follow", title: "nav.follow" },
+  { path: "/admin/admins", title: "nav.admins" },
   { path: "/admin/sessions", title: "nav.sessions" },
   { path: "/admin/settings", title: "nav.settings" },
   { path: "/admin/migrations", title: "nav.migrations" },
