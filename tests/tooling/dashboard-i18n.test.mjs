@@ -49,7 +49,9 @@ function findings(file) {
     if (
       /^\s*[A-Za-z][A-Za-z ,.'’!?…-]*:?$/.test(line) &&
       !/[,;]$/.test(line) &&
-      !/^\s*(return|else|default|break|continue|async|await|try|finally|required|disabled|checked|multiple|autofocus|open|selected|hidden)\s*$/.test(line)
+      !/^\s*(return|else|default|break|continue|async|await|try|finally|required|disabled|checked|multiple|autofocus|open|selected|hidden)\s*$/.test(
+        line,
+      )
     ) {
       const w = words(line);
       if (w.length > 0) found.push(`${at} text: ${line.trim()}`);
