@@ -25,7 +25,8 @@
 // with a Workers AI chat model (--chat-model <id>, default the production one) rewriting follow-ups.
 // --local-model reads and writes the local model of meaning (bge-small-zh-v1.5, `npm run
 // model:fetch`) through the embedding service this run starts (EVAL_EMBEDDINGS_PORT, default any
-// free port; EVAL_EMBEDDINGS_THREADS onnxruntime threads, default 1), fused at weight 1 unless
+// free port; EVAL_EMBEDDINGS_THREADS onnxruntime threads, default 1), fused as the local stack
+// fuses it (memory recall at 1, knowledge search at 0; scripts/model/local-service.mjs) unless
 // --settings or --vector-weight say otherwise. Vectors are kept in a file beside the model and
 // read back on later runs (EVAL_VECTOR_CACHE: another file, or "off"). The Worker runs from a
 // bundle built at the start, so editing the tree during a run does not restart it.

@@ -23,6 +23,9 @@ export function localModelSettings(baseUrl, spec = BGE_SMALL_ZH) {
     baseUrl,
     queryPrefix: spec.queryPrefix,
     fusionWeight: 1,
+    // Memory recall gains from this model at weight 1; every knowledge set lost at any weight
+    // (docs/decisions/0261-local-model-fused-for-memory-not-knowledge.md).
+    knowledgeFusionWeight: 0,
   };
 }
 

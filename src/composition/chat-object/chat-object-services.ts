@@ -23,6 +23,7 @@ import type { MessageRecord } from "../../domain/history/message-record";
 import { DirectoryIdentityResolver } from "../../domain/identity/identity-resolver";
 import type { Transport } from "../../domain/inbound/inbound-event";
 import { systemClock } from "../../domain/kernel/clock";
+import { fusionWeights } from "../../domain/knowledge/fusion-weights";
 import type { SpendLedger } from "../../domain/spend/spend-ledger";
 import { d1SettingsAdmin } from "../settings/d1-settings-admin";
 import { cachedSettingsSource } from "../settings/settings-loader";
@@ -117,8 +118,12 @@ export const chatObjectServices = {
         store: memory,
         index: memory,
         links: sessions,
-        // Memory recall reads the same embedding model and vector index as the knowledge base.
-        vectors: (settings) => knowledge.retrieval(settings),
+        // Memory recall reads the same embedding model and vector index as the knowledge base,
+        // fused at the model's memory weight (fusion-weights.ts).
+        vectors: (settings) => ({
+          ...knowledge.retrieval(settings),
+          vectorWeight: fusionWeights(settings).memory,
+        }),
       },
       clock: systemClock,
       after: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),

@@ -19,6 +19,7 @@ import { OpenAiCompatibleReranker } from "../../adapters/openai/openai-compatibl
 import { type VectorizeBinding, VectorizeIndexAdapter } from "../../adapters/vectorize/vectorize-index";
 import { WorkersAiEmbedder, WorkersAiReranker } from "../../adapters/workers-ai/workers-ai-embedder";
 import { DEFAULT_SETTINGS, type EmbeddingModelSettings, type Settings } from "../../domain/config/settings";
+import { fusionWeights } from "../../domain/knowledge/fusion-weights";
 import type { ImportDeps } from "../../domain/knowledge/import-documents";
 import type { KnowledgeAdmin } from "../../domain/knowledge/knowledge-admin";
 import { type EmbeddingSlot, knowledgeMaintenance } from "../../domain/knowledge/knowledge-maintenance";
@@ -110,7 +111,7 @@ export function createKnowledgeServices(env: Env, settings: Settings) {
     store: new D1ContextStore(reads),
     vectors: read?.index ?? null,
     embedder: read?.embedder ?? null,
-    vectorWeight: read?.fusionWeight ?? 0,
+    vectorWeight: read ? fusionWeights(settings.knowledge).knowledge : 0,
     reranker: createReranker(env, settings.knowledge.reranker),
     logger: consoleLogger,
   };

@@ -199,6 +199,12 @@ const EmbeddingModelSchema = z
     queryPrefix: z.string().max(200).optional(),
     /** Weight of this model's kNN ranking in rank fusion with bm25 (0 = keep vectors, do not search them). */
     fusionWeight: z.number().min(0).max(5).optional(),
+    /**
+     * The weight knowledge search and knowledge auto-recall fuse this model at, when it differs
+     * from memory recall's `fusionWeight`; unset = `fusionWeight`
+     * (docs/decisions/0261-local-model-fused-for-memory-not-knowledge.md).
+     */
+    knowledgeFusionWeight: z.number().min(0).max(5).optional(),
     /** Name of the Vectorize binding holding this model's index; none = brute force over D1. */
     vectorBinding: z
       .string()

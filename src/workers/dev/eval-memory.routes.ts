@@ -12,6 +12,7 @@ import { z } from "zod";
 import { memoryStore } from "../../composition/dev/dev-adapters";
 import { loadSettings } from "../../composition/settings/settings-loader";
 import { createKnowledgeServices } from "../../composition/shared/knowledge-services";
+import { fusionWeights } from "../../domain/knowledge/fusion-weights";
 import { memoryNodeId, type NewMemory } from "../../domain/memory/memory";
 import { recallMemory } from "../../domain/memory/recall";
 import { turnScopes } from "../../domain/memory/scope";
@@ -86,7 +87,7 @@ export const evalMemoryRoutes = new Hono<AppEnv>()
     const vectors =
       typeof body.vectorWeight === "number"
         ? { ...kb.retrieval, vectorWeight: body.vectorWeight }
-        : kb.retrieval;
+        : { ...kb.retrieval, vectorWeight: fusionWeights(settings.knowledge).memory };
     const index = memoryStore(c.env);
     const cfg = settings.memory.retrieval;
     const results = [];

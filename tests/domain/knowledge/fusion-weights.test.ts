@@ -1,0 +1,35 @@
+import { describe, it } from "vitest";
+import { DEFAULT_SETTINGS, type KnowledgeSettings } from "../../../src/domain/config/settings";
+import { fusionWeights } from "../../../src/domain/knowledge/fusion-weights";
+
+function withModel(model: Record<string, unknown> | null, read: string | null = "m"): KnowledgeSettings {
+  const base = DEFAULT_SETTINGS.knowledge;
+  const models = model ? { ...base.embeddings.models, m: { ...base.embeddings.models.local, ...model } } : {};
+  return { ...base, embeddings: { ...base.embeddings, models, read } } as KnowledgeSettings;
+}
+
+describe("the read model's fusion weights", () => {
+  it("fuses knowledge at the model's knowledge weight and memory at its own weight", ({ expect }) => {
+    expect(fusionWeights(withModel({ fusionWeight: 1, knowledgeFusionWeight: 0 }))).toEqual({
+      knowledge: 0,
+      memory: 1,
+    });
+  });
+
+  it("uses the one weight for both when the model sets no knowledge weight", ({ expect }) => {
+    expect(fusionWeights(withModel({ fusionWeight: 0.5 }))).toEqual({ knowledge: 0.5, memory: 0.5 });
+  });
+
+  it("keeps production's bge-m3 at weight 1 for both", ({ expect }) => {
+    const knowledge = {
+      ...DEFAULT_SETTINGS.knowledge,
+      embeddings: { ...DEFAULT_SETTINGS.knowledge.embeddings, read: "bge-m3" },
+    };
+    expect(fusionWeights(knowledge)).toEqual({ knowledge: 1, memory: 1 });
+  });
+
+  it("fuses nothing without a read model or with one the settings do not describe", ({ expect }) => {
+    expect(fusionWeights(withModel({ fusionWeight: 1 }, null))).toEqual({ knowledge: 0, memory: 0 });
+    expect(fusionWeights(withModel(null, "missing"))).toEqual({ knowledge: 0, memory: 0 });
+  });
+});
