@@ -1,7 +1,9 @@
 /** The identity page's account links: the link form and every link, with unlink where attached. */
+
 import { CSRF_FIELD } from "../auth/csrf";
 import { DataTable } from "./data-table";
 import { formatTime } from "./format";
+import { useT } from "./i18n/i18n";
 import type { IdentityOverview } from "./identity-people-sections";
 
 export function AccountLinksSection(props: {
@@ -9,29 +11,43 @@ export function AccountLinksSection(props: {
   csrf: string | null;
   typed?: { account: string; person: string } | undefined;
 }) {
+  const t = useT();
   const csrf = props.csrf && <input type="hidden" name={CSRF_FIELD} value={props.csrf} />;
   return (
     <>
-      <h2>Account links</h2>
+      <h2>{t("identity.links")}</h2>
       <form class="filters" method="post" action="/admin/identity/link">
         {csrf}
         <label>
-          Account
+          {t("identity.account")}
           <input name="account" value={props.typed?.account ?? ""} placeholder="qq:user:…" required />
         </label>
         <label>
-          Person
-          <input name="person" value={props.typed?.person ?? ""} placeholder="person id" required />
+          {t("identity.person")}
+          <input
+            name="person"
+            value={props.typed?.person ?? ""}
+            placeholder={t("identity.personHint")}
+            required
+          />
         </label>
-        <button type="submit">Link</button>
+        <button type="submit">{t("identity.link")}</button>
       </form>
       <DataTable
-        headers={["Account", "Person", "Source", "Union", "By", "When", ""]}
-        empty="No account links."
+        headers={[
+          t("identity.account"),
+          t("identity.person"),
+          t("identity.source"),
+          t("identity.union"),
+          t("identity.by"),
+          t("overview.col.when"),
+          "",
+        ]}
+        empty={t("identity.noLinks")}
         rows={props.links.map((l) => (
           <tr>
             <td>{l.accountKey}</td>
-            <td>{l.personId ?? <span class="muted">detached</span>}</td>
+            <td>{l.personId ?? <span class="muted">{t("identity.detached")}</span>}</td>
             <td>{l.source}</td>
             <td>{l.unionKey ?? "—"}</td>
             <td>{l.linkedBy ?? "—"}</td>
@@ -42,7 +58,7 @@ export function AccountLinksSection(props: {
                   {csrf}
                   <input type="hidden" name="account" value={l.accountKey} />
                   <button type="submit" class="quiet">
-                    Unlink
+                    {t("identity.unlink")}
                   </button>
                 </form>
               )}

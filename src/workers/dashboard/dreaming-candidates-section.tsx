@@ -1,16 +1,26 @@
 /** The memory page's dreaming candidates: what consolidation proposed and what it decided. */
+
 import type { CandidateRow } from "../../composition/request/memory-service";
 import { DataTable } from "./data-table";
 import { formatTime } from "./format";
+import { useT } from "./i18n/i18n";
 import { SensitivityTag } from "./sensitivity-tag";
 
 export function DreamingCandidatesSection(props: { candidates: readonly CandidateRow[] }) {
+  const t = useT();
   return (
     <>
-      <h2>Dreaming candidates</h2>
+      <h2>{t("dreaming.title")}</h2>
       <DataTable
-        headers={["When", "Chat", "Text", "Scope", "Sensitivity", "Decision"]}
-        empty="No candidates."
+        headers={[
+          t("overview.col.when"),
+          t("memory.chat"),
+          t("memory.text"),
+          t("memory.scope"),
+          t("memory.sensitivity"),
+          t("dreaming.decision"),
+        ]}
+        empty={t("dreaming.none")}
         rows={props.candidates.map((c) => (
           <tr>
             <td>{formatTime(c.createdAt)}</td>

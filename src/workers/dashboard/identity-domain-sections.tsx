@@ -1,15 +1,18 @@
 /** The identity page's admins, chat domains and the accounts observed most recently. */
+
 import { DataTable } from "./data-table";
 import { formatTime } from "./format";
+import { useT } from "./i18n/i18n";
 import type { IdentityOverview } from "./identity-people-sections";
 
 export function AdminsSection(props: { admins: IdentityOverview["admins"] }) {
+  const t = useT();
   return (
     <>
-      <h2>Admins</h2>
+      <h2>{t("identity.admins")}</h2>
       <p>
         {props.admins.length === 0 ? (
-          <span class="muted">No admins (identity.admins).</span>
+          <span class="muted">{t("identity.noAdmins")}</span>
         ) : (
           props.admins.join(", ")
         )}
@@ -19,12 +22,13 @@ export function AdminsSection(props: { admins: IdentityOverview["admins"] }) {
 }
 
 export function ChatDomainsSection(props: { chatDomains: IdentityOverview["chatDomains"] }) {
+  const t = useT();
   return (
     <>
-      <h2>Chat domains</h2>
+      <h2>{t("identity.domains")}</h2>
       <DataTable
-        headers={["Domain", "Chats"]}
-        empty="No chat domains: every chat is a domain of its own."
+        headers={[t("identity.domain"), t("identity.chats")]}
+        empty={t("identity.noDomains")}
         rows={Object.entries(props.chatDomains).map(([name, chats]) => (
           <tr>
             <td>{name}</td>
@@ -37,12 +41,21 @@ export function ChatDomainsSection(props: { chatDomains: IdentityOverview["chatD
 }
 
 export function ObservationsSection(props: { observations: IdentityOverview["observations"] }) {
+  const t = useT();
   return (
     <>
-      <h2>Recent observations</h2>
+      <h2>{t("identity.observations")}</h2>
       <DataTable
-        headers={["Account", "Chat", "Name", "Role", "Union", "First seen", "Last seen"]}
-        empty="No accounts observed yet."
+        headers={[
+          t("identity.account"),
+          t("memory.chat"),
+          t("identity.name"),
+          t("identity.role"),
+          t("identity.union"),
+          t("identity.firstSeen"),
+          t("identity.lastSeen"),
+        ]}
+        empty={t("identity.noObservations")}
         rows={props.observations.map((x) => (
           <tr>
             <td>{x.accountKey}</td>

@@ -7,6 +7,7 @@
 import type { ChatReadReport } from "../../domain/agent/chat-readers";
 import { AccountLinksSection } from "./account-links-section";
 import { ForgetPersonPanel, type PendingForget } from "./forget-person-panel";
+import { useT } from "./i18n/i18n";
 import { AdminsSection, ChatDomainsSection, ObservationsSection } from "./identity-domain-sections";
 import {
   DeclaredPeopleSection,
@@ -25,14 +26,16 @@ export function IdentityPage(props: {
   typed?: { account: string; person: string };
   forget?: PendingForget;
 }) {
+  const t = useT();
   const o = props.overview;
   return (
     <>
-      <h1>Identity</h1>
+      <h1>{t("nav.identity")}</h1>
       <PageNotices notice={props.notice} error={props.error} />
       <p>
-        Identity is <b>{o.enabled ? "on" : "off"}</b>
-        {o.enabled ? "." : ": every sender is just their account, and privileged actions are refused."}
+        {t("identity.state")}
+        <b>{t(o.enabled ? "identity.on" : "identity.off")}</b>
+        {o.enabled ? "" : t("identity.offNote")}
       </p>
 
       <IdentityReadersSection reports={props.reports} />

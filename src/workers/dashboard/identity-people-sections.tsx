@@ -1,27 +1,30 @@
 /** The identity page's people: those declared in settings and those links or union ids created. */
+
 import type { IdentityService } from "../../composition/request/identity-service";
 import { DataTable } from "./data-table";
 import { forgetPersonHref } from "./forget-person-panel";
 import { formatTime } from "./format";
+import { useT } from "./i18n/i18n";
 
 export type IdentityOverview = Awaited<ReturnType<IdentityService["overview"]>>;
 
 export function DeclaredPeopleSection(props: { overview: IdentityOverview }) {
+  const t = useT();
   const o = props.overview;
   return (
     <>
-      <h2>Declared people</h2>
+      <h2>{t("identity.declared")}</h2>
       <DataTable
-        headers={["Person", "Name", "Accounts", "Admin", ""]}
-        empty="No people declared in settings (identity.people)."
+        headers={[t("identity.person"), t("identity.name"), t("identity.accounts"), t("identity.admin"), ""]}
+        empty={t("identity.noDeclared")}
         rows={o.declared.map((p) => (
           <tr>
             <td>{p.id}</td>
             <td>{p.displayName}</td>
             <td>{p.accounts.join(", ")}</td>
-            <td>{o.admins.includes(`person:${p.id}`) ? "yes" : ""}</td>
+            <td>{o.admins.includes(`person:${p.id}`) ? t("common.yes") : ""}</td>
             <td>
-              <a href={forgetPersonHref(p.id)}>Forget…</a>
+              <a href={forgetPersonHref(p.id)}>{t("identity.forget")}</a>
             </td>
           </tr>
         ))}
@@ -31,12 +34,20 @@ export function DeclaredPeopleSection(props: { overview: IdentityOverview }) {
 }
 
 export function StoredPeopleSection(props: { people: IdentityOverview["people"] }) {
+  const t = useT();
   return (
     <>
-      <h2>Stored people</h2>
+      <h2>{t("identity.stored")}</h2>
       <DataTable
-        headers={["Person", "Name", "Origin", "Accounts", "Created", ""]}
-        empty="No people created by links or union ids."
+        headers={[
+          t("identity.person"),
+          t("identity.name"),
+          t("identity.origin"),
+          t("identity.accounts"),
+          t("identity.created"),
+          "",
+        ]}
+        empty={t("identity.noStored")}
         rows={props.people.map((p) => (
           <tr>
             <td>{p.personId}</td>
@@ -45,7 +56,7 @@ export function StoredPeopleSection(props: { people: IdentityOverview["people"] 
             <td>{p.accounts}</td>
             <td>{formatTime(p.createdAt)}</td>
             <td>
-              <a href={forgetPersonHref(p.personId)}>Forget…</a>
+              <a href={forgetPersonHref(p.personId)}>{t("identity.forget")}</a>
             </td>
           </tr>
         ))}

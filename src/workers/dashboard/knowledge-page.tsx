@@ -4,8 +4,10 @@
  * showing what the pipeline returns with scores, `via` and citations. Each section is a
  * component of its own; this page puts them in order.
  */
+
 import type { CollectionInfo, StoredDocument } from "../../domain/knowledge/collection";
 import type { ContextNode } from "../../domain/retrieval/context-node";
+import { useT } from "./i18n/i18n";
 import { CollectionsSection } from "./knowledge-collections-section";
 import { DocumentsSection, OutlineSection } from "./knowledge-documents-section";
 import { type SearchAnswer, SearchSection } from "./knowledge-search-section";
@@ -24,9 +26,10 @@ export type KnowledgeView = {
 };
 
 export function KnowledgePage(props: KnowledgeView) {
+  const t = useT();
   return (
     <>
-      <h1>Knowledge</h1>
+      <h1>{t("nav.knowledge")}</h1>
       <PageNotices notice={props.notice} error={props.error} />
       <CollectionsSection collections={props.collections} csrf={props.csrf} />
 

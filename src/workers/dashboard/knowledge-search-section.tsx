@@ -2,9 +2,11 @@
  * The knowledge page's search playground: what the pipeline returns for a query over the
  * selected collection (or all), with scores, `via` and citations.
  */
+
 import { type Citation, formatCitation } from "../../domain/retrieval/citation";
 import { DataTable } from "./data-table";
 import { clip } from "./format";
+import { useT } from "./i18n/i18n";
 
 export type SearchAnswer = {
   strategy: string;
@@ -18,12 +20,13 @@ export type SearchAnswer = {
 };
 
 function SearchResults(props: { answer: SearchAnswer }) {
+  const t = useT();
   return (
     <div id="search-results">
-      <p class="muted">Strategy: {props.answer.strategy}</p>
+      <p class="muted">{t("kb.strategy", { strategy: props.answer.strategy })}</p>
       <DataTable
-        headers={["#", "Score", "Via", "Citation", "Text"]}
-        empty="Nothing found."
+        headers={["#", t("kb.score"), t("kb.via"), t("kb.citation"), t("memory.text")]}
+        empty={t("kb.nothing")}
         rows={props.answer.items.map((it, i) => (
           <tr>
             <td>{i + 1}</td>
@@ -49,17 +52,18 @@ export function SearchSection(props: {
   selected: string;
   search: { query: string; answer: SearchAnswer | null; error?: string };
 }) {
+  const t = useT();
   const sel = props.selected;
   return (
     <>
-      <h2 id="search">Search playground</h2>
+      <h2 id="search">{t("kb.playground")}</h2>
       <form class="filters" method="get" action="/admin/knowledge#search">
         <input type="hidden" name="collection" value={sel} />
         <label>
-          Query
+          {t("kb.query")}
           <input type="search" name="q" value={props.search.query} required />
         </label>
-        <button type="submit">Search {sel || "all collections"}</button>
+        <button type="submit">{t("kb.searchIn", { collection: sel || t("kb.allCollections") })}</button>
       </form>
       {props.search.error && (
         <p class="error" role="alert">

@@ -2,20 +2,23 @@
  * The knowledge page's upload: several files into one collection, each with its progress and
  * result, driven by the page's upload script (upload-script.ts).
  */
+
 import type { CollectionInfo } from "../../domain/knowledge/collection";
+import { useT } from "./i18n/i18n";
 
 export function UploadSection(props: {
   collections: readonly CollectionInfo[];
   selected: string;
   csrf: string | null;
 }) {
+  const t = useT();
   return (
     <>
-      <h2>Upload</h2>
+      <h2>{t("kb.upload")}</h2>
       <form id="upload" data-csrf={props.csrf ?? ""}>
         <div class="filters">
           <label>
-            Into collection
+            {t("kb.into")}
             <select name="collection">
               {props.collections.map((c) => (
                 <option value={c.name} selected={c.name === props.selected}>
@@ -25,13 +28,13 @@ export function UploadSection(props: {
             </select>
           </label>
           <label>
-            Files (up to 20, 25 MiB each)
+            {t("kb.files")}
             <input type="file" id="files" name="files" multiple />
           </label>
-          <button type="submit">Upload</button>
+          <button type="submit">{t("kb.upload")}</button>
         </div>
         <div id="drop" class="drop">
-          Drop files here: .md, .txt, .html, .pdf, .docx, .csv, .tsv, .json, .jsonl
+          {t("kb.drop", { formats: ".md, .txt, .html, .pdf, .docx, .csv, .tsv, .json, .jsonl" })}
         </div>
         <ul id="uploads" class="uploads" aria-live="polite" />
       </form>

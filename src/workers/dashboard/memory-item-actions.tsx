@@ -2,24 +2,27 @@
  * One memory item's actions: edit, move to another scope (a private or secret item into a
  * shared scope only with "share anyway"), archive or restore, and forget (confirmed by a checkbox).
  */
+
 import type { MemoryItem } from "../../domain/memory/memory";
 import { CSRF_FIELD } from "../auth/csrf";
+import { useT } from "./i18n/i18n";
 import { ShareAnyway } from "./memory-add-section";
 
 export function MemoryItemActions(props: { item: MemoryItem; csrf: string | null }) {
+  const t = useT();
   const id = props.item.nodeId;
   const base = `/admin/memory/${encodeURIComponent(id)}`;
   const csrf = props.csrf && <input type="hidden" name={CSRF_FIELD} value={props.csrf} />;
   return (
     <>
-      <a href={`${base}/edit`}>Edit</a>{" "}
+      <a href={`${base}/edit`}>{t("memory.action.edit")}</a>{" "}
       {props.item.status === "active" && (
         <form method="post" action={`${base}/move`} class="inline">
           {csrf}
-          <input name="scope" required placeholder="move to scope" aria-label="move to scope" />
+          <input name="scope" required placeholder={t("memory.moveTo")} aria-label={t("memory.moveTo")} />
           <ShareAnyway />
           <button type="submit" class="quiet">
-            Move
+            {t("memory.action.move")}
           </button>
         </form>
       )}{" "}
@@ -31,17 +34,17 @@ export function MemoryItemActions(props: { item: MemoryItem; csrf: string | null
         >
           {csrf}
           <button type="submit" class="quiet">
-            {props.item.status === "active" ? "Archive" : "Restore"}
+            {t(props.item.status === "active" ? "memory.action.archive" : "memory.action.restore")}
           </button>
         </form>
       )}{" "}
       <form method="post" action={`${base}/forget`} class="inline">
         {csrf}
         <label class="inline">
-          <input type="checkbox" name="confirm" value={id} required /> sure
+          <input type="checkbox" name="confirm" value={id} required /> {t("memory.action.sure")}
         </label>
         <button type="submit" class="danger">
-          Forget
+          {t("memory.action.forget")}
         </button>
       </form>
     </>

@@ -1,8 +1,10 @@
 /** The memory page's item list: the filter form and the items with their actions. */
+
 import type { MemoryItem } from "../../domain/memory/memory";
 import { SENSITIVITIES } from "../../domain/memory/memory";
 import { MEMORY_KINDS } from "../../domain/memory/scope";
 import { formatTime } from "./format";
+import { useT } from "./i18n/i18n";
 import { MemoryItemActions } from "./memory-item-actions";
 import { SensitivityTag } from "./sensitivity-tag";
 
@@ -12,11 +14,12 @@ export type MemoryFilters = Record<
 >;
 
 function Select(props: { label: string; name: string; value: string; options: readonly string[] }) {
+  const t = useT();
   return (
     <label>
       {props.label}
       <select name={props.name}>
-        <option value="">any</option>
+        <option value="">{t("memory.any")}</option>
         {props.options.map((o) => (
           <option value={o} selected={o === props.value}>
             {o}
@@ -28,25 +31,36 @@ function Select(props: { label: string; name: string; value: string; options: re
 }
 
 function MemoryFilterForm(props: { filters: MemoryFilters }) {
+  const t = useT();
   const f = props.filters;
   return (
     <form class="filters" method="get">
       <label>
-        Text
+        {t("memory.text")}
         <input type="search" name="text" value={f.text} />
       </label>
       <label>
-        Chat
+        {t("memory.chat")}
         <input name="chat" value={f.chat} placeholder="qq:group:…" />
       </label>
       <label>
-        Scope
+        {t("memory.scope")}
         <input name="scope" value={f.scope} placeholder="person:…" />
       </label>
-      <Select label="Kind" name="kind" value={f.kind} options={MEMORY_KINDS} />
-      <Select label="Sensitivity" name="sensitivity" value={f.sensitivity} options={SENSITIVITIES} />
-      <Select label="Status" name="status" value={f.status} options={["active", "archived", "superseded"]} />
-      <button type="submit">Filter</button>
+      <Select label={t("memory.kind")} name="kind" value={f.kind} options={MEMORY_KINDS} />
+      <Select
+        label={t("memory.sensitivity")}
+        name="sensitivity"
+        value={f.sensitivity}
+        options={SENSITIVITIES}
+      />
+      <Select
+        label={t("memory.status")}
+        name="status"
+        value={f.status}
+        options={["active", "archived", "superseded"]}
+      />
+      <button type="submit">{t("filter.submit")}</button>
     </form>
   );
 }
@@ -57,20 +71,21 @@ export function MemoryItemsSection(props: {
   total: number;
   csrf: string | null;
 }) {
+  const t = useT();
   return (
     <>
       <MemoryFilterForm filters={props.filters} />
-      <p class="muted">{props.total} items</p>
+      <p class="muted">{t("memory.total", { total: props.total })}</p>
       <div class="scroll">
         <table id="memory-items">
           <thead>
             <tr>
-              <th>Text</th>
-              <th>Scope</th>
-              <th>Kind</th>
-              <th>Sensitivity</th>
-              <th>Status</th>
-              <th>Updated</th>
+              <th>{t("memory.text")}</th>
+              <th>{t("memory.scope")}</th>
+              <th>{t("memory.kind")}</th>
+              <th>{t("memory.sensitivity")}</th>
+              <th>{t("memory.status")}</th>
+              <th>{t("memory.updated")}</th>
               <th />
             </tr>
           </thead>

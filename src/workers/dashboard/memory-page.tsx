@@ -3,6 +3,7 @@
  * the context preview — what the bot would see if a sender said a text in a chat. Each section
  * is a component of its own; this page puts them in order.
  */
+
 import type { CandidateRow } from "../../composition/request/memory-service";
 import type { MemoryItem } from "../../domain/memory/memory";
 import { SENSITIVITIES } from "../../domain/memory/memory";
@@ -10,6 +11,7 @@ import { MEMORY_KINDS } from "../../domain/memory/scope";
 import { CSRF_FIELD } from "../auth/csrf";
 import { ContextPreviewSection, type PreviewForm, type PreviewResult } from "./context-preview-section";
 import { DreamingCandidatesSection } from "./dreaming-candidates-section";
+import { useT } from "./i18n/i18n";
 import { MemoryAddSection } from "./memory-add-section";
 import { type MemoryFilters, MemoryItemsSection } from "./memory-items-section";
 import { PageNotices } from "./page-notices";
@@ -26,9 +28,10 @@ export function MemoryPage(props: {
   notice?: string;
   error?: string;
 }) {
+  const t = useT();
   return (
     <>
-      <h1>Memory</h1>
+      <h1>{t("nav.memory")}</h1>
       <PageNotices notice={props.notice} error={props.error} />
       <MemoryItemsSection filters={props.filters} items={props.items} total={props.total} csrf={props.csrf} />
 
@@ -42,10 +45,11 @@ export function MemoryPage(props: {
 }
 
 export function MemoryEditPage(props: { item: MemoryItem; csrf: string | null; error?: string }) {
+  const t = useT();
   const item = props.item;
   return (
     <>
-      <h1>Edit memory item</h1>
+      <h1>{t("memory.editItem")}</h1>
       <p class="muted">
         {item.nodeId} · {`${item.scope.type}:${item.scope.id}`} · {item.status}
       </p>
@@ -53,11 +57,11 @@ export function MemoryEditPage(props: { item: MemoryItem; csrf: string | null; e
       <form method="post" action={`/admin/memory/${encodeURIComponent(item.nodeId)}/edit`} class="filters">
         {props.csrf && <input type="hidden" name={CSRF_FIELD} value={props.csrf} />}
         <label class="wide">
-          Text
+          {t("memory.text")}
           <input name="text" value={item.text} required />
         </label>
         <label>
-          Kind
+          {t("memory.kind")}
           <select name="kind">
             {MEMORY_KINDS.map((k) => (
               <option value={k} selected={k === item.kind}>
@@ -67,7 +71,7 @@ export function MemoryEditPage(props: { item: MemoryItem; csrf: string | null; e
           </select>
         </label>
         <label>
-          Sensitivity
+          {t("memory.sensitivity")}
           <select name="sensitivity">
             {SENSITIVITIES.map((s) => (
               <option value={s} selected={s === item.sensitivity}>
@@ -77,7 +81,7 @@ export function MemoryEditPage(props: { item: MemoryItem; csrf: string | null; e
           </select>
         </label>
         <label>
-          Importance
+          {t("memory.importance")}
           <input
             name="importance"
             type="number"
@@ -88,10 +92,10 @@ export function MemoryEditPage(props: { item: MemoryItem; csrf: string | null; e
           />
         </label>
         <label>
-          Portable
+          {t("memory.portable")}
           <input type="checkbox" name="portable" value="true" checked={item.portable} />
         </label>
-        <button type="submit">Save</button>
+        <button type="submit">{t("common.save")}</button>
       </form>
     </>
   );

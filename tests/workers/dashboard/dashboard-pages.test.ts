@@ -84,11 +84,11 @@ describe("dashboard pages", () => {
       ["/admin", "概览"],
       ["/admin/chats", "会话"],
       ["/admin/chats/qq%3Agroup%3AG1", "qq:group:G1"],
-      ["/admin/memory", "Memory"],
+      ["/admin/memory", "记忆"],
       ["/admin/settings", "设置"],
       ["/admin/audit", "审计日志"],
-      ["/admin/identity", "Identity"],
-      ["/admin/knowledge", "Knowledge"],
+      ["/admin/identity", "身份"],
+      ["/admin/knowledge", "知识库"],
       ["/admin/migrations", "Migrations"],
     ] as const) {
       const res = await page(path);
