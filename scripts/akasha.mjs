@@ -16,6 +16,10 @@ export const COMMANDS = {
     load: () => import("./cli/admins.mjs"),
   },
   follow: { summary: "关注的群（保存聊天记录）：list、add、remove", load: () => import("./cli/follow.mjs") },
+  "leave-out": {
+    summary: "不记录名单（某人的消息照常回答但不保存）：list、add、remove",
+    load: () => import("./cli/leave-out.mjs"),
+  },
   settings: {
     summary: "行为设置：get、set、unset（整体校验、审计）",
     load: () => import("./cli/settings.mjs"),

@@ -24,6 +24,7 @@ import { observationOf } from "../domain/identity/account-observation";
 import type { InboundEvent } from "../domain/inbound/inbound-event";
 import { maskInboundEvent } from "../domain/inbound/mask-inbound-event";
 import { applyCredentialCues, type CredentialCues } from "../domain/privacy/announced-credential";
+import { isLeftOut } from "../domain/privacy/left-out";
 import { AlarmClock } from "./alarm-clock";
 import { ChatMeta } from "./chat-meta";
 import { migrateChatSession } from "./chat-session-schema";
@@ -318,11 +319,14 @@ export class ChatSession extends DurableObject<Env> {
       if (batch.length === 0) return;
       for (const { seq, needsTurn, receivedAt, event } of batch) {
         const stored = isStored(settings, event.chat.key, event.chat.targetType);
+        // A left-out person (privacy.doNotRecord) leaves no row here: not in the log, not seen.
+        const leftOut = isLeftOut(settings, event.sender?.account);
         this.ctx.storage.transactionSync(() => {
           if (!this.#meta.get<ChatInfo>("chat")) this.#meta.set("chat", chatInfo(event));
-          for (const item of inboundRows(event, stored, receivedAt)) this.#outbox.push(item, receivedAt);
+          for (const item of inboundRows(event, stored, leftOut, receivedAt))
+            this.#outbox.push(item, receivedAt);
           // Unaddressed chatter of a followed group is context for the next addressed turn.
-          if (!needsTurn && stored && event.kind === "message" && event.message) {
+          if (!needsTurn && stored && !leftOut && event.kind === "message" && event.message) {
             const { text, ts } = event.message;
             this.#recent.append({ role: "user", name: event.sender?.displayName ?? null, text, ts });
             this.#turns.journalUser(event, text);
@@ -403,12 +407,12 @@ function chatInfo(event: InboundEvent): ChatInfo {
 }
 
 /** The rows an accepted event adds to the outbox: registry, message log, identity, recall. */
-function inboundRows(event: InboundEvent, stored: boolean, now: number): OutboxItem[] {
+function inboundRows(event: InboundEvent, stored: boolean, leftOut: boolean, now: number): OutboxItem[] {
   const items: OutboxItem[] = [{ kind: "chat", body: chatTouch(event, stored, now) }];
-  const record = stored ? inboundRecord(event) : null;
+  const record = stored && !leftOut ? inboundRecord(event) : null;
   if (record) items.push({ kind: "message", body: record });
   // Who was seen where (identity); flushed with the rest, so it costs the ACK one row.
-  const observation = observationOf(event, now);
+  const observation = leftOut ? null : observationOf(event, now);
   if (observation) items.push({ kind: "observation", body: observation });
   if (stored && event.kind === "message_deleted" && event.deletedMessageId) {
     const recall = { transport: event.transport, chatKey: event.chat.key, messageId: event.deletedMessageId };

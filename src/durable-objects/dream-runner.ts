@@ -11,6 +11,7 @@ import type { AccountKey } from "../domain/chat/chat-address";
 import type { Settings } from "../domain/config/settings";
 import type { SenderIdentity } from "../domain/identity/sender-identity";
 import { type DreamTurn, dream, nextDreamAt } from "../domain/memory/dreaming";
+import { withoutLeftOut } from "../domain/privacy/left-out";
 import type { ChatMeta } from "./chat-meta";
 import type { DreamJournal } from "./dream-journal";
 import { afterSpendDeferral, deferDreamForSpend } from "./dream-spend";
@@ -66,9 +67,11 @@ export class DreamRunner {
     if (due === null || due > now || !chat) return;
     const state = this.#state();
     const pending = this.#meta.get<PendingRun>("dream_run");
-    const rows = this.#journal.take(settings.memory.dreaming.maxTurnsPerRun, pending?.upTo);
-    const first = rows[0];
-    const last = rows.at(-1);
+    const taken = this.#journal.take(settings.memory.dreaming.maxTurnsPerRun, pending?.upTo);
+    const first = taken[0];
+    const last = taken.at(-1);
+    // Journaled before their account joined privacy.doNotRecord: never dreamed, consumed with the run.
+    const rows = withoutLeftOut(settings, taken);
     if (!first || !last) {
       this.#meta.delete("dream_run");
       return;
@@ -78,6 +81,14 @@ export class DreamRunner {
       upTo: last.seq,
     };
     if (!pending) this.#meta.set("dream_run", run);
+    if (!rows.some((r) => r.role === "user")) {
+      // Only left-out people's turns: nothing to dream; they leave the journal unread.
+      this.#storage.transactionSync(() => {
+        this.#journal.consume(run.upTo);
+        this.#meta.delete("dream_run");
+      });
+      return;
+    }
     const useModel = services.model.provider !== "offline" && state.failures < MODEL_ATTEMPTS;
     if (useModel && (await deferDreamForSpend(this.#parts(), chat.key, settings, services))) return;
     try {

@@ -6,8 +6,9 @@
  */
 
 import type { Settings } from "../domain/config/settings";
-import type { MessageLog } from "../domain/history/message-log";
+import type { FlushBatch, MessageLog } from "../domain/history/message-log";
 import type { Logger } from "../domain/kernel/logger";
+import { isLeftOut } from "../domain/privacy/left-out";
 import type { Outbox } from "./outbox";
 
 const MAX_BACKOFF_MS = 60_000;
@@ -49,7 +50,7 @@ export class LogFlusher {
       const taken = this.#outbox.take(settings.outbox.flushBatchRows);
       if (!taken) return;
       try {
-        await this.#log().flush(taken.batch);
+        await this.#log().flush(withoutLeftOutRows(settings, taken.batch));
       } catch (e) {
         this.#failures++;
         this.#logger().error("flush failed; rows kept", {
@@ -72,4 +73,18 @@ export class LogFlusher {
     const backoff = this.#failures > 0 ? Math.min(MAX_BACKOFF_MS, 1000 * 2 ** this.#failures) : 0;
     return Math.max(now + backoff, this.#lastFlushAt + interval);
   }
+}
+
+/**
+ * The batch without the rows of a person put on the do-not-record list after their message
+ * was triaged: the list of the moment of writing decides, not that of arrival. The D1 triggers
+ * of migration 0310 drop the same rows once more for every other writer.
+ */
+function withoutLeftOutRows(settings: Settings, batch: FlushBatch): FlushBatch {
+  if (settings.privacy.doNotRecord.length === 0) return batch;
+  return {
+    ...batch,
+    messages: batch.messages.filter((m) => !isLeftOut(settings, m.accountKey)),
+    observations: batch.observations?.filter((o) => !isLeftOut(settings, o.account)),
+  };
 }

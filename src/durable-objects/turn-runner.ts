@@ -16,6 +16,7 @@ import type { AuditEvent } from "../domain/kernel/audit";
 import { explicitSensitivity } from "../domain/memory/sensitivity";
 import type { UsageRecord } from "../domain/model/chat-model";
 import { maskSensitiveData } from "../domain/privacy/credentials";
+import { isLeftOut } from "../domain/privacy/left-out";
 import type { ChatMeta } from "./chat-meta";
 import { withSpendGate } from "./chat-spend-gate";
 import type { DreamJournal } from "./dream-journal";
@@ -136,12 +137,15 @@ export class TurnRunner {
     if (notice !== null) replies = [...replies, notice];
     const reset = result.ok && result.value.contextReset;
     const answeredByModel = !result.ok || result.value.command === null;
-    const journaled = answeredByModel && isStored(settings, event.chat.key, event.chat.targetType);
+    // A left-out person is answered, but neither the question nor the answer is kept anywhere.
+    const leftOut = isLeftOut(settings, event.sender?.account);
+    const journaled =
+      answeredByModel && !leftOut && isStored(settings, event.chat.key, event.chat.targetType);
     this.#d.storage.transactionSync(() => {
       this.#pushUsage(row, usage, now);
       this.#pushAudit(row, audit, now);
       // A reset turn starts the new short-term context empty.
-      if (!reset) {
+      if (!reset && !leftOut) {
         this.#d.recent.append({
           role: "user",
           name: event.sender?.displayName ?? null,
@@ -180,7 +184,9 @@ export class TurnRunner {
     const services = this.#d.services();
     const event = row.event;
     const outbound = services.outbound(event.transport);
-    const stored = isStored(settings, event.chat.key, event.chat.targetType);
+    const stored =
+      isStored(settings, event.chat.key, event.chat.targetType) &&
+      !isLeftOut(settings, event.sender?.account);
     for (const reply of this.#d.replies.list(row.seq)) {
       if (reply.state !== "planned") continue;
       const sent = await outbound.send({

@@ -122,6 +122,62 @@ describe("follow", () => {
   });
 });
 
+describe("leave-out", () => {
+  it("list, add --forget and remove in plain Chinese; a garbled key is refused by the API and exits 1", async () => {
+    routes = {
+      "GET /api/leave-out": [200, { accounts: ["qq:user:A"], fromConfig: [] }],
+      "POST /api/leave-out": (body) =>
+        body.account === "小明"
+          ? [
+              400,
+              {
+                error: "invalid",
+                field: "account",
+                reason: "'小明' is not an account key (channel:user:id)",
+              },
+            ]
+          : [
+              200,
+              {
+                path: "privacy.doNotRecord",
+                account: body.account,
+                before: [],
+                after: [body.account],
+                changed: true,
+                forgotten: body.forget
+                  ? { messages: 3, memory: 1, candidates: 0, observations: 2, linkedPerson: "p1" }
+                  : null,
+              },
+            ],
+      "DELETE /api/leave-out": [
+        200,
+        {
+          path: "privacy.doNotRecord",
+          account: "qq:user:A",
+          before: ["qq:user:A"],
+          after: [],
+          changed: true,
+          forgotten: null,
+        },
+      ],
+    };
+    assert.match((await cli(["leave-out", "list"])).out, /不记录名单（1）：\n {2}qq:user:A/);
+    const added = await cli(["leave-out", "add", "qq:user:B", "--forget"]);
+    assert.equal(added.code, 0);
+    assert.deepEqual(seen.at(-1).body, { account: "qq:user:B", forget: true });
+    assert.match(added.out, /已把 qq:user:B 加入不记录名单/);
+    assert.match(added.out, /已删除该账号的消息 3 条、个人记忆 1 条/);
+    assert.match(added.out, /关联到人物 p1：人物的共同记忆和其它账号未删除/);
+    const plain = await cli(["leave-out", "add", "qq:user:C"]);
+    assert.deepEqual(seen.at(-1).body, { account: "qq:user:C" });
+    assert.match(plain.out, /已有的记录保留；要一并删除，请加 --forget/);
+    const bad = await cli(["leave-out", "add", "小明"]);
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, /HTTP 400 invalid: account/);
+    assert.match((await cli(["leave-out", "remove", "qq:user:A"])).out, /已把 qq:user:A 移出不记录名单/);
+  });
+});
+
 describe("settings", () => {
   it("get names the layer a value comes from; set sends JSON or text and prints before → after", async () => {
     routes = {

@@ -42,14 +42,21 @@ export class D1DailySummaries implements DailySummaryStore {
     return results;
   }
 
-  async dayMessages(chatKey: string, start: number, end: number, limit: number): Promise<DayMessage[]> {
+  async dayMessages(
+    chatKey: string,
+    start: number,
+    end: number,
+    limit: number,
+    leftOut: readonly string[] = [],
+  ): Promise<DayMessage[]> {
     const { results } = await this.#db
       .prepare(
         `SELECT message_id, ts, user_id, nick, text, reply_to, direction FROM messages
          WHERE chat_key = ? AND ts >= ? AND ts < ? AND recalled = 0
+           AND (account_key IS NULL OR account_key NOT IN (SELECT value FROM json_each(?)))
          ORDER BY ts DESC, seq DESC LIMIT ?`,
       )
-      .bind(chatKey, start, end, limit)
+      .bind(chatKey, start, end, JSON.stringify(leftOut), limit)
       .all<MessageRow>();
     return results.reverse().map((r) => ({
       messageId: r.message_id,

@@ -247,6 +247,28 @@ export class D1SessionRegistry implements SessionRegistry, ChatLinks {
     };
   }
 
+  /**
+   * Deletes one account's own messages from the log of every chat (a left-out person's past,
+   * docs/settings.md#privacy-leaving-a-person-out); the log's triggers take their FTS rows, windows and sender counts.
+   */
+  async forgetAccountMessages(account: string): Promise<number> {
+    let messages = 0;
+    for (;;) {
+      const { results } = await this.#db
+        .prepare("SELECT seq FROM messages WHERE account_key = ?1 LIMIT ?2")
+        .bind(account, CHUNK)
+        .all<{ seq: number }>();
+      if (results.length === 0) break;
+      await this.#db
+        .prepare("DELETE FROM messages WHERE seq IN (SELECT value FROM json_each(?1))")
+        .bind(JSON.stringify(results.map((r) => r.seq)))
+        .run();
+      messages += results.length;
+      if (results.length < CHUNK) break;
+    }
+    return messages;
+  }
+
   async forgetPerson(personId: string, accounts: readonly string[]): Promise<PersonForgetCounts> {
     const scopes = [["person", personId], ...accounts.map((a) => ["account", a])];
     const nodes = await this.#deleteNodes(

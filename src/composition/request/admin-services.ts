@@ -17,6 +17,7 @@ import { knowledgeService } from "./knowledge-service";
 import { memoryService } from "./memory-service";
 import { migrationsService } from "./migrations-service";
 import { ownerService } from "./owner-service";
+import { privacyService } from "./privacy-service";
 import { sessionsService } from "./sessions-service";
 import { settingsService } from "./settings-service";
 
@@ -36,6 +37,7 @@ export function adminServices(env: Env, request: AdminRequest) {
     migrations: migrationsService(env, request),
     chats: chatsService(env),
     owner: ownerService(env, request, settings),
+    privacy: privacyService(env, request, settings),
     doctor: doctorService(env, request, settings),
   };
 }

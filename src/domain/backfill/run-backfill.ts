@@ -19,6 +19,7 @@ import type { MessageLog } from "../history/message-log";
 import { inboundRecord, type MessageRecord } from "../history/message-record";
 import { maskInboundEvent } from "../inbound/mask-inbound-event";
 import type { Logger } from "../kernel/logger";
+import { isLeftOut } from "../privacy/left-out";
 import { type BackfillProgress, type BackfillProgressStore, newProgress } from "./backfill-progress";
 import type { GroupHistorySource } from "./group-history-source";
 
@@ -144,6 +145,8 @@ async function backfillPage(
     }
     if (records.length >= room || !e.event || e.event.chat.key !== p.chatKey) continue;
     // The same masking as live events get on arrival (the record masks once more).
+    // A left-out person's history is not fetched into the log either (privacy.doNotRecord).
+    if (isLeftOut(settings, e.event.sender?.account)) continue;
     const record = inboundRecord(maskInboundEvent(e.event));
     if (record) records.push(record);
   }

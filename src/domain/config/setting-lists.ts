@@ -1,6 +1,6 @@
 /**
- * The two lists an owner edits on day one, one entry at a time: the groups whose log is kept
- * (`follow.groups`) and the admins (`identity.admins`). Shared by the chat commands (`/follow`,
+ * The lists an owner edits one entry at a time: the groups whose log is kept (`follow.groups`),
+ * the admins (`identity.admins`) and the people never recorded (`privacy.doNotRecord`). Shared by the chat commands (`/follow`,
  * `/claim`) and the admin API behind `npm run akasha -- follow|admins`, so they compute the
  * same change; each save still goes through `saveSettingsEdit` (settings-admin.ts).
  */
@@ -8,7 +8,7 @@ import { err, ok, type Result } from "../kernel/result";
 import type { SettingsError } from "./settings";
 import { effectiveSettings, type SettingsEdit, type SettingsLayers, setStoredValue } from "./settings-edit";
 
-export const LIST_PATHS = ["follow.groups", "identity.admins"] as const;
+export const LIST_PATHS = ["follow.groups", "identity.admins", "privacy.doNotRecord"] as const;
 export type ListPath = (typeof LIST_PATHS)[number];
 
 export type ListChange = {
@@ -26,8 +26,15 @@ export type ListOutcome = {
   readonly enabledIdentity: boolean;
 };
 
-function listAt(settings: { follow: { groups: string[] }; identity: { admins: string[] } }, path: ListPath) {
-  return path === "follow.groups" ? settings.follow.groups : settings.identity.admins;
+type Lists = {
+  follow: { groups: string[] };
+  identity: { admins: string[] };
+  privacy: { doNotRecord: string[] };
+};
+
+function listAt(settings: Lists, path: ListPath) {
+  if (path === "follow.groups") return settings.follow.groups;
+  return path === "identity.admins" ? settings.identity.admins : settings.privacy.doNotRecord;
 }
 
 /**

@@ -10,6 +10,7 @@ import { BackfillSettingsSchema, DEFAULT_BACKFILL_SETTINGS } from "./backfill-se
 import { CalendarSettingsSchema, DEFAULT_CALENDAR_SETTINGS } from "./calendar-settings";
 import { DashboardSettingsSchema, DEFAULT_DASHBOARD_SETTINGS } from "./dashboard-settings";
 import { DEFAULT_IDENTITY_SETTINGS, IdentitySettingsSchema } from "./identity-settings";
+import { DEFAULT_PRIVACY_SETTINGS, PrivacySettingsSchema } from "./privacy-settings";
 import { DEFAULT_QUERY_REWRITE_SETTINGS, QueryRewriteSettingsSchema } from "./query-rewrite-settings";
 import { DEFAULT_SPEND_SETTINGS, SpendSettingsSchema } from "./spend-settings";
 import { DEFAULT_SUMMARY_SETTINGS, SummarySettingsSchema } from "./summary-settings";
@@ -290,6 +291,7 @@ export const SettingsSchema = z
     backfill: BackfillSettingsSchema,
     calendar: CalendarSettingsSchema,
     dashboard: DashboardSettingsSchema,
+    privacy: PrivacySettingsSchema,
   })
   .strict();
 
@@ -399,6 +401,7 @@ export const DEFAULT_SETTINGS: Settings = {
   backfill: DEFAULT_BACKFILL_SETTINGS,
   calendar: DEFAULT_CALENDAR_SETTINGS,
   dashboard: DEFAULT_DASHBOARD_SETTINGS,
+  privacy: DEFAULT_PRIVACY_SETTINGS,
 };
 
 export type SettingsError = { kind: "invalid"; field: string; reason: string };

@@ -20,8 +20,17 @@ export type ChatDayRecord = {
 export interface DailySummaryStore {
   /** Chats with stored messages in `[start, end)` and no record for `day`, by chat key. */
   pendingChats(day: string, start: number, end: number, limit: number): Promise<PendingChatDay[]>;
-  /** One chat's messages in `[start, end)`, oldest first; the newest `limit` when there are more. */
-  dayMessages(chatKey: string, start: number, end: number, limit: number): Promise<DayMessage[]>;
+  /**
+   * One chat's messages in `[start, end)`, oldest first; the newest `limit` when there are more.
+   * Messages of the `leftOut` accounts (privacy.doNotRecord) are never read.
+   */
+  dayMessages(
+    chatKey: string,
+    start: number,
+    end: number,
+    limit: number,
+    leftOut?: readonly string[],
+  ): Promise<DayMessage[]>;
   /** Writes the node and the day's record at once; a (chat, day) already recorded changes nothing. */
   record(r: ChatDayRecord): Promise<void>;
 }

@@ -56,7 +56,13 @@ export async function runDailySummaries(
         continue;
       }
       try {
-        const messages = await deps.store.dayMessages(p.chatKey, start, end, cfg.maxMessages);
+        const messages = await deps.store.dayMessages(
+          p.chatKey,
+          start,
+          end,
+          cfg.maxMessages,
+          settings.privacy.doNotRecord,
+        );
         const outcome = await summarizeDay(
           { chatKey: p.chatKey, targetType: parsed.value.targetType, day, timeZone, messages },
           cfg,

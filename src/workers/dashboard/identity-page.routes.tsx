@@ -1,6 +1,7 @@
 /** The Identity page and its link/unlink forms (the admin guard has checked the CSRF token). */
 
 import { type Context, Hono } from "hono";
+import type { LeaveOutResult } from "../../composition/request/privacy-service";
 import type { DomainError } from "../../domain/kernel/result";
 import { PRIVATE_BY_ORIGIN_RULE } from "../../domain/memory/origin";
 import type { SessionOperation } from "../../domain/sessions/session-operation";
@@ -13,6 +14,16 @@ import { render } from "./page-render";
 
 const field = (v: unknown) => (typeof v === "string" ? v.trim() : "");
 const said = (e: DomainError) => (e.kind === "invalid" ? `${e.field} ${e.reason}` : e.kind);
+/** What really happened, counted: the same facts the CLI prints. */
+function leaveOutNotice(r: LeaveOutResult): string {
+  const head = r.changed
+    ? `已把 ${r.account} 加入不记录名单：此后 ta 的消息照常回答，但不写入记录、不做记忆整理、不进总结。`
+    : `${r.account} 已经在不记录名单中，名单没有改变。`;
+  const f = r.forgotten;
+  if (!f) return r.changed ? `${head}已有的记录保留。` : head;
+  const linked = f.linkedPerson ? `该账号关联到人物 ${f.linkedPerson}，人物的共同记忆和其它账号未删除。` : "";
+  return `${head}已删除该账号的消息 ${f.messages} 条、个人记忆 ${f.memory} 条、记忆候选 ${f.candidates} 条、观察记录 ${f.observations} 条。${linked}`;
+}
 const run = (c: Context<AppEnv>, op: SessionOperation, body?: unknown) =>
   c.get("services").sessions.run(op, requestLine(c, body));
 
@@ -25,13 +36,24 @@ async function identityPage(
     forget?: PendingForget;
   } = {},
 ) {
-  const identity = c.get("services").identity;
-  const [overview, reports] = await Promise.all([identity.overview(), identity.readers()]);
+  const { identity, privacy } = c.get("services");
+  const [overview, reports, listed] = await Promise.all([
+    identity.overview(),
+    identity.readers(),
+    privacy.list(),
+  ]);
+  const leftOut = listed.ok ? listed.value : { accounts: [], fromConfig: [] };
   return render(
     c,
     "/admin/identity",
     "Identity",
-    <IdentityPage overview={overview} reports={reports} csrf={(await pageContext(c)).csrf} {...extra} />,
+    <IdentityPage
+      overview={overview}
+      reports={reports}
+      leftOut={leftOut}
+      csrf={(await pageContext(c)).csrf}
+      {...extra}
+    />,
     extra.error ? 400 : 200,
   );
 }
@@ -55,6 +77,27 @@ export const identityPageRoutes = new Hono<AppEnv>()
     if (!unlinked.ok) return identityPage(c, { error: said(unlinked.error) });
     const notice = `Unlinked ${unlinked.value.account}.`;
     return c.redirect(`/admin/identity?notice=${encodeURIComponent(notice)}`, 303);
+  })
+  /** Puts an account on the do-not-record list; "forget" also deletes what was kept of it. */
+  .post("/leave-out", async (c) => {
+    const form = await c.req.parseBody();
+    const done = await c
+      .get("services")
+      .privacy.add(field(form.account), { forget: field(form.forget) === "1" });
+    if (!done.ok) return identityPage(c, { error: said(done.error) });
+    return c.redirect(
+      `/admin/identity?notice=${encodeURIComponent(leaveOutNotice(done.value))}#leave-out`,
+      303,
+    );
+  })
+  .post("/leave-out/remove", async (c) => {
+    const form = await c.req.parseBody();
+    const done = await c.get("services").privacy.remove(field(form.account));
+    if (!done.ok) return identityPage(c, { error: said(done.error) });
+    const notice = done.value.changed
+      ? `已把 ${done.value.account} 移出不记录名单：此后 ta 的消息按设置保存。`
+      : `${done.value.account} 本来就不在不记录名单中，什么都没有改变。`;
+    return c.redirect(`/admin/identity?notice=${encodeURIComponent(notice)}#leave-out`, 303);
   })
   /** Forget a person, step one: what would be removed, counted; nothing is removed. */
   .get("/forget", async (c) => {

@@ -1,6 +1,7 @@
 /**
  * Identity: people (declared in settings and stored), account links, observations, admins,
- * chat domains, linking and unlinking accounts, and who can read what in each shared chat.
+ * chat domains, linking and unlinking accounts, who can read what in each shared chat, and the
+ * people never recorded.
  * Each section is a component of its own; this page puts them in order.
  */
 
@@ -15,6 +16,7 @@ import {
   StoredPeopleSection,
 } from "./identity-people-sections";
 import { IdentityReadersSection } from "./identity-readers-section";
+import { LeaveOutPanel } from "./leave-out-panel";
 import { PageNotices } from "./page-notices";
 
 export function IdentityPage(props: {
@@ -25,6 +27,7 @@ export function IdentityPage(props: {
   error?: string;
   typed?: { account: string; person: string };
   forget?: PendingForget;
+  leftOut: { readonly accounts: readonly string[]; readonly fromConfig: readonly string[] };
 }) {
   const t = useT();
   const o = props.overview;
@@ -45,6 +48,12 @@ export function IdentityPage(props: {
       <StoredPeopleSection people={o.people} />
 
       <ForgetPersonPanel csrf={props.csrf} {...(props.forget ? { pending: props.forget } : {})} />
+
+      <LeaveOutPanel
+        csrf={props.csrf}
+        accounts={props.leftOut.accounts}
+        fromConfig={props.leftOut.fromConfig}
+      />
 
       <AccountLinksSection links={o.links} csrf={props.csrf} typed={props.typed} />
 

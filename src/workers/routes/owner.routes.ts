@@ -12,6 +12,8 @@ import { jsonBody } from "../json-body";
 
 const entry = z.string().trim().min(1).max(200);
 const AccountBody = z.object({ account: entry }).strict();
+/** `forget: true` also deletes what was kept of the account, in the same request. */
+const LeaveOutBody = z.object({ account: entry, forget: z.boolean().optional() }).strict();
 const ChatBody = z.object({ chat: entry }).strict();
 const PathBody = z.union([
   z.object({ path: entry, value: z.unknown().refine((v) => v !== undefined, "is required") }).strict(),
@@ -56,6 +58,20 @@ export const ownerRoutes = new Hono<AppEnv>()
     const done = await c
       .get("services")
       .owner.changeList({ path: "follow.groups", op: "remove", entry: chat });
+    return done.ok ? c.json(done.value) : problem(c, done.error);
+  })
+  .get("/leave-out", async (c) => {
+    const found = await c.get("services").privacy.list();
+    return found.ok ? c.json(found.value) : problem(c, found.error);
+  })
+  .post("/leave-out", jsonBody(LeaveOutBody), async (c) => {
+    const { account, forget } = c.req.valid("json");
+    const done = await c.get("services").privacy.add(account, { forget: forget ?? false });
+    return done.ok ? c.json(done.value) : problem(c, done.error);
+  })
+  .delete("/leave-out", jsonBody(AccountBody), async (c) => {
+    const { account } = c.req.valid("json");
+    const done = await c.get("services").privacy.remove(account);
     return done.ok ? c.json(done.value) : problem(c, done.error);
   })
   .patch("/settings", jsonBody(PathBody), async (c) => {

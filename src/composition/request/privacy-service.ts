@@ -1,0 +1,114 @@
+/**
+ * "Leave a person out" as admins use it (docs/settings.md#privacy-leaving-a-person-out), behind
+ * `npm run akasha -- leave-out`, `/api/leave-out` and the dashboard's Identity page: the
+ * do-not-record list is a settings list (privacy.doNotRecord), changed through the one settings
+ * write path with its audit row. With `forget`, the same step deletes what was already kept of
+ * that account: its messages in every chat's log, and through the forget-person path its
+ * personal memory, candidates and sightings — audited with the counts.
+ */
+import { D1AuditLog } from "../../adapters/d1/d1-audit-log";
+import { D1IdentityDirectory } from "../../adapters/d1/d1-identity-directory";
+import { openDatabase } from "../../adapters/d1/database";
+import { parseAccountKey } from "../../domain/chat/chat-address";
+import { effectiveSettings, valueAt } from "../../domain/config/settings-edit";
+import type { SettingsSource } from "../../domain/config/settings-source";
+import { err, ok, type Result } from "../../domain/kernel/result";
+import { d1SettingsAdmin } from "../settings/d1-settings-admin";
+import { sessionRegistry } from "../shared/forgetting-session-registry";
+import type { AdminRequest } from "./admin-request";
+import { type ListResult, type OwnerError, ownerService } from "./owner-service";
+
+export type ForgottenAccount = {
+  readonly messages: number;
+  readonly memory: number;
+  readonly candidates: number;
+  readonly observations: number;
+  /** The person the account is linked to: their person-level memory is not this account's alone. */
+  readonly linkedPerson: string | null;
+};
+
+export type LeaveOutResult = ListResult & {
+  readonly account: string;
+  readonly forgotten: ForgottenAccount | null;
+};
+
+export function privacyService(env: Env, who: AdminRequest, source: SettingsSource) {
+  const owner = ownerService(env, who, source);
+  const registry = sessionRegistry(env, () => source.current());
+
+  /** A garbled key is refused before anything is read or written. */
+  const checked = (raw: string): Result<string, OwnerError> => {
+    const parsed = parseAccountKey(raw);
+    return parsed.ok
+      ? ok(parsed.value.key)
+      : err({ kind: "invalid", field: "account", reason: `${parsed.error.reason}, e.g. qq:user:<openid>` });
+  };
+
+  async function forget(account: string): Promise<ForgottenAccount> {
+    const link = await new D1IdentityDirectory(openDatabase(env.DB)).linkOf(account as never);
+    const messages = await registry.forgetAccountMessages(account);
+    // Only this account's own scope: the person's memory may come from their other accounts.
+    const removed = await registry.forgetPerson(account, [account]);
+    const forgotten = {
+      messages,
+      memory: removed.memory,
+      candidates: removed.candidates,
+      observations: removed.observations,
+      linkedPerson: link?.personId ?? null,
+    };
+    await new D1AuditLog(env.DB).record({
+      at: Date.now(),
+      actor: who.actor,
+      action: "privacy.forget_account",
+      chatKey: null,
+      target: account,
+      detail: { via: who.via, ...forgotten },
+    });
+    return forgotten;
+  }
+
+  return {
+    /** The effective list, and the entries AKASHA_CONFIG declares (removable only there). */
+    async list(): Promise<
+      Result<{ accounts: readonly string[]; fromConfig: readonly string[] }, OwnerError>
+    > {
+      const read = await d1SettingsAdmin(env, source).layers();
+      if (!read.ok) return read;
+      const effective = effectiveSettings(read.value);
+      if (!effective.ok) return effective;
+      const fromVar = valueAt(read.value.var, ["privacy", "doNotRecord"]);
+      return ok({
+        accounts: effective.value.settings.privacy.doNotRecord,
+        fromConfig: Array.isArray(fromVar.value) ? (fromVar.value as string[]) : [],
+      });
+    },
+
+    /** Puts an account on the list; with `forget`, also deletes what was kept of it. */
+    async add(raw: string, options: { forget: boolean }): Promise<Result<LeaveOutResult, OwnerError>> {
+      const account = checked(raw);
+      if (!account.ok) return account;
+      const changed = await owner.changeList({
+        path: "privacy.doNotRecord",
+        op: "add",
+        entry: account.value,
+      });
+      if (!changed.ok) return changed;
+      const forgotten = options.forget ? await forget(account.value) : null;
+      return ok({ ...changed.value, account: account.value, forgotten });
+    },
+
+    /** Takes an account off the list: from now on it is recorded like anyone else. */
+    async remove(raw: string): Promise<Result<LeaveOutResult, OwnerError>> {
+      const account = checked(raw);
+      if (!account.ok) return account;
+      const changed = await owner.changeList({
+        path: "privacy.doNotRecord",
+        op: "remove",
+        entry: account.value,
+      });
+      return changed.ok ? ok({ ...changed.value, account: account.value, forgotten: null }) : changed;
+    },
+  };
+}
+
+export type PrivacyService = ReturnType<typeof privacyService>;
