@@ -13,7 +13,7 @@ export function LeaveOutPanel(props: {
   const csrf = props.csrf && <input type="hidden" name={CSRF_FIELD} value={props.csrf} />;
   return (
     <>
-      <h2 id="leave-out">Leave a person out</h2>
+      <h2 id="leave-out">不记录名单</h2>
       <p class="muted">
         不记录名单：名单上的账号 @机器人 时照常回答，但消息和回答不写入记录、不进入记忆整理和每日总结，OneBot
         回填也跳过。只对列出的账号生效；同一人物的其它账号要分别加入。
@@ -26,7 +26,7 @@ export function LeaveOutPanel(props: {
             <li>
               <code>{a}</code>{" "}
               {props.fromConfig.includes(a) ? (
-                <span class="muted">（来自 AKASHA_CONFIG，只能在那里移除）</span>
+                <span class="muted">（来自部署配置，只能在那里移除）</span>
               ) : (
                 <form method="post" action="/admin/identity/leave-out/remove" class="inline">
                   {csrf}
@@ -42,7 +42,7 @@ export function LeaveOutPanel(props: {
         {csrf}
         <label>
           账号
-          <input name="account" placeholder="qq:user:<openid>" required />
+          <input name="account" placeholder="账号标识" required />
         </label>
         <label>
           <input type="checkbox" name="forget" value="1" />{" "}

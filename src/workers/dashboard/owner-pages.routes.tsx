@@ -59,7 +59,10 @@ async function adminsPage(c: Context<AppEnv>, extra: Extra = {}, status: 200 | 4
   );
 }
 
-const NOTICES: Record<ListChange["path"], Record<ListChange["op"], [MessageKey, MessageKey]>> = {
+/** The lists these pages edit; privacy.doNotRecord has its own panel on the Identity page. */
+type PageList = Exclude<ListChange["path"], "privacy.doNotRecord">;
+
+const NOTICES: Record<PageList, Record<ListChange["op"], [MessageKey, MessageKey]>> = {
   "follow.groups": { add: ["follow.added", "follow.already"], remove: ["follow.removed", "follow.notThere"] },
   "identity.admins": {
     add: ["admins.added", "admins.already"],
@@ -67,7 +70,7 @@ const NOTICES: Record<ListChange["path"], Record<ListChange["op"], [MessageKey, 
   },
 };
 
-async function change(c: Context<AppEnv>, path: ListChange["path"], op: ListChange["op"]) {
+async function change(c: Context<AppEnv>, path: PageList, op: ListChange["op"]) {
   const field = path === "follow.groups" ? "chat" : "account";
   const page = path === "follow.groups" ? followPage : adminsPage;
   const form = await c.req.parseBody();

@@ -30,7 +30,7 @@ it("adds, lists and removes an account; a garbled one is refused and changes not
   expect(notice).toContain("已把 qq:user:PANEL1 加入不记录名单");
   expect(notice).toContain("已删除该账号的消息 0 条");
   const html = await (await page("/admin/identity")).text();
-  expect(html).toContain('<h2 id="leave-out">Leave a person out</h2>');
+  expect(html).toContain('<h2 id="leave-out">不记录名单</h2>');
   expect(html).toContain("<code>qq:user:PANEL1</code>");
 
   const before = await storedSettings(env).read();
