@@ -1,9 +1,9 @@
 import { listDurableObjectIds } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { signedOneBotRequest } from "../support/onebot-signing";
-import { messageRows, turnDone } from "../support/qq-events";
-import { eventually } from "../support/wait";
+import { signedOneBotRequest } from "../../support/onebot-signing";
+import { messageRows, turnDone } from "../../support/qq-events";
+import { eventually } from "../../support/wait";
 
 const SELF = 10000;
 

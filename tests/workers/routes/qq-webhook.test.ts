@@ -1,8 +1,8 @@
 import { listDurableObjectIds } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, it, vi } from "vitest";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
-import { ScriptedChatModel } from "../fakes/scripted-chat-model";
+import { chatObjectServices } from "../../../src/composition/chat-object/chat-object-services";
+import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import {
   c2cBody,
   eventIdOf,
@@ -12,9 +12,9 @@ import {
   TEST_APP_ID,
   TEST_SECRET,
   turnDone,
-} from "../support/qq-events";
-import { signedQqRequest } from "../support/qq-signing";
-import { eventually } from "../support/wait";
+} from "../../support/qq-events";
+import { signedQqRequest } from "../../support/qq-signing";
+import { eventually } from "../../support/wait";
 
 const ACK = { op: 12, d: 0 };
 

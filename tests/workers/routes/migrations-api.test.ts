@@ -1,9 +1,9 @@
 // Own file: it changes memory rows and reads the audit log, which every test of a file shares.
 import { env, exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { indexText } from "../../src/domain/text/search-tokens";
-import { session } from "../support/admin-session";
-import { uid } from "../support/memory";
+import { indexText } from "../../../src/domain/text/search-tokens";
+import { session } from "../../support/admin-session";
+import { uid } from "../../support/memory";
 
 const TOKEN = "test-admin-token";
 

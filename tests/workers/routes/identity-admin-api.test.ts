@@ -1,9 +1,9 @@
 // Own file: it stores identity settings and links, which every test of a file shares.
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
-import { session } from "../support/admin-session";
-import { uid } from "../support/memory";
-import { storedSettings } from "../support/stored-settings";
+import { session } from "../../support/admin-session";
+import { uid } from "../../support/memory";
+import { storedSettings } from "../../support/stored-settings";
 
 const TOKEN = "test-admin-token";
 const GROUP = `qq:group:G${uid()}`;

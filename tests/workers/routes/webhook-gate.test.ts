@@ -6,14 +6,14 @@
 import { listDurableObjectIds } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { loadSettings } from "../../src/composition/settings/settings-loader";
-import { MAX_REPLAY_WINDOW_SECONDS, resolveSettings } from "../../src/domain/config/settings";
-import { DEDUPE_RETENTION_MS } from "../../src/durable-objects/inbox";
-import { createApp } from "../../src/workers/app";
-import { signedOneBotRequest } from "../support/onebot-signing";
-import { c2cBody, eventIdOf, messageRows, TEST_APP_ID, TEST_SECRET, turnDone } from "../support/qq-events";
-import { signedQqRequest } from "../support/qq-signing";
-import { eventually } from "../support/wait";
+import { loadSettings } from "../../../src/composition/settings/settings-loader";
+import { MAX_REPLAY_WINDOW_SECONDS, resolveSettings } from "../../../src/domain/config/settings";
+import { DEDUPE_RETENTION_MS } from "../../../src/durable-objects/inbox";
+import { createApp } from "../../../src/workers/app";
+import { signedOneBotRequest } from "../../support/onebot-signing";
+import { c2cBody, eventIdOf, messageRows, TEST_APP_ID, TEST_SECRET, turnDone } from "../../support/qq-events";
+import { signedQqRequest } from "../../support/qq-signing";
+import { eventually } from "../../support/wait";
 
 const SELF = 10000;
 const app = createApp();

@@ -1,8 +1,8 @@
 // Own file: it edits and forgets memory items and reads the audit log, which every test of a file shares.
 import { env, exports } from "cloudflare:workers";
 import { beforeEach, describe, it } from "vitest";
-import { session } from "../support/admin-session";
-import { memoryStore, newMemory, seedMemory, uid } from "../support/memory";
+import { session } from "../../support/admin-session";
+import { memoryStore, newMemory, seedMemory, uid } from "../../support/memory";
 
 const TOKEN = "test-admin-token";
 
