@@ -71,6 +71,27 @@ const STEPS = [
   // The drain asks for the oldest open row several times per message; done rows (kept a day
   // as dedupe records) would otherwise be walked each time.
   `CREATE INDEX inbox_open ON inbox (seq) WHERE state != 'done'`,
+  // Reminders set in this chat (reminders.ts): they speak only here. A row leaves 'open' once,
+  // before anything is sent, and its text is cleared then; event_id makes a retried turn set
+  // the same reminder again, not a second one.
+  `CREATE TABLE reminders (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     event_id TEXT NOT NULL UNIQUE,
+     set_by TEXT,
+     set_by_name TEXT,
+     text TEXT NOT NULL,
+     due_at INTEGER NOT NULL,
+     created_at INTEGER NOT NULL,
+     delivery TEXT NOT NULL CHECK (delivery IN ('push', 'next-message')),
+     state TEXT NOT NULL CHECK (state IN ('open', 'sent', 'failed', 'cancelled')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     fired_at INTEGER,
+     message_id TEXT,
+     error TEXT,
+     chat TEXT NOT NULL,
+     transport TEXT NOT NULL
+   )`,
+  `CREATE INDEX reminders_due ON reminders (delivery, due_at) WHERE state = 'open'`,
 ] as const;
 
 export function migrateChatSession(storage: DurableObjectStorage): void {

@@ -35,6 +35,8 @@ import { Inbox } from "./inbox";
 import { LogFlusher } from "./log-flusher";
 import { Outbox, type OutboxItem } from "./outbox";
 import { RecentTurns } from "./recent-turns";
+import { firePushReminders } from "./reminder-firing";
+import { Reminders } from "./reminders";
 import { ReplyPlan } from "./reply-plan";
 import { TurnRunner } from "./turn-runner";
 import { yieldToEvents } from "./yield-to-events";
@@ -88,6 +90,7 @@ export class ChatSession extends DurableObject<Env> {
   readonly #turns: TurnRunner;
   readonly #flusher: LogFlusher;
   readonly #alarm: AlarmClock;
+  readonly #reminders: Reminders;
   #deps: ChatObjectServices | null = null;
   #relay: ChatRelay | null = null;
   #draining = false;
@@ -112,6 +115,7 @@ export class ChatSession extends DurableObject<Env> {
     this.#meta = new ChatMeta(sql);
     this.#journal = new DreamJournal(sql);
     this.#alarm = new AlarmClock(ctx.storage);
+    this.#reminders = new Reminders(ctx.storage, sql);
     this.#dreams = new DreamRunner({
       meta: this.#meta,
       journal: this.#journal,
@@ -134,6 +138,7 @@ export class ChatSession extends DurableObject<Env> {
       recent: this.#recent,
       journal: this.#journal,
       meta: this.#meta,
+      reminders: this.#reminders,
       services: () => this.#turnServices(),
     });
     this.#flusher = new LogFlusher({
@@ -282,6 +287,17 @@ export class ChatSession extends DurableObject<Env> {
       await this.#dreams.runIfDue(settings, this.#services());
       // Whatever arrived meanwhile (the drain triages first: new rows are untriaged).
       await this.#drain(settings);
+      // Reminders due now (OneBot pushes; QQ's wait for the next message, turn-runner.ts).
+      await firePushReminders(
+        {
+          storage: this.ctx.storage,
+          reminders: this.#reminders,
+          outbox: this.#outbox,
+          chatKey: () => this.#meta.get<ChatInfo>("chat")?.key ?? null,
+          services: () => this.#services(),
+        },
+        settings,
+      );
     } catch (e) {
       this.#services().logger.error("chat alarm failed", { error: String(e) });
     } finally {
@@ -349,6 +365,7 @@ export class ChatSession extends DurableObject<Env> {
       model: yieldingModel(services.model),
       shortTermContext: this.#shortTermContext,
       relay: this.#relay,
+      reminders: this.#reminders,
     };
   }
 
@@ -376,10 +393,14 @@ export class ChatSession extends DurableObject<Env> {
     if (now - this.#prunedAt < PRUNE_INTERVAL_MS) return;
     this.#prunedAt = now;
     if (this.#inbox.prune(now) > 0 || !this.#orphansChecked) this.#replies.pruneOrphans();
+    this.#reminders.prune(now);
     this.#orphansChecked = true;
   }
 
-  /** After a drain: the earliest of open work, dreaming and unflushed rows decides the next alarm. */
+  /**
+   * After a drain: the earliest of open work, dreaming, unflushed rows and the next push
+   * reminder decides the next alarm (an object has one alarm; every kind of due work shares it).
+   */
   async #rearm(settings: Settings | null): Promise<void> {
     const now = Date.now();
     this.#prune(now);
@@ -392,6 +413,8 @@ export class ChatSession extends DurableObject<Env> {
       untriaged !== null ? this.#flusher.windowEnd(settings ?? peekSettings(this.env), now) : null,
       settings ? this.#dreams.dueAt(settings, now) : null,
       this.#flusher.nextAt(settings, now),
+      // The next reminder to push: an alarm set for it survives restarts and deploys.
+      this.#reminders.nextPushAt(),
     ].filter((t): t is number => t !== null);
     if (candidates.length > 0) await this.#alarm.ensureBy(Math.max(now, Math.min(...candidates)));
   }

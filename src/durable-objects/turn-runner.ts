@@ -17,12 +17,14 @@ import { explicitSensitivity } from "../domain/memory/sensitivity";
 import type { UsageRecord } from "../domain/model/chat-model";
 import { maskSensitiveData } from "../domain/privacy/credentials";
 import { isLeftOut } from "../domain/privacy/left-out";
+import { reminderMessage } from "../domain/reminders/reminder";
 import type { ChatMeta } from "./chat-meta";
 import { withSpendGate } from "./chat-spend-gate";
 import type { DreamJournal } from "./dream-journal";
 import type { Inbox, InboxRow } from "./inbox";
 import type { Outbox } from "./outbox";
 import type { RecentTurns } from "./recent-turns";
+import type { Reminders } from "./reminders";
 import type { ReplyPlan } from "./reply-plan";
 import { yieldToEvents } from "./yield-to-events";
 
@@ -33,6 +35,8 @@ const SEND_ATTEMPTS = 5;
 const FALLBACK_REPLY = "抱歉，我现在有点忙，稍后再试试吧。";
 /** Meta key: the unfollowed-group notice was said in this chat (docs/storage.md#messages). */
 const FOLLOW_NOTICE_SAID = "followNoticeSaid";
+/** QQ allows at most 5 replies to one message (docs/qq-protocol.md#passive-replies). */
+const REPLIES_PER_MESSAGE = 5;
 
 export type TurnRunnerDeps = {
   readonly storage: DurableObjectStorage;
@@ -43,6 +47,8 @@ export type TurnRunnerDeps = {
   readonly journal: DreamJournal;
   /** Remembers that the unfollowed-group notice was said (FOLLOW_NOTICE_SAID). */
   readonly meta: ChatMeta;
+  /** This chat's reminders: QQ's due ones ride along with the next reply. */
+  readonly reminders: Reminders;
   /** The turn's one bag of services: the door's plus the object's context control and relay. */
   readonly services: () => ChatTurnServices;
 };
@@ -142,6 +148,10 @@ export class TurnRunner {
     const journaled =
       answeredByModel && !leftOut && isStored(settings, event.chat.key, event.chat.targetType);
     this.#d.storage.transactionSync(() => {
+      // Reminders of this chat that could not be pushed (QQ official) are said now, with this
+      // answer, and leave `open` in the same transaction that plans them: planned replies are
+      // sent with a fixed msg_seq, which the platform deduplicates, so they are said once.
+      replies = [...replies, ...this.#dueRiders(event, replies.length, now)];
       this.#pushUsage(row, usage, now);
       this.#pushAudit(row, audit, now);
       // A reset turn starts the new short-term context empty.
@@ -164,6 +174,18 @@ export class TurnRunner {
       this.#d.inbox.setState(row.seq, "replying", now);
     });
     return true;
+  }
+
+  /** Due next-message reminders of this chat and transport, marked fired; their words. */
+  #dueRiders(event: InboundEvent, planned: number, now: number): string[] {
+    if (event.kind !== "message") return [];
+    return this.#d.reminders
+      .due("next-message", now, REPLIES_PER_MESSAGE - planned)
+      .filter((r) => r.chat.key === event.chat.key && r.transport === event.transport)
+      .map((r) => {
+        this.#d.reminders.markFired(r.id, now);
+        return reminderMessage(r);
+      });
   }
 
   #journalReply(text: string): void {

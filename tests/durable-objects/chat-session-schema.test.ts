@@ -28,12 +28,14 @@ describe("migrateChatSession", () => {
     await inFreshChatObject((storage) => {
       const [current = 0] = version(storage);
       // As an object from before the last step: the step's index is gone and the version says so.
-      storage.sql.exec("DROP INDEX inbox_open");
+      storage.sql.exec("DROP INDEX reminders_due");
       storage.sql.exec("UPDATE _schema SET version = ?", current - 1);
       migrateChatSession(storage);
       expect(version(storage)).toEqual([current]);
       const index = storage.sql
-        .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'inbox_open'")
+        .exec<{ name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'reminders_due'",
+        )
         .toArray();
       expect(index).toHaveLength(1);
     });

@@ -13,6 +13,7 @@ import { DreamJournal } from "../../src/durable-objects/dream-journal";
 import { Inbox } from "../../src/durable-objects/inbox";
 import { Outbox } from "../../src/durable-objects/outbox";
 import { RecentTurns } from "../../src/durable-objects/recent-turns";
+import { Reminders } from "../../src/durable-objects/reminders";
 import { ReplyPlan } from "../../src/durable-objects/reply-plan";
 import { TurnRunner } from "../../src/durable-objects/turn-runner";
 import { messageEvent } from "../fakes/inbound";
@@ -49,6 +50,7 @@ function runner(storage: DurableObjectStorage, outbound: Outbound, model = new S
     recent: new RecentTurns(sql),
     journal: new DreamJournal(sql),
     meta: new ChatMeta(sql),
+    reminders: new Reminders(storage),
   };
   const turns = new TurnRunner({ storage, ...parts, services: () => deps });
   return { turns, model, ...parts };

@@ -10,6 +10,7 @@ import { identityCommand } from "./commands/identity-commands";
 import { rememberCommand, rememberIntent, resetCommand } from "./commands/memory-commands";
 import { forgetCommand, memoryListCommand } from "./commands/own-memory-commands";
 import { claimCommand, whoamiCommand } from "./commands/owner-commands";
+import { reminderIntent, remindersCommand } from "./commands/reminder-commands";
 import { sessionCommand } from "./commands/session-command";
 import { shareCommand } from "./commands/share-command";
 import { historyRecall } from "./context-provider";
@@ -50,10 +51,12 @@ export function defaultTurnRegistry(logger: Logger = silentLogger): TurnRegistry
     unfollowCommand,
     identityCommand,
     sessionCommand,
+    remindersCommand,
   );
   return {
     commands,
-    intents: [rememberIntent],
+    // The reminder first: "记住提醒我…" asks for a reminder, not a memory.
+    intents: [reminderIntent, rememberIntent],
     tools: [
       historySearchTool,
       historyRecentTool,

@@ -11,6 +11,7 @@ import type { Logger } from "../kernel/logger";
 import type { KnowledgeAccess } from "../knowledge/knowledge-search";
 import type { MemoryServices } from "../memory/memory-store";
 import type { ChatModel, UsageRecord } from "../model/chat-model";
+import type { ReminderBook } from "../reminders/reminder";
 import type { SessionAdmin } from "../sessions/session-admin";
 import type { SpendGate } from "../spend/spend-gate";
 import type { ChatRelay } from "./chat-relay";
@@ -44,6 +45,8 @@ export type TurnServices = {
   readonly sessionAdmin?: SessionAdmin;
   /** The first admin's one-time codes (`/claim`); absent = the command says it is unavailable. */
   readonly claims?: AdminClaims;
+  /** This chat's reminders, in its own chat object; absent = reminders are unavailable here. */
+  readonly reminders?: ReminderBook;
   /** Resolves after `ms` milliseconds (deadlines of side calls such as the follow-up rewrite); absent = no such calls. */
   readonly after?: (ms: number) => Promise<void>;
   /**
