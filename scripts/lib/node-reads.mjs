@@ -59,9 +59,17 @@ function identifiersIn(node) {
   return out;
 }
 
+/**
+ * SQL that reads the message log (its rows, its FTS index, its turn windows), and what builds
+ * the log's gate: `messageGateSql` (src/adapters/d1/d1-message-gate.ts), which keeps another
+ * chat's marked messages from a turn.
+ */
+const MESSAGE_READS = /\b(FROM|JOIN)\s+(messages|messages_fts|message_windows|message_windows_fts)\b/i;
+export const MESSAGE_GATE_BUILDERS = ["messageGateSql"];
+
 /** The file's own helpers that call a gate builder count as gate builders too (`const gate = …`). */
-function gateNames(sf) {
-  const names = new Set(GATE_BUILDERS);
+function gateNames(sf, builders = GATE_BUILDERS) {
+  const names = new Set(builders);
   const tops = [];
   for (const st of sf.statements) {
     if (ts.isFunctionDeclaration(st) && st.name) tops.push([st.name.text, st]);
@@ -84,6 +92,15 @@ function gateNames(sf) {
 
 /** The node reads of one file's text: `{ file, owner, gated }` per statement. */
 export function nodeReadsOf(file, text) {
+  return gatedReadsOf(file, text, READS, GATE_BUILDERS);
+}
+
+/** The message-log reads of one file's text: `{ file, owner, gated }` per statement. */
+export function messageReadsOf(file, text) {
+  return gatedReadsOf(file, text, MESSAGE_READS, MESSAGE_GATE_BUILDERS);
+}
+
+function gatedReadsOf(file, text, reads, builders) {
   const sf = ts.createSourceFile(
     file,
     text,
@@ -91,11 +108,11 @@ export function nodeReadsOf(file, text) {
     true,
     file.endsWith("x") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
   );
-  const gates = gateNames(sf);
+  const gates = gateNames(sf, builders);
   const out = [];
   const visit = (node) => {
     const lit = literalText(node);
-    if (lit !== null && READS.test(lit)) {
+    if (lit !== null && reads.test(lit)) {
       const owner = ownerOf(node);
       const used = identifiersIn(owner.body);
       out.push({ file, owner: owner.name, gated: [...gates].some((g) => used.has(g) && g !== owner.name) });
@@ -109,9 +126,18 @@ export function nodeReadsOf(file, text) {
 
 /** Every node read under `root/src`, files relative to `root`. */
 export function nodeReads(root) {
+  return readsUnder(root, nodeReadsOf);
+}
+
+/** Every message-log read under `root/src`, files relative to `root`. */
+export function messageReads(root) {
+  return readsUnder(root, messageReadsOf);
+}
+
+function readsUnder(root, readsOf) {
   const out = [];
   for (const file of sourceFiles(path.join(root, "src"))) {
-    out.push(...nodeReadsOf(path.relative(root, file).split(path.sep).join("/"), readFileSync(file, "utf8")));
+    out.push(...readsOf(path.relative(root, file).split(path.sep).join("/"), readFileSync(file, "utf8")));
   }
   return out;
 }

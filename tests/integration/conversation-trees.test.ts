@@ -131,7 +131,7 @@ describe("conversation sessions of the live log", () => {
     // Every stored window is the one the log's view computes, and each one exists.
     expect(windows.every((w) => w.stored !== null && w.stored === w.computed)).toBe(true);
     const has = async (word: string) =>
-      (await historySearch(env).search({ chatKey: chat, text: word, limit: 10 }))
+      (await historySearch(env).search({ chatKey: chat, reader: chat, text: word, limit: 10 }))
         .filter((h) => h.via === "hit")
         .map((h) => h.text);
     // 西湖 is said once; the turns on either side match it; the next session does not.
@@ -171,17 +171,23 @@ describe("history search over conversation trees", () => {
       { id: "6", minute: 120, text: "今天去哪儿吃饭", nick: "小红" },
       { id: "7", minute: 121, text: "食堂", nick: "小明" },
     ]);
-    const trees = await historySearch(env).search({ chatKey: chat, text: "周末去哪儿玩", limit: 3 });
+    const trees = await historySearch(env).search({
+      chatKey: chat,
+      reader: chat,
+      text: "周末去哪儿玩",
+      limit: 3,
+    });
     expect(texts(trees, "hit")).toContain("杭州！太美了");
     const flat = await historySearch(env, { flat: true }).search({
       chatKey: chat,
+      reader: chat,
       text: "周末去哪儿玩",
       limit: 3,
     });
     expect(texts(flat, "hit")).not.toContain("杭州！太美了");
     // The later session's turns match each other's words; nothing of the earlier session comes
     // along, neither as a match nor as context.
-    const later = await historySearch(env).search({ chatKey: chat, text: "吃饭", limit: 5 });
+    const later = await historySearch(env).search({ chatKey: chat, reader: chat, text: "吃饭", limit: 5 });
     expect(later.map((h) => h.text).sort()).toEqual(["今天去哪儿吃饭", "食堂"].sort());
   });
 
@@ -190,8 +196,15 @@ describe("history search over conversation trees", () => {
     await write(a, [{ id: "a1", minute: 0, text: "我们聊天" }]);
     await write(b, [{ id: "b1", minute: 1, text: "隔壁群的秘密计划" }]);
     await write(a, [{ id: "a2", minute: 2, text: "继续聊天" }]);
-    expect(await historySearch(env).search({ chatKey: a, text: "秘密计划", limit: 10 })).toEqual([]);
-    const across = await historySearch(env).searchAcross({ chatKeys: [a], text: "秘密计划 聊天", limit: 10 });
+    expect(await historySearch(env).search({ chatKey: a, reader: a, text: "秘密计划", limit: 10 })).toEqual(
+      [],
+    );
+    const across = await historySearch(env).searchAcross({
+      reader: "qq:group:reader",
+      chatKeys: [a],
+      text: "秘密计划 聊天",
+      limit: 10,
+    });
     expect(across.length).toBeGreaterThan(0);
     expect(across.every((h) => h.chatKey === a)).toBe(true);
     const windows = await windowsOf(a);
@@ -217,7 +230,9 @@ describe("history search over conversation trees", () => {
       .bind(chatMatchExpression(chat, "不该存"))
       .first<{ n: number }>();
     expect(windows?.n).toBe(0);
-    expect(await historySearch(env).search({ chatKey: chat, text: "不该存", limit: 5 })).toEqual([]);
+    expect(
+      await historySearch(env).search({ chatKey: chat, reader: chat, text: "不该存", limit: 5 }),
+    ).toEqual([]);
   });
 });
 
@@ -242,7 +257,7 @@ describe("the backfill of messages logged before the trees", () => {
       ),
     ]);
     // Not yet windowed, still found by its own words.
-    const before = await historySearch(env).search({ chatKey: a, text: "旧的三", limit: 5 });
+    const before = await historySearch(env).search({ chatKey: a, reader: a, text: "旧的三", limit: 5 });
     expect(texts(before, "hit")).toContain("旧的三");
     // A live message within the gap of the last old one: the trigger opens a session for it.
     await write(a, [{ id: "4", minute: 110, text: "新的四" }]);

@@ -31,7 +31,7 @@ describe("history search through the retrieval pipeline", () => {
   }) => {
     const [a, b] = [newChat(), newChat()];
     await seed(interleaved(a, b));
-    const hits = await history().search({ chatKey: a, text: "海边烧烤", limit: 5 });
+    const hits = await history().search({ chatKey: a, reader: a, text: "海边烧烤", limit: 5 });
     // The words are said once; the question before and the reply after match through their
     // turn windows (a question's answer is often the turn next to its words).
     expect(texts(hits, "hit").sort()).toEqual(["周五去哪里团建？", "去海边烧烤", "好啊"].sort());
@@ -59,12 +59,12 @@ describe("history search through the retrieval pipeline", () => {
       { chat: a, id: "a1", minute: 4, text: "A 的下一条" },
       { chat: b, id: "b3", minute: 5, text: "B 的第四条" },
     ]);
-    const hits = await history().search({ chatKey: a, text: "烧烤", limit: 10 });
+    const hits = await history().search({ chatKey: a, reader: a, text: "烧烤", limit: 10 });
     // A's second message matches through its window (A's turn before it), never through B's.
     expect(texts(hits, "hit").sort()).toEqual(["A 说烧烤", "A 的下一条"].sort());
     expect(texts(hits, "context")).toEqual([]);
-    expect(await history().search({ chatKey: a, text: "第三条", limit: 10 })).toEqual([]);
-    const store = new D1MessageStore(env.DB);
+    expect(await history().search({ chatKey: a, reader: a, text: "第三条", limit: 10 })).toEqual([]);
+    const store = new D1MessageStore(env.DB, { reader: a });
     const [hit] = await store.load([`m_${hits[0]?.seq}`]);
     const around = await store.neighbours([hit?.nodeId ?? ""], 3);
     expect(around.map((n) => n.rawText)).toEqual(["A 的下一条"]);
@@ -77,14 +77,14 @@ describe("history search through the retrieval pipeline", () => {
     const late = { chat: a, id: "late", minute: 20, text: "晚上也去烧烤" };
     const recalled = [...lines.filter((l) => l.text === "好啊" || l.text === "晚安"), late];
     await seed([...lines, late], recalled);
-    const hits = await history().search({ chatKey: a, text: "烧烤", limit: 5 });
+    const hits = await history().search({ chatKey: a, reader: a, text: "烧烤", limit: 5 });
     // "好啊" is skipped: the next turn of the chat that still exists is the match's neighbour.
     expect(texts(hits, "hit").sort()).toEqual(["周五去哪里团建？", "去海边烧烤", "记得带防晒"].sort());
     const shown = hits.map((h) => h.text);
     for (const gone of ["好啊", "晚安", "晚上也去烧烤"]) expect(shown).not.toContain(gone);
     // No turn window keeps a recalled message's words.
-    expect(await history().search({ chatKey: a, text: "好啊", limit: 5 })).toEqual([]);
-    expect(await history().search({ chatKey: a, text: "晚安", limit: 5 })).toEqual([]);
+    expect(await history().search({ chatKey: a, reader: a, text: "好啊", limit: 5 })).toEqual([]);
+    expect(await history().search({ chatKey: a, reader: a, text: "晚安", limit: 5 })).toEqual([]);
   });
 
   it.for([['"烧烤" NEAR( -海边:*'], ["烧烤) OR (*"], ["AND 烧烤 NOT"]])(
@@ -92,7 +92,7 @@ describe("history search through the retrieval pipeline", () => {
     async ([query], { expect }) => {
       const [a, b] = [newChat(), newChat()];
       await seed(interleaved(a, b));
-      const hits = await history().search({ chatKey: a, text: query ?? "", limit: 5 });
+      const hits = await history().search({ chatKey: a, reader: a, text: query ?? "", limit: 5 });
       expect(texts(hits, "hit")).toContain("去海边烧烤");
     },
   );
@@ -102,7 +102,7 @@ describe("history search through the retrieval pipeline", () => {
     async ([query], { expect }) => {
       const [a, b] = [newChat(), newChat()];
       await seed(interleaved(a, b));
-      expect(await history().search({ chatKey: a, text: query ?? "", limit: 5 })).toEqual([]);
+      expect(await history().search({ chatKey: a, reader: a, text: query ?? "", limit: 5 })).toEqual([]);
     },
   );
 
@@ -110,11 +110,17 @@ describe("history search through the retrieval pipeline", () => {
     const [a, b] = [newChat(), newChat()];
     await seed([...interleaved(a, b), { chat: a, id: "late", minute: 30, text: "又去烧烤了" }]);
     // Up to and excluding "记得带防晒" (minute 8).
-    const hits = await history().search({ chatKey: a, text: "烧烤", limit: 5, before: T0 + 8 * MINUTE });
+    const hits = await history().search({
+      chatKey: a,
+      reader: a,
+      text: "烧烤",
+      limit: 5,
+      before: T0 + 8 * MINUTE,
+    });
     expect(texts(hits, "hit").sort()).toEqual(["周五去哪里团建？", "去海边烧烤", "好啊"].sort());
     const early = ["早上好", "周五去哪里团建？", "去海边烧烤", "好啊"];
     expect(hits.every((h) => early.includes(h.text))).toBe(true);
-    const all = await history().search({ chatKey: a, text: "烧烤", limit: 5 });
+    const all = await history().search({ chatKey: a, reader: a, text: "烧烤", limit: 5 });
     // "又去烧烤了" is 16 minutes after "晚安": the same session, so "晚安" matches through it.
     expect(texts(all, "hit")).toContain("又去烧烤了");
   });

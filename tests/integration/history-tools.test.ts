@@ -357,6 +357,7 @@ describe("several chats at once", () => {
       })),
     ]);
     const hits = await historySearch(env).searchAcross({
+      reader: chats.g2,
       chatKeys: [chats.g2, chats.g3],
       text: "火锅",
       limit: 10,

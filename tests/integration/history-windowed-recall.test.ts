@@ -20,7 +20,7 @@ const lines = (chat: string, n: number, from: number, text: (i: number) => strin
 /** A search over a counting D1: its hits and the statements it sent, with their rows read. */
 async function counted(q: { chatKey: string; text: string; limit: number; before?: number }) {
   const counter = countingD1(env.DB, "local");
-  const hits = await historySearch({ ...env, DB: counter.db }).search(q);
+  const hits = await historySearch({ ...env, DB: counter.db }).search({ ...q, reader: q.chatKey });
   const bill = counter.bill();
   return { hits, statements: bill.sql.map((sql, i) => ({ sql, rows: bill.rowsReadBySql[i] ?? 0 })) };
 }
@@ -40,7 +40,7 @@ describe("history recall's windowed statements", () => {
     expect(fts).toHaveLength(1);
     expect(fts[0]?.rows).toBeLessThanOrEqual(2 * 50);
     // The store of the same search answers the same rows without a statement of its own.
-    const pair = messageRetrieval(env.DB);
+    const pair = messageRetrieval(env.DB, { reader: chat });
     const candidates = await pair.keywords.search({
       text: "烧烤",
       limit: 5,
@@ -95,7 +95,7 @@ describe("history recall's windowed statements", () => {
       expect(hits.every((h) => h.chatKey === chat)).toBe(true);
       expect(hits.map((h) => h.text).join("\n")).not.toContain("密码锁");
       // The index's own SQL drops it, before the pipeline's re-check would.
-      const candidates = await messageRetrieval(env.DB).keywords.search({
+      const candidates = await messageRetrieval(env.DB, { reader: chat }).keywords.search({
         text: "露营",
         limit,
         scopes: [scopeKey("chat", chat)],

@@ -83,11 +83,11 @@ describe("message log", () => {
       audit: [],
     });
     const search = historySearch(env);
-    const hits = await search.search({ chatKey: a, text: "开会", limit: 5 });
+    const hits = await search.search({ chatKey: a, reader: a, text: "开会", limit: 5 });
     // The chat's other message, the next turn, matches through its turn window; chat B's never does.
     expect(hits.map((h) => h.text).sort()).toEqual(["今天吃什么", "明天下午三点开会"].sort());
     expect(hits.every((h) => h.chatKey === a)).toBe(true);
-    const syntax = await search.search({ chatKey: a, text: '"* NEAR( -开会:', limit: 5 });
+    const syntax = await search.search({ chatKey: a, reader: a, text: '"* NEAR( -开会:', limit: 5 });
     expect(syntax.map((h) => h.text)).toContain("明天下午三点开会");
     expect(syntax.every((h) => h.chatKey === a)).toBe(true);
   });

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { nodeReads, nodeReadsOf } from "../../scripts/lib/node-reads.mjs";
+import { messageReads, messageReadsOf, nodeReads, nodeReadsOf } from "../../scripts/lib/node-reads.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -121,5 +121,63 @@ test("the scan catches a new reader outside the gate, in a method, a function or
     ["fts", false],
     ["ALL", false],
     ["viaHelper", true],
+  ]);
+});
+
+// The message log has its own gate (src/adapters/d1/d1-message-gate.ts): a message its speaker
+// marked private is served only to the chat it was said in. Every statement that reads the log's
+// rows, FTS index or turn windows builds `messageGateSql`, or is listed with the reason it need not.
+const MESSAGE_ALLOWED = {
+  "src/adapters/d1/d1-message-retrieval.ts#D1MessageKeywordIndex.#windows":
+    "wraps the gated `filter` D1MessageKeywordIndex.search passes",
+  "src/adapters/d1/d1-daily-summaries.ts#D1DailySummaries.dayMessages":
+    "a summary is read by sibling chats: it reads `private_marked = 0` only, whatever the reader",
+  "src/adapters/d1/d1-daily-summaries.ts#D1DailySummaries.pendingChats": "counts per chat; no text leaves",
+  "src/adapters/d1/d1-admin-stats.ts#D1AdminStats.stats": "the dashboard's counts",
+  "src/adapters/d1/d1-admin-stats.ts#D1AdminStats.keptMessages": "the dashboard's counts",
+  "src/adapters/d1/d1-message-browser.ts#D1MessageBrowser.messages": "the admin API's and dashboard's log",
+  "src/adapters/d1/d1-session-registry.ts#D1SessionRegistry.exportData":
+    "a session export: the admin API, the CLI, and /session, which answers only in an admin's private chat",
+  "src/adapters/d1/d1-session-registry.ts#D1SessionRegistry.forget": "a session forget deletes rows",
+  "src/adapters/d1/d1-conversation-backfill.ts#D1ConversationBackfill.step":
+    "a cron backfill of sessions and windows; windows blank marked neighbours in SQL (migrations/0290)",
+  "src/adapters/d1/retention.ts#applyRetention": "retention deletes rows",
+  "src/workers/dev/turn-bench.routes.ts#turnBenchRoutes": "local mode only (benchmarks)",
+};
+
+test("every statement that reads the message log goes through its gate or is allowed with a reason", () => {
+  const reads = messageReads(root);
+  const key = (r) => `${r.file}#${r.owner}`;
+  const ungated = [...new Set(reads.filter((r) => !r.gated && !MESSAGE_ALLOWED[key(r)]).map(key))];
+  assert.deepEqual(ungated, [], "statements reading messages outside the gate, and not on the allow-list");
+  const seen = new Set(reads.map(key));
+  const stale = Object.keys(MESSAGE_ALLOWED).filter((k) => !seen.has(k));
+  assert.deepEqual(stale, [], "allow-list entries that name no reader");
+  const gated = new Set(reads.filter((r) => r.gated).map(key));
+  for (const reader of [
+    "src/adapters/d1/d1-message-retrieval.ts#D1MessageKeywordIndex.search",
+    "src/adapters/d1/d1-message-retrieval.ts#D1MessageStore.load",
+    "src/adapters/d1/d1-message-retrieval.ts#D1MessageStore.neighbours",
+    "src/adapters/d1/d1-message-retrieval.ts#D1MessageStore.readAll",
+    "src/adapters/d1/d1-recent-messages.ts#D1RecentMessages.recent",
+  ])
+    assert.ok(gated.has(reader), `${reader} should read through the message gate`);
+  const summaries = readFileSync(path.join(root, "src/adapters/d1/d1-daily-summaries.ts"), "utf8");
+  assert.match(summaries, /recalled = 0 AND private_marked = 0/);
+});
+
+test("the scan catches a new reader of the message log outside its gate", () => {
+  const fixture = [
+    "export class Log {",
+    "  async leak(c) { return this.db.prepare(`SELECT text FROM messages m WHERE m.chat_key = ?`).bind(c).all(); }",
+    "  async fine(c, r) { return this.db.prepare(`SELECT text FROM messages m WHERE ${messageGateSql('m', '?2')}`); }",
+    "}",
+    "const WINDOWS = 'SELECT rowid FROM message_windows_fts WHERE message_windows_fts MATCH ?';",
+  ].join("\n");
+  const found = messageReadsOf("src/adapters/d1/fixture.ts", fixture).map((r) => [r.owner, r.gated]);
+  assert.deepEqual(found, [
+    ["Log.leak", false],
+    ["Log.fine", true],
+    ["WINDOWS", false],
   ]);
 });

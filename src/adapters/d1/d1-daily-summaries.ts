@@ -52,7 +52,7 @@ export class D1DailySummaries implements DailySummaryStore {
     const { results } = await this.#db
       .prepare(
         `SELECT message_id, ts, user_id, nick, text, reply_to, direction FROM messages
-         WHERE chat_key = ? AND ts >= ? AND ts < ? AND recalled = 0
+         WHERE chat_key = ? AND ts >= ? AND ts < ? AND recalled = 0 AND private_marked = 0
            AND (account_key IS NULL OR account_key NOT IN (SELECT value FROM json_each(?)))
          ORDER BY ts DESC, seq DESC LIMIT ?`,
       )

@@ -6,7 +6,9 @@
  * over `messages`, one conversation passage per message (`m_<seq>`, scope `chat:<chat key>`)
  * whose context turns stay inside its session.
  * Both can be a view of the log before a time (`before`, ms): newer messages do not exist
- * for them. The SQL filters on chat and `recalled = 0` are the authoritative checks.
+ * for them. The SQL filters on chat and `recalled = 0` are the authoritative checks, and the
+ * message gate (d1-message-gate.ts): another chat's marked messages are never read for the
+ * view's reader, as a match, a loaded node or a context turn.
  * `messageRetrieval` builds the pair for one search, sharing the rows the keyword statement
  * already read, so that the pipeline's load of its candidates reads nothing again.
  */
@@ -28,6 +30,7 @@ import type {
 import { parseScopeKey } from "../../domain/retrieval/scope-key";
 import { chatMatchExpression } from "../../domain/text/chat-search-tokens";
 import { jsonChunks } from "./d1-json-chunks";
+import { messageGateSql } from "./d1-message-gate";
 
 /**
  * What of the log a search sees: messages at or after `since` and before `until` / `before`
@@ -35,6 +38,8 @@ import { jsonChunks } from "./d1-json-chunks";
  * only those sent under one of `senders`' display names.
  */
 export type MessageView = {
+  /** The chat whose turn reads: another chat's marked messages are not served to it. */
+  readonly reader: string;
   readonly before?: number;
   readonly since?: number;
   readonly until?: number;
@@ -108,7 +113,7 @@ const SENDER_FILTER = (n: number) => `(?${n} IS NULL OR m.nick IN (SELECT value 
 /** The index and the store of one search over a view of the log, sharing the rows read. */
 export function messageRetrieval(
   db: D1Database,
-  view: MessageView = {},
+  view: MessageView,
 ): { keywords: D1MessageKeywordIndex; store: D1MessageStore } {
   const rows = new MessageRowCache();
   return { keywords: new D1MessageKeywordIndex(db, view, rows), store: new D1MessageStore(db, view, rows) };
@@ -126,7 +131,7 @@ export class D1MessageKeywordIndex implements KeywordIndex {
   readonly #db: D1Database;
   readonly #view: MessageView;
   readonly #rows: MessageRowCache;
-  constructor(db: D1Database, view: MessageView = {}, rows: MessageRowCache = new MessageRowCache()) {
+  constructor(db: D1Database, view: MessageView, rows: MessageRowCache = new MessageRowCache()) {
     this.#db = db;
     this.#view = view;
     this.#rows = rows;
@@ -148,7 +153,7 @@ export class D1MessageKeywordIndex implements KeywordIndex {
     if (expressions.length === 0) return [];
     const match = expressions.length === 1 ? expressions[0] : expressions.map((e) => `(${e})`).join(" OR ");
     const filter = `m.chat_key IN (SELECT value FROM json_each(?2)) AND m.recalled = 0
-           AND m.ts < ?3 AND m.ts >= ?5 AND ${SENDER_FILTER(6)}`;
+           AND m.ts < ?3 AND m.ts >= ?5 AND ${SENDER_FILTER(6)} AND ${messageGateSql("m", "?7")}`;
     const binds = [
       match,
       JSON.stringify(chats),
@@ -156,6 +161,7 @@ export class D1MessageKeywordIndex implements KeywordIndex {
       Math.min(q.limit * chats.length, MAX_LIMIT),
       lowerBound(this.#view),
       sendersParam(this.#view),
+      this.#view.reader,
     ];
     type Hit = Row & { rank: number };
     let ranked: Hit[];
@@ -246,7 +252,7 @@ export class D1MessageStore implements ContextStore {
   readonly #db: D1Database;
   readonly #view: MessageView;
   readonly #rows: MessageRowCache;
-  constructor(db: D1Database, view: MessageView = {}, rows: MessageRowCache = new MessageRowCache()) {
+  constructor(db: D1Database, view: MessageView, rows: MessageRowCache = new MessageRowCache()) {
     this.#db = db;
     this.#view = view;
     this.#rows = rows;
@@ -271,9 +277,9 @@ export class D1MessageStore implements ContextStore {
       const { results } = await this.#db
         .prepare(
           `SELECT ${COLUMNS} FROM messages m WHERE m.seq IN (SELECT value FROM json_each(?1))
-             AND m.ts < ?2 AND m.ts >= ?3`,
+             AND m.ts < ?2 AND m.ts >= ?3 AND ${messageGateSql("m", "?4")}`,
         )
-        .bind(chunk, upperBound(this.#view), lowerBound(this.#view))
+        .bind(chunk, upperBound(this.#view), lowerBound(this.#view), this.#view.reader)
         .all<Row>();
       out.push(...results.map((r) => messageNode(toRow(r))));
     }
@@ -287,9 +293,16 @@ export class D1MessageStore implements ContextStore {
       const row = await this.#db
         .prepare(
           `SELECT count(*) AS count, coalesce(sum(length(m.text)), 0) AS chars FROM messages m
-           WHERE m.chat_key = ?1 AND m.recalled = 0 AND m.ts < ?2 AND m.ts >= ?3 AND ${SENDER_FILTER(4)}`,
+           WHERE m.chat_key = ?1 AND m.recalled = 0 AND m.ts < ?2 AND m.ts >= ?3 AND ${SENDER_FILTER(4)}
+             AND ${messageGateSql("m", "?5")}`,
         )
-        .bind(chatKey, upperBound(this.#view), lowerBound(this.#view), sendersParam(this.#view))
+        .bind(
+          chatKey,
+          upperBound(this.#view),
+          lowerBound(this.#view),
+          sendersParam(this.#view),
+          this.#view.reader,
+        )
         .first<{ count: number; chars: number }>();
       count += row?.count ?? 0;
       // Characters over-estimate Latin tokens and match CJK ones, like the knowledge store.
@@ -305,7 +318,7 @@ export class D1MessageStore implements ContextStore {
       const { results } = await this.#db
         .prepare(
           `SELECT ${COLUMNS} FROM messages m WHERE m.chat_key = ?1 AND m.recalled = 0 AND m.ts < ?2
-             AND m.ts >= ?4 AND ${SENDER_FILTER(5)}
+             AND m.ts >= ?4 AND ${SENDER_FILTER(5)} AND ${messageGateSql("m", "?6")}
            ORDER BY m.ts, m.seq LIMIT ?3`,
         )
         .bind(
@@ -314,6 +327,7 @@ export class D1MessageStore implements ContextStore {
           limit - out.length,
           lowerBound(this.#view),
           sendersParam(this.#view),
+          this.#view.reader,
         )
         .all<Row>();
       out.push(...results.map((r) => messageNode(toRow(r))));
@@ -367,10 +381,11 @@ export class D1MessageStore implements ContextStore {
     const side = (before: boolean) =>
       `SELECT ${COLUMNS} FROM messages c JOIN messages m ON m.chat_key = c.chat_key
          WHERE c.seq = ?1 AND c.recalled = 0 AND m.recalled = 0 AND ${range(before)}
+           AND ${messageGateSql("c", "?5")} AND ${messageGateSql("m", "?5")}
          ORDER BY ${before ? "m.ts DESC, m.seq DESC" : "m.ts, m.seq"} LIMIT ?3`;
     const statements = centres.flatMap((seq) => [
-      this.#db.prepare(side(true)).bind(seq, last, radius, lowerBound(this.#view)),
-      this.#db.prepare(side(false)).bind(seq, last, radius, lowerBound(this.#view)),
+      this.#db.prepare(side(true)).bind(seq, last, radius, lowerBound(this.#view), this.#view.reader),
+      this.#db.prepare(side(false)).bind(seq, last, radius, lowerBound(this.#view), this.#view.reader),
     ]);
     // Reads started together rather than one explicit batch: the turn's gathering binding
     // (coalescing-d1.ts) then sends them in the same round trip as the memory recall and

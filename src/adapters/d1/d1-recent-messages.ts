@@ -3,8 +3,9 @@
  * listing a filtered history search falls back to), and the display names a chat's messages
  * were sent under (`message_senders`, kept by triggers on the log).
  */
-import type { HistoryFilter, HistoryHit } from "../../domain/history/history-search-port";
+import type { HistoryFilter, HistoryHit, HistoryReader } from "../../domain/history/history-search-port";
 import type { RecentMessages } from "../../domain/history/log-history-search";
+import { messageGateSql } from "./d1-message-gate";
 
 type Row = {
   seq: number;
@@ -23,12 +24,12 @@ export class D1RecentMessages implements RecentMessages {
   }
 
   /** Newest first (ties by seq); `limit` is taken as given, the caller bounds it. */
-  async recent(q: { chatKey: string; limit: number } & HistoryFilter): Promise<HistoryHit[]> {
+  async recent(q: { chatKey: string; limit: number } & HistoryFilter & HistoryReader): Promise<HistoryHit[]> {
     const { results } = await this.#db
       .prepare(
         `SELECT seq, chat_key, message_id, ts, nick, text, direction FROM messages m
          WHERE m.chat_key = ?1 AND m.recalled = 0 AND m.ts >= ?2 AND m.ts < ?3
-           AND (?4 IS NULL OR m.nick IN (SELECT value FROM json_each(?4)))
+           AND (?4 IS NULL OR m.nick IN (SELECT value FROM json_each(?4))) AND ${messageGateSql("m", "?6")}
          ORDER BY m.ts DESC, m.seq DESC LIMIT ?5`,
       )
       .bind(
@@ -37,6 +38,7 @@ export class D1RecentMessages implements RecentMessages {
         q.until ?? Number.MAX_SAFE_INTEGER,
         q.senders ? JSON.stringify(q.senders) : null,
         q.limit,
+        q.reader,
       )
       .all<Row>();
     return results.map((r) => ({

@@ -20,7 +20,12 @@ export const historyRecall: ContextProvider = {
     if (limit === 0) return null;
     const recentTexts = new Set(ctx.recent.map((t) => t.text));
     const currentId = ctx.event.message?.id;
-    const hits = await services.history.search({ chatKey: ctx.chat.key, text: ctx.text, limit: limit + 4 });
+    const hits = await services.history.search({
+      chatKey: ctx.chat.key,
+      reader: ctx.chat.key,
+      text: ctx.text,
+      limit: limit + 4,
+    });
     const items = hits
       .filter((h) => h.messageId !== currentId && !recentTexts.has(h.text) && h.text !== ctx.text)
       .slice(0, limit)

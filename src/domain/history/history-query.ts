@@ -14,6 +14,8 @@ import type { HistoryFilter, HistoryHit, HistorySearch } from "./history-search-
 export type HistoryQuery = {
   /** The chats to read, decided by the turn and the gate. */
   readonly chats: readonly string[];
+  /** The chat whose turn reads: another chat's marked messages are not served to it. */
+  readonly reader: string;
   readonly query: string;
   readonly since?: string;
   readonly until?: string;
@@ -54,7 +56,7 @@ export async function askHistory(
   const r = resolved.value;
   const perChat = [];
   for (const chatKey of q.chats)
-    perChat.push({ chatKey, hits: await searchOneChat(history, chatKey, r, q.limit) });
+    perChat.push({ chatKey, hits: await searchOneChat(history, chatKey, r, q.limit, q.reader) });
   return { ok: true, value: { resolved: r, perChat } };
 }
 
@@ -157,6 +159,7 @@ async function searchOneChat(
   chatKey: string,
   r: ResolvedHistoryQuery,
   limit: number,
+  reader: string,
 ): Promise<HistoryHit[]> {
   const range: HistoryFilter = {
     ...(r.since === undefined ? {} : { since: r.since }),
@@ -181,15 +184,16 @@ async function searchOneChat(
     }
   };
   const explicit: HistoryFilter = r.senders && !r.senderFromText ? { senders: r.senders } : {};
-  add(await history.search({ chatKey, text: r.text, limit, ...range, ...explicit }));
+  add(await history.search({ chatKey, reader, text: r.text, limit, ...range, ...explicit }));
   const filtered = r.since !== undefined || r.until !== undefined || r.senders !== undefined;
   if (filtered && matches() === 0) {
-    const listed = await history.recent({ chatKey, limit: limit + out.length, ...filter });
+    const listed = await history.recent({ chatKey, reader, limit: limit + out.length, ...filter });
     add(listed.map((h) => ({ ...h, via: "hit" as const })));
   }
   // A day read from the question ranks its matches first; the question may still be about
   // something said on another day ("in June" of a trip told in July), so other matches follow.
-  if (r.datePhrase !== undefined) add(await history.search({ chatKey, text: r.text, limit, ...explicit }));
+  if (r.datePhrase !== undefined)
+    add(await history.search({ chatKey, reader, text: r.text, limit, ...explicit }));
   return out;
 }
 

@@ -29,6 +29,13 @@ export type HistoryFilter = {
   readonly senders?: readonly string[];
 };
 
+/**
+ * The chat whose turn reads. A message its speaker marked private (privacy-mark.ts) is served
+ * only to the chat it was said in: every read names its reader, so no read of another chat's
+ * log can forget the gate (docs/invariants.md#one-read-gate).
+ */
+export type HistoryReader = { readonly reader: string };
+
 export interface HistorySearch {
   /**
    * Full-text matches in one chat's log, best first, with the turns around them as context
@@ -36,17 +43,17 @@ export interface HistorySearch {
    * searchable. `before` (ms) keeps only messages older than it.
    */
   search(
-    q: { chatKey: string; text: string; limit: number; before?: number } & HistoryFilter,
+    q: { chatKey: string; text: string; limit: number; before?: number } & HistoryFilter & HistoryReader,
   ): Promise<HistoryHit[]>;
   /**
    * Matches in several chats through one keyword query, the chats' matches interleaved
    * round-robin (each chat's best first), with context turns like `search`.
    */
   searchAcross(
-    q: { chatKeys: readonly string[]; text: string; limit: number } & HistoryFilter,
+    q: { chatKeys: readonly string[]; text: string; limit: number } & HistoryFilter & HistoryReader,
   ): Promise<HistoryHit[]>;
   /** The newest messages of one chat (within the filter), newest first. */
-  recent(q: { chatKey: string; limit: number } & HistoryFilter): Promise<HistoryHit[]>;
+  recent(q: { chatKey: string; limit: number } & HistoryFilter & HistoryReader): Promise<HistoryHit[]>;
   /** The display names these chats' messages were sent under, most recently used first. */
   senders(chatKeys: readonly string[]): Promise<{ chatKey: string; nick: string }[]>;
   /**

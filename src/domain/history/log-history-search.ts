@@ -6,16 +6,16 @@
 
 import { type SummaryHit, type SummarySearchDeps, searchChatSummaries } from "./chat-summary-search";
 import { type HistoryRetrievalDeps, searchHistory, searchHistoryOf } from "./history-retrieval";
-import type { HistoryFilter, HistoryHit, HistorySearch } from "./history-search-port";
+import type { HistoryFilter, HistoryHit, HistoryReader, HistorySearch } from "./history-search-port";
 
 /** The log's newest messages of one chat, newest first, recalled ones left out. */
 export interface RecentMessages {
-  recent(q: { chatKey: string; limit: number } & HistoryFilter): Promise<HistoryHit[]>;
+  recent(q: { chatKey: string; limit: number } & HistoryFilter & HistoryReader): Promise<HistoryHit[]>;
   senders(chatKeys: readonly string[]): Promise<{ chatKey: string; nick: string }[]>;
 }
 
 /** A view of the log: older than `before`, inside the filter's time range and senders. */
-export type HistoryView = { readonly before?: number } & HistoryFilter;
+export type HistoryView = { readonly before?: number } & HistoryFilter & HistoryReader;
 
 export type LogHistorySearchDeps = {
   /** The keyword index and store of the log, limited to the view. */
@@ -37,9 +37,10 @@ export class LogHistorySearch implements HistorySearch {
   }
 
   async search(
-    q: { chatKey: string; text: string; limit: number; before?: number } & HistoryFilter,
+    q: { chatKey: string; text: string; limit: number; before?: number } & HistoryFilter & HistoryReader,
   ): Promise<HistoryHit[]> {
     const view: HistoryView = {
+      reader: q.reader,
       ...(q.before === undefined ? {} : { before: q.before }),
       ...(q.since === undefined ? {} : { since: q.since }),
       ...(q.until === undefined ? {} : { until: q.until }),
@@ -53,7 +54,7 @@ export class LogHistorySearch implements HistorySearch {
   }
 
   async searchAcross(
-    q: { chatKeys: readonly string[]; text: string; limit: number } & HistoryFilter,
+    q: { chatKeys: readonly string[]; text: string; limit: number } & HistoryFilter & HistoryReader,
   ): Promise<HistoryHit[]> {
     const { chatKeys, text, limit, ...filter } = q;
     return searchHistoryOf(this.#deps.indexes(filter), {
@@ -63,7 +64,7 @@ export class LogHistorySearch implements HistorySearch {
     });
   }
 
-  async recent(q: { chatKey: string; limit: number } & HistoryFilter): Promise<HistoryHit[]> {
+  async recent(q: { chatKey: string; limit: number } & HistoryFilter & HistoryReader): Promise<HistoryHit[]> {
     return this.#deps.recent.recent({ ...q, limit: Math.max(1, Math.min(q.limit, MAX_RECENT)) });
   }
 

@@ -7,6 +7,7 @@ import type { InboundEvent } from "../inbound/inbound-event";
 import { maskJson } from "../inbound/mask-inbound-event";
 import { maskSensitiveData } from "../privacy/credentials";
 import { chatIndexText } from "../text/chat-search-tokens";
+import { type PrivacyMark, privacyMarkOf } from "./privacy-mark";
 
 export type MessageRecord = {
   readonly transport: string;
@@ -23,6 +24,11 @@ export type MessageRecord = {
   readonly direction: "in" | "out";
   /** The platform id of the message this one quotes (reply links for the daily summary). */
   readonly replyTo?: string | null;
+  /**
+   * Whether the speaker asked that it stay in this chat (privacy-mark.ts); absent = 0. Other
+   * chats' reads never see a marked message.
+   */
+  readonly privateMarked?: PrivacyMark;
 };
 
 /**
@@ -58,6 +64,7 @@ export function inboundRecord(event: InboundEvent): MessageRecord | null {
     rawJson: raw.length > MAX_RAW_JSON ? raw.slice(0, MAX_RAW_JSON) : raw,
     direction: "in",
     replyTo: event.message.quotedMessageId ?? null,
+    privateMarked: privacyMarkOf(text),
   };
 }
 

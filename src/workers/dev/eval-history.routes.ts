@@ -111,6 +111,8 @@ export const evalHistoryRoutes = new Hono<AppEnv>()
     for (const q of body.queries) {
       const answer = await askHistory(history, {
         chats: [q.chat],
+        // The evaluation asks each conversation as its own chat.
+        reader: q.chat,
         query: q.text,
         limit: body.limit,
         reference: { now: q.now, timeZone },

@@ -101,6 +101,7 @@ async function ask(
   return askHistory(services.history, {
     ...q,
     chats,
+    reader: ctx.chat.key,
     limit,
     reference: { now: ctx.now, timeZone: ctx.settings.calendar.timeZone },
   });
@@ -227,6 +228,7 @@ export const recallCrossChatTool: Tool = {
     const [hits, summaries] = await Promise.all([
       services.history.searchAcross({
         chatKeys: others,
+        reader: ctx.chat.key,
         text: question.query,
         limit: readLimit(args, 8, 20),
       }),
@@ -265,7 +267,11 @@ export const historyRecentTool: Tool = {
   async run(args, ctx, services) {
     const target = readTargetOf(args, ctx);
     if (!target.ok) return toolError(target.reason);
-    const hits = await services.history.recent({ chatKey: target.chat, limit: readLimit(args, 10, 50) });
+    const hits = await services.history.recent({
+      chatKey: target.chat,
+      reader: ctx.chat.key,
+      limit: readLimit(args, 10, 50),
+    });
     return toolOk(
       hits.length === 0
         ? "还没有消息记录。"
