@@ -139,6 +139,8 @@ const MESSAGE_ALLOWED = {
   "src/adapters/d1/d1-session-registry.ts#D1SessionRegistry.exportData":
     "a session export: the admin API, the CLI, and /session, which answers only in an admin's private chat",
   "src/adapters/d1/d1-session-registry.ts#D1SessionRegistry.forget": "a session forget deletes rows",
+  "src/adapters/d1/d1-session-registry.ts#D1SessionRegistry.forgetAccountMessages":
+    "a person forget deletes rows",
   "src/adapters/d1/d1-conversation-backfill.ts#D1ConversationBackfill.step":
     "a cron backfill of sessions and windows; windows blank marked neighbours in SQL (migrations/0290)",
   "src/adapters/d1/retention.ts#applyRetention": "retention deletes rows",
