@@ -18,6 +18,7 @@ import { loadSettings } from "../../src/composition/settings/settings-loader";
 import { ConfigError, modeOf, readRuntimeConfig } from "../../src/composition/shared/runtime-config";
 import { DEFAULT_SETTINGS, isStored, resolveSettings } from "../../src/domain/config/settings";
 import { createApp } from "../../src/workers/app";
+import { zhCN } from "../../src/workers/dashboard/i18n/catalogue-zh";
 import { csrfToken } from "../../src/workers/auth/csrf";
 import { issueLogin, LOGIN_COOKIE } from "../../src/workers/auth/login-cookie";
 import { signedOneBotRequest } from "../support/onebot-signing";
@@ -1024,13 +1025,14 @@ describe("settings documents", () => {
       "{",
     ]) {
       const res = await post(stored);
-      expect(await res.text(), stored).not.toContain("Saved.");
+      expect(await res.text(), stored).not.toContain(zhCN["common.saved"]);
       expect(await storedRow(), stored).toBeNull();
     }
     expect(await snapshot()).toEqual(before);
     // The control: a valid document is saved.
     const saved = await post('{"retention":{"groupDays":30}}');
-    expect(await saved.text()).toContain("Saved.");
+    // The dashboard speaks Chinese unless asked otherwise, so the confirmation is the catalogue's.
+    expect(await saved.text()).toContain(zhCN["common.saved"]);
     expect(await storedRow()).toMatchObject({ value: '{"retention":{"groupDays":30}}' });
   });
 
