@@ -18,9 +18,9 @@ import { loadSettings } from "../../src/composition/settings/settings-loader";
 import { ConfigError, modeOf, readRuntimeConfig } from "../../src/composition/shared/runtime-config";
 import { DEFAULT_SETTINGS, isStored, resolveSettings } from "../../src/domain/config/settings";
 import { createApp } from "../../src/workers/app";
-import { zhCN } from "../../src/workers/dashboard/i18n/catalogue-zh";
 import { csrfToken } from "../../src/workers/auth/csrf";
 import { issueLogin, LOGIN_COOKIE } from "../../src/workers/auth/login-cookie";
+import { zhCN } from "../../src/workers/dashboard/i18n/catalogue-zh";
 import { signedOneBotRequest } from "../support/onebot-signing";
 import {
   c2cBody,
