@@ -1,5 +1,5 @@
 // Scope-migration cases (docs/memory.md#scope-migration): planning, plan validation, row selection and the SQL of
-// apply and rollback, as pure functions. tests/integration/owner-migrations.test.ts runs the
+// apply and rollback, as pure functions. tests/adapters/d1/owner-migrations/owner-migrations.test.ts runs the
 // SQL against real D1.
 import { describe, it } from "vitest";
 import {

@@ -9,16 +9,16 @@ import { describe, it } from "vitest";
 import {
   D1ConversationBackfill,
   runConversationBackfill,
-} from "../../src/adapters/d1/d1-conversation-backfill";
-import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
-import { openDatabase } from "../../src/adapters/d1/database";
-import { applyRetention } from "../../src/adapters/d1/retention";
-import { historySearch } from "../../src/composition/shared/history-search";
-import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
-import { CONVERSATION_GAP_MS, segmentSessions } from "../../src/domain/history/conversation-sessions";
-import { outboundRecord } from "../../src/domain/history/message-record";
-import { chatMatchExpression } from "../../src/domain/text/chat-search-tokens";
-import { registerChat } from "../support/sessions";
+} from "../../../src/adapters/d1/d1-conversation-backfill";
+import { D1MessageLog } from "../../../src/adapters/d1/d1-message-log";
+import { openDatabase } from "../../../src/adapters/d1/database";
+import { applyRetention } from "../../../src/adapters/d1/retention";
+import { historySearch } from "../../../src/composition/shared/history-search";
+import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
+import { CONVERSATION_GAP_MS, segmentSessions } from "../../../src/domain/history/conversation-sessions";
+import { outboundRecord } from "../../../src/domain/history/message-record";
+import { chatMatchExpression } from "../../../src/domain/text/chat-search-tokens";
+import { registerChat } from "../../support/sessions";
 
 const T0 = Date.parse("2026-11-20T10:00:00+08:00");
 const MIN = 60_000;

@@ -2,12 +2,12 @@
 // import API and the store, and the size the retrieval pipeline reads from them.
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { D1ContextStore } from "../../src/adapters/d1/d1-context-store";
-import { filterSql } from "../../src/adapters/d1/d1-filter";
-import { D1KnowledgeStore } from "../../src/adapters/d1/d1-knowledge-store";
-import type { StoreFilter } from "../../src/domain/retrieval/ports";
-import { collectionScope, scopeKey } from "../../src/domain/retrieval/scope-key";
-import { api, createCollection, uniqueName, upload } from "../support/knowledge-api";
+import { D1ContextStore } from "../../../src/adapters/d1/d1-context-store";
+import { filterSql } from "../../../src/adapters/d1/d1-filter";
+import { D1KnowledgeStore } from "../../../src/adapters/d1/d1-knowledge-store";
+import type { StoreFilter } from "../../../src/domain/retrieval/ports";
+import { collectionScope, scopeKey } from "../../../src/domain/retrieval/scope-key";
+import { api, createCollection, uniqueName, upload } from "../../support/knowledge-api";
 
 const store = new D1ContextStore(env.DB);
 

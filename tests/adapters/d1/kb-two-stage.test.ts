@@ -3,11 +3,11 @@
 // the parents and then inside them, give; and it reads only the asked collections.
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { D1ContextStore } from "../../src/adapters/d1/d1-context-store";
-import { D1KeywordIndex } from "../../src/adapters/d1/d1-keyword-index";
-import type { NodeType } from "../../src/domain/retrieval/context-node";
-import type { ScopeKey } from "../../src/domain/retrieval/scope-key";
-import { passagesOf, seededCollection } from "../support/knowledge-api";
+import { D1ContextStore } from "../../../src/adapters/d1/d1-context-store";
+import { D1KeywordIndex } from "../../../src/adapters/d1/d1-keyword-index";
+import type { NodeType } from "../../../src/domain/retrieval/context-node";
+import type { ScopeKey } from "../../../src/domain/retrieval/scope-key";
+import { passagesOf, seededCollection } from "../../support/knowledge-api";
 
 const index = new D1KeywordIndex(env.DB);
 const store = new D1ContextStore(env.DB);

@@ -3,15 +3,15 @@
 // marked, not sent, and a search using them must return what the same search reading them does.
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { D1ContextStore } from "../../src/adapters/d1/d1-context-store";
-import { D1KeywordIndex } from "../../src/adapters/d1/d1-keyword-index";
-import type { NodeType } from "../../src/domain/retrieval/context-node";
-import { parentFamilies } from "../../src/domain/retrieval/parent-families";
-import type { KeywordIndex } from "../../src/domain/retrieval/ports";
-import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../src/domain/retrieval/retrieval-options";
-import { retrieve } from "../../src/domain/retrieval/retrieve";
-import { CHARS_PER_TOKEN_AT_MOST, estimateTokens, wideChars } from "../../src/domain/text/token-estimate";
-import { passagesOf, seededCollection } from "../support/knowledge-api";
+import { D1ContextStore } from "../../../src/adapters/d1/d1-context-store";
+import { D1KeywordIndex } from "../../../src/adapters/d1/d1-keyword-index";
+import type { NodeType } from "../../../src/domain/retrieval/context-node";
+import { parentFamilies } from "../../../src/domain/retrieval/parent-families";
+import type { KeywordIndex } from "../../../src/domain/retrieval/ports";
+import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../src/domain/retrieval/retrieval-options";
+import { retrieve } from "../../../src/domain/retrieval/retrieve";
+import { CHARS_PER_TOKEN_AT_MOST, estimateTokens, wideChars } from "../../../src/domain/text/token-estimate";
+import { passagesOf, seededCollection } from "../../support/knowledge-api";
 
 const index = new D1KeywordIndex(env.DB);
 const store = new D1ContextStore(env.DB);

@@ -1,21 +1,21 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { BruteForceVectorIndex } from "../../src/adapters/d1/brute-force-vector-index";
-import { D1EmbeddingStore } from "../../src/adapters/d1/d1-embedding-store";
-import { VectorizeIndexAdapter } from "../../src/adapters/vectorize/vectorize-index";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
-import type { AccountKey } from "../../src/domain/chat/chat-address";
-import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
-import type { SenderIdentity } from "../../src/domain/identity/sender-identity";
-import { ok } from "../../src/domain/kernel/result";
-import { type RecallRequest, recallMemory } from "../../src/domain/memory/recall";
-import { parseScopeKey, type Scope, turnScopes } from "../../src/domain/memory/scope";
-import { refreshEmbeddings } from "../../src/domain/retrieval/embedding-cache";
-import type { Embedder, VectorIndex } from "../../src/domain/retrieval/ports";
-import type { ScopeKey } from "../../src/domain/retrieval/scope-key";
-import { type VectorSearchDeps, vectorsEnabled } from "../../src/domain/retrieval/vector-search";
-import { FakeVectorize } from "../fakes/fake-vectorize";
-import { memoryStore, newMemory, seedMemory, uid } from "../support/memory";
+import { BruteForceVectorIndex } from "../../../src/adapters/d1/brute-force-vector-index";
+import { D1EmbeddingStore } from "../../../src/adapters/d1/d1-embedding-store";
+import { VectorizeIndexAdapter } from "../../../src/adapters/vectorize/vectorize-index";
+import { chatObjectServices } from "../../../src/composition/chat-object/chat-object-services";
+import type { AccountKey } from "../../../src/domain/chat/chat-address";
+import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
+import type { SenderIdentity } from "../../../src/domain/identity/sender-identity";
+import { ok } from "../../../src/domain/kernel/result";
+import { type RecallRequest, recallMemory } from "../../../src/domain/memory/recall";
+import { parseScopeKey, type Scope, turnScopes } from "../../../src/domain/memory/scope";
+import { refreshEmbeddings } from "../../../src/domain/retrieval/embedding-cache";
+import type { Embedder, VectorIndex } from "../../../src/domain/retrieval/ports";
+import type { ScopeKey } from "../../../src/domain/retrieval/scope-key";
+import { type VectorSearchDeps, vectorsEnabled } from "../../../src/domain/retrieval/vector-search";
+import { FakeVectorize } from "../../fakes/fake-vectorize";
+import { memoryStore, newMemory, seedMemory, uid } from "../../support/memory";
 
 /**
  * A tiny "semantic" embedder: one axis per concept, so texts about cats are close although

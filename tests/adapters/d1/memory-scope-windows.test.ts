@@ -2,8 +2,8 @@
 // must be what the search over every match returns — no hidden item, no item of a scope the
 // turn does not read, and a visible item is not crowded out by hidden ones that rank first.
 import { describe, it } from "vitest";
-import type { ReadableScope } from "../../src/domain/memory/scope";
-import { memoryStore, newMemory, seedMemory, uid } from "../support/memory";
+import type { ReadableScope } from "../../../src/domain/memory/scope";
+import { memoryStore, newMemory, seedMemory, uid } from "../../support/memory";
 
 const chat = (key: string): ReadableScope => ({ type: "chat", id: key });
 const personPublic = (id: string): ReadableScope => ({ type: "person", id, sensitivities: ["public"] });

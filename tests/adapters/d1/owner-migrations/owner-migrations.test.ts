@@ -9,24 +9,27 @@ import {
   scopeMigrationApplySql,
   scopeMigrationRestoredSql,
   scopeMigrationRollbackSql,
-} from "../../src/adapters/d1/owner-migrations/scope-migration-sql";
+} from "../../../../src/adapters/d1/owner-migrations/scope-migration-sql";
 import {
   BACKFILL_INSPECT_SQL,
   backfillAppliedSql,
   backfillApplySql,
   backfillRollbackSql,
-} from "../../src/adapters/d1/owner-migrations/sensitivity-backfill-sql";
-import type { Applied } from "../../src/domain/memory/owner-plan";
-import { parseScopeKey, type Scope } from "../../src/domain/memory/scope";
+} from "../../../../src/adapters/d1/owner-migrations/sensitivity-backfill-sql";
+import type { Applied } from "../../../../src/domain/memory/owner-plan";
+import { parseScopeKey, type Scope } from "../../../../src/domain/memory/scope";
 import {
   type GlobalMemoryRow,
   planScopeMigration,
   readScopeMigrationPlan,
   selectScopeMigration,
-} from "../../src/domain/memory/scope-migration";
-import { planSensitivityBackfill, type SensitivityRow } from "../../src/domain/memory/sensitivity-backfill";
-import { indexText } from "../../src/domain/text/search-tokens";
-import { memoryStore, uid } from "../support/memory";
+} from "../../../../src/domain/memory/scope-migration";
+import {
+  planSensitivityBackfill,
+  type SensitivityRow,
+} from "../../../../src/domain/memory/sensitivity-backfill";
+import { indexText } from "../../../../src/domain/text/search-tokens";
+import { memoryStore, uid } from "../../../support/memory";
 
 const s = (key: string) => parseScopeKey(key) as Scope;
 const backup = { kind: "local-copy" as const, path: "/tmp/x", at: "t" };

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { memoryContentHash } from "../../src/adapters/d1/d1-memory-store";
-import { parseScopeKey, type Scope, scopeToken } from "../../src/domain/memory/scope";
-import { ALL_LEVELS } from "../../src/domain/retrieval/read-gate";
-import { memoryStore, newMemory, seedMemory, uid } from "../support/memory";
+import { memoryContentHash } from "../../../src/adapters/d1/d1-memory-store";
+import { parseScopeKey, type Scope, scopeToken } from "../../../src/domain/memory/scope";
+import { ALL_LEVELS } from "../../../src/domain/retrieval/read-gate";
+import { memoryStore, newMemory, seedMemory, uid } from "../../support/memory";
 
 const s = (key: string) => parseScopeKey(key) as Scope;
 

@@ -3,8 +3,8 @@
 // person's own private chat, another chat's items reach no one else's, and the merge is the
 // one list most important first.
 import { describe, it } from "vitest";
-import { turnScopes } from "../../src/domain/memory/scope";
-import { memoryStore, newMemory, seedMemory, uid } from "../support/memory";
+import { turnScopes } from "../../../src/domain/memory/scope";
+import { memoryStore, newMemory, seedMemory, uid } from "../../support/memory";
 
 describe("the mandatory block's lists", () => {
   it("never lists a person's private or secret_like items in a group, however important", async ({
