@@ -1,5 +1,5 @@
 // Runs in Node: reads wrangler.toml the way `wrangler deploy` does. The Worker treats every
-// AKASHA_ENV but exactly "local" as production (tests/integration/fail-closed-mode.test.ts);
+// AKASHA_ENV but exactly "local" as production (tests/workers/fail-closed-mode.test.ts);
 // this proves that no deployable configuration — the top level (a plain `wrangler deploy`)
 // nor any [env.*] — asks for local mode, which only the local start path does.
 import assert from "node:assert/strict";

@@ -1,8 +1,8 @@
 // Own file: it edits memory items and counts audit rows, which every test of a file shares.
 import { env, exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { session } from "../support/admin-session";
-import { newMemory, seedMemory, uid } from "../support/memory";
+import { session } from "../../support/admin-session";
+import { newMemory, seedMemory, uid } from "../../support/memory";
 
 const nodeRow = (id: string) =>
   env.DB.prepare(

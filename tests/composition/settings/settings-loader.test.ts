@@ -1,9 +1,9 @@
 // Own file: it changes the stored settings, which every test of a file shares.
 import { env } from "cloudflare:workers";
 import { afterEach, it } from "vitest";
-import { loadSettings } from "../../src/composition/settings/settings-loader";
-import { ConfigError } from "../../src/composition/shared/runtime-config";
-import { storedSettings } from "../support/stored-settings";
+import { loadSettings } from "../../../src/composition/settings/settings-loader";
+import { ConfigError } from "../../../src/composition/shared/runtime-config";
+import { storedSettings } from "../../support/stored-settings";
 
 const store = storedSettings(env);
 const withVar = (value: unknown) => ({ ...env, AKASHA_CONFIG: JSON.stringify(value) }) as Env;

@@ -3,21 +3,21 @@
 // refused by the settings API with the field named, and nothing is saved.
 import { env, exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { dailySummaryJob } from "../../src/composition/cron/daily-summaries-job";
-import { settingsCache } from "../../src/composition/settings/settings-cache";
-import { loadSettings } from "../../src/composition/settings/settings-loader";
-import { historySearch } from "../../src/composition/shared/history-search";
-import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
-import { OfflineChatModel } from "../../src/domain/agent/offline-chat-model";
-import { runTurn } from "../../src/domain/agent/turn";
-import { resolveSettings, type Settings } from "../../src/domain/config/settings";
-import { silentLogger } from "../../src/domain/kernel/logger";
-import { messageEvent } from "../fakes/inbound";
-import { ScriptedChatModel } from "../fakes/scripted-chat-model";
-import { turnPorts } from "../fakes/turn-ports";
-import { seedDay } from "../support/day-log";
-import { uid } from "../support/memory";
-import { storedSettings } from "../support/stored-settings";
+import { dailySummaryJob } from "../../../src/composition/cron/daily-summaries-job";
+import { settingsCache } from "../../../src/composition/settings/settings-cache";
+import { loadSettings } from "../../../src/composition/settings/settings-loader";
+import { historySearch } from "../../../src/composition/shared/history-search";
+import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
+import { OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
+import { runTurn } from "../../../src/domain/agent/turn";
+import { resolveSettings, type Settings } from "../../../src/domain/config/settings";
+import { silentLogger } from "../../../src/domain/kernel/logger";
+import { messageEvent } from "../../fakes/inbound";
+import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
+import { turnPorts } from "../../fakes/turn-ports";
+import { seedDay } from "../../support/day-log";
+import { uid } from "../../support/memory";
+import { storedSettings } from "../../support/stored-settings";
 
 const NY = "America/New_York";
 /** 2026-12-01 02:00 in Shanghai = 2026-11-30 13:00 in New York: the zones disagree on "yesterday". */

@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { LocalHashEmbedder } from "../../src/adapters/local/local-hash-embedder";
-import { createKnowledgeServices } from "../../src/composition/shared/knowledge-services";
-import { DEFAULT_SETTINGS, type Settings } from "../../src/domain/config/settings";
-import { importFiles } from "../../src/domain/knowledge/import-documents";
-import { profileOptions, searchKnowledge } from "../../src/domain/knowledge/knowledge-search";
-import { FakeVectorize } from "../fakes/fake-vectorize";
-import { uniqueName } from "../support/knowledge-api";
+import { LocalHashEmbedder } from "../../../src/adapters/local/local-hash-embedder";
+import { createKnowledgeServices } from "../../../src/composition/shared/knowledge-services";
+import { DEFAULT_SETTINGS, type Settings } from "../../../src/domain/config/settings";
+import { importFiles } from "../../../src/domain/knowledge/import-documents";
+import { profileOptions, searchKnowledge } from "../../../src/domain/knowledge/knowledge-search";
+import { FakeVectorize } from "../../fakes/fake-vectorize";
+import { uniqueName } from "../../support/knowledge-api";
 
 const encoder = new TextEncoder();
 

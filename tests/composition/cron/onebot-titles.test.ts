@@ -3,12 +3,12 @@
 // name keeps the stored one, a renamed group's new name wins, and the sessions API shows it.
 import { env, exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { OneBotGroupInfoClient } from "../../src/adapters/onebot/onebot-group-info-client";
-import { groupTitlesJob } from "../../src/composition/cron/group-titles-job";
-import { sessionIdOf } from "../../src/domain/sessions/session-id";
-import { signedOneBotRequest } from "../support/onebot-signing";
-import { registerChat, sessionsApi } from "../support/sessions";
-import { eventually } from "../support/wait";
+import { OneBotGroupInfoClient } from "../../../src/adapters/onebot/onebot-group-info-client";
+import { groupTitlesJob } from "../../../src/composition/cron/group-titles-job";
+import { sessionIdOf } from "../../../src/domain/sessions/session-id";
+import { signedOneBotRequest } from "../../support/onebot-signing";
+import { registerChat, sessionsApi } from "../../support/sessions";
+import { eventually } from "../../support/wait";
 
 const SELF = 10000;
 const url = "https://bot.test/webhook/onebot";

@@ -4,17 +4,17 @@
 // memory and log never reach this chat's turn.
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { countingD1 } from "../../src/adapters/d1/counting-d1";
-import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
-import { openDatabase } from "../../src/adapters/d1/database";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
-import { prepareTurn } from "../../src/domain/agent/turn";
-import type { TurnContext } from "../../src/domain/agent/turn-context";
-import type { TurnServices } from "../../src/domain/agent/turn-services";
-import { inboundRecord } from "../../src/domain/history/message-record";
-import { MEMBER, withIdentity } from "../fakes/identity-settings";
-import { messageEvent } from "../fakes/inbound";
-import { newMemory, seedMemory, uid } from "../support/memory";
+import { countingD1 } from "../../../src/adapters/d1/counting-d1";
+import { D1MessageLog } from "../../../src/adapters/d1/d1-message-log";
+import { openDatabase } from "../../../src/adapters/d1/database";
+import { chatObjectServices } from "../../../src/composition/chat-object/chat-object-services";
+import { prepareTurn } from "../../../src/domain/agent/turn";
+import type { TurnContext } from "../../../src/domain/agent/turn-context";
+import type { TurnServices } from "../../../src/domain/agent/turn-services";
+import { inboundRecord } from "../../../src/domain/history/message-record";
+import { MEMBER, withIdentity } from "../../fakes/identity-settings";
+import { messageEvent } from "../../fakes/inbound";
+import { newMemory, seedMemory, uid } from "../../support/memory";
 
 async function logLines(chat: string, lines: readonly string[], sender = "OTHER"): Promise<void> {
   const records = lines.flatMap((text, i) => {

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { API_USAGE_CHAT, apiSearchQuery } from "../../src/composition/request/api-query-rewrite";
-import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
-import { REWRITE_PURPOSE } from "../../src/domain/knowledge/query-rewrite";
-import { ScriptedChatModel } from "../fakes/scripted-chat-model";
-import { api } from "../support/knowledge-api";
+import { API_USAGE_CHAT, apiSearchQuery } from "../../../src/composition/request/api-query-rewrite";
+import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
+import { REWRITE_PURPOSE } from "../../../src/domain/knowledge/query-rewrite";
+import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
+import { api } from "../../support/knowledge-api";
 
 const turns = [{ role: "user" as const, text: "KeepAlive 是什么？" }];
 

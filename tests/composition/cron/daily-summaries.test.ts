@@ -1,16 +1,16 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { dailySummaryJob } from "../../src/composition/cron/daily-summaries-job";
-import { OfflineChatModel } from "../../src/domain/agent/offline-chat-model";
-import { resolveSettings, type Settings } from "../../src/domain/config/settings";
-import { dayBounds, daysBefore } from "../../src/domain/kernel/local-day";
-import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
-import { runScheduled } from "../../src/workers/scheduled";
-import { ScriptedChatModel } from "../fakes/scripted-chat-model";
-import { seedDay } from "../support/day-log";
-import { uid } from "../support/memory";
-import { preview } from "../support/preview";
-import { c2cBody, eventIdOf, postQq, turnDone } from "../support/qq-events";
+import { dailySummaryJob } from "../../../src/composition/cron/daily-summaries-job";
+import { OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
+import { resolveSettings, type Settings } from "../../../src/domain/config/settings";
+import { dayBounds, daysBefore } from "../../../src/domain/kernel/local-day";
+import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
+import { runScheduled } from "../../../src/workers/scheduled";
+import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
+import { seedDay } from "../../support/day-log";
+import { uid } from "../../support/memory";
+import { preview } from "../../support/preview";
+import { c2cBody, eventIdOf, postQq, turnDone } from "../../support/qq-events";
 
 const ZONE = "Asia/Shanghai";
 

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { settingsCache } from "../../src/composition/settings/settings-cache";
-import { newMemory, seedMemory, uid } from "../support/memory";
-import { everything, preview, previewResponse } from "../support/preview";
+import { settingsCache } from "../../../src/composition/settings/settings-cache";
+import { newMemory, seedMemory, uid } from "../../support/memory";
+import { everything, preview, previewResponse } from "../../support/preview";
 
 describe("POST /api/context/preview", () => {
   it.for([

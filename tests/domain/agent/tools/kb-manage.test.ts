@@ -1,18 +1,18 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { knowledgeAccess } from "../../src/composition/shared/knowledge-services";
-import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
-import { kbManageTool } from "../../src/domain/agent/tools/kb-manage-tool";
-import { runTurn } from "../../src/domain/agent/turn";
-import type { TurnContext } from "../../src/domain/agent/turn-context";
-import { gateFor } from "../../src/domain/authorization/authorization-gate";
-import { DEFAULT_SETTINGS, type Settings } from "../../src/domain/config/settings";
-import type { AuditEntry } from "../../src/domain/kernel/audit";
-import { ADMIN, MEMBER, withIdentity } from "../fakes/identity-settings";
-import { messageEvent } from "../fakes/inbound";
-import { ScriptedChatModel } from "../fakes/scripted-chat-model";
-import { TEST_NOW, turnPorts } from "../fakes/turn-ports";
-import { createCollection, uniqueName, upload } from "../support/knowledge-api";
+import { knowledgeAccess } from "../../../../src/composition/shared/knowledge-services";
+import { defaultTurnRegistry } from "../../../../src/domain/agent/default-turn-registry";
+import { kbManageTool } from "../../../../src/domain/agent/tools/kb-manage-tool";
+import { runTurn } from "../../../../src/domain/agent/turn";
+import type { TurnContext } from "../../../../src/domain/agent/turn-context";
+import { gateFor } from "../../../../src/domain/authorization/authorization-gate";
+import { DEFAULT_SETTINGS, type Settings } from "../../../../src/domain/config/settings";
+import type { AuditEntry } from "../../../../src/domain/kernel/audit";
+import { ADMIN, MEMBER, withIdentity } from "../../../fakes/identity-settings";
+import { messageEvent } from "../../../fakes/inbound";
+import { ScriptedChatModel } from "../../../fakes/scripted-chat-model";
+import { TEST_NOW, turnPorts } from "../../../fakes/turn-ports";
+import { createCollection, uniqueName, upload } from "../../../support/knowledge-api";
 
 const CHAT = "qq:group:KB1";
 

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
-import { api, createCollection, uniqueName, upload } from "../support/knowledge-api";
+import { api, createCollection, uniqueName, upload } from "../../support/knowledge-api";
 
 // Chunk-searched, so the floor and the fielded ranking run (a tiny collection is otherwise read whole).
 beforeAll(async () => {

@@ -1,19 +1,19 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
-import { openDatabase } from "../../src/adapters/d1/database";
-import { historySearch } from "../../src/composition/shared/history-search";
-import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../src/domain/agent/turn";
-import type { TurnContext } from "../../src/domain/agent/turn-context";
-import type { Settings } from "../../src/domain/config/settings";
-import { inboundRecord } from "../../src/domain/history/message-record";
-import { silentLogger } from "../../src/domain/kernel/logger";
-import { indexText } from "../../src/domain/text/search-tokens";
-import { ADMIN, MEMBER, withIdentity } from "../fakes/identity-settings";
-import { messageEvent } from "../fakes/inbound";
-import { ScriptedChatModel } from "../fakes/scripted-chat-model";
-import { turnPorts } from "../fakes/turn-ports";
+import { D1MessageLog } from "../../../../src/adapters/d1/d1-message-log";
+import { openDatabase } from "../../../../src/adapters/d1/database";
+import { historySearch } from "../../../../src/composition/shared/history-search";
+import { defaultTurnRegistry } from "../../../../src/domain/agent/default-turn-registry";
+import { runTurn } from "../../../../src/domain/agent/turn";
+import type { TurnContext } from "../../../../src/domain/agent/turn-context";
+import type { Settings } from "../../../../src/domain/config/settings";
+import { inboundRecord } from "../../../../src/domain/history/message-record";
+import { silentLogger } from "../../../../src/domain/kernel/logger";
+import { indexText } from "../../../../src/domain/text/search-tokens";
+import { ADMIN, MEMBER, withIdentity } from "../../../fakes/identity-settings";
+import { messageEvent } from "../../../fakes/inbound";
+import { ScriptedChatModel } from "../../../fakes/scripted-chat-model";
+import { turnPorts } from "../../../fakes/turn-ports";
 
 /** Tuesday 2026-12-01 15:00 in Shanghai: the turn's clock. */
 const NOW = Date.parse("2026-12-01T15:00:00+08:00");

@@ -1,15 +1,15 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { D1MessageStore } from "../../src/adapters/d1/d1-message-retrieval";
-import { historySearch } from "../../src/composition/shared/history-search";
-import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../src/domain/agent/turn";
-import type { TurnContext } from "../../src/domain/agent/turn-context";
-import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
-import { messageEvent } from "../fakes/inbound";
-import { ScriptedChatModel } from "../fakes/scripted-chat-model";
-import { turnPorts } from "../fakes/turn-ports";
-import { type Line, MINUTE, seedLines as seed, T0 } from "../support/message-lines";
+import { D1MessageStore } from "../../../src/adapters/d1/d1-message-retrieval";
+import { historySearch } from "../../../src/composition/shared/history-search";
+import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
+import { runTurn } from "../../../src/domain/agent/turn";
+import type { TurnContext } from "../../../src/domain/agent/turn-context";
+import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
+import { messageEvent } from "../../fakes/inbound";
+import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
+import { turnPorts } from "../../fakes/turn-ports";
+import { type Line, MINUTE, seedLines as seed, T0 } from "../../support/message-lines";
 
 const newChat = () => `qq:group:${crypto.randomUUID()}`;
 const history = () => historySearch(env);

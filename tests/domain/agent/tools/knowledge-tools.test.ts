@@ -1,21 +1,21 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { knowledgeAccess } from "../../src/composition/shared/knowledge-services";
-import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
-import { knowledgeCatalogue } from "../../src/domain/agent/knowledge-catalogue";
-import { knowledgeRecall } from "../../src/domain/agent/knowledge-recall";
-import { OfflineChatModel } from "../../src/domain/agent/offline-chat-model";
-import { contextReadTool, kbSearchTool } from "../../src/domain/agent/tools/knowledge-tools";
-import type { TurnContext } from "../../src/domain/agent/turn-context";
-import type { TurnServices } from "../../src/domain/agent/turn-services";
-import { DEFAULT_SETTINGS, type Settings } from "../../src/domain/config/settings";
-import { discardAudit } from "../../src/domain/kernel/audit";
-import { systemClock } from "../../src/domain/kernel/clock";
-import type { UsageRecord } from "../../src/domain/model/chat-model";
-import { messageEvent } from "../fakes/inbound";
-import { ScriptedChatModel } from "../fakes/scripted-chat-model";
-import { turnPorts } from "../fakes/turn-ports";
-import { createCollection, uniqueName, upload } from "../support/knowledge-api";
+import { knowledgeAccess } from "../../../../src/composition/shared/knowledge-services";
+import { defaultTurnRegistry } from "../../../../src/domain/agent/default-turn-registry";
+import { knowledgeCatalogue } from "../../../../src/domain/agent/knowledge-catalogue";
+import { knowledgeRecall } from "../../../../src/domain/agent/knowledge-recall";
+import { OfflineChatModel } from "../../../../src/domain/agent/offline-chat-model";
+import { contextReadTool, kbSearchTool } from "../../../../src/domain/agent/tools/knowledge-tools";
+import type { TurnContext } from "../../../../src/domain/agent/turn-context";
+import type { TurnServices } from "../../../../src/domain/agent/turn-services";
+import { DEFAULT_SETTINGS, type Settings } from "../../../../src/domain/config/settings";
+import { discardAudit } from "../../../../src/domain/kernel/audit";
+import { systemClock } from "../../../../src/domain/kernel/clock";
+import type { UsageRecord } from "../../../../src/domain/model/chat-model";
+import { messageEvent } from "../../../fakes/inbound";
+import { ScriptedChatModel } from "../../../fakes/scripted-chat-model";
+import { turnPorts } from "../../../fakes/turn-ports";
+import { createCollection, uniqueName, upload } from "../../../support/knowledge-api";
 
 function context(chat: string, settings: Settings, text = "你好"): TurnContext {
   const event = messageEvent({ chat, text });

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { it } from "vitest";
-import { createApp } from "../../src/workers/app";
+import { createApp } from "../../../src/workers/app";
 
 const app = createApp();
 const post = (body: unknown, bindings: Env = env) =>

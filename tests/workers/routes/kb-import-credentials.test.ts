@@ -3,8 +3,8 @@
 // document stays searchable.
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
-import { search, seededCollection } from "../support/knowledge-api";
+import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
+import { search, seededCollection } from "../../support/knowledge-api";
 
 const KEY = "sk-proj-9f8e7d6c5b4a39281726354433221100aabbccdd";
 const PASSWORD = "Rk8#vq2Lm!";

@@ -1,19 +1,19 @@
 // Own file: it changes the stored settings, which every test of a file shares.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, it } from "vitest";
-import { d1SettingsAdmin } from "../../src/composition/settings/d1-settings-admin";
-import { loadSettings } from "../../src/composition/settings/settings-loader";
-import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
-import { configChangeTool } from "../../src/domain/agent/tools/config-change-tool";
-import { runTurn } from "../../src/domain/agent/turn";
-import type { TurnContext } from "../../src/domain/agent/turn-context";
-import { gateFor } from "../../src/domain/authorization/authorization-gate";
-import { DEFAULT_SETTINGS, type Settings } from "../../src/domain/config/settings";
-import type { AuditEntry } from "../../src/domain/kernel/audit";
-import { ADMIN, MEMBER, withIdentity } from "../fakes/identity-settings";
-import { messageEvent } from "../fakes/inbound";
-import { ScriptedChatModel } from "../fakes/scripted-chat-model";
-import { TEST_NOW, turnPorts } from "../fakes/turn-ports";
+import { d1SettingsAdmin } from "../../../../src/composition/settings/d1-settings-admin";
+import { loadSettings } from "../../../../src/composition/settings/settings-loader";
+import { defaultTurnRegistry } from "../../../../src/domain/agent/default-turn-registry";
+import { configChangeTool } from "../../../../src/domain/agent/tools/config-change-tool";
+import { runTurn } from "../../../../src/domain/agent/turn";
+import type { TurnContext } from "../../../../src/domain/agent/turn-context";
+import { gateFor } from "../../../../src/domain/authorization/authorization-gate";
+import { DEFAULT_SETTINGS, type Settings } from "../../../../src/domain/config/settings";
+import type { AuditEntry } from "../../../../src/domain/kernel/audit";
+import { ADMIN, MEMBER, withIdentity } from "../../../fakes/identity-settings";
+import { messageEvent } from "../../../fakes/inbound";
+import { ScriptedChatModel } from "../../../fakes/scripted-chat-model";
+import { TEST_NOW, turnPorts } from "../../../fakes/turn-ports";
 
 const CHAT = "qq:group:CONFIG1";
 

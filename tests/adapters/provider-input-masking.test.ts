@@ -4,10 +4,10 @@
  * number in any message — system prompt, user turn, the model's own tool calls, tool results.
  */
 import { describe, it } from "vitest";
-import { OpenAiCompatibleChatModel } from "../../../src/adapters/openai/openai-compatible-chat-model";
-import { WorkersAiChatModel } from "../../../src/adapters/workers-ai/workers-ai-chat-model";
-import type { ModelRequest } from "../../../src/domain/model/chat-model";
-import { onePerClass } from "../../support/credential-corpus";
+import { OpenAiCompatibleChatModel } from "../../src/adapters/openai/openai-compatible-chat-model";
+import { WorkersAiChatModel } from "../../src/adapters/workers-ai/workers-ai-chat-model";
+import type { ModelRequest } from "../../src/domain/model/chat-model";
+import { onePerClass } from "../support/credential-corpus";
 
 const samples = onePerClass();
 
