@@ -1,0 +1,115 @@
+// What the credentials-*-stored-nowhere invariants share: the admin and the settings they run
+// under, the corpus samples, and the paths a credential takes in: QQ and OneBot messages,
+// scripted model turns and dreams, and the chat's log read back.
+import { env, exports } from "cloudflare:workers";
+import { vi } from "vitest";
+import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
+import type { ModelRequest, ModelResponse } from "../../src/domain/model/chat-model";
+import { POSITIVES } from "../domain/privacy/credential-corpus";
+import { ScriptedChatModel } from "../fakes/scripted-chat-model";
+import { uid } from "./memory";
+import { signedOneBotRequest } from "./onebot-signing";
+import { eventIdOf, postQq, turnDone } from "./qq-events";
+import { storedSettings } from "./stored-settings";
+import { eventually } from "./wait";
+
+export const ADMIN_USER = `ADM${uid()}`;
+export const SELF = 10000;
+
+/** The corpus message that carries `secret`: the project's own samples, not made up here. */
+export function sample(secret: string): string {
+  const found = POSITIVES.find(([, s]) => s === secret);
+  if (!found) throw new Error(`no corpus sample carries ${secret}`);
+  return found[0];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Driving the paths.
+
+export async function say(body: string, chatKey: string) {
+  const res = await postQq(body);
+  if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
+  return turnDone(chatKey, eventIdOf(body), 20_000);
+}
+
+export type Segment = { type: string; data: Record<string, unknown> };
+
+export function oneBotMessage(input: {
+  kind: "group" | "private";
+  user: number;
+  group?: number;
+  messageId: number;
+  segments: Segment[];
+  rawMessage: string;
+  card?: string;
+  nickname?: string;
+  groupName?: string;
+}): string {
+  return JSON.stringify({
+    time: Math.floor(Date.now() / 1000),
+    self_id: SELF,
+    post_type: "message",
+    message_type: input.kind,
+    sub_type: input.kind === "group" ? "normal" : "friend",
+    message_id: input.messageId,
+    ...(input.group === undefined ? {} : { group_id: input.group }),
+    ...(input.groupName === undefined ? {} : { group_name: input.groupName }),
+    user_id: input.user,
+    message: input.segments,
+    raw_message: input.rawMessage,
+    font: 0,
+    sender: {
+      user_id: input.user,
+      nickname: input.nickname ?? "小红",
+      card: input.card ?? "",
+      role: "member",
+    },
+  });
+}
+
+export const postOneBot = async (body: string) =>
+  exports.default.fetch(await signedOneBotRequest("https://bot.test/webhook/onebot", body));
+
+export const randomId = (base: number) => base + Math.floor(Math.random() * 90_000_000);
+export const text = (t: string): Segment => ({ type: "text", data: { text: t } });
+export const atBot: Segment = { type: "at", data: { qq: String(SELF) } };
+
+export const EMPTY_DREAM = JSON.stringify({ memories: [], archive: [], summary: null });
+
+/**
+ * A model for the chat objects created while the spy is in place: turns are answered by
+ * `turn`, dreaming's extraction (the request with a JSON schema) by `dream`.
+ */
+export function scripted(turn: (req: ModelRequest) => Partial<ModelResponse>, dream = EMPTY_DREAM) {
+  const step = async (req: ModelRequest): Promise<Partial<ModelResponse>> =>
+    req.jsonSchema ? { text: dream } : turn(req);
+  const model = new ScriptedChatModel(Array.from({ length: 30 }, () => step));
+  const real = chatObjectServices.create.bind(chatObjectServices);
+  vi.spyOn(chatObjectServices, "create").mockImplementation((e) => ({ ...real(e), model }));
+  return model;
+}
+
+export const logText = async (chatKey: string) =>
+  (
+    await env.DB.prepare("SELECT text FROM messages WHERE chat_key = ? AND direction = 'in' ORDER BY ts, seq")
+      .bind(chatKey)
+      .all<{ text: string }>()
+  ).results.map((r) => r.text);
+
+export const logged = (chatKey: string, n: number) =>
+  eventually(async () => {
+    const rows = await logText(chatKey);
+    return rows.length >= n ? rows : undefined;
+  }, 20_000);
+
+/** Identity enabled with one admin, dreaming after two turns: the settings every path runs under. */
+export async function enableIdentityAndDreaming() {
+  await storedSettings(env).write(
+    JSON.stringify({
+      memory: { dreaming: { afterTurns: 2 } },
+      identity: { enabled: true, people: [], admins: [`qq:user:${ADMIN_USER}`], chatDomains: {} },
+    }),
+    "test",
+    Date.now(),
+  );
+}
