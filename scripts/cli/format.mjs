@@ -1,5 +1,5 @@
 // Text output of the CLI: aligned tables, times, clipped text. Pure functions, tested by
-// tests/tooling/cli.test.mjs; `--json` bypasses them and prints the API's data as it came.
+// tests/cli/cli.test.mjs; `--json` bypasses them and prints the API's data as it came.
 
 /** Width of a string in a terminal: CJK and full-width characters take two columns. */
 export function width(text) {
