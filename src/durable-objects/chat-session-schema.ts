@@ -92,6 +92,9 @@ const STEPS = [
      transport TEXT NOT NULL
    )`,
   `CREATE INDEX reminders_due ON reminders (delivery, due_at) WHERE state = 'open'`,
+  // A notice to the owner rides the reminders' delivery (push, or with the next reply) in the
+  // owner's private chat; /reminders neither lists nor cancels it.
+  `ALTER TABLE reminders ADD COLUMN kind TEXT NOT NULL DEFAULT 'reminder' CHECK (kind IN ('reminder', 'notice'))`,
 ] as const;
 
 export function migrateChatSession(storage: DurableObjectStorage): void {

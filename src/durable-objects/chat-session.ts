@@ -23,6 +23,7 @@ import { inboundRecord } from "../domain/history/message-record";
 import { observationOf } from "../domain/identity/account-observation";
 import type { InboundEvent } from "../domain/inbound/inbound-event";
 import { maskInboundEvent } from "../domain/inbound/mask-inbound-event";
+import type { NoticeHandOver } from "../domain/notices/notice-book";
 import { applyCredentialCues, type CredentialCues } from "../domain/privacy/announced-credential";
 import { isLeftOut } from "../domain/privacy/left-out";
 import { AlarmClock } from "./alarm-clock";
@@ -33,6 +34,7 @@ import { DreamJournal } from "./dream-journal";
 import { type ChatInfo, DreamRunner } from "./dream-runner";
 import { Inbox } from "./inbox";
 import { LogFlusher } from "./log-flusher";
+import { acceptNotice } from "./notice-delivery";
 import { Outbox, type OutboxItem } from "./outbox";
 import { RecentTurns } from "./recent-turns";
 import { firePushReminders } from "./reminder-firing";
@@ -227,6 +229,18 @@ export class ChatSession extends DurableObject<Env> {
     const settings = await this.#freshSettings();
     await this.#alarm.ensureBy(this.#flusher.windowEnd(settings, Date.now()));
     return outcome;
+  }
+
+  /**
+   * A notice to the owner for this chat, which must be the owner's own private chat
+   * (notice-delivery.ts): queued as a reminder due now; a push goes out with the alarm.
+   */
+  async deliverNotice(chat: ChatKey, notice: { key: string; text: string }): Promise<NoticeHandOver> {
+    const now = Date.now();
+    const info = this.#meta.get<ChatInfo>("chat");
+    const answer = await acceptNotice({ reminders: this.#reminders, info, now }, chat, notice);
+    if (answer === "push") await this.#alarm.ensureBy(now);
+    return answer;
   }
 
   /**

@@ -15,6 +15,7 @@ import {
   type ReminderBook,
   type ReminderChat,
   type ReminderDelivery,
+  type ReminderKind,
   type ReminderState,
 } from "../domain/reminders/reminder";
 
@@ -37,6 +38,7 @@ type Row = {
   attempts: number;
   chat: string;
   transport: Transport;
+  kind: ReminderKind;
 };
 
 /** Rows no longer open are kept this long (the event-id dedupe and the audit trail need less). */
@@ -56,12 +58,13 @@ export class Reminders implements ReminderBook {
       const again = this.#rows("SELECT * FROM reminders WHERE event_id = ?", r.eventId)[0];
       if (again) return ok(again);
       const open = this.#sql
-        .exec<{ n: number }>("SELECT count(*) AS n FROM reminders WHERE state = 'open'")
+        .exec<{ n: number }>("SELECT count(*) AS n FROM reminders WHERE state = 'open' AND kind = 'reminder'")
         .one().n;
-      if (open >= MAX_OPEN_REMINDERS) return err({ kind: "too-many" as const, limit: MAX_OPEN_REMINDERS });
+      if (open >= MAX_OPEN_REMINDERS && (r.kind ?? "reminder") === "reminder")
+        return err({ kind: "too-many" as const, limit: MAX_OPEN_REMINDERS });
       this.#sql.exec(
-        `INSERT INTO reminders (event_id, set_by, set_by_name, text, due_at, created_at, delivery, state, chat, transport)
-         VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)`,
+        `INSERT INTO reminders (event_id, set_by, set_by_name, text, due_at, created_at, delivery, state, chat, transport, kind)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?)`,
         r.eventId,
         r.setBy,
         r.setByName,
@@ -71,6 +74,7 @@ export class Reminders implements ReminderBook {
         r.delivery,
         JSON.stringify(r.chat),
         r.transport,
+        r.kind ?? "reminder",
       );
       const row = this.#rows("SELECT * FROM reminders WHERE event_id = ?", r.eventId)[0];
       if (!row) throw new Error("reminder insert lost");
@@ -79,7 +83,9 @@ export class Reminders implements ReminderBook {
   }
 
   async open(): Promise<readonly Reminder[]> {
-    return this.#rows("SELECT * FROM reminders WHERE state = 'open' ORDER BY due_at, id");
+    return this.#rows(
+      "SELECT * FROM reminders WHERE state = 'open' AND kind = 'reminder' ORDER BY due_at, id",
+    );
   }
 
   async cancel(
@@ -87,7 +93,10 @@ export class Reminders implements ReminderBook {
     by: { account: AccountKey | null; isAdmin: boolean },
   ): Promise<Result<Reminder, CancelError>> {
     return this.#storage.transactionSync(() => {
-      const row = this.#rows("SELECT * FROM reminders WHERE id = ? AND state = 'open'", id)[0];
+      const row = this.#rows(
+        "SELECT * FROM reminders WHERE id = ? AND state = 'open' AND kind = 'reminder'",
+        id,
+      )[0];
       if (!row) return err({ kind: "not-found" as const });
       if (!by.isAdmin && (by.account === null || row.setBy !== by.account))
         return err({ kind: "not-yours" as const });
@@ -169,6 +178,7 @@ export class Reminders implements ReminderBook {
         attempts: r.attempts,
         chat: JSON.parse(r.chat) as ReminderChat,
         transport: r.transport,
+        kind: r.kind,
       }));
   }
 }

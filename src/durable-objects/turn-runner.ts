@@ -26,6 +26,7 @@ import type { Outbox } from "./outbox";
 import type { RecentTurns } from "./recent-turns";
 import type { Reminders } from "./reminders";
 import type { ReplyPlan } from "./reply-plan";
+import { turnNoticeFacts } from "./turn-notices";
 import { yieldToEvents } from "./yield-to-events";
 
 /** A model failure is retried this many times (with backoff) before the bot apologizes. */
@@ -111,6 +112,14 @@ export class TurnRunner {
     const result = await runTurn(ctx, ports, services.registry);
     const usage = result.ok ? result.value.usage : result.error.usage;
     const audit = result.ok ? result.value.audit : result.error.audit;
+    // A cap reached or a model error: a notice to the owner (facts only; never fails the turn).
+    for (const facts of turnNoticeFacts({
+      chatKey: event.chat.key,
+      provider: services.model.provider,
+      audit,
+      modelError: result.ok ? null : result.error.error,
+    }))
+      await services.notices.raise(facts);
     let replies: readonly string[];
     if (result.ok) {
       // The bot's own words may quote a credential (a tool result, an old log row): what it

@@ -27,17 +27,15 @@ describe("migrateChatSession", () => {
   it("runs only the steps after the recorded version", async ({ expect }) => {
     await inFreshChatObject((storage) => {
       const [current = 0] = version(storage);
-      // As an object from before the last step: the step's index is gone and the version says so.
-      storage.sql.exec("DROP INDEX reminders_due");
+      // As an object from before the last step: the step's column is gone and the version says so.
+      storage.sql.exec("ALTER TABLE reminders DROP COLUMN kind");
       storage.sql.exec("UPDATE _schema SET version = ?", current - 1);
       migrateChatSession(storage);
       expect(version(storage)).toEqual([current]);
-      const index = storage.sql
-        .exec<{ name: string }>(
-          "SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'reminders_due'",
-        )
+      const column = storage.sql
+        .exec<{ name: string }>("SELECT name FROM pragma_table_info('reminders') WHERE name = 'kind'")
         .toArray();
-      expect(index).toHaveLength(1);
+      expect(column).toHaveLength(1);
     });
   });
 });

@@ -24,6 +24,7 @@ import { DirectoryIdentityResolver } from "../../domain/identity/identity-resolv
 import type { Transport } from "../../domain/inbound/inbound-event";
 import { systemClock } from "../../domain/kernel/clock";
 import { fusionWeights } from "../../domain/knowledge/fusion-weights";
+import type { OwnerNotices } from "../../domain/notices/notice-book";
 import type { SpendLedger } from "../../domain/spend/spend-ledger";
 import { d1SettingsAdmin } from "../settings/d1-settings-admin";
 import { cachedSettingsSource } from "../settings/settings-loader";
@@ -34,6 +35,7 @@ import { historySearch } from "../shared/history-search";
 import { knowledgeAccess } from "../shared/knowledge-services";
 import { d1MessageLog } from "../shared/message-log-writer";
 import { createChatModel, createOutbound } from "../shared/model-and-outbound";
+import { ownerNotices } from "../shared/owner-notices";
 import { readRuntimeConfig } from "../shared/runtime-config";
 import { spendLedger } from "../shared/spend-reader";
 
@@ -57,6 +59,8 @@ export type ChatObjectServices = Omit<TurnPorts, "shortTermContext" | "relay"> &
   readonly settings: SettingsSource;
   /** The day's recorded model spend, for the daily token caps. */
   readonly spendLedger: SpendLedger;
+  /** Spend caps reached and model errors become notices to the owner (notices/notice-book.ts). */
+  readonly notices: OwnerNotices;
 };
 
 /**
@@ -135,6 +139,7 @@ export const chatObjectServices = {
       outbound,
       settings,
       spendLedger: spendLedger(env),
+      notices: ownerNotices(env, () => settings.current(), consoleLogger),
       sessionAdmin: { registry: sessions, personAccounts: personAccounts(env, () => settings.current()) },
     };
   },

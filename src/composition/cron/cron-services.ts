@@ -2,21 +2,25 @@
  * The cron's door to the composition root: the settings of the run (read once) and each job of
  * the hourly sweep over its bindings — message-log retention and its record, the embeddings
  * refresh, the backfills (conversation trees, wide-character counts, OneBot history), the
- * OneBot group titles and the daily summaries.
+ * OneBot group titles, the daily summaries, and the notices to the owner still waiting.
  */
+
+import { consoleLogger } from "../../adapters/log/console-logger";
 import type { Settings } from "../../domain/config/settings";
 import { loadSettings } from "../settings/settings-loader";
 import { createKnowledgeServices } from "../shared/knowledge-services";
+import { ownerNotices } from "../shared/owner-notices";
 import { readRuntimeConfig } from "../shared/runtime-config";
 import { conversationBackfillJob } from "./conversation-backfill-job";
 import { dailySummaryJob } from "./daily-summaries-job";
 import { groupTitlesJob, oneBotGroupInfo } from "./group-titles-job";
-import { backfillJob, oneBotHistorySource } from "./onebot-backfill-job";
+import { backfillJob, backfillWithNotices, oneBotHistorySource } from "./onebot-backfill-job";
 import { recordRetention, retentionJob } from "./retention-job";
 import { wideCharsBackfillJob } from "./wide-chars-backfill-job";
 
 export function cronServices(env: Env) {
   const config = readRuntimeConfig(env);
+  const notices = ownerNotices(env, () => loadSettings(env), consoleLogger);
   return {
     settings: () => loadSettings(env),
     retention: (settings: Settings, now: number) => retentionJob(env, settings, now),
@@ -27,9 +31,12 @@ export function cronServices(env: Env) {
       createKnowledgeServices(env, settings).refresh(settings.knowledge.embeddings.refreshPerRun),
     conversationBackfill: () => conversationBackfillJob(env),
     wideCharsBackfill: () => wideCharsBackfillJob(env),
-    oneBotBackfill: (settings: Settings) => backfillJob(env, settings, oneBotHistorySource(config)),
+    oneBotBackfill: (settings: Settings) =>
+      backfillWithNotices(() => backfillJob(env, settings, oneBotHistorySource(config)), notices),
     groupTitles: () => groupTitlesJob(env, oneBotGroupInfo(config)),
     dailySummaries: (settings: Settings, asOf: number) => dailySummaryJob(env, settings, asOf),
+    /** Notices that waited (the interval, or no private chat of an admin known yet) go out now. */
+    tellOwner: async () => ({ chats: await notices.tellOwner() }),
   };
 }
 

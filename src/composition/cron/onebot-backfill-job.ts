@@ -5,6 +5,7 @@ import { OneBotHistoryClient } from "../../adapters/onebot/onebot-history-client
 import type { GroupHistorySource } from "../../domain/backfill/group-history-source";
 import { type BackfillReport, runBackfill } from "../../domain/backfill/run-backfill";
 import type { Settings } from "../../domain/config/settings";
+import type { OwnerNotices } from "../../domain/notices/notice-book";
 import { d1MessageLog } from "../shared/message-log-writer";
 import type { RuntimeConfig } from "../shared/runtime-config";
 
@@ -30,4 +31,24 @@ export function backfillJob(
     logger: consoleLogger,
     now: () => Date.now(),
   });
+}
+
+/**
+ * The backfill run, and a notice to the owner for each group whose page failed in it, or for
+ * the run when it threw (the failure's kind only: its message may hold a URL or a reply body).
+ */
+export async function backfillWithNotices(
+  run: () => Promise<BackfillReport>,
+  notices: Pick<OwnerNotices, "raise">,
+): Promise<BackfillReport> {
+  let report: BackfillReport;
+  try {
+    report = await run();
+  } catch (e) {
+    await notices.raise({ kind: "backfill-failed", chatKey: null, cause: "threw" });
+    throw e;
+  }
+  for (const f of report.failed)
+    await notices.raise({ kind: "backfill-failed", chatKey: f.chatKey, cause: f.cause });
+  return report;
 }

@@ -164,7 +164,7 @@ export function gateFor(identity: IdentitySettings): AuthorizationGate {
 }
 
 /** Admin account keys, with `person:<id>` expanded to the accounts config declares for that person. */
-function adminAccounts(identity: IdentitySettings): ReadonlySet<string> {
+export function adminAccounts(identity: IdentitySettings): ReadonlySet<string> {
   const out = new Set<string>();
   for (const entry of identity.admins) {
     if (entry.startsWith(ADMIN_PERSON_PREFIX)) {

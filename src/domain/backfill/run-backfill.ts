@@ -34,6 +34,8 @@ export type BackfillReport = {
   readonly finished: readonly string[];
   /** Groups that still have work after this run. */
   readonly waiting: number;
+  /** Groups whose page failed in this run, with the failure's kind (a notice to the owner). */
+  readonly failed: readonly { readonly chatKey: string; readonly cause: string }[];
 };
 
 /** Followed OneBot groups, in chat-key order. */
@@ -60,7 +62,8 @@ export async function runBackfill(
   const cfg = settings.backfill;
   const report = { configured: deps.source !== null && cfg.enabled, pages: 0, stored: 0, failures: 0 };
   const finished: string[] = [];
-  if (!deps.source || !cfg.enabled) return { ...report, finished, waiting: 0 };
+  const failed: { chatKey: string; cause: string }[] = [];
+  if (!deps.source || !cfg.enabled) return { ...report, finished, waiting: 0, failed };
   const records = new Map((await deps.progress.list()).map((p) => [p.chatKey, p] as const));
   const todo = (await followedOneBotGroups(settings, deps.progress))
     .map((chatKey) => records.get(chatKey) ?? newProgress(chatKey, deps.now()))
@@ -73,7 +76,10 @@ export async function runBackfill(
       const next = await backfillPage(p, settings, deps.source, deps);
       p = next.progress;
       report.stored += next.stored;
-      if (next.failed) report.failures++;
+      if (next.failed) {
+        report.failures++;
+        failed.push({ chatKey: p.chatKey, cause: next.cause ?? "failed" });
+      }
       await deps.progress.save(p);
       if (p.status !== "running") finished.push(p.chatKey);
       // A failing implementation is not asked again in this run; the next run retries.
@@ -82,7 +88,7 @@ export async function runBackfill(
     if (budget <= 0) break;
   }
   const waiting = todo.length - finished.length;
-  return { ...report, finished, waiting };
+  return { ...report, finished, waiting, failed };
 }
 
 async function backfillPage(
@@ -90,7 +96,7 @@ async function backfillPage(
   settings: Settings,
   source: GroupHistorySource,
   deps: { readonly log: MessageLog; readonly logger: Logger; readonly now: () => number },
-): Promise<{ progress: BackfillProgress; stored: number; failed: boolean }> {
+): Promise<{ progress: BackfillProgress; stored: number; failed: boolean; cause?: string }> {
   const cfg = settings.backfill;
   const parsed = parseChatKey(p.chatKey);
   const at = deps.now();
@@ -103,6 +109,7 @@ async function backfillPage(
       progress: { ...p, status: "failed", lastError: "not a OneBot group", updatedAt: at },
       stored: 0,
       failed: true,
+      cause: "not-a-group",
     };
   }
   const page = await source.page(parsed.value.targetId, p.cursor, cfg.pageSize);
@@ -115,7 +122,7 @@ async function backfillPage(
       lastError: `${page.error.kind}: ${page.error.message}`.slice(0, 300),
       updatedAt: at,
     };
-    return { progress: bounded(failed, true), stored: 0, failed: true };
+    return { progress: bounded(failed, true), stored: 0, failed: true, cause: page.error.kind };
   }
   const cursor = p.cursor;
   const older = page.value.filter((e) => cursor === null || e.seq < cursor).sort((a, b) => b.seq - a.seq);

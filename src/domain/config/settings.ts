@@ -10,6 +10,7 @@ import { BackfillSettingsSchema, DEFAULT_BACKFILL_SETTINGS } from "./backfill-se
 import { CalendarSettingsSchema, DEFAULT_CALENDAR_SETTINGS } from "./calendar-settings";
 import { DashboardSettingsSchema, DEFAULT_DASHBOARD_SETTINGS } from "./dashboard-settings";
 import { DEFAULT_IDENTITY_SETTINGS, IdentitySettingsSchema } from "./identity-settings";
+import { DEFAULT_NOTICE_SETTINGS, NoticeSettingsSchema } from "./notice-settings";
 import { DEFAULT_PRIVACY_SETTINGS, PrivacySettingsSchema } from "./privacy-settings";
 import { DEFAULT_QUERY_REWRITE_SETTINGS, QueryRewriteSettingsSchema } from "./query-rewrite-settings";
 import { DEFAULT_SPEND_SETTINGS, SpendSettingsSchema } from "./spend-settings";
@@ -287,6 +288,7 @@ export const SettingsSchema = z
     knowledge: KnowledgeSchema,
     queryRewrite: QueryRewriteSettingsSchema,
     spend: SpendSettingsSchema,
+    notices: NoticeSettingsSchema,
     summaries: SummarySettingsSchema,
     backfill: BackfillSettingsSchema,
     calendar: CalendarSettingsSchema,
@@ -397,6 +399,7 @@ export const DEFAULT_SETTINGS: Settings = {
   },
   queryRewrite: DEFAULT_QUERY_REWRITE_SETTINGS,
   spend: DEFAULT_SPEND_SETTINGS,
+  notices: DEFAULT_NOTICE_SETTINGS,
   summaries: DEFAULT_SUMMARY_SETTINGS,
   backfill: DEFAULT_BACKFILL_SETTINGS,
   calendar: DEFAULT_CALENDAR_SETTINGS,

@@ -25,6 +25,12 @@ export type ReminderChat = {
 
 export type ReminderState = "open" | "sent" | "failed" | "cancelled";
 
+/**
+ * `notice`: a notice to the owner (docs/decisions/0280-notices-to-the-owner.md) that rides the
+ * same delivery in the owner's private chat; `/reminders` neither lists nor cancels it.
+ */
+export type ReminderKind = "reminder" | "notice";
+
 export type Reminder = {
   /** Short per-chat number, shown as `#id` by `/reminders`. */
   readonly id: number;
@@ -36,6 +42,8 @@ export type Reminder = {
   readonly createdAt: number;
   readonly delivery: ReminderDelivery;
   readonly state: ReminderState;
+  /** `reminder` when absent. */
+  readonly kind?: ReminderKind;
 };
 
 export type NewReminder = {
@@ -50,6 +58,8 @@ export type NewReminder = {
   /** The chat the request was said in, and how it came: the only place it will ever speak. */
   readonly chat: ReminderChat;
   readonly transport: Transport;
+  /** `reminder` when absent. */
+  readonly kind?: ReminderKind;
 };
 
 export type CancelError = { readonly kind: "not-found" } | { readonly kind: "not-yours" };
@@ -96,7 +106,9 @@ export function reminderLane(chat: ChatKey, id: number): string {
 }
 
 /** What the chat hears when a reminder is due. */
-export function reminderMessage(reminder: Pick<Reminder, "text" | "setByName">): string {
+export function reminderMessage(reminder: Pick<Reminder, "text" | "setByName" | "kind">): string {
+  // A notice's words are the whole message, written for the owner (notices/owner-notice.ts).
+  if (reminder.kind === "notice") return reminder.text;
   const who = reminder.setByName ? `@${reminder.setByName} ` : "";
   return reminder.text === "" ? `⏰ ${who}提醒：时间到了。` : `⏰ ${who}提醒：${reminder.text}`;
 }

@@ -359,6 +359,14 @@ describe("OneBot backfill", () => {
 
   it("without a OneBot API it does nothing", async ({ expect }) => {
     const report = await backfillJob(env, settingsWith({ follow: { groups: ["*"] } }), null);
-    expect(report).toEqual({ configured: false, pages: 0, stored: 0, failures: 0, finished: [], waiting: 0 });
+    expect(report).toEqual({
+      configured: false,
+      pages: 0,
+      stored: 0,
+      failures: 0,
+      finished: [],
+      waiting: 0,
+      failed: [],
+    });
   });
 });
