@@ -33,7 +33,7 @@ export async function sessionsSteps({ page, base, token, step, assert, shot, run
     await page.waitForSelector(".notice");
     const row = page.locator(`tr[data-session="${g}"]`);
     const marker = await row.locator('[data-risk="private"]').textContent();
-    assert(marker.includes("reads the private chat of"), `risk marker: ${marker}`);
+    assert(marker.includes("⚠ 读取") && marker.includes("的私聊"), `risk marker: ${marker}`);
     await page.fill(`tr[data-session="${g}"] input[name="alias"]`, `browser-${run}`);
     await page.click(`tr[data-session="${g}"] form[action$="/rename"] button`);
     await page.waitForSelector(".notice");

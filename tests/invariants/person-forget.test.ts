@@ -3,6 +3,11 @@
 // after) and says so; bad input removes nothing; every step is audited with the acting admin.
 import { env, exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
+import { translator } from "../../src/workers/dashboard/i18n/i18n";
+
+/** The page speaks Chinese by default: what it says is read from the catalogue. */
+const t = translator("zh-CN");
+
 import { session } from "../support/admin-session";
 import { api } from "../support/knowledge-api";
 import { newMemory, seedMemory, uid } from "../support/memory";
@@ -113,13 +118,13 @@ describe("forgetting a person", () => {
     expect(confirm.status).toBe(200);
     const html = await confirm.text();
     expect(html).toContain('id="confirm-forget-person"');
-    expect(html).toContain("3 personal memory items");
-    expect(html).toContain("2 observations");
+    expect(html).toContain(t("forgetPerson.memory", { count: 3 }));
+    expect(html).toContain(t("forgetPerson.observations", { count: 2 }));
     expect(await counts(s)).toEqual(before);
 
     const mistyped = await page("/admin/identity/forget", { person: s.person, confirm: "oops" });
     expect(mistyped.status).toBe(400);
-    expect(await mistyped.text()).toContain("Nothing was removed");
+    expect(await mistyped.text()).toContain(t("forgetPerson.notConfirmed", { person: s.person }));
     expect(await counts(s)).toEqual(before);
     const missing = await page("/admin/identity/forget?person=");
     expect(missing.status).toBe(400);

@@ -7,6 +7,7 @@ import type { BackfillProgress } from "../../domain/backfill/backfill-progress";
 import { CSRF_FIELD } from "../auth/csrf";
 import { DataTable } from "./data-table";
 import { formatTime } from "./format";
+import { useT } from "./i18n/i18n";
 
 export type BackfillRow = { readonly followed: boolean } & (
   | BackfillProgress
@@ -19,24 +20,27 @@ export function BackfillPanel(props: {
   names: ReadonlyMap<string, string>;
   csrf: string | null;
 }) {
+  const t = useT();
   return (
     <>
-      <h2 id="backfill">OneBot backfill</h2>
-      <p class="muted">
-        {props.configured
-          ? "The hourly cron fetches each followed OneBot group's history, newest first, within backfill's bounds."
-          : "Not running: set ONEBOT_API_BASE and backfill.enabled. QQ official bots have no history API."}
-      </p>
+      <h2 id="backfill">{t("backfill.heading")}</h2>
+      <p class="muted">{props.configured ? t("backfill.running") : t("backfill.off")}</p>
       <DataTable
-        headers={["Group", "Status", "Progress", "Errors", ""]}
-        empty="No followed OneBot groups."
+        headers={[
+          t("backfill.col.group"),
+          t("backfill.col.status"),
+          t("backfill.col.progress"),
+          t("backfill.col.errors"),
+          "",
+        ]}
+        empty={t("backfill.none")}
         rows={props.groups.map((g) => (
           <tr data-backfill={g.chatKey} data-status={g.status}>
             <td>
               {props.names.get(g.chatKey) ?? g.chatKey}
               <div class="muted">
                 {g.chatKey}
-                {g.followed ? "" : " (not followed)"}
+                {g.followed ? "" : t("backfill.notFollowed")}
               </div>
             </td>
             <td>
@@ -46,14 +50,14 @@ export function BackfillPanel(props: {
             <td>
               {"stored" in g ? (
                 <>
-                  {g.stored} stored, {g.pages} pages
+                  {t("backfill.stored", { stored: g.stored, pages: g.pages })}
                   <div class="muted">
-                    cursor {g.cursor ?? "—"}, updated {formatTime(g.updatedAt)}
-                    {g.restarts > 0 ? `, restarted ${g.restarts}×` : ""}
+                    {t("backfill.cursor", { cursor: g.cursor ?? "—", at: formatTime(g.updatedAt) })}
+                    {g.restarts > 0 ? t("backfill.restarts", { count: g.restarts }) : ""}
                   </div>
                 </>
               ) : (
-                <span class="muted">waiting for the cron</span>
+                <span class="muted">{t("backfill.waiting")}</span>
               )}
             </td>
             <td>
@@ -71,7 +75,7 @@ export function BackfillPanel(props: {
                 <form method="post" action="/admin/sessions/backfill/restart" class="inline">
                   {props.csrf && <input type="hidden" name={CSRF_FIELD} value={props.csrf} />}
                   <input type="hidden" name="chat" value={g.chatKey} />
-                  <button type="submit">Restart</button>
+                  <button type="submit">{t("backfill.restart")}</button>
                 </form>
               )}
             </td>

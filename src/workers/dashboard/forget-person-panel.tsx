@@ -5,6 +5,7 @@
  */
 import type { PersonForgetPreview } from "../../domain/sessions/session-registry";
 import { CSRF_FIELD } from "../auth/csrf";
+import { useT } from "./i18n/i18n";
 
 export type PendingForget = { readonly person: string; readonly preview: PersonForgetPreview };
 
@@ -14,31 +15,33 @@ export const forgetPersonHref = (person: string) =>
 export function ForgetPersonPanel(props: { csrf: string | null; pending?: PendingForget }) {
   const csrf = props.csrf && <input type="hidden" name={CSRF_FIELD} value={props.csrf} />;
   const p = props.pending;
+  const t = useT();
   return (
     <>
-      <h2 id="forget-person">Forget a person</h2>
-      <p class="muted">
-        Deletes the personal memory of all the person's accounts (items, candidates, embeddings) and where
-        they were seen. Chat memory and the message log stay; forget a chat on the Sessions page.
-      </p>
+      <h2 id="forget-person">{t("forgetPerson.heading")}</h2>
+      <p class="muted">{t("forgetPerson.intro")}</p>
       <form class="filters" method="get" action="/admin/identity/forget">
         <label>
-          Person
-          <input name="person" value={p?.person ?? ""} placeholder="person id" required />
+          {t("forgetPerson.person")}
+          <input name="person" value={p?.person ?? ""} placeholder={t("forgetPerson.placeholder")} required />
         </label>
-        <button type="submit">Show what would be removed</button>
+        <button type="submit">{t("forgetPerson.preview")}</button>
       </form>
       {p && (
         <div class="error" role="alert" id="confirm-forget-person">
           <p>
-            <strong>⚠ Forgetting {p.person} deletes for good:</strong>
+            <strong>{t("forgetPerson.warn", { person: p.person })}</strong>
           </p>
           <ul>
-            <li data-count="memory">{p.preview.memory} personal memory items</li>
-            <li data-count="candidates">{p.preview.candidates} memory candidates</li>
-            <li data-count="observations">{p.preview.observations} observations</li>
+            <li data-count="memory">{t("forgetPerson.memory", { count: p.preview.memory })}</li>
+            <li data-count="candidates">{t("forgetPerson.candidates", { count: p.preview.candidates })}</li>
+            <li data-count="observations">
+              {t("forgetPerson.observations", { count: p.preview.observations })}
+            </li>
             <li data-count="accounts">
-              accounts: {p.preview.accounts.length ? p.preview.accounts.join(", ") : "none"}
+              {t("forgetPerson.accounts", {
+                accounts: p.preview.accounts.length ? p.preview.accounts.join(", ") : t("common.none"),
+              })}
             </li>
           </ul>
           <form method="post" action="/admin/identity/forget" class="inline">
@@ -46,15 +49,15 @@ export function ForgetPersonPanel(props: { csrf: string | null; pending?: Pendin
             <input type="hidden" name="person" value={p.person} />
             <input
               name="confirm"
-              placeholder={`type ${p.person}`}
-              aria-label="confirm forget person"
+              placeholder={t("forgetPerson.typeToConfirm", { id: p.person })}
+              aria-label={t("forgetPerson.confirmAria")}
               required
             />
             <button type="submit" class="danger">
-              Forget for good
+              {t("forgetPerson.submit")}
             </button>
           </form>{" "}
-          <a href="/admin/identity">Cancel</a>
+          <a href="/admin/identity">{t("common.cancel")}</a>
         </div>
       )}
     </>

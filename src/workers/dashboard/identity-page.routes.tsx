@@ -3,11 +3,11 @@
 import { type Context, Hono } from "hono";
 import type { LeaveOutResult } from "../../composition/request/privacy-service";
 import type { DomainError } from "../../domain/kernel/result";
-import { PRIVATE_BY_ORIGIN_RULE } from "../../domain/memory/origin";
 import type { SessionOperation } from "../../domain/sessions/session-operation";
 import { requestLine } from "../admin-input/request-line";
 import type { AppEnv } from "../app-env";
 import type { PendingForget } from "./forget-person-panel";
+import type { Translate } from "./i18n/i18n";
 import { IdentityPage } from "./identity-page";
 import { pageContext } from "./page-context";
 import { render } from "./page-render";
@@ -15,14 +15,13 @@ import { render } from "./page-render";
 const field = (v: unknown) => (typeof v === "string" ? v.trim() : "");
 const said = (e: DomainError) => (e.kind === "invalid" ? `${e.field} ${e.reason}` : e.kind);
 /** What really happened, counted: the same facts the CLI prints. */
-function leaveOutNotice(r: LeaveOutResult): string {
-  const head = r.changed
-    ? `已把 ${r.account} 加入不记录名单：此后 ta 的消息照常回答，但不写入记录、不做记忆整理、不进总结。`
-    : `${r.account} 已经在不记录名单中，名单没有改变。`;
+function leaveOutNotice(t: Translate, r: LeaveOutResult): string {
+  const head = t(r.changed ? "leaveOut.added" : "leaveOut.already", { account: r.account });
   const f = r.forgotten;
-  if (!f) return r.changed ? `${head}已有的记录保留。` : head;
-  const linked = f.linkedPerson ? `该账号关联到人物 ${f.linkedPerson}，人物的共同记忆和其它账号未删除。` : "";
-  return `${head}已删除该账号的消息 ${f.messages} 条、个人记忆 ${f.memory} 条、记忆候选 ${f.candidates} 条、观察记录 ${f.observations} 条。${linked}`;
+  if (!f) return r.changed ? `${head}${t("leaveOut.kept")}` : head;
+  const linked = f.linkedPerson ? t("leaveOut.linked", { person: f.linkedPerson }) : "";
+  const { messages, memory, candidates, observations } = f;
+  return `${head}${t("leaveOut.forgot", { messages, memory, candidates, observations })}${linked}`;
 }
 const run = (c: Context<AppEnv>, op: SessionOperation, body?: unknown) =>
   c.get("services").sessions.run(op, requestLine(c, body));
@@ -46,7 +45,7 @@ async function identityPage(
   return render(
     c,
     "/admin/identity",
-    "Identity",
+    c.get("i18n").t("nav.identity"),
     <IdentityPage
       overview={overview}
       reports={reports}
@@ -64,18 +63,19 @@ export const identityPageRoutes = new Hono<AppEnv>()
     const form = await c.req.parseBody();
     const typed = { account: field(form.account), person: field(form.person) };
     if (!typed.account || !typed.person)
-      return identityPage(c, { error: "account and person are required", typed });
+      return identityPage(c, { error: c.get("i18n").t("identity.linkRequired"), typed });
     const linked = await c.get("services").identity.link(typed.account, typed.person);
     if (!linked.ok) return identityPage(c, { error: said(linked.error), typed });
     // What the link does not open: a person's private-chat items stay in their private chats.
-    const notice = `Linked ${linked.value.account} to ${linked.value.personId}. ${PRIVATE_BY_ORIGIN_RULE}`;
+    const t = c.get("i18n").t;
+    const notice = `${t("identity.linked", { account: linked.value.account, person: linked.value.personId })}${t("identity.privateByOrigin")}`;
     return c.redirect(`/admin/identity?notice=${encodeURIComponent(notice)}`, 303);
   })
   .post("/unlink", async (c) => {
     const form = await c.req.parseBody();
     const unlinked = await c.get("services").identity.unlink(field(form.account));
     if (!unlinked.ok) return identityPage(c, { error: said(unlinked.error) });
-    const notice = `Unlinked ${unlinked.value.account}.`;
+    const notice = c.get("i18n").t("identity.unlinked", { account: unlinked.value.account });
     return c.redirect(`/admin/identity?notice=${encodeURIComponent(notice)}`, 303);
   })
   /** Puts an account on the do-not-record list; "forget" also deletes what was kept of it. */
@@ -86,7 +86,7 @@ export const identityPageRoutes = new Hono<AppEnv>()
       .privacy.add(field(form.account), { forget: field(form.forget) === "1" });
     if (!done.ok) return identityPage(c, { error: said(done.error) });
     return c.redirect(
-      `/admin/identity?notice=${encodeURIComponent(leaveOutNotice(done.value))}#leave-out`,
+      `/admin/identity?notice=${encodeURIComponent(leaveOutNotice(c.get("i18n").t, done.value))}#leave-out`,
       303,
     );
   })
@@ -94,15 +94,15 @@ export const identityPageRoutes = new Hono<AppEnv>()
     const form = await c.req.parseBody();
     const done = await c.get("services").privacy.remove(field(form.account));
     if (!done.ok) return identityPage(c, { error: said(done.error) });
-    const notice = done.value.changed
-      ? `已把 ${done.value.account} 移出不记录名单：此后 ta 的消息按设置保存。`
-      : `${done.value.account} 本来就不在不记录名单中，什么都没有改变。`;
+    const notice = c
+      .get("i18n")
+      .t(done.value.changed ? "leaveOut.removed" : "leaveOut.notThere", { account: done.value.account });
     return c.redirect(`/admin/identity?notice=${encodeURIComponent(notice)}#leave-out`, 303);
   })
   /** Forget a person, step one: what would be removed, counted; nothing is removed. */
   .get("/forget", async (c) => {
     const person = field(c.req.query("person"));
-    if (!person) return identityPage(c, { error: "person is required" });
+    if (!person) return identityPage(c, { error: c.get("i18n").t("forgetPerson.required") });
     const answer = await run(c, { op: "forget-person-preview", person });
     if (!answer.ok) return identityPage(c, { error: answer.text });
     return identityPage(c, { forget: { person, preview: answer.data.preview as PendingForget["preview"] } });
@@ -112,7 +112,7 @@ export const identityPageRoutes = new Hono<AppEnv>()
     const form = await c.req.parseBody();
     const person = field(form.person);
     const confirm = field(form.confirm);
-    if (!person) return identityPage(c, { error: "person is required" });
+    if (!person) return identityPage(c, { error: c.get("i18n").t("forgetPerson.required") });
     const answer = await run(
       c,
       { op: "forget-person", person, yes: confirm === person },
@@ -124,7 +124,7 @@ export const identityPageRoutes = new Hono<AppEnv>()
       const again = await run(c, { op: "forget-person-preview", person });
       if (again.ok)
         return identityPage(c, {
-          error: `Nothing was removed: type ${person} to confirm.`,
+          error: c.get("i18n").t("forgetPerson.notConfirmed", { person }),
           forget: { person, preview: again.data.preview as PendingForget["preview"] },
         });
     }

@@ -4,13 +4,20 @@
  */
 import type { ChatReadReport } from "../../domain/agent/chat-readers";
 import { DataTable } from "./data-table";
+import { useT } from "./i18n/i18n";
 import { NoRisk, RiskMarker, ScopeRead } from "./risk-marker";
 
 function ReadersTable(props: { reports: readonly ChatReadReport[] }) {
+  const t = useT();
   return (
     <DataTable
-      headers={["Chat", "Sender", "Reads", "Private readable"]}
-      empty="No shared chats yet."
+      headers={[
+        t("readers.col.chat"),
+        t("readers.col.sender"),
+        t("readers.col.reads"),
+        t("readers.col.private"),
+      ]}
+      empty={t("readers.none")}
       rows={props.reports.flatMap((report) =>
         report.readers.map((r, i) => (
           <tr>
@@ -41,14 +48,13 @@ function ReadersTable(props: { reports: readonly ChatReadReport[] }) {
 }
 
 export function IdentityReadersSection(props: { reports: readonly ChatReadReport[] }) {
+  const t = useT();
   const risky = props.reports.filter((r) => r.risks.length > 0).length;
   return (
     <>
-      <h2 id="readers">Who can read what</h2>
+      <h2 id="readers">{t("readers.heading")}</h2>
       <p class="muted">
-        The memory scopes a turn in each shared chat reads, per sender, with the sensitivity levels it may see
-        — computed by the turn's own scope rules.{" "}
-        {risky === 0 ? "No chat can read anyone's private memory." : ""}
+        {t("readers.intro")} {risky === 0 ? t("readers.noRisk") : ""}
       </p>
       <div id="who-can-read">
         <ReadersTable reports={props.reports} />

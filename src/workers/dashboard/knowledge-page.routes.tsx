@@ -8,14 +8,19 @@ import type { DomainError } from "../../domain/kernel/result";
 import { CreateCollectionBody, KnowledgeSearchBody } from "../admin-input/knowledge-input";
 import { validate } from "../admin-input/validate";
 import type { AppEnv } from "../app-env";
+import type { Translate } from "./i18n/i18n";
 import { KnowledgePage, type KnowledgeView } from "./knowledge-page";
 import { pageContext } from "./page-context";
 import { render } from "./page-render";
 import { UPLOAD_SCRIPT } from "./upload-script";
 
 /** A refusal as one line on the page. */
-const said = (e: DomainError) =>
-  e.kind === "invalid" ? `${e.field} ${e.reason}` : e.kind === "not-found" ? `no ${e.what}` : e.kind;
+const said = (t: Translate, e: DomainError) =>
+  e.kind === "invalid"
+    ? `${e.field} ${e.reason}`
+    : e.kind === "not-found"
+      ? t("error.notFound", { what: e.what })
+      : e.kind;
 
 async function searched(
   c: Context<AppEnv>,
@@ -23,7 +28,7 @@ async function searched(
   selected: string,
 ): Promise<KnowledgeView["search"]> {
   const ask = validate(KnowledgeSearchBody, { query, ...(selected ? { collections: [selected] } : {}) });
-  if (!ask.ok) return { query, answer: null, error: said(ask.error) };
+  if (!ask.ok) return { query, answer: null, error: said(c.get("i18n").t, ask.error) };
   try {
     return { query, answer: await c.get("services").knowledge.search(ask.value) };
   } catch (e) {
@@ -54,7 +59,8 @@ async function knowledgePage(c: Context<AppEnv>, extra: { notice?: string; error
     }
   }
   if (view.search.query) view.search = await searched(c, view.search.query, selected);
-  return render(c, "/admin/knowledge", "Knowledge", <KnowledgePage {...view} />, extra.error ? 400 : 200);
+  const title = c.get("i18n").t("nav.knowledge");
+  return render(c, "/admin/knowledge", title, <KnowledgePage {...view} />, extra.error ? 400 : 200);
 }
 
 export const knowledgePageRoutes = new Hono<AppEnv>()
@@ -64,10 +70,10 @@ export const knowledgePageRoutes = new Hono<AppEnv>()
     const name = typeof form.name === "string" ? form.name.trim() : "";
     const title = typeof form.title === "string" ? form.title.trim() : "";
     const body = validate(CreateCollectionBody, { name, ...(title ? { title } : {}) });
-    if (!body.ok) return knowledgePage(c, { error: said(body.error) });
+    if (!body.ok) return knowledgePage(c, { error: said(c.get("i18n").t, body.error) });
     const made = await c.get("services").knowledge.createCollection(body.value);
-    if (!made.ok) return knowledgePage(c, { error: said(made.error) });
-    const notice = made.value.created ? `Created ${name}.` : `${name} already exists.`;
+    if (!made.ok) return knowledgePage(c, { error: said(c.get("i18n").t, made.error) });
+    const notice = c.get("i18n").t(made.value.created ? "kb.created" : "kb.exists", { name });
     return c.redirect(
       `/admin/knowledge?collection=${encodeURIComponent(name)}&notice=${encodeURIComponent(notice)}`,
       303,

@@ -9,6 +9,7 @@ import type { BackfillEntry } from "../../domain/memory/sensitivity-backfill";
 import { CSRF_FIELD } from "../auth/csrf";
 import { DataTable } from "./data-table";
 import { formatTime } from "./format";
+import { useT } from "./i18n/i18n";
 
 type Entry = ScopeMigrationEntry | BackfillEntry;
 
@@ -19,16 +20,24 @@ const applicable = (e: Entry) => !isScope(e) || e.action !== "keep";
 function PlanRows(props: { plan: StoredPlan; applied: boolean }) {
   const entries = props.plan.plan.entries as readonly Entry[];
   const changed = new Set(props.plan.plan.applied?.nodeIds ?? []);
+  const t = useT();
   return (
     <DataTable
-      headers={["Apply", "Item", "Kind", "Action", "Change", "Text"]}
-      empty="The plan has no rows: nothing to migrate."
+      headers={[
+        t("migrations.col.apply"),
+        t("migrations.col.item"),
+        t("migrations.col.kind"),
+        t("migrations.col.action"),
+        t("migrations.col.change"),
+        t("migrations.col.text"),
+      ]}
+      empty={t("migrations.noRows")}
       rows={entries.map((e) => (
         <tr>
           <td>
             {props.applied ? (
               changed.has(e.nodeId) ? (
-                "applied"
+                t("migrations.applied")
               ) : (
                 ""
               )
@@ -38,7 +47,7 @@ function PlanRows(props: { plan: StoredPlan; applied: boolean }) {
                 name="approve"
                 value={e.nodeId}
                 checked={isScope(e) ? e.action === "migrate" : true}
-                aria-label={`approve ${e.nodeId}`}
+                aria-label={t("migrations.approve", { id: e.nodeId })}
               />
             ) : (
               <span class="muted">—</span>
@@ -52,13 +61,13 @@ function PlanRows(props: { plan: StoredPlan; applied: boolean }) {
           <td>
             {isScope(e) ? (
               e.action === "manual_review" && !props.applied ? (
-                <select name={`to:${e.nodeId}`} aria-label={`target of ${e.nodeId}`}>
+                <select name={`to:${e.nodeId}`} aria-label={t("migrations.targetOf", { id: e.nodeId })}>
                   {e.chats.map((chat) => (
                     <option value={chat}>{chat}</option>
                   ))}
                 </select>
               ) : (
-                `global → ${e.to ? `chat:${e.to}` : "(stays)"}`
+                `global → ${e.to ? `chat:${e.to}` : t("migrations.stays")}`
               )
             ) : (
               `${e.scope}: private → public`
@@ -81,44 +90,53 @@ export function MigrationsPage(props: {
   const csrf = props.csrf && <input type="hidden" name={CSRF_FIELD} value={props.csrf} />;
   const p = props.plan;
   const applied = p?.plan.applied;
+  const t = useT();
   return (
     <>
-      <h1>Migrations</h1>
+      <h1>{t("nav.migrations")}</h1>
       {props.notice && <p class="notice">{props.notice}</p>}
       {props.error && (
         <p class="error" role="alert">
           {props.error}
         </p>
       )}
-      <p class="muted">
-        Scope migration moves global memory that structured evidence ties to one chat into that chat.
-        Sensitivity backfill makes items that are private only by the old default public. A plan only reads;
-        nothing changes until you apply the rows you tick.
-      </p>
+      <p class="muted">{t("migrations.intro")}</p>
       <form class="filters" method="post" action="/admin/migrations/plans">
         {csrf}
         <label>
-          Plan
+          {t("migrations.plan")}
           <select name="kind">
             <option value="scope-migration">scope-migration</option>
             <option value="sensitivity-backfill">sensitivity-backfill</option>
           </select>
         </label>
-        <button type="submit">Generate plan</button>
+        <button type="submit">{t("migrations.generate")}</button>
       </form>
 
       {p && (
         <section id="plan">
           <h2>
-            {p.kind} plan <code>{p.id}</code>
+            {t("migrations.planOf", { kind: p.kind })} <code>{p.id}</code>
           </h2>
           <p class="muted">
-            Made {formatTime(p.createdAt)} by {p.createdBy}; {p.plan.entries.length} row(s)
+            {t("migrations.made", {
+              at: formatTime(p.createdAt),
+              by: p.createdBy,
+              rows: p.plan.entries.length,
+            })}
             {applied
-              ? `; applied ${applied.at} (${applied.nodeIds.length} changed, ${applied.skipped.length} skipped)`
+              ? t("migrations.appliedAt", {
+                  at: applied.at,
+                  changed: applied.nodeIds.length,
+                  skipped: applied.skipped.length,
+                })
               : ""}
             {applied?.rolledBack
-              ? `; rolled back ${applied.rolledBack.at} (${applied.rolledBack.nodeIds.length} restored, ${applied.rolledBack.conflicts.length} left alone)`
+              ? t("migrations.rolledBackAt", {
+                  at: applied.rolledBack.at,
+                  restored: applied.rolledBack.nodeIds.length,
+                  conflicts: applied.rolledBack.conflicts.length,
+                })
               : ""}
           </p>
           <form method="post" action={`/admin/migrations/plans/${p.id}/apply`}>
@@ -126,7 +144,7 @@ export function MigrationsPage(props: {
             <PlanRows plan={p} applied={applied !== undefined} />
             {!applied && p.plan.entries.some(applicable) && (
               <p>
-                <button type="submit">Apply ticked rows</button>
+                <button type="submit">{t("migrations.applyTicked")}</button>
               </p>
             )}
           </form>
@@ -134,20 +152,27 @@ export function MigrationsPage(props: {
             <form method="post" action={`/admin/migrations/plans/${p.id}/rollback`}>
               {csrf}
               <label class="inline">
-                <input type="checkbox" name="confirm" value={p.id} required /> sure
+                <input type="checkbox" name="confirm" value={p.id} required /> {t("migrations.sure")}
               </label>{" "}
               <button type="submit" class="danger">
-                Roll back
+                {t("migrations.rollback")}
               </button>
             </form>
           )}
         </section>
       )}
 
-      <h2>Recent plans</h2>
+      <h2>{t("migrations.recent")}</h2>
       <DataTable
-        headers={["Plan", "Kind", "Made", "By", "Rows", "State"]}
-        empty="No plans yet."
+        headers={[
+          t("migrations.plan"),
+          t("migrations.col.kind"),
+          t("migrations.col.made"),
+          t("migrations.col.by"),
+          t("migrations.col.rows"),
+          t("migrations.col.state"),
+        ]}
+        empty={t("migrations.none")}
         rows={props.plans.map((x) => (
           <tr>
             <td>
@@ -157,7 +182,15 @@ export function MigrationsPage(props: {
             <td>{formatTime(x.createdAt)}</td>
             <td>{x.createdBy}</td>
             <td>{x.plan.entries.length}</td>
-            <td>{x.plan.applied ? (x.plan.applied.rolledBack ? "rolled back" : "applied") : "planned"}</td>
+            <td>
+              {t(
+                x.plan.applied
+                  ? x.plan.applied.rolledBack
+                    ? "migrations.rolledBack"
+                    : "migrations.applied"
+                  : "migrations.planned",
+              )}
+            </td>
           </tr>
         ))}
       />

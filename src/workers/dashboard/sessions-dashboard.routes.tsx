@@ -78,20 +78,29 @@ export const sessionsDashboardRoutes = new Hono<AppEnv>()
   .post("/backfill/restart", async (c) => {
     const chat = field(await c.req.parseBody(), "chat");
     const restarted = await c.get("services").backfill.restart(chat);
+    const t = c.get("i18n").t;
     if (!restarted.ok) {
       const e = restarted.error;
       const reason =
         "reason" in e
           ? `${"field" in e ? `${e.field} ` : ""}${e.reason}`
           : e.kind === "not-found"
-            ? `no ${e.what}`
+            ? t("error.notFound", { what: e.what })
             : e.kind;
-      return page(c, { error: `Backfill of ${chat || "(no chat)"} not restarted: ${reason}` }, 400);
+      return page(
+        c,
+        { error: t("backfill.notRestarted", { chat: chat || t("backfill.noChat"), reason }) },
+        400,
+      );
     }
     const { changed, progress } = restarted.value;
     const notice = changed
-      ? `Backfill of ${progress.chatKey} restarted: the next cron run resumes before message_seq ${progress.cursor ?? "(the newest)"}, ${progress.stored} already stored.`
-      : `Backfill of ${progress.chatKey} is already running; nothing changed.`;
+      ? t("backfill.restarted", {
+          chat: progress.chatKey,
+          cursor: progress.cursor ?? t("backfill.newest"),
+          stored: progress.stored,
+        })
+      : t("backfill.alreadyRunning", { chat: progress.chatKey });
     return c.redirect(`/admin/sessions?notice=${encodeURIComponent(notice)}`, 303);
   })
   .post("/:ref/rename", async (c) => {

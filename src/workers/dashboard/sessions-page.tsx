@@ -8,6 +8,7 @@ import type { SessionInfo } from "../../domain/sessions/session-registry";
 import { CSRF_FIELD } from "../auth/csrf";
 import { DataTable } from "./data-table";
 import { formatTime } from "./format";
+import { useT } from "./i18n/i18n";
 
 export type PendingLink = { a: string; b: string; exposures: readonly PrivateExposure[] };
 
@@ -20,14 +21,15 @@ function Csrf(props: { csrf: string | null }) {
 function Risk(props: { session: SessionInfo; exposures: readonly PrivateExposure[] }) {
   const reads = props.exposures.filter((e) => e.group === props.session.chatKey);
   const readBy = props.exposures.filter((e) => e.privateChat === props.session.chatKey);
+  const t = useT();
   if (reads.length === 0 && readBy.length === 0) return null;
   return (
     <div class="risk" data-risk="private">
       {reads.map((e) => (
-        <span class="tag secret_like">⚠ reads the private chat of {e.label}</span>
+        <span class="tag secret_like">{t("sessions.readsPrivate", { label: e.label })}</span>
       ))}
       {readBy.map((e) => (
-        <span class="tag secret_like">⚠ read by group {e.group}</span>
+        <span class="tag secret_like">{t("sessions.readByGroup", { group: e.group })}</span>
       ))}
     </div>
   );
@@ -42,6 +44,7 @@ function Row(props: {
   const s = props.session;
   const base = `/admin/sessions/${encodeURIComponent(s.sessionId)}`;
   const others = props.members.filter((m) => m.chatKey !== s.chatKey);
+  const t = useT();
   return (
     <tr data-session={s.sessionId}>
       <td>
@@ -49,58 +52,68 @@ function Row(props: {
         <div class="muted">
           <code>{s.sessionId}</code> {name(s) === s.chatKey ? "" : s.chatKey}
         </div>
-        {s.title && s.alias && <div class="muted">title: {s.title}</div>}
+        {s.title && s.alias && <div class="muted">{t("sessions.titleLine", { title: s.title })}</div>}
       </td>
       <td>{s.targetType}</td>
       <td>
         {others.length === 0 ? (
-          <span class="muted">own</span>
+          <span class="muted">{t("sessions.own")}</span>
         ) : (
           <>
             <code>{s.clusterId}</code>
-            <div class="muted">with {others.map(name).join(", ")}</div>
+            <div class="muted">{t("sessions.with", { names: others.map(name).join(", ") })}</div>
           </>
         )}
         <Risk session={s} exposures={props.exposures} />
       </td>
       <td>
-        {s.storeEnabled ? "stored" : "not stored"}
-        <div class="muted">{s.keepDays === null ? "default retention" : `${s.keepDays} days`}</div>
+        {t(s.storeEnabled ? "sessions.stored" : "sessions.notStored")}
+        <div class="muted">
+          {s.keepDays === null
+            ? t("sessions.defaultRetention")
+            : t("sessions.keepDays", { days: s.keepDays })}
+        </div>
         <div class="muted">{s.lastSeen ? formatTime(s.lastSeen) : ""}</div>
       </td>
       <td>
         <form method="post" action={`${base}/rename`} class="inline">
           <Csrf csrf={props.csrf} />
-          <input name="alias" value={s.alias ?? ""} placeholder="alias" size={10} aria-label="alias" />
+          <input
+            name="alias"
+            value={s.alias ?? ""}
+            placeholder={t("sessions.alias")}
+            size={10}
+            aria-label={t("sessions.alias")}
+          />
           <button type="submit" class="quiet">
-            Rename
+            {t("sessions.rename")}
           </button>
         </form>{" "}
         {others.length > 0 && (
           <form method="post" action={`${base}/unlink`} class="inline">
             <Csrf csrf={props.csrf} />
             <button type="submit" class="quiet">
-              Unlink
+              {t("sessions.unlink")}
             </button>
           </form>
         )}{" "}
         <a href={`${base}/export`} download>
-          Export
+          {t("sessions.export")}
         </a>{" "}
         <a href={`${base}/export?log=true`} download>
-          (with log)
+          {t("sessions.withLog")}
         </a>{" "}
         <form method="post" action={`${base}/forget`} class="inline">
           <Csrf csrf={props.csrf} />
           <input
             name="confirm"
-            placeholder={`type ${s.sessionId}`}
+            placeholder={t("forgetPerson.typeToConfirm", { id: s.sessionId })}
             size={14}
-            aria-label="confirm forget"
+            aria-label={t("sessions.confirmForget")}
             required
           />
           <button type="submit" class="danger">
-            Forget
+            {t("sessions.forget")}
           </button>
         </form>
       </td>
@@ -119,9 +132,10 @@ export function SessionsPage(props: {
   const clusters = new Map<string, SessionInfo[]>();
   for (const s of props.sessions) clusters.set(s.clusterId, [...(clusters.get(s.clusterId) ?? []), s]);
   const option = (s: SessionInfo) => <option value={s.sessionId}>{`${name(s)} (${s.targetType})`}</option>;
+  const t = useT();
   return (
     <>
-      <h1>Sessions</h1>
+      <h1>{t("nav.sessions")}</h1>
       {props.notice && <p class="notice">{props.notice}</p>}
       {props.error && (
         <p class="error" role="alert">
@@ -131,13 +145,16 @@ export function SessionsPage(props: {
       {props.pending && (
         <div class="error" role="alert" id="confirm-link">
           <p>
-            <strong>⚠ This link lets a group read someone's private chat.</strong> Its public items will be
-            recalled in the group; private and secret items never are.
+            <strong>{t("sessions.linkWarn")}</strong> {t("sessions.linkWarnMore")}
           </p>
           <ul>
             {props.pending.exposures.map((e) => (
               <li>
-                {e.group} would read the memory of <strong>{e.label}</strong> ({e.account ?? e.privateChat})
+                {t("sessions.wouldRead", {
+                  group: e.group,
+                  label: e.label,
+                  account: e.account ?? e.privateChat,
+                })}
               </li>
             ))}
           </ul>
@@ -147,31 +164,36 @@ export function SessionsPage(props: {
             <input type="hidden" name="b" value={props.pending.b} />
             <input type="hidden" name="confirm" value="yes" />
             <button type="submit" class="danger">
-              Link anyway
+              {t("sessions.linkAnyway")}
             </button>
           </form>{" "}
-          <a href="/admin/sessions">Cancel</a>
+          <a href="/admin/sessions">{t("common.cancel")}</a>
         </div>
       )}
       <form method="post" action="/admin/sessions/link" class="filters">
         <Csrf csrf={props.csrf} />
         <label>
-          Cluster of
+          {t("sessions.clusterOf")}
           <select name="a">{props.sessions.map(option)}</select>
         </label>
         <label>
-          gets
+          {t("sessions.gets")}
           <select name="b">{props.sessions.map(option)}</select>
         </label>
-        <button type="submit">Link</button>
+        <button type="submit">{t("sessions.link")}</button>
       </form>
       <p class="muted">
-        {props.sessions.length} sessions in {clusters.size} clusters. Linked chats read each other's memory;
-        items keep their own scope, so unlinking hides them again at once.
+        {t("sessions.summary", { sessions: props.sessions.length, clusters: clusters.size })}
       </p>
       <DataTable
-        headers={["Session", "Type", "Cluster", "Storage", "Actions"]}
-        empty="No sessions yet: chats appear here once they have been seen."
+        headers={[
+          t("sessions.col.session"),
+          t("sessions.col.type"),
+          t("sessions.col.cluster"),
+          t("sessions.col.storage"),
+          t("sessions.col.actions"),
+        ]}
+        empty={t("sessions.none")}
         rows={props.sessions.map((s) => (
           <Row
             session={s}

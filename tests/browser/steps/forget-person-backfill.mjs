@@ -32,16 +32,16 @@ export async function forgetPersonBackfillSteps({ page, base, token, run, state,
     await page.click(`a[href="/admin/identity/forget?person=${encodeURIComponent(person)}"]`);
     await page.waitForSelector("#confirm-forget-person");
     const counts = await page.textContent("#confirm-forget-person");
-    assert(counts.includes("1 personal memory items"), `memory count: ${counts}`);
-    assert(counts.includes("2 observations"), `observation count: ${counts}`);
+    assert(counts.includes("个人记忆 1 条"), `memory count: ${counts}`);
+    assert(counts.includes("观察记录 2 条"), `observation count: ${counts}`);
     assert(counts.includes(accounts[0]) && counts.includes(accounts[1]), `accounts: ${counts}`);
     await shot(page, "identity-forget-confirm");
     // A mistyped confirmation removes nothing and asks again.
     await page.fill('#confirm-forget-person input[name="confirm"]', "nope");
     await page.click('#confirm-forget-person button[type="submit"]');
     const again = await page.textContent('[role="alert"]');
-    assert(again.includes("Nothing was removed"), `mistyped confirm: ${again}`);
-    assert((await page.textContent("#confirm-forget-person")).includes("2 observations"), "counts changed");
+    assert(again.includes("什么都没有删除"), `mistyped confirm: ${again}`);
+    assert((await page.textContent("#confirm-forget-person")).includes("观察记录 2 条"), "counts changed");
     await page.fill('#confirm-forget-person input[name="confirm"]', person);
     await page.click('#confirm-forget-person button[type="submit"]');
     const notice = await page.textContent(".notice");
@@ -67,14 +67,14 @@ export async function forgetPersonBackfillSteps({ page, base, token, run, state,
     await page.goto(`${base}/admin/sessions`);
     const row = page.locator(`tr[data-backfill="${onebotGroup}"]`);
     const shown = await row.textContent();
-    assert(shown.includes("failed") && shown.includes("cursor 4242"), `backfill row: ${shown}`);
+    assert(shown.includes("failed") && shown.includes("游标 4242"), `backfill row: ${shown}`);
     assert(shown.includes(`浏览器群 ${run}`), `the group's title: ${shown}`);
     await shot(page, "sessions-backfill");
-    await row.locator('button:has-text("Restart")').click();
+    await row.locator('button:has-text("重新开始")').click();
     const notice = await page.textContent(".notice");
-    assert(notice.includes("before message_seq 4242"), `restart notice: ${notice}`);
+    assert(notice.includes("从 message_seq 4242 之前继续"), `restart notice: ${notice}`);
     const after = await page.locator(`tr[data-backfill="${onebotGroup}"]`).textContent();
-    assert(after.includes("running") && after.includes("cursor 4242"), `after restart: ${after}`);
+    assert(after.includes("running") && after.includes("游标 4242"), `after restart: ${after}`);
     assert(
       (await page.locator(`tr[data-backfill="${onebotGroup}"] button`).count()) === 0,
       "a running backfill still offers Restart",

@@ -124,21 +124,21 @@ export async function knowledgeIdentityMigrationsSteps({
     await page.click('form[action="/admin/migrations/plans"] button');
     await page.waitForSelector("#plan");
     const heading = (await page.textContent("#plan h2")) ?? "";
-    assert(heading.includes("scope-migration plan"), `plan heading: ${heading}`);
+    assert(heading.includes("scope-migration 计划"), `plan heading: ${heading}`);
     const box = page.locator(`#plan input[name="approve"][value="${node}"]`);
     assert((await box.count()) === 1, "no checkbox for the legacy row");
     assert(await box.isChecked(), "a migrate row should start ticked");
-    await page.click('#plan button:has-text("Apply ticked rows")');
+    await page.click('#plan button:has-text("应用勾选的行")');
     await page.waitForSelector(".notice");
     const notice = (await page.textContent(".notice")) ?? "";
-    assert(notice.startsWith("Applied 1 row"), `after apply: ${notice}`);
+    assert(notice.startsWith("已应用 1 行"), `after apply: ${notice}`);
     const row = (await page.locator("#plan tbody tr", { hasText: node }).textContent()) ?? "";
-    assert(row.includes("applied") && row.includes(`chat:${group}`), `applied row: ${row}`);
+    assert(row.includes("已应用") && row.includes(`chat:${group}`), `applied row: ${row}`);
     await shot(page, "migrations");
     await page.check('#plan input[name="confirm"]');
-    await page.click('#plan button:has-text("Roll back")');
+    await page.click('#plan button:has-text("回滚")');
     await page.waitForSelector(".notice");
     const back = (await page.textContent(".notice")) ?? "";
-    assert(back.startsWith("Rolled back 1 row"), `after rollback: ${back}`);
+    assert(back.startsWith("已回滚 1 行"), `after rollback: ${back}`);
   });
 }

@@ -3,6 +3,11 @@
 // bad or finished chat is refused with nothing changed.
 import { env, exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
+import { translator } from "../../../src/workers/dashboard/i18n/i18n";
+
+/** The page speaks Chinese by default: what it says is read from the catalogue. */
+const t = translator("zh-CN");
+
 import { session } from "../../support/admin-session";
 import { registerChat, sessionAudit } from "../../support/sessions";
 
@@ -52,13 +57,16 @@ describe("backfill on the Sessions page", () => {
     expect(html).toContain('id="backfill"');
     const row = html.slice(html.indexOf(`data-backfill="${failed}"`));
     expect(row.slice(0, row.indexOf("</tr>"))).toContain("露营群");
-    expect(row.slice(0, row.indexOf("</tr>"))).toContain("Restart");
+    expect(row.slice(0, row.indexOf("</tr>"))).toContain(t("backfill.restart"));
     const doneRow = html.slice(html.indexOf(`data-backfill="${done}"`));
-    expect(doneRow.slice(0, doneRow.indexOf("</tr>"))).not.toContain("Restart");
+    expect(doneRow.slice(0, doneRow.indexOf("</tr>"))).not.toContain(t("backfill.restart"));
+    expect(doneRow.slice(0, doneRow.indexOf("</tr>"))).not.toContain("/admin/sessions/backfill/restart");
 
     const restarted = await page("/admin/sessions/backfill/restart", { chat: failed });
     expect(restarted.status).toBe(303);
-    expect(decodeURIComponent(restarted.headers.get("location") ?? "")).toContain("before message_seq 5120");
+    expect(decodeURIComponent(restarted.headers.get("location") ?? "")).toContain(
+      t("backfill.restarted", { chat: failed, cursor: "5120", stored: 40 }),
+    );
     expect(await record(failed)).toEqual({
       status: "running",
       cursor: "5120",
@@ -68,14 +76,17 @@ describe("backfill on the Sessions page", () => {
     });
 
     const again = await page("/admin/sessions/backfill/restart", { chat: failed });
-    expect(decodeURIComponent(again.headers.get("location") ?? "")).toContain("already running");
+    expect(decodeURIComponent(again.headers.get("location") ?? "")).toContain(
+      t("backfill.alreadyRunning", { chat: failed }),
+    );
     expect(await record(failed)).toMatchObject({ restarts: 1 });
 
     const before = await record(done);
     for (const chat of [done, "qq:group:G1", ""]) {
       const refused = await page("/admin/sessions/backfill/restart", { chat });
       expect(refused.status).toBe(400);
-      expect(await refused.text()).toContain("not restarted");
+      const named = chat || t("backfill.noChat");
+      expect(await refused.text()).toContain(t("backfill.notRestarted", { chat: named, reason: "" }));
     }
     expect(await record(done)).toEqual(before);
     const audit = (await sessionAudit("backfill.restart")).filter((r) => r.target === failed);

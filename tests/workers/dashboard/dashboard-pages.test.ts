@@ -2,6 +2,7 @@
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, it } from "vitest";
 import { opsLog } from "../../../src/composition/shared/edge-stores";
+import { translator } from "../../../src/workers/dashboard/i18n/i18n";
 import { session } from "../../support/admin-session";
 import { newMemory, seedMemory, uid } from "../../support/memory";
 
@@ -72,7 +73,7 @@ describe("dashboard pages", () => {
     const location = made.headers.get("location") ?? "";
     expect(location).toMatch(/^\/admin\/migrations\?plan=plan-/);
     const html = await (await page(location.replace(/#.*/, ""))).text();
-    expect(html).toContain("sensitivity-backfill plan");
+    expect(html).toContain(translator("zh-CN")("migrations.planOf", { kind: "sensitivity-backfill" }));
     const id = new URL(location, "https://bot.test").searchParams.get("plan");
     const refused = await page(`/admin/migrations/plans/${id}/apply`, { method: "POST", form: {} });
     expect(refused.status).toBe(400);
@@ -89,7 +90,8 @@ describe("dashboard pages", () => {
       ["/admin/audit", "审计日志"],
       ["/admin/identity", "身份"],
       ["/admin/knowledge", "知识库"],
-      ["/admin/migrations", "Migrations"],
+      ["/admin/migrations", "迁移"],
+      ["/admin/sessions", "对话段"],
     ] as const) {
       const res = await page(path);
       expect(res.status, path).toBe(200);

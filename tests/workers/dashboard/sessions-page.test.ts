@@ -3,6 +3,11 @@
 // exports and forgets through the same operations as the API.
 import { env, exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
+import { translator } from "../../../src/workers/dashboard/i18n/i18n";
+
+/** The page speaks Chinese by default: what it says is read from the catalogue. */
+const t = translator("zh-CN");
+
 import { sessionIdOf } from "../../../src/domain/sessions/session-id";
 import { session } from "../../support/admin-session";
 import { newMemory, seedMemory, uid } from "../../support/memory";
@@ -45,13 +50,13 @@ describe("sessions page", () => {
     const [g, p] = [sessionIdOf(group), sessionIdOf(priv)];
 
     const listed = await (await page("/admin/sessions")).text();
-    expect(listed).toContain("<h1>Sessions</h1>");
+    expect(listed).toContain(`<h1>${t("nav.sessions")}</h1>`);
     expect(listed).toContain(g);
 
     const asked = await page("/admin/sessions/link", { form: { a: g, b: p } });
     expect(asked.status).toBe(400);
     const askedHtml = await asked.text();
-    expect(askedHtml).toContain("Link anyway");
+    expect(askedHtml).toContain(t("sessions.linkAnyway"));
     expect(askedHtml).toContain(`qq:user:U${tag}`);
     expect(await clusterOf(priv)).toBe(p);
 
@@ -66,12 +71,15 @@ describe("sessions page", () => {
     expect(linked.status).toBe(303);
     expect(await clusterOf(priv)).toBe(g);
     const marked = await (await page("/admin/sessions")).text();
-    expect(marked).toContain("⚠ reads the private chat of");
-    expect(marked).toContain(`⚠ read by group ${group}`);
+    const [head, tail] = t("sessions.readsPrivate").split("{label}");
+    expect(marked).toMatch(new RegExp(`${head}[^<]+${tail}`));
+    expect(marked).toContain(t("sessions.readByGroup", { group }));
 
     expect((await page(`/admin/sessions/${p}/unlink`, { form: {} })).status).toBe(303);
     expect(await clusterOf(priv)).toBe(p);
-    expect(await (await page("/admin/sessions")).text()).not.toContain(`⚠ read by group ${group}`);
+    const unlinked = await (await page("/admin/sessions")).text();
+    expect(unlinked).not.toContain(t("sessions.readByGroup", { group }));
+    expect(unlinked).not.toContain('data-risk="private"');
   });
 
   it("renames (refusing a bad alias), exports Markdown and forgets only when the id is typed", async ({
