@@ -80,6 +80,47 @@ function PlanRows(props: { plan: StoredPlan; applied: boolean }) {
   );
 }
 
+/** The latest plans, each a link to its rows. */
+function RecentPlans(props: { plans: readonly StoredPlan[] }) {
+  const t = useT();
+  return (
+    <>
+      <h2>{t("migrations.recent")}</h2>
+      <DataTable
+        headers={[
+          t("migrations.plan"),
+          t("migrations.col.kind"),
+          t("migrations.col.made"),
+          t("migrations.col.by"),
+          t("migrations.col.rows"),
+          t("migrations.col.state"),
+        ]}
+        empty={t("migrations.none")}
+        rows={props.plans.map((x) => (
+          <tr>
+            <td>
+              <a href={`/admin/migrations?plan=${x.id}#plan`}>{x.id}</a>
+            </td>
+            <td>{x.kind}</td>
+            <td>{formatTime(x.createdAt)}</td>
+            <td>{x.createdBy}</td>
+            <td>{x.plan.entries.length}</td>
+            <td>
+              {t(
+                x.plan.applied
+                  ? x.plan.applied.rolledBack
+                    ? "migrations.rolledBack"
+                    : "migrations.applied"
+                  : "migrations.planned",
+              )}
+            </td>
+          </tr>
+        ))}
+      />
+    </>
+  );
+}
+
 export function MigrationsPage(props: {
   plans: readonly StoredPlan[];
   plan: StoredPlan | null;
@@ -162,38 +203,7 @@ export function MigrationsPage(props: {
         </section>
       )}
 
-      <h2>{t("migrations.recent")}</h2>
-      <DataTable
-        headers={[
-          t("migrations.plan"),
-          t("migrations.col.kind"),
-          t("migrations.col.made"),
-          t("migrations.col.by"),
-          t("migrations.col.rows"),
-          t("migrations.col.state"),
-        ]}
-        empty={t("migrations.none")}
-        rows={props.plans.map((x) => (
-          <tr>
-            <td>
-              <a href={`/admin/migrations?plan=${x.id}#plan`}>{x.id}</a>
-            </td>
-            <td>{x.kind}</td>
-            <td>{formatTime(x.createdAt)}</td>
-            <td>{x.createdBy}</td>
-            <td>{x.plan.entries.length}</td>
-            <td>
-              {t(
-                x.plan.applied
-                  ? x.plan.applied.rolledBack
-                    ? "migrations.rolledBack"
-                    : "migrations.applied"
-                  : "migrations.planned",
-              )}
-            </td>
-          </tr>
-        ))}
-      />
+      <RecentPlans plans={props.plans} />
     </>
   );
 }
