@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { CliError } from "../lib/args.mjs";
 import { readDevVars, root } from "../lib/dev-vars.mjs";
+import { t } from "./i18n/lang.mjs";
 
 export const LOCAL_URL = "http://localhost:8787";
 
@@ -36,21 +37,17 @@ export function target(options, env = process.env) {
   try {
     url = new URL(raw);
   } catch {
-    throw new CliError(`--url '${raw}' is not a URL (expected e.g. https://akasha.example.workers.dev)`);
+    throw new CliError(t("api.badUrl", { url: raw }));
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
-    throw new CliError(`--url '${raw}' must be http:// or https://`);
+    throw new CliError(t("api.badScheme", { url: raw }));
   const token = options.token ?? env.AKASHA_ADMIN_TOKEN ?? (isLocalUrl(raw) ? devToken() : undefined);
-  if (!token)
-    throw new CliError(`no admin token for ${raw}: set AKASHA_ADMIN_TOKEN (or pass --token <ADMIN_TOKEN>)`);
+  if (!token) throw new CliError(t("api.noToken", { url: raw }));
   // Behind Cloudflare Access the edge wants a service token before the request reaches the
   // Worker (which then still checks the bearer token). Both halves or neither.
   const id = env.CF_ACCESS_CLIENT_ID;
   const secret = env.CF_ACCESS_CLIENT_SECRET;
-  if (Boolean(id) !== Boolean(secret))
-    throw new CliError(
-      "set both CF_ACCESS_CLIENT_ID and CF_ACCESS_CLIENT_SECRET (an Access service token), or neither",
-    );
+  if (Boolean(id) !== Boolean(secret)) throw new CliError(t("api.accessPair"));
   const access = id ? { "cf-access-client-id": String(id), "cf-access-client-secret": String(secret) } : {};
   return { base: raw, token: String(token), access };
 }
@@ -79,8 +76,9 @@ export function client(options, { fetch: doFetch = fetch, env = process.env } = 
     try {
       res = await doFetch(`${base}${route.startsWith("/healthz") ? "" : "/api"}${route}`, init);
     } catch (e) {
+      const cause = e.cause?.code ?? e.message;
       throw new CliError(
-        `cannot reach ${base} (${e.cause?.code ?? e.message})${isLocalUrl(base) ? "; is the Worker running (npm start)?" : ""}`,
+        `${t("api.unreachable", { url: base, cause })}${isLocalUrl(base) ? t("api.unreachableLocal") : ""}`,
         1,
       );
     }
@@ -91,15 +89,12 @@ export function client(options, { fetch: doFetch = fetch, env = process.env } = 
     } catch {
       json = { raw: text };
     }
-    if (res.status === 401)
-      throw new CliError(`unauthorized at ${base}: set AKASHA_ADMIN_TOKEN to the Worker's ADMIN_TOKEN`, 1);
+    if (res.status === 401) throw new CliError(t("api.unauthorized", { url: base }), 1);
     // The admin door's throttle counts the CLI's wrong tokens with the login form's (admin-door.ts).
     if (res.status === 429) {
       const wait = res.headers.get("retry-after") ?? json.retryAfterSeconds ?? "?";
-      throw new CliError(
-        `${json.reason ?? `管理口令错误次数过多，请 ${wait} 秒后再试。`} (HTTP 429 at ${base}, Retry-After: ${wait} s)`,
-        1,
-      );
+      const reason = json.reason ?? t("api.throttled", { wait });
+      throw new CliError(t("api.throttledAt", { reason, url: base, wait }), 1);
     }
     return { status: res.status, ok: res.ok, json };
   }

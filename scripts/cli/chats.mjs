@@ -2,22 +2,23 @@
 import { command as define, withApiOptions } from "../lib/args.mjs";
 import { client } from "./admin-api.mjs";
 import { output, table, time } from "./format.mjs";
+import { t } from "./i18n/lang.mjs";
 
 export const renderChats = ({ chats }) =>
   table(
     chats,
     [
-      { title: "chat", value: (c) => c.chatKey },
-      { title: "type", value: (c) => c.targetType },
-      { title: "stored", value: (c) => (c.followed ? "yes" : "no") },
-      { title: "last seen", value: (c) => time(c.lastSeen) },
-      { title: "title", value: (c) => c.title ?? "" },
+      { title: t("chats.col.chat"), value: (c) => c.chatKey },
+      { title: t("chats.col.type"), value: (c) => c.targetType },
+      { title: t("chats.col.stored"), value: (c) => t(c.followed ? "chats.yes" : "chats.no") },
+      { title: t("chats.col.lastSeen"), value: (c) => time(c.lastSeen) },
+      { title: t("chats.col.title"), value: (c) => c.title ?? "" },
     ],
-    { empty: "No chats yet." },
+    { empty: t("chats.none") },
   );
 
 export function command(name = "chats") {
-  return withApiOptions(
-    define(name).description("the chat registry: key, type, stored or not, last seen"),
-  ).action(async (options) => output(options, await client(options).call("GET", "/chats"), renderChats));
+  return withApiOptions(define(name).description(t("chats.desc"))).action(async (options) =>
+    output(options, await client(options).call("GET", "/chats"), renderChats),
+  );
 }

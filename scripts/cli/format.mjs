@@ -1,5 +1,6 @@
 // Text output of the CLI: aligned tables, times, clipped text. Pure functions, tested by
 // tests/cli/cli.test.mjs; `--json` bypasses them and prints the API's data as it came.
+import { t } from "./i18n/lang.mjs";
 
 /** Width of a string in a terminal: CJK and full-width characters take two columns. */
 export function width(text) {
@@ -49,7 +50,7 @@ export function time(ms) {
  * An aligned table. `columns`: [{ title, value: (row) => string|number, right? }]. Numbers
  * align right by default.
  */
-export function table(rows, columns, { empty = "(none)" } = {}) {
+export function table(rows, columns, { empty = t("format.none") } = {}) {
   if (rows.length === 0) return empty;
   const cells = rows.map((r) => columns.map((c) => String(c.value(r) ?? "")));
   const widths = columns.map((c, i) => Math.max(width(c.title), ...cells.map((row) => width(row[i]))));
@@ -78,9 +79,9 @@ export function bytes(n) {
 
 /** `123,456 / 400,000 tokens (30.9 %)`, or `… (no cap)`. */
 export function againstCap(used, cap) {
-  if (cap === null || cap === undefined) return `${tokens(used)} tokens (no cap)`;
+  if (cap === null || cap === undefined) return t("format.noCap", { used: tokens(used) });
   const share = cap > 0 ? ` (${((used / cap) * 100).toFixed(1)} %)` : "";
-  return `${tokens(used)} / ${tokens(cap)} tokens${share}${used >= cap ? " — CAPPED" : ""}`;
+  return `${tokens(used)} / ${tokens(cap)} tokens${share}${used >= cap ? t("format.capped") : ""}`;
 }
 
 /** Prints `data` as JSON with --json, else the text `render` makes of it. */

@@ -4,6 +4,7 @@
 import { CliError, command as define, withApiOptions } from "../lib/args.mjs";
 import { client } from "./admin-api.mjs";
 import { output } from "./format.mjs";
+import { t } from "./i18n/lang.mjs";
 
 const SEGMENT = /^[^\s.]{1,128}$/;
 
@@ -18,8 +19,7 @@ function at(root, path) {
 
 function parsePath(raw) {
   const segments = String(raw).split(".");
-  if (!segments.every((s) => SEGMENT.test(s)))
-    throw new CliError(`'${raw}' 不是设置路径（例如 memory.dreaming.enabled）`);
+  if (!segments.every((s) => SEGMENT.test(s))) throw new CliError(t("settings.badPath", { path: raw }));
   return segments;
 }
 
@@ -36,44 +36,48 @@ export function renderGet(view, pathText) {
   if (!pathText) return JSON.stringify(view.effective, null, 2);
   const path = parsePath(pathText);
   const found = at(view.effective, path);
-  if (!found.found) throw new CliError(`没有设置 ${pathText}`);
+  if (!found.found) throw new CliError(t("settings.noSuch", { path: pathText }));
   const source = at(view.stored ?? {}, path).found
-    ? "存储层"
+    ? t("settings.source.stored")
     : at(view.var ?? {}, path).found
       ? "AKASHA_CONFIG"
-      : "默认值";
-  return `${pathText} = ${JSON.stringify(found.value, null, 2)}（来自${source}）`;
+      : t("settings.source.defaults");
+  return t("settings.value", { path: pathText, value: JSON.stringify(found.value, null, 2), source });
 }
 
 export function renderSet(r) {
-  if (!r.changed) return `${r.path} 已经是 ${JSON.stringify(r.after)}，什么都没有改变。`;
-  return `${r.path}：${JSON.stringify(r.before)} → ${JSON.stringify(r.after)}（已保存并记入审计日志，约 10 秒内生效）。`;
+  if (!r.changed) return t("settings.unchanged", { path: r.path, value: JSON.stringify(r.after) });
+  const [before, after] = [JSON.stringify(r.before), JSON.stringify(r.after)];
+  return t("settings.changed", { path: r.path, before, after });
 }
 
 export function command(name = "settings") {
-  const root = define(name).description("行为设置：get、set、unset（整体校验、审计）");
+  const root = define(name).description(t("summary.settings"));
   root.addCommand(
-    withApiOptions(define("get").argument("[path]", "点分路径；省略则打印全部生效设置")).action(
-      async (path, o) => {
-        if (path) parsePath(path);
-        const view = await client(o).call("GET", "/settings");
-        if (o.json) output(o, path ? { path, ...at(view.effective, parsePath(path)) } : view);
-        else console.log(renderGet(view, path));
-      },
-    ),
+    withApiOptions(
+      define("get").description(t("settings.desc.get")).argument("[path]", t("settings.arg.pathOrAll")),
+    ).action(async (path, o) => {
+      if (path) parsePath(path);
+      const view = await client(o).call("GET", "/settings");
+      if (o.json) output(o, path ? { path, ...at(view.effective, parsePath(path)) } : view);
+      else console.log(renderGet(view, path));
+    }),
   );
   root.addCommand(
     withApiOptions(
       define("set")
-        .argument("<path>", "点分路径，如 retention.groupDays")
-        .argument("<value>", 'JSON 值（true、30、["qq:group:1"]）；不是 JSON 时按文本'),
+        .description(t("settings.desc.set"))
+        .argument("<path>", t("settings.arg.path"))
+        .argument("<value>", t("settings.arg.value")),
     ).action(async (path, value, o) => {
       parsePath(path);
       output(o, await client(o).call("PATCH", "/settings", { path, value: parseValue(value) }), renderSet);
     }),
   );
   root.addCommand(
-    withApiOptions(define("unset").argument("<path>", "点分路径")).action(async (path, o) => {
+    withApiOptions(
+      define("unset").description(t("settings.desc.unset")).argument("<path>", t("settings.arg.pathShort")),
+    ).action(async (path, o) => {
       parsePath(path);
       output(o, await client(o).call("PATCH", "/settings", { path, unset: true }), renderSet);
     }),

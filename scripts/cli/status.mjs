@@ -2,6 +2,7 @@
 import { command as define, withApiOptions } from "../lib/args.mjs";
 import { client } from "./admin-api.mjs";
 import { againstCap, bytes, output } from "./format.mjs";
+import { t } from "./i18n/lang.mjs";
 
 /** An embedding model as the API reports it ({ id, version, dims }) → `local-hash@1-512, 512 dims`. */
 export function modelName(model) {
@@ -9,34 +10,42 @@ export function modelName(model) {
   if (model === null || typeof model !== "object") return "?";
   const id = typeof model.id === "string" ? model.id : typeof model.model === "string" ? model.model : "?";
   const version = typeof model.version === "string" ? `@${model.version}` : "";
-  return `${id}${version}${typeof model.dims === "number" ? `, ${model.dims} dims` : ""}`;
+  return `${id}${version}${typeof model.dims === "number" ? `, ${t("status.dims", { dims: model.dims })}` : ""}`;
 }
 
 export function renderStatus(s) {
   const st = s.stats;
   const active = st.memoryByKind.filter((m) => m.status === "active").reduce((n, m) => n + m.items, 0);
+  const state = t(s.healthy ? "status.up" : "status.down");
+  const { chats, messages, kbNodes, auditRows: audit } = st;
   const lines = [
-    `${s.url}: ${s.healthy ? "up" : "DOWN"} (healthz ${s.healthzMs} ms)`,
-    `chats ${st.chats}, messages ${st.messages}, active memory items ${active}, knowledge nodes ${st.kbNodes}, audit entries ${st.auditRows}, D1 ${bytes(st.databaseBytes)}`,
+    t("status.health", { url: s.url, state, ms: s.healthzMs }),
+    t("status.counts", { chats, messages, memory: active, kbNodes, audit, bytes: bytes(st.databaseBytes) }),
   ];
   if (s.spend)
     lines.push(
-      `spend today ${s.spend.day} (${s.spend.timeZone}): ${againstCap(s.spend.global.tokens, s.spend.globalDailyTokens)}; ${s.spend.chats.filter((c) => c.capped).length} chat(s) at their cap`,
+      t("status.spend", {
+        day: s.spend.day,
+        zone: s.spend.timeZone,
+        used: againstCap(s.spend.global.tokens, s.spend.globalDailyTokens),
+        capped: s.spend.chats.filter((c) => c.capped).length,
+      }),
     );
-  for (const m of s.embeddings?.models ?? [])
+  for (const m of s.embeddings?.models ?? []) {
+    const counts = Object.entries(m)
+      .filter(([k, v]) => typeof v === "number" && !["dims"].includes(k))
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ");
+    const read = m.read ? t("status.read") : "";
     lines.push(
-      `embeddings ${m.key} (${modelName(m.model)}, ${m.index}${m.read ? ", read" : ""}): ${Object.entries(m)
-        .filter(([k, v]) => typeof v === "number" && !["dims"].includes(k))
-        .map(([k, v]) => `${k} ${v}`)
-        .join(", ")}`,
+      t("status.embeddings", { key: m.key, model: modelName(m.model), index: m.index, read, counts }),
     );
+  }
   return lines.join("\n");
 }
 
 export function command(name = "status") {
-  return withApiOptions(
-    define(name).description("health, counts, today's spend and the embeddings cache"),
-  ).action(async (o) => {
+  return withApiOptions(define(name).description(t("status.desc"))).action(async (o) => {
     const api = client(o);
     const t0 = performance.now();
     const health = await api.request("GET", "/healthz");

@@ -3,57 +3,66 @@
 import { command as define, integer, withApiOptions } from "../lib/args.mjs";
 import { client, query } from "./admin-api.mjs";
 import { againstCap, clip, output, table, tokens } from "./format.mjs";
+import { t } from "./i18n/lang.mjs";
 
-const usageColumns = [
-  { title: "model", value: (r) => r.model },
-  { title: "calls", value: (r) => r.calls },
-  { title: "errors", value: (r) => r.errors },
-  { title: "prompt", value: (r) => tokens(r.promptTokens), right: true },
-  { title: "completion", value: (r) => tokens(r.completionTokens), right: true },
-  { title: "avg ms", value: (r) => r.avgLatencyMs ?? 0 },
+/** Built when a table is drawn, so the titles are in the language of that run. */
+const usageColumns = () => [
+  { title: t("usage.col.model"), value: (r) => r.model },
+  { title: t("usage.col.calls"), value: (r) => r.calls },
+  { title: t("usage.col.errors"), value: (r) => r.errors },
+  { title: t("usage.col.prompt"), value: (r) => tokens(r.promptTokens), right: true },
+  { title: t("usage.col.completion"), value: (r) => tokens(r.completionTokens), right: true },
+  { title: t("usage.col.avgMs"), value: (r) => r.avgLatencyMs ?? 0 },
 ];
 
 export function renderSpend(spend) {
-  if (!spend) return "spend caps: not reported by this Worker";
+  if (!spend) return t("usage.notReported");
+  const used = againstCap(spend.global.tokens, spend.globalDailyTokens);
+  const cap =
+    spend.chatDailyTokens === null
+      ? t("usage.noCap")
+      : t("usage.capTokens", { n: tokens(spend.chatDailyTokens) });
   const lines = [
-    `today ${spend.day} (${spend.timeZone}): ${againstCap(spend.global.tokens, spend.globalDailyTokens)} over all chats`,
-    `per-chat cap: ${spend.chatDailyTokens === null ? "none" : `${tokens(spend.chatDailyTokens)} tokens`}`,
+    t("usage.today", { day: spend.day, zone: spend.timeZone, used }),
+    t("usage.perChatCap", { cap }),
   ];
   if (spend.chats.length > 0)
     lines.push(
       table(spend.chats, [
-        { title: "chat today", value: (c) => clip(c.chatKey, 40) },
-        { title: "calls", value: (c) => c.calls },
-        { title: "tokens", value: (c) => againstCap(c.tokens, c.cap) },
+        { title: t("usage.col.chatToday"), value: (c) => clip(c.chatKey, 40) },
+        { title: t("usage.col.calls"), value: (c) => c.calls },
+        { title: t("usage.col.tokens"), value: (c) => againstCap(c.tokens, c.cap) },
       ]),
     );
   return lines.join("\n");
 }
 
 export function renderUsage(u, days) {
+  const empty = { empty: t("usage.none") };
+  const columns = usageColumns();
+  const day = { title: t("usage.col.day"), value: (r) => r.day };
+  const chat = { title: t("usage.col.chat"), value: (r) => clip(r.chatKey ?? "—", 36) };
   return [
-    `Spend`,
+    t("usage.spend"),
     renderSpend(u.spend),
     "",
-    `Last ${days} day(s), per model`,
-    table(u.total, usageColumns, { empty: "No model calls." }),
+    t("usage.window", { days }),
+    table(u.total, columns, empty),
     "",
-    "Per day",
-    table(u.byDay, [{ title: "day", value: (r) => r.day }, ...usageColumns], { empty: "No model calls." }),
+    t("usage.perDay"),
+    table(u.byDay, [day, ...columns], empty),
     "",
-    "Per chat",
-    table(u.byChat, [{ title: "chat", value: (r) => clip(r.chatKey ?? "—", 36) }, ...usageColumns], {
-      empty: "No model calls.",
-    }),
+    t("usage.perChat"),
+    table(u.byChat, [chat, ...columns], empty),
   ].join("\n");
 }
 
 export function command(name = "usage") {
   return withApiOptions(
     define(name)
-      .description("model usage per model, day and chat; today's spend against the caps")
-      .option("--days <n>", "window in days, ending today (1–366)", integer(1, 366), 30)
-      .option("--chat <chat>", "one chat only"),
+      .description(t("usage.desc"))
+      .option("--days <n>", t("usage.opt.days"), integer(1, 366), 30)
+      .option("--chat <chat>", t("usage.opt.chat")),
   ).action(async (o) => {
     const u = await client(o).call("GET", `/usage${query({ days: o.days, chat: o.chat })}`);
     output(o, u, (x) => renderUsage(x, o.days));

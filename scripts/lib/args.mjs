@@ -3,6 +3,7 @@
 // argument, a value that does not parse) exit with code 2 and commander's message; failures
 // of the work itself exit with 1, refusals of bad input with 2 (CliError).
 import { Command, InvalidArgumentError, Option } from "commander";
+import { t } from "../cli/i18n/lang.mjs";
 
 export { Command, Option };
 
@@ -19,16 +20,16 @@ export class CliError extends Error {
 export function command(name) {
   return new Command(name)
     .exitOverride()
-    .showHelpAfterError("(add --help for usage)")
+    .showHelpAfterError(t("args.helpAfterError"))
     .allowExcessArguments(false);
 }
 
 /** Option value parser: an integer within [min, max]. */
 export function integer(min, max) {
   return (raw) => {
-    if (!/^-?[0-9]+$/.test(raw)) throw new InvalidArgumentError(`must be an integer`);
+    if (!/^-?[0-9]+$/.test(raw)) throw new InvalidArgumentError(t("args.integer"));
     const n = Number(raw);
-    if (n < min || n > max) throw new InvalidArgumentError(`must be between ${min} and ${max}`);
+    if (n < min || n > max) throw new InvalidArgumentError(t("args.between", { min, max }));
     return n;
   };
 }
@@ -37,8 +38,8 @@ export function integer(min, max) {
 export function number(min, max) {
   return (raw) => {
     const n = Number(raw);
-    if (raw.trim() === "" || !Number.isFinite(n)) throw new InvalidArgumentError("must be a number");
-    if (n < min || n > max) throw new InvalidArgumentError(`must be between ${min} and ${max}`);
+    if (raw.trim() === "" || !Number.isFinite(n)) throw new InvalidArgumentError(t("args.number"));
+    if (n < min || n > max) throw new InvalidArgumentError(t("args.between", { min, max }));
     return n;
   };
 }
@@ -48,9 +49,7 @@ export const collect = (value, previous = []) => [...previous, value];
 
 /** The options of every command that talks to a Worker's admin API. */
 export function withApiOptions(cmd, { json = true } = {}) {
-  cmd
-    .option("--url <url>", "the Worker's URL (AKASHA_URL; default the local http://localhost:8787)")
-    .option("--token <token>", "admin token (prefer AKASHA_ADMIN_TOKEN in the environment)");
-  if (json) cmd.option("--json", "print JSON for scripts instead of text");
+  cmd.option("--url <url>", t("opt.url")).option("--token <token>", t("opt.token"));
+  if (json) cmd.option("--json", t("opt.json"));
   return cmd;
 }

@@ -117,7 +117,7 @@ describe("the CLI against a local Worker", () => {
       env: { ...process.env, AKASHA_URL: base, AKASHA_ADMIN_TOKEN: "wrong" },
     });
     assert.equal(r.status, 1);
-    assert.match(r.stderr, /unauthorized/);
+    assert.match(r.stderr, /不认这个管理口令：请把 AKASHA_ADMIN_TOKEN 设为该 Worker 的 ADMIN_TOKEN/);
   });
 
   it("backup copies the local database file under a timestamped name", () => {

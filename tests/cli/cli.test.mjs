@@ -101,15 +101,15 @@ describe("parsing and refusals", () => {
     assert.equal((await api(["messages", "qq:group:G", "--limit", "0"])).code, 2);
     const r = await api(["memory", "edit", "m_1", "--importance", "2"]);
     assert.equal(r.code, 2);
-    assert.match(r.err, /between 0 and 1/);
+    assert.match(r.err, /必须在 0 到 1 之间/);
   });
 
   it("a remote URL needs a token from the environment; a bad URL is refused", async () => {
     const r = await cli(["chats", "--url", "https://akasha.example.workers.dev"], { AKASHA_ADMIN_TOKEN: "" });
     assert.equal(r.code, 2);
-    assert.match(r.err, /set AKASHA_ADMIN_TOKEN/);
+    assert.match(r.err, /请设置环境变量 AKASHA_ADMIN_TOKEN（或加 --token <ADMIN_TOKEN>）/);
     assert.equal((await cli(["chats", "--url", "not a url"])).code, 2);
-    assert.throws(() => target({ url: "ftp://x" }, {}), /must be http/);
+    assert.throws(() => target({ url: "ftp://x" }, {}), /必须以 http:\/\/ 或 https:\/\/ 开头/);
     assert.equal(target({}, { AKASHA_ADMIN_TOKEN: "t" }).base, "http://localhost:8787");
     assert.deepEqual(
       target(
@@ -121,7 +121,7 @@ describe("parsing and refusals", () => {
     assert.deepEqual(target({}, { AKASHA_ADMIN_TOKEN: "t" }).access, {});
     assert.throws(
       () => target({}, { AKASHA_ADMIN_TOKEN: "t", CF_ACCESS_CLIENT_ID: "id.access" }),
-      /both CF_ACCESS_CLIENT_ID/,
+      /CF_ACCESS_CLIENT_ID 和 CF_ACCESS_CLIENT_SECRET（Access 服务令牌）要么都设置/,
     );
   });
 
@@ -255,7 +255,7 @@ describe("requests and answers", () => {
     const r = await api(["chats"]);
     assert.equal(r.code, 1);
     assert.match(r.err, /^akasha chats: 管理口令错误次数过多，请 321 秒后再试。/m);
-    assert.match(r.err, /HTTP 429 at http:\/\/127\.0\.0\.1:\d+, Retry-After: 321 s/);
+    assert.match(r.err, /http:\/\/127\.0\.0\.1:\d+ 返回 HTTP 429，Retry-After: 321 秒/);
   });
 
   it("memory list passes its filters as the query", async () => {
@@ -394,8 +394,8 @@ describe("requests and answers", () => {
     const r = await api(["usage", "--days", "7"]);
     assert.equal(r.code, 0);
     assert.deepEqual(seen.at(-1).query, { days: "7" });
-    assert.match(r.out, /today 2026-12-01 \(Asia\/Shanghai\): 150 tokens \(no cap\) over all chats/);
-    assert.match(r.out, /qq:group:G +2 +150 \/ 100 tokens \(150\.0 %\) — CAPPED/);
+    assert.match(r.out, /今天 2026-12-01（Asia\/Shanghai）：所有会话合计 150 tokens（不设上限）/);
+    assert.match(r.out, /qq:group:G +2 +150 \/ 100 tokens \(150\.0 %\) — 已达上限/);
   });
 });
 
@@ -449,8 +449,8 @@ describe("formatting", () => {
 
   it("says how close a cap is", () => {
     assert.equal(againstCap(50, 200), "50 / 200 tokens (25.0 %)");
-    assert.equal(againstCap(200, 200), "200 / 200 tokens (100.0 %) — CAPPED");
-    assert.match(renderSpend(null), /not reported/);
+    assert.equal(againstCap(200, 200), "200 / 200 tokens (100.0 %) — 已达上限");
+    assert.match(renderSpend(null), /没有报告/);
   });
 
   it("problem() answers become one line", () => {

@@ -288,7 +288,7 @@ describe("status", () => {
     assert.doesNotMatch(text, /object Object/);
     assert.match(
       text,
-      /embeddings local \(local-hash@1-512, 512 dims, brute-force \(D1\), read\): vectors 5, missing 0/,
+      /向量嵌入 local（local-hash@1-512, 512 维，brute-force \(D1\)，读取中）：vectors 5, missing 0/,
     );
   });
 });

@@ -1,0 +1,161 @@
+// The CLI's one catalogue (scripts/cli/i18n): both languages complete with the same
+// placeholders, every t("…") in the CLI's code names a key, Chinese by default, English with
+// --lang en or AKASHA_LANG=en, and --json the same bytes in either language.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { COMMANDS, main } from "../../scripts/akasha.mjs";
+import { en } from "../../scripts/cli/i18n/messages-en.mjs";
+import { zhCN } from "../../scripts/cli/i18n/messages-zh.mjs";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const placeholders = (m) => [...m.matchAll(/\{(\w+)\}/g)].map((x) => x[1]).sort();
+
+/** The keys the code asks for: t("key"), t(`prefix.${…}`) as a prefix, t(cond ? "a" : "b"). */
+function keysUsed(code) {
+  const exact = new Set();
+  const prefixes = new Set();
+  for (const call of code.matchAll(/\bt\(([^()]*?(?:\([^()]*\)[^()]*?)*)(?:,|\))/g)) {
+    const arg = call[1];
+    for (const m of arg.matchAll(/"([\w.-]+)"/g)) if (/^[\w-]+\.[\w.-]+$/.test(m[1])) exact.add(m[1]);
+    for (const m of arg.matchAll(/`([\w.-]*)\$\{/g)) prefixes.add(m[1]);
+  }
+  return { exact: [...exact], prefixes: [...prefixes] };
+}
+
+function cliSources() {
+  const dir = path.join(root, "scripts/cli");
+  const files = readdirSync(dir, { recursive: true })
+    .filter((f) => f.endsWith(".mjs") && !f.startsWith("i18n"))
+    .map((f) => path.join(dir, f));
+  return [path.join(root, "scripts/akasha.mjs"), path.join(root, "scripts/lib/args.mjs"), ...files];
+}
+
+async function cli(argv, env = {}) {
+  const saved = {
+    log: console.log,
+    error: console.error,
+    write: process.stderr.write,
+    env: { ...process.env },
+  };
+  let out = "";
+  let err = "";
+  console.log = (...a) => (out += `${a.join(" ")}\n`);
+  console.error = (...a) => (err += `${a.join(" ")}\n`);
+  process.stderr.write = (chunk) => {
+    err += String(chunk);
+    return true;
+  };
+  delete process.env.AKASHA_LANG;
+  Object.assign(process.env, env);
+  try {
+    return { code: await main(argv), out, err };
+  } finally {
+    console.log = saved.log;
+    console.error = saved.error;
+    process.stderr.write = saved.write;
+    process.env = saved.env;
+    process.exitCode = undefined;
+  }
+}
+
+describe("the CLI catalogue", () => {
+  it("has every key in both languages, with the same placeholders and no empty message", () => {
+    assert.deepEqual(Object.keys(en).sort(), Object.keys(zhCN).sort());
+    for (const key of Object.keys(zhCN)) {
+      assert.ok(zhCN[key].trim() && en[key].trim(), `${key} is empty`);
+      assert.deepEqual(placeholders(en[key]), placeholders(zhCN[key]), `${key}: placeholders differ`);
+    }
+  });
+
+  it("holds every key the CLI's code asks for", () => {
+    const missing = [];
+    for (const file of cliSources()) {
+      const { exact, prefixes } = keysUsed(readFileSync(file, "utf8"));
+      for (const key of exact) if (!(key in zhCN)) missing.push(`${path.relative(root, file)}: ${key}`);
+      for (const prefix of prefixes)
+        if (!Object.keys(zhCN).some((k) => k.startsWith(prefix)))
+          missing.push(`${path.relative(root, file)}: ${prefix}…`);
+    }
+    for (const name of Object.keys(COMMANDS))
+      if (!(`summary.${name}` in zhCN)) missing.push(`akasha.mjs: summary.${name}`);
+    assert.deepEqual(missing, []);
+  });
+
+  it("the key scan sees a call's keys (the control)", () => {
+    const { exact, prefixes } = keysUsed('t("a.b"); t(ok ? "c.d" : "e.f", { x }); t(`summary.${name}`)');
+    assert.deepEqual(exact.sort(), ["a.b", "c.d", "e.f"]);
+    assert.deepEqual(prefixes, ["summary."]);
+  });
+});
+
+describe("the CLI's language", () => {
+  const seen = [];
+  const server = createServer((req, res) => {
+    seen.push(req.url);
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ groups: ["qq:group:G1"] }));
+  });
+  let url;
+  before(async () => {
+    await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${server.address().port}`;
+  });
+  after(() => server.close());
+
+  it("speaks Chinese by default and English with --lang en or AKASHA_LANG=en", async () => {
+    const zh = await cli(["follow", "list", "--url", url, "--token", "t"]);
+    assert.equal(
+      zh.out.trim(),
+      `${zhCN["follow.list"].replace("{count}", "1").replace("{lines}", "  qq:group:G1")}`,
+    );
+    const flag = await cli(["follow", "list", "--url", url, "--token", "t", "--lang", "en"]);
+    assert.equal(flag.out.trim(), "Followed groups (1):\n  qq:group:G1");
+    const envEn = await cli(["follow", "list", "--url", url, "--token", "t"], { AKASHA_LANG: "en" });
+    assert.equal(envEn.out, flag.out);
+    // The flag wins over the environment, in either direction.
+    const back = await cli(["follow", "list", "--url", url, "--token", "t", "--lang=zh-CN"], {
+      AKASHA_LANG: "en",
+    });
+    assert.equal(back.out, zh.out);
+  });
+
+  it("--json is the same in both languages", async () => {
+    const zh = await cli(["follow", "list", "--url", url, "--token", "t", "--json"]);
+    const enJson = await cli(["follow", "list", "--url", url, "--token", "t", "--json", "--lang", "en"]);
+    assert.equal(zh.out, enJson.out);
+    assert.deepEqual(JSON.parse(zh.out), { groups: ["qq:group:G1"] });
+  });
+
+  it("an unreachable Worker says so in Chinese with the command that fixes it", async () => {
+    const dead = "http://127.0.0.1:9";
+    const zh = await cli(["chats", "--url", dead, "--token", "t"]);
+    assert.equal(zh.code, 1);
+    assert.match(
+      zh.err,
+      /^akasha chats: 连不上 http:\/\/127\.0\.0\.1:9（.+）；Worker 在运行吗？请先运行 npm start$/m,
+    );
+    const enErr = await cli(["chats", "--url", dead, "--token", "t", "--lang", "en"]);
+    assert.match(enErr.err, /cannot reach http:\/\/127\.0\.0\.1:9 .*is the Worker running \(npm start\)\?/);
+    assert.doesNotMatch(zh.err, /cannot reach/);
+  });
+
+  it("the help speaks the chosen language", () => {
+    // commander prints help straight to stdout: run the CLI as the owner does.
+    const help = (...extra) =>
+      spawnSync(process.execPath, [path.join(root, "scripts/akasha.mjs"), "follow", "--help", ...extra], {
+        encoding: "utf8",
+        env: { ...process.env, AKASHA_LANG: "" },
+      }).stdout;
+    const zh = help();
+    assert.ok(zh.includes(zhCN["follow.desc.list"]) && !zh.includes(en["follow.desc.list"]), zh);
+    const english = help("--lang", "en");
+    assert.ok(
+      english.includes(en["follow.desc.list"]) && !english.includes(zhCN["follow.desc.list"]),
+      english,
+    );
+  });
+});
