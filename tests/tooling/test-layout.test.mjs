@@ -42,7 +42,7 @@ const isTest = (file) => /\.test\.m?tsx?$|\.test\.mjs$/.test(file);
  * What breaks the layout. `tree` has the test tree's files and folders (paths below tests/), the
  * folders of src/ and of scripts/ (paths below each), and the line count of each test file.
  */
-export function layoutProblems({ testFiles, testFolders, srcFolders, scriptFolders, lines = {} }) {
+function layoutProblems({ testFiles, testFolders, srcFolders, scriptFolders, lines = {} }) {
   const problems = [];
   const src = new Set(srcFolders);
   const scripts = new Set(scriptFolders);
@@ -53,7 +53,8 @@ export function layoutProblems({ testFiles, testFolders, srcFolders, scriptFolde
     else if (MIRRORS.includes(top) && !src.has(folder)) problems.push(`tests/${folder}: no src/${folder}`);
     else if (SCRIPT_MIRRORS.includes(top) && !scripts.has(folder))
       problems.push(`tests/${folder}: no scripts/${folder}`);
-    else if (CROSS_CUTTING.includes(top) && rest.length > 0) problems.push(`tests/${folder}: keep ${top}/ flat`);
+    else if (CROSS_CUTTING.includes(top) && rest.length > 0)
+      problems.push(`tests/${folder}: keep ${top}/ flat`);
   }
   for (const file of testFiles.filter(isTest)) {
     const [top, ...rest] = file.split("/");
@@ -74,11 +75,13 @@ export function layoutProblems({ testFiles, testFolders, srcFolders, scriptFolde
 function walk(base) {
   const files = readdirSync(path.join(root, base), { recursive: true, withFileTypes: true })
     .filter((d) => d.isFile())
-    .map((d) => path.relative(path.join(root, base), path.join(d.parentPath, d.name)).replaceAll(path.sep, "/"));
+    .map((d) =>
+      path.relative(path.join(root, base), path.join(d.parentPath, d.name)).replaceAll(path.sep, "/"),
+    );
   const folders = new Set();
   for (const file of files) {
     const parts = file.split("/").slice(0, -1);
-    parts.forEach((_, i) => folders.add(parts.slice(0, i + 1).join("/")));
+    for (let i = 1; i <= parts.length; i++) folders.add(parts.slice(0, i).join("/"));
   }
   return { files, folders: [...folders] };
 }
@@ -86,9 +89,13 @@ function walk(base) {
 test("tests/ mirrors src/ and scripts/, every src/ folder has its tests, no test file is long", () => {
   const tests = walk("tests");
   const testFiles = tests.files.filter((f) => !f.startsWith("fixtures/"));
-  const testFolders = tests.folders.filter((f) => !f.startsWith("fixtures/") && !f.startsWith("tooling/fixtures"));
+  const testFolders = tests.folders.filter(
+    (f) => !f.startsWith("fixtures/") && !f.startsWith("tooling/fixtures"),
+  );
   const lines = Object.fromEntries(
-    testFiles.filter(isTest).map((f) => [f, readFileSync(path.join(root, "tests", f), "utf8").split("\n").length - 1]),
+    testFiles
+      .filter(isTest)
+      .map((f) => [f, readFileSync(path.join(root, "tests", f), "utf8").split("\n").length - 1]),
   );
   const count = testFiles.filter(isTest).length;
   assert.ok(count > 200, `only ${count} test files found`);
@@ -107,7 +114,12 @@ test("the layout check catches a flat folder, a folder with no src/ twin, a misp
     srcFolders: ["domain", "domain/memory", "adapters", "adapters/d1"],
     scriptFolders: ["cli"],
     testFolders: ["domain", "domain/memory", "adapters", "adapters/d1", "cli", "support", "invariants"],
-    testFiles: ["domain/memory/recall.test.ts", "support/memory.ts", "invariants/read-gate.test.ts", "env.d.ts"],
+    testFiles: [
+      "domain/memory/recall.test.ts",
+      "support/memory.ts",
+      "invariants/read-gate.test.ts",
+      "env.d.ts",
+    ],
   };
   assert.deepEqual(layoutProblems(base), []);
   const broken = layoutProblems({
@@ -142,5 +154,8 @@ test("the layout check catches a src/ folder with no tests, and an excuse that i
     testFolders: ["domain", "domain/model"],
     testFiles: [],
   });
-  assert.deepEqual(problems, ["src/domain/model: has tests now, take it off the list", "src/domain/text: no tests/domain/text"]);
+  assert.deepEqual(problems, [
+    "src/domain/model: has tests now, take it off the list",
+    "src/domain/text: no tests/domain/text",
+  ]);
 });
