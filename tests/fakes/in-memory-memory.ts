@@ -49,7 +49,7 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
     if (wanted.size === 0 || q.limit <= 0) return [];
     const hits: MemoryHit[] = [];
     for (const item of this.items) {
-      if (item.status !== "active") continue;
+      if (item.status !== "active" && !(q.closed === true && item.status === "superseded")) continue;
       const visible =
         scopeAllows(q.scopes, item) || (q.soft === true && item.sensitivity === "public" && item.portable);
       if (!visible) continue;
@@ -148,7 +148,16 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
       return 1;
     };
     let superseded = 0;
-    for (const s of c.supersede) superseded += change(s.oldId, "superseded");
+    for (const s of c.supersede) {
+      const closed = change(s.oldId, "superseded");
+      superseded += closed;
+      const i = this.items.findIndex((m) => m.nodeId === s.oldId);
+      const item = this.items[i];
+      if (closed && item) {
+        const from = item.validFrom ?? item.createdAt;
+        this.items[i] = { ...item, validTo: Math.max(from, s.validTo ?? c.at), closedBy: s.newId };
+      }
+    }
     let archived = 0;
     for (const id of c.archive) archived += change(id, "archived");
     let updated = 0;
@@ -184,7 +193,15 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
 }
 
 export function stored(n: NewMemory, at: number): MemoryItem {
-  return { ...n, status: "active", createdAt: at, updatedAt: at };
+  return {
+    ...n,
+    status: "active",
+    createdAt: at,
+    updatedAt: at,
+    validFrom: n.validFrom ?? at,
+    validTo: null,
+    closedBy: null,
+  };
 }
 
 /** A memory item for tests; scope given as a key like `chat:qq:group:G1`. */

@@ -39,7 +39,8 @@ const SOFT_WINDOW = 200;
 // first, nodes looked up by rowid) instead of guessing from an index on a filter column and
 // scanning every node — which it does without ANALYZE statistics.
 const COLUMNS = `n.node_id, n.scope_type, n.scope_id, n.kind, n.raw_text, n.importance, n.confidence,
-  n.sensitivity, n.sensitivity_source, n.portable, n.status, n.metadata, n.provenance, n.created_at, n.updated_at`;
+  n.sensitivity, n.sensitivity_source, n.portable, n.status, n.metadata, n.provenance, n.created_at, n.updated_at,
+  n.valid_from, n.valid_to, n.closed_by`;
 
 type Row = {
   node_id: string;
@@ -57,6 +58,9 @@ type Row = {
   provenance: string;
   created_at: number;
   updated_at: number;
+  valid_from: number | null;
+  valid_to: number | null;
+  closed_by: string | null;
 };
 
 /** The gate's SQL condition for a reader's scopes (d1-read-gate.ts). */
@@ -104,8 +108,15 @@ function toItem(r: Row): MemoryItem {
     evidence,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    validFrom: r.valid_from ?? r.created_at,
+    validTo: r.valid_to,
+    closedBy: r.closed_by,
   };
 }
+
+/** Which statuses a search reads: current items, or for a question about the past closed ones too. */
+const statusSql = (q: Pick<MemorySearchQuery, "closed">) =>
+  q.closed ? "n.status IN ('active', 'superseded')" : "n.status = 'active'";
 
 const encoder = new TextEncoder();
 
@@ -147,7 +158,7 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
     // bm25 weights: the scope token column adds nothing to relevance.
     const hits = `SELECT ${COLUMNS}, bm25(nodes_fts, 1.0, 0.0) AS rank
       FROM nodes_fts CROSS JOIN nodes n ON n.seq = nodes_fts.rowid
-      WHERE nodes_fts MATCH ? AND n.node_type = 'memory' AND n.status = 'active' AND ${scopes.sql}`;
+      WHERE nodes_fts MATCH ? AND n.node_type = 'memory' AND ${statusSql(q)} AND ${scopes.sql}`;
     const sql =
       q.perScope !== undefined
         ? `WITH hits AS (${hits}),
@@ -197,7 +208,7 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
         `SELECT ${COLUMNS}, top.rank AS rank, top.part AS part
          FROM (${windows}) AS top
          LEFT JOIN nodes n ON n.seq = top.seq
-           AND n.node_type = 'memory' AND n.status = 'active' AND ${scopes.sql}`,
+           AND n.node_type = 'memory' AND ${statusSql(q)} AND ${scopes.sql}`,
       )
       .bind(...matches.flatMap((m) => [m, perScope]), ...scopes.binds)
       .all<Omit<Row, "node_id"> & { node_id: string | null; rank: number; part: number }>();
@@ -234,7 +245,7 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
     const match = memoryMatch(q.text, null);
     if (!match) return [];
     const scopes = gate(q.scopes);
-    const visible = `n.node_type = 'memory' AND n.status = 'active'
+    const visible = `n.node_type = 'memory' AND ${statusSql(q)}
       AND (${scopes.sql} OR (n.sensitivity = 'public' AND n.portable = 1))`;
     const windowed = await this.#db
       .prepare(
@@ -420,8 +431,8 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
     if (c.run) add("run", this.#runStatement(c, c.run, inserts.length));
     for (const item of inserts) add("insert", await this.#insertNode(item, c.at));
     if (c.summary) add("other", await this.#summaryStatement(c.summary, c.at));
-    for (const { oldId, newId } of c.supersede) {
-      add("supersede", this.#statusStatement("superseded", oldId, c.at, writable));
+    for (const { oldId, newId, validTo } of c.supersede) {
+      add("supersede", this.#closeStatement(oldId, newId, validTo ?? c.at, c.at, writable));
       add("edge", this.#supersedesEdge(oldId, newId, c.at));
     }
     for (const id of c.archive) add("archive", this.#statusStatement("archived", id, c.at, writable));
@@ -480,9 +491,9 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
       );
   }
 
-  /** An active item of a writable scope becomes superseded or archived; any other id, nothing. */
+  /** An active item of a writable scope becomes archived; any other id, nothing. */
   #statusStatement(
-    status: "superseded" | "archived",
+    status: "archived",
     nodeId: string,
     at: number,
     writable: { sql: string; binds: string[] },
@@ -493,6 +504,27 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
          WHERE node_id = ? AND node_type = 'memory' AND status = 'active' AND ${writable.sql}`,
       )
       .bind(status, at, nodeId, ...writable.binds);
+  }
+
+  /**
+   * An active item of a writable scope is closed by a newer statement: superseded, valid until
+   * the newer one became true (never before it itself began), and naming what closed it. Any
+   * other id, nothing. Text and sensitivity stay as they were.
+   */
+  #closeStatement(
+    oldId: string,
+    newId: string,
+    validTo: number,
+    at: number,
+    writable: { sql: string; binds: string[] },
+  ): D1PreparedStatement {
+    return this.#db
+      .prepare(
+        `UPDATE nodes SET status = 'superseded', updated_at = ?,
+           valid_to = MAX(COALESCE(valid_from, created_at), ?), closed_by = ?
+         WHERE node_id = ? AND node_type = 'memory' AND status = 'active' AND ${writable.sql}`,
+      )
+      .bind(at, validTo, newId, oldId, ...writable.binds);
   }
 
   /** The supersedes edge, only when both nodes exist and the old one was superseded. */
@@ -571,8 +603,8 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
       .prepare(
         `INSERT INTO nodes (node_id, node_type, source_type, source_id, scope_type, scope_id, kind, title, raw_text,
            retrieval_text, retrieval_tokens, metadata, provenance, importance, confidence, sensitivity,
-           sensitivity_source, portable, status, content_hash, created_at, updated_at)
-         VALUES (?, 'memory', ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?)
+           sensitivity_source, portable, status, content_hash, created_at, updated_at, valid_from)
+         VALUES (?, 'memory', ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?)
          ON CONFLICT (node_id) DO NOTHING`,
       )
       .bind(
@@ -595,6 +627,7 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
         await memoryContentHash(item.text),
         at,
         at,
+        item.validFrom ?? at,
       );
   }
 }

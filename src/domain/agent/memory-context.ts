@@ -63,6 +63,7 @@ export const memoryRecall: ContextProvider = {
       limit: cfg.recallLimit,
       now: ctx.now,
       halfLifeDays: cfg.recencyHalfLifeDays,
+      timeZone: ctx.settings.calendar.timeZone,
     });
     const items = [];
     let used = 0;

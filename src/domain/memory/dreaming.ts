@@ -16,6 +16,7 @@ import type { Logger } from "../kernel/logger";
 import { err, ok, type Result } from "../kernel/result";
 import type { ChatModel, UsageRecord } from "../model/chat-model";
 import { levelsOf } from "../retrieval/read-gate";
+import { slotOfNamed, slotSubjectKey } from "./fact-slot";
 import {
   clampImportance,
   type MemoryEvidence,
@@ -181,7 +182,8 @@ async function extract(
       text: m.text,
       importance: clampImportance(m.importance, 0.5),
       turn: m.turn,
-      subjectKey: null,
+      // The model's wording names the speaker: its slot closes that person's earlier value.
+      subjectKey: slotKeyOfNamed(m.text, turns[m.turn]),
       supersedes: m.supersedes ?? null,
       hint: m.sensitivity ?? null,
     }));
@@ -205,7 +207,7 @@ async function extract(
 type Decisions = {
   readonly records: CandidateRecord[];
   readonly inserts: NewMemory[];
-  readonly supersede: { oldId: string; newId: string }[];
+  readonly supersede: { oldId: string; newId: string; validTo?: number }[];
   readonly archive: string[];
   readonly updates: MemoryUpdate[];
   readonly existingById: ReadonlyMap<string, MemoryItem>;
@@ -231,6 +233,8 @@ type Placed = {
   readonly scope: Scope;
   readonly levels: readonly Sensitivity[];
   readonly key: string;
+  /** When the source turn was said: the event time of what it states. */
+  readonly said: number;
 };
 
 type CandidateBase = { kind: string; text: string; importance: number; targetNodeId: null };
@@ -317,7 +321,7 @@ function place(input: DreamInput, c: Candidate, source: MarkedTurn, privateChat:
   // supersedes, an item that turn could not see.
   const levels = levelsOf(turnScopes(scopeInput).readable, scope);
   const key = `${scope.type}:${scope.id}|${normalizeMemoryText(c.text)}`;
-  return { evidence: evidenceOf(input, source), tag, scope, levels, key };
+  return { evidence: evidenceOf(input, source), tag, scope, levels, key, said: source.ts };
 }
 
 const scopedOf = (p: Placed) => ({
@@ -397,6 +401,8 @@ async function insert(
     portable: true,
     subjectKey: c.subjectKey,
     evidence: p.evidence,
+    // Event time: what the turn said became true when it was said, not when the run wrote it.
+    validFrom: p.said,
   });
   const subject = c.subjectKey ? `${p.scope.type}:${p.scope.id}|${c.subjectKey}` : null;
   const earlier = subject ? run.runSubjects.get(subject) : undefined;
@@ -404,7 +410,7 @@ async function insert(
   if (subject) run.runSubjects.set(subject, nodeId);
   for (const old of replaced.ids) {
     d.consumed.add(old);
-    d.supersede.push({ oldId: old, newId: nodeId });
+    d.supersede.push({ oldId: old, newId: nodeId, validTo: p.said });
   }
   d.record({
     ...a.base,
@@ -617,6 +623,14 @@ const unscoped = (session: string) => ({
   sensitivity: "public" as const,
   sensitivitySource: "default" as const,
 });
+
+/** The subject key of a model-written fact about the speaker of its turn, when it states a slot. */
+function slotKeyOfNamed(text: string, t: DreamTurn | undefined): string | null {
+  if (t?.role !== "user") return null;
+  const who = speakerOfTurn(t);
+  const found = slotOfNamed(text, who.name);
+  return found ? slotSubjectKey(normalizeMemoryText(who.id), found.slot) : null;
+}
 
 const speakerOfTurn = (t: DreamTurn): Speaker =>
   speakerOf({

@@ -28,6 +28,11 @@ export type MemorySearchQuery = {
   readonly limit: number;
   /** At most this many hits per scope, so that a cascade can fill its budget scope by scope. */
   readonly perScope?: number;
+  /**
+   * Closed items too (status `superseded`), for a question about the past; the same scope and
+   * level filter applies. Absent = current items only.
+   */
+  readonly closed?: boolean;
 };
 
 export interface MemoryIndex {
@@ -89,7 +94,15 @@ export type MemoryCommit = {
   /** The only scopes this commit may insert into, and whose items it may archive, supersede or update. */
   readonly writable: readonly Scope[];
   readonly inserts: readonly NewMemory[];
-  readonly supersede: readonly { readonly oldId: string; readonly newId: string }[];
+  /**
+   * Items closed by a newer statement of their subject: `validTo` is when the new one became
+   * true (absent = the commit's time). The old item keeps its text and sensitivity.
+   */
+  readonly supersede: readonly {
+    readonly oldId: string;
+    readonly newId: string;
+    readonly validTo?: number;
+  }[];
   readonly archive: readonly string[];
   /** Changes to existing items: a stricter or explicit tag, a higher importance. */
   readonly updates: readonly MemoryUpdate[];

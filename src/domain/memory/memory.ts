@@ -45,9 +45,24 @@ export type MemoryItem = {
   readonly evidence: MemoryEvidence | null;
   readonly createdAt: number;
   readonly updatedAt: number;
+  /**
+   * Validity in time (docs/memory.md#validity-in-time), event time apart from record time:
+   * when what it states became true (absent = when it was recorded) and, for an item a newer
+   * statement of its subject closed, when it stopped and which item closed it.
+   */
+  readonly validFrom?: number;
+  readonly validTo?: number | null;
+  readonly closedBy?: string | null;
 };
 
-export type NewMemory = Omit<MemoryItem, "status" | "createdAt" | "updatedAt">;
+export type NewMemory = Omit<MemoryItem, "status" | "createdAt" | "updatedAt" | "validTo" | "closedBy">;
+
+/** When an item's statement became true: its event time, else when it was recorded. */
+export const validFromOf = (item: Pick<MemoryItem, "validFrom" | "createdAt">): number =>
+  item.validFrom ?? item.createdAt;
+
+/** A closed item: a newer statement of its subject ended it; recalled only as the past. */
+export const isClosed = (item: Pick<MemoryItem, "status">): boolean => item.status === "superseded";
 
 /** Normalized form used for de-duplication: NFKC, lower case, no spaces or punctuation. */
 export function normalizeMemoryText(text: string): string {

@@ -19,14 +19,23 @@ const DAY_MS = 86_400_000;
  * Relevance is −bm25 scaled to [0, 1] by the best hit of the same result set, so scores
  * compare within one recall, not across recalls.
  */
-export function scoreHits(hits: readonly MemoryHit[], now: number, halfLifeDays: number): ScoredMemory[] {
+/** A factor on an item's score (a question about the past favours what was true then). */
+export type Weigh = (item: MemoryItem) => number;
+
+export function scoreHits(
+  hits: readonly MemoryHit[],
+  now: number,
+  halfLifeDays: number,
+  weigh?: Weigh,
+): ScoredMemory[] {
   const best = Math.max(1e-9, ...hits.map((h) => -h.rank));
   return hits.map((hit) => {
     const relevance = Math.max(0, -hit.rank) / best;
     const ageDays = Math.max(0, now - hit.updatedAt) / DAY_MS;
     const recency = 0.5 + 0.5 * 2 ** (-ageDays / halfLifeDays);
     const { rank: _rank, ...item } = hit;
-    return { item, score: Number((relevance * (0.5 + hit.importance) * recency).toFixed(4)) };
+    const factor = weigh ? weigh(item) : 1;
+    return { item, score: Number((relevance * (0.5 + hit.importance) * recency * factor).toFixed(4)) };
   });
 }
 
@@ -50,8 +59,9 @@ export function cascade(
   limit: number,
   now: number,
   halfLifeDays: number,
+  weigh?: Weigh,
 ): ScoredMemory[] {
-  const scored = scoreHits(hits, now, halfLifeDays);
+  const scored = scoreHits(hits, now, halfLifeDays, weigh);
   const out: ScoredMemory[] = [];
   const seen = new Set<string>();
   for (const scope of order) {
@@ -88,6 +98,23 @@ export function recallVisible(item: MemoryItem, readable: readonly ReadableScope
   return soft ? softVisible(item, readable) : scopeAllows(readable, item);
 }
 
+/**
+ * Whether a closed item may answer a question about the past: the reader may see it (scope and
+ * level, as any item) and the item that closed it. Showing an item as "past" says something newer
+ * replaced it, so when the newer one is hidden from this reader — a private statement closed a
+ * public one — the old item is not shown at all: nothing tells a group a hidden item exists.
+ */
+export function closedVisible(
+  item: MemoryItem,
+  closer: MemoryItem | undefined,
+  readable: readonly ReadableScope[],
+  soft: boolean,
+): boolean {
+  if (item.status !== "superseded" || !closer || closer.status === "archived") return false;
+  const visible = (m: MemoryItem) => (soft ? softVisible(m, readable) : scopeAllows(readable, m));
+  return visible(item) && visible(closer);
+}
+
 /** Soft scope: one ranking over every visible hit, best score first, duplicates dropped. */
 export function softRank(
   hits: readonly MemoryHit[],
@@ -95,11 +122,13 @@ export function softRank(
   limit: number,
   now: number,
   halfLifeDays: number,
+  weigh?: Weigh,
 ): ScoredMemory[] {
   const scored = scoreHits(
     hits.filter((h) => softVisible(h, own)),
     now,
     halfLifeDays,
+    weigh,
   ).sort(byScore);
   const out: ScoredMemory[] = [];
   const seen = new Set<string>();

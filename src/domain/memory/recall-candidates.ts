@@ -32,6 +32,8 @@ export type RecallCandidateQuery = {
   /** Full-text hits overall, and per scope (hard scope), as MemoryIndex.search takes them. */
   readonly limit: number;
   readonly perScope: number;
+  /** Closed items too, for a question about the past (full text only; recall.ts gates them). */
+  readonly closed?: boolean;
 };
 
 export type RecallCandidates = {
@@ -69,6 +71,7 @@ export async function recallCandidates(
       limit: q.limit,
       perScope: q.perScope,
       ...(q.soft ? { soft: true } : {}),
+      ...(q.closed ? { closed: true } : {}),
     }),
     // Soft scope too searches vectors of the readable scopes only (other scopes' public
     // items still come from full text), each at the levels the read gate gives it; the

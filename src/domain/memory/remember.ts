@@ -7,6 +7,7 @@
 
 import { err, ok, type Result } from "../kernel/result";
 import { levelsOf } from "../retrieval/read-gate";
+import { slotOf, slotOfNamed, slotSubjectKey } from "./fact-slot";
 import {
   clampImportance,
   type MemoryEvidence,
@@ -126,7 +127,11 @@ export async function remember(
       evidence: { ...evidence },
     };
     const statement = { ...s, kind: s.kind };
-    await planStatement(store, { statement, record, tag, readable, evidence, runId: req.runId }, plan);
+    await planStatement(
+      store,
+      { statement, record, tag, readable, evidence, runId: req.runId, now: req.now },
+      plan,
+    );
   }
 
   const { out, ...writes } = plan;
@@ -186,11 +191,19 @@ function readStatements(req: RememberRequest): Result<{ statements: Extracted[];
   // The person's own markers are instructions, not what to remember.
   const said = req.origin === "explicit" ? withoutGlobalMarker(withoutShareMarkers(raw)) : raw;
   const statements: Extracted[] = req.kind
-    ? [{ kind: req.kind, text: stripPrivacyPhrases(said) || said, importance: 0.6, subjectKey: null }]
+    ? [{ kind: req.kind, text: stripPrivacyPhrases(said) || said, importance: 0.6, subjectKey: null }].map(
+        (st) => ({ ...st, subjectKey: slotKeyOf(st.text, req.speaker) }),
+      )
     : classifyExplicit(said, req.speaker);
   if (statements.length === 0)
     return err({ kind: "invalid", field: "text", reason: "has nothing to remember" });
   return ok({ statements, tag });
+}
+
+/** The slot subject of a text the model wrote, in the speaker's words or in their name. */
+function slotKeyOf(text: string, who: Speaker): string | null {
+  const found = slotOf(text, who.name) ?? slotOfNamed(text, who.name);
+  return found ? slotSubjectKey(normalizeMemoryText(who.id), found.slot) : null;
 }
 
 /** The writes of one remember call, gathered statement by statement and committed at once. */
@@ -198,7 +211,7 @@ type WritePlan = {
   readonly out: Remembered[];
   readonly candidates: CandidateRecord[];
   readonly inserts: NewMemory[];
-  readonly supersede: { oldId: string; newId: string }[];
+  readonly supersede: { oldId: string; newId: string; validTo?: number }[];
   readonly updates: MemoryUpdate[];
 };
 
@@ -219,6 +232,7 @@ async function planStatement(
     readable: ReturnType<typeof turnScopes>["readable"];
     evidence: MemoryEvidence;
     runId: string;
+    now: number;
   },
   plan: WritePlan,
 ): Promise<void> {
@@ -253,7 +267,7 @@ async function planStatement(
   const older = statement.subjectKey
     ? (await store.findBySubject(scope, statement.subjectKey, levels)).filter((m) => m.nodeId !== nodeId)
     : [];
-  for (const o of older) plan.supersede.push({ oldId: o.nodeId, newId: nodeId });
+  for (const o of older) plan.supersede.push({ oldId: o.nodeId, newId: nodeId, validTo: s.now });
   plan.inserts.push({
     nodeId,
     scope,
@@ -266,6 +280,7 @@ async function planStatement(
     portable: true,
     subjectKey: statement.subjectKey,
     evidence: s.evidence,
+    validFrom: s.now,
   });
   const decision = older.length > 0 ? "supersede" : "insert";
   plan.candidates.push({

@@ -4,6 +4,7 @@
  * "记住…", "remember …", "我喜欢/不喜欢…", "我是…", "我的…是…", "决定…", "群规…". The
  * speaker's "我" / "I" becomes their name, so the item reads the same wherever it is recalled.
  */
+import { attributeSlot, slotOf, slotSubjectKey } from "./fact-slot";
 import type { MemoryKind } from "./scope";
 import { stripPrivacyPhrases } from "./sensitivity";
 import type { Speaker } from "./speaker-name";
@@ -70,7 +71,7 @@ const RULES: readonly Rule[] = [
       if (!attribute || !value) return null;
       return {
         text: `${who.name}的${attribute}是${value}`,
-        subjectKey: `attr:${norm(who.id)}:${norm(attribute)}`,
+        subjectKey: slotSubjectKey(norm(who.id), attributeSlot(attribute) ?? norm(attribute)),
       };
     },
   },
@@ -117,7 +118,7 @@ const RULES: readonly Rule[] = [
       return attribute && value
         ? {
             text: `${who.name}'s ${attribute} is ${value}`,
-            subjectKey: `attr:${norm(who.id)}:${norm(attribute)}`,
+            subjectKey: slotSubjectKey(norm(who.id), attributeSlot(attribute) ?? norm(attribute)),
           }
         : null;
     },
@@ -183,6 +184,11 @@ export function extractStatements(text: string, who: Speaker): Extracted[] {
   for (const raw of statements(stripPrivacyPhrases(text))) {
     const s = raw.replace(/[\s。.!！~～]+$/u, "");
     if (s.length < 2) continue;
+    const slots = slotStatements(s, who);
+    if (slots.length > 0) {
+      out.push(...slots);
+      continue;
+    }
     const isEnglish = /^[\x20-\x7e]+$/.test(s);
     if (isEnglish ? EN_QUESTION.test(s) : QUESTION.test(s)) continue;
     for (const rule of RULES) {
@@ -193,6 +199,28 @@ export function extractStatements(text: string, who: Speaker): Extracted[] {
       out.push({ kind: rule.kind, importance: rule.importance, ...built });
       break;
     }
+  }
+  return out;
+}
+
+/**
+ * The slots a statement states (fact-slot.ts), clause by clause: a clause that asks something
+ * states nothing, but its neighbours may ("最近我在学编程，你觉得有什么好处").
+ */
+function slotStatements(statement: string, who: Speaker): Extracted[] {
+  const out: Extracted[] = [];
+  for (const clause of statement.split(/[,，、]/u)) {
+    const c = clause.trim();
+    const isEnglish = /^[\x20-\x7e]+$/.test(c);
+    if (c.length < 2 || (isEnglish ? EN_QUESTION.test(c) : QUESTION.test(c))) continue;
+    const found = slotOf(c, who.name);
+    if (!found) continue;
+    out.push({
+      kind: "fact",
+      text: found.text,
+      importance: 0.5,
+      subjectKey: slotSubjectKey(norm(who.id), found.slot),
+    });
   }
   return out;
 }

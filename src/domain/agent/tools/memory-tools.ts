@@ -5,7 +5,7 @@
  */
 import { isSensitivity } from "../../memory/memory";
 import { shareRequested } from "../../memory/origin";
-import { recallMemory } from "../../memory/recall";
+import { recalledText, recallMemory } from "../../memory/recall";
 import { forget, remember } from "../../memory/remember";
 import { isMemoryKind, MEMORY_KINDS, scopeLabel } from "../../memory/scope";
 import { turnRunId } from "../memory-run-id";
@@ -51,9 +51,10 @@ export const memorySearchTool: Tool = {
       limit,
       now: ctx.now,
       halfLifeDays: ctx.settings.memory.retrieval.recencyHalfLifeDays,
+      timeZone: ctx.settings.calendar.timeZone,
     });
     if (found.length === 0) return toolOk("没有找到相关记忆。");
-    return toolOk(found.map((r) => `[${r.item.kind}] ${r.item.text}（${r.citation}）`).join("\n"));
+    return toolOk(found.map((r) => `[${r.item.kind}] ${recalledText(r)}（${r.citation}）`).join("\n"));
   },
 };
 
