@@ -12,6 +12,7 @@
 //   npm run eval -- vue-docs --docs <dir> [--questions <file>] [--chunk-size 800]   (see vue-docs.mjs)
 //   npm run eval -- privacy-wording [--corpus <file>] [--baseline <commit>]   (see privacy-wording.mjs; no Worker)
 //   npm run eval -- credentials [--corpus <file>] [--data <dir>] [--show N]   (see credentials.mjs; no Worker)
+//   npm run eval -- knowledge-update [--set <file>] [--data <dir>] [--dump <file>]   (see knowledge-update.mjs; no Worker)
 //
 // Options for experiments: --options '<json>' overrides pipeline options, grouped by stage as
 // RetrievalOptions is (e.g. '{"expand":{"parentTokens":0}}'; a name that is no option is refused),
@@ -37,6 +38,7 @@ import { root } from "../lib/dev-vars.mjs";
 import { applyLocalMigrations, freezeWorker, frozenWranglerEnv, startWranglerDev } from "../lib/wrangler.mjs";
 import { startLocalEmbeddings, vectorCacheFile, withLocalModel } from "../model/local-service.mjs";
 import { evalCredentials } from "./credentials.mjs";
+import { evalKnowledgeUpdate } from "./knowledge-update.mjs";
 import { evalLocomoLive } from "./locomo-live.mjs";
 import { DEFAULT_MEMORY_QUESTIONS, evalMemoryRecall } from "./memory-recall.mjs";
 import { evalMemorybank } from "./memorybank.mjs";
@@ -65,7 +67,11 @@ for (let i = 0; i < rest.length; i++) {
 }
 
 // Detector evaluations run the domain code directly: no Worker, no D1.
-const DETECTORS = { "privacy-wording": evalPrivacyWording, credentials: evalCredentials };
+const DETECTORS = {
+  "privacy-wording": evalPrivacyWording,
+  credentials: evalCredentials,
+  "knowledge-update": evalKnowledgeUpdate,
+};
 if (DETECTORS[dataset]) {
   await DETECTORS[dataset](flags);
   process.exit(0);

@@ -27,7 +27,7 @@ type SlotRule = {
 const VALUE = "([^，,。.；;！!？?、\\s][^，,。；;！!？?、]{0,23}?)";
 /** The same, up to the end of the clause: for the slots read from a clause's beginning. */
 const REST = "([^，,。.；;！!？?、\\s][^，,。；;！!？?、]{0,23})";
-const LEAD = "^(?:其实|另外|而且|最近|现在|目前|今年|如今)?[，,\\s]*";
+const LEAD = "^(?:(?:其实|另外|而且|最近|现在|目前|今年|如今)[，,\\s]*)*";
 const NOW = "(?:现在|目前|最近|已经|刚|刚刚|今年|如今|还|也|就)*";
 const ZH_END = "(?:了|啦|啊|呀|哦|住了|去了|来了)?$";
 
@@ -84,8 +84,12 @@ const RULES: readonly SlotRule[] = [
   },
 ];
 
-/** Values that make a pattern read something else: "我住得很远", "我在学着做饭" is still learning. */
-const NOT_A_VALUE = /^(?:得|的|不|着|过|一下|了|这|那|哪|什么|怎么|多|几)/u;
+/**
+ * Values that make a pattern read something else ("我住得很远"), and indefinite ones that name no
+ * value ("我在一家公司工作", "某个地方"): they state nothing that could replace a known value.
+ */
+const NOT_A_VALUE =
+  /^(?:得|的|不|着|过|一下|了|这|那|哪|什么|怎么|多|几|一家|一个|一所|一间|某|a\s|an\s|some\s)/iu;
 
 /** `我的<attribute>是…` attributes that name a slot, so both wordings close each other. */
 const ATTRIBUTE_SLOTS: ReadonlyMap<string, FactSlot> = new Map([

@@ -16,6 +16,7 @@ describe("slotOf", () => {
     ["我在北大读书", "school", "小明在北大上学"],
     ["我最近正在学做川湘菜", "learning", "小明在学做川湘菜"],
     ["最近我在学习编程", "learning", "小明在学编程"],
+    ["其实最近我还在学习攀岩", "learning", "小明在学攀岩"],
     ["我最近在看《活着》", "reading", "小明在看《活着》"],
     ["I live in Paris", "residence", "小明 lives in Paris"],
     ["I moved to Berlin", "residence", "小明 lives in Berlin"],
@@ -32,6 +33,8 @@ describe("slotOf", () => {
     "我在想搬家的事",
     "我觉得住在北京不错",
     "I like living in Paris",
+    "我目前在一家公司工作",
+    "I work at a bank",
   ])("%s has no slot", (clause, { expect }) => {
     expect(slotOf(clause, "小明")?.slot ?? null).not.toBe("residence");
     if (clause !== "我在学校上学了吗") expect(slotOf(clause, "小明")).toBeNull();

@@ -1,0 +1,181 @@
+// `npm run eval -- knowledge-update [--set <file>] [--data <dir>] [--dump <file>]`: facts that change
+// (docs/memory.md#validity-in-time), on MemoryBank-zh (AKASHA_EVAL_DATA or --data: the folder with
+// memorybank-zh/turns.jsonl). Each user's ten days are dreamed offline, one run per day (the rule
+// extractor, as without a chat model), into an in-memory store with the D1 adapter's visibility
+// rules, in that user's private chat; the set (scripts/eval/data/knowledge-update.jsonl) names for
+// each user a slot whose value changed — organic ("最近在学…" chains the users themselves say) or
+// planted (a residence or job statement added on day 2 and a changed one on day 7). Then, the
+// day after the last session, it asks "now" (is the current value recalled at rank 1?) and
+// "before" (is a past value at rank 1, marked as past?). The baseline in the same run is the same
+// store with validity taken away: every closed item open again, no slot, and recall reading
+// every question as about the present. No Worker, no D1.
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { build } from "esbuild";
+import { root } from "../lib/dev-vars.mjs";
+import { evalDataDir } from "./data-dir.mjs";
+
+const readJsonl = (file) =>
+  readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
+
+/** Milliseconds of a Shanghai wall-clock time (MemoryBank gives days, not times). */
+const shanghai = (day, hh = 10) => Date.parse(`${day}T${String(hh).padStart(2, "0")}:00:00+08:00`);
+const DAY = 86_400_000;
+
+/** The domain code this evaluation runs, bundled (its tokenizer imports JSON, as the Worker's bundle does). */
+async function load() {
+  const modules = [
+    "src/domain/memory/dreaming.ts",
+    "src/domain/memory/recall.ts",
+    "src/domain/memory/as-of.ts",
+    "src/domain/memory/scope.ts",
+    "src/domain/agent/offline-chat-model.ts",
+    "src/domain/kernel/logger.ts",
+    "tests/fakes/in-memory-memory.ts",
+  ];
+  const out = await build({
+    stdin: {
+      contents: modules.map((m) => `export * from "./${m}";`).join("\n"),
+      resolveDir: root,
+      loader: "ts",
+    },
+    bundle: true,
+    format: "esm",
+    platform: "node",
+    write: false,
+    logLevel: "error",
+  });
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "akasha-ku-")), "bundle.mjs");
+  writeFileSync(file, out.outputFiles[0].text);
+  return import(pathToFileURL(file).href);
+}
+
+/** One user's days as dream turns, the set's planted statements among them. */
+function daysOf(turns, item) {
+  const days = new Map();
+  for (const t of turns) {
+    if (!days.has(t.session)) days.set(t.session, { date: t.date, turns: [] });
+    days.get(t.session).turns.push(t);
+  }
+  for (const p of item?.plant ?? []) {
+    const day = days.get(p.session);
+    day.turns.splice(1, 0, {
+      role: "user",
+      speaker: turns[0].speaker,
+      text: p.text,
+      dia_id: `plant:${p.session}`,
+    });
+  }
+  return [...days.entries()].sort((a, b) => a[0] - b[0]).map(([, d]) => d);
+}
+
+async function dreamUser(api, store, conv, days) {
+  const chat = `qq:private:${conv.replace("-", "")}`;
+  for (const [i, day] of days.entries()) {
+    const turns = day.turns.map((t, n) => ({
+      seq: n + 1,
+      role: t.role,
+      name: t.role === "user" ? t.speaker : null,
+      account: t.role === "user" ? `qq:user:${conv}` : null,
+      messageId: t.dia_id,
+      text: t.text,
+      ts: shanghai(day.date) + n * 60_000,
+      explicitSensitivity: null,
+      identity: null,
+    }));
+    const now = shanghai(day.date, 20);
+    await api.dream(
+      { runId: `dream:${chat}:${i}`, session: chat, turns, now, useModel: false },
+      { model: new api.OfflineChatModel(), store, logger: api.silentLogger, now: () => now },
+    );
+  }
+  return { chat, asked: shanghai(days.at(-1).date, 12) + DAY };
+}
+
+/** The same store without validity: closed items open, no slot, nothing read as the past. */
+function withoutValidity(api, store) {
+  const open = store.items.map((m) => ({
+    ...m,
+    status: m.status === "superseded" ? "active" : m.status,
+    subjectKey: null,
+    validTo: null,
+    closedBy: null,
+  }));
+  return new api.InMemoryMemory(open);
+}
+
+async function ask(api, store, chat, text, now, validity) {
+  const { turnScopes } = api;
+  const found = await api.recallMemory(
+    { index: store },
+    {
+      text,
+      scopes: turnScopes({ session: chat, identity: null }),
+      soft: false,
+      limit: 5,
+      now,
+      halfLifeDays: 30,
+      timeZone: "Asia/Shanghai",
+      ...(validity ? {} : { asOf: api.CURRENT }),
+    },
+  );
+  return found.map((r) => ({ text: api.recalledText(r), past: r.past !== null }));
+}
+
+const has = (hit, values) => hit !== undefined && values.some((v) => hit.text.includes(v));
+
+function score(rows) {
+  const n = rows.length;
+  const pct = (k) => (n === 0 ? 0 : Math.round((rows.filter(k).length / n) * 1000) / 10);
+  return {
+    n,
+    current_at_1: pct((r) => has(r.now[0], [r.item.current]) && !r.now[0].past),
+    past_at_1: pct((r) => has(r.before[0], r.item.past)),
+    past_at_1_marked: pct((r) => has(r.before[0], r.item.past) && r.before[0].past),
+    stale_at_1_now: pct((r) => has(r.now[0], r.item.past) && !has(r.now[0], [r.item.current])),
+  };
+}
+
+export async function evalKnowledgeUpdate(flags) {
+  const api = await load();
+  const setFile =
+    typeof flags.set === "string" ? flags.set : path.join(root, "scripts/eval/data/knowledge-update.jsonl");
+  const dataDir = typeof flags.data === "string" ? path.resolve(flags.data) : evalDataDir();
+  const turns = readJsonl(path.join(dataDir, "memorybank-zh", "turns.jsonl"));
+  const set = readJsonl(setFile);
+  const results = { validity: [], baseline: [] };
+  for (const item of set) {
+    const mine = turns.filter((t) => t.conv_id === item.conv_id);
+    const store = new api.InMemoryMemory();
+    const { chat, asked } = await dreamUser(api, store, item.conv_id, daysOf(mine, item));
+    for (const [name, s, validity] of [
+      ["validity", store, true],
+      ["baseline", withoutValidity(api, store), false],
+    ]) {
+      results[name].push({
+        item,
+        now: await ask(api, s, chat, item.now, asked, validity),
+        before: await ask(api, s, chat, item.before, asked, validity),
+      });
+    }
+  }
+  const report = { set: path.relative(root, setFile), items: set.length };
+  for (const [name, rows] of Object.entries(results)) {
+    report[name] = {};
+    for (const split of ["dev", "held"]) {
+      const of = rows.filter((r) => r.item.split === split);
+      report[name][split] = {
+        all: score(of),
+        organic: score(of.filter((r) => r.item.source === "organic")),
+        planted: score(of.filter((r) => r.item.source === "planted")),
+      };
+    }
+  }
+  if (typeof flags.dump === "string") writeFileSync(flags.dump, JSON.stringify(results, null, 1));
+  console.log(JSON.stringify(report, null, 1));
+}
