@@ -79,11 +79,12 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
     minImportance?: number;
     kinds?: readonly string[];
     authors?: readonly string[];
+    closed?: boolean;
   }) {
     return this.items
       .filter(
         (m) =>
-          m.status === "active" &&
+          (m.status === "active" || (q.closed === true && m.status === "superseded")) &&
           scopeAllows(q.scopes, m) &&
           m.importance >= (q.minImportance ?? 0) &&
           (!q.kinds || q.kinds.includes(m.kind)) &&
@@ -140,7 +141,10 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
     }
     const change = (id: string, status: MemoryItem["status"]) => {
       const i = this.items.findIndex(
-        (m) => m.nodeId === id && m.status === "active" && includesScope(c.writable, m.scope),
+        (m) =>
+          m.nodeId === id &&
+          (m.status === "active" || (status === "archived" && m.status === "superseded")) &&
+          includesScope(c.writable, m.scope),
       );
       const item = this.items[i];
       if (!item) return 0;

@@ -286,6 +286,7 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
     minImportance?: number;
     kinds?: readonly string[];
     authors?: readonly string[];
+    closed?: boolean;
   }): Promise<MemoryItem[]> {
     if (q.limit <= 0 || q.scopes.length === 0) return [];
     if (q.authors?.length === 0) return [];
@@ -304,7 +305,7 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
       .map((arm) => {
         const sqlOf = arm.sql.replace(/\?/g, () => `?${next++}`);
         return `SELECT * FROM (SELECT ${COLUMNS} FROM nodes n
-           WHERE ${sqlOf} AND n.node_type = 'memory' AND n.status = 'active' AND n.importance >= ?1 ${kindSql} ${authorSql}
+           WHERE ${sqlOf} AND n.node_type = 'memory' AND ${statusSql(q)} AND n.importance >= ?1 ${kindSql} ${authorSql}
            ORDER BY n.importance DESC, n.updated_at DESC LIMIT ?2)`;
       })
       .join(" UNION ALL ");
@@ -491,7 +492,10 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
       );
   }
 
-  /** An active item of a writable scope becomes archived; any other id, nothing. */
+  /**
+   * An active or closed item of a writable scope becomes archived (forgotten: a closed item is
+   * still the person's to forget); any other id, nothing.
+   */
   #statusStatement(
     status: "archived",
     nodeId: string,
@@ -501,7 +505,7 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
     return this.#db
       .prepare(
         `UPDATE nodes SET status = ?, updated_at = ?
-         WHERE node_id = ? AND node_type = 'memory' AND status = 'active' AND ${writable.sql}`,
+         WHERE node_id = ? AND node_type = 'memory' AND status IN ('active', 'superseded') AND ${writable.sql}`,
       )
       .bind(status, at, nodeId, ...writable.binds);
   }

@@ -128,6 +128,8 @@ export interface MemoryStore {
     kinds?: readonly string[];
     /** Only items whose evidence names one of these accounts (what a person said themselves). */
     authors?: readonly string[];
+    /** Closed items too (a person's own list in their private chat, so they can forget them). */
+    closed?: boolean;
   }): Promise<MemoryItem[]>;
   /** One item by id, whatever its scope or status; null when unknown. */
   get(nodeId: string): Promise<MemoryItem | null>;

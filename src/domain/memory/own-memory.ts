@@ -34,11 +34,14 @@ export async function ownMemory(
   const own = forgettable.filter(isOwnScope);
   const chat = forgettable.filter((s) => sameScope(s, session));
   const [ofPerson, ofChat] = await Promise.all([
-    own.length > 0 ? store.listActive({ scopes: own, limit: OWN_MEMORY_MAX }) : [],
+    // In their private chat a person also sees (and may forget) what a newer statement closed; a
+    // group never lists a closed item, which would say that something newer replaced it.
+    own.length > 0 ? store.listActive({ scopes: own, limit: OWN_MEMORY_MAX, closed: privateTurn }) : [],
     chat.length > 0
       ? store.listActive({
           scopes: chat,
           limit: OWN_MEMORY_MAX,
+          closed: privateTurn,
           // A private chat is the person's own; in a shared chat only what they said is theirs.
           ...(privateTurn ? {} : { authors: [req.account] }),
         })

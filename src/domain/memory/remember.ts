@@ -316,8 +316,11 @@ export async function forget(
 ): Promise<Result<MemoryItem, { kind: "not-found"; what: string }>> {
   const { writable, readable } = turnScopes(req.scopes);
   const item = await store.get(req.nodeId);
+  // A closed item is still the person's to forget, in a private chat only: a group never learns
+  // that something newer replaced an item. An archived one is already gone.
+  const closedHere = item?.status === "superseded" && learnedInPrivate(req.scopes.session);
   if (
-    item?.status !== "active" ||
+    (item?.status !== "active" && !closedHere) ||
     !writable.some((s) => s.type === item.scope.type && s.id === item.scope.id) ||
     !scopeAllows(readable, item)
   ) {

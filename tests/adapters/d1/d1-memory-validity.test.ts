@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import type { AccountKey } from "../../../src/domain/chat/chat-address";
 import { recalledText, recallMemory } from "../../../src/domain/memory/recall";
-import { remember } from "../../../src/domain/memory/remember";
+import { forget, remember } from "../../../src/domain/memory/remember";
 import { turnScopes } from "../../../src/domain/memory/scope";
 import { memoryStore, uid } from "../../support/memory";
 
@@ -94,6 +94,19 @@ describe("D1 memory validity", () => {
     expect((await ask(p, `${p.name}以前住在哪`, "priv", T0 + 20 * DAY))[0]).toBe(
       `（过去：2025-03-01 至 2025-03-11）${p.name}住在北京`,
     );
+    // Still the person's to forget, in their private chat.
+    const gone = await forget(memoryStore(), {
+      nodeId: oldId ?? "",
+      scopes: p.priv,
+      runId: `forget:${uid()}`,
+      chatKey: p.priv.session,
+      now: T0 + 21 * DAY,
+      reason: "command",
+    });
+    expect(gone.ok).toBe(true);
+    const after = await env.DB.prepare("SELECT status FROM nodes WHERE node_id = ?").bind(oldId).first();
+    expect(after).toEqual({ status: "archived" });
+    expect((await ask(p, `${p.name}以前住在哪`, "priv", T0 + 22 * DAY)).join("\n")).not.toContain("北京");
   });
 
   it("never gives a group the closed item when what closed it is private", async ({ expect }) => {

@@ -7,8 +7,9 @@
 import { describe, it } from "vitest";
 import type { AccountKey } from "../../../src/domain/chat/chat-address";
 import type { SenderIdentity } from "../../../src/domain/identity/sender-identity";
+import { ownMemory } from "../../../src/domain/memory/own-memory";
 import { recalledText, recallMemory } from "../../../src/domain/memory/recall";
-import { type RememberRequest, remember } from "../../../src/domain/memory/remember";
+import { forget, type RememberRequest, remember } from "../../../src/domain/memory/remember";
 import { turnScopes } from "../../../src/domain/memory/scope";
 import { InMemoryMemory } from "../../fakes/in-memory-memory";
 
@@ -133,5 +134,44 @@ describe("validity and privacy", () => {
     await say(store, "我住在北京", { session: "qq:group:G1", identity: bob }, T0);
     await say(store, "我住在上海", { session: "qq:group:G2", identity: bob }, T0 + DAY);
     expect(store.items.map((m) => m.status)).toEqual(["active", "active"]);
+  });
+
+  it("a closed item is listed and forgotten in the person's private chat, never listed or forgotten in a group", async ({
+    expect,
+  }) => {
+    const store = new InMemoryMemory();
+    await say(store, "我住在北京", GROUP, T0);
+    await say(store, "我搬到上海了", PRIVATE, T0 + DAY);
+    const old = store.items.find((m) => m.text === "小明住在北京");
+    const inGroup = await ownMemory(store, { scopes: GROUP, account: "qq:user:A" });
+    expect(inGroup.map((o) => o.item.text)).toEqual([]);
+    const byTool = await forget(store, {
+      nodeId: old?.nodeId ?? "",
+      scopes: GROUP,
+      runId: "t1",
+      chatKey: GROUP.session,
+      now: T0 + 2 * DAY,
+      reason: "tool",
+    });
+    expect(byTool.ok).toBe(false);
+    expect(store.items.find((m) => m.nodeId === old?.nodeId)?.status).toBe("superseded");
+    const inPrivate = await ownMemory(store, { scopes: PRIVATE, account: "qq:user:A" });
+    expect(inPrivate.map((o) => [o.item.text, o.item.status])).toEqual(
+      expect.arrayContaining([
+        ["小明住在上海", "active"],
+        ["小明住在北京", "superseded"],
+      ]),
+    );
+    const gone = await forget(store, {
+      nodeId: old?.nodeId ?? "",
+      scopes: PRIVATE,
+      runId: "t2",
+      chatKey: PRIVATE.session,
+      now: T0 + 2 * DAY,
+      reason: "command",
+    });
+    expect(gone.ok).toBe(true);
+    expect(store.items.find((m) => m.nodeId === old?.nodeId)?.status).toBe("archived");
+    expect((await ask(store, "小明以前住在哪", PRIVATE, T0 + 3 * DAY)).join("\n")).not.toContain("北京");
   });
 });

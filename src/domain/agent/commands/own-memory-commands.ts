@@ -29,7 +29,8 @@ function line(own: OwnItem, session: Scope, privateChat: boolean): string {
   const text = own.item.text.length > TEXT_CHARS ? `${own.item.text.slice(0, TEXT_CHARS)}…` : own.item.text;
   const where = scopeLabel(own.item.scope, session);
   const level = privateChat ? `，${LEVEL[own.item.sensitivity] ?? own.item.sensitivity}` : "";
-  return `${own.shortId} · ${text}（${where}${level}）`;
+  const past = own.item.status === "superseded" ? "，已过去" : "";
+  return `${own.shortId} · ${text}（${where}${level}${past}）`;
 }
 
 export const memoryListCommand: Command = {
