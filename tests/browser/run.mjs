@@ -9,6 +9,7 @@ import { chromium } from "playwright-core";
 import { effectiveDevVars, root } from "../../scripts/lib/dev-vars.mjs";
 import { applyLocalMigrations, LOCAL_MODE_VARS, startWranglerDev } from "../../scripts/lib/wrangler.mjs";
 import { sessionsSteps } from "./sessions-steps.mjs";
+import { claimSteps, memoryAddMoveSteps } from "./steps/first-day.mjs";
 import { forgetPersonBackfillSteps } from "./steps/forget-person-backfill.mjs";
 import { knowledgeIdentityMigrationsSteps } from "./steps/knowledge-identity-migrations.mjs";
 
@@ -145,6 +146,8 @@ try {
     const session = cookies.find((c) => c.name === "akasha_session");
     assert(session?.httpOnly && session.secure && session.sameSite === "Strict", "session cookie flags");
   });
+
+  await claimSteps({ page, base, token, run, step, assert, shot, devMessage });
 
   await step("a message sent through /dev/message is on the history page", async () => {
     await devMessage({ chat: group, sender: user, name: "小林", text: `浏览器测试消息 ${run}` });
@@ -311,6 +314,7 @@ try {
 
   await knowledgeIdentityMigrationsSteps({ page, base, run, group, state, step, assert, shot });
   await forgetPersonBackfillSteps({ page, base, token, run, state, step, assert, shot });
+  await memoryAddMoveSteps({ page, base, token, run, group, step, assert, shot });
 
   await step("logs out and is refused afterwards", async () => {
     await page.goto(`${base}/admin`);
