@@ -2,6 +2,7 @@
 import { command as define, integer, withApiOptions } from "../lib/args.mjs";
 import { client, query } from "./admin-api.mjs";
 import { clip, output, table, time } from "./format.mjs";
+import { t } from "./i18n/lang.mjs";
 
 const detail = (d) =>
   Object.entries(d ?? {})
@@ -12,26 +13,26 @@ export const renderAudit = ({ entries }) =>
   table(
     entries,
     [
-      { title: "time", value: (e) => time(e.at) },
-      { title: "actor", value: (e) => clip(e.actor ?? "—", 24) },
-      { title: "action", value: (e) => e.action },
-      { title: "chat", value: (e) => clip(e.chatKey ?? "—", 28) },
-      { title: "detail", value: (e) => clip(detail(e.detail), 70) },
+      { title: t("audit.col.time"), value: (e) => time(e.at) },
+      { title: t("audit.col.actor"), value: (e) => clip(e.actor ?? "—", 24) },
+      { title: t("audit.col.action"), value: (e) => e.action },
+      { title: t("audit.col.chat"), value: (e) => clip(e.chatKey ?? "—", 28) },
+      { title: t("audit.col.detail"), value: (e) => clip(detail(e.detail), 70) },
     ],
-    { empty: "No audit entries match." },
+    { empty: t("audit.none") },
   );
 
 export function command(name = "audit") {
   return withApiOptions(
     define(name)
-      .description("the audit log, newest first")
-      .option("--actor <actor>", "e.g. admin-api, qq:user:<id>")
-      .option("--action <action>", "an action, or a family with a trailing dot (memory.)")
-      .option("--chat <chat>")
-      .option("--since <time>", "epoch ms or ISO date")
-      .option("--until <time>", "epoch ms or ISO date")
-      .option("--before <id>", "entries older than this id (paging)", integer(1, Number.MAX_SAFE_INTEGER))
-      .option("--limit <n>", "1–500", integer(1, 500), 100),
+      .description(t("audit.desc"))
+      .option("--actor <actor>", t("audit.opt.actor"))
+      .option("--action <action>", t("audit.opt.action"))
+      .option("--chat <chat>", t("audit.opt.chat"))
+      .option("--since <time>", t("audit.opt.time"))
+      .option("--until <time>", t("audit.opt.time"))
+      .option("--before <id>", t("audit.opt.before"), integer(1, Number.MAX_SAFE_INTEGER))
+      .option("--limit <n>", t("audit.opt.limit"), integer(1, 500), 100),
   ).action(async (o) => {
     const q = query({
       actor: o.actor,
