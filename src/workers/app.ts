@@ -19,6 +19,7 @@ import { insightsRoutes } from "./routes/insights.routes";
 import { knowledgeRoutes } from "./routes/knowledge.routes";
 import { memoryAdminRoutes } from "./routes/memory-admin.routes";
 import { migrationsRoutes } from "./routes/migrations.routes";
+import { noticesRoutes } from "./routes/notices.routes";
 import { ownerRoutes } from "./routes/owner.routes";
 import { sessionsRoutes } from "./routes/sessions.routes";
 import { webhookRoutes } from "./routes/webhook.routes";
@@ -42,6 +43,7 @@ export function createApp() {
   app.route("/api/memory", memoryAdminRoutes);
   app.route("/api", insightsRoutes);
   app.route("/api", backfillRoutes);
+  app.route("/api", noticesRoutes);
   app.route("/api", ownerRoutes);
   app.route("/api/identity", identityAdminRoutes);
   app.route("/api/migrations", migrationsRoutes);

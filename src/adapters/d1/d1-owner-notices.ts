@@ -128,7 +128,7 @@ export class D1OwnerNotices implements NoticeBook {
     ]);
     const row = updated?.results[0];
     if (row) return ok(notice(row));
-    return err({ kind: "not-found", reason: `no open notice #${id}` });
+    return err({ kind: "not-found", what: `open notice #${id}` });
   }
 
   async claimWaiting(now: number, minIntervalMs: number, limit: number): Promise<OwnerNotice[]> {

@@ -16,6 +16,7 @@ import { insightsService } from "./insights-service";
 import { knowledgeService } from "./knowledge-service";
 import { memoryService } from "./memory-service";
 import { migrationsService } from "./migrations-service";
+import { noticesService } from "./notices-service";
 import { ownerService } from "./owner-service";
 import { privacyService } from "./privacy-service";
 import { sessionsService } from "./sessions-service";
@@ -36,6 +37,7 @@ export function adminServices(env: Env, request: AdminRequest) {
     insights: insightsService(env, settings),
     migrations: migrationsService(env, request),
     chats: chatsService(env),
+    notices: noticesService(env, request),
     owner: ownerService(env, request, settings),
     privacy: privacyService(env, request, settings),
     doctor: doctorService(env, request, settings),

@@ -9,7 +9,7 @@ import type { Result } from "../kernel/result";
 import { countOccurrence, type NoticeCount, type NoticePolicy } from "./notice-policy";
 import { type NoticeFacts, noticeSubject, noticeText, type OwnerNotice, ownerMessage } from "./owner-notice";
 
-export type AckError = { readonly kind: "not-found"; readonly reason: string };
+export type AckError = { readonly kind: "not-found"; readonly what: string };
 
 export interface NoticeBook {
   /** The open notice of kind and subject, after `next` decided its count; created when none is open. */

@@ -22,10 +22,12 @@ import { identityPageRoutes } from "./identity-page.routes";
 import { knowledgePageRoutes, uploadScript } from "./knowledge-page.routes";
 import { MemoryEditPage, type MemoryFilters, MemoryPage, type PreviewResult } from "./memory-page";
 import { migrationsPageRoutes } from "./migrations-page.routes";
+import { NoticesPanel } from "./notices-panel";
 import { OverviewPage } from "./overview-page";
 import { overviewStatus } from "./overview-status";
 import { ownerPageRoutes } from "./owner-pages.routes";
 import { pageContext } from "./page-context";
+import { PageNotices } from "./page-notices";
 import { render } from "./page-render";
 import { sessionsDashboardRoutes } from "./sessions-dashboard.routes";
 import { documentFromForm, type FieldErrors, formFields, formValues } from "./settings-form";
@@ -159,6 +161,45 @@ async function saveSettingsForm(c: Context<AppEnv>, form: Record<string, unknown
   return settingsPage(c, { form: { values, errors: {} }, error: saved.error, status: 400 });
 }
 
+/** The overview page: counts, usage, spend, status, and the open notices to the owner. */
+async function overview(
+  c: Context<AppEnv>,
+  extra: { notice?: string | undefined; error?: string },
+  status: 200 | 400 | 404 | 409 = 200,
+) {
+  const services = c.get("services");
+  const insights = services.insights;
+  const now = Date.now();
+  const start = insights.windowStart(DAYS, now);
+  const [counts, today, total, spend, state, notices, context] = await Promise.all([
+    insights.stats(DAYS, now),
+    insights.usage(1, undefined, now),
+    insights.usage(DAYS, undefined, now),
+    insights.spendToday(undefined, now),
+    overviewStatus(c),
+    services.notices.list(),
+    pageContext(c),
+  ]);
+  return render(
+    c,
+    "/admin",
+    c.get("i18n").t("nav.overview"),
+    <>
+      <PageNotices {...extra} />
+      <OverviewPage
+        notices={<NoticesPanel notices={notices} csrf={context.csrf} />}
+        stats={counts}
+        days={fillDays(start, DAYS, counts.messagesByDay)}
+        today={today.total}
+        total={total.total}
+        spend={spend}
+        status={state}
+      />
+    </>,
+    status,
+  );
+}
+
 const staleError = (t: Translate) => ({ field: "revision", reason: t("settings.stale") });
 
 export const dashboardRoutes = new Hono<AppEnv>()
@@ -168,30 +209,17 @@ export const dashboardRoutes = new Hono<AppEnv>()
   .route("/migrations", migrationsPageRoutes)
   .route("/sessions", sessionsDashboardRoutes)
   .route("/", ownerPageRoutes)
-  .get("/", async (c) => {
-    const insights = c.get("services").insights;
-    const now = Date.now();
-    const start = insights.windowStart(DAYS, now);
-    const [counts, today, total, spend, status] = await Promise.all([
-      insights.stats(DAYS, now),
-      insights.usage(1, undefined, now),
-      insights.usage(DAYS, undefined, now),
-      insights.spendToday(undefined, now),
-      overviewStatus(c),
-    ]);
-    return render(
-      c,
-      "/admin",
-      c.get("i18n").t("nav.overview"),
-      <OverviewPage
-        stats={counts}
-        days={fillDays(start, DAYS, counts.messagesByDay)}
-        today={today.total}
-        total={total.total}
-        spend={spend}
-        status={status}
-      />,
-    );
+  .get("/", (c) => overview(c, { ...(c.req.query("notice") ? { notice: c.req.query("notice") } : {}) }))
+  .post("/notices/:id/ack", async (c) => {
+    const done = await c.get("services").notices.acknowledge(c.req.param("id"));
+    const t = c.get("i18n").t;
+    if (!done.ok)
+      return overview(
+        c,
+        { error: t("notices.ackFailed", { reason: said(done.error) }) },
+        statusOf(done.error),
+      );
+    return c.redirect(`/admin?notice=${encodeURIComponent(t("notices.acked", { id: done.value.id }))}`, 303);
   })
   .get("/chats", async (c) => {
     const chats = await c.get("services").chats.list();

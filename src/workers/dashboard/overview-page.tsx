@@ -1,5 +1,6 @@
 /** Overview: counts, messages per day, model usage today and over the window. */
 
+import type { Child } from "hono/jsx";
 import type { Stats, UsageRow } from "../../composition/request/insights-service";
 import type { SpendReport } from "../../domain/spend/spend-report";
 import { DayChart } from "./day-chart";
@@ -48,6 +49,8 @@ export function OverviewPage(props: {
   total: readonly UsageRow[];
   spend?: SpendReport;
   status: OverviewStatusProps;
+  /** The open notices to the owner, first after the title: they wait for an admin. */
+  notices?: Child;
 }) {
   const t = useT();
   const s = props.stats;
@@ -63,6 +66,7 @@ export function OverviewPage(props: {
   return (
     <>
       <h1>{t("nav.overview")}</h1>
+      {props.notices ?? null}
       <div class="cards">
         {cards.map(([label, value]) => (
           <div class="card">

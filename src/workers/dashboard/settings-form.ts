@@ -54,6 +54,14 @@ export const SETTINGS_GROUPS: readonly { readonly key: string; readonly fields: 
     ],
   },
   {
+    key: "notices",
+    fields: [
+      { path: "notices.modelErrors", unit: "items" },
+      { path: "notices.windowMinutes", unit: "minutes" },
+      { path: "notices.minIntervalMinutes", unit: "minutes" },
+    ],
+  },
+  {
     key: "summaries",
     fields: [
       { path: "summaries.enabled" },

@@ -53,6 +53,7 @@ export const en: Record<MessageKey, string> = {
   "settings.group.retention": "Message retention",
   "settings.group.turn": "Turns",
   "settings.group.memory": "Memory",
+  "settings.group.notices": "Notices to the owner",
   "settings.group.spend": "Daily spend caps",
   "settings.group.summaries": "Daily summaries",
   "settings.group.display": "Display and time",
@@ -100,6 +101,15 @@ export const en: Record<MessageKey, string> = {
   "setting.memory.dreaming.idleMinutes": "Dream after idle",
   "setting.memory.dreaming.idleMinutes.help":
     "Consolidate once the chat has been quiet this long with any turn waiting.",
+  "setting.notices.modelErrors": "Model errors before a notice",
+  "setting.notices.modelErrors.help":
+    "When one model provider fails this many times within the window below, the admins get a notice.",
+  "setting.notices.windowMinutes": "Error counting window",
+  "setting.notices.windowMinutes.help":
+    "Only errors within this time count; scattered errors never make a notice.",
+  "setting.notices.minIntervalMinutes": "Least time between notices",
+  "setting.notices.minIntervalMinutes.help":
+    "Notices raised within the interval wait and go in the next message.",
   "setting.spend.chatDailyTokens": "Per-chat daily cap",
   "setting.spend.chatDailyTokens.help": "Prompt + completion tokens one chat may spend per day.",
   "setting.spend.globalDailyTokens": "All-chats daily cap",
@@ -121,6 +131,18 @@ export const en: Record<MessageKey, string> = {
   "setting.calendar.timeZone": "Time zone",
   "setting.calendar.timeZone.help":
     "The zone whose midnight starts a day for history dates, summaries and spend caps (IANA name, e.g. Asia/Shanghai).",
+  "notices.title": "Notices",
+  "notices.col.id": "No.",
+  "notices.col.what": "What",
+  "notices.col.count": "Count",
+  "notices.col.seen": "First – last seen (UTC)",
+  "notices.none": "No notices waiting for acknowledgement.",
+  "notices.told": "Sent to the admins' private chats",
+  "notices.waiting":
+    "Waiting to be sent (no admin has a private chat with the bot yet, or the interval has not passed)",
+  "notices.ack": "Acknowledge",
+  "notices.acked": "Notice #{id} acknowledged; it is no longer shown.",
+  "notices.ackFailed": "Not acknowledged: {reason}",
   "overview.noCalls": "No model calls.",
   "overview.col.model": "Model",
   "overview.col.calls": "Calls",
