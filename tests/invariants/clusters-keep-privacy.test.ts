@@ -17,6 +17,7 @@ import { turnPorts } from "../fakes/turn-ports";
 import { newMemory, seedMemory, uid } from "../support/memory";
 import { everything, preview } from "../support/preview";
 import { registerChat, sessionAudit, sessionsApi } from "../support/sessions";
+import { turnContext } from "../support/turn-context";
 
 /** A group, another group and a member's private chat, each with its own memory. */
 async function world() {
@@ -132,16 +133,11 @@ describe("cluster links", () => {
     ]);
     const event = messageEvent({ chat: w.group, text: "蓝鲸 病历 银行卡", sender: w.user, name: "他" });
     await runTurn(
-      {
-        event,
-        chat: event.chat,
-        sender: event.sender,
-        identity: null,
+      turnContext(event, {
         text: "蓝鲸 病历 银行卡",
-        recent: [],
         settings: DEFAULT_SETTINGS,
         now: Date.now(),
-      },
+      }),
       turnPorts({ model, memory: { store: memory, index: memory, links } }),
       defaultTurnRegistry(silentLogger),
     );

@@ -16,6 +16,7 @@ import { InMemoryAdminClaims } from "../fakes/in-memory-admin-claims";
 import { InMemorySettingsAdmin } from "../fakes/in-memory-settings-admin";
 import { messageEvent } from "../fakes/inbound";
 import { TEST_NOW, turnPorts } from "../fakes/turn-ports";
+import { turnContext } from "../support/turn-context";
 
 const CODE = formatClaimCode(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]));
 const OTHER_CODE = formatClaimCode(new Uint8Array(15).fill(200));
@@ -38,16 +39,11 @@ async function turn(input: {
   const admin = input.admin ?? new InMemorySettingsAdmin();
   const settings = input.settings ?? DEFAULT_SETTINGS;
   const result = await runTurn(
-    {
-      event,
-      chat: event.chat,
-      sender: event.sender,
-      identity: null,
+    turnContext(event, {
       text: event.message?.text ?? "",
-      recent: [],
       settings,
       now: TEST_NOW,
-    },
+    }),
     turnPorts({ settingsAdmin: admin, ...(input.claims ? { claims: input.claims } : {}) }),
     defaultTurnRegistry(),
   );

@@ -14,6 +14,7 @@ import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { TEST_NOW, turnPorts } from "../fakes/turn-ports";
 import { session } from "../support/admin-session";
+import { turnContext } from "../support/turn-context";
 
 const HF = "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789";
 const PERSONA = `你是小助手。部署用 ${HF}`;
@@ -121,16 +122,11 @@ describe("settings refuse a credential", () => {
       text: "改设置",
       sender: ADMIN.split(":")[2] ?? ADMIN,
     });
-    const context = {
-      event,
-      chat: event.chat,
-      sender: event.sender,
-      identity: null,
+    const context = turnContext(event, {
       text: "改设置",
-      recent: [],
       settings: withIdentity(),
       now: TEST_NOW,
-    };
+    });
     const ports = turnPorts({ model, settingsAdmin: d1SettingsAdmin(env) });
     const result = await runTurn(context, ports, defaultTurnRegistry());
     if (!result.ok) throw new Error("turn failed");

@@ -15,6 +15,7 @@ import { inboundRecord } from "../../../src/domain/history/message-record";
 import { MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { messageEvent } from "../../fakes/inbound";
 import { newMemory, seedMemory, uid } from "../../support/memory";
+import { turnContext } from "../../support/turn-context";
 
 async function logLines(chat: string, lines: readonly string[], sender = "OTHER"): Promise<void> {
   const records = lines.flatMap((text, i) => {
@@ -43,17 +44,13 @@ async function promptOf(chat: string, text: string, person: string | null) {
         ? []
         : [{ id: person, displayName: "爱丽丝", accounts: [MEMBER as `qq:user:${string}`] }],
   });
-  const ctx: TurnContext = {
-    event,
-    chat: event.chat,
-    sender: event.sender,
+  const ctx: TurnContext = turnContext(event, {
     identity:
       person === null ? null : { enabled: true, account: MEMBER as never, personId: person, declared: true },
     text,
-    recent: [],
     settings,
     now: Date.now(),
-  };
+  });
   const turnServices = {
     ...services,
     session: { reset: async () => {} },

@@ -16,6 +16,7 @@ import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { TEST_NOW, turnPorts } from "../../fakes/turn-ports";
 import { ADMIN_TOKEN, ORIGIN, session } from "../../support/admin-session";
 import { storedSettings } from "../../support/stored-settings";
+import { turnContext } from "../../support/turn-context";
 
 const CHAT = "qq:group:WRITEPATH";
 const BEFORE = { retention: { groupDays: 45 } };
@@ -108,16 +109,11 @@ async function tool(admin: SettingsAdmin): Promise<string> {
     { text: "好的" },
   ]);
   const event = messageEvent({ chat: CHAT, text: "改设置", sender: ADMIN.split(":")[2] ?? ADMIN });
-  const ctx = {
-    event,
-    chat: event.chat,
-    sender: event.sender,
-    identity: null,
+  const ctx = turnContext(event, {
     text: "改设置",
-    recent: [],
     settings: withIdentity(),
     now: TEST_NOW,
-  };
+  });
   const result = await runTurn(ctx, turnPorts({ model, settingsAdmin: admin }), defaultTurnRegistry());
   if (!result.ok) throw new Error("turn failed");
   return model.requests[1]?.messages.find((m) => m.role === "tool")?.content ?? "";

@@ -10,6 +10,7 @@ import { messageEvent } from "../../fakes/inbound";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { turnPorts } from "../../fakes/turn-ports";
 import { type Line, MINUTE, seedLines as seed, T0 } from "../../support/message-lines";
+import { turnContext } from "../../support/turn-context";
 
 const newChat = () => `qq:group:${crypto.randomUUID()}`;
 const history = () => historySearch(env);
@@ -133,16 +134,11 @@ describe("history search through the retrieval pipeline", () => {
       { text: "好" },
     ]);
     const event = messageEvent({ chat: a, text: "上次团建去哪" });
-    const ctx: TurnContext = {
-      event,
-      chat: event.chat,
-      sender: event.sender,
-      identity: null,
+    const ctx: TurnContext = turnContext(event, {
       text: "上次团建去哪",
-      recent: [],
       settings: DEFAULT_SETTINGS,
       now: T0 + 60 * MINUTE,
-    };
+    });
     const result = await runTurn(ctx, turnPorts({ model, history: history() }), defaultTurnRegistry());
     expect(result.ok).toBe(true);
     const answer = String(model.requests[1]?.messages.find((m) => m.role === "tool")?.content);

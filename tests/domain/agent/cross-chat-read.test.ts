@@ -9,6 +9,7 @@ import type { ChatKey } from "../../../src/domain/chat/chat-address";
 import { withIdentity } from "../../fakes/identity-settings";
 import { messageEvent } from "../../fakes/inbound";
 import { TEST_NOW } from "../../fakes/turn-ports";
+import { turnContext } from "../../support/turn-context";
 
 const MINE = "qq:private:U1" as ChatKey;
 const THEIRS = "qq:private:U2" as ChatKey;
@@ -17,16 +18,11 @@ const settings = withIdentity({ chatDomains: { home: [MINE, THEIRS, GROUP] } });
 
 function context(chat: string): TurnContext {
   const event = messageEvent({ chat, text: "查一下", sender: "U1" });
-  return {
-    event,
-    chat: event.chat,
-    sender: event.sender,
-    identity: null,
+  return turnContext(event, {
     text: "查一下",
-    recent: [],
     settings,
     now: TEST_NOW,
-  };
+  });
 }
 
 const member = (extra: Record<string, unknown> = {}) => ({

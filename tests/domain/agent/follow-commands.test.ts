@@ -6,6 +6,7 @@ import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { InMemorySettingsAdmin } from "../../fakes/in-memory-settings-admin";
 import { messageEvent } from "../../fakes/inbound";
 import { TEST_NOW, turnPorts } from "../../fakes/turn-ports";
+import { turnContext } from "../../support/turn-context";
 
 const GROUP = "qq:group:G1";
 
@@ -18,16 +19,11 @@ async function say(
 ) {
   const event = messageEvent({ chat, text, sender: sender.split(":")[2] ?? sender });
   const result = await runTurn(
-    {
-      event,
-      chat: event.chat,
-      sender: event.sender,
-      identity: null,
+    turnContext(event, {
       text,
-      recent: [],
       settings,
       now: TEST_NOW,
-    },
+    }),
     turnPorts({ settingsAdmin: admin }),
     defaultTurnRegistry(),
   );

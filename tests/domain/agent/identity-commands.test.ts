@@ -10,6 +10,7 @@ import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { InMemoryIdentityDirectory } from "../../fakes/in-memory-identity-directory";
 import { messageEvent } from "../../fakes/inbound";
 import { TEST_NOW, turnPorts } from "../../fakes/turn-ports";
+import { turnContext } from "../../support/turn-context";
 
 const CHAT = "qq:group:G1";
 /** Identity answers tie accounts to people and chats: an admin gets them in their own private chat. */
@@ -20,16 +21,11 @@ const settings = withIdentity({
 
 function context(sender: string, text: string, s: Settings = settings, chat = CHAT): TurnContext {
   const event = messageEvent({ chat, text, sender: sender.split(":")[2] ?? sender });
-  return {
-    event,
-    chat: event.chat,
-    sender: event.sender,
-    identity: null,
+  return turnContext(event, {
     text,
-    recent: [],
     settings: s,
     now: TEST_NOW,
-  };
+  });
 }
 
 async function command(

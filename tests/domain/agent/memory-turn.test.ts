@@ -12,23 +12,19 @@ import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
 import { messageEvent } from "../../fakes/inbound";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { turnPorts } from "../../fakes/turn-ports";
+import { turnContext } from "../../support/turn-context";
 
 const NOW = 1_700_000_000_000;
 const A = "qq:private:A";
 
 function context(text: string, over: Partial<TurnContext> = {}, chat = A): TurnContext {
   const event = messageEvent({ chat, text, sender: "A", name: "小明" });
-  return {
-    event,
-    chat: event.chat,
-    sender: event.sender,
-    identity: null,
+  return turnContext(event, {
     text,
-    recent: [],
     settings: DEFAULT_SETTINGS,
     now: NOW,
     ...over,
-  };
+  });
 }
 
 function services(

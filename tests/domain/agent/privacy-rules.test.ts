@@ -19,6 +19,7 @@ import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
 import { messageEvent } from "../../fakes/inbound";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { turnPorts } from "../../fakes/turn-ports";
+import { turnContext } from "../../support/turn-context";
 
 const NOW = 1_700_000_000_000;
 const registry = () => defaultTurnRegistry(silentLogger);
@@ -32,19 +33,15 @@ function context(
 ): TurnContext {
   const userId = account.split(":").at(-1) ?? "U";
   const event = messageEvent({ chat, text, sender: userId, name: userId });
-  return {
-    event,
-    chat: event.chat,
-    sender: event.sender,
+  return turnContext(event, {
     identity:
       identity === null
         ? null
         : ({ enabled: true, personId: null, declared: false, ...identity, account } as SenderIdentity),
     text,
-    recent: [],
     settings,
     now: NOW,
-  };
+  });
 }
 
 function ports(model: ChatModel, memory: InMemoryMemory, history = new InMemoryHistory()): TurnPorts {

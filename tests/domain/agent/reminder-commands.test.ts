@@ -8,6 +8,7 @@ import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { InMemoryReminders } from "../../fakes/in-memory-reminders";
 import { messageEvent } from "../../fakes/inbound";
 import { TEST_NOW, turnPorts } from "../../fakes/turn-ports";
+import { turnContext } from "../../support/turn-context";
 
 /** 2023-11-15 06:13 in Shanghai. */
 const NOW = TEST_NOW;
@@ -15,16 +16,11 @@ const NOW = TEST_NOW;
 async function say(book: InMemoryReminders | undefined, chat: string, sender: string, text: string) {
   const event = messageEvent({ chat, text, sender: sender.split(":")[2] ?? sender });
   const result = await runTurn(
-    {
-      event,
-      chat: event.chat,
-      sender: event.sender,
-      identity: null,
+    turnContext(event, {
       text,
-      recent: [],
       settings: withIdentity(),
       now: NOW,
-    },
+    }),
     turnPorts(book ? { reminders: book } : {}),
     defaultTurnRegistry(),
   );

@@ -11,22 +11,18 @@ import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
 import { messageEvent } from "../../fakes/inbound";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { turnPorts } from "../../fakes/turn-ports";
+import { turnContext } from "../../support/turn-context";
 
 const KEY = "sk-3b9a2f7c1d8e4a6b9c0d2e4f6a8b0c1d";
 const MAX = DEFAULT_SETTINGS.turn.maxReplyChars;
 
 function context(): TurnContext {
   const event = messageEvent({ chat: "qq:private:U1", text: "把配置发我" });
-  return {
-    event,
-    chat: event.chat,
-    sender: event.sender,
-    identity: null,
+  return turnContext(event, {
     text: "把配置发我",
-    recent: [],
     settings: DEFAULT_SETTINGS,
     now: 1_700_000_000_000,
-  };
+  });
 }
 
 async function replyTo(modelText: string): Promise<string> {

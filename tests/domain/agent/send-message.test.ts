@@ -14,6 +14,7 @@ import { messageEvent } from "../../fakes/inbound";
 import { RecordingRelay } from "../../fakes/recording-relay";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { TEST_NOW, turnPorts } from "../../fakes/turn-ports";
+import { turnContext } from "../../support/turn-context";
 
 const CHAT = "qq:group:G1" as ChatKey;
 
@@ -77,16 +78,11 @@ describe("OutboundChatRelay", () => {
 describe("send_message", () => {
   async function send(args: Record<string, unknown>) {
     const event = messageEvent({ chat: CHAT, text: "帮我通知一下", sender: "ADMIN_OPENID" });
-    const ctx: TurnContext = {
-      event,
-      chat: event.chat,
-      sender: event.sender,
-      identity: null,
+    const ctx: TurnContext = turnContext(event, {
       text: event.message?.text ?? "",
-      recent: [],
       settings: withIdentity(),
       now: TEST_NOW,
-    };
+    });
     const relay = new RecordingRelay();
     const model = new ScriptedChatModel([
       { toolCalls: [{ id: "c1", name: "send_message", arguments: JSON.stringify(args) }] },

@@ -8,6 +8,7 @@ import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { messageEvent } from "../../fakes/inbound";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { TEST_NOW, turnPorts } from "../../fakes/turn-ports";
+import { turnContext } from "../../support/turn-context";
 
 const CHAT = "qq:group:G1";
 const SIBLING = "onebot:group:200";
@@ -16,16 +17,11 @@ const settings = withIdentity({ chatDomains: { community: [CHAT, SIBLING] } });
 
 async function manage(sender: string, args: Record<string, unknown>, s: Settings = settings) {
   const event = messageEvent({ chat: CHAT, text: "帮我重置", sender: sender.split(":")[2] ?? sender });
-  const ctx: TurnContext = {
-    event,
-    chat: event.chat,
-    sender: event.sender,
-    identity: null,
+  const ctx: TurnContext = turnContext(event, {
     text: "帮我重置",
-    recent: [],
     settings: s,
     now: TEST_NOW,
-  };
+  });
   const session = new FakeShortTermContext(() => TEST_NOW);
   const sessions = new FakeOtherChatContexts(() => TEST_NOW);
   const model = new ScriptedChatModel([
@@ -108,16 +104,11 @@ describe("session_manage", () => {
       { toolCalls: [{ id: "c1", name: "session_manage", arguments: JSON.stringify({ chat: SIBLING }) }] },
       { text: "好的" },
     ]);
-    const ctx: TurnContext = {
-      event,
-      chat: event.chat,
-      sender: event.sender,
-      identity: null,
+    const ctx: TurnContext = turnContext(event, {
       text: "再重置",
-      recent: [],
       settings,
       now: TEST_NOW,
-    };
+    });
     const result = await runTurn(ctx, turnPorts({ model, otherContexts: sessions }), defaultTurnRegistry());
     const answer = model.requests[1]?.messages.find((m) => m.role === "tool")?.content ?? "";
     expect(answer).toBe(`${SIBLING} 刚刚已经重置过了，请 60 秒后再试。长期记忆没有变化。`);

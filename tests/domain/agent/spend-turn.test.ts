@@ -8,22 +8,18 @@ import { dailySpendGate } from "../../../src/domain/spend/spend-gate";
 import { messageEvent } from "../../fakes/inbound";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { TEST_NOW, turnPorts } from "../../fakes/turn-ports";
+import { turnContext } from "../../support/turn-context";
 
 const CHAT = "qq:group:G1";
 const caps = { chatDailyTokens: 20, globalDailyTokens: null };
 
 function context(text: string): TurnContext {
   const event = messageEvent({ chat: CHAT, text });
-  return {
-    event,
-    chat: event.chat,
-    sender: event.sender,
-    identity: null,
+  return turnContext(event, {
     text,
-    recent: [],
     settings: DEFAULT_SETTINGS,
     now: TEST_NOW,
-  };
+  });
 }
 
 function ports(model: ScriptedChatModel, spentBefore: number) {

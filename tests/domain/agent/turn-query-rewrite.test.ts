@@ -10,21 +10,18 @@ import { dailySpendGate } from "../../../src/domain/spend/spend-gate";
 import { messageEvent } from "../../fakes/inbound";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { TEST_NOW, turnPorts } from "../../fakes/turn-ports";
+import { turnContext } from "../../support/turn-context";
 
 const CHAT = "qq:group:G1";
 
 function context(text: string): TurnContext {
   const event = messageEvent({ chat: CHAT, text });
-  return {
-    event,
-    chat: event.chat,
-    sender: event.sender,
-    identity: null,
+  return turnContext(event, {
     text,
     recent: [{ role: "user", name: "小明", text: "KeepAlive 是什么？", ts: TEST_NOW - 60_000 }],
     settings: DEFAULT_SETTINGS,
     now: TEST_NOW,
-  };
+  });
 }
 
 /** A tool that searches the way kb_search does and answers with the query it would search. */

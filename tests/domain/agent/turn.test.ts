@@ -9,22 +9,18 @@ import { hit, InMemoryHistory } from "../../fakes/in-memory-history";
 import { messageEvent } from "../../fakes/inbound";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { turnPorts } from "../../fakes/turn-ports";
+import { turnContext } from "../../support/turn-context";
 
 const CHAT = "qq:group:G1";
 
 function context(text: string, overrides: Partial<TurnContext> = {}): TurnContext {
   const event = messageEvent({ chat: CHAT, text });
-  return {
-    event,
-    chat: event.chat,
-    sender: event.sender,
-    identity: null,
+  return turnContext(event, {
     text,
-    recent: [],
     settings: DEFAULT_SETTINGS,
     now: 1_700_000_000_000,
     ...overrides,
-  };
+  });
 }
 
 function services(model: TurnPorts["model"], history = new InMemoryHistory()): TurnPorts {

@@ -13,6 +13,7 @@ import { messageEvent } from "../../fakes/inbound";
 import { RecordingRelay } from "../../fakes/recording-relay";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { TEST_NOW, turnPorts } from "../../fakes/turn-ports";
+import { turnContext } from "../../support/turn-context";
 
 const MAIN = "qq:group:MAIN";
 const TOPIC = "qq:group:TOPIC";
@@ -24,16 +25,11 @@ const settings = (overrides: Parameters<typeof withIdentity>[0] = {}) =>
 
 function context(sender: string, s: Settings, text = "帮我查一下"): TurnContext {
   const event = messageEvent({ chat: MAIN, text, sender: sender.split(":")[2] ?? sender });
-  return {
-    event,
-    chat: event.chat,
-    sender: event.sender,
-    identity: null,
+  return turnContext(event, {
     text,
-    recent: [],
     settings: s,
     now: TEST_NOW,
-  };
+  });
 }
 
 /** Runs one turn in which the model calls `tool` with `args`; returns what the tool answered. */
@@ -281,10 +277,7 @@ describe("admin status and memory", () => {
     const write = spyTool("memory_write", "current_chat");
     const base = withTools(write.tool);
     const registry = { ...base, context: [...base.context, recorder] };
-    const ctx: TurnContext = {
-      event,
-      chat: event.chat,
-      sender: event.sender,
+    const ctx: TurnContext = turnContext(event, {
       identity: {
         enabled: true,
         account: event.sender?.account ?? (ADMIN as never),
@@ -292,10 +285,9 @@ describe("admin status and memory", () => {
         declared: true,
       },
       text: "我喜欢猫，你呢",
-      recent: [],
       settings: s,
       now: TEST_NOW,
-    };
+    });
     await callTool("memory_write", { text: "我喜欢猫", sensitivity: "private" }, ctx, registry);
     return { ctx: seen[0], writeArgs: write.calls[0] };
   }

@@ -18,6 +18,7 @@ import { turnPorts } from "../../fakes/turn-ports";
 import { seedDay } from "../../support/day-log";
 import { uid } from "../../support/memory";
 import { storedSettings } from "../../support/stored-settings";
+import { turnContext } from "../../support/turn-context";
 
 const NY = "America/New_York";
 /** 2026-12-01 02:00 in Shanghai = 2026-11-30 13:00 in New York: the zones disagree on "yesterday". */
@@ -35,16 +36,11 @@ async function historyAnswer(chat: string, settings: Settings, query: string): P
     { toolCalls: [{ id: "t1", name: "history_search", arguments: JSON.stringify({ query }) }] },
     { text: "好" },
   ]);
-  const ctx = {
-    event,
-    chat: event.chat,
-    sender: event.sender,
-    identity: null,
+  const ctx = turnContext(event, {
     text: query,
-    recent: [],
     settings,
     now: NOW,
-  };
+  });
   await runTurn(ctx, turnPorts({ model, history: historySearch(env) }), defaultTurnRegistry(silentLogger));
   return String(model.requests[1]?.messages.find((m) => m.role === "tool")?.content);
 }

@@ -11,6 +11,7 @@ import { InMemorySessionRegistry } from "../../fakes/in-memory-session-registry"
 import { messageEvent } from "../../fakes/inbound";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { turnPorts } from "../../fakes/turn-ports";
+import { turnContext } from "../../support/turn-context";
 
 const NOW = 1_700_000_000_000;
 const settings: Settings = withIdentity({
@@ -34,16 +35,12 @@ async function findChat(chat: string, account: string, query: string) {
   const userId = account.split(":").at(-1) ?? "U";
   const event = messageEvent({ chat, text: "找聊天", sender: userId, name: userId });
   await runTurn(
-    {
-      event,
-      chat: event.chat,
-      sender: event.sender,
+    turnContext(event, {
       identity: { enabled: true, personId: null, declared: false, account } as never,
       text: "找聊天",
-      recent: [],
       settings,
       now: NOW,
-    },
+    }),
     turnPorts({ model, sessionAdmin: { registry: registry(), personAccounts: async () => null } }),
     defaultTurnRegistry(silentLogger),
   );

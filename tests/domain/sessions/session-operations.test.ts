@@ -17,6 +17,7 @@ import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { InMemorySessionRegistry } from "../../fakes/in-memory-session-registry";
 import { messageEvent } from "../../fakes/inbound";
 import { turnPorts } from "../../fakes/turn-ports";
+import { turnContext } from "../../support/turn-context";
 
 const NOW = 1_700_000_000_000;
 
@@ -190,16 +191,11 @@ describe("/session command", () => {
     const userId = account.split(":").at(-1) ?? "U";
     const event = messageEvent({ chat: chat ?? `qq:private:${userId}`, text, sender: userId, name: userId });
     const result = await runTurn(
-      {
-        event,
-        chat: event.chat,
-        sender: event.sender,
-        identity: null,
+      turnContext(event, {
         text,
-        recent: [],
         settings,
         now: NOW,
-      },
+      }),
       turnPorts({ sessionAdmin: { registry, personAccounts: async () => null } }),
       defaultTurnRegistry(silentLogger),
     );

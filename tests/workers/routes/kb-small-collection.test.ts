@@ -15,6 +15,7 @@ import { systemClock } from "../../../src/domain/kernel/clock";
 import { messageEvent } from "../../fakes/inbound";
 import { turnPorts } from "../../fakes/turn-ports";
 import { api, createCollection, uniqueName, upload } from "../../support/knowledge-api";
+import { turnContext } from "../../support/turn-context";
 
 // The stored settings are the defaults: what an owner who never touched knowledge.search gets.
 beforeAll(async () => {
@@ -86,16 +87,11 @@ describe("a small collection, default settings", () => {
       knowledge: { ...DEFAULT_SETTINGS.knowledge, collections: [], chatCollections: { [chat]: [name] } },
     };
     const event = messageEvent({ chat, text: "查一下" });
-    const ctx: TurnContext = {
-      event,
-      chat: event.chat,
-      sender: event.sender,
-      identity: null,
+    const ctx: TurnContext = turnContext(event, {
       text: "查一下",
-      recent: [],
       settings,
       now: Date.now(),
-    };
+    });
     const services: TurnServices = {
       ...turnPorts({ model: new OfflineChatModel(), clock: systemClock }),
       audit: discardAudit,

@@ -14,21 +14,17 @@ import { ADMIN, MEMBER, withIdentity } from "../../../fakes/identity-settings";
 import { messageEvent } from "../../../fakes/inbound";
 import { ScriptedChatModel } from "../../../fakes/scripted-chat-model";
 import { TEST_NOW, turnPorts } from "../../../fakes/turn-ports";
+import { turnContext } from "../../../support/turn-context";
 
 const CHAT = "qq:group:CONFIG1";
 
 function context(sender: string, settings: Settings): TurnContext {
   const event = messageEvent({ chat: CHAT, text: "改设置", sender: sender.split(":")[2] ?? sender });
-  return {
-    event,
-    chat: event.chat,
-    sender: event.sender,
-    identity: null,
+  return turnContext(event, {
     text: "改设置",
-    recent: [],
     settings,
     now: TEST_NOW,
-  };
+  });
 }
 
 /** One turn in which the model calls config_change with `args`; the tool's answer and the audit. */

@@ -14,6 +14,7 @@ import { ADMIN, MEMBER, withIdentity } from "../../../fakes/identity-settings";
 import { messageEvent } from "../../../fakes/inbound";
 import { ScriptedChatModel } from "../../../fakes/scripted-chat-model";
 import { turnPorts } from "../../../fakes/turn-ports";
+import { turnContext } from "../../../support/turn-context";
 
 /** Tuesday 2026-12-01 15:00 in Shanghai: the turn's clock. */
 const NOW = Date.parse("2026-12-01T15:00:00+08:00");
@@ -50,16 +51,11 @@ const unique = () => crypto.randomUUID().slice(0, 8);
 function context(chat: string, account: string, settings: Settings, now = NOW): TurnContext {
   const userId = account.split(":").at(-1) ?? "U";
   const event = messageEvent({ chat, text: "查一下", sender: userId, name: userId });
-  return {
-    event,
-    chat: event.chat,
-    sender: event.sender,
-    identity: null,
+  return turnContext(event, {
     text: "查一下",
-    recent: [],
     settings,
     now,
-  };
+  });
 }
 
 /** The tool's answer when the model calls `tool` with `args` in this turn. */

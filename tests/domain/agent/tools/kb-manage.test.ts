@@ -13,21 +13,17 @@ import { messageEvent } from "../../../fakes/inbound";
 import { ScriptedChatModel } from "../../../fakes/scripted-chat-model";
 import { TEST_NOW, turnPorts } from "../../../fakes/turn-ports";
 import { createCollection, uniqueName, upload } from "../../../support/knowledge-api";
+import { turnContext } from "../../../support/turn-context";
 
 const CHAT = "qq:group:KB1";
 
 function context(sender: string, settings: Settings): TurnContext {
   const event = messageEvent({ chat: CHAT, text: "管理知识库", sender: sender.split(":")[2] ?? sender });
-  return {
-    event,
-    chat: event.chat,
-    sender: event.sender,
-    identity: null,
+  return turnContext(event, {
     text: "管理知识库",
-    recent: [],
     settings,
     now: TEST_NOW,
-  };
+  });
 }
 
 /** One turn in which the model calls kb_manage with `args`; the tool's answer and the audit. */

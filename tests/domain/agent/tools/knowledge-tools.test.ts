@@ -16,19 +16,15 @@ import { messageEvent } from "../../../fakes/inbound";
 import { ScriptedChatModel } from "../../../fakes/scripted-chat-model";
 import { turnPorts } from "../../../fakes/turn-ports";
 import { createCollection, uniqueName, upload } from "../../../support/knowledge-api";
+import { turnContext } from "../../../support/turn-context";
 
 function context(chat: string, settings: Settings, text = "你好"): TurnContext {
   const event = messageEvent({ chat, text });
-  return {
-    event,
-    chat: event.chat,
-    sender: event.sender,
-    identity: null,
+  return turnContext(event, {
     text,
-    recent: [],
     settings,
     now: Date.now(),
-  };
+  });
 }
 
 const services: TurnServices = {
