@@ -18,6 +18,7 @@ import type {
   MemoryStore,
 } from "../../src/domain/memory/memory-store";
 import { noChatLinks } from "../../src/domain/memory/memory-store";
+import type { ProfileStore } from "../../src/domain/memory/profile-store";
 import {
   includesScope,
   type ReadableScope,
@@ -28,6 +29,11 @@ import {
 import { queryTokens, searchTokens } from "../../src/domain/text/search-tokens";
 
 export class InMemoryMemory implements MemoryStore, MemoryIndex {
+  /** Profiles are never kept here: every read builds one from the items, as after any write. */
+  readonly profiles: ProfileStore = {
+    read: async () => ({ version: 0, text: null }),
+    save: async () => {},
+  };
   readonly items: MemoryItem[] = [];
   readonly candidates: CandidateRecord[] = [];
   readonly summaries: {
@@ -192,7 +198,7 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
   }
 
   services(): MemoryServices {
-    return { store: this, index: this, links: noChatLinks };
+    return { store: this, index: this, links: noChatLinks, profiles: this.profiles };
   }
 }
 

@@ -5,6 +5,7 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { D1MemoryStore } from "../../src/adapters/d1/d1-memory-store";
+import { D1ProfileStore } from "../../src/adapters/d1/d1-profile-store";
 import { sessionRegistry } from "../../src/composition/shared/forgetting-session-registry";
 import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
 import { runTurn } from "../../src/domain/agent/turn";
@@ -138,7 +139,10 @@ describe("cluster links", () => {
         settings: DEFAULT_SETTINGS,
         now: Date.now(),
       }),
-      turnPorts({ model, memory: { store: memory, index: memory, links } }),
+      turnPorts({
+        model,
+        memory: { store: memory, index: memory, links, profiles: new D1ProfileStore(env.DB) },
+      }),
       defaultTurnRegistry(silentLogger),
     );
     const requests = JSON.stringify(model.requests);

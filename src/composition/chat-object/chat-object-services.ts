@@ -8,6 +8,7 @@ import { coalescingD1 } from "../../adapters/d1/coalescing-d1";
 import { D1AdminClaims } from "../../adapters/d1/d1-admin-claims";
 import { D1IdentityDirectory } from "../../adapters/d1/d1-identity-directory";
 import { D1MemoryStore } from "../../adapters/d1/d1-memory-store";
+import { D1ProfileStore } from "../../adapters/d1/d1-profile-store";
 import { openDatabase } from "../../adapters/d1/database";
 import { consoleLogger } from "../../adapters/log/console-logger";
 import { type ChatRelay, OutboundChatRelay } from "../../domain/agent/chat-relay";
@@ -122,6 +123,7 @@ export const chatObjectServices = {
         store: memory,
         index: memory,
         links: sessions,
+        profiles: new D1ProfileStore(env.DB),
         // Memory recall reads the same embedding model and vector index as the knowledge base,
         // fused at the model's memory weight (fusion-weights.ts).
         vectors: (settings) => ({

@@ -4,6 +4,7 @@
  * automatic recall of items matching the message.
  */
 
+import { readProfile } from "../memory/person-profile";
 import { standingScore } from "../memory/ranking";
 import { describeRecalled, recallMemory } from "../memory/recall";
 import { levelsOf } from "../retrieval/read-gate";
@@ -19,7 +20,7 @@ export const memoryMandatory: MandatoryProvider = {
   async collect(ctx, services): Promise<MandatoryExtras> {
     const cfg = ctx.settings.memory;
     const { scopes } = await scopesOf(ctx, services);
-    const [rules, important, summary] = await Promise.all([
+    const [rules, important, summary, profile] = await Promise.all([
       services.memory.store.listActive({
         scopes: [scopes.session],
         limit: cfg.mandatory.maxItems,
@@ -33,6 +34,11 @@ export const memoryMandatory: MandatoryProvider = {
       scopes.session.type === "chat"
         ? services.memory.store.latestSummary(scopes.session, levelsOf(scopes.readable, scopes.session))
         : Promise.resolve(null),
+      readProfile(
+        { profiles: services.memory.profiles, store: services.memory.store },
+        scopes.readable,
+        ctx.now,
+      ),
     ]);
     const unique = new Map([...rules, ...important].map((m) => [m.nodeId, m] as const));
     const pinned = [...unique.values()]
@@ -45,7 +51,7 @@ export const memoryMandatory: MandatoryProvider = {
           ),
         ),
       );
-    return { pinned, summary: summary?.text ?? null };
+    return { pinned, summary: summary?.text ?? null, profile };
   },
 };
 

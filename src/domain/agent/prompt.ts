@@ -21,6 +21,8 @@ export type ContextSection = {
 export type MandatoryExtras = {
   readonly pinned: readonly RecalledItem[];
   readonly summary: string | null;
+  /** The speaker's profile this chat may read (person-profile.ts), as lines; null when none. */
+  readonly profile?: string | null;
 };
 
 export interface MandatoryProvider {
@@ -28,13 +30,14 @@ export interface MandatoryProvider {
   collect(ctx: TurnContext, services: TurnServices): Promise<MandatoryExtras>;
 }
 
-export const NO_EXTRAS: MandatoryExtras = { pinned: [], summary: null };
+export const NO_EXTRAS: MandatoryExtras = { pinned: [], summary: null, profile: null };
 
 /** What a prompt contains, item by item, after budgeting. */
 export type PreparedPrompt = {
   readonly messages: ChatMessage[];
   readonly mandatory: {
     readonly persona: string;
+    readonly profile: string | null;
     readonly pinned: readonly RecalledItem[];
     readonly summary: string | null;
     readonly recent: readonly RecentTurn[];
@@ -87,6 +90,16 @@ export function buildPrompt(
   const system = [persona, chatLine(ctx)];
   let mandatoryUsed = system.reduce((n, s) => n + estimateTokens(s), 0);
   const room = () => Math.max(0, mandatoryBudget - mandatoryUsed - currentTokens);
+  let profile: string | null = null;
+  if (extras.profile) {
+    const text = truncateToTokens(extras.profile, Math.floor(room() / 4));
+    if (text && text !== "…") {
+      profile = text;
+      const block = `## 关于${speaker(ctx)}\n${text}`;
+      system.push(block);
+      mandatoryUsed += estimateTokens(block);
+    }
+  }
   const pinned = fitItems("重要记忆", extras.pinned, Math.floor(room() / 2));
   if (pinned.text) {
     system.push(pinned.text);
@@ -124,7 +137,7 @@ export function buildPrompt(
   ];
   return {
     messages,
-    mandatory: { persona, pinned: pinned.kept, summary, recent, tokens: mandatoryUsed },
+    mandatory: { persona, profile, pinned: pinned.kept, summary, recent, tokens: mandatoryUsed },
     sections: included,
     tokens: messages.reduce((n, m) => n + estimateTokens(m.content), 0),
   };

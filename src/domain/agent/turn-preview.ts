@@ -54,6 +54,8 @@ export type TurnPreview = {
   };
   readonly mandatory: {
     readonly persona: string;
+    /** The speaker's profile as this chat reads it (docs/memory.md#person-profiles). */
+    readonly profile: string | null;
     readonly pinned: readonly PreviewItem[];
     readonly summary: string | null;
     readonly recentTurns: readonly RecentTurn[];
@@ -163,6 +165,7 @@ export async function previewTurn(
     },
     mandatory: {
       persona: prepared.mandatory.persona,
+      profile: prepared.mandatory.profile,
       pinned: prepared.mandatory.pinned.map((p) => item("重要记忆", p)),
       summary: prepared.mandatory.summary,
       recentTurns: prepared.mandatory.recent,

@@ -14,6 +14,7 @@ import type {
   Sensitivity,
   SensitivitySource,
 } from "./memory";
+import type { ProfileStore } from "./profile-store";
 import type { ReadableScope, Scope } from "./scope";
 
 /** A full-text hit: the item plus its bm25 rank (lower is better, as FTS5 reports it). */
@@ -170,6 +171,8 @@ export type MemoryServices = {
   readonly store: MemoryStore;
   readonly index: MemoryIndex;
   readonly links: ChatLinks;
+  /** Person profiles, served only while built from the current items (person-profile.ts). */
+  readonly profiles: ProfileStore;
   /**
    * The retrieval pipeline's vector ports for the embedding model these settings read
    * (`knowledge.embeddings.read`); absent = memory recall runs on FTS alone.

@@ -1,0 +1,24 @@
+/**
+ * The port where person profiles are kept (docs/memory.md#person-profiles); what goes into one is
+ * person-profile.ts. Apart from it so the memory services can name the port without a cycle.
+ */
+export type ProfileAudience = "public" | "own";
+
+/** The profile of these scopes for this audience: `subject` names the scopes, sorted. */
+export type ProfileKey = {
+  readonly subject: string;
+  readonly scopes: readonly string[];
+  readonly audience: ProfileAudience;
+};
+
+export interface ProfileStore {
+  /**
+   * The scopes' current version and, when one was saved at that version, the profile text
+   * ("" = built, nothing to say); `text: null` when missing or built from older items.
+   */
+  read(key: ProfileKey): Promise<{ readonly version: number; readonly text: string | null }>;
+  /** Saves a profile built at `version`; a newer write to the scopes makes it unreadable. */
+  save(key: ProfileKey, version: number, built: BuiltProfile, at: number): Promise<void>;
+}
+
+export type BuiltProfile = { readonly text: string; readonly items: number };
