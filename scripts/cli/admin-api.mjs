@@ -107,6 +107,27 @@ export function client(options, { fetch: doFetch = fetch, env = process.env } = 
   return { base, request, call };
 }
 
+/**
+ * The deployment's `calendar.timeZone`, the zone the CLI shows times in (as the dashboard does).
+ * Read only for text output, so `--json` makes no extra request; a Worker that does not answer
+ * it gets UTC, still printed with its offset, so no time is ever shown without its zone.
+ */
+export async function calendarZone(api) {
+  try {
+    const view = await api.call("GET", "/settings");
+    const zone = view?.effective?.calendar?.timeZone;
+    return typeof zone === "string" && zone !== "" ? zone : "UTC";
+  } catch {
+    return "UTC";
+  }
+}
+
+/** Prints `data` as JSON with --json, else the text `render(data, zone)` makes of it, times in `calendarZone`. */
+export async function outputTimed(api, options, data, render) {
+  if (options.json) console.log(JSON.stringify(data, null, 2));
+  else console.log(render(data, await calendarZone(api)));
+}
+
 /** `?a=1&b=x` from the defined values of an object. */
 export function query(params) {
   const q = new URLSearchParams();

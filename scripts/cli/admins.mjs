@@ -3,7 +3,7 @@
 // `/claim <code>` to the bot in a private chat (docs/identity.md#the-first-admin). Every
 // change is validated and audited by the Worker (PUT-like, through its one settings write path).
 import { CliError, command as define, withApiOptions } from "../lib/args.mjs";
-import { client } from "./admin-api.mjs";
+import { client, outputTimed } from "./admin-api.mjs";
 import { output, time } from "./format.mjs";
 import { t } from "./i18n/lang.mjs";
 
@@ -28,9 +28,9 @@ export function renderListChange(r, list, entry) {
   return `${verb}${extra}${star}${t("list.count", { count: r.after.length })}`;
 }
 
-export function renderClaim(c) {
+export function renderClaim(c, timeZone) {
   return [
-    t("claim.code", { until: time(c.expiresAt) }),
+    t("claim.code", { until: time(c.expiresAt, timeZone) }),
     `  ${c.code}`,
     t("claim.send", { code: c.code }),
     t("claim.notInGroup"),
@@ -65,10 +65,11 @@ export function command(name = "admins") {
   );
   root.addCommand(
     withApiOptions(define("claim").description(t("admins.desc.claim"))).action(async (o) => {
-      const r = await client(o).request("POST", "/admins/claim");
+      const api = client(o);
+      const r = await api.request("POST", "/admins/claim");
       if (r.status === 409) throw new CliError(t("claim.already", { reason: r.json.reason ?? "" }), 1);
       if (!r.ok) throw new CliError(`HTTP ${r.status}: ${r.json.reason ?? r.json.error ?? ""}`, 1);
-      output(o, r.json, renderClaim);
+      await outputTimed(api, o, r.json, renderClaim);
     }),
   );
   return root;

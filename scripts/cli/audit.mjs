@@ -1,7 +1,7 @@
 // `npm run akasha -- audit [--actor A] [--action X] [--chat C] [--since T] [--until T] [--limit N]`.
 import { command as define, integer, withApiOptions } from "../lib/args.mjs";
-import { client, query } from "./admin-api.mjs";
-import { clip, output, table, time } from "./format.mjs";
+import { client, outputTimed, query } from "./admin-api.mjs";
+import { clip, table, time } from "./format.mjs";
 import { t } from "./i18n/lang.mjs";
 
 const detail = (d) =>
@@ -9,11 +9,12 @@ const detail = (d) =>
     .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`)
     .join(" ");
 
-export const renderAudit = ({ entries }) =>
+/** The audit log as a table, times in `timeZone` with their offset. */
+export const renderAudit = ({ entries }, timeZone) =>
   table(
     entries,
     [
-      { title: t("audit.col.time"), value: (e) => time(e.at) },
+      { title: t("audit.col.time"), value: (e) => time(e.at, timeZone) },
       { title: t("audit.col.actor"), value: (e) => clip(e.actor ?? "—", 24) },
       { title: t("audit.col.action"), value: (e) => e.action },
       { title: t("audit.col.chat"), value: (e) => clip(e.chatKey ?? "—", 28) },
@@ -43,6 +44,7 @@ export function command(name = "audit") {
       before: o.before,
       limit: o.limit,
     });
-    output(o, await client(o).call("GET", `/audit${q}`), renderAudit);
+    const api = client(o);
+    await outputTimed(api, o, await api.call("GET", `/audit${q}`), renderAudit);
   });
 }

@@ -40,10 +40,34 @@ export function clip(text, max) {
   return `${out}…`;
 }
 
-/** `2026-12-01 14:03` in UTC, the zone of every day the admin API reports. */
-export function time(ms) {
+const clocks = new Map();
+
+/**
+ * `2026-12-03 00:30 +08:00`: an instant in the deployment's `calendar.timeZone` (which the
+ * commands read from the Worker, admin-api.mjs `calendarZone`), with its offset — the format of
+ * src/domain/kernel/local-time.ts, which a script cannot import; tests/cli/cli.test.mjs holds
+ * the two to the same strings at the day boundary.
+ */
+export function time(ms, timeZone = "UTC") {
   if (typeof ms !== "number" || !Number.isFinite(ms)) return "—";
-  return `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")}Z`;
+  let f = clocks.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      timeZoneName: "longOffset",
+    });
+    clocks.set(timeZone, f);
+  }
+  const p = Object.fromEntries(f.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
+  // `GMT+08:00`, `GMT-08:00`, or a bare `GMT` at offset zero.
+  const offset = p.timeZoneName === "GMT" ? "+00:00" : p.timeZoneName.replace("GMT", "");
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} ${offset}`;
 }
 
 /**

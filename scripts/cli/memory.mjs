@@ -1,7 +1,7 @@
 // `npm run akasha -- memory list|show|edit|archive|restore|forget`: memory items through the
 // admin API (every change is audited there with the acting admin).
 import { CliError, command as define, integer, number, withApiOptions } from "../lib/args.mjs";
-import { client, query } from "./admin-api.mjs";
+import { client, outputTimed, query } from "./admin-api.mjs";
 import { clip, output, table, time } from "./format.mjs";
 
 const scopeOf = (m) => (m.scope.type === "global" ? "global" : `${m.scope.type}:${m.scope.id}`);
@@ -21,14 +21,15 @@ export const renderList = ({ items, total }) =>
     { empty: "No memory items match." },
   )}\n${items.length} of ${total}`;
 
-export const renderItem = (m) =>
+/** One memory item, its times in `timeZone` with their offset. */
+export const renderItem = (m, timeZone) =>
   [
     `${m.nodeId}  [${m.kind}] ${m.status}`,
     `  text         ${m.text}`,
     `  scope        ${scopeOf(m)}`,
     `  importance   ${m.importance}   confidence ${m.confidence}`,
     `  sensitivity  ${m.sensitivity} (${m.sensitivitySource})   portable ${m.portable}`,
-    `  created      ${time(m.createdAt)}   updated ${time(m.updatedAt)}`,
+    `  created      ${time(m.createdAt, timeZone)}   updated ${time(m.updatedAt, timeZone)}`,
     ...(m.subjectKey ? [`  subject      ${m.subjectKey}`] : []),
   ].join("\n");
 
@@ -80,9 +81,12 @@ export function command(name = "memory") {
     }),
   );
   memory.addCommand(
-    withApiOptions(define("show").description("one memory item").argument("<id>")).action(async (id, o) =>
-      output(o, await client(o).call("GET", `/memory/${encodeURIComponent(id)}`), (r) => renderItem(item(r))),
-    ),
+    withApiOptions(define("show").description("one memory item").argument("<id>")).action(async (id, o) => {
+      const api = client(o);
+      await outputTimed(api, o, await api.call("GET", `/memory/${encodeURIComponent(id)}`), (r, zone) =>
+        renderItem(item(r), zone),
+      );
+    }),
   );
   memory.addCommand(
     withApiOptions(
@@ -97,8 +101,12 @@ export function command(name = "memory") {
         .option("--no-portable", "only where it was said"),
     ).action(async (id, o) => {
       const body = editBody(o);
-      output(o, await client(o).call("PATCH", `/memory/${encodeURIComponent(id)}`, body), (r) =>
-        renderItem(item(r)),
+      const api = client(o);
+      await outputTimed(
+        api,
+        o,
+        await api.call("PATCH", `/memory/${encodeURIComponent(id)}`, body),
+        (r, zone) => renderItem(item(r), zone),
       );
     }),
   );
@@ -108,11 +116,15 @@ export function command(name = "memory") {
         define(action)
           .description(action === "archive" ? "active → archived" : "archived → active")
           .argument("<id>"),
-      ).action(async (id, o) =>
-        output(o, await client(o).call("POST", `/memory/${encodeURIComponent(id)}/${action}`), (r) =>
-          renderItem(item(r)),
-        ),
-      ),
+      ).action(async (id, o) => {
+        const api = client(o);
+        await outputTimed(
+          api,
+          o,
+          await api.call("POST", `/memory/${encodeURIComponent(id)}/${action}`),
+          (r, zone) => renderItem(item(r), zone),
+        );
+      }),
     );
   }
   memory.addCommand(

@@ -4,18 +4,19 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { command as define, integer, withApiOptions } from "../lib/args.mjs";
-import { client, query } from "./admin-api.mjs";
+import { client, outputTimed, query } from "./admin-api.mjs";
 import { checkedChatKey } from "./chat-key.mjs";
 import { clip, output, table, time } from "./format.mjs";
 import { progressBar } from "./progress.mjs";
 
 const PAGE = 500;
 
-export const renderMessages = ({ chat, messages }) =>
+/** A page of a chat's log, times in `timeZone` with their offset. */
+export const renderMessages = ({ chat, messages }, timeZone) =>
   `${chat}\n${table(
     messages,
     [
-      { title: "time", value: (m) => time(m.ts) },
+      { title: "time", value: (m) => time(m.ts, timeZone) },
       { title: "dir", value: (m) => (m.direction === "out" ? "→" : "←") },
       { title: "sender", value: (m) => clip(m.nick ?? m.accountKey ?? m.userId ?? "", 16) },
       { title: "text", value: (m) => `${m.recalled ? "[recalled] " : ""}${clip(m.text, 80)}` },
@@ -64,7 +65,7 @@ export function command(name = "messages") {
         "GET",
         `/messages${query({ chat, limit: options.limit, before: options.before })}`,
       );
-      output(options, page, renderMessages);
+      await outputTimed(api, options, page, renderMessages);
       return;
     }
     const file = path.resolve(

@@ -49,7 +49,7 @@ export function renderUsage(u, days) {
     t("usage.window", { days }),
     table(u.total, columns, empty),
     "",
-    t("usage.perDay"),
+    `${t("usage.perDay")} (${u.spend?.timeZone ?? "UTC"})`,
     table(u.byDay, [day, ...columns], empty),
     "",
     t("usage.perChat"),

@@ -1,7 +1,10 @@
 /**
  * Aggregates for the admin API and the overview page: model usage per model, day and chat,
- * and the counts and sizes of what is stored. Days are UTC calendar days (`YYYY-MM-DD`).
+ * and the counts and sizes of what is stored. Days are the caller's local days (`YYYY-MM-DD`
+ * in `calendar.timeZone`, with their bounds): the caller computes them, so SQL never guesses a
+ * zone and a chart splits where "昨天" splits (docs/decisions/0270-one-clock.md).
  */
+import type { DayWindow } from "../../domain/kernel/local-day";
 
 export type UsageRow = {
   model: string;
@@ -24,7 +27,13 @@ const USAGE_COLUMNS = `model, provider, count(*) AS calls, sum(ok = 0) AS errors
   coalesce(sum(prompt_tokens), 0) AS promptTokens, coalesce(sum(completion_tokens), 0) AS completionTokens,
   cast(round(avg(latency_ms)) AS INTEGER) AS avgLatencyMs`;
 
-const DAY = "strftime('%Y-%m-%d', at / 1000, 'unixepoch')";
+/**
+ * The local days as one JSON parameter (`[[day, start, end], …]`, read by json_each): a year of
+ * days would exceed D1's bound-parameter limit as separate parameters.
+ */
+const daysParam = (days: readonly DayWindow[]) => JSON.stringify(days.map((d) => [d.day, d.start, d.end]));
+const DAY_OF = (column: string) =>
+  `json_each(?4) AS d ON ${column} >= json_extract(d.value, '$[1]') AND ${column} < json_extract(d.value, '$[2]')`;
 
 export type Stats = {
   readonly chats: number;
@@ -50,7 +59,10 @@ export class D1AdminStats {
     this.#db = db;
   }
 
-  async usage(since: number, until: number, chat?: string): Promise<Usage> {
+  /** Usage within `days` (oldest first, contiguous), per model, per local day and per chat. */
+  async usage(days: readonly DayWindow[], chat?: string): Promise<Usage> {
+    const since = days[0]?.start ?? 0;
+    const until = days.at(-1)?.end ?? 0;
     const chatCondition = chat ? "AND chat_key = ?3" : "";
     const binds = chat ? [since, until, chat] : [since, until];
     const where = `WHERE at >= ?1 AND at < ?2 ${chatCondition}`;
@@ -62,10 +74,10 @@ export class D1AdminStats {
         .bind(...binds),
       this.#db
         .prepare(
-          `SELECT ${DAY} AS day, ${USAGE_COLUMNS} FROM model_usage ${where}
-           GROUP BY day, model, provider ORDER BY day DESC, calls DESC`,
+          `SELECT json_extract(d.value, '$[0]') AS day, ${USAGE_COLUMNS} FROM model_usage JOIN ${DAY_OF("at")}
+           ${where} GROUP BY day, model, provider ORDER BY day DESC, calls DESC`,
         )
-        .bind(...binds),
+        .bind(since, until, chat ?? null, daysParam(days)),
       this.#db
         .prepare(
           `SELECT chat_key AS chatKey, ${USAGE_COLUMNS} FROM model_usage ${where}
@@ -81,8 +93,8 @@ export class D1AdminStats {
     };
   }
 
-  /** Counts, messages per day since `since`, and the database size. */
-  async stats(since: number): Promise<Stats> {
+  /** Counts, messages per local day of `days` (each counted over the ts index), and the database size. */
+  async stats(days: readonly DayWindow[]): Promise<Stats> {
     const [counts, byDay, memory] = await this.#db.batch([
       this.#db.prepare(
         `SELECT (SELECT count(*) FROM chats) AS chats, (SELECT count(*) FROM messages) AS messages,
@@ -91,10 +103,12 @@ export class D1AdminStats {
       ),
       this.#db
         .prepare(
-          `SELECT ${DAY.replace("at", "ts")} AS day, count(*) AS messages FROM messages
-           WHERE ts >= ?1 GROUP BY day ORDER BY day`,
+          `SELECT json_extract(d.value, '$[0]') AS day,
+             (SELECT count(*) FROM messages WHERE ts >= json_extract(d.value, '$[1]')
+               AND ts < json_extract(d.value, '$[2]')) AS messages
+           FROM json_each(?1) AS d ORDER BY day`,
         )
-        .bind(since),
+        .bind(daysParam(days)),
       this.#db.prepare(
         `SELECT coalesce(kind, '') AS kind, status, count(*) AS items FROM nodes
          WHERE node_type = 'memory' GROUP BY kind, status ORDER BY items DESC`,
@@ -105,7 +119,7 @@ export class D1AdminStats {
     return {
       chats: c.chats ?? 0,
       messages: c.messages ?? 0,
-      messagesByDay: (byDay?.results ?? []) as Stats["messagesByDay"],
+      messagesByDay: ((byDay?.results ?? []) as Stats["messagesByDay"]).filter((d) => d.messages > 0),
       memoryByKind: (memory?.results ?? []) as Stats["memoryByKind"],
       kbNodes: c.kbNodes ?? 0,
       nodes: c.nodes ?? 0,

@@ -7,6 +7,7 @@ import { D1AdminStats } from "../../adapters/d1/d1-admin-stats";
 import { type AuditFilter, D1AuditLog } from "../../adapters/d1/d1-audit-log";
 import { D1OpsLog } from "../../adapters/d1/d1-ops-log";
 import type { SettingsSource } from "../../domain/config/settings-source";
+import { lastDays } from "../../domain/kernel/local-day";
 import { spendDay } from "../../domain/spend/spend-day";
 import { spendReport } from "../../domain/spend/spend-report";
 import { spendLedger } from "../shared/spend-reader";
@@ -19,22 +20,20 @@ export type { RetentionStatus };
 
 export type RecentError = { at: number; source: string; message: string };
 
-const DAY_MS = 86_400_000;
-
-/** Midnight UTC `days - 1` days ago: the first day of a window that ends today. */
-export const windowStart = (now: number, days: number) =>
-  Math.floor(now / DAY_MS) * DAY_MS - (days - 1) * DAY_MS;
-
 export function insightsService(env: Env, settings: SettingsSource) {
   const stats = new D1AdminStats(env.DB);
   const ops = new D1OpsLog(env.DB);
+  /** The last `days` local days of `calendar.timeZone`, today included: the days "昨天" counts in. */
+  const window = async (days: number, now: number) =>
+    lastDays(now, (await settings.current()).calendar.timeZone, days);
   return {
-    windowStart: (days: number, now: number = Date.now()) => windowStart(now, days),
+    window,
     audit: (filter: AuditFilter) => new D1AuditLog(env.DB).list(filter),
-    /** Model usage of the last `days` days (today included), of one chat or all. */
-    usage: (days: number, chat?: string, now: number = Date.now()) =>
-      stats.usage(windowStart(now, days), now + 1, chat),
-    stats: (days: number, now: number = Date.now()) => stats.stats(windowStart(now, days)),
+    /** Model usage of the last `days` local days (today included), of one chat or all. */
+    usage: async (days: number, chat?: string, now: number = Date.now()) =>
+      stats.usage(await window(days, now), chat),
+    /** Counts, and messages per local day of the last `days` days (today included). */
+    stats: async (days: number, now: number = Date.now()) => stats.stats(await window(days, now)),
 
     /** Today's spend (in `calendar.timeZone`) against the caps: the whole bot and its top chats. */
     async spendToday(chat?: string, now: number = Date.now()) {

@@ -22,7 +22,8 @@ export function sessionsService(env: Env, who: AdminRequest, settings: SettingsS
   const log = new D1AuditLog(env.DB);
   return {
     /** Runs one operation; `commandText` is the request as the admin sent it (method, path, body). */
-    run(op: SessionOperation, commandText: string): Promise<SessionAnswer> {
+    async run(op: SessionOperation, commandText: string): Promise<SessionAnswer> {
+      const { timeZone } = (await current()).calendar;
       return runSessionOperation(op, {
         registry,
         personAccounts: personAccounts(env, current),
@@ -36,6 +37,7 @@ export function sessionsService(env: Env, who: AdminRequest, settings: SettingsS
             detail: { via: who.via, outcome: entry.outcome, ...entry.detail },
           }),
         now: Date.now(),
+        timeZone,
         commandText: commandText.slice(0, 2000),
       });
     },

@@ -3,6 +3,7 @@
  * memory, knowledge). Each reads only what the resolved turn allows; none takes input from
  * the model.
  */
+import { localDay } from "../kernel/local-day";
 import type { ContextSection } from "./prompt";
 import type { TurnContext } from "./turn-context";
 import type { TurnServices } from "./turn-services";
@@ -32,7 +33,7 @@ export const historyRecall: ContextProvider = {
       .map((h) => ({
         source: "history",
         text: `${h.direction === "out" ? "我" : (h.nick ?? "某人")}: ${h.text}`,
-        citation: `聊天记录 ${new Date(h.ts).toISOString().slice(0, 10)}${h.via === "context" ? "（上下文）" : ""}`,
+        citation: `聊天记录 ${localDay(h.ts, ctx.settings.calendar.timeZone)}${h.via === "context" ? "（上下文）" : ""}`,
       }));
     return items.length === 0 ? null : { title: "相关的聊天记录", items };
   },

@@ -14,6 +14,7 @@ import {
   whois,
 } from "../identity/identity-admin";
 import type { AuditOutcome } from "../kernel/audit";
+import { formatLocalTime } from "../kernel/local-time";
 import { PRIVATE_BY_ORIGIN_RULE } from "../memory/origin";
 import type { TurnContext } from "./turn-context";
 import type { TurnServices } from "./turn-services";
@@ -99,7 +100,10 @@ export async function manageIdentity(
       const report = await whois(deps, target);
       if (!report.ok) return refusal(report.error, audit);
       audit("ok", { person: report.value.resolution.personId });
-      return { ok: true, text: formatWhois(report.value, gate.isAdmin(report.value.account)) };
+      return {
+        ok: true,
+        text: formatWhois(report.value, gate.isAdmin(report.value.account), ctx.settings.calendar.timeZone),
+      };
     }
   }
 }
@@ -124,7 +128,7 @@ const VIA: Record<WhoisReport["resolution"]["via"], string> = {
   none: "未关联",
 };
 
-function formatWhois(report: WhoisReport, admin: boolean): string {
+function formatWhois(report: WhoisReport, admin: boolean, timeZone: string): string {
   const { resolution } = report;
   const lines = [`账号 ${report.account}`];
   if (resolution.personId === null) lines.push(`人物：无（${VIA[resolution.via]}）`);
@@ -136,7 +140,7 @@ function formatWhois(report: WhoisReport, admin: boolean): string {
   }
   for (const other of report.otherAccounts) lines.push(`同一人物的账号：${other.account}（${other.via}）`);
   for (const seen of report.seen) {
-    const when = new Date(seen.lastSeen).toISOString().slice(0, 16).replace("T", " ");
+    const when = formatLocalTime(seen.lastSeen, timeZone);
     const name = seen.displayName ? ` “${seen.displayName}”` : "";
     lines.push(`出现在 ${seen.chatKey}${name}${seen.role ? `（${seen.role}）` : ""}，最近 ${when}`);
   }

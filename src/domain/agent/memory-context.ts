@@ -48,6 +48,7 @@ export const memoryMandatory: MandatoryProvider = {
           describeRecalled(
             { item, score: standingScore(item, ctx.now, cfg.retrieval.recencyHalfLifeDays) },
             scopes.session,
+            ctx.settings.calendar.timeZone,
           ),
         ),
       );

@@ -6,6 +6,7 @@
  * left of `turn.contextTokenBudget`. The result also says exactly what went in, for the
  * context preview.
  */
+import { formatLocalTime, localWeekdayZh } from "../kernel/local-time";
 import type { ChatMessage, RecalledItem } from "../model/chat-model";
 import { estimateTokens, truncateToTokens } from "../text/token-estimate";
 import type { RecentTurn, TurnContext } from "./turn-context";
@@ -55,7 +56,10 @@ function chatLine(ctx: TurnContext): string {
   const kind = { private: "私聊", group: "群聊", channel: "频道", dm: "频道私信", unknown: "聊天" }[
     ctx.chat.targetType
   ];
-  return `当前是${kind}（${ctx.chat.key}）。时间：${new Date(ctx.now).toISOString()}。`;
+  // The local wall clock with its offset and weekday: "昨天" and "上周三" in the answer are then
+  // the days the history tools, the summaries and the dashboard use.
+  const { timeZone } = ctx.settings.calendar;
+  return `当前是${kind}（${ctx.chat.key}）。时间：${formatLocalTime(ctx.now, timeZone)}，${localWeekdayZh(ctx.now, timeZone)}（${timeZone}）。`;
 }
 
 function fitItems(title: string, items: readonly RecalledItem[], budget: number) {

@@ -96,3 +96,16 @@ export function daysBefore(now: number, timeZone: string, count: number): string
   }
   return days;
 }
+
+/** A local day and the instants that bound it, `[start, end)`. */
+export type DayWindow = { readonly day: string; readonly start: number; readonly end: number };
+
+/**
+ * The last `count` local days ending with the day of `now`, oldest first, each with its bounds:
+ * the buckets of every per-day chart and count, so they split where "昨天" splits.
+ */
+export function lastDays(now: number, timeZone: string, count: number): DayWindow[] {
+  const today = localDay(now, timeZone);
+  const days = [...daysBefore(now, timeZone, Math.max(0, count - 1)).reverse(), today];
+  return days.map((day) => ({ day, ...dayBounds(day, timeZone) }));
+}

@@ -125,7 +125,8 @@ const UTC = "UTC";
 
 export function describeRecalled(r: ScoredMemory, session: Scope, timeZone = UTC): RecalledMemory {
   const label = scopeLabel(r.item.scope, session);
-  const date = new Date(r.item.updatedAt).toISOString().slice(0, 10);
+  // The local day, the day "昨天" means (docs/decisions/0270-one-clock.md).
+  const date = localDay(r.item.updatedAt, timeZone);
   const closed = isClosed(r.item);
   return {
     item: r.item,

@@ -5,7 +5,6 @@
  */
 import type { AccountKey, ChatKey, TargetType } from "../chat/chat-address";
 import type { Transport } from "../inbound/inbound-event";
-import { offsetAt } from "../kernel/local-day";
 import type { Result } from "../kernel/result";
 
 /**
@@ -82,17 +81,6 @@ export interface ReminderBook {
 /** How reminders of a transport are delivered. */
 export function deliveryFor(transport: Transport): ReminderDelivery {
   return transport === "qq" ? "next-message" : "push";
-}
-
-/** `2026-12-05 08:00 (UTC+08:00)`: local time in the calendar's zone, with its offset. */
-export function formatLocalTime(at: number, timeZone: string): string {
-  const offset = offsetAt(at, timeZone);
-  const local = new Date(at + offset);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  const sign = offset < 0 ? "-" : "+";
-  const minutes = Math.round(Math.abs(offset) / 60_000);
-  const day = `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}`;
-  return `${day} ${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())} (UTC${sign}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)})`;
 }
 
 /**

@@ -125,6 +125,6 @@ export const exportSession: OperationHandlers["export"] = async (op, { deps, aud
     memory: data.memory.length,
     summaries: data.summaries.length,
   });
-  const markdown = renderSessionExport(r.session, data, deps.now);
+  const markdown = renderSessionExport(r.session, data, deps.now, deps.timeZone);
   return { ok: true, text: markdown, data: { markdown, session: r.session } };
 };

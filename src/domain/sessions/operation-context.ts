@@ -22,6 +22,8 @@ export type SessionOpDeps = {
   readonly personAccounts: (personId: string) => Promise<readonly string[] | null>;
   readonly audit: (entry: SessionAuditEntry) => void | Promise<void>;
   readonly now: number;
+  /** `calendar.timeZone`: the times an answer or an export shows are local, with the offset. */
+  readonly timeZone: string;
   /** The operation as the admin typed or sent it, for the audit row. */
   readonly commandText: string;
 };

@@ -1,18 +1,28 @@
-/** A session as Markdown (`/session export`): its memory, its summaries and, when asked, its log. */
+/**
+ * A session as Markdown (`/session export`): its memory, its summaries and, when asked, its log.
+ * Days and times are in `calendar.timeZone`, each time with its offset, so a message shows on
+ * the day the bot's "昨天" and the daily summaries put it (docs/decisions/0270-one-clock.md).
+ */
+import { formatLocalTime, localDay } from "../kernel/local-time";
 import type { ExportData, SessionInfo } from "./session-registry";
 
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const time = (ms: number) => new Date(ms).toISOString().replace("T", " ").slice(0, 19);
 /** One line per entry: newlines inside a text would break the list. */
 const flat = (text: string) => text.replace(/\s*\n\s*/g, " ").trim();
 
-export function renderSessionExport(session: SessionInfo, data: ExportData, now: number): string {
+export function renderSessionExport(
+  session: SessionInfo,
+  data: ExportData,
+  now: number,
+  timeZone: string,
+): string {
+  const day = (ms: number) => localDay(ms, timeZone);
+  const time = (ms: number) => formatLocalTime(ms, timeZone, { seconds: true });
   const out = [
     `# ${session.alias ?? session.title ?? session.chatKey}`,
     "",
     `- session: \`${session.sessionId}\``,
     `- chat: \`${session.chatKey}\``,
-    `- exported: ${time(now)} UTC`,
+    `- exported: ${time(now)} (${timeZone})`,
     "",
     `## Memory (${data.memory.length})`,
     "",

@@ -16,7 +16,7 @@ import type { AppEnv } from "../app-env";
 import { AuditPage } from "./audit-page";
 import { ChatsPage, HistoryPage } from "./chats-page";
 import { fillDays } from "./day-chart";
-import { dayStart } from "./format";
+import { dayRange } from "./format";
 import type { Translate } from "./i18n/i18n";
 import { identityPageRoutes } from "./identity-page.routes";
 import { knowledgePageRoutes, uploadScript } from "./knowledge-page.routes";
@@ -34,7 +34,6 @@ import { documentFromForm, type FieldErrors, formFields, formValues } from "./se
 import { SettingsPage } from "./settings-page";
 
 const DAYS = 14;
-const DAY_MS = 86_400_000;
 
 const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
 
@@ -170,8 +169,8 @@ async function overview(
   const services = c.get("services");
   const insights = services.insights;
   const now = Date.now();
-  const start = insights.windowStart(DAYS, now);
-  const [counts, today, total, spend, state, notices, context] = await Promise.all([
+  const [window, counts, today, total, spend, state, notices, context] = await Promise.all([
+    insights.window(DAYS, now),
     insights.stats(DAYS, now),
     insights.usage(1, undefined, now),
     insights.usage(DAYS, undefined, now),
@@ -189,7 +188,7 @@ async function overview(
       <OverviewPage
         notices={<NoticesPanel notices={notices} csrf={context.csrf} />}
         stats={counts}
-        days={fillDays(start, DAYS, counts.messagesByDay)}
+        days={fillDays(window, counts.messagesByDay)}
         today={today.total}
         total={total.total}
         spend={spend}
@@ -228,14 +227,15 @@ export const dashboardRoutes = new Hono<AppEnv>()
   .get("/chats/:chat", async (c) => {
     const chatKey = c.req.param("chat");
     const q = c.req.query();
-    const from = dayStart(q.from);
-    const until = dayStart(q.until);
+    const { timeZone } = c.get("i18n");
+    const from = dayRange(q.from, timeZone)?.start;
+    const until = dayRange(q.until, timeZone)?.end;
     const messages = await c.get("services").chats.browse(chatKey, {
       limit: 200,
       ...(q.q ? { text: q.q } : {}),
       ...(q.sender ? { sender: q.sender } : {}),
       ...(from !== undefined ? { from } : {}),
-      ...(until !== undefined ? { until: until + DAY_MS } : {}),
+      ...(until !== undefined ? { until } : {}),
     });
     return render(
       c,
@@ -374,15 +374,16 @@ export const dashboardRoutes = new Hono<AppEnv>()
   })
   .get("/audit", async (c) => {
     const q = c.req.query();
-    const from = dayStart(q.from);
-    const until = dayStart(q.until);
+    const { timeZone } = c.get("i18n");
+    const from = dayRange(q.from, timeZone)?.start;
+    const until = dayRange(q.until, timeZone)?.end;
     const entries = await c.get("services").insights.audit({
       limit: 200,
       ...(q.actor ? { actor: q.actor } : {}),
       ...(q.action ? { action: q.action } : {}),
       ...(q.chat ? { chat: q.chat } : {}),
       ...(from !== undefined ? { since: from } : {}),
-      ...(until !== undefined ? { until: until + DAY_MS } : {}),
+      ...(until !== undefined ? { until } : {}),
     });
     return render(
       c,

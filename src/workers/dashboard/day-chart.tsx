@@ -1,4 +1,4 @@
-/** Messages per day as an inline SVG bar chart: no script, no library, readable on a phone. */
+/** Messages per local day (`calendar.timeZone`) as an inline SVG bar chart: no script, no library, readable on a phone. */
 import { useT } from "./i18n/i18n";
 
 export function DayChart(props: { days: readonly { day: string; messages: number }[] }) {
@@ -29,11 +29,11 @@ export function DayChart(props: { days: readonly { day: string; messages: number
   );
 }
 
-/** Every day of the window, with zero for days without messages. */
-export function fillDays(start: number, days: number, rows: readonly { day: string; messages: number }[]) {
+/** Every local day of the window (oldest first), with zero for days without messages. */
+export function fillDays(
+  window: readonly { day: string }[],
+  rows: readonly { day: string; messages: number }[],
+) {
   const byDay = new Map(rows.map((r) => [r.day, r.messages]));
-  return Array.from({ length: days }, (_, i) => {
-    const day = new Date(start + i * 86_400_000).toISOString().slice(0, 10);
-    return { day, messages: byDay.get(day) ?? 0 };
-  });
+  return window.map(({ day }) => ({ day, messages: byDay.get(day) ?? 0 }));
 }

@@ -1,5 +1,14 @@
 /** Small display helpers shared by the pages. */
-export const formatTime = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
+import { useContext } from "hono/jsx";
+import { dayBounds, localDay } from "../../domain/kernel/local-day";
+import { formatLocalTime } from "../../domain/kernel/local-time";
+import { I18nContext } from "./i18n/i18n";
+
+/**
+ * `2026-12-03 00:30 +08:00`: an instant in the deployment's `calendar.timeZone`, which the page
+ * being rendered carries with its language (like `useT`, so call it while rendering).
+ */
+export const formatTime = (ms: number) => formatLocalTime(ms, useContext(I18nContext).timeZone);
 
 export function formatBytes(bytes: number | null): string {
   if (bytes === null) return "—";
@@ -8,11 +17,18 @@ export function formatBytes(bytes: number | null): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
-/** A date input's value (`YYYY-MM-DD`) as UTC midnight, or undefined. */
-export function dayStart(value: string | undefined): number | undefined {
+/**
+ * A date input's value (`YYYY-MM-DD`) as that local day's `[start, end)` in the zone, or
+ * undefined: "from 12-03" starts at 12-03 00:00 in `calendar.timeZone`, not at UTC midnight.
+ */
+export function dayRange(
+  value: string | undefined,
+  timeZone: string,
+): { start: number; end: number } | undefined {
   if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
-  const ms = Date.parse(`${value}T00:00:00Z`);
-  return Number.isFinite(ms) ? ms : undefined;
+  const { start, end } = dayBounds(value, timeZone);
+  // 02-31 would roll over into March: a day that is not on the calendar filters nothing.
+  return localDay(start, timeZone) === value ? { start, end } : undefined;
 }
 
 /** The text cut to `n` characters (code points), with "…" when it was longer. */

@@ -101,6 +101,7 @@ export const evalMemoryRoutes = new Hono<AppEnv>()
           limit: body.limit,
           now: q.now,
           halfLifeDays: cfg.recencyHalfLifeDays,
+          timeZone: settings.calendar.timeZone,
         },
       );
       results.push({ id: q.id, items: recalled.map((r) => ({ node_id: r.item.nodeId, score: r.score })) });

@@ -77,6 +77,7 @@ function setup(kind: "vectorize" | "brute-force" = "vectorize") {
     limit: 5,
     now: Date.now(),
     halfLifeDays: 30,
+    timeZone: "Asia/Shanghai",
     ...over,
   });
   return { group, chatScope: `chat:${group}`, vectorize, index, vectors, refresh, request };

@@ -33,13 +33,13 @@ describe("reminders in a turn", () => {
     const book = new InMemoryReminders();
     const set = await say(book, "onebot:private:10001", "onebot:user:10001", "记得提醒我明天早上8点交报告");
     expect(set.command).toBe("reminder");
-    expect(set.reply).toContain("2023-11-16 08:00 (UTC+08:00) 提醒你：交报告");
+    expect(set.reply).toContain("2023-11-16 08:00 +08:00 提醒你：交报告");
     expect(set.reply).toContain("#1");
     expect(set.reply).not.toContain(QQ_DELIVERY_NOTE);
     expect(book.rows[0]?.chat.key).toBe("onebot:private:10001");
     expect(book.rows[0]?.delivery).toBe("push");
     const list = await say(book, "onebot:private:10001", "onebot:user:10001", "/reminders");
-    expect(list.reply).toContain("#1 2023-11-16 08:00 (UTC+08:00) 交报告");
+    expect(list.reply).toContain("#1 2023-11-16 08:00 +08:00 交报告");
     const cancelled = await say(book, "onebot:private:10001", "onebot:user:10001", "/reminders 取消 1");
     expect(cancelled.reply).toContain("已取消提醒 #1");
     expect(cancelled.audit).toMatchObject([{ action: "reminder.cancel", outcome: "ok" }]);
@@ -51,7 +51,7 @@ describe("reminders in a turn", () => {
   it("tells a QQ official chat, when it is set, that the reminder comes with its next message", async () => {
     const book = new InMemoryReminders();
     const set = await say(book, "qq:private:U1", "qq:user:U1", "10分钟后提醒我关火");
-    expect(set.reply).toContain("2023-11-15 06:23 (UTC+08:00)");
+    expect(set.reply).toContain("2023-11-15 06:23 +08:00");
     expect(set.reply).toContain(QQ_DELIVERY_NOTE);
     expect(book.rows[0]?.delivery).toBe("next-message");
   });
@@ -59,7 +59,7 @@ describe("reminders in a turn", () => {
   it("refuses a past time and asks for a missing one, setting nothing", async () => {
     const book = new InMemoryReminders();
     const past = await say(book, "qq:group:G1", MEMBER, "今天凌晨1点提醒我吃药");
-    expect(past.reply).toContain("2023-11-15 01:00 (UTC+08:00) 已经过去了");
+    expect(past.reply).toContain("2023-11-15 01:00 +08:00 已经过去了");
     const none = await say(book, "qq:group:G1", MEMBER, "提醒我开会");
     expect(none.reply).toContain("要在什么时候提醒你");
     expect(book.rows).toHaveLength(0);

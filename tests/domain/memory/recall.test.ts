@@ -48,6 +48,7 @@ function request(over: Partial<RecallRequest> = {}): RecallRequest {
     limit: 5,
     now: NOW,
     halfLifeDays: 30,
+    timeZone: "Asia/Shanghai",
     ...over,
   };
 }

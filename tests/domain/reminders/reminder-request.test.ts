@@ -2,9 +2,10 @@
 // zone (the day boundary of Asia/Shanghai is not UTC's), past times refused, no time asked for,
 // and the messages that only mention a reminder left to the model.
 import { describe, expect, it } from "vitest";
+import { formatLocalTime } from "../../../src/domain/kernel/local-time";
 import { learnedInPrivate } from "../../../src/domain/memory/origin";
 import { resolveScopeFromLaneKey } from "../../../src/domain/memory/scope";
-import { formatLocalTime, reminderLane } from "../../../src/domain/reminders/reminder";
+import { reminderLane } from "../../../src/domain/reminders/reminder";
 import { readReminderRequest } from "../../../src/domain/reminders/reminder-request";
 
 const ZONE = "Asia/Shanghai";
@@ -15,18 +16,18 @@ const local = (at: number) => formatLocalTime(at, ZONE);
 
 describe("readReminderRequest", () => {
   it.each([
-    ["提醒我明天八点开会", "2026-12-05 08:00 (UTC+08:00)", "开会"],
-    ["提醒我明天八点去医院", "2026-12-05 08:00 (UTC+08:00)", "去医院"],
-    ["明天早上8点叫我起床", "2026-12-05 08:00 (UTC+08:00)", "起床"],
-    ["10分钟后提醒我喝水", "2026-12-04 20:31 (UTC+08:00)", "喝水"],
-    ["记得提醒我明天下午三点交报告", "2026-12-05 15:00 (UTC+08:00)", "交报告"],
-    ["@Akasha 半小时后提醒我一下关火", "2026-12-04 20:51 (UTC+08:00)", "关火"],
-    ["請提醒我後天早上七點開會", "2026-12-06 07:00 (UTC+08:00)", "開會"],
-    ["麻烦到点喊我一下：周五下午两点组会", "2026-12-11 14:00 (UTC+08:00)", "组会"],
-    ["提醒一下我 8:30 开会", "2026-12-05 08:30 (UTC+08:00)", "开会"],
-    ["remind me to call mom at 8pm tomorrow", "2026-12-05 20:00 (UTC+08:00)", "call mom"],
-    ["Remind me in 10 minutes to stretch", "2026-12-04 20:31 (UTC+08:00)", "stretch"],
-    ["can you remind me about the meeting at 3pm", "2026-12-05 15:00 (UTC+08:00)", "the meeting"],
+    ["提醒我明天八点开会", "2026-12-05 08:00 +08:00", "开会"],
+    ["提醒我明天八点去医院", "2026-12-05 08:00 +08:00", "去医院"],
+    ["明天早上8点叫我起床", "2026-12-05 08:00 +08:00", "起床"],
+    ["10分钟后提醒我喝水", "2026-12-04 20:31 +08:00", "喝水"],
+    ["记得提醒我明天下午三点交报告", "2026-12-05 15:00 +08:00", "交报告"],
+    ["@Akasha 半小时后提醒我一下关火", "2026-12-04 20:51 +08:00", "关火"],
+    ["請提醒我後天早上七點開會", "2026-12-06 07:00 +08:00", "開會"],
+    ["麻烦到点喊我一下：周五下午两点组会", "2026-12-11 14:00 +08:00", "组会"],
+    ["提醒一下我 8:30 开会", "2026-12-05 08:30 +08:00", "开会"],
+    ["remind me to call mom at 8pm tomorrow", "2026-12-05 20:00 +08:00", "call mom"],
+    ["Remind me in 10 minutes to stretch", "2026-12-04 20:31 +08:00", "stretch"],
+    ["can you remind me about the meeting at 3pm", "2026-12-05 15:00 +08:00", "the meeting"],
   ])("reads %s", (text, at, what) => {
     const r = readReminderRequest(text, clock());
     expect(r?.kind).toBe("set");
@@ -41,18 +42,18 @@ describe("readReminderRequest", () => {
     const afterMidnight = Date.UTC(2026, 11, 4, 16, 30);
     const a = readReminderRequest("提醒我明天八点开会", clock(lateNight));
     const b = readReminderRequest("提醒我明天八点开会", clock(afterMidnight));
-    expect(a?.kind === "set" && local(a.at)).toBe("2026-12-05 08:00 (UTC+08:00)");
-    expect(b?.kind === "set" && local(b.at)).toBe("2026-12-06 08:00 (UTC+08:00)");
+    expect(a?.kind === "set" && local(a.at)).toBe("2026-12-05 08:00 +08:00");
+    expect(b?.kind === "set" && local(b.at)).toBe("2026-12-06 08:00 +08:00");
     // 00:30 on the 5th: "今天八点" is still ahead, "今天0点" is gone.
     const today = readReminderRequest("提醒我今天八点开会", clock(afterMidnight));
-    expect(today?.kind === "set" && local(today.at)).toBe("2026-12-05 08:00 (UTC+08:00)");
+    expect(today?.kind === "set" && local(today.at)).toBe("2026-12-05 08:00 +08:00");
     expect(readReminderRequest("提醒我今天凌晨0点开会", clock(afterMidnight))?.kind).toBe("past");
   });
 
   it("refuses a time that has passed, naming it", () => {
     const r = readReminderRequest("今天早上八点提醒我吃药", clock());
     expect(r?.kind).toBe("past");
-    expect(r?.kind === "past" && local(r.at)).toBe("2026-12-04 08:00 (UTC+08:00)");
+    expect(r?.kind === "past" && local(r.at)).toBe("2026-12-04 08:00 +08:00");
   });
 
   it.each([

@@ -29,6 +29,7 @@ function deps(registry: InMemorySessionRegistry, audit: SessionAuditEntry[] = []
       audit.push(e);
     },
     now: NOW,
+    timeZone: "Asia/Shanghai",
     commandText: "/session test",
   };
 }

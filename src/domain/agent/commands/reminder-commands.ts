@@ -4,8 +4,9 @@
  * and without the model, so they work the same offline (docs/memory.md#reminders).
  */
 import type { AuditOutcome } from "../../kernel/audit";
+import { formatLocalTime } from "../../kernel/local-time";
 import { maskSensitiveData } from "../../privacy/credentials";
-import { deliveryFor, formatLocalTime, type Reminder } from "../../reminders/reminder";
+import { deliveryFor, type Reminder } from "../../reminders/reminder";
 import { readReminderRequest } from "../../reminders/reminder-request";
 import type { Command } from "../command";
 import type { Intent } from "../intent";

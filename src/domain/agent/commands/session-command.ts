@@ -68,6 +68,7 @@ export const sessionCommand: Command = {
       audit: (entry) =>
         services.audit.record({ ...entry, actor, detail: { via: "command", ...entry.detail } }),
       now: services.clock.now(),
+      timeZone: ctx.settings.calendar.timeZone,
       commandText,
     });
     if (parsed.value.op === "export" && answer.text.length > CHAT_EXPORT_CHARS)

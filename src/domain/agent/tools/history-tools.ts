@@ -9,7 +9,8 @@
  */
 import { askHistory, newestFirst, type ResolvedHistoryQuery } from "../../history/history-query";
 import type { HistoryHit } from "../../history/history-search-port";
-import { localDay, offsetAt } from "../../kernel/local-day";
+import { localDay } from "../../kernel/local-day";
+import { formatLocalTime } from "../../kernel/local-time";
 import { readableChatsOf, readTargetOf } from "../cross-chat-read";
 import { type Tool, type ToolResult, toolError, toolOk } from "../tool";
 import type { TurnContext } from "../turn-context";
@@ -38,7 +39,7 @@ const SUMMARY_HITS = 3;
 
 function formatHit(hit: HistoryHit, timeZone: string, withChat = false): string {
   // In the zone dates are read in, so that "昨天" and the times shown agree.
-  const when = new Date(hit.ts + offsetAt(hit.ts, timeZone)).toISOString().slice(0, 16).replace("T", " ");
+  const when = formatLocalTime(hit.ts, timeZone);
   const who = hit.direction === "out" ? "我" : (hit.nick ?? "某人");
   return `${withChat ? `(${hit.chatKey}) ` : ""}[${when}] ${who}: ${hit.text}`;
 }

@@ -7,6 +7,7 @@
  */
 import { gateFor } from "../../authorization/authorization-gate";
 import type { AuditOutcome } from "../../kernel/audit";
+import { formatLocalTime } from "../../kernel/local-time";
 import type { KnowledgeAdmin } from "../../knowledge/knowledge-admin";
 import { type Tool, type ToolResult, toolError, toolOk } from "../tool";
 
@@ -28,7 +29,6 @@ function capped(lines: readonly string[]): string {
   return [...lines.slice(0, MAX_LINES), `……还有 ${lines.length - MAX_LINES} 项未列出`].join("\n");
 }
 
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 16).replace("T", " ");
 const titled = (name: string, title: string | null) => (title ? `${name}（${title}）` : name);
 
 export const kbManageTool: Tool = {
@@ -82,13 +82,20 @@ export const kbManageTool: Tool = {
       audit("failed", { reason: "no knowledge base" });
       return toolError("知识库未启用");
     }
-    return ACTION_RUNNERS[action](kb, { collection, source, audit });
+    return ACTION_RUNNERS[action](kb, {
+      collection,
+      source,
+      audit,
+      timeZone: ctx.settings.calendar.timeZone,
+    });
   },
 };
 
 type Request = {
   readonly collection: string | null;
   readonly source: string | null;
+  /** `calendar.timeZone`: the times listed are shown in it, with the offset. */
+  readonly timeZone: string;
   readonly audit: (outcome: AuditOutcome, detail?: Record<string, string | number | boolean | null>) => void;
 };
 
@@ -105,7 +112,7 @@ const ACTION_RUNNERS: Record<Action, (kb: KnowledgeAdmin, req: Request) => Promi
     );
   },
 
-  async documents(kb, { collection, audit }) {
+  async documents(kb, { collection, audit, timeZone }) {
     if (collection === null) {
       audit("invalid", { field: "collection" });
       return toolError("documents 需要 collection（集合名）");
@@ -122,7 +129,8 @@ const ACTION_RUNNERS: Record<Action, (kb: KnowledgeAdmin, req: Request) => Promi
       capped([
         `集合 ${titled(collection, info.title)} 有 ${documents.length} 篇文档：`,
         ...documents.map(
-          (d) => `- ${titled(d.sourceId, d.title)}：${d.passages} 段，更新于 ${day(d.updatedAt)}`,
+          (d) =>
+            `- ${titled(d.sourceId, d.title)}：${d.passages} 段，更新于 ${formatLocalTime(d.updatedAt, timeZone)}`,
         ),
       ]),
     );

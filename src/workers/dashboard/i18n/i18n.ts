@@ -5,6 +5,7 @@
  * that builds a notice reads it from the request (`c.get("t")`).
  */
 import { createContext, useContext } from "hono/jsx";
+import { DEFAULT_CALENDAR_SETTINGS } from "../../../domain/config/calendar-settings";
 import { en } from "./catalogue-en";
 import { type MessageKey, zhCN } from "./catalogue-zh";
 
@@ -37,10 +38,14 @@ export function translator(lang: Lang): Translate {
   };
 }
 
-export type I18n = { readonly lang: Lang; readonly t: Translate };
+/**
+ * How a page speaks: its language, and `calendar.timeZone`, the zone every time it shows is
+ * rendered in (format.ts `formatTime`), so the dashboard's days are the bot's days.
+ */
+export type I18n = { readonly lang: Lang; readonly t: Translate; readonly timeZone: string };
 
-export function i18n(lang: Lang): I18n {
-  return { lang, t: translator(lang) };
+export function i18n(lang: Lang, timeZone: string = DEFAULT_CALENDAR_SETTINGS.timeZone): I18n {
+  return { lang, t: translator(lang), timeZone };
 }
 
 export const I18nContext = createContext<I18n>(i18n(DEFAULT_LANG));

@@ -1,31 +1,35 @@
 /**
  * Which language a dashboard request is shown in: the browser's cookie (set by the switch link
- * in the layout), else the `dashboard.language` setting, else Simplified Chinese. The switch is a
+ * in the layout), else the `dashboard.language` setting, else Simplified Chinese; and the
+ * `calendar.timeZone` its times are shown in. The switch is a
  * GET that only sets a display cookie and redirects back: it changes no server state, so it
  * needs no CSRF token; every POST keeps its CSRF check.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { cachedSettingsSource } from "../../../composition/settings/settings-loader";
+import { DEFAULT_CALENDAR_SETTINGS } from "../../../domain/config/calendar-settings";
 import type { AppEnv } from "../../app-env";
 import { DEFAULT_LANG, i18n, isLang, LANG_COOKIE, type Lang } from "./i18n";
 
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 
-async function settingLanguage(c: Context<AppEnv>): Promise<Lang> {
+/** The `dashboard.language` and `calendar.timeZone` settings. */
+async function displaySettings(c: Context<AppEnv>): Promise<{ lang: Lang; timeZone: string }> {
   try {
     const settings = await cachedSettingsSource(c.env).current();
-    return isLang(settings.dashboard.language) ? settings.dashboard.language : DEFAULT_LANG;
+    const lang = isLang(settings.dashboard.language) ? settings.dashboard.language : DEFAULT_LANG;
+    return { lang, timeZone: settings.calendar.timeZone };
   } catch {
-    // A broken configuration has its own error page; the language falls back quietly.
-    return DEFAULT_LANG;
+    // A broken configuration has its own error page; the display falls back quietly.
+    return { lang: DEFAULT_LANG, timeZone: DEFAULT_CALENDAR_SETTINGS.timeZone };
   }
 }
 
 export const withLanguage: MiddlewareHandler<AppEnv> = async (c, next) => {
   const chosen = getCookie(c, LANG_COOKIE);
-  const lang = isLang(chosen) ? chosen : await settingLanguage(c);
-  c.set("i18n", i18n(lang));
+  const display = await displaySettings(c);
+  c.set("i18n", i18n(isLang(chosen) ? chosen : display.lang, display.timeZone));
   await next();
 };
 

@@ -1,0 +1,72 @@
+// One clock: a time shown to a person is the wall clock of `calendar.timeZone` with its offset,
+// and its day is the day "昨天", the daily summaries and the spend caps count in. Checked at the
+// day boundary in Shanghai and in a zone west of UTC, so a hard-coded +8 cannot pass.
+import { describe, it } from "vitest";
+import { resolveDateRange } from "../../../src/domain/history/date-range";
+import { daysBefore, lastDays, localDay } from "../../../src/domain/kernel/local-day";
+import { formatLocalTime, localWeekdayZh, offsetLabel } from "../../../src/domain/kernel/local-time";
+import { spendDay } from "../../../src/domain/spend/spend-day";
+
+/** 2026-12-02T16:30Z: 12-03 00:30 in Shanghai, 12-02 08:30 in Los Angeles. */
+const MESSAGE = Date.parse("2026-12-02T16:30:00Z");
+
+describe("formatLocalTime", () => {
+  it("shows the message after Shanghai's midnight on 12-03, with the offset", ({ expect }) => {
+    expect(formatLocalTime(MESSAGE, "Asia/Shanghai")).toBe("2026-12-03 00:30 +08:00");
+    expect(formatLocalTime(MESSAGE, "Asia/Shanghai", { seconds: true })).toBe("2026-12-03 00:30:00 +08:00");
+    expect(localDay(MESSAGE, "Asia/Shanghai")).toBe("2026-12-03");
+  });
+
+  it("follows the configured zone, west of UTC and across daylight saving", ({ expect }) => {
+    expect(formatLocalTime(MESSAGE, "America/Los_Angeles")).toBe("2026-12-02 08:30 -08:00");
+    // One minute either side of Los Angeles' midnight (08:00 UTC in winter).
+    expect(formatLocalTime(Date.parse("2026-12-03T07:59:00Z"), "America/Los_Angeles")).toBe(
+      "2026-12-02 23:59 -08:00",
+    );
+    expect(formatLocalTime(Date.parse("2026-12-03T08:00:00Z"), "America/Los_Angeles")).toBe(
+      "2026-12-03 00:00 -08:00",
+    );
+    expect(formatLocalTime(Date.parse("2026-07-01T06:30:00Z"), "America/Los_Angeles")).toBe(
+      "2026-06-30 23:30 -07:00",
+    );
+  });
+
+  it("writes UTC and quarter-hour offsets in full", ({ expect }) => {
+    expect(formatLocalTime(MESSAGE, "UTC")).toBe("2026-12-02 16:30 +00:00");
+    expect(offsetLabel(MESSAGE, "Asia/Kathmandu")).toBe("+05:45");
+    expect(formatLocalTime(MESSAGE, "Asia/Kathmandu")).toBe("2026-12-02 22:15 +05:45");
+  });
+
+  it("names the local weekday, not UTC's", ({ expect }) => {
+    expect(localWeekdayZh(MESSAGE, "Asia/Shanghai")).toBe("星期四");
+    expect(localWeekdayZh(MESSAGE, "UTC")).toBe("星期三");
+  });
+});
+
+describe("the shown day is the day the bot counts in", () => {
+  it.for([
+    ["Asia/Shanghai", "2026-12-03", Date.parse("2026-12-04T02:00:00Z")],
+    ["America/Los_Angeles", "2026-12-02", Date.parse("2026-12-03T20:00:00Z")],
+  ] as const)("in %s the message's day %s is 昨天, yesterday's summary and that day's spend", ([zone, day, now], { expect }) => {
+    expect(localDay(MESSAGE, zone)).toBe(day);
+    expect(formatLocalTime(MESSAGE, zone).slice(0, 10)).toBe(day);
+    const yesterday = resolveDateRange("昨天说了什么", { now, timeZone: zone });
+    expect(yesterday && MESSAGE >= yesterday.since && MESSAGE < yesterday.until).toBe(true);
+    expect(daysBefore(now, zone, 1)).toEqual([day]);
+    expect(spendDay(MESSAGE, zone).day).toBe(day);
+  });
+
+  it("lastDays buckets a chart's window by local midnight, oldest first", ({ expect }) => {
+    const now = Date.parse("2026-12-04T02:00:00Z");
+    const shanghai = lastDays(now, "Asia/Shanghai", 3);
+    expect(shanghai.map((d) => d.day)).toEqual(["2026-12-02", "2026-12-03", "2026-12-04"]);
+    const bucket = shanghai.find((d) => MESSAGE >= d.start && MESSAGE < d.end);
+    expect(bucket?.day).toBe("2026-12-03");
+    expect(shanghai[1]?.start).toBe(Date.parse("2026-12-02T16:00:00Z"));
+    const la = lastDays(now, "America/Los_Angeles", 3);
+    expect(la.map((d) => d.day)).toEqual(["2026-12-01", "2026-12-02", "2026-12-03"]);
+    expect(la.find((d) => MESSAGE >= d.start && MESSAGE < d.end)?.day).toBe("2026-12-02");
+    // Contiguous: each day ends where the next begins.
+    expect(la[0]?.end).toBe(la[1]?.start);
+  });
+});

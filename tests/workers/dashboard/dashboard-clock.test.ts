@@ -1,0 +1,108 @@
+// Own file: it stores calendar.timeZone. The dashboard shows every time in that zone with its
+// offset, buckets its chart by that zone's midnight and reads its date filters as that zone's
+// days: a message at 2026-12-02T16:30Z is 12-03 00:30 +08:00 in Shanghai (the day the bot's
+// "昨天" puts it on) and 12-02 08:30 -08:00 in Los Angeles. An invalid zone changes nothing.
+import { env, exports } from "cloudflare:workers";
+import { afterEach, describe, it } from "vitest";
+import { insightsService } from "../../../src/composition/request/insights-service";
+import { settingsCache } from "../../../src/composition/settings/settings-cache";
+import { cachedSettingsSource } from "../../../src/composition/settings/settings-loader";
+import { session } from "../../support/admin-session";
+import { seedDay } from "../../support/day-log";
+import { uid } from "../../support/memory";
+import { storedSettings } from "../../support/stored-settings";
+
+const MESSAGE = Date.parse("2026-12-02T16:30:00Z");
+/** 2026-12-04 10:00 in Shanghai, 12-03 18:00 in Los Angeles. */
+const NOW = Date.parse("2026-12-04T02:00:00Z");
+
+const page = async (path: string) => {
+  const s = await session();
+  return exports.default.fetch(new Request(`https://bot.test${path}`, { headers: { cookie: s.cookie } }));
+};
+
+async function useZone(timeZone: string) {
+  await storedSettings(env).write(JSON.stringify({ calendar: { timeZone } }), "test", Date.now());
+}
+
+afterEach(async () => {
+  await env.DB.prepare("DELETE FROM settings").run();
+  settingsCache.invalidate();
+});
+
+async function seedAudit(action: string) {
+  await env.DB.prepare("INSERT INTO audit_log (at, actor, action, target, detail) VALUES (?1, 'test', ?2, '', '{}')")
+    .bind(MESSAGE, action)
+    .run();
+}
+
+describe("the dashboard's clock", () => {
+  it("shows a chat's message at 12-03 00:30 +08:00 in Shanghai and 12-02 08:30 -08:00 in Los Angeles", async ({
+    expect,
+  }) => {
+    const chat = `qq:group:${uid("clock")}`;
+    await seedDay(chat, MESSAGE, [{ user: "U1", nick: "小明", text: "团建定在周五" }]);
+    await useZone("Asia/Shanghai");
+    const shanghai = await (await page(`/admin/chats/${encodeURIComponent(chat)}`)).text();
+    expect(shanghai).toContain("2026-12-03 00:30 +08:00");
+    expect(shanghai).not.toContain("2026-12-02 16:30");
+    await useZone("America/Los_Angeles");
+    const la = await (await page(`/admin/chats/${encodeURIComponent(chat)}`)).text();
+    expect(la).toContain("2026-12-02 08:30 -08:00");
+    expect(la).not.toContain("+08:00");
+  });
+
+  it("reads the audit page's date filter as the zone's day", async ({ expect }) => {
+    const action = `clock.${uid("a")}`;
+    await seedAudit(action);
+    // The row, not the filter form that echoes the action typed.
+    const day = async (d: string) =>
+      (await (await page(`/admin/audit?action=${action}&from=${d}&until=${d}`)).text()).includes(
+        `<td>${action}</td>`,
+      );
+    await useZone("Asia/Shanghai");
+    expect(await day("2026-12-03")).toBe(true);
+    expect(await day("2026-12-02")).toBe(false);
+    const html = await (await page(`/admin/audit?action=${action}`)).text();
+    expect(html).toContain("<td>2026-12-03 00:30 +08:00</td>");
+    await useZone("America/Los_Angeles");
+    expect(await day("2026-12-02")).toBe(true);
+    expect(await day("2026-12-03")).toBe(false);
+  });
+
+  it("counts the message in the chart's 12-03 bucket in Shanghai, 12-02 in Los Angeles", async ({ expect }) => {
+    const insights = insightsService(env, cachedSettingsSource(env));
+    const byDay = async () =>
+      Object.fromEntries((await insights.stats(3, NOW)).messagesByDay.map((d) => [d.day, d.messages]));
+    await useZone("Asia/Shanghai");
+    const before = await byDay();
+    const window = (await insights.window(3, NOW)).map((d) => d.day);
+    expect(window).toEqual(["2026-12-02", "2026-12-03", "2026-12-04"]);
+    await seedDay(`qq:group:${uid("chart")}`, MESSAGE, [{ user: "U1", text: "一条" }]);
+    const after = await byDay();
+    expect((after["2026-12-03"] ?? 0) - (before["2026-12-03"] ?? 0)).toBe(1);
+    expect(after["2026-12-02"] ?? 0).toBe(before["2026-12-02"] ?? 0);
+    await useZone("America/Los_Angeles");
+    expect((await insights.window(3, NOW)).map((d) => d.day)).toEqual(["2026-12-01", "2026-12-02", "2026-12-03"]);
+    const la = await byDay();
+    expect(la["2026-12-02"] ?? 0).toBeGreaterThanOrEqual(1);
+  });
+
+  it("refuses an unknown zone with the field named and keeps showing the old one", async ({ expect }) => {
+    const chat = `qq:group:${uid("bad")}`;
+    await seedDay(chat, MESSAGE, [{ user: "U1", text: "团建定在周五" }]);
+    await useZone("Asia/Shanghai");
+    const res = await exports.default.fetch(
+      new Request("https://bot.test/api/settings", {
+        method: "PATCH",
+        headers: { authorization: `Bearer ${env.ADMIN_TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ path: "calendar.timeZone", value: "Mars/Olympus_Mons" }),
+      }),
+    );
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ field: "calendar.timeZone" });
+    expect(JSON.parse((await storedSettings(env).read()) ?? "{}")).toEqual({ calendar: { timeZone: "Asia/Shanghai" } });
+    const html = await (await page(`/admin/chats/${encodeURIComponent(chat)}`)).text();
+    expect(html).toContain("2026-12-03 00:30 +08:00");
+  });
+});
