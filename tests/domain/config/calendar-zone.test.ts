@@ -63,7 +63,7 @@ describe("calendar.timeZone", () => {
     ]);
     const inNy = await historyAnswer(chat, settingsWith({ calendar: { timeZone: NY } }), "昨天的烧烤计划");
     expect(inNy).toContain("时间 2026-11-29 至 2026-11-29");
-    expect(inNy).toContain("[2026-11-29 09:00]");
+    expect(inNy).toContain("[2026-11-29 09:00 -05:00]");
     const nyMatches = inNy.split("（所问时间以外的相关消息）")[0] ?? "";
     expect(nyMatches).toContain("纽约的昨天");
     expect(nyMatches).toContain("上海的昨天"); // 21:00 on the 29th in New York

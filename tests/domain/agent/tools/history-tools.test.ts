@@ -278,10 +278,10 @@ describe("history_search filters by time and sender", () => {
     const { chat, ctx } = single();
     await seed(days(chat));
     expect(lines(await call("history_search", { query: "barbecue yesterday" }, ctx))).toEqual([
-      "[2026-11-30 20:00] Alice: yesterday evening barbecue",
+      "[2026-11-30 20:00 +08:00] Alice: yesterday evening barbecue",
     ]);
     const wednesday = lines(await call("history_search", { query: "上周三说烧烤" }, ctx));
-    expect(wednesday[0]).toBe("[2026-11-25 12:00] 小红: 上周三小红说烧烤");
+    expect(wednesday[0]).toBe("[2026-11-25 12:00 +08:00] 小红: 上周三小红说烧烤");
     expect(wednesday.every((l) => l.startsWith("[2026-11-25"))).toBe(true);
   });
 
@@ -308,7 +308,7 @@ describe("history_search filters by time and sender", () => {
         ctx,
       ),
     );
-    expect(answer).toEqual(["[2026-11-29 23:59] 小明: 周日最后一刻说烧烤"]);
+    expect(answer).toEqual(["[2026-11-29 23:59 +08:00] 小明: 周日最后一刻说烧烤"]);
     expect(await call("history_search", { query: "烧烤", since: "某一天吧" }, ctx)).toContain("无法识别");
     expect(
       await call("history_search", { query: "烧烤", since: "2026-11-30", until: "2026-11-29" }, ctx),
