@@ -40,7 +40,7 @@ describe("the dashboard's clock", () => {
   it("shows a chat's message at 12-03 00:30 +08:00 in Shanghai and 12-02 08:30 -08:00 in Los Angeles", async ({
     expect,
   }) => {
-    const chat = `qq:group:${uid("clock")}`;
+    const chat = `qq:group:${uid()}`;
     await seedDay(chat, MESSAGE, [{ user: "U1", nick: "小明", text: "团建定在周五" }]);
     await useZone("Asia/Shanghai");
     const shanghai = await (await page(`/admin/chats/${encodeURIComponent(chat)}`)).text();
@@ -53,7 +53,7 @@ describe("the dashboard's clock", () => {
   });
 
   it("reads the audit page's date filter as the zone's day", async ({ expect }) => {
-    const action = `clock.${uid("a")}`;
+    const action = `clock.${uid()}`;
     await seedAudit(action);
     // The row, not the filter form that echoes the action typed.
     const day = async (d: string) =>
@@ -78,7 +78,7 @@ describe("the dashboard's clock", () => {
     const before = await byDay();
     const window = (await insights.window(3, NOW)).map((d) => d.day);
     expect(window).toEqual(["2026-12-02", "2026-12-03", "2026-12-04"]);
-    await seedDay(`qq:group:${uid("chart")}`, MESSAGE, [{ user: "U1", text: "一条" }]);
+    await seedDay(`qq:group:${uid()}`, MESSAGE, [{ user: "U1", text: "一条" }]);
     const after = await byDay();
     expect((after["2026-12-03"] ?? 0) - (before["2026-12-03"] ?? 0)).toBe(1);
     expect(after["2026-12-02"] ?? 0).toBe(before["2026-12-02"] ?? 0);
@@ -88,8 +88,27 @@ describe("the dashboard's clock", () => {
     expect(la["2026-12-02"] ?? 0).toBeGreaterThanOrEqual(1);
   });
 
+  it("reports model usage per local day, for all chats and for one", async ({ expect }) => {
+    const chat = `qq:group:${uid()}`;
+    const model = `clock-${uid()}`;
+    await env.DB.prepare(
+      `INSERT INTO model_usage (dedupe_key, chat_key, provider, model, purpose, prompt_tokens, completion_tokens, latency_ms, ok, at)
+       VALUES (?1, ?2, 'test', ?3, 'turn', 10, 5, 100, 1, ?4)`,
+    )
+      .bind(uid(), chat, model, MESSAGE)
+      .run();
+    const insights = insightsService(env, cachedSettingsSource(env));
+    const days = async (of?: string) =>
+      (await insights.usage(3, of, NOW)).byDay.filter((r) => r.model === model).map((r) => [r.day, r.calls]);
+    await useZone("Asia/Shanghai");
+    expect(await days()).toEqual([["2026-12-03", 1]]);
+    expect(await days(chat)).toEqual([["2026-12-03", 1]]);
+    await useZone("America/Los_Angeles");
+    expect(await days(chat)).toEqual([["2026-12-02", 1]]);
+  });
+
   it("refuses an unknown zone with the field named and keeps showing the old one", async ({ expect }) => {
-    const chat = `qq:group:${uid("bad")}`;
+    const chat = `qq:group:${uid()}`;
     await seedDay(chat, MESSAGE, [{ user: "U1", text: "团建定在周五" }]);
     await useZone("Asia/Shanghai");
     const res = await exports.default.fetch(
