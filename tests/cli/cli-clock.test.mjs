@@ -17,10 +17,33 @@ const server = createServer((req, res) => {
   const url = new URL(req.url, "http://x");
   seen.push(`${req.method} ${url.pathname}`);
   const answers = {
-    "/api/messages": [200, { chat: "qq:group:G1", messages: [{ seq: 1, ts: MESSAGE, direction: "in", nick: "小明", text: "团建定在周五" }] }],
-    "/api/audit": [200, { entries: [{ id: 1, at: MESSAGE, actor: "admin-api", action: "memory.edit", chatKey: null, detail: {} }] }],
-    "/api/chats": [200, { chats: [{ chatKey: "qq:group:G1", targetType: "group", followed: true, lastSeen: MESSAGE, title: null }] }],
-    "/api/settings": [settingsStatus, settingsStatus === 200 ? { effective: { calendar: { timeZone: zone } } } : { error: "forbidden" }],
+    "/api/messages": [
+      200,
+      {
+        chat: "qq:group:G1",
+        messages: [{ seq: 1, ts: MESSAGE, direction: "in", nick: "小明", text: "团建定在周五" }],
+      },
+    ],
+    "/api/audit": [
+      200,
+      {
+        entries: [
+          { id: 1, at: MESSAGE, actor: "admin-api", action: "memory.edit", chatKey: null, detail: {} },
+        ],
+      },
+    ],
+    "/api/chats": [
+      200,
+      {
+        chats: [
+          { chatKey: "qq:group:G1", targetType: "group", followed: true, lastSeen: MESSAGE, title: null },
+        ],
+      },
+    ],
+    "/api/settings": [
+      settingsStatus,
+      settingsStatus === 200 ? { effective: { calendar: { timeZone: zone } } } : { error: "forbidden" },
+    ],
   };
   const [status, json] = answers[url.pathname] ?? [404, { error: "not-found" }];
   res.writeHead(status, { "content-type": "application/json" });

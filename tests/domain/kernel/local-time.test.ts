@@ -47,14 +47,17 @@ describe("the shown day is the day the bot counts in", () => {
   it.for([
     ["Asia/Shanghai", "2026-12-03", Date.parse("2026-12-04T02:00:00Z")],
     ["America/Los_Angeles", "2026-12-02", Date.parse("2026-12-03T20:00:00Z")],
-  ] as const)("in %s the message's day %s is 昨天, yesterday's summary and that day's spend", ([zone, day, now], { expect }) => {
-    expect(localDay(MESSAGE, zone)).toBe(day);
-    expect(formatLocalTime(MESSAGE, zone).slice(0, 10)).toBe(day);
-    const yesterday = resolveDateRange("昨天说了什么", { now, timeZone: zone });
-    expect(yesterday && MESSAGE >= yesterday.since && MESSAGE < yesterday.until).toBe(true);
-    expect(daysBefore(now, zone, 1)).toEqual([day]);
-    expect(spendDay(MESSAGE, zone).day).toBe(day);
-  });
+  ] as const)(
+    "in %s the message's day %s is 昨天, yesterday's summary and that day's spend",
+    ([zone, day, now], { expect }) => {
+      expect(localDay(MESSAGE, zone)).toBe(day);
+      expect(formatLocalTime(MESSAGE, zone).slice(0, 10)).toBe(day);
+      const yesterday = resolveDateRange("昨天说了什么", { now, timeZone: zone });
+      expect(yesterday && MESSAGE >= yesterday.since && MESSAGE < yesterday.until).toBe(true);
+      expect(daysBefore(now, zone, 1)).toEqual([day]);
+      expect(spendDay(MESSAGE, zone).day).toBe(day);
+    },
+  );
 
   it("lastDays buckets a chart's window by local midnight, oldest first", ({ expect }) => {
     const now = Date.parse("2026-12-04T02:00:00Z");

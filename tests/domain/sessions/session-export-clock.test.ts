@@ -22,9 +22,25 @@ const session: SessionInfo = {
 
 const data: ExportData = {
   memory: [
-    { nodeId: "m_1", kind: "decision", text: "团建定在周五", sensitivity: "public", status: "active", createdAt: MESSAGE },
+    {
+      nodeId: "m_1",
+      kind: "decision",
+      text: "团建定在周五",
+      sensitivity: "public",
+      status: "active",
+      createdAt: MESSAGE,
+    },
   ],
-  summaries: [{ nodeId: "n_1", kind: "summary", text: "讨论团建", sensitivity: "public", status: "active", createdAt: MESSAGE }],
+  summaries: [
+    {
+      nodeId: "n_1",
+      kind: "summary",
+      text: "讨论团建",
+      sensitivity: "public",
+      status: "active",
+      createdAt: MESSAGE,
+    },
+  ],
   log: [{ ts: MESSAGE, direction: "in", nick: "小明", text: "团建定在周五" }],
 };
 

@@ -31,7 +31,9 @@ afterEach(async () => {
 });
 
 async function seedAudit(action: string) {
-  await env.DB.prepare("INSERT INTO audit_log (at, actor, action, target, detail) VALUES (?1, 'test', ?2, '', '{}')")
+  await env.DB.prepare(
+    "INSERT INTO audit_log (at, actor, action, target, detail) VALUES (?1, 'test', ?2, '', '{}')",
+  )
     .bind(MESSAGE, action)
     .run();
 }
@@ -70,7 +72,9 @@ describe("the dashboard's clock", () => {
     expect(await day("2026-12-03")).toBe(false);
   });
 
-  it("counts the message in the chart's 12-03 bucket in Shanghai, 12-02 in Los Angeles", async ({ expect }) => {
+  it("counts the message in the chart's 12-03 bucket in Shanghai, 12-02 in Los Angeles", async ({
+    expect,
+  }) => {
     const insights = insightsService(env, cachedSettingsSource(env));
     const byDay = async () =>
       Object.fromEntries((await insights.stats(3, NOW)).messagesByDay.map((d) => [d.day, d.messages]));
@@ -83,7 +87,11 @@ describe("the dashboard's clock", () => {
     expect((after["2026-12-03"] ?? 0) - (before["2026-12-03"] ?? 0)).toBe(1);
     expect(after["2026-12-02"] ?? 0).toBe(before["2026-12-02"] ?? 0);
     await useZone("America/Los_Angeles");
-    expect((await insights.window(3, NOW)).map((d) => d.day)).toEqual(["2026-12-01", "2026-12-02", "2026-12-03"]);
+    expect((await insights.window(3, NOW)).map((d) => d.day)).toEqual([
+      "2026-12-01",
+      "2026-12-02",
+      "2026-12-03",
+    ]);
     const la = await byDay();
     expect(la["2026-12-02"] ?? 0).toBeGreaterThanOrEqual(1);
   });
@@ -120,7 +128,9 @@ describe("the dashboard's clock", () => {
     );
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ field: "calendar.timeZone" });
-    expect(JSON.parse((await storedSettings(env).read()) ?? "{}")).toEqual({ calendar: { timeZone: "Asia/Shanghai" } });
+    expect(JSON.parse((await storedSettings(env).read()) ?? "{}")).toEqual({
+      calendar: { timeZone: "Asia/Shanghai" },
+    });
     const html = await (await page(`/admin/chats/${encodeURIComponent(chat)}`)).text();
     expect(html).toContain("2026-12-03 00:30 +08:00");
   });
