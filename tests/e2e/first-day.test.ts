@@ -8,13 +8,13 @@
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import { c2cBody, groupAtBody, messageRows } from "../support/qq-events";
-import { storedSettings } from "../support/stored-settings";
+import { storeSettings } from "../support/stored-settings";
 import { say } from "../support/turns";
 import { eventually } from "../support/wait";
 
 // A production deployment's start: no group followed (the local wrangler vars follow all).
 beforeAll(async () => {
-  await storedSettings(env).write(JSON.stringify({ follow: { groups: [] } }), "test", Date.now());
+  await storeSettings(env, { follow: { groups: [] } });
 });
 
 const TOKEN = "test-admin-token";

@@ -14,24 +14,20 @@ import {
   uid,
 } from "../support/identity";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
-import { storedSettings } from "../support/stored-settings";
+import { storeSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
 
 const ADMIN_MEMBER = uid("ADMIN");
 const OWNER_C2C = uid("OWNERC2C");
 
 beforeAll(async () => {
-  await storedSettings(env).write(
-    JSON.stringify({
-      identity: {
-        enabled: true,
-        people: [{ id: "owner", displayName: "浅色", accounts: [`qq:user:${OWNER_C2C}`] }],
-        admins: [`qq:user:${ADMIN_MEMBER}`],
-      },
-    }),
-    "test",
-    Date.now(),
-  );
+  await storeSettings(env, {
+    identity: {
+      enabled: true,
+      people: [{ id: "owner", displayName: "浅色", accounts: [`qq:user:${OWNER_C2C}`] }],
+      admins: [`qq:user:${ADMIN_MEMBER}`],
+    },
+  });
 });
 
 async function say(body: string, chatKey: string) {

@@ -6,7 +6,7 @@ import { beforeAll, describe, it } from "vitest";
 import { c2cBodyWithIdentity, groupBodyWithIdentity, uid } from "../support/identity";
 import { preview } from "../support/preview";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
-import { storedSettings } from "../support/stored-settings";
+import { storeSettings } from "../support/stored-settings";
 
 const GROUP = uid("G");
 const ALICE_IN_GROUP = uid("ALICEG");
@@ -16,17 +16,13 @@ const MEMBER_IN_GROUP = uid("MEMBER");
 const STRANGER = uid("STRANGER");
 
 beforeAll(async () => {
-  await storedSettings(env).write(
-    JSON.stringify({
-      identity: {
-        enabled: true,
-        people: [{ id: "alice", displayName: "爱丽丝", accounts: [`qq:user:${ALICE_IN_GROUP}`] }],
-        admins: [`qq:user:${ADMIN_IN_GROUP}`],
-      },
-    }),
-    "test",
-    Date.now(),
-  );
+  await storeSettings(env, {
+    identity: {
+      enabled: true,
+      people: [{ id: "alice", displayName: "爱丽丝", accounts: [`qq:user:${ALICE_IN_GROUP}`] }],
+      admins: [`qq:user:${ADMIN_IN_GROUP}`],
+    },
+  });
 });
 
 async function say(body: string, chatKey: string): Promise<string> {

@@ -19,17 +19,13 @@ import { uid } from "../support/memory";
 import { signedOneBotRequest } from "../support/onebot-signing";
 import { c2cBody, eventIdOf, groupAtBody, postQq, turnDone } from "../support/qq-events";
 import { settled, storedAnywhere } from "../support/stored-anywhere";
-import { storedSettings } from "../support/stored-settings";
+import { storeSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
 
 const SELF = 10000;
 
 beforeAll(async () => {
-  await storedSettings(env).write(
-    JSON.stringify({ memory: { dreaming: { afterTurns: 2 } } }),
-    "test",
-    Date.now(),
-  );
+  await storeSettings(env, { memory: { dreaming: { afterTurns: 2 } } });
 });
 afterEach(() => vi.restoreAllMocks());
 

@@ -8,7 +8,7 @@ import { beforeAll, describe, it } from "vitest";
 import { c2cBodyWithIdentity, groupBodyWithIdentity, uid as idOf } from "../support/identity";
 import { uid } from "../support/memory";
 import { everything, preview } from "../support/preview";
-import { storedSettings } from "../support/stored-settings";
+import { storeSettings } from "../support/stored-settings";
 import { say, toolTurn } from "../support/turns";
 
 const ADMIN_G = idOf("ADMING");
@@ -16,14 +16,10 @@ const ADMIN_P = idOf("ADMINP");
 const STRANGER = idOf("S");
 
 beforeAll(async () => {
-  await storedSettings(env).write(
-    JSON.stringify({
-      identity: { enabled: true, people: [], admins: [`qq:user:${ADMIN_G}`, `qq:user:${ADMIN_P}`] },
-      memory: { dreaming: { enabled: false } },
-    }),
-    "test",
-    Date.now(),
-  );
+  await storeSettings(env, {
+    identity: { enabled: true, people: [], admins: [`qq:user:${ADMIN_G}`, `qq:user:${ADMIN_P}`] },
+    memory: { dreaming: { enabled: false } },
+  });
 });
 
 async function scopesOf(fragment: string): Promise<string[]> {

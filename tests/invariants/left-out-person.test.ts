@@ -11,15 +11,11 @@ import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { api } from "../support/knowledge-api";
 import { uid } from "../support/memory";
 import { eventIdOf, groupAtBody, postQq, turnDone } from "../support/qq-events";
-import { storedSettings } from "../support/stored-settings";
+import { storedSettings, storeSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
 
 beforeAll(async () => {
-  await storedSettings(env).write(
-    JSON.stringify({ follow: { groups: ["*"] }, memory: { dreaming: { afterTurns: 2 } } }),
-    "test",
-    Date.now(),
-  );
+  await storeSettings(env, { follow: { groups: ["*"] }, memory: { dreaming: { afterTurns: 2 } } });
 });
 afterAll(async () => {
   await storedSettings(env).write("{}", "test", Date.now());

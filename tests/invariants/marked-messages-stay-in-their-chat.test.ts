@@ -15,7 +15,7 @@ import { uid as idOf } from "../support/identity";
 import { uid } from "../support/memory";
 import { type LabelledRequest, PRIVACY_REQUESTS } from "../support/privacy-requests";
 import { registerChat } from "../support/sessions";
-import { storedSettings } from "../support/stored-settings";
+import { storeSettings } from "../support/stored-settings";
 import { type ToolCallSpec, toolTurn } from "../support/turns";
 
 const run = uid().slice(0, 6);
@@ -120,19 +120,15 @@ async function markedIds(): Promise<Set<string>> {
 const LONG = 300_000;
 
 beforeAll(async () => {
-  await storedSettings(env).write(
-    JSON.stringify({
-      identity: {
-        enabled: true,
-        people: [],
-        admins: [],
-        chatDomains: { [`team${run}`]: [GROUP_A, GROUP_B] },
-      },
-      memory: { dreaming: { enabled: false } },
-    }),
-    "test",
-    Date.now(),
-  );
+  await storeSettings(env, {
+    identity: {
+      enabled: true,
+      people: [],
+      admins: [],
+      chatDomains: { [`team${run}`]: [GROUP_A, GROUP_B] },
+    },
+    memory: { dreaming: { enabled: false } },
+  });
   await registerChat(GROUP_A, Date.now(), "登山群");
   await registerChat(GROUP_B, Date.now(), "爬山群");
   const all = records();

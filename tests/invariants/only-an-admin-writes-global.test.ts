@@ -7,7 +7,7 @@ import { c2cBodyWithIdentity, groupBodyWithIdentity, uid } from "../support/iden
 import { newMemory, seedMemory, uid as shortId } from "../support/memory";
 import { everything, preview } from "../support/preview";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
-import { storedSettings } from "../support/stored-settings";
+import { storeSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
 
 const GROUP = uid("G");
@@ -19,24 +19,20 @@ const B = uid("UB");
 const MEMBER = uid("MEMBER");
 
 async function settings(extra: Record<string, unknown> = {}) {
-  await storedSettings(env).write(
-    JSON.stringify({
-      identity: {
-        enabled: true,
-        people: [
-          {
-            id: "alice",
-            displayName: "爱丽丝",
-            accounts: [`qq:user:${ALICE_GROUP}`, `qq:user:${ALICE_PRIVATE}`],
-          },
-        ],
-        admins: [`qq:user:${ADMIN}`],
-      },
-      memory: { dreaming: { afterTurns: 2 }, ...extra },
-    }),
-    "test",
-    Date.now(),
-  );
+  await storeSettings(env, {
+    identity: {
+      enabled: true,
+      people: [
+        {
+          id: "alice",
+          displayName: "爱丽丝",
+          accounts: [`qq:user:${ALICE_GROUP}`, `qq:user:${ALICE_PRIVATE}`],
+        },
+      ],
+      admins: [`qq:user:${ADMIN}`],
+    },
+    memory: { dreaming: { afterTurns: 2 }, ...extra },
+  });
 }
 
 beforeAll(() => settings());

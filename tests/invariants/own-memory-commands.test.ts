@@ -10,7 +10,7 @@ import { beforeAll, describe, it } from "vitest";
 import { auditRows, c2cBodyWithIdentity, groupBodyWithIdentity, uid as idOf } from "../support/identity";
 import { uid } from "../support/memory";
 import { registerChat } from "../support/sessions";
-import { storedSettings } from "../support/stored-settings";
+import { storeSettings } from "../support/stored-settings";
 import { say } from "../support/turns";
 import { eventually } from "../support/wait";
 
@@ -28,23 +28,19 @@ const GROUP_ID = idOf("G");
 const GROUP = `qq:group:${GROUP_ID}`;
 
 beforeAll(async () => {
-  await storedSettings(env).write(
-    JSON.stringify({
-      identity: {
-        enabled: true,
-        people: [
-          {
-            id: ALICE,
-            displayName: "爱丽丝",
-            accounts: [`qq:user:${ALICE_G}`, `qq:user:${ALICE_P}`, `qq:user:${ALICE_P2}`],
-          },
-          { id: BOB, displayName: "鲍勃", accounts: [`qq:user:${BOB_G}`, `qq:user:${BOB_P}`] },
-        ],
-      },
-    }),
-    "test",
-    Date.now(),
-  );
+  await storeSettings(env, {
+    identity: {
+      enabled: true,
+      people: [
+        {
+          id: ALICE,
+          displayName: "爱丽丝",
+          accounts: [`qq:user:${ALICE_G}`, `qq:user:${ALICE_P}`, `qq:user:${ALICE_P2}`],
+        },
+        { id: BOB, displayName: "鲍勃", accounts: [`qq:user:${BOB_G}`, `qq:user:${BOB_P}`] },
+      ],
+    },
+  });
   await registerChat(GROUP, Date.now(), "登山群");
 });
 

@@ -18,7 +18,7 @@ import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { c2cBodyWithIdentity, groupBodyWithIdentity } from "../support/identity";
 import { preview } from "../support/preview";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
-import { storedSettings } from "../support/stored-settings";
+import { storeSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
 
 /** mulberry32: a small, well-known seeded PRNG. */
@@ -69,25 +69,21 @@ const personOf = (u: User) => `gp${run}p${u.n}`;
 const accountsOf = (u: User) => [`qq:user:${u.privateId}`, `qq:user:${u.groupId}`];
 
 async function settings(identity: boolean) {
-  await storedSettings(env).write(
-    JSON.stringify({
-      identity: {
-        enabled: identity,
-        people: users
-          .filter((u) => u.declared)
-          .map((u) => ({ id: personOf(u), displayName: `成员${u.n}`, accounts: accountsOf(u) })),
-        admins: accountsOf(ADMIN),
-      },
-      memory: {
-        dreaming: { afterTurns: 2 },
-        // Everything readable is pinned: the check sees every item a turn may get.
-        mandatory: { minImportance: 0, maxItems: 50, tokenBudget: 20_000 },
-        retrieval: { recallLimit: 20, recallTokenBudget: 5000 },
-      },
-    }),
-    "test",
-    Date.now(),
-  );
+  await storeSettings(env, {
+    identity: {
+      enabled: identity,
+      people: users
+        .filter((u) => u.declared)
+        .map((u) => ({ id: personOf(u), displayName: `成员${u.n}`, accounts: accountsOf(u) })),
+      admins: accountsOf(ADMIN),
+    },
+    memory: {
+      dreaming: { afterTurns: 2 },
+      // Everything readable is pinned: the check sees every item a turn may get.
+      mandatory: { minImportance: 0, maxItems: 50, tokenBudget: 20_000 },
+      retrieval: { recallLimit: 20, recallTokenBudget: 5000 },
+    },
+  });
 }
 
 const TOPICS = ["火锅", "爬山", "小区", "银行卡", "发布", "维护", "报告", "刷屏"];

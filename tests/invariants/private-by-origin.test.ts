@@ -16,7 +16,7 @@ import { auditRows, c2cBodyWithIdentity, groupBodyWithIdentity, uid as idOf } fr
 import { uid } from "../support/memory";
 import { everything, preview } from "../support/preview";
 import { registerChat, sessionsApi } from "../support/sessions";
-import { storedSettings } from "../support/stored-settings";
+import { storeSettings } from "../support/stored-settings";
 import { say, toolTurn } from "../support/turns";
 import { eventually } from "../support/wait";
 
@@ -34,28 +34,24 @@ const GROUP = `qq:group:${GROUP_ID}`;
 const ALICE_PRIVATE = `qq:private:${ALICE_P}`;
 
 async function settings(extra: { identity?: boolean; softScope?: boolean } = {}) {
-  await storedSettings(env).write(
-    JSON.stringify({
-      identity: {
-        enabled: extra.identity ?? true,
-        people: [
-          {
-            id: ALICE,
-            displayName: "爱丽丝",
-            accounts: [`qq:user:${ALICE_G}`, `qq:user:${ALICE_P}`, `onebot:user:${ALICE_QQ}`],
-          },
-        ],
-        admins: [`qq:user:${ADMIN_G}`],
-      },
-      memory: {
-        dreaming: { afterTurns: 2 },
-        mandatory: { minImportance: 0.5, maxItems: 50, tokenBudget: 20_000 },
-        retrieval: { recallLimit: 20, searchLimit: 50, softScope: extra.softScope ?? false },
-      },
-    }),
-    "test",
-    Date.now(),
-  );
+  await storeSettings(env, {
+    identity: {
+      enabled: extra.identity ?? true,
+      people: [
+        {
+          id: ALICE,
+          displayName: "爱丽丝",
+          accounts: [`qq:user:${ALICE_G}`, `qq:user:${ALICE_P}`, `onebot:user:${ALICE_QQ}`],
+        },
+      ],
+      admins: [`qq:user:${ADMIN_G}`],
+    },
+    memory: {
+      dreaming: { afterTurns: 2 },
+      mandatory: { minImportance: 0.5, maxItems: 50, tokenBudget: 20_000 },
+      retrieval: { recallLimit: 20, searchLimit: 50, softScope: extra.softScope ?? false },
+    },
+  });
 }
 
 beforeAll(async () => {

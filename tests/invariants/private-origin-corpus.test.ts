@@ -18,7 +18,7 @@ import { uid } from "../support/memory";
 import { preview } from "../support/preview";
 import { PRIVACY_REQUESTS } from "../support/privacy-requests";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
-import { storedSettings } from "../support/stored-settings";
+import { storeSettings } from "../support/stored-settings";
 import { toolTurn } from "../support/turns";
 import { eventually } from "../support/wait";
 
@@ -91,28 +91,24 @@ const model = new ScriptedChatModel(
 );
 
 beforeAll(async () => {
-  await storedSettings(env).write(
-    JSON.stringify({
-      identity: {
-        enabled: true,
-        people: [
-          {
-            id: ALICE,
-            displayName: "爱丽丝",
-            accounts: [`qq:user:${ALICE_G}`, `qq:user:${ALICE_P.dev}`, `qq:user:${ALICE_P.held}`],
-          },
-        ],
-        admins: [],
-      },
-      memory: {
-        dreaming: { afterTurns: 10, maxTurnsPerRun: 40 },
-        mandatory: { minImportance: 0.5, maxItems: 50, tokenBudget: 20_000 },
-        retrieval: { recallLimit: 20, searchLimit: 20 },
-      },
-    }),
-    "test",
-    Date.now(),
-  );
+  await storeSettings(env, {
+    identity: {
+      enabled: true,
+      people: [
+        {
+          id: ALICE,
+          displayName: "爱丽丝",
+          accounts: [`qq:user:${ALICE_G}`, `qq:user:${ALICE_P.dev}`, `qq:user:${ALICE_P.held}`],
+        },
+      ],
+      admins: [],
+    },
+    memory: {
+      dreaming: { afterTurns: 10, maxTurnsPerRun: 40 },
+      mandatory: { minImportance: 0.5, maxItems: 50, tokenBudget: 20_000 },
+      retrieval: { recallLimit: 20, searchLimit: 20 },
+    },
+  });
 });
 
 /** Every chat object's model is `model` (mocks are restored after each test by the config). */

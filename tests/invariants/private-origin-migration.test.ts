@@ -24,7 +24,7 @@ import { indexText } from "../../src/domain/text/search-tokens";
 import { uid as idOf } from "../support/identity";
 import { uid } from "../support/memory";
 import { everything, preview } from "../support/preview";
-import { storedSettings } from "../support/stored-settings";
+import { storeSettings } from "../support/stored-settings";
 
 const run = uid().slice(0, 6);
 const ALICE = `alice${run}`;
@@ -34,20 +34,14 @@ const ADMIN_P = idOf("ADP");
 const GROUP = `qq:group:${idOf("G")}`;
 
 beforeAll(async () => {
-  await storedSettings(env).write(
-    JSON.stringify({
-      identity: {
-        enabled: true,
-        people: [
-          { id: ALICE, displayName: "爱丽丝", accounts: [`qq:user:${ALICE_G}`, `qq:user:${ALICE_P}`] },
-        ],
-        admins: [`qq:user:${ADMIN_P}`],
-      },
-      memory: { dreaming: { enabled: false } },
-    }),
-    "test",
-    Date.now(),
-  );
+  await storeSettings(env, {
+    identity: {
+      enabled: true,
+      people: [{ id: ALICE, displayName: "爱丽丝", accounts: [`qq:user:${ALICE_G}`, `qq:user:${ALICE_P}`] }],
+      admins: [`qq:user:${ADMIN_P}`],
+    },
+    memory: { dreaming: { enabled: false } },
+  });
 });
 
 /** A row as the code before private-by-origin wrote it: public, sourced `dream` or `default`. */

@@ -3,15 +3,11 @@ import { env } from "cloudflare:workers";
 import { beforeAll, it } from "vitest";
 import { auditRows, groupBodyWithIdentity, uid } from "../support/identity";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
-import { storedSettings } from "../support/stored-settings";
+import { storeSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
 
 beforeAll(async () => {
-  await storedSettings(env).write(
-    JSON.stringify({ identity: { enabled: true, admins: [] } }),
-    "test",
-    Date.now(),
-  );
+  await storeSettings(env, { identity: { enabled: true, admins: [] } });
 });
 
 it("refuses every admin command when identity is enabled without admins, saying why", async ({ expect }) => {

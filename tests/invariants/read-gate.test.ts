@@ -8,7 +8,7 @@ import { uid as idOf } from "../support/identity";
 import { uid } from "../support/memory";
 import { summary } from "../support/private-material";
 import { registerChat } from "../support/sessions";
-import { storedSettings } from "../support/stored-settings";
+import { storeSettings } from "../support/stored-settings";
 import { toolTurn } from "../support/turns";
 
 const run = uid().slice(0, 6);
@@ -18,19 +18,15 @@ const MEMBER = idOf("M");
 const MEMBER_P = idOf("MP");
 
 beforeAll(async () => {
-  await storedSettings(env).write(
-    JSON.stringify({
-      identity: {
-        enabled: true,
-        people: [],
-        admins: [],
-        chatDomains: { [`team${run}`]: [GROUP, SIBLING, `qq:private:${MEMBER_P}`] },
-      },
-      memory: { dreaming: { enabled: false } },
-    }),
-    "test",
-    Date.now(),
-  );
+  await storeSettings(env, {
+    identity: {
+      enabled: true,
+      people: [],
+      admins: [],
+      chatDomains: { [`team${run}`]: [GROUP, SIBLING, `qq:private:${MEMBER_P}`] },
+    },
+    memory: { dreaming: { enabled: false } },
+  });
   await registerChat(GROUP, Date.now(), "登山群");
   await registerChat(SIBLING, Date.now(), "爬山群");
 });

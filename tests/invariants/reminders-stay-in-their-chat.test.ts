@@ -11,7 +11,7 @@ import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { c2cBodyWithIdentity, groupBodyWithIdentity, uid } from "../support/identity";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
 import { makeDue, RecordingPushes, recordPushes, reminderRows, sayOneBot } from "../support/reminders";
-import { storedSettings } from "../support/stored-settings";
+import { storeSettings } from "../support/stored-settings";
 
 const ONEBOT_USER = 300_000 + Math.floor(Math.random() * 800_000_000);
 const ONEBOT_GROUP = 400_000 + Math.floor(Math.random() * 800_000_000);
@@ -21,24 +21,20 @@ const UNION = uid("UNION");
 const GROUP = uid("G");
 
 beforeAll(() =>
-  storedSettings(env).write(
-    JSON.stringify({
-      identity: {
-        enabled: true,
-        people: [
-          {
-            id: "alice",
-            displayName: "爱丽丝",
-            accounts: [`qq:user:${ALICE_GROUP}`, `qq:user:${ALICE_PRIVATE}`, `onebot:user:${ONEBOT_USER}`],
-          },
-        ],
-        admins: [],
-      },
-      follow: { groups: ["*"] },
-    }),
-    "test",
-    Date.now(),
-  ),
+  storeSettings(env, {
+    identity: {
+      enabled: true,
+      people: [
+        {
+          id: "alice",
+          displayName: "爱丽丝",
+          accounts: [`qq:user:${ALICE_GROUP}`, `qq:user:${ALICE_PRIVATE}`, `onebot:user:${ONEBOT_USER}`],
+        },
+      ],
+      admins: [],
+    },
+    follow: { groups: ["*"] },
+  }),
 );
 
 let pushes: RecordingPushes;

@@ -13,7 +13,7 @@ import {
   linkRow,
 } from "../support/identity";
 import { memoryStore, newMemory, seedMemory, uid } from "../support/memory";
-import { storedSettings } from "../support/stored-settings";
+import { storeSettings } from "../support/stored-settings";
 import { say, toolTurn } from "../support/turns";
 import { eventually } from "../support/wait";
 
@@ -25,20 +25,14 @@ const ADMIN_G = idOf("ADMING");
 const ADMIN_P = idOf("ADMINP");
 
 beforeAll(async () => {
-  await storedSettings(env).write(
-    JSON.stringify({
-      identity: {
-        enabled: true,
-        people: [
-          { id: ALICE, displayName: "爱丽丝", accounts: [`qq:user:${ALICE_G}`, `qq:user:${ALICE_P}`] },
-        ],
-        admins: [`qq:user:${ADMIN_G}`, `qq:user:${ADMIN_P}`],
-      },
-      memory: { dreaming: { enabled: false } },
-    }),
-    "test",
-    Date.now(),
-  );
+  await storeSettings(env, {
+    identity: {
+      enabled: true,
+      people: [{ id: ALICE, displayName: "爱丽丝", accounts: [`qq:user:${ALICE_G}`, `qq:user:${ALICE_P}`] }],
+      admins: [`qq:user:${ADMIN_G}`, `qq:user:${ADMIN_P}`],
+    },
+    memory: { dreaming: { enabled: false } },
+  });
 });
 
 const inGroup = (group: string, member: string, text: string) =>

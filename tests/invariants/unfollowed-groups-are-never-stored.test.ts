@@ -2,15 +2,11 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, it } from "vitest";
 import { c2cBody, eventIdOf, groupAtBody, messageRows, postQq, turnDone } from "../support/qq-events";
-import { storedSettings } from "../support/stored-settings";
+import { storeSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
 
 beforeAll(async () => {
-  await storedSettings(env).write(
-    JSON.stringify({ follow: { groups: ["qq:group:FOLLOWED"] } }),
-    "test",
-    Date.now(),
-  );
+  await storeSettings(env, { follow: { groups: ["qq:group:FOLLOWED"] } });
 });
 
 it("never stores an unfollowed group's messages, though it replies and registers the chat", async ({

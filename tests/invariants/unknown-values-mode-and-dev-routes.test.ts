@@ -36,7 +36,7 @@ import {
   without,
 } from "../support/production-mode";
 import { eventIdOf, groupAtBody, messageRows, turnDone } from "../support/qq-events";
-import { storedSettings } from "../support/stored-settings";
+import { storeSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
 
 afterEach(clearStoredSettings);
@@ -46,11 +46,9 @@ describe("unfollowed groups under a follow list that only looks like a wildcard"
     expect,
   }) => {
     const followed = `GF${unique()}`;
-    await storedSettings(env).write(
-      JSON.stringify({ follow: { groups: ["qq:group:*", "onebot:group:*", `qq:group:${followed}`] } }),
-      "test",
-      Date.now(),
-    );
+    await storeSettings(env, {
+      follow: { groups: ["qq:group:*", "onebot:group:*", `qq:group:${followed}`] },
+    });
     const unfollowed = `GU${unique()}`;
     const body = groupAtBody({ group: unfollowed, member: "M1", text: "/ping" });
     const res = await app.request(await signedQq(body), undefined, PRODUCTION);

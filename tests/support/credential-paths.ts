@@ -10,7 +10,7 @@ import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { uid } from "./memory";
 import { signedOneBotRequest } from "./onebot-signing";
 import { eventIdOf, postQq, turnDone } from "./qq-events";
-import { storedSettings } from "./stored-settings";
+import { storeSettings } from "./stored-settings";
 import { eventually } from "./wait";
 
 export const ADMIN_USER = `ADM${uid()}`;
@@ -104,12 +104,8 @@ export const logged = (chatKey: string, n: number) =>
 
 /** Identity enabled with one admin, dreaming after two turns: the settings every path runs under. */
 export async function enableIdentityAndDreaming() {
-  await storedSettings(env).write(
-    JSON.stringify({
-      memory: { dreaming: { afterTurns: 2 } },
-      identity: { enabled: true, people: [], admins: [`qq:user:${ADMIN_USER}`], chatDomains: {} },
-    }),
-    "test",
-    Date.now(),
-  );
+  await storeSettings(env, {
+    memory: { dreaming: { afterTurns: 2 } },
+    identity: { enabled: true, people: [], admins: [`qq:user:${ADMIN_USER}`], chatDomains: {} },
+  });
 }

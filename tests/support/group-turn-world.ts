@@ -7,7 +7,7 @@ import { uid as idOf } from "./identity";
 import { newMemory, seedMemory, uid } from "./memory";
 import { logLines, summary } from "./private-material";
 import { registerChat } from "./sessions";
-import { storedSettings } from "./stored-settings";
+import { storeSettings } from "./stored-settings";
 import type { ToolCallSpec } from "./turns";
 
 export const run = uid().slice(0, 6);
@@ -32,39 +32,35 @@ export const ALICE_PRIVATE = `qq:private:${ALICE_P}`;
 export const ADMIN_PRIVATE = `qq:private:${ADMIN_P}`;
 
 export async function settings(softScope = false) {
-  await storedSettings(env).write(
-    JSON.stringify({
-      identity: {
-        enabled: true,
-        people: [
-          {
-            id: ALICE,
-            displayName: "爱丽丝",
-            accounts: [
-              `qq:user:${ALICE_G}`,
-              `qq:user:${ALICE_P}`,
-              `qq:user:${ALICE_GUILD}`,
-              `onebot:user:${ALICE_QQ}`,
-            ],
-          },
-          { id: BOB, displayName: "鲍勃", accounts: [`qq:user:${BOB_G}`, `qq:user:${BOB_P}`] },
-        ],
-        admins: [`qq:user:${ADMIN_G}`, `qq:user:${ADMIN_P}`],
-        // The person's private chat shares a domain with the groups: only the private-chat
-        // rule of the cross-chat reads keeps it out of a group turn.
-        chatDomains: { [`team${run}`]: [GROUP, SIBLING, CHANNEL, ALICE_PRIVATE] },
-      },
-      turn: { historyRecall: 20, contextTokenBudget: 30_000 },
-      memory: {
-        dreaming: { enabled: false },
-        // Anything readable of importance ≥ 0.8 is pinned; recall and search are wide open.
-        mandatory: { minImportance: 0.8, maxItems: 50, tokenBudget: 20_000 },
-        retrieval: { recallLimit: 20, recallTokenBudget: 5000, searchLimit: 50, softScope },
-      },
-    }),
-    "test",
-    Date.now(),
-  );
+  await storeSettings(env, {
+    identity: {
+      enabled: true,
+      people: [
+        {
+          id: ALICE,
+          displayName: "爱丽丝",
+          accounts: [
+            `qq:user:${ALICE_G}`,
+            `qq:user:${ALICE_P}`,
+            `qq:user:${ALICE_GUILD}`,
+            `onebot:user:${ALICE_QQ}`,
+          ],
+        },
+        { id: BOB, displayName: "鲍勃", accounts: [`qq:user:${BOB_G}`, `qq:user:${BOB_P}`] },
+      ],
+      admins: [`qq:user:${ADMIN_G}`, `qq:user:${ADMIN_P}`],
+      // The person's private chat shares a domain with the groups: only the private-chat
+      // rule of the cross-chat reads keeps it out of a group turn.
+      chatDomains: { [`team${run}`]: [GROUP, SIBLING, CHANNEL, ALICE_PRIVATE] },
+    },
+    turn: { historyRecall: 20, contextTokenBudget: 30_000 },
+    memory: {
+      dreaming: { enabled: false },
+      // Anything readable of importance ≥ 0.8 is pinned; recall and search are wide open.
+      mandatory: { minImportance: 0.8, maxItems: 50, tokenBudget: 20_000 },
+      retrieval: { recallLimit: 20, recallTokenBudget: 5000, searchLimit: 50, softScope },
+    },
+  });
 }
 
 /**

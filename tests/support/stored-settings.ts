@@ -27,3 +27,8 @@ export function storedSettings(env: Env) {
     },
   };
 }
+
+/** Stores `settings` as the row a test runs under, written by "test" now. */
+export function storeSettings(env: Env, settings: Record<string, unknown>): Promise<void> {
+  return storedSettings(env).write(JSON.stringify(settings), "test", Date.now());
+}

@@ -4,12 +4,7 @@ import { OneBotHistoryClient } from "../../../src/adapters/onebot/onebot-history
 import { backfillJob } from "../../../src/composition/cron/onebot-backfill-job";
 import { resolveSettings, type Settings } from "../../../src/domain/config/settings";
 import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
-import {
-  FAKE_SELF_ID,
-  type FakeGroupMessage,
-  FakeOneBotHistory,
-  wireMessage,
-} from "../../fakes/fake-onebot-history";
+import { type FakeGroupMessage, FakeOneBotHistory, wireMessage } from "../../fakes/fake-onebot-history";
 import { signedOneBotRequest } from "../../support/onebot-signing";
 import { ADMIN_TOKEN } from "../../support/preview";
 import { eventually } from "../../support/wait";

@@ -17,7 +17,7 @@ import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { turnPorts } from "../../fakes/turn-ports";
 import { seedDay } from "../../support/day-log";
 import { uid } from "../../support/memory";
-import { storedSettings } from "../../support/stored-settings";
+import { storeSettings } from "../../support/stored-settings";
 import { turnContext } from "../../support/turn-context";
 
 const NY = "America/New_York";
@@ -131,7 +131,7 @@ describe("calendar.timeZone", () => {
     expect,
   }) => {
     const stored = { spend: { timeZone: NY, globalDailyTokens: 1234 }, summaries: { timeZone: "UTC" } };
-    await storedSettings(env).write(JSON.stringify(stored), "test", Date.now());
+    await storeSettings(env, stored);
     try {
       const settings = await loadSettings(env);
       expect(settings.calendar.timeZone).toBe(NY);

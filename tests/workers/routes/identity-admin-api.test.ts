@@ -3,7 +3,7 @@ import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import { session } from "../../support/admin-session";
 import { uid } from "../../support/memory";
-import { storedSettings } from "../../support/stored-settings";
+import { storeSettings } from "../../support/stored-settings";
 
 const TOKEN = "test-admin-token";
 const GROUP = `qq:group:G${uid()}`;
@@ -30,18 +30,14 @@ const auditCount = async () =>
   )?.n ?? 0;
 
 beforeAll(async () => {
-  await storedSettings(env).write(
-    JSON.stringify({
-      identity: {
-        enabled: true,
-        people: [{ id: "owner", displayName: "浅色", accounts: [DECLARED] }],
-        admins: ["person:owner"],
-        chatDomains: { club: [GROUP] },
-      },
-    }),
-    "test",
-    Date.now(),
-  );
+  await storeSettings(env, {
+    identity: {
+      enabled: true,
+      people: [{ id: "owner", displayName: "浅色", accounts: [DECLARED] }],
+      admins: ["person:owner"],
+      chatDomains: { club: [GROUP] },
+    },
+  });
   await env.DB.prepare(
     "INSERT INTO chats (chat_key, channel, target_type, target_id, first_seen, last_seen) VALUES (?, 'qq', 'group', ?, 1, 2)",
   )
