@@ -73,7 +73,7 @@ describe("reminders in the chat object", () => {
     expect(await reminderRows(chat)).toMatchObject([{ state: "open", text: "交房租" }]);
     expect(await alarmOf(chat)).not.toBeNull();
     expect(await sayOneBot({ user: u, text: "/reminders" })).toMatch(
-      /#1 \d{4}-\d{2}-\d{2} 15:00 \(UTC\+08:00\) 交房租/,
+      /#1 \d{4}-\d{2}-\d{2} 15:00 \+08:00 交房租/,
     );
     await makeDue(chat);
     await evictDurableObject(env.CHAT_SESSION.getByName(chat));
