@@ -1,5 +1,5 @@
+import type { RuntimeConfig } from "../composition/common/runtime-config";
 import type { AdminServices } from "../composition/request/admin-services";
-import type { RuntimeConfig } from "../composition/shared/runtime-config";
 import type { AdminIdentity } from "./auth/admin-identity";
 import type { I18n } from "./dashboard/i18n/i18n";
 

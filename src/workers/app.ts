@@ -1,6 +1,6 @@
 /** The Hono app: webhooks, admin API, the dev wing (local mode only), health. */
 import { Hono } from "hono";
-import { readRuntimeConfig } from "../composition/shared/runtime-config";
+import { readRuntimeConfig } from "../composition/common/runtime-config";
 import type { AppEnv } from "./app-env";
 import { adminDoorReady } from "./auth/admin-door";
 import { loginRoutes, logoutRoutes } from "./auth/login.routes";

@@ -6,8 +6,8 @@
 import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { opsLog } from "../composition/shared/edge-stores";
-import { ConfigError } from "../composition/shared/runtime-config";
+import { opsLog } from "../composition/common/edge-stores";
+import { ConfigError } from "../composition/common/runtime-config";
 import type { DomainError } from "../domain/kernel/result";
 import type { AppEnv } from "./app-env";
 

@@ -8,7 +8,7 @@
  * that a caller learns nothing (a `stale timestamp` would confirm a captured signature).
  */
 import type { Context, MiddlewareHandler } from "hono";
-import type { RuntimeConfig } from "../composition/shared/runtime-config";
+import type { RuntimeConfig } from "../composition/common/runtime-config";
 import type { Result } from "../domain/kernel/result";
 import type { AppEnv } from "./app-env";
 import { parseJsonBytes, readRawBody } from "./raw-body";

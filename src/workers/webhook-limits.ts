@@ -6,8 +6,8 @@
  * therefore cannot set `webhook` (settings-edit refuses it).
  */
 
+import { akashaConfigText } from "../composition/common/runtime-config";
 import { varSettings } from "../composition/settings/settings-loader";
-import { akashaConfigText } from "../composition/shared/runtime-config";
 import type { Settings } from "../domain/config/settings";
 
 export type WebhookLimits = Settings["webhook"];

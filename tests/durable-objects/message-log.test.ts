@@ -3,7 +3,7 @@ import { describe, it, vi } from "vitest";
 import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
 import { openDatabase } from "../../src/adapters/d1/database";
 import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
-import { historySearch } from "../../src/composition/shared/history-search";
+import { historySearch } from "../../src/composition/common/history-search";
 import { outboundRecord } from "../../src/domain/history/message-record";
 import { chatMatchExpression } from "../../src/domain/text/chat-search-tokens";
 import { runScheduled } from "../../src/workers/scheduled";

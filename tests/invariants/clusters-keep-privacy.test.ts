@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { D1MemoryStore } from "../../src/adapters/d1/d1-memory-store";
 import { D1ProfileStore } from "../../src/adapters/d1/d1-profile-store";
-import { sessionRegistry } from "../../src/composition/shared/forgetting-session-registry";
+import { sessionRegistry } from "../../src/composition/common/forgetting-session-registry";
 import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
 import { runTurn } from "../../src/domain/agent/turn";
 import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";

@@ -15,8 +15,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, it } from "vitest";
 import { countingD1 } from "../../src/adapters/d1/counting-d1";
+import { ConfigError, modeOf, readRuntimeConfig } from "../../src/composition/common/runtime-config";
 import devDefaults from "../../src/composition/dev-defaults.json";
-import { ConfigError, modeOf, readRuntimeConfig } from "../../src/composition/shared/runtime-config";
 import { DEFAULT_SETTINGS, isStored, resolveSettings } from "../../src/domain/config/settings";
 import {
   app,

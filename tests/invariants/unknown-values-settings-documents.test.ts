@@ -13,8 +13,8 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, it } from "vitest";
+import { ConfigError } from "../../src/composition/common/runtime-config";
 import { loadSettings } from "../../src/composition/settings/settings-loader";
-import { ConfigError } from "../../src/composition/shared/runtime-config";
 import { DEFAULT_SETTINGS, isStored } from "../../src/domain/config/settings";
 import { csrfToken } from "../../src/workers/auth/csrf";
 import { issueLogin, LOGIN_COOKIE } from "../../src/workers/auth/login-cookie";

@@ -13,9 +13,9 @@
  */
 import { afterEach, describe, it } from "vitest";
 import { signOneBotBody } from "../../src/adapters/onebot/onebot-signature";
+import { ConfigError } from "../../src/composition/common/runtime-config";
 import devDefaults from "../../src/composition/dev-defaults.json";
 import { loadSettings } from "../../src/composition/settings/settings-loader";
-import { ConfigError } from "../../src/composition/shared/runtime-config";
 import { signedOneBotRequest } from "../support/onebot-signing";
 import {
   app,

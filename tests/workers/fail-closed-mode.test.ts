@@ -5,8 +5,8 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
+import { modeOf, readRuntimeConfig } from "../../src/composition/common/runtime-config";
 import devDefaults from "../../src/composition/dev-defaults.json";
-import { modeOf, readRuntimeConfig } from "../../src/composition/shared/runtime-config";
 import { createApp } from "../../src/workers/app";
 import { signedQqRequest } from "../support/qq-signing";
 import { storedSettings } from "../support/stored-settings";

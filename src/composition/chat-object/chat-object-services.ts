@@ -27,18 +27,18 @@ import { systemClock } from "../../domain/kernel/clock";
 import { fusionWeights } from "../../domain/knowledge/fusion-weights";
 import type { OwnerNotices } from "../../domain/notices/notice-book";
 import type { SpendLedger } from "../../domain/spend/spend-ledger";
+import { cachedCatalogue } from "../common/catalogue-cache";
+import { chatObject } from "../common/chat-stub";
+import { personAccounts, sessionRegistry } from "../common/forgetting-session-registry";
+import { historySearch } from "../common/history-search";
+import { knowledgeAccess } from "../common/knowledge-services";
+import { d1MessageLog } from "../common/message-log-writer";
+import { createChatModel, createOutbound } from "../common/model-and-outbound";
+import { ownerNotices } from "../common/owner-notices";
+import { readRuntimeConfig } from "../common/runtime-config";
+import { spendLedger } from "../common/spend-reader";
 import { d1SettingsAdmin } from "../settings/d1-settings-admin";
 import { cachedSettingsSource } from "../settings/settings-loader";
-import { cachedCatalogue } from "../shared/catalogue-cache";
-import { chatObject } from "../shared/chat-stub";
-import { personAccounts, sessionRegistry } from "../shared/forgetting-session-registry";
-import { historySearch } from "../shared/history-search";
-import { knowledgeAccess } from "../shared/knowledge-services";
-import { d1MessageLog } from "../shared/message-log-writer";
-import { createChatModel, createOutbound } from "../shared/model-and-outbound";
-import { ownerNotices } from "../shared/owner-notices";
-import { readRuntimeConfig } from "../shared/runtime-config";
-import { spendLedger } from "../shared/spend-reader";
 
 /** Everything but the session port, which the chat object supplies over its own storage. */
 export type ChatObjectServices = Omit<TurnPorts, "shortTermContext" | "relay"> & {

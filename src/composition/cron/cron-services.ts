@@ -7,10 +7,10 @@
 
 import { consoleLogger } from "../../adapters/log/console-logger";
 import type { Settings } from "../../domain/config/settings";
+import { createKnowledgeServices } from "../common/knowledge-services";
+import { ownerNotices } from "../common/owner-notices";
+import { readRuntimeConfig } from "../common/runtime-config";
 import { loadSettings } from "../settings/settings-loader";
-import { createKnowledgeServices } from "../shared/knowledge-services";
-import { ownerNotices } from "../shared/owner-notices";
-import { readRuntimeConfig } from "../shared/runtime-config";
 import { conversationBackfillJob } from "./conversation-backfill-job";
 import { dailySummaryJob } from "./daily-summaries-job";
 import { groupTitlesJob, oneBotGroupInfo } from "./group-titles-job";

@@ -5,9 +5,9 @@ import type { Settings } from "../../domain/config/settings";
 import type { ChatModel } from "../../domain/model/chat-model";
 import { dailySpendGate } from "../../domain/spend/spend-gate";
 import { type DailySummaryReport, runDailySummaries } from "../../domain/summary/run-daily-summaries";
-import { createChatModel } from "../shared/model-and-outbound";
-import { readRuntimeConfig } from "../shared/runtime-config";
-import { spendLedger } from "../shared/spend-reader";
+import { createChatModel } from "../common/model-and-outbound";
+import { readRuntimeConfig } from "../common/runtime-config";
+import { spendLedger } from "../common/spend-reader";
 
 export function dailySummaryJob(
   env: Env,

@@ -6,7 +6,7 @@ import {
   type GroupInfoSource,
   type GroupTitleReport,
 } from "../../domain/sessions/group-titles";
-import type { RuntimeConfig } from "../shared/runtime-config";
+import type { RuntimeConfig } from "../common/runtime-config";
 
 export function oneBotGroupInfo(config: RuntimeConfig): GroupInfoSource | null {
   if (!config.onebot.apiBase) return null;

@@ -6,8 +6,8 @@ import type { GroupHistorySource } from "../../domain/backfill/group-history-sou
 import { type BackfillReport, runBackfill } from "../../domain/backfill/run-backfill";
 import type { Settings } from "../../domain/config/settings";
 import type { OwnerNotices } from "../../domain/notices/notice-book";
-import { d1MessageLog } from "../shared/message-log-writer";
-import type { RuntimeConfig } from "../shared/runtime-config";
+import { d1MessageLog } from "../common/message-log-writer";
+import type { RuntimeConfig } from "../common/runtime-config";
 
 /** No OneBot API configured: nothing to read history from. */
 export function oneBotHistorySource(config: RuntimeConfig): GroupHistorySource | null {

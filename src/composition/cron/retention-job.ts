@@ -1,7 +1,7 @@
 /** The cron's message-log retention, and its record in the ops log for the overview. */
 import { applyRetention, type RetentionReport } from "../../adapters/d1/retention";
 import type { Settings } from "../../domain/config/settings";
-import { opsLog } from "../shared/edge-stores";
+import { opsLog } from "../common/edge-stores";
 
 export type { RetentionReport };
 

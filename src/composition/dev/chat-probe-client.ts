@@ -5,7 +5,7 @@
 import type { D1Bill } from "../../adapters/d1/counting-d1";
 import type { ChatKey } from "../../domain/chat/chat-address";
 import type { InboundEvent } from "../../domain/inbound/inbound-event";
-import { chatObject } from "../shared/chat-stub";
+import { chatObject } from "../common/chat-stub";
 import type { ChatWork } from "./counted-sql";
 import type { TurnBill } from "./turn-bill";
 

@@ -12,7 +12,7 @@
 
 import type { InboundEvent } from "../../domain/inbound/inbound-event";
 import { maskInboundEvent } from "../../domain/inbound/mask-inbound-event";
-import { modeOf } from "../shared/runtime-config";
+import { modeOf } from "../common/runtime-config";
 import { type ChatWork, countedSql } from "./counted-sql";
 import { billTurn, type ProbedChat } from "./turn-bill";
 

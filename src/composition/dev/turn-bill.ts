@@ -15,7 +15,7 @@ import type { InboundEvent } from "../../domain/inbound/inbound-event";
 import type { ChatModel } from "../../domain/model/chat-model";
 import { estimateTokens } from "../../domain/text/token-estimate";
 import { type ChatObjectServices, chatObjectServices } from "../chat-object/chat-object-services";
-import { readRuntimeConfig } from "../shared/runtime-config";
+import { readRuntimeConfig } from "../common/runtime-config";
 
 /** What a chat object lends its probe: what a turn reads of its storage, and how it runs the model. */
 export type ProbedChat = {

@@ -1,5 +1,5 @@
 /** Who an admin request comes from and through which face: what every admin service records. */
-import type { RuntimeConfig } from "../shared/runtime-config";
+import type { RuntimeConfig } from "../common/runtime-config";
 
 export type AdminRequest = {
   /** What the audit log records as the actor. */

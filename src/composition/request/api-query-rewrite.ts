@@ -11,9 +11,9 @@ import type { EarlierTurn } from "../../domain/knowledge/follow-up-query";
 import { type RewrittenQuery, rewriteFollowUp } from "../../domain/knowledge/query-rewrite";
 import type { ChatModel, UsageRecord } from "../../domain/model/chat-model";
 import { dailySpendGate } from "../../domain/spend/spend-gate";
-import { createChatModel } from "../shared/model-and-outbound";
-import { readRuntimeConfig } from "../shared/runtime-config";
-import { spendLedger } from "../shared/spend-reader";
+import { createChatModel } from "../common/model-and-outbound";
+import { readRuntimeConfig } from "../common/runtime-config";
+import { spendLedger } from "../common/spend-reader";
 
 /** The chat key the API's model calls are recorded under. */
 export const API_USAGE_CHAT = "api:kb-search";

@@ -9,7 +9,7 @@ import { openDatabase } from "../../adapters/d1/database";
 import type { TurnPreview } from "../../domain/agent/turn-preview";
 import { accountKey, chatKeyOf, parseLaneKey } from "../../domain/chat/chat-address";
 import { type DomainError, err, ok, type Result } from "../../domain/kernel/result";
-import { chatObject } from "../shared/chat-stub";
+import { chatObject } from "../common/chat-stub";
 
 export type { BrowsedMessage, MessageFilter } from "../../adapters/d1/d1-message-browser";
 export type { TurnPreview };

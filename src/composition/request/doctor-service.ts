@@ -8,7 +8,7 @@
 import { isOneToOne } from "../../domain/chat/chat-address";
 import type { Settings } from "../../domain/config/settings";
 import type { SettingsSource } from "../../domain/config/settings-source";
-import { createChatModel } from "../shared/model-and-outbound";
+import { createChatModel } from "../common/model-and-outbound";
 import type { AdminRequest } from "./admin-request";
 
 export type DoctorCheck = {

@@ -10,7 +10,7 @@ import type { SettingsSource } from "../../domain/config/settings-source";
 import { lastDays } from "../../domain/kernel/local-day";
 import { spendDay } from "../../domain/spend/spend-day";
 import { spendReport } from "../../domain/spend/spend-report";
-import { spendLedger } from "../shared/spend-reader";
+import { spendLedger } from "../common/spend-reader";
 import { type RetentionStatus, retentionStatus } from "./retention-status";
 
 export type { Stats, Usage, UsageRow } from "../../adapters/d1/d1-admin-stats";

@@ -4,7 +4,7 @@
  */
 import { D1AuditLog } from "../../adapters/d1/d1-audit-log";
 import type { SettingsSource } from "../../domain/config/settings-source";
-import { createKnowledgeServices } from "../shared/knowledge-services";
+import { createKnowledgeServices } from "../common/knowledge-services";
 import type { AdminRequest } from "./admin-request";
 
 export type KnowledgeContext = ReturnType<typeof knowledgeContext>;

@@ -13,8 +13,8 @@ import { parseAccountKey } from "../../domain/chat/chat-address";
 import { effectiveSettings, valueAt } from "../../domain/config/settings-edit";
 import type { SettingsSource } from "../../domain/config/settings-source";
 import { err, ok, type Result } from "../../domain/kernel/result";
+import { sessionRegistry } from "../common/forgetting-session-registry";
 import { d1SettingsAdmin } from "../settings/d1-settings-admin";
-import { sessionRegistry } from "../shared/forgetting-session-registry";
 import type { AdminRequest } from "./admin-request";
 import { type ListResult, type OwnerError, ownerService } from "./owner-service";
 

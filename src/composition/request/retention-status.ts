@@ -5,7 +5,7 @@
  */
 import { D1AdminStats } from "../../adapters/d1/d1-admin-stats";
 import { retentionDays, type Settings } from "../../domain/config/settings";
-import { opsLog } from "../shared/edge-stores";
+import { opsLog } from "../common/edge-stores";
 
 export type RetentionStatus = {
   readonly lastRun: { at: number; deleted: number; complete: boolean } | null;

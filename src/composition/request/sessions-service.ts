@@ -10,7 +10,7 @@ import type { SettingsSource } from "../../domain/config/settings-source";
 import { exposuresOfLink, whosePrivateMemoryGroupReads } from "../../domain/sessions/cluster-exposure";
 import { runSessionOperation, type SessionAnswer } from "../../domain/sessions/run-session-operation";
 import type { SessionOperation } from "../../domain/sessions/session-operation";
-import { personAccounts, sessionRegistry } from "../shared/forgetting-session-registry";
+import { personAccounts, sessionRegistry } from "../common/forgetting-session-registry";
 import type { AdminRequest } from "./admin-request";
 
 export type { PrivateExposure } from "../../domain/sessions/cluster-exposure";

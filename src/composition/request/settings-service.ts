@@ -14,9 +14,9 @@ import {
 } from "../../domain/config/settings-edit";
 import type { SettingsSource } from "../../domain/config/settings-source";
 import { err, ok, type Result } from "../../domain/kernel/result";
+import { ConfigError } from "../common/runtime-config";
 import { d1SettingsAdmin } from "../settings/d1-settings-admin";
 import { readSettingsLayers } from "../settings/settings-loader";
-import { ConfigError } from "../shared/runtime-config";
 import type { AdminRequest } from "./admin-request";
 
 /** The revision of no stored layer at all. */

@@ -16,7 +16,7 @@
  * docs/decisions/0007-webhook-path-reads-no-d1.md.
  */
 import type { Settings } from "../../domain/config/settings";
-import { akashaConfigText } from "../shared/runtime-config";
+import { akashaConfigText } from "../common/runtime-config";
 
 /** How the cache reads: `load` is the D1 read, `fallback` the settings without D1. */
 export type SettingsLoaders = { readonly load: () => Promise<Settings>; readonly fallback: () => Settings };

@@ -16,7 +16,7 @@ import type { SettingsDocument } from "../../domain/config/settings-edit";
 import { liftRenamedSettings } from "../../domain/config/settings-renames";
 import { memoizedSettings, type SettingsSource } from "../../domain/config/settings-source";
 import { ok, type Result } from "../../domain/kernel/result";
-import { akashaConfigText, ConfigError } from "../shared/runtime-config";
+import { akashaConfigText, ConfigError } from "../common/runtime-config";
 import { settingsCache } from "./settings-cache";
 
 /** One read of both layers, resolved. A broken AKASHA_CONFIG is a ConfigError. */

@@ -5,7 +5,7 @@
  * domain and its `aud` the application's AUD tag. Keys rotate, so none is ever hard-coded.
  */
 import { createRemoteJWKSet, jwtVerify } from "jose";
-import { ConfigError } from "../../composition/shared/runtime-config";
+import { ConfigError } from "../../composition/common/runtime-config";
 
 export const ACCESS_HEADER = "cf-access-jwt-assertion";
 

@@ -7,7 +7,7 @@
  * so one client's failures never lock out another.
  */
 import type { Context, MiddlewareHandler } from "hono";
-import { loginThrottle } from "../../composition/shared/edge-stores";
+import { loginThrottle } from "../../composition/common/edge-stores";
 import { tokensMatch } from "../admin-auth";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";

@@ -5,8 +5,8 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { d1MessageLog } from "../../composition/common/message-log-writer";
 import { chatProbeClient } from "../../composition/dev/chat-probe-client";
-import { d1MessageLog } from "../../composition/shared/message-log-writer";
 import type { AccountKey, ChatKey } from "../../domain/chat/chat-address";
 import { inboundRecord } from "../../domain/history/message-record";
 import type { AppEnv } from "../app-env";

@@ -7,9 +7,9 @@
  */
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { chatObject } from "../../composition/common/chat-stub";
+import { type RuntimeConfig, readRuntimeConfig } from "../../composition/common/runtime-config";
 import { webhookSigning } from "../../composition/dev/dev-adapters";
-import { chatObject } from "../../composition/shared/chat-stub";
-import { type RuntimeConfig, readRuntimeConfig } from "../../composition/shared/runtime-config";
 import { type ChatAddress, chatKeyOf, parseChatKey } from "../../domain/chat/chat-address";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";

@@ -9,9 +9,9 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { historySearch } from "../../composition/common/history-search";
+import { d1MessageLog } from "../../composition/common/message-log-writer";
 import { loadSettings } from "../../composition/settings/settings-loader";
-import { historySearch } from "../../composition/shared/history-search";
-import { d1MessageLog } from "../../composition/shared/message-log-writer";
 import type { AccountKey, ChatKey, TargetType } from "../../domain/chat/chat-address";
 import { askHistory } from "../../domain/history/history-query";
 import { inboundRecord, type MessageRecord, outboundRecord } from "../../domain/history/message-record";

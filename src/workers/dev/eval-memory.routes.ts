@@ -9,9 +9,9 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { createKnowledgeServices } from "../../composition/common/knowledge-services";
 import { memoryStore } from "../../composition/dev/dev-adapters";
 import { loadSettings } from "../../composition/settings/settings-loader";
-import { createKnowledgeServices } from "../../composition/shared/knowledge-services";
 import { fusionWeights } from "../../domain/knowledge/fusion-weights";
 import { memoryNodeId, type NewMemory } from "../../domain/memory/memory";
 import { recallMemory } from "../../domain/memory/recall";

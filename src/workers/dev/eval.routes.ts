@@ -6,9 +6,9 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { createKnowledgeServices } from "../../composition/common/knowledge-services";
 import { jsonChunks, nodeWrites, paragraphs } from "../../composition/dev/dev-adapters";
 import { loadSettings } from "../../composition/settings/settings-loader";
-import { createKnowledgeServices } from "../../composition/shared/knowledge-services";
 import { planConversation } from "../../domain/history/conversation-plan";
 import { HISTORY_RETRIEVAL_OPTIONS } from "../../domain/history/history-retrieval-profile";
 import { ok } from "../../domain/kernel/result";

@@ -5,8 +5,8 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { createKnowledgeServices } from "../../composition/common/knowledge-services";
 import { loadSettings } from "../../composition/settings/settings-loader";
-import { createKnowledgeServices } from "../../composition/shared/knowledge-services";
 import { importFile } from "../../domain/knowledge/import-documents";
 import { profileOptions, searchKnowledge } from "../../domain/knowledge/knowledge-search";
 import { collectionScope } from "../../domain/retrieval/scope-key";

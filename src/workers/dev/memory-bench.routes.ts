@@ -9,9 +9,9 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { chatObject } from "../../composition/common/chat-stub";
 import { memoryContentHash } from "../../composition/dev/dev-adapters";
 import { adminServices } from "../../composition/request/admin-services";
-import { chatObject } from "../../composition/shared/chat-stub";
 import { accountKey, type ChatKey } from "../../domain/chat/chat-address";
 import { memoryMatch } from "../../domain/memory/memory-query";
 import { indexText } from "../../domain/text/search-tokens";

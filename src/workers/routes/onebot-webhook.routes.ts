@@ -7,8 +7,8 @@
  * once the chat object has stored the event; refusals get their status with an empty body.
  */
 import { Hono } from "hono";
+import { chatObject } from "../../composition/common/chat-stub";
 import { oneBotTransport } from "../../composition/request/webhook-transports";
-import { chatObject } from "../../composition/shared/chat-stub";
 import { err, ok } from "../../domain/kernel/result";
 import { rejectWebhook, verifiedWebhook, type WebhookEnv } from "../verified-webhook";
 

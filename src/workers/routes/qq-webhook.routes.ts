@@ -7,8 +7,8 @@
  * status with an empty body.
  */
 import { Hono } from "hono";
+import { chatObject } from "../../composition/common/chat-stub";
 import { qqTransport } from "../../composition/request/webhook-transports";
-import { chatObject } from "../../composition/shared/chat-stub";
 import { enqueueTiming } from "../enqueue-timing";
 import { rejectWebhook, verifiedWebhook, type WebhookEnv } from "../verified-webhook";
 

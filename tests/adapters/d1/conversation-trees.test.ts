@@ -13,7 +13,7 @@ import {
 import { D1MessageLog } from "../../../src/adapters/d1/d1-message-log";
 import { openDatabase } from "../../../src/adapters/d1/database";
 import { applyRetention } from "../../../src/adapters/d1/retention";
-import { historySearch } from "../../../src/composition/shared/history-search";
+import { historySearch } from "../../../src/composition/common/history-search";
 import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
 import { CONVERSATION_GAP_MS, segmentSessions } from "../../../src/domain/history/conversation-sessions";
 import { outboundRecord } from "../../../src/domain/history/message-record";

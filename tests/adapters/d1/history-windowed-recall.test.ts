@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { countingD1 } from "../../../src/adapters/d1/counting-d1";
 import { messageRetrieval } from "../../../src/adapters/d1/d1-message-retrieval";
-import { historySearch } from "../../../src/composition/shared/history-search";
+import { historySearch } from "../../../src/composition/common/history-search";
 import { scopeKey } from "../../../src/domain/retrieval/scope-key";
 import { chatIndexText } from "../../../src/domain/text/chat-search-tokens";
 import { type Line, MINUTE, seedLines as seed, T0 } from "../../support/message-lines";

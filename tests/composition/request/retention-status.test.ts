@@ -1,9 +1,9 @@
 // Own file: the retention run deletes messages of every chat, which every test of a file shares.
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
+import { d1MessageLog } from "../../../src/composition/common/message-log-writer";
 import { retentionStatus } from "../../../src/composition/request/retention-status";
 import { loadSettings } from "../../../src/composition/settings/settings-loader";
-import { d1MessageLog } from "../../../src/composition/shared/message-log-writer";
 import { outboundRecord } from "../../../src/domain/history/message-record";
 import { runScheduled } from "../../../src/workers/scheduled";
 

@@ -3,10 +3,10 @@
 // refused by the settings API with the field named, and nothing is saved.
 import { env, exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
+import { historySearch } from "../../../src/composition/common/history-search";
 import { dailySummaryJob } from "../../../src/composition/cron/daily-summaries-job";
 import { settingsCache } from "../../../src/composition/settings/settings-cache";
 import { loadSettings } from "../../../src/composition/settings/settings-loader";
-import { historySearch } from "../../../src/composition/shared/history-search";
 import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
 import { OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
 import { runTurn } from "../../../src/domain/agent/turn";

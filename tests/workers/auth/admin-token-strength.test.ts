@@ -7,8 +7,8 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
+import { MIN_ADMIN_TOKEN_LENGTH, PUBLISHED_TOKENS } from "../../../src/composition/common/admin-token";
 import devDefaults from "../../../src/composition/dev-defaults.json";
-import { MIN_ADMIN_TOKEN_LENGTH, PUBLISHED_TOKENS } from "../../../src/composition/shared/admin-token";
 import { createApp } from "../../../src/workers/app";
 import { signedOneBotRequest } from "../../support/onebot-signing";
 import { c2cBody, TEST_APP_ID, TEST_SECRET } from "../../support/qq-events";

@@ -4,7 +4,7 @@
 // and the kb_search tool alike. It used to come back whole, in reading order, for any question.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
-import { knowledgeAccess } from "../../../src/composition/shared/knowledge-services";
+import { knowledgeAccess } from "../../../src/composition/common/knowledge-services";
 import { OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
 import { kbSearchTool } from "../../../src/domain/agent/tools/knowledge-tools";
 import type { TurnContext } from "../../../src/domain/agent/turn-context";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { knowledgeAccess } from "../../../../src/composition/shared/knowledge-services";
+import { knowledgeAccess } from "../../../../src/composition/common/knowledge-services";
 import { defaultTurnRegistry } from "../../../../src/domain/agent/default-turn-registry";
 import { knowledgeCatalogue } from "../../../../src/domain/agent/knowledge-catalogue";
 import { knowledgeRecall } from "../../../../src/domain/agent/knowledge-recall";

@@ -5,8 +5,8 @@ import { OpenAiCompatibleChatModel } from "../../../src/adapters/openai/openai-c
 import { QqOpenApiClient } from "../../../src/adapters/qq/qq-openapi-client";
 import { RecordingOutbound } from "../../../src/adapters/recorder/recording-outbound";
 import { WorkersAiChatModel } from "../../../src/adapters/workers-ai/workers-ai-chat-model";
-import { createChatModel, createOutbound } from "../../../src/composition/shared/model-and-outbound";
-import { readRuntimeConfig } from "../../../src/composition/shared/runtime-config";
+import { createChatModel, createOutbound } from "../../../src/composition/common/model-and-outbound";
+import { readRuntimeConfig } from "../../../src/composition/common/runtime-config";
 import { OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
 
 const production = {

@@ -6,7 +6,7 @@
  */
 import { describe, it } from "vitest";
 import readme from "../../../README.md?raw";
-import { adminTokenProblem, MIN_ADMIN_TOKEN_LENGTH } from "../../../src/composition/shared/admin-token";
+import { adminTokenProblem, MIN_ADMIN_TOKEN_LENGTH } from "../../../src/composition/common/admin-token";
 import vitestConfig from "../../../vitest.config.ts?raw";
 import wranglerToml from "../../../wrangler.toml?raw";
 

@@ -11,7 +11,7 @@ export const MIN_ADMIN_TOKEN_LENGTH = 32;
 
 /**
  * Values anyone can read in the repository. Every dev default is listed, not only the admin
- * one: the dev QQ secret is 32 characters long. tests/composition/shared/admin-token.test.ts fails
+ * one: the dev QQ secret is 32 characters long. tests/composition/common/admin-token.test.ts fails
  * when the README, the docs, the tests or the configuration show a token this list misses.
  */
 export const PUBLISHED_TOKENS: readonly string[] = [

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { D1MessageStore } from "../../../src/adapters/d1/d1-message-retrieval";
-import { historySearch } from "../../../src/composition/shared/history-search";
+import { historySearch } from "../../../src/composition/common/history-search";
 import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
 import { runTurn } from "../../../src/domain/agent/turn";
 import type { TurnContext } from "../../../src/domain/agent/turn-context";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { LocalHashEmbedder } from "../../../src/adapters/local/local-hash-embedder";
-import { createKnowledgeServices } from "../../../src/composition/shared/knowledge-services";
+import { createKnowledgeServices } from "../../../src/composition/common/knowledge-services";
 import { DEFAULT_SETTINGS, type Settings } from "../../../src/domain/config/settings";
 import { importFiles } from "../../../src/domain/knowledge/import-documents";
 import { profileOptions, searchKnowledge } from "../../../src/domain/knowledge/knowledge-search";

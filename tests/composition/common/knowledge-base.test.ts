@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import { hexUtf8 } from "../../../src/adapters/d1/d1-filter";
 import { D1KnowledgeStore } from "../../../src/adapters/d1/d1-knowledge-store";
-import { createKnowledgeServices } from "../../../src/composition/shared/knowledge-services";
+import { createKnowledgeServices } from "../../../src/composition/common/knowledge-services";
 import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
 import type { DocumentPlan } from "../../../src/domain/knowledge/document-plan";
 import { profileOptions, searchKnowledge } from "../../../src/domain/knowledge/knowledge-search";
