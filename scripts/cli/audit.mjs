@@ -4,9 +4,13 @@ import { client, outputTimed, query } from "./admin-api.mjs";
 import { clip, table, time } from "./format.mjs";
 import { t } from "./i18n/lang.mjs";
 
-const detail = (d) =>
+/** `key=value …`; an `…At` epoch is shown on the one clock, like the dashboard's detail. */
+export const detail = (d, timeZone) =>
   Object.entries(d ?? {})
-    .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`)
+    .map(([k, v]) => {
+      if (/At$/.test(k) && typeof v === "number" && Number.isFinite(v)) return `${k}=${time(v, timeZone)}`;
+      return `${k}=${typeof v === "object" ? JSON.stringify(v) : v}`;
+    })
     .join(" ");
 
 /** The audit log as a table, times in `timeZone` with their offset. */
@@ -18,7 +22,7 @@ export const renderAudit = ({ entries }, timeZone) =>
       { title: t("audit.col.actor"), value: (e) => clip(e.actor ?? "—", 24) },
       { title: t("audit.col.action"), value: (e) => e.action },
       { title: t("audit.col.chat"), value: (e) => clip(e.chatKey ?? "—", 28) },
-      { title: t("audit.col.detail"), value: (e) => clip(detail(e.detail), 70) },
+      { title: t("audit.col.detail"), value: (e) => clip(detail(e.detail, timeZone), 70) },
     ],
     { empty: t("audit.none") },
   );

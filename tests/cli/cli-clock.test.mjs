@@ -28,7 +28,14 @@ const server = createServer((req, res) => {
       200,
       {
         entries: [
-          { id: 1, at: MESSAGE, actor: "admin-api", action: "memory.edit", chatKey: null, detail: {} },
+          {
+            id: 1,
+            at: MESSAGE,
+            actor: "admin-api",
+            action: "admins.claim_code",
+            chatKey: null,
+            detail: { expiresAt: MESSAGE },
+          },
         ],
       },
     ],
@@ -96,6 +103,9 @@ describe("text output in the calendar's zone", () => {
       assert.match(r.out, /2026-12-03 00:30 \+08:00/, argv.join(" "));
       assert.doesNotMatch(r.out, /16:30|Z\b/, argv.join(" "));
     }
+    const audit = await cli(["audit"]);
+    assert.match(audit.out, /expiresAt=2026-12-03 00:30 \+08:00/);
+    assert.doesNotMatch(audit.out, new RegExp(String(MESSAGE)));
   });
 
   it("follows a zone west of UTC: the same message is 12-02 08:30 -08:00", async () => {

@@ -39,4 +39,23 @@ export function localWeekdayZh(ts: number, timeZone: string): string {
   return WEEKDAYS_ZH[new Date(Date.UTC(y, m - 1, d)).getUTCDay()] ?? "";
 }
 
+/**
+ * An audit detail as it is shown: every `…At` field holding epoch ms (`expiresAt`, `dueAt`,
+ * `appliedAt`) becomes its local time, so a detail never shows a raw instant next to a table
+ * whose times are local. Other values are left as written.
+ */
+export function withLocalTimes(
+  detail: Readonly<Record<string, unknown>>,
+  timeZone: string,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(detail).map(([key, value]) => [
+      key,
+      /At$/.test(key) && typeof value === "number" && Number.isFinite(value)
+        ? formatLocalTime(value, timeZone)
+        : value,
+    ]),
+  );
+}
+
 export { localDay };

@@ -2,7 +2,7 @@
 
 import type { AuditRow } from "../../composition/request/insights-service";
 import { DataTable, DateRangeFields } from "./data-table";
-import { formatTime } from "./format";
+import { formatDetail, formatTime } from "./format";
 import { useT } from "./i18n/i18n";
 
 export type AuditFilters = { actor?: string; action?: string; chat?: string; from?: string; until?: string };
@@ -47,7 +47,7 @@ export function AuditPage(props: { filters: AuditFilters; entries: readonly Audi
             <td>{e.chatKey ?? "—"}</td>
             <td>{e.target ?? "—"}</td>
             <td>
-              <code>{JSON.stringify(e.detail)}</code>
+              <code>{formatDetail(e.detail)}</code>
             </td>
           </tr>
         ))}

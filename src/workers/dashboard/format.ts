@@ -1,7 +1,7 @@
 /** Small display helpers shared by the pages. */
 import { useContext } from "hono/jsx";
 import { dayBounds, localDay } from "../../domain/kernel/local-day";
-import { formatLocalTime } from "../../domain/kernel/local-time";
+import { formatLocalTime, withLocalTimes } from "../../domain/kernel/local-time";
 import { I18nContext } from "./i18n/i18n";
 
 /**
@@ -9,6 +9,10 @@ import { I18nContext } from "./i18n/i18n";
  * being rendered carries with its language (like `useT`, so call it while rendering).
  */
 export const formatTime = (ms: number) => formatLocalTime(ms, useContext(I18nContext).timeZone);
+
+/** An audit detail as JSON text, its `…At` instants in the zone (call it while rendering). */
+export const formatDetail = (detail: Readonly<Record<string, unknown>>) =>
+  JSON.stringify(withLocalTimes(detail, useContext(I18nContext).timeZone));
 
 export function formatBytes(bytes: number | null): string {
   if (bytes === null) return "—";

@@ -4,7 +4,12 @@
 import { describe, it } from "vitest";
 import { resolveDateRange } from "../../../src/domain/history/date-range";
 import { daysBefore, lastDays, localDay } from "../../../src/domain/kernel/local-day";
-import { formatLocalTime, localWeekdayZh, offsetLabel } from "../../../src/domain/kernel/local-time";
+import {
+  formatLocalTime,
+  localWeekdayZh,
+  offsetLabel,
+  withLocalTimes,
+} from "../../../src/domain/kernel/local-time";
 import { spendDay } from "../../../src/domain/spend/spend-day";
 
 /** 2026-12-02T16:30Z: 12-03 00:30 in Shanghai, 12-02 08:30 in Los Angeles. */
@@ -71,5 +76,20 @@ describe("the shown day is the day the bot counts in", () => {
     expect(la.find((d) => MESSAGE >= d.start && MESSAGE < d.end)?.day).toBe("2026-12-02");
     // Contiguous: each day ends where the next begins.
     expect(la[0]?.end).toBe(la[1]?.start);
+  });
+});
+
+describe("audit details show their instants on the one clock", () => {
+  it("turns every …At epoch into local time and leaves the rest as written", ({ expect }) => {
+    const detail = { via: "api", expiresAt: MESSAGE, dueAt: MESSAGE, rows: 3, at: 5, lastAt: "x" };
+    expect(withLocalTimes(detail, "Asia/Shanghai")).toEqual({
+      via: "api",
+      expiresAt: formatLocalTime(MESSAGE, "Asia/Shanghai"),
+      dueAt: formatLocalTime(MESSAGE, "Asia/Shanghai"),
+      rows: 3,
+      at: 5,
+      lastAt: "x",
+    });
+    expect(String(withLocalTimes(detail, "Asia/Shanghai").expiresAt)).toMatch(/ \+08:00$/);
   });
 });

@@ -32,9 +32,9 @@ afterEach(async () => {
 
 async function seedAudit(action: string) {
   await env.DB.prepare(
-    "INSERT INTO audit_log (at, actor, action, target, detail) VALUES (?1, 'test', ?2, '', '{}')",
+    "INSERT INTO audit_log (at, actor, action, target, detail) VALUES (?1, 'test', ?2, '', ?3)",
   )
-    .bind(MESSAGE, action)
+    .bind(MESSAGE, action, JSON.stringify({ expiresAt: MESSAGE }))
     .run();
 }
 
@@ -67,6 +67,9 @@ describe("the dashboard's clock", () => {
     expect(await day("2026-12-02")).toBe(false);
     const html = await (await page(`/admin/audit?action=${action}`)).text();
     expect(html).toContain("<td>2026-12-03 00:30 +08:00</td>");
+    // The detail's instant is on the same clock, never a raw epoch.
+    expect(html).toContain("&quot;expiresAt&quot;:&quot;2026-12-03 00:30 +08:00&quot;");
+    expect(html).not.toContain(String(MESSAGE));
     await useZone("America/Los_Angeles");
     expect(await day("2026-12-02")).toBe(true);
     expect(await day("2026-12-03")).toBe(false);
