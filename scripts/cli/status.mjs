@@ -13,6 +13,9 @@ export function modelName(model) {
   return `${id}${version}${typeof model.dims === "number" ? `, ${t("status.dims", { dims: model.dims })}` : ""}`;
 }
 
+/** The embedding cache's counts as GET /api/embeddings/status reports them, in this order. */
+const EMBEDDING_COUNTS = ["embedded", "missing", "synced"];
+
 export function renderStatus(s) {
   const st = s.stats;
   const active = st.memoryByKind.filter((m) => m.status === "active").reduce((n, m) => n + m.items, 0);
@@ -32,10 +35,9 @@ export function renderStatus(s) {
       }),
     );
   for (const m of s.embeddings?.models ?? []) {
-    const counts = Object.entries(m)
-      .filter(([k, v]) => typeof v === "number" && !["dims"].includes(k))
-      .map(([k, v]) => `${k} ${v}`)
-      .join(", ");
+    const counts = EMBEDDING_COUNTS.filter((k) => typeof m[k] === "number")
+      .map((k) => t(`status.count.${k}`, { n: m[k] }))
+      .join(t("status.countSeparator"));
     const read = m.read ? t("status.read") : "";
     lines.push(
       t("status.embeddings", { key: m.key, model: modelName(m.model), index: m.index, read, counts }),

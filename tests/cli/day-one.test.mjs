@@ -265,7 +265,7 @@ describe("doctor", () => {
 });
 
 describe("status", () => {
-  it("names each embedding model, never [object Object]", () => {
+  it("names each embedding model and its counts in Chinese, never [object Object]", () => {
     const text = renderStatus({
       url: "http://w",
       healthy: true,
@@ -279,8 +279,9 @@ describe("status", () => {
             model: { id: "local-hash", version: "1-512", dims: 512 },
             index: "brute-force (D1)",
             read: true,
-            vectors: 5,
-            missing: 0,
+            embedded: 5,
+            missing: 1,
+            synced: 4,
           },
         ],
       },
@@ -288,7 +289,7 @@ describe("status", () => {
     assert.doesNotMatch(text, /object Object/);
     assert.match(
       text,
-      /向量嵌入 local（local-hash@1-512, 512 维，brute-force \(D1\)，读取中）：vectors 5, missing 0/,
+      /向量嵌入 local（local-hash@1-512, 512 维，brute-force \(D1\)，读取中）：已嵌入 5，缺向量 1，已同步到索引 4/,
     );
   });
 });
