@@ -3,6 +3,7 @@
 import { CliError, command as define, integer, number, withApiOptions } from "../lib/args.mjs";
 import { client, outputTimed, query } from "./admin-api.mjs";
 import { clip, output, table, time } from "./format.mjs";
+import { t } from "./i18n/lang.mjs";
 
 const scopeOf = (m) => (m.scope.type === "global" ? "global" : `${m.scope.type}:${m.scope.id}`);
 
@@ -10,27 +11,31 @@ export const renderList = ({ items, total }) =>
   `${table(
     items,
     [
-      { title: "id", value: (m) => m.nodeId },
-      { title: "scope", value: (m) => clip(scopeOf(m), 32) },
-      { title: "kind", value: (m) => m.kind },
-      { title: "imp", value: (m) => m.importance.toFixed(2), right: true },
-      { title: "sens", value: (m) => m.sensitivity },
-      { title: "status", value: (m) => m.status },
-      { title: "text", value: (m) => clip(m.text, 60) },
+      { title: t("memory.col.id"), value: (m) => m.nodeId },
+      { title: t("memory.col.scope"), value: (m) => clip(scopeOf(m), 32) },
+      { title: t("memory.col.kind"), value: (m) => m.kind },
+      { title: t("memory.col.importance"), value: (m) => m.importance.toFixed(2), right: true },
+      { title: t("memory.col.sensitivity"), value: (m) => m.sensitivity },
+      { title: t("memory.col.status"), value: (m) => m.status },
+      { title: t("memory.col.text"), value: (m) => clip(m.text, 60) },
     ],
-    { empty: "No memory items match." },
-  )}\n${items.length} of ${total}`;
+    { empty: t("memory.none") },
+  )}\n${t("memory.count", { shown: items.length, total })}`;
 
 /** One memory item, its times in `timeZone` with their offset. */
 export const renderItem = (m, timeZone) =>
   [
     `${m.nodeId}  [${m.kind}] ${m.status}`,
-    `  text         ${m.text}`,
-    `  scope        ${scopeOf(m)}`,
-    `  importance   ${m.importance}   confidence ${m.confidence}`,
-    `  sensitivity  ${m.sensitivity} (${m.sensitivitySource})   portable ${m.portable}`,
-    `  created      ${time(m.createdAt, timeZone)}   updated ${time(m.updatedAt, timeZone)}`,
-    ...(m.subjectKey ? [`  subject      ${m.subjectKey}`] : []),
+    t("memory.item.text", { text: m.text }),
+    t("memory.item.scope", { scope: scopeOf(m) }),
+    t("memory.item.importance", { importance: m.importance, confidence: m.confidence }),
+    t("memory.item.sensitivity", {
+      sensitivity: m.sensitivity,
+      source: m.sensitivitySource,
+      portable: m.portable,
+    }),
+    t("memory.item.times", { created: time(m.createdAt, timeZone), updated: time(m.updatedAt, timeZone) }),
+    ...(m.subjectKey ? [t("memory.item.subject", { subject: m.subjectKey })] : []),
   ].join("\n");
 
 const item = (r) => r.item ?? r;
@@ -43,28 +48,25 @@ export function editBody(options) {
   if (options.importance !== undefined) body.importance = options.importance;
   if (options.sensitivity !== undefined) body.sensitivity = options.sensitivity;
   if (options.portable !== undefined) body.portable = options.portable;
-  if (Object.keys(body).length === 0)
-    throw new CliError(
-      "nothing to change: give --text, --kind, --importance, --sensitivity or --portable/--no-portable",
-    );
+  if (Object.keys(body).length === 0) throw new CliError(t("memory.nothingToChange"));
   return body;
 }
 
 export function command(name = "memory") {
-  const memory = define(name).description("memory items: list, show, edit, archive, restore, forget");
+  const memory = define(name).description(t("summary.memory"));
   memory.addCommand(
     withApiOptions(
       define("list")
-        .description("memory items, newest first, filtered")
-        .option("--scope <scope>", "scope key, e.g. chat:qq:group:<id> or global")
-        .option("--kind <kind>", "preference, fact, task, rule, decision, procedure, warning, summary")
-        .option("--sensitivity <s>", "public, private, secret_like")
-        .option("--status <s>", "active, archived, superseded")
-        .option("--chat <chat>", "items of this chat")
-        .option("--person <person>", "items about this person")
-        .option("--text <text>", "full-text filter")
-        .option("--limit <n>", "1–200", integer(1, 200), 50)
-        .option("--offset <n>", "skip this many", integer(0, 1_000_000), 0),
+        .description(t("memory.desc.list"))
+        .option("--scope <scope>", t("memory.opt.scope"))
+        .option("--kind <kind>", t("memory.opt.kind"))
+        .option("--sensitivity <s>", t("memory.opt.sensitivity"))
+        .option("--status <s>", t("memory.opt.status"))
+        .option("--chat <chat>", t("memory.opt.chat"))
+        .option("--person <person>", t("memory.opt.person"))
+        .option("--text <text>", t("memory.opt.text"))
+        .option("--limit <n>", t("memory.opt.limit"), integer(1, 200), 50)
+        .option("--offset <n>", t("memory.opt.offset"), integer(0, 1_000_000), 0),
     ).action(async (o) => {
       const q = query({
         scope: o.scope,
@@ -81,7 +83,9 @@ export function command(name = "memory") {
     }),
   );
   memory.addCommand(
-    withApiOptions(define("show").description("one memory item").argument("<id>")).action(async (id, o) => {
+    withApiOptions(
+      define("show").description(t("memory.desc.show")).argument("<id>", t("memory.arg.id")),
+    ).action(async (id, o) => {
       const api = client(o);
       await outputTimed(api, o, await api.call("GET", `/memory/${encodeURIComponent(id)}`), (r, zone) =>
         renderItem(item(r), zone),
@@ -91,14 +95,14 @@ export function command(name = "memory") {
   memory.addCommand(
     withApiOptions(
       define("edit")
-        .description("edit an item (its sensitivity source becomes explicit)")
-        .argument("<id>")
-        .option("--text <text>")
-        .option("--kind <kind>")
-        .option("--importance <x>", "0–1", number(0, 1))
-        .option("--sensitivity <s>", "public, private, secret_like")
-        .option("--portable", "may be recalled outside the chat it was said in")
-        .option("--no-portable", "only where it was said"),
+        .description(t("memory.desc.edit"))
+        .argument("<id>", t("memory.arg.id"))
+        .option("--text <text>", t("memory.opt.newText"))
+        .option("--kind <kind>", t("memory.opt.kind"))
+        .option("--importance <x>", t("memory.opt.importance"), number(0, 1))
+        .option("--sensitivity <s>", t("memory.opt.sensitivity"))
+        .option("--portable", t("memory.opt.portable"))
+        .option("--no-portable", t("memory.opt.noPortable")),
     ).action(async (id, o) => {
       const body = editBody(o);
       const api = client(o);
@@ -114,8 +118,8 @@ export function command(name = "memory") {
     memory.addCommand(
       withApiOptions(
         define(action)
-          .description(action === "archive" ? "active → archived" : "archived → active")
-          .argument("<id>"),
+          .description(t(`memory.desc.${action}`))
+          .argument("<id>", t("memory.arg.id")),
       ).action(async (id, o) => {
         const api = client(o);
         await outputTimed(
@@ -130,13 +134,13 @@ export function command(name = "memory") {
   memory.addCommand(
     withApiOptions(
       define("forget")
-        .description("delete an item, its edges and candidate rows for good (needs --yes)")
-        .argument("<id>")
-        .option("--yes", "confirm: this cannot be undone"),
+        .description(t("memory.desc.forget"))
+        .argument("<id>", t("memory.arg.id"))
+        .option("--yes", t("memory.opt.yes")),
     ).action(async (id, o) => {
-      if (!o.yes) throw new CliError(`forgetting ${id} deletes it for good; re-run with --yes to confirm`);
+      if (!o.yes) throw new CliError(t("memory.forgetNeedsYes", { id }));
       const r = await client(o).call("POST", `/memory/${encodeURIComponent(id)}/forget`, { confirm: id });
-      output(o, r, () => `forgot ${id}`);
+      output(o, r, () => t("memory.forgot", { id }));
     }),
   );
   return memory;

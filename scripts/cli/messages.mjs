@@ -7,6 +7,7 @@ import { command as define, integer, withApiOptions } from "../lib/args.mjs";
 import { client, outputTimed, query } from "./admin-api.mjs";
 import { checkedChatKey } from "./chat-key.mjs";
 import { clip, output, table, time } from "./format.mjs";
+import { t } from "./i18n/lang.mjs";
 import { progressBar } from "./progress.mjs";
 
 const PAGE = 500;
@@ -16,12 +17,15 @@ export const renderMessages = ({ chat, messages }, timeZone) =>
   `${chat}\n${table(
     messages,
     [
-      { title: "time", value: (m) => time(m.ts, timeZone) },
-      { title: "dir", value: (m) => (m.direction === "out" ? "→" : "←") },
-      { title: "sender", value: (m) => clip(m.nick ?? m.accountKey ?? m.userId ?? "", 16) },
-      { title: "text", value: (m) => `${m.recalled ? "[recalled] " : ""}${clip(m.text, 80)}` },
+      { title: t("messages.col.time"), value: (m) => time(m.ts, timeZone) },
+      { title: t("messages.col.dir"), value: (m) => (m.direction === "out" ? "→" : "←") },
+      { title: t("messages.col.sender"), value: (m) => clip(m.nick ?? m.accountKey ?? m.userId ?? "", 16) },
+      {
+        title: t("messages.col.text"),
+        value: (m) => `${m.recalled ? t("messages.recalled") : ""}${clip(m.text, 80)}`,
+      },
     ],
-    { empty: "No messages stored for this chat." },
+    { empty: t("messages.none") },
   )}`;
 
 /** Every message of the chat, oldest first, paging back by timestamp. */
@@ -48,15 +52,11 @@ export async function allMessages(api, chat, onPage = () => {}) {
 export function command(name = "messages") {
   return withApiOptions(
     define(name)
-      .description("a chat's messages, newest first; --export writes all of them as JSON Lines")
-      .argument("<chat>", "chat key, e.g. qq:group:<id>")
-      .option("--limit <n>", "messages to show (1–500)", integer(1, 500), 50)
-      .option(
-        "--before <ms>",
-        "only messages before this time (epoch ms)",
-        integer(0, Number.MAX_SAFE_INTEGER),
-      )
-      .option("--export [file]", "write every message to FILE (default messages-<chat>-<time>.jsonl)"),
+      .description(t("messages.desc"))
+      .argument("<chat>", t("messages.arg.chat"))
+      .option("--limit <n>", t("messages.opt.limit"), integer(1, 500), 50)
+      .option("--before <ms>", t("messages.opt.before"), integer(0, Number.MAX_SAFE_INTEGER))
+      .option("--export [file]", t("messages.opt.export")),
   ).action(async (rawChat, options) => {
     const chat = await checkedChatKey(rawChat);
     const api = client(options);
@@ -81,10 +81,8 @@ export function command(name = "messages") {
       file,
       rows.map((m) => JSON.stringify({ chat, ...m })).join("\n") + (rows.length ? "\n" : ""),
     );
-    output(
-      options,
-      { chat, file, messages: rows.length },
-      (r) => `${r.messages} messages of ${r.chat} → ${r.file}`,
+    output(options, { chat, file, messages: rows.length }, (r) =>
+      t("messages.exported", { count: r.messages, chat: r.chat, file: r.file }),
     );
   });
 }

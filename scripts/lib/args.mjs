@@ -1,9 +1,11 @@
 // Argument parsing for the owner's CLI, on commander: every command is a commander Command
 // built by its module in scripts/cli/. Parse errors (unknown command or option, a missing
 // argument, a value that does not parse) exit with code 2 and commander's message; failures
-// of the work itself exit with 1, refusals of bad input with 2 (CliError).
+// of the work itself exit with 1, refusals of bad input with 2 (CliError). The parse errors and
+// the help speak the chosen language (localized-command.mjs).
 import { Command, InvalidArgumentError, Option } from "commander";
 import { t } from "../cli/i18n/lang.mjs";
+import { LocalizedCommand } from "./localized-command.mjs";
 
 export { Command, Option };
 
@@ -18,7 +20,8 @@ export class CliError extends Error {
 
 /** A new command that throws instead of exiting, so tests and the entry point decide the exit. */
 export function command(name) {
-  return new Command(name)
+  return new LocalizedCommand(name)
+    .localizeHelp()
     .exitOverride()
     .showHelpAfterError(t("args.helpAfterError"))
     .allowExcessArguments(false);

@@ -159,3 +159,46 @@ describe("the CLI's language", () => {
     );
   });
 });
+
+describe("commander's parse errors", () => {
+  const cases = [
+    [
+      ["follow", "lst"],
+      "错误：未知命令 'lst'\n（是不是想输入 list？）",
+      "error: unknown command 'lst'\n(Did you mean list?)",
+    ],
+    [["chats", "--colour"], "错误：未知选项 '--colour'", "error: unknown option '--colour'"],
+    [["memory", "show"], "错误：缺少必需的参数 'id'", "error: missing required argument 'id'"],
+    [
+      ["memory", "show", "a", "b"],
+      "错误：'show' 的参数太多：应为 1 个，收到 2 个：a、b",
+      "error: too many arguments for 'show': expected 1, got 2: a, b",
+    ],
+    [["chats", "--url"], "错误：选项 '--url <url>' 缺少值", "error: option '--url <url>' argument missing"],
+    [
+      ["memory", "list", "--limit", "x"],
+      "错误：选项 '--limit <n>' 的值 'x' 无效：必须是整数",
+      "error: option '--limit <n>' argument 'x' is invalid: must be an integer",
+    ],
+  ];
+  for (const [argv, zh, english] of cases)
+    it(`${argv.join(" ")}: exit 2, Chinese by default, English with --lang en`, async () => {
+      const a = await cli(argv);
+      assert.equal(a.code, 2);
+      assert.equal(a.err, `${zh}\n${zhCN["args.helpAfterError"]}\n`);
+      assert.equal(a.out, "");
+      const b = await cli([...argv, "--lang", "en"]);
+      assert.equal(b.code, 2);
+      assert.equal(b.err, `${english}\n${en["args.helpAfterError"]}\n`);
+    });
+
+  it("the help's titles and the help option speak the chosen language", async () => {
+    const zh = await cli([]);
+    assert.match(zh.err, /^用法： akasha <command> \[options\]$/m);
+    assert.match(zh.err, /^选项：$/m);
+    assert.match(zh.err, /^命令：$/m);
+    assert.doesNotMatch(zh.err, /Usage:|Options:|display help/);
+    const english = await cli(["--lang", "en"]);
+    assert.match(english.err, /^Usage: akasha <command> \[options\]$/m);
+  });
+});

@@ -72,16 +72,19 @@ describe("parsing and refusals", () => {
   it("no command: usage on stderr, exit 2", async () => {
     const r = await cli([]);
     assert.equal(r.code, 2);
-    assert.match(r.err, /Usage: akasha <command>/);
+    assert.match(r.err, /用法： akasha <command>/);
   });
 
   it("unknown command and unknown option: exit 2 with commander's message", async () => {
     const a = await cli(["bogus"]);
     assert.equal(a.code, 2);
-    assert.match(a.err, /unknown command 'bogus'/);
+    assert.match(a.err, /错误：未知命令 'bogus'/);
     const b = await cli(["chats", "--colour"]);
     assert.equal(b.code, 2);
-    assert.match(b.err, /unknown option '--colour'/);
+    assert.match(b.err, /错误：未知选项 '--colour'/);
+    const c = await cli(["chats", "--colour", "--lang", "en"]);
+    assert.equal(c.code, 2);
+    assert.match(c.err, /error: unknown option '--colour'/);
   });
 
   it("--help exits 0", async () => {
@@ -93,7 +96,7 @@ describe("parsing and refusals", () => {
     seen.length = 0;
     const r = await api(["messages", "qq:grp:1"]);
     assert.equal(r.code, 2);
-    assert.match(r.err, /'qq:grp:1' is not a chat key/);
+    assert.match(r.err, /'qq:grp:1' 不是会话标识/);
     assert.equal(seen.length, 0);
   });
 
@@ -217,7 +220,7 @@ describe("parsing and refusals", () => {
   it("memory edit with nothing to change is refused", async () => {
     const r = await api(["memory", "edit", "m_1"]);
     assert.equal(r.code, 2);
-    assert.match(r.err, /nothing to change/);
+    assert.match(r.err, /没有要修改的内容/);
   });
 });
 
