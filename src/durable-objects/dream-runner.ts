@@ -135,6 +135,14 @@ export class DreamRunner {
           this.#meta.set("dream_state", { failures: state.failures + 1, lastFailureAt: Date.now() });
         }
       });
+      // A failed model run counts toward the owner's "model errors" notice like a failed turn
+      // (facts only: provider and kind, never the reason's words).
+      if (!outcome.ok && useModel)
+        await services.notices.raise({
+          kind: "model-errors",
+          provider: services.model.provider,
+          errorKind: outcome.error.kind === "model" ? outcome.error.reason : "bad-response",
+        });
       if (outcome.ok) {
         services.logger.info("dreaming done", {
           chat: chat.key,

@@ -191,4 +191,24 @@ describe("notices to the owner", () => {
     ]);
     expect(await notices()).toMatchObject([{ kind: "spend-cap", count: 2 }]);
   });
+
+  it("a dreaming run whose model fails counts toward the same notice, with none of the chat's words", async () => {
+    const member = openid();
+    const failing = { error: { kind: "timeout" as const, message: `upstream echoed: ${SAID}` } };
+    // The turn's answer, then the dreaming run's extraction, which fails.
+    withServices(new ScriptedChatModel([{ text: "好的" }, failing]));
+    await settings({
+      identity: { admins: [`qq:user:${openid()}`] },
+      notices: { modelErrors: 1, windowMinutes: 30, minIntervalMinutes: 10 },
+      memory: { dreaming: { afterTurns: 1 } },
+    });
+    expect(await qqSay(c2cBody({ user: member, text: SAID }), `qq:private:${member}`)).toEqual(["好的"]);
+    const rows = await eventually(async () => {
+      const r = await notices();
+      return r.length > 0 ? r : undefined;
+    }, 15_000);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ kind: "model-errors", subject: "scripted:timeout", count: 1 });
+    for (const leak of ["小红", "偷偷", "upstream"]) expect(JSON.stringify(rows)).not.toContain(leak);
+  });
 });
