@@ -6,6 +6,7 @@
 // `live` is history_search as it runs (the log's conversation sessions and turn windows),
 // `live_flat` the same search over the flat log (each message matched alone, context turns
 // across sessions), `live_words_only` the live search with day and sender resolution off.
+import { byCategory } from "./by-category.mjs";
 import { askAll, DAY_MS, recallAt, shanghai, writeLog } from "./history-log.mjs";
 
 export async function evalLocomoLive({ post, readJsonl, maxQueries }) {
@@ -56,5 +57,11 @@ export async function evalLocomoLive({ post, readJsonl, maxQueries }) {
     live_flat: recallAt(flat, questions, gold, keysOf, [5, 10]),
     live_flat_with_context: recallAt(flat, questions, gold, keysOf, [5, 10], { withContext: true }),
     live_words_only: recallAt(plain, questions, gold, keysOf, [5, 10]),
+    // Per category: the live search next to the same run's words-only search (no day or
+    // sender resolution), the plain baseline for temporal questions in particular.
+    by_category: byCategory(questions, (subset) => ({
+      live: recallAt(live, subset, gold, keysOf, [5, 10]),
+      live_words_only: recallAt(plain, subset, gold, keysOf, [5, 10]),
+    })),
   };
 }

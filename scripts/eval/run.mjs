@@ -37,6 +37,7 @@ import path from "node:path";
 import { root } from "../lib/dev-vars.mjs";
 import { applyLocalMigrations, freezeWorker, frozenWranglerEnv, startWranglerDev } from "../lib/wrangler.mjs";
 import { startLocalEmbeddings, vectorCacheFile, withLocalModel } from "../model/local-service.mjs";
+import { byCategory } from "./by-category.mjs";
 import { evalCredentials } from "./credentials.mjs";
 import { evalKnowledgeUpdate } from "./knowledge-update.mjs";
 import { evalLocomoLive } from "./locomo-live.mjs";
@@ -395,7 +396,19 @@ async function evalLocomo() {
   const baselineResults = await searchAll("baseline", questions);
   dump(questions, pipelineResults, baselineResults);
   const baseline = recallMetrics(baselineResults, questions, gold, keysOf, [5, 10]);
-  return { dataset: "locomo", questions: questions.length, turns: turns.length, ...ours, baseline, live };
+  const by_category = byCategory(questions, (subset) => ({
+    pipeline: recallMetrics(pipelineResults, subset, gold, keysOf, [5, 10]),
+    baseline: recallMetrics(baselineResults, subset, gold, keysOf, [5, 10]),
+  }));
+  return {
+    dataset: "locomo",
+    questions: questions.length,
+    turns: turns.length,
+    ...ours,
+    baseline,
+    by_category,
+    live,
+  };
 }
 
 async function evalKdconv() {

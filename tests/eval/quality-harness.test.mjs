@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
+import { byCategory } from "../../scripts/eval/by-category.mjs";
 import { hitMetrics, readMemoryQuestions } from "../../scripts/eval/memory-recall.mjs";
 import { belowRequired } from "../../scripts/eval/required-quality.mjs";
 
@@ -94,3 +95,19 @@ describe("memory recall scoring", () => {
 });
 
 const round = (x) => Math.round(x * 10000) / 10000;
+
+describe("metrics by category", () => {
+  it("scores each category on its own questions only, in category order", () => {
+    const questions = [
+      { id: "a", category: 4, category_name: "single-hop" },
+      { id: "b", category: 1, category_name: "multi-hop" },
+      { id: "c", category: 4, category_name: "single-hop" },
+    ];
+    const out = byCategory(questions, (subset) => ({ ids: subset.map((q) => q.id).join(",") }));
+    assert.deepEqual(Object.keys(out), ["multi-hop", "single-hop"]);
+    assert.deepEqual(out, {
+      "multi-hop": { questions: 1, ids: "b" },
+      "single-hop": { questions: 2, ids: "a,c" },
+    });
+  });
+});
