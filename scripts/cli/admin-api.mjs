@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { CliError } from "../lib/args.mjs";
 import { readDevVars, root } from "../lib/dev-vars.mjs";
-import { t } from "./i18n/lang.mjs";
+import { has, t } from "./i18n/lang.mjs";
 
 export const LOCAL_URL = "http://localhost:8787";
 
@@ -52,12 +52,25 @@ export function target(options, env = process.env) {
   return { base: raw, token: String(token), access };
 }
 
-/** The problem() answer of the admin API as one line: `invalid: chat must be …`. */
-export function problemMessage(status, json) {
+/**
+ * The problem() answer of the admin API as one line, in the CLI's language as far as the answer
+ * has codes: its `error` kind names a catalogue label (`api.problem.<kind>`), and a command that
+ * knows what a code means for it passes `known` — `{ "invalid:status": () => t("…") }`, keyed by
+ * kind and field (or kind alone), each saying it in full. The Worker's own words (`reason`,
+ * `what`) follow a label as they came: they are data, never matched as text.
+ */
+export function problemMessage(status, json, known = {}) {
   if (json && typeof json === "object" && typeof json.error === "string") {
+    const say = known[`${json.error}:${json.field ?? ""}`] ?? known[json.error];
+    if (say) return t("api.problemKnown", { status, message: say(json) });
+    const label = has(`api.problem.${json.error}`) ? t(`api.problem.${json.error}`) : json.error;
     const where = json.field ? `${json.field} ` : "";
     const reason = json.reason ?? json.what ?? json.message ?? "";
-    return `HTTP ${status} ${json.error}${where || reason ? `: ${where}${reason}` : ""}`.trim();
+    return (
+      where || reason
+        ? t("api.problem", { status, label, detail: `${where}${reason}` })
+        : `HTTP ${status} ${label}`
+    ).trim();
   }
   const raw = json && typeof json === "object" && "raw" in json ? String(json.raw).slice(0, 200) : "";
   return `HTTP ${status}${raw ? `: ${raw}` : ""}`;
@@ -98,10 +111,10 @@ export function client(options, { fetch: doFetch = fetch, env = process.env } = 
     }
     return { status: res.status, ok: res.ok, json };
   }
-  /** The answer's JSON; an error answer becomes a CliError carrying the problem() message. */
-  async function call(method, route, body) {
+  /** The answer's JSON; an error answer becomes a CliError carrying the problem() message (`known`: see problemMessage). */
+  async function call(method, route, body, known) {
     const r = await request(method, route, body);
-    if (!r.ok) throw new CliError(problemMessage(r.status, r.json), 1);
+    if (!r.ok) throw new CliError(problemMessage(r.status, r.json, known), 1);
     return r.json;
   }
   return { base, request, call };

@@ -7,6 +7,7 @@
 // `retire <id@version>` deletes the vectors of a version nothing reads or writes any more.
 import { CliError, command as define, integer, withApiOptions } from "../lib/args.mjs";
 import { client } from "./admin-api.mjs";
+import { t } from "./i18n/lang.mjs";
 import { progressBar } from "./progress.mjs";
 
 const print = (x) => console.log(JSON.stringify(x, null, 2));
@@ -19,7 +20,7 @@ export function missingOf(status) {
 async function rebuild(o) {
   const { embedded, reports } = await fill(o, client(o));
   if (o.json) print({ done: true, embedded, reports });
-  else console.log(`done: ${embedded} vectors embedded`);
+  else console.log(t("embeddings.done", { n: embedded }));
 }
 
 /** Rebuild passes until done, with a progress bar; throws on a model's failure. */
@@ -43,14 +44,22 @@ async function fill(o, api) {
       if (!o.json && !process.stderr.isTTY)
         console.log(
           rep.error
-            ? `${rep.model}: ${rep.error}`
-            : `${rep.model}: +${rep.embedded} embedded, +${rep.upserted} upserted, -${rep.removed} removed`,
+            ? t("embeddings.failed", { model: rep.model, error: rep.error })
+            : t("embeddings.pass", {
+                model: rep.model,
+                embedded: rep.embedded,
+                upserted: rep.upserted,
+                removed: rep.removed,
+              }),
         );
     }
     const failed = r.reports.filter((x) => x.error);
     if (failed.length > 0) {
       bar.stop();
-      throw new CliError(failed.map((x) => `${x.model}: ${x.error}`).join("\n"), 1);
+      throw new CliError(
+        failed.map((x) => t("embeddings.failed", { model: x.model, error: x.error })).join("\n"),
+        1,
+      );
     }
     if (r.done) {
       bar.stop();
@@ -58,7 +67,7 @@ async function fill(o, api) {
     }
   }
   bar.stop();
-  throw new CliError("rebuild did not finish within 10,000 passes", 1);
+  throw new CliError(t("embeddings.unfinished"), 1);
 }
 
 /** The stored settings layer with `edit` applied to its knowledge.embeddings, saved. */
@@ -83,7 +92,7 @@ async function switchTo(key, o) {
   const definition = effective.knowledge.embeddings.models[key];
   if (!definition) {
     const known = Object.keys(effective.knowledge.embeddings.models).join(", ");
-    throw new CliError(`no embeddings model '${key}' in the settings (known: ${known})`);
+    throw new CliError(t("embeddings.noModel", { key, known }));
   }
   const log = (line) => {
     if (!o.json) console.log(line);
@@ -93,59 +102,56 @@ async function switchTo(key, o) {
     models: { ...(mine.models ?? {}), [key]: definition },
     write: [...new Set([...all.write, key])],
   }));
-  log(`1/4 writing ${key} beside the current models`);
-  log(`2/4 embedding what ${key} is missing`);
+  log(t("embeddings.step1", { key }));
+  log(t("embeddings.step2", { key }));
   await fill(o, api);
   await editEmbeddings(api, (mine) => ({ ...mine, read: key }));
-  log(`3/4 searches read ${key}`);
+  log(t("embeddings.step3", { key }));
   if (!o.keepWriting) await editEmbeddings(api, (mine) => ({ ...mine, write: [key] }));
-  log(o.keepWriting ? "4/4 still writing every model" : `4/4 only ${key} is written`);
+  log(o.keepWriting ? t("embeddings.step4keep") : t("embeddings.step4only", { key }));
   const status = await api.call("GET", "/embeddings/status");
   if (o.json) print(status);
   else {
     const unused = (status.stored ?? []).filter((v) => !v.inUse);
-    for (const v of unused)
-      log(`   ${v.model} keeps ${v.vectors} vectors: npm run akasha -- embeddings retire ${v.model}`);
+    for (const v of unused) log(t("embeddings.keeps", { model: v.model, n: v.vectors }));
   }
 }
 
 async function retire(model, o) {
   const r = await client(o).call("POST", "/embeddings/retire", { model });
   if (o.json) print(r);
-  else console.log(`${r.model}: ${r.deleted} vectors deleted`);
+  else console.log(t("embeddings.retired", { model: r.model, n: r.deleted }));
 }
 
 export function command(name = "embeddings") {
-  const e = define(name).description(
-    "embeddings cache: status, rebuild [--resync], switch <model>, retire <id@version>",
-  );
+  const e = define(name).description(t("summary.embeddings"));
   e.addCommand(
-    withApiOptions(define("status").description("vectors per model and index")).action(async (o) =>
+    withApiOptions(define("status").description(t("embeddings.desc.status"))).action(async (o) =>
       print(await client(o).call("GET", "/embeddings/status")),
     ),
   );
   e.addCommand(
     withApiOptions(
       define("rebuild")
-        .description("embed what is missing and push it to Vectorize, pass by pass until done")
-        .option("--resync", "forget what Vectorize holds first")
-        .option("--limit <n>", "nodes per pass", integer(1, 100_000), 2000),
+        .description(t("embeddings.desc.rebuild"))
+        .option("--resync", t("embeddings.opt.resync"))
+        .option("--limit <n>", t("embeddings.opt.limit"), integer(1, 100_000), 2000),
     ).action(rebuild),
   );
   e.addCommand(
     withApiOptions(
       define("switch")
-        .description("dual write, fill, then read another model (resumable; the old vectors stay)")
-        .argument("<model>", "key in knowledge.embeddings.models, e.g. bge-small-zh or local")
-        .option("--keep-writing", "keep writing the old models too")
-        .option("--limit <n>", "nodes per pass", integer(1, 100_000), 2000),
+        .description(t("embeddings.desc.switch"))
+        .argument("<model>", t("embeddings.arg.model"))
+        .option("--keep-writing", t("embeddings.opt.keepWriting"))
+        .option("--limit <n>", t("embeddings.opt.limit"), integer(1, 100_000), 2000),
     ).action(switchTo),
   );
   e.addCommand(
     withApiOptions(
       define("retire")
-        .description("delete the vectors of a model version nothing reads or writes")
-        .argument("<model>", "model id and version as the status lists them, e.g. local-hash@1-512"),
+        .description(t("embeddings.desc.retire"))
+        .argument("<model>", t("embeddings.arg.version")),
     ).action(retire),
   );
   return e;

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { CliError, collect, command as define, integer, withApiOptions } from "../lib/args.mjs";
 import { client, problemMessage } from "./admin-api.mjs";
+import { has, t } from "./i18n/lang.mjs";
 import { progressBar } from "./progress.mjs";
 
 const MAX_FILES = 20;
@@ -42,7 +43,7 @@ export function files(inputs, recursive) {
   const seen = new Map();
   for (const f of named) {
     if (seen.has(f.name))
-      throw new CliError(`${seen.get(f.name)} 和 ${f.path} 在导入中同名（${f.name}），什么都没有导入`);
+      throw new CliError(t("kb.sameName", { first: seen.get(f.name), second: f.path, name: f.name }));
     seen.set(f.name, f.path);
   }
   return named;
@@ -65,13 +66,9 @@ async function ensureCollection(api, name, o) {
   const found = await api.request("GET", `/kb/collections/${encodeURIComponent(name)}`);
   if (found.ok) return;
   if (found.status !== 404) throw new CliError(problemMessage(found.status, found.json), 1);
-  if (!o.create)
-    throw new CliError(
-      `知识库 ${name} 不存在，什么都没有导入：先运行 npm run akasha -- kb create ${name}，或加 --create 导入时创建`,
-      1,
-    );
+  if (!o.create) throw new CliError(t("kb.noCollection", { name }), 1);
   await api.call("POST", "/kb/collections", { name });
-  if (!o.json) console.log(`已创建知识库 ${name}`);
+  if (!o.json) console.log(t("kb.created", { name }));
 }
 
 const print = (x) => console.log(JSON.stringify(x, null, 2));
@@ -92,7 +89,7 @@ async function importFiles(api, name, inputs, o) {
     for (const f of batch) form.append("files", new Blob([readFileSync(f.path)]), f.name);
     const r = await api.request("POST", `/kb/collections/${encodeURIComponent(name)}/documents`, form);
     if (!r.json.results) {
-      lines.push(`import failed (${r.status}): ${JSON.stringify(r.json)}`);
+      lines.push(t("kb.importFailed", { status: r.status, body: JSON.stringify(r.json) }));
       for (const f of batch)
         results.push({ file: f.name, status: "failed", error: { kind: "http", message: String(r.status) } });
       failed += batch.length;
@@ -102,8 +99,13 @@ async function importFiles(api, name, inputs, o) {
         if (res.status === "failed") failed++;
         lines.push(
           res.status === "failed"
-            ? `✗ ${res.file}: ${res.error.kind}: ${res.error.message}`
-            : `${res.status === "unchanged" ? "=" : "✓"} ${res.file}: ${res.status}, ${res.passages} passages`,
+            ? t("kb.fileFailed", { file: res.file, kind: res.error.kind, message: res.error.message })
+            : t("kb.fileDone", {
+                mark: res.status === "unchanged" ? "=" : "✓",
+                file: res.file,
+                status: has(`kb.status.${res.status}`) ? t(`kb.status.${res.status}`) : res.status,
+                passages: res.passages,
+              }),
         );
       }
     }
@@ -114,7 +116,7 @@ async function importFiles(api, name, inputs, o) {
   for (const f of all) {
     const size = statSync(f.path).size;
     if (size > MAX_FILE_BYTES) {
-      lines.push(`✗ ${f.name}: too-large: ${size} bytes; the limit is ${MAX_FILE_BYTES}`);
+      lines.push(t("kb.tooLarge", { file: f.name, size, limit: MAX_FILE_BYTES }));
       results.push({
         file: f.name,
         status: "failed",
@@ -133,32 +135,37 @@ async function importFiles(api, name, inputs, o) {
   if (o.json) print({ collection: name, files: all.length, failed, results });
   else
     console.log(
-      `${lines.join("\n")}${lines.length ? "\n" : ""}${all.length - failed} of ${all.length} files imported or unchanged`,
+      `${lines.join("\n")}${lines.length ? "\n" : ""}${t("kb.summaryLine", { ok: all.length - failed, total: all.length })}`,
     );
   return failed > 0 ? 1 : 0;
 }
 
 export function command(name = "kb") {
-  const kb = define(name).description("knowledge base: list, create, show, import, delete, search");
+  const kb = define(name).description(t("summary.kb"));
   kb.addCommand(
-    withApiOptions(define("list").description("collections with document and passage counts")).action(
-      async (o) => {
-        const r = await client(o).call("GET", "/kb/collections");
-        if (o.json) return print(r);
-        for (const c of r.collections ?? [])
-          console.log(
-            `${c.name.padEnd(24)} ${String(c.documents).padStart(6)} docs ${String(c.passages).padStart(8)} passages  chunk ${c.chunkSize}`,
-          );
-      },
-    ),
+    withApiOptions(define("list").description(t("kb.desc.list"))).action(async (o) => {
+      const r = await client(o).call("GET", "/kb/collections");
+      if (o.json) return print(r);
+      if ((r.collections ?? []).length === 0) console.log(t("kb.noCollections"));
+      for (const c of r.collections ?? [])
+        console.log(
+          t("kb.collection", {
+            name: c.name.padEnd(24),
+            documents: String(c.documents).padStart(6),
+            passages: String(c.passages).padStart(8),
+            chunk: c.chunkSize,
+          }),
+        );
+    }),
   );
   kb.addCommand(
     withApiOptions(
       define("create")
-        .argument("<name>")
-        .option("--chunk-size <n>", "passage size in tokens", integer(50, 8000))
-        .option("--overlap <n>", "overlap in tokens", integer(0, 2000))
-        .option("--title <title>"),
+        .description(t("kb.desc.create"))
+        .argument("<name>", t("kb.arg.name"))
+        .option("--chunk-size <n>", t("kb.opt.chunkSize"), integer(50, 8000))
+        .option("--overlap <n>", t("kb.opt.overlap"), integer(0, 2000))
+        .option("--title <title>", t("kb.opt.title")),
     ).action(async (collection, o) => {
       print(
         await client(o).call("POST", "/kb/collections", {
@@ -171,7 +178,7 @@ export function command(name = "kb") {
     }),
   );
   kb.addCommand(
-    withApiOptions(define("show").description("a collection and its documents").argument("<name>")).action(
+    withApiOptions(define("show").description(t("kb.desc.show")).argument("<name>", t("kb.arg.name"))).action(
       async (collection, o) =>
         print(await client(o).call("GET", `/kb/collections/${encodeURIComponent(collection)}`)),
     ),
@@ -179,11 +186,11 @@ export function command(name = "kb") {
   kb.addCommand(
     withApiOptions(
       define("import")
-        .description("import files (batches of ≤ 20 files, ≤ 25 MiB each)")
-        .argument("<name>")
-        .argument("<inputs...>", "files or directories")
-        .option("--recursive", "descend into subdirectories")
-        .option("--create", "create the collection when it does not exist"),
+        .description(t("kb.desc.import"))
+        .argument("<name>", t("kb.arg.name"))
+        .argument("<inputs...>", t("kb.arg.inputs"))
+        .option("--recursive", t("kb.opt.recursive"))
+        .option("--create", t("kb.opt.create")),
     ).action(async (collection, inputs, o) => {
       process.exitCode = await importFiles(client(o), collection, inputs, o);
     }),
@@ -191,9 +198,9 @@ export function command(name = "kb") {
   kb.addCommand(
     withApiOptions(
       define("delete")
-        .description("delete a collection, or one document of it")
-        .argument("<name>")
-        .option("--source <file>", "only this document"),
+        .description(t("kb.desc.delete"))
+        .argument("<name>", t("kb.arg.name"))
+        .option("--source <file>", t("kb.opt.source")),
     ).action(async (collection, o) => {
       const route = o.source
         ? `/kb/collections/${encodeURIComponent(collection)}/documents?source=${encodeURIComponent(o.source)}`
@@ -204,9 +211,10 @@ export function command(name = "kb") {
   kb.addCommand(
     withApiOptions(
       define("search")
-        .argument("<query...>")
-        .option("--collection <name>", "search this collection (repeatable)", collect)
-        .option("--limit <n>", "1–50", integer(1, 50)),
+        .description(t("kb.desc.search"))
+        .argument("<query...>", t("kb.arg.query"))
+        .option("--collection <name>", t("kb.opt.collection"), collect)
+        .option("--limit <n>", t("kb.opt.limit"), integer(1, 50)),
     ).action(async (words, o) => {
       const r = await client(o).call("POST", "/kb/search", {
         query: words.join(" "),
@@ -214,6 +222,7 @@ export function command(name = "kb") {
         ...(o.limit !== undefined ? { limit: o.limit } : {}),
       });
       if (o.json) return print(r);
+      if ((r.items ?? []).length === 0) console.log(t("kb.noResults"));
       for (const [i, it] of (r.items ?? []).entries()) {
         const c = it.citation;
         console.log(

@@ -40,6 +40,12 @@ export const renderItem = (m, timeZone) =>
 
 const item = (r) => r.item ?? r;
 
+/** What the Worker's refusals mean for one item, by their codes (admin-api.mjs problemMessage). */
+const refusals = (id, action) => ({
+  "not-found": () => t("memory.notFound", { id }),
+  ...(action ? { "invalid:status": () => t(`memory.refused.${action}`) } : {}),
+});
+
 /** The PATCH body of `memory edit`: only the fields given; nothing given is a refusal. */
 export function editBody(options) {
   const body = {};
@@ -87,8 +93,11 @@ export function command(name = "memory") {
       define("show").description(t("memory.desc.show")).argument("<id>", t("memory.arg.id")),
     ).action(async (id, o) => {
       const api = client(o);
-      await outputTimed(api, o, await api.call("GET", `/memory/${encodeURIComponent(id)}`), (r, zone) =>
-        renderItem(item(r), zone),
+      await outputTimed(
+        api,
+        o,
+        await api.call("GET", `/memory/${encodeURIComponent(id)}`, undefined, refusals(id)),
+        (r, zone) => renderItem(item(r), zone),
       );
     }),
   );
@@ -109,7 +118,7 @@ export function command(name = "memory") {
       await outputTimed(
         api,
         o,
-        await api.call("PATCH", `/memory/${encodeURIComponent(id)}`, body),
+        await api.call("PATCH", `/memory/${encodeURIComponent(id)}`, body, refusals(id)),
         (r, zone) => renderItem(item(r), zone),
       );
     }),
@@ -125,7 +134,12 @@ export function command(name = "memory") {
         await outputTimed(
           api,
           o,
-          await api.call("POST", `/memory/${encodeURIComponent(id)}/${action}`),
+          await api.call(
+            "POST",
+            `/memory/${encodeURIComponent(id)}/${action}`,
+            undefined,
+            refusals(id, action),
+          ),
           (r, zone) => renderItem(item(r), zone),
         );
       }),
@@ -139,7 +153,12 @@ export function command(name = "memory") {
         .option("--yes", t("memory.opt.yes")),
     ).action(async (id, o) => {
       if (!o.yes) throw new CliError(t("memory.forgetNeedsYes", { id }));
-      const r = await client(o).call("POST", `/memory/${encodeURIComponent(id)}/forget`, { confirm: id });
+      const r = await client(o).call(
+        "POST",
+        `/memory/${encodeURIComponent(id)}/forget`,
+        { confirm: id },
+        refusals(id),
+      );
       output(o, r, () => t("memory.forgot", { id }));
     }),
   );

@@ -4,45 +4,26 @@
 // validation, confirmation and audit happen in the Worker.
 import { writeFileSync } from "node:fs";
 import { CliError, command as define, withApiOptions } from "../lib/args.mjs";
-import { client } from "./admin-api.mjs";
+import { client, problemMessage } from "./admin-api.mjs";
+import { t } from "./i18n/lang.mjs";
 
-/** The operations: name, arguments, options, description. */
+/**
+ * The operations: name, arguments, option flags. Each one's description is the catalogue's
+ * `sessions.desc.<op>`, each option's `sessions.opt.<op>.<name>`.
+ */
 const OPERATIONS = [
-  ["list", "", [["--all", "every session, not only those active in the last 30 days"]], "sessions"],
-  ["info", "<ref>", [], "one session (id, alias or chat key), its cluster and whose private chats it reads"],
-  [
-    "link",
-    "<a> <b>",
-    [["--yes", "confirm a link between a private chat and a group"]],
-    "put b into a's cluster",
-  ],
-  ["unlink", "<ref>", [], "leave the cluster"],
-  ["rename", "<ref> <alias>", [], "set the session's alias"],
-  ["retention", "<ref> <days>", [], "message retention for this chat, in days or 'default'"],
-  ["store", "<ref> <state>", [], "store this chat (on) or not (off)"],
-  [
-    "forget",
-    "<ref>",
-    [["--yes", "confirm: deletes for good"]],
-    "delete this chat's messages, memory, summaries, FTS rows and vectors",
-  ],
-  [
-    "export",
-    "<ref>",
-    [
-      ["--log", "include the message log"],
-      ["--out <file>", "write the Markdown to a file"],
-    ],
-    "Markdown export: memory, summaries, optionally the log",
-  ],
-  [
-    "forget-person",
-    "<person>",
-    [["--yes", "confirm: deletes for good (without it: only count what would go)"]],
-    "delete a person's personal memory and observations",
-  ],
-  ["backfill", "", [], "the OneBot backfill's progress per followed group"],
-  ["backfill-restart", "<chat>", [], "restart a failed OneBot group's backfill from its recorded cursor"],
+  ["list", "", ["--all"]],
+  ["info", "<ref>", []],
+  ["link", "<a> <b>", ["--yes"]],
+  ["unlink", "<ref>", []],
+  ["rename", "<ref> <alias>", []],
+  ["retention", "<ref> <days>", []],
+  ["store", "<ref> <state>", []],
+  ["forget", "<ref>", ["--yes"]],
+  ["export", "<ref>", ["--log", "--out <file>"]],
+  ["forget-person", "<person>", ["--yes"]],
+  ["backfill", "", []],
+  ["backfill-restart", "<chat>", []],
 ];
 
 const enc = encodeURIComponent;
@@ -50,7 +31,7 @@ const enc = encodeURIComponent;
 /** The API request of an operation, or a usage error. */
 export function requestOf({ op, rest, flags }) {
   const need = (n) => {
-    if (rest.length !== n) throw new CliError(`${op} takes ${n} argument(s)`);
+    if (rest.length !== n) throw new CliError(t("sessions.argCount", { op, n }));
   };
   switch (op) {
     case "list":
@@ -75,13 +56,12 @@ export function requestOf({ op, rest, flags }) {
     case "retention": {
       need(2);
       const days = rest[1] === "default" ? null : Number(rest[1]);
-      if (days !== null && !Number.isInteger(days))
-        throw new CliError("retention takes a whole number of days or 'default'");
+      if (days !== null && !Number.isInteger(days)) throw new CliError(t("sessions.retentionDays"));
       return ["POST", `/sessions/${enc(rest[0])}/retention`, { days }];
     }
     case "store":
       need(2);
-      if (rest[1] !== "on" && rest[1] !== "off") throw new CliError("store takes on or off");
+      if (rest[1] !== "on" && rest[1] !== "off") throw new CliError(t("sessions.storeOnOff"));
       return ["POST", `/sessions/${enc(rest[0])}/store`, { enabled: rest[1] === "on" }];
     case "forget":
       need(1);
@@ -103,7 +83,7 @@ export function requestOf({ op, rest, flags }) {
       need(1);
       return ["POST", `/backfill/${enc(rest[0])}/restart`];
     default:
-      throw new CliError(`${op ? `unknown operation '${op}'` : "names no operation"}`);
+      throw new CliError(op ? t("sessions.unknownOp", { op }) : t("sessions.noOp"));
   }
 }
 
@@ -114,46 +94,59 @@ export async function execute(parsed) {
   const r = await api.request(method, route, body);
   if (!r.ok) {
     if (parsed.flags.json) console.log(JSON.stringify(r.json, null, 2));
-    else
-      console.error(
-        `${r.json.error ?? r.status}${r.json.field ? ` (${r.json.field})` : ""}: ${r.json.reason ?? r.json.what ?? ""}`,
-      );
+    else console.error(problemMessage(r.status, r.json));
     return 1;
   }
   if (parsed.op === "export") {
     const markdown = r.json.raw ?? JSON.stringify(r.json);
     if (parsed.flags.out) {
       writeFileSync(parsed.flags.out, markdown);
-      console.error(`wrote ${parsed.flags.out}`);
+      console.error(t("sessions.wrote", { file: parsed.flags.out }));
     } else process.stdout.write(markdown);
     return 0;
   }
   if (parsed.flags.json) console.log(JSON.stringify(r.json, null, 2));
   else if (parsed.op === "backfill") console.log(renderBackfill(r.json));
+  else if (parsed.op === "backfill-restart") console.log(renderRestart(r.json));
   else console.log(r.json.message ?? JSON.stringify(r.json, null, 2));
   return 0;
 }
 
 /** One line per group: status, cursor, counts, the last error of a failed one. */
 export function renderBackfill({ configured, groups }) {
-  const head = configured
-    ? "backfill: on"
-    : "backfill: not running (ONEBOT_API_BASE unset or backfill.enabled off)";
+  const head = configured ? t("backfill.on") : t("backfill.off");
   const line = (g) =>
     g.status === "pending"
-      ? `${g.chatKey}  pending`
-      : `${g.chatKey}  ${g.status}${g.doneReason ? ` (${g.doneReason})` : ""}  cursor ${g.cursor ?? "-"}  stored ${g.stored}  pages ${g.pages}  errors ${g.errors}${g.restarts ? `  restarts ${g.restarts}` : ""}${g.followed ? "" : "  not followed"}${g.status === "failed" && g.lastError ? `\n    last error: ${g.lastError}` : ""}`;
-  return [head, ...(groups.length ? groups.map(line) : ["no followed OneBot groups"])].join("\n");
+      ? t("backfill.pending", { chat: g.chatKey })
+      : t("backfill.line", {
+          chat: g.chatKey,
+          status: g.status,
+          reason: g.doneReason ? ` (${g.doneReason})` : "",
+          cursor: g.cursor ?? "-",
+          stored: g.stored,
+          pages: g.pages,
+          errors: g.errors,
+        }) +
+        (g.restarts ? t("backfill.restarts", { n: g.restarts }) : "") +
+        (g.followed ? "" : t("backfill.notFollowed")) +
+        (g.status === "failed" && g.lastError ? t("backfill.lastError", { error: g.lastError }) : "");
+  return [head, ...(groups.length ? groups.map(line) : [t("backfill.none")])].join("\n");
+}
+
+/** A restart's answer from its data (`changed`, `progress`), not from the Worker's English message. */
+export function renderRestart({ changed, progress }) {
+  const chat = progress?.chatKey ?? "?";
+  return changed
+    ? t("sessions.restarted", { chat, cursor: progress?.cursor ?? t("sessions.newest") })
+    : t("sessions.alreadyRunning", { chat });
 }
 
 export function command(name = "sessions") {
-  const root = define(name).description(
-    "the session registry: aliases, clusters, retention, storage, forget, export",
-  );
-  for (const [op, args, options, description] of OPERATIONS) {
-    const sub = withApiOptions(define(op).description(description));
+  const root = define(name).description(t("sessions.desc"));
+  for (const [op, args, options] of OPERATIONS) {
+    const sub = withApiOptions(define(op).description(t(`sessions.desc.${op}`)));
     if (args) sub.arguments(args);
-    for (const [flags, help] of options) sub.option(flags, help);
+    for (const flags of options) sub.option(flags, t(`sessions.opt.${op}.${flags.slice(2).split(" ")[0]}`));
     sub.action(async (...values) => {
       // commander passes the arguments, then the options, then the command itself.
       const flags = values.at(-2);

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { after, before, describe, it } from "node:test";
 import { main } from "../../scripts/akasha.mjs";
-import { problemMessage, target } from "../../scripts/cli/admin-api.mjs";
+import { target } from "../../scripts/cli/admin-api.mjs";
 import { backupName, bookmarkOf, restoreCommand } from "../../scripts/cli/backup.mjs";
 import { againstCap, clip, table, width } from "../../scripts/cli/format.mjs";
 import { allMessages } from "../../scripts/cli/messages.mjs";
@@ -179,7 +179,10 @@ describe("parsing and refusals", () => {
           ],
         },
       ],
-      "POST /api/backfill/onebot%3Agroup%3A2/restart": [200, { changed: true, message: "restarted" }],
+      "POST /api/backfill/onebot%3Agroup%3A2/restart": [
+        200,
+        { changed: true, progress: { chatKey: "onebot:group:2", cursor: 5120 }, message: "restarted" },
+      ],
       "POST /api/backfill/qq%3Agroup%3AG/restart": [
         400,
         { error: "invalid", field: "chat", reason: "must be a OneBot group chat key" },
@@ -191,12 +194,23 @@ describe("parsing and refusals", () => {
     assert.deepEqual([seen.at(-1).method, seen.at(-1).path], ["GET", "/api/sessions/people/alice/forget"]);
     await api(["sessions", "forget-person", "alice", "--yes"]);
     assert.deepEqual(seen.at(-1).body, { confirm: "alice" });
-    const listed = await api(["sessions", "backfill"]);
+    const listed = await api(["sessions", "backfill", "--lang", "en"]);
     assert.equal(listed.code, 0);
     assert.match(listed.out, /onebot:group:1 {2}pending/);
     assert.match(listed.out, /onebot:group:2 {2}failed {2}cursor 5120 {2}stored 40/);
     assert.match(listed.out, /last error: http: HTTP 502/);
-    assert.equal((await api(["sessions", "backfill-restart", "onebot:group:2"])).code, 0);
+    const zh = await api(["sessions", "backfill"]);
+    assert.match(
+      zh.out,
+      /^历史补全：开启\nonebot:group:1 {2}等待中\nonebot:group:2 {2}failed {2}位置 5120 {2}已保存 40/,
+    );
+    assert.match(zh.out, /最后一次错误：http: HTTP 502/);
+    const restarted = await api(["sessions", "backfill-restart", "onebot:group:2"]);
+    assert.equal(restarted.code, 0);
+    assert.equal(
+      restarted.out,
+      "已重新开始：下一次定时任务从 message_seq 5120 之前继续补全 onebot:group:2\n",
+    );
     assert.deepEqual(
       [seen.at(-1).method, seen.at(-1).path],
       ["POST", "/api/backfill/onebot%3Agroup%3A2/restart"],
@@ -247,7 +261,9 @@ describe("requests and answers", () => {
     };
     const r = await api(["audit", "--since", "yesterday"]);
     assert.equal(r.code, 1);
-    assert.match(r.err, /HTTP 400 invalid: since must be epoch milliseconds/);
+    assert.match(r.err, /HTTP 400 输入无效：since must be epoch milliseconds/);
+    const english = await api(["audit", "--since", "yesterday", "--lang", "en"]);
+    assert.match(english.err, /HTTP 400 invalid: since must be epoch milliseconds/);
     assert.deepEqual(seen.at(-1).query, { since: "yesterday", limit: "100" });
   });
 
@@ -313,7 +329,7 @@ describe("requests and answers", () => {
     const r = await api(["embeddings", "rebuild", "--resync", "--limit", "10"]);
     assert.equal(r.code, 0);
     assert.deepEqual(seen.at(-1).body, { limit: 10, resync: true });
-    assert.match(r.out, /done: 3 vectors embedded/);
+    assert.match(r.out, /完成：嵌入了 3 个向量/);
   });
 
   it("embeddings switch: dual write, fill, read, write alone — each step saved on the stored layer", async () => {
@@ -367,13 +383,13 @@ describe("requests and answers", () => {
 
     const unknown = await api(["embeddings", "switch", "bge-m4"]);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.err, /no embeddings model 'bge-m4'.*known: local, bge-small-zh/);
+    assert.match(unknown.err, /设置里没有向量模型 'bge-m4'（已有：local, bge-small-zh）/);
 
     routes["POST /api/embeddings/retire"] = (body) => [200, { model: body.model, deleted: 9 }];
     const retired = await api(["embeddings", "retire", "local-hash@1-512"]);
     assert.equal(retired.code, 0);
     assert.deepEqual(seen.at(-1).body, { model: "local-hash@1-512" });
-    assert.match(retired.out, /local-hash@1-512: 9 vectors deleted/);
+    assert.match(retired.out, /local-hash@1-512：删除了 9 个向量/);
   });
 
   it("usage shows today's spend against the caps", async () => {
@@ -455,14 +471,6 @@ describe("formatting", () => {
     assert.equal(againstCap(50, 200), "50 / 200 tokens (25.0 %)");
     assert.equal(againstCap(200, 200), "200 / 200 tokens (100.0 %) — 已达上限");
     assert.match(renderSpend(null), /没有报告/);
-  });
-
-  it("problem() answers become one line", () => {
-    assert.equal(
-      problemMessage(404, { error: "not-found", what: "memory item m_1" }),
-      "HTTP 404 not-found: memory item m_1",
-    );
-    assert.equal(problemMessage(502, { raw: "Bad gateway" }), "HTTP 502: Bad gateway");
   });
 });
 

@@ -49,6 +49,9 @@ export function takeLang(argv, env = process.env) {
   return rest;
 }
 
+/** Whether the catalogue has `key` (for codes from the Worker that may be new to this CLI). */
+export const has = (key) => key in CATALOGUES[current];
+
 /** `{name}` in a message is replaced by params.name; an unknown key is a bug and throws. */
 export function t(key, params) {
   const message = CATALOGUES[current][key];
