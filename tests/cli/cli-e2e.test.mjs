@@ -102,7 +102,7 @@ describe("the CLI against a local Worker", () => {
     assert.equal(akasha("memory", "archive", item.nodeId).code, 0);
     const again = akasha("memory", "archive", item.nodeId);
     assert.equal(again.code, 1);
-    assert.match(again.err, /HTTP 400 invalid: status/);
+    assert.match(again.err, /HTTP 400：只有有效（active）的条目才能归档，什么都没有改变/);
     assert.equal(akasha("memory", "forget", item.nodeId, "--yes").code, 0);
     assert.equal(akasha("memory", "show", item.nodeId).code, 1);
     const actions = akasha("audit", "--json", "--action", "memory.")

@@ -117,7 +117,7 @@ describe("follow", () => {
     assert.match((await cli(["follow", "list"])).out, /没有关注任何群/);
     const bad = await cli(["follow", "add", "qq:private:U"]);
     assert.equal(bad.code, 1);
-    assert.match(bad.err, /HTTP 400 invalid: chat only groups/);
+    assert.match(bad.err, /HTTP 400 输入无效：chat only groups/);
     assert.match((await cli(["follow", "remove", "qq:group:G"])).out, /已移除群 qq:group:G。现在共 0 个/);
   });
 });
@@ -173,7 +173,7 @@ describe("leave-out", () => {
     assert.match(plain.out, /已有的记录保留；要一并删除，请加 --forget/);
     const bad = await cli(["leave-out", "add", "小明"]);
     assert.equal(bad.code, 1);
-    assert.match(bad.err, /HTTP 400 invalid: account/);
+    assert.match(bad.err, /HTTP 400 输入无效：account/);
     assert.match((await cli(["leave-out", "remove", "qq:user:A"])).out, /已把 qq:user:A 移出不记录名单/);
   });
 });
