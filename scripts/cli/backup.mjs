@@ -8,6 +8,7 @@ import { CliError, command as define } from "../lib/args.mjs";
 import { root } from "../lib/dev-vars.mjs";
 import { wranglerSync } from "../lib/wrangler.mjs";
 import { output } from "./format.mjs";
+import { t } from "./i18n/lang.mjs";
 
 export const restoreCommand = (bookmark) =>
   `npx wrangler d1 time-travel restore DB --env production --bookmark ${bookmark}`;
@@ -33,10 +34,7 @@ function remote() {
   });
   const bookmark = r.status === 0 ? bookmarkOf(r.stdout) : null;
   if (!bookmark)
-    throw new CliError(
-      `wrangler d1 time-travel info failed; no bookmark:\n${(r.stderr || r.stdout || "").trim()}`,
-      1,
-    );
+    throw new CliError(t("backup.noBookmark", { output: (r.stderr || r.stdout || "").trim() }), 1);
   return {
     kind: "time-travel",
     database: "DB (production)",
@@ -70,11 +68,7 @@ async function local(options) {
   const files = existsSync(dir)
     ? readdirSync(dir).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite")
     : [];
-  if (files.length === 0)
-    throw new CliError(
-      `no local D1 database under ${dir}; run npm start (or npm run db:apply:local) first`,
-      1,
-    );
+  if (files.length === 0) throw new CliError(t("backup.noLocal", { dir }), 1);
   const out = path.resolve(process.env.INIT_CWD ?? process.cwd(), options.out ?? "backups");
   mkdirSync(out, { recursive: true });
   const at = Date.now();
@@ -89,18 +83,16 @@ async function local(options) {
 
 export function render(r) {
   if (r.kind === "time-travel")
-    return `Time Travel bookmark of ${r.database} at ${r.at}:\n  ${r.bookmark}\nRestore with:\n  ${r.restore}`;
-  return r.copies.map((c) => `copied ${c.from}\n    → ${c.to}`).join("\n");
+    return t("backup.bookmark", { database: r.database, at: r.at, bookmark: r.bookmark, restore: r.restore });
+  return r.copies.map((c) => t("backup.copied", { from: c.from, to: c.to })).join("\n");
 }
 
 export function command(name = "backup") {
   return define(name)
-    .description(
-      "remote: print a D1 Time Travel bookmark and its restore command; local: copy the local D1 file",
-    )
-    .option("--remote", "the production database (wrangler, your Cloudflare login)")
-    .option("--out <dir>", "local: where the copy goes (default ./backups)")
-    .option("--persist-to <dir>", "local: the state directory (default .wrangler/state)")
-    .option("--json", "print JSON for scripts instead of text")
+    .description(t("backup.desc"))
+    .option("--remote", t("backup.opt.remote"))
+    .option("--out <dir>", t("backup.opt.out"))
+    .option("--persist-to <dir>", t("backup.opt.persistTo"))
+    .option("--json", t("opt.json"))
     .action(async (o) => output(o, o.remote ? remote() : await local(o), render));
 }

@@ -18,13 +18,13 @@ import { d1ExecuteFile, d1Query } from "../lib/d1.mjs";
 import { root } from "../lib/dev-vars.mjs";
 import { importTs } from "../lib/ts-import.mjs";
 import { wranglerSync } from "../lib/wrangler.mjs";
+import { t } from "./i18n/lang.mjs";
 
 /** Thrown for refusals: printed as a clear message with exit code 2, never as a stack. */
 export class Refusal extends Error {}
 
 function target(args) {
-  if (args.flags.has("local") && args.flags.has("remote"))
-    throw new Refusal("choose one of --local and --remote");
+  if (args.flags.has("local") && args.flags.has("remote")) throw new Refusal(t("plan.localOrRemote"));
   const remote = args.flags.has("remote");
   return {
     database: remote ? "remote" : "local",
@@ -39,12 +39,12 @@ function target(args) {
 const fromCaller = (file) => path.resolve(process.env.INIT_CWD ?? process.cwd(), file);
 
 function readPlan(file) {
-  if (!file) throw new Refusal("--plan <file> is required");
-  if (!existsSync(file)) throw new Refusal(`plan file ${file} does not exist`);
+  if (!file) throw new Refusal(t("plan.planRequired"));
+  if (!existsSync(file)) throw new Refusal(t("plan.noPlanFile", { file }));
   try {
     return JSON.parse(readFileSync(file, "utf8"));
   } catch (e) {
-    throw new Refusal(`plan file ${file} is not valid JSON (${e.message})`);
+    throw new Refusal(t("plan.badPlanJson", { file, error: e.message }));
   }
 }
 
@@ -55,9 +55,9 @@ function writePlan(file, plan) {
 }
 
 /** The backup taken right before an apply: the plan holds every before-state; this is the rest. */
-function backup(t, planFile, stamp) {
+function backup(target, planFile, stamp) {
   const at = new Date(stamp).toISOString();
-  if (t.database === "remote") {
+  if (target.database === "remote") {
     const result = wranglerSync(["d1", "time-travel", "info", "DB", "--env", "production", "--json"], {
       stdio: "pipe",
     });
@@ -68,15 +68,13 @@ function backup(t, planFile, stamp) {
       bookmark = null;
     }
     if (result.status !== 0 || typeof bookmark !== "string") {
-      throw new Refusal(
-        `could not read a D1 Time Travel bookmark, so nothing was changed:\n${result.stderr || result.stdout}`,
-      );
+      throw new Refusal(t("plan.noBookmark", { output: result.stderr || result.stdout }));
     }
     return { kind: "time-travel", bookmark, at };
   }
-  const state = t.d1.persistTo ?? path.join(root, ".wrangler", "state");
+  const state = target.d1.persistTo ?? path.join(root, ".wrangler", "state");
   const d1 = path.join(state, "v3", "d1");
-  if (!existsSync(d1)) throw new Refusal(`no local D1 database under ${d1}; nothing to back up or change`);
+  if (!existsSync(d1)) throw new Refusal(t("plan.noLocal", { dir: d1 }));
   const copy = `${planFile}.backup-${stamp}`;
   cpSync(d1, copy, { recursive: true });
   return { kind: "local-copy", path: copy, at };
@@ -108,9 +106,9 @@ function asArgs(o) {
 
 function targetOptions(cmd) {
   return cmd
-    .option("--local", "the local D1 database (default)")
-    .option("--remote", "the production database (wrangler)")
-    .option("--persist-to <dir>", "local state directory (default .wrangler/state)");
+    .option("--local", t("plan.opt.local"))
+    .option("--remote", t("plan.opt.remote"))
+    .option("--persist-to <dir>", t("plan.opt.persistTo"));
 }
 
 /** The inspect / apply / rollback subcommands of one owner migration. */
@@ -126,115 +124,102 @@ export function planCommand(name, spec) {
       throw e;
     }
   };
-  const cmd = define(name).description(spec.summary).addHelpText("after", `\n${spec.about}`);
+  const cmd = define(name)
+    .description(t(`summary.${name}`))
+    .addHelpText("after", `\n${spec.about}`);
   cmd.addCommand(
-    targetOptions(define("inspect").description("write a plan (read-only)"))
-      .option("--out <file>", "plan file (default <name>-plan-<time>.json)")
+    targetOptions(define("inspect").description(t("plan.desc.inspect")))
+      .option("--out <file>", t("plan.opt.out"))
       .action(step(inspect)),
   );
   cmd.addCommand(
-    targetOptions(
-      define("apply").description(
-        "without --confirm: dry run; with it: back up, then apply the approved rows",
-      ),
-    )
-      .option("--plan <file>", "the plan file")
-      .option("--confirm", "really apply (after a backup)")
-      .option("--apply-all-safe", "apply every safe row, approved or not")
+    targetOptions(define("apply").description(t("plan.desc.apply")))
+      .option("--plan <file>", t("plan.opt.plan"))
+      .option("--confirm", t("plan.opt.confirm"))
+      .option("--apply-all-safe", t("plan.opt.applyAllSafe"))
       .action(step(apply)),
   );
   cmd.addCommand(
-    targetOptions(define("rollback").description("restore the rows the plan applied"))
-      .option("--plan <file>", "the plan file")
-      .option("--confirm", "really restore")
+    targetOptions(define("rollback").description(t("plan.desc.rollback")))
+      .option("--plan <file>", t("plan.opt.plan"))
+      .option("--confirm", t("plan.opt.confirmRollback"))
       .action(step(rollback)),
   );
   return cmd;
 }
 
-function inspect(spec, logic, t, args) {
-  const rows = d1Query(logic.inspectSql, t.d1);
+const db = (target) => t(`plan.database.${target.database}`);
+const remoteFlag = (target) => (target.database === "remote" ? " --remote" : "");
+
+function inspect(spec, logic, target, args) {
+  const rows = d1Query(logic.inspectSql, target.d1);
   const createdAt = new Date().toISOString();
-  const plan = logic.plan(rows, { createdAt, database: t.database });
+  const plan = logic.plan(rows, { createdAt, database: target.database });
   const file = fromCaller(args.options.out ?? `${spec.name}-plan-${createdAt.replace(/[:.]/g, "-")}.json`);
   writePlan(file, plan);
-  console.log(`${spec.name}: read ${rows.length} rows from the ${t.database} database; wrote ${file}`);
+  console.log(t("plan.inspected", { name: spec.name, rows: rows.length, database: db(target), file }));
   console.log(
     `  ${Object.entries(plan.counts)
       .map(([k, v]) => `${k}: ${v}`)
       .join(", ")}`,
   );
-  console.log(
-    `Review it, set "approval": "approved" on the rows to apply${spec.reviewHint ? ` (${spec.reviewHint})` : ""}, then:\n` +
-      `  npm run akasha -- ${spec.name} apply --plan ${file}${t.database === "remote" ? " --remote" : ""}            (dry run)\n` +
-      `  npm run akasha -- ${spec.name} apply --plan ${file}${t.database === "remote" ? " --remote" : ""} --confirm`,
-  );
+  const hint = spec.reviewHint ? t("plan.hint", { hint: spec.reviewHint }) : "";
+  console.log(t("plan.review", { name: spec.name, file, remote: remoteFlag(target), hint }));
   return 0;
 }
 
-function apply(spec, logic, t, args) {
+function apply(spec, logic, target, args) {
   const file = args.options.plan && fromCaller(args.options.plan);
-  const read = logic.read(readPlan(file), t.database);
-  if (!read.ok) throw new Refusal(`refusing plan ${file}: ${read.error}`);
+  const read = logic.read(readPlan(file), target.database);
+  if (!read.ok) throw new Refusal(t("plan.refused", { file, error: read.error }));
   const plan = read.value;
-  if (plan.applied) {
-    throw new Refusal(
-      `plan ${file} was already applied at ${plan.applied.at}; roll it back or inspect again`,
-    );
-  }
+  if (plan.applied) throw new Refusal(t("plan.alreadyApplied", { file, at: plan.applied.at }));
   const selected = logic.select(plan, { applyAllSafe: args.flags.has("apply-all-safe") });
-  if (selected.length === 0) {
-    throw new Refusal(
-      `nothing to apply in ${file}: no entry is approved. Set "approval": "approved" on the rows to change, or pass --apply-all-safe`,
-    );
-  }
-  console.log(`${spec.name}: ${selected.length} row(s) would change in the ${t.database} database:`);
+  if (selected.length === 0) throw new Refusal(t("plan.nothingApproved", { file }));
+  console.log(t("plan.wouldChange", { name: spec.name, n: selected.length, database: db(target) }));
   for (const e of selected.slice(0, 20)) console.log(`  ${spec.describe(e)}`);
-  if (selected.length > 20) console.log(`  … and ${selected.length - 20} more`);
+  if (selected.length > 20) console.log(t("plan.more", { n: selected.length - 20 }));
   if (!args.flags.has("confirm")) {
-    console.log(`Dry run: nothing changed. Re-run with --confirm to back up and apply.`);
+    console.log(t("plan.dryRunApply"));
     return 2;
   }
   const stamp = Date.now();
-  const taken = backup(t, file, stamp);
+  const taken = backup(target, file, stamp);
   console.log(
-    `  backup: ${taken.kind === "time-travel" ? `Time Travel bookmark ${taken.bookmark}` : taken.path}`,
+    taken.kind === "time-travel"
+      ? t("plan.backupBookmark", { bookmark: taken.bookmark })
+      : t("plan.backupCopy", { path: taken.path }),
   );
-  d1ExecuteFile(logic.applySql(selected, stamp), t.d1);
-  const nodeIds = verify(logic.appliedSql(selected, stamp), t.d1);
+  d1ExecuteFile(logic.applySql(selected, stamp), target.d1);
+  const nodeIds = verify(logic.appliedSql(selected, stamp), target.d1);
   const changed = new Set(nodeIds);
   const skipped = selected.map((e) => e.nodeId).filter((id) => !changed.has(id));
   writePlan(file, {
     ...plan,
     applied: { at: new Date(stamp).toISOString(), stamp, nodeIds, skipped, backup: taken },
   });
-  console.log(`  applied ${nodeIds.length} row(s); recorded in ${file}`);
-  if (skipped.length > 0) {
-    console.log(
-      `  skipped ${skipped.length} row(s) that changed since the plan was made: ${skipped.slice(0, 10).join(", ")}`,
-    );
-  }
-  console.log(
-    `Undo with: npm run akasha -- ${spec.name} rollback --plan ${file}${t.database === "remote" ? " --remote" : ""} --confirm`,
-  );
+  console.log(t("plan.applied", { n: nodeIds.length, file }));
+  if (skipped.length > 0)
+    console.log(t("plan.skipped", { n: skipped.length, ids: skipped.slice(0, 10).join(", ") }));
+  console.log(t("plan.undo", { name: spec.name, file, remote: remoteFlag(target) }));
   return 0;
 }
 
-function rollback(spec, logic, t, args) {
+function rollback(spec, logic, target, args) {
   const file = args.options.plan && fromCaller(args.options.plan);
-  const read = logic.read(readPlan(file), t.database);
-  if (!read.ok) throw new Refusal(`refusing plan ${file}: ${read.error}`);
+  const read = logic.read(readPlan(file), target.database);
+  if (!read.ok) throw new Refusal(t("plan.refused", { file, error: read.error }));
   const plan = read.value;
   const at = Date.now();
   const sql = logic.rollbackSql(plan, at);
-  if (!sql.ok) throw new Refusal(`cannot roll back ${file}: ${sql.error}`);
-  console.log(`${spec.name}: ${plan.applied.nodeIds.length} row(s) would be restored from ${file}.`);
+  if (!sql.ok) throw new Refusal(t("plan.cannotRollback", { file, error: sql.error }));
+  console.log(t("plan.wouldRestore", { name: spec.name, n: plan.applied.nodeIds.length, file }));
   if (!args.flags.has("confirm")) {
-    console.log("Dry run: nothing changed. Re-run with --confirm to restore.");
+    console.log(t("plan.dryRunRollback"));
     return 2;
   }
-  d1ExecuteFile(sql.value, t.d1);
-  const restored = new Set(verify(logic.restoredSql(plan), t.d1));
+  d1ExecuteFile(sql.value, target.d1);
+  const restored = new Set(verify(logic.restoredSql(plan), target.d1));
   const conflicts = plan.applied.nodeIds.filter((id) => !restored.has(id));
   writePlan(file, {
     ...plan,
@@ -243,12 +228,9 @@ function rollback(spec, logic, t, args) {
       rolledBack: { at: new Date(at).toISOString(), nodeIds: [...restored], conflicts },
     },
   });
-  console.log(`  restored ${restored.size} row(s)`);
-  if (conflicts.length > 0) {
-    console.log(
-      `  ${conflicts.length} row(s) changed after the apply and were left alone: ${conflicts.slice(0, 10).join(", ")}`,
-    );
-  }
+  console.log(t("plan.restored", { n: restored.size }));
+  if (conflicts.length > 0)
+    console.log(t("plan.conflicts", { n: conflicts.length, ids: conflicts.slice(0, 10).join(", ") }));
   return 0;
 }
 

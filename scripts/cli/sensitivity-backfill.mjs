@@ -1,15 +1,11 @@
 // `npm run akasha -- sensitivity-backfill inspect|apply|rollback`: memory that is private only
 // because private used to be the default becomes public, the new default (docs/memory.md#sensitivity-backfill).
+import { t } from "./i18n/lang.mjs";
 import { loadTs, planCommand } from "./plan-command.mjs";
-
-export const summary = "make default-sourced private memory public (inspect/apply/rollback)";
 
 export function command(name = "sensitivity-backfill") {
   return planCommand(name, {
-    summary,
-    about:
-      "Plans every memory item with sensitivity 'private' and sensitivity_source 'default'. Items tagged by\n" +
-      "dreaming or by a person ('dream', 'explicit') are never touched. Run it before turning on soft scope.",
+    about: t("sensitivityBackfill.about"),
     describe: (e) => `${e.nodeId} [${e.kind}] ${e.scope} private → public  ${e.text.slice(0, 40)}`,
     load: async () => {
       const m = await loadTs("src/domain/memory/sensitivity-backfill.ts");

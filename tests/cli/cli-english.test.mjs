@@ -11,10 +11,13 @@ import { test } from "node:test";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-/** Names that are the same in every language: products, protocols, units, formats. */
+/**
+ * Names that are the same in every language: products, protocols, units, formats, and the
+ * values of sensitivity and scope the API, the plan files and the options use.
+ */
 const ALLOWED = new Set(
   (
-    "Akasha QQ OneBot JSON Lines UTC ID B KiB MiB GiB ms HTTP API CLI URL FTS D1 SQLite Vectorize " +
+    "public private global Akasha QQ OneBot JSON Lines UTC ID B KiB MiB GiB ms HTTP API CLI URL FTS D1 SQLite Vectorize " +
     "akasha tokens Worker Webhook webhook wrangler Markdown Time Travel Bearer Cloudflare Access"
   ).split(" "),
 );
