@@ -32,6 +32,7 @@ export const COMMANDS = {
     load: () => import("./cli/memory.mjs"),
   },
   audit: { load: () => import("./cli/audit.mjs") },
+  notices: { load: () => import("./cli/notices.mjs") },
   usage: { load: () => import("./cli/usage.mjs") },
   backup: {
     load: () => import("./cli/backup.mjs"),

@@ -11,6 +11,7 @@ import { root } from "../lib/dev-vars.mjs";
 import { wranglerSync } from "../lib/wrangler.mjs";
 import { client, isLocalUrl } from "./admin-api.mjs";
 import { output } from "./format.mjs";
+import { has, inLang, t } from "./i18n/lang.mjs";
 
 /** The metadata indexes the Vectorize adapter filters on (docs/storage.md#vectorize). */
 export const METADATA_INDEXES = {
@@ -22,59 +23,91 @@ export const METADATA_INDEXES = {
   portable: "boolean",
 };
 
-const LABELS = {
-  worker: "Worker",
-  secrets: "密钥",
-  migrations: "迁移",
-  admins: "管理员",
-  follow: "关注的群",
-  model: "对话模型",
-  vectors: "向量索引",
-  webhook: "Webhook",
-  "metadata-indexes": "元数据索引",
-};
+const MARK = (ok) => (ok ? "✓" : "✗");
+
+/** The Worker's indexes (`data.indexes` of the vectors check) in the chosen language. */
+function vectorsDetail(indexes) {
+  return indexes
+    .map((i) =>
+      i.problem === "unbound"
+        ? t("doctor.vectors.unbound", i)
+        : i.problem === "unavailable"
+          ? t("doctor.vectors.unavailable", i)
+          : t(i.problem === "dims" ? "doctor.vectors.dimsMismatch" : "doctor.vectors.dims", {
+              ...i,
+              dims: i.dims ?? "?",
+            }),
+    )
+    .join(t("doctor.vectors.separator"));
+}
+
+/**
+ * What a check found, in the chosen language: by its code and values where the catalogue knows
+ * the code (`doctor.<code>`), else the Worker's own detail as it came.
+ */
+export function detailOf(c) {
+  if (c.code === "vectors.indexes" && Array.isArray(c.data?.indexes)) return vectorsDetail(c.data.indexes);
+  if (!c.code || !has(`doctor.${c.code}`)) return c.detail;
+  const said = t(`doctor.${c.code}`, c.params);
+  return c.params?.unfollowed
+    ? `${said}${t("doctor.follow.unfollowed", { chats: c.params.unfollowed })}`
+    : said;
+}
+
+/** The fix of a check: the catalogue's words for its code or check, else the command as it came. */
+export function fixOf(c) {
+  for (const key of [`doctor.fix.${c.code}`, `doctor.fix.${c.id}`]) if (has(key)) return t(key);
+  return c.fix;
+}
 
 export function renderDoctor({ url, checks }) {
   const lines = [`${url}`];
   for (const c of checks) {
-    lines.push(`${c.ok ? "✓" : "✗"} ${LABELS[c.id] ?? c.id}：${c.detail}`);
-    if (!c.ok && c.fix) lines.push(`    修复：${c.fix}`);
+    const label = has(`doctor.label.${c.id}`) ? t(`doctor.label.${c.id}`) : c.id;
+    lines.push(t("doctor.line", { mark: MARK(c.ok), label, detail: detailOf(c) }));
+    if (!c.ok && c.fix) lines.push(t("doctor.fix", { fix: fixOf(c) }));
   }
   const failed = checks.filter((c) => !c.ok).length;
-  lines.push(failed === 0 ? "一切就绪。" : `${failed} 项需要处理。`);
+  lines.push(failed === 0 ? t("doctor.allGood") : t("doctor.failed", { n: failed }));
   return lines.join("\n");
+}
+
+/**
+ * A check made here, shaped as the Worker's: a code with its values, which the text output says
+ * in the chosen language, and `detail`/`fix` in Chinese as the Worker's are, so `--json` is the
+ * same in every language.
+ */
+function check(id, ok, code, params = {}, fix) {
+  const fixText = fix && has(`doctor.fix.${code}`) ? inLang("zh-CN", `doctor.fix.${code}`) : fix;
+  return {
+    id,
+    ok,
+    detail: inLang("zh-CN", `doctor.${code}`, params),
+    code,
+    params,
+    ...(fixText ? { fix: fixText } : {}),
+  };
 }
 
 /** The migrations folder against the names D1 recorded as applied. */
 export function migrationsCheck(applied, files, local) {
   const missing = files.filter((f) => !applied.includes(f));
-  return missing.length === 0
-    ? { id: "migrations", ok: true, detail: `${files.length} 个迁移都已应用` }
-    : {
-        id: "migrations",
-        ok: false,
-        detail: `${missing.length} 个迁移未应用：${missing.slice(0, 5).join("、")}${missing.length > 5 ? "…" : ""}`,
-        fix: local ? "npm run db:apply:local" : "npm run db:apply:remote",
-      };
+  if (missing.length === 0) return check("migrations", true, "migrations.allApplied", { n: files.length });
+  const names = `${missing.slice(0, 5).join(", ")}${missing.length > 5 ? "…" : ""}`;
+  return check(
+    "migrations",
+    false,
+    "migrations.missing",
+    { n: missing.length, names },
+    local ? "npm run db:apply:local" : "npm run db:apply:remote",
+  );
 }
 
 /** A webhook that verifies answers an unsigned request with 401/403, never 2xx. */
 export function webhookCheck(status) {
-  if (status === 401 || status === 403)
-    return { id: "webhook", ok: true, detail: `/webhook/qq 可访问，并拒绝了未签名的请求（${status}）` };
-  if (status === null)
-    return {
-      id: "webhook",
-      ok: false,
-      detail: "/webhook/qq 无法访问",
-      fix: "检查域名和路由，然后 npm run deploy",
-    };
-  return {
-    id: "webhook",
-    ok: false,
-    detail: `/webhook/qq 对未签名的请求回答了 ${status}（应为 401）`,
-    fix: "npx wrangler secret put QQ_BOT_SECRET --env production，然后 npm run deploy",
-  };
+  if (status === 401 || status === 403) return check("webhook", true, "webhook.ok", { status });
+  if (status === null) return check("webhook", false, "webhook.down", {}, true);
+  return check("webhook", false, "webhook.open", { status }, true);
 }
 
 /** `wrangler vectorize list-metadata-index --json` output against METADATA_INDEXES. */
@@ -84,28 +117,23 @@ export function metadataCheck(index, stdout) {
     const parsed = JSON.parse(stdout);
     listed = parsed.metadataIndexes ?? parsed;
   } catch {
-    return {
-      id: "metadata-indexes",
-      ok: false,
-      detail: `读不到 ${index} 的元数据索引`,
-      fix: "npx wrangler login",
-    };
+    return check("metadata-indexes", false, "metadata.unreadable", { index }, "npx wrangler login");
   }
   const have = new Map((Array.isArray(listed) ? listed : []).map((m) => [m.propertyName, m.indexType]));
-  const missing = Object.entries(METADATA_INDEXES).filter(([p, t]) => have.get(p)?.toLowerCase() !== t);
-  return missing.length === 0
-    ? { id: "metadata-indexes", ok: true, detail: `${index} 的 ${have.size} 个元数据索引齐全` }
-    : {
-        id: "metadata-indexes",
-        ok: false,
-        detail: `${index} 缺少元数据索引：${missing.map(([p]) => p).join("、")}`,
-        fix: missing
-          .map(
-            ([p, t]) =>
-              `npx wrangler vectorize create-metadata-index ${index} --propertyName=${p} --type=${t}`,
-          )
-          .join("; "),
-      };
+  const missing = Object.entries(METADATA_INDEXES).filter(([p, type]) => have.get(p)?.toLowerCase() !== type);
+  if (missing.length === 0) return check("metadata-indexes", true, "metadata.ok", { index, n: have.size });
+  return check(
+    "metadata-indexes",
+    false,
+    "metadata.missing",
+    { index, names: missing.map(([p]) => p).join(", ") },
+    missing
+      .map(
+        ([p, type]) =>
+          `npx wrangler vectorize create-metadata-index ${index} --propertyName=${p} --type=${type}`,
+      )
+      .join("; "),
+  );
 }
 
 /** The production Vectorize index names in wrangler.toml. */
@@ -121,12 +149,7 @@ async function gather(o) {
   const health = await api.request("GET", "/healthz").catch(() => null);
   if (!health?.ok)
     return [
-      {
-        id: "worker",
-        ok: false,
-        detail: `${api.base} 没有回答 /healthz`,
-        fix: local ? "npm start" : "npm run deploy",
-      },
+      check("worker", false, "worker.noHealthz", { url: api.base }, local ? "npm start" : "npm run deploy"),
     ];
   const worker = await api.call("GET", `/doctor?model=${o.model === false ? 0 : 1}`);
   const checks = worker.checks.map((c) => {
@@ -150,10 +173,13 @@ async function gather(o) {
       checks.push(
         r.status === 0
           ? metadataCheck(index, r.stdout)
-          : {
-              ...metadataCheck(index, ""),
-              detail: `wrangler 读不到 ${index}：${(r.stderr || "").trim().split("\n").at(-1) ?? ""}`,
-            },
+          : check(
+              "metadata-indexes",
+              false,
+              "metadata.wranglerCannotRead",
+              { index, error: (r.stderr || "").trim().split("\n").at(-1) ?? "" },
+              "npx wrangler login",
+            ),
       );
     }
   return checks;
@@ -161,9 +187,7 @@ async function gather(o) {
 
 export function command(name = "doctor") {
   return withApiOptions(
-    define(name)
-      .description("检查部署：密钥、迁移、webhook、管理员、关注的群、模型、向量索引，并给出修复命令")
-      .option("--no-model", "不调用对话模型（默认会发一次很短的请求）"),
+    define(name).description(t("doctor.desc")).option("--no-model", t("doctor.opt.noModel")),
   ).action(async (o) => {
     const checks = await gather(o);
     output(o, { url: client(o).base, checks }, renderDoctor);

@@ -1,13 +1,16 @@
 // The CLI end to end against a locally started Worker (wrangler dev, local mode, fresh state
 // on tmpfs, CLI_TEST_PORT, default 8962): a message through the dev console, then the commands
 // an owner runs — status, chats, messages --export, memory list/show/archive/forget, audit,
-// usage, backup of the local file — each as a child process, checking exit codes and --json.
+// usage, backup of the local file, notices, doctor, kb, sessions, embeddings and an owner
+// migration's inspect — each as a child process, checking exit codes, --json, and the text
+// output in Chinese (the default) and English (--lang en).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { d1Query } from "../../scripts/lib/d1.mjs";
 import { root } from "../../scripts/lib/dev-vars.mjs";
 import { applyLocalMigrations, startWranglerDev } from "../../scripts/lib/wrangler.mjs";
 
@@ -126,5 +129,120 @@ describe("the CLI against a local Worker", () => {
     const [copy] = r.json().copies;
     assert.match(path.basename(copy.to), /^akasha-d1-\d{4}-\d{2}-\d{2}T[\d-]+Z\.sqlite$/);
     assert.deepEqual(readdirSync(path.join(out, "backups")), [path.basename(copy.to)]);
+  });
+
+  it("messages, memory, kb, sessions and embeddings print Chinese text by default and English with --lang en", () => {
+    const zh = akasha("messages", "qq:private:CLIU1");
+    assert.equal(zh.code, 0, zh.err);
+    assert.match(zh.out, /^时间 +方向 +发送者 +内容$/m);
+    assert.match(zh.out, /记住我喜欢猫/);
+    assert.match(akasha("messages", "qq:private:CLIU1", "--lang", "en").out, /^time +dir +sender +text$/m);
+    // The one memory item was forgotten above: the list says so, with its count.
+    assert.match(
+      akasha("memory", "list").out,
+      /^(编号 +作用域 +类型 +重要度|没有匹配的记忆条目。)[\s\S]*^显示 \d+ 条，共 \d+ 条$/m,
+    );
+    assert.match(
+      akasha("memory", "list", "--lang", "en").out,
+      /^(id +scope +kind +imp|No memory items match\.)[\s\S]*^\d+ of \d+$/m,
+    );
+    assert.equal(akasha("kb", "list").out, "还没有知识库。\n");
+    assert.equal(akasha("kb", "list", "--lang", "en").out, "No collections yet.\n");
+    assert.match(akasha("sessions", "backfill").out, /^历史补全：未运行/);
+    assert.match(akasha("sessions", "backfill", "--lang", "en").out, /^backfill: not running/);
+    const rebuilt = akasha("embeddings", "rebuild");
+    assert.equal(rebuilt.code, 0, rebuilt.err);
+    assert.match(rebuilt.out, /^完成：嵌入了 \d+ 个向量$/m);
+    const unknown = akasha("memory", "show", "m_nope", "--lang", "en");
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.err, /HTTP 404: no memory item m_nope/);
+    // --json is the same bytes in either language.
+    assert.equal(
+      akasha("memory", "list", "--json").out,
+      akasha("memory", "list", "--json", "--lang", "en").out,
+    );
+    assert.equal(
+      akasha("sessions", "backfill", "--json").out,
+      akasha("sessions", "backfill", "--json", "--lang", "en").out,
+    );
+  });
+
+  it("doctor says each check in the chosen language; its --json is the same in both", () => {
+    const zh = akasha("doctor", "--no-model");
+    assert.match(zh.out, /^✓ 密钥：必需的密钥已设置/m);
+    assert.match(zh.out, /^✓ 迁移：\d+ 个迁移都已应用$/m);
+    const english = akasha("doctor", "--no-model", "--lang", "en");
+    assert.match(english.out, /^✓ secrets: the required secrets are set/m);
+    assert.match(english.out, /^✓ migrations: all \d+ migrations applied$/m);
+    assert.doesNotMatch(english.out, /[\u4e00-\u9fff]/);
+    assert.equal(zh.code, english.code);
+    assert.equal(
+      akasha("doctor", "--no-model", "--json").out,
+      akasha("doctor", "--no-model", "--json", "--lang", "en").out,
+    );
+  });
+
+  it("an owner migration's inspect and dry run report in the chosen language and change nothing", () => {
+    const zh = akasha("sensitivity-backfill", "inspect", "--persist-to", state, "--out", "plan.json");
+    assert.equal(zh.code, 0, zh.err);
+    assert.match(zh.out, /^sensitivity-backfill：从本地数据库读取 \d+ 行；已写入 .*plan\.json$/m);
+    const dry = akasha(
+      "sensitivity-backfill",
+      "apply",
+      "--persist-to",
+      state,
+      "--plan",
+      "plan.json",
+      "--lang",
+      "en",
+    );
+    assert.equal(dry.code, 2);
+    assert.match(dry.err, /nothing to apply in .*plan\.json: no entry is approved/);
+    assert.match(akasha("sensitivity-backfill", "apply", "--persist-to", state).err, /需要 --plan <文件>/);
+  });
+
+  it("notices lists the open notices, ack acknowledges one (audited), and bad or unknown ids change nothing", () => {
+    const [{ id }] = d1Query(
+      `INSERT INTO owner_notices (kind, subject, text, first_seen, last_seen, count, window_start, raised_at)
+       VALUES ('model-errors', 'workers-ai:timeout', '模型服务 workers-ai 反复出错（timeout），已累计 5 次；请检查模型配置、额度或服务状态。',
+               1764800000000, 1764800000000, 5, 1764800000000, 1764800000000) RETURNING id`,
+      { persistTo: state },
+    );
+    const listed = akasha("notices");
+    assert.equal(listed.code, 0, listed.err);
+    assert.match(listed.out, /^编号 +次数 +最近一次 +状态 +内容$/m);
+    assert.match(
+      listed.out,
+      new RegExp(`^#${id} +5 +2025-12-04 06:13 \\+08:00 +等待发送 +模型服务 workers-ai 反复出错`, "m"),
+    );
+    const english = akasha("notices", "--lang", "en");
+    assert.match(english.out, /Model provider workers-ai keeps failing \(timeout\), 5 times/);
+    const json = akasha("notices", "--json").out;
+    assert.equal(json, akasha("notices", "--json", "--lang", "en").out);
+    assert.deepEqual(
+      JSON.parse(json).notices.map((n) => n.id),
+      [id],
+    );
+    // Refused before any request: not a number; unknown: the Worker's 404, nothing changed.
+    const bad = akasha("notices", "ack", "1 OR 1");
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /'1 OR 1' 不是通知编号/);
+    const unknown = akasha("notices", "ack", "999999");
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.err, /没有未确认的通知 #999999/);
+    assert.equal(akasha("audit", "--json", "--action", "notice.ack").json().entries.length, 0);
+    const ack = akasha("notices", "ack", `#${id}`);
+    assert.equal(ack.code, 0, ack.err);
+    assert.equal(ack.out, `已确认通知 #${id}，此后不再显示（已记入审计日志）。\n`);
+    assert.equal(akasha("notices").out, "没有待确认的通知。\n");
+    assert.match(akasha("notices", "--all").out, /已确认/);
+    const again = akasha("notices", "ack", String(id), "--lang", "en");
+    assert.equal(again.code, 1);
+    assert.match(again.err, new RegExp(`no open notice #${id}`));
+    const audited = akasha("audit", "--json", "--action", "notice.ack").json().entries;
+    assert.deepEqual(
+      audited.map((e) => e.target),
+      [`#${id}`],
+    );
   });
 });

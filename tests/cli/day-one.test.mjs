@@ -6,6 +6,7 @@ import { createServer } from "node:http";
 import { after, before, beforeEach, describe, it } from "node:test";
 import { main } from "../../scripts/akasha.mjs";
 import { metadataCheck, migrationsCheck, renderDoctor, webhookCheck } from "../../scripts/cli/doctor.mjs";
+import { setLang } from "../../scripts/cli/i18n/lang.mjs";
 import { renderStatus } from "../../scripts/cli/status.mjs";
 
 async function cli(argv) {
@@ -261,6 +262,57 @@ describe("doctor", () => {
     assert.match(partial.fix, /create-metadata-index idx --propertyName=portable --type=boolean/);
     assert.equal(metadataCheck("idx", "not json").ok, false);
     assert.match(renderDoctor({ url: "u", checks: [{ id: "follow", ok: true, detail: "x" }] }), /一切就绪/);
+  });
+
+  it("says each check in the chosen language from its code; --json keeps the Chinese detail", () => {
+    const checks = [
+      {
+        id: "admins",
+        ok: false,
+        detail: "还没有管理员",
+        code: "admins.none",
+        fix: "npm run akasha -- admins claim",
+      },
+      {
+        id: "follow",
+        ok: true,
+        detail: "关注的群：qq:group:1",
+        code: "follow.listed",
+        params: { groups: "qq:group:1", unfollowed: "qq:group:2" },
+      },
+      { id: "future", ok: true, detail: "新的检查", code: "future.thing" },
+      webhookCheck(200),
+    ];
+    const zh = renderDoctor({ url: "u", checks });
+    assert.match(
+      zh,
+      /^✗ 管理员：还没有管理员：所有管理命令都会被拒绝\n {4}修复：npm run akasha -- admins claim（然后私聊机器人/m,
+    );
+    assert.match(zh, /^✓ 关注的群：关注的群：qq:group:1；见过但未关注：qq:group:2$/m);
+    assert.match(zh, /^✓ future：新的检查$/m);
+    assert.match(zh, /^2 项需要处理。$/m);
+    setLang("en");
+    try {
+      const english = renderDoctor({ url: "u", checks });
+      assert.match(
+        english,
+        /^✗ admins: no admins yet: every admin command is refused\n {4}fix: npm run akasha -- admins claim \(then/m,
+      );
+      assert.match(
+        english,
+        /^✓ followed groups: followed groups: qq:group:1; seen but not followed: qq:group:2$/m,
+      );
+      assert.match(
+        english,
+        /^✗ webhook: \/webhook\/qq answered an unsigned request with 200 \(should be 401\)$/m,
+      );
+      assert.match(english, /^2 to fix\.$/m);
+      // A check made by the CLI is data in Chinese, whatever the language, like the Worker's.
+      assert.equal(webhookCheck(200).detail, "/webhook/qq 对未签名的请求回答了 200（应为 401）");
+      assert.match(webhookCheck(200).fix, /然后 npm run deploy/);
+    } finally {
+      setLang("zh-CN");
+    }
   });
 });
 

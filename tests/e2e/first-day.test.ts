@@ -182,6 +182,9 @@ describe("the first day", () => {
     expect(follow).toMatchObject({ ok: false });
     expect(follow?.fix).toContain("follow add");
     expect(follow?.detail).toContain("qq:group:ROOM");
+    // Each check's code and values let the CLI say it in the owner's language.
+    expect(checks.find((c) => c.id === "admins")).toMatchObject({ code: "admins.ok" });
+    expect(follow).toMatchObject({ code: "follow.none", params: { unfollowed: "qq:group:ROOM" } });
     expect(checks.find((c) => c.id === "migrations")?.ok).toBe(true);
     expect((await api("GET", "/doctor?model=maybe")).status).toBe(400);
   });

@@ -53,9 +53,12 @@ export function takeLang(argv, env = process.env) {
 export const has = (key) => key in CATALOGUES[current];
 
 /** `{name}` in a message is replaced by params.name; an unknown key is a bug and throws. */
-export function t(key, params) {
-  const message = CATALOGUES[current][key];
-  if (message === undefined) throw new Error(`no CLI message ${key} in ${current}`);
+export const t = (key, params) => inLang(current, key, params);
+
+/** A message in a given language, whatever was chosen: for data that is the same in every language. */
+export function inLang(language, key, params) {
+  const message = CATALOGUES[language][key];
+  if (message === undefined) throw new Error(`no CLI message ${key} in ${language}`);
   if (!params) return message;
   return message.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }

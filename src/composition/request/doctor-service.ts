@@ -3,7 +3,9 @@
  * (docs/http-api.md#doctor): secrets, applied migrations, admins, followed groups, the chat
  * model and the vector indexes. Each check names what is missing and the command that fixes
  * it; the CLI adds what only the owner's machine can see (the migrations folder, the webhook
- * from outside, Vectorize's metadata indexes through wrangler).
+ * from outside, Vectorize's metadata indexes through wrangler). Each check also carries a stable
+ * `code` with its values (`params`), so the CLI can say it in the owner's chosen language; the
+ * Chinese `detail` stays for every other reader.
  */
 import { isOneToOne } from "../../domain/chat/chat-address";
 import type { Settings } from "../../domain/config/settings";
@@ -18,8 +20,13 @@ export type DoctorCheck = {
   readonly detail: string;
   /** The command that fixes it, when not ok. */
   readonly fix?: string;
+  /** What was found as a stable code (`admins.none`, `model.failed`, …) and the values it names. */
+  readonly code: string;
+  readonly params?: Readonly<Record<string, string | number>>;
   readonly data?: unknown;
 };
+
+const list = (items: readonly string[]) => items.join("、");
 
 const MODEL_PROBE_MS = 20_000;
 
@@ -37,6 +44,8 @@ function secretsCheck(env: Env, who: AdminRequest): DoctorCheck {
       missing.length === 0
         ? `必需的密钥已设置（QQ_BOT_APPID、QQ_BOT_SECRET、ADMIN_TOKEN；模式 ${who.config.mode}）`
         : `缺少密钥：${missing.join("、")}`,
+    code: missing.length === 0 ? "secrets.ok" : "secrets.missing",
+    params: { mode: who.config.mode, missing: missing.join(", ") },
     ...(missing.length
       ? { fix: missing.map((m) => `npx wrangler secret put ${m} --env production`).join("; ") }
       : {}),
@@ -52,6 +61,8 @@ async function migrationsCheck(env: Env): Promise<DoctorCheck> {
       id: "migrations",
       ok: applied.length > 0,
       detail: `已应用 ${applied.length} 个迁移`,
+      code: "migrations.applied",
+      params: { n: applied.length },
       data: { applied },
     };
   } catch (e) {
@@ -59,6 +70,8 @@ async function migrationsCheck(env: Env): Promise<DoctorCheck> {
       id: "migrations",
       ok: false,
       detail: `读不到 d1_migrations（${String(e).slice(0, 120)}）`,
+      code: "migrations.unreadable",
+      params: { error: String(e).slice(0, 120) },
       fix: "npm run db:apply:remote",
       data: { applied: [] },
     };
@@ -68,7 +81,13 @@ async function migrationsCheck(env: Env): Promise<DoctorCheck> {
 function adminsCheck(settings: Settings): DoctorCheck {
   const { enabled, admins } = settings.identity;
   if (admins.length > 0 && enabled)
-    return { id: "admins", ok: true, detail: `管理员 ${admins.length} 位：${admins.join("、")}` };
+    return {
+      id: "admins",
+      ok: true,
+      detail: `管理员 ${admins.length} 位：${list(admins)}`,
+      code: "admins.ok",
+      params: { count: admins.length, admins: admins.join(", ") },
+    };
   return {
     id: "admins",
     ok: false,
@@ -76,6 +95,7 @@ function adminsCheck(settings: Settings): DoctorCheck {
       admins.length === 0
         ? "还没有管理员：所有管理命令都会被拒绝"
         : "声明了管理员，但身份系统未启用（identity.enabled = false）",
+    code: admins.length === 0 ? "admins.none" : "admins.identityOff",
     fix:
       admins.length === 0
         ? "npm run akasha -- admins claim（然后私聊机器人 /claim <口令>）"
@@ -102,7 +122,9 @@ async function followCheck(env: Env, settings: Settings): Promise<DoctorCheck> {
   return {
     id: "follow",
     ok,
-    detail: unfollowed.length ? `${listed}；见过但未关注：${unfollowed.slice(0, 10).join("、")}` : listed,
+    detail: unfollowed.length ? `${listed}；见过但未关注：${list(unfollowed.slice(0, 10))}` : listed,
+    code: groups.length === 0 ? "follow.none" : "follow.listed",
+    params: { groups: groups.join(", "), unfollowed: unfollowed.slice(0, 10).join(", ") },
     ...(ok ? {} : { fix: "在群里 @机器人 发送 /follow，或 npm run akasha -- follow add <群的聊天标识>" }),
     data: { groups, unfollowed },
   };
@@ -115,6 +137,7 @@ async function modelCheck(env: Env, who: AdminRequest): Promise<DoctorCheck> {
       id: "model",
       ok: false,
       detail: "没有配置对话模型：只有离线模型在回答",
+      code: "model.offline",
       fix: "在 wrangler.toml 的 [env.production.vars] 设置 AI_CHAT_MODEL（Workers AI）或 LLM_BASE_URL + LLM_MODEL，然后 npm run deploy",
     };
   const model = createChatModel(env, who.config);
@@ -125,13 +148,21 @@ async function modelCheck(env: Env, who: AdminRequest): Promise<DoctorCheck> {
   ]);
   const name = `${model.provider} ${model.model}`;
   if (answer === "timeout")
-    return { id: "model", ok: false, detail: `${name} ${MODEL_PROBE_MS / 1000} 秒内没有回答` };
+    return {
+      id: "model",
+      ok: false,
+      detail: `${name} ${MODEL_PROBE_MS / 1000} 秒内没有回答`,
+      code: "model.timeout",
+      params: { name, seconds: MODEL_PROBE_MS / 1000 },
+    };
   return answer.ok
-    ? { id: "model", ok: true, detail: `${name} 可用` }
+    ? { id: "model", ok: true, detail: `${name} 可用`, code: "model.ok", params: { name } }
     : {
         id: "model",
         ok: false,
         detail: `${name} 调用失败（${answer.error.kind}）`,
+        code: "model.failed",
+        params: { name, kind: answer.error.kind },
         fix: "检查模型名和 LLM_API_KEY：npx wrangler secret put LLM_API_KEY --env production",
       };
 }
@@ -140,14 +171,23 @@ async function vectorsCheck(env: Env, settings: Settings): Promise<DoctorCheck> 
   const models = settings.knowledge.embeddings.models;
   const write = settings.knowledge.embeddings.write;
   const lines: string[] = [];
-  const indexes: { model: string; binding: string; ok: boolean }[] = [];
+  /** Each index as data (`problem`: unbound, dims, unavailable), which the CLI words itself. */
+  const indexes: {
+    model: string;
+    binding: string;
+    ok: boolean;
+    problem?: "unbound" | "dims" | "unavailable";
+    dims?: number | null;
+    modelDims?: number;
+    error?: string;
+  }[] = [];
   for (const key of write) {
     const model = models[key];
     const binding = model?.vectorBinding;
     if (!model || !binding) continue;
     const index = (env as unknown as Record<string, VectorizeIndex | undefined>)[binding];
     if (!index) {
-      indexes.push({ model: key, binding, ok: false });
+      indexes.push({ model: key, binding, ok: false, problem: "unbound" });
       lines.push(`${key}：没有绑定 ${binding}`);
       continue;
     }
@@ -158,10 +198,17 @@ async function vectorsCheck(env: Env, settings: Settings): Promise<DoctorCheck> 
           ? info.dimensions
           : (info as { config?: { dimensions?: number } }).config?.dimensions;
       const fits = dims === undefined || dims === model.dims;
-      indexes.push({ model: key, binding, ok: fits });
+      indexes.push({
+        model: key,
+        binding,
+        ok: fits,
+        dims: typeof dims === "number" ? dims : null,
+        modelDims: model.dims,
+        ...(fits ? {} : { problem: "dims" as const }),
+      });
       lines.push(`${key}：${binding} ${dims ?? "?"} 维${fits ? "" : `，但模型是 ${model.dims} 维`}`);
     } catch (e) {
-      indexes.push({ model: key, binding, ok: false });
+      indexes.push({ model: key, binding, ok: false, problem: "unavailable", error: String(e).slice(0, 80) });
       lines.push(`${key}：${binding} 不可用（${String(e).slice(0, 80)}）`);
     }
   }
@@ -170,6 +217,7 @@ async function vectorsCheck(env: Env, settings: Settings): Promise<DoctorCheck> 
     id: "vectors",
     ok,
     detail: lines.length ? lines.join("；") : "没有写入 Vectorize 的向量模型（向量在 D1 中检索）",
+    code: lines.length ? "vectors.indexes" : "vectors.none",
     ...(ok
       ? {}
       : { fix: "按 README「部署」第 2 步创建索引并绑定到 wrangler.toml 的 [[env.production.vectorize]]" }),
