@@ -5,9 +5,10 @@
 // CF_ACCESS_CLIENT_ID and CF_ACCESS_CLIENT_SECRET (a service token) get it past the edge.
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { z } from "zod";
 import { CliError } from "../lib/args.mjs";
 import { readDevVars, root } from "../lib/dev-vars.mjs";
-import { has, t } from "./i18n/lang.mjs";
+import { has, lang, t } from "./i18n/lang.mjs";
 
 export const LOCAL_URL = "http://localhost:8787";
 
@@ -59,13 +60,24 @@ export function target(options, env = process.env) {
  * kind and field (or kind alone), each saying it in full. The Worker's own words (`reason`,
  * `what`) follow a label as they came: they are data, never matched as text.
  */
+/**
+ * A validation issue the Worker gave as data (src/domain/kernel/validation-issue.ts: the
+ * schema's code and bounds, never the refused value) in the CLI's language, through zod's own
+ * locales; undefined when there is none, so the Worker's words stand.
+ */
+function issueReason(issue) {
+  if (!issue || typeof issue !== "object" || typeof issue.code !== "string") return undefined;
+  const said = (lang() === "en" ? z.locales.en() : z.locales.zhCN()).localeError(issue);
+  return typeof said === "string" ? said : said?.message;
+}
+
 export function problemMessage(status, json, known = {}) {
   if (json && typeof json === "object" && typeof json.error === "string") {
     const say = known[`${json.error}:${json.field ?? ""}`] ?? known[json.error];
     if (say) return t("api.problemKnown", { status, message: say(json) });
     const label = has(`api.problem.${json.error}`) ? t(`api.problem.${json.error}`) : json.error;
     const where = json.field ? `${json.field} ` : "";
-    const reason = json.reason ?? json.what ?? json.message ?? "";
+    const reason = issueReason(json.issue) ?? json.reason ?? json.what ?? json.message ?? "";
     return (
       where || reason
         ? t("api.problem", { status, label, detail: `${where}${reason}` })

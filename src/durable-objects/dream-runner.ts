@@ -135,26 +135,7 @@ export class DreamRunner {
           this.#meta.set("dream_state", { failures: state.failures + 1, lastFailureAt: Date.now() });
         }
       });
-      // A failed model run counts toward the owner's "model errors" notice like a failed turn
-      // (facts only: provider and kind, never the reason's words).
-      if (!outcome.ok && useModel)
-        await services.notices.raise({
-          kind: "model-errors",
-          provider: services.model.provider,
-          errorKind: outcome.error.kind === "model" ? outcome.error.reason : "bad-response",
-        });
-      if (outcome.ok) {
-        services.logger.info("dreaming done", {
-          chat: chat.key,
-          run: run.runId,
-          extractor: outcome.value.extractor,
-          candidates: outcome.value.candidates,
-          inserted: outcome.value.inserted,
-          superseded: outcome.value.superseded,
-          archived: outcome.value.archived,
-          alreadyApplied: outcome.value.alreadyApplied,
-        });
-      }
+      await reportDream(outcome, { chat: chat.key, run: run.runId, useModel }, services);
     } catch (e) {
       services.logger.error("dreaming failed; will retry", {
         chat: chat.key,
@@ -164,4 +145,36 @@ export class DreamRunner {
       this.#meta.set("dream_state", { failures: state.failures + 1, lastFailureAt: Date.now() });
     }
   }
+}
+
+/**
+ * What a finished run tells: the log line of a run done, and — for a failed model run — a count
+ * toward the owner's "model errors" notice like a failed turn (facts only: provider and kind,
+ * never the reason's words).
+ */
+async function reportDream(
+  outcome: Awaited<ReturnType<typeof dream>>,
+  at: { chat: string; run: string; useModel: boolean },
+  services: ChatObjectServices,
+): Promise<void> {
+  if (!outcome.ok) {
+    if (at.useModel)
+      await services.notices.raise({
+        kind: "model-errors",
+        provider: services.model.provider,
+        errorKind: outcome.error.kind === "model" ? outcome.error.reason : "bad-response",
+      });
+    return;
+  }
+  const v = outcome.value;
+  services.logger.info("dreaming done", {
+    chat: at.chat,
+    run: at.run,
+    extractor: v.extractor,
+    candidates: v.candidates,
+    inserted: v.inserted,
+    superseded: v.superseded,
+    archived: v.archived,
+    alreadyApplied: v.alreadyApplied,
+  });
 }

@@ -9,6 +9,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { opsLog } from "../composition/common/edge-stores";
 import { ConfigError } from "../composition/common/runtime-config";
 import type { DomainError } from "../domain/kernel/result";
+import type { ValidationIssue } from "../domain/kernel/validation-issue";
 import type { AppEnv } from "./app-env";
 
 /** Errors only the HTTP edge has: authentication, body size, deployment faults. */
@@ -39,10 +40,10 @@ const STATUS = {
 export const problem = (c: Context, e: Problem, headers?: Record<string, string>) =>
   c.json({ error: e.kind, ...detail(e) }, STATUS[e.kind], headers);
 
-function detail(e: Problem): Record<string, string | number> {
+function detail(e: Problem): Record<string, string | number | ValidationIssue> {
   switch (e.kind) {
     case "invalid":
-      return { field: e.field, reason: e.reason };
+      return { field: e.field, reason: e.reason, ...(e.issue ? { issue: e.issue } : {}) };
     case "not-found":
       return { what: e.what };
     case "rate-limited":

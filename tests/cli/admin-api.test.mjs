@@ -37,4 +37,29 @@ describe("problemMessage", () => {
       setLang("zh-CN");
     }
   });
+
+  it("a schema issue the Worker gives as data is worded in the chosen language, not the Worker's", () => {
+    const answer = {
+      error: "invalid",
+      field: "notices.modelErrors",
+      reason: "Too small: expected number to be >=1",
+      issue: { origin: "number", code: "too_small", minimum: 1, inclusive: true },
+    };
+    setLang("zh-CN");
+    assert.equal(
+      problemMessage(400, answer),
+      "HTTP 400 输入无效：notices.modelErrors 数值过小：期望 number >=1",
+    );
+    setLang("en");
+    try {
+      assert.equal(
+        problemMessage(400, answer),
+        "HTTP 400 invalid: notices.modelErrors Too small: expected number to be >=1",
+      );
+    } finally {
+      setLang("zh-CN");
+    }
+    // An issue with no code is not one: the Worker's words stand.
+    assert.match(problemMessage(400, { ...answer, issue: { minimum: 1 } }), /Too small/);
+  });
 });

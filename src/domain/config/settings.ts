@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { isOneToOne } from "../chat/chat-address";
 import { err, ok, type Result } from "../kernel/result";
+import { issueData, type ValidationIssue } from "../kernel/validation-issue";
 import { BackfillSettingsSchema, DEFAULT_BACKFILL_SETTINGS } from "./backfill-settings";
 import { CalendarSettingsSchema, DEFAULT_CALENDAR_SETTINGS } from "./calendar-settings";
 import { DashboardSettingsSchema, DEFAULT_DASHBOARD_SETTINGS } from "./dashboard-settings";
@@ -407,7 +408,7 @@ export const DEFAULT_SETTINGS: Settings = {
   privacy: DEFAULT_PRIVACY_SETTINGS,
 };
 
-export type SettingsError = { kind: "invalid"; field: string; reason: string };
+export type SettingsError = { kind: "invalid"; field: string; reason: string; issue?: ValidationIssue };
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -476,7 +477,8 @@ export function resolveSettings(...layers: unknown[]): Result<Settings, Settings
     if (field) return err({ kind: "invalid", field, reason: "is not a setting" });
   }
   const merged = layers.reduce<unknown>((acc, layer) => mergeSettings(acc, layer), DEFAULT_SETTINGS);
-  const parsed = SettingsSchema.safeParse(merged);
+  // reportInput: the issue keeps the refused value, so issueData can say its type (never the value).
+  const parsed = SettingsSchema.safeParse(merged, { reportInput: true });
   if (parsed.success) return ok(parsed.data);
   const issue = parsed.error.issues[0];
   const field = issue ? issue.path.join(".") || "(root)" : "(root)";
@@ -485,7 +487,8 @@ export function resolveSettings(...layers: unknown[]): Result<Settings, Settings
       ? `unknown setting ${issue.keys.map((k) => `'${k}'`).join(", ")}`
       : issue.message
     : "is invalid";
-  return err({ kind: "invalid", field, reason });
+  const data = issue ? issueData(issue) : undefined;
+  return err({ kind: "invalid", field, reason, ...(data ? { issue: data } : {}) });
 }
 
 /** Whether messages of this chat are stored in the message log. Private chats always are. */

@@ -1,4 +1,6 @@
 /** Expected failures are values; bugs are exceptions. Results cross Durable Object RPC intact. */
+import type { ValidationIssue } from "./validation-issue";
+
 export type Ok<T> = { ok: true; value: T };
 export type Err<E> = { ok: false; error: E };
 export type Result<T, E = DomainError> = Ok<T> | Err<E>;
@@ -9,7 +11,8 @@ export const err = <E>(error: E): Err<E> => ({ ok: false, error });
 export type DomainError =
   | { kind: "forbidden"; reason: string }
   | { kind: "not-found"; what: string }
-  | { kind: "invalid"; field: string; reason: string }
+  /** `issue`: the schema's failure as data, for readers that word it in their language. */
+  | { kind: "invalid"; field: string; reason: string; issue?: ValidationIssue }
   | { kind: "rate-limited"; retryAfterSeconds: number }
   /** What was read changed before the write: nothing written; read again and retry. */
   | { kind: "conflict"; reason: string }

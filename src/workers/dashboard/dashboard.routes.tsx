@@ -7,6 +7,7 @@
 import { type Context, Hono } from "hono";
 import { parseBoundedJson } from "../../domain/kernel/bounded-json";
 import type { DomainError } from "../../domain/kernel/result";
+import { explainIssue, type ValidationIssue } from "../../domain/kernel/validation-issue";
 import type { MemoryItem } from "../../domain/memory/memory";
 import { scopeKey } from "../../domain/memory/scope";
 import { MemoryAddBody, MemoryEditBody, MemoryListQuery, MemoryMoveBody } from "../admin-input/memory-input";
@@ -141,6 +142,11 @@ async function settingsPage(c: Context<AppEnv>, state: SettingsPageState = {}) {
   );
 }
 
+/** A refused settings write as the page says it: the schema's issue in the page's language (zod's locale), else the write path's own words. */
+function refusal(c: Context<AppEnv>, e: { field: string; reason: string; issue?: ValidationIssue }) {
+  return { field: e.field, reason: e.issue ? explainIssue(e.issue, c.get("i18n").lang) : e.reason };
+}
+
 /** The grouped form: each field checked here, the whole validated by the one write path. */
 async function saveSettingsForm(c: Context<AppEnv>, form: Record<string, unknown>, revision?: string) {
   const t = c.get("i18n").t;
@@ -153,11 +159,11 @@ async function saveSettingsForm(c: Context<AppEnv>, form: Record<string, unknown
   if (saved.ok) return settingsPage(c, { notice: t("common.saved") });
   if (saved.error.kind === "conflict")
     return settingsPage(c, { form: { values, errors: {} }, error: staleError(t), status: 409 });
-  const field = saved.error.field;
+  const { field, reason } = refusal(c, saved.error);
   // A field the form shows gets the error beside it; any other is the document's.
   if (formFields().includes(field))
-    return settingsPage(c, { form: { values, errors: { [field]: saved.error.reason } }, status: 400 });
-  return settingsPage(c, { form: { values, errors: {} }, error: saved.error, status: 400 });
+    return settingsPage(c, { form: { values, errors: { [field]: reason } }, status: 400 });
+  return settingsPage(c, { form: { values, errors: {} }, error: { field, reason }, status: 400 });
 }
 
 /** The overview page: counts, usage, spend, status, and the open notices to the owner. */
@@ -370,7 +376,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
     const saved = await c.get("services").settings.replace(parsed.value, revision);
     if (saved.ok) return settingsPage(c, { notice: t("common.saved") });
     if (saved.error.kind === "conflict") return settingsPage(c, { typed, error: staleError(t), status: 409 });
-    return settingsPage(c, { typed, error: saved.error, status: 400 });
+    return settingsPage(c, { typed, error: refusal(c, saved.error), status: 400 });
   })
   .get("/audit", async (c) => {
     const q = c.req.query();

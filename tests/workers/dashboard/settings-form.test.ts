@@ -86,6 +86,20 @@ describe("the settings form", () => {
     expect(await stored()).toBeNull();
   });
 
+  it("the advanced JSON view words a schema refusal in the page's language and saves nothing", async ({
+    expect,
+  }) => {
+    const form = await shownForm();
+    const advanced = { stored: '{"retention":{"groupDays":0}}', revision: form.revision ?? "" };
+    const zh = await (await page("/admin/settings", { form: advanced })).text();
+    expect(zh).toContain("retention.groupDays");
+    expect(zh).toContain("数值过小：期望 number &gt;=1");
+    const en = await page("/admin/settings", { form: advanced, cookie: "akasha_lang=en" });
+    expect(en.status).toBe(400);
+    expect(await en.text()).toContain("Too small: expected number to be &gt;=1");
+    expect(await stored()).toBeNull();
+  });
+
   it("saves only what changed, through the audited write path", async ({ expect }) => {
     const form = await shownForm();
     const res = await page("/admin/settings", { form: { ...form, "retention.groupDays": "30" } });

@@ -3,6 +3,7 @@ import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, it } from "vitest";
 import { loadSettings } from "../../../src/composition/settings/settings-loader";
 import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
+import { explainIssue, type ValidationIssue } from "../../../src/domain/kernel/validation-issue";
 import { MAX_SETTINGS_BYTES } from "../../../src/workers/routes/admin.routes";
 import { storedSettings } from "../../support/stored-settings";
 
@@ -106,6 +107,25 @@ describe("settings API", () => {
       expect((await loadSettings(env)).retention.groupDays).toBe(45);
     },
   );
+
+  it("gives the schema's failure as data without the refused value, for each reader's language", async ({
+    expect,
+  }) => {
+    const res = await api("PUT", JSON.stringify({ retention: { groupDays: 0 }, turn: { persona: 7 } }));
+    expect(res.status).toBe(400);
+    const answer = (await res.json()) as { field: string; issue: Record<string, unknown> };
+    expect(answer.issue).toEqual({ origin: "number", code: "too_small", minimum: 1, inclusive: true });
+    expect(explainIssue(answer.issue as ValidationIssue, "zh-CN")).toBe("数值过小：期望 number >=1");
+    const typed = await api("PUT", JSON.stringify({ turn: { persona: 123456789 } }));
+    const wrong = (await typed.json()) as { issue: Record<string, unknown> };
+    // The wrong type is said ("received number") without the value that was sent.
+    expect(wrong.issue).toEqual({ expected: "string", code: "invalid_type", input: 0 });
+    expect(JSON.stringify(wrong)).not.toContain("123456789");
+    expect(explainIssue(wrong.issue as ValidationIssue, "en")).toBe(
+      "Invalid input: expected string, received number",
+    );
+    expect(await storedRow()).toBeNull();
+  });
 
   it.for([
     ["malformed JSON", "{ not json", 400, "malformed JSON"],
