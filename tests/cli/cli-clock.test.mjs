@@ -2,10 +2,9 @@
 // like the dashboard and the exports; `--json` stays the API's data, untouched, and asks for
 // nothing more. Checked at the day boundary in Shanghai and in Los Angeles.
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
-import { after, before, describe, it } from "node:test";
-import { main } from "../../scripts/akasha.mjs";
+import { describe, it } from "node:test";
 import { time } from "../../scripts/cli/format.mjs";
+import { runCli, standInServer } from "../support/cli-harness.mjs";
 
 /** 2026-12-02T16:30Z: 12-03 00:30 in Shanghai, 12-02 08:30 in Los Angeles. */
 const MESSAGE = Date.parse("2026-12-02T16:30:00Z");
@@ -13,8 +12,7 @@ const MESSAGE = Date.parse("2026-12-02T16:30:00Z");
 const seen = [];
 let zone = "Asia/Shanghai";
 let settingsStatus = 200;
-const server = createServer((req, res) => {
-  const url = new URL(req.url, "http://x");
+const stand = standInServer((req, url) => {
   seen.push(`${req.method} ${url.pathname}`);
   const answers = {
     "/api/messages": [
@@ -52,32 +50,14 @@ const server = createServer((req, res) => {
       settingsStatus === 200 ? { effective: { calendar: { timeZone: zone } } } : { error: "forbidden" },
     ],
   };
-  const [status, json] = answers[url.pathname] ?? [404, { error: "not-found" }];
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify(json));
+  return answers[url.pathname] ?? [404, { error: "not-found" }];
 });
-let base;
-before(async () => {
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${server.address().port}`;
-});
-after(() => server.close());
 
+/** Runs the CLI against the stand-in; returns { code, out, requests } with the requests of this run. */
 async function cli(argv) {
-  const saved = { log: console.log, token: process.env.AKASHA_ADMIN_TOKEN };
-  let out = "";
-  console.log = (...a) => (out += `${a.join(" ")}\n`);
-  process.env.AKASHA_ADMIN_TOKEN = "tok";
   seen.length = 0;
-  try {
-    const code = await main([...argv, "--url", base]);
-    return { code, out, requests: [...seen] };
-  } finally {
-    console.log = saved.log;
-    if (saved.token === undefined) delete process.env.AKASHA_ADMIN_TOKEN;
-    else process.env.AKASHA_ADMIN_TOKEN = saved.token;
-    process.exitCode = undefined;
-  }
+  const { code, out } = await runCli([...argv, "--url", stand.base], { AKASHA_ADMIN_TOKEN: "tok" });
+  return { code, out, requests: [...seen] };
 }
 
 describe("time", () => {

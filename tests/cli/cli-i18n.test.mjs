@@ -4,12 +4,12 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:http";
 import path from "node:path";
-import { after, before, describe, it } from "node:test";
-import { COMMANDS, main } from "../../scripts/akasha.mjs";
+import { describe, it } from "node:test";
+import { COMMANDS } from "../../scripts/akasha.mjs";
 import { en } from "../../scripts/cli/i18n/messages-en.mjs";
 import { zhCN } from "../../scripts/cli/i18n/messages-zh.mjs";
+import { runCli, standInServer } from "../support/cli-harness.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const placeholders = (m) => [...m.matchAll(/\{(\w+)\}/g)].map((x) => x[1]).sort();
@@ -34,33 +34,8 @@ function cliSources() {
   return [path.join(root, "scripts/akasha.mjs"), path.join(root, "scripts/lib/args.mjs"), ...files];
 }
 
-async function cli(argv, env = {}) {
-  const saved = {
-    log: console.log,
-    error: console.error,
-    write: process.stderr.write,
-    env: { ...process.env },
-  };
-  let out = "";
-  let err = "";
-  console.log = (...a) => (out += `${a.join(" ")}\n`);
-  console.error = (...a) => (err += `${a.join(" ")}\n`);
-  process.stderr.write = (chunk) => {
-    err += String(chunk);
-    return true;
-  };
-  delete process.env.AKASHA_LANG;
-  Object.assign(process.env, env);
-  try {
-    return { code: await main(argv), out, err };
-  } finally {
-    console.log = saved.log;
-    console.error = saved.error;
-    process.stderr.write = saved.write;
-    process.env = saved.env;
-    process.exitCode = undefined;
-  }
-}
+/** The CLI with no AKASHA_LANG but what the test sets, so that the default language is checked. */
+const cli = (argv, env = {}) => runCli(argv, { AKASHA_LANG: undefined, ...env });
 
 describe("the CLI catalogue", () => {
   it("has every key in both languages, with the same placeholders and no empty message", () => {
@@ -94,38 +69,41 @@ describe("the CLI catalogue", () => {
 
 describe("the CLI's language", () => {
   const seen = [];
-  const server = createServer((req, res) => {
+  const stand = standInServer((req) => {
     seen.push(req.url);
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ groups: ["qq:group:G1"] }));
+    return [200, { groups: ["qq:group:G1"] }];
   });
-  let url;
-  before(async () => {
-    await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-    url = `http://127.0.0.1:${server.address().port}`;
-  });
-  after(() => server.close());
 
   it("speaks Chinese by default and English with --lang en or AKASHA_LANG=en", async () => {
-    const zh = await cli(["follow", "list", "--url", url, "--token", "t"]);
+    const zh = await cli(["follow", "list", "--url", stand.base, "--token", "t"]);
     assert.equal(
       zh.out.trim(),
       `${zhCN["follow.list"].replace("{count}", "1").replace("{lines}", "  qq:group:G1")}`,
     );
-    const flag = await cli(["follow", "list", "--url", url, "--token", "t", "--lang", "en"]);
+    const flag = await cli(["follow", "list", "--url", stand.base, "--token", "t", "--lang", "en"]);
     assert.equal(flag.out.trim(), "Followed groups (1):\n  qq:group:G1");
-    const envEn = await cli(["follow", "list", "--url", url, "--token", "t"], { AKASHA_LANG: "en" });
+    const envEn = await cli(["follow", "list", "--url", stand.base, "--token", "t"], { AKASHA_LANG: "en" });
     assert.equal(envEn.out, flag.out);
     // The flag wins over the environment, in either direction.
-    const back = await cli(["follow", "list", "--url", url, "--token", "t", "--lang=zh-CN"], {
+    const back = await cli(["follow", "list", "--url", stand.base, "--token", "t", "--lang=zh-CN"], {
       AKASHA_LANG: "en",
     });
     assert.equal(back.out, zh.out);
   });
 
   it("--json is the same in both languages", async () => {
-    const zh = await cli(["follow", "list", "--url", url, "--token", "t", "--json"]);
-    const enJson = await cli(["follow", "list", "--url", url, "--token", "t", "--json", "--lang", "en"]);
+    const zh = await cli(["follow", "list", "--url", stand.base, "--token", "t", "--json"]);
+    const enJson = await cli([
+      "follow",
+      "list",
+      "--url",
+      stand.base,
+      "--token",
+      "t",
+      "--json",
+      "--lang",
+      "en",
+    ]);
     assert.equal(zh.out, enJson.out);
     assert.deepEqual(JSON.parse(zh.out), { groups: ["qq:group:G1"] });
   });

@@ -1,72 +1,25 @@
 // The owner's CLI without a Worker: argument parsing (commander), refusals and their exit
 // codes, the requests each command sends to a stand-in admin API, and the text formatting.
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
-import { after, before, describe, it } from "node:test";
-import { main } from "../../scripts/akasha.mjs";
+import { describe, it } from "node:test";
 import { target } from "../../scripts/cli/admin-api.mjs";
 import { backupName, bookmarkOf, restoreCommand } from "../../scripts/cli/backup.mjs";
 import { againstCap, clip, table, width } from "../../scripts/cli/format.mjs";
 import { allMessages } from "../../scripts/cli/messages.mjs";
 import { renderSpend } from "../../scripts/cli/usage.mjs";
+import { routedApi, runCli } from "../support/cli-harness.mjs";
 
-/** Runs the CLI with argv, capturing what it prints; returns { code, out, err }. */
-async function cli(argv, env = {}) {
-  const saved = {
-    log: console.log,
-    error: console.error,
-    write: process.stderr.write,
-    env: { ...process.env },
-  };
-  let out = "";
-  let err = "";
-  console.log = (...a) => (out += `${a.join(" ")}\n`);
-  console.error = (...a) => (err += `${a.join(" ")}\n`);
-  process.stderr.write = (chunk) => {
-    err += String(chunk);
-    return true;
-  };
-  Object.assign(process.env, env);
-  process.exitCode = undefined;
-  try {
-    const code = await main(argv);
-    return { code, out, err };
-  } finally {
-    console.log = saved.log;
-    console.error = saved.error;
-    process.stderr.write = saved.write;
-    process.env = saved.env;
-    process.exitCode = undefined;
-  }
-}
-
-/** A stand-in admin API: records requests, answers from `routes` (path → [status, json] or body → that). */
-const seen = [];
-let routes = {};
-const server = createServer(async (req, res) => {
-  let body = "";
-  for await (const c of req) body += c;
-  const url = new URL(req.url, "http://x");
-  seen.push({
-    method: req.method,
-    path: url.pathname,
-    query: Object.fromEntries(url.searchParams),
-    auth: req.headers.authorization,
-    body: body ? JSON.parse(body) : undefined,
-  });
-  const route = routes[`${req.method} ${url.pathname}`] ?? [404, { error: "not-found", what: url.pathname }];
-  // A route may be a function of the request body, for a stand-in that keeps state.
-  const [status, json] = typeof route === "function" ? route(body ? JSON.parse(body) : undefined) : route;
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify(json));
-});
-let base;
-before(async () => {
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${server.address().port}`;
-});
-after(() => server.close());
-const api = (argv, env = {}) => cli([...argv, "--url", base], { AKASHA_ADMIN_TOKEN: "tok", ...env });
+/** A stand-in admin API: records requests, answers from `stand.routes`. */
+const stand = routedApi((req, url, body) => ({
+  method: req.method,
+  path: url.pathname,
+  query: Object.fromEntries(url.searchParams),
+  auth: req.headers.authorization,
+  body,
+}));
+const { seen } = stand;
+const cli = runCli;
+const api = (argv, env = {}) => cli([...argv, "--url", stand.base], { AKASHA_ADMIN_TOKEN: "tok", ...env });
 
 describe("parsing and refusals", () => {
   it("no command: usage on stderr, exit 2", async () => {
@@ -130,7 +83,7 @@ describe("parsing and refusals", () => {
 
   it("sessions: each operation is one request; forget repeats the session only with --yes; bad values refused", async () => {
     seen.length = 0;
-    routes = {
+    stand.routes = {
       "POST /api/sessions/s_1/forget": [400, { error: "invalid", field: "yes", reason: "confirm to forget" }],
       "POST /api/sessions/s_1/store": [200, { message: "ok" }],
     };
@@ -155,7 +108,7 @@ describe("parsing and refusals", () => {
 
   it("sessions: forget-person without --yes only counts; backfill lists progress and restarts one group", async () => {
     seen.length = 0;
-    routes = {
+    stand.routes = {
       "GET /api/sessions/people/alice/forget": [200, { message: "将删除 alice 的个人记忆 3 条" }],
       "POST /api/sessions/people/alice/forget": [200, { message: "已删除" }],
       "GET /api/backfill": [
@@ -225,7 +178,7 @@ describe("parsing and refusals", () => {
     seen.length = 0;
     assert.equal((await api(["memory", "forget", "m_1"])).code, 2);
     assert.equal(seen.length, 0);
-    routes = { "POST /api/memory/m_1/forget": [200, { forgotten: "m_1" }] };
+    stand.routes = { "POST /api/memory/m_1/forget": [200, { forgotten: "m_1" }] };
     const r = await api(["memory", "forget", "m_1", "--yes"]);
     assert.equal(r.code, 0);
     assert.deepEqual(seen.at(-1).body, { confirm: "m_1" });
@@ -240,7 +193,7 @@ describe("parsing and refusals", () => {
 
 describe("requests and answers", () => {
   it("chats --json prints the API's JSON, with the token from the environment", async () => {
-    routes = {
+    stand.routes = {
       "GET /api/chats": [
         200,
         { chats: [{ chatKey: "qq:group:G", targetType: "group", followed: true, lastSeen: 0 }] },
@@ -248,12 +201,12 @@ describe("requests and answers", () => {
     };
     const r = await api(["chats", "--json"]);
     assert.equal(r.code, 0);
-    assert.deepEqual(JSON.parse(r.out), routes["GET /api/chats"][1]);
+    assert.deepEqual(JSON.parse(r.out), stand.routes["GET /api/chats"][1]);
     assert.equal(seen.at(-1).auth, "Bearer tok");
   });
 
   it("an HTTP error exits 1 with the problem() message", async () => {
-    routes = {
+    stand.routes = {
       "GET /api/audit": [
         400,
         { error: "invalid", field: "since", reason: "must be epoch milliseconds or an ISO 8601 date" },
@@ -270,7 +223,7 @@ describe("requests and answers", () => {
   it("a throttled token exits 1 with the Worker's Chinese-first reason and the wait", async () => {
     const reason =
       "管理口令错误次数过多，请 321 秒后再试。Too many wrong admin tokens from this address; try again in 321 s.";
-    routes = { "GET /api/chats": [429, { error: "throttled", retryAfterSeconds: 321, reason }] };
+    stand.routes = { "GET /api/chats": [429, { error: "throttled", retryAfterSeconds: 321, reason }] };
     const r = await api(["chats"]);
     assert.equal(r.code, 1);
     assert.match(r.err, /^akasha chats: 管理口令错误次数过多，请 321 秒后再试。/m);
@@ -278,13 +231,13 @@ describe("requests and answers", () => {
   });
 
   it("memory list passes its filters as the query", async () => {
-    routes = { "GET /api/memory": [200, { items: [], total: 0 }] };
+    stand.routes = { "GET /api/memory": [200, { items: [], total: 0 }] };
     await api(["memory", "list", "--kind", "fact", "--status", "active", "--limit", "5"]);
     assert.deepEqual(seen.at(-1).query, { kind: "fact", status: "active", limit: "5", offset: "0" });
   });
 
   it("memory edit sends only the fields given; --no-portable is false", async () => {
-    routes = {
+    stand.routes = {
       "PATCH /api/memory/m_2": [
         200,
         {
@@ -313,7 +266,7 @@ describe("requests and answers", () => {
   });
 
   it("the existing kb and embeddings flags keep working", async () => {
-    routes = {
+    stand.routes = {
       "POST /api/kb/collections": [200, { created: true }],
       "POST /api/kb/search": [200, { items: [] }],
       "GET /api/embeddings/status": [200, { models: [{ missing: 3 }] }],
@@ -346,7 +299,7 @@ describe("requests and answers", () => {
       },
     });
     let passes = 0;
-    routes = {
+    stand.routes = {
       "GET /api/settings": () => [200, { stored, effective: effective() }],
       "PUT /api/settings": (body) => {
         stored = body;
@@ -385,7 +338,7 @@ describe("requests and answers", () => {
     assert.equal(unknown.code, 2);
     assert.match(unknown.err, /设置里没有向量模型 'bge-m4'（已有：local, bge-small-zh）/);
 
-    routes["POST /api/embeddings/retire"] = (body) => [200, { model: body.model, deleted: 9 }];
+    stand.routes["POST /api/embeddings/retire"] = (body) => [200, { model: body.model, deleted: 9 }];
     const retired = await api(["embeddings", "retire", "local-hash@1-512"]);
     assert.equal(retired.code, 0);
     assert.deepEqual(seen.at(-1).body, { model: "local-hash@1-512" });
@@ -393,7 +346,7 @@ describe("requests and answers", () => {
   });
 
   it("usage shows today's spend against the caps", async () => {
-    routes = {
+    stand.routes = {
       "GET /api/usage": [
         200,
         {

@@ -2,70 +2,34 @@
 // status line, against a stand-in admin API. What an owner reads (the text, not only --json)
 // is checked, and bad input is refused before any request.
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
-import { after, before, beforeEach, describe, it } from "node:test";
-import { main } from "../../scripts/akasha.mjs";
+import { beforeEach, describe, it } from "node:test";
 import { metadataCheck, migrationsCheck, renderDoctor, webhookCheck } from "../../scripts/cli/doctor.mjs";
 import { setLang } from "../../scripts/cli/i18n/lang.mjs";
 import { renderStatus } from "../../scripts/cli/status.mjs";
+import { routedApi, runCli } from "../support/cli-harness.mjs";
 
-async function cli(argv) {
-  const saved = { log: console.log, error: console.error, write: process.stderr.write };
-  let out = "";
-  let err = "";
-  console.log = (...a) => (out += `${a.join(" ")}\n`);
-  console.error = (...a) => (err += `${a.join(" ")}\n`);
-  process.stderr.write = (chunk) => {
-    err += String(chunk);
-    return true;
-  };
-  process.exitCode = undefined;
-  try {
-    return { code: await main([...argv, "--url", base, "--token", "tok"]), out, err };
-  } finally {
-    Object.assign(console, { log: saved.log, error: saved.error });
-    process.stderr.write = saved.write;
-    process.exitCode = undefined;
-  }
-}
-
-const seen = [];
-let routes = {};
-const server = createServer(async (req, res) => {
-  let body = "";
-  for await (const c of req) body += c;
-  const url = new URL(req.url, "http://x");
-  seen.push({
-    method: req.method,
-    path: url.pathname,
-    query: url.search,
-    body: body ? JSON.parse(body) : undefined,
-  });
-  const route = routes[`${req.method} ${url.pathname}`] ?? [404, { error: "not-found" }];
-  const [status, json] = typeof route === "function" ? route(body ? JSON.parse(body) : undefined) : route;
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify(json));
-});
-let base;
-before(async () => {
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${server.address().port}`;
-});
-after(() => server.close());
+const stand = routedApi((req, url, body) => ({
+  method: req.method,
+  path: url.pathname,
+  query: url.search,
+  body,
+}));
+const { seen } = stand;
+const cli = (argv) => runCli([...argv, "--url", stand.base, "--token", "tok"]);
 beforeEach(() => {
   seen.length = 0;
 });
 
 describe("admins", () => {
   it("claim prints the code once, with the command to send and the warning about groups", async () => {
-    routes = {
+    stand.routes = {
       "POST /api/admins/claim": [200, { code: "akc_abcdefghijklmnopqrstuvwx", expiresAt: 1_800_000_000_000 }],
     };
     const r = await cli(["admins", "claim"]);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /私聊机器人，发送：\/claim akc_abcdefghijklmnopqrstuvwx/);
     assert.match(r.out, /不要发到群里/);
-    routes = {
+    stand.routes = {
       "POST /api/admins/claim": [409, { error: "conflict", reason: "an admin is already declared" }],
     };
     const refused = await cli(["admins", "claim"]);
@@ -75,7 +39,7 @@ describe("admins", () => {
   });
 
   it("list, add and remove say what the Worker did", async () => {
-    routes = {
+    stand.routes = {
       "GET /api/admins": [200, { admins: [], identityEnabled: false, fromConfig: [] }],
       "POST /api/admins": (b) => [
         200,
@@ -104,7 +68,7 @@ describe("admins", () => {
 
 describe("follow", () => {
   it("list, add and remove in plain Chinese; an HTTP refusal exits 1 with the field", async () => {
-    routes = {
+    stand.routes = {
       "GET /api/follow": [200, { groups: [] }],
       "POST /api/follow": [
         400,
@@ -125,7 +89,7 @@ describe("follow", () => {
 
 describe("leave-out", () => {
   it("list, add --forget and remove in plain Chinese; a garbled key is refused by the API and exits 1", async () => {
-    routes = {
+    stand.routes = {
       "GET /api/leave-out": [200, { accounts: ["qq:user:A"], fromConfig: [] }],
       "POST /api/leave-out": (body) =>
         body.account === "小明"
@@ -181,7 +145,7 @@ describe("leave-out", () => {
 
 describe("settings", () => {
   it("get names the layer a value comes from; set sends JSON or text and prints before → after", async () => {
-    routes = {
+    stand.routes = {
       "GET /api/settings": [
         200,
         {
@@ -218,7 +182,7 @@ describe("settings", () => {
 
 describe("doctor", () => {
   it("prints each check with the command that fixes it, and exits 1 when something is missing", async () => {
-    routes = {
+    stand.routes = {
       "GET /healthz": [200, { ok: true }],
       "GET /api/doctor": [
         200,

@@ -3,12 +3,11 @@
 // --create or named with the command that creates it.
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { after, before, beforeEach, describe, it } from "node:test";
-import { main } from "../../scripts/akasha.mjs";
+import { after, beforeEach, describe, it } from "node:test";
 import { files } from "../../scripts/cli/kb.mjs";
+import { runCli, standInServer } from "../support/cli-harness.mjs";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "akasha-kb-import-"));
 for (const [file, text] of [
@@ -23,10 +22,7 @@ for (const [file, text] of [
 
 const seen = [];
 let collections = new Set();
-const server = createServer(async (req, res) => {
-  let body = "";
-  for await (const c of req) body += c;
-  const url = new URL(req.url, "http://x");
+const stand = standInServer((req, url, body) => {
   seen.push({
     method: req.method,
     path: url.pathname,
@@ -43,37 +39,15 @@ const server = createServer(async (req, res) => {
     const results = seen.at(-1).names.map((file) => ({ file, status: "imported", passages: 1 }));
     answer = [200, { collection: name, results, failed: 0 }];
   }
-  res.writeHead(answer[0], { "content-type": "application/json" });
-  res.end(JSON.stringify(answer[1]));
+  return answer;
 });
-let base;
-before(async () => {
-  await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${server.address().port}`;
-});
-after(() => {
-  server.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+after(() => rmSync(dir, { recursive: true, force: true }));
 beforeEach(() => {
   seen.length = 0;
   collections = new Set();
 });
 
-async function cli(argv) {
-  const saved = { log: console.log, error: console.error };
-  let out = "";
-  let err = "";
-  console.log = (...a) => (out += `${a.join(" ")}\n`);
-  console.error = (...a) => (err += `${a.join(" ")}\n`);
-  process.exitCode = undefined;
-  try {
-    return { code: await main([...argv, "--url", base, "--token", "tok"]), out, err };
-  } finally {
-    Object.assign(console, saved);
-    process.exitCode = undefined;
-  }
-}
+const cli = (argv) => runCli([...argv, "--url", stand.base, "--token", "tok"]);
 
 describe("kb import", () => {
   it("names each document by its path inside the import", () => {

@@ -41,3 +41,7 @@ export async function seedMemory(items: readonly NewMemory[], at = Date.now()): 
 }
 
 export const uid = () => crypto.randomUUID().replaceAll("-", "").slice(0, 12);
+
+/** The named columns of one node row, read straight from D1 (null when there is no such row). */
+export const nodeColumns = (id: string, columns: string) =>
+  env.DB.prepare(`SELECT ${columns} FROM nodes WHERE node_id = ?`).bind(id).first();

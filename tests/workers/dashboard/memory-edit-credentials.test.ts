@@ -1,17 +1,12 @@
 // Own file: it edits memory items and counts audit rows, which every test of a file shares.
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
+import { auditCount } from "../../support/admin-api";
 import { session } from "../../support/admin-session";
-import { newMemory, seedMemory, uid } from "../../support/memory";
+import { newMemory, nodeColumns, seedMemory, uid } from "../../support/memory";
 
 const nodeRow = (id: string) =>
-  env.DB.prepare(
-    "SELECT raw_text, retrieval_text, retrieval_tokens, fts_tokens, content_hash, updated_at FROM nodes WHERE node_id = ?",
-  )
-    .bind(id)
-    .first();
-const auditCount = async () =>
-  (await env.DB.prepare("SELECT count(*) AS n FROM audit_log").first<{ n: number }>())?.n ?? 0;
+  nodeColumns(id, "raw_text, retrieval_text, retrieval_tokens, fts_tokens, content_hash, updated_at");
 
 const patch = (id: string, body: unknown) =>
   exports.default.fetch(

@@ -1,33 +1,18 @@
 // Own file: it stores identity settings and links, which every test of a file shares.
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
+import { adminApi as api, auditCount, withoutAdmin } from "../../support/admin-api";
 import { session } from "../../support/admin-session";
 import { uid } from "../../support/memory";
 import { storeSettings } from "../../support/stored-settings";
 
-const TOKEN = "test-admin-token";
 const GROUP = `qq:group:G${uid()}`;
 const DECLARED = `qq:user:D${uid()}`;
 
-function api(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  return exports.default.fetch(
-    new Request(`https://bot.test/api${path}`, {
-      method: init.method ?? "GET",
-      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", ...init.headers },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    }),
-  );
-}
 const linkOf = (account: string) =>
   env.DB.prepare("SELECT person_id, source, linked_by FROM person_accounts WHERE account_key = ?")
     .bind(account)
     .first();
-const auditCount = async () =>
-  (
-    await env.DB.prepare("SELECT count(*) AS n FROM audit_log WHERE action LIKE 'identity.%'").first<{
-      n: number;
-    }>()
-  )?.n ?? 0;
 
 beforeAll(async () => {
   await storeSettings(env, {
@@ -46,21 +31,14 @@ beforeAll(async () => {
 });
 
 describe("identity admin API", () => {
-  it("refuses every route without an admin", async ({ expect }) => {
-    for (const [method, path] of [
-      ["GET", "/identity"],
-      ["GET", "/identity/observations"],
-      ["GET", "/identity/readers"],
-      ["POST", "/identity/link"],
-      ["POST", "/identity/unlink"],
-    ] as const) {
-      const res = await api(path, {
-        method,
-        headers: { authorization: "" },
-        body: method === "POST" ? {} : undefined,
-      });
-      expect(res.status, `${method} ${path}`).toBe(401);
-    }
+  it.for([
+    ["GET", "/identity"],
+    ["GET", "/identity/observations"],
+    ["GET", "/identity/readers"],
+    ["POST", "/identity/link"],
+    ["POST", "/identity/unlink"],
+  ] as const)("refuses %s %s without an admin", async ([method, path], { expect }) => {
+    expect((await withoutAdmin(method, path)).status, `${method} ${path}`).toBe(401);
   });
 
   it("lists declared people, admins and chat domains", async ({ expect }) => {
@@ -126,7 +104,7 @@ describe("identity admin API", () => {
   it("refuses a cookie request without its CSRF token, changing nothing", async ({ expect }) => {
     const account = `qq:user:C${uid()}`;
     const s = await session();
-    const before = await auditCount();
+    const before = await auditCount("identity.");
     const res = await api("/identity/link", {
       method: "POST",
       headers: { authorization: "", cookie: s.cookie },
@@ -134,11 +112,11 @@ describe("identity admin API", () => {
     });
     expect(res.status).toBe(403);
     expect(await linkOf(account)).toBeNull();
-    expect(await auditCount()).toBe(before);
+    expect(await auditCount("identity.")).toBe(before);
   });
 
   it("refuses bad input with the field named, changing nothing", async ({ expect }) => {
-    const before = await auditCount();
+    const before = await auditCount("identity.");
     for (const [body, field] of [
       [{ account: "not-an-account", person: "friend" }, "account"],
       [{ account: `qq:user:B${uid()}`, person: "bad id!" }, "person"],
@@ -151,6 +129,6 @@ describe("identity admin API", () => {
       expect(((await res.json()) as { field: string }).field).toBe(field);
     }
     expect(await linkOf(DECLARED)).toBeNull();
-    expect(await auditCount()).toBe(before);
+    expect(await auditCount("identity.")).toBe(before);
   });
 });

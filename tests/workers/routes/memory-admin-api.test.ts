@@ -1,29 +1,15 @@
 // Own file: it edits and forgets memory items and reads the audit log, which every test of a file shares.
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { beforeEach, describe, it } from "vitest";
+import { adminApi as api, auditCount } from "../../support/admin-api";
 import { session } from "../../support/admin-session";
-import { memoryStore, newMemory, seedMemory, uid } from "../../support/memory";
-
-const TOKEN = "test-admin-token";
-
-function api(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  return exports.default.fetch(
-    new Request(`https://bot.test/api${path}`, {
-      method: init.method ?? "GET",
-      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", ...init.headers },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    }),
-  );
-}
+import { memoryStore, newMemory, nodeColumns, seedMemory, uid } from "../../support/memory";
 
 const nodeRow = (id: string) =>
-  env.DB.prepare(
-    "SELECT raw_text, kind, importance, sensitivity, sensitivity_source, portable, status, content_hash FROM nodes WHERE node_id = ?",
-  )
-    .bind(id)
-    .first();
-const auditCount = async () =>
-  (await env.DB.prepare("SELECT count(*) AS n FROM audit_log").first<{ n: number }>())?.n ?? 0;
+  nodeColumns(
+    id,
+    "raw_text, kind, importance, sensitivity, sensitivity_source, portable, status, content_hash",
+  );
 
 let chat: string;
 let ids: { pub: string; priv: string; rule: string; other: string };

@@ -1,21 +1,10 @@
 // Own file: it changes memory rows and reads the audit log, which every test of a file shares.
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { indexText } from "../../../src/domain/text/search-tokens";
+import { adminApi as api, withoutAdmin } from "../../support/admin-api";
 import { session } from "../../support/admin-session";
 import { uid } from "../../support/memory";
-
-const TOKEN = "test-admin-token";
-
-function api(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
-  return exports.default.fetch(
-    new Request(`https://bot.test/api${path}`, {
-      method: init.method ?? "GET",
-      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", ...init.headers },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    }),
-  );
-}
 
 async function globalRow(id: string, kind: string, chat: string | null) {
   await env.DB.prepare(
@@ -45,21 +34,14 @@ type Plan = {
 };
 
 describe("owner migrations API", () => {
-  it("refuses every route without an admin", async ({ expect }) => {
-    for (const [method, path] of [
-      ["GET", "/migrations/plans"],
-      ["POST", "/migrations/plans"],
-      ["GET", "/migrations/plans/plan-1-0000abcd"],
-      ["POST", "/migrations/plans/plan-1-0000abcd/apply"],
-      ["POST", "/migrations/plans/plan-1-0000abcd/rollback"],
-    ] as const) {
-      const res = await api(path, {
-        method,
-        headers: { authorization: "" },
-        body: method === "POST" ? {} : undefined,
-      });
-      expect(res.status, `${method} ${path}`).toBe(401);
-    }
+  it.for([
+    ["GET", "/migrations/plans"],
+    ["POST", "/migrations/plans"],
+    ["GET", "/migrations/plans/plan-1-0000abcd"],
+    ["POST", "/migrations/plans/plan-1-0000abcd/apply"],
+    ["POST", "/migrations/plans/plan-1-0000abcd/rollback"],
+  ] as const)("refuses %s %s without an admin", async ([method, path], { expect }) => {
+    expect((await withoutAdmin(method, path)).status, `${method} ${path}`).toBe(401);
   });
 
   it("plans, applies only the approved rows and rolls back, each step audited with the admin", async ({
