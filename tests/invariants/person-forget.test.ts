@@ -1,14 +1,14 @@
 // Forgetting a person, through the API and the Identity page: the confirm step counts what
 // would go and removes nothing; the forget removes exactly those rows (counted before and
 // after) and says so; bad input removes nothing; every step is audited with the acting admin.
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { translator } from "../../src/workers/dashboard/i18n/i18n";
 
 /** The page speaks Chinese by default: what it says is read from the catalogue. */
 const t = translator("zh-CN");
 
-import { session } from "../support/admin-session";
+import { dashboardPage } from "../support/admin-session";
 import { api } from "../support/knowledge-api";
 import { newMemory, seedMemory, uid } from "../support/memory";
 import { sessionAudit, sessionsApi } from "../support/sessions";
@@ -58,18 +58,7 @@ async function counts(s: { person: string; accounts: readonly string[]; other: s
   return row;
 }
 
-async function page(path: string, form?: Record<string, string>) {
-  const s = await session();
-  const body = form ? new URLSearchParams({ _csrf: s.csrf, ...form }).toString() : undefined;
-  return exports.default.fetch(
-    new Request(`https://bot.test${path}`, {
-      method: body ? "POST" : "GET",
-      headers: { cookie: s.cookie, ...(body ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
-      body,
-      redirect: "manual",
-    }),
-  );
-}
+const page = (path: string, form?: Record<string, string>) => dashboardPage(path, form);
 
 describe("forgetting a person", () => {
   it("the API previews the counts, refuses without confirmation, then removes exactly that person's rows", async ({

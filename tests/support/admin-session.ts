@@ -30,3 +30,30 @@ export async function session(now = Date.now()) {
     csrf: await csrfToken(ADMIN_TOKEN, `session:${session.sid}`),
   };
 }
+
+/**
+ * A dashboard page as a logged-in browser asks for it: GET, or POST of `form` with the session's
+ * CSRF token (left out with `csrf: false`, as a forged form would be). `cookie` is sent besides
+ * the session's. Redirects are returned, not followed.
+ */
+export async function dashboardPage(
+  path: string,
+  form?: Record<string, string>,
+  options: { csrf?: boolean; cookie?: string } = {},
+) {
+  const s = await session();
+  const body = form
+    ? new URLSearchParams({ ...(options.csrf === false ? {} : { _csrf: s.csrf }), ...form }).toString()
+    : undefined;
+  return exports.default.fetch(
+    new Request(`${ORIGIN}${path}`, {
+      method: form ? "POST" : "GET",
+      headers: {
+        cookie: [s.cookie, options.cookie].filter(Boolean).join("; "),
+        ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}),
+      },
+      body,
+      redirect: "manual",
+    }),
+  );
+}

@@ -1,28 +1,17 @@
 // The Sessions page shows the OneBot backfill's progress; a failed group's Restart button
 // resumes it from its cursor (audited with the admin), a second press changes nothing, and a
 // bad or finished chat is refused with nothing changed.
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { translator } from "../../../src/workers/dashboard/i18n/i18n";
 
 /** The page speaks Chinese by default: what it says is read from the catalogue. */
 const t = translator("zh-CN");
 
-import { session } from "../../support/admin-session";
+import { dashboardPage } from "../../support/admin-session";
 import { registerChat, sessionAudit } from "../../support/sessions";
 
-async function page(path: string, form?: Record<string, string>) {
-  const s = await session();
-  const body = form ? new URLSearchParams({ _csrf: s.csrf, ...form }).toString() : undefined;
-  return exports.default.fetch(
-    new Request(`https://bot.test${path}`, {
-      method: body ? "POST" : "GET",
-      headers: { cookie: s.cookie, ...(body ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
-      body,
-      redirect: "manual",
-    }),
-  );
-}
+const page = (path: string, form?: Record<string, string>) => dashboardPage(path, form);
 
 async function seedRecord(chatKey: string, status: "failed" | "done", cursor: string) {
   await env.DB.prepare(

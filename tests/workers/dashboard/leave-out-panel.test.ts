@@ -1,23 +1,12 @@
 // The Identity page's "Leave a person out": adds (saying truthfully what was kept or deleted),
 // lists, removes, and refuses a garbled key with the field named and nothing saved. Own file:
 // it saves stored settings.
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { afterAll, it } from "vitest";
-import { session } from "../../support/admin-session";
+import { dashboardPage } from "../../support/admin-session";
 import { storedSettings } from "../../support/stored-settings";
 
-const page = async (path: string, form?: Record<string, string>) => {
-  const s = await session();
-  const body = form ? new URLSearchParams({ _csrf: s.csrf, ...form }).toString() : undefined;
-  return exports.default.fetch(
-    new Request(`https://bot.test${path}`, {
-      method: form ? "POST" : "GET",
-      headers: { cookie: s.cookie, ...(body ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
-      body,
-      redirect: "manual",
-    }),
-  );
-};
+const page = (path: string, form?: Record<string, string>) => dashboardPage(path, form);
 
 afterAll(async () => {
   await env.DB.prepare("DELETE FROM settings").run();

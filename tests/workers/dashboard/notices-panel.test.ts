@@ -1,28 +1,12 @@
 // The overview page lists the open notices to the owner in Chinese until acknowledged; the
 // acknowledge button is a POST the admin guard checks for CSRF, audited with the admin; a
 // forged post (no CSRF token) and an unknown id change nothing.
-import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { session } from "../../support/admin-session";
+import { dashboardPage } from "../../support/admin-session";
 import { ackAudit, noticeRow, seedNotice } from "../../support/owner-notices";
 
-async function page(path: string, form?: Record<string, string>, csrf = true) {
-  const s = await session();
-  const body = form
-    ? new URLSearchParams({ ...(csrf ? { _csrf: s.csrf } : {}), ...form }).toString()
-    : undefined;
-  return exports.default.fetch(
-    new Request(`https://bot.test${path}`, {
-      method: body !== undefined ? "POST" : "GET",
-      headers: {
-        cookie: s.cookie,
-        ...(body !== undefined ? { "content-type": "application/x-www-form-urlencoded" } : {}),
-      },
-      body,
-      redirect: "manual",
-    }),
-  );
-}
+const page = (path: string, form?: Record<string, string>, csrf = true) =>
+  dashboardPage(path, form, { csrf });
 
 describe("notices on the overview page", { timeout: 120_000 }, () => {
   it("shows an open notice in Chinese until it is acknowledged, then not", async () => {

@@ -1,22 +1,10 @@
 // Own file: it changes the follow list and the admin list through their pages.
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { afterEach, beforeAll, describe, it } from "vitest";
-import { session } from "../../support/admin-session";
+import { dashboardPage } from "../../support/admin-session";
 
-async function page(path: string, form?: Record<string, string>, withCsrf = true) {
-  const s = await session();
-  const body = form
-    ? new URLSearchParams({ ...(withCsrf ? { _csrf: s.csrf } : {}), ...form }).toString()
-    : undefined;
-  return exports.default.fetch(
-    new Request(`https://bot.test${path}`, {
-      method: body ? "POST" : "GET",
-      headers: { cookie: s.cookie, ...(body ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
-      body,
-      redirect: "manual",
-    }),
-  );
-}
+const page = (path: string, form?: Record<string, string>, csrf = true) =>
+  dashboardPage(path, form, { csrf });
 
 const stored = async () =>
   JSON.parse((await env.DB.prepare("SELECT value FROM settings").first<{ value: string }>())?.value ?? "{}");

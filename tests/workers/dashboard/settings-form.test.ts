@@ -1,26 +1,13 @@
 // Own file: it saves stored settings through the settings form.
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { afterEach, describe, it } from "vitest";
 import { SESSION_ACTOR } from "../../../src/workers/auth/admin-identity";
-import { session } from "../../support/admin-session";
+import { dashboardPage } from "../../support/admin-session";
 
-const ORIGIN = "https://bot.test";
+const _ORIGIN = "https://bot.test";
 
-async function page(path: string, init: { form?: Record<string, string>; cookie?: string } = {}) {
-  const s = await session();
-  const body = init.form ? new URLSearchParams({ _csrf: s.csrf, ...init.form }).toString() : undefined;
-  return exports.default.fetch(
-    new Request(`${ORIGIN}${path}`, {
-      method: body ? "POST" : "GET",
-      headers: {
-        cookie: [s.cookie, init.cookie].filter(Boolean).join("; "),
-        ...(body ? { "content-type": "application/x-www-form-urlencoded" } : {}),
-      },
-      body,
-      redirect: "manual",
-    }),
-  );
-}
+const page = (path: string, init: { form?: Record<string, string>; cookie?: string } = {}) =>
+  dashboardPage(path, init.form, { cookie: init.cookie });
 
 /** Every field of the form as the page shows it, read back from the page itself. */
 async function shownForm(): Promise<Record<string, string>> {
