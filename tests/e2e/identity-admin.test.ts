@@ -1,5 +1,4 @@
 // Own file: it changes the stored settings (identity enabled), which every test of a file shares.
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, it, vi } from "vitest";
 import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import type { ContextProvider } from "../../src/domain/agent/context-provider";
@@ -13,22 +12,15 @@ import {
   observationRows,
   uid,
 } from "../support/identity";
+import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
-import { storeSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
 
-const ADMIN_MEMBER = uid("ADMIN");
-const OWNER_C2C = uid("OWNERC2C");
+const [ADMIN_MEMBER, OWNER_C2C] = uids("ADMIN", "OWNERC2C");
 
-beforeAll(async () => {
-  await storeSettings(env, {
-    identity: {
-      enabled: true,
-      people: [{ id: "owner", displayName: "浅色", accounts: [`qq:user:${OWNER_C2C}`] }],
-      admins: [`qq:user:${ADMIN_MEMBER}`],
-    },
-  });
-});
+beforeAll(() =>
+  storeIdentity({ people: [declared("owner", "浅色", qqUsers(OWNER_C2C))], admins: qqUsers(ADMIN_MEMBER) }),
+);
 
 async function say(body: string, chatKey: string) {
   expect200(await postQq(body));

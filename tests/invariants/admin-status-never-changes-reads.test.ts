@@ -1,29 +1,27 @@
 // Own file: identity is enabled through the stored settings, which every test of a file shares.
 // Person scopes end to end: a declared person's memory follows them across their group and
 // private accounts once an admin links the accounts, and admin status changes no recall.
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import { c2cBodyWithIdentity, groupBodyWithIdentity, uid } from "../support/identity";
+import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
 import { preview } from "../support/preview";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
-import { storeSettings } from "../support/stored-settings";
 
-const GROUP = uid("G");
-const ALICE_IN_GROUP = uid("ALICEG");
-const ALICE_PRIVATE = uid("ALICEP");
-const ADMIN_IN_GROUP = uid("ADMIN");
-const MEMBER_IN_GROUP = uid("MEMBER");
-const STRANGER = uid("STRANGER");
+const [GROUP, ALICE_IN_GROUP, ALICE_PRIVATE, ADMIN_IN_GROUP, MEMBER_IN_GROUP, STRANGER] = uids(
+  "G",
+  "ALICEG",
+  "ALICEP",
+  "ADMIN",
+  "MEMBER",
+  "STRANGER",
+);
 
-beforeAll(async () => {
-  await storeSettings(env, {
-    identity: {
-      enabled: true,
-      people: [{ id: "alice", displayName: "爱丽丝", accounts: [`qq:user:${ALICE_IN_GROUP}`] }],
-      admins: [`qq:user:${ADMIN_IN_GROUP}`],
-    },
-  });
-});
+beforeAll(() =>
+  storeIdentity({
+    people: [declared("alice", "爱丽丝", qqUsers(ALICE_IN_GROUP))],
+    admins: qqUsers(ADMIN_IN_GROUP),
+  }),
+);
 
 async function say(body: string, chatKey: string): Promise<string> {
   const res = await postQq(body);

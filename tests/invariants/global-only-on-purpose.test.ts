@@ -6,9 +6,9 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import { c2cBodyWithIdentity, groupBodyWithIdentity, uid as idOf } from "../support/identity";
+import { qqUsers, storeIdentity } from "../support/identity-settings";
 import { uid } from "../support/memory";
 import { everything, preview } from "../support/preview";
-import { storeSettings } from "../support/stored-settings";
 import { say, toolTurn } from "../support/turns";
 
 const ADMIN_G = idOf("ADMING");
@@ -16,10 +16,10 @@ const ADMIN_P = idOf("ADMINP");
 const STRANGER = idOf("S");
 
 beforeAll(async () => {
-  await storeSettings(env, {
-    identity: { enabled: true, people: [], admins: [`qq:user:${ADMIN_G}`, `qq:user:${ADMIN_P}`] },
-    memory: { dreaming: { enabled: false } },
-  });
+  await storeIdentity(
+    { people: [], admins: qqUsers(ADMIN_G, ADMIN_P) },
+    { memory: { dreaming: { enabled: false } } },
+  );
 });
 
 async function scopesOf(fragment: string): Promise<string[]> {

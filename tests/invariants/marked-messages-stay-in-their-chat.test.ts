@@ -12,10 +12,10 @@ import { openDatabase } from "../../src/adapters/d1/database";
 import { inboundRecord, type MessageRecord } from "../../src/domain/history/message-record";
 import { messageEvent } from "../fakes/inbound";
 import { uid as idOf } from "../support/identity";
+import { storeIdentity } from "../support/identity-settings";
 import { uid } from "../support/memory";
 import { type LabelledRequest, PRIVACY_REQUESTS } from "../support/privacy-requests";
 import { registerChat } from "../support/sessions";
-import { storeSettings } from "../support/stored-settings";
 import { type ToolCallSpec, toolTurn } from "../support/turns";
 
 const run = uid().slice(0, 6);
@@ -120,15 +120,10 @@ async function markedIds(): Promise<Set<string>> {
 const LONG = 300_000;
 
 beforeAll(async () => {
-  await storeSettings(env, {
-    identity: {
-      enabled: true,
-      people: [],
-      admins: [],
-      chatDomains: { [`team${run}`]: [GROUP_A, GROUP_B] },
-    },
-    memory: { dreaming: { enabled: false } },
-  });
+  await storeIdentity(
+    { people: [], admins: [], chatDomains: { [`team${run}`]: [GROUP_A, GROUP_B] } },
+    { memory: { dreaming: { enabled: false } } },
+  );
   await registerChat(GROUP_A, Date.now(), "登山群");
   await registerChat(GROUP_B, Date.now(), "爬山群");
   const all = records();

@@ -4,36 +4,27 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import { c2cBodyWithIdentity, groupBodyWithIdentity, uid } from "../support/identity";
+import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
 import { newMemory, seedMemory, uid as shortId } from "../support/memory";
 import { everything, preview } from "../support/preview";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
-import { storeSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
 
-const GROUP = uid("G");
-const ADMIN = uid("ADMIN");
-const ALICE_GROUP = uid("ALICEG");
-const ALICE_PRIVATE = uid("ALICEP");
-const A = uid("UA");
-const B = uid("UB");
-const MEMBER = uid("MEMBER");
+const [GROUP, ADMIN, ALICE_GROUP, ALICE_PRIVATE, A, B, MEMBER] = uids(
+  "G",
+  "ADMIN",
+  "ALICEG",
+  "ALICEP",
+  "UA",
+  "UB",
+  "MEMBER",
+);
 
-async function settings(extra: Record<string, unknown> = {}) {
-  await storeSettings(env, {
-    identity: {
-      enabled: true,
-      people: [
-        {
-          id: "alice",
-          displayName: "爱丽丝",
-          accounts: [`qq:user:${ALICE_GROUP}`, `qq:user:${ALICE_PRIVATE}`],
-        },
-      ],
-      admins: [`qq:user:${ADMIN}`],
-    },
-    memory: { dreaming: { afterTurns: 2 }, ...extra },
-  });
-}
+const settings = (extra: Record<string, unknown> = {}) =>
+  storeIdentity(
+    { people: [declared("alice", "爱丽丝", qqUsers(ALICE_GROUP, ALICE_PRIVATE))], admins: qqUsers(ADMIN) },
+    { memory: { dreaming: { afterTurns: 2 }, ...extra } },
+  );
 
 beforeAll(() => settings());
 

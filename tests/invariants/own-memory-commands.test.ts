@@ -7,39 +7,34 @@
 // is checked against what D1 holds afterwards.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
-import { auditRows, c2cBodyWithIdentity, groupBodyWithIdentity, uid as idOf } from "../support/identity";
+import { auditRows, c2cBodyWithIdentity, groupBodyWithIdentity } from "../support/identity";
+import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
 import { uid } from "../support/memory";
 import { registerChat } from "../support/sessions";
-import { storeSettings } from "../support/stored-settings";
 import { say } from "../support/turns";
 import { eventually } from "../support/wait";
 
 const run = uid().slice(0, 6);
 const ALICE = `alice${run}`;
 const BOB = `bob${run}`;
-const ALICE_G = idOf("ALICEG");
-const ALICE_P = idOf("ALICEP");
-/** The person's second private account, linked to the same person. */
-const ALICE_P2 = idOf("ALICEPP");
-const BOB_G = idOf("BOBG");
-const BOB_P = idOf("BOBP");
-const MEMBER = idOf("M");
-const GROUP_ID = idOf("G");
+/** ALICE_P2 is the person's second private account, linked to the same person. */
+const [ALICE_G, ALICE_P, ALICE_P2, BOB_G, BOB_P, MEMBER, GROUP_ID] = uids(
+  "ALICEG",
+  "ALICEP",
+  "ALICEPP",
+  "BOBG",
+  "BOBP",
+  "M",
+  "G",
+);
 const GROUP = `qq:group:${GROUP_ID}`;
 
 beforeAll(async () => {
-  await storeSettings(env, {
-    identity: {
-      enabled: true,
-      people: [
-        {
-          id: ALICE,
-          displayName: "爱丽丝",
-          accounts: [`qq:user:${ALICE_G}`, `qq:user:${ALICE_P}`, `qq:user:${ALICE_P2}`],
-        },
-        { id: BOB, displayName: "鲍勃", accounts: [`qq:user:${BOB_G}`, `qq:user:${BOB_P}`] },
-      ],
-    },
+  await storeIdentity({
+    people: [
+      declared(ALICE, "爱丽丝", qqUsers(ALICE_G, ALICE_P, ALICE_P2)),
+      declared(BOB, "鲍勃", qqUsers(BOB_G, BOB_P)),
+    ],
   });
   await registerChat(GROUP, Date.now(), "登山群");
 });

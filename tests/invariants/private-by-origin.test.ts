@@ -13,10 +13,10 @@ import { silentLogger } from "../../src/domain/kernel/logger";
 import { dream } from "../../src/domain/memory/dreaming";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { auditRows, c2cBodyWithIdentity, groupBodyWithIdentity, uid as idOf } from "../support/identity";
+import { declared, qqUsers, storeIdentity } from "../support/identity-settings";
 import { uid } from "../support/memory";
 import { everything, preview } from "../support/preview";
 import { registerChat, sessionsApi } from "../support/sessions";
-import { storeSettings } from "../support/stored-settings";
 import { say, toolTurn } from "../support/turns";
 import { eventually } from "../support/wait";
 
@@ -34,24 +34,20 @@ const GROUP = `qq:group:${GROUP_ID}`;
 const ALICE_PRIVATE = `qq:private:${ALICE_P}`;
 
 async function settings(extra: { identity?: boolean; softScope?: boolean } = {}) {
-  await storeSettings(env, {
-    identity: {
+  await storeIdentity(
+    {
       enabled: extra.identity ?? true,
-      people: [
-        {
-          id: ALICE,
-          displayName: "爱丽丝",
-          accounts: [`qq:user:${ALICE_G}`, `qq:user:${ALICE_P}`, `onebot:user:${ALICE_QQ}`],
-        },
-      ],
-      admins: [`qq:user:${ADMIN_G}`],
+      people: [declared(ALICE, "爱丽丝", [...qqUsers(ALICE_G, ALICE_P), `onebot:user:${ALICE_QQ}`])],
+      admins: qqUsers(ADMIN_G),
     },
-    memory: {
-      dreaming: { afterTurns: 2 },
-      mandatory: { minImportance: 0.5, maxItems: 50, tokenBudget: 20_000 },
-      retrieval: { recallLimit: 20, searchLimit: 50, softScope: extra.softScope ?? false },
+    {
+      memory: {
+        dreaming: { afterTurns: 2 },
+        mandatory: { minImportance: 0.5, maxItems: 50, tokenBudget: 20_000 },
+        retrieval: { recallLimit: 20, searchLimit: 50, softScope: extra.softScope ?? false },
+      },
     },
-  });
+  );
 }
 
 beforeAll(async () => {

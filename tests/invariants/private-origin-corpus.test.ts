@@ -14,11 +14,11 @@ import { shareRequested } from "../../src/domain/memory/origin";
 import type { ModelRequest, ModelResponse } from "../../src/domain/model/chat-model";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { c2cBodyWithIdentity, groupBodyWithIdentity, uid as idOf } from "../support/identity";
+import { declared, qqUsers, storeIdentity } from "../support/identity-settings";
 import { uid } from "../support/memory";
 import { preview } from "../support/preview";
 import { PRIVACY_REQUESTS } from "../support/privacy-requests";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
-import { storeSettings } from "../support/stored-settings";
 import { toolTurn } from "../support/turns";
 import { eventually } from "../support/wait";
 
@@ -91,24 +91,16 @@ const model = new ScriptedChatModel(
 );
 
 beforeAll(async () => {
-  await storeSettings(env, {
-    identity: {
-      enabled: true,
-      people: [
-        {
-          id: ALICE,
-          displayName: "爱丽丝",
-          accounts: [`qq:user:${ALICE_G}`, `qq:user:${ALICE_P.dev}`, `qq:user:${ALICE_P.held}`],
-        },
-      ],
-      admins: [],
+  await storeIdentity(
+    { people: [declared(ALICE, "爱丽丝", qqUsers(ALICE_G, ALICE_P.dev, ALICE_P.held))], admins: [] },
+    {
+      memory: {
+        dreaming: { afterTurns: 10, maxTurnsPerRun: 40 },
+        mandatory: { minImportance: 0.5, maxItems: 50, tokenBudget: 20_000 },
+        retrieval: { recallLimit: 20, searchLimit: 20 },
+      },
     },
-    memory: {
-      dreaming: { afterTurns: 10, maxTurnsPerRun: 40 },
-      mandatory: { minImportance: 0.5, maxItems: 50, tokenBudget: 20_000 },
-      retrieval: { recallLimit: 20, searchLimit: 20 },
-    },
-  });
+  );
 });
 
 /** Every chat object's model is `model` (mocks are restored after each test by the config). */

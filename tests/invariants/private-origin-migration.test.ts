@@ -22,27 +22,21 @@ import {
 } from "../../src/domain/memory/private-origin";
 import { indexText } from "../../src/domain/text/search-tokens";
 import { uid as idOf } from "../support/identity";
+import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
 import { uid } from "../support/memory";
 import { everything, preview } from "../support/preview";
-import { storeSettings } from "../support/stored-settings";
 
 const run = uid().slice(0, 6);
 const ALICE = `alice${run}`;
-const ALICE_G = idOf("AG");
-const ALICE_P = idOf("AP");
-const ADMIN_P = idOf("ADP");
+const [ALICE_G, ALICE_P, ADMIN_P] = uids("AG", "AP", "ADP");
 const GROUP = `qq:group:${idOf("G")}`;
 
-beforeAll(async () => {
-  await storeSettings(env, {
-    identity: {
-      enabled: true,
-      people: [{ id: ALICE, displayName: "爱丽丝", accounts: [`qq:user:${ALICE_G}`, `qq:user:${ALICE_P}`] }],
-      admins: [`qq:user:${ADMIN_P}`],
-    },
-    memory: { dreaming: { enabled: false } },
-  });
-});
+beforeAll(() =>
+  storeIdentity(
+    { people: [declared(ALICE, "爱丽丝", qqUsers(ALICE_G, ALICE_P))], admins: qqUsers(ADMIN_P) },
+    { memory: { dreaming: { enabled: false } } },
+  ),
+);
 
 /** A row as the code before private-by-origin wrote it: public, sourced `dream` or `default`. */
 async function legacyRow(

@@ -9,39 +9,20 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import type { TurnPreview } from "../../src/domain/agent/turn-preview";
-import { c2cBodyWithIdentity, groupBodyWithIdentity, uid as idOf } from "../support/identity";
+import { c2cBodyWithIdentity, groupBodyWithIdentity } from "../support/identity";
+import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
 import { uid } from "../support/memory";
 import { everything, preview } from "../support/preview";
 import { registerChat } from "../support/sessions";
-import { storedSettings } from "../support/stored-settings";
 import { say } from "../support/turns";
 
 const run = uid().slice(0, 6);
 const ALICE = `alice${run}`;
-const ALICE_G = idOf("ALICEG");
-const ALICE_P = idOf("ALICEP");
-const ALICE_P2 = idOf("ALICEPP");
-const MEMBER = idOf("M");
-const GROUP_ID = idOf("G");
+const [ALICE_G, ALICE_P, ALICE_P2, MEMBER, GROUP_ID] = uids("ALICEG", "ALICEP", "ALICEPP", "M", "G");
 const GROUP = `qq:group:${GROUP_ID}`;
 
 beforeAll(async () => {
-  await storedSettings(env).write(
-    JSON.stringify({
-      identity: {
-        enabled: true,
-        people: [
-          {
-            id: ALICE,
-            displayName: "爱丽丝",
-            accounts: [`qq:user:${ALICE_G}`, `qq:user:${ALICE_P}`, `qq:user:${ALICE_P2}`],
-          },
-        ],
-      },
-    }),
-    "test",
-    Date.now(),
-  );
+  await storeIdentity({ people: [declared(ALICE, "爱丽丝", qqUsers(ALICE_G, ALICE_P, ALICE_P2))] });
   await registerChat(GROUP, Date.now(), "登山群");
 });
 

@@ -2,13 +2,12 @@
 // a file shares. Every read of nodes goes through one gate
 // (docs/invariants.md#one-read-gate): a chat's summaries and messages reach its sibling chats at
 // `public` only, whichever path reads them.
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import { uid as idOf } from "../support/identity";
+import { storeIdentity } from "../support/identity-settings";
 import { uid } from "../support/memory";
 import { summary } from "../support/private-material";
 import { registerChat } from "../support/sessions";
-import { storeSettings } from "../support/stored-settings";
 import { toolTurn } from "../support/turns";
 
 const run = uid().slice(0, 6);
@@ -18,15 +17,10 @@ const MEMBER = idOf("M");
 const MEMBER_P = idOf("MP");
 
 beforeAll(async () => {
-  await storeSettings(env, {
-    identity: {
-      enabled: true,
-      people: [],
-      admins: [],
-      chatDomains: { [`team${run}`]: [GROUP, SIBLING, `qq:private:${MEMBER_P}`] },
-    },
-    memory: { dreaming: { enabled: false } },
-  });
+  await storeIdentity(
+    { people: [], admins: [], chatDomains: { [`team${run}`]: [GROUP, SIBLING, `qq:private:${MEMBER_P}`] } },
+    { memory: { dreaming: { enabled: false } } },
+  );
   await registerChat(GROUP, Date.now(), "登山群");
   await registerChat(SIBLING, Date.now(), "爬山群");
 });

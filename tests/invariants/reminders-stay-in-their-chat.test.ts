@@ -9,9 +9,9 @@ import { env } from "cloudflare:workers";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { c2cBodyWithIdentity, groupBodyWithIdentity, uid } from "../support/identity";
+import { declared, qqUsers, storeIdentity } from "../support/identity-settings";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
 import { makeDue, RecordingPushes, recordPushes, reminderRows, sayOneBot } from "../support/reminders";
-import { storeSettings } from "../support/stored-settings";
 
 const ONEBOT_USER = 300_000 + Math.floor(Math.random() * 800_000_000);
 const ONEBOT_GROUP = 400_000 + Math.floor(Math.random() * 800_000_000);
@@ -21,20 +21,15 @@ const UNION = uid("UNION");
 const GROUP = uid("G");
 
 beforeAll(() =>
-  storeSettings(env, {
-    identity: {
-      enabled: true,
+  storeIdentity(
+    {
       people: [
-        {
-          id: "alice",
-          displayName: "爱丽丝",
-          accounts: [`qq:user:${ALICE_GROUP}`, `qq:user:${ALICE_PRIVATE}`, `onebot:user:${ONEBOT_USER}`],
-        },
+        declared("alice", "爱丽丝", [...qqUsers(ALICE_GROUP, ALICE_PRIVATE), `onebot:user:${ONEBOT_USER}`]),
       ],
       admins: [],
     },
-    follow: { groups: ["*"] },
-  }),
+    { follow: { groups: ["*"] } },
+  ),
 );
 
 let pushes: RecordingPushes;

@@ -3,7 +3,6 @@
 // private material (docs/invariants.md#nothing-said-in-a-shared-chat-reveals-private-material):
 // identity commands and the identity tool answer only in an admin's private chat, and a repeated
 // write answers as a new one, so no reply tells a group that a hidden item exists.
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import {
   auditRows,
@@ -12,28 +11,21 @@ import {
   uid as idOf,
   linkRow,
 } from "../support/identity";
+import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
 import { memoryStore, newMemory, seedMemory, uid } from "../support/memory";
-import { storeSettings } from "../support/stored-settings";
 import { say, toolTurn } from "../support/turns";
 import { eventually } from "../support/wait";
 
 const run = uid().slice(0, 6);
 const ALICE = `alice${run}`;
-const ALICE_G = idOf("ALICEG");
-const ALICE_P = idOf("ALICEP");
-const ADMIN_G = idOf("ADMING");
-const ADMIN_P = idOf("ADMINP");
+const [ALICE_G, ALICE_P, ADMIN_G, ADMIN_P] = uids("ALICEG", "ALICEP", "ADMING", "ADMINP");
 
-beforeAll(async () => {
-  await storeSettings(env, {
-    identity: {
-      enabled: true,
-      people: [{ id: ALICE, displayName: "爱丽丝", accounts: [`qq:user:${ALICE_G}`, `qq:user:${ALICE_P}`] }],
-      admins: [`qq:user:${ADMIN_G}`, `qq:user:${ADMIN_P}`],
-    },
-    memory: { dreaming: { enabled: false } },
-  });
-});
+beforeAll(() =>
+  storeIdentity(
+    { people: [declared(ALICE, "爱丽丝", qqUsers(ALICE_G, ALICE_P))], admins: qqUsers(ADMIN_G, ADMIN_P) },
+    { memory: { dreaming: { enabled: false } } },
+  ),
+);
 
 const inGroup = (group: string, member: string, text: string) =>
   say(groupBodyWithIdentity({ group, member, text }), `qq:group:${group}`);

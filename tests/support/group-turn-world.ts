@@ -1,13 +1,12 @@
 // What the group-turn-*.test.ts invariants share: two declared people, an admin and an
 // undeclared member with their accounts, the chats they speak in, the stored settings that
 // declare them, and one run's world of private material with its public controls.
-import { env } from "cloudflare:workers";
 import type { TurnPreview } from "../../src/domain/agent/turn-preview";
 import { uid as idOf } from "./identity";
+import { declared, qqUsers, storeIdentity } from "./identity-settings";
 import { newMemory, seedMemory, uid } from "./memory";
 import { logLines, summary } from "./private-material";
 import { registerChat } from "./sessions";
-import { storeSettings } from "./stored-settings";
 import type { ToolCallSpec } from "./turns";
 
 export const run = uid().slice(0, 6);
@@ -32,35 +31,27 @@ export const ALICE_PRIVATE = `qq:private:${ALICE_P}`;
 export const ADMIN_PRIVATE = `qq:private:${ADMIN_P}`;
 
 export async function settings(softScope = false) {
-  await storeSettings(env, {
-    identity: {
-      enabled: true,
+  await storeIdentity(
+    {
       people: [
-        {
-          id: ALICE,
-          displayName: "爱丽丝",
-          accounts: [
-            `qq:user:${ALICE_G}`,
-            `qq:user:${ALICE_P}`,
-            `qq:user:${ALICE_GUILD}`,
-            `onebot:user:${ALICE_QQ}`,
-          ],
-        },
-        { id: BOB, displayName: "鲍勃", accounts: [`qq:user:${BOB_G}`, `qq:user:${BOB_P}`] },
+        declared(ALICE, "爱丽丝", [...qqUsers(ALICE_G, ALICE_P, ALICE_GUILD), `onebot:user:${ALICE_QQ}`]),
+        declared(BOB, "鲍勃", qqUsers(BOB_G, BOB_P)),
       ],
-      admins: [`qq:user:${ADMIN_G}`, `qq:user:${ADMIN_P}`],
+      admins: qqUsers(ADMIN_G, ADMIN_P),
       // The person's private chat shares a domain with the groups: only the private-chat
       // rule of the cross-chat reads keeps it out of a group turn.
       chatDomains: { [`team${run}`]: [GROUP, SIBLING, CHANNEL, ALICE_PRIVATE] },
     },
-    turn: { historyRecall: 20, contextTokenBudget: 30_000 },
-    memory: {
-      dreaming: { enabled: false },
-      // Anything readable of importance ≥ 0.8 is pinned; recall and search are wide open.
-      mandatory: { minImportance: 0.8, maxItems: 50, tokenBudget: 20_000 },
-      retrieval: { recallLimit: 20, recallTokenBudget: 5000, searchLimit: 50, softScope },
+    {
+      turn: { historyRecall: 20, contextTokenBudget: 30_000 },
+      memory: {
+        dreaming: { enabled: false },
+        // Anything readable of importance ≥ 0.8 is pinned; recall and search are wide open.
+        mandatory: { minImportance: 0.8, maxItems: 50, tokenBudget: 20_000 },
+        retrieval: { recallLimit: 20, recallTokenBudget: 5000, searchLimit: 50, softScope },
+      },
     },
-  });
+  );
 }
 
 /**

@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import { adminApi as api, auditCount, withoutAdmin } from "../../support/admin-api";
 import { session } from "../../support/admin-session";
+import { declared, storeIdentity } from "../../support/identity-settings";
 import { uid } from "../../support/memory";
-import { storeSettings } from "../../support/stored-settings";
 
 const GROUP = `qq:group:G${uid()}`;
 const DECLARED = `qq:user:D${uid()}`;
@@ -15,13 +15,10 @@ const linkOf = (account: string) =>
     .first();
 
 beforeAll(async () => {
-  await storeSettings(env, {
-    identity: {
-      enabled: true,
-      people: [{ id: "owner", displayName: "浅色", accounts: [DECLARED] }],
-      admins: ["person:owner"],
-      chatDomains: { club: [GROUP] },
-    },
+  await storeIdentity({
+    people: [declared("owner", "浅色", [DECLARED])],
+    admins: ["person:owner"],
+    chatDomains: { club: [GROUP] },
   });
   await env.DB.prepare(
     "INSERT INTO chats (chat_key, channel, target_type, target_id, first_seen, last_seen) VALUES (?, 'qq', 'group', ?, 1, 2)",
