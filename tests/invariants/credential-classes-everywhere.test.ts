@@ -16,13 +16,12 @@ import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { CREDENTIAL_SAMPLES, type CredentialSample } from "../support/credential-corpus";
 import { ADMIN, api, createCollection, uniqueName, upload } from "../support/knowledge-api";
 import { uid } from "../support/memory";
+import { atBot, oneBotMessage, SELF, text } from "../support/onebot-events";
 import { signedOneBotRequest } from "../support/onebot-signing";
 import { c2cBody, eventIdOf, groupAtBody, postQq, turnDone } from "../support/qq-events";
 import { settled, storedAnywhere } from "../support/stored-anywhere";
 import { storeSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
-
-const SELF = 10000;
 
 beforeAll(async () => {
   await storeSettings(env, { memory: { dreaming: { afterTurns: 2 } } });
@@ -86,26 +85,18 @@ async function say(body: string, chatKey: string) {
   return turnDone(chatKey, eventIdOf(body), 20_000);
 }
 
-function oneBotGroup(group: number, user: number, messageId: number, text: string) {
-  return JSON.stringify({
-    time: Math.floor(Date.now() / 1000),
-    self_id: SELF,
-    post_type: "message",
-    message_type: "group",
-    sub_type: "normal",
-    message_id: messageId,
-    group_id: group,
-    group_name: text,
-    user_id: user,
-    message: [
-      { type: "at", data: { qq: String(SELF) } },
-      { type: "text", data: { text: ` ${text}` } },
-    ],
-    raw_message: `[CQ:at,qq=${SELF}] ${text}`,
-    font: 0,
-    sender: { user_id: user, nickname: text, card: text, role: "member" },
+const oneBotGroup = (group: number, user: number, messageId: number, t: string) =>
+  oneBotMessage({
+    kind: "group",
+    group,
+    groupName: t,
+    user,
+    messageId,
+    segments: [atBot, text(` ${t}`)],
+    rawMessage: `[CQ:at,qq=${SELF}] ${t}`,
+    nickname: t,
+    card: t,
   });
-}
 
 const random = (base: number) => base + Math.floor(Math.random() * 90_000_000);
 

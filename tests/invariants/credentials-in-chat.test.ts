@@ -11,6 +11,7 @@ import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
 import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { uid } from "../support/memory";
+import { atBot, oneBotMessage } from "../support/onebot-events";
 import { signedOneBotRequest } from "../support/onebot-signing";
 import { c2cBody, eventIdOf, postQq, turnDone } from "../support/qq-events";
 import { eventually } from "../support/wait";
@@ -192,22 +193,13 @@ describe("credentials in chat", () => {
     const group = 900_000 + Math.floor(Math.random() * 90_000);
     const messageId = Math.floor(Math.random() * 2 ** 30);
     const text = " 服务器 root 口令 R00t@2024";
-    const body = JSON.stringify({
-      time: Math.floor(Date.now() / 1000),
-      self_id: 10000,
-      post_type: "message",
-      message_type: "group",
-      sub_type: "normal",
-      message_id: messageId,
-      group_id: group,
-      user_id: 20001,
-      message: [
-        { type: "at", data: { qq: "10000" } },
-        { type: "text", data: { text } },
-      ],
-      raw_message: `[CQ:at,qq=10000]${text}`,
-      font: 0,
-      sender: { user_id: 20001, nickname: "小红", card: "", role: "member" },
+    const body = oneBotMessage({
+      kind: "group",
+      group,
+      user: 20001,
+      messageId,
+      segments: [atBot, { type: "text", data: { text } }],
+      rawMessage: `[CQ:at,qq=10000]${text}`,
     });
     const res = await exports.default.fetch(
       await signedOneBotRequest("https://bot.test/webhook/onebot", body),

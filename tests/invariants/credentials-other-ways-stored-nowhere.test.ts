@@ -15,17 +15,9 @@ import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, it, vi } from "vitest";
 import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
-import {
-  atBot,
-  enableIdentityAndDreaming,
-  postOneBot,
-  randomId,
-  SELF,
-  sample,
-  say,
-  text,
-} from "../support/credential-paths";
+import { enableIdentityAndDreaming, postOneBot, randomId, sample, say } from "../support/credential-paths";
 import { newMemory, seedMemory, uid } from "../support/memory";
+import { atBot, SELF, text } from "../support/onebot-events";
 import { c2cBody, postQq } from "../support/qq-events";
 import { settled, storedAnywhere } from "../support/stored-anywhere";
 import { eventually } from "../support/wait";

@@ -16,19 +16,16 @@ import { beforeAll, describe, it } from "vitest";
 import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
 import { POSITIVES } from "../domain/privacy/credential-corpus";
 import {
-  atBot,
   enableIdentityAndDreaming,
   logged,
-  oneBotMessage,
   postOneBot,
   randomId,
-  SELF,
   sample,
   say,
-  text,
 } from "../support/credential-paths";
 import { groupBodyWithIdentity } from "../support/identity";
 import { uid } from "../support/memory";
+import { atBot, oneBotMessage, SELF, text } from "../support/onebot-events";
 import { c2cBody, turnDone } from "../support/qq-events";
 import { settled, storedAnywhere } from "../support/stored-anywhere";
 

@@ -3,17 +3,7 @@
 import { describe, it } from "vitest";
 import { newMemory, seedMemory, uid } from "../support/memory";
 import { everything, preview } from "../support/preview";
-import { c2cBody, eventIdOf, postQq, turnDone } from "../support/qq-events";
-
-async function say(user: string, text: string) {
-  const body = c2cBody({ user, text });
-  expect200((await postQq(body)).status);
-  return turnDone(`qq:private:${user}`, eventIdOf(body));
-}
-
-function expect200(status: number) {
-  if (status !== 200) throw new Error(`webhook answered ${status}`);
-}
+import { sayInPrivate as say } from "../support/qq-events";
 
 describe("memory scope isolation", () => {
   const A = `UA${uid()}`;

@@ -4,19 +4,9 @@
 import { env } from "cloudflare:workers";
 import { it } from "vitest";
 import { uid } from "../support/memory";
-import { c2cBody, eventIdOf, messageRows, postQq, turnDone } from "../support/qq-events";
+import { messageRows, sayInPrivate as say } from "../support/qq-events";
 import { registerChat, sessionsApi } from "../support/sessions";
 import { eventually } from "../support/wait";
-
-async function say(user: string, text: string) {
-  const body = c2cBody({ user, text });
-  expect200((await postQq(body)).status);
-  return turnDone(`qq:private:${user}`, eventIdOf(body));
-}
-
-function expect200(status: number) {
-  if (status !== 200) throw new Error(`webhook answered ${status}`);
-}
 
 const count = async (sql: string, chat: string) =>
   (await env.DB.prepare(sql).bind(chat).first<{ n: number }>())?.n ?? -1;

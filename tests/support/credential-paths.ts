@@ -14,7 +14,6 @@ import { storeSettings } from "./stored-settings";
 import { eventually } from "./wait";
 
 export const ADMIN_USER = `ADM${uid()}`;
-export const SELF = 10000;
 
 /** The corpus message that carries `secret`: the project's own samples, not made up here. */
 export function sample(secret: string): string {
@@ -32,47 +31,10 @@ export async function say(body: string, chatKey: string) {
   return turnDone(chatKey, eventIdOf(body), 20_000);
 }
 
-export type Segment = { type: string; data: Record<string, unknown> };
-
-export function oneBotMessage(input: {
-  kind: "group" | "private";
-  user: number;
-  group?: number;
-  messageId: number;
-  segments: Segment[];
-  rawMessage: string;
-  card?: string;
-  nickname?: string;
-  groupName?: string;
-}): string {
-  return JSON.stringify({
-    time: Math.floor(Date.now() / 1000),
-    self_id: SELF,
-    post_type: "message",
-    message_type: input.kind,
-    sub_type: input.kind === "group" ? "normal" : "friend",
-    message_id: input.messageId,
-    ...(input.group === undefined ? {} : { group_id: input.group }),
-    ...(input.groupName === undefined ? {} : { group_name: input.groupName }),
-    user_id: input.user,
-    message: input.segments,
-    raw_message: input.rawMessage,
-    font: 0,
-    sender: {
-      user_id: input.user,
-      nickname: input.nickname ?? "小红",
-      card: input.card ?? "",
-      role: "member",
-    },
-  });
-}
-
 export const postOneBot = async (body: string) =>
   exports.default.fetch(await signedOneBotRequest("https://bot.test/webhook/onebot", body));
 
 export const randomId = (base: number) => base + Math.floor(Math.random() * 90_000_000);
-export const text = (t: string): Segment => ({ type: "text", data: { text: t } });
-export const atBot: Segment = { type: "at", data: { qq: String(SELF) } };
 
 export const EMPTY_DREAM = JSON.stringify({ memories: [], archive: [], summary: null });
 

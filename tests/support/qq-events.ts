@@ -55,6 +55,14 @@ export async function postQq(
   return exports.default.fetch(request);
 }
 
+/** Posts a private QQ message from `user` and waits for its turn; a post the webhook refuses throws. */
+export async function sayInPrivate(user: string, text: string) {
+  const body = c2cBody({ user, text });
+  const res = await postQq(body);
+  if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
+  return turnDone(`qq:private:${user}`, eventIdOf(body));
+}
+
 export function eventIdOf(body: string): string {
   return (JSON.parse(body) as { id: string }).id;
 }

@@ -1,31 +1,20 @@
 import { listDurableObjectIds } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
+import { atBot, oneBotMessage, SELF, text } from "../../support/onebot-events";
 import { signedOneBotRequest } from "../../support/onebot-signing";
 import { messageRows, turnDone } from "../../support/qq-events";
 import { eventually } from "../../support/wait";
 
-const SELF = 10000;
-
-function groupMessage(group: number, messageId: number, text: string, atBot = true) {
-  return JSON.stringify({
-    time: Math.floor(Date.now() / 1000),
-    self_id: SELF,
-    post_type: "message",
-    message_type: "group",
-    sub_type: "normal",
-    message_id: messageId,
-    group_id: group,
-    user_id: 20001,
-    message: [
-      ...(atBot ? [{ type: "at", data: { qq: String(SELF) } }] : []),
-      { type: "text", data: { text } },
-    ],
-    raw_message: text,
-    font: 0,
-    sender: { user_id: 20001, nickname: "小红", card: "", role: "member" },
+const groupMessage = (group: number, messageId: number, t: string, mentioned = true) =>
+  oneBotMessage({
+    kind: "group",
+    group,
+    user: 20001,
+    messageId,
+    segments: [...(mentioned ? [atBot] : []), text(t)],
+    rawMessage: t,
   });
-}
 
 const post = (request: Request) => exports.default.fetch(request);
 const url = "https://bot.test/webhook/onebot";

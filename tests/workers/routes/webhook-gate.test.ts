@@ -9,17 +9,11 @@ import { describe, it } from "vitest";
 import { loadSettings } from "../../../src/composition/settings/settings-loader";
 import { MAX_REPLAY_WINDOW_SECONDS, resolveSettings } from "../../../src/domain/config/settings";
 import { DEDUPE_RETENTION_MS } from "../../../src/durable-objects/inbox";
-import { createApp } from "../../../src/workers/app";
 import { signedOneBotRequest } from "../../support/onebot-signing";
+import { app, now, oneBotPrivate, oneBotUrl, qqUrl, SELF } from "../../support/production-mode";
 import { c2cBody, eventIdOf, messageRows, TEST_APP_ID, TEST_SECRET, turnDone } from "../../support/qq-events";
 import { signedQqRequest } from "../../support/qq-signing";
 import { eventually } from "../../support/wait";
-
-const SELF = 10000;
-const app = createApp();
-const qqUrl = "https://bot.test/webhook/qq";
-const oneBotUrl = "https://bot.test/webhook/onebot";
-const now = () => Math.floor(Date.now() / 1000);
 
 /** A D1 binding in an outage: every call fails, as D1 does when it is unreachable. */
 const outage = new Proxy(
@@ -33,22 +27,6 @@ const outage = new Proxy(
   },
 ) as D1Database;
 const inOutage = { ...env, DB: outage } as Env;
-
-function privateMessage(user: number, messageId: number, time: number) {
-  return JSON.stringify({
-    time,
-    self_id: SELF,
-    post_type: "message",
-    message_type: "private",
-    sub_type: "friend",
-    message_id: messageId,
-    user_id: user,
-    message: [{ type: "text", data: { text: "/ping" } }],
-    raw_message: "/ping",
-    font: 0,
-    sender: { user_id: user, nickname: "小明" },
-  });
-}
 
 async function snapshot() {
   const n = await env.DB.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>();
@@ -91,7 +69,7 @@ describe("with the settings store down", () => {
     expect(status.replies).toEqual([{ text: "pong", state: "sent" }]);
 
     const oneBotUser = 30_000 + Math.floor(Math.random() * 10_000);
-    const oneBot = await signedOneBotRequest(oneBotUrl, privateMessage(oneBotUser, 1, now()));
+    const oneBot = await signedOneBotRequest(oneBotUrl, oneBotPrivate(oneBotUser, 1, now()));
     expect((await app.request(oneBot, undefined, inOutage)).status).toBe(204);
     // Both chats' rows reach the log, so later snapshots in this file are stable.
     for (const chat of [`qq:private:${user}`, `onebot:private:${oneBotUser}`]) {
@@ -110,7 +88,7 @@ describe("OneBot freshness", () => {
     const time = Number.isNaN(offset) ? 1 : now() + offset;
     const user = 40_000 + Math.floor(Math.random() * 10_000);
     const res = await exports.default.fetch(
-      await signedOneBotRequest(oneBotUrl, privateMessage(user, 7, time)),
+      await signedOneBotRequest(oneBotUrl, oneBotPrivate(user, 7, time)),
     );
     expect(res.status).toBe(401);
     expect(await res.text()).toBe("");
@@ -119,7 +97,7 @@ describe("OneBot freshness", () => {
 
   it("accepts an event inside the window and takes its replay as a duplicate", async ({ expect }) => {
     const user = 50_000 + Math.floor(Math.random() * 10_000);
-    const body = privateMessage(user, 8, now() - 500);
+    const body = oneBotPrivate(user, 8, now() - 500);
     expect((await exports.default.fetch(await signedOneBotRequest(oneBotUrl, body))).status).toBe(204);
     await turnDone(`onebot:private:${user}`, `onebot:${SELF}:msg:8`);
     expect((await exports.default.fetch(await signedOneBotRequest(oneBotUrl, body))).status).toBe(204);
@@ -140,7 +118,7 @@ describe("OneBot freshness", () => {
       AKASHA_CONFIG: JSON.stringify({ follow: { groups: ["*"] }, webhook: { oneBotMaxAgeSeconds: 60 } }),
     } as Env;
     const user = 60_000 + Math.floor(Math.random() * 10_000);
-    const old = await signedOneBotRequest(oneBotUrl, privateMessage(user, 9, now() - 1000));
+    const old = await signedOneBotRequest(oneBotUrl, oneBotPrivate(user, 9, now() - 1000));
     expect((await app.request(old.clone(), undefined, narrow)).status).toBe(401);
     expect((await app.request(old, undefined, wide)).status).toBe(204);
   });
