@@ -132,3 +132,22 @@ export const mixedScopeNodes = (): ContextNode[] => [
   node("a3", "collection:a", "风神 旧闻", { status: "archived" }),
   node("m1", "chat:qq:group:G1", "风神 记忆", { nodeType: "memory" }),
 ];
+
+/** retrieve()'s ports over `nodes`; with `vectorIds`, a vector index answering those and the embedder too. */
+export const portsOver = (nodes: ContextNode[], vectorIds?: string[]) => ({
+  keywords: new FakeKeywords(nodes),
+  store: new FakeStore(nodes),
+  ...(vectorIds ? { vectors: new CannedVectors(vectorIds), embedder } : {}),
+});
+
+/** A keyword index over `nodes` that keeps, in `searched`, the text of every search it is sent. */
+export function recordingKeywords(nodes: ContextNode[]) {
+  const keywords = new FakeKeywords(nodes);
+  const searched: string[] = [];
+  const search = keywords.search.bind(keywords);
+  keywords.search = async (q) => {
+    searched.push(q.text);
+    return search(q);
+  };
+  return { keywords, searched };
+}

@@ -3,31 +3,11 @@ import type { ContextNode, NodeType } from "../../../src/domain/retrieval/contex
 import { parentFamilies } from "../../../src/domain/retrieval/parent-families";
 import type { ContextStore, Family } from "../../../src/domain/retrieval/ports";
 import { CHARS_PER_TOKEN_AT_MOST, estimateTokens } from "../../../src/domain/text/token-estimate";
+import { node as fakeNode } from "../../fakes/retrieval-ports";
 
-const node = (id: string, parentId: string | null, nodeType: NodeType = "passage"): ContextNode => ({
-  nodeId: id,
-  parentId,
-  rootId: "doc",
-  path: [],
-  position: 0,
-  nodeType,
-  sourceType: "document",
-  sourceId: "a.md",
-  scopeType: "collection",
-  scopeId: "k",
-  collection: "k",
-  title: null,
-  rawText: `text of ${id}`,
-  retrievalText: `text of ${id}`,
-  metadata: {},
-  importance: 0.5,
-  sensitivity: "public",
-  portable: true,
-  status: "active",
-  contentHash: id,
-  createdAt: 0,
-  updatedAt: 0,
-});
+/** A node of document `doc` in collection k, under `parentId`. */
+const node = (id: string, parentId: string | null, nodeType: NodeType = "passage"): ContextNode =>
+  fakeNode(id, "collection:k", `text of ${id}`, { parentId, rootId: "doc", nodeType, sourceId: "a.md" });
 
 /** A store holding parents p1..p3 with two passages each, recording what it is asked to read. */
 function recordingStore() {

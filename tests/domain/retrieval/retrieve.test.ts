@@ -2,47 +2,28 @@ import { describe, it } from "vitest";
 import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../src/domain/retrieval/retrieval-options";
 import { retrieve } from "../../../src/domain/retrieval/retrieve";
 import { estimateTokens } from "../../../src/domain/text/token-estimate";
-import {
-  CannedVectors,
-  embedder,
-  FakeKeywords,
-  FakeStore,
-  filter,
-  mixedScopeNodes,
-} from "../../fakes/retrieval-ports";
+import { filter, mixedScopeNodes, portsOver } from "../../fakes/retrieval-ports";
 
 describe("retrieve", () => {
   const nodes = mixedScopeNodes();
 
   it("returns nothing for an empty scope set, whatever the indexes say", async ({ expect }) => {
-    const result = await retrieve(
-      {
-        keywords: new FakeKeywords(nodes),
-        store: new FakeStore(nodes),
-        vectors: new CannedVectors(["a1"]),
-        embedder,
-      },
-      { query: "风神", filter: filter([]), options: DEFAULT_RETRIEVAL_OPTIONS },
-    );
+    const result = await retrieve(portsOver(nodes, ["a1"]), {
+      query: "风神",
+      filter: filter([]),
+      options: DEFAULT_RETRIEVAL_OPTIONS,
+    });
     expect(result.items).toEqual([]);
   });
 
   it("runs the stages in order: hits of the readable scope, re-checked, packed with citations", async ({
     expect,
   }) => {
-    const result = await retrieve(
-      {
-        keywords: new FakeKeywords(nodes),
-        store: new FakeStore(nodes),
-        vectors: new CannedVectors(["b1", "a3", "a2"]),
-        embedder,
-      },
-      {
-        query: "风神",
-        filter: filter(["collection:a"]),
-        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { candidates: { twoStageAbove: 0 } }),
-      },
-    );
+    const result = await retrieve(portsOver(nodes, ["b1", "a3", "a2"]), {
+      query: "风神",
+      filter: filter(["collection:a"]),
+      options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { candidates: { twoStageAbove: 0 } }),
+    });
     expect(result.strategy).toBe("flat");
     // a1 holds the word and is ranked by both legs' fusion; a2 only by the vector leg.
     expect(result.items.map((i) => [i.node.nodeId, i.via])).toEqual([
@@ -56,14 +37,11 @@ describe("retrieve", () => {
   });
 
   it("answers nothing for a limit of 0", async ({ expect }) => {
-    const result = await retrieve(
-      { keywords: new FakeKeywords(nodes), store: new FakeStore(nodes) },
-      {
-        query: "风神",
-        filter: filter(["collection:a"]),
-        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { limit: 0 }),
-      },
-    );
+    const result = await retrieve(portsOver(nodes), {
+      query: "风神",
+      filter: filter(["collection:a"]),
+      options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { limit: 0 }),
+    });
     expect(result).toEqual({ items: [], strategy: "empty", tokens: 0, dropped: 0 });
   });
 });

@@ -13,6 +13,7 @@ import {
   filter,
   mixedScopeNodes,
   node,
+  recordingKeywords,
 } from "../../../fakes/retrieval-ports";
 
 describe("candidates", () => {
@@ -146,13 +147,7 @@ describe("candidates", () => {
   });
 
   it("searches the index for what is asked about and embeds the question as asked", async ({ expect }) => {
-    const keywords = new FakeKeywords(nodes);
-    const searched: string[] = [];
-    const search = keywords.search.bind(keywords);
-    keywords.search = async (q) => {
-      searched.push(q.text);
-      return search(q);
-    };
+    const { keywords, searched } = recordingKeywords(nodes);
     const embedded: string[] = [];
     const question = "风神是做什么的？\n那璃月呢";
     await retrieve(
@@ -181,13 +176,7 @@ describe("candidates", () => {
     expect,
   }) => {
     const embedded: string[] = [];
-    const keywords = new FakeKeywords(nodes);
-    const searched: string[] = [];
-    const search = keywords.search.bind(keywords);
-    keywords.search = async (q) => {
-      searched.push(q.text);
-      return search(q);
-    };
+    const { keywords, searched } = recordingKeywords(nodes);
     const result = await retrieve(
       {
         keywords,

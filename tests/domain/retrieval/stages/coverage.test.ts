@@ -6,7 +6,7 @@ import type { RankedNode } from "../../../../src/domain/retrieval/retrieved-item
 import { coverageChecked, coverageMeter, coverageOf } from "../../../../src/domain/retrieval/stages/coverage";
 import { evidenceTokens } from "../../../../src/domain/retrieval/stages/read-query";
 import { queryTokens } from "../../../../src/domain/text/search-tokens";
-import { FakeKeywords, FakeStore, filter, mixedScopeNodes, node } from "../../../fakes/retrieval-ports";
+import { filter, mixedScopeNodes, node, portsOver } from "../../../fakes/retrieval-ports";
 
 const UNFIELDED = { fielded: false, terms: null, fields: null };
 
@@ -14,26 +14,20 @@ describe("coverage", () => {
   const nodes = mixedScopeNodes();
 
   it("applies the coverage threshold of automatic recall", async ({ expect }) => {
-    const result = await retrieve(
-      { keywords: new FakeKeywords(nodes), store: new FakeStore(nodes) },
-      {
-        query: "璃月 岩神 往事",
-        filter: filter(["collection:a"]),
-        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { coverage: { min: 0.5 } }),
-      },
-    );
+    const result = await retrieve(portsOver(nodes), {
+      query: "璃月 岩神 往事",
+      filter: filter(["collection:a"]),
+      options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { coverage: { min: 0.5 } }),
+    });
     expect(result.items.map((i) => i.node.nodeId)).toEqual(["a2"]);
   });
 
   it("reports each returned hit's coverage when no threshold asks for it first", async ({ expect }) => {
-    const result = await retrieve(
-      { keywords: new FakeKeywords(nodes), store: new FakeStore(nodes) },
-      {
-        query: "璃月 岩神 往事",
-        filter: filter(["collection:a"]),
-        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { coverage: { min: 0 } }),
-      },
-    );
+    const result = await retrieve(portsOver(nodes), {
+      query: "璃月 岩神 往事",
+      filter: filter(["collection:a"]),
+      options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { coverage: { min: 0 } }),
+    });
     const asked = new Set(queryTokens("璃月 岩神 往事", 96));
     expect(result.items.length).toBeGreaterThan(0);
     for (const it of result.items) expect(it.coverage).toBe(coverageOf(asked, it.node.retrievalText));

@@ -3,33 +3,17 @@ import type { ContextStore, KeywordIndex } from "../../../../src/domain/retrieva
 import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../../src/domain/retrieval/retrieval-options";
 import { retrieve } from "../../../../src/domain/retrieval/retrieve";
 import { loadCandidates, recheck } from "../../../../src/domain/retrieval/stages/recheck";
-import {
-  CannedVectors,
-  embedder,
-  FakeKeywords,
-  FakeStore,
-  filter,
-  mixedScopeNodes,
-  node,
-} from "../../../fakes/retrieval-ports";
+import { FakeStore, filter, mixedScopeNodes, node, portsOver } from "../../../fakes/retrieval-ports";
 
 describe("recheck", () => {
   const nodes = mixedScopeNodes();
 
   it("drops vector hits from other scopes, archived nodes and other node types", async ({ expect }) => {
-    const result = await retrieve(
-      {
-        keywords: new FakeKeywords(nodes),
-        store: new FakeStore(nodes),
-        vectors: new CannedVectors(["b1", "a3", "m1", "a2"]),
-        embedder,
-      },
-      {
-        query: "风神",
-        filter: filter(["collection:a"]),
-        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { candidates: { twoStageAbove: 0 } }),
-      },
-    );
+    const result = await retrieve(portsOver(nodes, ["b1", "a3", "m1", "a2"]), {
+      query: "风神",
+      filter: filter(["collection:a"]),
+      options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { candidates: { twoStageAbove: 0 } }),
+    });
     expect(result.items.map((i) => i.node.nodeId).sort()).toEqual(["a1", "a2"]);
     expect(result.dropped).toBe(3);
   });

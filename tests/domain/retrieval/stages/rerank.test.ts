@@ -6,7 +6,7 @@ import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../../src/domain
 import { retrieve } from "../../../../src/domain/retrieval/retrieve";
 import type { RankedNode } from "../../../../src/domain/retrieval/retrieved-item";
 import { rerankHits } from "../../../../src/domain/retrieval/stages/rerank";
-import { FakeKeywords, FakeStore, filter, node } from "../../../fakes/retrieval-ports";
+import { filter, node, portsOver } from "../../../fakes/retrieval-ports";
 
 const OFF = DEFAULT_RETRIEVAL_OPTIONS.rerank;
 /** Candidates in fused order, with fused (RRF) scores, which stay below 1. */
@@ -110,16 +110,13 @@ describe("memory scoring", () => {
         updatedAt: 400 * day,
       }),
     ];
-    const result = await retrieve(
-      { keywords: new FakeKeywords(memories), store: new FakeStore(memories) },
-      {
-        query: "生日",
-        filter: filter(["chat:c"], ["memory"]),
-        options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, {
-          rerank: { memory: { now: 401 * day, halfLifeDays: 30 } },
-        }),
-      },
-    );
+    const result = await retrieve(portsOver(memories), {
+      query: "生日",
+      filter: filter(["chat:c"], ["memory"]),
+      options: withOverrides(DEFAULT_RETRIEVAL_OPTIONS, {
+        rerank: { memory: { now: 401 * day, halfLifeDays: 30 } },
+      }),
+    });
     expect(result.items.map((i) => i.node.nodeId)).toEqual(["new", "old", "minor"]);
   });
 });
