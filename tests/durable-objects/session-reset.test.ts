@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { it } from "vitest";
 import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import type { ChatKey } from "../../src/domain/chat/chat-address";
+import { auditRows } from "../support/identity";
 import { uid } from "../support/memory";
 import { preview } from "../support/preview";
 import { c2cBody, eventIdOf, postQq, turnDone } from "../support/qq-events";
@@ -13,6 +14,13 @@ async function say(user: string, text: string): Promise<string> {
   const status = await turnDone(`qq:private:${user}`, eventIdOf(body));
   return status.replies.map((r) => r.text).join("\n");
 }
+
+/** The chat's audit rows once there are two of them: the reset and the refused second one. */
+const resetAudit = (chat: string) =>
+  eventually(async () => {
+    const rows = await auditRows(chat);
+    return rows.length === 2 ? rows : undefined;
+  });
 
 it("/reset clears short-term context only, keeps memory, is rate-limited and audited", async ({ expect }) => {
   const user = `UR${uid()}`;
@@ -37,17 +45,10 @@ it("/reset clears short-term context only, keeps memory, is rate-limited and aud
   expect(JSON.stringify(next.messages)).not.toContain("今天天气怎么样");
 
   expect(await say(user, "/reset")).toMatch(/请 \d+ 秒后再试/);
-  const audit = await eventually(async () => {
-    const { results } = await env.DB.prepare(
-      "SELECT action, actor, detail FROM audit_log WHERE chat_key = ? ORDER BY id",
-    )
-      .bind(chat)
-      .all<{ action: string; actor: string; detail: string }>();
-    return results.length === 2 ? results : undefined;
-  });
+  const audit = await resetAudit(chat);
   expect(audit.map((a) => a.action)).toEqual(["session_reset", "session_reset_refused"]);
   expect(audit[0]?.actor).toBe(`qq:user:${user}`);
-  expect(JSON.parse(audit[0]?.detail ?? "{}")).toMatchObject({
+  expect(audit[0]?.detail).toMatchObject({
     via: "command",
     clearedTurns: 4,
     memoryKept: true,
@@ -78,17 +79,10 @@ it("session_manage's port resets another chat through its object, rate-limited a
     error: { kind: "rate-limited" },
   });
 
-  const audit = await eventually(async () => {
-    const { results } = await env.DB.prepare(
-      "SELECT action, actor, detail FROM audit_log WHERE chat_key = ? ORDER BY id",
-    )
-      .bind(chat)
-      .all<{ action: string; actor: string; detail: string }>();
-    return results.length === 2 ? results : undefined;
-  });
+  const audit = await resetAudit(chat);
   expect(audit.map((a) => a.action)).toEqual(["session_reset", "session_reset_refused"]);
   expect(audit[0]?.actor).toBe("qq:user:ADMIN");
-  expect(JSON.parse(audit[0]?.detail ?? "{}")).toEqual({
+  expect(audit[0]?.detail).toEqual({
     via: "tool",
     clearedTurns: 2,
     memoryKept: true,

@@ -44,6 +44,11 @@ export function pdf(lines: string[]): Uint8Array {
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
     "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
   ];
+  return pdfOf(objects);
+}
+
+/** A PDF file of these numbered objects (object 1 the catalog), with a correct xref table. */
+export function pdfOf(objects: readonly string[]): Uint8Array {
   let out = "%PDF-1.4\n";
   const offsets: number[] = [];
   objects.forEach((body, i) => {

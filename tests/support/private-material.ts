@@ -17,20 +17,10 @@ export type Line = {
   readonly text: string;
 };
 
-/** Written through the production record builder and log writer, yesterday. */
-export async function logLines(lines: readonly Line[]): Promise<void> {
-  const start = Date.now() - 86_400_000;
-  const records = lines.flatMap((l, i) => {
-    const r = inboundRecord(
-      messageEvent({
-        chat: l.chat,
-        text: l.text,
-        sender: l.sender,
-        name: l.nick,
-        ts: start + i * 1000,
-        id: `M${uid()}`,
-      }),
-    );
+/** Writes these inbound messages to D1 through the production record builder and log writer. */
+export async function logEvents(events: readonly Parameters<typeof messageEvent>[0][]): Promise<void> {
+  const records = events.flatMap((e) => {
+    const r = inboundRecord(messageEvent(e));
     return r ? [r] : [];
   });
   await new D1MessageLog(openDatabase(env.DB)).flush({
@@ -40,6 +30,21 @@ export async function logLines(lines: readonly Line[]): Promise<void> {
     usage: [],
     audit: [],
   });
+}
+
+/** Written through the production record builder and log writer, yesterday. */
+export function logLines(lines: readonly Line[]): Promise<void> {
+  const start = Date.now() - 86_400_000;
+  return logEvents(
+    lines.map((l, i) => ({
+      chat: l.chat,
+      text: l.text,
+      sender: l.sender,
+      name: l.nick,
+      ts: start + i * 1000,
+      id: `M${uid()}`,
+    })),
+  );
 }
 
 /** A daily summary node of the chat, as the cron writes it (chat scope, not portable). */

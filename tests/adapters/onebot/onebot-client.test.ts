@@ -216,26 +216,17 @@ describe("OneBotClient.send", () => {
       ok: false,
       error: { kind: "config", retryable: false },
     });
-    const qq = {
-      key: "qq:group:ABC" as ChatKey,
-      channel: "qq",
-      targetType: "group" as const,
-      targetId: "ABC",
-    };
-    expect(await client(api.fetch).send(outbound({ chat: qq }))).toMatchObject({
-      ok: false,
-      error: { kind: "config" },
-    });
-    const odd = {
-      key: "onebot:channel:1" as ChatKey,
-      channel: "onebot",
-      targetType: "channel" as const,
-      targetId: "1",
-    };
-    expect(await client(api.fetch).send(outbound({ chat: odd }))).toMatchObject({
-      ok: false,
-      error: { kind: "config" },
-    });
+    // A QQ chat, and a OneBot chat of a kind OneBot cannot send to.
+    for (const [channel, targetType, targetId] of [
+      ["qq", "group", "ABC"],
+      ["onebot", "channel", "1"],
+    ] as const) {
+      const chat = { key: `${channel}:${targetType}:${targetId}` as ChatKey, channel, targetType, targetId };
+      expect(await client(api.fetch).send(outbound({ chat })), chat.key).toMatchObject({
+        ok: false,
+        error: { kind: "config" },
+      });
+    }
     expect(api.sent).toHaveLength(0);
   });
 

@@ -13,6 +13,28 @@ import { QQ_VECTORS, sha256Hex, utf8 } from "./qq-vectors";
 
 const { D1, D2, D3, V1, V2, V3, V4 } = QQ_VECTORS;
 
+/** Verifies a dispatch vector's signature over its body, with the fields of `over` in place of its own. */
+const verifyDispatch = (
+  v: { secret: string; signature: string; timestamp: string; body: string },
+  over: Partial<Parameters<typeof verifyQqSignature>[0]> = {},
+) =>
+  verifyQqSignature({
+    secret: v.secret,
+    signatureHex: v.signature,
+    timestamp: v.timestamp,
+    body: utf8(v.body),
+    ...over,
+  });
+
+/** Verifies an op 13 vector's signature over event_ts + plain_token. */
+const verifyOp13 = (v: { secret: string; signature: string; eventTs: string; plainToken: string }) =>
+  verifyQqSignature({
+    secret: v.secret,
+    signatureHex: v.signature,
+    timestamp: v.eventTs,
+    body: utf8(v.plainToken),
+  });
+
 describe("qqSeed", () => {
   it.for([
     ["DG5g3B4j9X2KOErG", "DG5g3B4j9X2KOErGDG5g3B4j9X2KOErG"],
@@ -43,64 +65,27 @@ describe("public key derivation", () => {
 
 describe("verifyQqSignature", () => {
   it("D1: verifies the docs' op 13 signature over event_ts + plain_token", async ({ expect }) => {
-    const ok = await verifyQqSignature({
-      secret: D1.secret,
-      signatureHex: D1.signature,
-      timestamp: D1.eventTs,
-      body: utf8(D1.plainToken),
-    });
-    expect(ok).toBe(true);
+    expect(await verifyOp13(D1)).toBe(true);
   });
 
-  it("D2: verifies over the exact pretty-printed 53-byte body", async ({ expect }) => {
-    const body = utf8(D2.body);
-    expect(body.length).toBe(53);
-    expect(await sha256Hex(body)).toBe(D2.bodySha256);
-    expect(
-      await verifyQqSignature({
-        secret: D2.secret,
-        signatureHex: D2.signature,
-        timestamp: D2.timestamp,
-        body,
-      }),
-    ).toBe(true);
+  it.for([
+    ["D2", "the exact pretty-printed 53-byte body", D2, 53],
+    ["D3", "the Go SDK vector's UTF-8 body", D3, 222],
+  ] as const)("%s: verifies over %s", async ([, , v, length], { expect }) => {
+    const body = utf8(v.body);
+    expect(body.length).toBe(length);
+    expect(await sha256Hex(body)).toBe(v.bodySha256);
+    expect(await verifyDispatch(v, { body })).toBe(true);
   });
 
   it("D2: fails over the docs' printed one-line body (whitespace is signed)", async ({ expect }) => {
     const body = utf8('{ "op": 0,"d": {}, "t": "GATEWAY_EVENT_NAME"}');
-    expect(
-      await verifyQqSignature({
-        secret: D2.secret,
-        signatureHex: D2.signature,
-        timestamp: D2.timestamp,
-        body,
-      }),
-    ).toBe(false);
-  });
-
-  it("D3: verifies the Go SDK vector with a UTF-8 body", async ({ expect }) => {
-    const body = utf8(D3.body);
-    expect(body.length).toBe(222);
-    expect(await sha256Hex(body)).toBe(D3.bodySha256);
-    expect(
-      await verifyQqSignature({
-        secret: D3.secret,
-        signatureHex: D3.signature,
-        timestamp: D3.timestamp,
-        body,
-      }),
-    ).toBe(true);
+    expect(await verifyDispatch(D2, { body })).toBe(false);
   });
 
   it("V1 and V4: verify op 13 signatures", async ({ expect }) => {
     for (const v of [V1, V4]) {
-      const ok = await verifyQqSignature({
-        secret: v.secret,
-        signatureHex: v.signature,
-        timestamp: v.eventTs,
-        body: utf8(v.plainToken),
-      });
-      expect(ok).toBe(true);
+      expect(await verifyOp13(v)).toBe(true);
     }
   });
 
@@ -109,61 +94,20 @@ describe("verifyQqSignature", () => {
       const body = utf8(v.body);
       expect(body.length).toBe(v.bodyLength);
       expect(await sha256Hex(body)).toBe(v.bodySha256);
-      expect(
-        await verifyQqSignature({
-          secret: v.secret,
-          signatureHex: v.signature,
-          timestamp: v.timestamp,
-          body,
-        }),
-      ).toBe(true);
+      expect(await verifyDispatch(v, { body })).toBe(true);
     }
   });
 
   it("accepts an upper-case hex signature", async ({ expect }) => {
-    const ok = await verifyQqSignature({
-      secret: V2.secret,
-      signatureHex: V2.signature.toUpperCase(),
-      timestamp: V2.timestamp,
-      body: utf8(V2.body),
-    });
-    expect(ok).toBe(true);
+    expect(await verifyDispatch(V2, { signatureHex: V2.signature.toUpperCase() })).toBe(true);
   });
 
-  it("V2: rejects a changed body", async ({ expect }) => {
-    const body = utf8(V2.body.replace("/help", "/helq"));
-    expect(
-      await verifyQqSignature({
-        secret: V2.secret,
-        signatureHex: V2.signature,
-        timestamp: V2.timestamp,
-        body,
-      }),
-    ).toBe(false);
-  });
-
-  it("V2: rejects a changed timestamp", async ({ expect }) => {
-    const body = utf8(V2.body);
-    expect(
-      await verifyQqSignature({
-        secret: V2.secret,
-        signatureHex: V2.signature,
-        timestamp: "1735689602",
-        body,
-      }),
-    ).toBe(false);
-  });
-
-  it("rejects the right signature under another secret", async ({ expect }) => {
-    const body = utf8(V2.body);
-    expect(
-      await verifyQqSignature({
-        secret: D1.secret,
-        signatureHex: V2.signature,
-        timestamp: V2.timestamp,
-        body,
-      }),
-    ).toBe(false);
+  it.for([
+    ["a changed body", { body: utf8(V2.body.replace("/help", "/helq")) }],
+    ["a changed timestamp", { timestamp: "1735689602" }],
+    ["the right signature under another secret", { secret: D1.secret }],
+  ] as const)("V2: rejects %s", async ([, over], { expect }) => {
+    expect(await verifyDispatch(V2, over)).toBe(false);
   });
 
   it.for([
@@ -174,25 +118,14 @@ describe("verifyQqSignature", () => {
     ["an empty string", ""],
     ["whitespace around it", ` ${V2.signature}`],
   ] as const)("rejects a signature with %s", async ([, signatureHex], { expect }) => {
-    const body = utf8(V2.body);
-    expect(await verifyQqSignature({ secret: V2.secret, signatureHex, timestamp: V2.timestamp, body })).toBe(
-      false,
-    );
+    expect(await verifyDispatch(V2, { signatureHex })).toBe(false);
   });
 
   it("rejects a signature whose S has any of its top three bits set", async ({ expect }) => {
-    const body = utf8(V2.body);
     for (const bit of [0x20, 0x40, 0x80]) {
       const sig = fromHex(V2.signature) ?? new Uint8Array();
       sig[63] = (sig[63] ?? 0) | bit;
-      expect(
-        await verifyQqSignature({
-          secret: V2.secret,
-          signatureHex: toHex(sig),
-          timestamp: V2.timestamp,
-          body,
-        }),
-      ).toBe(false);
+      expect(await verifyDispatch(V2, { signatureHex: toHex(sig) })).toBe(false);
     }
   });
 

@@ -5,33 +5,27 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { countingD1 } from "../../../src/adapters/d1/counting-d1";
-import { D1MessageLog } from "../../../src/adapters/d1/d1-message-log";
-import { openDatabase } from "../../../src/adapters/d1/database";
 import { chatObjectServices } from "../../../src/composition/chat-object/chat-object-services";
 import { prepareTurn } from "../../../src/domain/agent/turn";
 import type { TurnContext } from "../../../src/domain/agent/turn-context";
 import type { TurnServices } from "../../../src/domain/agent/turn-services";
-import { inboundRecord } from "../../../src/domain/history/message-record";
 import { MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { messageEvent } from "../../fakes/inbound";
 import { newMemory, seedMemory, uid } from "../../support/memory";
+import { logEvents } from "../../support/private-material";
 import { turnContext } from "../../support/turn-context";
 
-async function logLines(chat: string, lines: readonly string[], sender = "OTHER"): Promise<void> {
-  const records = lines.flatMap((text, i) => {
-    const r = inboundRecord(
-      messageEvent({ chat, text, sender, name: sender, ts: Date.now() - 86_400_000 + i, id: `${chat}#${i}` }),
-    );
-    return r ? [r] : [];
-  });
-  await new D1MessageLog(openDatabase(env.DB)).flush({
-    messages: records,
-    recalls: [],
-    chats: [],
-    usage: [],
-    audit: [],
-  });
-}
+const logLines = (chat: string, lines: readonly string[], sender = "OTHER"): Promise<void> =>
+  logEvents(
+    lines.map((text, i) => ({
+      chat,
+      text,
+      sender,
+      name: sender,
+      ts: Date.now() - 86_400_000 + i,
+      id: `${chat}#${i}`,
+    })),
+  );
 
 /** The prompt a turn of `member` in `chat` would send, built over a counting D1. */
 async function promptOf(chat: string, text: string, person: string | null) {

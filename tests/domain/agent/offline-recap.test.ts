@@ -27,15 +27,17 @@ describe("the offline model and the latest summary", () => {
     expect(none.ok && none.value.text).toContain("用户喜欢爬山");
   });
 
-  it("knows recap questions in Chinese and English", ({ expect }) => {
-    for (const q of [
-      "我们之前聊过什么",
-      "昨天说了啥",
-      "上次我们聊了些什么",
-      "What did we talk about yesterday?",
-    ])
+  it.for(["我们之前聊过什么", "昨天说了啥", "上次我们聊了些什么", "What did we talk about yesterday?"])(
+    "knows %s as a recap question",
+    (q, { expect }) => {
       expect(isRecapQuestion(q)).toBe(true);
-    for (const q of ["聊天记录怎么导出", "你说什么呢", "what is a summary"])
+    },
+  );
+
+  it.for(["聊天记录怎么导出", "你说什么呢", "what is a summary"])(
+    "does not take %s for a recap question",
+    (q, { expect }) => {
       expect(isRecapQuestion(q)).toBe(false);
-  });
+    },
+  );
 });

@@ -224,6 +224,13 @@ describe("a cross-chat read never lands a private chat in a group", () => {
       },
       { text: "好" },
     ]);
+  /** A turn of `who` in `chat` saying `text`, over the domain's log, its model scripted. */
+  const turn = (chat: string, who: string, text: string, model: ScriptedChatModel) =>
+    runTurn(
+      context(chat, who, text, settings, { account: who }),
+      ports(model, new InMemoryMemory(), history()),
+      registry(),
+    );
 
   it.for([
     ["history_recent", ADMIN, "qq:private:SOMEONE"],
@@ -232,11 +239,7 @@ describe("a cross-chat read never lands a private chat in a group", () => {
     ["history_search", MEMBER, "qq:private:MEMBER_OPENID"],
   ] as const)("%s by %s from a group for %s is refused", async ([tool, who, target], { expect }) => {
     const model = read(tool, target);
-    await runTurn(
-      context("qq:group:G1", who, "看看", settings, { account: who }),
-      ports(model, new InMemoryMemory(), history()),
-      registry(),
-    );
+    await turn("qq:group:G1", who, "看看", model);
     const [result] = toolResults(model);
     expect(result).toContain("私聊");
     expect(result).not.toContain("秘密计划");
@@ -244,31 +247,19 @@ describe("a cross-chat read never lands a private chat in a group", () => {
 
   it("a channel turn is refused too", async ({ expect }) => {
     const model = read("history_recent", "qq:private:SOMEONE");
-    await runTurn(
-      context("qq:channel:C1", ADMIN, "看看", settings, { account: ADMIN }),
-      ports(model, new InMemoryMemory(), history()),
-      registry(),
-    );
+    await turn("qq:channel:C1", ADMIN, "看看", model);
     expect(toolResults(model)[0]).not.toContain("秘密计划");
   });
 
   it("an admin in their own private chat reads another private chat", async ({ expect }) => {
     const model = read("history_recent", "qq:private:SOMEONE");
-    await runTurn(
-      context("qq:private:ADMIN_OPENID", ADMIN, "看看", settings, { account: ADMIN }),
-      ports(model, new InMemoryMemory(), history()),
-      registry(),
-    );
+    await turn("qq:private:ADMIN_OPENID", ADMIN, "看看", model);
     expect(toolResults(model)[0]).toContain("别人私聊里的秘密计划");
   });
 
   it("a member in a group still reads another group of its domain", async ({ expect }) => {
     const model = read("history_search", "qq:group:G2");
-    await runTurn(
-      context("qq:group:G1", MEMBER, "看看", settings, { account: MEMBER }),
-      ports(model, new InMemoryMemory(), history()),
-      registry(),
-    );
+    await turn("qq:group:G1", MEMBER, "看看", model);
     expect(toolResults(model)[0]).toContain("二群的秘密计划");
   });
 
@@ -280,11 +271,7 @@ describe("a cross-chat read never lands a private chat in a group", () => {
 
   it("find_chat in a group lists no private chat of the domain", async ({ expect }) => {
     const model = findChat();
-    await runTurn(
-      context("qq:group:G1", MEMBER, "有哪些聊天", settings, { account: MEMBER }),
-      ports(model, new InMemoryMemory(), history()),
-      registry(),
-    );
+    await turn("qq:group:G1", MEMBER, "有哪些聊天", model);
     const [result] = toolResults(model);
     expect(result).toContain("qq:group:G2");
     expect(result).not.toContain("qq:private:");
@@ -292,11 +279,7 @@ describe("a cross-chat read never lands a private chat in a group", () => {
 
   it("find_chat in the member's own private chat lists the domain's chats", async ({ expect }) => {
     const model = findChat();
-    await runTurn(
-      context("qq:private:MEMBER_OPENID", MEMBER, "有哪些聊天", settings, { account: MEMBER }),
-      ports(model, new InMemoryMemory(), history()),
-      registry(),
-    );
+    await turn("qq:private:MEMBER_OPENID", MEMBER, "有哪些聊天", model);
     const [result] = toolResults(model);
     expect(result).toContain("qq:group:G2");
     expect(result).toContain("qq:private:MEMBER_OPENID（当前聊天）");
@@ -304,11 +287,7 @@ describe("a cross-chat read never lands a private chat in a group", () => {
 
   it("find_chat tells an admin in a group that private chats are read elsewhere", async ({ expect }) => {
     const model = findChat();
-    await runTurn(
-      context("qq:group:G1", ADMIN, "有哪些聊天", settings, { account: ADMIN }),
-      ports(model, new InMemoryMemory(), history()),
-      registry(),
-    );
+    await turn("qq:group:G1", ADMIN, "有哪些聊天", model);
     expect(toolResults(model)[0]).toContain("私聊只能在你与机器人的私聊里查看");
   });
 });

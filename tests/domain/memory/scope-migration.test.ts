@@ -91,20 +91,21 @@ describe("planScopeMigration", () => {
     expect(entry(p, "h")?.chats).toEqual(["qq:group:2", "qq:private:1"]);
   });
 
-  it("reads every evidence key docs/memory.md lists, in metadata and provenance", ({ expect }) => {
-    for (const key of [
-      "session_id",
-      "source_session_id",
-      "created_from_session_id",
-      "requester_session_id",
-      "chat_address",
-      "source_chat_address",
-      "created_from_chat_address",
-      "target_chat_address",
-      "from_chat_address",
-    ]) {
-      expect(evidenceOf(JSON.stringify({ [key]: "qq:group:G1" }), "{}").chats).toEqual(["qq:group:G1"]);
-    }
+  it.for([
+    "session_id",
+    "source_session_id",
+    "created_from_session_id",
+    "requester_session_id",
+    "chat_address",
+    "source_chat_address",
+    "created_from_chat_address",
+    "target_chat_address",
+    "from_chat_address",
+  ])("reads the evidence key %s that docs/memory.md lists", (key, { expect }) => {
+    expect(evidenceOf(JSON.stringify({ [key]: "qq:group:G1" }), "{}").chats).toEqual(["qq:group:G1"]);
+  });
+
+  it("reads no evidence from metadata that is not JSON", ({ expect }) => {
     expect(evidenceOf("not json", "{}")).toEqual({ chats: [], legacy: [] });
   });
 });

@@ -81,17 +81,21 @@ describe("dailySpendGate", () => {
     };
   }
 
-  it("reads the recorded spend once and adds the turn's own calls to it", async ({ expect }) => {
-    const l = ledger(50, 500);
-    const clock = new ManualClock(T0);
-    const gate = dailySpendGate({
+  /** The gate of group G under `caps`, in UTC, with `unflushed` calls not yet in the ledger. */
+  const groupGate = (l: ReturnType<typeof ledger>, clock: ManualClock, unflushed: number) =>
+    dailySpendGate({
       chatKey: "qq:group:G",
       caps,
       ledger: l,
       clock,
       timeZone: "UTC",
-      unflushed: () => 25,
+      unflushed: () => unflushed,
     });
+
+  it("reads the recorded spend once and adds the turn's own calls to it", async ({ expect }) => {
+    const l = ledger(50, 500);
+    const clock = new ManualClock(T0);
+    const gate = groupGate(l, clock, 25);
     expect((await gate.check([])).allowed).toBe(true);
     const call = { promptTokens: 10, completionTokens: 5, at: T0 };
     // 50 recorded + 25 unflushed + this turn's calls:
@@ -103,14 +107,7 @@ describe("dailySpendGate", () => {
   it("reads again when the day changes, and only counts calls of that day", async ({ expect }) => {
     const l = ledger(99, 0);
     const clock = new ManualClock(T0);
-    const gate = dailySpendGate({
-      chatKey: "qq:group:G",
-      caps,
-      ledger: l,
-      clock,
-      timeZone: "UTC",
-      unflushed: () => 0,
-    });
+    const gate = groupGate(l, clock, 0);
     const call = { promptTokens: 10, completionTokens: 0, at: T0 };
     expect((await gate.check([call])).allowed).toBe(false);
     clock.advance(24 * 3_600_000);

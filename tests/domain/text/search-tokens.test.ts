@@ -58,17 +58,13 @@ describe("focusedQueryTokens", () => {
     expect(tokens).not.toContain("的");
   });
 
-  it("produces only tokens that indexing also produces", ({ expect }) => {
-    for (const text of [
-      "明天下午三点开会",
-      "我喜欢吃火锅和寿司",
-      "Vue 组件通信 props emit",
-      "小明说周五团建",
-    ]) {
+  it.for(["明天下午三点开会", "我喜欢吃火锅和寿司", "Vue 组件通信 props emit", "小明说周五团建"])(
+    "produces only tokens that indexing also produces, for %s",
+    (text, { expect }) => {
       const indexed = new Set(searchTokens(text));
       for (const token of focusedQueryTokens(text)) expect(indexed.has(token)).toBe(true);
-    }
-  });
+    },
+  );
 });
 
 describe("FTS5 match expressions", () => {

@@ -6,39 +6,22 @@ import { loadSettings } from "../../../../src/composition/settings/settings-load
 import { defaultTurnRegistry } from "../../../../src/domain/agent/default-turn-registry";
 import { configChangeTool } from "../../../../src/domain/agent/tools/config-change-tool";
 import { runTurn } from "../../../../src/domain/agent/turn";
-import type { TurnContext } from "../../../../src/domain/agent/turn-context";
 import { gateFor } from "../../../../src/domain/authorization/authorization-gate";
-import { DEFAULT_SETTINGS, type Settings } from "../../../../src/domain/config/settings";
+import type { Settings } from "../../../../src/domain/config/settings";
 import type { AuditEntry } from "../../../../src/domain/kernel/audit";
-import { ADMIN, MEMBER, withIdentity } from "../../../fakes/identity-settings";
-import { messageEvent } from "../../../fakes/inbound";
+import { ADMIN, ADMIN_GATE_REFUSALS, MEMBER, withIdentity } from "../../../fakes/identity-settings";
 import { ScriptedChatModel } from "../../../fakes/scripted-chat-model";
-import { TEST_NOW, turnPorts } from "../../../fakes/turn-ports";
-import { turnContext } from "../../../support/turn-context";
+import { turnPorts } from "../../../fakes/turn-ports";
+import { oneToolCall } from "../../../support/tool-turn";
+import { senderContext } from "../../../support/turn-context";
 
 const CHAT = "qq:group:CONFIG1";
 
-function context(sender: string, settings: Settings): TurnContext {
-  const event = messageEvent({ chat: CHAT, text: "改设置", sender: sender.split(":")[2] ?? sender });
-  return turnContext(event, {
-    text: "改设置",
-    settings,
-    now: TEST_NOW,
-  });
-}
+const context = (sender: string, settings: Settings) => senderContext(CHAT, "改设置", sender, settings);
 
 /** One turn in which the model calls config_change with `args`; the tool's answer and the audit. */
-async function change(args: Record<string, unknown>, sender = ADMIN, settings = withIdentity()) {
-  const model = new ScriptedChatModel([
-    { toolCalls: [{ id: "c1", name: "config_change", arguments: JSON.stringify(args) }] },
-    { text: "好的" },
-  ]);
-  const ports = turnPorts({ model, settingsAdmin: d1SettingsAdmin(env) });
-  const result = await runTurn(context(sender, settings), ports, defaultTurnRegistry());
-  if (!result.ok) throw new Error("turn failed");
-  const answer = model.requests[1]?.messages.find((m) => m.role === "tool")?.content ?? "";
-  return { answer, audit: result.value.audit };
-}
+const change = (args: Record<string, unknown>, sender = ADMIN, settings = withIdentity()) =>
+  oneToolCall("config_change", args, context(sender, settings), { settingsAdmin: d1SettingsAdmin(env) });
 
 const storedRow = () =>
   env.DB.prepare("SELECT value, updated_by AS by FROM settings WHERE key = 'config'").first<{
@@ -59,11 +42,7 @@ afterEach(async () => {
 });
 
 describe("config_change", () => {
-  it.for([
-    ["a member", MEMBER, withIdentity(), "账号 qq:user:MEMBER_OPENID 不在 identity.admins 中"],
-    ["anyone while identity is off", ADMIN, DEFAULT_SETTINGS, "身份系统未启用"],
-    ["anyone while no admin is declared", ADMIN, withIdentity({ admins: [] }), "identity.admins 为空"],
-  ] as const)(
+  it.for(ADMIN_GATE_REFUSALS)(
     "refuses %s with the gate's reason and writes nothing",
     async ([, sender, settings, reason], { expect }) => {
       const refused = gateFor(settings.identity).requireAdmin("config_change", sender);

@@ -1,19 +1,17 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { D1MessageLog } from "../../../../src/adapters/d1/d1-message-log";
-import { openDatabase } from "../../../../src/adapters/d1/database";
 import { historySearch } from "../../../../src/composition/common/history-search";
 import { defaultTurnRegistry } from "../../../../src/domain/agent/default-turn-registry";
 import { runTurn } from "../../../../src/domain/agent/turn";
 import type { TurnContext } from "../../../../src/domain/agent/turn-context";
 import type { Settings } from "../../../../src/domain/config/settings";
-import { inboundRecord } from "../../../../src/domain/history/message-record";
 import { silentLogger } from "../../../../src/domain/kernel/logger";
 import { indexText } from "../../../../src/domain/text/search-tokens";
 import { ADMIN, MEMBER, withIdentity } from "../../../fakes/identity-settings";
 import { messageEvent } from "../../../fakes/inbound";
 import { ScriptedChatModel } from "../../../fakes/scripted-chat-model";
 import { turnPorts } from "../../../fakes/turn-ports";
+import { logEvents } from "../../../support/private-material";
 import { turnContext } from "../../../support/turn-context";
 
 /** Tuesday 2026-12-01 15:00 in Shanghai: the turn's clock. */
@@ -23,28 +21,17 @@ const at = (local: string) => Date.parse(`${local}+08:00`);
 type Line = { readonly chat: string; readonly nick: string; readonly at: string; readonly text: string };
 
 /** Written through the production record builder (its tokens carry the sender's name). */
-async function seed(lines: readonly Line[]): Promise<void> {
-  const records = lines.flatMap((l, i) => {
-    const r = inboundRecord(
-      messageEvent({
-        chat: l.chat,
-        text: l.text,
-        sender: l.nick,
-        name: l.nick,
-        ts: at(l.at),
-        id: `${l.chat}#${i}`,
-      }),
-    );
-    return r ? [r] : [];
-  });
-  await new D1MessageLog(openDatabase(env.DB)).flush({
-    messages: records,
-    recalls: [],
-    chats: [],
-    usage: [],
-    audit: [],
-  });
-}
+const seed = (lines: readonly Line[]): Promise<void> =>
+  logEvents(
+    lines.map((l, i) => ({
+      chat: l.chat,
+      text: l.text,
+      sender: l.nick,
+      name: l.nick,
+      ts: at(l.at),
+      id: `${l.chat}#${i}`,
+    })),
+  );
 
 const unique = () => crypto.randomUUID().slice(0, 8);
 

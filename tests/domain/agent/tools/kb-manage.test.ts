@@ -1,43 +1,23 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { knowledgeAccess } from "../../../../src/composition/common/knowledge-services";
-import { defaultTurnRegistry } from "../../../../src/domain/agent/default-turn-registry";
 import { kbManageTool } from "../../../../src/domain/agent/tools/kb-manage-tool";
-import { runTurn } from "../../../../src/domain/agent/turn";
-import type { TurnContext } from "../../../../src/domain/agent/turn-context";
 import { gateFor } from "../../../../src/domain/authorization/authorization-gate";
-import { DEFAULT_SETTINGS, type Settings } from "../../../../src/domain/config/settings";
+import type { Settings } from "../../../../src/domain/config/settings";
 import type { AuditEntry } from "../../../../src/domain/kernel/audit";
-import { ADMIN, MEMBER, withIdentity } from "../../../fakes/identity-settings";
-import { messageEvent } from "../../../fakes/inbound";
-import { ScriptedChatModel } from "../../../fakes/scripted-chat-model";
-import { TEST_NOW, turnPorts } from "../../../fakes/turn-ports";
+import { ADMIN, ADMIN_GATE_REFUSALS, MEMBER, withIdentity } from "../../../fakes/identity-settings";
+import { turnPorts } from "../../../fakes/turn-ports";
 import { createCollection, uniqueName, upload } from "../../../support/knowledge-api";
-import { turnContext } from "../../../support/turn-context";
+import { oneToolCall } from "../../../support/tool-turn";
+import { senderContext } from "../../../support/turn-context";
 
 const CHAT = "qq:group:KB1";
 
-function context(sender: string, settings: Settings): TurnContext {
-  const event = messageEvent({ chat: CHAT, text: "管理知识库", sender: sender.split(":")[2] ?? sender });
-  return turnContext(event, {
-    text: "管理知识库",
-    settings,
-    now: TEST_NOW,
-  });
-}
+const context = (sender: string, settings: Settings) => senderContext(CHAT, "管理知识库", sender, settings);
 
 /** One turn in which the model calls kb_manage with `args`; the tool's answer and the audit. */
-async function manage(args: Record<string, unknown>, sender = ADMIN, settings = withIdentity()) {
-  const model = new ScriptedChatModel([
-    { toolCalls: [{ id: "c1", name: "kb_manage", arguments: JSON.stringify(args) }] },
-    { text: "好的" },
-  ]);
-  const ports = turnPorts({ model, knowledge: knowledgeAccess(env) });
-  const result = await runTurn(context(sender, settings), ports, defaultTurnRegistry());
-  if (!result.ok) throw new Error("turn failed");
-  const answer = model.requests[1]?.messages.find((m) => m.role === "tool")?.content ?? "";
-  return { answer, audit: result.value.audit };
-}
+const manage = (args: Record<string, unknown>, sender = ADMIN, settings = withIdentity()) =>
+  oneToolCall("kb_manage", args, context(sender, settings), { knowledge: knowledgeAccess(env) });
 
 function gateReason(settings: Settings, sender: string): string {
   const refused = gateFor(settings.identity).requireAdmin("kb_manage", sender);
@@ -97,11 +77,7 @@ async function seeded() {
 }
 
 describe("kb_manage", () => {
-  it.for([
-    ["a member", MEMBER, withIdentity(), "账号 qq:user:MEMBER_OPENID 不在 identity.admins 中"],
-    ["anyone while identity is off", ADMIN, DEFAULT_SETTINGS, "身份系统未启用"],
-    ["anyone while no admin is declared", ADMIN, withIdentity({ admins: [] }), "identity.admins 为空"],
-  ] as const)(
+  it.for(ADMIN_GATE_REFUSALS)(
     "refuses %s with the gate's reason and changes nothing",
     async ([, sender, settings, reason], { expect }) => {
       const kb = await seeded();
