@@ -196,3 +196,27 @@ test("adapters are constructed only in src/composition", () => {
     ["src/domain/memory/uses-adapter.ts: D1Store", "src/workers/routes/uses-object.ts: D1Store"],
   );
 });
+
+/** SQL statements prepared in the composition root: SQL lives in src/adapters/d1/. */
+function sqlInComposition(base) {
+  const dir = path.join(base, "src/composition");
+  if (!existsSync(dir)) return [];
+  const found = [];
+  for (const f of readdirSync(dir, { recursive: true })) {
+    const file = `src/composition/${String(f).replaceAll(path.sep, "/")}`;
+    if (!/\.tsx?$/.test(file)) continue;
+    readFileSync(path.join(base, file), "utf8")
+      .split("\n")
+      .forEach((line, i) => {
+        if (/\.prepare\(/.test(line)) found.push(`${file}:${i + 1}`);
+      });
+  }
+  return found;
+}
+
+test("the composition root prepares no SQL: statements live in the D1 adapters", () => {
+  assert.deepEqual(sqlInComposition(root), []);
+  assert.deepEqual(sqlInComposition(path.join(root, "tests/fixtures/dependency-layers")), [
+    "src/composition/prepares-sql.ts:2",
+  ]);
+});

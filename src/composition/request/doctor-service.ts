@@ -7,7 +7,7 @@
  * `code` with its values (`params`), so the CLI can say it in the owner's chosen language; the
  * Chinese `detail` stays for every other reader.
  */
-import { isOneToOne } from "../../domain/chat/chat-address";
+import { D1DeploymentProbe } from "../../adapters/d1/d1-deployment-probe";
 import type { Settings } from "../../domain/config/settings";
 import type { SettingsSource } from "../../domain/config/settings-source";
 import { createChatModel } from "../common/model-and-outbound";
@@ -53,10 +53,9 @@ function secretsCheck(env: Env, who: AdminRequest): DoctorCheck {
   };
 }
 
-async function migrationsCheck(env: Env): Promise<DoctorCheck> {
+async function migrationsCheck(probe: D1DeploymentProbe): Promise<DoctorCheck> {
   try {
-    const rows = await env.DB.prepare("SELECT name FROM d1_migrations ORDER BY id").all<{ name: string }>();
-    const applied = rows.results.map((r) => r.name);
+    const applied = await probe.appliedMigrations();
     return {
       id: "migrations",
       ok: applied.length > 0,
@@ -103,18 +102,9 @@ function adminsCheck(settings: Settings): DoctorCheck {
   };
 }
 
-async function followCheck(env: Env, settings: Settings): Promise<DoctorCheck> {
+async function followCheck(probe: D1DeploymentProbe, settings: Settings): Promise<DoctorCheck> {
   const groups = settings.follow.groups;
-  const seen = await env.DB.prepare(
-    "SELECT chat_key, target_type FROM chats ORDER BY last_seen DESC LIMIT 200",
-  )
-    .all<{ chat_key: string; target_type: string }>()
-    .then((r) =>
-      r.results
-        .filter((c) => !isOneToOne(c.target_type) && c.target_type !== "unknown")
-        .map((c) => c.chat_key),
-    )
-    .catch(() => [] as string[]);
+  const seen = await probe.recentGroupChats(200);
   const unfollowed = groups.includes("*") ? [] : seen.filter((k) => !groups.includes(k));
   const ok = groups.length > 0;
   const listed =
@@ -229,11 +219,12 @@ export function doctorService(env: Env, who: AdminRequest, source: SettingsSourc
   return {
     async checks(options: { model: boolean }): Promise<DoctorCheck[]> {
       const settings = await source.current();
+      const probe = new D1DeploymentProbe(env.DB);
       return [
         secretsCheck(env, who),
-        await migrationsCheck(env),
+        await migrationsCheck(probe),
         adminsCheck(settings),
-        await followCheck(env, settings),
+        await followCheck(probe, settings),
         ...(options.model ? [await modelCheck(env, who)] : []),
         await vectorsCheck(env, settings),
       ];
