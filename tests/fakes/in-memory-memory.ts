@@ -181,6 +181,8 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
         ...item,
         ...(u.tag ? { sensitivity: u.tag.sensitivity, sensitivitySource: u.tag.source } : {}),
         ...(u.importance !== undefined ? { importance: u.importance } : {}),
+        ...(u.confidence !== undefined ? { confidence: u.confidence } : {}),
+        ...(u.evidence ? { evidence: u.evidence } : {}),
         updatedAt: c.at,
       };
       updated++;

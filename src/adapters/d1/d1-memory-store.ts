@@ -6,7 +6,13 @@
  */
 
 import { err, ok, type Result } from "../../domain/kernel/result";
-import type { MemoryEvidence, MemoryItem, NewMemory, Sensitivity } from "../../domain/memory/memory";
+import type {
+  MemoryEvidence,
+  MemoryItem,
+  MemorySource,
+  NewMemory,
+  Sensitivity,
+} from "../../domain/memory/memory";
 import { normalizeMemoryText } from "../../domain/memory/memory";
 import { memoryMatch } from "../../domain/memory/memory-query";
 import type {
@@ -77,6 +83,24 @@ function parseJson(text: string): Record<string, unknown> {
   }
 }
 
+/** The statements merged into an item, as its provenance recorded them (merge.ts). */
+function sourcesOf(raw: readonly unknown[]): MemorySource[] {
+  return raw.flatMap((x) => {
+    if (typeof x !== "object" || x === null) return [];
+    const o = x as Record<string, unknown>;
+    if (typeof o.session !== "string" || typeof o.runId !== "string") return [];
+    const origin = o.origin === "explicit" || o.origin === "tool" ? o.origin : "dream";
+    return [
+      {
+        session: o.session,
+        runId: o.runId,
+        origin,
+        account: typeof o.account === "string" ? o.account : null,
+      },
+    ];
+  });
+}
+
 function toItem(r: Row): MemoryItem {
   const meta = parseJson(r.metadata);
   const prov = parseJson(r.provenance);
@@ -91,6 +115,7 @@ function toItem(r: Row): MemoryItem {
           person: typeof prov.person === "string" ? prov.person : null,
           origin: prov.origin === "explicit" || prov.origin === "tool" ? prov.origin : "dream",
           runId: typeof prov.runId === "string" ? prov.runId : "",
+          ...(Array.isArray(prov.sources) ? { sources: sourcesOf(prov.sources) } : {}),
         }
       : null;
   return {
@@ -543,7 +568,10 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
       .bind(newId, oldId, at, newId, oldId);
   }
 
-  /** A stricter or explicit tag, a higher importance; null when the update changes nothing. */
+  /**
+   * A stricter or explicit tag, a higher importance, a merge's confidence and joined evidence;
+   * null when the update changes nothing.
+   */
   #updateStatement(
     u: MemoryUpdate,
     at: number,
@@ -558,6 +586,15 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
     if (u.importance !== undefined) {
       sets.push("importance = ?");
       values.push(Math.min(1, Math.max(0, u.importance)));
+    }
+    if (u.confidence !== undefined) {
+      sets.push("confidence = ?");
+      values.push(Math.min(1, Math.max(0, u.confidence)));
+    }
+    if (u.evidence) {
+      // A merged restatement's joined evidence (merge.ts); the text, and so the FTS row, stays.
+      sets.push("provenance = ?");
+      values.push(JSON.stringify({ type: "conversation", ...u.evidence }));
     }
     if (sets.length === 0) return null;
     return this.#db

@@ -2,7 +2,8 @@
  * Dreaming (docs/memory.md#dreaming): consolidates one chat's recent turns into long-term memory.
  *
  *   turns → extract (model with JSON schema, or rules offline) → kind → scope
- *         → sensitivity → deduplicate within the target scope → insert / supersede / archive
+ *         → sensitivity → deduplicate within the target scope → merge a restatement into the
+ *         item it restates (merge.ts) → insert / supersede / archive
  *         → one atomic commit with every candidate and its decision (memory_candidates)
  *
  * A run only ever sees, deduplicates against, supersedes or archives items of the scopes its
@@ -27,9 +28,10 @@ import {
   type Sensitivity,
 } from "./memory";
 import type { CandidateRecord, MemoryStore, MemoryUpdate, SummaryNode } from "./memory-store";
+import { boosted, type MergeTarget, mergeInto, mergeNote, restatedItem, ScopeItems } from "./merge";
 import { extractWithModel, type ModelTurn } from "./model-extractor";
 import { learnedInPrivate, originSensitivity, shareRequested } from "./origin";
-import { boosted } from "./remember";
+import { findRestatement } from "./restatement";
 import { extractStatements } from "./rule-extractor";
 import {
   dedupeScopes,
@@ -79,6 +81,8 @@ export type DreamDeps = {
   readonly store: MemoryStore;
   readonly logger: Logger;
   readonly now: () => number;
+  /** Merge restatements into the items they restate (default); false only for a baseline. */
+  readonly mergeRestatements?: boolean;
 };
 
 export type DreamReport = {
@@ -132,7 +136,10 @@ export async function dream(input: DreamInput, deps: DreamDeps): Promise<Result<
   const { candidates, archiveRequests, summaryText, usage } = extracted.value;
 
   // 2. Decide, candidate by candidate, then the archive requests.
-  const decided = await decideCandidates(input, turns, candidates, existing, privateChat, deps.store);
+  const decided = await decideCandidates(input, turns, candidates, existing, privateChat, {
+    store: deps.store,
+    merge: deps.mergeRestatements !== false,
+  });
   decideArchives(input, archiveRequests, writable, decided);
 
   // 3. Commit once.
@@ -224,6 +231,11 @@ type RunMemo = {
   readonly updated: Set<string>;
   /** Items inserted by this run, by scope and subject: a later statement supersedes them too. */
   readonly runSubjects: Map<string, string>;
+  /** Restatements merge (false only for a baseline), the items they may merge into, read once. */
+  readonly merge: boolean;
+  readonly scopeItems: ScopeItems;
+  /** Stored items a restatement was merged into, as they read after it. */
+  readonly merged: Map<string, MergeTarget>;
 };
 
 /** A candidate with its source turn, placed: its tag, its scope and the levels read there. */
@@ -246,7 +258,7 @@ async function decideCandidates(
   candidates: readonly Candidate[],
   existing: readonly MemoryItem[],
   privateChat: boolean,
-  store: MemoryStore,
+  { store, merge }: { store: MemoryStore; merge: boolean },
 ): Promise<Decisions> {
   const records: CandidateRecord[] = [];
   const d: Decisions = {
@@ -261,7 +273,14 @@ async function decideCandidates(
       records.push({ runId: input.runId, chatKey: input.session, origin: "dream", ...r });
     },
   };
-  const run: RunMemo = { acceptedKeys: new Set(), updated: new Set(), runSubjects: new Map() };
+  const run: RunMemo = {
+    acceptedKeys: new Set(),
+    updated: new Set(),
+    runSubjects: new Map(),
+    merge,
+    scopeItems: new ScopeItems(store),
+    merged: new Map(),
+  };
   for (const [i, c] of candidates.entries()) {
     const source = userTurn(turns, c.turn);
     const base: CandidateBase = { kind: c.kind, text: c.text, importance: c.importance, targetNodeId: null };
@@ -273,6 +292,7 @@ async function decideCandidates(
     }
     const placed = place(input, c, source, privateChat);
     if (await duplicate(store, base, placed, run, d)) continue;
+    if (run.merge && (await mergeRestatement({ input, candidate: c, base, placed }, run, d))) continue;
     await insert(store, { input, index: i, candidate: c, base, placed }, run, d);
   }
   return d;
@@ -368,6 +388,69 @@ async function duplicate(
     nodeId: null,
     targetNodeId: duplicate === "this run" ? null : duplicate,
     evidence: { ...p.evidence },
+  });
+  return true;
+}
+
+/**
+ * True, with the merge recorded, when the candidate restates an item of its scope the source
+ * turn may read — stored, or inserted earlier in this run: that item keeps its id and text and
+ * takes the candidate's evidence, a higher confidence and the stricter tag (merge.ts).
+ */
+async function mergeRestatement(
+  a: { input: DreamInput; candidate: Candidate; base: CandidateBase; placed: Placed },
+  run: RunMemo,
+  d: Decisions,
+): Promise<boolean> {
+  const { candidate: c, placed: p } = a;
+  const statement = {
+    scope: p.scope,
+    kind: c.kind as NewMemory["kind"],
+    text: c.text,
+    subjectKey: c.subjectKey,
+  };
+  const incoming = {
+    evidence: p.evidence,
+    confidence: a.input.useModel ? 0.8 : 0.6,
+    importance: c.importance,
+    tag: p.tag,
+  };
+  const pending = d.inserts
+    .map((item, index) => ({ item, index }))
+    .filter(({ item }) => sameScope(item.scope, p.scope) && p.levels.includes(item.sensitivity));
+  const inRun = findRestatement(
+    statement,
+    pending.map(({ item }) => item),
+  );
+  const stored = inRun
+    ? null
+    : await restatedItem(run.scopeItems, { ...statement, levels: p.levels }, d.consumed);
+  const found = inRun ?? stored;
+  if (!found) return false;
+  const targetId = found.item.nodeId;
+  if (inRun) {
+    const index = pending.find(({ item }) => item.nodeId === targetId)?.index ?? -1;
+    const target = d.inserts[index];
+    if (!target) return false;
+    const { merged } = mergeInto(target, incoming);
+    d.inserts[index] = { ...target, ...merged, evidence: merged.evidence ?? target.evidence };
+  } else if (stored) {
+    const { update, merged } = mergeInto(run.merged.get(targetId) ?? stored.item, incoming);
+    run.merged.set(targetId, merged);
+    run.updated.add(targetId);
+    const at = d.updates.findIndex((u) => u.nodeId === targetId);
+    if (at >= 0) d.updates.splice(at, 1);
+    d.updates.push(update);
+  }
+  const note = mergeNote(targetId, found.score);
+  d.record({
+    ...a.base,
+    ...scopedOf(p),
+    decision: "duplicate",
+    reason: note.reason,
+    nodeId: null,
+    targetNodeId: targetId,
+    evidence: { ...p.evidence, merge: note.merge },
   });
   return true;
 }

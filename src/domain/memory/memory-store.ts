@@ -72,6 +72,9 @@ export type MemoryUpdate = {
   readonly nodeId: string;
   readonly tag?: { readonly sensitivity: Sensitivity; readonly source: SensitivitySource };
   readonly importance?: number;
+  /** A merged restatement (merge.ts): the raised confidence and the joined evidence. */
+  readonly confidence?: number;
+  readonly evidence?: MemoryEvidence;
 };
 
 export type SummaryNode = {
@@ -105,7 +108,7 @@ export type MemoryCommit = {
     readonly validTo?: number;
   }[];
   readonly archive: readonly string[];
-  /** Changes to existing items: a stricter or explicit tag, a higher importance. */
+  /** Changes to existing items: a stricter or explicit tag, a higher importance, a merge. */
   readonly updates: readonly MemoryUpdate[];
   readonly candidates: readonly CandidateRecord[];
   readonly summary?: SummaryNode | null;

@@ -26,6 +26,19 @@ export type MemoryEvidence = {
   readonly origin: MemoryOrigin;
   /** Dreaming run or inbound event that produced it. */
   readonly runId: string;
+  /**
+   * Every statement merged into the item, the first one included (docs/memory.md#write-time-merge);
+   * absent while nothing was merged into it.
+   */
+  readonly sources?: readonly MemorySource[];
+};
+
+/** One statement an item was written or merged from. */
+export type MemorySource = {
+  readonly session: string;
+  readonly runId: string;
+  readonly origin: MemoryOrigin;
+  readonly account: string | null;
 };
 
 export type MemoryItem = {

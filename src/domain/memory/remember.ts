@@ -19,6 +19,7 @@ import {
   type Sensitivity,
 } from "./memory";
 import type { CandidateRecord, MemoryStore, MemoryUpdate } from "./memory-store";
+import { boosted, type MergeTarget, mergeInto, mergeNote, restatedItem, ScopeItems } from "./merge";
 import { learnedInPrivate, originSensitivity, withoutGlobalMarker, withoutShareMarkers } from "./origin";
 import { classifyExplicit, type Extracted } from "./rule-extractor";
 import {
@@ -41,13 +42,6 @@ import {
   stripPrivacyPhrases,
 } from "./sensitivity";
 import type { Speaker } from "./speaker-name";
-
-/** Importance an item gains each time it is stated again. */
-export const REMENTION_BOOST = 0.05;
-
-/** The importance of an item stated once more (capped at 1, kept to three decimals). */
-export const boosted = (importance: number): number =>
-  Number(Math.min(1, importance + REMENTION_BOOST).toFixed(3));
 
 export type RememberRequest = {
   /** What to remember, as the person or the model said it. */
@@ -75,7 +69,8 @@ export type RememberRequest = {
 };
 
 export type Remembered = {
-  readonly decision: "insert" | "supersede" | "duplicate";
+  /** `merge`: it restated an item of its scope, which took it in (merge.ts); `item` is that item. */
+  readonly decision: "insert" | "supersede" | "duplicate" | "merge";
   readonly item: Pick<MemoryItem, "nodeId" | "kind" | "text" | "scope" | "sensitivity" | "sensitivitySource">;
 };
 
@@ -100,7 +95,15 @@ export async function remember(
   if (writable.length === 0)
     return err({ kind: "not-writable", reason: "only an admin writes the global scope from here" });
 
-  const plan: WritePlan = { out: [], candidates: [], inserts: [], supersede: [], updates: [] };
+  const plan: WritePlan = {
+    out: [],
+    candidates: [],
+    inserts: [],
+    supersede: [],
+    updates: [],
+    scopeItems: new ScopeItems(store),
+    merged: new Map(),
+  };
   const evidence: MemoryEvidence = {
     session: req.scopes.session,
     messageIds: req.messageId ? [req.messageId] : [],
@@ -134,7 +137,7 @@ export async function remember(
     );
   }
 
-  const { out, ...writes } = plan;
+  const { out, scopeItems: _items, merged: _merged, ...writes } = plan;
   if (out.length === 0)
     return err({ kind: "not-writable", reason: "none of it belongs to a scope this chat may write" });
   const report = await store.commit({
@@ -213,6 +216,9 @@ type WritePlan = {
   readonly inserts: NewMemory[];
   readonly supersede: { oldId: string; newId: string; validTo?: number }[];
   readonly updates: MemoryUpdate[];
+  /** The items of a scope a restatement may merge into, and the ones merged into so far. */
+  readonly scopeItems: ScopeItems;
+  readonly merged: Map<string, MergeTarget & Remembered["item"]>;
 };
 
 type CandidateBase = Omit<CandidateRecord, "decision" | "reason" | "nodeId" | "targetNodeId">;
@@ -263,6 +269,11 @@ async function planStatement(
     });
     return;
   }
+  const restated = await restatedItem(plan.scopeItems, { ...statement, scope, levels });
+  if (restated) {
+    planMerge(restated, { record, tag, evidence: s.evidence }, plan);
+    return;
+  }
   const nodeId = memoryNodeId(s.runId, scope.type, scope.id, normalizeMemoryText(statement.text));
   const older = statement.subjectKey
     ? (await store.findBySubject(scope, statement.subjectKey, levels)).filter((m) => m.nodeId !== nodeId)
@@ -299,6 +310,45 @@ async function planStatement(
       scope,
       sensitivity: tag.sensitivity,
       sensitivitySource: tag.source,
+    },
+  });
+}
+
+/** A restatement merged into the item it restates: the item keeps its id and text (merge.ts). */
+function planMerge(
+  restated: NonNullable<Awaited<ReturnType<typeof restatedItem>>>,
+  s: { record: CandidateBase & { readonly importance: number }; tag: Tag; evidence: MemoryEvidence },
+  plan: WritePlan,
+): void {
+  const target = plan.merged.get(restated.item.nodeId) ?? restated.item;
+  const { update, merged } = mergeInto(target, {
+    evidence: s.evidence,
+    confidence: 1,
+    importance: s.record.importance,
+    tag: s.tag,
+  });
+  plan.merged.set(target.nodeId, { ...target, ...merged });
+  const at = plan.updates.findIndex((u) => u.nodeId === target.nodeId);
+  if (at >= 0) plan.updates.splice(at, 1);
+  plan.updates.push(update);
+  const note = mergeNote(target.nodeId, restated.score);
+  plan.candidates.push({
+    ...s.record,
+    decision: "duplicate",
+    reason: note.reason,
+    nodeId: null,
+    targetNodeId: target.nodeId,
+    evidence: { ...s.record.evidence, merge: note.merge },
+  });
+  plan.out.push({
+    decision: "merge",
+    item: {
+      nodeId: target.nodeId,
+      kind: target.kind,
+      text: target.text,
+      scope: target.scope,
+      sensitivity: merged.sensitivity,
+      sensitivitySource: merged.sensitivitySource,
     },
   });
 }

@@ -47,9 +47,11 @@ async function rememberNow(text: string, ctx: TurnContext, services: TurnService
       // Said to its owner alone: how to make it shareable on purpose.
       const howToShare =
         privateChat && w.item.sensitivity !== "public" ? `；要公开请发 /share ${w.item.nodeId}` : "";
-      return w.decision === "duplicate"
-        ? `这个我已经记得了：${w.item.text}${secret}${howToShare}`
-        : `好的，记住了：${w.item.text}（${where}${secret}${howToShare}）`;
+      if (w.decision === "duplicate") return `这个我已经记得了：${w.item.text}${secret}${howToShare}`;
+      // Said truthfully: nothing new was stored, the earlier item took it in (merge.ts).
+      if (w.decision === "merge")
+        return `这和我记得的一条说的是同一件事，已合并到那一条里：${w.item.text}（${where}${secret}${howToShare}）`;
+      return `好的，记住了：${w.item.text}（${where}${secret}${howToShare}）`;
     })
     .join("\n");
 }

@@ -121,7 +121,9 @@ export const memoryWriteTool: Tool = {
         .map((w) =>
           w.decision === "duplicate"
             ? `已经记得：${w.item.text}（#${w.item.nodeId}）`
-            : `已记住：${w.item.text}（${scopeLabel(w.item.scope, scopes.session)}，${w.item.sensitivity}，#${w.item.nodeId}）`,
+            : w.decision === "merge"
+              ? `与已有的一条说的是同一件事，已合并进去，没有新增：${w.item.text}（#${w.item.nodeId}）`
+              : `已记住：${w.item.text}（${scopeLabel(w.item.scope, scopes.session)}，${w.item.sensitivity}，#${w.item.nodeId}）`,
         )
         .join("\n"),
     );

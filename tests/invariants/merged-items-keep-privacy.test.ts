@@ -1,0 +1,164 @@
+// Write-time merge keeps privacy (docs/invariants.md#nothing-said-in-a-shared-chat-reveals-private-material,
+// docs/memory.md#write-time-merge), over real D1: a private item a restatement was merged into
+// still never reaches a group's recall; nothing merges across scopes, even with identical text,
+// nor into an item the writer may not read; a merge never lowers sensitivity.
+import { env } from "cloudflare:workers";
+import { describe, it } from "vitest";
+import type { AccountKey } from "../../src/domain/chat/chat-address";
+import { silentLogger } from "../../src/domain/kernel/logger";
+import { dream } from "../../src/domain/memory/dreaming";
+import { recalledText, recallMemory } from "../../src/domain/memory/recall";
+import { remember } from "../../src/domain/memory/remember";
+import { turnScopes } from "../../src/domain/memory/scope";
+import { ScriptedChatModel } from "../fakes/scripted-chat-model";
+import { memoryStore, newMemory, seedMemory, uid } from "../support/memory";
+
+const T0 = Date.UTC(2026, 10, 1, 4);
+
+function person() {
+  const id = uid();
+  const identity = {
+    enabled: true,
+    account: `qq:user:${id}` as AccountKey,
+    personId: `p${id}`,
+    declared: true,
+  };
+  return {
+    identity,
+    priv: { session: `qq:private:${id}`, identity },
+    group: { session: `qq:group:G${id}`, identity },
+    name: `名${id}`,
+  };
+}
+
+type Person = ReturnType<typeof person>;
+
+async function say(p: Person, text: string, where: "priv" | "group", now: number) {
+  const written = await remember(memoryStore(), {
+    text,
+    origin: "explicit",
+    scopes: p[where],
+    speaker: { name: p.name, id: p.identity.account },
+    account: p.identity.account,
+    messageId: `m${now}`,
+    runId: `turn:${uid()}`,
+    chatKey: p[where].session,
+    now,
+  });
+  if (!written.ok) throw new Error(JSON.stringify(written.error));
+  return written.value[0];
+}
+
+async function groupRecall(p: Person, text: string, now: number) {
+  const found = await recallMemory(
+    { index: memoryStore() },
+    {
+      text,
+      scopes: turnScopes(p.group),
+      soft: true,
+      limit: 20,
+      now,
+      halfLifeDays: 30,
+      timeZone: "Asia/Shanghai",
+    },
+  );
+  return found.map(recalledText).join("\n");
+}
+
+const row = (nodeId: string) =>
+  env.DB.prepare("SELECT sensitivity, confidence, raw_text, provenance FROM nodes WHERE node_id = ?")
+    .bind(nodeId)
+    .first<{ sensitivity: string; confidence: number; raw_text: string; provenance: string }>();
+
+describe("write-time merge keeps privacy", () => {
+  it("a private item with a restatement merged in never reaches a group's recall", async ({ expect }) => {
+    const p = person();
+    const first = await say(p, "我喜欢听摇滚音乐和英国爵士乐", "priv", T0);
+    const again = await say(p, "我喜欢听摇滚音乐，英国爵士乐", "priv", T0 + 1000);
+    expect(again?.decision).toBe("merge");
+    expect(again?.item.nodeId).toBe(first?.item.nodeId);
+    expect(again?.item.sensitivity).toBe("private");
+    const merged = await row(first?.item.nodeId ?? "");
+    expect(JSON.parse(merged?.provenance ?? "{}").messageIds).toEqual([`m${T0}`, `m${T0 + 1000}`]);
+    expect(await groupRecall(p, "摇滚音乐 爵士乐", T0 + 2000)).not.toContain("摇滚");
+  });
+
+  it("never merges into an item the writer may not read: a group restatement of a private item is new", async ({
+    expect,
+  }) => {
+    const p = person();
+    const secret = await say(p, "我喜欢看恐怖电影和悬疑片", "priv", T0);
+    const inGroup = await say(p, "我喜欢看恐怖电影、悬疑片", "group", T0 + 1000);
+    expect(inGroup?.decision).toBe("insert");
+    expect(inGroup?.item.nodeId).not.toBe(secret?.item.nodeId);
+    const untouched = await row(secret?.item.nodeId ?? "");
+    expect(JSON.parse(untouched?.provenance ?? "{}").messageIds).toEqual([`m${T0}`]);
+    expect(untouched?.sensitivity).toBe("private");
+  });
+
+  it("nothing merges across scopes, even with identical text", async ({ expect }) => {
+    const p = person();
+    const [other] = await seedMemory([
+      newMemory(`chat:qq:group:H${uid()}`, "我们决定周五发布新版", { kind: "decision", confidence: 0.6 }),
+    ]);
+    const here = await say(p, "我们决定周五发布新版", "group", T0);
+    expect(here?.decision).toBe("insert");
+    expect(here?.item.scope).toEqual({ type: "chat", id: p.group.session });
+    expect((await row(other ?? ""))?.confidence).toBe(0.6);
+  });
+
+  it("a merge never lowers sensitivity, not even by the person's share marker", async ({ expect }) => {
+    const p = person();
+    const first = await say(p, "我喜欢吃四川火锅和重庆小面", "priv", T0);
+    const shared = await say(p, "我喜欢吃四川火锅、重庆小面，可以告诉大家", "priv", T0 + 1000);
+    expect(shared?.decision).toBe("merge");
+    expect(shared?.item.nodeId).toBe(first?.item.nodeId);
+    expect(shared?.item.sensitivity).toBe("private");
+    expect((await row(first?.item.nodeId ?? ""))?.sensitivity).toBe("private");
+    expect(await groupRecall(p, "四川火锅 重庆小面", T0 + 2000)).not.toContain("火锅");
+  });
+
+  it("dreaming merges a restatement in the private chat, and the group still never recalls it", async ({
+    expect,
+  }) => {
+    const p = person();
+    const dreamIn = (where: "priv" | "group", text: string, now: number) =>
+      dream(
+        {
+          runId: `dream:${uid()}`,
+          session: p[where].session,
+          turns: [
+            {
+              seq: 1,
+              role: "user",
+              name: p.name,
+              account: p.identity.account,
+              messageId: `d${now}`,
+              text,
+              ts: now,
+              explicitSensitivity: null,
+              identity: p.identity,
+            },
+          ],
+          now,
+          useModel: false,
+        },
+        { model: new ScriptedChatModel([]), store: memoryStore(), logger: silentLogger, now: () => now },
+      );
+    await dreamIn("priv", "我喜欢听摇滚音乐和英国爵士乐", T0);
+    const second = await dreamIn("priv", "我喜欢听摇滚音乐，英国爵士乐", T0 + 1000);
+    expect(second.ok && second.value.inserted).toBe(0);
+    const inGroup = await dreamIn("group", "我喜欢听摇滚音乐和英国爵士乐啊", T0 + 2000);
+    expect(inGroup.ok && inGroup.value.duplicates).toBe(0);
+    const items = await env.DB.prepare(
+      "SELECT sensitivity, provenance FROM nodes WHERE node_type = 'memory' AND raw_text LIKE ? ORDER BY created_at",
+    )
+      .bind(`${p.name}%爵士乐%`)
+      .all<{ sensitivity: string; provenance: string }>();
+    expect(items.results.map((r) => r.sensitivity)).toEqual(["private", "public"]);
+    expect(JSON.parse(items.results[0]?.provenance ?? "{}").messageIds).toEqual([`d${T0}`, `d${T0 + 1000}`]);
+    const recalled = await groupRecall(p, "摇滚音乐 爵士乐", T0 + 3000);
+    expect(recalled).not.toContain("英国爵士乐，");
+    expect(recalled.split("\n").filter((t) => t.includes("爵士乐"))).toHaveLength(1);
+  });
+});
