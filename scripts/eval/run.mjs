@@ -13,6 +13,7 @@
 //   npm run eval -- privacy-wording [--corpus <file>] [--baseline <commit>]   (see privacy-wording.mjs; no Worker)
 //   npm run eval -- credentials [--corpus <file>] [--data <dir>] [--show N]   (see credentials.mjs; no Worker)
 //   npm run eval -- knowledge-update [--set <file>] [--data <dir>] [--dump <file>]   (see knowledge-update.mjs; no Worker)
+//   npm run eval -- write-merge [--set <file>] [--data <dir>] [--no-vectors] [--dump <file>]   (see write-merge.mjs; no Worker)
 //
 // Options for experiments: --options '<json>' overrides pipeline options, grouped by stage as
 // RetrievalOptions is (e.g. '{"expand":{"parentTokens":0}}'; a name that is no option is refused),
@@ -53,6 +54,7 @@ import {
 } from "./remote-ai.mjs";
 import { belowRequired } from "./required-quality.mjs";
 import { DEFAULT_QUESTIONS, evalVueDocs } from "./vue-docs.mjs";
+import { evalWriteMerge } from "./write-merge.mjs";
 
 const [dataset, ...rest] = process.argv.slice(2);
 const flags = {};
@@ -72,6 +74,7 @@ const DETECTORS = {
   "privacy-wording": evalPrivacyWording,
   credentials: evalCredentials,
   "knowledge-update": evalKnowledgeUpdate,
+  "write-merge": evalWriteMerge,
 };
 if (DETECTORS[dataset]) {
   await DETECTORS[dataset](flags);
