@@ -57,7 +57,7 @@ export function target(options, env = process.env) {
  * The problem() answer of the admin API as one line, in the CLI's language as far as the answer
  * has codes: its `error` kind names a catalogue label (`api.problem.<kind>`), and a command that
  * knows what a code means for it passes `known` — `{ "invalid:status": () => t("…") }`, keyed by
- * kind and field (or kind alone), each saying it in full. The Worker's own words (`reason`,
+ * kind and field or code (`conflict:shared-needs-confirm`), or kind alone — each saying it in full. The Worker's own words (`reason`,
  * `what`) follow a label as they came: they are data, never matched as text.
  */
 /**
@@ -73,7 +73,7 @@ function issueReason(issue) {
 
 export function problemMessage(status, json, known = {}) {
   if (json && typeof json === "object" && typeof json.error === "string") {
-    const say = known[`${json.error}:${json.field ?? ""}`] ?? known[json.error];
+    const say = known[`${json.error}:${json.field ?? json.code ?? ""}`] ?? known[json.error];
     if (say) return t("api.problemKnown", { status, message: say(json) });
     const label = has(`api.problem.${json.error}`) ? t(`api.problem.${json.error}`) : json.error;
     const where = json.field ? `${json.field} ` : "";

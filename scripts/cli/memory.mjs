@@ -123,6 +123,27 @@ export function command(name = "memory") {
       );
     }),
   );
+  memory.addCommand(
+    withApiOptions(
+      define("move")
+        .description(t("memory.desc.move"))
+        .argument("<id>", t("memory.arg.id"))
+        .requiredOption("--scope <scope>", t("memory.opt.toScope"))
+        .option("--confirm-shared", t("memory.opt.confirmShared")),
+    ).action(async (id, o) => {
+      const api = client(o);
+      const moved = await api.call(
+        "POST",
+        `/memory/${encodeURIComponent(id)}/move`,
+        { scope: o.scope, confirmShared: o.confirmShared === true },
+        {
+          ...refusals(id, "move"),
+          "conflict:shared-needs-confirm": () => t("memory.refused.shared", { scope: o.scope }),
+        },
+      );
+      await outputTimed(api, o, moved, (r, zone) => renderItem(item(r), zone));
+    }),
+  );
   for (const action of ["archive", "restore"]) {
     memory.addCommand(
       withApiOptions(

@@ -50,8 +50,9 @@ function detail(e: Problem): Record<string, string | number | ValidationIssue> {
       return { retryAfterSeconds: e.retryAfterSeconds };
     case "throttled":
       return { retryAfterSeconds: e.retryAfterSeconds, reason: e.reason };
-    case "forbidden":
     case "conflict":
+      return { reason: e.reason, ...(e.code ? { code: e.code } : {}) };
+    case "forbidden":
     case "unavailable":
     case "unauthorized":
     case "too-large":

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { request } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -29,6 +30,30 @@ function akasha(...args) {
     env: { ...process.env, AKASHA_URL: base, AKASHA_ADMIN_TOKEN: TOKEN, INIT_CWD: out },
   });
   return { code: r.status, out: r.stdout, err: r.stderr, json: () => JSON.parse(r.stdout) };
+}
+
+/**
+ * An admin API POST on a connection of its own: fetch's pooled one from before() may have been
+ * closed by the Worker while the synchronous tests ran, and a POST is not retried.
+ */
+function postApi(route, body) {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${base}${route}`,
+      {
+        method: "POST",
+        agent: false,
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (d) => (text += d));
+        res.on("end", () => resolve({ status: res.statusCode, json: JSON.parse(text) }));
+      },
+    );
+    req.on("error", reject);
+    req.end(JSON.stringify(body));
+  });
 }
 
 before(async () => {
@@ -244,5 +269,31 @@ describe("the CLI against a local Worker", () => {
       audited.map((e) => e.target),
       [`#${id}`],
     );
+  });
+
+  it("memory move: the Worker's shared-scope refusal is said from its code in either language; confirmed, it moves", async () => {
+    const res = await postApi("/api/memory", {
+      scope: "chat:qq:private:CLIU1",
+      text: "我的生日是三月",
+      kind: "fact",
+      sensitivity: "private",
+    });
+    assert.equal(res.status, 201);
+    const { item } = res.json;
+    const refused = akasha("memory", "move", item.nodeId, "--scope", "chat:qq:group:CLIG1");
+    assert.equal(refused.code, 1);
+    assert.match(refused.err, /HTTP 409：这条记忆是私密的，移入 chat:qq:group:CLIG1 后那里的所有人都能读到/);
+    const english = akasha("memory", "move", item.nodeId, "--scope", "chat:qq:group:CLIG1", "--lang", "en");
+    assert.match(
+      english.err,
+      /HTTP 409: this item is private: in chat:qq:group:CLIG1 everyone there could read it/,
+    );
+    assert.equal(akasha("memory", "show", item.nodeId, "--json").json().item.scope.type, "chat");
+    const missing = akasha("memory", "move", item.nodeId);
+    assert.equal(missing.code, 2);
+    assert.match(missing.err, /错误：必须给出选项 '--scope <scope>'/);
+    const moved = akasha("memory", "move", item.nodeId, "--scope", "chat:qq:group:CLIG1", "--confirm-shared");
+    assert.equal(moved.code, 0, moved.err);
+    assert.match(moved.out, /作用域 +chat:qq:group:CLIG1/);
   });
 });

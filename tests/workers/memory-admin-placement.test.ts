@@ -193,6 +193,8 @@ describe("POST /api/memory/:id/move moves an item to another scope", () => {
     for (const scope of [group, "global:__global__"]) {
       const refused = await api(`/memory/${id}/move`, { scope });
       expect(refused.status).toBe(409);
+      // A stable code beside the reason: the CLI says the refusal in its own language from it.
+      expect(await refused.json()).toMatchObject({ error: "conflict", code: "shared-needs-confirm" });
     }
     expect((await byId(id as string))?.scope).toBe(person);
     expect(await counts()).toEqual(before);

@@ -11,7 +11,7 @@ export const en = {
   "summary.status": "health, counts, today's spend, embeddings",
   "summary.chats": "the chat registry",
   "summary.messages": "a chat's messages; --export writes all of them",
-  "summary.memory": "memory items: list, show, edit, archive, restore, forget",
+  "summary.memory": "memory items: list, show, edit, move, archive, restore, forget",
   "summary.audit": "the audit log",
   "summary.usage": "model usage and today's spend against the caps",
   "summary.backup": "D1 Time Travel bookmark (remote) or a copy of the local database",
@@ -500,4 +500,11 @@ export const en = {
     "The OneBot backfill of {chat} failed ({count} times); the next cron run retries.",
   "notices.text.modelErrors":
     "Model provider {provider} keeps failing ({errorKind}), {count} times; check the model's settings, quota or status.",
+  "memory.desc.move":
+    "move an active item to another scope (a private item into a shared scope needs --confirm-shared)",
+  "memory.opt.toScope": "the target scope, e.g. chat:qq:group:<id>, person:<id> or global:__global__",
+  "memory.opt.confirmShared": "confirm: everyone in the shared scope may read this private item (audited)",
+  "memory.refused.move": "only an active item can be moved; nothing changed",
+  "memory.refused.shared":
+    "this item is private: in {scope} everyone there could read it; add --confirm-shared to do it anyway (audited). Nothing changed",
 };

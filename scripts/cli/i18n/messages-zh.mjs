@@ -12,7 +12,7 @@ export const zhCN = {
   "summary.status": "运行状态：健康检查、数量统计、今日花费、向量嵌入",
   "summary.chats": "会话列表",
   "summary.messages": "某个会话的消息；--export 导出全部",
-  "summary.memory": "记忆条目：list、show、edit、archive、restore、forget",
+  "summary.memory": "记忆条目：list、show、edit、move、archive、restore、forget",
   "summary.audit": "审计日志",
   "summary.usage": "模型用量和今日花费（对照上限）",
   "summary.backup": "D1 Time Travel 书签（远程）或本地数据库的副本",
@@ -485,4 +485,10 @@ export const zhCN = {
   "notices.text.backfillChat": "群 {chat} 的 OneBot 历史补全失败，共 {count} 次；下次定时任务会重试。",
   "notices.text.modelErrors":
     "模型服务 {provider} 反复出错（{errorKind}），已累计 {count} 次；请检查模型配置、额度或服务状态。",
+  "memory.desc.move": "把一条有效的记忆移到另一个作用域（私密条目移入共享作用域需要 --confirm-shared）",
+  "memory.opt.toScope": "目标作用域，如 chat:qq:group:<id>、person:<id> 或 global:__global__",
+  "memory.opt.confirmShared": "确认：让共享作用域里的所有人都能读到这条私密记忆（记入审计）",
+  "memory.refused.move": "只有有效（active）的条目才能移动，什么都没有改变",
+  "memory.refused.shared":
+    "这条记忆是私密的，移入 {scope} 后那里的所有人都能读到；确认请加 --confirm-shared（会记入审计）。什么都没有改变",
 };

@@ -14,8 +14,11 @@ export type DomainError =
   /** `issue`: the schema's failure as data, for readers that word it in their language. */
   | { kind: "invalid"; field: string; reason: string; issue?: ValidationIssue }
   | { kind: "rate-limited"; retryAfterSeconds: number }
-  /** What was read changed before the write: nothing written; read again and retry. */
-  | { kind: "conflict"; reason: string }
+  /**
+   * What was read changed before the write, or the write needs a confirmation: nothing written.
+   * `code` names the case for a client that says it in its own words (`shared-needs-confirm`).
+   */
+  | { kind: "conflict"; reason: string; code?: string }
   | { kind: "unavailable"; reason: string };
 
 export const invalid = (field: string, reason: string): Err<DomainError> =>

@@ -41,7 +41,12 @@ export type Placement = {
   readonly confirmedShared: boolean;
 };
 
-export type PlacementRefusal = { readonly kind: "conflict"; readonly reason: string };
+/** `shared-needs-confirm`: the stable code of the refusal, for a client that words it itself. */
+export type PlacementRefusal = {
+  readonly kind: "conflict";
+  readonly reason: string;
+  readonly code: "shared-needs-confirm";
+};
 
 /** Whether an item of this sensitivity may go into `target`, given what the admin confirmed. */
 export function placement(
@@ -54,6 +59,7 @@ export function placement(
     return err({
       kind: "conflict",
       reason: `a ${sensitivity} item would be read by everyone in ${target.type}:${target.id}; send confirmShared: true to do it anyway (audited)`,
+      code: "shared-needs-confirm",
     });
   return ok({ confirmedShared: true });
 }
