@@ -224,6 +224,18 @@ describe("the CLI against a local Worker", () => {
     assert.equal(dry.code, 2);
     assert.match(dry.err, /nothing to apply in .*plan\.json: no entry is approved/);
     assert.match(akasha("sensitivity-backfill", "apply", "--persist-to", state).err, /需要 --plan <文件>/);
+    for (const name of ["private-origin", "scope-migration"]) {
+      const r = akasha(name, "inspect", "--persist-to", state, "--out", `${name}.json`, "--lang", "en");
+      assert.equal(r.code, 0, r.err);
+      assert.match(
+        r.out,
+        new RegExp(`^${name}: read \\d+ rows from the local database; wrote .*${name}\\.json$`, "m"),
+      );
+      assert.match(r.out, /^Review it, set "approval": "approved" on the rows to apply/m);
+    }
+    const copied = akasha("backup", "--persist-to", state, "--out", "backups-text");
+    assert.equal(copied.code, 0, copied.err);
+    assert.match(copied.out, /^已复制 .*\.sqlite\n {4}→ .*akasha-d1-.*\.sqlite$/m);
   });
 
   it("notices lists the open notices, ack acknowledges one (audited), and bad or unknown ids change nothing", () => {

@@ -7,8 +7,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { COMMANDS } from "../../scripts/akasha.mjs";
+import { setLang } from "../../scripts/cli/i18n/lang.mjs";
 import { en } from "../../scripts/cli/i18n/messages-en.mjs";
 import { zhCN } from "../../scripts/cli/i18n/messages-zh.mjs";
+import { progressBar } from "../../scripts/cli/progress.mjs";
 import { runCli, standInServer } from "../support/cli-harness.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -178,5 +180,44 @@ describe("commander's parse errors", () => {
     assert.doesNotMatch(zh.err, /Usage:|Options:|display help/);
     const english = await cli(["--lang", "en"]);
     assert.match(english.err, /^Usage: akasha <command> \[options\]$/m);
+  });
+});
+
+describe("the progress bar", () => {
+  /** A terminal stand-in: cli-progress draws only on a TTY. */
+  const terminal = () => {
+    let drawn = "";
+    return {
+      isTTY: true,
+      columns: 80,
+      write: (chunk) => {
+        drawn += String(chunk);
+        return true;
+      },
+      cursorTo() {},
+      clearLine() {},
+      moveCursor() {},
+      on() {},
+      removeListener() {},
+      drawn: () => drawn,
+    };
+  };
+
+  it("names what it counts in the chosen language, and draws nothing for --json", () => {
+    for (const [language, unit] of [
+      ["zh-CN", "条消息"],
+      ["en", "messages"],
+    ]) {
+      setLang(language);
+      const stream = terminal();
+      const bar = progressBar({}, "messages", stream);
+      bar.update(3, 10);
+      bar.stop();
+      assert.match(stream.drawn(), new RegExp(`3/10 ${unit}`));
+    }
+    setLang("zh-CN");
+    const quiet = terminal();
+    progressBar({ json: true }, "messages", quiet).update(1, 2);
+    assert.equal(quiet.drawn(), "");
   });
 });
