@@ -463,7 +463,7 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
     }
     for (const id of c.archive) add("archive", this.#statusStatement("archived", id, c.at, writable));
     for (const u of c.updates) {
-      const update = this.#updateStatement(u, c.at, writable);
+      const update = this.#updateStatement(u, c, writable);
       if (update) add("update", update);
     }
     for (const r of c.candidates) add("other", this.#candidateStatement(r, c.at));
@@ -574,7 +574,7 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
    */
   #updateStatement(
     u: MemoryUpdate,
-    at: number,
+    c: Pick<MemoryCommit, "at" | "chatKey">,
     writable: { sql: string; binds: string[] },
   ): D1PreparedStatement | null {
     const sets: string[] = [];
@@ -597,12 +597,16 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
       values.push(JSON.stringify({ type: "conversation", ...u.evidence }));
     }
     if (sets.length === 0) return null;
+    // A chat whose storage is off changes no item either, as the insert trigger keeps it from
+    // adding one (migration 0100): its words never join another item's evidence.
     return this.#db
       .prepare(
         `UPDATE nodes SET ${sets.join(", ")}, updated_at = ?
-         WHERE node_id = ? AND node_type = 'memory' AND status = 'active' AND ${writable.sql}`,
+         WHERE node_id = ? AND node_type = 'memory' AND status = 'active' AND ${writable.sql}
+           AND NOT EXISTS (SELECT 1 FROM chat_sessions s WHERE s.store_enabled = 0
+             AND (s.chat_key = ? OR substr(?, 1, length(s.chat_key) + 1) = s.chat_key || ':'))`,
       )
-      .bind(...values, at, u.nodeId, ...writable.binds);
+      .bind(...values, c.at, u.nodeId, ...writable.binds, c.chatKey, c.chatKey);
   }
 
   #candidateStatement(r: CandidateRecord, at: number): D1PreparedStatement {

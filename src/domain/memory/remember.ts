@@ -43,6 +43,8 @@ import {
 } from "./sensitivity";
 import type { Speaker } from "./speaker-name";
 
+const STORAGE_OFF = "storage is off for this chat: nothing was stored";
+
 export type RememberRequest = {
   /** What to remember, as the person or the model said it. */
   readonly text: string;
@@ -150,6 +152,9 @@ export async function remember(
   });
   // A retried run was applied before; otherwise the answer says only what the store kept.
   const wanted = writes.inserts.length;
+  // A merge or a repeat changes an existing item; with storage off it changes none.
+  if (report.ok && wanted === 0 && writes.updates.length > 0 && report.value.updated === 0)
+    return err({ kind: "not-stored", stored: 0, of: writes.updates.length, reason: STORAGE_OFF });
   if (report.ok && report.value.inserted < wanted)
     return err({
       kind: "not-stored",
@@ -157,7 +162,7 @@ export async function remember(
       of: wanted,
       reason:
         report.value.inserted === 0
-          ? "storage is off for this chat: nothing was stored"
+          ? STORAGE_OFF
           : `only ${report.value.inserted} of ${wanted} items were stored`,
     });
   return ok(out);

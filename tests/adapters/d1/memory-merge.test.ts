@@ -1,7 +1,8 @@
 /**
  * A merged restatement over real D1 (docs/memory.md#write-time-merge): the update keeps the
  * item's id, text and search row, writes the raised confidence and the joined evidence, which
- * reads back with its sources, and changes nothing outside the commit's writable scopes.
+ * reads back with its sources, and changes nothing outside the commit's writable scopes nor
+ * when the writing chat's storage is off.
  */
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
@@ -82,5 +83,21 @@ describe("D1 memory merge", () => {
       .first();
     expect(row?.confidence).toBe(0.6);
     expect(JSON.parse(String(row?.provenance)).messageIds).toEqual(["m1"]);
+  });
+
+  it("changes nothing when the writing chat's storage is off", async ({ expect }) => {
+    const chat = `qq:private:${uid()}`;
+    const first = evidence(chat, "m1", "r1");
+    const [id = ""] = await seedMemory([
+      newMemory(`chat:${chat}`, "小明喜欢爬山", { confidence: 0.6, evidence: first }),
+    ]);
+    await env.DB.prepare(
+      "INSERT INTO chat_sessions (chat_key, session_id, cluster_id, store_enabled, created_at, updated_at) VALUES (?, ?, ?, 0, 0, 0)",
+    )
+      .bind(chat, `s_${uid()}`, `c_${uid()}`)
+      .run();
+    const report = await mergeCommit(id, { type: "chat", id: chat }, evidence(chat, "m2", "r2"), first);
+    expect(report.ok && report.value.updated).toBe(0);
+    expect((await memoryStore().get(id))?.evidence?.messageIds).toEqual(["m1"]);
   });
 });
