@@ -23,6 +23,9 @@ const BENCHES = {
   // Not in DEFAULT: seeds 1M messages, 100k memory items and 10k passages first (sizes in
   // BENCH_TURN_MESSAGES, BENCH_TURN_MEMORY, BENCH_TURN_CHATS, BENCH_TURN_PASSAGES).
   turn: () => import("./turn-bill.mjs"),
+  // Not in DEFAULT: seeds 80,000 memory items over 200 persons first (BENCH_PROFILE_PERSONS,
+  // BENCH_PROFILE_ITEMS).
+  profile: () => import("./profile-read.mjs"),
   // Not in DEFAULT: the webhook bench under a CPU profile (needs BENCH_INSPECTOR_PORT).
   "ack-profile": () => import("./ack-profile.mjs"),
   // Not in DEFAULT: the local model of meaning (needs `npm run model:fetch`); the runner starts

@@ -81,6 +81,29 @@ export type ProfileDeps = {
 };
 
 /**
+ * The items the audience's profile is built from: the sender's own scopes at the levels the
+ * reader's gate gives, narrowed to the audience's (never wider than the reader's), fact and
+ * preference, portable, most important first. Also what a turn without a profile would read.
+ */
+export async function profileItems(
+  store: Pick<MemoryStore, "listActive">,
+  readable: readonly ReadableScope[],
+  audience: ProfileAudience,
+): Promise<MemoryItem[]> {
+  const levels = AUDIENCE_LEVELS[audience];
+  const items = await store.listActive({
+    scopes: ownScopes(readable).map((s) => ({
+      ...s,
+      sensitivities: levelsOf(readable, s).filter((l) => levels.includes(l)),
+    })),
+    limit: CANDIDATES,
+    kinds: PROFILE_KINDS,
+  });
+  // An item meaningful only where it was said (a group nickname) is not about the person.
+  return items.filter((i) => i.portable && levels.includes(i.sensitivity));
+}
+
+/**
  * The sender's profile for this reader: the saved one when current, else built now from the
  * items the audience may read (through the read gate's levels) and saved. null when the reader
  * may read none of the sender's items or there is nothing to say.
@@ -92,22 +115,10 @@ export async function readProfile(
 ): Promise<string | null> {
   const audience = profileAudience(readable);
   if (audience === null) return null;
-  const own = ownScopes(readable);
-  const key = profileKey(own, audience);
+  const key = profileKey(ownScopes(readable), audience);
   const saved = await deps.profiles.read(key);
   if (saved.text !== null) return saved.text || null;
-  const levels = AUDIENCE_LEVELS[audience];
-  const items = await deps.store.listActive({
-    // The gate's levels for each scope, narrowed to the audience's: never wider than the reader's.
-    scopes: own.map((s) => ({
-      ...s,
-      sensitivities: levelsOf(readable, s).filter((l) => levels.includes(l)),
-    })),
-    limit: CANDIDATES,
-    kinds: PROFILE_KINDS,
-  });
-  // An item meaningful only where it was said (a group nickname) is not about the person.
-  const built = composeProfile(items.filter((i) => i.portable && levels.includes(i.sensitivity)));
+  const built = composeProfile(await profileItems(deps.store, readable, audience));
   await deps.profiles.save(key, saved.version, built, now);
   return built.text || null;
 }

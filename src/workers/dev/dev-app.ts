@@ -14,6 +14,7 @@ import { evalMemoryRoutes } from "./eval-memory.routes";
 import { kbBenchRoutes } from "./kb-bench.routes";
 import { localOnlyGuard } from "./local-only-guard";
 import { memoryBenchRoutes } from "./memory-bench.routes";
+import { profileBenchRoutes } from "./profile-bench.routes";
 import { turnBenchRoutes } from "./turn-bench.routes";
 
 export const devApp = new Hono<AppEnv>()
@@ -22,6 +23,7 @@ export const devApp = new Hono<AppEnv>()
   .route("/bench", benchRoutes)
   .route("/bench/memory", memoryBenchRoutes)
   .route("/bench/turn", turnBenchRoutes)
+  .route("/bench/profile", profileBenchRoutes)
   .route("/bench", kbBenchRoutes)
   .route("/eval", evalRoutes)
   .route("/eval/history", evalHistoryRoutes)
