@@ -1,6 +1,6 @@
 // Person profiles' read time (docs/memory.md#person-profiles): BENCH_PROFILE_PERSONS persons
 // (default 200) with BENCH_PROFILE_ITEMS memory items each (default 400) over their person scope
-// and two linked accounts, then BENCH_PROFILE_SAMPLES samples (default 100) of 10 persons'
+// and two linked accounts (the reads are those of a turn from the first: person and account), then BENCH_PROFILE_SAMPLES samples (default 100) of 10 persons'
 // reads each, timed inside the Worker per read: the warm read (a profile saved at the current version: one statement),
 // the cold read (none saved: build and save) and the same run's baseline, the person's items
 // through listActive as a turn without a profile would read them. The three alternate order

@@ -4,7 +4,7 @@
  * write to its memory items, and a profile is read only at the current sum of its scopes'
  * versions — one statement, so the version and the text it is checked against agree.
  */
-import type { BuiltProfile, ProfileKey, ProfileStore } from "../../domain/memory/person-profile";
+import type { BuiltProfile, ProfileKey, ProfileStore, SavedProfile } from "../../domain/memory/profile-store";
 
 const VERSION_SQL =
   "(SELECT COALESCE(SUM(v.version), 0) FROM memory_scope_versions v WHERE v.scope IN (SELECT value FROM json_each(?3)))";
@@ -15,16 +15,22 @@ export class D1ProfileStore implements ProfileStore {
     this.#d1 = d1;
   }
 
-  async read(key: ProfileKey): Promise<{ version: number; text: string | null }> {
+  async read(key: ProfileKey): Promise<SavedProfile> {
     const row = await this.#d1
       .prepare(
-        `SELECT ${VERSION_SQL} AS version,
-           (SELECT p.text FROM person_profiles p
-             WHERE p.subject = ?1 AND p.audience = ?2 AND p.version = ${VERSION_SQL}) AS text`,
+        `SELECT v.version, p.text, p.items, p.updated_at AS builtAt
+         FROM (SELECT ${VERSION_SQL} AS version) v
+         LEFT JOIN person_profiles p ON p.subject = ?1 AND p.audience = ?2 AND p.version = v.version`,
       )
       .bind(key.subject, key.audience, JSON.stringify(key.scopes))
-      .first<{ version: number; text: string | null }>();
-    return { version: row?.version ?? 0, text: row?.text ?? null };
+      .first<{ version: number; text: string | null; items: number | null; builtAt: number | null }>();
+    const text = row?.text ?? null;
+    return {
+      version: row?.version ?? 0,
+      text,
+      items: text === null ? 0 : (row?.items ?? 0),
+      builtAt: text === null ? null : (row?.builtAt ?? null),
+    };
   }
 
   async save(key: ProfileKey, version: number, built: BuiltProfile, at: number): Promise<void> {

@@ -15,7 +15,7 @@ import type { MemoryItem, Sensitivity } from "./memory";
 import type { MemoryStore } from "./memory-store";
 import type { BuiltProfile, ProfileAudience, ProfileKey, ProfileStore } from "./profile-store";
 
-export type { BuiltProfile, ProfileAudience, ProfileKey, ProfileStore } from "./profile-store";
+export type { BuiltProfile, ProfileAudience, ProfileKey, ProfileStore, SavedProfile } from "./profile-store";
 
 import { type Scope, scopeKey } from "./scope";
 
@@ -34,7 +34,7 @@ export const PROFILE_MAX_CHARS = 300;
 const CANDIDATES = 24;
 
 /** The sender's own scopes a turn reads (person, account) — the only ones a profile is about. */
-function ownScopes(readable: readonly ReadableScope[]): ReadableScope[] {
+export function ownScopes(readable: readonly ReadableScope[]): ReadableScope[] {
   return readable.filter((s) => s.type === "person" || s.type === "account");
 }
 

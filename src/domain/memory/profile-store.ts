@@ -16,9 +16,18 @@ export interface ProfileStore {
    * The scopes' current version and, when one was saved at that version, the profile text
    * ("" = built, nothing to say); `text: null` when missing or built from older items.
    */
-  read(key: ProfileKey): Promise<{ readonly version: number; readonly text: string | null }>;
+  read(key: ProfileKey): Promise<SavedProfile>;
   /** Saves a profile built at `version`; a newer write to the scopes makes it unreadable. */
   save(key: ProfileKey, version: number, built: BuiltProfile, at: number): Promise<void>;
 }
 
 export type BuiltProfile = { readonly text: string; readonly items: number };
+
+/** A read: the current version, and the profile saved at it (text null: none is). */
+export type SavedProfile = {
+  readonly version: number;
+  readonly text: string | null;
+  /** The items it was built from, and when; 0 and null when none is current. */
+  readonly items: number;
+  readonly builtAt: number | null;
+};

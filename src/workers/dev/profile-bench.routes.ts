@@ -12,6 +12,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { memoryContentHash, memoryStore, profileStore } from "../../composition/dev/dev-adapters";
 import { type ProfileAudience, profileItems, readProfile } from "../../domain/memory/person-profile";
+import { profileReader } from "../../domain/memory/profile-view";
 import type { ReadableScope } from "../../domain/retrieval/read-gate";
 import { indexText } from "../../domain/text/search-tokens";
 import type { AppEnv } from "../app-env";
@@ -36,7 +37,7 @@ const OBJECTS = [
 const WHEN = ["周末", "晚上", "下班后", "", ""];
 const pick = <T>(list: readonly T[], k: number): T => list[k % list.length] as T;
 
-/** Person p of the bench: their person scope and two linked accounts. */
+/** Person p of the bench: their person scope and two linked accounts (turns read the first). */
 export const benchPerson = (p: number) => ({
   person: `bp${p}`,
   accounts: [`bench:user:bp${p}a`, `bench:user:bp${p}b`],
@@ -61,15 +62,9 @@ function seedItem(p: number, j: number) {
   };
 }
 
-/** The person's own scopes as a turn in a group (public) or their private chat (own) reads them. */
-function readerOf(p: number, audience: ProfileAudience): ReadableScope[] {
-  const who = benchPerson(p);
-  const levels = audience === "public" ? { sensitivities: ["public"] as const } : {};
-  return [
-    { type: "person", id: who.person, ...levels },
-    ...who.accounts.map((id) => ({ type: "account" as const, id, ...levels })),
-  ];
-}
+/** The person's own scopes as a turn of their first account reads them (group: public; own chat). */
+const readerOf = (p: number, audience: ProfileAudience): ReadableScope[] =>
+  profileReader(benchPerson(p).person, benchPerson(p).accounts[0] as string, audience);
 
 const SeedSchema = z.object({
   person: z.number().int().min(0),

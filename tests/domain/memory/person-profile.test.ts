@@ -7,9 +7,9 @@ import {
   profileKey,
   readProfile,
 } from "../../../src/domain/memory/person-profile";
-import type { BuiltProfile, ProfileKey, ProfileStore } from "../../../src/domain/memory/profile-store";
 import type { ReadableScope } from "../../../src/domain/retrieval/read-gate";
 import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
+import { KeptProfiles } from "../../fakes/kept-profiles";
 
 const PERSON = { type: "person", id: "alice" } as const;
 const ACCOUNT = { type: "account", id: "qq:user:A" } as const;
@@ -20,19 +20,6 @@ const publicOnly = <S extends ReadableScope>(s: S): ReadableScope => ({ ...s, se
 /** Readers as turnScopes builds them: a group turn reads the person's public items alone. */
 const groupReader: ReadableScope[] = [publicOnly(PERSON), publicOnly(ACCOUNT), GROUP, GLOBAL];
 const privateReader: ReadableScope[] = [PERSON, ACCOUNT, { type: "chat", id: "qq:private:A" }, GLOBAL];
-
-/** A store that keeps what it is given, at a version the test moves by hand. */
-class KeptProfiles implements ProfileStore {
-  version = 1;
-  readonly saved = new Map<string, { version: number; built: BuiltProfile }>();
-  async read(key: ProfileKey) {
-    const s = this.saved.get(`${key.subject}/${key.audience}`);
-    return { version: this.version, text: s && s.version === this.version ? s.built.text : null };
-  }
-  async save(key: ProfileKey, version: number, built: BuiltProfile) {
-    this.saved.set(`${key.subject}/${key.audience}`, { version, built });
-  }
-}
 
 function items() {
   return new InMemoryMemory([
