@@ -67,7 +67,9 @@ export function command(name = "admins") {
     withApiOptions(define("claim").description(t("admins.desc.claim"))).action(async (o) => {
       const api = client(o);
       const r = await api.request("POST", "/admins/claim");
-      if (r.status === 409) throw new CliError(t("claim.already", { reason: r.json.reason ?? "" }), 1);
+      // The claim route answers 409 for one case only, an admin already declared: said in full
+      // in the chosen language, without the Worker's English reason.
+      if (r.status === 409) throw new CliError(t("claim.already"), 1);
       if (!r.ok) throw new CliError(`HTTP ${r.status}: ${r.json.reason ?? r.json.error ?? ""}`, 1);
       await outputTimed(api, o, r.json, renderClaim);
     }),

@@ -35,6 +35,7 @@ describe("admins", () => {
     const refused = await cli(["admins", "claim"]);
     assert.equal(refused.code, 1);
     assert.match(refused.err, /已经有管理员了/);
+    assert.doesNotMatch(refused.err, /already declared/);
     assert.equal(refused.out, "");
   });
 

@@ -63,7 +63,7 @@ export const en = {
   "claim.send": "In QQ, send the bot in a private chat: /claim {code}",
   "claim.notInGroup": "Not in a group: a code sent in a group is void at once.",
   "claim.already":
-    "There is already an admin; a claim code is only for the first: {reason} (add more with npm run akasha -- admins add <account>)",
+    "There is already an admin; a claim code is only for the first. Add more with npm run akasha -- admins add <account>.",
   "admins.desc.list": "list the admins",
   "admins.desc.add": "add an admin",
   "admins.arg.account": "account, e.g. qq:user:<openid> (send /whoami in a chat to see it)",

@@ -62,7 +62,7 @@ export const zhCN = {
   "claim.send": "在 QQ 里私聊机器人，发送：/claim {code}",
   "claim.notInGroup": "不要发到群里：在群里发出的口令会立即作废。",
   "claim.already":
-    "已经有管理员了，口令认领只用于第一位管理员：{reason}（用 npm run akasha -- admins add <账号> 添加更多管理员）",
+    "已经有管理员了，口令认领只用于第一位管理员。请用 npm run akasha -- admins add <账号> 添加更多管理员。",
   "admins.desc.list": "列出管理员",
   "admins.desc.add": "添加管理员",
   "admins.arg.account": "账号，如 qq:user:<openid>（在聊天里发 /whoami 可查看）",
