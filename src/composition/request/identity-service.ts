@@ -7,6 +7,8 @@
 import { D1AuditLog } from "../../adapters/d1/d1-audit-log";
 import { D1IdentityAdminView } from "../../adapters/d1/d1-identity-admin-view";
 import { D1IdentityDirectory } from "../../adapters/d1/d1-identity-directory";
+import { D1MemoryStore } from "../../adapters/d1/d1-memory-store";
+import { D1ProfileStore } from "../../adapters/d1/d1-profile-store";
 import { openDatabase } from "../../adapters/d1/database";
 import { type ChatReadReport, chatReaders } from "../../domain/agent/chat-readers";
 import { isOneToOneKey } from "../../domain/chat/chat-address";
@@ -17,13 +19,23 @@ import {
   linkAccount,
   unlinkAccount,
 } from "../../domain/identity/identity-admin";
-import { type DomainError, err, type Result } from "../../domain/kernel/result";
+import { type DomainError, err, ok, type Result } from "../../domain/kernel/result";
+import { type AccountProfiles, personProfiles } from "../../domain/memory/profile-view";
+import { accountsOfPerson } from "../../domain/sessions/person-accounts";
 import { chatObjectServices } from "../chat-object/chat-object-services";
 import type { AdminRequest } from "./admin-request";
 import { chatRegistry } from "./chats-service";
 
 export type { ObservationRow, StoredLink, StoredPerson } from "../../adapters/d1/d1-identity-admin-view";
-export type { ChatReadReport };
+export type { AccountProfiles, ChatReadReport };
+
+/** A person's profiles as the admin faces show them (docs/memory.md#person-profiles). */
+export type PersonProfilesView = {
+  readonly person: string;
+  /** Only a declared person's profile is read in groups; their own chats read it either way. */
+  readonly declared: boolean;
+  readonly accounts: readonly AccountProfiles[];
+};
 
 const LIST_LIMIT = 500;
 
@@ -92,6 +104,19 @@ export function identityService(env: Env, who: AdminRequest, settings: SettingsS
       const reports: ChatReadReport[] = [];
       for (const k of chats) reports.push(await chatReaders(links, identity, k));
       return reports;
+    },
+
+    /** Both profiles of each of the person's accounts, as the next turn would read them. */
+    async profiles(person: string): Promise<Result<PersonProfilesView, DomainError>> {
+      const identity = (await settings.current()).identity;
+      const accounts = await accountsOfPerson(person, identity, directory);
+      if (accounts === null) return err({ kind: "not-found", what: `person ${person}` });
+      const deps = { profiles: new D1ProfileStore(env.DB), store: new D1MemoryStore(env.DB) };
+      return ok({
+        person,
+        declared: identity.people.some((p) => p.id === person),
+        accounts: await personProfiles(deps, person, accounts),
+      });
     },
 
     /** Links an account to a person; audited. */

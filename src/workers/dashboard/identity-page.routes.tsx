@@ -11,6 +11,7 @@ import type { Translate } from "./i18n/i18n";
 import { IdentityPage } from "./identity-page";
 import { pageContext } from "./page-context";
 import { render } from "./page-render";
+import { PersonProfilesPage } from "./person-profiles-page";
 
 const field = (v: unknown) => (typeof v === "string" ? v.trim() : "");
 const said = (e: DomainError) => (e.kind === "invalid" ? `${e.field} ${e.reason}` : e.kind);
@@ -59,6 +60,18 @@ async function identityPage(
 
 export const identityPageRoutes = new Hono<AppEnv>()
   .get("/", (c) => identityPage(c, c.req.query("notice") ? { notice: c.req.query("notice") as string } : {}))
+  /** A person's two profiles per account, side by side. */
+  .get("/person", async (c) => {
+    const person = field(c.req.query("id"));
+    const t = c.get("i18n").t;
+    const found = person ? await c.get("services").identity.profiles(person) : null;
+    const page = found?.ok ? (
+      <PersonProfilesPage view={found.value} />
+    ) : (
+      <PersonProfilesPage error={t("profiles.notFound", { person })} />
+    );
+    return render(c, "/admin/identity", t("identity.profiles"), page, found?.ok ? 200 : 404);
+  })
   .post("/link", async (c) => {
     const form = await c.req.parseBody();
     const typed = { account: field(form.account), person: field(form.person) };

@@ -5,6 +5,7 @@ import { DataTable } from "./data-table";
 import { forgetPersonHref } from "./forget-person-panel";
 import { formatTime } from "./format";
 import { useT } from "./i18n/i18n";
+import { personProfilesHref } from "./person-profiles-page";
 
 export type IdentityOverview = Awaited<ReturnType<IdentityService["overview"]>>;
 
@@ -24,6 +25,7 @@ export function DeclaredPeopleSection(props: { overview: IdentityOverview }) {
             <td>{p.accounts.join(", ")}</td>
             <td>{o.admins.includes(`person:${p.id}`) ? t("common.yes") : ""}</td>
             <td>
+              <a href={personProfilesHref(p.id)}>{t("identity.profiles")}</a>{" "}
               <a href={forgetPersonHref(p.id)}>{t("identity.forget")}</a>
             </td>
           </tr>
@@ -56,6 +58,7 @@ export function StoredPeopleSection(props: { people: IdentityOverview["people"] 
             <td>{p.accounts}</td>
             <td>{formatTime(p.createdAt)}</td>
             <td>
+              <a href={personProfilesHref(p.personId)}>{t("identity.profiles")}</a>{" "}
               <a href={forgetPersonHref(p.personId)}>{t("identity.forget")}</a>
             </td>
           </tr>

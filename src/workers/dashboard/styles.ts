@@ -24,6 +24,8 @@ h2{font-size:1.05rem;margin:1.4rem 0 .6rem}
 .card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:.7rem}
 .card b{display:block;font-size:1.4rem}
 .card span{color:var(--muted);font-size:.85rem}
+.pair{display:grid;grid-template-columns:repeat(auto-fit,minmax(18rem,1fr));gap:.8rem;margin-bottom:1rem}
+.pair pre{white-space:pre-wrap;margin:.4rem 0;font-size:.9rem}
 table{width:100%;border-collapse:collapse;background:var(--card);border:1px solid var(--line)}
 th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-size:.8rem;color:var(--muted);font-weight:600}

@@ -1,6 +1,6 @@
 /**
  * The identity admin API: people (declared in settings and stored), account links,
- * observations, admins, chat domains, and per shared chat who can read what. Linking and
+ * observations, admins, chat domains, per shared chat who can read what, and a person's profiles. Linking and
  * unlinking go through the same domain operations as `/identity link|unlink` and are audited
  * with the acting admin; bad input is refused before anything is written.
  */
@@ -28,6 +28,7 @@ const ChatKey = key.superRefine((raw, ctx) => {
     ctx.addIssue({ code: "custom", message: `${parsed.error.reason} (a chat key like qq:group:<id>)` });
 });
 const ReadersQuery = z.object({ chat: ChatKey.optional() }).strict();
+const ProfilesQuery = z.object({ person: key }).strict();
 const LinkBody = z.object({ account: key, person: key }).strict();
 const UnlinkBody = z.object({ account: key }).strict();
 
@@ -48,6 +49,14 @@ export const identityAdminRoutes = new Hono<AppEnv>()
     const q = validate(ReadersQuery, c.req.query());
     if (!q.ok) return problem(c, q.error);
     return c.json({ chats: await c.get("services").identity.readers(q.value.chat) });
+  })
+  /** A person's two profiles per account (group: public items alone; their own chat). */
+  .get("/profiles", async (c) => {
+    const q = validate(ProfilesQuery, c.req.query());
+    if (!q.ok) return problem(c, q.error);
+    const found = await c.get("services").identity.profiles(q.value.person);
+    if (!found.ok) return problem(c, found.error);
+    return c.json(found.value);
   })
   .post("/link", jsonBody(LinkBody), async (c) => {
     const body = c.req.valid("json");

@@ -405,6 +405,22 @@ export const en: Record<MessageKey, string> = {
   "identity.privateByOrigin":
     "What someone tells me in a private chat is mentioned only in their own private chat, never in a group, unless they send /share or say it may be shared.",
   "identity.unlinked": "Unlinked {account}.",
+  "identity.profiles": "Profiles",
+  "profiles.heading": "Profiles of {person}",
+  "profiles.back": "← Back to identity",
+  "profiles.intro":
+    "Each account has two profiles: the one groups read holds public memory only; the one the person's own private chat reads also holds their private memory. Secret memory is in no profile. Shown is what the next turn will read.",
+  "profiles.undeclared":
+    "This person is not declared in settings (identity.people): groups read no profile of them; only their own private chats do.",
+  "profiles.noAccounts": "This person has no linked account: no chat reads their profile.",
+  "profiles.account": "Account {account}",
+  "profiles.public": "Seen in groups (public only)",
+  "profiles.own": "Seen in their own private chat",
+  "profiles.empty": "(no memory that goes into a profile)",
+  "profiles.items": "{n} memory items",
+  "profiles.builtAt": "built {at}",
+  "profiles.notKept": "not kept yet: built from the current memory, kept at the next turn",
+  "profiles.notFound": "No such person: {person}",
   "leaveOut.added":
     "Added {account} to the do-not-record list: from now on their messages are answered but not logged, not turned into memory and not summarised.",
   "leaveOut.already": "{account} is already on the do-not-record list; nothing changed.",

@@ -396,6 +396,21 @@ export const zhCN = {
   "identity.privateByOrigin":
     "私聊里告诉我的事只在本人的私聊里提起，群里不会提起，除非本人发 /share 或说“可以告诉大家”。",
   "identity.unlinked": "已取消 {account} 的关联。",
+  "identity.profiles": "画像",
+  "profiles.heading": "{person} 的画像",
+  "profiles.back": "← 返回身份页",
+  "profiles.intro":
+    "每个账号有两份画像：群聊读到的只含公开的记忆；本人私聊读到的还含私密的记忆。保密的记忆不进任何画像。这里显示的就是下一轮对话会读到的内容。",
+  "profiles.undeclared": "此人没有在设置中声明（identity.people）：群聊不读取其画像，只有本人的私聊会读取。",
+  "profiles.noAccounts": "此人没有关联任何账号：没有对话会读取其画像。",
+  "profiles.account": "账号 {account}",
+  "profiles.public": "群聊中可见（仅公开）",
+  "profiles.own": "本人私聊中可见",
+  "profiles.empty": "（没有可以写进画像的记忆）",
+  "profiles.items": "{n} 条记忆",
+  "profiles.builtAt": "生成于 {at}",
+  "profiles.notKept": "尚未保存：按当前记忆生成，下一轮对话时保存",
+  "profiles.notFound": "没有这个人：{person}",
   "leaveOut.added":
     "已把 {account} 加入不记录名单：此后 ta 的消息照常回答，但不写入记录、不做记忆整理、不进总结。",
   "leaveOut.already": "{account} 已经在不记录名单中，名单没有改变。",
