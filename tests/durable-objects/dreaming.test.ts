@@ -1,20 +1,14 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { describe, it } from "vitest";
 import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { newMemory, seedMemory, uid } from "../support/memory";
 import { c2cBody, eventIdOf, groupAtBody, postQq, turnDone } from "../support/qq-events";
+import { underStoredSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
 
 // Dreaming after 2 waiting turns; offline model → the rule-based extractor.
-beforeAll(async () => {
-  await env.DB.prepare("INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES ('config', ?, ?)")
-    .bind(JSON.stringify({ memory: { dreaming: { afterTurns: 2 } } }), Date.now())
-    .run();
-});
-afterAll(async () => {
-  await env.DB.prepare("DELETE FROM settings WHERE key = 'config'").run();
-});
+underStoredSettings(env, { memory: { dreaming: { afterTurns: 2 } } });
 
 type NodeRow = {
   node_id: string;

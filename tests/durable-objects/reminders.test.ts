@@ -4,30 +4,13 @@
 // survive an eviction; a cancelled one never fires; QQ official reminders ride with the next reply.
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { beforeEach, describe, expect, it } from "vitest";
-import type { ChatSession } from "../../src/durable-objects/chat-session";
+import { describe, expect, it } from "vitest";
 import { c2cBodyWithIdentity, uid } from "../support/identity";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
-import {
-  alarmOf,
-  makeDue,
-  RecordingPushes,
-  recordPushes,
-  reminderRows,
-  sayOneBot,
-} from "../support/reminders";
+import { alarmNow, alarmOf, makeDue, pushesOfEachTest, reminderRows, sayOneBot } from "../support/reminders";
 
 const user = () => 100_000 + Math.floor(Math.random() * 800_000_000);
-let pushes: RecordingPushes;
-
-beforeEach(() => {
-  pushes = new RecordingPushes();
-  recordPushes(pushes);
-});
-
-/** Runs the object's alarm handler now, as a retried alarm would (whether or not one is set). */
-const alarmNow = (chat: string) =>
-  runInDurableObject(env.CHAT_SESSION.getByName(chat), (o: ChatSession) => o.alarm());
+const pushes = pushesOfEachTest();
 const pushed = () => pushes.sent.filter((s) => s.reply === "none");
 
 describe("reminders in the chat object", () => {

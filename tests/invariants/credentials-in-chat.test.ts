@@ -5,7 +5,7 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
+import { describe, it, vi } from "vitest";
 import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
 import type { ChatSession } from "../../src/durable-objects/chat-session";
@@ -14,20 +14,14 @@ import { uid } from "../support/memory";
 import { atBot, oneBotMessage } from "../support/onebot-events";
 import { signedOneBotRequest } from "../support/onebot-signing";
 import { c2cBody, eventIdOf, postQq, turnDone } from "../support/qq-events";
+import { underStoredSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
 
 const OPENAI_KEY = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z-Q7rS0tU";
 const QQ_PASSWORD = "Qq778899";
 
 // Dreaming after 2 waiting turns, so that the dreaming path is exercised too.
-beforeAll(async () => {
-  await env.DB.prepare("INSERT OR REPLACE INTO settings (key, value, updated_at) VALUES ('config', ?, ?)")
-    .bind(JSON.stringify({ memory: { dreaming: { afterTurns: 2 } } }), Date.now())
-    .run();
-});
-afterAll(async () => {
-  await env.DB.prepare("DELETE FROM settings WHERE key = 'config'").run();
-});
+underStoredSettings(env, { memory: { dreaming: { afterTurns: 2 } } });
 
 type LogRow = { direction: string; text: string; raw_json: string | null };
 const logRows = async (chatKey: string) =>

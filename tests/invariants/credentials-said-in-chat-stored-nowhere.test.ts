@@ -15,18 +15,11 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
 import { POSITIVES } from "../domain/privacy/credential-corpus";
-import {
-  enableIdentityAndDreaming,
-  logged,
-  postOneBot,
-  randomId,
-  sample,
-  say,
-} from "../support/credential-paths";
+import { enableIdentityAndDreaming, logged, postOneBotGroup, sample, say } from "../support/credential-paths";
 import { groupBodyWithIdentity } from "../support/identity";
 import { uid } from "../support/memory";
-import { atBot, oneBotMessage, SELF, text } from "../support/onebot-events";
-import { c2cBody, turnDone } from "../support/qq-events";
+import { atBot, SELF, text } from "../support/onebot-events";
+import { c2cBody } from "../support/qq-events";
 import { settled, storedAnywhere } from "../support/stored-anywhere";
 
 beforeAll(enableIdentityAndDreaming);
@@ -92,21 +85,18 @@ describe("a credential said in chat is stored nowhere", () => {
     expect(command.replies[0]?.text).toBe("这看起来像密码、令牌或密钥，我不会记下来。");
 
     // A OneBot group whose name holds a password, and a session cookie in a text segment.
-    const group = randomId(300_000_000);
-    const messageId = randomId(1);
     const cookie = sample("el4ukv0kqbvoirg7nkp4dncpk3");
-    const onebot = oneBotMessage({
-      kind: "group",
-      group,
-      user: randomId(20_000),
-      messageId,
-      segments: [atBot, text(` ${cookie}`)],
-      rawMessage: `[CQ:at,qq=${SELF}] ${cookie}`,
-      groupName: sample("tplink5566"),
-    });
-    expect((await postOneBot(onebot)).status).toBe(204);
-    const groupKey = `onebot:group:${group}`;
-    await turnDone(groupKey, `onebot:${SELF}:msg:${messageId}`, 20_000);
+    const sent = await postOneBotGroup(
+      {
+        segments: [atBot, text(` ${cookie}`)],
+        rawMessage: `[CQ:at,qq=${SELF}] ${cookie}`,
+        groupName: sample("tplink5566"),
+      },
+      300_000_000,
+    );
+    expect(sent.status).toBe(204);
+    const groupKey = sent.chatKey;
+    await sent.turnDone();
 
     // Four model turns: dreaming ran twice (offline, by the rules) and committed its runs.
     await settled(chatKey, { dreamed: true });
@@ -158,19 +148,10 @@ describe("a credential said in chat is stored nowhere", () => {
   ])("is masked in the raw payload as in the text: $label", { timeout: 60_000 }, async (c, { expect }) => {
     let chatKey: string;
     if (c.chat === "onebot") {
-      const group = randomId(400_000_000);
-      const messageId = randomId(1);
-      const body = oneBotMessage({
-        kind: "group",
-        group,
-        user: randomId(20_000),
-        messageId,
-        segments: c.segments,
-        rawMessage: c.raw,
-      });
-      expect((await postOneBot(body)).status).toBe(204);
-      chatKey = `onebot:group:${group}`;
-      await turnDone(chatKey, `onebot:${SELF}:msg:${messageId}`, 20_000);
+      const sent = await postOneBotGroup({ segments: c.segments, rawMessage: c.raw }, 400_000_000);
+      expect(sent.status).toBe(204);
+      chatKey = sent.chatKey;
+      await sent.turnDone();
     } else {
       const group = `G${uid()}`;
       const bot = `BOT${uid()}`;
@@ -209,20 +190,17 @@ describe("a credential said in chat is stored nowhere", () => {
     async (c, { expect }) => {
       let chatKey: string;
       if (c.transport === "onebot") {
-        const group = randomId(500_000_000);
-        const messageId = randomId(1);
-        const body = oneBotMessage({
-          kind: "group",
-          group,
-          user: randomId(20_000),
-          messageId,
-          segments: [atBot, text(" 今天天气不错")],
-          rawMessage: `[CQ:at,qq=${SELF}] 今天天气不错`,
-          card: c.name,
-        });
-        expect((await postOneBot(body)).status).toBe(204);
-        chatKey = `onebot:group:${group}`;
-        await turnDone(chatKey, `onebot:${SELF}:msg:${messageId}`, 20_000);
+        const sent = await postOneBotGroup(
+          {
+            segments: [atBot, text(" 今天天气不错")],
+            rawMessage: `[CQ:at,qq=${SELF}] 今天天气不错`,
+            card: c.name,
+          },
+          500_000_000,
+        );
+        expect(sent.status).toBe(204);
+        chatKey = sent.chatKey;
+        await sent.turnDone();
       } else {
         const group = `G${uid()}`;
         chatKey = `qq:group:${group}`;

@@ -7,18 +7,12 @@
 // turns posted, and the requests a scripted model received in real turns over D1.
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
-import { loadSettings } from "../../src/composition/settings/settings-loader";
-import { runTurn } from "../../src/domain/agent/turn";
-import type { TurnContext } from "../../src/domain/agent/turn-context";
 import type { ToolCall } from "../../src/domain/model/chat-model";
-import { FakeShortTermContext } from "../fakes/fake-short-term-context";
-import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { c2cBodyWithIdentity, groupBodyWithIdentity } from "../support/identity";
 import { preview } from "../support/preview";
-import { eventIdOf, postQq, turnDone } from "../support/qq-events";
 import { storeSettings } from "../support/stored-settings";
+import { scriptedTurn as realTurn, say as sayBody } from "../support/turns";
 import { eventually } from "../support/wait";
 
 /** mulberry32: a small, well-known seeded PRNG. */
@@ -115,10 +109,7 @@ async function say(by: User, chat: Chat, text: string): Promise<string> {
   const body = chat.group
     ? groupBodyWithIdentity({ group: chat.group, member: by.groupId, text })
     : c2cBodyWithIdentity({ user: by.privateId, text });
-  const res = await postQq(body);
-  if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
-  const status = await turnDone(chat.key, eventIdOf(body));
-  return status.replies.map((r) => r.text).join("\n");
+  return sayBody(body, chat.key);
 }
 
 /** A real turn over the chat object's own services, with a scripted model in place of the real one. */
@@ -128,30 +119,8 @@ async function scriptedTurn(
   text: string,
   steps: ConstructorParameters<typeof ScriptedChatModel>[0],
 ) {
-  const deps = chatObjectServices.create(env);
   const model = new ScriptedChatModel(steps);
-  const userId = chat.group ? by.groupId : by.privateId;
-  const event = messageEvent({ chat: chat.key, text, sender: userId, name: userId });
-  const sender = event.sender;
-  if (!sender) throw new Error("no sender");
-  const identity = await deps.identity.resolve({ account: sender.account, chatKey: chat.key, unionId: null });
-  const ctx: TurnContext = {
-    event,
-    chat: event.chat,
-    sender,
-    identity,
-    text,
-    recent: [],
-    settings: await loadSettings(env),
-    now: Date.now(),
-  };
-  const ports = {
-    ...deps,
-    model,
-    shortTermContext: new FakeShortTermContext(() => Date.now()),
-    relay: deps.relayLoggingTo(() => {}),
-  };
-  await runTurn(ctx, ports, deps.registry);
+  await realTurn(chat.key, chat.group ? by.groupId : by.privateId, text, model);
   return model;
 }
 

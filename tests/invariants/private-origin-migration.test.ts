@@ -23,7 +23,7 @@ import {
 import { indexText } from "../../src/domain/text/search-tokens";
 import { uid as idOf } from "../support/identity";
 import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
-import { uid } from "../support/memory";
+import { nodeIdsOf, uid } from "../support/memory";
 import { everything, preview } from "../support/preview";
 
 const run = uid().slice(0, 6);
@@ -68,12 +68,7 @@ async function legacyRow(
     .run();
 }
 
-async function ids(sqls: readonly string[]) {
-  const out: string[] = [];
-  for (const sql of sqls)
-    out.push(...(await env.DB.prepare(sql).all<{ node_id: string }>()).results.map((r) => r.node_id));
-  return out;
-}
+const ids = nodeIdsOf;
 
 describe("private-origin re-marks what private chats taught before", () => {
   it("plans, applies and rolls back: the group stops seeing the person's private-chat items and the global one", async ({

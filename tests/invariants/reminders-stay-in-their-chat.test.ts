@@ -4,14 +4,11 @@
 // both, or QQ official accounts linked into one declared person) talks in the group after it
 // is due. Only its own private chat hears it.
 
-import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ChatSession } from "../../src/durable-objects/chat-session";
+import { beforeAll, describe, expect, it } from "vitest";
 import { c2cBodyWithIdentity, groupBodyWithIdentity, uid } from "../support/identity";
 import { declared, qqUsers, storeIdentity } from "../support/identity-settings";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
-import { makeDue, RecordingPushes, recordPushes, reminderRows, sayOneBot } from "../support/reminders";
+import { alarmNow, makeDue, pushesOfEachTest, reminderRows, sayOneBot } from "../support/reminders";
 
 const ONEBOT_USER = 300_000 + Math.floor(Math.random() * 800_000_000);
 const ONEBOT_GROUP = 400_000 + Math.floor(Math.random() * 800_000_000);
@@ -32,14 +29,7 @@ beforeAll(() =>
   ),
 );
 
-let pushes: RecordingPushes;
-beforeEach(() => {
-  pushes = new RecordingPushes();
-  recordPushes(pushes);
-});
-
-const alarmNow = (chat: string) =>
-  runInDurableObject(env.CHAT_SESSION.getByName(chat), (o: ChatSession) => o.alarm());
+const pushes = pushesOfEachTest();
 
 async function qq(body: string, chat: string): Promise<string> {
   expect((await postQq(body)).status).toBe(200);

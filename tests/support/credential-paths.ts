@@ -8,6 +8,7 @@ import type { ModelRequest, ModelResponse } from "../../src/domain/model/chat-mo
 import { POSITIVES } from "../domain/privacy/credential-corpus";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { uid } from "./memory";
+import { oneBotMessage, SELF } from "./onebot-events";
 import { signedOneBotRequest } from "./onebot-signing";
 import { eventIdOf, postQq, turnDone } from "./qq-events";
 import { storeSettings } from "./stored-settings";
@@ -35,6 +36,22 @@ export const postOneBot = async (body: string) =>
   exports.default.fetch(await signedOneBotRequest("https://bot.test/webhook/onebot", body));
 
 export const randomId = (base: number) => base + Math.floor(Math.random() * 90_000_000);
+
+/**
+ * Posts a OneBot message to a new group (ids drawn above `groupBase`); the webhook's status, the
+ * chat's key, and a wait for the message's turn.
+ */
+export async function postOneBotGroup(
+  message: Omit<Parameters<typeof oneBotMessage>[0], "kind" | "group" | "user" | "messageId">,
+  groupBase: number,
+) {
+  const group = randomId(groupBase);
+  const messageId = randomId(1);
+  const body = oneBotMessage({ kind: "group", group, user: randomId(20_000), messageId, ...message });
+  const { status } = await postOneBot(body);
+  const chatKey = `onebot:group:${group}`;
+  return { status, chatKey, turnDone: () => turnDone(chatKey, `onebot:${SELF}:msg:${messageId}`, 20_000) };
+}
 
 export const EMPTY_DREAM = JSON.stringify({ memories: [], archive: [], summary: null });
 

@@ -1,7 +1,13 @@
 /** Helpers for the knowledge-base admin API in integration tests. */
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
+import { knowledgeAccess } from "../../src/composition/common/knowledge-services";
+import { OfflineChatModel } from "../../src/domain/agent/offline-chat-model";
+import type { TurnServices } from "../../src/domain/agent/turn-services";
+import { discardAudit } from "../../src/domain/kernel/audit";
+import { systemClock } from "../../src/domain/kernel/clock";
 import type { NodeType } from "../../src/domain/retrieval/context-node";
 import { collectionScope } from "../../src/domain/retrieval/scope-key";
+import { turnPorts } from "../fakes/turn-ports";
 
 export const ADMIN = { authorization: "Bearer test-admin-token" };
 
@@ -39,6 +45,15 @@ export async function upload(collection: string, files: UploadFile[]) {
     body: form,
   });
   return { status: res.status, body: (await res.json()) as { results: ImportResult[]; failed: number } };
+}
+
+/** Two new, empty collections, created through the API. */
+export async function twoCollections(): Promise<[string, string]> {
+  const a = uniqueName();
+  const b = uniqueName();
+  await createCollection(a);
+  await createCollection(b);
+  return [a, b];
 }
 
 /** A new collection (`prefix-…`) holding these files, imported through the API. */
@@ -83,3 +98,10 @@ export async function search(query: string, collections: string[], limit?: numbe
     body: JSON.stringify({ query, collections, ...(limit ? { limit } : {}) }),
   });
 }
+
+/** A turn's services for the knowledge tools: the real knowledge base over D1, the offline model, no audit. */
+export const knowledgeTurnServices = (): TurnServices => ({
+  ...turnPorts({ model: new OfflineChatModel(), clock: systemClock }),
+  audit: discardAudit,
+  knowledge: knowledgeAccess(env),
+});

@@ -45,3 +45,11 @@ export const uid = () => crypto.randomUUID().replaceAll("-", "").slice(0, 12);
 /** The named columns of one node row, read straight from D1 (null when there is no such row). */
 export const nodeColumns = (id: string, columns: string) =>
   env.DB.prepare(`SELECT ${columns} FROM nodes WHERE node_id = ?`).bind(id).first();
+
+/** The node ids each query selects (a query selects `node_id`), in order, all in one list. */
+export async function nodeIdsOf(sqls: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const sql of sqls)
+    out.push(...(await env.DB.prepare(sql).all<{ node_id: string }>()).results.map((r) => r.node_id));
+  return out;
+}

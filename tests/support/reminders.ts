@@ -4,10 +4,11 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import { vi } from "vitest";
+import { beforeEach, vi } from "vitest";
 import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import type { Outbound, OutboundMessage } from "../../src/domain/agent/outbound";
 import { ok } from "../../src/domain/kernel/result";
+import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { signedOneBotRequest } from "./onebot-signing";
 import { turnDone } from "./qq-events";
 
@@ -33,6 +34,21 @@ export function recordPushes(pushes: RecordingPushes): void {
   const real = chatObjectServices.create.bind(chatObjectServices);
   vi.spyOn(chatObjectServices, "create").mockImplementation((e) => ({ ...real(e), outbound: () => pushes }));
 }
+
+/** One RecordingPushes that every chat object of each test sends through, emptied before each test. */
+export function pushesOfEachTest(): RecordingPushes {
+  const pushes = new RecordingPushes();
+  beforeEach(() => {
+    pushes.sent.length = 0;
+    pushes.dieAfterDelivering = false;
+    recordPushes(pushes);
+  });
+  return pushes;
+}
+
+/** Runs the chat object's alarm handler now, as a retried alarm would (whether or not one is set). */
+export const alarmNow = (chat: string) =>
+  runInDurableObject(env.CHAT_SESSION.getByName(chat), (o: ChatSession) => o.alarm());
 
 let nextMessageId = 1 + Math.floor(Math.random() * 1_000_000) * 1000;
 

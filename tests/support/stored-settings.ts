@@ -3,6 +3,7 @@
  * refuse included, to test how readers treat it), and the isolate's settings cache dropped
  * as every product write drops it.
  */
+import { afterAll, beforeAll } from "vitest";
 import { settingsCache } from "../../src/composition/settings/settings-cache";
 
 export function storedSettings(env: Env) {
@@ -31,4 +32,13 @@ export function storedSettings(env: Env) {
 /** Stores `settings` as the row a test runs under, written by "test" now. */
 export function storeSettings(env: Env, settings: Record<string, unknown>): Promise<void> {
   return storedSettings(env).write(JSON.stringify(settings), "test", Date.now());
+}
+
+/** Runs the file's tests under `settings`: stored before the first test, the row deleted after the last. */
+export function underStoredSettings(env: Env, settings: Record<string, unknown>): void {
+  beforeAll(() => storeSettings(env, settings));
+  afterAll(async () => {
+    await env.DB.prepare("DELETE FROM settings WHERE key = 'config'").run();
+    settingsCache.invalidate();
+  });
 }

@@ -15,25 +15,9 @@ import { eventIdOf, postQq, turnDone } from "./qq-events";
 
 export type ToolCallSpec = { readonly name: string; readonly args: Record<string, unknown> };
 
-/**
- * A real turn in `chat` by `userId` over the chat object's own services (D1, links, identity,
- * the default registry and its guard), the scripted model calling every tool of `calls` at
- * once. Returns each tool's answer in order, everything the model received, the replies and
- * what the turn recorded for the audit log.
- */
-export async function toolTurn(
-  chat: string,
-  userId: string,
-  calls: readonly ToolCallSpec[],
-  text = "查一下",
-) {
+/** A real turn of `userId` in `chat` over the chat object's own services, `model` in place of the real one. */
+export async function scriptedTurn(chat: string, userId: string, text: string, model: ScriptedChatModel) {
   const deps = chatObjectServices.create(env);
-  const model = new ScriptedChatModel([
-    {
-      toolCalls: calls.map((c, i) => ({ id: `c${i}`, name: c.name, arguments: JSON.stringify(c.args) })),
-    },
-    { text: "好" },
-  ]);
   const event = messageEvent({ chat, text, sender: userId, name: userId });
   const sender = event.sender;
   if (!sender) throw new Error("no sender");
@@ -54,7 +38,28 @@ export async function toolTurn(
     shortTermContext: new FakeShortTermContext(() => Date.now()),
     relay: deps.relayLoggingTo(() => {}),
   };
-  const result = await runTurn(ctx, ports, deps.registry);
+  return runTurn(ctx, ports, deps.registry);
+}
+
+/**
+ * A real turn in `chat` by `userId` over the chat object's own services (D1, links, identity,
+ * the default registry and its guard), the scripted model calling every tool of `calls` at
+ * once. Returns each tool's answer in order, everything the model received, the replies and
+ * what the turn recorded for the audit log.
+ */
+export async function toolTurn(
+  chat: string,
+  userId: string,
+  calls: readonly ToolCallSpec[],
+  text = "查一下",
+) {
+  const model = new ScriptedChatModel([
+    {
+      toolCalls: calls.map((c, i) => ({ id: `c${i}`, name: c.name, arguments: JSON.stringify(c.args) })),
+    },
+    { text: "好" },
+  ]);
+  const result = await scriptedTurn(chat, userId, text, model);
   if (!result.ok) throw new Error(`turn failed: ${JSON.stringify(result.error)}`);
   const answers = (model.requests[1]?.messages ?? []).filter((m) => m.role === "tool").map((m) => m.content);
   if (answers.length !== calls.length) throw new Error(`expected ${calls.length} tool answers`);

@@ -7,7 +7,7 @@ import { filterSql } from "../../../src/adapters/d1/d1-filter";
 import { D1KnowledgeStore } from "../../../src/adapters/d1/d1-knowledge-store";
 import type { StoreFilter } from "../../../src/domain/retrieval/ports";
 import { collectionScope, scopeKey } from "../../../src/domain/retrieval/scope-key";
-import { api, createCollection, uniqueName, upload } from "../../support/knowledge-api";
+import { api, createCollection, twoCollections, uniqueName, upload } from "../../support/knowledge-api";
 
 const store = new D1ContextStore(env.DB);
 
@@ -57,10 +57,7 @@ describe("kept collection counts", () => {
   it("equal the collection's rows after import, re-import, document delete and collection delete", async ({
     expect,
   }) => {
-    const a = uniqueName();
-    const b = uniqueName();
-    await createCollection(a);
-    await createCollection(b);
+    const [a, b] = await twoCollections();
     await upload(a, [
       { name: "one.md", content: ONE },
       { name: "two.md", content: TWO },
@@ -93,10 +90,7 @@ describe("kept collection counts", () => {
   });
 
   it("follow status, type and scope changes of a row", async ({ expect }) => {
-    const a = uniqueName();
-    const b = uniqueName();
-    await createCollection(a);
-    await createCollection(b);
+    const [a, b] = await twoCollections();
     await upload(a, [{ name: "two.md", content: TWO }]);
     const passage = await env.DB.prepare(
       "SELECT node_id FROM nodes WHERE scope_type = 'collection' AND scope_id = ?1 AND node_type = 'passage' LIMIT 1",
@@ -120,10 +114,7 @@ describe("kept collection counts", () => {
   });
 
   it("size() from the kept counts answers what counting the rows answers", async ({ expect }) => {
-    const a = uniqueName();
-    const b = uniqueName();
-    await createCollection(a);
-    await createCollection(b);
+    const [a, b] = await twoCollections();
     await upload(a, [
       { name: "one.md", content: ONE },
       { name: "two.md", content: TWO },

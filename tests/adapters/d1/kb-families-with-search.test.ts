@@ -3,34 +3,25 @@
 // marked, not sent, and a search using them must return what the same search reading them does.
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { D1ContextStore } from "../../../src/adapters/d1/d1-context-store";
 import { D1KeywordIndex } from "../../../src/adapters/d1/d1-keyword-index";
-import type { NodeType } from "../../../src/domain/retrieval/context-node";
 import { parentFamilies } from "../../../src/domain/retrieval/parent-families";
 import type { KeywordIndex } from "../../../src/domain/retrieval/ports";
 import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../src/domain/retrieval/retrieval-options";
 import { retrieve } from "../../../src/domain/retrieval/retrieve";
 import { CHARS_PER_TOKEN_AT_MOST, estimateTokens, wideChars } from "../../../src/domain/text/token-estimate";
 import { passagesOf, seededCollection } from "../../support/knowledge-api";
-
-const index = new D1KeywordIndex(env.DB);
-const store = new D1ContextStore(env.DB);
-const PARENT_TYPES: NodeType[] = ["document", "section", "episode"];
-const TOPICS = ["雷电将军", "鸣神大社", "影向山", "稻妻城", "天守阁", "神樱树"];
+import { index, PARENT_TYPES, store, storyDoc, topic } from "../../support/story-documents";
 
 /** Four documents; sections of one to four passages, so families differ in length. */
 const doc = (d: number) =>
-  [
-    `# 稻妻第${d + 1}篇`,
-    ...Array.from({ length: 3 }, (_, s) => [
-      `## ${TOPICS[(d + s) % TOPICS.length]}`,
-      ...Array.from(
-        { length: 1 + ((d + s) % 4) },
-        (_, p) =>
-          `第${d}篇第${s}节第${p}段：${TOPICS[(d + s + p) % TOPICS.length]}的故事，这一段讲述当地居民流传已久的传说与风俗。`,
-      ),
-    ]).flat(),
-  ].join("\n\n");
+  storyDoc(d, (s) => ({
+    heading: topic(d + s) ?? "",
+    passages: Array.from(
+      { length: 1 + ((d + s) % 4) },
+      (_, p) =>
+        `第${d}篇第${s}节第${p}段：${topic(d + s + p)}的故事，这一段讲述当地居民流传已久的传说与风俗。`,
+    ),
+  }));
 
 const seeded = () =>
   seededCollection(

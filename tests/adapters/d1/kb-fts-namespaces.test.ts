@@ -6,7 +6,7 @@ import { memoryMatch } from "../../../src/domain/memory/memory-query";
 import { collectionScope } from "../../../src/domain/retrieval/scope-key";
 import { namespaced, namespaceTemplate } from "../../../src/domain/text/fts-namespace";
 import { indexText, queryTokens } from "../../../src/domain/text/search-tokens";
-import { api, createCollection, uniqueName, upload } from "../../support/knowledge-api";
+import { api, createCollection, twoCollections, uniqueName, upload } from "../../support/knowledge-api";
 
 const index = new D1KeywordIndex(env.DB);
 
@@ -78,10 +78,7 @@ describe("knowledge FTS namespaces", () => {
   it("a collection's query reads only its own postings, so identical text elsewhere changes nothing", async ({
     expect,
   }) => {
-    const a = uniqueName();
-    const b = uniqueName();
-    await createCollection(a);
-    await createCollection(b);
+    const [a, b] = await twoCollections();
     await upload(a, [{ name: "same.md", content: TEXT }]);
     const alone = await index.frequencies({
       scopes: [collectionScope(a)],

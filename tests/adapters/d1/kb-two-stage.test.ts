@@ -1,33 +1,20 @@
 // The search with two-stage search's second list in one statement (D1KeywordIndex.searchTwoStage):
 // where the ranked window holds every match it must give what the flat search, and searching
 // the parents and then inside them, give; and it reads only the asked collections.
-import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { D1ContextStore } from "../../../src/adapters/d1/d1-context-store";
-import { D1KeywordIndex } from "../../../src/adapters/d1/d1-keyword-index";
-import type { NodeType } from "../../../src/domain/retrieval/context-node";
 import type { ScopeKey } from "../../../src/domain/retrieval/scope-key";
 import { passagesOf, seededCollection } from "../../support/knowledge-api";
-
-const index = new D1KeywordIndex(env.DB);
-const store = new D1ContextStore(env.DB);
-const PARENT_TYPES: NodeType[] = ["document", "section", "episode"];
-
-const TOPICS = ["雷电将军", "鸣神大社", "影向山", "稻妻城", "天守阁", "神樱树"];
+import { index, PARENT_TYPES, store, storyDoc, topic } from "../../support/story-documents";
 
 /** Six documents, each with sections whose passages name two of the topics. */
 const doc = (d: number) =>
-  [
-    `# 稻妻第${d + 1}篇`,
-    ...Array.from({ length: 3 }, (_, s) => [
-      `## ${TOPICS[(d + s) % TOPICS.length]}与${TOPICS[(d + 2 * s + 1) % TOPICS.length]}`,
-      ...Array.from(
-        { length: 3 },
-        (_, p) =>
-          `第${d}篇第${s}节第${p}段：${TOPICS[(d + s + p) % TOPICS.length]}的故事，提到${TOPICS[(d * 2 + p) % TOPICS.length]}，这是记录。`,
-      ),
-    ]).flat(),
-  ].join("\n\n");
+  storyDoc(d, (s) => ({
+    heading: `${topic(d + s)}与${topic(d + 2 * s + 1)}`,
+    passages: Array.from(
+      { length: 3 },
+      (_, p) => `第${d}篇第${s}节第${p}段：${topic(d + s + p)}的故事，提到${topic(d * 2 + p)}，这是记录。`,
+    ),
+  }));
 
 const seeded = () =>
   seededCollection(

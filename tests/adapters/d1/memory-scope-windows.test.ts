@@ -8,20 +8,27 @@ import { memoryStore, newMemory, seedMemory, uid } from "../../support/memory";
 const chat = (key: string): ReadableScope => ({ type: "chat", id: key });
 const personPublic = (id: string): ReadableScope => ({ type: "person", id, sensitivities: ["public"] });
 
+/** A fresh search word, person and group, so that each test reads only its own items. */
+const fresh = () => ({ word: `win${uid()}`, person: `p${uid()}`, group: `qq:group:G${uid()}` });
+/** An item dreaming judged `sensitivity`. */
+const dreamt = (sensitivity: "private" | "secret_like") => ({
+  sensitivity,
+  sensitivitySource: "dream" as const,
+});
+
 describe("per-scope FTS windows", () => {
   it("never returns a person's private or secret_like item to a public-only read, however it ranks", async ({
     expect,
   }) => {
-    const word = `win${uid()}`;
-    const person = `p${uid()}`;
-    const group = `qq:group:G${uid()}`;
+    const { word, person, group } = fresh();
     await seedMemory([
       // Hidden items that rank first (the word three times) fill the person's window.
       ...Array.from({ length: 8 }, (_, i) =>
-        newMemory(`person:${person}`, `${word} ${word} ${word} 私事 ${i}`, {
-          sensitivity: i % 2 === 0 ? "private" : "secret_like",
-          sensitivitySource: "dream",
-        }),
+        newMemory(
+          `person:${person}`,
+          `${word} ${word} ${word} 私事 ${i}`,
+          dreamt(i % 2 === 0 ? "private" : "secret_like"),
+        ),
       ),
       newMemory(`person:${person}`, `${word} 公开的爱好，后面还有很多别的字`),
       newMemory(`chat:${group}`, `${word} 群里的事`),
@@ -84,18 +91,10 @@ describe("per-scope FTS windows", () => {
     // Fewer matches than the window: the windowed answer is exact and returned as it is (no
     // fallback), so the re-check inside the window's join is all that stands between the
     // person's private and secret_like items and a group chat.
-    const word = `win${uid()}`;
-    const person = `p${uid()}`;
-    const group = `qq:group:G${uid()}`;
+    const { word, person, group } = fresh();
     await seedMemory([
-      newMemory(`person:${person}`, `${word} ${word} ${word} 私事`, {
-        sensitivity: "private",
-        sensitivitySource: "dream",
-      }),
-      newMemory(`person:${person}`, `${word} ${word} 密码提示`, {
-        sensitivity: "secret_like",
-        sensitivitySource: "dream",
-      }),
+      newMemory(`person:${person}`, `${word} ${word} ${word} 私事`, dreamt("private")),
+      newMemory(`person:${person}`, `${word} ${word} 密码提示`, dreamt("secret_like")),
       newMemory(`person:${person}`, `${word} 公开的爱好`),
       newMemory(`chat:${group}`, `${word} 群里的事`),
     ]);

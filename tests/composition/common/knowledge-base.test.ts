@@ -8,7 +8,15 @@ import type { DocumentPlan } from "../../../src/domain/knowledge/document-plan";
 import { profileOptions, searchKnowledge } from "../../../src/domain/knowledge/knowledge-search";
 import { withOverrides } from "../../../src/domain/retrieval/retrieval-options";
 import { docx, pdf } from "../../support/documents";
-import { api, createCollection, json, search, uniqueName, upload } from "../../support/knowledge-api";
+import {
+  api,
+  createCollection,
+  json,
+  search,
+  twoCollections,
+  uniqueName,
+  upload,
+} from "../../support/knowledge-api";
 
 const ALBEDO = [
   "# 阿贝多",
@@ -356,10 +364,7 @@ describe("knowledge base: search", () => {
   });
 
   it("never returns passages of a collection the request did not name", async ({ expect }) => {
-    const a = uniqueName();
-    const b = uniqueName();
-    await createCollection(a);
-    await createCollection(b);
+    const [a, b] = await twoCollections();
     const filler = "无关的填充内容。".repeat(200);
     await upload(a, [{ name: "a.txt", content: `稻妻的雷电将军。\n\n${filler}` }]);
     await upload(b, [{ name: "b.txt", content: `稻妻的雷电将军是永恒的守护者。\n\n${filler}` }]);

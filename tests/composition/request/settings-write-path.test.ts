@@ -7,16 +7,12 @@
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, it } from "vitest";
 import { d1SettingsAdmin } from "../../../src/composition/settings/d1-settings-admin";
-import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../../src/domain/agent/turn";
 import type { SettingsAdmin } from "../../../src/domain/config/settings-admin";
 import { ADMIN, withIdentity } from "../../fakes/identity-settings";
-import { messageEvent } from "../../fakes/inbound";
-import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
-import { TEST_NOW, turnPorts } from "../../fakes/turn-ports";
 import { ADMIN_TOKEN, ORIGIN, session } from "../../support/admin-session";
 import { storedSettings } from "../../support/stored-settings";
-import { turnContext } from "../../support/turn-context";
+import { oneToolCall } from "../../support/tool-turn";
+import { senderContext } from "../../support/turn-context";
 
 const CHAT = "qq:group:WRITEPATH";
 const BEFORE = { retention: { groupDays: 45 } };
@@ -96,27 +92,13 @@ const dashboard = {
 
 /** The tool face: one turn in which the admin's model sets retention.groupDays; the tool's answer. */
 async function tool(admin: SettingsAdmin): Promise<string> {
-  const model = new ScriptedChatModel([
-    {
-      toolCalls: [
-        {
-          id: "c1",
-          name: "config_change",
-          arguments: JSON.stringify({ action: "set", path: "retention.groupDays", value: "30" }),
-        },
-      ],
-    },
-    { text: "好的" },
-  ]);
-  const event = messageEvent({ chat: CHAT, text: "改设置", sender: ADMIN.split(":")[2] ?? ADMIN });
-  const ctx = turnContext(event, {
-    text: "改设置",
-    settings: withIdentity(),
-    now: TEST_NOW,
-  });
-  const result = await runTurn(ctx, turnPorts({ model, settingsAdmin: admin }), defaultTurnRegistry());
-  if (!result.ok) throw new Error("turn failed");
-  return model.requests[1]?.messages.find((m) => m.role === "tool")?.content ?? "";
+  const { answer } = await oneToolCall(
+    "config_change",
+    { action: "set", path: "retention.groupDays", value: "30" },
+    senderContext(CHAT, "改设置", ADMIN, withIdentity()),
+    { settingsAdmin: admin },
+  );
+  return answer;
 }
 
 /** The stored settings as the tool reads them, with another admin's save landing right after the read. */

@@ -80,25 +80,23 @@ describe("dashboard pages", () => {
     expect(await refused.text()).toContain("tick the rows to apply");
   });
 
-  it("renders every page for a logged-in admin", async ({ expect }) => {
-    for (const [path, heading] of [
-      ["/admin", "概览"],
-      ["/admin/chats", "会话"],
-      ["/admin/chats/qq%3Agroup%3AG1", "qq:group:G1"],
-      ["/admin/memory", "记忆"],
-      ["/admin/settings", "设置"],
-      ["/admin/audit", "审计日志"],
-      ["/admin/identity", "身份"],
-      ["/admin/knowledge", "知识库"],
-      ["/admin/migrations", "迁移"],
-      ["/admin/sessions", "对话段"],
-    ] as const) {
-      const res = await page(path);
-      expect(res.status, path).toBe(200);
-      const html = await res.text();
-      expect(html, path).toContain(`<h1>${heading}</h1>`);
-      expect(html, path).toContain('name="_csrf"');
-    }
+  it.for([
+    ["/admin", "概览"],
+    ["/admin/chats", "会话"],
+    ["/admin/chats/qq%3Agroup%3AG1", "qq:group:G1"],
+    ["/admin/memory", "记忆"],
+    ["/admin/settings", "设置"],
+    ["/admin/audit", "审计日志"],
+    ["/admin/identity", "身份"],
+    ["/admin/knowledge", "知识库"],
+    ["/admin/migrations", "迁移"],
+    ["/admin/sessions", "对话段"],
+  ] as const)("renders %s for a logged-in admin, headed %s", async ([path, heading], { expect }) => {
+    const res = await page(path);
+    expect(res.status, path).toBe(200);
+    const html = await res.text();
+    expect(html, path).toContain(`<h1>${heading}</h1>`);
+    expect(html, path).toContain('name="_csrf"');
   });
 
   it("names the bad field and keeps the typed text when a setting is invalid, saving nothing", async ({

@@ -4,17 +4,17 @@
 // and the kb_search tool alike. It used to come back whole, in reading order, for any question.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
-import { knowledgeAccess } from "../../../src/composition/common/knowledge-services";
-import { OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
 import { kbSearchTool } from "../../../src/domain/agent/tools/knowledge-tools";
 import type { TurnContext } from "../../../src/domain/agent/turn-context";
-import type { TurnServices } from "../../../src/domain/agent/turn-services";
 import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
-import { discardAudit } from "../../../src/domain/kernel/audit";
-import { systemClock } from "../../../src/domain/kernel/clock";
 import { messageEvent } from "../../fakes/inbound";
-import { turnPorts } from "../../fakes/turn-ports";
-import { api, createCollection, uniqueName, upload } from "../../support/knowledge-api";
+import {
+  api,
+  createCollection,
+  knowledgeTurnServices,
+  uniqueName,
+  upload,
+} from "../../support/knowledge-api";
 import { turnContext } from "../../support/turn-context";
 
 // The stored settings are the defaults: what an owner who never touched knowledge.search gets.
@@ -92,11 +92,7 @@ describe("a small collection, default settings", () => {
       settings,
       now: Date.now(),
     });
-    const services: TurnServices = {
-      ...turnPorts({ model: new OfflineChatModel(), clock: systemClock }),
-      audit: discardAudit,
-      knowledge: knowledgeAccess(env),
-    };
+    const services = knowledgeTurnServices();
     const unrelated = await kbSearchTool.run({ query: "Kubernetes 的 Pod 怎么扩容？" }, ctx, services);
     expect(unrelated.content).not.toContain("刷屏");
     expect(unrelated.content).not.toContain("集合");

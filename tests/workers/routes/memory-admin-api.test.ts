@@ -56,19 +56,17 @@ describe("memory list", () => {
     expect(await list(`chat=${chat}&status=archived`)).toEqual([]);
   });
 
-  it("refuses unknown filters and bad values, naming the field", async ({ expect }) => {
-    for (const [query, field] of [
-      ["kind=opinion", "kind"],
-      ["sensitivity=top", "sensitivity"],
-      ["scope=nowhere", "scope"],
-      ["limit=0", "limit"],
-      ["limit=abc", "limit"],
-      ["colour=red", "colour"],
-    ] as const) {
-      const res = await api(`/memory?${query}`);
-      expect(res.status, query).toBe(400);
-      expect(await res.json(), query).toMatchObject({ error: "invalid", field });
-    }
+  it.for([
+    ["kind=opinion", "kind"],
+    ["sensitivity=top", "sensitivity"],
+    ["scope=nowhere", "scope"],
+    ["limit=0", "limit"],
+    ["limit=abc", "limit"],
+    ["colour=red", "colour"],
+  ] as const)("refuses the filter %s, naming the field %s", async ([query, field], { expect }) => {
+    const res = await api(`/memory?${query}`);
+    expect(res.status, query).toBe(400);
+    expect(await res.json(), query).toMatchObject({ error: "invalid", field });
   });
 
   it("answers 404 for an unknown item", async ({ expect }) => {

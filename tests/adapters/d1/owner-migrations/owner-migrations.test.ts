@@ -29,7 +29,7 @@ import {
   type SensitivityRow,
 } from "../../../../src/domain/memory/sensitivity-backfill";
 import { indexText } from "../../../../src/domain/text/search-tokens";
-import { memoryStore, uid } from "../../../support/memory";
+import { memoryStore, nodeIdsOf, uid } from "../../../support/memory";
 
 const s = (key: string) => parseScopeKey(key) as Scope;
 const backup = { kind: "local-copy" as const, path: "/tmp/x", at: "t" };
@@ -62,12 +62,7 @@ async function legacyRow(
     .run();
 }
 
-async function ids(sqls: readonly string[]) {
-  const out: string[] = [];
-  for (const sql of sqls)
-    out.push(...(await env.DB.prepare(sql).all<{ node_id: string }>()).results.map((r) => r.node_id));
-  return out;
-}
+const ids = nodeIdsOf;
 
 const exec = (sql: string) => env.DB.exec(sql);
 

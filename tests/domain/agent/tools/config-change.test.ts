@@ -3,14 +3,11 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, it } from "vitest";
 import { d1SettingsAdmin } from "../../../../src/composition/settings/d1-settings-admin";
 import { loadSettings } from "../../../../src/composition/settings/settings-loader";
-import { defaultTurnRegistry } from "../../../../src/domain/agent/default-turn-registry";
 import { configChangeTool } from "../../../../src/domain/agent/tools/config-change-tool";
-import { runTurn } from "../../../../src/domain/agent/turn";
 import { gateFor } from "../../../../src/domain/authorization/authorization-gate";
 import type { Settings } from "../../../../src/domain/config/settings";
 import type { AuditEntry } from "../../../../src/domain/kernel/audit";
 import { ADMIN, ADMIN_GATE_REFUSALS, MEMBER, withIdentity } from "../../../fakes/identity-settings";
-import { ScriptedChatModel } from "../../../fakes/scripted-chat-model";
 import { turnPorts } from "../../../fakes/turn-ports";
 import { oneToolCall } from "../../../support/tool-turn";
 import { senderContext } from "../../../support/turn-context";
@@ -240,30 +237,17 @@ describe("concurrent edits", () => {
         return read;
       },
     };
-    const model = new ScriptedChatModel([
-      {
-        toolCalls: [
-          {
-            id: "c1",
-            name: "config_change",
-            arguments: JSON.stringify({ action: "set", path: "memory.dreaming.idleMinutes", value: "5" }),
-          },
-        ],
-      },
-      { text: "好的" },
-    ]);
-    const result = await runTurn(
+    const { answer, audit } = await oneToolCall(
+      "config_change",
+      { action: "set", path: "memory.dreaming.idleMinutes", value: "5" },
       context(ADMIN, withIdentity()),
-      turnPorts({ model, settingsAdmin: racing }),
-      defaultTurnRegistry(),
+      { settingsAdmin: racing },
     );
-    if (!result.ok) throw new Error("turn failed");
-    const answer = model.requests[1]?.messages.find((m) => m.role === "tool")?.content ?? "";
     expect(answer).toContain("被另一处修改");
     expect(JSON.parse((await storedRow())?.value ?? "null")).toEqual({
       memory: { dreaming: { afterTurns: 45 } },
     });
-    expect(result.value.audit).toMatchObject([
+    expect(audit).toMatchObject([
       { action: "config.set", outcome: "failed", detail: { cause: "concurrent-change" } },
     ]);
   });

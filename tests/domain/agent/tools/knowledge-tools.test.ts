@@ -1,6 +1,5 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { knowledgeAccess } from "../../../../src/composition/common/knowledge-services";
 import { defaultTurnRegistry } from "../../../../src/domain/agent/default-turn-registry";
 import { knowledgeCatalogue } from "../../../../src/domain/agent/knowledge-catalogue";
 import { knowledgeRecall } from "../../../../src/domain/agent/knowledge-recall";
@@ -9,13 +8,10 @@ import { contextReadTool, kbSearchTool } from "../../../../src/domain/agent/tool
 import type { TurnContext } from "../../../../src/domain/agent/turn-context";
 import type { TurnServices } from "../../../../src/domain/agent/turn-services";
 import { DEFAULT_SETTINGS, type Settings } from "../../../../src/domain/config/settings";
-import { discardAudit } from "../../../../src/domain/kernel/audit";
-import { systemClock } from "../../../../src/domain/kernel/clock";
 import type { UsageRecord } from "../../../../src/domain/model/chat-model";
 import { messageEvent } from "../../../fakes/inbound";
 import { ScriptedChatModel } from "../../../fakes/scripted-chat-model";
-import { turnPorts } from "../../../fakes/turn-ports";
-import { createCollection, uniqueName, upload } from "../../../support/knowledge-api";
+import { createCollection, knowledgeTurnServices, uniqueName, upload } from "../../../support/knowledge-api";
 import { turnContext } from "../../../support/turn-context";
 
 function context(chat: string, settings: Settings, text = "你好"): TurnContext {
@@ -27,11 +23,7 @@ function context(chat: string, settings: Settings, text = "你好"): TurnContext
   });
 }
 
-const services: TurnServices = {
-  ...turnPorts({ model: new OfflineChatModel(), clock: systemClock }),
-  audit: discardAudit,
-  knowledge: knowledgeAccess(env),
-};
+const services = knowledgeTurnServices();
 
 function settingsFor(chat: string, collections: string[]): Settings {
   return {
