@@ -65,6 +65,18 @@ describe("explicit memory in a turn", () => {
     expect(result.ok && result.value.replies[0]).toContain("只会在本聊天里提起");
     expect(memory.items[0]).toMatchObject({ sensitivity: "secret_like", sensitivitySource: "explicit" });
   });
+
+  it("says a restatement was merged into the item it restates, and names that item", async ({ expect }) => {
+    const memory = new InMemoryMemory();
+    const say = (text: string) =>
+      runTurn(context(text), services(new ScriptedChatModel([]), memory), defaultTurnRegistry());
+    await say("/remember 我喜欢徒步、长跑、打篮球和攀岩");
+    const again = await say("/remember 我喜欢徒步，长跑，打篮球，攀岩");
+    expect(again.ok && again.value.replies[0]).toMatch(
+      /^这和我记得的一条说的是同一件事，已合并到那一条里：小明喜欢徒步、长跑、打篮球和攀岩（/,
+    );
+    expect(memory.items).toHaveLength(1);
+  });
 });
 
 describe("memory in the prompt", () => {
