@@ -1,7 +1,7 @@
 /**
  * The cron trigger: message-log retention, a bounded embeddings refresh, the conversation
  * sessions of older messages, the wide-character counts of older knowledge rows, the OneBot
- * backfill, the group titles, the daily summaries, the notices to the owner — each through the cron's services
+ * backfill, the group titles, the daily summaries, the expiry of tasks, the notices to the owner — each through the cron's services
  * (composition/cron/cron-services.ts). A job's failure is logged and does not stop the others.
  */
 import { cronServices } from "../composition/cron/cron-services";
@@ -22,6 +22,7 @@ export async function runScheduled(env: Env, scheduledTime: number): Promise<voi
   await step("onebot backfill", () => cron.oneBotBackfill(settings));
   await step("onebot group titles", () => cron.groupTitles());
   await step("daily summaries", () => cron.dailySummaries(settings, scheduledTime));
+  await step("task expiry", () => cron.taskExpiry(settings, scheduledTime));
   // Last, so that what this sweep raised is told in the same run when the interval allows.
   await step("owner notices", () => cron.tellOwner());
 }

@@ -5,6 +5,7 @@
  */
 
 import { err, ok, type Result } from "../../src/domain/kernel/result";
+import { NO_DECAY, type ReinforceCause } from "../../src/domain/memory/decay";
 import type { MemoryItem, NewMemory, Sensitivity } from "../../src/domain/memory/memory";
 import { memoryNodeId, normalizeMemoryText } from "../../src/domain/memory/memory";
 import type {
@@ -75,6 +76,29 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
       .slice(0, q.limit);
   }
 
+  /** Same rule as the D1 adapter: active items, once per cause key. */
+  async reinforce(nodeIds: readonly string[], cause: ReinforceCause, at: number): Promise<number> {
+    const key = `${cause.kind}:${cause.key}`;
+    let n = 0;
+    for (const [i, item] of this.items.entries()) {
+      if (!nodeIds.includes(item.nodeId) || item.status !== "active") continue;
+      if (this.reinforcedBy.get(item.nodeId) === key) continue;
+      this.reinforcedBy.set(item.nodeId, key);
+      const d = item.decay ?? NO_DECAY;
+      this.items[i] = {
+        ...item,
+        decay: {
+          ...d,
+          reinforcedAt: Math.max(d.reinforcedAt ?? 0, at),
+          reinforceCount: d.reinforceCount + 1,
+        },
+      };
+      n++;
+    }
+    return n;
+  }
+  readonly reinforcedBy = new Map<string, string>();
+
   async load(nodeIds: readonly string[]) {
     return this.items.filter((m) => nodeIds.includes(m.nodeId));
   }
@@ -138,6 +162,14 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
     if (c.run && this.runs.has(c.runId)) return err({ kind: "already-applied", runId: c.runId });
     if (c.run) this.runs.add(c.runId);
     this.commits.push(c);
+    const restated = this.items.filter(
+      (m) => c.restated?.includes(m.nodeId) && includesScope(c.writable, m.scope),
+    );
+    await this.reinforce(
+      restated.map((m) => m.nodeId),
+      { kind: "restated", key: c.runId },
+      c.at,
+    );
     let inserted = 0;
     for (const n of c.inserts) {
       if (!includesScope(c.writable, n.scope)) continue;

@@ -57,6 +57,8 @@ const ALLOWED = {
     "an owner migration's plan",
   "src/adapters/d1/owner-migrations/private-origin-sql.ts#ORIGIN_INSPECT_SQL": "an owner migration's plan",
   // Maintenance: what it reads goes into derived caches or counts, never to a chat.
+  "src/adapters/d1/d1-memory-decay.ts#dueTasks":
+    "the cron's task expiry: ids and decay columns of tasks to archive, never text, never to a chat",
   "src/adapters/d1/d1-embedding-store.ts#D1EmbeddingStore.missing": "embeddings refresh: texts to embed",
   "src/adapters/d1/d1-embedding-store.ts#D1EmbeddingStore.stale": "embeddings refresh: vectors to replace",
   "src/adapters/d1/d1-embedding-store.ts#D1EmbeddingStore.unsynced": "embeddings refresh: vectors to upload",

@@ -8,6 +8,7 @@ import type { MemoryItem, MemoryStatus, Sensitivity } from "../../domain/memory/
 import type { MemoryKind, Scope } from "../../domain/memory/scope";
 import { indexText } from "../../domain/text/search-tokens";
 import { insertAuditRow } from "./d1-audit-log";
+import { expireTask } from "./d1-memory-decay";
 import { D1MemoryStore, memoryContentHash } from "./d1-memory-store";
 
 export type MemoryFilter = {
@@ -31,6 +32,10 @@ export type MemoryEdit = {
   readonly importance?: number;
   readonly sensitivity?: Sensitivity;
   readonly portable?: boolean;
+  /** Decay (docs/memory.md#decay-and-reinforcement): no decay and no expiry while true. */
+  readonly keepForever?: boolean;
+  /** A task's due time (epoch ms); null clears it. */
+  readonly dueAt?: number | null;
 };
 
 export type AdminAct = { readonly actor: string; readonly at: number };
@@ -127,8 +132,8 @@ export class D1MemoryAdmin {
     const before = await this.get(nodeId);
     if (!before) return null;
     const sets: string[] = ["updated_at = ?1"];
-    const binds: (string | number)[] = [act.at];
-    const set = (column: string, value: string | number) => {
+    const binds: (string | number | null)[] = [act.at];
+    const set = (column: string, value: string | number | null) => {
       binds.push(value);
       sets.push(`${column} = ?${binds.length}`);
     };
@@ -146,6 +151,8 @@ export class D1MemoryAdmin {
       set("sensitivity_source", "explicit");
     }
     if (change.portable !== undefined) set("portable", change.portable ? 1 : 0);
+    if (change.keepForever !== undefined) set("keep_forever", change.keepForever ? 1 : 0);
+    if (change.dueAt !== undefined) set("due_at", change.dueAt);
     binds.push(nodeId);
     const fields = Object.keys(change).sort();
     await this.#db.batch([
@@ -154,7 +161,10 @@ export class D1MemoryAdmin {
           `UPDATE nodes SET ${sets.join(", ")} WHERE node_id = ?${binds.length} AND node_type = 'memory'`,
         )
         .bind(...binds),
-      this.#audit(act, "memory.edit", nodeId, chatOf(before), { fields: fields.join(", ") }),
+      this.#audit(act, "memory.edit", nodeId, chatOf(before), {
+        fields: fields.join(", "),
+        ...(change.keepForever !== undefined ? { keepForever: change.keepForever } : {}),
+      }),
     ]);
     return this.get(nodeId);
   }
@@ -173,6 +183,17 @@ export class D1MemoryAdmin {
       this.#audit(act, `memory.${action}`, nodeId, chatOf(before), { from, to }),
     ]);
     if (!update?.meta.changes) return { ok: false, reason: "status" };
+    const after = await this.get(nodeId);
+    return after ? { ok: true, item: after } : { ok: false, reason: "not-found" };
+  }
+
+  /** Marks an active task done: it expires now (`memory.expire`, cause `done`), never deleted. */
+  async done(nodeId: string, act: AdminAct): Promise<StatusChange> {
+    const before = await this.get(nodeId);
+    if (!before) return { ok: false, reason: "not-found" };
+    if (before.kind !== "task" || before.status !== "active") return { ok: false, reason: "status" };
+    const task = { nodeId, chatKey: chatOf(before), cause: "done" as const };
+    if (!(await expireTask(this.#db, task, { ...act, via: "api" }))) return { ok: false, reason: "status" };
     const after = await this.get(nodeId);
     return after ? { ok: true, item: after } : { ok: false, reason: "not-found" };
   }

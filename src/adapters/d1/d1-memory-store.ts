@@ -6,6 +6,7 @@
  */
 
 import { err, ok, type Result } from "../../domain/kernel/result";
+import type { ReinforceCause } from "../../domain/memory/decay";
 import type {
   MemoryEvidence,
   MemoryItem,
@@ -36,6 +37,7 @@ import {
 import { gateEntries } from "../../domain/retrieval/read-gate";
 import { indexText } from "../../domain/text/search-tokens";
 import { jsonChunks } from "./d1-json-chunks";
+import { DECAY_COLUMNS, type DecayRow, decayOf, reinforceStatement } from "./d1-memory-decay";
 import { gateArms, gateCondition } from "./d1-read-gate";
 
 /** Soft scope first ranks this many best matches of the pool, then filters them. */
@@ -46,7 +48,7 @@ const SOFT_WINDOW = 200;
 // scanning every node — which it does without ANALYZE statistics.
 const COLUMNS = `n.node_id, n.scope_type, n.scope_id, n.kind, n.raw_text, n.importance, n.confidence,
   n.sensitivity, n.sensitivity_source, n.portable, n.status, n.metadata, n.provenance, n.created_at, n.updated_at,
-  n.valid_from, n.valid_to, n.closed_by`;
+  n.valid_from, n.valid_to, n.closed_by, ${DECAY_COLUMNS}`;
 
 type Row = {
   node_id: string;
@@ -67,7 +69,7 @@ type Row = {
   valid_from: number | null;
   valid_to: number | null;
   closed_by: string | null;
-};
+} & DecayRow;
 
 /** The gate's SQL condition for a reader's scopes (d1-read-gate.ts). */
 const gate = (scopes: readonly ReadableScope[], alias = "n") => gateCondition(gateEntries(scopes), alias);
@@ -136,6 +138,7 @@ function toItem(r: Row): MemoryItem {
     validFrom: r.valid_from ?? r.created_at,
     validTo: r.valid_to,
     closedBy: r.closed_by,
+    decay: decayOf(r),
   };
 }
 
@@ -346,6 +349,13 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
       .map(toItem);
   }
 
+  /** Reinforces active items once per cause (d1-memory-decay.ts); the number reinforced. */
+  async reinforce(nodeIds: readonly string[], cause: ReinforceCause, at: number): Promise<number> {
+    if (nodeIds.length === 0) return 0;
+    const result = await reinforceStatement(this.#db, nodeIds, cause, at).run();
+    return result.meta.changes ?? 0;
+  }
+
   async get(nodeId: string): Promise<MemoryItem | null> {
     const row = await this.#db
       .prepare(`SELECT ${COLUMNS} FROM nodes n WHERE n.node_id = ? AND n.node_type = 'memory'`)
@@ -467,6 +477,12 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
       if (update) add("update", update);
     }
     for (const r of c.candidates) add("other", this.#candidateStatement(r, c.at));
+    if (c.restated?.length) {
+      const ids = (await this.load(c.restated)).filter((m) => includesScope(c.writable, m.scope));
+      const restated = ids.map((m) => m.nodeId);
+      if (restated.length > 0)
+        add("other", reinforceStatement(this.#db, restated, { kind: "restated", key: c.runId }, c.at));
+    }
     return { statements, kinds };
   }
 

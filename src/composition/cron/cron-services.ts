@@ -2,7 +2,8 @@
  * The cron's door to the composition root: the settings of the run (read once) and each job of
  * the hourly sweep over its bindings — message-log retention and its record, the embeddings
  * refresh, the backfills (conversation trees, wide-character counts, OneBot history), the
- * OneBot group titles, the daily summaries, and the notices to the owner still waiting.
+ * OneBot group titles, the daily summaries, the expiry of tasks, and the notices to the owner
+ * still waiting.
  */
 
 import { consoleLogger } from "../../adapters/log/console-logger";
@@ -16,6 +17,7 @@ import { dailySummaryJob } from "./daily-summaries-job";
 import { groupTitlesJob, oneBotGroupInfo } from "./group-titles-job";
 import { backfillJob, backfillWithNotices, oneBotHistorySource } from "./onebot-backfill-job";
 import { recordRetention, retentionJob } from "./retention-job";
+import { taskExpiryJob } from "./task-expiry-job";
 import { wideCharsBackfillJob } from "./wide-chars-backfill-job";
 
 export function cronServices(env: Env) {
@@ -35,6 +37,8 @@ export function cronServices(env: Env) {
       backfillWithNotices(() => backfillJob(env, settings, oneBotHistorySource(config)), notices),
     groupTitles: () => groupTitlesJob(env, oneBotGroupInfo(config)),
     dailySummaries: (settings: Settings, asOf: number) => dailySummaryJob(env, settings, asOf),
+    /** Tasks past their due time or lifetime are archived as expired, audited. */
+    taskExpiry: (settings: Settings, now: number) => taskExpiryJob(env, settings, now),
     /** Notices that waited (the interval, or no private chat of an admin known yet) go out now. */
     tellOwner: async () => ({ chats: await notices.tellOwner() }),
   };

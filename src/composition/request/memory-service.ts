@@ -23,6 +23,7 @@ export function memoryService(env: Env, who: AdminRequest) {
     edit: (nodeId: string, change: MemoryEdit) => admin.edit(nodeId, change, act()),
     changeStatus: (nodeId: string, action: "archive" | "restore") =>
       admin.changeStatus(nodeId, action, act()),
+    done: (nodeId: string) => admin.done(nodeId, act()),
     forget: (nodeId: string) => admin.forget(nodeId, act()),
   };
 }

@@ -70,6 +70,7 @@ export const memoryRecall: ContextProvider = {
       limit: cfg.recallLimit,
       now: ctx.now,
       halfLifeDays: cfg.recencyHalfLifeDays,
+      decay: ctx.settings.memory.decay,
       timeZone: ctx.settings.calendar.timeZone,
     });
     const items = [];

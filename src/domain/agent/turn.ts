@@ -18,6 +18,7 @@ import { maskSensitiveData } from "../privacy/credentials";
 import { type Command, parseCommand } from "./command";
 import type { ContextProvider } from "./context-provider";
 import type { Intent } from "./intent";
+import { reinforceUsed } from "./memory-reinforce";
 import {
   buildPrompt,
   type ContextSection,
@@ -148,7 +149,10 @@ export async function runTurn(
     if (!response.ok) return err({ kind: "model", error: response.error, usage, audit });
     const { toolCalls, text } = response.value;
     if (toolCalls.length === 0 || !allowTools) {
-      return ok({ replies: finalReplies(text, ctx), usage, recalled, command: null, audit, contextReset });
+      const replies = finalReplies(text, ctx);
+      // The model answered with the recalled items in its context: they were used.
+      if (replies.length > 0) await reinforceUsed(ctx, services, recalled);
+      return ok({ replies, usage, recalled, command: null, audit, contextReset });
     }
     const exchange: ChatMessage[] = [{ role: "assistant", content: text, toolCalls }];
     let resetNow = false;

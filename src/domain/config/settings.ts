@@ -11,6 +11,7 @@ import { BackfillSettingsSchema, DEFAULT_BACKFILL_SETTINGS } from "./backfill-se
 import { CalendarSettingsSchema, DEFAULT_CALENDAR_SETTINGS } from "./calendar-settings";
 import { DashboardSettingsSchema, DEFAULT_DASHBOARD_SETTINGS } from "./dashboard-settings";
 import { DEFAULT_IDENTITY_SETTINGS, IdentitySettingsSchema } from "./identity-settings";
+import { DEFAULT_MEMORY_DECAY_SETTINGS, MemoryDecaySettingsSchema } from "./memory-decay-settings";
 import { DEFAULT_NOTICE_SETTINGS, NoticeSettingsSchema } from "./notice-settings";
 import { DEFAULT_PRIVACY_SETTINGS, PrivacySettingsSchema } from "./privacy-settings";
 import { DEFAULT_QUERY_REWRITE_SETTINGS, QueryRewriteSettingsSchema } from "./query-rewrite-settings";
@@ -128,6 +129,7 @@ const MemorySchema = z
     retrieval: MemoryRetrievalSchema,
     mandatory: MemoryMandatorySchema,
     dreaming: MemoryDreamingSchema,
+    decay: MemoryDecaySettingsSchema,
   })
   .strict();
 const RetrievalProfileSchema = z
@@ -331,6 +333,7 @@ export const DEFAULT_SETTINGS: Settings = {
     },
     mandatory: { minImportance: 0.8, maxItems: 6, tokenBudget: 2000 },
     dreaming: { enabled: true, afterTurns: 20, idleMinutes: 30, maxTurnsPerRun: 60 },
+    decay: DEFAULT_MEMORY_DECAY_SETTINGS,
   },
   knowledge: {
     collections: ["*"],

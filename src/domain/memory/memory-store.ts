@@ -6,6 +6,7 @@
 import type { KnowledgeSettings } from "../config/settings";
 import type { Result } from "../kernel/result";
 import type { VectorSearchDeps } from "../retrieval/vector-search";
+import type { ReinforceCause } from "./decay";
 import type {
   MemoryEvidence,
   MemoryItem,
@@ -111,6 +112,12 @@ export type MemoryCommit = {
   /** Changes to existing items: a stricter or explicit tag, a higher importance, a merge. */
   readonly updates: readonly MemoryUpdate[];
   readonly candidates: readonly CandidateRecord[];
+  /**
+   * Items this commit's writes said again (a restatement merged into them): reinforced in the
+   * same batch, once per run id (docs/memory.md#decay-and-reinforcement). Only items of
+   * `writable` scopes.
+   */
+  readonly restated?: readonly string[];
   readonly summary?: SummaryNode | null;
   /** Recorded once: committing a run id that was already committed changes nothing. */
   readonly run?: { readonly kind: "dream"; readonly turns: number } | null;
@@ -135,6 +142,12 @@ export interface MemoryStore {
     /** Closed items too (a person's own list in their private chat, so they can forget them). */
     closed?: boolean;
   }): Promise<MemoryItem[]>;
+  /**
+   * Reinforces active items (docs/memory.md#decay-and-reinforcement): their age counts again from
+   * `at`. A cause's key reinforces an item once, however often it is repeated. Changes ranking
+   * only, never who may read the item. Returns how many items it reinforced.
+   */
+  reinforce(nodeIds: readonly string[], cause: ReinforceCause, at: number): Promise<number>;
   /** One item by id, whatever its scope or status; null when unknown. */
   get(nodeId: string): Promise<MemoryItem | null>;
   /**

@@ -66,9 +66,27 @@ export type MemoryItem = {
   readonly validFrom?: number;
   readonly validTo?: number | null;
   readonly closedBy?: string | null;
+  /** Decay and reinforcement (decay.ts); absent on items read before they existed = none. */
+  readonly decay?: ItemDecay;
 };
 
-export type NewMemory = Omit<MemoryItem, "status" | "createdAt" | "updatedAt" | "validTo" | "closedBy">;
+/**
+ * An item's standing in time (docs/memory.md#decay-and-reinforcement): when and how often it was
+ * last reinforced (used in an answer, or said again), whether an admin keeps it forever, and for
+ * a task its due time and when it expired.
+ */
+export type ItemDecay = {
+  readonly reinforcedAt: number | null;
+  readonly reinforceCount: number;
+  readonly keepForever: boolean;
+  readonly dueAt: number | null;
+  readonly expiredAt: number | null;
+};
+
+export type NewMemory = Omit<
+  MemoryItem,
+  "status" | "createdAt" | "updatedAt" | "validTo" | "closedBy" | "decay"
+>;
 
 /** When an item's statement became true: its event time, else when it was recorded. */
 export const validFromOf = (item: Pick<MemoryItem, "validFrom" | "createdAt">): number =>

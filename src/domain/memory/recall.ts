@@ -6,8 +6,10 @@
  */
 
 import { DEFAULT_CALENDAR_SETTINGS } from "../config/calendar-settings";
+import type { MemoryDecaySettings } from "../config/memory-decay-settings";
 import { localDay } from "../kernel/local-day";
 import { type AsOf, asOfQuestion, asOfWeight } from "./as-of";
+import { decayWeight } from "./decay";
 import { isClosed, type MemoryItem, validFromOf } from "./memory";
 import type { MemoryHit } from "./memory-store";
 import { cascade, closedVisible, recallVisible, type ScoredMemory, softRank } from "./ranking";
@@ -41,6 +43,8 @@ export type RecallRequest = {
   readonly asOf?: AsOf;
   /** `calendar.timeZone`: the periods a question names, the days a past item is shown with. */
   readonly timeZone?: string;
+  /** `memory.decay`: each item's age weight (decay.ts); absent = no decay. */
+  readonly decay?: MemoryDecaySettings;
 };
 
 export async function recallMemory(deps: RecallDeps, req: RecallRequest): Promise<RecalledMemory[]> {
@@ -59,7 +63,9 @@ export async function recallMemory(deps: RecallDeps, req: RecallRequest): Promis
   });
   const loaded = await withClosers(deps, candidates.hits, asOf);
   const { hits, closers } = shadowOlder(loaded.hits, loaded.closers, asOf);
-  const weigh = (item: MemoryItem) => asOfWeight(item, asOf);
+  const { decay } = req;
+  const weigh = (item: MemoryItem) =>
+    asOfWeight(item, asOf) * (decay ? decayWeight(item, req.now, decay) : 1);
   const ranked = req.soft
     ? softRank(hits, readable, req.limit, req.now, req.halfLifeDays, weigh)
     : cascade(hits, readable, req.limit, req.now, req.halfLifeDays, weigh);

@@ -84,6 +84,10 @@ export const MemoryEditBody = z
     importance: z.number().min(0).max(1),
     sensitivity: z.enum(SENSITIVITIES),
     portable: z.boolean(),
+    /** No decay and no expiry while true (docs/memory.md#decay-and-reinforcement). */
+    keepForever: z.boolean(),
+    /** A task's due time, UTC epoch milliseconds; null clears it. Only a task has one. */
+    dueAt: z.number().int().min(0).max(8_640_000_000_000_000).nullable(),
   })
   .partial()
   .strict()

@@ -121,6 +121,12 @@ type SettingsPageState = {
   status?: 200 | 400 | 409;
 };
 
+/** The decay settings in effect and the time now, for an item's age weight on its edit page. */
+async function decayNow(c: Context<AppEnv>) {
+  const view = await c.get("services").settings.read();
+  return { decay: view.effective.memory.decay, now: Date.now() };
+}
+
 async function settingsPage(c: Context<AppEnv>, state: SettingsPageState = {}) {
   const view = await c.get("services").settings.read();
   const storedText = state.typed ?? JSON.stringify(view.stored ?? {}, null, 2);
@@ -319,7 +325,12 @@ export const dashboardRoutes = new Hono<AppEnv>()
       c,
       "/admin/memory",
       c.get("i18n").t("memory.edit"),
-      <MemoryEditPage item={item} csrf={(await pageContext(c)).csrf} />,
+      <MemoryEditPage
+        item={item}
+        csrf={(await pageContext(c)).csrf}
+        {...(await decayNow(c))}
+        {...(c.req.query("notice") ? { notice: c.req.query("notice") } : {})}
+      />,
     );
   })
   .post("/memory/:id/edit", async (c) => {
@@ -344,7 +355,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
         c,
         "/admin/memory",
         c.get("i18n").t("memory.edit"),
-        <MemoryEditPage item={item} csrf={csrf} error={reason} />,
+        <MemoryEditPage item={item} csrf={csrf} error={reason} {...(await decayNow(c))} />,
         400,
       );
     }
@@ -353,6 +364,15 @@ export const dashboardRoutes = new Hono<AppEnv>()
       `/admin/memory?notice=${encodeURIComponent(c.get("i18n").t("memory.savedItem", { id: item.nodeId }))}`,
       303,
     );
+  })
+  .post("/memory/:id/keep", async (c) => {
+    const form = await c.req.parseBody();
+    const edit = validate(MemoryEditBody, { keepForever: form.keepForever === "true" });
+    const item = edit.ok ? await c.get("services").memory.edit(c.req.param("id"), edit.value) : null;
+    if (!item) return c.notFound();
+    const key = item.decay?.keepForever ? "memory.keptForever" : "memory.notKeptForever";
+    const notice = encodeURIComponent(c.get("i18n").t(key, { id: item.nodeId }));
+    return c.redirect(`/admin/memory/${encodeURIComponent(item.nodeId)}/edit?notice=${notice}`, 303);
   })
   .get("/settings", (c) => settingsPage(c))
   .post("/settings", async (c) => {

@@ -5,6 +5,7 @@
  */
 
 import type { CandidateRow } from "../../composition/request/memory-service";
+import type { MemoryDecaySettings } from "../../domain/config/memory-decay-settings";
 import type { MemoryItem } from "../../domain/memory/memory";
 import { SENSITIVITIES } from "../../domain/memory/memory";
 import { MEMORY_KINDS } from "../../domain/memory/scope";
@@ -13,6 +14,7 @@ import { ContextPreviewSection, type PreviewForm, type PreviewResult } from "./c
 import { DreamingCandidatesSection } from "./dreaming-candidates-section";
 import { useT } from "./i18n/i18n";
 import { MemoryAddSection } from "./memory-add-section";
+import { MemoryDecayPanel } from "./memory-decay-panel";
 import { type MemoryFilters, MemoryItemsSection } from "./memory-items-section";
 import { PageNotices } from "./page-notices";
 
@@ -44,7 +46,14 @@ export function MemoryPage(props: {
   );
 }
 
-export function MemoryEditPage(props: { item: MemoryItem; csrf: string | null; error?: string }) {
+export function MemoryEditPage(props: {
+  item: MemoryItem;
+  csrf: string | null;
+  decay: MemoryDecaySettings;
+  now: number;
+  notice?: string;
+  error?: string;
+}) {
   const t = useT();
   const item = props.item;
   return (
@@ -53,7 +62,7 @@ export function MemoryEditPage(props: { item: MemoryItem; csrf: string | null; e
       <p class="muted">
         {item.nodeId} · {`${item.scope.type}:${item.scope.id}`} · {item.status}
       </p>
-      <PageNotices error={props.error} />
+      <PageNotices notice={props.notice} error={props.error} />
       <form method="post" action={`/admin/memory/${encodeURIComponent(item.nodeId)}/edit`} class="filters">
         {props.csrf && <input type="hidden" name={CSRF_FIELD} value={props.csrf} />}
         <label class="wide">
@@ -97,6 +106,7 @@ export function MemoryEditPage(props: { item: MemoryItem; csrf: string | null; e
         </label>
         <button type="submit">{t("common.save")}</button>
       </form>
+      <MemoryDecayPanel item={item} decay={props.decay} now={props.now} csrf={props.csrf} />
     </>
   );
 }

@@ -47,6 +47,20 @@ export const SETTINGS_GROUPS: readonly { readonly key: string; readonly fields: 
     ],
   },
   {
+    key: "memoryDecay",
+    fields: [
+      { path: "memory.decay.halfLifeDays.fact", unit: "days" },
+      { path: "memory.decay.halfLifeDays.preference", unit: "days" },
+      { path: "memory.decay.halfLifeDays.task", unit: "days" },
+      { path: "memory.decay.halfLifeDays.decision", unit: "days" },
+      { path: "memory.decay.halfLifeDays.procedure", unit: "days" },
+      { path: "memory.decay.halfLifeDays.warning", unit: "days" },
+      { path: "memory.decay.halfLifeDays.rule", unit: "days" },
+      { path: "memory.decay.halfLifeDays.summary", unit: "days" },
+      { path: "memory.decay.taskLifetimeDays", unit: "days" },
+    ],
+  },
+  {
     key: "spend",
     fields: [
       { path: "spend.chatDailyTokens", unit: "tokens" },

@@ -34,6 +34,8 @@ const RecallSchema = z.object({
   limit: z.number().int().min(1).max(50),
   /** Overrides the read model's fusion weight (0 = the lexical-only pipeline). */
   vectorWeight: z.number().min(0).max(5).optional(),
+  /** false: recall without the age decay of `memory.decay` (the same-run baseline); absent = as set. */
+  decay: z.boolean().optional(),
   queries: z
     .array(
       z.object({ id: z.string(), text: z.string(), chat: z.string().regex(PRIVATE_CHAT), now: z.number() }),
@@ -101,6 +103,7 @@ export const evalMemoryRoutes = new Hono<AppEnv>()
           limit: body.limit,
           now: q.now,
           halfLifeDays: cfg.recencyHalfLifeDays,
+          ...(body.decay === false ? {} : { decay: settings.memory.decay }),
           timeZone: settings.calendar.timeZone,
         },
       );

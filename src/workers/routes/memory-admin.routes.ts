@@ -61,8 +61,24 @@ export const memoryAdminRoutes = new Hono<AppEnv>()
   .patch("/:id", jsonBody(MemoryEditBody), async (c) => {
     const nodeId = validate(id, c.req.param("id"));
     if (!nodeId.ok) return problem(c, { kind: "invalid", field: "id", reason: "must be a memory item id" });
-    const item = await c.get("services").memory.edit(nodeId.value, c.req.valid("json"));
+    const edit = c.req.valid("json");
+    const memory = c.get("services").memory;
+    if (edit.dueAt !== undefined && edit.dueAt !== null) {
+      const before = await memory.get(nodeId.value);
+      if (before && (edit.kind ?? before.kind) !== "task")
+        return problem(c, { kind: "invalid", field: "dueAt", reason: "only a task has a due time" });
+    }
+    const item = await memory.edit(nodeId.value, edit);
     return item ? c.json({ item }) : problem(c, { kind: "not-found", what: `memory item ${nodeId.value}` });
+  })
+  .post("/:id/done", async (c) => {
+    const nodeId = validate(id, c.req.param("id"));
+    if (!nodeId.ok) return problem(c, { kind: "invalid", field: "id", reason: "must be a memory item id" });
+    const done = await c.get("services").memory.done(nodeId.value);
+    if (done.ok) return c.json({ item: done.item });
+    if (done.reason === "not-found")
+      return problem(c, { kind: "not-found", what: `memory item ${nodeId.value}` });
+    return problem(c, { kind: "invalid", field: "status", reason: "only an active task can be marked done" });
   })
   .post("/:id/:action{archive|restore}", async (c) => {
     const nodeId = validate(id, c.req.param("id"));

@@ -51,6 +51,7 @@ export const memorySearchTool: Tool = {
       limit,
       now: ctx.now,
       halfLifeDays: ctx.settings.memory.retrieval.recencyHalfLifeDays,
+      decay: ctx.settings.memory.decay,
       timeZone: ctx.settings.calendar.timeZone,
     });
     if (found.length === 0) return toolOk("没有找到相关记忆。");

@@ -101,6 +101,49 @@ export const en: Record<MessageKey, string> = {
   "setting.memory.dreaming.idleMinutes": "Dream after idle",
   "setting.memory.dreaming.idleMinutes.help":
     "Consolidate once the chat has been quiet this long with any turn waiting.",
+  "settings.group.memoryDecay": "Memory decay",
+  "setting.memory.decay.halfLifeDays.fact": "Half-life of facts",
+  "setting.memory.decay.halfLifeDays.fact.help":
+    "Days after which the ranking weight of facts halves since recorded, last used in an answer or said again (down to a tenth); 0 = no decay.",
+  "setting.memory.decay.halfLifeDays.preference": "Half-life of preferences",
+  "setting.memory.decay.halfLifeDays.preference.help":
+    "Days after which the ranking weight of preferences halves since recorded, last used in an answer or said again (down to a tenth); 0 = no decay.",
+  "setting.memory.decay.halfLifeDays.task": "Half-life of tasks",
+  "setting.memory.decay.halfLifeDays.task.help":
+    "Days after which the ranking weight of tasks halves since recorded, last used in an answer or said again (down to a tenth); 0 = no decay.",
+  "setting.memory.decay.halfLifeDays.decision": "Half-life of decisions",
+  "setting.memory.decay.halfLifeDays.decision.help":
+    "Days after which the ranking weight of decisions halves since recorded, last used in an answer or said again (down to a tenth); 0 = no decay.",
+  "setting.memory.decay.halfLifeDays.procedure": "Half-life of procedures",
+  "setting.memory.decay.halfLifeDays.procedure.help":
+    "Days after which the ranking weight of procedures halves since recorded, last used in an answer or said again (down to a tenth); 0 = no decay.",
+  "setting.memory.decay.halfLifeDays.warning": "Half-life of warnings",
+  "setting.memory.decay.halfLifeDays.warning.help":
+    "Days after which the ranking weight of warnings halves since recorded, last used in an answer or said again (down to a tenth); 0 = no decay.",
+  "setting.memory.decay.halfLifeDays.rule": "Half-life of chat rules",
+  "setting.memory.decay.halfLifeDays.rule.help":
+    "Days after which the ranking weight of chat rules halves since recorded, last used in an answer or said again (down to a tenth); 0 = no decay.",
+  "setting.memory.decay.halfLifeDays.summary": "Half-life of summaries",
+  "setting.memory.decay.halfLifeDays.summary.help":
+    "Days after which the ranking weight of summaries halves since recorded, last used in an answer or said again (down to a tenth); 0 = no decay.",
+  "setting.memory.decay.taskLifetimeDays": "Lifetime of tasks",
+  "setting.memory.decay.taskLifetimeDays.help":
+    "A task without a due time expires after this many days unused and unrepeated (archived, restorable on the Memory page); 0 = never.",
+  "memory.decay.title": "Decay and reinforcement",
+  "memory.decay.weight": "Age weight",
+  "memory.decay.halfLife":
+    "(this kind halves every {days} days; use in an answer or saying it again restarts the clock)",
+  "memory.decay.noDecay": "(this kind does not decay)",
+  "memory.decay.keptForever": "(kept forever: no decay, no expiry)",
+  "memory.decay.reinforced": "Reinforced",
+  "memory.decay.reinforcedTimes": "{count} times, last {at}",
+  "memory.decay.never": "never",
+  "memory.decay.due": "Due",
+  "memory.decay.expired": "Expired at",
+  "memory.decay.keep": "Keep forever",
+  "memory.decay.stopKeeping": "Stop keeping forever",
+  "memory.keptForever": "{id} is kept forever.",
+  "memory.notKeptForever": "{id} is no longer kept forever.",
   "setting.notices.modelErrors": "Model errors before a notice",
   "setting.notices.modelErrors.help":
     "When one model provider fails this many times within the window below, the admins get a notice.",

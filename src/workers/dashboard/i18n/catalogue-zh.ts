@@ -99,6 +99,48 @@ export const zhCN = {
   "setting.memory.dreaming.afterTurns.help": "等待中的回合达到此数就整理一次。",
   "setting.memory.dreaming.idleMinutes": "空闲多久后整理",
   "setting.memory.dreaming.idleMinutes.help": "会话安静这么久且有待整理的回合时整理。",
+  "settings.group.memoryDecay": "记忆衰减",
+  "setting.memory.decay.halfLifeDays.fact": "事实的半衰期",
+  "setting.memory.decay.halfLifeDays.fact.help":
+    "事实自记下或上次被用到、被再次说起后，过这么多天排序权重减半（最低到十分之一）；0 = 不衰减。",
+  "setting.memory.decay.halfLifeDays.preference": "偏好的半衰期",
+  "setting.memory.decay.halfLifeDays.preference.help":
+    "偏好自记下或上次被用到、被再次说起后，过这么多天排序权重减半（最低到十分之一）；0 = 不衰减。",
+  "setting.memory.decay.halfLifeDays.task": "待办的半衰期",
+  "setting.memory.decay.halfLifeDays.task.help":
+    "待办自记下或上次被用到、被再次说起后，过这么多天排序权重减半（最低到十分之一）；0 = 不衰减。",
+  "setting.memory.decay.halfLifeDays.decision": "决定的半衰期",
+  "setting.memory.decay.halfLifeDays.decision.help":
+    "决定自记下或上次被用到、被再次说起后，过这么多天排序权重减半（最低到十分之一）；0 = 不衰减。",
+  "setting.memory.decay.halfLifeDays.procedure": "做法的半衰期",
+  "setting.memory.decay.halfLifeDays.procedure.help":
+    "做法自记下或上次被用到、被再次说起后，过这么多天排序权重减半（最低到十分之一）；0 = 不衰减。",
+  "setting.memory.decay.halfLifeDays.warning": "提醒事项的半衰期",
+  "setting.memory.decay.halfLifeDays.warning.help":
+    "提醒事项自记下或上次被用到、被再次说起后，过这么多天排序权重减半（最低到十分之一）；0 = 不衰减。",
+  "setting.memory.decay.halfLifeDays.rule": "群规的半衰期",
+  "setting.memory.decay.halfLifeDays.rule.help":
+    "群规自记下或上次被用到、被再次说起后，过这么多天排序权重减半（最低到十分之一）；0 = 不衰减。",
+  "setting.memory.decay.halfLifeDays.summary": "摘要的半衰期",
+  "setting.memory.decay.halfLifeDays.summary.help":
+    "摘要自记下或上次被用到、被再次说起后，过这么多天排序权重减半（最低到十分之一）；0 = 不衰减。",
+  "setting.memory.decay.taskLifetimeDays": "待办的寿命",
+  "setting.memory.decay.taskLifetimeDays.help":
+    "没有到期时间的待办这么多天没被用到或再次说起就过期（归档，可在记忆页恢复）；0 = 不过期。",
+  "memory.decay.title": "衰减与强化",
+  "memory.decay.weight": "年龄权重",
+  "memory.decay.halfLife": "（这一类每 {days} 天减半，被用到或再次说起时重新计时）",
+  "memory.decay.noDecay": "（这一类不衰减）",
+  "memory.decay.keptForever": "（永久保留：不衰减、不过期）",
+  "memory.decay.reinforced": "强化",
+  "memory.decay.reinforcedTimes": "{count} 次，最近 {at}",
+  "memory.decay.never": "从未",
+  "memory.decay.due": "到期时间",
+  "memory.decay.expired": "已过期于",
+  "memory.decay.keep": "永久保留",
+  "memory.decay.stopKeeping": "取消永久保留",
+  "memory.keptForever": "{id} 已设为永久保留。",
+  "memory.notKeptForever": "{id} 已取消永久保留。",
   "setting.notices.modelErrors": "模型连续出错几次才通知",
   "setting.notices.modelErrors.help":
     "在下面的时间窗口内，同一模型服务出错达到此次数，就给管理员发一条通知。",
