@@ -1,4 +1,4 @@
-// `npm run eval -- knowledge-update [--set <file>] [--data <dir>] [--dump <file>]`: facts that change
+// `npm run eval -- knowledge-update [--set <file>] [--data <dir>] [--dump <file>] [--later <days>]`: facts that change
 // (docs/memory.md#validity-in-time), on MemoryBank-zh (AKASHA_EVAL_DATA or --data: the folder with
 // memorybank-zh/turns.jsonl). Each user's ten days are dreamed offline, one run per day (the rule
 // extractor, as without a chat model), into an in-memory store with the D1 adapter's visibility
@@ -8,7 +8,10 @@
 // day after the last session, it asks "now" (is the current value recalled at rank 1?) and
 // "before" (is a past value at rank 1, marked as past?). The baseline in the same run is the same
 // store with validity taken away: every closed item open again, no slot, and recall reading
-// every question as about the present. No Worker, no D1.
+// every question as about the present. A third arm, `decay`, is `validity` with the per-kind age
+// decay of `memory.decay` at its defaults (docs/memory.md#decay-and-reinforcement); `--later <days>`
+// asks that many days after the last session instead of one, where decay has something to do.
+// No Worker, no D1.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -34,6 +37,7 @@ async function load() {
     "src/domain/memory/recall.ts",
     "src/domain/memory/as-of.ts",
     "src/domain/memory/scope.ts",
+    "src/domain/config/memory-decay-settings.ts",
     "src/domain/agent/offline-chat-model.ts",
     "src/domain/kernel/logger.ts",
     "tests/fakes/in-memory-memory.ts",
@@ -94,7 +98,7 @@ async function dreamUser(api, store, conv, days) {
       { model: new api.OfflineChatModel(), store, logger: api.silentLogger, now: () => now },
     );
   }
-  return { chat, asked: shanghai(days.at(-1).date, 12) + DAY };
+  return { chat, last: shanghai(days.at(-1).date, 12) };
 }
 
 /** The same store without validity: closed items open, no slot, nothing read as the past. */
@@ -109,7 +113,7 @@ function withoutValidity(api, store) {
   return new api.InMemoryMemory(open);
 }
 
-async function ask(api, store, chat, text, now, validity) {
+async function ask(api, store, chat, text, now, validity, decay) {
   const { turnScopes } = api;
   const found = await api.recallMemory(
     { index: store },
@@ -122,6 +126,7 @@ async function ask(api, store, chat, text, now, validity) {
       halfLifeDays: 30,
       timeZone: "Asia/Shanghai",
       ...(validity ? {} : { asOf: api.CURRENT }),
+      ...(decay ? { decay: api.DEFAULT_MEMORY_DECAY_SETTINGS } : {}),
     },
   );
   return found.map((r) => ({ text: api.recalledText(r), past: r.past !== null }));
@@ -148,23 +153,29 @@ export async function evalKnowledgeUpdate(flags) {
   const dataDir = typeof flags.data === "string" ? path.resolve(flags.data) : evalDataDir();
   const turns = readJsonl(path.join(dataDir, "memorybank-zh", "turns.jsonl"));
   const set = readJsonl(setFile);
-  const results = { validity: [], baseline: [] };
+  if (!api.DEFAULT_MEMORY_DECAY_SETTINGS?.halfLifeDays)
+    throw new Error("decay settings missing from the bundle");
+  const later = typeof flags.later === "string" ? Number(flags.later) : 1;
+  if (!Number.isFinite(later) || later < 1) throw new Error("--later must be a number of days ≥ 1");
+  const results = { validity: [], decay: [], baseline: [] };
   for (const item of set) {
     const mine = turns.filter((t) => t.conv_id === item.conv_id);
     const store = new api.InMemoryMemory();
-    const { chat, asked } = await dreamUser(api, store, item.conv_id, daysOf(mine, item));
-    for (const [name, s, validity] of [
-      ["validity", store, true],
-      ["baseline", withoutValidity(api, store), false],
+    const { chat, last } = await dreamUser(api, store, item.conv_id, daysOf(mine, item));
+    const asked = last + later * DAY;
+    for (const [name, s, validity, decay] of [
+      ["validity", store, true, false],
+      ["decay", store, true, true],
+      ["baseline", withoutValidity(api, store), false, false],
     ]) {
       results[name].push({
         item,
-        now: await ask(api, s, chat, item.now, asked, validity),
-        before: await ask(api, s, chat, item.before, asked, validity),
+        now: await ask(api, s, chat, item.now, asked, validity, decay),
+        before: await ask(api, s, chat, item.before, asked, validity, decay),
       });
     }
   }
-  const report = { set: path.relative(root, setFile), items: set.length };
+  const report = { set: path.relative(root, setFile), items: set.length, later_days: later };
   for (const [name, rows] of Object.entries(results)) {
     report[name] = {};
     for (const split of ["dev", "held"]) {
@@ -176,6 +187,23 @@ export async function evalKnowledgeUpdate(flags) {
       };
     }
   }
+  // How often decay moved anything against the same run without it: the first hit, or the order of the five.
+  const moved = (pick) =>
+    results.decay.filter((r, i) => {
+      const [a, b] = [r, results.validity[i]].map((x) => JSON.stringify(pick(x).map((h) => h.text)));
+      return a !== b;
+    }).length;
+  report.decay_vs_validity = {
+    questions: results.decay.length * 2,
+    top1_changed: moved((x) => x.now.slice(0, 1)) + moved((x) => x.before.slice(0, 1)),
+    top5_order_changed: moved((x) => x.now) + moved((x) => x.before),
+    // With one hit there is no order for decay to change.
+    mean_hits:
+      Math.round(
+        (results.decay.reduce((n, r) => n + r.now.length + r.before.length, 0) / (results.decay.length * 2)) *
+          100,
+      ) / 100,
+  };
   if (typeof flags.dump === "string") writeFileSync(flags.dump, JSON.stringify(results, null, 1));
   console.log(JSON.stringify(report, null, 1));
 }

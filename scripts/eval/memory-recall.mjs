@@ -4,8 +4,9 @@
 // production memory commit; each question (scripts/eval/data/memory-recall.jsonl by default) is
 // a later message of that user asking after one of them in other words, with the item(s) that
 // answer it as gold. The pipeline is `recallMemory` (automatic recall, memory_search, the
-// preview); the baseline is plain FTS5 bm25 over the same items in the same run; with the local
-// model, the lexical-only pipeline (vector weight 0) is printed beside them.
+// preview); the baseline is plain FTS5 bm25 over the same items in the same run; `no_decay` is the
+// pipeline without memory.decay's age weight; with the local model, the lexical-only pipeline
+// (vector weight 0) is printed beside them.
 //
 // Question file, one object a line:
 //   {"id": "mr-01-02", "conv_id": "user-01", "question": "…", "gold": ["2023-04-28:3", …]}
@@ -100,12 +101,13 @@ export async function evalMemoryRecall({
       now: shanghai(`${lastDay.get(q.conv_id)}T12:00:00`) + DAY_MS,
     }));
 
-  const recall = async (vectorWeight) => {
+  const recall = async (vectorWeight, decay) => {
     const ranked = new Map();
     for (let i = 0; i < questions.length; i += 100) {
       const r = await post("/memory/recall", {
         limit: 10,
         ...(vectorWeight !== undefined ? { vectorWeight } : {}),
+        ...(decay === false ? { decay: false } : {}),
         queries: questions
           .slice(i, i + 100)
           .map((q) => ({ id: q.id, text: q.question, chat: q.chat, now: q.now })),
@@ -138,6 +140,8 @@ export async function evalMemoryRecall({
     items: turns.length,
     questions: questions.length,
     pipeline: hitMetrics(await recall(), questions),
+    // The same pipeline without the age decay of memory.decay (docs/memory.md#decay-and-reinforcement).
+    no_decay: hitMetrics(await recall(undefined, false), questions),
     ...(variants.length ? { variants: await scoreVariants(variants, recall, questions) } : {}),
     baseline: hitMetrics(baseline, questions),
   };

@@ -12,7 +12,7 @@
 //   npm run eval -- vue-docs --docs <dir> [--questions <file>] [--chunk-size 800]   (see vue-docs.mjs)
 //   npm run eval -- privacy-wording [--corpus <file>] [--baseline <commit>]   (see privacy-wording.mjs; no Worker)
 //   npm run eval -- credentials [--corpus <file>] [--data <dir>] [--show N]   (see credentials.mjs; no Worker)
-//   npm run eval -- knowledge-update [--set <file>] [--data <dir>] [--dump <file>]   (see knowledge-update.mjs; no Worker)
+//   npm run eval -- knowledge-update [--set <file>] [--data <dir>] [--dump <file>] [--later <days>]   (see knowledge-update.mjs; no Worker)
 //   npm run eval -- write-merge [--set <file>] [--data <dir>] [--no-vectors] [--dump <file>]   (see write-merge.mjs; no Worker)
 //
 // Options for experiments: --options '<json>' overrides pipeline options, grouped by stage as
