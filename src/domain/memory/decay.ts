@@ -68,3 +68,18 @@ export type ReinforceCause = {
   /** The event, run or write that caused it: the same key twice reinforces once. */
   readonly key: string;
 };
+
+/**
+ * The stored items a write said again: every candidate decided `duplicate` — an exact repeat or a
+ * restatement merged into the item (merge.ts) — names its target. A commit passes them as
+ * `restated`, so saying something again reinforces it.
+ */
+export function restatedTargets(
+  records: readonly { readonly decision: string; readonly targetNodeId: string | null }[],
+): string[] {
+  return [
+    ...new Set(
+      records.flatMap((r) => (r.decision === "duplicate" && r.targetNodeId ? [r.targetNodeId] : [])),
+    ),
+  ];
+}

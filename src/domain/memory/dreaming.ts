@@ -17,6 +17,7 @@ import type { Logger } from "../kernel/logger";
 import { err, ok, type Result } from "../kernel/result";
 import type { ChatModel, UsageRecord } from "../model/chat-model";
 import { levelsOf } from "../retrieval/read-gate";
+import { restatedTargets } from "./decay";
 import { slotOfNamed, slotSubjectKey } from "./fact-slot";
 import {
   clampImportance,
@@ -574,6 +575,7 @@ async function commitRun(
     archive,
     updates,
     candidates: records,
+    restated: restatedTargets(records),
     summary,
     run: { kind: "dream", turns: turns.length },
   });

@@ -7,6 +7,7 @@
 
 import { err, ok, type Result } from "../kernel/result";
 import { levelsOf } from "../retrieval/read-gate";
+import { restatedTargets } from "./decay";
 import { slotOf, slotOfNamed, slotSubjectKey } from "./fact-slot";
 import {
   clampImportance,
@@ -149,6 +150,8 @@ export async function remember(
     writable,
     archive: [],
     ...writes,
+    // Said again — repeated or merged — reinforces what it restates (decay.ts).
+    restated: restatedTargets(writes.candidates),
   });
   // A retried run was applied before; otherwise the answer says only what the store kept.
   const wanted = writes.inserts.length;

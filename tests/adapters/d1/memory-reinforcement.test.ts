@@ -10,9 +10,11 @@ import { D1ProfileStore } from "../../../src/adapters/d1/d1-profile-store";
 import { taskExpiryJob } from "../../../src/composition/cron/task-expiry-job";
 import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
 import { runTurn } from "../../../src/domain/agent/turn";
+import type { AccountKey } from "../../../src/domain/chat/chat-address";
 import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
 import { silentLogger } from "../../../src/domain/kernel/logger";
 import { noChatLinks } from "../../../src/domain/memory/memory-store";
+import { remember } from "../../../src/domain/memory/remember";
 import { messageEvent } from "../../fakes/inbound";
 import { ScriptedChatModel, type ScriptStep } from "../../fakes/scripted-chat-model";
 import { turnPorts } from "../../fakes/turn-ports";
@@ -134,6 +136,35 @@ describe("reinforcement by restatement", () => {
     expect(await decayRow(theirs as string)).toMatchObject({ reinforced_at: null, reinforce_count: 0 });
     await commit("run-b");
     expect((await decayRow(mine as string))?.reinforce_count).toBe(2);
+  });
+});
+
+describe("restated through /remember", () => {
+  it("saying an item again reinforces it, once per turn", async ({ expect }) => {
+    const tag = uid();
+    const chat = `qq:private:U${tag}`;
+    const account = `qq:user:U${tag}` as AccountKey;
+    const say = (text: string, runId: string, now: number) =>
+      remember(memoryStore(), {
+        text,
+        origin: "explicit",
+        scopes: { session: chat, identity: null },
+        speaker: { name: "小周", id: account },
+        account,
+        messageId: runId,
+        runId,
+        chatKey: chat,
+        now,
+      });
+    const t0 = Date.now() - 100 * DAY;
+    const first = await say(`我喜欢爬山${tag}`, `turn:a${tag}`, t0);
+    if (!first.ok) throw new Error("first write refused");
+    const id = first.value[0]?.item.nodeId as string;
+    expect(await decayRow(id)).toMatchObject({ reinforce_count: 0 });
+    const now = Date.now();
+    await say(`我喜欢爬山${tag}`, `turn:b${tag}`, now);
+    await say(`我喜欢爬山${tag}`, `turn:b${tag}`, now);
+    expect(await decayRow(id)).toMatchObject({ reinforce_count: 1, reinforced_at: now });
   });
 });
 
