@@ -4,32 +4,17 @@
 // nor into an item the writer may not read; a merge never lowers sensitivity.
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import type { AccountKey } from "../../src/domain/chat/chat-address";
 import { silentLogger } from "../../src/domain/kernel/logger";
 import { dream } from "../../src/domain/memory/dreaming";
 import { recalledText, recallMemory } from "../../src/domain/memory/recall";
 import { remember } from "../../src/domain/memory/remember";
 import { turnScopes } from "../../src/domain/memory/scope";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
-import { memoryStore, newMemory, seedMemory, uid } from "../support/memory";
+import { memoryStore, newMemory, seedMemory, speakingPerson, uid } from "../support/memory";
 
 const T0 = Date.UTC(2026, 10, 1, 4);
 
-function person() {
-  const id = uid();
-  const identity = {
-    enabled: true,
-    account: `qq:user:${id}` as AccountKey,
-    personId: `p${id}`,
-    declared: true,
-  };
-  return {
-    identity,
-    priv: { session: `qq:private:${id}`, identity },
-    group: { session: `qq:group:G${id}`, identity },
-    name: `名${id}`,
-  };
-}
+const person = speakingPerson;
 
 type Person = ReturnType<typeof person>;
 

@@ -1,6 +1,7 @@
 /** Writes memory items straight into D1 through the real adapter (integration tests). */
 import { env } from "cloudflare:workers";
 import { D1MemoryStore } from "../../src/adapters/d1/d1-memory-store";
+import type { AccountKey } from "../../src/domain/chat/chat-address";
 import { memoryNodeId, type NewMemory } from "../../src/domain/memory/memory";
 import { parseScopeKey, type Scope } from "../../src/domain/memory/scope";
 
@@ -52,4 +53,21 @@ export async function nodeIdsOf(sqls: readonly string[]): Promise<string[]> {
   for (const sql of sqls)
     out.push(...(await env.DB.prepare(sql).all<{ node_id: string }>()).results.map((r) => r.node_id));
   return out;
+}
+
+/** A fresh declared person as the memory write path sees them: their private chat, a group, a name. */
+export function speakingPerson() {
+  const id = uid();
+  const identity = {
+    enabled: true,
+    account: `qq:user:${id}` as AccountKey,
+    personId: `p${id}`,
+    declared: true,
+  };
+  return {
+    identity,
+    priv: { session: `qq:private:${id}`, identity },
+    group: { session: `qq:group:G${id}`, identity },
+    name: `名${id}`,
+  };
 }

@@ -6,30 +6,15 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import type { AccountKey } from "../../../src/domain/chat/chat-address";
 import { recalledText, recallMemory } from "../../../src/domain/memory/recall";
 import { forget, remember } from "../../../src/domain/memory/remember";
 import { turnScopes } from "../../../src/domain/memory/scope";
-import { memoryStore, uid } from "../../support/memory";
+import { memoryStore, speakingPerson, uid } from "../../support/memory";
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2025, 2, 1, 4);
 
-function person() {
-  const id = uid();
-  const identity = {
-    enabled: true,
-    account: `qq:user:${id}` as AccountKey,
-    personId: `p${id}`,
-    declared: true,
-  };
-  return {
-    identity,
-    priv: { session: `qq:private:${id}`, identity },
-    group: { session: `qq:group:G${id}`, identity },
-    name: `名${id}`,
-  };
-}
+const person = speakingPerson;
 
 async function say(p: ReturnType<typeof person>, text: string, where: "priv" | "group", now: number) {
   const scopes = p[where];

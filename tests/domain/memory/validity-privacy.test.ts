@@ -4,7 +4,7 @@
  * the closed item, its closer and the audit — asked now and about the past, in wordings the
  * slot and past-question rules were not written for.
  */
-import { describe, it } from "vitest";
+import { describe, type ExpectStatic, it } from "vitest";
 import type { AccountKey } from "../../../src/domain/chat/chat-address";
 import type { SenderIdentity } from "../../../src/domain/identity/sender-identity";
 import { ownMemory } from "../../../src/domain/memory/own-memory";
@@ -66,6 +66,21 @@ const QUESTIONS = [
   "小明原来住的地方",
 ];
 
+/** Asked each of QUESTIONS in the group at `now`, the memory answers with none of `words`. */
+async function groupNeverHears(store: InMemoryMemory, now: number, words: string[], expect: ExpectStatic) {
+  for (const q of QUESTIONS) {
+    const heard = (await ask(store, q, GROUP, now)).join("\n");
+    for (const word of words) expect(heard, q).not.toContain(word);
+  }
+}
+
+/** The person's own private chat reads the current value, and the old one when asked about the past. */
+async function privateChatReadsBoth(store: InMemoryMemory, now: number, expect: ExpectStatic) {
+  expect(await ask(store, "小明住在哪", PRIVATE, now)).toEqual(["小明住在上海"]);
+  const past = await ask(store, "小明以前住在哪", PRIVATE, now);
+  expect(past[0]).toMatch(/^（过去：2025-03-01 至 2025-12-2\d）小明住在北京$/);
+}
+
 describe("validity and privacy", () => {
   it("a private statement closes a public one, and the group sees neither, now or in the past", async ({
     expect,
@@ -78,17 +93,10 @@ describe("validity and privacy", () => {
     // Closed, not deleted, and it keeps its own sensitivity.
     expect(old).toMatchObject({ status: "superseded", sensitivity: "public", validTo: T0 + 300 * DAY });
     const now = T0 + 400 * DAY;
-    for (const q of QUESTIONS) {
-      const heard = (await ask(store, q, GROUP, now)).join("\n");
-      expect(heard, q).not.toContain("上海");
-      // Showing the old value as past would tell the group a hidden newer one exists.
-      expect(heard, q).not.toContain("北京");
-      expect(heard, q).not.toContain("过去");
-    }
+    // Showing the old value as past would tell the group a hidden newer one exists.
+    await groupNeverHears(store, now, ["上海", "北京", "过去"], expect);
     // The person's own private chat: the current value, and the old one asked about the past.
-    expect(await ask(store, "小明住在哪", PRIVATE, now)).toEqual(["小明住在上海"]);
-    const past = await ask(store, "小明以前住在哪", PRIVATE, now);
-    expect(past[0]).toMatch(/^（过去：2025-03-01 至 2025-12-2\d）小明住在北京$/);
+    await privateChatReadsBoth(store, now, expect);
   });
 
   it("a public statement said where the private one is hidden never closes it, and the group never sees it", async ({
@@ -101,15 +109,9 @@ describe("validity and privacy", () => {
     expect(moved.ok && moved.value[0]?.decision).toBe("insert");
     expect(store.items.find((m) => m.text === "小明住在北京")?.status).toBe("active");
     const now = T0 + 400 * DAY;
-    for (const q of QUESTIONS) {
-      const heard = (await ask(store, q, GROUP, now)).join("\n");
-      expect(heard, q).not.toContain("北京");
-      expect(heard, q).not.toContain("过去");
-    }
+    await groupNeverHears(store, now, ["北京", "过去"], expect);
     // In private both are visible: the newer is current, the older is read as the past.
-    expect(await ask(store, "小明住在哪", PRIVATE, now)).toEqual(["小明住在上海"]);
-    const past = await ask(store, "小明以前住在哪", PRIVATE, now);
-    expect(past[0]).toMatch(/^（过去：2025-03-01 至 2025-12-2\d）小明住在北京$/);
+    await privateChatReadsBoth(store, now, expect);
   });
 
   it("a private item closed by a private one is never past in a group, and the audit stays in the private chat", async ({
