@@ -98,7 +98,13 @@ export function MemoryItemsSection(props: {
                 <td>
                   <SensitivityTag value={item.sensitivity} />
                 </td>
-                <td>{item.status}</td>
+                <td>
+                  {item.status}
+                  {item.decay?.expiredAt != null && (
+                    <span class="muted"> · {t("memory.decay.expiredTag")}</span>
+                  )}
+                  {item.decay?.keepForever && <span class="muted"> · {t("memory.decay.keptTag")}</span>}
+                </td>
                 <td>{formatTime(item.updatedAt)}</td>
                 <td>
                   <MemoryItemActions item={item} csrf={props.csrf} />

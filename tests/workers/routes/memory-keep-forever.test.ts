@@ -118,4 +118,21 @@ describe("keep forever on the dashboard", () => {
     );
     expect(await after.text()).toContain("取消永久保留");
   });
+
+  it("the memory list marks an expired task and an item kept forever", async ({ expect }) => {
+    const tag = uid();
+    const [task, fact] = await seedMemory([
+      newMemory(`chat:qq:private:U${tag}`, `交报告${tag}`, { kind: "task" }),
+      newMemory(`chat:qq:private:U${tag}`, `住在杭州${tag}`, { kind: "fact" }),
+    ]);
+    expect((await api(`${task}/done`, "POST")).status).toBe(200);
+    expect((await api(fact as string, "PATCH", { keepForever: true })).status).toBe(200);
+    const s = await session();
+    const list = await exports.default.fetch(
+      new Request(`https://bot.test/admin/memory?chat=qq:private:U${tag}`, { headers: { cookie: s.cookie } }),
+    );
+    const html = await list.text();
+    expect(html).toMatch(/archived<span class="muted"> · (<!-- -->)?已过期/);
+    expect(html).toContain("永久保留");
+  });
 });

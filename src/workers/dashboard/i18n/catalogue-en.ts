@@ -140,6 +140,8 @@ export const en: Record<MessageKey, string> = {
   "memory.decay.never": "never",
   "memory.decay.due": "Due",
   "memory.decay.expired": "Expired at",
+  "memory.decay.expiredTag": "expired",
+  "memory.decay.keptTag": "kept forever",
   "memory.decay.keep": "Keep forever",
   "memory.decay.stopKeeping": "Stop keeping forever",
   "memory.keptForever": "{id} is kept forever.",

@@ -137,6 +137,8 @@ export const zhCN = {
   "memory.decay.never": "从未",
   "memory.decay.due": "到期时间",
   "memory.decay.expired": "已过期于",
+  "memory.decay.expiredTag": "已过期",
+  "memory.decay.keptTag": "永久保留",
   "memory.decay.keep": "永久保留",
   "memory.decay.stopKeeping": "取消永久保留",
   "memory.keptForever": "{id} 已设为永久保留。",
