@@ -36,6 +36,7 @@ import { Inbox } from "./inbox";
 import { LogFlusher } from "./log-flusher";
 import { acceptNotice } from "./notice-delivery";
 import { Outbox, type OutboxItem } from "./outbox";
+import { rewriteWaitingProfiles } from "./profile-rewriter";
 import { RecentTurns } from "./recent-turns";
 import { firePushReminders } from "./reminder-firing";
 import { Reminders } from "./reminders";
@@ -301,6 +302,14 @@ export class ChatSession extends DurableObject<Env> {
       await this.#dreams.runIfDue(settings, this.#services());
       // Whatever arrived meanwhile (the drain triages first: new rows are untriaged).
       await this.#drain(settings);
+      // The chat model's rewrites of the profiles the turns read, after the turns' replies.
+      const chat = this.#meta.get<ChatInfo>("chat")?.key ?? null;
+      await rewriteWaitingProfiles(
+        { outbox: this.#outbox, storage: this.ctx.storage },
+        chat,
+        settings,
+        this.#services(),
+      );
       // Reminders due now (OneBot pushes; QQ's wait for the next message, turn-runner.ts).
       await firePushReminders(
         {

@@ -32,7 +32,8 @@ import { queryTokens, searchTokens } from "../../src/domain/text/search-tokens";
 export class InMemoryMemory implements MemoryStore, MemoryIndex {
   /** Profiles are never kept here: every read builds one from the items, as after any write. */
   readonly profiles: ProfileStore = {
-    read: async () => ({ version: 0, text: null, items: 0, builtAt: null }),
+    read: async () => ({ version: 0, text: null, items: 0, builtAt: null, by: null }),
+    rewrite: async () => false,
     save: async () => {},
   };
   readonly items: MemoryItem[] = [];

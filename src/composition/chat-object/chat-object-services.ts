@@ -25,6 +25,7 @@ import { DirectoryIdentityResolver } from "../../domain/identity/identity-resolv
 import type { Transport } from "../../domain/inbound/inbound-event";
 import { systemClock } from "../../domain/kernel/clock";
 import { fusionWeights } from "../../domain/knowledge/fusion-weights";
+import { ProfileRewriteQueue } from "../../domain/memory/profile-rewrite";
 import type { OwnerNotices } from "../../domain/notices/notice-book";
 import type { SpendLedger } from "../../domain/spend/spend-ledger";
 import { cachedCatalogue } from "../common/catalogue-cache";
@@ -89,12 +90,13 @@ export const chatObjectServices = {
     const directory = new D1IdentityDirectory(db);
     const botName = "Akasha";
     const memory = new D1MemoryStore(env.DB);
+    const model = createChatModel(env, config);
     // The catalogue (collections, counts, first titles) from the isolate's copy: see catalogue-cache.ts.
     const knowledge = cachedCatalogue(knowledgeAccess(env));
     const settings = cachedSettingsSource(env);
     const sessions = sessionRegistry(env, () => settings.current());
     return {
-      model: createChatModel(env, config),
+      model,
       history: historySearch(env),
       // With identity.enabled off (the default) this answers exactly like `disabledIdentity`.
       identity: new DirectoryIdentityResolver({
@@ -124,6 +126,9 @@ export const chatObjectServices = {
         index: memory,
         links: sessions,
         profiles: new D1ProfileStore(env.DB),
+        // With a chat model, the profiles turns read in the items' own words wait here for its
+        // rewrite, which the alarm runs after the turns (durable-objects/profile-rewriter.ts).
+        ...(model.provider === "offline" ? {} : { rewrites: new ProfileRewriteQueue() }),
         // Memory recall reads the same embedding model and vector index as the knowledge base,
         // fused at the model's memory weight (fusion-weights.ts).
         vectors: (settings) => ({

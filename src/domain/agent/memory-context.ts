@@ -35,7 +35,11 @@ export const memoryMandatory: MandatoryProvider = {
         ? services.memory.store.latestSummary(scopes.session, levelsOf(scopes.readable, scopes.session))
         : Promise.resolve(null),
       readProfile(
-        { profiles: services.memory.profiles, store: services.memory.store },
+        {
+          profiles: services.memory.profiles,
+          store: services.memory.store,
+          ...(services.memory.rewrites ? { rewrites: services.memory.rewrites } : {}),
+        },
         scopes.readable,
         ctx.now,
       ),

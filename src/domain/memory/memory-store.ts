@@ -15,7 +15,7 @@ import type {
   Sensitivity,
   SensitivitySource,
 } from "./memory";
-import type { ProfileStore } from "./profile-store";
+import type { ProfileRewrites, ProfileStore } from "./profile-store";
 import type { ReadableScope, Scope } from "./scope";
 
 /** A full-text hit: the item plus its bm25 rank (lower is better, as FTS5 reports it). */
@@ -189,6 +189,8 @@ export type MemoryServices = {
   readonly links: ChatLinks;
   /** Person profiles, served only while built from the current items (person-profile.ts). */
   readonly profiles: ProfileStore;
+  /** Profiles a turn read in the items' own words, waiting for the chat model (profile-rewrite.ts); absent without one. */
+  readonly rewrites?: ProfileRewrites;
   /**
    * The retrieval pipeline's vector ports for the embedding model these settings read
    * (`knowledge.embeddings.read`); absent = memory recall runs on FTS alone.

@@ -20,7 +20,7 @@ export type { BuiltProfile, ProfileAudience, ProfileKey, ProfileStore, SavedProf
 import { type Scope, scopeKey } from "./scope";
 
 /** The levels each audience's profile is built from; secret_like is never in a profile. */
-const AUDIENCE_LEVELS: Record<ProfileAudience, readonly Sensitivity[]> = {
+export const AUDIENCE_LEVELS: Record<ProfileAudience, readonly Sensitivity[]> = {
   public: ["public"],
   own: ["public", "private"],
 };
@@ -78,6 +78,12 @@ export function composeProfile(items: readonly MemoryItem[]): BuiltProfile {
 export type ProfileDeps = {
   readonly profiles: ProfileStore;
   readonly store: Pick<MemoryStore, "listActive">;
+  /**
+   * Where a turn that read a profile in the items' own words asks for the chat model's rewrite
+   * (profile-rewrite.ts): no I/O here; the chat object's alarm does it after the turn. Absent
+   * when no chat model is configured.
+   */
+  readonly rewrites?: { want(key: ProfileKey): void };
 };
 
 /**
@@ -117,8 +123,12 @@ export async function readProfile(
   if (audience === null) return null;
   const key = profileKey(ownScopes(readable), audience);
   const saved = await deps.profiles.read(key);
-  if (saved.text !== null) return saved.text || null;
+  if (saved.text !== null) {
+    if (saved.text && saved.by === "extract") deps.rewrites?.want(key);
+    return saved.text || null;
+  }
   const built = composeProfile(await profileItems(deps.store, readable, audience));
   await deps.profiles.save(key, saved.version, built, now);
+  if (built.text) deps.rewrites?.want(key);
   return built.text || null;
 }

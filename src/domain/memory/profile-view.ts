@@ -13,6 +13,8 @@ export type ProfileView = {
   readonly items: number;
   /** When the shown profile was built; null when it is built for this view (none is current). */
   readonly builtAt: number | null;
+  /** The chat model wrote it, or the items' own words are shown. */
+  readonly byModel: boolean;
 };
 export type AccountProfiles = {
   readonly account: string;
@@ -34,9 +36,10 @@ export function profileReader(person: string, account: string, audience: Profile
 
 async function viewOf(deps: ProfileDeps, reader: ReadableScope[], audience: ProfileAudience) {
   const saved = await deps.profiles.read(profileKey(reader, audience));
-  if (saved.text !== null) return { text: saved.text, items: saved.items, builtAt: saved.builtAt };
+  if (saved.text !== null)
+    return { text: saved.text, items: saved.items, builtAt: saved.builtAt, byModel: saved.by === "model" };
   const built = composeProfile(await profileItems(deps.store, reader, audience));
-  return { text: built.text, items: built.items, builtAt: null };
+  return { text: built.text, items: built.items, builtAt: null, byModel: false };
 }
 
 /** Both profiles of the person for each of their accounts, in the accounts' order. */

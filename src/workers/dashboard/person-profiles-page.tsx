@@ -19,7 +19,7 @@ function ProfileCard(props: { title: string; profile: AccountProfiles["public"] 
       <h3>{props.title}</h3>
       {p.text ? <pre>{p.text}</pre> : <p class="muted">{t("profiles.empty")}</p>}
       <span>
-        {t("profiles.items", { n: p.items })} ·{" "}
+        {t("profiles.items", { n: p.items })} · {t(p.byModel ? "profiles.byModel" : "profiles.byItems")} ·{" "}
         {p.builtAt === null ? t("profiles.notKept") : t("profiles.builtAt", { at: formatTime(p.builtAt) })}
       </span>
     </section>

@@ -463,6 +463,8 @@ export const en: Record<MessageKey, string> = {
   "profiles.own": "Seen in their own private chat",
   "profiles.empty": "(no memory that goes into a profile)",
   "profiles.items": "{n} memory items",
+  "profiles.byModel": "written by the chat model",
+  "profiles.byItems": "the items' own words",
   "profiles.builtAt": "built {at}",
   "profiles.notKept": "not kept yet: built from the current memory, kept at the next turn",
   "profiles.notFound": "No such person: {person}",

@@ -452,6 +452,8 @@ export const zhCN = {
   "profiles.own": "本人私聊中可见",
   "profiles.empty": "（没有可以写进画像的记忆）",
   "profiles.items": "{n} 条记忆",
+  "profiles.byModel": "由聊天模型改写",
+  "profiles.byItems": "记忆原文",
   "profiles.builtAt": "生成于 {at}",
   "profiles.notKept": "尚未保存：按当前记忆生成，下一轮对话时保存",
   "profiles.notFound": "没有这个人：{person}",
