@@ -3,7 +3,7 @@
  * items' own words wrote, it asks for a rewrite (`want`, no I/O); later, off the turn's path,
  * the chat object's alarm asks the model to write it as a short natural text from that
  * audience's items alone. The answer is saved only while the version it was asked at is still
- * current — a write to the items in between wins — and only if it passes the checks below;
+ * current — a write to the items in between wins — and only if it passes `checkRewrite`;
  * otherwise the extractive text stays.
  */
 import type { Result } from "../kernel/result";
@@ -54,12 +54,24 @@ function audienceReader(key: ProfileKey): ReadableScope[] {
   });
 }
 
-/** The model's answer, or why it is refused: empty, over the cap, or holding a credential. */
-export function checkRewrite(text: string): Result<string, string> {
+/** Numbers and Latin words: the details a rewrite most easily invents (an age, a place, a brand). */
+const DETAILS = /\p{Nd}+|\p{Script=Latin}{2,}/gu;
+
+/**
+ * The model's answer, or why it is refused: empty, over the cap, holding a credential, or
+ * naming a number or a Latin word the items do not hold. Whether a Chinese phrase is new is
+ * not judged: connecting words are, and the instruction forbids new facts.
+ */
+export function checkRewrite(text: string, input: string): Result<string, string> {
   const t = text.replace(/\s+/gu, " ").trim();
   if (!t) return { ok: false, error: "empty" };
   if ([...t].length > PROFILE_MAX_CHARS) return { ok: false, error: "too-long" };
   if (containsCredential(t)) return { ok: false, error: "credential" };
+  const held = input.normalize("NFKC").toLowerCase();
+  // Compared NFKC-folded: a full-width "３２" is the number 32.
+  for (const detail of t.normalize("NFKC").match(DETAILS) ?? []) {
+    if (!held.includes(detail.toLowerCase())) return { ok: false, error: "new-detail" };
+  }
   return { ok: true, value: t };
 }
 
@@ -100,7 +112,7 @@ export async function rewriteProfile(
     at: now(),
   };
   if (!answer.ok) return { outcome: { done: "failed", reason: answer.error.kind }, usage };
-  const checked = checkRewrite(answer.value.text);
+  const checked = checkRewrite(answer.value.text, built.text);
   const rewrite = checked.ok
     ? ({ by: "model", text: checked.value, items: built.items } as const)
     : ({ by: "kept" } as const);

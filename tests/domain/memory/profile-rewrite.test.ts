@@ -3,7 +3,11 @@
 // refused (the extractive text kept) when the answer is empty, too long or holds a credential.
 import { describe, it } from "vitest";
 import { PROFILE_MAX_CHARS, profileKey, readProfile } from "../../../src/domain/memory/person-profile";
-import { ProfileRewriteQueue, rewriteProfile } from "../../../src/domain/memory/profile-rewrite";
+import {
+  checkRewrite,
+  ProfileRewriteQueue,
+  rewriteProfile,
+} from "../../../src/domain/memory/profile-rewrite";
 import type { ReadableScope } from "../../../src/domain/retrieval/read-gate";
 import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
 import { KeptProfiles } from "../../fakes/kept-profiles";
@@ -95,13 +99,29 @@ describe("the chat model's profile", () => {
   it("is refused when empty, too long or holding a credential: the items' words stay, not asked again", async ({
     expect,
   }) => {
-    for (const answer of ["  ", "长".repeat(PROFILE_MAX_CHARS + 1), "设计师，密码是 Xk9$vQ2#mL7p"]) {
+    for (const answer of [
+      "  ",
+      "长".repeat(PROFILE_MAX_CHARS + 1),
+      "设计师，密码是 Xk9$vQ2#mL7p",
+      // Details the items do not hold: an age, a company, in full-width digits too.
+      "在苏州做建筑设计，今年３２岁。",
+      "在苏州的 Gensler 做建筑设计。",
+    ]) {
       const w = world([{ text: answer }]);
       await readProfile(w.deps, groupReader, 1);
       expect((await rewrite(w)).outcome).toEqual({ done: "refused" });
       expect(await readProfile(w.deps, groupReader, 2)).toBe("- 在苏州做建筑设计\n- 喜欢做手冲咖啡");
       expect(w.rewrites.size).toBe(0);
     }
+  });
+
+  it("may join the items' words and repeat their numbers and Latin words", ({ expect }) => {
+    const input = "- 在苏州做建筑设计\n- 每周跑 3 次 5 公里\n- 在学 Rust";
+    expect(checkRewrite("在苏州做建筑设计，每周跑3次5公里，也在学rust。", input)).toEqual({
+      ok: true,
+      value: "在苏州做建筑设计，每周跑3次5公里，也在学rust。",
+    });
+    expect(checkRewrite("每周跑 4 次。", input)).toEqual({ ok: false, error: "new-detail" });
   });
 
   it("is not asked for when nothing may be said, or already written by the model", async ({ expect }) => {
