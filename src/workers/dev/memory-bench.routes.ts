@@ -18,6 +18,7 @@ import { indexText } from "../../domain/text/search-tokens";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
 import { jsonBody } from "../json-body";
+import { seedMemoryRows } from "./seed-memory-rows";
 
 /** Who the stored layer and the audit row name as the author of a bench settings write. */
 const BENCH_AUTHOR = "dev-bench";
@@ -162,9 +163,6 @@ const PreviewSchema = z.object({
   text: z.string().min(1).max(500),
 });
 
-/** Rows per INSERT: one JSON parameter, expanded by json_each, so D1's parameter cap does not apply. */
-const ROWS_PER_STATEMENT = 250;
-
 export const memoryBenchRoutes = new Hono<AppEnv>()
   .post("/seed", jsonBody(SeedSchema), async (c) => {
     const { offset, n, chats, globalEvery } = c.req.valid("json");
@@ -189,21 +187,7 @@ export const memoryBenchRoutes = new Hono<AppEnv>()
         };
       }),
     );
-    const insert = c.env.DB.prepare(
-      `INSERT OR IGNORE INTO nodes (node_id, node_type, source_type, scope_type, scope_id, kind, raw_text, retrieval_text,
-         retrieval_tokens, importance, sensitivity, sensitivity_source, portable, content_hash, created_at, updated_at)
-       SELECT json_extract(value, '$.id'), 'memory', 'conversation', json_extract(value, '$.scope_type'),
-         json_extract(value, '$.scope_id'), json_extract(value, '$.kind'), json_extract(value, '$.text'),
-         json_extract(value, '$.text'), json_extract(value, '$.tokens'), json_extract(value, '$.importance'),
-         json_extract(value, '$.sensitivity'), json_extract(value, '$.source'), json_extract(value, '$.portable'),
-         json_extract(value, '$.hash'), json_extract(value, '$.at'), json_extract(value, '$.at')
-       FROM json_each(?)`,
-    );
-    const statements = [];
-    for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-      statements.push(insert.bind(JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT))));
-    }
-    await c.env.DB.batch(statements);
+    await seedMemoryRows(c.env.DB, rows);
     return c.json({ n, ms: performance.now() - started });
   })
   .post("/bare", jsonBody(BareSchema), async (c) => {

@@ -17,6 +17,7 @@ import type { ReadableScope } from "../../domain/retrieval/read-gate";
 import { indexText } from "../../domain/text/search-tokens";
 import type { AppEnv } from "../app-env";
 import { jsonBody } from "../json-body";
+import { seedMemoryRows } from "./seed-memory-rows";
 import { type D1Busy, timingD1 } from "./timing-d1";
 
 const VERBS = ["喜欢", "讨厌", "在学", "养了", "常去", "最近迷上了", "住在", "在做", "毕业于", "每天都"];
@@ -79,32 +80,17 @@ const ReadSchema = z.object({
   count: z.boolean().default(false),
 });
 
-const ROWS_PER_STATEMENT = 250;
-
 export const profileBenchRoutes = new Hono<AppEnv>()
   .post("/seed", jsonBody(SeedSchema), async (c) => {
     const { person, items } = c.req.valid("json");
     const rows = await Promise.all(
       Array.from({ length: items }, async (_, j) => {
         const item = seedItem(person, j);
-        return { ...item, tokens: indexText(item.text), hash: await memoryContentHash(item.text) };
+        const hash = await memoryContentHash(item.text);
+        return { ...item, source: "default", tokens: indexText(item.text), hash };
       }),
     );
-    const insert = c.env.DB.prepare(
-      `INSERT OR IGNORE INTO nodes (node_id, node_type, source_type, scope_type, scope_id, kind, raw_text, retrieval_text,
-         retrieval_tokens, importance, sensitivity, sensitivity_source, portable, content_hash, created_at, updated_at)
-       SELECT json_extract(value, '$.id'), 'memory', 'conversation', json_extract(value, '$.scope_type'),
-         json_extract(value, '$.scope_id'), json_extract(value, '$.kind'), json_extract(value, '$.text'),
-         json_extract(value, '$.text'), json_extract(value, '$.tokens'), json_extract(value, '$.importance'),
-         json_extract(value, '$.sensitivity'), 'default', json_extract(value, '$.portable'),
-         json_extract(value, '$.hash'), json_extract(value, '$.at'), json_extract(value, '$.at')
-       FROM json_each(?)`,
-    );
-    const statements = [];
-    for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-      statements.push(insert.bind(JSON.stringify(rows.slice(i, i + ROWS_PER_STATEMENT))));
-    }
-    await c.env.DB.batch(statements);
+    await seedMemoryRows(c.env.DB, rows);
     return c.json({ items });
   })
   .post("/read", jsonBody(ReadSchema), async (c) => {
