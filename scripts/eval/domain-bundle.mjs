@@ -31,3 +31,20 @@ export async function bundleDomain(modules) {
   writeFileSync(file, out.outputFiles[0].text);
   return import(pathToFileURL(file).href);
 }
+
+/** Milliseconds of a day's hour (`hh`) in China, where the MemoryBank days are read. */
+export const shanghai = (day, hh = 10) => Date.parse(`${day}T${String(hh).padStart(2, "0")}:00:00+08:00`);
+
+/** One day of a user's chat as dream turns, a minute apart, spoken in their private chat. */
+export const dreamTurnsOfDay = (day, conv) =>
+  day.turns.map((t, n) => ({
+    seq: n + 1,
+    role: t.role,
+    name: t.role === "user" ? t.speaker : null,
+    account: t.role === "user" ? `qq:user:${conv}` : null,
+    messageId: t.dia_id,
+    text: t.text,
+    ts: shanghai(day.date) + n * 60_000,
+    explicitSensitivity: null,
+    identity: null,
+  }));

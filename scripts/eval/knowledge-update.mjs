@@ -12,22 +12,12 @@
 // decay of `memory.decay` at its defaults (docs/memory.md#decay-and-reinforcement); `--later <days>`
 // asks that many days after the last session instead of one, where decay has something to do.
 // No Worker, no D1.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { build } from "esbuild";
 import { root } from "../lib/dev-vars.mjs";
 import { evalDataDir } from "./data-dir.mjs";
-
-const readJsonl = (file) =>
-  readFileSync(file, "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l));
+import { bundleDomain, dreamTurnsOfDay, readJsonl, shanghai } from "./domain-bundle.mjs";
 
 /** Milliseconds of a Shanghai wall-clock time (MemoryBank gives days, not times). */
-const shanghai = (day, hh = 10) => Date.parse(`${day}T${String(hh).padStart(2, "0")}:00:00+08:00`);
 const DAY = 86_400_000;
 
 /** The domain code this evaluation runs, bundled (its tokenizer imports JSON, as the Worker's bundle does). */
@@ -42,21 +32,7 @@ async function load() {
     "src/domain/kernel/logger.ts",
     "tests/fakes/in-memory-memory.ts",
   ];
-  const out = await build({
-    stdin: {
-      contents: modules.map((m) => `export * from "./${m}";`).join("\n"),
-      resolveDir: root,
-      loader: "ts",
-    },
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    write: false,
-    logLevel: "error",
-  });
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "akasha-ku-")), "bundle.mjs");
-  writeFileSync(file, out.outputFiles[0].text);
-  return import(pathToFileURL(file).href);
+  return bundleDomain(modules);
 }
 
 /** One user's days as dream turns, the set's planted statements among them. */
@@ -81,17 +57,7 @@ function daysOf(turns, item) {
 async function dreamUser(api, store, conv, days) {
   const chat = `qq:private:${conv.replace("-", "")}`;
   for (const [i, day] of days.entries()) {
-    const turns = day.turns.map((t, n) => ({
-      seq: n + 1,
-      role: t.role,
-      name: t.role === "user" ? t.speaker : null,
-      account: t.role === "user" ? `qq:user:${conv}` : null,
-      messageId: t.dia_id,
-      text: t.text,
-      ts: shanghai(day.date) + n * 60_000,
-      explicitSensitivity: null,
-      identity: null,
-    }));
+    const turns = dreamTurnsOfDay(day, conv);
     const now = shanghai(day.date, 20);
     await api.dream(
       { runId: `dream:${chat}:${i}`, session: chat, turns, now, useModel: false },

@@ -1,8 +1,7 @@
 // The replay half of `npm run eval -- write-merge` (write-merge.mjs): MemoryBank-zh dreamed with
 // the set's statements planted, merge on and off, duplicates judged by the labels, not the detector.
 
-/** Milliseconds of a Shanghai wall-clock time (MemoryBank gives days, not times). */
-const shanghai = (day, hh = 10) => Date.parse(`${day}T${String(hh).padStart(2, "0")}:00:00+08:00`);
+import { dreamTurnsOfDay, shanghai } from "./domain-bundle.mjs";
 
 /** A pair's statement in the person's own words: their name at the start becomes "我". */
 const ownWords = (text, name) => (text.startsWith(name) ? `我${text.slice(name.length)}` : null);
@@ -33,17 +32,7 @@ async function dreamUser(api, store, conv, days, merge) {
   const chat = `qq:private:${conv.replace("-", "")}`;
   let candidates = 0;
   for (const [i, day] of days.entries()) {
-    const turns = day.turns.map((t, n) => ({
-      seq: n + 1,
-      role: t.role,
-      name: t.role === "user" ? t.speaker : null,
-      account: t.role === "user" ? `qq:user:${conv}` : null,
-      messageId: t.dia_id,
-      text: t.text,
-      ts: shanghai(day.date) + n * 60_000,
-      explicitSensitivity: null,
-      identity: null,
-    }));
+    const turns = dreamTurnsOfDay(day, conv);
     const now = shanghai(day.date, 20);
     const report = await api.dream(
       { runId: `dream:${chat}:${i}`, session: chat, turns, now, useModel: false },
