@@ -39,11 +39,22 @@ const CARD = /(?<![\d-])\d(?:[ -]?\d){14,18}(?![\d-])/g;
 const CARD_PREFIX = /^(?:62|4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|35|6011|65)/;
 const CARD_WORD = /(?:卡号|银行卡|信用卡|储蓄卡|借记卡|card\s*(?:number|no\.?|#)?)[^\d\n]{0,8}$/iu;
 
-/** Not the account number of a chat or account key (`onebot:user:…`), which the bot writes itself. */
-const MOBILE = /(?<![\d+]|[a-z]{2,10}:[a-z]{2,10}:)(?:\+?86[-\s]?)?1[3-9]\d(?:[-\s]?\d{4}){2}(?!\d)/g;
+const MOBILE = /(?<![\d+])(?:\+?86[-\s]?)?1[3-9]\d(?:[-\s]?\d{4}){2}(?!\d)/g;
+
+/**
+ * A chat or account key (`qq:user:<openid>`, `onebot:group:<number>`), which the bot writes
+ * itself: an openid is letters and digits, and a run of them can look like any of the numbers
+ * above. A finding inside a key is the key, not someone's number.
+ */
+const KEY = /(?<![A-Za-z0-9])[a-z][a-z0-9_-]{1,15}:(?:user|private|group|channel|dm):[A-Za-z0-9_-]+/g;
 
 /** Every ID, card and mobile number in `text` (read as detection-text.ts reads it). */
 export function findPersonalData(text: string): PersonalDataMatch[] {
+  const keys = [...text.matchAll(KEY)].map((k) => ({ start: k.index, end: k.index + k[0].length }));
+  return findNumbers(text).filter((m) => !keys.some((k) => m.start < k.end && k.start < m.end));
+}
+
+function findNumbers(text: string): PersonalDataMatch[] {
   const out: PersonalDataMatch[] = [];
   for (const m of text.matchAll(ID_NUMBER)) {
     if (validIdNumber(m[0])) out.push({ start: m.index, end: m.index + m[0].length, id: "cn-id" });

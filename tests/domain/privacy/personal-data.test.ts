@@ -32,6 +32,42 @@ describe("personal numbers", () => {
     expect(findSensitiveData("onebot:user:13812345678 已关联")).toEqual([]);
   });
 
+  it("leaves digits inside any chat or account key alone, wherever in the key they fall", ({ expect }) => {
+    // An openid is letters and digits; a run that looks like a mobile, card or ID number can
+    // sit in its middle, and the key must still read whole in a reply or the log.
+    for (const key of [
+      "qq:user:OWNERC2C5EB13812345678E7AE8486F3DD8D9ECC",
+      "qq:group:G4CA4E4F4111111111111111F3290BCB",
+      "qq:private:AB11010519491231002XCD",
+      "onebot:group:9913812345678",
+    ]) {
+      expect(findPersonalData(key)).toEqual([]);
+      expect(maskSensitiveData(`同一人物的账号：${key}（config）`)).toBe(`同一人物的账号：${key}（config）`);
+    }
+    expect(maskSensitiveData("qq:user:ABC 的电话 13812345678")).toBe(
+      `qq:user:ABC 的电话 ${PERSONAL_DATA_MASK}`,
+    );
+    expect(maskSensitiveData("号码B13812345678E")).toBe(`号码B${PERSONAL_DATA_MASK}E`);
+    expect(maskSensitiveData("tel:mobile:13812345678")).toBe(`tel:mobile:${PERSONAL_DATA_MASK}`);
+  });
+
+  it("reads thousands of openid-shaped keys in a sentence without masking any of them", ({ expect }) => {
+    let seed = 20261204;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    // Digit-heavy openids, letters scattered: the ones a number detector could take a bite out of.
+    const char = () => (next() < 0.85 ? String(Math.floor(next() * 10)) : "ABCDEF"[Math.floor(next() * 6)]);
+    const openid = () => Array.from({ length: 32 }, char).join("");
+    const masked: string[] = [];
+    for (let i = 0; i < 4000; i++) {
+      const line = `出现在 qq:group:${openid()}，同一人物的账号：qq:user:${openid()}`;
+      if (maskSensitiveData(line) !== line) masked.push(line);
+    }
+    expect(masked).toEqual([]);
+  });
+
   it("keeps a credential's mask where a credential and a personal number overlap", ({ expect }) => {
     expect(maskSensitiveData("密码是13812345678")).toBe("密码是[已隐藏的凭据]");
   });
