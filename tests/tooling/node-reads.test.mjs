@@ -20,8 +20,7 @@ const ALLOWED = {
     "by id; `forget` checks `scopeAllows` (the gate) before it answers or archives",
   "src/adapters/d1/d1-memory-store.ts#D1MemoryStore.load":
     "by id; recall-candidates.ts `loadVisible` keeps only the rows `recallVisible` (the gate) passes",
-  "src/adapters/d1/d1-memory-store.ts#D1MemoryStore.#supersedesEdge":
-    "a write's existence check by id; returns no row",
+  "src/adapters/d1/d1-memory-updates.ts#supersedesEdge": "a write's existence check by id; returns no row",
   // Navigation from a node the gate already passed.
   "src/adapters/d1/d1-context-store.ts#D1ContextStore.children":
     "children of a node `readContext` passed; it passes each child through the gate",

@@ -11,7 +11,7 @@ import type {
 } from "../../domain/summary/daily-summary-store";
 import type { DayMessage } from "../../domain/summary/day-message";
 import { indexText } from "../../domain/text/search-tokens";
-import { memoryContentHash } from "./d1-memory-store";
+import { memoryContentHash } from "./memory-content-hash";
 
 type MessageRow = {
   message_id: string;

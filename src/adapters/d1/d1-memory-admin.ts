@@ -9,7 +9,8 @@ import type { MemoryKind, Scope } from "../../domain/memory/scope";
 import { indexText } from "../../domain/text/search-tokens";
 import { insertAuditRow } from "./d1-audit-log";
 import { expireTask } from "./d1-memory-decay";
-import { D1MemoryStore, memoryContentHash } from "./d1-memory-store";
+import { D1MemoryStore } from "./d1-memory-store";
+import { memoryContentHash } from "./memory-content-hash";
 
 export type MemoryFilter = {
   readonly scope?: Scope;

@@ -7,9 +7,10 @@
  * the person profiles the profile bench reads.
  */
 import { jsonChunks } from "../../adapters/d1/d1-json-chunks";
-import { D1MemoryStore, memoryContentHash } from "../../adapters/d1/d1-memory-store";
+import { D1MemoryStore } from "../../adapters/d1/d1-memory-store";
 import { insertEdgesStatements, insertNodesStatements } from "../../adapters/d1/d1-node-writes";
 import { D1ProfileStore } from "../../adapters/d1/d1-profile-store";
+import { memoryContentHash } from "../../adapters/d1/memory-content-hash";
 import { paragraphs } from "../../adapters/documents/text-decoding";
 import { signOneBotBody } from "../../adapters/onebot/onebot-signature";
 import { signQqMessage } from "../../adapters/qq/qq-signature";

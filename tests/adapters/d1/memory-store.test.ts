@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { memoryContentHash } from "../../../src/adapters/d1/d1-memory-store";
+import { memoryContentHash } from "../../../src/adapters/d1/memory-content-hash";
 import { parseScopeKey, type Scope, scopeToken } from "../../../src/domain/memory/scope";
 import { ALL_LEVELS } from "../../../src/domain/retrieval/read-gate";
 import { memoryStore, newMemory, seedMemory, uid } from "../../support/memory";
