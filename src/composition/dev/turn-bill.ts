@@ -50,7 +50,7 @@ export async function billTurn(env: Env, chat: ProbedChat, event: InboundEvent):
   const settings = await services.settings.current();
   counter.bill();
   const promptTokens: number[] = [];
-  // Yielding like the alarm's turn (chat-session.ts), so the bill times the same turn.
+  // Yielding like the alarm's turn (chat-parts.ts), so the bill times the same turn.
   const model: ChatModel = chat.model({
     provider: services.model.provider,
     model: services.model.model,

@@ -1,0 +1,113 @@
+/**
+ * The parts one chat object is made of, built when the object wakes, over its own SQLite
+ * storage: the inbox, outbox and reply plans, the recent turns, the meta table and dream
+ * journal, the alarm and reminders, and the runners that work on them. The door's services are
+ * built on first use, and a turn gets them together with this object's context control, relay
+ * and reminders.
+ */
+import {
+  type ChatObjectServices,
+  type ChatTurnServices,
+  chatObjectServices,
+} from "../composition/chat-object/chat-object-door";
+import type { ChatRelay } from "../domain/agent/chat-relay";
+import { AlarmClock } from "./alarm-clock";
+import { ChatMeta } from "./chat-meta";
+import { ContextReset } from "./context-reset";
+import { DreamJournal } from "./dream-journal";
+import { type ChatInfo, DreamRunner } from "./dream-runner";
+import { Inbox } from "./inbox";
+import { LogFlusher } from "./log-flusher";
+import { Outbox } from "./outbox";
+import { RecentTurns } from "./recent-turns";
+import { Reminders } from "./reminders";
+import { ReplyPlan } from "./reply-plan";
+import { TurnRunner } from "./turn-runner";
+import { yieldingModel } from "./yielding-model";
+
+export type ChatParts = {
+  readonly inbox: Inbox;
+  readonly outbox: Outbox;
+  readonly replies: ReplyPlan;
+  readonly recent: RecentTurns;
+  readonly meta: ChatMeta;
+  readonly journal: DreamJournal;
+  readonly alarm: AlarmClock;
+  readonly reminders: Reminders;
+  readonly dreams: DreamRunner;
+  readonly shortTermContext: ContextReset;
+  readonly turns: TurnRunner;
+  readonly flusher: LogFlusher;
+  /** The door's services, built on first use. */
+  readonly services: () => ChatObjectServices;
+  /** The one bag a turn runs with: the door's services plus this object's context control and relay. */
+  readonly turnServices: () => ChatTurnServices;
+  /** This object's chat key, null before its first event. */
+  readonly chatKey: () => string | null;
+};
+
+export function chatParts(env: Env, storage: DurableObjectStorage, sql: SqlStorage): ChatParts {
+  let deps: ChatObjectServices | null = null;
+  let relay: ChatRelay | null = null;
+  const services = (): ChatObjectServices => {
+    deps ??= chatObjectServices.create(env);
+    return deps;
+  };
+  const inbox = new Inbox(sql);
+  const outbox = new Outbox(sql);
+  const replies = new ReplyPlan(sql);
+  const recent = new RecentTurns(sql);
+  const meta = new ChatMeta(sql);
+  const journal = new DreamJournal(sql);
+  const alarm = new AlarmClock(storage);
+  const reminders = new Reminders(storage, sql);
+  const dreams = new DreamRunner({ meta, journal, outbox, storage });
+  const chatKey = () => meta.get<ChatInfo>("chat")?.key ?? null;
+  const shortTermContext = new ContextReset({
+    storage,
+    meta,
+    recent,
+    outbox,
+    chatKey,
+    now: () => Date.now(),
+  });
+  const turnServices = (): ChatTurnServices => {
+    const door = services();
+    // A relayed message waits in this object's outbox like every other row of the log.
+    relay ??= door.relayLoggingTo((record) => outbox.push({ kind: "message", body: record }, Date.now()));
+    return { ...door, model: yieldingModel(door.model), shortTermContext, relay, reminders };
+  };
+  const turns = new TurnRunner({
+    storage,
+    inbox,
+    outbox,
+    replies,
+    recent,
+    journal,
+    meta,
+    reminders,
+    services: turnServices,
+  });
+  const flusher = new LogFlusher({
+    outbox,
+    log: () => services().messageLog,
+    logger: () => services().logger,
+  });
+  return {
+    inbox,
+    outbox,
+    replies,
+    recent,
+    meta,
+    journal,
+    alarm,
+    reminders,
+    dreams,
+    shortTermContext,
+    turns,
+    flusher,
+    services,
+    turnServices,
+    chatKey,
+  };
+}
