@@ -45,10 +45,10 @@ const ALLOWED = {
   "src/adapters/d1/d1-memory-admin.ts#D1MemoryAdmin.list": "the admin API's and dashboard's memory list",
   "src/adapters/d1/d1-memory-admin.ts#D1MemoryAdmin.forget": "the admin API's forget",
   "src/adapters/d1/d1-admin-stats.ts#D1AdminStats.stats": "the dashboard's counts",
-  "src/adapters/d1/d1-session-registry.ts#D1SessionRegistry.exportData":
+  "src/adapters/d1/d1-session-export.ts#exportChatData":
     "a session export: the admin API, the CLI, and /session, which answers only in an admin's private chat",
-  "src/adapters/d1/d1-session-registry.ts#D1SessionRegistry.#deleteNodes": "a session forget deletes rows",
-  "src/adapters/d1/d1-session-registry.ts#D1SessionRegistry.previewForgetPerson": "a person forget's counts",
+  "src/adapters/d1/d1-chunked-deletes.ts#deleteNodes": "a session or person forget deletes rows",
+  "src/adapters/d1/d1-person-forget.ts#previewForgetPerson": "a person forget's counts",
   "src/adapters/d1/owner-migrations/owner-plan-sql.ts#verifySql":
     "an owner migration's check of its own rows",
   "src/adapters/d1/owner-migrations/scope-migration-sql.ts#INSPECT_SQL": "an owner migration's plan",
@@ -137,11 +137,10 @@ const MESSAGE_ALLOWED = {
   "src/adapters/d1/d1-admin-stats.ts#D1AdminStats.stats": "the dashboard's counts",
   "src/adapters/d1/d1-admin-stats.ts#D1AdminStats.keptMessages": "the dashboard's counts",
   "src/adapters/d1/d1-message-browser.ts#D1MessageBrowser.messages": "the admin API's and dashboard's log",
-  "src/adapters/d1/d1-session-registry.ts#D1SessionRegistry.exportData":
+  "src/adapters/d1/d1-session-export.ts#exportChatData":
     "a session export: the admin API, the CLI, and /session, which answers only in an admin's private chat",
-  "src/adapters/d1/d1-session-registry.ts#D1SessionRegistry.forget": "a session forget deletes rows",
-  "src/adapters/d1/d1-session-registry.ts#D1SessionRegistry.forgetAccountMessages":
-    "a person forget deletes rows",
+  "src/adapters/d1/d1-chat-forget.ts#forgetChat": "a session forget deletes rows",
+  "src/adapters/d1/d1-chunked-deletes.ts#deleteMessages": "a session or person forget deletes rows",
   "src/adapters/d1/d1-conversation-backfill.ts#D1ConversationBackfill.step":
     "a cron backfill of sessions and windows; windows blank marked neighbours in SQL (migrations/0290)",
   "src/adapters/d1/retention.ts#applyRetention": "retention deletes rows",

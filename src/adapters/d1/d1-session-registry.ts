@@ -2,9 +2,9 @@
  * The session registry over D1 (docs/sessions.md): `chat_sessions` rows beside `chats`, the
  * cluster links the recall cascade reads, and the per-chat forget and export. Rows for chats
  * that predate the table (or were registered since) are backfilled on every registry read,
- * since a session id is a hash SQL cannot compute.
+ * since a session id is a hash SQL cannot compute. The forgets are d1-chat-forget.ts and
+ * d1-person-forget.ts, the export d1-session-export.ts.
  */
-import type { Removed } from "../../domain/knowledge/knowledge-store";
 import type { ChatLinks } from "../../domain/memory/memory-store";
 import { sessionIdOf } from "../../domain/sessions/session-id";
 import type {
@@ -15,10 +15,13 @@ import type {
   SessionInfo,
   SessionRegistry,
 } from "../../domain/sessions/session-registry";
+import { forgetChat } from "./d1-chat-forget";
+import type { AfterRemoval } from "./d1-chunked-deletes";
 import { jsonChunks } from "./d1-json-chunks";
+import { forgetAccountMessages, forgetPerson, previewForgetPerson } from "./d1-person-forget";
+import { exportChatData } from "./d1-session-export";
 
 const CHUNK = 500;
-const EXPORT_LOG_LIMIT = 5000;
 
 type Row = {
   session_id: string;
@@ -56,7 +59,7 @@ const toInfo = (r: Row): SessionInfo => ({
 
 export type SessionRegistryDeps = {
   /** Removes the vectors and unreferenced embeddings of deleted nodes (knowledge maintenance). */
-  readonly afterRemoval: (removed: Removed) => Promise<void>;
+  readonly afterRemoval: AfterRemoval;
 };
 
 export class D1SessionRegistry implements SessionRegistry, ChatLinks {
@@ -179,242 +182,25 @@ export class D1SessionRegistry implements SessionRegistry, ChatLinks {
       .run();
   }
 
-  /**
-   * Deletes, in chunks, every row of this chat: its messages (the FTS trigger removes their
-   * index rows), its chat-scope nodes — memory, summaries, episodes — with their FTS rows and
-   * edges, its dreaming candidates and runs, its observations; then the vectors and the
-   * embeddings no other node shares. Other chats' rows are never touched: every statement is
-   * keyed by this chat.
-   */
-  async forget(chatKey: string): Promise<ForgetCounts> {
-    // Counted from the selected rows: D1's `changes` also counts what the FTS trigger wrote.
-    // The log's triggers remove the conversation sessions and turn windows with the messages;
-    // they are counted first, and whatever a trigger left is deleted by chat below.
-    const [sessionRows, windowRows] = await this.#db.batch<{ n: number }>([
-      this.#db.prepare("SELECT count(*) AS n FROM conversation_sessions WHERE chat_key = ?1").bind(chatKey),
-      this.#db
-        .prepare(
-          "SELECT count(*) AS n FROM message_windows w JOIN messages m ON m.seq = w.seq WHERE m.chat_key = ?1",
-        )
-        .bind(chatKey),
-    ]);
-    let messages = 0;
-    for (;;) {
-      const { results } = await this.#db
-        .prepare("SELECT seq FROM messages WHERE chat_key = ?1 LIMIT ?2")
-        .bind(chatKey, CHUNK)
-        .all<{ seq: number }>();
-      if (results.length === 0) break;
-      await this.#db
-        .prepare("DELETE FROM messages WHERE seq IN (SELECT value FROM json_each(?1))")
-        .bind(JSON.stringify(results.map((r) => r.seq)))
-        .run();
-      messages += results.length;
-      if (results.length < CHUNK) break;
-    }
-    const nodes = await this.#deleteNodes("scope_type = 'chat' AND scope_id = ?1", [chatKey]);
-    const [candidates, runs, observations] = await this.#db.batch([
-      this.#db.prepare("DELETE FROM memory_candidates WHERE chat_key = ?1").bind(chatKey),
-      this.#db.prepare("DELETE FROM memory_runs WHERE chat_key = ?1").bind(chatKey),
-      this.#db.prepare("DELETE FROM account_observations WHERE chat_key = ?1").bind(chatKey),
-      this.#db.prepare("DELETE FROM conversation_sessions WHERE chat_key = ?1").bind(chatKey),
-      // A OneBot group's backfill (not started, running or failed) would fetch the forgotten
-      // history again: its record is closed. It holds no message text, like summary_days.
-      this.#db
-        .prepare(
-          `INSERT INTO backfill_progress (chat_key, status, done_reason, started_at, updated_at)
-           SELECT ?1, 'done', 'forgotten', ?2, ?2 WHERE ?1 LIKE 'onebot:group:%'
-           ON CONFLICT (chat_key) DO UPDATE SET status = 'done', done_reason = 'forgotten', updated_at = ?2
-           WHERE status <> 'done'`,
-        )
-        .bind(chatKey, Date.now()),
-    ]);
-    return {
-      messages,
-      messagesFts: messages,
-      conversationSessions: sessionRows?.results[0]?.n ?? 0,
-      messageWindows: windowRows?.results[0]?.n ?? 0,
-      memory: nodes.byType.memory ?? 0,
-      summaries: nodes.byType.summary ?? 0,
-      otherNodes: nodes.total - (nodes.byType.memory ?? 0) - (nodes.byType.summary ?? 0),
-      nodesFts: nodes.total,
-      edges: nodes.edges,
-      candidates: candidates?.meta.changes ?? 0,
-      runs: runs?.meta.changes ?? 0,
-      observations: observations?.meta.changes ?? 0,
-      embeddings: nodes.embeddings,
-      vectors: nodes.vectors,
-    };
+  /** Every row of this chat, and no other chat's (d1-chat-forget.ts). */
+  forget(chatKey: string): Promise<ForgetCounts> {
+    return forgetChat(this.#db, chatKey, this.#deps.afterRemoval);
   }
 
-  /**
-   * Deletes one account's own messages from the log of every chat (a left-out person's past,
-   * docs/settings.md#privacy-leaving-a-person-out); the log's triggers take their FTS rows, windows and sender counts.
-   */
-  async forgetAccountMessages(account: string): Promise<number> {
-    let messages = 0;
-    for (;;) {
-      const { results } = await this.#db
-        .prepare("SELECT seq FROM messages WHERE account_key = ?1 LIMIT ?2")
-        .bind(account, CHUNK)
-        .all<{ seq: number }>();
-      if (results.length === 0) break;
-      await this.#db
-        .prepare("DELETE FROM messages WHERE seq IN (SELECT value FROM json_each(?1))")
-        .bind(JSON.stringify(results.map((r) => r.seq)))
-        .run();
-      messages += results.length;
-      if (results.length < CHUNK) break;
-    }
-    return messages;
+  /** A left-out person's own messages, from every chat's log (d1-person-forget.ts). */
+  forgetAccountMessages(account: string): Promise<number> {
+    return forgetAccountMessages(this.#db, account);
   }
 
-  async forgetPerson(personId: string, accounts: readonly string[]): Promise<PersonForgetCounts> {
-    const scopes = [["person", personId], ...accounts.map((a) => ["account", a])];
-    const nodes = await this.#deleteNodes(
-      "(scope_type, scope_id) IN (SELECT value ->> '$[0]', value ->> '$[1]' FROM json_each(?1))",
-      [JSON.stringify(scopes)],
-    );
-    const list = JSON.stringify(accounts);
-    const [candidates, observations] = await this.#db.batch([
-      this.#db
-        .prepare(
-          `DELETE FROM memory_candidates
-           WHERE (scope_type, scope_id) IN (SELECT value ->> '$[0]', value ->> '$[1]' FROM json_each(?1))`,
-        )
-        .bind(JSON.stringify(scopes)),
-      this.#db
-        .prepare("DELETE FROM account_observations WHERE account_key IN (SELECT value FROM json_each(?1))")
-        .bind(list),
-    ]);
-    return {
-      accounts,
-      memory: nodes.total,
-      nodesFts: nodes.total,
-      candidates: candidates?.meta.changes ?? 0,
-      observations: observations?.meta.changes ?? 0,
-      embeddings: nodes.embeddings,
-      vectors: nodes.vectors,
-    };
+  forgetPerson(personId: string, accounts: readonly string[]): Promise<PersonForgetCounts> {
+    return forgetPerson(this.#db, personId, accounts, this.#deps.afterRemoval);
   }
 
-  async previewForgetPerson(personId: string, accounts: readonly string[]): Promise<PersonForgetPreview> {
-    const scopes = JSON.stringify([["person", personId], ...accounts.map((a) => ["account", a])]);
-    const inScopes =
-      "(scope_type, scope_id) IN (SELECT value ->> '$[0]', value ->> '$[1]' FROM json_each(?1))";
-    const row = await this.#db
-      .prepare(
-        `SELECT (SELECT count(*) FROM nodes WHERE ${inScopes}) AS memory,
-                (SELECT count(*) FROM memory_candidates WHERE ${inScopes}) AS candidates,
-                (SELECT count(*) FROM account_observations WHERE account_key IN (SELECT value FROM json_each(?2))) AS observations`,
-      )
-      .bind(scopes, JSON.stringify(accounts))
-      .first<{ memory: number; candidates: number; observations: number }>();
-    return {
-      accounts,
-      memory: row?.memory ?? 0,
-      candidates: row?.candidates ?? 0,
-      observations: row?.observations ?? 0,
-    };
+  previewForgetPerson(personId: string, accounts: readonly string[]): Promise<PersonForgetPreview> {
+    return previewForgetPerson(this.#db, personId, accounts);
   }
 
-  async exportData(chatKey: string, withLog: boolean): Promise<ExportData> {
-    const { results } = await this.#db
-      .prepare(
-        `SELECT node_id, node_type, COALESCE(kind, node_type) AS kind, raw_text, sensitivity, status, created_at
-         FROM nodes WHERE scope_type = 'chat' AND scope_id = ?1 AND node_type IN ('memory', 'summary')
-         ORDER BY created_at, seq`,
-      )
-      .bind(chatKey)
-      .all<{
-        node_id: string;
-        node_type: string;
-        kind: string;
-        raw_text: string;
-        sensitivity: string;
-        status: string;
-        created_at: number;
-      }>();
-    const item = (r: (typeof results)[number]) => ({
-      nodeId: r.node_id,
-      kind: r.kind,
-      text: r.raw_text,
-      sensitivity: r.sensitivity,
-      status: r.status,
-      createdAt: r.created_at,
-    });
-    const data = {
-      memory: results.filter((r) => r.node_type === "memory").map(item),
-      summaries: results.filter((r) => r.node_type === "summary").map(item),
-    };
-    if (!withLog) return data;
-    const log = await this.#db
-      .prepare(
-        `SELECT ts, direction, nick, text FROM (SELECT * FROM messages WHERE chat_key = ?1 ORDER BY ts DESC, seq DESC LIMIT ?2)
-         ORDER BY ts, seq`,
-      )
-      .bind(chatKey, EXPORT_LOG_LIMIT)
-      .all<{ ts: number; direction: "in" | "out"; nick: string | null; text: string }>();
-    return { ...data, log: log.results };
-  }
-
-  /** Deletes the nodes matching `where` in chunks, then their edges, vector sync rows, vectors and embeddings. */
-  async #deleteNodes(where: string, binds: string[]) {
-    const byType: Record<string, number> = {};
-    let edges = 0;
-    const nodeIds: string[] = [];
-    const hashes = new Set<string>();
-    for (;;) {
-      const { results } = await this.#db
-        .prepare(`SELECT node_id, node_type, content_hash FROM nodes WHERE ${where} LIMIT ${CHUNK}`)
-        .bind(...binds)
-        .all<{ node_id: string; node_type: string; content_hash: string }>();
-      if (results.length === 0) break;
-      for (const r of results) {
-        nodeIds.push(r.node_id);
-        hashes.add(r.content_hash);
-        byType[r.node_type] = (byType[r.node_type] ?? 0) + 1;
-      }
-      const ids = JSON.stringify(results.map((r) => r.node_id));
-      const [gone] = await this.#db.batch([
-        this.#db
-          .prepare(
-            "DELETE FROM edges WHERE src_id IN (SELECT value FROM json_each(?1)) OR dst_id IN (SELECT value FROM json_each(?1))",
-          )
-          .bind(ids),
-        this.#db.prepare("DELETE FROM nodes WHERE node_id IN (SELECT value FROM json_each(?1))").bind(ids),
-      ]);
-      edges += gone?.meta.changes ?? 0;
-    }
-    let vectors = 0;
-    let embeddings = 0;
-    if (nodeIds.length > 0) {
-      const hashList = [...hashes];
-      const before = await this.#countEmbeddings(hashList);
-      for (const chunk of jsonChunks(nodeIds)) {
-        const r = await this.#db
-          .prepare("DELETE FROM vector_sync WHERE node_id IN (SELECT value FROM json_each(?1))")
-          .bind(chunk)
-          .run();
-        vectors += r.meta.changes ?? 0;
-      }
-      await this.#deps.afterRemoval({ nodeIds, hashes: hashList });
-      embeddings = before - (await this.#countEmbeddings(hashList));
-    }
-    return { total: nodeIds.length, byType, edges, vectors, embeddings };
-  }
-
-  async #countEmbeddings(hashes: readonly string[]): Promise<number> {
-    let n = 0;
-    for (const chunk of jsonChunks(hashes)) {
-      const row = await this.#db
-        .prepare(
-          "SELECT count(*) AS n FROM embeddings WHERE content_hash IN (SELECT value FROM json_each(?1))",
-        )
-        .bind(chunk)
-        .first<{ n: number }>();
-      n += row?.n ?? 0;
-    }
-    return n;
+  exportData(chatKey: string, withLog: boolean): Promise<ExportData> {
+    return exportChatData(this.#db, chatKey, withLog);
   }
 }
