@@ -31,15 +31,15 @@ const ALLOWED = {
   "src/adapters/d1/d1-context-store.ts#D1ContextStore.ancestors":
     "parents of a node `readContext` passed; it passes each through the gate",
   // Statement builders around the condition their gated caller passes.
-  "src/adapters/d1/d1-keyword-index.ts#collectionSearchSql":
-    "wraps the `filterSql` condition D1KeywordIndex.#searchCollections passes",
-  "src/adapters/d1/d1-keyword-index.ts#twoStageSql":
+  "src/adapters/d1/d1-collection-search.ts#collectionSearchSql":
+    "wraps the `filterSql` condition searchCollections passes",
+  "src/adapters/d1/d1-two-stage-sql.ts#twoStageSql":
     "wraps the `filterSql` conditions searchTwoStage passes; a family child shares its parent's scope and level",
-  "src/adapters/d1/d1-keyword-index.ts#ranked":
+  "src/adapters/d1/d1-collection-ranking.ts#ranked":
     "the FTS window of twoStageSql: ids and ranks, filtered there",
-  "src/adapters/d1/d1-keyword-index.ts#D1KeywordIndex.#collectionFrequencies":
+  "src/adapters/d1/d1-term-frequencies.ts#collectionFrequencies":
     "counts of knowledge rows per token (the relevance floor); no row leaves the statement",
-  "src/adapters/d1/d1-keyword-index.ts#D1KeywordIndex.#scopeFrequencies":
+  "src/adapters/d1/d1-term-frequencies.ts#scopeFrequencies":
     "counts of rows per token (the relevance floor); no row leaves the statement",
   // Owner and admin tools: the dashboard, the admin API and the CLI, behind the admin secret.
   "src/adapters/d1/d1-memory-admin.ts#D1MemoryAdmin.list": "the admin API's and dashboard's memory list",
