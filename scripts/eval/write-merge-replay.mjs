@@ -28,6 +28,32 @@ function daysOf(turns, plants) {
   return [...days.entries()].sort((a, b) => a[0] - b[0]).map(([, d]) => d);
 }
 
+/**
+ * The local model as the write path's restatement vectors (restatement-vectors.ts): new
+ * statements embedded as the Worker embeds them, and every stored item's vector read as if the
+ * embeddings refresh had run before each day's dreaming. Each text is embedded once per process.
+ */
+function localRestatements(api, embedder, store, cache) {
+  const vectorsOf = async (texts) => {
+    const todo = [...new Set(texts)].filter((t) => !cache.has(t));
+    if (todo.length > 0) {
+      const { vectors } = await embedder.embed(todo);
+      for (const [i, t] of todo.entries()) cache.set(t, vectors[i]);
+    }
+    return texts.map((t) => cache.get(t));
+  };
+  return {
+    threshold: api.RESTATEMENT_THRESHOLDS.cosine,
+    maxBatch: 32,
+    embed: vectorsOf,
+    async stored(ids) {
+      const items = store.items.filter((m) => ids.includes(m.nodeId));
+      const vectors = await vectorsOf(items.map((m) => m.text));
+      return new Map(items.map((m, i) => [m.nodeId, vectors[i]]));
+    },
+  };
+}
+
 async function dreamUser(api, store, conv, days, merge) {
   const chat = `qq:private:${conv.replace("-", "")}`;
   let candidates = 0;
@@ -41,7 +67,8 @@ async function dreamUser(api, store, conv, days, merge) {
         store,
         logger: api.silentLogger,
         now: () => now,
-        mergeRestatements: merge,
+        mergeRestatements: merge !== false,
+        restatements: merge?.vectors ? localRestatements(api, merge.vectors, store, merge.cache) : null,
       },
     );
     if (report.ok) candidates += report.value.candidates - report.value.rejected;
@@ -81,15 +108,18 @@ function mergedPairs(items, labels) {
   return out;
 }
 
-export async function replay(api, turns, plants) {
+/** Runs: merge by words, merge with the local model's vectors (when given), and no merge. */
+export async function replay(api, turns, plants, embedder = null, cache = new Map()) {
   const labels = new Map(plants.map((p) => [p.id, p.label]));
   const convs = [...new Set(turns.map((t) => t.conv_id))].sort();
   const summary = {};
   const dump = {};
-  for (const [name, merge] of [
+  const runs = [
     ["merge", true],
+    ...(embedder ? [["merge_vectors", { vectors: embedder, cache }]] : []),
     ["baseline", false],
-  ]) {
+  ];
+  for (const [name, merge] of runs) {
     let dreamed = 0;
     const items = [];
     const candidates = [];

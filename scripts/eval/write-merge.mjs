@@ -7,7 +7,8 @@
 //    (bge-small-zh, `npm run model:fetch`) when it is in the cache, unless --no-vectors.
 // 2. Replay: every MemoryBank-zh user's ten days (AKASHA_EVAL_DATA or --data) dreamed offline, one
 //    run a day, with the rule extractor, into the in-memory store with the D1 adapter's visibility
-//    rules, in the user's private chat — once with merge on and once with it off (the same-run
+//    rules, in the user's private chat — with merge by words, with merge by words and the local
+//    model's vectors (when it is in the cache; decision 0460), and with merge off (the same-run
 //    baseline). The set's statements are planted in the person's own words ("我喜欢…"): a pair's
 //    first on day 2, its second on day 7, one replay for the dev pairs and one for the held pairs.
 //    A duplicate is judged without the detector: two active items of one scope whose normalised
@@ -121,9 +122,10 @@ export async function evalWriteMerge(flags) {
   const dataDir = typeof flags.data === "string" ? path.resolve(flags.data) : evalDataDir();
   const turns = readJsonl(path.join(dataDir, "memorybank-zh", "turns.jsonl"));
   const dumps = {};
+  const cache = new Map();
   for (const split of ["dev", "held"]) {
     const plants = set.filter((p) => p.split === split);
-    const { summary, dump } = await replay(api, turns, plants);
+    const { summary, dump } = await replay(api, turns, plants, embedder, cache);
     report.replay[split] = summary;
     dumps[split] = dump;
   }

@@ -117,7 +117,13 @@ export class DreamRunner {
       }));
       const outcome = await dream(
         { runId: run.runId, session: chat.key, turns, now, useModel },
-        { model: services.model, store: services.memory.store, logger: services.logger, now: Date.now },
+        {
+          model: services.model,
+          store: services.memory.store,
+          logger: services.logger,
+          now: Date.now,
+          restatements: services.memory.restatements?.(settings.knowledge) ?? null,
+        },
       );
       const usage = outcome.ok ? outcome.value.usage : outcome.error.usage;
       this.#storage.transactionSync(() => {

@@ -4,10 +4,16 @@
 // nor into an item the writer may not read; a merge never lowers sensitivity.
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
+import { D1EmbeddingStore } from "../../src/adapters/d1/d1-embedding-store";
+import { memoryContentHash } from "../../src/adapters/d1/memory-content-hash";
+import { LocalHashEmbedder } from "../../src/adapters/local/local-hash-embedder";
+import { restatementVectors } from "../../src/composition/common/read-model-restatements";
+import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
 import { silentLogger } from "../../src/domain/kernel/logger";
 import { dream } from "../../src/domain/memory/dreaming";
 import { recalledText, recallMemory } from "../../src/domain/memory/recall";
 import { remember } from "../../src/domain/memory/remember";
+import type { RestatementVectors } from "../../src/domain/memory/restatement-vectors";
 import { turnScopes } from "../../src/domain/memory/scope";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { memoryStore, newMemory, seedMemory, speakingPerson, uid } from "../support/memory";
@@ -18,18 +24,28 @@ const person = speakingPerson;
 
 type Person = ReturnType<typeof person>;
 
-async function say(p: Person, text: string, where: "priv" | "group", now: number) {
-  const written = await remember(memoryStore(), {
-    text,
-    origin: "explicit",
-    scopes: p[where],
-    speaker: { name: p.name, id: p.identity.account },
-    account: p.identity.account,
-    messageId: `m${now}`,
-    runId: `turn:${uid()}`,
-    chatKey: p[where].session,
-    now,
-  });
+async function say(
+  p: Person,
+  text: string,
+  where: "priv" | "group",
+  now: number,
+  restatements: RestatementVectors | null = null,
+) {
+  const written = await remember(
+    memoryStore(),
+    {
+      text,
+      origin: "explicit",
+      scopes: p[where],
+      speaker: { name: p.name, id: p.identity.account },
+      account: p.identity.account,
+      messageId: `m${now}`,
+      runId: `turn:${uid()}`,
+      chatKey: p[where].session,
+      now,
+    },
+    { restatements },
+  );
   if (!written.ok) throw new Error(JSON.stringify(written.error));
   return written.value[0];
 }
@@ -79,6 +95,40 @@ describe("write-time merge keeps privacy", () => {
     const untouched = await row(secret?.item.nodeId ?? "");
     expect(JSON.parse(untouched?.provenance ?? "{}").messageIds).toEqual([`m${T0}`]);
     expect(untouched?.sensitivity).toBe("private");
+  });
+
+  it("with the model's vectors, a group paraphrase is new and the private item's vector is never read", async ({
+    expect,
+  }) => {
+    const embedder = new LocalHashEmbedder(512);
+    const knowledge = structuredClone(DEFAULT_SETTINGS.knowledge);
+    const local = knowledge.embeddings.models.local;
+    if (local) local.restatementCosine = 0.6;
+    const real = restatementVectors(env.DB, embedder, knowledge);
+    if (!real) throw new Error("the local model has a threshold: vectors take part");
+    const asked: string[] = [];
+    const vectors = { ...real, stored: (ids: readonly string[]) => (asked.push(...ids), real.stored(ids)) };
+    const embedStored = async (text: string) => {
+      const out = await embedder.embed([text]);
+      if (!out.ok || !out.value[0]) throw new Error("embedding failed");
+      await new D1EmbeddingStore(env.DB).put(
+        embedder.model,
+        [{ hash: await memoryContentHash(text), vector: out.value[0] }],
+        T0,
+      );
+    };
+    const p = person();
+    const secret = await say(p, "我周末喜欢徒步和长跑", "priv", T0, vectors);
+    await embedStored(secret?.item.text ?? "");
+    // In the private chat the paraphrase merges: the vectors do take part.
+    const mine = await say(p, "我周末很喜欢去徒步和长跑", "priv", T0 + 1000, vectors);
+    expect(mine?.decision).toBe("merge");
+    asked.length = 0;
+    const inGroup = await say(p, "我周末很喜欢去徒步和长跑", "group", T0 + 2000, vectors);
+    expect(inGroup?.decision).toBe("insert");
+    expect(asked).not.toContain(secret?.item.nodeId);
+    expect((await row(secret?.item.nodeId ?? ""))?.sensitivity).toBe("private");
+    expect(await groupRecall(p, "徒步 长跑", T0 + 3000)).not.toContain("我周末喜欢");
   });
 
   it("nothing merges across scopes, even with identical text", async ({ expect }) => {

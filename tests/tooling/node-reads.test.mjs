@@ -63,6 +63,8 @@ const ALLOWED = {
   "src/adapters/d1/d1-embedding-store.ts#D1EmbeddingStore.unsynced": "embeddings refresh: vectors to upload",
   "src/adapters/d1/d1-embedding-store.ts#D1EmbeddingStore.collectGarbage": "embeddings cache sweep",
   "src/adapters/d1/d1-embedding-store.ts#D1EmbeddingStore.status": "embeddings counts for the admin",
+  "src/adapters/d1/d1-embedding-store.ts#D1EmbeddingStore.vectorsOfNodes":
+    "restatement check: vectors (never text) of the node ids a gated listing returned",
   "src/adapters/d1/d1-knowledge-store.ts#D1KnowledgeStore.replaceDocument": "a knowledge import's own rows",
   "src/adapters/d1/d1-knowledge-store.ts#D1KnowledgeStore.deleteDocument": "a knowledge removal's own rows",
   "src/adapters/d1/d1-knowledge-store.ts#D1KnowledgeStore.deleteCollection": "a knowledge removal's own rows",

@@ -137,6 +137,27 @@ export class D1EmbeddingStore implements EmbeddingStore {
     await this.#db.prepare("DELETE FROM vector_sync WHERE model_key = ?1").bind(modelKey(model)).run();
   }
 
+  /**
+   * The stored vectors of these nodes for `model`, by node id, read by their content hash; a node
+   * not embedded yet is absent. Reads only the ids it is given: the caller's gated listing
+   * decides which (docs/memory.md#write-time-merge).
+   */
+  async vectorsOfNodes(model: EmbeddingModel, nodeIds: readonly string[]) {
+    const out = new Map<string, readonly number[]>();
+    for (const chunk of jsonChunks([...new Set(nodeIds)])) {
+      const { results } = await this.#db
+        .prepare(
+          `SELECT n.node_id AS id, hex(e.vector) AS hex FROM nodes n
+           JOIN embeddings e ON e.model_id = ?1 AND e.model_version = ?2 AND e.content_hash = n.content_hash
+           WHERE n.node_id IN (SELECT value FROM json_each(?3)) AND e.dims = ?4`,
+        )
+        .bind(model.id, model.version, chunk, model.dims)
+        .all<{ id: string; hex: string }>();
+      for (const r of results) out.set(r.id, Array.from(hexToFloat32(r.hex)));
+    }
+    return out;
+  }
+
   async status(model: EmbeddingModel) {
     const row = await this.#db
       .prepare(

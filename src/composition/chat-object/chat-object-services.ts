@@ -36,6 +36,7 @@ import { knowledgeAccess } from "../common/knowledge-services";
 import { d1MessageLog } from "../common/message-log-writer";
 import { createChatModel, createOutbound } from "../common/model-and-outbound";
 import { ownerNotices } from "../common/owner-notices";
+import { restatementVectors } from "../common/read-model-restatements";
 import { readRuntimeConfig } from "../common/runtime-config";
 import { spendLedger } from "../common/spend-reader";
 import { d1SettingsAdmin } from "../settings/d1-settings-admin";
@@ -135,6 +136,9 @@ export const chatObjectServices = {
           ...knowledge.retrieval(settings),
           vectorWeight: fusionWeights(settings).memory,
         }),
+        // Restatements in other words merge only with a model whose threshold was measured.
+        restatements: (settings) =>
+          restatementVectors(env.DB, knowledge.retrieval(settings).embedder, settings),
       },
       clock: systemClock,
       after: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),

@@ -210,6 +210,12 @@ const EmbeddingModelSchema = z
      * (docs/decisions/0261-local-model-fused-for-memory-not-knowledge.md).
      */
     knowledgeFusionWeight: z.number().min(0).max(5).optional(),
+    /**
+     * The cosine of this model at or above which a new memory statement restates an item of its
+     * scope and merges into it; unset = this model's vectors take no part and restatements are
+     * judged by words (docs/decisions/0460-restatements-judged-by-the-read-model.md).
+     */
+    restatementCosine: z.number().min(0.5).max(1).optional(),
     /** Name of the Vectorize binding holding this model's index; none = brute force over D1. */
     vectorBinding: z
       .string()

@@ -33,6 +33,7 @@ import { boosted, type MergeTarget, mergeInto, mergeNote, restatedItem, ScopeIte
 import { extractWithModel, type ModelTurn } from "./model-extractor";
 import { learnedInPrivate, originSensitivity, shareRequested } from "./origin";
 import { findRestatement } from "./restatement";
+import { type RestatementVectors, VectorMemo } from "./restatement-vectors";
 import { extractStatements } from "./rule-extractor";
 import {
   dedupeScopes,
@@ -84,6 +85,8 @@ export type DreamDeps = {
   readonly now: () => number;
   /** Merge restatements into the items they restate (default); false only for a baseline. */
   readonly mergeRestatements?: boolean;
+  /** The read model's vectors, when its restatement threshold is measured (restatement-vectors.ts). */
+  readonly restatements?: RestatementVectors | null;
 };
 
 export type DreamReport = {
@@ -140,6 +143,7 @@ export async function dream(input: DreamInput, deps: DreamDeps): Promise<Result<
   const decided = await decideCandidates(input, turns, candidates, existing, privateChat, {
     store: deps.store,
     merge: deps.mergeRestatements !== false,
+    vectors: new VectorMemo(deps.restatements ?? null, deps.logger),
   });
   decideArchives(input, archiveRequests, writable, decided);
 
@@ -259,7 +263,7 @@ async function decideCandidates(
   candidates: readonly Candidate[],
   existing: readonly MemoryItem[],
   privateChat: boolean,
-  { store, merge }: { store: MemoryStore; merge: boolean },
+  { store, merge, vectors }: { store: MemoryStore; merge: boolean; vectors: VectorMemo },
 ): Promise<Decisions> {
   const records: CandidateRecord[] = [];
   const d: Decisions = {
@@ -279,9 +283,11 @@ async function decideCandidates(
     updated: new Set(),
     runSubjects: new Map(),
     merge,
-    scopeItems: new ScopeItems(store),
+    scopeItems: new ScopeItems(store, vectors),
     merged: new Map(),
   };
+  // One embedding call for the run's statements; never for a text that may not be stored.
+  if (merge) await vectors.prepare(candidates.map((c) => c.text).filter((t) => !neverStored(t)));
   for (const [i, c] of candidates.entries()) {
     const source = userTurn(turns, c.turn);
     const base: CandidateBase = { kind: c.kind, text: c.text, importance: c.importance, targetNodeId: null };
@@ -419,9 +425,12 @@ async function mergeRestatement(
   const pending = d.inserts
     .map((item, index) => ({ item, index }))
     .filter(({ item }) => sameScope(item.scope, p.scope) && p.levels.includes(item.sensitivity));
+  const memo = run.scopeItems.vectors;
+  const withVector = async <T extends { text: string }>(x: T) => ({ ...x, vector: await memo.of(x.text) });
   const inRun = findRestatement(
-    statement,
-    pending.map(({ item }) => item),
+    await withVector(statement),
+    await Promise.all(pending.map(({ item }) => withVector(item))),
+    run.scopeItems.thresholds,
   );
   const stored = inRun
     ? null

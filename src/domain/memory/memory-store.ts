@@ -16,6 +16,7 @@ import type {
   SensitivitySource,
 } from "./memory";
 import type { ProfileRewrites, ProfileStore } from "./profile-store";
+import type { RestatementVectors } from "./restatement-vectors";
 import type { ReadableScope, Scope } from "./scope";
 
 /** A full-text hit: the item plus its bm25 rank (lower is better, as FTS5 reports it). */
@@ -196,4 +197,9 @@ export type MemoryServices = {
    * (`knowledge.embeddings.read`); absent = memory recall runs on FTS alone.
    */
   readonly vectors?: (settings: KnowledgeSettings) => VectorSearchDeps;
+  /**
+   * The read model's vectors for judging restatements on write (restatement-vectors.ts), or null
+   * when the settings give it no measured threshold; absent = words alone.
+   */
+  readonly restatements?: (settings: KnowledgeSettings) => RestatementVectors | null;
 };

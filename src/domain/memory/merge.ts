@@ -8,7 +8,14 @@
  */
 import type { MemoryEvidence, MemoryItem, MemorySource, Sensitivity } from "./memory";
 import type { MemoryStore, MemoryUpdate } from "./memory-store";
-import { findRestatement, type RestatementScore, type Statement } from "./restatement";
+import {
+  findRestatement,
+  RESTATEMENT_THRESHOLDS,
+  type RestatementScore,
+  type RestatementThresholds,
+  type Statement,
+} from "./restatement";
+import { VectorMemo } from "./restatement-vectors";
 import type { Scope } from "./scope";
 import { type SensitivityTag, stricter } from "./sensitivity";
 
@@ -111,30 +118,50 @@ export function mergeNote(
 /** Items of a scope at most a lookup reads: the most important first (listActive's order). */
 const SCOPE_ITEMS_LIMIT = 200;
 
+/** An item of the pool with its stored vector, when vectors take part and it has one. */
+export type PoolItem = MemoryItem & { readonly vector?: readonly number[] };
+
 /**
  * The items of one scope, kind and set of levels a writer may read, read once per write (or
- * dreaming run) through the store's gated listing and kept for the next statement.
+ * dreaming run) through the store's gated listing and kept for the next statement — with the
+ * stored vectors of exactly those items when a measured model takes part (restatement-vectors.ts).
  */
 export class ScopeItems {
   readonly #store: Pick<MemoryStore, "listActive">;
-  readonly #seen = new Map<string, Promise<MemoryItem[]>>();
+  readonly #seen = new Map<string, Promise<PoolItem[]>>();
+  readonly vectors: VectorMemo;
 
-  constructor(store: Pick<MemoryStore, "listActive">) {
+  constructor(store: Pick<MemoryStore, "listActive">, vectors: VectorMemo = new VectorMemo(null)) {
     this.#store = store;
+    this.vectors = vectors;
   }
 
-  read(scope: Scope, levels: readonly Sensitivity[], kind: string): Promise<MemoryItem[]> {
+  /** The detector's thresholds: the lexical one, and the model's cosine when vectors take part. */
+  get thresholds(): RestatementThresholds {
+    return {
+      lexical: RESTATEMENT_THRESHOLDS.lexical,
+      cosine: this.vectors.threshold ?? Number.POSITIVE_INFINITY,
+    };
+  }
+
+  read(scope: Scope, levels: readonly Sensitivity[], kind: string): Promise<PoolItem[]> {
     const key = `${scope.type}:${scope.id}|${[...levels].sort().join(",")}|${kind}`;
     let items = this.#seen.get(key);
     if (!items) {
-      items = this.#store.listActive({
-        scopes: [{ ...scope, sensitivities: levels }],
-        limit: SCOPE_ITEMS_LIMIT,
-        kinds: [kind],
-      });
+      items = this.#readWithVectors({ ...scope, sensitivities: levels }, kind);
       this.#seen.set(key, items);
     }
     return items;
+  }
+
+  async #readWithVectors(scope: Scope & { sensitivities: readonly Sensitivity[] }, kind: string) {
+    const items = await this.#store.listActive({ scopes: [scope], limit: SCOPE_ITEMS_LIMIT, kinds: [kind] });
+    if (this.vectors.threshold === null) return items;
+    const stored = await this.vectors.stored(items.map((m) => m.nodeId));
+    return items.map((m): PoolItem => {
+      const vector = stored.get(m.nodeId);
+      return vector ? { ...m, vector } : m;
+    });
   }
 }
 
@@ -151,5 +178,13 @@ export async function restatedItem(
   const pool = (await items.read(s.scope, s.levels, s.kind)).filter(
     (m) => !skip.has(m.nodeId) && s.levels.includes(m.sensitivity),
   );
-  return findRestatement(s, pool);
+  if (pool.length === 0) return null;
+  const vector = s.vector ?? (items.vectors.threshold === null ? null : await items.vectors.of(s.text));
+  const found = findRestatement({ ...s, vector }, pool, items.thresholds);
+  return found ? { item: withoutVector(found.item), score: found.score } : null;
+}
+
+/** The item as the store gave it: a vector is the detector's, not the merge's. */
+function withoutVector({ vector: _vector, ...item }: PoolItem): MemoryItem {
+  return item;
 }

@@ -5,6 +5,7 @@
  * `sensitivity_source = explicit`, which no later dreaming can override.
  */
 
+import type { Logger } from "../kernel/logger";
 import { err, ok, type Result } from "../kernel/result";
 import { levelsOf } from "../retrieval/read-gate";
 import { restatedTargets } from "./decay";
@@ -22,6 +23,7 @@ import {
 import type { CandidateRecord, MemoryStore, MemoryUpdate } from "./memory-store";
 import { boosted, type MergeTarget, mergeInto, mergeNote, restatedItem, ScopeItems } from "./merge";
 import { learnedInPrivate, originSensitivity, withoutGlobalMarker, withoutShareMarkers } from "./origin";
+import { type RestatementVectors, VectorMemo } from "./restatement-vectors";
 import { classifyExplicit, type Extracted } from "./rule-extractor";
 import {
   includesScope,
@@ -87,9 +89,16 @@ export type RememberError =
    */
   | { readonly kind: "not-stored"; readonly stored: number; readonly of: number; readonly reason: string };
 
+/** What a write may use beside the store: the read model's vectors for restatements in other words. */
+export type RememberOptions = {
+  readonly restatements?: RestatementVectors | null;
+  readonly logger?: Logger;
+};
+
 export async function remember(
   store: MemoryStore,
   req: RememberRequest,
+  options: RememberOptions = {},
 ): Promise<Result<Remembered[], RememberError>> {
   const read = readStatements(req);
   if (!read.ok) return read;
@@ -104,7 +113,7 @@ export async function remember(
     inserts: [],
     supersede: [],
     updates: [],
-    scopeItems: new ScopeItems(store),
+    scopeItems: new ScopeItems(store, new VectorMemo(options.restatements ?? null, options.logger)),
     merged: new Map(),
   };
   const evidence: MemoryEvidence = {

@@ -9,24 +9,29 @@ import type { Intent } from "../intent";
 import { turnRunId } from "../memory-run-id";
 import { scopesOf } from "../memory-scopes";
 import { speakerOf } from "../memory-speaker";
+import { memoryWriteOptions } from "../memory-write-options";
 import { resetReply } from "../short-term-context";
 import type { TurnContext } from "../turn-context";
 import type { TurnServices } from "../turn-services";
 
 async function rememberNow(text: string, ctx: TurnContext, services: TurnServices): Promise<string> {
   const { input, scopes } = await scopesOf(ctx, services);
-  const written = await remember(services.memory.store, {
-    text,
-    origin: "explicit",
-    shared: shareRequested(text),
-    scopes: input,
-    speaker: speakerOf(ctx),
-    account: ctx.sender?.account ?? null,
-    messageId: ctx.event.message?.id ?? null,
-    runId: turnRunId(ctx, "remember"),
-    chatKey: ctx.chat.key,
-    now: ctx.now,
-  });
+  const written = await remember(
+    services.memory.store,
+    {
+      text,
+      origin: "explicit",
+      shared: shareRequested(text),
+      scopes: input,
+      speaker: speakerOf(ctx),
+      account: ctx.sender?.account ?? null,
+      messageId: ctx.event.message?.id ?? null,
+      runId: turnRunId(ctx, "remember"),
+      chatKey: ctx.chat.key,
+      now: ctx.now,
+    },
+    memoryWriteOptions(ctx, services),
+  );
   if (!written.ok) {
     if (written.error.kind === "credential")
       return written.error.reason === PERSONAL_DATA_REFUSAL

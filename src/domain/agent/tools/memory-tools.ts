@@ -11,6 +11,7 @@ import { isMemoryKind, MEMORY_KINDS, scopeLabel } from "../../memory/scope";
 import { turnRunId } from "../memory-run-id";
 import { recallDepsOf, scopesOf } from "../memory-scopes";
 import { speakerOf } from "../memory-speaker";
+import { memoryWriteOptions } from "../memory-write-options";
 import { type Tool, toolError, toolOk } from "../tool";
 
 function field(args: unknown, name: string): unknown {
@@ -95,22 +96,26 @@ export const memoryWriteTool: Tool = {
       return toolError("sensitivity 必须是 public/private/secret_like");
     const importance = field(args, "importance");
     const { input, scopes } = await scopesOf(ctx, services);
-    const written = await remember(services.memory.store, {
-      text,
-      origin: "tool",
-      kind,
-      ...(typeof importance === "number" ? { importance } : {}),
-      ...(isSensitivity(sensitivity) ? { sensitivity } : {}),
-      // Only the person's own message can make a private chat's item public, never the model.
-      shared: shareRequested(ctx.text),
-      scopes: input,
-      speaker: speakerOf(ctx),
-      account: ctx.sender?.account ?? null,
-      messageId: ctx.event.message?.id ?? null,
-      runId: turnRunId(ctx, `write:${text.trim()}`),
-      chatKey: ctx.chat.key,
-      now: ctx.now,
-    });
+    const written = await remember(
+      services.memory.store,
+      {
+        text,
+        origin: "tool",
+        kind,
+        ...(typeof importance === "number" ? { importance } : {}),
+        ...(isSensitivity(sensitivity) ? { sensitivity } : {}),
+        // Only the person's own message can make a private chat's item public, never the model.
+        shared: shareRequested(ctx.text),
+        scopes: input,
+        speaker: speakerOf(ctx),
+        account: ctx.sender?.account ?? null,
+        messageId: ctx.event.message?.id ?? null,
+        runId: turnRunId(ctx, `write:${text.trim()}`),
+        chatKey: ctx.chat.key,
+        now: ctx.now,
+      },
+      memoryWriteOptions(ctx, services),
+    );
     if (!written.ok)
       return toolError(
         written.error.kind === "not-stored"
