@@ -131,7 +131,7 @@ test("the scan catches a new reader outside the gate, in a method, a function or
 // marked private is served only to the chat it was said in. Every statement that reads the log's
 // rows, FTS index or turn windows builds `messageGateSql`, or is listed with the reason it need not.
 const MESSAGE_ALLOWED = {
-  "src/adapters/d1/d1-message-retrieval.ts#D1MessageKeywordIndex.#windows":
+  "src/adapters/d1/d1-message-keyword-index.ts#D1MessageKeywordIndex.#windows":
     "wraps the gated `filter` D1MessageKeywordIndex.search passes",
   "src/adapters/d1/d1-daily-summaries.ts#D1DailySummaries.dayMessages":
     "a summary is read by sibling chats: it reads `private_marked = 0` only, whatever the reader",
@@ -159,10 +159,10 @@ test("every statement that reads the message log goes through its gate or is all
   assert.deepEqual(stale, [], "allow-list entries that name no reader");
   const gated = new Set(reads.filter((r) => r.gated).map(key));
   for (const reader of [
-    "src/adapters/d1/d1-message-retrieval.ts#D1MessageKeywordIndex.search",
-    "src/adapters/d1/d1-message-retrieval.ts#D1MessageStore.load",
-    "src/adapters/d1/d1-message-retrieval.ts#D1MessageStore.neighbours",
-    "src/adapters/d1/d1-message-retrieval.ts#D1MessageStore.readAll",
+    "src/adapters/d1/d1-message-keyword-index.ts#D1MessageKeywordIndex.search",
+    "src/adapters/d1/d1-message-store.ts#D1MessageStore.load",
+    "src/adapters/d1/d1-message-store.ts#D1MessageStore.neighbours",
+    "src/adapters/d1/d1-message-store.ts#D1MessageStore.readAll",
     "src/adapters/d1/d1-recent-messages.ts#D1RecentMessages.recent",
   ])
     assert.ok(gated.has(reader), `${reader} should read through the message gate`);

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { D1MessageStore } from "../../../src/adapters/d1/d1-message-retrieval";
+import { D1MessageStore } from "../../../src/adapters/d1/d1-message-store";
 import { historySearch } from "../../../src/composition/common/history-search";
 import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
 import { runTurn } from "../../../src/domain/agent/turn";
