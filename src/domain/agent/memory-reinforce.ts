@@ -1,8 +1,8 @@
 /**
  * Reinforcement by use (docs/memory.md#decay-and-reinforcement): when the model answered a turn,
  * the memory items automatic recall put into the context it received — after the prompt budget,
- * so an item cut for space was not used — count as used, once per inbound event. A failure is
- * logged and never costs the turn its answer.
+ * so an item cut for space was not used — and those `memory_search` showed it count as used, once
+ * per inbound event. A failure is logged and never costs the turn its answer.
  */
 import type { RecalledItem } from "../model/chat-model";
 import type { TurnContext } from "./turn-context";
@@ -17,8 +17,9 @@ export async function reinforceUsed(
   ctx: TurnContext,
   services: Pick<TurnServices, "memory" | "logger">,
   recalled: readonly RecalledItem[],
+  shown: readonly string[] = [],
 ): Promise<void> {
-  const ids = usedMemoryIds(recalled);
+  const ids = [...new Set([...usedMemoryIds(recalled), ...shown])];
   if (ids.length === 0) return;
   try {
     await services.memory.store.reinforce(ids, { kind: "used", key: ctx.event.eventId }, ctx.now);

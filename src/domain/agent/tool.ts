@@ -15,6 +15,11 @@ export type ToolResult = {
   readonly content: string;
   /** The tool cleared the chat's short-term context; the turn rebuilds its mandatory block. */
   readonly resetContext?: boolean;
+  /**
+   * Memory items this result showed the model (`memory_search`): they count as used, like the
+   * recalled ones, when the turn answers (memory-reinforce.ts).
+   */
+  readonly shownMemory?: readonly string[];
 };
 
 export interface Tool {

@@ -131,6 +131,7 @@ export async function runTurn(
   let messages: ChatMessage[] = prepared.messages;
   let contextReset = false;
   const specs = registry.tools.map((t) => t.spec);
+  const shownMemory: string[] = [];
 
   for (let round = 0; ; round++) {
     const allowTools = round < ctx.settings.turn.maxToolRounds && specs.length > 0;
@@ -150,8 +151,8 @@ export async function runTurn(
     const { toolCalls, text } = response.value;
     if (toolCalls.length === 0 || !allowTools) {
       const replies = finalReplies(text, ctx);
-      // The model answered with the recalled items in its context: they were used.
-      if (replies.length > 0) await reinforceUsed(ctx, services, recalled);
+      // The model answered with the recalled and searched items in its context: they were used.
+      if (replies.length > 0) await reinforceUsed(ctx, services, recalled, shownMemory);
       return ok({ replies, usage, recalled, command: null, audit, contextReset });
     }
     const exchange: ChatMessage[] = [{ role: "assistant", content: text, toolCalls }];
@@ -159,6 +160,7 @@ export async function runTurn(
     for (const call of toolCalls) {
       const result = await runTool(call, ctx, services, registry);
       if (result.ok && result.resetContext) resetNow = true;
+      if (result.ok && result.shownMemory) shownMemory.push(...result.shownMemory);
       exchange.push({ role: "tool", toolCallId: call.id, name: call.name, content: result.content });
     }
     if (resetNow) {

@@ -1,6 +1,7 @@
 /**
  * Decay and reinforcement over real D1 (docs/memory.md#decay-and-reinforcement): a turn the model
- * answered reinforces the recalled items that were in its prompt — once per event, however often
+ * answered reinforces the recalled items that were in its prompt and those memory_search showed
+ * it — once per event, however often
  * the turn is retried — and nothing else; a failed turn reinforces nothing. The cron's expiry
  * archives tasks past their due time or lifetime, audited, and leaves kept-forever ones alone.
  */
@@ -78,6 +79,36 @@ describe("reinforcement by use", () => {
     expect((await decayRow(used as string))?.reinforce_count).toBe(1);
     await turn(chat, "橘猫", `f${tag}`, now + 2000, [{ text: "记得。" }]);
     expect(await decayRow(used as string)).toMatchObject({ reinforce_count: 2, reinforced_at: now + 2000 });
+  });
+
+  it("items memory_search showed the model count as used when it answers, not when it fails", async ({
+    expect,
+  }) => {
+    const tag = uid();
+    const chat = `qq:private:U${tag}`;
+    const [found, other] = await seedMemory([
+      newMemory(`chat:${chat}`, "我周末去爬山", { kind: "fact" }),
+      newMemory(`chat:${chat}`, "我养了一只橘猫", { kind: "fact" }),
+    ]);
+    const search = { id: "s1", name: "memory_search", arguments: JSON.stringify({ query: "爬山" }) };
+    const now = Date.now();
+    // Nothing in "你好" recalls either item: only the search shows one.
+    const failed = await turn(chat, "你好", `e${tag}`, now, [
+      { toolCalls: [search] },
+      { error: { kind: "unavailable", message: "down" } },
+    ]);
+    expect(failed.ok).toBe(false);
+    expect(await decayRow(found as string)).toMatchObject({ reinforce_count: 0 });
+    const answered = await turn(chat, "你好", `f${tag}`, now, [
+      { toolCalls: [search] },
+      { text: "你周末爬山。" },
+    ]);
+    expect(answered.ok && answered.value.recalled).toEqual([]);
+    expect(await decayRow(found as string)).toMatchObject({
+      reinforce_count: 1,
+      reinforced_by: `used:f${tag}`,
+    });
+    expect(await decayRow(other as string)).toMatchObject({ reinforce_count: 0 });
   });
 
   it("a turn whose model failed, or answered nothing, reinforces nothing", async ({ expect }) => {

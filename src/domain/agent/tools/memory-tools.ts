@@ -56,7 +56,10 @@ export const memorySearchTool: Tool = {
       timeZone: ctx.settings.calendar.timeZone,
     });
     if (found.length === 0) return toolOk("没有找到相关记忆。");
-    return toolOk(found.map((r) => `[${r.item.kind}] ${recalledText(r)}（${r.citation}）`).join("\n"));
+    return {
+      ...toolOk(found.map((r) => `[${r.item.kind}] ${recalledText(r)}（${r.citation}）`).join("\n")),
+      shownMemory: found.map((r) => r.item.nodeId),
+    };
   },
 };
 
