@@ -1,0 +1,88 @@
+/**
+ * The turns a dreaming run reads (docs/memory.md#dreaming): who said each, what it cites as
+ * evidence, and which of them a candidate may come from.
+ */
+
+import type { SenderIdentity } from "../identity/sender-identity";
+import { slotOfNamed, slotSubjectKey } from "./fact-slot";
+import { type MemoryEvidence, normalizeMemoryText, type Sensitivity } from "./memory";
+import { explicitSensitivity, isBarePrivacyMarker, stricter } from "./sensitivity";
+import { type Speaker, speakerOf } from "./speaker-name";
+
+export type DreamTurn = {
+  readonly seq: number;
+  readonly role: "user" | "assistant";
+  readonly name: string | null;
+  readonly account: string | null;
+  readonly messageId: string | null;
+  readonly text: string;
+  readonly ts: number;
+  /** Privacy requested in this turn ("别告诉别人"), recorded when the turn was journaled. */
+  readonly explicitSensitivity: Sensitivity | null;
+  /** The sender's identity, resolved when the run starts. */
+  readonly identity: SenderIdentity | null;
+};
+
+export type MarkedTurn = DreamTurn & { readonly skip: boolean };
+
+/** The run a turn is read in: its id and the chat key (session) whose turns these are. */
+export type TurnRun = { readonly runId: string; readonly session: string };
+
+/** The user turn a candidate cites; null for the bot's turn, a skipped marker or no such turn. */
+export function userTurn(turns: readonly MarkedTurn[], index: number): MarkedTurn | null {
+  const t = turns[index];
+  return t?.role === "user" && !t.skip ? t : null;
+}
+
+/**
+ * A bare privacy request ("这个别在别处提") is about the speaker's previous message: that
+ * turn takes the requested sensitivity, and the marker itself is not extracted.
+ */
+export function applyPrivacyMarkers(turns: readonly DreamTurn[]): MarkedTurn[] {
+  const out: MarkedTurn[] = turns.map((t) => ({ ...t, skip: false }));
+  for (let i = 0; i < out.length; i++) {
+    const t = out[i];
+    if (t?.role !== "user" || !isBarePrivacyMarker(t.text)) continue;
+    const wanted = t.explicitSensitivity ?? explicitSensitivity(t.text);
+    out[i] = { ...t, skip: true };
+    for (let j = i - 1; j >= 0; j--) {
+      const prev = out[j];
+      if (prev?.role !== "user" || prev.account !== t.account) continue;
+      if (wanted) {
+        out[j] = {
+          ...prev,
+          explicitSensitivity: prev.explicitSensitivity ? stricter(prev.explicitSensitivity, wanted) : wanted,
+        };
+      }
+      break;
+    }
+  }
+  return out;
+}
+
+export function evidenceOf(input: TurnRun, t: DreamTurn): MemoryEvidence {
+  return {
+    session: input.session,
+    messageIds: t.messageId ? [t.messageId] : [],
+    account: t.account,
+    person: t.identity?.personId ?? null,
+    origin: "dream",
+    runId: input.runId,
+  };
+}
+
+/** The subject key of a model-written fact about the speaker of its turn, when it states a slot. */
+export function slotKeyOfNamed(text: string, t: DreamTurn | undefined): string | null {
+  if (t?.role !== "user") return null;
+  const who = speakerOfTurn(t);
+  const found = slotOfNamed(text, who.name);
+  return found ? slotSubjectKey(normalizeMemoryText(who.id), found.slot) : null;
+}
+
+export const speakerOfTurn = (t: DreamTurn): Speaker =>
+  speakerOf({
+    displayName: t.name,
+    userId: t.account?.split(":").at(-1),
+    account: t.account,
+    personId: t.identity?.personId,
+  });
