@@ -8,24 +8,15 @@ import { silentLogger } from "../../../src/domain/kernel/logger";
 import { type DreamTurn, dream } from "../../../src/domain/memory/dreaming";
 import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
+import { dreamTurn } from "../../support/dream-turn";
 
 const NOW = 1_700_000_000_000;
 const A = "qq:private:A";
 const ANTHROPIC = "sk-ant-api03-Zx8Yw7Vu6Ts5Rq4Po3Nm2Lk1Jh0Gf9Ed8Cb7Aa";
 const GITLAB = "glpat-xY9zW8vU7tS6rQ5pO4nM";
 
-const turn = (text: string, over: Partial<DreamTurn> = {}): DreamTurn => ({
-  seq: 1,
-  role: "user",
-  name: "小明",
-  account: "qq:user:A",
-  messageId: "m1",
-  text,
-  ts: NOW,
-  explicitSensitivity: null,
-  identity: null,
-  ...over,
-});
+const turn = (text: string, over: Partial<DreamTurn> = {}): DreamTurn =>
+  dreamTurn(text, { ts: NOW, ...over });
 
 const TURNS = [
   turn("我喜欢爬山"),

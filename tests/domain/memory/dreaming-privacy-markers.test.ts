@@ -3,6 +3,7 @@ import { OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
 import { silentLogger } from "../../../src/domain/kernel/logger";
 import { type DreamTurn, dream } from "../../../src/domain/memory/dreaming";
 import { InMemoryMemory } from "../../fakes/in-memory-memory";
+import { dreamTurn } from "../../support/dream-turn";
 
 const NOW = 1_700_000_000_000;
 const GROUP = "qq:group:G1";
@@ -10,17 +11,7 @@ const GROUP = "qq:group:G1";
 let ids = 0;
 function turn(text: string, account = "qq:user:A"): DreamTurn {
   ids++;
-  return {
-    seq: ids,
-    role: "user",
-    name: "小明",
-    account,
-    messageId: `m${ids}`,
-    text,
-    ts: NOW,
-    explicitSensitivity: null,
-    identity: null,
-  };
+  return dreamTurn(text, { seq: ids, account, messageId: `m${ids}`, ts: NOW });
 }
 
 async function dreamed(turns: DreamTurn[]) {

@@ -10,23 +10,14 @@ import { type DreamTurn, dream } from "../../../src/domain/memory/dreaming";
 import type { ChatModel } from "../../../src/domain/model/chat-model";
 import { InMemoryMemory } from "../../fakes/in-memory-memory";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
+import { dreamTurn } from "../../support/dream-turn";
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2025, 0, 10, 2);
 const A = "qq:private:A";
 
-const turn = (text: string, ts: number, over: Partial<DreamTurn> = {}): DreamTurn => ({
-  seq: 1,
-  role: "user",
-  name: "小明",
-  account: "qq:user:A",
-  messageId: `m${ts}`,
-  text,
-  ts,
-  explicitSensitivity: null,
-  identity: null,
-  ...over,
-});
+const turn = (text: string, ts: number, over: Partial<DreamTurn> = {}): DreamTurn =>
+  dreamTurn(text, { messageId: `m${ts}`, ts, ...over });
 
 const run = (
   store: InMemoryMemory,

@@ -8,6 +8,7 @@ import { scopeKey } from "../../../src/domain/memory/scope";
 import type { ChatModel } from "../../../src/domain/model/chat-model";
 import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
+import { dreamTurn } from "../../support/dream-turn";
 
 const NOW = 1_700_000_000_000;
 const A = "qq:private:A";
@@ -15,18 +16,7 @@ const A = "qq:private:A";
 let ids = 0;
 function turn(text: string, over: Partial<DreamTurn> = {}): DreamTurn {
   ids++;
-  return {
-    seq: 1,
-    role: "user",
-    name: "小明",
-    account: "qq:user:A",
-    messageId: `m${ids}`,
-    text,
-    ts: NOW,
-    explicitSensitivity: null,
-    identity: null,
-    ...over,
-  };
+  return dreamTurn(text, { messageId: `m${ids}`, ts: NOW, ...over });
 }
 
 const input = (turns: DreamTurn[], over: Partial<DreamInput> = {}): DreamInput => ({

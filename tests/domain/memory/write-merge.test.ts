@@ -4,6 +4,7 @@ import { silentLogger } from "../../../src/domain/kernel/logger";
 import { type DreamTurn, dream } from "../../../src/domain/memory/dreaming";
 import { type RememberRequest, remember } from "../../../src/domain/memory/remember";
 import { InMemoryMemory } from "../../fakes/in-memory-memory";
+import { dreamTurn } from "../../support/dream-turn";
 
 const NOW = 1_700_000_000_000;
 const request = (text: string, n: number): RememberRequest => ({
@@ -18,17 +19,8 @@ const request = (text: string, n: number): RememberRequest => ({
   now: NOW + n,
 });
 
-const turn = (text: string, seq: number): DreamTurn => ({
-  seq,
-  role: "user",
-  name: "小明",
-  account: "qq:user:A",
-  messageId: `d${seq}`,
-  text,
-  ts: NOW + seq,
-  explicitSensitivity: null,
-  identity: null,
-});
+const turn = (text: string, seq: number): DreamTurn =>
+  dreamTurn(text, { seq, messageId: `d${seq}`, ts: NOW + seq });
 
 const dreamRun = (store: InMemoryMemory, texts: string[], run: string, mergeRestatements = true) =>
   dream(
