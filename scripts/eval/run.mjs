@@ -13,7 +13,8 @@
 //   npm run eval -- privacy-wording [--corpus <file>] [--baseline <commit>]   (see privacy-wording.mjs; no Worker)
 //   npm run eval -- credentials [--corpus <file>] [--data <dir>] [--show N]   (see credentials.mjs; no Worker)
 //   npm run eval -- knowledge-update [--set <file>] [--data <dir>] [--dump <file>] [--later <days>]   (see knowledge-update.mjs; no Worker)
-//   npm run eval -- write-merge [--set <file>] [--data <dir>] [--no-vectors] [--dump <file>]   (see write-merge.mjs; no Worker)
+//   npm run eval -- write-merge [--set <file>] [--data <dir>] [--no-vectors] [--dump <file>] [--pairs-only]
+//     [--embed-url <base url> --embed-model <id> [--embed-dims N] [--embed-key <key>]] [--cosine C]   (see write-merge.mjs; no Worker)
 //
 // Options for experiments: --options '<json>' overrides pipeline options, grouped by stage as
 // RetrievalOptions is (e.g. '{"expand":{"parentTokens":0}}'; a name that is no option is refused),

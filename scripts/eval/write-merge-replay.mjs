@@ -29,21 +29,29 @@ function daysOf(turns, plants) {
 }
 
 /**
- * The local model as the write path's restatement vectors (restatement-vectors.ts): new
+ * The measured model as the write path's restatement vectors (restatement-vectors.ts): new
  * statements embedded as the Worker embeds them, and every stored item's vector read as if the
  * embeddings refresh had run before each day's dreaming. Each text is embedded once per process.
+ * The write path turns a failing model into a lexical write; here a failure is kept in `failures`
+ * so the run stops rather than report a vectors run that had none.
  */
-function localRestatements(api, embedder, store, cache) {
+function modelRestatements(store, { embedder, cache, threshold, failures }) {
   const vectorsOf = async (texts) => {
     const todo = [...new Set(texts)].filter((t) => !cache.has(t));
     if (todo.length > 0) {
-      const { vectors } = await embedder.embed(todo);
+      let vectors;
+      try {
+        ({ vectors } = await embedder.embed(todo));
+      } catch (e) {
+        failures.push(e);
+        throw e;
+      }
       for (const [i, t] of todo.entries()) cache.set(t, vectors[i]);
     }
     return texts.map((t) => cache.get(t));
   };
   return {
-    threshold: api.RESTATEMENT_THRESHOLDS.cosine,
+    threshold,
     maxBatch: 32,
     embed: vectorsOf,
     async stored(ids) {
@@ -68,7 +76,7 @@ async function dreamUser(api, store, conv, days, merge) {
         logger: api.silentLogger,
         now: () => now,
         mergeRestatements: merge !== false,
-        restatements: merge?.vectors ? localRestatements(api, merge.vectors, store, merge.cache) : null,
+        restatements: merge?.embedder ? modelRestatements(store, merge) : null,
       },
     );
     if (report.ok) candidates += report.value.candidates - report.value.rejected;
@@ -108,15 +116,18 @@ function mergedPairs(items, labels) {
   return out;
 }
 
-/** Runs: merge by words, merge with the local model's vectors (when given), and no merge. */
-export async function replay(api, turns, plants, embedder = null, cache = new Map()) {
+/**
+ * Runs: merge by words, merge with a model's vectors (when `vectors` = {embedder, cache, threshold}
+ * is given: "merge_vectors"), and no merge.
+ */
+export async function replay(api, turns, plants, vectors = null) {
   const labels = new Map(plants.map((p) => [p.id, p.label]));
   const convs = [...new Set(turns.map((t) => t.conv_id))].sort();
   const summary = {};
   const dump = {};
   const runs = [
     ["merge", true],
-    ...(embedder ? [["merge_vectors", { vectors: embedder, cache }]] : []),
+    ...(vectors ? [["merge_vectors", { ...vectors, failures: [] }]] : []),
     ["baseline", false],
   ];
   for (const [name, merge] of runs) {
@@ -135,6 +146,7 @@ export async function replay(api, turns, plants, embedder = null, cache = new Ma
         ),
         merge,
       );
+      if (merge?.failures?.length) throw merge.failures[0];
       items.push(...store.items);
       candidates.push(...store.candidates);
     }
