@@ -6,16 +6,9 @@
 import type { HistoryFilter, HistoryHit, HistoryReader } from "../../domain/history/history-search-port";
 import type { RecentMessages } from "../../domain/history/log-history-search";
 import { messageGateSql } from "./d1-message-gate";
+import type { D1MessageRow } from "./d1-message-rows";
 
-type Row = {
-  seq: number;
-  chat_key: string;
-  message_id: string;
-  ts: number;
-  nick: string | null;
-  text: string;
-  direction: "in" | "out";
-};
+type Row = Omit<D1MessageRow, "recalled">;
 
 export class D1RecentMessages implements RecentMessages {
   readonly #db: D1Database;
