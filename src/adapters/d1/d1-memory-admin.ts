@@ -39,7 +39,8 @@ export type MemoryEdit = {
   readonly dueAt?: number | null;
 };
 
-export type AdminAct = { readonly actor: string; readonly at: number };
+/** Who changes an item, when, and through which face (`via` in the audit row; "api" if unsaid). */
+export type AdminAct = { readonly actor: string; readonly at: number; readonly via?: string };
 
 export type CandidateFilter = {
   readonly chat?: string;
@@ -165,6 +166,7 @@ export class D1MemoryAdmin {
       this.#audit(act, "memory.edit", nodeId, chatOf(before), {
         fields: fields.join(", "),
         ...(change.keepForever !== undefined ? { keepForever: change.keepForever } : {}),
+        ...(change.dueAt !== undefined ? { dueAt: change.dueAt } : {}),
       }),
     ]);
     return this.get(nodeId);
@@ -194,7 +196,8 @@ export class D1MemoryAdmin {
     if (!before) return { ok: false, reason: "not-found" };
     if (before.kind !== "task" || before.status !== "active") return { ok: false, reason: "status" };
     const task = { nodeId, chatKey: chatOf(before), cause: "done" as const };
-    if (!(await expireTask(this.#db, task, { ...act, via: "api" }))) return { ok: false, reason: "status" };
+    if (!(await expireTask(this.#db, task, { ...act, via: act.via ?? "api" })))
+      return { ok: false, reason: "status" };
     const after = await this.get(nodeId);
     return after ? { ok: true, item: after } : { ok: false, reason: "not-found" };
   }
@@ -262,7 +265,7 @@ export class D1MemoryAdmin {
       action,
       chatKey,
       target: `memory:${nodeId}`,
-      detail: { via: "api", ...detail },
+      detail: { via: act.via ?? "api", ...detail },
     });
   }
 }

@@ -12,7 +12,7 @@ export type {
 
 export function memoryService(env: Env, who: AdminRequest) {
   const admin = new D1MemoryAdmin(env.DB);
-  const act = () => ({ actor: who.actor, at: Date.now() });
+  const act = () => ({ actor: who.actor, at: Date.now(), via: who.via });
   const placement = memoryPlacementService(env, who);
   return {
     add: placement.add,

@@ -31,6 +31,29 @@ export function formatLocalTime(ts: number, timeZone: string, options: { seconds
   return `${localDay(ts, timeZone)} ${clockTime(ts, timeZone, options.seconds ?? false)} ${offsetLabel(ts, timeZone)}`;
 }
 
+/** `2026-12-03T00:30`: the instant's wall clock in the zone as a `datetime-local` field holds it. */
+export function localInputValue(ts: number, timeZone: string): string {
+  return `${localDay(ts, timeZone)}T${clockTime(ts, timeZone, false)}`;
+}
+
+const LOCAL_INPUT = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})$/;
+
+/**
+ * The instant a wall clock `YYYY-MM-DDTHH:MM` (or with a space) names in the zone, or null when
+ * it names none: not that shape, not on the calendar (02-31, 25:00), or skipped by a daylight
+ * saving change. What a person types into a time field is read in `calendar.timeZone`, as shown.
+ */
+export function parseLocalInput(value: string, timeZone: string): number | null {
+  const m = LOCAL_INPUT.exec(value.trim());
+  if (!m) return null;
+  const [y, mo, d, h, mi] = m.slice(1).map(Number) as [number, number, number, number, number];
+  const utc = Date.UTC(y, mo - 1, d, h, mi);
+  // Two passes settle the offset across a daylight saving change, as midnight() does.
+  let ts = utc - offsetAt(utc, timeZone);
+  ts = utc - offsetAt(ts, timeZone);
+  return localInputValue(ts, timeZone) === `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}` ? ts : null;
+}
+
 const WEEKDAYS_ZH = ["星期日", "星期一", "星期二", "星期三", "星期四", "星期五", "星期六"] as const;
 
 /** 星期四: the local weekday of an instant, for the model, which otherwise guesses "上周三" wrong. */

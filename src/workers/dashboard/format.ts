@@ -1,7 +1,7 @@
 /** Small display helpers shared by the pages. */
 import { useContext } from "hono/jsx";
 import { dayBounds, localDay } from "../../domain/kernel/local-day";
-import { formatLocalTime, withLocalTimes } from "../../domain/kernel/local-time";
+import { formatLocalTime, localInputValue, withLocalTimes } from "../../domain/kernel/local-time";
 import { I18nContext } from "./i18n/i18n";
 
 /**
@@ -9,6 +9,12 @@ import { I18nContext } from "./i18n/i18n";
  * being rendered carries with its language (like `useT`, so call it while rendering).
  */
 export const formatTime = (ms: number) => formatLocalTime(ms, useContext(I18nContext).timeZone);
+
+/** The page's `calendar.timeZone`, for a time field that names the zone its value is read in. */
+export const useTimeZone = () => useContext(I18nContext).timeZone;
+
+/** `2026-12-03T00:30`: an instant as a `datetime-local` field shows it, in the page's zone. */
+export const inputTime = (ms: number) => localInputValue(ms, useContext(I18nContext).timeZone);
 
 /** An audit detail as JSON text, its `…At` instants in the zone (call it while rendering). */
 export const formatDetail = (detail: Readonly<Record<string, unknown>>) =>

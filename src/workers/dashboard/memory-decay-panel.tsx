@@ -1,7 +1,8 @@
 /**
  * One item's standing in time on its edit page (docs/memory.md#decay-and-reinforcement): its age
  * weight now, its kind's half-life, how often and when it was last reinforced, a task's due time
- * or expiry, and the "永久保留" toggle (audited as an edit, CSRF-protected like every form).
+ * or expiry, and the "永久保留" toggle (audited as an edit, CSRF-protected like every form); a
+ * task's due-time field and "标记完成" follow (memory-task-forms.tsx).
  */
 import type { MemoryDecaySettings } from "../../domain/config/memory-decay-settings";
 import { decayWeight, halfLifeOf, NO_DECAY } from "../../domain/memory/decay";
@@ -9,6 +10,7 @@ import type { MemoryItem } from "../../domain/memory/memory";
 import { CSRF_FIELD } from "../auth/csrf";
 import { formatTime } from "./format";
 import { useT } from "./i18n/i18n";
+import { MemoryTaskForms } from "./memory-task-forms";
 
 export function MemoryDecayPanel(props: {
   item: MemoryItem;
@@ -54,6 +56,7 @@ export function MemoryDecayPanel(props: {
           {t(d.keepForever ? "memory.decay.stopKeeping" : "memory.decay.keep")}
         </button>
       </form>
+      <MemoryTaskForms item={item} csrf={props.csrf} />
     </section>
   );
 }

@@ -1,7 +1,8 @@
 /**
  * The Memory page under /admin/memory: the item list with its filters, the dreaming candidates
  * and the context preview, and each item's forms — archive, restore, forget, add, move, edit,
- * keep forever — through the same memory service and input schemas as /api/memory.
+ * keep forever, and a task's due time and "标记完成" (memory-task-page.routes.tsx) — through the
+ * same memory service and input schemas as /api/memory.
  */
 import { type Context, Hono } from "hono";
 import type { MemoryItem } from "../../domain/memory/memory";
@@ -11,7 +12,9 @@ import { PreviewAsk } from "../admin-input/preview-input";
 import { validate } from "../admin-input/validate";
 import type { AppEnv } from "../app-env";
 import type { Translate } from "./i18n/i18n";
-import { MemoryEditPage, type MemoryFilters, MemoryPage, type PreviewResult } from "./memory-page";
+import { renderEditPage } from "./memory-edit-render";
+import { type MemoryFilters, MemoryPage, type PreviewResult } from "./memory-page";
+import { memoryTaskPageRoutes } from "./memory-task-page.routes";
 import { pageContext } from "./page-context";
 import { said, statusOf } from "./page-refusal";
 import { render } from "./page-render";
@@ -87,12 +90,6 @@ const placed = (
   t(key, { id: v.item.nodeId, scope: scopeKey(v.item.scope) }) +
   (v.confirmedShared ? t("memory.sharedConfirmed") : "");
 
-/** The decay settings in effect and the time now, for an item's age weight on its edit page. */
-async function decayNow(c: Context<AppEnv>) {
-  const view = await c.get("services").settings.read();
-  return { decay: view.effective.memory.decay, now: Date.now() };
-}
-
 export const memoryPageRoutes = new Hono<AppEnv>()
   .get("/", (c) => memoryPage(c, { ...(c.req.query("notice") ? { notice: c.req.query("notice") } : {}) }))
   .post("/:id/:action{archive|restore}", async (c) => {
@@ -157,17 +154,7 @@ export const memoryPageRoutes = new Hono<AppEnv>()
   .get("/:id/edit", async (c) => {
     const item = await c.get("services").memory.get(c.req.param("id"));
     if (!item) return c.notFound();
-    return render(
-      c,
-      "/admin/memory",
-      c.get("i18n").t("memory.edit"),
-      <MemoryEditPage
-        item={item}
-        csrf={(await pageContext(c)).csrf}
-        {...(await decayNow(c))}
-        {...(c.req.query("notice") ? { notice: c.req.query("notice") } : {})}
-      />,
-    );
+    return renderEditPage(c, item, { ...(c.req.query("notice") ? { notice: c.req.query("notice") } : {}) });
   })
   .post("/:id/edit", async (c) => {
     const admin = c.get("services").memory;
@@ -186,14 +173,7 @@ export const memoryPageRoutes = new Hono<AppEnv>()
         edit.error.kind === "invalid"
           ? `${edit.error.field} ${edit.error.reason}`
           : c.get("i18n").t("common.invalid");
-      const csrf = (await pageContext(c)).csrf;
-      return render(
-        c,
-        "/admin/memory",
-        c.get("i18n").t("memory.edit"),
-        <MemoryEditPage item={item} csrf={csrf} error={reason} {...(await decayNow(c))} />,
-        400,
-      );
+      return renderEditPage(c, item, { error: reason, status: 400 });
     }
     await admin.edit(item.nodeId, edit.value);
     return c.redirect(
@@ -209,4 +189,5 @@ export const memoryPageRoutes = new Hono<AppEnv>()
     const key = item.decay?.keepForever ? "memory.keptForever" : "memory.notKeptForever";
     const notice = encodeURIComponent(c.get("i18n").t(key, { id: item.nodeId }));
     return c.redirect(`/admin/memory/${encodeURIComponent(item.nodeId)}/edit?notice=${notice}`, 303);
-  });
+  })
+  .route("/", memoryTaskPageRoutes);

@@ -6,8 +6,10 @@ import { resolveDateRange } from "../../../src/domain/history/date-range";
 import { daysBefore, lastDays, localDay } from "../../../src/domain/kernel/local-day";
 import {
   formatLocalTime,
+  localInputValue,
   localWeekdayZh,
   offsetLabel,
+  parseLocalInput,
   withLocalTimes,
 } from "../../../src/domain/kernel/local-time";
 import { spendDay } from "../../../src/domain/spend/spend-day";
@@ -91,5 +93,26 @@ describe("audit details show their instants on the one clock", () => {
       lastAt: "x",
     });
     expect(String(withLocalTimes(detail, "Asia/Shanghai").expiresAt)).toMatch(/ \+08:00$/);
+  });
+});
+
+describe("a time a person types is read on the same clock", () => {
+  it("reads a wall clock in the zone and writes it back the same way", ({ expect }) => {
+    expect(parseLocalInput("2026-12-03T00:30", "Asia/Shanghai")).toBe(MESSAGE);
+    expect(parseLocalInput(" 2026-12-03 00:30 ", "Asia/Shanghai")).toBe(MESSAGE);
+    expect(parseLocalInput("2026-12-02T08:30", "America/Los_Angeles")).toBe(MESSAGE);
+    expect(localInputValue(MESSAGE, "Asia/Shanghai")).toBe("2026-12-03T00:30");
+    expect(localInputValue(MESSAGE, "America/Los_Angeles")).toBe("2026-12-02T08:30");
+    // Summer time in Los Angeles: -07:00.
+    expect(parseLocalInput("2026-07-01T12:00", "America/Los_Angeles")).toBe(
+      Date.parse("2026-07-01T19:00:00Z"),
+    );
+  });
+
+  it("refuses what names no instant: other shapes, days off the calendar, a skipped hour", ({ expect }) => {
+    for (const value of ["明天", "2026-12-03", "2026-02-31T10:00", "2026-12-03T24:00", "1765362600000", ""])
+      expect(parseLocalInput(value, "Asia/Shanghai")).toBeNull();
+    // 02:30 on 2026-03-08 does not happen in Los Angeles: the clocks jump from 02:00 to 03:00.
+    expect(parseLocalInput("2026-03-08T02:30", "America/Los_Angeles")).toBeNull();
   });
 });

@@ -146,6 +146,20 @@ export const en: Record<MessageKey, string> = {
   "memory.decay.stopKeeping": "Stop keeping forever",
   "memory.keptForever": "{id} is kept forever.",
   "memory.notKeptForever": "{id} is no longer kept forever.",
+  "memory.task.dueLabel": "Due ({zone})",
+  "memory.task.saveDue": "Save due time",
+  "memory.task.dueHint":
+    "Save it empty to clear the due time; once it passes, the hourly sweep archives the task as expired.",
+  "memory.task.markDone": "Mark done",
+  "memory.task.markDoneHint":
+    "Archives this task now (expired, cause done), audited; it can still be restored.",
+  "memory.task.markedDone": "{id} is marked done and archived.",
+  "memory.task.notDone": "Only an active task can be marked done; nothing was changed.",
+  "memory.task.dueOnlyTask": "Only a task has a due time; nothing was changed.",
+  "memory.task.badDue":
+    "A due time is a date and a time, like 2026-12-10 18:30 (read in {zone}); “{value}” is not. Nothing was changed.",
+  "memory.task.dueSet": "{id} is now due {at}.",
+  "memory.task.dueCleared": "{id} no longer has a due time.",
   "setting.notices.modelErrors": "Model errors before a notice",
   "setting.notices.modelErrors.help":
     "When one model provider fails this many times within the window below, the admins get a notice.",

@@ -143,6 +143,18 @@ export const zhCN = {
   "memory.decay.stopKeeping": "取消永久保留",
   "memory.keptForever": "{id} 已设为永久保留。",
   "memory.notKeptForever": "{id} 已取消永久保留。",
+  "memory.task.dueLabel": "到期时间（{zone}）",
+  "memory.task.saveDue": "保存到期时间",
+  "memory.task.dueHint": "留空保存即清除到期时间；过了到期时间，每小时的清理会把这条待办归档为已过期。",
+  "memory.task.markDone": "标记完成",
+  "memory.task.markDoneHint": "现在就归档这条待办（已过期，原因 done），记入审计；之后仍可恢复。",
+  "memory.task.markedDone": "{id} 已标记完成，已归档。",
+  "memory.task.notDone": "只有有效（active）的待办才能标记完成，什么都没有改变。",
+  "memory.task.dueOnlyTask": "只有待办才有到期时间，什么都没有改变。",
+  "memory.task.badDue":
+    "到期时间应写成日期和时间，如 2026-12-10 18:30（按 {zone} 理解），“{value}”不是；什么都没有改变。",
+  "memory.task.dueSet": "{id} 的到期时间已设为 {at}。",
+  "memory.task.dueCleared": "{id} 的到期时间已清除。",
   "setting.notices.modelErrors": "模型连续出错几次才通知",
   "setting.notices.modelErrors.help":
     "在下面的时间窗口内，同一模型服务出错达到此次数，就给管理员发一条通知。",
