@@ -1,5 +1,6 @@
-// `npm run akasha -- memory list|show|edit|archive|restore|forget`: memory items through the
-// admin API (every change is audited there with the acting admin).
+// `npm run akasha -- memory list|show|edit|move|archive|restore|done|forget`: memory items through
+// the admin API (every change is audited there with the acting admin). `done` marks an active
+// task done: archived now as expired with cause "done" (docs/memory.md#decay-and-reinforcement).
 import { CliError, command as define, integer, number, withApiOptions } from "../lib/args.mjs";
 import { client, outputTimed, query } from "./admin-api.mjs";
 import { clip, output, table, time } from "./format.mjs";
@@ -36,6 +37,10 @@ export const renderItem = (m, timeZone) =>
     }),
     t("memory.item.times", { created: time(m.createdAt, timeZone), updated: time(m.updatedAt, timeZone) }),
     ...(m.subjectKey ? [t("memory.item.subject", { subject: m.subjectKey })] : []),
+    ...(m.decay?.dueAt != null ? [t("memory.item.due", { due: time(m.decay.dueAt, timeZone) })] : []),
+    ...(m.decay?.expiredAt != null
+      ? [t("memory.item.expired", { expired: time(m.decay.expiredAt, timeZone) })]
+      : []),
   ].join("\n");
 
 const item = (r) => r.item ?? r;
@@ -144,7 +149,7 @@ export function command(name = "memory") {
       await outputTimed(api, o, moved, (r, zone) => renderItem(item(r), zone));
     }),
   );
-  for (const action of ["archive", "restore"]) {
+  for (const action of ["archive", "restore", "done"]) {
     memory.addCommand(
       withApiOptions(
         define(action)

@@ -265,6 +265,54 @@ describe("requests and answers", () => {
     assert.match(r.out, /m_2 {2}\[fact\] active/);
   });
 
+  it("memory done: marks a task done, shows when it expired in the calendar's zone, and says a refusal in Chinese", async () => {
+    const task = {
+      nodeId: "m_3",
+      kind: "task",
+      status: "archived",
+      text: "交周报",
+      scope: { type: "global", id: "global" },
+      importance: 0.6,
+      confidence: 1,
+      sensitivity: "public",
+      sensitivitySource: "explicit",
+      portable: false,
+      createdAt: 0,
+      updatedAt: Date.parse("2026-12-02T16:30:00Z"),
+      decay: {
+        reinforcedAt: null,
+        reinforceCount: 0,
+        keepForever: false,
+        dueAt: null,
+        expiredAt: Date.parse("2026-12-02T16:30:00Z"),
+      },
+    };
+    stand.routes = {
+      "POST /api/memory/m_3/done": [200, { item: task }],
+      "GET /api/settings": [200, { effective: { calendar: { timeZone: "Asia/Shanghai" } } }],
+      "POST /api/memory/m_4/done": [
+        400,
+        { error: "invalid", field: "status", reason: "only an active task can be marked done" },
+      ],
+      "POST /api/memory/m_5/done": [404, { error: "not-found", what: "memory item m_5" }],
+    };
+    const r = await api(["memory", "done", "m_3"]);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(seen.findLast((x) => x.method === "POST").path, "/api/memory/m_3/done");
+    assert.match(r.out, /m_3 {2}\[task\] archived/);
+    assert.match(r.out, /已过期于 {2}2026-12-03 00:30 \+08:00/);
+    const json = await api(["memory", "done", "m_3", "--json"]);
+    assert.equal(JSON.parse(json.out).item.status, "archived");
+    const refused = await api(["memory", "done", "m_4"]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.err, /HTTP 400：只有有效（active）的待办（task）才能标记完成，什么都没有改变/);
+    const english = await api(["memory", "done", "m_4", "--lang", "en"]);
+    assert.match(english.err, /only an active task can be marked done; nothing changed/);
+    const unknown = await api(["memory", "done", "m_5"]);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.err, /没有记忆条目 m_5/);
+  });
+
   it("the existing kb and embeddings flags keep working", async () => {
     stand.routes = {
       "POST /api/kb/collections": [200, { created: true }],

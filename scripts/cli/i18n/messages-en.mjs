@@ -11,7 +11,7 @@ export const en = {
   "summary.status": "health, counts, today's spend, embeddings",
   "summary.chats": "the chat registry",
   "summary.messages": "a chat's messages; --export writes all of them",
-  "summary.memory": "memory items: list, show, edit, move, archive, restore, forget",
+  "summary.memory": "memory items: list, show, edit, move, archive, restore, done, forget",
   "summary.audit": "the audit log",
   "summary.usage": "model usage and today's spend against the caps",
   "summary.backup": "D1 Time Travel bookmark (remote) or a copy of the local database",
@@ -227,6 +227,8 @@ export const en = {
   "memory.item.sensitivity": "  sensitivity  {sensitivity} ({source})   portable {portable}",
   "memory.item.times": "  created      {created}   updated {updated}",
   "memory.item.subject": "  subject      {subject}",
+  "memory.item.due": "  due          {due}",
+  "memory.item.expired": "  expired      {expired}",
   "memory.nothingToChange":
     "nothing to change: give --text, --kind, --importance, --sensitivity or --portable/--no-portable",
   "memory.desc.list": "memory items, newest first, filtered",
@@ -248,6 +250,7 @@ export const en = {
   "memory.opt.noPortable": "only where it was said",
   "memory.desc.archive": "active → archived",
   "memory.desc.restore": "archived → active",
+  "memory.desc.done": "mark an active task done: archived now as expired (cause done, audited)",
   "memory.desc.forget": "delete an item, its edges and candidate rows for good (needs --yes)",
   "memory.opt.yes": "confirm: this cannot be undone",
   "memory.forgetNeedsYes": "forgetting {id} deletes it for good; re-run with --yes to confirm",
@@ -302,6 +305,7 @@ export const en = {
   "api.problem.internal": "internal",
   "memory.refused.archive": "only an active item can be archived; nothing changed",
   "memory.refused.restore": "only an archived item can be restored; nothing changed",
+  "memory.refused.done": "only an active task can be marked done; nothing changed",
   "memory.notFound": "no memory item {id}",
   "kb.sameName": "{first} and {second} have one name in the import ({name}); nothing was imported",
   "kb.noCollection":

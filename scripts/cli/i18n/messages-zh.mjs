@@ -12,7 +12,7 @@ export const zhCN = {
   "summary.status": "运行状态：健康检查、数量统计、今日花费、向量嵌入",
   "summary.chats": "会话列表",
   "summary.messages": "某个会话的消息；--export 导出全部",
-  "summary.memory": "记忆条目：list、show、edit、move、archive、restore、forget",
+  "summary.memory": "记忆条目：list、show、edit、move、archive、restore、done、forget",
   "summary.audit": "审计日志",
   "summary.usage": "模型用量和今日花费（对照上限）",
   "summary.backup": "D1 Time Travel 书签（远程）或本地数据库的副本",
@@ -222,6 +222,8 @@ export const zhCN = {
   "memory.item.sensitivity": "  敏感度    {sensitivity}（{source}）   可跨会话 {portable}",
   "memory.item.times": "  创建于    {created}   更新于 {updated}",
   "memory.item.subject": "  关于      {subject}",
+  "memory.item.due": "  到期于    {due}",
+  "memory.item.expired": "  已过期于  {expired}",
   "memory.nothingToChange":
     "没有要修改的内容：请给出 --text、--kind、--importance、--sensitivity 或 --portable/--no-portable",
   "memory.desc.list": "记忆条目，最新的在前，可筛选",
@@ -243,6 +245,7 @@ export const zhCN = {
   "memory.opt.noPortable": "只在说出它的会话里被想起",
   "memory.desc.archive": "归档：active → archived",
   "memory.desc.restore": "恢复：archived → active",
+  "memory.desc.done": "标记完成：把一条有效的待办现在就归档为已过期（原因 done，记入审计）",
   "memory.desc.forget": "永久删除一条记忆及其关联和候选记录（需要 --yes）",
   "memory.opt.yes": "确认：删除后无法恢复",
   "memory.forgetNeedsYes": "删除 {id} 后无法恢复；确认请加 --yes 重新运行",
@@ -296,6 +299,7 @@ export const zhCN = {
   "api.problem.internal": "Worker 内部错误（详见 Worker 日志）",
   "memory.refused.archive": "只有有效（active）的条目才能归档，什么都没有改变",
   "memory.refused.restore": "只有已归档（archived）的条目才能恢复，什么都没有改变",
+  "memory.refused.done": "只有有效（active）的待办（task）才能标记完成，什么都没有改变",
   "memory.notFound": "没有记忆条目 {id}",
   "kb.sameName": "{first} 和 {second} 在导入中同名（{name}），什么都没有导入",
   "kb.noCollection":
