@@ -4,11 +4,13 @@
 // first — a fact, an archived task, an unknown id, no admin, no CSRF token — each changing
 // nothing. Then the cron's expiry leaves a done task alone. Own file: it counts audit rows.
 import { env, exports } from "cloudflare:workers";
-import { describe, it } from "vitest";
+import { afterEach, describe, it } from "vitest";
 import { taskExpiryJob } from "../../../src/composition/cron/task-expiry-job";
+import { settingsCache } from "../../../src/composition/settings/settings-cache";
 import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
 import { dashboardPage } from "../../support/admin-session";
 import { newMemory, seedMemory, uid } from "../../support/memory";
+import { storedSettings } from "../../support/stored-settings";
 
 const DAY = 86_400_000;
 
@@ -193,5 +195,33 @@ describe("a task's due time on its edit page", () => {
     const html = await (await dashboardPage(`/admin/memory/${fact}/edit`)).text();
     expect(html).not.toContain(`action="/admin/memory/${fact}/due"`);
     expect(html).not.toContain("标记完成");
+  });
+});
+
+describe("a task's due time in another calendar.timeZone", () => {
+  afterEach(async () => {
+    await env.DB.prepare("DELETE FROM settings").run();
+    settingsCache.invalidate();
+  });
+
+  it("is read and shown in Los Angeles when the calendar is there", async ({ expect }) => {
+    await storedSettings(env).write(
+      JSON.stringify({ calendar: { timeZone: "America/Los_Angeles" } }),
+      "test",
+      Date.now(),
+    );
+    settingsCache.invalidate();
+    const task = await seed("task");
+    const res = await due(task, "2026-12-10T18:30");
+    expect(res.status).toBe(303);
+    // 18:30 in Los Angeles in December (-08:00) is 02:30 UTC the next day.
+    expect(await row(task)).toMatchObject({ due_at: Date.parse("2026-12-11T02:30:00Z") });
+    const page = await (await dashboardPage(res.headers.get("location") ?? "")).text();
+    expect(page).toContain("2026-12-10 18:30 -08:00");
+    expect(page).toContain('value="2026-12-10T18:30"');
+    expect(page).toContain("America/Los_Angeles");
+    // 02:30 on 2026-03-08 is skipped there: refused, nothing changed.
+    expect((await due(task, "2026-03-08T02:30")).status).toBe(400);
+    expect(await row(task)).toMatchObject({ due_at: Date.parse("2026-12-11T02:30:00Z") });
   });
 });
