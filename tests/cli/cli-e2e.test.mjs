@@ -1,6 +1,6 @@
 // The CLI end to end against a locally started Worker (wrangler dev, local mode, fresh state
 // on tmpfs, CLI_TEST_PORT, default 8962): a message through the dev console, then the commands
-// an owner runs — status, chats, messages --export, memory list/show/archive/forget, audit,
+// an owner runs — status, chats, messages --export, memory list/show/archive/done/forget, audit,
 // usage, backup of the local file, notices, doctor, kb, sessions, embeddings and an owner
 // migration's inspect — each as a child process, checking exit codes, --json, and the text
 // output in Chinese (the default) and English (--lang en).
@@ -307,5 +307,34 @@ describe("the CLI against a local Worker", () => {
     const moved = akasha("memory", "move", item.nodeId, "--scope", "chat:qq:group:CLIG1", "--confirm-shared");
     assert.equal(moved.code, 0, moved.err);
     assert.match(moved.out, /作用域 +chat:qq:group:CLIG1/);
+  });
+
+  it("memory done: an active task is archived as expired and audited with cause done; a fact is refused in Chinese", async () => {
+    const task = await postApi("/api/memory", {
+      scope: "chat:qq:private:CLIU1",
+      text: "周五交周报",
+      kind: "task",
+    });
+    const fact = await postApi("/api/memory", {
+      scope: "chat:qq:private:CLIU1",
+      text: "住在杭州",
+      kind: "fact",
+    });
+    assert.equal(task.status, 201);
+    const done = akasha("memory", "done", task.json.item.nodeId);
+    assert.equal(done.code, 0, done.err);
+    assert.match(done.out, /\[task\] archived/);
+    assert.match(done.out, /已过期于 +\d{4}-\d{2}-\d{2} \d{2}:\d{2} [+-]\d{2}:\d{2}/);
+    const again = akasha("memory", "done", task.json.item.nodeId);
+    assert.equal(again.code, 1);
+    assert.match(again.err, /HTTP 400：只有有效（active）的待办（task）才能标记完成，什么都没有改变/);
+    const refused = akasha("memory", "done", fact.json.item.nodeId);
+    assert.equal(refused.code, 1);
+    assert.equal(akasha("memory", "show", fact.json.item.nodeId, "--json").json().item.status, "active");
+    const expired = akasha("audit", "--json", "--action", "memory.expire").json().entries;
+    assert.deepEqual(
+      expired.map((e) => [e.target, e.detail.cause, e.detail.via]),
+      [[`memory:${task.json.item.nodeId}`, "done", "api"]],
+    );
   });
 });
