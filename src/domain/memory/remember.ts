@@ -7,24 +7,19 @@
 
 import type { Logger } from "../kernel/logger";
 import { err, ok, type Result } from "../kernel/result";
-import { levelsOf } from "../retrieval/read-gate";
 import { restatedTargets } from "./decay";
-import { slotOf, slotOfNamed, slotSubjectKey } from "./fact-slot";
 import {
   clampImportance,
   type MemoryEvidence,
   type MemoryItem,
   type MemoryOrigin,
-  memoryNodeId,
-  type NewMemory,
-  normalizeMemoryText,
   type Sensitivity,
 } from "./memory";
-import type { CandidateRecord, MemoryStore, MemoryUpdate } from "./memory-store";
-import { boosted, type MergeTarget, mergeInto, mergeNote, restatedItem, ScopeItems } from "./merge";
-import { learnedInPrivate, originSensitivity, withoutGlobalMarker, withoutShareMarkers } from "./origin";
+import type { MemoryStore } from "./memory-store";
+import { ScopeItems } from "./merge";
+import { learnedInPrivate } from "./origin";
+import { readStatements, type StatementRefusal } from "./read-statements";
 import { type RestatementVectors, VectorMemo } from "./restatement-vectors";
-import { classifyExplicit, type Extracted } from "./rule-extractor";
 import {
   includesScope,
   isMemoryKind,
@@ -35,16 +30,10 @@ import {
   scopeForKind,
   turnScopes,
 } from "./scope";
-import {
-  dreamSensitivity,
-  explicitSensitivity,
-  neverStored,
-  outranks,
-  refusalFor,
-  type SensitivityTag,
-  stripPrivacyPhrases,
-} from "./sensitivity";
 import type { Speaker } from "./speaker-name";
+import { planStatement, type Remembered, type WritePlan } from "./write-plan";
+
+export type { Remembered } from "./write-plan";
 
 const STORAGE_OFF = "storage is off for this chat: nothing was stored";
 
@@ -73,15 +62,8 @@ export type RememberRequest = {
   readonly now: number;
 };
 
-export type Remembered = {
-  /** `merge`: it restated an item of its scope, which took it in (merge.ts); `item` is that item. */
-  readonly decision: "insert" | "supersede" | "duplicate" | "merge";
-  readonly item: Pick<MemoryItem, "nodeId" | "kind" | "text" | "scope" | "sensitivity" | "sensitivitySource">;
-};
-
 export type RememberError =
-  | { readonly kind: "invalid"; readonly field: string; readonly reason: string }
-  | { readonly kind: "credential"; readonly reason: string }
+  | StatementRefusal
   | { readonly kind: "not-writable"; readonly reason: string }
   /**
    * The store kept fewer new items than were written: the chat's storage is off
@@ -178,196 +160,6 @@ export async function remember(
           : `only ${report.value.inserted} of ${wanted} items were stored`,
     });
   return ok(out);
-}
-
-/**
- * What the request asks to remember, before any scope is chosen: refused when empty, too long,
- * a credential, or holding no statement; with its tag (origin.ts): in a shared chat the person's
- * privacy request or the model's argument, else the automatic tagger — a model's "public" never
- * lowers what the tagger noticed; in a private chat at least private, public only by the
- * person's share marker.
- */
-function readStatements(req: RememberRequest): Result<{ statements: Extracted[]; tag: Tag }, RememberError> {
-  const raw = req.text.trim();
-  if (raw === "") return err({ kind: "invalid", field: "text", reason: "is empty" });
-  if ([...raw].length > 500)
-    return err({ kind: "invalid", field: "text", reason: "is longer than 500 characters" });
-  if (neverStored(raw)) {
-    return err({ kind: "credential", reason: refusalFor(raw) });
-  }
-  const privateChat = learnedInPrivate(req.scopes.session);
-  const automatic = dreamSensitivity(raw, { privateChat });
-  // A privacy phrase is the person's own word. The model's `sensitivity` counts as explicit
-  // too, but a model-supplied "public" cannot lower what the automatic tagger noticed.
-  const explicit =
-    explicitSensitivity(raw) ??
-    (req.sensitivity === "public" && automatic !== "public" ? null : (req.sensitivity ?? null));
-  const tag = originSensitivity({
-    session: req.scopes.session,
-    explicit,
-    automatic: [automatic],
-    shared: req.shared === true,
-  });
-  // The person's own markers are instructions, not what to remember.
-  const said = req.origin === "explicit" ? withoutGlobalMarker(withoutShareMarkers(raw)) : raw;
-  const statements: Extracted[] = req.kind
-    ? [{ kind: req.kind, text: stripPrivacyPhrases(said) || said, importance: 0.6, subjectKey: null }].map(
-        (st) => ({ ...st, subjectKey: slotKeyOf(st.text, req.speaker) }),
-      )
-    : classifyExplicit(said, req.speaker);
-  if (statements.length === 0)
-    return err({ kind: "invalid", field: "text", reason: "has nothing to remember" });
-  return ok({ statements, tag });
-}
-
-/** The slot subject of a text the model wrote, in the speaker's words or in their name. */
-function slotKeyOf(text: string, who: Speaker): string | null {
-  const found = slotOf(text, who.name) ?? slotOfNamed(text, who.name);
-  return found ? slotSubjectKey(normalizeMemoryText(who.id), found.slot) : null;
-}
-
-/** The writes of one remember call, gathered statement by statement and committed at once. */
-type WritePlan = {
-  readonly out: Remembered[];
-  readonly candidates: CandidateRecord[];
-  readonly inserts: NewMemory[];
-  readonly supersede: { oldId: string; newId: string; validTo?: number }[];
-  readonly updates: MemoryUpdate[];
-  /** The items of a scope a restatement may merge into, and the ones merged into so far. */
-  readonly scopeItems: ScopeItems;
-  readonly merged: Map<string, MergeTarget & Remembered["item"]>;
-};
-
-type CandidateBase = Omit<CandidateRecord, "decision" | "reason" | "nodeId" | "targetNodeId">;
-type Tag = SensitivityTag;
-
-/**
- * One statement, in the scope already chosen for it (`record.scope`): a duplicate of an item
- * this turn may read raises that item's importance (and its tag, when stricter); anything else
- * is inserted, superseding earlier items of the same subject.
- */
-async function planStatement(
-  store: MemoryStore,
-  s: {
-    statement: Extracted & { readonly kind: MemoryKind };
-    record: CandidateBase & { readonly importance: number };
-    tag: Tag;
-    readable: ReturnType<typeof turnScopes>["readable"];
-    evidence: MemoryEvidence;
-    runId: string;
-    now: number;
-  },
-  plan: WritePlan,
-): Promise<void> {
-  const { statement, record, tag } = s;
-  const scope = record.scope;
-  // Only items this turn may read count as already known: a write in a group that matches a
-  // person's private item is a new write, and answers as one.
-  const levels = levelsOf(s.readable, scope);
-  const dup = levels.length > 0 ? await store.findDuplicate(scope, statement.text, levels) : null;
-  if (dup) {
-    const raise = outranks(tag, { sensitivity: dup.sensitivity, source: dup.sensitivitySource });
-    // Said again on purpose: a little more important, and the stricter tag if asked for.
-    plan.updates.push({
-      nodeId: dup.nodeId,
-      importance: boosted(Math.max(dup.importance, record.importance)),
-      ...(raise ? { tag } : {}),
-    });
-    plan.candidates.push({
-      ...record,
-      decision: "duplicate",
-      reason: raise ? "already remembered; sensitivity updated" : "already remembered",
-      nodeId: null,
-      targetNodeId: dup.nodeId,
-    });
-    plan.out.push({
-      decision: "duplicate",
-      item: raise ? { ...dup, sensitivity: tag.sensitivity, sensitivitySource: tag.source } : dup,
-    });
-    return;
-  }
-  const restated = await restatedItem(plan.scopeItems, { ...statement, scope, levels });
-  if (restated) {
-    planMerge(restated, { record, tag, evidence: s.evidence }, plan);
-    return;
-  }
-  const nodeId = memoryNodeId(s.runId, scope.type, scope.id, normalizeMemoryText(statement.text));
-  const older = statement.subjectKey
-    ? (await store.findBySubject(scope, statement.subjectKey, levels)).filter((m) => m.nodeId !== nodeId)
-    : [];
-  for (const o of older) plan.supersede.push({ oldId: o.nodeId, newId: nodeId, validTo: s.now });
-  plan.inserts.push({
-    nodeId,
-    scope,
-    kind: statement.kind,
-    text: statement.text,
-    importance: record.importance,
-    confidence: 1,
-    sensitivity: tag.sensitivity,
-    sensitivitySource: tag.source,
-    portable: true,
-    subjectKey: statement.subjectKey,
-    evidence: s.evidence,
-    validFrom: s.now,
-  });
-  const decision = older.length > 0 ? "supersede" : "insert";
-  plan.candidates.push({
-    ...record,
-    decision,
-    reason: decision === "supersede" ? "newer statement of the same subject" : null,
-    nodeId,
-    targetNodeId: older[0]?.nodeId ?? null,
-  });
-  plan.out.push({
-    decision,
-    item: {
-      nodeId,
-      kind: statement.kind,
-      text: statement.text,
-      scope,
-      sensitivity: tag.sensitivity,
-      sensitivitySource: tag.source,
-    },
-  });
-}
-
-/** A restatement merged into the item it restates: the item keeps its id and text (merge.ts). */
-function planMerge(
-  restated: NonNullable<Awaited<ReturnType<typeof restatedItem>>>,
-  s: { record: CandidateBase & { readonly importance: number }; tag: Tag; evidence: MemoryEvidence },
-  plan: WritePlan,
-): void {
-  const target = plan.merged.get(restated.item.nodeId) ?? restated.item;
-  const { update, merged } = mergeInto(target, {
-    evidence: s.evidence,
-    confidence: 1,
-    importance: s.record.importance,
-    tag: s.tag,
-  });
-  plan.merged.set(target.nodeId, { ...target, ...merged });
-  const at = plan.updates.findIndex((u) => u.nodeId === target.nodeId);
-  if (at >= 0) plan.updates.splice(at, 1);
-  plan.updates.push(update);
-  const note = mergeNote(target.nodeId, restated.score);
-  plan.candidates.push({
-    ...s.record,
-    decision: "duplicate",
-    reason: note.reason,
-    nodeId: null,
-    targetNodeId: target.nodeId,
-    evidence: { ...s.record.evidence, merge: note.merge },
-  });
-  plan.out.push({
-    decision: "merge",
-    item: {
-      nodeId: target.nodeId,
-      kind: target.kind,
-      text: target.text,
-      scope: target.scope,
-      sensitivity: merged.sensitivity,
-      sensitivitySource: merged.sensitivitySource,
-    },
-  });
 }
 
 /**
