@@ -70,6 +70,35 @@ export function checkApproval(value: unknown, where: string): Result<Approval, s
 
 export const isObjectValue = isObject;
 
+/** A plan entry whose nodeId, action and approval `checkEntries` has checked. */
+export type CheckedEntry = Record<string, unknown> & { readonly nodeId: string; readonly action: string };
+
+/**
+ * Checks what every plan's entries share — a nodeId listed once, one of the migration's
+ * `actions`, an approval — then hands the entry to `check` for the migration's own fields
+ * (`where` names the entry in a refusal). The first refusal ends the read.
+ */
+export function checkEntries(
+  entries: readonly unknown[],
+  actions: readonly string[],
+  check: (e: CheckedEntry, where: string) => Result<void, string>,
+): Result<void, string> {
+  const seen = new Set<string>();
+  for (const [i, e] of entries.entries()) {
+    const where = `entry ${i}`;
+    if (!isObject(e) || typeof e.nodeId !== "string" || e.nodeId === "") return err(`${where}: no nodeId`);
+    if (seen.has(e.nodeId)) return err(`${where}: node ${e.nodeId} is listed twice`);
+    seen.add(e.nodeId);
+    if (typeof e.action !== "string" || !actions.includes(e.action))
+      return err(`${where} (${e.nodeId}): unknown action ${JSON.stringify(e.action)}`);
+    const approval = checkApproval(e.approval, `${where} (${e.nodeId})`);
+    if (!approval.ok) return approval;
+    const checked = check(e as CheckedEntry, where);
+    if (!checked.ok) return checked;
+  }
+  return ok(undefined);
+}
+
 /** Splits ids into chunks that keep a statement well under D1's size limit. */
 export function chunks<T>(items: readonly T[], size = 200): T[][] {
   const out: T[][] = [];

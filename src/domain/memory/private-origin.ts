@@ -14,7 +14,7 @@
  */
 import { chatKeyOf, isOneToOneKey, parseLaneKey } from "../chat/chat-address";
 import { err, ok, type Result } from "../kernel/result";
-import { checkApproval, checkHeader, type Database, isObjectValue, type PlanHeader } from "./owner-plan";
+import { checkEntries, checkHeader, type Database, isObjectValue, type PlanHeader } from "./owner-plan";
 
 export const PRIVATE_ORIGIN = "akasha.private-origin";
 
@@ -124,33 +124,31 @@ export function planPrivateOrigin(
 export function readPrivateOriginPlan(json: unknown, database: Database): Result<OriginPlan, string> {
   const header = checkHeader(json, PRIVATE_ORIGIN, database);
   if (!header.ok) return header;
-  const seen = new Set<string>();
-  for (const [i, e] of (header.value.entries as unknown[]).entries()) {
-    const where = `entry ${i}`;
-    if (!isObjectValue(e) || typeof e.nodeId !== "string" || e.nodeId === "")
-      return err(`${where}: no nodeId`);
-    if (seen.has(e.nodeId)) return err(`${where}: node ${e.nodeId} is listed twice`);
-    seen.add(e.nodeId);
-    if (e.action !== "make_private" && e.action !== "review_global")
-      return err(`${where} (${e.nodeId}): unknown action ${JSON.stringify(e.action)}`);
-    const approval = checkApproval(e.approval, `${where} (${e.nodeId})`);
-    if (!approval.ok) return approval;
-    const b = e.before;
-    const chat = typeof e.chat === "string" && isOneToOneKey(e.chat) ? e.chat : null;
-    if (chat === null) return err(`${where} (${e.nodeId}): chat must be a private chat key`);
-    if (
-      !isObjectValue(b) ||
-      b.sensitivity !== "public" ||
-      typeof b.sensitivity_source !== "string" ||
-      !SOURCES.has(b.sensitivity_source) ||
-      typeof b.scope_type !== "string" ||
-      typeof b.scope_id !== "string" ||
-      (e.action === "review_global") !== (b.scope_type === "global") ||
-      !Number.isSafeInteger(b.updated_at)
-    ) {
-      return err(`${where} (${e.nodeId}): before-state must be a public item of the scope its action names`);
-    }
-  }
+  const entries = checkEntries(
+    header.value.entries as unknown[],
+    ["make_private", "review_global"],
+    (e, where) => {
+      const b = e.before;
+      const chat = typeof e.chat === "string" && isOneToOneKey(e.chat) ? e.chat : null;
+      if (chat === null) return err(`${where} (${e.nodeId}): chat must be a private chat key`);
+      if (
+        !isObjectValue(b) ||
+        b.sensitivity !== "public" ||
+        typeof b.sensitivity_source !== "string" ||
+        !SOURCES.has(b.sensitivity_source) ||
+        typeof b.scope_type !== "string" ||
+        typeof b.scope_id !== "string" ||
+        (e.action === "review_global") !== (b.scope_type === "global") ||
+        !Number.isSafeInteger(b.updated_at)
+      ) {
+        return err(
+          `${where} (${e.nodeId}): before-state must be a public item of the scope its action names`,
+        );
+      }
+      return ok(undefined);
+    },
+  );
+  if (!entries.ok) return entries;
   return ok(header.value as unknown as OriginPlan);
 }
 

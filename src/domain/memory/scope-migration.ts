@@ -15,7 +15,7 @@ import { chatKeyOf, isTyped, parseLaneKey } from "../chat/chat-address";
 import { err, ok, type Result } from "../kernel/result";
 import {
   type Applied,
-  checkApproval,
+  checkEntries,
   checkHeader,
   type Database,
   isObjectValue,
@@ -176,45 +176,39 @@ export function readScopeMigrationPlan(
 ): Result<ScopeMigrationPlan, string> {
   const header = checkHeader(json, SCOPE_MIGRATION, database);
   if (!header.ok) return header;
-  const entries = header.value.entries as unknown[];
-  const seen = new Set<string>();
-  for (const [i, e] of entries.entries()) {
-    const where = `entry ${i}`;
-    if (!isObjectValue(e) || typeof e.nodeId !== "string" || e.nodeId === "")
-      return err(`${where}: no nodeId`);
-    if (seen.has(e.nodeId)) return err(`${where}: node ${e.nodeId} is listed twice`);
-    seen.add(e.nodeId);
-    if (e.action !== "migrate" && e.action !== "keep" && e.action !== "manual_review") {
-      return err(`${where} (${e.nodeId}): unknown action ${JSON.stringify(e.action)}`);
-    }
-    const approval = checkApproval(e.approval, `${where} (${e.nodeId})`);
-    if (!approval.ok) return approval;
-    const before = e.before;
-    if (
-      !isObjectValue(before) ||
-      before.scope_type !== "global" ||
-      before.scope_id !== "__global__" ||
-      typeof before.status !== "string" ||
-      !Number.isSafeInteger(before.updated_at)
-    ) {
-      return err(`${where} (${e.nodeId}): before-state missing or not a global item`);
-    }
-    if (!Array.isArray(e.chats) || !e.chats.every((c) => typeof c === "string"))
-      return err(`${where}: chats must be a list`);
-    if (e.action === "keep" && e.approval === "approved") {
-      return err(`${where} (${e.nodeId}): a 'keep' entry cannot be approved; it has nothing to migrate`);
-    }
-    if (e.to !== null && e.to !== undefined) {
-      if (typeof e.to !== "string" || !(e.chats as string[]).includes(e.to)) {
-        return err(
-          `${where} (${e.nodeId}): to must be one of the chats the evidence names (${(e.chats as string[]).join(", ")})`,
-        );
+  const entries = checkEntries(
+    header.value.entries as unknown[],
+    ["migrate", "keep", "manual_review"],
+    (e, where) => {
+      const before = e.before;
+      if (
+        !isObjectValue(before) ||
+        before.scope_type !== "global" ||
+        before.scope_id !== "__global__" ||
+        typeof before.status !== "string" ||
+        !Number.isSafeInteger(before.updated_at)
+      ) {
+        return err(`${where} (${e.nodeId}): before-state missing or not a global item`);
       }
-    }
-    if (e.action === "manual_review" && e.approval === "approved" && typeof e.to !== "string") {
-      return err(`${where} (${e.nodeId}): an approved manual_review entry needs 'to' (one of its chats)`);
-    }
-  }
+      if (!Array.isArray(e.chats) || !e.chats.every((c) => typeof c === "string"))
+        return err(`${where}: chats must be a list`);
+      if (e.action === "keep" && e.approval === "approved") {
+        return err(`${where} (${e.nodeId}): a 'keep' entry cannot be approved; it has nothing to migrate`);
+      }
+      if (e.to !== null && e.to !== undefined) {
+        if (typeof e.to !== "string" || !(e.chats as string[]).includes(e.to)) {
+          return err(
+            `${where} (${e.nodeId}): to must be one of the chats the evidence names (${(e.chats as string[]).join(", ")})`,
+          );
+        }
+      }
+      if (e.action === "manual_review" && e.approval === "approved" && typeof e.to !== "string") {
+        return err(`${where} (${e.nodeId}): an approved manual_review entry needs 'to' (one of its chats)`);
+      }
+      return ok(undefined);
+    },
+  );
+  if (!entries.ok) return entries;
   return ok(header.value as unknown as ScopeMigrationPlan);
 }
 

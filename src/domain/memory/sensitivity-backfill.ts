@@ -6,7 +6,7 @@
  * before turning soft scope on, or legacy items stay unreachable outside their scope.
  */
 import { err, ok, type Result } from "../kernel/result";
-import { checkApproval, checkHeader, type Database, isObjectValue, type PlanHeader } from "./owner-plan";
+import { checkEntries, checkHeader, type Database, isObjectValue, type PlanHeader } from "./owner-plan";
 
 export const SENSITIVITY_BACKFILL = "akasha.sensitivity-backfill";
 
@@ -71,17 +71,7 @@ export function planSensitivityBackfill(
 export function readBackfillPlan(json: unknown, database: Database): Result<BackfillPlan, string> {
   const header = checkHeader(json, SENSITIVITY_BACKFILL, database);
   if (!header.ok) return header;
-  const seen = new Set<string>();
-  for (const [i, e] of (header.value.entries as unknown[]).entries()) {
-    const where = `entry ${i}`;
-    if (!isObjectValue(e) || typeof e.nodeId !== "string" || e.nodeId === "")
-      return err(`${where}: no nodeId`);
-    if (seen.has(e.nodeId)) return err(`${where}: node ${e.nodeId} is listed twice`);
-    seen.add(e.nodeId);
-    if (e.action !== "make_public")
-      return err(`${where} (${e.nodeId}): unknown action ${JSON.stringify(e.action)}`);
-    const approval = checkApproval(e.approval, `${where} (${e.nodeId})`);
-    if (!approval.ok) return approval;
+  const entries = checkEntries(header.value.entries as unknown[], ["make_public"], (e, where) => {
     const b = e.before;
     if (
       !isObjectValue(b) ||
@@ -91,7 +81,9 @@ export function readBackfillPlan(json: unknown, database: Database): Result<Back
     ) {
       return err(`${where} (${e.nodeId}): before-state must be a default-sourced private item`);
     }
-  }
+    return ok(undefined);
+  });
+  if (!entries.ok) return entries;
   return ok(header.value as unknown as BackfillPlan);
 }
 

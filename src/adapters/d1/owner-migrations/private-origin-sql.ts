@@ -2,7 +2,7 @@
 
 import { err, ok, type Result } from "../../../domain/kernel/result";
 import type { OriginEntry, OriginPlan } from "../../../domain/memory/private-origin";
-import { auditSql, sqlInteger, sqlString, verifySql } from "./owner-plan-sql";
+import { applySql, rollbackSql, sqlInteger, sqlString, verifySql } from "./owner-plan-sql";
 
 /** Public memory and summaries; the plan keeps those learned in a private chat. */
 export const ORIGIN_INSPECT_SQL = `SELECT node_id, node_type, kind, scope_type, scope_id, status, sensitivity, sensitivity_source, raw_text, provenance, updated_at
@@ -17,7 +17,7 @@ const targetOf = (e: OriginEntry) =>
 
 /** Guarded UPDATEs re-marking the selected rows, plus the audit row. */
 export function originApplySql(entries: readonly OriginEntry[], stamp: number, actor?: string): string {
-  const lines = entries.map((e) => {
+  const update = (e: OriginEntry) => {
     const to = targetOf(e);
     return (
       `UPDATE nodes SET sensitivity = 'private', sensitivity_source = 'origin', scope_type = ${sqlString(to.type)}, ` +
@@ -26,20 +26,15 @@ export function originApplySql(entries: readonly OriginEntry[], stamp: number, a
       `AND sensitivity = 'public' AND sensitivity_source = ${sqlString(e.before.sensitivity_source)} ` +
       `AND status = 'active' AND updated_at = ${sqlInteger(e.before.updated_at)};`
     );
+  };
+  return applySql(entries, stamp, update, {
+    migration: "private-origin",
+    actor,
+    detail: {
+      rows: entries.length,
+      fromGlobal: entries.filter((e) => e.action === "review_global").map((e) => e.nodeId),
+    },
   });
-  lines.push(
-    auditSql({
-      dedupeKey: `private-origin:apply:${stamp}`,
-      at: stamp,
-      actor,
-      action: "private_origin_apply",
-      detail: {
-        rows: entries.length,
-        fromGlobal: entries.filter((e) => e.action === "review_global").map((e) => e.nodeId),
-      },
-    }),
-  );
-  return lines.join("\n");
 }
 
 export const originAppliedSql = (entries: readonly OriginEntry[], stamp: number) =>
@@ -50,33 +45,18 @@ export const originAppliedSql = (entries: readonly OriginEntry[], stamp: number)
 
 /** Guarded UPDATEs restoring the applied rows to their before-state, plus the audit row. */
 export function originRollbackSql(plan: OriginPlan, at: number, actor?: string): Result<string, string> {
-  const applied = plan.applied;
-  if (!applied) return err("this plan was never applied; there is nothing to roll back");
-  if (applied.rolledBack) return err(`this plan was already rolled back at ${applied.rolledBack.at}`);
-  const byId = new Map(plan.entries.map((e) => [e.nodeId, e]));
-  const lines: string[] = [];
-  for (const id of applied.nodeIds) {
-    const e = byId.get(id);
+  const restore = (id: string, e: OriginEntry | undefined, stamp: number): Result<string, string> => {
     if (!e) return err(`applied node ${id} has no entry in the plan`);
     const to = targetOf(e);
-    lines.push(
+    return ok(
       `UPDATE nodes SET sensitivity = 'public', sensitivity_source = ${sqlString(e.before.sensitivity_source)}, ` +
         `scope_type = ${sqlString(e.before.scope_type)}, scope_id = ${sqlString(e.before.scope_id)}, ` +
         `updated_at = ${sqlInteger(e.before.updated_at)} WHERE node_id = ${sqlString(id)} ` +
         `AND scope_type = ${sqlString(to.type)} AND scope_id = ${sqlString(to.id)} ` +
-        `AND sensitivity = 'private' AND sensitivity_source = 'origin' AND updated_at = ${sqlInteger(applied.stamp)};`,
+        `AND sensitivity = 'private' AND sensitivity_source = 'origin' AND updated_at = ${sqlInteger(stamp)};`,
     );
-  }
-  lines.push(
-    auditSql({
-      dedupeKey: `private-origin:rollback:${applied.stamp}`,
-      at,
-      actor,
-      action: "private_origin_rollback",
-      detail: { rows: applied.nodeIds.length, appliedAt: applied.at },
-    }),
-  );
-  return ok(lines.join("\n"));
+  };
+  return rollbackSql(plan, at, restore, { migration: "private-origin", actor });
 }
 
 /** Which applied rows are public again. */
