@@ -34,7 +34,8 @@ export class MessageRowCache {
   }
 }
 
-export const toMessageRow = (r: D1MessageRow): MessageRow => ({
+/** A log row's columns under the domain's names, less `recalled` (a recency listing never reads it). */
+export const messageFields = (r: Omit<D1MessageRow, "recalled">): Omit<MessageRow, "recalled"> => ({
   seq: r.seq,
   chatKey: r.chat_key,
   messageId: r.message_id,
@@ -42,5 +43,9 @@ export const toMessageRow = (r: D1MessageRow): MessageRow => ({
   nick: r.nick,
   text: r.text,
   direction: r.direction,
+});
+
+export const toMessageRow = (r: D1MessageRow): MessageRow => ({
+  ...messageFields(r),
   recalled: r.recalled !== 0,
 });

@@ -6,7 +6,7 @@
 import type { HistoryFilter, HistoryHit, HistoryReader } from "../../domain/history/history-search-port";
 import type { RecentMessages } from "../../domain/history/log-history-search";
 import { messageGateSql } from "./d1-message-gate";
-import type { D1MessageRow } from "./d1-message-rows";
+import { type D1MessageRow, messageFields } from "./d1-message-rows";
 
 type Row = Omit<D1MessageRow, "recalled">;
 
@@ -34,16 +34,7 @@ export class D1RecentMessages implements RecentMessages {
         q.reader,
       )
       .all<Row>();
-    return results.map((r) => ({
-      seq: r.seq,
-      chatKey: r.chat_key,
-      messageId: r.message_id,
-      ts: r.ts,
-      nick: r.nick,
-      text: r.text,
-      direction: r.direction,
-      rank: null,
-    }));
+    return results.map((r) => ({ ...messageFields(r), rank: null }));
   }
 
   /** The names messages of these chats were sent under, most recently used first. */
