@@ -11,11 +11,12 @@
  * or the admin HTTP API).
  */
 import { gateFor } from "../../authorization/authorization-gate";
-import { saveSettingsEdit } from "../../config/settings-admin";
+import { type SettingsChange, saveSettingsEdit } from "../../config/settings-admin";
 import {
   effectiveSettings,
   parseSettingPath,
   type SettingPath,
+  type SettingsEdit,
   type SettingsLayers,
   setStoredValue,
   unsetStoredValue,
@@ -151,6 +152,17 @@ type Request = {
   readonly audit: (outcome: AuditOutcome, detail?: Detail) => void;
 };
 
+/**
+ * Saves an edit through the one settings write path, as this tool in this chat; false when
+ * another save came first, which is audited here and changes nothing.
+ */
+async function savedAsTool(req: Request, edit: SettingsEdit, change: SettingsChange): Promise<boolean> {
+  const by = { actor: req.actor, via: "tool", at: req.services.clock.now(), chatKey: req.chatKey };
+  if (await saveSettingsEdit(req.services.settingsAdmin, req.layers, edit, change, by)) return true;
+  req.audit("failed", { cause: "concurrent-change" });
+  return false;
+}
+
 const ACTION_RUNNERS: Record<Action, (req: Request) => Promise<ToolResult>> = {
   async get({ path, pathText, layers, audit }) {
     const current = effectiveSettings(layers);
@@ -170,7 +182,8 @@ const ACTION_RUNNERS: Record<Action, (req: Request) => Promise<ToolResult>> = {
     );
   },
 
-  async set({ path, pathText, layers, args, actor, chatKey, services, audit }) {
+  async set(req) {
+    const { path, pathText, layers, args, audit } = req;
     const value = parseValue(field(args, "value"));
     if (!value.ok) {
       audit("invalid", { field: "value" });
@@ -185,17 +198,7 @@ const ACTION_RUNNERS: Record<Action, (req: Request) => Promise<ToolResult>> = {
     const was = before.ok ? valueAt(before.value.settings, path) : { found: false, value: undefined };
     const now = valueAt(edit.value.effective, path);
     const extra = { before: shown(was, 200), after: shown(now, 200) };
-    const by = { actor, via: "tool", at: services.clock.now(), chatKey };
-    if (
-      !(await saveSettingsEdit(
-        services.settingsAdmin,
-        layers,
-        edit.value,
-        { action: "set", path: pathText, extra },
-        by,
-      ))
-    ) {
-      audit("failed", { cause: "concurrent-change" });
+    if (!(await savedAsTool(req, edit.value, { action: "set", path: pathText, extra }))) {
       return toolError(CONCURRENT);
     }
     const change =
@@ -205,7 +208,8 @@ const ACTION_RUNNERS: Record<Action, (req: Request) => Promise<ToolResult>> = {
     return toolOk(`${change}${PICKUP}`);
   },
 
-  async unset({ path, pathText, layers, actor, chatKey, services, audit }) {
+  async unset(req) {
+    const { path, pathText, layers, audit } = req;
     const storedBefore = valueAt(layers.stored, path);
     const before = effectiveSettings(layers);
     const was = before.ok ? valueAt(before.value.settings, path) : { found: false, value: undefined };
@@ -222,17 +226,7 @@ const ACTION_RUNNERS: Record<Action, (req: Request) => Promise<ToolResult>> = {
     }
     const now = valueAt(edit.value.effective, path);
     const extra = { removed: true, before: shown(was, 200), after: shown(now, 200) };
-    const by = { actor, via: "tool", at: services.clock.now(), chatKey };
-    if (
-      !(await saveSettingsEdit(
-        services.settingsAdmin,
-        layers,
-        edit.value,
-        { action: "unset", path: pathText, extra },
-        by,
-      ))
-    ) {
-      audit("failed", { cause: "concurrent-change" });
+    if (!(await savedAsTool(req, edit.value, { action: "unset", path: pathText, extra }))) {
       return toolError(CONCURRENT);
     }
     return toolOk(
