@@ -48,11 +48,23 @@ function record(args: unknown): Record<string, unknown> {
   return typeof args === "object" && args !== null ? (args as Record<string, unknown>) : {};
 }
 
-function readLimit(args: unknown, fallback: number, max: number): number {
-  const value = record(args).limit;
-  if (typeof value !== "number" || !Number.isFinite(value)) return fallback;
-  return Math.max(1, Math.min(max, Math.trunc(value)));
+/** A tool's `limit`: the schema tells the model the same default and bound that `read` applies. */
+function limitParam(fallback: number, max: number, description = `最多返回多少条，默认 ${fallback}`) {
+  return {
+    schema: { type: "integer", minimum: 1, maximum: max, description },
+    read(args: unknown): number {
+      const value = record(args).limit;
+      if (typeof value !== "number" || !Number.isFinite(value)) return fallback;
+      return Math.max(1, Math.min(max, Math.trunc(value)));
+    },
+  } as const;
 }
+
+const QUERY_PARAM = { type: "string", description: "要搜索的词语或句子" } as const;
+const SEARCH_LIMIT = limitParam(5, 20);
+const ACROSS_LIMIT = limitParam(10, 20);
+const RECALL_LIMIT = limitParam(8, 20);
+const RECENT_LIMIT = limitParam(10, 50, "条数，默认 10");
 
 /** The question's text and optional filters, or why they are unusable. */
 function readQuestion(
@@ -116,10 +128,10 @@ export const historySearchTool: Tool = {
     parameters: {
       type: "object",
       properties: {
-        query: { type: "string", description: "要搜索的词语或句子" },
+        query: QUERY_PARAM,
         ...FILTER_PARAMS,
         chat: CHAT_PARAM,
-        limit: { type: "integer", minimum: 1, maximum: 20, description: "最多返回多少条，默认 5" },
+        limit: SEARCH_LIMIT.schema,
       },
       required: ["query"],
       additionalProperties: false,
@@ -130,19 +142,27 @@ export const historySearchTool: Tool = {
   async run(args, ctx, services) {
     const target = readTargetOf(args, ctx);
     if (!target.ok) return toolError(target.reason);
-    const answer = await ask(args, ctx, services, [target.chat], readLimit(args, 5, 20));
+    const answer = await ask(args, ctx, services, [target.chat], SEARCH_LIMIT.read(args));
     if (!answer.ok) return toolError(answer.reason);
     const hits = answer.value.perChat[0]?.hits ?? [];
-    const tz = ctx.settings.calendar.timeZone;
-    return withNote(
-      answer.value.resolved,
-      tz,
-      hits.length === 0 ? "没有找到相关消息。" : formatSearch(hits, answer.value.resolved, tz),
+    return foundOrNone(answer.value.resolved, ctx, hits, (tz) =>
+      formatSearch(hits, answer.value.resolved, tz),
     );
   },
 };
 
-function withNote(resolved: ResolvedHistoryQuery, timeZone: string, body: string): ToolResult {
+/**
+ * A search's answer: what it read out of the question, then the hits as `format` shows them in
+ * the turn's time zone, or that nothing was found.
+ */
+function foundOrNone(
+  resolved: ResolvedHistoryQuery,
+  ctx: TurnContext,
+  hits: readonly HistoryHit[],
+  format: (timeZone: string) => string,
+): ToolResult {
+  const timeZone = ctx.settings.calendar.timeZone;
+  const body = hits.length === 0 ? "没有找到相关消息。" : format(timeZone);
   const note = describe(resolved, timeZone);
   return toolOk(note ? `${note}\n${body}` : body);
 }
@@ -174,9 +194,9 @@ export const searchChatHistoryTool: Tool = {
     parameters: {
       type: "object",
       properties: {
-        query: { type: "string", description: "要搜索的词语或句子" },
+        query: QUERY_PARAM,
         ...FILTER_PARAMS,
-        limit: { type: "integer", minimum: 1, maximum: 20, description: "最多返回多少条，默认 10" },
+        limit: ACROSS_LIMIT.schema,
       },
       required: ["query"],
       additionalProperties: false,
@@ -185,16 +205,13 @@ export const searchChatHistoryTool: Tool = {
   requiresAdmin: false,
   scope: "chat_domain",
   async run(args, ctx, services) {
-    const limit = readLimit(args, 10, 20);
+    const limit = ACROSS_LIMIT.read(args);
     const chats = readableChatsOf(args, ctx).slice(0, MAX_CHATS);
     const answer = await ask(args, ctx, services, chats, limit);
     if (!answer.ok) return toolError(answer.reason);
     const hits = newestFirst(answer.value.perChat, limit);
-    const tz = ctx.settings.calendar.timeZone;
-    return withNote(
-      answer.value.resolved,
-      tz,
-      hits.length === 0 ? "没有找到相关消息。" : hits.map((h) => formatHit(h, tz, true)).join("\n"),
+    return foundOrNone(answer.value.resolved, ctx, hits, (tz) =>
+      hits.map((h) => formatHit(h, tz, true)).join("\n"),
     );
   },
 };
@@ -208,7 +225,7 @@ export const recallCrossChatTool: Tool = {
       type: "object",
       properties: {
         query: { type: "string", description: "要回想的内容" },
-        limit: { type: "integer", minimum: 1, maximum: 20, description: "最多返回多少条，默认 8" },
+        limit: RECALL_LIMIT.schema,
       },
       required: ["query"],
       additionalProperties: false,
@@ -231,7 +248,7 @@ export const recallCrossChatTool: Tool = {
         chatKeys: others,
         reader: ctx.chat.key,
         text: question.query,
-        limit: readLimit(args, 8, 20),
+        limit: RECALL_LIMIT.read(args),
       }),
       services.history.searchSummaries?.({ chatKeys: others, text: question.query, limit: SUMMARY_HITS }) ??
         [],
@@ -257,7 +274,7 @@ export const historyRecentTool: Tool = {
     parameters: {
       type: "object",
       properties: {
-        limit: { type: "integer", minimum: 1, maximum: 50, description: "条数，默认 10" },
+        limit: RECENT_LIMIT.schema,
         chat: CHAT_PARAM,
       },
       additionalProperties: false,
@@ -271,7 +288,7 @@ export const historyRecentTool: Tool = {
     const hits = await services.history.recent({
       chatKey: target.chat,
       reader: ctx.chat.key,
-      limit: readLimit(args, 10, 50),
+      limit: RECENT_LIMIT.read(args),
     });
     return toolOk(
       hits.length === 0
