@@ -101,48 +101,38 @@ async function fill(chat: string, tag: string, shared: string) {
 
 /** Rows of every table that holds a chat's data, for one chat. */
 async function counts(chat: string, seqs: readonly number[]) {
-  const q = async (sql: string) =>
+  const count = async (sql: string, ...binds: unknown[]) =>
     (
       await env.DB.prepare(sql)
-        .bind(...(sql.includes("?2") ? [chat, `chat:${chat}`] : [chat]))
+        .bind(...binds)
         .first<{ n: number }>()
-    )?.n ?? -1;
+    )?.n;
+  const q = async (sql: string) =>
+    (await count(sql, ...(sql.includes("?2") ? [chat, `chat:${chat}`] : [chat]))) ?? -1;
+  const seqList = JSON.stringify(seqs);
+  const word = `"x${chat.split(":").at(-1)}"`;
   const nodes = "SELECT node_id, seq, content_hash FROM nodes WHERE scope_type = 'chat' AND scope_id = ?1";
   return {
     messages: await q("SELECT count(*) AS n FROM messages WHERE chat_key = ?1"),
     // The FTS index's own rows for the chat's original message seqs.
-    messagesFts: (
-      await env.DB.prepare(
-        "SELECT count(*) AS n FROM messages_fts_docsize WHERE id IN (SELECT value FROM json_each(?1))",
-      )
-        .bind(JSON.stringify(seqs))
-        .first<{ n: number }>()
-    )?.n,
-    messagesFtsMatch: (
-      await env.DB.prepare("SELECT count(*) AS n FROM messages_fts WHERE messages_fts MATCH ?1")
-        .bind(`"x${chat.split(":").at(-1)}"`)
-        .first<{ n: number }>()
-    )?.n,
+    messagesFts: await count(
+      "SELECT count(*) AS n FROM messages_fts_docsize WHERE id IN (SELECT value FROM json_each(?1))",
+      seqList,
+    ),
+    messagesFtsMatch: await count("SELECT count(*) AS n FROM messages_fts WHERE messages_fts MATCH ?1", word),
     conversationSessions: await q("SELECT count(*) AS n FROM conversation_sessions WHERE chat_key = ?1"),
-    messageWindows: (
-      await env.DB.prepare(
-        "SELECT count(*) AS n FROM message_windows WHERE seq IN (SELECT value FROM json_each(?1))",
-      )
-        .bind(JSON.stringify(seqs))
-        .first<{ n: number }>()
-    )?.n,
-    messageWindowsFts: (
-      await env.DB.prepare(
-        "SELECT count(*) AS n FROM message_windows_fts_docsize WHERE id IN (SELECT value FROM json_each(?1))",
-      )
-        .bind(JSON.stringify(seqs))
-        .first<{ n: number }>()
-    )?.n,
-    messageWindowsFtsMatch: (
-      await env.DB.prepare("SELECT count(*) AS n FROM message_windows_fts WHERE message_windows_fts MATCH ?1")
-        .bind(`"x${chat.split(":").at(-1)}"`)
-        .first<{ n: number }>()
-    )?.n,
+    messageWindows: await count(
+      "SELECT count(*) AS n FROM message_windows WHERE seq IN (SELECT value FROM json_each(?1))",
+      seqList,
+    ),
+    messageWindowsFts: await count(
+      "SELECT count(*) AS n FROM message_windows_fts_docsize WHERE id IN (SELECT value FROM json_each(?1))",
+      seqList,
+    ),
+    messageWindowsFtsMatch: await count(
+      "SELECT count(*) AS n FROM message_windows_fts WHERE message_windows_fts MATCH ?1",
+      word,
+    ),
     memory: await q(
       `SELECT count(*) AS n FROM nodes WHERE scope_type = 'chat' AND scope_id = ?1 AND node_type = 'memory'`,
     ),
