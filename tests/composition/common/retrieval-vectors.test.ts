@@ -54,16 +54,16 @@ async function seed(settings: Settings, vectorize?: FakeVectorize) {
 
 const options = (settings: Settings) => profileOptions({ ...settings.knowledge.search, limit: 10 });
 
+/** Searches collection `a` the way the knowledge tools do, ten results at most. */
+const search = (kb: Awaited<ReturnType<typeof seed>>["kb"], a: string, settings: Settings, query: string) =>
+  searchKnowledge(kb.retrieval, { query, collections: [a], options: options(settings) });
+
 describe("retrieval with and without vectors", () => {
   it("searches with no embedding model at all (FTS only)", async ({ expect }) => {
     const settings = settingsWith(null);
     const { kb, a } = await seed(settings);
     expect(kb.retrieval.vectors).toBeNull();
-    const result = await searchKnowledge(kb.retrieval, {
-      query: "岩神的契约",
-      collections: [a],
-      options: options(settings),
-    });
+    const result = await search(kb, a, settings, "岩神的契约");
     expect(result.items[0]?.text).toContain("璃月");
   });
 
@@ -72,11 +72,7 @@ describe("retrieval with and without vectors", () => {
     const vectorize = new FakeVectorize(64);
     const { kb, a } = await seed(settings, vectorize);
     expect(vectorize.size).toBe(0);
-    const result = await searchKnowledge(kb.retrieval, {
-      query: "雷神追求什么",
-      collections: [a],
-      options: options(settings),
-    });
+    const result = await search(kb, a, settings, "雷神追求什么");
     expect(result.items[0]?.text).toContain("稻妻");
   });
 
@@ -87,11 +83,7 @@ describe("retrieval with and without vectors", () => {
       throw new Error("Vectorize unavailable");
     };
     const { kb, a } = await seed(settings, vectorize);
-    const result = await searchKnowledge(kb.retrieval, {
-      query: "风神",
-      collections: [a],
-      options: options(settings),
-    });
+    const result = await search(kb, a, settings, "风神");
     expect(result.items[0]?.text).toContain("蒙德");
   });
 
@@ -126,11 +118,7 @@ describe("retrieval with and without vectors", () => {
     });
     expect(raw?.map((c) => c.nodeId)).toEqual(expect.arrayContaining([thunder.node_id, other.node_id]));
 
-    const result = await searchKnowledge(kb.retrieval, {
-      query: "国度 守护",
-      collections: [a],
-      options: options(settings),
-    });
+    const result = await search(kb, a, settings, "国度 守护");
     const returned = result.items.map((i) => i.node.nodeId);
     expect(returned).not.toContain(thunder.node_id);
     expect(returned).not.toContain(other.node_id);
