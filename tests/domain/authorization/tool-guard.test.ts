@@ -78,50 +78,42 @@ const history = () =>
     hit(ELSEWHERE, "别的群：周五团建的秘密"),
   ]);
 
+/** Calls a history tool over the three chats of `history()`, as `ctx`. */
+const askHistory = (name: string, args: Record<string, unknown>, ctx: TurnContext) =>
+  callTool(name, args, ctx, undefined, turnPorts({ history: history() }));
+
 describe("chat-domain targeting", () => {
   it("reaches a chat inside the domain", async ({ expect }) => {
-    const { answer } = await callTool(
+    const { answer } = await askHistory(
       "history_search",
       { query: "团建", chat: TOPIC },
       context(MEMBER, settings()),
-      undefined,
-      turnPorts({ history: history() }),
     );
     expect(answer).toContain("话题群");
     expect(answer).not.toContain("主群");
   });
 
   it("refuses a chat outside the domain with NotInChatScope", async ({ expect }) => {
-    const { answer } = await callTool(
+    const { answer } = await askHistory(
       "history_search",
       { query: "团建", chat: ELSEWHERE },
       context(MEMBER, settings()),
-      undefined,
-      turnPorts({ history: history() }),
     );
     expect(answer).toContain(`聊天 ${ELSEWHERE} 不在当前聊天所在的聊天域 'community' 内`);
     expect(answer).not.toContain("秘密");
   });
 
   it("uses the current chat when no target is given", async ({ expect }) => {
-    const { answer } = await callTool(
-      "history_search",
-      { query: "团建" },
-      context(MEMBER, settings()),
-      undefined,
-      turnPorts({ history: history() }),
-    );
+    const { answer } = await askHistory("history_search", { query: "团建" }, context(MEMBER, settings()));
     expect(answer).toContain("主群");
     expect(answer).not.toContain("话题群");
   });
 
   it("keeps a chat in no domain to itself", async ({ expect }) => {
-    const { answer } = await callTool(
+    const { answer } = await askHistory(
       "history_recent",
       { chat: TOPIC },
       context(MEMBER, settings({ chatDomains: {} })),
-      undefined,
-      turnPorts({ history: history() }),
     );
     expect(answer).toContain("不属于任何聊天域");
   });
@@ -144,12 +136,10 @@ describe("chat-domain targeting", () => {
     expect(JSON.parse(JSON.stringify(args[ALLOWED_CHATS_ARG]))).toEqual({ all: false, chats: [MAIN, TOPIC] });
 
     // Naming the outside chat in allowed_chats does not let the call reach it.
-    const outside = await callTool(
+    const outside = await askHistory(
       "history_search",
       { query: "团建", chat: ELSEWHERE, allowed_chats: [ELSEWHERE] },
       context(MEMBER, settings()),
-      undefined,
-      turnPorts({ history: history() }),
     );
     expect(outside.answer).toContain("不在当前聊天所在的聊天域");
   });
@@ -175,12 +165,10 @@ describe("chat-domain targeting", () => {
     const spy = spyTool("spy_domain");
     await callTool("spy_domain", { chat: ELSEWHERE }, context(ADMIN, settings()), withTools(spy.tool));
     expect(JSON.parse(JSON.stringify(spy.calls[0]?.[ALLOWED_CHATS_ARG]))).toEqual({ all: true });
-    const { answer } = await callTool(
+    const { answer } = await askHistory(
       "history_search",
       { query: "团建", chat: ELSEWHERE },
       context(ADMIN, settings()),
-      undefined,
-      turnPorts({ history: history() }),
     );
     expect(answer).toContain("别的群");
   });
