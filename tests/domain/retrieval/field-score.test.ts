@@ -17,6 +17,13 @@ import { focusedQueryTokens } from "../../../src/domain/text/search-tokens";
 const passage = (id: string, path: string[], rawText: string) =>
   ({ nodeId: id, title: path[0] ?? null, path, rawText }) as unknown as ContextNode;
 
+/** Words as a focused query splits them. */
+const focused = (t: string) => focusedQueryTokens(t, 32);
+
+/** What `fieldScores` reads of these passages, their words split by `words`. */
+const scored = (nodes: ContextNode[], words?: (t: string) => string[]) =>
+  nodes.map((n) => ({ id: n.nodeId, fields: fieldsOf(n, words) }));
+
 describe("fielded scoring", () => {
   it("drops question and function words (stopwords-zh) but keeps the words a topic is made of", ({
     expect,
@@ -47,19 +54,12 @@ describe("fielded scoring", () => {
     const heading = passage("h", ["计算属性", "计算属性缓存 vs 方法"], "依赖不变时返回上次的结果。");
     const body = passage("b", ["列表渲染"], "列表的方法可以缓存，方法很多，方法也会缓存。");
     const other = passage("o", ["侦听器"], "回调在状态变化时执行。");
-    const scores = fieldScores(
-      terms,
-      [heading, body, other].map((n) => ({ id: n.nodeId, fields: fieldsOf(n) })),
-    );
+    const scores = fieldScores(terms, scored([heading, body, other]));
     expect(scores.get("h")).toBeGreaterThan(scores.get("b") ?? 0);
     expect(scores.get("b")).toBeGreaterThan(scores.get("o") ?? 0);
     expect(scores.get("o")).toBe(0);
     // Without the heading boost the body that repeats the words wins: the field decides.
-    const flat = fieldScores(
-      terms,
-      [heading, body].map((n) => ({ id: n.nodeId, fields: fieldsOf(n) })),
-      { heading: 0, k1: 1.2, b: 0.75 },
-    );
+    const flat = fieldScores(terms, scored([heading, body]), { heading: 0, k1: 1.2, b: 0.75 });
     expect(flat.get("b")).toBeGreaterThan(flat.get("h") ?? 0);
   });
 
@@ -88,7 +88,6 @@ describe("fielded scoring", () => {
   it("ranks a child section whose own heading names nothing asked below the section it inherits the match from", ({
     expect,
   }) => {
-    const words = (t: string) => focusedQueryTokens(t, 32);
     const terms = new Map([
       ["transitiongroup", 4],
       ["移动", 4],
@@ -98,7 +97,7 @@ describe("fielded scoring", () => {
     const body = "元素移动时可以使用过渡，动画会平滑进行。";
     const parent = passage("p", ["TransitionGroup", "移动动画"], body);
     const child = passage("c", ["TransitionGroup", "移动动画", "自定义过渡组 class"], body);
-    const nodes = [parent, child].map((n) => ({ id: n.nodeId, fields: fieldsOf(n, words) }));
+    const nodes = scored([parent, child], focused);
     const scores = fieldScores(terms, nodes);
     expect(scores.get("p")).toBeGreaterThan(scores.get("c") ?? 0);
     // Without the discount both paths hold every term: the heading field cannot tell them apart.
@@ -109,7 +108,6 @@ describe("fielded scoring", () => {
   it("gives a follow-up's own-heading match on a word only the earlier turn said half its weight", ({
     expect,
   }) => {
-    const words = (t: string) => focusedQueryTokens(t, 32);
     // "具名插槽怎么写？" then "那插槽的名字能用变量动态决定吗？": 具名 was said only before.
     const terms = new Map([
       ["具名", 2],
@@ -120,7 +118,7 @@ describe("fielded scoring", () => {
     const body = "插槽的名字可以写在 v-slot 上。";
     const named = passage("named", ["插槽 Slots", "具名插槽"], body);
     const dynamic = passage("dynamic", ["插槽 Slots", "动态插槽名"], body);
-    const nodes = [named, dynamic].map((n) => ({ id: n.nodeId, fields: fieldsOf(n, words) }));
+    const nodes = scored([named, dynamic], focused);
     const options = { heading: 3, k1: 1.2, b: 0.75, own: 0.5 };
     // Read as one question, the earlier turn's rare word wins the heading field.
     const alone = fieldScores(terms, nodes, options);
@@ -135,12 +133,11 @@ describe("fielded scoring", () => {
   it("counts an own heading as named when any of its words is a query term, badges and glosses aside", ({
     expect,
   }) => {
-    const words = (t: string) => focusedQueryTokens(t, 32);
     const terms = new Map([
       ["激活", 3.8],
       ["匹配", 3.7],
     ]);
-    const own = (path: string[]) => fieldsOf(passage("x", path, ""), words).own ?? [];
+    const own = (path: string[]) => fieldsOf(passage("x", path, ""), focused).own ?? [];
     // A longer heading that adds a word still names what is asked: a presence test, not a share.
     expect(
       namesOwnHeading(terms, own(["SSR", "激活不匹配", '消除激活不匹配 <sup class="vt-badge" />'])),
