@@ -56,6 +56,13 @@ function gatedFirstTurn(prefix: string, answers: [string, string]) {
   };
 }
 
+/** The replies of the turn for this posted body, once it is done. */
+const repliesTo = async (chatKey: string, body: string, timeoutMs: number) =>
+  (await turnDone(chatKey, eventIdOf(body), timeoutMs)).replies;
+
+/** One reply with this text, sent. */
+const sentOne = (text: string) => [{ text, state: "sent" }];
+
 describe("ChatSession.enqueue", () => {
   it("accepts, deduplicates and masks events with a D1 binding that throws on any use", async ({
     expect,
@@ -115,12 +122,8 @@ describe("ChatSession.enqueue", () => {
     expect(ackMs).toBeLessThan(1000);
     expect((await env.CHAT_SESSION.getByName(chatKey).turnStatus(eventIdOf(second))).state).toBe("pending");
     release();
-    expect((await turnDone(chatKey, eventIdOf(first), 15_000)).replies).toEqual([
-      { text: "第一条的回答", state: "sent" },
-    ]);
-    expect((await turnDone(chatKey, eventIdOf(second), 15_000)).replies).toEqual([
-      { text: "第二条的回答", state: "sent" },
-    ]);
+    expect(await repliesTo(chatKey, first, 15_000)).toEqual(sentOne("第一条的回答"));
+    expect(await repliesTo(chatKey, second, 15_000)).toEqual(sentOne("第二条的回答"));
     expect(model.requests).toHaveLength(2);
   });
 
@@ -141,12 +144,8 @@ describe("ChatSession.enqueue", () => {
     expect(alarm).not.toBeNull();
     expect(alarm ?? 0).toBeGreaterThanOrEqual(postedAt + DRAIN_WATCHDOG_MS - 1000);
     release();
-    expect((await turnDone(chatKey, eventIdOf(second), 15_000)).replies).toEqual([
-      { text: "二", state: "sent" },
-    ]);
-    expect((await turnDone(chatKey, eventIdOf(first), 1_000)).replies).toEqual([
-      { text: "一", state: "sent" },
-    ]);
+    expect(await repliesTo(chatKey, second, 15_000)).toEqual(sentOne("二"));
+    expect(await repliesTo(chatKey, first, 1_000)).toEqual(sentOne("一"));
     expect(model.requests).toHaveLength(2);
   });
 
