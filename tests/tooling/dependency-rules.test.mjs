@@ -37,6 +37,16 @@ function check(cwd) {
   };
 }
 
+/** The check of a fixture under tests/fixtures, which must fail. */
+function failingFixture(name) {
+  const result = check(path.join(root, "tests/fixtures", name));
+  assert.notEqual(result.status, 0, "depcruise must fail on the fixture");
+  return result;
+}
+
+/** Each violation as "rule from -> to", sorted. */
+const edges = (violations) => violations.map((v) => `${v.rule.name} ${v.from} -> ${v.to}`).sort();
+
 test("the decoupling rule catches direct and transitive imports of the authorization module", () => {
   const { status, output, violations } = check(fixture);
   assert.notEqual(status, 0, "depcruise must fail on the fixture");
@@ -93,8 +103,7 @@ test("memory, scope, retrieval and identity code never read admin status", () =>
 });
 
 test("the layering rules keep the entrypoints apart, the composition root below them, adapters behind it and memory below the agent layer", () => {
-  const { status, output, violations } = check(path.join(root, "tests/fixtures/dependency-layers"));
-  assert.notEqual(status, 0, "depcruise must fail on the fixture");
+  const { output, violations } = failingFixture("dependency-layers");
   assert.match(output, /error durable-objects-never-import-workers: src\/durable-objects\/uses-worker.ts/);
   const found = violations.map((v) => `${v.rule.name} ${v.from} → ${v.to}`).sort();
   assert.deepEqual(found, [
@@ -111,9 +120,8 @@ test("the layering rules keep the entrypoints apart, the composition root below 
 });
 
 test("the dev-wing rules catch production code that reaches into src/workers/dev", () => {
-  const { status, violations } = check(path.join(root, "tests/fixtures/dev-wing-rules"));
-  assert.notEqual(status, 0, "depcruise must fail on the fixture");
-  assert.deepEqual(violations.map((v) => `${v.rule.name} ${v.from} -> ${v.to}`).sort(), [
+  const { violations } = failingFixture("dev-wing-rules");
+  assert.deepEqual(edges(violations), [
     "dev-wing-apart src/durable-objects/session.ts -> src/workers/dev/dev-app.ts",
     "dev-wing-apart src/workers/routes/admin.routes.ts -> src/workers/dev/seed.routes.ts",
     "dev-wing-one-mount-point src/workers/app.ts -> src/workers/dev/seed.routes.ts",
@@ -123,9 +131,8 @@ test("the dev-wing rules catch production code that reaches into src/workers/dev
 });
 
 test("the dashboard rule catches a page that reaches the JSON routes or an adapter", () => {
-  const { status, violations } = check(path.join(root, "tests/fixtures/dashboard-rules"));
-  assert.notEqual(status, 0, "depcruise must fail on the fixture");
-  assert.deepEqual(violations.map((v) => `${v.rule.name} ${v.from} -> ${v.to}`).sort(), [
+  const { violations } = failingFixture("dashboard-rules");
+  assert.deepEqual(edges(violations), [
     "dashboard-through-services src/workers/dashboard/audit-page.ts -> src/adapters/d1/d1-audit-log.ts",
     "dashboard-through-services src/workers/dashboard/memory-page.ts -> src/workers/routes/memory-admin.routes.ts",
   ]);
