@@ -56,18 +56,22 @@ export async function twoCollections(): Promise<[string, string]> {
   return [a, b];
 }
 
-/** A new collection (`prefix-…`) holding these files, imported through the API. */
-export async function seededCollection(
+/** A new collection (`prefix-…`, made with `extra`) holding these files, imported through the API. */
+export async function collectionWith(
   prefix: string,
-  chunkSize: number,
   files: UploadFile[],
+  extra: Record<string, unknown> = {},
 ): Promise<string> {
   const name = uniqueName(prefix);
-  await createCollection(name, { chunkSize, chunkOverlap: 0 });
+  await createCollection(name, extra);
   const r = await upload(name, files);
   if (r.status !== 200) throw new Error(`upload: ${r.status}`);
   return name;
 }
+
+/** A new collection (`prefix-…`) cut in `chunkSize` pieces holding these files. */
+export const seededCollection = (prefix: string, chunkSize: number, files: UploadFile[]): Promise<string> =>
+  collectionWith(prefix, files, { chunkSize, chunkOverlap: 0 });
 
 /** The index filter of one collection's passages. */
 export const passagesOf = (name: string) => ({

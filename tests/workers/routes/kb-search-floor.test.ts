@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
-import { api, createCollection, uniqueName, upload } from "../../support/knowledge-api";
+import { api, collectionWith, createCollection, uniqueName, upload } from "../../support/knowledge-api";
 
 // Chunk-searched, so the floor and the fielded ranking run (a tiny collection is otherwise read whole).
 beforeAll(async () => {
@@ -41,9 +41,7 @@ describe("POST /api/kb/search: relevance floor and follow-ups", () => {
   it("answers nothing when the collection lacks what the question names, the section when it has it", async ({
     expect,
   }) => {
-    const name = uniqueName("floor");
-    await createCollection(name);
-    await upload(name, [
+    const name = await collectionWith("floor", [
       { name: "computed.md", content: COMPUTED },
       { name: "watchers.md", content: WATCH },
     ]);
@@ -55,9 +53,7 @@ describe("POST /api/kb/search: relevance floor and follow-ups", () => {
   });
 
   it("searches a follow-up after the earlier user turns it is given", async ({ expect }) => {
-    const name = uniqueName("followup");
-    await createCollection(name);
-    await upload(name, [
+    const name = await collectionWith("followup", [
       { name: "computed.md", content: COMPUTED },
       { name: "watchers.md", content: WATCH },
     ]);
@@ -113,9 +109,7 @@ describe("POST /api/kb/search: question phrases", () => {
   it("ranks the section the question names above passages that only share its question phrase", async ({
     expect,
   }) => {
-    const name = uniqueName("phrases");
-    await createCollection(name);
-    await upload(name, [
+    const name = await collectionWith("phrases", [
       { name: "reactivity-advanced.md", content: ADVANCED },
       { name: "transition.md", content: TRANSITION },
     ]);
