@@ -32,3 +32,12 @@ export class ScriptedChatModel implements ChatModel {
     });
   }
 }
+
+/** A model that calls one tool with these arguments, then answers `text`. */
+export function callingOneTool(
+  name: string,
+  args: Record<string, unknown>,
+  { id = "c1", text = "好" }: { id?: string; text?: string } = {},
+): ScriptedChatModel {
+  return new ScriptedChatModel([{ toolCalls: [{ id, name, arguments: JSON.stringify(args) }] }, { text }]);
+}

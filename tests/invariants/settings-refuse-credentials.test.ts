@@ -11,7 +11,7 @@ import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registr
 import { runTurn } from "../../src/domain/agent/turn";
 import { ADMIN, withIdentity } from "../fakes/identity-settings";
 import { messageEvent } from "../fakes/inbound";
-import { ScriptedChatModel } from "../fakes/scripted-chat-model";
+import { callingOneTool } from "../fakes/scripted-chat-model";
 import { TEST_NOW, turnPorts } from "../fakes/turn-ports";
 import { session } from "../support/admin-session";
 import { turnContext } from "../support/turn-context";
@@ -101,22 +101,11 @@ describe("settings refuse a credential", () => {
     expect,
   }) => {
     const audits = await configAudits();
-    const model = new ScriptedChatModel([
-      {
-        toolCalls: [
-          {
-            id: "c1",
-            name: "config_change",
-            arguments: JSON.stringify({
-              action: "set",
-              path: "turn.persona",
-              value: JSON.stringify(PERSONA),
-            }),
-          },
-        ],
-      },
+    const model = callingOneTool(
+      "config_change",
+      { action: "set", path: "turn.persona", value: JSON.stringify(PERSONA) },
       { text: "好的" },
-    ]);
+    );
     const event = messageEvent({
       chat: "qq:group:CONFIG1",
       text: "改设置",

@@ -4,7 +4,7 @@ import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registr
 import { runTurn } from "../../src/domain/agent/turn";
 import type { TurnContext } from "../../src/domain/agent/turn-context";
 import type { TurnPorts } from "../../src/domain/agent/turn-services";
-import { ScriptedChatModel } from "../fakes/scripted-chat-model";
+import { callingOneTool } from "../fakes/scripted-chat-model";
 import { turnPorts } from "../fakes/turn-ports";
 
 export async function oneToolCall(
@@ -13,10 +13,7 @@ export async function oneToolCall(
   context: TurnContext,
   ports: Partial<TurnPorts> = {},
 ) {
-  const model = new ScriptedChatModel([
-    { toolCalls: [{ id: "c1", name, arguments: JSON.stringify(args) }] },
-    { text: "好的" },
-  ]);
+  const model = callingOneTool(name, args, { text: "好的" });
   const result = await runTurn(context, turnPorts({ ...ports, model }), defaultTurnRegistry());
   if (!result.ok) throw new Error("turn failed");
   const answer = model.requests[1]?.messages.find((m) => m.role === "tool")?.content ?? "";

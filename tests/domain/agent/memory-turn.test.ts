@@ -10,7 +10,7 @@ import type { ChatModel } from "../../../src/domain/model/chat-model";
 import { FakeShortTermContext } from "../../fakes/fake-short-term-context";
 import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
 import { messageEvent } from "../../fakes/inbound";
-import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
+import { callingOneTool, ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { turnPorts } from "../../fakes/turn-ports";
 import { turnContext } from "../../support/turn-context";
 
@@ -144,23 +144,11 @@ describe("memory tools", () => {
     expect,
   }) => {
     const memory = new InMemoryMemory();
-    const model = new ScriptedChatModel([
-      {
-        toolCalls: [
-          {
-            id: "c1",
-            name: "memory_write",
-            arguments: JSON.stringify({
-              kind: "fact",
-              text: "小明住在杭州",
-              scope: "chat:qq:private:B",
-              scope_id: "B",
-            }),
-          },
-        ],
-      },
+    const model = callingOneTool(
+      "memory_write",
+      { kind: "fact", text: "小明住在杭州", scope: "chat:qq:private:B", scope_id: "B" },
       { text: "记下了" },
-    ]);
+    );
     await runTurn(context("我住在杭州"), services(model, memory), defaultTurnRegistry());
     expect(memory.items.map((m) => [m.text, scopeKey(m.scope)])).toEqual([["小明住在杭州", `chat:${A}`]]);
   });

@@ -17,7 +17,7 @@ import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { hit, InMemoryHistory } from "../../fakes/in-memory-history";
 import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
 import { messageEvent } from "../../fakes/inbound";
-import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
+import { callingOneTool, ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { turnPorts } from "../../fakes/turn-ports";
 import { turnContext } from "../../support/turn-context";
 
@@ -48,11 +48,11 @@ function ports(model: ChatModel, memory: InMemoryMemory, history = new InMemoryH
   return turnPorts({ model, memory: memory.services(), history, clock: new ManualClock(NOW) });
 }
 
-const write = (kind: string, text: string) =>
-  new ScriptedChatModel([
-    { toolCalls: [{ id: "w1", name: "memory_write", arguments: JSON.stringify({ kind, text }) }] },
-    { text: "好" },
-  ]);
+/** One turn over this memory, the model scripted, with the default tools. */
+const runWith = (ctx: TurnContext, model: ScriptedChatModel, memory: InMemoryMemory) =>
+  runTurn(ctx, ports(model, memory), registry());
+
+const write = (kind: string, text: string) => callingOneTool("memory_write", { kind, text }, { id: "w1" });
 
 const toolResults = (model: ScriptedChatModel, round = 1) =>
   model.requests[round]?.messages.filter((m) => m.role === "tool").map((m) => m.content) ?? [];
@@ -63,7 +63,7 @@ describe("only an admin writes the global scope", () => {
     async (kind, { expect }) => {
       const memory = new InMemoryMemory();
       const ctx = context("qq:group:G1", MEMBER, "记一下", withIdentity(), { account: MEMBER });
-      await runTurn(ctx, ports(write(kind, "我们决定周六去团建"), memory), registry());
+      await runWith(ctx, write(kind, "我们决定周六去团建"), memory);
       expect(memory.items.map((m) => scopeKey(m.scope))).toEqual(["chat:qq:group:G1"]);
     },
   );
@@ -73,13 +73,13 @@ describe("only an admin writes the global scope", () => {
   }) => {
     const memory = new InMemoryMemory();
     const inGroup = context("qq:group:G1", ADMIN, "全局：记一下", withIdentity(), { account: ADMIN });
-    await runTurn(inGroup, ports(write("decision", "周一例会改到十点"), memory), registry());
+    await runWith(inGroup, write("decision", "周一例会改到十点"), memory);
     const unmarked = context("qq:group:G1", ADMIN, "记一下", withIdentity(), { account: ADMIN });
-    await runTurn(unmarked, ports(write("decision", "周二例会改到十点"), memory), registry());
+    await runWith(unmarked, write("decision", "周二例会改到十点"), memory);
     const inPrivate = context("qq:private:ADMIN_OPENID", ADMIN, "全局：记一下", withIdentity(), {
       account: ADMIN,
     });
-    await runTurn(inPrivate, ports(write("decision", "周三例会改到十点"), memory), registry());
+    await runWith(inPrivate, write("decision", "周三例会改到十点"), memory);
     expect(memory.items.map((m) => scopeKey(m.scope))).toEqual([
       "global:__global__",
       "chat:qq:group:G1",
@@ -89,28 +89,12 @@ describe("only an admin writes the global scope", () => {
 
   it("a model that claims admin in its arguments still writes to the chat", async ({ expect }) => {
     const memory = new InMemoryMemory();
-    const model = new ScriptedChatModel([
-      {
-        toolCalls: [
-          {
-            id: "w1",
-            name: "memory_write",
-            arguments: JSON.stringify({
-              kind: "decision",
-              text: "大家决定换群主",
-              admin: true,
-              isAdmin: true,
-            }),
-          },
-        ],
-      },
-      { text: "好" },
-    ]);
-    await runTurn(
-      context("qq:group:G1", MEMBER, "x", withIdentity(), { account: MEMBER }),
-      ports(model, memory),
-      registry(),
+    const model = callingOneTool(
+      "memory_write",
+      { kind: "decision", text: "大家决定换群主", admin: true, isAdmin: true },
+      { id: "w1" },
     );
+    await runWith(context("qq:group:G1", MEMBER, "x", withIdentity(), { account: MEMBER }), model, memory);
     expect(memory.items.map((m) => scopeKey(m.scope))).toEqual(["chat:qq:group:G1"]);
   });
 
@@ -119,7 +103,7 @@ describe("only an admin writes the global scope", () => {
   }) => {
     const memory = new InMemoryMemory();
     const ctx = context("qq:private:A", "qq:user:A", "/remember 决定下个月离职去杭州", DEFAULT_SETTINGS);
-    const result = await runTurn(ctx, ports(new ScriptedChatModel([]), memory), registry());
+    const result = await runWith(ctx, new ScriptedChatModel([]), memory);
     expect(memory.items.map((m) => [scopeKey(m.scope), m.kind, m.sensitivity])).toEqual([
       ["chat:qq:private:A", "decision", "private"],
     ]);
@@ -131,15 +115,8 @@ describe("only an admin writes the global scope", () => {
   it("a member cannot forget a global item", async ({ expect }) => {
     const shared = memoryItem("global:__global__", "周一例会改到十点", { kind: "decision" });
     const memory = new InMemoryMemory([shared]);
-    const model = new ScriptedChatModel([
-      { toolCalls: [{ id: "f1", name: "memory_forget", arguments: JSON.stringify({ id: shared.nodeId }) }] },
-      { text: "好" },
-    ]);
-    await runTurn(
-      context("qq:group:G1", MEMBER, "忘掉", withIdentity(), { account: MEMBER }),
-      ports(model, memory),
-      registry(),
-    );
+    const model = callingOneTool("memory_forget", { id: shared.nodeId }, { id: "f1" });
+    await runWith(context("qq:group:G1", MEMBER, "忘掉", withIdentity(), { account: MEMBER }), model, memory);
     expect(toolResults(model)[0]).toContain("找不到");
     expect(memory.items[0]?.status).toBe("active");
   });
@@ -175,11 +152,7 @@ describe("a person's private items stay in their own private chats", () => {
           retrieval: { ...settings.memory.retrieval, softScope: soft },
         },
       };
-      await runTurn(
-        context("qq:group:G1", "qq:user:ALICE", "离职 银行卡", s, alice),
-        ports(model, memory),
-        registry(),
-      );
+      await runWith(context("qq:group:G1", "qq:user:ALICE", "离职 银行卡", s, alice), model, memory);
       const seen = JSON.stringify(model.requests);
       expect(seen).toContain("旅行");
       expect(seen).not.toContain("下个月要离职");
@@ -190,10 +163,10 @@ describe("a person's private items stay in their own private chats", () => {
   it("the person's own private chat gets all of them", async ({ expect }) => {
     const memory = new InMemoryMemory(items());
     const model = new ScriptedChatModel([{ text: "好" }]);
-    await runTurn(
+    await runWith(
       context("qq:private:ALICE", "qq:user:ALICE", "离职 银行卡", settings, alice),
-      ports(model, memory),
-      registry(),
+      model,
+      memory,
     );
     const seen = JSON.stringify(model.requests);
     expect(seen).toContain("下个月要离职");

@@ -11,7 +11,7 @@ import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { hit, InMemoryHistory } from "../../fakes/in-memory-history";
 import { messageEvent } from "../../fakes/inbound";
 import { RecordingRelay } from "../../fakes/recording-relay";
-import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
+import { callingOneTool } from "../../fakes/scripted-chat-model";
 import { TEST_NOW, turnPorts } from "../../fakes/turn-ports";
 import { turnContext } from "../../support/turn-context";
 
@@ -40,10 +40,7 @@ async function callTool(
   registry: TurnRegistry = defaultTurnRegistry(),
   ports = turnPorts(),
 ) {
-  const model = new ScriptedChatModel([
-    { toolCalls: [{ id: "c1", name, arguments: JSON.stringify(args) }] },
-    { text: "好的" },
-  ]);
+  const model = callingOneTool(name, args, { text: "好的" });
   const result = await runTurn(ctx, { ...ports, model }, registry);
   const answer = model.requests[1]?.messages.find((m) => m.role === "tool")?.content ?? "";
   return { answer, result };
