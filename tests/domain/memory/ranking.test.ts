@@ -60,35 +60,16 @@ describe("cascade", () => {
 describe("soft scope", () => {
   const own = [scope("chat:qq:group:A"), scope("global:__global__")];
 
+  // [case, visible, sensitivity, portable, the item's scope]
   it.for([
-    ["public elsewhere", { sensitivity: "public" as const, portable: true }, "chat:qq:group:B", true],
-    ["private elsewhere", { sensitivity: "private" as const, portable: true }, "chat:qq:group:B", false],
-    [
-      "secret_like elsewhere",
-      { sensitivity: "secret_like" as const, portable: true },
-      "chat:qq:group:B",
-      false,
-    ],
-    [
-      "public but not portable elsewhere",
-      { sensitivity: "public" as const, portable: false },
-      "chat:qq:group:B",
-      false,
-    ],
-    [
-      "secret_like in its own scope",
-      { sensitivity: "secret_like" as const, portable: true },
-      "chat:qq:group:A",
-      true,
-    ],
-    [
-      "not portable in its own scope",
-      { sensitivity: "public" as const, portable: false },
-      "chat:qq:group:A",
-      true,
-    ],
-  ] as const)("%s → visible %s", ([, over, key, visible], { expect }) => {
-    expect(softVisible({ scope: scope(key), ...over }, own)).toBe(visible);
+    ["public elsewhere", true, "public", true, "chat:qq:group:B"],
+    ["private elsewhere", false, "private", true, "chat:qq:group:B"],
+    ["secret_like elsewhere", false, "secret_like", true, "chat:qq:group:B"],
+    ["public but not portable elsewhere", false, "public", false, "chat:qq:group:B"],
+    ["secret_like in its own scope", true, "secret_like", true, "chat:qq:group:A"],
+    ["not portable in its own scope", true, "public", false, "chat:qq:group:A"],
+  ] as const)("%s → visible %s", ([, visible, sensitivity, portable, key], { expect }) => {
+    expect(softVisible({ scope: scope(key), sensitivity, portable }, own)).toBe(visible);
   });
 
   it("re-checks visibility even if the index returned a hidden item", ({ expect }) => {
