@@ -49,27 +49,27 @@ describe("daily summary under the spend caps", () => {
   };
   const settings = { ...DEFAULT_SUMMARY_SETTINGS, useModel: true, minMessages: 1 };
 
-  it("summarizes a capped chat extractively and makes no model call", async ({ expect }) => {
+  /** Summarizes the day with a counting model, the caps allowing a model call or not. */
+  const summarize = async (mayCall: boolean) => {
     const model = countingModel();
     const out = await summarizeDay(input, settings, {
       model: model as unknown as ChatModel,
       logger: silentLogger,
       now: () => 2000,
-      mayCallModel: async () => false,
+      mayCallModel: async () => mayCall,
     });
+    return { model, out };
+  };
+
+  it("summarizes a capped chat extractively and makes no model call", async ({ expect }) => {
+    const { model, out } = await summarize(false);
     expect(model.calls).toBe(0);
     expect(out.usage).toBeNull();
     expect(out.summary?.method).toBe("extractive");
   });
 
   it("calls the model when the caps allow it", async ({ expect }) => {
-    const model = countingModel();
-    const out = await summarizeDay(input, settings, {
-      model: model as unknown as ChatModel,
-      logger: silentLogger,
-      now: () => 2000,
-      mayCallModel: async () => true,
-    });
+    const { model, out } = await summarize(true);
     expect(model.calls).toBe(1);
     expect(out.summary?.method).toBe("model");
   });
