@@ -53,29 +53,29 @@ function world(options: { found: boolean }) {
 }
 
 describe("knowledgeMaintenance: removals take their derived data with them", () => {
-  it("removes a document, then its vectors from external indexes only, then unreferenced embeddings", async ({
-    expect,
-  }) => {
-    const { calls, m } = world({ found: true });
-    expect(await m.removeDocument("guide", "a.md")).toEqual(REMOVED);
-    expect(calls).toEqual([
-      "deleteDocument guide/a.md",
-      "vectorize.remove n1,n2",
-      "forgetSynced vectorize n1,n2",
-      "collectGarbage h1",
-    ]);
-  });
-
-  it("does the same for a collection", async ({ expect }) => {
-    const { calls, m } = world({ found: true });
-    expect(await m.removeCollection("guide")).toEqual(REMOVED);
-    expect(calls).toEqual([
-      "deleteCollection guide",
-      "vectorize.remove n1,n2",
-      "forgetSynced vectorize n1,n2",
-      "collectGarbage h1",
-    ]);
-  });
+  const removals = [
+    {
+      name: "removes a document, then its vectors from external indexes only, then unreferenced embeddings",
+      remove: (m: ReturnType<typeof world>["m"]) => m.removeDocument("guide", "a.md"),
+      deleted: "deleteDocument guide/a.md",
+    },
+    {
+      name: "does the same for a collection",
+      remove: (m: ReturnType<typeof world>["m"]) => m.removeCollection("guide"),
+      deleted: "deleteCollection guide",
+    },
+  ];
+  for (const c of removals)
+    it(c.name, async ({ expect }) => {
+      const { calls, m } = world({ found: true });
+      expect(await c.remove(m)).toEqual(REMOVED);
+      expect(calls).toEqual([
+        c.deleted,
+        "vectorize.remove n1,n2",
+        "forgetSynced vectorize n1,n2",
+        "collectGarbage h1",
+      ]);
+    });
 
   it("touches nothing else when nothing had that name", async ({ expect }) => {
     const { calls, m } = world({ found: false });
