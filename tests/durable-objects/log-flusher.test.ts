@@ -21,12 +21,21 @@ class FlakyLog implements MessageLog {
   }
 }
 
+/** An outbox in a fresh chat object and a flusher writing it to a log that fails `failures` times. */
+const withFlusher = (
+  failures: number,
+  fn: (parts: { outbox: Outbox; log: FlakyLog; flusher: LogFlusher }) => Promise<void>,
+) =>
+  inFreshChatObject(async (storage) => {
+    const outbox = new Outbox(storage.sql);
+    const log = new FlakyLog(failures);
+    const flusher = new LogFlusher({ outbox, log: () => log, logger: () => silentLogger });
+    await fn({ outbox, log, flusher });
+  });
+
 describe("LogFlusher", () => {
   it("writes the outbox in batches of flushBatchRows and empties it", async ({ expect }) => {
-    await inFreshChatObject(async (storage) => {
-      const outbox = new Outbox(storage.sql);
-      const log = new FlakyLog(0);
-      const flusher = new LogFlusher({ outbox, log: () => log, logger: () => silentLogger });
+    await withFlusher(0, async ({ outbox, log, flusher }) => {
       for (const id of ["M1", "M2", "M3"]) outbox.push({ kind: "message", body: message(id) }, 1);
       expect(flusher.due(settings, Date.now())).toBe(true);
       await flusher.flush(settings);
@@ -37,10 +46,7 @@ describe("LogFlusher", () => {
   });
 
   it("keeps every row when a flush fails, backs off, and loses nothing on the retry", async ({ expect }) => {
-    await inFreshChatObject(async (storage) => {
-      const outbox = new Outbox(storage.sql);
-      const log = new FlakyLog(1);
-      const flusher = new LogFlusher({ outbox, log: () => log, logger: () => silentLogger });
+    await withFlusher(1, async ({ outbox, log, flusher }) => {
       outbox.push({ kind: "message", body: message("M1") }, 1);
       await flusher.flush(settings);
       expect(flusher.failures).toBe(1);
@@ -57,10 +63,7 @@ describe("LogFlusher", () => {
   });
 
   it("waits for the window after a flush unless the batch is full", async ({ expect }) => {
-    await inFreshChatObject(async (storage) => {
-      const outbox = new Outbox(storage.sql);
-      const log = new FlakyLog(0);
-      const flusher = new LogFlusher({ outbox, log: () => log, logger: () => silentLogger });
+    await withFlusher(0, async ({ outbox, flusher }) => {
       outbox.push({ kind: "message", body: message("M1") }, 1);
       await flusher.flush(settings);
       const now = Date.now();
