@@ -24,6 +24,10 @@ const seeded = () =>
   );
 const filterOf = passagesOf;
 
+/** The two-stage search of one collection, at most 10 hits from 3 parents, the second list above `above`. */
+const twoStage = (name: string, text: string, above: number) =>
+  index.searchTwoStage({ ...filterOf(name), text, limit: 10, parentTypes: PARENT_TYPES, parents: 3, above });
+
 describe("two-stage search in one ranking", () => {
   it("gives what searching the parents, then inside them, gives when the window holds every match", async ({
     expect,
@@ -37,25 +41,11 @@ describe("two-stage search in one ranking", () => {
       ];
       const twoSteps = await index.search({ ...filterOf(name), rootIds, text, limit: 10 });
       const flat = await index.search({ ...filterOf(name), text, limit: 10 });
-      const inOne = await index.searchTwoStage({
-        ...filterOf(name),
-        text,
-        limit: 10,
-        parentTypes: PARENT_TYPES,
-        parents: 3,
-        above: 0,
-      });
+      const inOne = await twoStage(name, text, 0);
       expect(inOne?.hits.map((c) => c.nodeId)).toEqual(flat.map((c) => c.nodeId));
       expect(inOne?.inside?.map((c) => c.nodeId)).toEqual(twoSteps.map((c) => c.nodeId));
       // At or below the size, the same hits and no second list.
-      const small = await index.searchTwoStage({
-        ...filterOf(name),
-        text,
-        limit: 10,
-        parentTypes: PARENT_TYPES,
-        parents: 3,
-        above: 1_000,
-      });
+      const small = await twoStage(name, text, 1_000);
       expect(small?.hits.map((c) => c.nodeId)).toEqual(flat.map((c) => c.nodeId));
       expect(small?.inside).toBeNull();
       // Every hit comes whole, as the store holds it.
