@@ -257,28 +257,19 @@ describe("QqOpenApiClient: outcomes", () => {
     });
   });
 
+  /** The body of an OpenAPI refusal. */
+  const refusal = (code: number, message: string) => ({ code, message });
+
   it.for([
-    ["reply window over (304027)", 400, { code: 304027, message: "reply timeout" }, "expired", false],
-    [
-      "msg_id used up (40034024)",
-      400,
-      { code: 40034024, message: "请求参数msg_id无效或越权" },
-      "expired",
-      false,
-    ],
-    ["passive window (40034005)", 400, { code: 40034005, message: "expired" }, "expired", false],
-    ["HTTP 429", 429, { code: 429, message: "too many" }, "rate-limited", true],
-    ["msg limit exceed (22009)", 400, { code: 22009, message: "msg limit exceed" }, "rate-limited", true],
-    ["HTTP 500", 500, { code: 500, message: "internal" }, "unavailable", true],
+    ["reply window over (304027)", 400, refusal(304027, "reply timeout"), "expired", false],
+    ["msg_id used up (40034024)", 400, refusal(40034024, "请求参数msg_id无效或越权"), "expired", false],
+    ["passive window (40034005)", 400, refusal(40034005, "expired"), "expired", false],
+    ["HTTP 429", 429, refusal(429, "too many"), "rate-limited", true],
+    ["msg limit exceed (22009)", 400, refusal(22009, "msg limit exceed"), "rate-limited", true],
+    ["HTTP 500", 500, refusal(500, "internal"), "unavailable", true],
     ["HTTP 502 without a JSON body", 502, null, "unavailable", true],
-    [
-      "active message refused (40034102)",
-      400,
-      { code: 40034102, message: "主动消息失败, 无权限" },
-      "rejected",
-      false,
-    ],
-    ["an unknown refusal", 400, { code: 12345, message: "nope" }, "rejected", false],
+    ["active message refused (40034102)", 400, refusal(40034102, "主动消息失败, 无权限"), "rejected", false],
+    ["an unknown refusal", 400, refusal(12345, "nope"), "rejected", false],
   ] as const)("maps %s to %s", async ([, status, body, kind, retryable], { expect }) => {
     const { api, client } = setup();
     api.script({ status, body });
