@@ -249,22 +249,27 @@ export function stored(n: NewMemory, at: number): MemoryItem {
   };
 }
 
+/** What a test memory is unless the test says otherwise: a public, portable preference. */
+export const MEMORY_DEFAULTS = {
+  kind: "preference",
+  importance: 0.5,
+  confidence: 1,
+  sensitivity: "public",
+  sensitivitySource: "default",
+  portable: true,
+  subjectKey: null,
+  evidence: null,
+} as const satisfies Partial<NewMemory>;
+
 /** A memory item for tests; scope given as a key like `chat:qq:group:G1`. */
 export function memoryItem(scope: string, text: string, overrides: Partial<MemoryItem> = {}): MemoryItem {
   const at = scope.indexOf(":");
   return {
     nodeId: memoryNodeId(scope, text, String(Math.random())),
     scope: { type: scope.slice(0, at) as Scope["type"], id: scope.slice(at + 1) },
-    kind: "preference",
+    ...MEMORY_DEFAULTS,
     text,
-    importance: 0.5,
-    confidence: 1,
-    sensitivity: "public",
-    sensitivitySource: "default",
-    portable: true,
     status: "active",
-    subjectKey: null,
-    evidence: null,
     createdAt: 1_700_000_000_000,
     updatedAt: 1_700_000_000_000,
     ...overrides,

@@ -4,6 +4,7 @@ import { D1MemoryStore } from "../../src/adapters/d1/d1-memory-store";
 import type { AccountKey } from "../../src/domain/chat/chat-address";
 import { memoryNodeId, type NewMemory } from "../../src/domain/memory/memory";
 import { parseScopeKey, type Scope } from "../../src/domain/memory/scope";
+import { MEMORY_DEFAULTS } from "../fakes/in-memory-memory";
 
 export const memoryStore = () => new D1MemoryStore(env.DB);
 
@@ -11,15 +12,8 @@ export function newMemory(scope: string, text: string, over: Partial<NewMemory> 
   return {
     nodeId: memoryNodeId(scope, text, crypto.randomUUID()),
     scope: parseScopeKey(scope) as Scope,
-    kind: "preference",
+    ...MEMORY_DEFAULTS,
     text,
-    importance: 0.5,
-    confidence: 1,
-    sensitivity: "public",
-    sensitivitySource: "default",
-    portable: true,
-    subjectKey: null,
-    evidence: null,
     ...over,
   };
 }
