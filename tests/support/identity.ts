@@ -1,5 +1,6 @@
 /** QQ message bodies with identity fields, and readers for the identity and audit tables. */
 import { env } from "cloudflare:workers";
+import { qqMessageBody } from "./qq-events";
 
 export const uid = (prefix: string) => `${prefix}${crypto.randomUUID().replaceAll("-", "").toUpperCase()}`;
 
@@ -12,42 +13,30 @@ export function groupBodyWithIdentity(input: {
   role?: string;
   ts?: string;
 }) {
-  return JSON.stringify({
-    op: 0,
-    id: `GROUP_AT_MESSAGE_CREATE:${crypto.randomUUID()}`,
-    t: "GROUP_AT_MESSAGE_CREATE",
-    d: {
-      id: `ROBOT1.0_${crypto.randomUUID()}`,
-      content: ` ${input.text}`,
-      timestamp: input.ts ?? new Date().toISOString(),
-      author: {
-        id: input.member,
-        member_openid: input.member,
-        ...(input.union ? { union_openid: input.union } : {}),
-        ...(input.name ? { username: input.name } : {}),
-        ...(input.role ? { member_role: input.role } : {}),
-      },
-      group_id: input.group,
-      group_openid: input.group,
+  return qqMessageBody("GROUP_AT_MESSAGE_CREATE", {
+    content: ` ${input.text}`,
+    timestamp: input.ts ?? new Date().toISOString(),
+    author: {
+      id: input.member,
+      member_openid: input.member,
+      ...(input.union ? { union_openid: input.union } : {}),
+      ...(input.name ? { username: input.name } : {}),
+      ...(input.role ? { member_role: input.role } : {}),
     },
+    group_id: input.group,
+    group_openid: input.group,
   });
 }
 
 export function c2cBodyWithIdentity(input: { user: string; text: string; union?: string; name?: string }) {
-  return JSON.stringify({
-    op: 0,
-    id: `C2C_MESSAGE_CREATE:${crypto.randomUUID()}`,
-    t: "C2C_MESSAGE_CREATE",
-    d: {
-      id: `ROBOT1.0_${crypto.randomUUID()}`,
-      content: input.text,
-      timestamp: new Date().toISOString(),
-      author: {
-        id: input.user,
-        user_openid: input.user,
-        ...(input.union ? { union_openid: input.union } : {}),
-        ...(input.name ? { username: input.name } : {}),
-      },
+  return qqMessageBody("C2C_MESSAGE_CREATE", {
+    content: input.text,
+    timestamp: new Date().toISOString(),
+    author: {
+      id: input.user,
+      user_openid: input.user,
+      ...(input.union ? { union_openid: input.union } : {}),
+      ...(input.name ? { username: input.name } : {}),
     },
   });
 }

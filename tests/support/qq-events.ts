@@ -5,6 +5,20 @@ import { signedQqRequest } from "./qq-signing";
 export const TEST_APP_ID = "102000000";
 export const TEST_SECRET = "kV8sZ2pQ7xR4mN1b";
 
+/** A QQ message dispatch of type `t`; the event's and the message's ids are fresh unless given. */
+export function qqMessageBody(
+  t: string,
+  d: Record<string, unknown>,
+  ids: { id?: string | undefined; eventId?: string | undefined } = {},
+) {
+  return JSON.stringify({
+    op: 0,
+    id: ids.eventId ?? `${t}:${crypto.randomUUID()}`,
+    t,
+    d: { id: ids.id ?? `ROBOT1.0_${crypto.randomUUID()}`, ...d },
+  });
+}
+
 export function groupAtBody(input: {
   group: string;
   member: string;
@@ -13,34 +27,29 @@ export function groupAtBody(input: {
   eventId?: string;
   ts?: string;
 }) {
-  const id = input.id ?? `ROBOT1.0_${crypto.randomUUID()}`;
-  return JSON.stringify({
-    op: 0,
-    id: input.eventId ?? `GROUP_AT_MESSAGE_CREATE:${crypto.randomUUID()}`,
-    t: "GROUP_AT_MESSAGE_CREATE",
-    d: {
-      id,
+  return qqMessageBody(
+    "GROUP_AT_MESSAGE_CREATE",
+    {
       content: ` ${input.text}`,
       timestamp: input.ts ?? new Date().toISOString(),
       author: { id: input.member, member_openid: input.member },
       group_id: input.group,
       group_openid: input.group,
     },
-  });
+    input,
+  );
 }
 
 export function c2cBody(input: { user: string; text: string; id?: string; eventId?: string }) {
-  return JSON.stringify({
-    op: 0,
-    id: input.eventId ?? `C2C_MESSAGE_CREATE:${crypto.randomUUID()}`,
-    t: "C2C_MESSAGE_CREATE",
-    d: {
-      id: input.id ?? `ROBOT1.0_${crypto.randomUUID()}`,
+  return qqMessageBody(
+    "C2C_MESSAGE_CREATE",
+    {
       content: input.text,
       timestamp: new Date().toISOString(),
       author: { id: input.user, user_openid: input.user },
     },
-  });
+    input,
+  );
 }
 
 export async function postQq(
