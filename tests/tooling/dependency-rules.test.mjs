@@ -119,24 +119,32 @@ test("the layering rules keep the entrypoints apart, the composition root below 
   ]);
 });
 
-test("the dev-wing rules catch production code that reaches into src/workers/dev", () => {
-  const { violations } = failingFixture("dev-wing-rules");
-  assert.deepEqual(edges(violations), [
-    "dev-wing-apart src/durable-objects/session.ts -> src/workers/dev/dev-app.ts",
-    "dev-wing-apart src/workers/routes/admin.routes.ts -> src/workers/dev/seed.routes.ts",
-    "dev-wing-one-mount-point src/workers/app.ts -> src/workers/dev/seed.routes.ts",
-    // The fixture's object importing the Worker breaks the entrypoint rule too.
-    "durable-objects-never-import-workers src/durable-objects/session.ts -> src/workers/dev/dev-app.ts",
-  ]);
-});
+const FIXTURE_CASES = [
+  {
+    name: "the dev-wing rules catch production code that reaches into src/workers/dev",
+    fixture: "dev-wing-rules",
+    edges: [
+      "dev-wing-apart src/durable-objects/session.ts -> src/workers/dev/dev-app.ts",
+      "dev-wing-apart src/workers/routes/admin.routes.ts -> src/workers/dev/seed.routes.ts",
+      "dev-wing-one-mount-point src/workers/app.ts -> src/workers/dev/seed.routes.ts",
+      // The fixture's object importing the Worker breaks the entrypoint rule too.
+      "durable-objects-never-import-workers src/durable-objects/session.ts -> src/workers/dev/dev-app.ts",
+    ],
+  },
+  {
+    name: "the dashboard rule catches a page that reaches the JSON routes or an adapter",
+    fixture: "dashboard-rules",
+    edges: [
+      "dashboard-through-services src/workers/dashboard/audit-page.ts -> src/adapters/d1/d1-audit-log.ts",
+      "dashboard-through-services src/workers/dashboard/memory-page.ts -> src/workers/routes/memory-admin.routes.ts",
+    ],
+  },
+];
 
-test("the dashboard rule catches a page that reaches the JSON routes or an adapter", () => {
-  const { violations } = failingFixture("dashboard-rules");
-  assert.deepEqual(edges(violations), [
-    "dashboard-through-services src/workers/dashboard/audit-page.ts -> src/adapters/d1/d1-audit-log.ts",
-    "dashboard-through-services src/workers/dashboard/memory-page.ts -> src/workers/routes/memory-admin.routes.ts",
-  ]);
-});
+for (const c of FIXTURE_CASES)
+  test(c.name, () => {
+    assert.deepEqual(edges(failingFixture(c.fixture).violations), c.edges);
+  });
 
 /**
  * Calls back into the Worker over HTTP: a Request built or dispatched (`new Request(`, `.fetch(`,
