@@ -39,6 +39,15 @@ const say = (store: InMemoryMemory, text: string, where: typeof PRIVATE, now: nu
   return remember(store, req);
 };
 
+/** Forgets `nodeId` as asked from `where`, by the tool or the command (`reason`). */
+const forgetFrom = (
+  store: InMemoryMemory,
+  nodeId: string,
+  where: typeof PRIVATE,
+  runId: string,
+  reason: Parameters<typeof forget>[1]["reason"],
+) => forget(store, { nodeId, scopes: where, runId, chatKey: where.session, now: T0 + 2 * DAY, reason });
+
 const ask = async (store: InMemoryMemory, text: string, where: typeof PRIVATE, now: number) =>
   (
     await recallMemory(
@@ -147,14 +156,7 @@ describe("validity and privacy", () => {
     const old = store.items.find((m) => m.text === "小明住在北京");
     const inGroup = await ownMemory(store, { scopes: GROUP, account: "qq:user:A" });
     expect(inGroup.map((o) => o.item.text)).toEqual([]);
-    const byTool = await forget(store, {
-      nodeId: old?.nodeId ?? "",
-      scopes: GROUP,
-      runId: "t1",
-      chatKey: GROUP.session,
-      now: T0 + 2 * DAY,
-      reason: "tool",
-    });
+    const byTool = await forgetFrom(store, old?.nodeId ?? "", GROUP, "t1", "tool");
     expect(byTool.ok).toBe(false);
     expect(store.items.find((m) => m.nodeId === old?.nodeId)?.status).toBe("superseded");
     const inPrivate = await ownMemory(store, { scopes: PRIVATE, account: "qq:user:A" });
@@ -164,14 +166,7 @@ describe("validity and privacy", () => {
         ["小明住在北京", "superseded"],
       ]),
     );
-    const gone = await forget(store, {
-      nodeId: old?.nodeId ?? "",
-      scopes: PRIVATE,
-      runId: "t2",
-      chatKey: PRIVATE.session,
-      now: T0 + 2 * DAY,
-      reason: "command",
-    });
+    const gone = await forgetFrom(store, old?.nodeId ?? "", PRIVATE, "t2", "command");
     expect(gone.ok).toBe(true);
     expect(store.items.find((m) => m.nodeId === old?.nodeId)?.status).toBe("archived");
     expect((await ask(store, "小明以前住在哪", PRIVATE, T0 + 3 * DAY)).join("\n")).not.toContain("北京");
