@@ -29,8 +29,22 @@ function withServices(model: ScriptedChatModel) {
   }));
 }
 
+/** The pushes sent with no message to reply to (the owner's notices), once there is one. */
+const pushedNotices = () =>
+  eventually(async () => {
+    const p = pushes.sent.filter((s) => s.reply === "none");
+    return p.length > 0 ? p : undefined;
+  }, 15_000);
+
 const settings = (layer: Record<string, unknown>) =>
   storedSettings(env).write(JSON.stringify({ calendar: { timeZone: "UTC" }, ...layer }), null, Date.now());
+
+/** The OneBot account `owner` is the admin, and every chat may spend 1,000 tokens a day. */
+const ownerWithChatCap = (owner: number) =>
+  settings({
+    identity: { admins: [`onebot:user:${owner}`] },
+    spend: { chatDailyTokens: 1000, globalDailyTokens: null },
+  });
 
 type NoticeRow = {
   id: number;
@@ -68,10 +82,7 @@ describe("notices to the owner", () => {
     const owner = user();
     const group = user();
     withServices(new ScriptedChatModel([{ text: "好的" }]));
-    await settings({
-      identity: { admins: [`onebot:user:${owner}`] },
-      spend: { chatDailyTokens: 1000, globalDailyTokens: null },
-    });
+    await ownerWithChatCap(owner);
     // The owner has talked to the bot in private: that chat's object knows where it speaks.
     expect(await sayOneBot({ user: owner, text: "/ping" })).toBe("pong");
     await recordUsage(`onebot:group:${group}`, 1000);
@@ -82,10 +93,7 @@ describe("notices to the owner", () => {
     expect(more).toEqual([]);
     expect(row).toMatchObject({ kind: "spend-cap", count: 3 });
     expect(row?.text).toContain(`会话 onebot:group:${group}`);
-    const toOwner = await eventually(async () => {
-      const p = pushes.sent.filter((s) => s.reply === "none");
-      return p.length > 0 ? p : undefined;
-    }, 15_000);
+    const toOwner = await pushedNotices();
     expect(toOwner).toEqual([
       {
         chat: `onebot:private:${owner}`,
@@ -148,10 +156,7 @@ describe("notices to the owner", () => {
     const owner = user();
     const group = user();
     withServices(new ScriptedChatModel([]));
-    await settings({
-      identity: { admins: [`onebot:user:${owner}`] },
-      spend: { chatDailyTokens: 1000, globalDailyTokens: null },
-    });
+    await ownerWithChatCap(owner);
     await recordUsage(`onebot:group:${group}`, 1000);
     await sayOneBot({ user: user(), group, text: "在吗" });
     const [row] = await notices();
@@ -171,17 +176,11 @@ describe("notices to the owner", () => {
   it("tells the owner whose own private chat hit its cap, in that chat, once", async () => {
     const owner = user();
     withServices(new ScriptedChatModel([]));
-    await settings({
-      identity: { admins: [`onebot:user:${owner}`] },
-      spend: { chatDailyTokens: 1000, globalDailyTokens: null },
-    });
+    await ownerWithChatCap(owner);
     await recordUsage(`onebot:private:${owner}`, 1000);
     expect(await sayOneBot({ user: owner, text: "你好" })).toContain("已达上限");
     expect(await sayOneBot({ user: owner, text: "你好呀" })).toContain("已达上限");
-    const told = await eventually(async () => {
-      const p = pushes.sent.filter((s) => s.reply === "none");
-      return p.length > 0 ? p : undefined;
-    }, 15_000);
+    const told = await pushedNotices();
     expect(told).toEqual([
       {
         chat: `onebot:private:${owner}`,
