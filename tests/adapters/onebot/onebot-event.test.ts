@@ -241,13 +241,12 @@ describe("toInboundEvent: notices", () => {
     });
   });
 
+  /** A change of group 30003's members: who (`user`) and who did it (`operator`). */
+  const membership = (type: string, subType: string, user: number, operator: number) =>
+    notice(type, { sub_type: subType, group_id: 30003, user_id: user, operator_id: operator });
+
   it("reports the bot joining a group, with the inviter", ({ expect }) => {
-    const payload = notice("group_increase", {
-      sub_type: "invite",
-      group_id: 30003,
-      user_id: SELF,
-      operator_id: 20002,
-    });
+    const payload = membership("group_increase", "invite", SELF, 20002);
     expect(toInboundEvent(payload, RECEIVED)).toMatchObject({
       ok: true,
       value: {
@@ -261,35 +260,15 @@ describe("toInboundEvent: notices", () => {
   });
 
   it("ignores other members joining or leaving", ({ expect }) => {
-    const joined = notice("group_increase", {
-      sub_type: "approve",
-      group_id: 30003,
-      user_id: 20009,
-      operator_id: 0,
-    });
-    const left = notice("group_decrease", {
-      sub_type: "leave",
-      group_id: 30003,
-      user_id: 20009,
-      operator_id: 20009,
-    });
+    const joined = membership("group_increase", "approve", 20009, 0);
+    const left = membership("group_decrease", "leave", 20009, 20009);
     expect(toInboundEvent(joined, RECEIVED)).toMatchObject({ ok: false, error: { kind: "ignored" } });
     expect(toInboundEvent(left, RECEIVED)).toMatchObject({ ok: false, error: { kind: "ignored" } });
   });
 
   it("reports the bot being kicked or leaving", ({ expect }) => {
-    const kicked = notice("group_decrease", {
-      sub_type: "kick_me",
-      group_id: 30003,
-      user_id: SELF,
-      operator_id: 20002,
-    });
-    const left = notice("group_decrease", {
-      sub_type: "leave",
-      group_id: 30003,
-      user_id: SELF,
-      operator_id: SELF,
-    });
+    const kicked = membership("group_decrease", "kick_me", SELF, 20002);
+    const left = membership("group_decrease", "leave", SELF, SELF);
     expect(toInboundEvent(kicked, RECEIVED)).toMatchObject({
       ok: true,
       value: { kind: "bot_removed", chat: { key: "onebot:group:30003" }, sender: { userId: "20002" } },
