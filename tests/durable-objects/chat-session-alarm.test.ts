@@ -6,8 +6,7 @@ import { chatObjectServices } from "../../src/composition/chat-object/chat-objec
 import type { Outbound, OutboundMessage } from "../../src/domain/agent/outbound";
 import { ok } from "../../src/domain/kernel/result";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
-import { c2cBody, eventIdOf, messageRows, postQq, turnDone } from "../support/qq-events";
-import { eventually } from "../support/wait";
+import { c2cBody, eventIdOf, messageRowsOnceThere, postQq, turnDone } from "../support/qq-events";
 
 class DiesOnceOutbound implements Outbound {
   readonly sent: string[] = [];
@@ -40,10 +39,7 @@ describe("ChatSession alarm", () => {
     expect(outbound.sent).toEqual(["只回一次"]);
     expect(model.requests).toHaveLength(1);
     expect(status.replies).toEqual([{ text: "只回一次", state: "sent" }]);
-    const rows = await eventually(async () => {
-      const r = await messageRows(`qq:private:${user}`);
-      return r.length === 2 ? r : undefined;
-    });
+    const rows = await messageRowsOnceThere(`qq:private:${user}`, 2);
     expect(rows.map((r) => [r.direction, r.text])).toEqual([
       ["in", "你好"],
       ["out", "只回一次"],

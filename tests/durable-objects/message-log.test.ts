@@ -7,7 +7,14 @@ import { historySearch } from "../../src/composition/common/history-search";
 import { outboundRecord } from "../../src/domain/history/message-record";
 import { chatMatchExpression } from "../../src/domain/text/chat-search-tokens";
 import { runScheduled } from "../../src/workers/scheduled";
-import { c2cBody, eventIdOf, messageRows, postQq, turnDone } from "../support/qq-events";
+import {
+  c2cBody,
+  eventIdOf,
+  messageRows,
+  messageRowsOnceThere,
+  postQq,
+  turnDone,
+} from "../support/qq-events";
 import { eventually } from "../support/wait";
 
 const DAY = 86_400_000;
@@ -31,14 +38,7 @@ describe("message log", () => {
     await turnDone(`qq:private:${user}`, eventIdOf(body));
     const stub = env.CHAT_SESSION.getByName(`qq:private:${user}`);
     await eventually(async () => failures >= 1, 5000, "the first flush");
-    const rows = await eventually(
-      async () => {
-        const r = await messageRows(`qq:private:${user}`);
-        return r.length === 2 ? r : undefined;
-      },
-      15_000,
-      "the retried flush",
-    );
+    const rows = await messageRowsOnceThere(`qq:private:${user}`, 2, 15_000, "the retried flush");
     expect(rows.map((r) => r.direction)).toEqual(["in", "out"]);
     expect(failures).toBeGreaterThanOrEqual(2);
     expect(await stub.stats()).toMatchObject({ unflushed: 0, flushFailures: 0 });

@@ -1,6 +1,7 @@
 /** QQ webhook bodies and helpers to post them through the real Worker entry. */
 import { env, exports } from "cloudflare:workers";
 import { signedQqRequest } from "./qq-signing";
+import { eventually } from "./wait";
 
 export const TEST_APP_ID = "102000000";
 export const TEST_SECRET = "kV8sZ2pQ7xR4mN1b";
@@ -102,3 +103,14 @@ export async function messageRows(chatKey: string) {
     }>();
   return results;
 }
+
+/** The chat's stored messages once there are `count` of them: the log is written after the turn. */
+export const messageRowsOnceThere = (chatKey: string, count: number, timeoutMs?: number, what?: string) =>
+  eventually(
+    async () => {
+      const r = await messageRows(chatKey);
+      return r.length === count ? r : undefined;
+    },
+    timeoutMs,
+    what,
+  );

@@ -8,6 +8,7 @@ import {
   eventIdOf,
   groupAtBody,
   messageRows,
+  messageRowsOnceThere,
   postQq,
   TEST_APP_ID,
   TEST_SECRET,
@@ -39,10 +40,7 @@ describe("POST /webhook/qq", () => {
     expect([entry, enq0, enq1]).toEqual([entry, enq0, enq1].sort((a = 0, b = 0) => a - b));
     const status = await turnDone(`qq:group:${group}`, eventIdOf(body));
     expect(status.replies).toEqual([{ text: "pong", state: "sent" }]);
-    const rows = await eventually(async () => {
-      const r = await messageRows(`qq:group:${group}`);
-      return r.length === 2 ? r : undefined;
-    });
+    const rows = await messageRowsOnceThere(`qq:group:${group}`, 2);
     expect(rows.map((r) => [r.direction, r.text])).toEqual([
       ["in", "/ping"],
       ["out", "pong"],
@@ -186,10 +184,7 @@ describe("POST /webhook/qq", () => {
     expect(model.requests[1]?.messages.map((m) => m.content)).toEqual(
       expect.arrayContaining(["question one", "first answer"]),
     );
-    const rows = await eventually(async () => {
-      const r = await messageRows(`qq:private:${user}`);
-      return r.length === 4 ? r : undefined;
-    });
+    const rows = await messageRowsOnceThere(`qq:private:${user}`, 4);
     // The log is in arrival order: question two arrived while the first answer was pending.
     expect(rows.filter((r) => r.direction === "in").map((r) => r.text)).toEqual([
       "question one",
