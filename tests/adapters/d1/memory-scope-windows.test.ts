@@ -10,6 +10,10 @@ const personPublic = (id: string): ReadableScope => ({ type: "person", id, sensi
 
 /** A fresh search word, person and group, so that each test reads only its own items. */
 const fresh = () => ({ word: `win${uid()}`, person: `p${uid()}`, group: `qq:group:G${uid()}` });
+/** The D1 search for `text` over these scopes, at most `perScope` hits of each. */
+const search = (text: string, scopes: ReadableScope[], limit: number, perScope: number) =>
+  memoryStore().search({ text, scopes, limit, perScope });
+
 /** An item dreaming judged `sensitivity`. */
 const dreamt = (sensitivity: "private" | "secret_like") => ({
   sensitivity,
@@ -33,12 +37,7 @@ describe("per-scope FTS windows", () => {
       newMemory(`person:${person}`, `${word} 公开的爱好，后面还有很多别的字`),
       newMemory(`chat:${group}`, `${word} 群里的事`),
     ]);
-    const hits = await memoryStore().search({
-      text: word,
-      scopes: [chat(group), personPublic(person)],
-      limit: 6,
-      perScope: 3,
-    });
+    const hits = await search(word, [chat(group), personPublic(person)], 6, 3);
     expect(hits.map((h) => h.text).sort()).toEqual(
       [`${word} 公开的爱好，后面还有很多别的字`, `${word} 群里的事`].sort(),
     );
@@ -54,7 +53,7 @@ describe("per-scope FTS windows", () => {
       ),
       ...Array.from({ length: 5 }, (_, i) => newMemory(`chat:${mine}`, `${word} 本群 ${i}${"长".repeat(i)}`)),
     ]);
-    const hits = await memoryStore().search({ text: word, scopes: [chat(mine)], limit: 3, perScope: 3 });
+    const hits = await search(word, [chat(mine)], 3, 3);
     expect(hits).toHaveLength(3);
     expect(hits.every((h) => h.scope.id === mine)).toBe(true);
     // The best three of the scope, in rank order: the shortest texts first.
@@ -81,7 +80,7 @@ describe("per-scope FTS windows", () => {
       updates: [],
       candidates: [],
     });
-    const hits = await memoryStore().search({ text: word, scopes: [chat(mine)], limit: 3, perScope: 3 });
+    const hits = await search(word, [chat(mine)], 3, 3);
     expect(hits.map((h) => h.text).sort()).toEqual([0, 1, 2].map((i) => `${word} 新的内容 ${i}`));
   });
 
@@ -98,28 +97,13 @@ describe("per-scope FTS windows", () => {
       newMemory(`person:${person}`, `${word} 公开的爱好`),
       newMemory(`chat:${group}`, `${word} 群里的事`),
     ]);
-    const inGroup = await memoryStore().search({
-      text: word,
-      scopes: [chat(group), personPublic(person)],
-      limit: 10,
-      perScope: 12,
-    });
+    const inGroup = await search(word, [chat(group), personPublic(person)], 10, 12);
     expect(inGroup.map((h) => h.text).sort()).toEqual([`${word} 公开的爱好`, `${word} 群里的事`].sort());
     // The person's own private chat reads their scope at every level.
-    const own = await memoryStore().search({
-      text: word,
-      scopes: [{ type: "person", id: person }],
-      limit: 10,
-      perScope: 12,
-    });
+    const own = await search(word, [{ type: "person", id: person }], 10, 12);
     expect(own.map((h) => h.sensitivity).sort()).toEqual(["private", "public", "secret_like"]);
     // Another person's private chat reads none of them.
-    const other = await memoryStore().search({
-      text: word,
-      scopes: [{ type: "person", id: `p${uid()}` }, chat(group)],
-      limit: 10,
-      perScope: 12,
-    });
+    const other = await search(word, [{ type: "person", id: `p${uid()}` }, chat(group)], 10, 12);
     expect(other.map((h) => h.text)).toEqual([`${word} 群里的事`]);
   });
 
@@ -133,12 +117,7 @@ describe("per-scope FTS windows", () => {
         newMemory(`chat:${b}`, `${word} 乙 ${i}${"长".repeat(2 * i + 1)}`),
       ),
     ]);
-    const hits = await memoryStore().search({
-      text: word,
-      scopes: [chat(a), chat(b)],
-      limit: 10,
-      perScope: 3,
-    });
+    const hits = await search(word, [chat(a), chat(b)], 10, 3);
     // A's best three (its window, full and all visible) and B's two (fewer than the window).
     expect(hits.map((h) => h.text).sort()).toEqual(
       [
