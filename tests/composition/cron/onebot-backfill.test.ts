@@ -17,6 +17,11 @@ function settingsWith(layer: unknown): Settings {
 
 let nextGroup = 610_000 + Math.floor(Math.random() * 50_000);
 const newGroup = () => nextGroup++;
+/** A group not used before, and its chat key. */
+const freshGroup = () => {
+  const group = newGroup();
+  return { group, chat: `onebot:group:${group}` };
+};
 
 /** `n` messages with seqs 1000…, one a minute ending an hour ago. */
 function history(n: number, base = Math.floor(Math.random() * 2 ** 28)): FakeGroupMessage[] {
@@ -60,8 +65,7 @@ describe("OneBot backfill", () => {
   it("pages back through a followed group's history and stores it through the log's unique key, once", async ({
     expect,
   }) => {
-    const group = newGroup();
-    const chat = `onebot:group:${group}`;
+    const { group, chat } = freshGroup();
     const fake = new FakeOneBotHistory();
     const msgs = history(12);
     fake.add(group, msgs);
@@ -92,8 +96,7 @@ describe("OneBot backfill", () => {
   it("deduplicates against messages that arrived live, and masks credentials like live messages", async ({
     expect,
   }) => {
-    const group = newGroup();
-    const chat = `onebot:group:${group}`;
+    const { group, chat } = freshGroup();
     const now = Math.floor(Date.now() / 1000);
     // The last two arrived live through the webhook first (a live event must be fresh).
     const msgs = history(4).map((m, i) => (i >= 2 ? { ...m, time: now - 10 + i } : m));
@@ -120,8 +123,7 @@ describe("OneBot backfill", () => {
   });
 
   it("resumes where an interrupted run stopped, and stops at the message bound", async ({ expect }) => {
-    const group = newGroup();
-    const chat = `onebot:group:${group}`;
+    const { group, chat } = freshGroup();
     const fake = new FakeOneBotHistory();
     const msgs = history(30);
     fake.add(group, msgs);
@@ -149,8 +151,7 @@ describe("OneBot backfill", () => {
   it("records failed and malformed pages without losing progress, and retries them next run", async ({
     expect,
   }) => {
-    const group = newGroup();
-    const chat = `onebot:group:${group}`;
+    const { group, chat } = freshGroup();
     const fake = new FakeOneBotHistory();
     const msgs = history(10);
     fake.add(group, [
@@ -194,8 +195,7 @@ describe("OneBot backfill", () => {
   it("a failed backfill restarts from its cursor once, and what it fetches then deduplicates against live messages", async ({
     expect,
   }) => {
-    const group = newGroup();
-    const chat = `onebot:group:${group}`;
+    const { group, chat } = freshGroup();
     const now = Math.floor(Date.now() / 1000);
     // Two older messages (seqs 1004, 1005) also arrived live, while the backfill stood failed.
     const msgs = history(12).map((m, i) => (i === 4 || i === 5 ? { ...m, time: now - 20 + i } : m));
@@ -328,8 +328,7 @@ describe("OneBot backfill", () => {
   });
 
   it("stops at the group retention window: older messages would only be swept away", async ({ expect }) => {
-    const group = newGroup();
-    const chat = `onebot:group:${group}`;
+    const { group, chat } = freshGroup();
     const fake = new FakeOneBotHistory();
     const msgs = history(6);
     const day = 86_400;
