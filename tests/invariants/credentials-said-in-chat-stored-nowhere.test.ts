@@ -19,7 +19,7 @@ import { enableIdentityAndDreaming, logged, postOneBotGroup, sample, say } from 
 import { groupBodyWithIdentity } from "../support/identity";
 import { uid } from "../support/memory";
 import { atBot, SELF, text } from "../support/onebot-events";
-import { c2cBody } from "../support/qq-events";
+import { c2cBody, qqMessageBody } from "../support/qq-events";
 import { settled, storedAnywhere } from "../support/stored-anywhere";
 
 beforeAll(enableIdentityAndDreaming);
@@ -59,23 +59,17 @@ describe("a credential said in chat is stored nowhere", () => {
     await say(c2cBody({ user, text: `帮我看看这个 ${JWT}` }), chatKey);
     await say(c2cBody({ user, text: pem }), chatKey);
     // A voice message whose transcript says a password.
-    const voice = JSON.stringify({
-      op: 0,
-      id: `C2C_MESSAGE_CREATE:${crypto.randomUUID()}`,
-      t: "C2C_MESSAGE_CREATE",
-      d: {
-        id: `ROBOT1.0_${crypto.randomUUID()}`,
-        content: "",
-        timestamp: new Date().toISOString(),
-        author: { id: user, user_openid: user },
-        attachments: [
-          {
-            content_type: "voice",
-            url: "https://multimedia.nt.qq.com.cn/voice/1.silk",
-            asr_refer_text: sample("mail2024!"),
-          },
-        ],
-      },
+    const voice = qqMessageBody("C2C_MESSAGE_CREATE", {
+      content: "",
+      timestamp: new Date().toISOString(),
+      author: { id: user, user_openid: user },
+      attachments: [
+        {
+          content_type: "voice",
+          url: "https://multimedia.nt.qq.com.cn/voice/1.silk",
+          asr_refer_text: sample("mail2024!"),
+        },
+      ],
     });
     await say(voice, chatKey);
     // Asked to remember, in words and by command: refused, and nothing of either is kept.
@@ -156,19 +150,13 @@ describe("a credential said in chat is stored nowhere", () => {
       const group = `G${uid()}`;
       const bot = `BOT${uid()}`;
       const member = `M${uid()}`;
-      const body = JSON.stringify({
-        op: 0,
-        id: `GROUP_MESSAGE_CREATE:${crypto.randomUUID()}`,
-        t: "GROUP_MESSAGE_CREATE",
-        d: {
-          id: `ROBOT1.0_${crypto.randomUUID()}`,
-          content: `${sample("hunter2hunter2")} `.replace("是 ", `是 <@${bot}> `),
-          timestamp: new Date().toISOString(),
-          author: { id: member, member_openid: member },
-          group_id: group,
-          group_openid: group,
-          mentions: [{ id: bot, member_openid: bot, username: "Akasha", bot: true, is_you: true }],
-        },
+      const body = qqMessageBody("GROUP_MESSAGE_CREATE", {
+        content: `${sample("hunter2hunter2")} `.replace("是 ", `是 <@${bot}> `),
+        timestamp: new Date().toISOString(),
+        author: { id: member, member_openid: member },
+        group_id: group,
+        group_openid: group,
+        mentions: [{ id: bot, member_openid: bot, username: "Akasha", bot: true, is_you: true }],
       });
       chatKey = `qq:group:${group}`;
       await say(body, chatKey);
