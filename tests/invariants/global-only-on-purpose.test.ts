@@ -1,13 +1,7 @@
-// Own file: identity and an admin are set through the stored settings, which every test of a
-// file shares. Global memory is read in every chat, so it is written only on purpose
-// (docs/invariants.md#only-an-admin-writes-global-and-only-on-purpose): never because of an
-// item's kind when it was said in a private chat, and in a shared chat only by an admin's
-// explicit global marker; a privacy marker always wins.
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import { c2cBodyWithIdentity, groupBodyWithIdentity, uid as idOf } from "../support/identity";
 import { qqUsers, storeIdentity } from "../support/identity-settings";
-import { uid } from "../support/memory";
+import { scopesOfText, uid } from "../support/memory";
 import { everything, preview } from "../support/preview";
 import { say, toolTurn } from "../support/turns";
 
@@ -21,15 +15,6 @@ beforeAll(async () => {
     { memory: { dreaming: { enabled: false } } },
   );
 });
-
-async function scopesOf(fragment: string): Promise<string[]> {
-  const { results } = await env.DB.prepare(
-    "SELECT scope_type || ':' || scope_id AS scope FROM nodes WHERE node_type = 'memory' AND raw_text LIKE ? ORDER BY seq",
-  )
-    .bind(`%${fragment}%`)
-    .all<{ scope: string }>();
-  return results.map((r) => r.scope);
-}
 
 /** What a stranger's turn in an unrelated group finds: memory_search's answer and the preview. */
 async function strangerFinds(query: string): Promise<string> {
@@ -54,7 +39,7 @@ describe("nothing said in a private chat reaches global because of its kind", ()
       const tag = uid();
       const text = (wording ?? "").replace("{tag}", tag);
       await say(c2cBodyWithIdentity({ user: ADMIN_P, text: `/remember ${text}` }), `qq:private:${ADMIN_P}`);
-      expect(await scopesOf(tag)).toEqual([`chat:qq:private:${ADMIN_P}`]);
+      expect(await scopesOfText(tag)).toEqual([`chat:qq:private:${ADMIN_P}`]);
       expect((await strangerFinds(`服务器 新机房 ${tag}`)).includes(`新机房${tag}`)).toBe(false);
     },
   );
@@ -70,11 +55,11 @@ describe("in a shared chat only an admin's explicit global marker writes global"
       say(groupBodyWithIdentity({ group, member: ADMIN_G, text }), `qq:group:${group}`);
     const plain = await inGroup(`/remember 我们决定周一例会改到十点${tag}甲`);
     expect(plain).toContain("（本聊天）");
-    expect(await scopesOf(`${tag}甲`)).toEqual([`qq:group:${group}`].map((g) => `chat:${g}`));
+    expect(await scopesOfText(`${tag}甲`)).toEqual([`qq:group:${group}`].map((g) => `chat:${g}`));
     const marked = await inGroup(`/remember 全局：我们决定周一例会改到十点${tag}乙`);
     expect(marked).toContain("（全局）");
     expect(marked).not.toContain("全局：");
-    expect(await scopesOf(`${tag}乙`)).toEqual(["global:__global__"]);
+    expect(await scopesOfText(`${tag}乙`)).toEqual(["global:__global__"]);
     const found = await strangerFinds(`例会 十点 ${tag}`);
     expect({ plain: found.includes(`${tag}甲`), marked: found.includes(`${tag}乙`) }).toEqual({
       plain: false,
@@ -99,8 +84,8 @@ describe("in a shared chat only an admin's explicit global marker writes global"
       groupBodyWithIdentity({ group, member: idOf("M"), text: `/remember 全局：我们决定换供应商${tag}乙` }),
       `qq:group:${group}`,
     );
-    expect(await scopesOf(`${tag}甲`)).toEqual([`chat:qq:group:${group}`]);
-    expect(await scopesOf(`${tag}乙`)).toEqual([`chat:qq:group:${group}`]);
+    expect(await scopesOfText(`${tag}甲`)).toEqual([`chat:qq:group:${group}`]);
+    expect(await scopesOfText(`${tag}乙`)).toEqual([`chat:qq:group:${group}`]);
   });
 
   it("memory_write of a decision by an admin goes global only when the admin's own message says so", async ({
@@ -118,8 +103,8 @@ describe("in a shared chat only an admin's explicit global marker writes global"
       write(`周五停电检修${tag}丙`),
       "全局：周五停电检修的事你看着办",
     );
-    expect(await scopesOf(`${tag}甲`)).toEqual([group].map((g) => `chat:${g}`));
-    expect(await scopesOf(`${tag}乙`)).toEqual(["global:__global__"]);
-    expect(await scopesOf(`${tag}丙`)).toEqual([`chat:qq:private:${ADMIN_P}`]);
+    expect(await scopesOfText(`${tag}甲`)).toEqual([group].map((g) => `chat:${g}`));
+    expect(await scopesOfText(`${tag}乙`)).toEqual(["global:__global__"]);
+    expect(await scopesOfText(`${tag}丙`)).toEqual([`chat:qq:private:${ADMIN_P}`]);
   });
 });

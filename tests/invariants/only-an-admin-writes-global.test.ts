@@ -1,11 +1,7 @@
-// Own file: identity, an admin and a declared person are set through the stored settings,
-// which every test of a file shares. The issue's reproductions, through the real webhook and
-// turn path; what a turn would receive is read back through the context preview.
-import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import { c2cBodyWithIdentity, groupBodyWithIdentity, uid } from "../support/identity";
 import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
-import { newMemory, seedMemory, uid as shortId } from "../support/memory";
+import { newMemory, scopesOfText, seedMemory, uid as shortId } from "../support/memory";
 import { everything, preview } from "../support/preview";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
 import { eventually } from "../support/wait";
@@ -38,15 +34,6 @@ const inPrivate = (user: string, text: string) =>
   say(c2cBodyWithIdentity({ user, text }), `qq:private:${user}`);
 const inGroup = (member: string, text: string, group = GROUP) =>
   say(groupBodyWithIdentity({ group, member, text }), `qq:group:${group}`);
-
-async function scopesOfText(fragment: string): Promise<string[]> {
-  const { results } = await env.DB.prepare(
-    "SELECT scope_type || ':' || scope_id AS scope FROM nodes WHERE node_type = 'memory' AND raw_text LIKE ? ORDER BY seq",
-  )
-    .bind(`%${fragment}%`)
-    .all<{ scope: string }>();
-  return results.map((r) => r.scope);
-}
 
 describe("only an admin writes the global scope", () => {
   it("a private chat's /remember 决定… stays in that chat, says so, and is not recalled elsewhere", async ({

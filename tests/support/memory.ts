@@ -65,3 +65,13 @@ export function speakingPerson() {
     name: `名${id}`,
   };
 }
+
+/** The scopes of the memory items whose text holds `fragment`, oldest first. */
+export async function scopesOfText(fragment: string): Promise<string[]> {
+  const { results } = await env.DB.prepare(
+    "SELECT scope_type || ':' || scope_id AS scope FROM nodes WHERE node_type = 'memory' AND raw_text LIKE ? ORDER BY seq",
+  )
+    .bind(`%${fragment}%`)
+    .all<{ scope: string }>();
+  return results.map((r) => r.scope);
+}
