@@ -52,7 +52,14 @@ function gatedFirstTurn(prefix: string, answers: [string, string]) {
     chatKey: `qq:group:${group}`,
     model,
     release: () => release(),
-    reachedModel: () => eventually(async () => started, 10_000, "the first turn to reach the model"),
+    /** Posts the chat's first message, by M1; returns once its turn is held at the model. */
+    postFirst: async (text: string) => {
+      const body = groupAtBody({ group, member: "M1", text });
+      const res = await postQq(body);
+      if (res.status !== 200) throw new Error(`the first message was answered ${res.status}`);
+      await eventually(async () => started, 10_000, "the first turn to reach the model");
+      return body;
+    },
   };
 }
 
@@ -107,13 +114,11 @@ describe("ChatSession.enqueue", () => {
   });
 
   it("is not held behind a turn that is still running in the same object", async ({ expect }) => {
-    const { group, chatKey, model, release, reachedModel } = gatedFirstTurn("LONG", [
+    const { group, chatKey, model, release, postFirst } = gatedFirstTurn("LONG", [
       "第一条的回答",
       "第二条的回答",
     ]);
-    const first = groupAtBody({ group, member: "M1", text: "第一条，慢慢想" });
-    expect((await postQq(first)).status).toBe(200);
-    await reachedModel();
+    const first = await postFirst("第一条，慢慢想");
     // The first turn is mid-way; the second message must be acknowledged without waiting.
     const second = groupAtBody({ group, member: "M2", text: "第二条" });
     const started = Date.now();
@@ -130,11 +135,9 @@ describe("ChatSession.enqueue", () => {
   it("leaves an event that arrives mid-drain to that drain, with a watchdog alarm instead of a wake-up", async ({
     expect,
   }) => {
-    const { group, chatKey, model, release, reachedModel } = gatedFirstTurn("MID", ["一", "二"]);
+    const { group, chatKey, model, release, postFirst } = gatedFirstTurn("MID", ["一", "二"]);
     const stub = env.CHAT_SESSION.getByName(chatKey);
-    const first = groupAtBody({ group, member: "M1", text: "第一条" });
-    expect((await postQq(first)).status).toBe(200);
-    await reachedModel();
+    const first = await postFirst("第一条");
     const second = groupAtBody({ group, member: "M2", text: "第二条" });
     const postedAt = Date.now();
     expect((await postQq(second)).status).toBe(200);
