@@ -3,6 +3,7 @@ import { OneBotClient } from "../../../src/adapters/onebot/onebot-client";
 import type { OutboundMessage } from "../../../src/domain/agent/outbound";
 import type { ChatKey } from "../../../src/domain/chat/chat-address";
 import { ManualClock } from "../../../src/domain/kernel/clock";
+import { unboundFetch } from "../../support/unbound-fetch";
 
 const NOW = 1_700_000_000_000;
 const API = "http://napcat.test:3000";
@@ -233,10 +234,7 @@ describe("OneBotClient.send", () => {
   it("calls fetch unbound, as workerd's own fetch requires", async ({ expect }) => {
     // workerd's fetch throws "Illegal invocation" when called as a method of another object.
     const api = fakeOneBot();
-    const strict = function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
-      if (this !== undefined && this !== globalThis) throw new TypeError("Illegal invocation");
-      return api.fetch(input, init);
-    };
+    const strict = unboundFetch(api.fetch);
     expect(await client(strict).send(outbound())).toMatchObject({ ok: true });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, it } from "vitest";
 import { OpenAiCompatibleChatModel } from "../../../src/adapters/openai/openai-compatible-chat-model";
 import type { ModelRequest } from "../../../src/domain/model/chat-model";
+import { unboundFetch } from "../../support/unbound-fetch";
 
 const BASE = "https://llm.test/v1";
 const KEY = "sk-test";
@@ -341,10 +342,7 @@ describe("OpenAiCompatibleChatModel errors", () => {
   it("calls fetch unbound, as workerd's own fetch requires", async ({ expect }) => {
     // workerd's fetch throws "Illegal invocation" when called as a method of another object.
     const provider = fakeProvider();
-    const strict = function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
-      if (this !== undefined && this !== globalThis) throw new TypeError("Illegal invocation");
-      return provider.fetch(input, init);
-    };
+    const strict = unboundFetch(provider.fetch);
     expect((await model(strict).complete(hello)).ok).toBe(true);
   });
 
