@@ -31,11 +31,15 @@ export type LinkOutcome = {
   readonly previous: string | null;
 };
 
-export async function linkAccount(
+/**
+ * The account an admin's link or unlink names, or why it cannot be changed here: malformed, or
+ * declared in identity.people, which only the config changes (`verb` says what was asked).
+ */
+function adminChangeable(
   deps: IdentityAdminDeps,
   rawAccount: string,
-  rawPerson: string,
-): Promise<Result<LinkOutcome, IdentityAdminError>> {
+  verb: "改动" | "解除",
+): Result<AccountKey, IdentityAdminError> {
   const account = parseAccountKey(rawAccount);
   if (!account.ok) return err({ kind: "invalid", field: "account", reason: account.error.reason });
   const key = account.value.key;
@@ -43,9 +47,20 @@ export async function linkAccount(
   if (declared) {
     return err({
       kind: "conflict",
-      reason: `账号 ${key} 在配置 identity.people 中声明为 ${declared.id}；要改动请修改配置。`,
+      reason: `账号 ${key} 在配置 identity.people 中声明为 ${declared.id}；要${verb}请修改配置。`,
     });
   }
+  return ok(key);
+}
+
+export async function linkAccount(
+  deps: IdentityAdminDeps,
+  rawAccount: string,
+  rawPerson: string,
+): Promise<Result<LinkOutcome, IdentityAdminError>> {
+  const account = adminChangeable(deps, rawAccount, "改动");
+  if (!account.ok) return account;
+  const key = account.value;
   const inConfig = deps.identity.people.some((p) => p.id === rawPerson);
   const stored = inConfig ? null : await deps.directory.person(rawPerson);
   const created = !inConfig && !stored;
@@ -72,16 +87,9 @@ export async function unlinkAccount(
   deps: IdentityAdminDeps,
   rawAccount: string,
 ): Promise<Result<{ account: AccountKey; previous: string | null }, IdentityAdminError>> {
-  const account = parseAccountKey(rawAccount);
-  if (!account.ok) return err({ kind: "invalid", field: "account", reason: account.error.reason });
-  const key = account.value.key;
-  const declared = declaredPersonOf(deps.identity, key);
-  if (declared) {
-    return err({
-      kind: "conflict",
-      reason: `账号 ${key} 在配置 identity.people 中声明为 ${declared.id}；要解除请修改配置。`,
-    });
-  }
+  const account = adminChangeable(deps, rawAccount, "解除");
+  if (!account.ok) return account;
+  const key = account.value;
   const before = await resolvePerson(deps.identity, deps.directory, key, null);
   // A detached row, not a deletion: otherwise a union id would link the account right back.
   await deps.directory.link({
