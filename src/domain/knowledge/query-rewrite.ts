@@ -110,23 +110,14 @@ function usageOf(
     latencyMs: Math.max(0, deps.clock.now() - started),
     at: deps.clock.now(),
   };
-  if (response === null)
+  if (response === null || !response.ok)
     return {
       ...base,
       model: deps.model.model,
       promptTokens: null,
       completionTokens: null,
       ok: false,
-      errorKind: "timeout",
-    };
-  if (!response.ok)
-    return {
-      ...base,
-      model: deps.model.model,
-      promptTokens: null,
-      completionTokens: null,
-      ok: false,
-      errorKind: response.error.kind,
+      errorKind: response === null ? "timeout" : response.error.kind,
     };
   return {
     ...base,
