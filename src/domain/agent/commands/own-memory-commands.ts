@@ -7,10 +7,9 @@
 import type { AuditOutcome } from "../../kernel/audit";
 import { learnedInPrivate } from "../../memory/origin";
 import { type OwnItem, ownMemory, parseOwnId, resolveOwnId } from "../../memory/own-memory";
-import { forget } from "../../memory/remember";
 import { type Scope, scopeLabel } from "../../memory/scope";
 import type { Command } from "../command";
-import { turnRunId } from "../memory-run-id";
+import { forgetInTurn } from "../forget-in-turn";
 import { scopesOf } from "../memory-scopes";
 import type { TurnContext } from "../turn-context";
 import type { TurnServices } from "../turn-services";
@@ -91,14 +90,7 @@ async function forgetOwn(typed: string, ctx: TurnContext, services: TurnServices
   }
   const nodeId = target.item.nodeId;
   // The one forget path (memory_forget's): archived, re-checked against the turn's scopes.
-  const forgotten = await forget(services.memory.store, {
-    nodeId,
-    scopes: input,
-    runId: turnRunId(ctx, `forget:${nodeId}`),
-    chatKey: ctx.chat.key,
-    now: ctx.now,
-    reason: "/forget",
-  });
+  const forgotten = await forgetInTurn(ctx, services, { nodeId, scopes: input, reason: "/forget" });
   if (!forgotten.ok) return notFound();
   audit("ok", nodeId);
   return `已忘记：${forgotten.value.text}（之后不会再提起）`;

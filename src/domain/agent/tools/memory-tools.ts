@@ -6,8 +6,9 @@
 import { isSensitivity } from "../../memory/memory";
 import { shareRequested } from "../../memory/origin";
 import { recalledText, recallMemory } from "../../memory/recall";
-import { forget, remember } from "../../memory/remember";
+import { remember } from "../../memory/remember";
 import { isMemoryKind, MEMORY_KINDS, scopeLabel } from "../../memory/scope";
+import { forgetInTurn } from "../forget-in-turn";
 import { turnRunId } from "../memory-run-id";
 import { recallDepsOf, scopesOf } from "../memory-scopes";
 import { speakerOf } from "../memory-speaker";
@@ -163,12 +164,9 @@ export const memoryForgetTool: Tool = {
     const nodeId = id.trim().replace(/^#/, "");
     const reason = field(args, "reason");
     const { input } = await scopesOf(ctx, services);
-    const forgotten = await forget(services.memory.store, {
+    const forgotten = await forgetInTurn(ctx, services, {
       nodeId,
       scopes: input,
-      runId: turnRunId(ctx, `forget:${nodeId}`),
-      chatKey: ctx.chat.key,
-      now: ctx.now,
       reason:
         typeof reason === "string" && reason.trim()
           ? `memory_forget: ${reason.trim().slice(0, 200)}`
