@@ -14,6 +14,24 @@ import { render } from "./page-render";
 
 type Extra = { notice?: string; error?: string; typed?: string; fieldError?: string };
 
+/**
+ * What both list pages show of a request: the typed value and its field error kept, the
+ * notices, the reason the list could not be read, and the form's CSRF token.
+ */
+async function formState(
+  c: Context<AppEnv>,
+  extra: Extra,
+  found: { ok: true } | { ok: false; error: { reason: string } },
+) {
+  return {
+    typed: extra.typed ?? "",
+    fieldError: extra.fieldError,
+    notice: extra.notice,
+    error: extra.error ?? (found.ok ? undefined : found.error.reason),
+    csrf: (await pageContext(c)).csrf,
+  };
+}
+
 const GROUP_TYPES = new Set(["group", "channel"]);
 
 async function followPage(c: Context<AppEnv>, extra: Extra = {}, status: 200 | 400 | 409 = 200) {
@@ -25,15 +43,7 @@ async function followPage(c: Context<AppEnv>, extra: Extra = {}, status: 200 | 4
     c,
     "/admin/follow",
     c.get("i18n").t("nav.follow"),
-    <FollowPage
-      groups={groups}
-      unfollowed={unfollowed}
-      typed={extra.typed ?? ""}
-      fieldError={extra.fieldError}
-      notice={extra.notice}
-      error={extra.error ?? (found.ok ? undefined : found.error.reason)}
-      csrf={(await pageContext(c)).csrf}
-    />,
+    <FollowPage groups={groups} unfollowed={unfollowed} {...(await formState(c, extra, found))} />,
     status,
   );
 }
@@ -49,11 +59,7 @@ async function adminsPage(c: Context<AppEnv>, extra: Extra = {}, status: 200 | 4
       admins={value.admins}
       fromConfig={value.fromConfig}
       identityEnabled={value.identityEnabled}
-      typed={extra.typed ?? ""}
-      fieldError={extra.fieldError}
-      notice={extra.notice}
-      error={extra.error ?? (found.ok ? undefined : found.error.reason)}
-      csrf={(await pageContext(c)).csrf}
+      {...(await formState(c, extra, found))}
     />,
     status,
   );
