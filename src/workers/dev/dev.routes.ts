@@ -11,6 +11,7 @@ import { chatObject } from "../../composition/common/chat-stub";
 import { type RuntimeConfig, readRuntimeConfig } from "../../composition/common/runtime-config";
 import { webhookSigning } from "../../composition/dev/dev-adapters";
 import { type ChatAddress, chatKeyOf, parseChatKey } from "../../domain/chat/chat-address";
+import { simulatedMessageFields } from "../admin-input/simulated-message";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
 import { jsonBody } from "../json-body";
@@ -24,12 +25,7 @@ const ONEBOT_SELF_ID = 10000;
 const DevMessageSchema = z
   .object({
     chat: z.string().min(1),
-    sender: z
-      .string()
-      .regex(/^[^\s:]{1,128}$/, "must be a user id without spaces or ':'")
-      .optional(),
-    name: z.string().min(1).max(64).optional(),
-    text: z.string().min(1).max(4000),
+    ...simulatedMessageFields,
   })
   .strict();
 
