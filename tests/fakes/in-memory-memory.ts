@@ -18,15 +18,9 @@ import type {
   MemoryServices,
   MemoryStore,
 } from "../../src/domain/memory/memory-store";
-import { noChatLinks } from "../../src/domain/memory/memory-store";
+import { type ActiveQuery, noChatLinks } from "../../src/domain/memory/memory-store";
 import type { ProfileStore } from "../../src/domain/memory/profile-store";
-import {
-  includesScope,
-  type ReadableScope,
-  type Scope,
-  scopeAllows,
-  scopeKey,
-} from "../../src/domain/memory/scope";
+import { includesScope, type Scope, scopeAllows, scopeKey } from "../../src/domain/memory/scope";
 import { queryTokens, searchTokens } from "../../src/domain/text/search-tokens";
 
 export class InMemoryMemory implements MemoryStore, MemoryIndex {
@@ -104,14 +98,7 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
     return this.items.filter((m) => nodeIds.includes(m.nodeId));
   }
 
-  async listActive(q: {
-    scopes: readonly ReadableScope[];
-    limit: number;
-    minImportance?: number;
-    kinds?: readonly string[];
-    authors?: readonly string[];
-    closed?: boolean;
-  }) {
+  async listActive(q: ActiveQuery) {
     return this.items
       .filter(
         (m) =>

@@ -11,6 +11,7 @@ import { err, ok, type Result } from "../../domain/kernel/result";
 import type { ReinforceCause } from "../../domain/memory/decay";
 import type { MemoryItem, NewMemory, Sensitivity } from "../../domain/memory/memory";
 import type {
+  ActiveQuery,
   CommitReport,
   MemoryCommit,
   MemoryHit,
@@ -48,14 +49,7 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
    * the LIMIT) merged here. One condition over every scope would make SQLite walk each
    * scope's range into a sorter instead, reading two or three times the rows.
    */
-  async listActive(q: {
-    scopes: readonly ReadableScope[];
-    limit: number;
-    minImportance?: number;
-    kinds?: readonly string[];
-    authors?: readonly string[];
-    closed?: boolean;
-  }): Promise<MemoryItem[]> {
+  async listActive(q: ActiveQuery): Promise<MemoryItem[]> {
     if (q.limit <= 0 || q.scopes.length === 0) return [];
     if (q.authors?.length === 0) return [];
     const limit = Math.min(q.limit, 500);

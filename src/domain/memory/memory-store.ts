@@ -20,6 +20,18 @@ import type { RestatementVectors } from "./restatement-vectors";
 import type { ReadableScope, Scope } from "./scope";
 
 /** A full-text hit: the item plus its bm25 rank (lower is better, as FTS5 reports it). */
+/** What `MemoryStore.listActive` lists. */
+export type ActiveQuery = {
+  readonly scopes: readonly ReadableScope[];
+  readonly limit: number;
+  readonly minImportance?: number;
+  readonly kinds?: readonly string[];
+  /** Only items whose evidence names one of these accounts (what a person said themselves). */
+  readonly authors?: readonly string[];
+  /** Closed items too (a person's own list in their private chat, so they can forget them). */
+  readonly closed?: boolean;
+};
+
 export type MemoryHit = MemoryItem & { readonly rank: number };
 
 export type MemorySearchQuery = {
@@ -133,16 +145,7 @@ export type CommitReport = {
 
 export interface MemoryStore {
   /** Active items these scopes allow (scope and level), most important (then newest) first. */
-  listActive(q: {
-    scopes: readonly ReadableScope[];
-    limit: number;
-    minImportance?: number;
-    kinds?: readonly string[];
-    /** Only items whose evidence names one of these accounts (what a person said themselves). */
-    authors?: readonly string[];
-    /** Closed items too (a person's own list in their private chat, so they can forget them). */
-    closed?: boolean;
-  }): Promise<MemoryItem[]>;
+  listActive(q: ActiveQuery): Promise<MemoryItem[]>;
   /**
    * Reinforces active items (docs/memory.md#decay-and-reinforcement): their age counts again from
    * `at`. A cause's key reinforces an item once, however often it is repeated. Changes ranking
