@@ -18,7 +18,8 @@ import { OpenAiCompatibleEmbedder } from "../../adapters/openai/openai-compatibl
 import { OpenAiCompatibleReranker } from "../../adapters/openai/openai-compatible-reranker";
 import { type VectorizeBinding, VectorizeIndexAdapter } from "../../adapters/vectorize/vectorize-index";
 import { WorkersAiEmbedder, WorkersAiReranker } from "../../adapters/workers-ai/workers-ai-embedder";
-import { DEFAULT_SETTINGS, type EmbeddingModelSettings, type Settings } from "../../domain/config/settings";
+import type { EmbeddingModelSettings } from "../../domain/config/embedding-settings";
+import { DEFAULT_SETTINGS, type Settings } from "../../domain/config/settings";
 import { fusionWeights } from "../../domain/knowledge/fusion-weights";
 import type { ImportDeps } from "../../domain/knowledge/import-documents";
 import type { KnowledgeAdmin } from "../../domain/knowledge/knowledge-admin";

@@ -5,7 +5,7 @@
  * (docs/decisions/0460-restatements-judged-by-the-read-model.md).
  */
 import { D1EmbeddingStore } from "../../adapters/d1/d1-embedding-store";
-import type { KnowledgeSettings } from "../../domain/config/settings";
+import type { KnowledgeSettings } from "../../domain/config/knowledge-settings";
 import type { RestatementVectors } from "../../domain/memory/restatement-vectors";
 import type { Embedder } from "../../domain/retrieval/ports";
 

@@ -4,7 +4,7 @@
  * cost the other: the local bge-small-zh lifts memory recall and lowers every knowledge set
  * (docs/decisions/0261-local-model-fused-for-memory-not-knowledge.md).
  */
-import type { KnowledgeSettings } from "../config/settings";
+import type { KnowledgeSettings } from "../config/knowledge-settings";
 
 export type FusionWeights = { readonly knowledge: number; readonly memory: number };
 

@@ -3,7 +3,8 @@
  * read (from settings, never from the model), the profile → pipeline options mapping, and
  * context_read's navigation (subtree, children, parents) with the same scope check.
  */
-import type { KnowledgeSettings, RetrievalProfile } from "../config/settings";
+import type { KnowledgeSettings } from "../config/knowledge-settings";
+import type { RetrievalProfile } from "../config/retrieval-profile-settings";
 import type { ContextNode } from "../retrieval/context-node";
 import type { ContextStore } from "../retrieval/ports";
 import { filterGate } from "../retrieval/read-gate";

@@ -3,7 +3,7 @@
  * pipeline's KeywordIndex (`search({ text, scopes, limit })` → candidates best first); recall
  * fuses its hits with the pipeline's vector candidates (recall-candidates.ts).
  */
-import type { KnowledgeSettings } from "../config/settings";
+import type { KnowledgeSettings } from "../config/knowledge-settings";
 import type { Result } from "../kernel/result";
 import type { VectorSearchDeps } from "../retrieval/vector-search";
 import type { ReinforceCause } from "./decay";

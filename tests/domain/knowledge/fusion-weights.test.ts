@@ -1,5 +1,6 @@
 import { describe, it } from "vitest";
-import { DEFAULT_SETTINGS, type KnowledgeSettings } from "../../../src/domain/config/settings";
+import type { KnowledgeSettings } from "../../../src/domain/config/knowledge-settings";
+import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
 import { fusionWeights } from "../../../src/domain/knowledge/fusion-weights";
 
 function withModel(model: Record<string, unknown> | null, read: string | null = "m"): KnowledgeSettings {
