@@ -24,7 +24,7 @@ export async function rewriteWaitingProfiles(
   const queue = services.memory.rewrites;
   if (!queue || queue.size === 0) return;
   const keys = queue.take(PER_ALARM);
-  if (!chatKey || services.model.provider === "offline") return;
+  if (!chatKey || services.model.provider === "offline" || !settings.memory.profiles.rewriteWithModel) return;
   const gate = chatSpendGate(chatKey, settings, services, d.storage);
   const spent: UsageRecord[] = [];
   for (const key of keys) {

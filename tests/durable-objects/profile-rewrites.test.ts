@@ -23,11 +23,11 @@ const GROUP = `qq:group:${GROUP_ID}`;
 const PUBLIC = `周末在社区教小朋友下围棋${run}`;
 const PRIVATE = [`其实在偷偷看心理咨询${run}`, `房贷还差四十万没还完${run}`];
 
-function withModel(model: ScriptedChatModel) {
+function withModel(model: ScriptedChatModel, rewrites = new ProfileRewriteQueue()) {
   const real = chatObjectServices.create.bind(chatObjectServices);
   vi.spyOn(chatObjectServices, "create").mockImplementation((e) => {
     const services = real(e);
-    return { ...services, model, memory: { ...services.memory, rewrites: new ProfileRewriteQueue() } };
+    return { ...services, model, memory: { ...services.memory, rewrites } };
   });
 }
 
@@ -36,10 +36,12 @@ const profileRow = () =>
     .bind(`%person:${PERSON}`)
     .first<{ text: string; written_by: string }>();
 
+const IDENTITY = {
+  identity: { enabled: true, people: [{ id: PERSON, displayName: "凯", accounts: [`qq:user:${MEMBER}`] }] },
+};
+
 beforeAll(async () => {
-  await storeSettings(env, {
-    identity: { enabled: true, people: [{ id: PERSON, displayName: "凯", accounts: [`qq:user:${MEMBER}`] }] },
-  });
+  await storeSettings(env, IDENTITY);
   await seedMemory([
     newMemory(`person:${PERSON}`, PUBLIC, { kind: "fact" }),
     ...PRIVATE.map((t) =>
@@ -88,5 +90,24 @@ describe("the chat model's profile in a chat", () => {
     const view = (await shown.json()) as PersonProfilesView;
     expect(view.accounts[0]?.public).toMatchObject({ text: next.mandatory.profile, byModel: true });
     expect(view.accounts[0]?.own.byModel).toBe(false);
+  });
+
+  it("is never asked of the model with memory.profiles.rewriteWithModel off", async ({ expect }) => {
+    await storeSettings(env, { ...IDENTITY, memory: { profiles: { rewriteWithModel: false } } });
+    // A new item: the profile the first test's model wrote is no longer current.
+    const fresh = `也喜欢在河边钓鱼${run}`;
+    await seedMemory([newMemory(`person:${PERSON}`, fresh, { kind: "fact" })]);
+    const model = new ScriptedChatModel([{ text: "好呀" }, { text: "不该被问到的改写" }]);
+    const queue = new ProfileRewriteQueue();
+    withModel(model, queue);
+    const group = idOf("G");
+    const body = groupBodyWithIdentity({ group, member: MEMBER, text: "大家好" });
+    await postQq(body);
+    const done = await turnDone(`qq:group:${group}`, eventIdOf(body));
+    expect(done.replies.map((r) => r.text)).toEqual(["好呀"]);
+    // The turn read the profile in the items' own words and asked for no rewrite.
+    expect(JSON.stringify(model.requests[0]?.messages)).toContain(fresh);
+    expect(queue.size).toBe(0);
+    expect(model.requests).toHaveLength(1);
   });
 });

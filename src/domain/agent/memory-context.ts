@@ -38,7 +38,9 @@ export const memoryMandatory: MandatoryProvider = {
         {
           profiles: services.memory.profiles,
           store: services.memory.store,
-          ...(services.memory.rewrites ? { rewrites: services.memory.rewrites } : {}),
+          ...(services.memory.rewrites && cfg.profiles.rewriteWithModel
+            ? { rewrites: services.memory.rewrites }
+            : {}),
         },
         scopes.readable,
         ctx.now,

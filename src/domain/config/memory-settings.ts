@@ -50,12 +50,24 @@ const MemoryDreamingSchema = z
   })
   .strict();
 
+const MemoryProfilesSchema = z
+  .object({
+    /**
+     * With a chat model, a person profile read in the items' own words is rewritten by the model
+     * after the turn (docs/decisions/0430-profiles-rewritten-by-the-model-off-the-turn.md); off,
+     * profiles stay extractive and cost no model call.
+     */
+    rewriteWithModel: z.boolean(),
+  })
+  .strict();
+
 export const MemorySettingsSchema = z
   .object({
     retrieval: MemoryRetrievalSchema,
     mandatory: MemoryMandatorySchema,
     dreaming: MemoryDreamingSchema,
     decay: MemoryDecaySettingsSchema,
+    profiles: MemoryProfilesSchema,
   })
   .strict();
 
@@ -72,4 +84,5 @@ export const DEFAULT_MEMORY_SETTINGS: MemorySettings = {
   mandatory: { minImportance: 0.8, maxItems: 6, tokenBudget: 2000 },
   dreaming: { enabled: true, afterTurns: 20, idleMinutes: 30, maxTurnsPerRun: 60 },
   decay: DEFAULT_MEMORY_DECAY_SETTINGS,
+  profiles: { rewriteWithModel: true },
 };

@@ -44,6 +44,7 @@ export const SETTINGS_GROUPS: readonly { readonly key: string; readonly fields: 
       { path: "memory.dreaming.enabled" },
       { path: "memory.dreaming.afterTurns", unit: "rounds" },
       { path: "memory.dreaming.idleMinutes", unit: "minutes" },
+      { path: "memory.profiles.rewriteWithModel" },
     ],
   },
   {

@@ -96,6 +96,9 @@ export const en: Record<MessageKey, string> = {
     "Items at or above this importance are in every prompt (0–1).",
   "setting.memory.dreaming.enabled": "Dreaming",
   "setting.memory.dreaming.enabled.help": "Consolidate recent turns into memory candidates when due.",
+  "setting.memory.profiles.rewriteWithModel": "Profiles rewritten by the chat model",
+  "setting.memory.profiles.rewriteWithModel.help":
+    "On: a profile read in the items' own words is rewritten by the chat model after the reply (costs model spend); off: profiles stay extractive, no model call.",
   "setting.memory.dreaming.afterTurns": "Dream after turns",
   "setting.memory.dreaming.afterTurns.help": "Consolidate once this many turns are waiting.",
   "setting.memory.dreaming.idleMinutes": "Dream after idle",

@@ -95,6 +95,9 @@ export const zhCN = {
   "setting.memory.mandatory.minImportance.help": "重要度不低于此值的记忆会出现在每次提示中（0–1）。",
   "setting.memory.dreaming.enabled": "做梦整理",
   "setting.memory.dreaming.enabled.help": "空闲时把近期对话整理成记忆候选。",
+  "setting.memory.profiles.rewriteWithModel": "用对话模型改写人物画像",
+  "setting.memory.profiles.rewriteWithModel.help":
+    "开：回合读到按记忆原话拼出的画像后，由对话模型在回复之后改写成一段短文（花费模型额度）；关：画像保持原话拼接，不调用模型。",
   "setting.memory.dreaming.afterTurns": "积累多少回合后整理",
   "setting.memory.dreaming.afterTurns.help": "等待中的回合达到此数就整理一次。",
   "setting.memory.dreaming.idleMinutes": "空闲多久后整理",
