@@ -14,7 +14,6 @@ import type {
   ToolCall,
   UsageRecord,
 } from "../model/chat-model";
-import { maskSensitiveData } from "../privacy/credentials";
 import { type Command, parseCommand } from "./command";
 import type { ContextProvider } from "./context-provider";
 import type { Intent } from "./intent";
@@ -29,7 +28,9 @@ import {
 import { spendStop } from "./spend-stop";
 import type { Tool, ToolResult } from "./tool";
 import type { TurnContext } from "./turn-context";
+import { finalReplies } from "./turn-reply";
 import type { TurnPorts, TurnServices } from "./turn-services";
+import { turnUsage } from "./turn-usage";
 
 /** Decides whether a tool call may run and with which arguments (privilege, chat domain). */
 export type ToolGuard = (
@@ -146,7 +147,7 @@ export async function runTurn(
     if (capped) return ok({ replies: [capped], usage, recalled, command: null, audit, contextReset });
     const started = services.clock.now();
     const response = await services.model.complete(request);
-    usage.push(usageRecord(ctx, services, started, response));
+    usage.push(turnUsage(ctx, services, started, response));
     if (!response.ok) return err({ kind: "model", error: response.error, usage, audit });
     const { toolCalls, text } = response.value;
     if (toolCalls.length === 0 || !allowTools) {
@@ -265,40 +266,4 @@ async function runTool(
     services.logger.error("tool failed", { tool: call.name, error: String(e) });
     return { ok: false, content: "tool failed" };
   }
-}
-
-/**
- * The model's answer as the turn's reply, masked before it is cut to `maxReplyChars`: a cut
- * through a key leaves a piece that no longer matches any key format, and no later masking
- * would find it.
- */
-function finalReplies(text: string, ctx: TurnContext): string[] {
-  const masked = maskSensitiveData(text.trim());
-  if (masked === "") return [];
-  return [cutTo(masked, ctx.settings.turn.maxReplyChars)];
-}
-
-function cutTo(text: string, max: number): string {
-  const chars = [...text];
-  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : text;
-}
-
-function usageRecord(
-  ctx: TurnContext,
-  services: TurnServices,
-  started: number,
-  response: Result<ModelResponse, ModelError>,
-): UsageRecord {
-  return {
-    chatKey: ctx.chat.key,
-    provider: services.model.provider,
-    model: response.ok ? response.value.model : services.model.model,
-    purpose: "turn",
-    promptTokens: response.ok ? response.value.usage.promptTokens : null,
-    completionTokens: response.ok ? response.value.usage.completionTokens : null,
-    latencyMs: Math.max(0, services.clock.now() - started),
-    ok: response.ok,
-    errorKind: response.ok ? null : response.error.kind,
-    at: services.clock.now(),
-  };
 }
