@@ -44,9 +44,11 @@ const MOBILE = /(?<![\d+])(?:\+?86[-\s]?)?1[3-9]\d(?:[-\s]?\d{4}){2}(?!\d)/g;
 /**
  * A chat or account key (`qq:user:<openid>`, `onebot:group:<number>`), which the bot writes
  * itself: an openid is letters and digits, and a run of them can look like any of the numbers
- * above. A finding inside a key is the key, not someone's number.
+ * above. A finding inside a key is the key, not someone's number. A key's id is a platform number
+ * (all digits) or an openid (16 or more characters): a short made-up id is no cover for a number.
  */
-const KEY = /(?<![A-Za-z0-9])[a-z][a-z0-9_-]{1,15}:(?:user|private|group|channel|dm):[A-Za-z0-9_-]+/g;
+const KEY =
+  /(?<![A-Za-z0-9])[a-z][a-z0-9_-]{1,15}:(?:user|private|group|channel|dm):(?:\d+|[A-Za-z0-9_-]{16,})(?![A-Za-z0-9_-])/g;
 
 /** Every ID, card and mobile number in `text` (read as detection-text.ts reads it). */
 export function findPersonalData(text: string): PersonalDataMatch[] {

@@ -49,6 +49,9 @@ describe("personal numbers", () => {
     );
     expect(maskSensitiveData("号码B13812345678E")).toBe(`号码B${PERSONAL_DATA_MASK}E`);
     expect(maskSensitiveData("tel:mobile:13812345678")).toBe(`tel:mobile:${PERSONAL_DATA_MASK}`);
+    // A short made-up id around a number is not a key the bot writes.
+    expect(maskSensitiveData("qq:user:a13812345678")).toBe(`qq:user:a${PERSONAL_DATA_MASK}`);
+    expect(maskSensitiveData("qq:user:A13812345678B")).toBe(`qq:user:A${PERSONAL_DATA_MASK}B`);
   });
 
   it("reads thousands of openid-shaped keys in a sentence without masking any of them", ({ expect }) => {
