@@ -123,12 +123,14 @@ export type PoolItem = MemoryItem & { readonly vector?: readonly number[] };
 
 /**
  * The items of one scope, kind and set of levels a writer may read, read once per write (or
- * dreaming run) through the store's gated listing and kept for the next statement — with the
- * stored vectors of exactly those items when a measured model takes part (restatement-vectors.ts).
+ * dreaming run) through the store's gated listing and kept for the next statement — and, only
+ * when words found no restatement and a measured model takes part, the stored vectors of exactly
+ * those items (restatement-vectors.ts).
  */
 export class ScopeItems {
   readonly #store: Pick<MemoryStore, "listActive">;
-  readonly #seen = new Map<string, Promise<PoolItem[]>>();
+  readonly #seen = new Map<string, Promise<MemoryItem[]>>();
+  readonly #stored = new Map<string, Promise<ReadonlyMap<string, readonly number[]>>>();
   readonly vectors: VectorMemo;
 
   constructor(store: Pick<MemoryStore, "listActive">, vectors: VectorMemo = new VectorMemo(null)) {
@@ -144,30 +146,44 @@ export class ScopeItems {
     };
   }
 
-  read(scope: Scope, levels: readonly Sensitivity[], kind: string): Promise<PoolItem[]> {
-    const key = `${scope.type}:${scope.id}|${[...levels].sort().join(",")}|${kind}`;
+  read(scope: Scope, levels: readonly Sensitivity[], kind: string): Promise<MemoryItem[]> {
+    const key = poolKey(scope, levels, kind);
     let items = this.#seen.get(key);
     if (!items) {
-      items = this.#readWithVectors({ ...scope, sensitivities: levels }, kind);
+      items = this.#store.listActive({
+        scopes: [{ ...scope, sensitivities: levels }],
+        limit: SCOPE_ITEMS_LIMIT,
+        kinds: [kind],
+      });
       this.#seen.set(key, items);
     }
     return items;
   }
 
-  async #readWithVectors(scope: Scope & { sensitivities: readonly Sensitivity[] }, kind: string) {
-    const items = await this.#store.listActive({ scopes: [scope], limit: SCOPE_ITEMS_LIMIT, kinds: [kind] });
-    if (this.vectors.threshold === null) return items;
-    const stored = await this.vectors.stored(items.map((m) => m.nodeId));
+  /** The pool's items with their stored vectors, read once per pool. */
+  async withVectors(scope: Scope, levels: readonly Sensitivity[], kind: string): Promise<PoolItem[]> {
+    const items = await this.read(scope, levels, kind);
+    const key = poolKey(scope, levels, kind);
+    let stored = this.#stored.get(key);
+    if (!stored) {
+      stored = this.vectors.stored(items.map((m) => m.nodeId));
+      this.#stored.set(key, stored);
+    }
+    const vectors = await stored;
     return items.map((m): PoolItem => {
-      const vector = stored.get(m.nodeId);
+      const vector = vectors.get(m.nodeId);
       return vector ? { ...m, vector } : m;
     });
   }
 }
 
+const poolKey = (scope: Scope, levels: readonly Sensitivity[], kind: string) =>
+  `${scope.type}:${scope.id}|${[...levels].sort().join(",")}|${kind}`;
+
 /**
  * The readable item of the statement's scope it restates, if any: never an item of another
  * scope, nor one at a level the writer may not read, nor one in `skip` (closed by this write).
+ * Words first; the model's vectors are embedded and read only when words found nothing.
  */
 export async function restatedItem(
   items: ScopeItems,
@@ -175,12 +191,18 @@ export async function restatedItem(
   skip: ReadonlySet<string> = new Set(),
 ): Promise<{ item: MemoryItem; score: RestatementScore } | null> {
   if (s.levels.length === 0) return null;
-  const pool = (await items.read(s.scope, s.levels, s.kind)).filter(
-    (m) => !skip.has(m.nodeId) && s.levels.includes(m.sensitivity),
-  );
+  const usable = (m: MemoryItem) => !skip.has(m.nodeId) && s.levels.includes(m.sensitivity);
+  const pool = (await items.read(s.scope, s.levels, s.kind)).filter(usable);
   if (pool.length === 0) return null;
-  const vector = s.vector ?? (items.vectors.threshold === null ? null : await items.vectors.of(s.text));
-  const found = findRestatement({ ...s, vector }, pool, items.thresholds);
+  const byWords = findRestatement({ ...s, vector: null }, pool, {
+    lexical: RESTATEMENT_THRESHOLDS.lexical,
+    cosine: Number.POSITIVE_INFINITY,
+  });
+  if (byWords || items.vectors.threshold === null) return byWords;
+  const vector = s.vector ?? (await items.vectors.of(s.text));
+  if (!vector) return null;
+  const withVectors = (await items.withVectors(s.scope, s.levels, s.kind)).filter(usable);
+  const found = findRestatement({ ...s, vector }, withVectors, items.thresholds);
   return found ? { item: withoutVector(found.item), score: found.score } : null;
 }
 

@@ -118,6 +118,18 @@ describe("restatements in other words", () => {
     expect(no.ok && no.value[0]?.decision).not.toBe("merge");
   });
 
+  it("asks the model nothing when words already find the restatement", async ({ expect }) => {
+    const store = new InMemoryMemory();
+    const v = fakeVectors(store);
+    await remember(store, request("我喜欢徒步、长跑、打篮球和攀岩", 1), { restatements: v.port });
+    const again = await remember(store, request("我喜欢徒步，长跑，打篮球，攀岩", 2), {
+      restatements: v.port,
+    });
+    expect(again.ok && again.value[0]?.decision).toBe("merge");
+    expect(v.embedded).toEqual([]);
+    expect(v.storedAsked).toEqual([]);
+  });
+
   it("an item without a stored vector yet is judged by words alone", async ({ expect }) => {
     const store = new InMemoryMemory();
     const v = fakeVectors(store);
