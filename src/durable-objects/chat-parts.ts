@@ -17,6 +17,7 @@ import { ContextReset } from "./context-reset";
 import { DreamJournal } from "./dream-journal";
 import { type ChatInfo, DreamRunner } from "./dream-runner";
 import { Inbox } from "./inbox";
+import { keepInLog, LocalLog } from "./local-log";
 import { LogFlusher } from "./log-flusher";
 import { Outbox } from "./outbox";
 import { RecentTurns } from "./recent-turns";
@@ -31,6 +32,8 @@ export type ChatParts = {
   readonly replies: ReplyPlan;
   readonly recent: RecentTurns;
   readonly meta: ChatMeta;
+  /** This chat's message log in the object's SQLite (local-log.ts). */
+  readonly log: LocalLog;
   readonly journal: DreamJournal;
   readonly alarm: AlarmClock;
   readonly reminders: Reminders;
@@ -54,15 +57,16 @@ export function chatParts(env: Env, storage: DurableObjectStorage, sql: SqlStora
     return deps;
   };
   const inbox = new Inbox(sql);
-  const outbox = new Outbox(sql);
+  const meta = new ChatMeta(sql);
+  const log = new LocalLog(sql);
+  const chatKey = () => meta.get<ChatInfo>("chat")?.key ?? null;
+  const outbox = new Outbox(sql, (item) => keepInLog(log, chatKey(), item));
   const replies = new ReplyPlan(sql);
   const recent = new RecentTurns(sql);
-  const meta = new ChatMeta(sql);
   const journal = new DreamJournal(sql);
   const alarm = new AlarmClock(storage);
   const reminders = new Reminders(storage, sql);
   const dreams = new DreamRunner({ meta, journal, outbox, storage });
-  const chatKey = () => meta.get<ChatInfo>("chat")?.key ?? null;
   const shortTermContext = new ContextReset({
     storage,
     meta,
@@ -99,6 +103,7 @@ export function chatParts(env: Env, storage: DurableObjectStorage, sql: SqlStora
     replies,
     recent,
     meta,
+    log,
     journal,
     alarm,
     reminders,

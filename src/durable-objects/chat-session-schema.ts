@@ -1,3 +1,6 @@
+import { markLogHome } from "./chat-log-home";
+import { CHAT_LOG_SCHEMA } from "./chat-log-schema";
+
 /**
  * The chat object's own SQLite schema, as append-only steps. Never edit a step that has
  * shipped; add a new one.
@@ -95,7 +98,12 @@ const STEPS = [
   // A notice to the owner rides the reminders' delivery (push, or with the next reply) in the
   // owner's private chat; /reminders neither lists nor cancels it.
   `ALTER TABLE reminders ADD COLUMN kind TEXT NOT NULL DEFAULT 'reminder' CHECK (kind IN ('reminder', 'notice'))`,
+  // The chat's message log and its full-text indexes (chat-log-schema.ts).
+  CHAT_LOG_SCHEMA,
 ] as const;
+
+/** The step that brought the log into the object: an object older than it has log rows in D1. */
+const LOG_STEP = STEPS.indexOf(CHAT_LOG_SCHEMA);
 
 export function migrateChatSession(storage: DurableObjectStorage): void {
   storage.transactionSync(() => {
@@ -106,6 +114,9 @@ export function migrateChatSession(storage: DurableObjectStorage): void {
     // messages, so it writes nothing.
     if (from === STEPS.length) return;
     for (const step of STEPS.slice(from)) storage.sql.exec(step);
+    // A new object starts its chat's log here; an older one's earlier messages are still in D1
+    // until the owner's migration copies them (chat-log-home.ts).
+    if (from <= LOG_STEP) markLogHome(storage.sql, from === 0 ? "object" : "d1");
     storage.sql.exec("DELETE FROM _schema");
     storage.sql.exec("INSERT INTO _schema (version) VALUES (?)", STEPS.length);
   });

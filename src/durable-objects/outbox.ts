@@ -27,11 +27,19 @@ export class Outbox {
    * and finds less, and an empty take resets it.
    */
   #size: number | null = null;
-  constructor(sql: SqlStorage) {
+  readonly #written: (item: OutboxItem) => void;
+  /**
+   * `written` sees every row as it is pushed, in the same transaction: the chat's own log in
+   * the object (local-log.ts) takes its message rows and recall marks from here, so every path
+   * that logs a message (triage, replies, reminders, relays) writes both or neither.
+   */
+  constructor(sql: SqlStorage, written: (item: OutboxItem) => void = () => {}) {
     this.#sql = sql;
+    this.#written = written;
   }
 
   push(item: OutboxItem, now: number): void {
+    this.#written(item);
     // An audit row waits here for its flush: it is stored already, so it is masked already.
     const body = item.kind === "audit" ? maskAuditCredentials(item.body) : item.body;
     this.#sql.exec(

@@ -1,6 +1,7 @@
 // The chat object's schema steps run once: a wake with a current schema writes nothing, and an
 // object left at an older version gets exactly the steps after it.
 import { describe, it } from "vitest";
+import { logHomeOf } from "../../src/durable-objects/chat-log-home";
 import { migrateChatSession } from "../../src/durable-objects/chat-session-schema";
 import { inFreshChatObject } from "../support/chat-object";
 
@@ -9,6 +10,15 @@ const version = (storage: DurableObjectStorage) =>
     .exec<{ version: number }>("SELECT version FROM _schema")
     .toArray()
     .map((r) => r.version);
+
+const LOG_TABLES = [
+  "messages_fts",
+  "message_windows_fts",
+  "message_windows",
+  "message_senders",
+  "conversation_sessions",
+  "messages",
+];
 
 describe("migrateChatSession", () => {
   it("writes nothing when the schema is current", async ({ expect }) => {
@@ -27,15 +37,22 @@ describe("migrateChatSession", () => {
   it("runs only the steps after the recorded version", async ({ expect }) => {
     await inFreshChatObject((storage) => {
       const [current = 0] = version(storage);
-      // As an object from before the last step: the step's column is gone and the version says so.
-      storage.sql.exec("ALTER TABLE reminders DROP COLUMN kind");
+      // As an object from before the last step (the log's tables): they are gone and the version says so.
+      for (const view of ["message_neighbours", "message_window_text"]) storage.sql.exec(`DROP VIEW ${view}`);
+      for (const table of LOG_TABLES) storage.sql.exec(`DROP TABLE ${table}`);
+      storage.sql.exec("DELETE FROM meta");
       storage.sql.exec("UPDATE _schema SET version = ?", current - 1);
       migrateChatSession(storage);
       expect(version(storage)).toEqual([current]);
-      const column = storage.sql
-        .exec<{ name: string }>("SELECT name FROM pragma_table_info('reminders') WHERE name = 'kind'")
+      const tables = storage.sql
+        .exec<{ name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (SELECT value FROM json_each(?))",
+          JSON.stringify(LOG_TABLES),
+        )
         .toArray();
-      expect(column).toHaveLength(1);
+      expect(tables).toHaveLength(LOG_TABLES.length);
+      // Its earlier messages are in D1: its log is read there until the owner's migration.
+      expect(logHomeOf(storage.sql)).toBe("d1");
     });
   });
 });

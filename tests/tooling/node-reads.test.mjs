@@ -146,6 +146,10 @@ const MESSAGE_ALLOWED = {
   "src/adapters/d1/d1-conversation-backfill.ts#D1ConversationBackfill.step":
     "a cron backfill of sessions and windows; windows blank marked neighbours in SQL (migrations/0290)",
   "src/adapters/d1/retention.ts#applyRetention": "retention deletes rows",
+  "src/durable-objects/chat-log-schema.ts#CHAT_LOG_SCHEMA":
+    "the log's own triggers and views: they build its indexes and serve no reader",
+  "src/durable-objects/local-log.ts#LocalLog.clear": "a forget deletes the chat's rows",
+  "src/durable-objects/local-log.ts#LocalLog.count": "counts; no text leaves",
   "src/workers/dev/turn-bench.routes.ts#turnBenchRoutes": "local mode only (benchmarks)",
 };
 
