@@ -9,7 +9,7 @@
  * the model's.
  */
 import { type DateReference, parseDateBound, resolveDateRange } from "./date-range";
-import type { HistoryFilter, HistoryHit, HistorySearch } from "./history-search-port";
+import type { HistoryFilter, HistoryHit, HistorySearch, UnreadChat } from "./history-search-port";
 
 export type HistoryQuery = {
   /** The chats to read, decided by the turn and the gate. */
@@ -42,6 +42,8 @@ export type HistoryAnswer = {
   readonly resolved: ResolvedHistoryQuery;
   /** Each chat's hits, in the order of `chats`. */
   readonly perChat: ReadonlyArray<{ readonly chatKey: string; readonly hits: readonly HistoryHit[] }>;
+  /** The chats that could not be read this time (none when the history reads them all or fails). */
+  readonly unread: readonly UnreadChat[];
 };
 
 /** A display name shorter than this is never read out of a question (too many false finds). */
@@ -54,10 +56,16 @@ export async function askHistory(
   const resolved = await resolveQuery(history, q);
   if (!resolved.ok) return resolved;
   const r = resolved.value;
+  const read = (chatKey: string) => searchOneChat(history, chatKey, r, q.limit, q.reader);
+  // A history whose chats live apart reads them side by side and says which it missed.
+  if (history.eachChat) {
+    const reads = await history.eachChat(q.chats, read);
+    const perChat = reads.answers.map((a) => ({ chatKey: a.chatKey, hits: a.value }));
+    return { ok: true, value: { resolved: r, perChat, unread: reads.unread } };
+  }
   const perChat = [];
-  for (const chatKey of q.chats)
-    perChat.push({ chatKey, hits: await searchOneChat(history, chatKey, r, q.limit, q.reader) });
-  return { ok: true, value: { resolved: r, perChat } };
+  for (const chatKey of q.chats) perChat.push({ chatKey, hits: await read(chatKey) });
+  return { ok: true, value: { resolved: r, perChat, unread: [] } };
 }
 
 async function resolveQuery(
@@ -167,6 +175,7 @@ async function searchOneChat(
   };
   const filter: HistoryFilter = { ...range, ...(r.senders ? { senders: r.senders } : {}) };
   const out: HistoryHit[] = [];
+  // By seq: every hit here is of this one chat (a seq is unique only inside its chat).
   const seen = new Map<number, number>();
   const matches = () => out.filter((h) => h.via !== "context").length;
   const add = (hits: readonly HistoryHit[]) => {

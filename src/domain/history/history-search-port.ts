@@ -36,6 +36,21 @@ export type HistoryFilter = {
  */
 export type HistoryReader = { readonly reader: string };
 
+/**
+ * Why a chat of a cross-chat read was not read this time: its read failed, the read's time
+ * budget ran out first, or it was past the most chats one read asks (fan-out.ts).
+ */
+export type UnreadReason = "failed" | "timeout" | "over-cap";
+
+/** A chat a cross-chat read could not read this time: the answer says so, it never just lacks it. */
+export type UnreadChat = { readonly chatKey: string; readonly reason: UnreadReason };
+
+/** A read of several chats, one call each: the chats' answers (in the order asked) and the chats not read. */
+export type ChatReads<T> = {
+  readonly answers: readonly { readonly chatKey: string; readonly value: T }[];
+  readonly unread: readonly UnreadChat[];
+};
+
 export interface HistorySearch {
   /**
    * Full-text matches in one chat's log, best first, with the turns around them as context
@@ -61,4 +76,17 @@ export interface HistorySearch {
    * cross-chat recall). Optional: a history without summaries has no such leg.
    */
   searchSummaries?(q: { chatKeys: readonly string[]; text: string; limit: number }): Promise<SummaryHit[]>;
+  /**
+   * `searchAcross`, saying which chats it could not read. Optional: a history whose chats all
+   * live in one store reads all of them or fails as a whole (then `searchAcross` is the same).
+   */
+  searchAcrossChats?(
+    q: { chatKeys: readonly string[]; text: string; limit: number } & HistoryFilter & HistoryReader,
+  ): Promise<{ hits: HistoryHit[]; unread: readonly UnreadChat[] }>;
+  /**
+   * Runs `read` once per chat the way this history reads several chats (bounded, side by side,
+   * within a time budget), and says which chats it could not read. Optional: without it a
+   * caller reads the chats one after the other.
+   */
+  eachChat?<T>(chatKeys: readonly string[], read: (chatKey: string) => Promise<T>): Promise<ChatReads<T>>;
 }

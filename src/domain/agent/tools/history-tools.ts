@@ -6,15 +6,19 @@
  * allows from here at once; no parameter of theirs names or widens that set. Days named in
  * the question ("昨天", "上周三", "5月3日", "last Friday") and senders' display names are read
  * by `askHistory`, against the turn's time in `calendar.timeZone`; times are shown in that zone too.
+ * Each chat's log lives in its own object: a chat that could not be read this time is said so
+ * (unread-note.ts), never shown as a chat with nothing in it.
  */
+import { UnreadError } from "../../history/fan-out";
 import { askHistory, newestFirst, type ResolvedHistoryQuery } from "../../history/history-query";
-import type { HistoryHit } from "../../history/history-search-port";
+import type { HistoryHit, HistorySearch, UnreadChat } from "../../history/history-search-port";
 import { localDay } from "../../kernel/local-day";
 import { formatLocalTime } from "../../kernel/local-time";
 import { readableChatsOf, readTargetOf } from "../cross-chat-read";
 import { type Tool, type ToolResult, toolError, toolOk } from "../tool";
 import type { TurnContext } from "../turn-context";
 import type { TurnServices } from "../turn-services";
+import { unreadChatError, unreadNote } from "./unread-note";
 
 const CHAT_PARAM = {
   type: "string",
@@ -32,7 +36,10 @@ const FILTER_PARAMS = {
   sender: { type: "string", description: "只看这个昵称（群名片）的人发的消息" },
 } as const;
 
-/** Several chats at once: at most this many are read, and this many matches shown. */
+/**
+ * Several chats at once: at most this many are read, and this many matches shown; the chats
+ * past it are named in the answer as not read.
+ */
 const MAX_CHATS = 20;
 /** Daily summaries recall_cross_chat adds after the matching turns. */
 const SUMMARY_HITS = 3;
@@ -144,6 +151,8 @@ export const historySearchTool: Tool = {
     if (!target.ok) return toolError(target.reason);
     const answer = await ask(args, ctx, services, [target.chat], SEARCH_LIMIT.read(args));
     if (!answer.ok) return toolError(answer.reason);
+    const missed = answer.value.unread[0];
+    if (missed) return toolError(unreadChatError(target.chat, missed.reason));
     const hits = answer.value.perChat[0]?.hits ?? [];
     return foundOrNone(answer.value.resolved, ctx, hits, (tz) =>
       formatSearch(hits, answer.value.resolved, tz),
@@ -153,19 +162,24 @@ export const historySearchTool: Tool = {
 
 /**
  * A search's answer: what it read out of the question, then the hits as `format` shows them in
- * the turn's time zone, or that nothing was found.
+ * the turn's time zone, or that nothing was found, then the chats it could not read.
  */
 function foundOrNone(
   resolved: ResolvedHistoryQuery,
   ctx: TurnContext,
   hits: readonly HistoryHit[],
   format: (timeZone: string) => string,
+  unread: readonly UnreadChat[] = [],
 ): ToolResult {
   const timeZone = ctx.settings.calendar.timeZone;
   const body = hits.length === 0 ? "没有找到相关消息。" : format(timeZone);
-  const note = describe(resolved, timeZone);
-  return toolOk(note ? `${note}\n${body}` : body);
+  const lines = [describe(resolved, timeZone), body, unreadNote(unread)].filter((l) => l !== null);
+  return toolOk(lines.join("\n"));
 }
+
+/** The chats past MAX_CHATS, as chats not read. */
+const pastCap = (chats: readonly string[]): UnreadChat[] =>
+  chats.slice(MAX_CHATS).map((chatKey) => ({ chatKey, reason: "over-cap" }));
 
 /**
  * Matches best first — those of a time the question named, then the others, set apart — then
@@ -206,12 +220,16 @@ export const searchChatHistoryTool: Tool = {
   scope: "chat_domain",
   async run(args, ctx, services) {
     const limit = ACROSS_LIMIT.read(args);
-    const chats = readableChatsOf(args, ctx).slice(0, MAX_CHATS);
-    const answer = await ask(args, ctx, services, chats, limit);
+    const readable = readableChatsOf(args, ctx);
+    const answer = await ask(args, ctx, services, readable.slice(0, MAX_CHATS), limit);
     if (!answer.ok) return toolError(answer.reason);
     const hits = newestFirst(answer.value.perChat, limit);
-    return foundOrNone(answer.value.resolved, ctx, hits, (tz) =>
-      hits.map((h) => formatHit(h, tz, true)).join("\n"),
+    return foundOrNone(
+      answer.value.resolved,
+      ctx,
+      hits,
+      (tz) => hits.map((h) => formatHit(h, tz, true)).join("\n"),
+      [...answer.value.unread, ...pastCap(readable)],
     );
   },
 };
@@ -236,15 +254,14 @@ export const recallCrossChatTool: Tool = {
   async run(args, ctx, services) {
     const question = readQuestion(args);
     if (!question.ok) return toolError(question.reason);
-    const others = readableChatsOf(args, ctx)
-      .filter((c) => c !== ctx.chat.key)
-      .slice(0, MAX_CHATS);
+    const readable = readableChatsOf(args, ctx).filter((c) => c !== ctx.chat.key);
+    const others = readable.slice(0, MAX_CHATS);
     if (others.length === 0) return toolOk("这里没有可以一起回想的其他聊天（见 find_chat）。");
-    // Two legs over the same chats: the raw turns (one keyword query ORing the chats,
-    // interleaved round-robin) and the chats' daily summaries, which remember days whose
-    // turns the log may no longer match word for word.
-    const [hits, summaries] = await Promise.all([
-      services.history.searchAcross({
+    // Two legs over the same chats: the raw turns (each chat's best first, interleaved
+    // round-robin) and the chats' daily summaries, which remember days whose turns the log
+    // may no longer match word for word.
+    const [found, summaries] = await Promise.all([
+      searchAcrossChats(services.history, {
         chatKeys: others,
         reader: ctx.chat.key,
         text: question.query,
@@ -254,18 +271,31 @@ export const recallCrossChatTool: Tool = {
         [],
     ]);
     const allowed = new Set<string>(others);
-    const matches = hits.filter((h) => h.via !== "context" && allowed.has(h.chatKey));
+    const matches = found.hits.filter((h) => h.via !== "context" && allowed.has(h.chatKey));
     const digests = summaries.filter((s) => allowed.has(s.chatKey));
-    if (matches.length === 0 && digests.length === 0) return toolOk("其他聊天里没有找到相关内容。");
-    const lines = matches.map((h) => formatHit(h, ctx.settings.calendar.timeZone, true));
+    const lines =
+      matches.length === 0 && digests.length === 0
+        ? ["其他聊天里没有找到相关内容。"]
+        : matches.map((h) => formatHit(h, ctx.settings.calendar.timeZone, true));
     if (digests.length > 0)
       lines.push(
         "（相关的每日摘要）",
         ...digests.map((d) => `  (${d.chatKey}) [${d.day ?? "某天"} 摘要] ${d.text}`),
       );
+    const note = unreadNote([...found.unread, ...pastCap(readable)]);
+    if (note) lines.push(note);
     return toolOk(lines.join("\n"));
   },
 };
+
+/** Matches in several chats and the chats not read, from a history that says, else all read. */
+async function searchAcrossChats(
+  history: HistorySearch,
+  q: Parameters<HistorySearch["searchAcross"]>[0],
+): Promise<{ hits: readonly HistoryHit[]; unread: readonly UnreadChat[] }> {
+  if (history.searchAcrossChats) return history.searchAcrossChats(q);
+  return { hits: await history.searchAcross(q), unread: [] };
+}
 
 export const historyRecentTool: Tool = {
   spec: {
@@ -285,11 +315,19 @@ export const historyRecentTool: Tool = {
   async run(args, ctx, services) {
     const target = readTargetOf(args, ctx);
     if (!target.ok) return toolError(target.reason);
-    const hits = await services.history.recent({
-      chatKey: target.chat,
-      reader: ctx.chat.key,
-      limit: RECENT_LIMIT.read(args),
-    });
+    let hits: HistoryHit[];
+    try {
+      hits = await services.history.recent({
+        chatKey: target.chat,
+        reader: ctx.chat.key,
+        limit: RECENT_LIMIT.read(args),
+      });
+    } catch (e) {
+      // A log that could not be read is no empty log: the model must not say "no messages".
+      if (!(e instanceof UnreadError))
+        services.logger.warn("history read failed", { chat: target.chat, error: String(e) });
+      return toolError(unreadChatError(target.chat, e instanceof UnreadError ? e.reason : "failed"));
+    }
     return toolOk(
       hits.length === 0
         ? "还没有消息记录。"
