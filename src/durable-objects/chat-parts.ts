@@ -9,9 +9,12 @@ import {
   type ChatObjectServices,
   type ChatTurnServices,
   chatObjectServices,
+  objectLogHistory,
+  turnHistory,
 } from "../composition/chat-object/chat-object-door";
 import type { ChatRelay } from "../domain/agent/chat-relay";
 import { AlarmClock } from "./alarm-clock";
+import { logHomeOf } from "./chat-log-home";
 import { ChatMeta } from "./chat-meta";
 import { ContextReset } from "./context-reset";
 import { DreamJournal } from "./dream-journal";
@@ -19,6 +22,7 @@ import { type ChatInfo, DreamRunner } from "./dream-runner";
 import { Inbox } from "./inbox";
 import { keepInLog, LocalLog } from "./local-log";
 import { LogFlusher } from "./log-flusher";
+import { LogReads } from "./log-reads";
 import { Outbox } from "./outbox";
 import { RecentTurns } from "./recent-turns";
 import { Reminders } from "./reminders";
@@ -34,6 +38,8 @@ export type ChatParts = {
   readonly meta: ChatMeta;
   /** This chat's message log in the object's SQLite (local-log.ts). */
   readonly log: LocalLog;
+  /** Reads of this chat's log asked by others (log-reads.ts). */
+  readonly logReads: LogReads;
   readonly journal: DreamJournal;
   readonly alarm: AlarmClock;
   readonly reminders: Reminders;
@@ -75,11 +81,15 @@ export function chatParts(env: Env, storage: DurableObjectStorage, sql: SqlStora
     chatKey,
     now: () => Date.now(),
   });
+  // The chat's own log, read here once this object holds all of it (chat-log-home.ts).
+  const ownHistory = () => objectLogHistory(env, storage, logHomeOf(sql) === "object");
+  const logReads = new LogReads({ history: ownHistory, chatKey });
   const turnServices = (): ChatTurnServices => {
     const door = services();
     // A relayed message waits in this object's outbox like every other row of the log.
     relay ??= door.relayLoggingTo((record) => outbox.push({ kind: "message", body: record }, Date.now()));
-    return { ...door, model: yieldingModel(door.model), shortTermContext, relay, reminders };
+    const history = turnHistory(env, door.logger, chatKey(), ownHistory(), logReads);
+    return { ...door, history, model: yieldingModel(door.model), shortTermContext, relay, reminders };
   };
   const turns = new TurnRunner({
     storage,
@@ -104,6 +114,7 @@ export function chatParts(env: Env, storage: DurableObjectStorage, sql: SqlStora
     recent,
     meta,
     log,
+    logReads,
     journal,
     alarm,
     reminders,

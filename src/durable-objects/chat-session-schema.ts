@@ -100,6 +100,17 @@ const STEPS = [
   `ALTER TABLE reminders ADD COLUMN kind TEXT NOT NULL DEFAULT 'reminder' CHECK (kind IN ('reminder', 'notice'))`,
   // The chat's message log and its full-text indexes (chat-log-schema.ts).
   CHAT_LOG_SCHEMA,
+  // The log's readers skip D1's one-time windowing backfill once it is done; an object's log
+  // was windowed by its triggers from its first row, so its backfill is done from the start.
+  `CREATE TABLE conversation_backfill (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     watermark INTEGER NOT NULL,
+     chat_key TEXT,
+     ts INTEGER,
+     seq INTEGER,
+     done INTEGER NOT NULL DEFAULT 0
+   );
+   INSERT INTO conversation_backfill (id, watermark, done) VALUES (1, 0, 1)`,
 ] as const;
 
 /** The step that brought the log into the object: an object older than it has log rows in D1. */

@@ -11,6 +11,9 @@ import type { ResetRequest, ResetResult } from "../domain/agent/short-term-conte
 import { type PreviewRequest, previewTurn, type TurnPreview } from "../domain/agent/turn-preview";
 import { type ChatKey, parseChatKey } from "../domain/chat/chat-address";
 import type { Settings } from "../domain/config/settings";
+import type { ChatLogListing, ChatLogSearch } from "../domain/history/chat-log-reader";
+import type { HistoryHit } from "../domain/history/history-search-port";
+import type { MessageRecord } from "../domain/history/message-record";
 import type { InboundEvent } from "../domain/inbound/inbound-event";
 import { maskInboundEvent } from "../domain/inbound/mask-inbound-event";
 import type { NoticeHandOver } from "../domain/notices/notice-book";
@@ -22,6 +25,7 @@ import { CredentialCueBook } from "./credential-cue-book";
 import type { ChatInfo } from "./dream-runner";
 import { drainInbox } from "./inbox-drain";
 import { InboxUpkeep } from "./inbox-upkeep";
+import { type AppendOutcome, appendToLog } from "./log-append";
 import { acceptNotice } from "./notice-delivery";
 import { rewriteWaitingProfiles } from "./profile-rewriter";
 import { firePushReminders } from "./reminder-firing";
@@ -150,15 +154,29 @@ export class ChatSession extends DurableObject<Env> {
 
   /**
    * `/session forget`: drops what this object still holds of the chat — recent turns, the dream
-   * journal, unflushed messages, recall marks and observations — so neither a prompt, a dreaming
+   * journal, its message log, unflushed messages, recall marks and observations — so neither a prompt, a dreaming
    * run nor a later flush brings the forgotten chat back. Called before the D1 rows are deleted.
    */
-  async forgetLocal(): Promise<{ recentTurns: number; dreamJournal: number; unflushed: number }> {
+  async forgetLocal(): Promise<{
+    recentTurns: number;
+    dreamJournal: number;
+    unflushed: number;
+    logged: number;
+  }> {
     return this.ctx.storage.transactionSync(() => ({
       recentTurns: this.#parts.recent.clear(),
       dreamJournal: this.#parts.journal.clear(),
       unflushed: this.#parts.outbox.dropContent(),
+      logged: this.#parts.log.clear(),
     }));
+  }
+
+  /**
+   * `/session store off|on` of this chat: while off, nothing more of the chat is logged here
+   * (the D1 trigger of migration 0100 drops it there). Called after the switch is saved.
+   */
+  async setLogStore(enabled: boolean): Promise<void> {
+    this.#parts.log.setStoreOff(!enabled);
   }
 
   /**
@@ -174,6 +192,30 @@ export class ChatSession extends DurableObject<Env> {
       shortTermContext: this.#parts.shortTermContext,
       model: yieldingModel,
     });
+  }
+
+  /** Full-text matches in this chat's log for a reader in another chat (log-reads.ts). */
+  async logSearch(q: ChatLogSearch): Promise<HistoryHit[]> {
+    return this.#parts.logReads.search(q);
+  }
+
+  /** This chat's newest messages, for a reader in another chat (log-reads.ts). */
+  async logRecent(q: ChatLogListing): Promise<HistoryHit[]> {
+    return this.#parts.logReads.recent(q);
+  }
+
+  /** The names this chat's messages were sent under, most recently used first. */
+  async logSenders(): Promise<string[]> {
+    return this.#parts.logReads.senders();
+  }
+
+  /**
+   * Messages of this chat logged from outside it (log-append.ts): a relayed message, fetched
+   * history. Refused whole when a record is another chat's.
+   */
+  async appendLog(chat: ChatKey, records: readonly MessageRecord[]): Promise<AppendOutcome> {
+    const settings = await this.#freshSettings();
+    return appendToLog({ storage: this.ctx.storage, ...this.#parts }, chat, records, settings);
   }
 
   /** Counters for the dashboard and tests: open inbox rows and unflushed rows. */

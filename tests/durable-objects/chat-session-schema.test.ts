@@ -12,6 +12,7 @@ const version = (storage: DurableObjectStorage) =>
     .map((r) => r.version);
 
 const LOG_TABLES = [
+  "conversation_backfill",
   "messages_fts",
   "message_windows_fts",
   "message_windows",
@@ -37,11 +38,12 @@ describe("migrateChatSession", () => {
   it("runs only the steps after the recorded version", async ({ expect }) => {
     await inFreshChatObject((storage) => {
       const [current = 0] = version(storage);
-      // As an object from before the last step (the log's tables): they are gone and the version says so.
+      // As an object from before the last two steps (the log's tables and its backfill row): they
+      // are gone and the version says so.
       for (const view of ["message_neighbours", "message_window_text"]) storage.sql.exec(`DROP VIEW ${view}`);
       for (const table of LOG_TABLES) storage.sql.exec(`DROP TABLE ${table}`);
       storage.sql.exec("DELETE FROM meta");
-      storage.sql.exec("UPDATE _schema SET version = ?", current - 1);
+      storage.sql.exec("UPDATE _schema SET version = ?", current - 2);
       migrateChatSession(storage);
       expect(version(storage)).toEqual([current]);
       const tables = storage.sql

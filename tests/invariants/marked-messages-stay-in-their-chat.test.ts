@@ -3,17 +3,17 @@
 // then "别说出去哈") is logged marked and is never served to a sibling chat of its domain,
 // whichever history tool reads it (docs/invariants.md#one-read-gate); its own chat still reads
 // it. Every line of the labelled wording corpus is written to group A through the chat object's
-// record and flush (the production writer), then read from sibling group B and from A.
+// record and write it to the log (the production writers), then read from sibling group B and from A.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import { D1DailySummaries } from "../../src/adapters/d1/d1-daily-summaries";
-import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
 import { openDatabase } from "../../src/adapters/d1/database";
 import { inboundRecord, type MessageRecord } from "../../src/domain/history/message-record";
 import { messageEvent } from "../fakes/inbound";
 import { uid as idOf } from "../support/identity";
 import { storeIdentity } from "../support/identity-settings";
 import { uid } from "../support/memory";
+import { objectLogRows, writeLog } from "../support/object-log";
 import { type LabelledRequest, PRIVACY_REQUESTS } from "../support/privacy-requests";
 import { registerChat } from "../support/sessions";
 import { type ToolCallSpec, toolTurn } from "../support/turns";
@@ -127,9 +127,7 @@ beforeAll(async () => {
   await registerChat(GROUP_A, Date.now(), "登山群");
   await registerChat(GROUP_B, Date.now(), "爬山群");
   const all = records();
-  const log = new D1MessageLog(openDatabase(env.DB));
-  for (let i = 0; i < all.length; i += 50)
-    await log.flush({ messages: all.slice(i, i + 50), recalls: [], chats: [], usage: [], audit: [] });
+  await writeLog(all);
 });
 
 describe("a message its speaker marked private stays in its chat", () => {
@@ -137,6 +135,11 @@ describe("a message its speaker marked private stays in its chat", () => {
     expect,
   }) => {
     const marked = await markedIds();
+    // The chat object's own log marks exactly what D1's does: the same triggers on the same rows.
+    const inObject = (await objectLogRows(GROUP_A))
+      .filter((r) => r.private_marked !== 0)
+      .map((r) => r.message_id);
+    expect(new Set(inObject)).toEqual(marked);
     // A line's content is its first message (the statement a next-message marker points at).
     const id = (c: Case) => `${run}-${CASES.indexOf(c)}-0`;
     const missed = requests.filter((c) => !marked.has(id(c))).map((c) => c.content);

@@ -3,12 +3,12 @@
  * and log writer, and daily summary nodes as the cron writes them. Integration tests only.
  */
 import { env } from "cloudflare:workers";
-import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
 import { openDatabase } from "../../src/adapters/d1/database";
 import { inboundRecord } from "../../src/domain/history/message-record";
 import { indexText } from "../../src/domain/text/search-tokens";
 import { messageEvent } from "../fakes/inbound";
 import { uid } from "./memory";
+import { writeLog } from "./object-log";
 
 export type Line = {
   readonly chat: string;
@@ -17,19 +17,13 @@ export type Line = {
   readonly text: string;
 };
 
-/** Writes these inbound messages to D1 through the production record builder and log writer. */
+/** Writes these inbound messages to their chats' logs through the production record builder and log writers. */
 export async function logEvents(events: readonly Parameters<typeof messageEvent>[0][]): Promise<void> {
   const records = events.flatMap((e) => {
     const r = inboundRecord(messageEvent(e));
     return r ? [r] : [];
   });
-  await new D1MessageLog(openDatabase(env.DB)).flush({
-    messages: records,
-    recalls: [],
-    chats: [],
-    usage: [],
-    audit: [],
-  });
+  await writeLog(records);
 }
 
 /** Written through the production record builder and log writer, yesterday. */

@@ -11,3 +11,4 @@ export {
   type ChatTurnServices,
   chatObjectServices,
 } from "./chat-object-services";
+export { objectLogHistory, turnHistory } from "./object-log-history";

@@ -29,9 +29,10 @@ import { ProfileRewriteQueue } from "../../domain/memory/profile-rewrite";
 import type { OwnerNotices } from "../../domain/notices/notice-book";
 import type { SpendLedger } from "../../domain/spend/spend-ledger";
 import { cachedCatalogue } from "../common/catalogue-cache";
+import { appendToChatObjects } from "../common/chat-log-writer";
+import { chatObjectHistory } from "../common/chat-object-logs";
 import { chatObject } from "../common/chat-stub";
 import { personAccounts, sessionRegistry } from "../common/forgetting-session-registry";
-import { historySearch } from "../common/history-search";
 import { knowledgeAccess } from "../common/knowledge-services";
 import { d1MessageLog } from "../common/message-log-writer";
 import { createChatModel, createOutbound } from "../common/model-and-outbound";
@@ -48,8 +49,8 @@ export type ChatObjectServices = Omit<TurnPorts, "shortTermContext" | "relay"> &
   /** Where the outbox's rows are written (the only writer of the message log). */
   readonly messageLog: MessageLog;
   /**
-   * `send_message`'s relay: a sent message of a stored chat goes to `outbox`, the chat
-   * object's outbox, and reaches the message log with the other rows.
+   * `send_message`'s relay: a sent message of a stored chat goes into that chat's own log (its
+   * object), and to `outbox`, this object's outbox, which carries D1's copy.
    */
   readonly relayLoggingTo: (outbox: (record: MessageRecord) => void) => ChatRelay;
   readonly registry: TurnRegistry;
@@ -98,7 +99,8 @@ export const chatObjectServices = {
     const sessions = sessionRegistry(env, () => settings.current());
     return {
       model,
-      history: historySearch(env),
+      // Other chats' logs live in their objects: one bounded, timed call each.
+      history: chatObjectHistory(env, consoleLogger),
       // With identity.enabled off (the default) this answers exactly like `disabledIdentity`.
       identity: new DirectoryIdentityResolver({
         settings: async () => (await settings.current()).identity,
@@ -118,8 +120,11 @@ export const chatObjectServices = {
           logger: consoleLogger,
           log: async (record) => {
             const target = parseChatKey(record.chatKey);
-            if (target.ok && isStored(await settings.current(), record.chatKey, target.value.targetType))
-              outbox(record);
+            if (!target.ok || !isStored(await settings.current(), record.chatKey, target.value.targetType))
+              return;
+            // D1's copy rides this object's outbox; the target chat's own log is in its object.
+            outbox(record);
+            await appendToChatObjects(bindings, [record]);
           },
         }),
       memory: {

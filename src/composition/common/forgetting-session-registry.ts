@@ -14,7 +14,7 @@ import { chatObject } from "./chat-stub";
 import { createKnowledgeServices } from "./knowledge-services";
 
 /**
- * Forget reaches the chat's object first — its recent turns, dream journal and unflushed rows —
+ * Forget reaches the chat's object first — its recent turns, dream journal, its log and unflushed rows —
  * and only then deletes the D1 rows, so no later flush or dreaming run writes the chat back.
  */
 class ChatForgettingRegistry extends D1SessionRegistry {
@@ -28,6 +28,18 @@ class ChatForgettingRegistry extends D1SessionRegistry {
     const address = parseChatKey(chatKey);
     if (address.ok) await chatObject(this.#env, chatKeyOf(address.value)).forgetLocal();
     return super.forget(chatKey);
+  }
+
+  /**
+   * Off reaches the chat's object before D1, on after it: a failure between the two leaves the
+   * chat logging less, never more, than its owner asked for.
+   */
+  override async setStoreEnabled(chatKey: string, enabled: boolean, at: number): Promise<void> {
+    const address = parseChatKey(chatKey);
+    const object = address.ok ? chatObject(this.#env, chatKeyOf(address.value)) : null;
+    if (!enabled) await object?.setLogStore(false);
+    await super.setStoreEnabled(chatKey, enabled, at);
+    if (enabled) await object?.setLogStore(true);
   }
 }
 

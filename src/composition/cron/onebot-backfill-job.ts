@@ -6,7 +6,7 @@ import type { GroupHistorySource } from "../../domain/backfill/group-history-sou
 import { type BackfillReport, runBackfill } from "../../domain/backfill/run-backfill";
 import type { Settings } from "../../domain/config/settings";
 import type { OwnerNotices } from "../../domain/notices/notice-book";
-import { d1MessageLog } from "../common/message-log-writer";
+import { chatLogWriter } from "../common/chat-log-writer";
 import type { RuntimeConfig } from "../common/runtime-config";
 
 /** No OneBot API configured: nothing to read history from. */
@@ -27,7 +27,8 @@ export function backfillJob(
   return runBackfill(settings, {
     source,
     progress: new D1BackfillProgress(env.DB),
-    log: d1MessageLog(env),
+    // Into each group's own log (its object), and D1 while the log moves.
+    log: chatLogWriter(env),
     logger: consoleLogger,
     now: () => Date.now(),
   });

@@ -91,3 +91,14 @@ export function outboundRecord(input: {
     direction: "out",
   };
 }
+
+/**
+ * A record as the log stores it, whoever built it: masked again (idempotent) and its tokens
+ * rebuilt when masking changed its text, so no writer of the log can store a credential.
+ */
+export function maskedRecord(r: MessageRecord): MessageRecord {
+  const text = maskSensitiveData(r.text);
+  const rawJson = r.rawJson === null ? null : maskSensitiveData(r.rawJson);
+  if (text === r.text && rawJson === r.rawJson) return r;
+  return { ...r, text, rawJson, tokens: chatIndexText(r.chatKey, senderText(r.nick, text)) };
+}

@@ -374,12 +374,7 @@ describe("the log's D1 adapters over the object's own log", () => {
       const flat = await search(true);
       expect(flat[0]?.messageId).toBe("m1");
       expect(flat.every((h) => h.chatKey === chat && h.messageId !== "m3")).toBe(true);
-      // The turn windows (message_windows_fts) also read D1's one-row backfill state, which the
-      // object's log schema does not hold: added here as done, the state of a log windowed from its start.
-      await db.exec(`CREATE TABLE IF NOT EXISTS conversation_backfill (
-          id INTEGER PRIMARY KEY CHECK (id = 1), watermark INTEGER NOT NULL, chat_key TEXT, ts INTEGER,
-          seq INTEGER, done INTEGER NOT NULL DEFAULT 0);
-        INSERT OR IGNORE INTO conversation_backfill (id, watermark, done) VALUES (1, 0, 1);`);
+      // The turn windows (message_windows_fts), the production path.
       const windowed = await search(false);
       expect(windowed.map((h) => h.messageId)).toContain("m1");
       expect(windowed.every((h) => h.chatKey === chat && h.messageId !== "m3")).toBe(true);
