@@ -66,7 +66,8 @@ export function chatParts(env: Env, storage: DurableObjectStorage, sql: SqlStora
   const meta = new ChatMeta(sql);
   const log = new LocalLog(sql);
   const chatKey = () => meta.get<ChatInfo>("chat")?.key ?? null;
-  const outbox = new Outbox(sql, (item) => keepInLog(log, chatKey(), item));
+  // The chat's own rows go to its log here; D1 gets a copy only while it is the log's home.
+  const outbox = new Outbox(sql, (item) => keepInLog(log, chatKey(), item) && logHomeOf(sql) === "object");
   const replies = new ReplyPlan(sql);
   const recent = new RecentTurns(sql);
   const journal = new DreamJournal(sql);

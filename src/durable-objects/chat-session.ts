@@ -38,6 +38,14 @@ export type TurnStatus = {
   replies: { text: string; state: "planned" | "sent" | "failed" }[];
 };
 
+/** What a forget removed from the chat's object (its log counted like D1's rows). */
+export type LocalForget = {
+  recentTurns: number;
+  dreamJournal: number;
+  unflushed: number;
+  log: { messages: number; windows: number; sessions: number };
+};
+
 export type ChatSessionStats = {
   open: number;
   unflushed: number;
@@ -157,17 +165,12 @@ export class ChatSession extends DurableObject<Env> {
    * journal, its message log, unflushed messages, recall marks and observations — so neither a prompt, a dreaming
    * run nor a later flush brings the forgotten chat back. Called before the D1 rows are deleted.
    */
-  async forgetLocal(): Promise<{
-    recentTurns: number;
-    dreamJournal: number;
-    unflushed: number;
-    logged: number;
-  }> {
+  async forgetLocal(): Promise<LocalForget> {
     return this.ctx.storage.transactionSync(() => ({
       recentTurns: this.#parts.recent.clear(),
       dreamJournal: this.#parts.journal.clear(),
       unflushed: this.#parts.outbox.dropContent(),
-      logged: this.#parts.log.clear(),
+      log: this.#parts.log.clear(),
     }));
   }
 

@@ -1,8 +1,8 @@
 /**
  * The writer of this chat's message log in the object's own SQLite (chat-log-schema.ts):
  * inbound messages as they are triaged, replies as they are sent, recall marks. Each write runs
- * in the caller's synchronous transaction, next to the outbox row that still carries the same
- * record to D1 while the log moves, so the two never disagree on what was logged. Idempotent on
+ * in the caller's synchronous transaction (with the outbox row that carries the same record to
+ * D1 while the chat's log is still read there), so the two never disagree on what was logged. Idempotent on
  * the log's unique key (transport, chat, message id, time): a retried triage or backfill page
  * writes nothing twice.
  */
@@ -71,11 +71,21 @@ export class LocalLog {
     return this.#sql.exec("SELECT 1 FROM meta WHERE key = ?", STORE_OFF).toArray().length > 0;
   }
 
-  /** Every row of the log, recalled ones included: what a forget of the chat removes. */
-  clear(): number {
-    const n = this.count();
+  /**
+   * Every row of the log, recalled ones included: what a forget of the chat removes. Counted
+   * first, as D1's forget counts its rows: the messages (each one FTS row), their turn windows and
+   * the conversation sessions; the triggers remove the windows, sessions and FTS rows with them.
+   */
+  clear(): { messages: number; windows: number; sessions: number } {
+    const count = (table: string) =>
+      this.#sql.exec<{ n: number }>(`SELECT count(*) AS n FROM ${table}`).one().n;
+    const counts = {
+      messages: this.count(),
+      windows: count("message_windows"),
+      sessions: count("conversation_sessions"),
+    };
     this.#sql.exec("DELETE FROM messages");
-    return n;
+    return counts;
   }
 
   count(): number {
@@ -84,11 +94,19 @@ export class LocalLog {
 }
 
 /**
- * What of an outbox row belongs in this chat's log: its own messages and recall marks. A row
- * of another chat (a message `send_message` relayed there) belongs to that chat's log.
+ * What of an outbox row belongs in this chat's log: its own messages and recall marks, written
+ * here; true when the row was one of them. A row of another chat (a message `send_message`
+ * relayed there) belongs to that chat's log.
  */
-export function keepInLog(log: LocalLog, chatKey: string | null, item: OutboxItem): void {
-  if (chatKey === null) return;
-  if (item.kind === "message" && item.body.chatKey === chatKey) log.append(item.body);
-  else if (item.kind === "recall" && item.body.chatKey === chatKey) log.recall(item.body);
+export function keepInLog(log: LocalLog, chatKey: string | null, item: OutboxItem): boolean {
+  if (chatKey === null) return false;
+  if (item.kind === "message" && item.body.chatKey === chatKey) {
+    log.append(item.body);
+    return true;
+  }
+  if (item.kind === "recall" && item.body.chatKey === chatKey) {
+    log.recall(item.body);
+    return true;
+  }
+  return false;
 }

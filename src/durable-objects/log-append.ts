@@ -9,11 +9,16 @@ import { type ChatKey, parseChatKey } from "../domain/chat/chat-address";
 import type { Settings } from "../domain/config/settings";
 import { type MessageRecord, maskedRecord } from "../domain/history/message-record";
 import { isLeftOut } from "../domain/privacy/left-out";
+import { type LogHome, logHomeOf } from "./chat-log-home";
 import type { ChatMeta } from "./chat-meta";
 import type { ChatInfo } from "./dream-runner";
 import type { LocalLog } from "./local-log";
 
-export type AppendOutcome = { readonly added: number; readonly skipped: number };
+/**
+ * What was written, and where the chat's log is read from: while that is still D1
+ * (chat-log-home.ts), the caller writes the same records to D1 too.
+ */
+export type AppendOutcome = { readonly added: number; readonly skipped: number; readonly home: LogHome };
 
 export function appendToLog(
   d: { storage: DurableObjectStorage; meta: ChatMeta; log: LocalLog },
@@ -31,6 +36,6 @@ export function appendToLog(
     if (known === undefined) d.meta.set("chat", { key: chat, ...address.value });
     let added = 0;
     for (const r of records) if (!isLeftOut(settings, r.accountKey) && d.log.append(maskedRecord(r))) added++;
-    return { added, skipped: records.length - added };
+    return { added, skipped: records.length - added, home: logHomeOf(d.storage.sql) };
   });
 }

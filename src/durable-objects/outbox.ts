@@ -1,6 +1,8 @@
 /**
  * Rows waiting to be written to D1, in the chat object's SQLite. A row leaves the outbox
- * only after the D1 batch that carries it succeeded, so a failed flush loses nothing.
+ * only after the D1 batch that carries it succeeded, so a failed flush loses nothing. Message
+ * rows of the chat itself go to its own log instead (decision 0471), and to D1 only while its
+ * log is still read from there (chat-log-home.ts).
  */
 
 import type { AuditRecord, ChatTouch, FlushBatch, RecallMark } from "../domain/history/message-log";
@@ -27,19 +29,20 @@ export class Outbox {
    * and finds less, and an empty take resets it.
    */
   #size: number | null = null;
-  readonly #written: (item: OutboxItem) => void;
+  readonly #keptElsewhere: (item: OutboxItem) => boolean;
   /**
-   * `written` sees every row as it is pushed, in the same transaction: the chat's own log in
-   * the object (local-log.ts) takes its message rows and recall marks from here, so every path
-   * that logs a message (triage, replies, reminders, relays) writes both or neither.
+   * `keptElsewhere` sees every row as it is pushed, in the same transaction, and says whether the
+   * row is done with: the chat's own log in the object (local-log.ts) takes its message rows and
+   * recall marks from here, so every path that logs a message (triage, replies, reminders)
+   * writes it there; only a chat whose log is still read from D1 also sends them to D1.
    */
-  constructor(sql: SqlStorage, written: (item: OutboxItem) => void = () => {}) {
+  constructor(sql: SqlStorage, keptElsewhere: (item: OutboxItem) => boolean = () => false) {
     this.#sql = sql;
-    this.#written = written;
+    this.#keptElsewhere = keptElsewhere;
   }
 
   push(item: OutboxItem, now: number): void {
-    this.#written(item);
+    if (this.#keptElsewhere(item)) return;
     // An audit row waits here for its flush: it is stored already, so it is masked already.
     const body = item.kind === "audit" ? maskAuditCredentials(item.body) : item.body;
     this.#sql.exec(

@@ -124,7 +124,11 @@ describe("the chat's log in its object", () => {
       expect(log.count()).toBe(0);
       const secret = { ...record(chat, "a3", "密码是 hunter2xyz", 2_000), tokens: "未打码的令牌" };
       const leftOut = { ...record(chat, "a4", "被排除的人说的话", 3_000), accountKey: "qq:user:GONE" };
-      expect(appendToLog(d, chat, [secret, leftOut], settings.value)).toEqual({ added: 1, skipped: 1 });
+      expect(appendToLog(d, chat, [secret, leftOut], settings.value)).toEqual({
+        added: 1,
+        skipped: 1,
+        home: "object",
+      });
       const rows = storage.sql
         .exec<{ text: string; tokens: string }>("SELECT text, tokens FROM messages")
         .toArray();

@@ -11,6 +11,7 @@ import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
 import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { uid } from "../support/memory";
+import { logQuery } from "../support/object-log";
 import { atBot, oneBotMessage } from "../support/onebot-events";
 import { signedOneBotRequest } from "../support/onebot-signing";
 import { c2cBody, eventIdOf, postQq, turnDone } from "../support/qq-events";
@@ -25,11 +26,7 @@ underStoredSettings(env, { memory: { dreaming: { afterTurns: 2 } } });
 
 type LogRow = { direction: string; text: string; raw_json: string | null };
 const logRows = async (chatKey: string) =>
-  (
-    await env.DB.prepare("SELECT direction, text, raw_json FROM messages WHERE chat_key = ? ORDER BY ts, seq")
-      .bind(chatKey)
-      .all<LogRow>()
-  ).results;
+  logQuery<LogRow>(chatKey, "SELECT direction, text, raw_json FROM messages ORDER BY ts, seq");
 
 const memoryTexts = async (chatKey: string) =>
   (

@@ -18,6 +18,7 @@ import { POSITIVES } from "../domain/privacy/credential-corpus";
 import { enableIdentityAndDreaming, logged, postOneBotGroup, sample, say } from "../support/credential-paths";
 import { groupBodyWithIdentity } from "../support/identity";
 import { uid } from "../support/memory";
+import { logQuery } from "../support/object-log";
 import { atBot, SELF, text } from "../support/onebot-events";
 import { c2cBody, qqMessageBody } from "../support/qq-events";
 import { settled, storedAnywhere } from "../support/stored-anywhere";
@@ -199,11 +200,10 @@ describe("a credential said in chat is stored nowhere", () => {
       }
       await settled(chatKey);
       // The payload's copy of the name is masked: the name was recognized as carrying a password.
-      const raw = await env.DB.prepare(
-        "SELECT raw_json FROM messages WHERE chat_key = ? AND direction = 'in'",
-      )
-        .bind(chatKey)
-        .first<{ raw_json: string }>();
+      const [raw] = await logQuery<{ raw_json: string }>(
+        chatKey,
+        "SELECT raw_json FROM messages WHERE direction = 'in'",
+      );
       expect(raw?.raw_json).toContain(CREDENTIAL_MASK);
       expect(await storedAnywhere([c.needle])).toEqual([]);
     },

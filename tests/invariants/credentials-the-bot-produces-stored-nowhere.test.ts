@@ -23,6 +23,7 @@ import {
   scripted,
 } from "../support/credential-paths";
 import { uid } from "../support/memory";
+import { logQuery } from "../support/object-log";
 import { c2cBody } from "../support/qq-events";
 import { settled, storedAnywhere } from "../support/stored-anywhere";
 import { eventually } from "../support/wait";
@@ -152,10 +153,8 @@ describe("a credential the bot itself produces is stored nowhere", () => {
     );
     // The relayed message reached the target chat's log, masked.
     const relayed = await eventually(async () => {
-      const row = await env.DB.prepare("SELECT text FROM messages WHERE chat_key = ?")
-        .bind(target)
-        .first<{ text: string }>();
-      return row ?? undefined;
+      const [row] = await logQuery<{ text: string }>(target, "SELECT text FROM messages");
+      return row;
     }, 20_000);
     expect(relayed.text).toBe(`部署用的 token：${CREDENTIAL_MASK}`);
     expect(

@@ -7,9 +7,11 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { markLogHome } from "../../src/durable-objects/chat-log-home";
 import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { api } from "../support/knowledge-api";
 import { uid } from "../support/memory";
+import { logQuery } from "../support/object-log";
 import { eventIdOf, groupAtBody, postQq, turnDone } from "../support/qq-events";
 import { storedSettings, storeSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
@@ -37,6 +39,10 @@ const n = async (sql: string, ...binds: unknown[]) =>
       .bind(...binds)
       .first<{ n: number }>()
   )?.n ?? -1;
+
+/** A count in the chat's own log, its object (decision 0471). */
+const inLog = async (chat: string, sql: string, ...binds: SqlStorageValue[]) =>
+  (await logQuery<{ n: number }>(chat, sql, ...binds))[0]?.n ?? -1;
 
 /** Every row of the chat object's own log tables that mentions `needle`. */
 async function inChatObject(chat: string, needle: string) {
@@ -85,8 +91,7 @@ describe("a left-out person", () => {
 
     // The others are logged and dreamed (two turns), which shows flush and dreaming ran.
     await eventually(
-      async () =>
-        (await n("SELECT count(*) AS n FROM messages WHERE chat_key = ?1 AND direction = 'in'", chat)) === 2,
+      async () => (await inLog(chat, "SELECT count(*) AS n FROM messages WHERE direction = 'in'")) === 2,
       10_000,
       "the others' rows",
     );
@@ -97,10 +102,11 @@ describe("a left-out person", () => {
       "dreaming of the others",
     );
     expect(await n("SELECT count(*) AS n FROM messages WHERE account_key = ?1", `qq:user:${out}`)).toBe(0);
+    expect(
+      await inLog(chat, "SELECT count(*) AS n FROM messages WHERE account_key = ?", `qq:user:${out}`),
+    ).toBe(0);
     for (const word of ["爬山", "王总"]) {
-      expect(
-        await n("SELECT count(*) AS n FROM messages WHERE chat_key = ?1 AND text LIKE ?2", chat, `%${word}%`),
-      ).toBe(0);
+      expect(await inLog(chat, "SELECT count(*) AS n FROM messages WHERE text LIKE ?", `%${word}%`)).toBe(0);
       expect(await n("SELECT count(*) AS n FROM nodes WHERE raw_text LIKE ?1", `%${word}${tag}%`)).toBe(0);
       expect(
         await n(
@@ -147,9 +153,11 @@ describe("a left-out person", () => {
       rawJson: null,
       direction: "in",
     });
-    // Queued before the add: triaged into the outbox and journaled, not yet flushed or dreamed.
+    // Queued before the add: triaged into the outbox and journaled, not yet flushed or dreamed —
+    // rows wait in the outbox only in a chat whose log is still read from D1 (chat-log-home.ts).
     await runInDurableObject(stub, (_o: ChatSession, state) => {
       const sql = state.storage.sql;
+      markLogHome(sql, "d1");
       sql.exec(
         "INSERT INTO meta (key, value) VALUES ('chat', ?)",
         JSON.stringify({ key: chat, channel: "qq", targetType: "group", targetId: `Q${tag}` }),
@@ -182,6 +190,7 @@ describe("a left-out person", () => {
       "the other's rows",
     );
     expect(await n("SELECT count(*) AS n FROM messages WHERE account_key = ?1", out)).toBe(0);
+    expect(await inLog(chat, "SELECT count(*) AS n FROM messages WHERE account_key = ?", out)).toBe(0);
     await eventually(async () => (await stub.stats()).dreamPending === 0, 10_000, "dreaming");
     expect(
       await n("SELECT count(*) AS n FROM nodes WHERE scope_id = ?1 AND raw_text LIKE '%下棋%'", chat),
@@ -216,7 +225,11 @@ describe("a left-out person", () => {
     await turnDone(chat, eventIdOf(body));
     await eventually(
       async () =>
-        (await n("SELECT count(*) AS n FROM messages WHERE account_key = ?1", `qq:user:${person}`)) === 1,
+        (await inLog(
+          chat,
+          "SELECT count(*) AS n FROM messages WHERE account_key = ?",
+          `qq:user:${person}`,
+        )) === 1,
       10_000,
       "the earlier row",
     );
@@ -227,6 +240,13 @@ describe("a left-out person", () => {
     expect(
       await n(
         "SELECT count(*) AS n FROM messages WHERE direction = 'in' AND text LIKE ?1",
+        `%以前说过的话${tag}%`,
+      ),
+    ).toBe(0);
+    expect(
+      await inLog(
+        chat,
+        "SELECT count(*) AS n FROM messages WHERE direction = 'in' AND text LIKE ?",
         `%以前说过的话${tag}%`,
       ),
     ).toBe(0);
@@ -246,7 +266,11 @@ describe("a left-out person", () => {
     await turnDone(chat, eventIdOf(again));
     await eventually(
       async () =>
-        (await n("SELECT count(*) AS n FROM messages WHERE account_key = ?1", `qq:user:${person}`)) === 1,
+        (await inLog(
+          chat,
+          "SELECT count(*) AS n FROM messages WHERE account_key = ?",
+          `qq:user:${person}`,
+        )) === 1,
       10_000,
       "recorded again",
     );

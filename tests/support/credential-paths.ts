@@ -8,6 +8,7 @@ import type { ModelRequest, ModelResponse } from "../../src/domain/model/chat-mo
 import { POSITIVES } from "../domain/privacy/credential-corpus";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { uid } from "./memory";
+import { logQuery } from "./object-log";
 import { oneBotMessage, SELF } from "./onebot-events";
 import { signedOneBotRequest } from "./onebot-signing";
 import { eventIdOf, postQq, turnDone } from "./qq-events";
@@ -70,10 +71,11 @@ export function scripted(turn: (req: ModelRequest) => Partial<ModelResponse>, dr
 
 export const logText = async (chatKey: string) =>
   (
-    await env.DB.prepare("SELECT text FROM messages WHERE chat_key = ? AND direction = 'in' ORDER BY ts, seq")
-      .bind(chatKey)
-      .all<{ text: string }>()
-  ).results.map((r) => r.text);
+    await logQuery<{ text: string }>(
+      chatKey,
+      "SELECT text FROM messages WHERE direction = 'in' ORDER BY ts, seq",
+    )
+  ).map((r) => r.text);
 
 export const logged = (chatKey: string, n: number) =>
   eventually(async () => {

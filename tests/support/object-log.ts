@@ -69,3 +69,14 @@ export async function writeLog(records: readonly MessageRecord[]): Promise<void>
       audit: [],
     });
 }
+
+/** Rows of a read of a chat's own log (its object's SQLite), for tests that look at its columns. */
+export function logQuery<T extends Record<string, SqlStorageValue>>(
+  chatKey: string,
+  sql: string,
+  ...binds: SqlStorageValue[]
+): Promise<T[]> {
+  return runInDurableObject(env.CHAT_SESSION.getByName(chatKey), (_o: ChatSession, state) =>
+    state.storage.sql.exec<T>(sql, ...binds).toArray(),
+  );
+}

@@ -1,5 +1,7 @@
 /** QQ webhook bodies and helpers to post them through the real Worker entry. */
+import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
+import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { signedQqRequest } from "./qq-signing";
 import { eventually } from "./wait";
 
@@ -89,7 +91,8 @@ export async function turnDone(chatKey: string, eventId: string, timeoutMs = 10_
   }
 }
 
-export async function messageRows(chatKey: string) {
+/** The chat's rows in D1's log (the copy of a chat not yet migrated; the D1 adapters' own tests). */
+export async function d1MessageRows(chatKey: string) {
   const { results } = await env.DB.prepare(
     "SELECT message_id, direction, text, user_id, nick FROM messages WHERE chat_key = ? ORDER BY ts, seq",
   )
@@ -102,6 +105,24 @@ export async function messageRows(chatKey: string) {
       nick: string | null;
     }>();
   return results;
+}
+
+/** The chat's logged messages, oldest first, from its log: the chat's own object (decision 0471). */
+export async function messageRows(chatKey: string) {
+  return runInDurableObject(env.CHAT_SESSION.getByName(chatKey), (_o: ChatSession, state) =>
+    state.storage.sql
+      .exec<{
+        message_id: string;
+        direction: string;
+        text: string;
+        user_id: string | null;
+        nick: string | null;
+      }>(
+        "SELECT message_id, direction, text, user_id, nick FROM messages WHERE chat_key = ? ORDER BY ts, seq",
+        chatKey,
+      )
+      .toArray(),
+  );
 }
 
 /** The chat's stored messages once there are `count` of them: the log is written after the turn. */

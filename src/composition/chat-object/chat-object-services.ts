@@ -50,7 +50,7 @@ export type ChatObjectServices = Omit<TurnPorts, "shortTermContext" | "relay"> &
   readonly messageLog: MessageLog;
   /**
    * `send_message`'s relay: a sent message of a stored chat goes into that chat's own log (its
-   * object), and to `outbox`, this object's outbox, which carries D1's copy.
+   * object), and to `outbox`, this object's outbox, for D1's copy while that chat is not migrated.
    */
   readonly relayLoggingTo: (outbox: (record: MessageRecord) => void) => ChatRelay;
   readonly registry: TurnRegistry;
@@ -122,9 +122,10 @@ export const chatObjectServices = {
             const target = parseChatKey(record.chatKey);
             if (!target.ok || !isStored(await settings.current(), record.chatKey, target.value.targetType))
               return;
-            // D1's copy rides this object's outbox; the target chat's own log is in its object.
-            outbox(record);
-            await appendToChatObjects(bindings, [record]);
+            // Into the target chat's own log, its object; D1's copy, while that chat's log is
+            // still read there, rides this object's outbox.
+            const stillInD1 = await appendToChatObjects(bindings, [record]);
+            if (stillInD1.length > 0) outbox(record);
           },
         }),
       memory: {

@@ -26,8 +26,17 @@ class ChatForgettingRegistry extends D1SessionRegistry {
 
   override async forget(chatKey: string): Promise<ForgetCounts> {
     const address = parseChatKey(chatKey);
-    if (address.ok) await chatObject(this.#env, chatKeyOf(address.value)).forgetLocal();
-    return super.forget(chatKey);
+    const local = address.ok ? await chatObject(this.#env, chatKeyOf(address.value)).forgetLocal() : null;
+    const counts = await super.forget(chatKey);
+    if (!local) return counts;
+    // The chat's log lives in its object: its rows count with D1's (an unmigrated chat has both).
+    return {
+      ...counts,
+      messages: counts.messages + local.log.messages,
+      messagesFts: counts.messagesFts + local.log.messages,
+      messageWindows: counts.messageWindows + local.log.windows,
+      conversationSessions: counts.conversationSessions + local.log.sessions,
+    };
   }
 
   /**

@@ -5,6 +5,7 @@ import { backfillJob } from "../../../src/composition/cron/onebot-backfill-job";
 import { resolveSettings, type Settings } from "../../../src/domain/config/settings";
 import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
 import { type FakeGroupMessage, FakeOneBotHistory, wireMessage } from "../../fakes/fake-onebot-history";
+import { logQuery } from "../../support/object-log";
 import { signedOneBotRequest } from "../../support/onebot-signing";
 import { ADMIN_TOKEN } from "../../support/preview";
 import { eventually } from "../../support/wait";
@@ -36,13 +37,12 @@ function history(n: number, base = Math.floor(Math.random() * 2 ** 28)): FakeGro
   }));
 }
 
-async function rows(chatKey: string) {
-  const { results } = await env.DB.prepare(
-    "SELECT message_id, ts, text, raw_json FROM messages WHERE chat_key = ? ORDER BY ts, seq",
-  )
-    .bind(chatKey)
-    .all<{ message_id: string; ts: number; text: string; raw_json: string | null }>();
-  return results;
+/** The group's log, where it lives: its own object (decision 0471). */
+function rows(chatKey: string) {
+  return logQuery<{ message_id: string; ts: number; text: string; raw_json: string | null }>(
+    chatKey,
+    "SELECT message_id, ts, text, raw_json FROM messages ORDER BY ts, seq",
+  );
 }
 
 async function progressOf(chatKey: string) {

@@ -7,6 +7,7 @@ import { OneBotGroupInfoClient } from "../../../src/adapters/onebot/onebot-group
 import { groupTitlesJob } from "../../../src/composition/cron/group-titles-job";
 import { sessionIdOf } from "../../../src/domain/sessions/session-id";
 import { signedOneBotRequest } from "../../support/onebot-signing";
+import { messageRows } from "../../support/qq-events";
 import { registerChat, sessionsApi } from "../../support/sessions";
 import { eventually } from "../../support/wait";
 
@@ -51,12 +52,12 @@ async function titleOf(chatKey: string): Promise<string | null | undefined> {
 const untilTitle = (chatKey: string, want: string) =>
   eventually(async () => ((await titleOf(chatKey)) === want ? want : undefined));
 
+/** The chat's log holds two messages and its object has flushed every row (the chat's touch) to D1. */
 const seenTwice = (chatKey: string) =>
   eventually(async () => {
-    const n = await env.DB.prepare("SELECT count(*) AS n FROM messages WHERE chat_key = ?1")
-      .bind(chatKey)
-      .first<{ n: number }>();
-    return (n?.n ?? 0) >= 2 ? true : undefined;
+    const logged = (await messageRows(chatKey)).length;
+    const { unflushed } = await env.CHAT_SESSION.getByName(chatKey).stats();
+    return logged >= 2 && unflushed === 0 ? true : undefined;
   });
 
 describe("OneBot chat titles", () => {
