@@ -9,6 +9,7 @@ import {
   type ChatObjectServices,
   type ChatTurnServices,
   chatObjectServices,
+  objectLogBrowser,
   objectLogHistory,
   turnHistory,
 } from "../composition/chat-object/chat-object-door";
@@ -21,6 +22,7 @@ import { DreamJournal } from "./dream-journal";
 import { type ChatInfo, DreamRunner } from "./dream-runner";
 import { Inbox } from "./inbox";
 import { keepInLog, LocalLog } from "./local-log";
+import { LogBrowse } from "./log-browse";
 import { LogFlusher } from "./log-flusher";
 import { LogReads } from "./log-reads";
 import { Outbox } from "./outbox";
@@ -40,6 +42,8 @@ export type ChatParts = {
   readonly log: LocalLog;
   /** Reads of this chat's log asked by others (log-reads.ts). */
   readonly logReads: LogReads;
+  /** The admin's reads of this chat's log: pages, filtered history, export (log-browse.ts). */
+  readonly logBrowse: LogBrowse;
   readonly journal: DreamJournal;
   readonly alarm: AlarmClock;
   readonly reminders: Reminders;
@@ -85,6 +89,10 @@ export function chatParts(env: Env, storage: DurableObjectStorage, sql: SqlStora
   // The chat's own log, read here once this object holds all of it (chat-log-home.ts).
   const ownHistory = () => objectLogHistory(env, storage, logHomeOf(sql) === "object");
   const logReads = new LogReads({ history: ownHistory, chatKey });
+  const logBrowse = new LogBrowse({
+    browser: () => objectLogBrowser(env, storage, logHomeOf(sql) === "object"),
+    chatKey,
+  });
   const turnServices = (): ChatTurnServices => {
     const door = services();
     // A relayed message waits in this object's outbox like every other row of the log.
@@ -116,6 +124,7 @@ export function chatParts(env: Env, storage: DurableObjectStorage, sql: SqlStora
     meta,
     log,
     logReads,
+    logBrowse,
     journal,
     alarm,
     reminders,

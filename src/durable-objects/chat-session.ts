@@ -6,7 +6,15 @@
  * restarted alarm resumes where it stopped and never sends a reply twice.
  */
 import { DurableObject } from "cloudflare:workers";
-import { type ChatProbe, chatProbe, peekSettings } from "../composition/chat-object/chat-object-door";
+import {
+  type BrowsedMessage,
+  type ChatProbe,
+  chatProbe,
+  type LoggedMessage,
+  type LogPageAsk,
+  type MessageFilter,
+  peekSettings,
+} from "../composition/chat-object/chat-object-door";
 import type { ResetRequest, ResetResult } from "../domain/agent/short-term-context";
 import { type PreviewRequest, previewTurn, type TurnPreview } from "../domain/agent/turn-preview";
 import { type ChatKey, parseChatKey } from "../domain/chat/chat-address";
@@ -18,6 +26,7 @@ import type { InboundEvent } from "../domain/inbound/inbound-event";
 import { maskInboundEvent } from "../domain/inbound/mask-inbound-event";
 import type { NoticeHandOver } from "../domain/notices/notice-book";
 import { applyCredentialCues } from "../domain/privacy/announced-credential";
+import type { ExportMessage } from "../domain/sessions/session-registry";
 import { DRAIN_WATCHDOG_MS, nextAlarmAt } from "./alarm-schedule";
 import { type ChatParts, chatParts } from "./chat-parts";
 import { migrateChatSession } from "./chat-session-schema";
@@ -210,6 +219,21 @@ export class ChatSession extends DurableObject<Env> {
   /** The names this chat's messages were sent under, most recently used first. */
   async logSenders(): Promise<string[]> {
     return this.#parts.logReads.senders();
+  }
+
+  /** A page of this chat's log for the admin API, newest first (log-browse.ts). */
+  async logPage(q: LogPageAsk): Promise<LoggedMessage[]> {
+    return this.#parts.logBrowse.page(q);
+  }
+
+  /** This chat's log filtered for the dashboard's history view, newest first. */
+  async logBrowse(filter: MessageFilter): Promise<BrowsedMessage[]> {
+    return this.#parts.logBrowse.browse(filter);
+  }
+
+  /** The latest messages of this chat's log for a session export, oldest first. */
+  async logExport(): Promise<ExportMessage[]> {
+    return this.#parts.logBrowse.exportLog();
   }
 
   /**

@@ -1,13 +1,21 @@
 /** Seeds message-log rows for one local day through the same writer the chat objects flush with. */
 import { env } from "cloudflare:workers";
 import { d1MessageLog } from "../../src/composition/common/message-log-writer";
+import type { MessageRecord } from "../../src/domain/history/message-record";
 import { chatIndexText } from "../../src/domain/text/chat-search-tokens";
 
 export type SeedLine = { user: string; nick?: string; text: string; id?: string; replyTo?: string };
 
 /** Writes `lines` into `chatKey`, one minute apart from `start`. Returns the message ids. */
 export async function seedDay(chatKey: string, start: number, lines: readonly SeedLine[]): Promise<string[]> {
-  const records = lines.map((l, i) => ({
+  const records = dayRecords(chatKey, start, lines);
+  await d1MessageLog(env).flush({ messages: records, recalls: [], chats: [], usage: [], audit: [] });
+  return records.map((r) => r.messageId);
+}
+
+/** The log records of `lines` in `chatKey`, one minute apart from `start`. */
+export function dayRecords(chatKey: string, start: number, lines: readonly SeedLine[]): MessageRecord[] {
+  return lines.map((l, i) => ({
     transport: chatKey.split(":")[0] ?? "qq",
     chatKey,
     messageId: l.id ?? `M${crypto.randomUUID()}`,
@@ -21,6 +29,4 @@ export async function seedDay(chatKey: string, start: number, lines: readonly Se
     direction: "in" as const,
     replyTo: l.replyTo ?? null,
   }));
-  await d1MessageLog(env).flush({ messages: records, recalls: [], chats: [], usage: [], audit: [] });
-  return records.map((r) => r.messageId);
 }

@@ -138,9 +138,10 @@ const MESSAGE_ALLOWED = {
   "src/adapters/d1/d1-daily-summaries.ts#D1DailySummaries.pendingChats": "counts per chat; no text leaves",
   "src/adapters/d1/d1-admin-stats.ts#D1AdminStats.stats": "the dashboard's counts",
   "src/adapters/d1/d1-admin-stats.ts#D1AdminStats.keptMessages": "the dashboard's counts",
-  "src/adapters/d1/d1-message-browser.ts#D1MessageBrowser.messages": "the admin API's and dashboard's log",
-  "src/adapters/d1/d1-session-export.ts#exportChatData":
-    "a session export: the admin API, the CLI, and /session, which answers only in an admin's private chat",
+  "src/adapters/d1/d1-message-browser.ts#D1MessageBrowser.messages":
+    "the dashboard's log of one chat, run by that chat's object over its own SQLite (or D1 before the move)",
+  "src/adapters/d1/d1-session-export.ts#exportChatLog":
+    "a session export's log, run by the chat's object: the admin API, the CLI, and /session, which answers only in an admin's private chat",
   "src/adapters/d1/d1-chat-forget.ts#forgetChat": "a session forget deletes rows",
   "src/adapters/d1/d1-chunked-deletes.ts#deleteMessages": "a session or person forget deletes rows",
   "src/adapters/d1/d1-conversation-backfill.ts#D1ConversationBackfill.step":

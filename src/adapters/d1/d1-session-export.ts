@@ -1,12 +1,21 @@
 /**
- * `/session export` over D1 (docs/sessions.md): one chat's memory items and summaries, and on
- * request the latest EXPORT_LOG_LIMIT messages of its log, oldest first.
+ * `/session export` (docs/sessions.md): one chat's memory items and summaries from D1, and on
+ * request the latest EXPORT_LOG_LIMIT messages of its log, oldest first, from wherever `log`
+ * reads it (the chat's object; `exportChatLog` over the object's SQLite or D1).
  */
-import type { ExportData } from "../../domain/sessions/session-registry";
+import type { ExportData, ExportMessage } from "../../domain/sessions/session-registry";
 
 const EXPORT_LOG_LIMIT = 5000;
 
-export async function exportChatData(db: D1Database, chatKey: string, withLog: boolean): Promise<ExportData> {
+/** Where an export reads a chat's log. */
+export type ExportLogSource = (chatKey: string) => Promise<readonly ExportMessage[]>;
+
+export async function exportChatData(
+  db: D1Database,
+  chatKey: string,
+  withLog: boolean,
+  log: ExportLogSource = (key) => exportChatLog(db, key),
+): Promise<ExportData> {
   const { results } = await db
     .prepare(
       `SELECT node_id, node_type, COALESCE(kind, node_type) AS kind, raw_text, sensitivity, status, created_at
@@ -36,12 +45,17 @@ export async function exportChatData(db: D1Database, chatKey: string, withLog: b
     summaries: results.filter((r) => r.node_type === "summary").map(item),
   };
   if (!withLog) return data;
-  const log = await db
+  return { ...data, log: await log(chatKey) };
+}
+
+/** The chat's latest EXPORT_LOG_LIMIT messages, oldest first, from a log with D1's tables. */
+export async function exportChatLog(db: D1Database, chatKey: string): Promise<ExportMessage[]> {
+  const { results } = await db
     .prepare(
       `SELECT ts, direction, nick, text FROM (SELECT * FROM messages WHERE chat_key = ?1 ORDER BY ts DESC, seq DESC LIMIT ?2)
        ORDER BY ts, seq`,
     )
     .bind(chatKey, EXPORT_LOG_LIMIT)
-    .all<{ ts: number; direction: "in" | "out"; nick: string | null; text: string }>();
-  return { ...data, log: log.results };
+    .all<ExportMessage>();
+  return results;
 }

@@ -19,7 +19,7 @@ import { forgetChat } from "./d1-chat-forget";
 import type { AfterRemoval } from "./d1-chunked-deletes";
 import { jsonChunks } from "./d1-json-chunks";
 import { forgetAccountMessages, forgetPerson, previewForgetPerson } from "./d1-person-forget";
-import { exportChatData } from "./d1-session-export";
+import { type ExportLogSource, exportChatData } from "./d1-session-export";
 
 const CHUNK = 500;
 
@@ -60,6 +60,8 @@ const toInfo = (r: Row): SessionInfo => ({
 export type SessionRegistryDeps = {
   /** Removes the vectors and unreferenced embeddings of deleted nodes (knowledge maintenance). */
   readonly afterRemoval: AfterRemoval;
+  /** Where an export reads the chat's log (the chat's object); D1's log when not given. */
+  readonly exportLog?: ExportLogSource;
 };
 
 export class D1SessionRegistry implements SessionRegistry, ChatLinks {
@@ -201,6 +203,6 @@ export class D1SessionRegistry implements SessionRegistry, ChatLinks {
   }
 
   exportData(chatKey: string, withLog: boolean): Promise<ExportData> {
-    return exportChatData(this.#db, chatKey, withLog);
+    return exportChatData(this.#db, chatKey, withLog, this.#deps.exportLog);
   }
 }

@@ -4,6 +4,14 @@
  * (`peekSettings`, never a D1 read), and in local mode its probe (`chatProbe`, null elsewhere).
  */
 
+export {
+  type BrowsedMessage,
+  type ChatLogBrowser,
+  type LoggedMessage,
+  type LogPageAsk,
+  MAX_LOG_PAGE,
+  type MessageFilter,
+} from "../common/chat-log-browser";
 export { type ChatProbe, chatProbe, type ProbedChat } from "../dev/chat-probe";
 export { peekSettings } from "../settings/settings-loader";
 export {
@@ -11,4 +19,5 @@ export {
   type ChatTurnServices,
   chatObjectServices,
 } from "./chat-object-services";
+export { objectLogBrowser } from "./object-log-browser";
 export { objectLogHistory, turnHistory } from "./object-log-history";

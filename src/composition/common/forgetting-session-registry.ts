@@ -1,7 +1,7 @@
 /**
  * The session registry and what its operations need, over D1: the vectors and embeddings of
  * forgotten nodes go through the knowledge base's one removal path, for the embedding models
- * the settings of the moment maintain.
+ * the settings of the moment maintain; an export's log is read from the chat's object.
  */
 import { D1IdentityDirectory } from "../../adapters/d1/d1-identity-directory";
 import { D1SessionRegistry, type SessionRegistryDeps } from "../../adapters/d1/d1-session-registry";
@@ -10,6 +10,7 @@ import { chatKeyOf, parseChatKey } from "../../domain/chat/chat-address";
 import type { Settings } from "../../domain/config/settings";
 import { accountsOfPerson } from "../../domain/sessions/person-accounts";
 import type { ForgetCounts } from "../../domain/sessions/session-registry";
+import { objectExportLog } from "./chat-log-browser";
 import { chatObject } from "./chat-stub";
 import { createKnowledgeServices } from "./knowledge-services";
 
@@ -55,6 +56,8 @@ class ChatForgettingRegistry extends D1SessionRegistry {
 export function sessionRegistry(env: Env, settings: () => Promise<Settings>): D1SessionRegistry {
   return new ChatForgettingRegistry(env, {
     afterRemoval: async (removed) => createKnowledgeServices(env, await settings()).afterRemoval(removed),
+    // An export's log comes from the chat's own object, which holds it.
+    exportLog: objectExportLog(env),
   });
 }
 

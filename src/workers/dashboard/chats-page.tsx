@@ -4,6 +4,7 @@ import type { BrowsedMessage } from "../../composition/request/chats-service";
 import { DataTable, DateRangeFields } from "./data-table";
 import { formatTime } from "./format";
 import { useT } from "./i18n/i18n";
+import { PageNotices } from "./page-notices";
 
 export type ChatRow = {
   chatKey: string;
@@ -60,12 +61,15 @@ export function HistoryPage(props: {
   chatKey: string;
   filters: HistoryFilters;
   messages: readonly BrowsedMessage[];
+  /** Why the chat's log could not be read (unknown chat, bad key, its object failed). */
+  error?: string | undefined;
 }) {
   const t = useT();
   const f = props.filters;
   return (
     <>
       <h1>{props.chatKey}</h1>
+      <PageNotices error={props.error} />
       <form class="filters" method="get">
         <label>
           {t("filter.search")}

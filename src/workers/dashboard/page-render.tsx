@@ -17,7 +17,7 @@ export async function render(
   path: string,
   title: string,
   body: Child,
-  status: 200 | 400 | 404 | 409 | 422 = 200,
+  status: 200 | 400 | 404 | 409 | 422 | 503 = 200,
 ) {
   const page = await pageContext(c);
   const url = new URL(c.req.url);

@@ -50,8 +50,12 @@ export const adminRoutes = new Hono<AppEnv>()
       Number.MAX_SAFE_INTEGER,
     );
     if (!before.ok) return problem(c, before.error);
-    const messages = await c.get("services").chats.messages(chat, limit.value, before.value);
-    return c.json({ chat, messages });
+    // Read from the chat's own object; an unknown chat is a 404, an object that fails a 503.
+    const messages = await c
+      .get("services")
+      .chats.messages(chat, { limit: limit.value, before: before.value });
+    if (!messages.ok) return problem(c, messages.error);
+    return c.json({ chat, messages: messages.value });
   })
   .get("/settings", async (c) => {
     const { revision, ...view } = await c.get("services").settings.read();

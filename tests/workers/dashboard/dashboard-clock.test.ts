@@ -8,8 +8,10 @@ import { insightsService } from "../../../src/composition/request/insights-servi
 import { settingsCache } from "../../../src/composition/settings/settings-cache";
 import { cachedSettingsSource } from "../../../src/composition/settings/settings-loader";
 import { session } from "../../support/admin-session";
-import { seedDay } from "../../support/day-log";
+import { dayRecords, seedDay } from "../../support/day-log";
 import { uid } from "../../support/memory";
+import { writeLog } from "../../support/object-log";
+import { registerChat } from "../../support/sessions";
 import { storedSettings } from "../../support/stored-settings";
 
 const MESSAGE = Date.parse("2026-12-02T16:30:00Z");
@@ -30,6 +32,12 @@ afterEach(async () => {
   settingsCache.invalidate();
 });
 
+/** A chat the dashboard can open: its registry row, and its log in its object and in D1. */
+async function seedChat(chat: string, lines: Parameters<typeof dayRecords>[2]) {
+  await registerChat(chat, MESSAGE);
+  await writeLog(dayRecords(chat, MESSAGE, lines));
+}
+
 async function seedAudit(action: string) {
   await env.DB.prepare(
     "INSERT INTO audit_log (at, actor, action, target, detail) VALUES (?1, 'test', ?2, '', ?3)",
@@ -43,7 +51,7 @@ describe("the dashboard's clock", () => {
     expect,
   }) => {
     const chat = `qq:group:${uid()}`;
-    await seedDay(chat, MESSAGE, [{ user: "U1", nick: "小明", text: "团建定在周五" }]);
+    await seedChat(chat, [{ user: "U1", nick: "小明", text: "团建定在周五" }]);
     await useZone("Asia/Shanghai");
     const shanghai = await (await page(`/admin/chats/${encodeURIComponent(chat)}`)).text();
     expect(shanghai).toContain("2026-12-03 00:30 +08:00");
@@ -120,7 +128,7 @@ describe("the dashboard's clock", () => {
 
   it("refuses an unknown zone with the field named and keeps showing the old one", async ({ expect }) => {
     const chat = `qq:group:${uid()}`;
-    await seedDay(chat, MESSAGE, [{ user: "U1", text: "团建定在周五" }]);
+    await seedChat(chat, [{ user: "U1", text: "团建定在周五" }]);
     await useZone("Asia/Shanghai");
     const res = await exports.default.fetch(
       new Request("https://bot.test/api/settings", {

@@ -5,6 +5,7 @@ import { opsLog } from "../../../src/composition/common/edge-stores";
 import { translator } from "../../../src/workers/dashboard/i18n/i18n";
 import { session } from "../../support/admin-session";
 import { newMemory, seedMemory, uid } from "../../support/memory";
+import { registerChat } from "../../support/sessions";
 
 const page = async (path: string, init: { method?: string; form?: Record<string, string> } = {}) => {
   const s = await session();
@@ -92,6 +93,8 @@ describe("dashboard pages", () => {
     ["/admin/migrations", "迁移"],
     ["/admin/sessions", "对话段"],
   ] as const)("renders %s for a logged-in admin, headed %s", async ([path, heading], { expect }) => {
+    // A chat's history opens for a chat the registry knows (an unknown one is a 404).
+    await registerChat("qq:group:G1");
     const res = await page(path);
     expect(res.status, path).toBe(200);
     const html = await res.text();
