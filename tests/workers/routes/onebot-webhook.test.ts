@@ -1,6 +1,7 @@
 import { listDurableObjectIds } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
+import { logQuery } from "../../support/object-log";
 import { atBot, oneBotMessage, SELF, text } from "../../support/onebot-events";
 import { signedOneBotRequest } from "../../support/onebot-signing";
 import { messageRows, turnDone } from "../../support/qq-events";
@@ -109,9 +110,10 @@ describe("POST /webhook/onebot", () => {
     });
     expect((await post(await signedOneBotRequest(url, recall))).status).toBe(204);
     await eventually(async () => {
-      const row = await env.DB.prepare("SELECT recalled FROM messages WHERE chat_key = ?")
-        .bind(`onebot:group:${group}`)
-        .first<{ recalled: number }>();
+      const [row] = await logQuery<{ recalled: number }>(
+        `onebot:group:${group}`,
+        "SELECT recalled FROM messages",
+      );
       return row?.recalled === 1;
     });
   });
