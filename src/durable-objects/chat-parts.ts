@@ -23,6 +23,7 @@ import { type ChatInfo, DreamRunner } from "./dream-runner";
 import { Inbox } from "./inbox";
 import { keepInLog, LocalLog } from "./local-log";
 import { LogBrowse } from "./log-browse";
+import { LogCounts } from "./log-counts";
 import { LogFlusher } from "./log-flusher";
 import { LogReads } from "./log-reads";
 import { Outbox } from "./outbox";
@@ -113,6 +114,7 @@ export function chatParts(env: Env, storage: DurableObjectStorage, sql: SqlStora
   });
   const flusher = new LogFlusher({
     outbox,
+    counts: new LogCounts(sql, () => logHomeOf(sql) === "object"),
     log: () => services().messageLog,
     logger: () => services().logger,
   });

@@ -1,3 +1,4 @@
+import { CHAT_LOG_COUNTS_SCHEMA } from "./chat-log-counts-schema";
 import { markLogHome } from "./chat-log-home";
 import { CHAT_LOG_SCHEMA } from "./chat-log-schema";
 
@@ -111,6 +112,8 @@ const STEPS = [
      done INTEGER NOT NULL DEFAULT 0
    );
    INSERT INTO conversation_backfill (id, watermark, done) VALUES (1, 0, 1)`,
+  // The log's message counts per hour, carried to D1 with the flush (chat-log-counts-schema.ts).
+  CHAT_LOG_COUNTS_SCHEMA,
 ] as const;
 
 /** The step that brought the log into the object: an object older than it has log rows in D1. */

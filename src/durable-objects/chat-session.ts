@@ -175,12 +175,14 @@ export class ChatSession extends DurableObject<Env> {
    * run nor a later flush brings the forgotten chat back. Called before the D1 rows are deleted.
    */
   async forgetLocal(): Promise<LocalForget> {
-    return this.ctx.storage.transactionSync(() => ({
+    const dropped = this.ctx.storage.transactionSync(() => ({
       recentTurns: this.#parts.recent.clear(),
       dreamJournal: this.#parts.journal.clear(),
       unflushed: this.#parts.outbox.dropContent(),
       log: this.#parts.log.clear(),
     }));
+    await this.#flushCountsSoon();
+    return dropped;
   }
 
   /**
@@ -242,7 +244,9 @@ export class ChatSession extends DurableObject<Env> {
    */
   async appendLog(chat: ChatKey, records: readonly MessageRecord[]): Promise<AppendOutcome> {
     const settings = await this.#freshSettings();
-    return appendToLog({ storage: this.ctx.storage, ...this.#parts }, chat, records, settings);
+    const outcome = appendToLog({ storage: this.ctx.storage, ...this.#parts }, chat, records, settings);
+    await this.#flushCountsSoon();
+    return outcome;
   }
 
   /** Counters for the dashboard and tests: open inbox rows and unflushed rows. */
@@ -295,6 +299,15 @@ export class ChatSession extends DurableObject<Env> {
    */
   #freshSettings(): Promise<Settings> {
     return this.#parts.services().settings.current();
+  }
+
+  /**
+   * A write into the log from outside a drain changed its hourly counts (log-counts.ts): the
+   * alarm comes for the flush that carries them to D1.
+   */
+  async #flushCountsSoon(): Promise<void> {
+    const at = this.#parts.flusher.nextAt(null, Date.now());
+    if (at !== null) await this.#parts.alarm.ensureBy(at);
   }
 
   /** After a drain: prune, then the earliest due work of any kind sets the one alarm. */

@@ -9,19 +9,26 @@ import type { Settings } from "../domain/config/settings";
 import type { FlushBatch, MessageLog } from "../domain/history/message-log";
 import type { Logger } from "../domain/kernel/logger";
 import { isLeftOut } from "../domain/privacy/left-out";
+import type { LogCounts } from "./log-counts";
 import type { Outbox } from "./outbox";
 
 const MAX_BACKOFF_MS = 60_000;
+/** Changed hours per batch: one statement carries them all (d1-message-log.ts). */
+const COUNT_HOURS = 500;
+const NO_ROWS: FlushBatch = { messages: [], recalls: [], chats: [], usage: [], audit: [] };
 
 export class LogFlusher {
   readonly #outbox: Outbox;
+  readonly #counts: LogCounts | null;
   readonly #log: () => MessageLog;
   readonly #logger: () => Logger;
   #lastFlushAt = 0;
   #failures = 0;
 
-  constructor(deps: { outbox: Outbox; log: () => MessageLog; logger: () => Logger }) {
+  /** `counts`: the log's hourly counts, which ride the same batches (log-counts.ts). */
+  constructor(deps: { outbox: Outbox; counts?: LogCounts; log: () => MessageLog; logger: () => Logger }) {
     this.#outbox = deps.outbox;
+    this.#counts = deps.counts ?? null;
     this.#log = deps.log;
     this.#logger = deps.logger;
   }
@@ -44,31 +51,37 @@ export class LogFlusher {
     );
   }
 
-  /** Writes every buffered row, batch by batch; stops at the first failure and keeps the rest. */
+  /**
+   * Writes every buffered row and changed count, batch by batch; stops at the first failure and
+   * keeps the rest.
+   */
   async flush(settings: Settings): Promise<void> {
     for (;;) {
       const taken = this.#outbox.take(settings.outbox.flushBatchRows);
-      if (!taken) return;
+      const counts = this.#counts?.take(COUNT_HOURS) ?? [];
+      if (!taken && counts.length === 0) return;
+      const batch = counts.length > 0 ? { ...(taken?.batch ?? NO_ROWS), counts } : (taken?.batch ?? NO_ROWS);
       try {
-        await this.#log().flush(withoutLeftOutRows(settings, taken.batch));
+        await this.#log().flush(withoutLeftOutRows(settings, batch));
       } catch (e) {
         this.#failures++;
         this.#logger().error("flush failed; rows kept", {
-          rows: taken.rows,
+          rows: taken?.rows ?? 0,
           failures: this.#failures,
           error: String(e),
         });
         return;
       }
-      this.#outbox.remove(taken.upTo);
+      if (taken) this.#outbox.remove(taken.upTo);
+      this.#counts?.settle(counts);
       this.#lastFlushAt = Date.now();
       this.#failures = 0;
     }
   }
 
-  /** When the next flush should run, or null with nothing buffered. */
+  /** When the next flush should run, or null with nothing buffered and no count changed. */
   nextAt(settings: Settings | null, now: number): number | null {
-    if (this.#outbox.size() === 0) return null;
+    if (this.#outbox.size() === 0 && !this.#counts?.pending()) return null;
     const interval = settings?.outbox.flushIntervalMs ?? 1000;
     const backoff = this.#failures > 0 ? Math.min(MAX_BACKOFF_MS, 1000 * 2 ** this.#failures) : 0;
     return Math.max(now + backoff, this.#lastFlushAt + interval);

@@ -38,12 +38,12 @@ describe("migrateChatSession", () => {
   it("runs only the steps after the recorded version", async ({ expect }) => {
     await inFreshChatObject((storage) => {
       const [current = 0] = version(storage);
-      // As an object from before the last two steps (the log's tables and its backfill row): they
-      // are gone and the version says so.
+      // As an object from before the last three steps (the log's tables, its backfill row and its
+      // hourly counts): they are gone and the version says so.
       for (const view of ["message_neighbours", "message_window_text"]) storage.sql.exec(`DROP VIEW ${view}`);
-      for (const table of LOG_TABLES) storage.sql.exec(`DROP TABLE ${table}`);
+      for (const table of [...LOG_TABLES, "log_counts"]) storage.sql.exec(`DROP TABLE ${table}`);
       storage.sql.exec("DELETE FROM meta");
-      storage.sql.exec("UPDATE _schema SET version = ?", current - 2);
+      storage.sql.exec("UPDATE _schema SET version = ?", current - 3);
       migrateChatSession(storage);
       expect(version(storage)).toEqual([current]);
       const tables = storage.sql

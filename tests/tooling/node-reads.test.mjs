@@ -135,9 +135,8 @@ const MESSAGE_ALLOWED = {
     "wraps the gated `filter` D1MessageKeywordIndex.search passes",
   "src/adapters/d1/d1-daily-summaries.ts#D1DailySummaries.dayMessages":
     "a summary is read by sibling chats: it reads `private_marked = 0` only, whatever the reader",
-  "src/adapters/d1/d1-daily-summaries.ts#D1DailySummaries.pendingChats": "counts per chat; no text leaves",
-  "src/adapters/d1/d1-admin-stats.ts#D1AdminStats.stats": "the dashboard's counts",
-  "src/adapters/d1/d1-admin-stats.ts#D1AdminStats.keptMessages": "the dashboard's counts",
+  "src/adapters/d1/d1-message-log.ts#D1MessageLog.#counts":
+    "recounts a chat's rows per hour when D1 counts them again; no text leaves",
   "src/adapters/d1/d1-message-browser.ts#D1MessageBrowser.messages":
     "the dashboard's log of one chat, run by that chat's object over its own SQLite (or D1 before the move)",
   "src/adapters/d1/d1-session-export.ts#exportChatLog":
@@ -149,6 +148,9 @@ const MESSAGE_ALLOWED = {
   "src/adapters/d1/retention.ts#applyRetention": "retention deletes rows",
   "src/durable-objects/chat-log-schema.ts#CHAT_LOG_SCHEMA":
     "the log's own triggers and views: they build its indexes and serve no reader",
+  "src/durable-objects/chat-log-counts-schema.ts#CHAT_LOG_COUNTS_SCHEMA":
+    "the log's counting triggers and its one-time count; no text leaves",
+  "src/durable-objects/log-counts.ts#LogCounts.#lastAt": "the time of the last message; no text leaves",
   "src/durable-objects/local-log.ts#LocalLog.clear": "a forget deletes the chat's rows",
   "src/durable-objects/local-log.ts#LocalLog.count": "counts; no text leaves",
   "src/workers/dev/turn-bench.routes.ts#turnBenchRoutes": "local mode only (benchmarks)",

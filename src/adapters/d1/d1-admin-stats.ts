@@ -3,6 +3,12 @@
  * and the counts and sizes of what is stored. Days are the caller's local days (`YYYY-MM-DD`
  * in `calendar.timeZone`, with their bounds): the caller computes them, so SQL never guesses a
  * zone and a chart splits where "昨天" splits (docs/decisions/0270-one-clock.md).
+ *
+ * Messages are counted from `chat_log_counts` (migration 0450), not D1's `messages`, which no
+ * longer holds the chats whose log lives in their objects: counts per chat and UTC hour, kept by
+ * each chat's object or by D1's triggers. Hours, because a local day of a whole-hour zone is a
+ * run of whole hours, so summing the hours in [start, end) counts the day exactly; in a
+ * half-hour zone a day's edge is off by up to 30 minutes, in these counts only.
  */
 import type { DayWindow } from "../../domain/kernel/local-day";
 
@@ -50,7 +56,7 @@ export type Stats = {
 /** A model call that failed, as the overview's recent errors list it. */
 export type FailedCall = { at: number; source: string; message: string };
 
-/** The oldest message still kept per chat type, and how many there are. */
+/** The oldest message still kept per chat type (to its hour), and how many there are. */
 export type KeptMessages = { targetType: string; oldest: number | null; messages: number };
 
 export class D1AdminStats {
@@ -93,19 +99,20 @@ export class D1AdminStats {
     };
   }
 
-  /** Counts, messages per local day of `days` (each counted over the ts index), and the database size. */
+  /** Counts, messages per local day of `days` (each summed over the hour index), and the database size. */
   async stats(days: readonly DayWindow[]): Promise<Stats> {
     const [counts, byDay, memory] = await this.#db.batch([
       this.#db.prepare(
-        `SELECT (SELECT count(*) FROM chats) AS chats, (SELECT count(*) FROM messages) AS messages,
+        `SELECT (SELECT count(*) FROM chats) AS chats,
+           (SELECT coalesce(sum(messages), 0) FROM chat_log_counts) AS messages,
            (SELECT count(*) FROM nodes WHERE collection IS NOT NULL) AS kbNodes,
            (SELECT count(*) FROM nodes) AS nodes, (SELECT count(*) FROM audit_log) AS auditRows`,
       ),
       this.#db
         .prepare(
           `SELECT json_extract(d.value, '$[0]') AS day,
-             (SELECT count(*) FROM messages WHERE ts >= json_extract(d.value, '$[1]')
-               AND ts < json_extract(d.value, '$[2]')) AS messages
+             (SELECT coalesce(sum(messages), 0) FROM chat_log_counts WHERE hour >= json_extract(d.value, '$[1]')
+               AND hour < json_extract(d.value, '$[2]')) AS messages
            FROM json_each(?1) AS d ORDER BY day`,
         )
         .bind(daysParam(days)),
@@ -140,12 +147,16 @@ export class D1AdminStats {
     return results;
   }
 
-  /** Per chat type: the oldest message still kept and the count (retention as the overview shows it). */
+  /**
+   * Per chat type: the hour of the oldest message still kept and the count (retention as the
+   * overview shows it).
+   */
   async keptMessages(): Promise<KeptMessages[]> {
     const { results } = await this.#db
       .prepare(
-        `SELECT coalesce(c.target_type, 'unknown') AS targetType, min(m.ts) AS oldest, count(*) AS messages
-         FROM messages m LEFT JOIN chats c ON c.chat_key = m.chat_key GROUP BY 1 ORDER BY 1`,
+        `SELECT coalesce(c.target_type, 'unknown') AS targetType, min(k.hour) AS oldest, sum(k.messages) AS messages
+         FROM chat_log_counts k LEFT JOIN chats c ON c.chat_key = k.chat_key
+         WHERE k.messages > 0 GROUP BY 1 ORDER BY 1`,
       )
       .all<KeptMessages>();
     return results;

@@ -29,13 +29,18 @@ export class D1DailySummaries implements DailySummaryStore {
     this.#db = db;
   }
 
+  /**
+   * Chats with messages in the local day [start, end) and no summary of it yet, from the log's
+   * hourly counts (migration 0450; d1-admin-stats.ts says why hours): D1's `messages` no longer
+   * holds the chats whose log lives in their objects.
+   */
   async pendingChats(day: string, start: number, end: number, limit: number): Promise<PendingChatDay[]> {
     const { results } = await this.#db
       .prepare(
-        `SELECT m.chat_key AS chatKey, count(*) AS messages FROM messages m
-         WHERE m.ts >= ? AND m.ts < ?
-           AND NOT EXISTS (SELECT 1 FROM summary_days d WHERE d.chat_key = m.chat_key AND d.day = ?)
-         GROUP BY m.chat_key ORDER BY m.chat_key LIMIT ?`,
+        `SELECT k.chat_key AS chatKey, sum(k.messages) AS messages FROM chat_log_counts k
+         WHERE k.hour >= ? AND k.hour < ? AND k.messages > 0
+           AND NOT EXISTS (SELECT 1 FROM summary_days d WHERE d.chat_key = k.chat_key AND d.day = ?)
+         GROUP BY k.chat_key ORDER BY k.chat_key LIMIT ?`,
       )
       .bind(start, end, day, limit)
       .all<PendingChatDay>();

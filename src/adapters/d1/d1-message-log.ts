@@ -6,12 +6,26 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { ChatTouch, FlushBatch, MessageLog, RecallMark } from "../../domain/history/message-log";
+import type {
+  ChatLogCounts,
+  ChatTouch,
+  FlushBatch,
+  MessageLog,
+  RecallMark,
+} from "../../domain/history/message-log";
 import type { MessageRecord } from "../../domain/history/message-record";
 import type { AccountObservation } from "../../domain/identity/identity-directory";
 import { auditLogRow } from "./d1-audit-log";
 import type { Database } from "./database";
-import { accountObservations, auditLog, chats, messages, modelUsage } from "./schema";
+import {
+  accountObservations,
+  auditLog,
+  chatLogCounts,
+  chatLogSummary,
+  chats,
+  messages,
+  modelUsage,
+} from "./schema";
 
 export class D1MessageLog implements MessageLog {
   readonly #db: Database;
@@ -28,6 +42,7 @@ export class D1MessageLog implements MessageLog {
       ...batch.usage.map((u) => this.#db.insert(modelUsage).values(u).onConflictDoNothing()),
       ...batch.audit.map((a) => this.#db.insert(auditLog).values(auditLogRow(a)).onConflictDoNothing()),
       ...(batch.observations ?? []).map((o) => this.#observe(o)),
+      ...(batch.counts ?? []).flatMap((c) => this.#counts(c)),
     ];
     const [first, ...rest] = statements;
     if (!first) return;
@@ -54,6 +69,65 @@ export class D1MessageLog implements MessageLog {
           eq(messages.messageId, r.messageId),
         ),
       );
+  }
+
+  /**
+   * A chat's hourly counts as its object holds them (migration 0450): absolute, so a batch
+   * written again sets the same numbers; an emptied hour goes. The first batch of a chat replaces
+   * what D1's triggers counted; `whole` false hands the counting back to them, recounted from
+   * D1's rows. The hours ride as one JSON parameter: D1 binds at most 100 per statement.
+   */
+  #counts(c: ChatLogCounts): BatchItem<"sqlite">[] {
+    const key = c.chatKey;
+    const ofChat = eq(chatLogCounts.chatKey, key);
+    if (!c.whole)
+      return [
+        this.#db
+          .update(chatLogSummary)
+          .set({ inObject: 0, lastMessageAt: sql`(SELECT max(ts) FROM messages WHERE chat_key = ${key})` })
+          .where(eq(chatLogSummary.chatKey, key)),
+        this.#db.delete(chatLogCounts).where(ofChat),
+        this.#db
+          .insert(chatLogCounts)
+          .select(
+            sql`SELECT chat_key, (ts / 3600000) * 3600000, count(*) FROM messages WHERE chat_key = ${key} GROUP BY 1, 2`,
+          ),
+      ];
+    const hours = JSON.stringify(c.hours.map((h) => [h.hour, h.messages]));
+    return [
+      this.#db
+        .delete(chatLogCounts)
+        .where(
+          and(
+            ofChat,
+            sql`NOT EXISTS (SELECT 1 FROM chat_log_summary WHERE chat_key = ${key} AND in_object = 1)`,
+          ),
+        ),
+      this.#db
+        .insert(chatLogCounts)
+        .select(
+          sql`SELECT ${key}, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(${hours}) WHERE true`,
+        )
+        .onConflictDoUpdate({
+          target: [chatLogCounts.chatKey, chatLogCounts.hour],
+          set: { messages: sql`excluded.messages` },
+        }),
+      this.#db
+        .delete(chatLogCounts)
+        .where(
+          and(
+            ofChat,
+            sql`${chatLogCounts.messages} <= 0 AND ${chatLogCounts.hour} IN (SELECT json_extract(value, '$[0]') FROM json_each(${hours}))`,
+          ),
+        ),
+      this.#db
+        .insert(chatLogSummary)
+        .values({ chatKey: key, lastMessageAt: c.lastAt, inObject: 1 })
+        .onConflictDoUpdate({
+          target: chatLogSummary.chatKey,
+          set: { lastMessageAt: sql`excluded.last_message_at`, inObject: 1 },
+        }),
+    ];
   }
 
   /** Upsert keeping the earliest first_seen, the latest last_seen and the latest name and role. */

@@ -176,3 +176,21 @@ export const accountObservations = sqliteTable(
     index("account_observations_chat").on(t.chatKey, t.lastSeen),
   ],
 );
+
+/** The message log's counts per chat and UTC hour (migration 0450; d1-admin-stats.ts says why hours). */
+export const chatLogCounts = sqliteTable(
+  "chat_log_counts",
+  {
+    chatKey: text("chat_key").notNull(),
+    hour: integer("hour").notNull(),
+    messages: integer("messages").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chatKey, t.hour] }), index("chat_log_counts_hour").on(t.hour)],
+);
+
+/** Per chat: its last message, and whether its object (1) or D1's triggers (0) keep its counts. */
+export const chatLogSummary = sqliteTable("chat_log_summary", {
+  chatKey: text("chat_key").primaryKey(),
+  lastMessageAt: integer("last_message_at"),
+  inObject: integer("in_object").notNull().default(0),
+});

@@ -33,6 +33,18 @@ export type AuditRecord = {
   readonly detail: Record<string, unknown>;
 };
 
+/**
+ * One chat's message counts per hour as its object's log holds them now (absolute, so a batch
+ * written twice leaves the same counts), and the time of its last message. `whole` false: the
+ * chat's log is read from D1 again, so D1 counts its rows itself from now on (migration 0450).
+ */
+export type ChatLogCounts = {
+  readonly chatKey: string;
+  readonly hours: readonly { readonly hour: number; readonly messages: number }[];
+  readonly lastAt: number | null;
+  readonly whole: boolean;
+};
+
 export type FlushBatch = {
   readonly messages: readonly MessageRecord[];
   readonly recalls: readonly RecallMark[];
@@ -41,6 +53,8 @@ export type FlushBatch = {
   readonly audit: readonly AuditRecord[];
   /** Where senders were seen (identity); optional so that callers without any can omit it. */
   readonly observations?: readonly AccountObservation[];
+  /** Changed hourly counts of the chat's log (chat-log-counts-schema.ts); optional like observations. */
+  readonly counts?: readonly ChatLogCounts[];
 };
 
 export interface MessageLog {

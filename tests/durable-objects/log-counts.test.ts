@@ -1,0 +1,176 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, it } from "vitest";
+import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
+import { openDatabase } from "../../src/adapters/d1/database";
+import type { ChatLogCounts } from "../../src/domain/history/message-log";
+import { outboundRecord } from "../../src/domain/history/message-record";
+import type { ChatSession } from "../../src/durable-objects/chat-session";
+import { c2cBody, eventIdOf, postQq, turnDone } from "../support/qq-events";
+import { eventually } from "../support/wait";
+
+const HOUR = 3_600_000;
+
+/** D1's hourly counts of a chat, and its summary row. */
+async function d1Counts(chatKey: string) {
+  const { results } = await env.DB.prepare(
+    "SELECT hour, messages FROM chat_log_counts WHERE chat_key = ? ORDER BY hour",
+  )
+    .bind(chatKey)
+    .all<{ hour: number; messages: number }>();
+  const summary = await env.DB.prepare(
+    "SELECT last_message_at AS lastAt, in_object AS inObject FROM chat_log_summary WHERE chat_key = ?",
+  )
+    .bind(chatKey)
+    .first<{ lastAt: number | null; inObject: number }>();
+  return { hours: results, summary };
+}
+
+const total = (hours: readonly { messages: number }[]) => hours.reduce((n, h) => n + h.messages, 0);
+
+/** The object's own view: counts per hour, what is still dirty, and its log's rows. */
+function objectCounts(chatKey: string) {
+  return runInDurableObject(env.CHAT_SESSION.getByName(chatKey), (_o: ChatSession, state) => ({
+    counts: state.storage.sql
+      .exec<{ hour: number; messages: number; dirty: number }>(
+        "SELECT hour, messages, dirty FROM log_counts ORDER BY hour",
+      )
+      .toArray(),
+    rows: state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM messages").one().n,
+    lastAt: state.storage.sql.exec<{ t: number }>("SELECT max(ts) AS t FROM messages").one().t,
+  }));
+}
+
+async function privateChatWithTwoMessages() {
+  const user = `U${crypto.randomUUID().replaceAll("-", "")}`;
+  const chatKey = `qq:private:${user}`;
+  const body = c2cBody({ user, text: "数一数我的消息" });
+  expect200(await postQq(body));
+  await turnDone(chatKey, eventIdOf(body));
+  return chatKey;
+}
+
+function expect200(res: Response) {
+  if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
+}
+
+describe("the log's hourly counts in D1", () => {
+  it("reach D1 with the object's flush: its message and the reply, in their hour, and the last message's time", async ({
+    expect,
+  }) => {
+    const chatKey = await privateChatWithTwoMessages();
+    const local = await eventually(
+      async () => {
+        const o = await objectCounts(chatKey);
+        return o.rows === 2 && o.counts.every((c) => c.dirty === 0) ? o : undefined;
+      },
+      15_000,
+      "the object's counts flushed",
+    );
+    expect(total(local.counts)).toBe(2);
+    for (const c of local.counts) expect(c.hour % HOUR).toBe(0);
+    const d1 = await d1Counts(chatKey);
+    expect(d1.hours).toEqual(local.counts.map(({ hour, messages }) => ({ hour, messages })));
+    expect(d1.summary).toEqual({ lastAt: local.lastAt, inObject: 1 });
+  });
+
+  it("lowers D1's counts after a delete in the object (retention, forget) and the next flush", async ({
+    expect,
+  }) => {
+    const chatKey = await privateChatWithTwoMessages();
+    await eventually(async () => total((await d1Counts(chatKey)).hours) === 2, 15_000, "the first flush");
+    // As retention's cut does: one row leaves the object's log.
+    const stub = env.CHAT_SESSION.getByName(chatKey);
+    await runInDurableObject(stub, (_o: ChatSession, state) => {
+      state.storage.sql.exec("DELETE FROM messages WHERE seq = (SELECT min(seq) FROM messages)");
+    });
+    await runInDurableObject(stub, async (o: ChatSession) => o.alarm());
+    await eventually(async () => total((await d1Counts(chatKey)).hours) === 1, 15_000, "the cut flushed");
+    // A forget empties the log: D1 keeps no hour of the chat and no last message.
+    await stub.forgetLocal();
+    const after = await eventually(
+      async () => {
+        const d = await d1Counts(chatKey);
+        return d.hours.length === 0 ? d : undefined;
+      },
+      15_000,
+      "the forget flushed",
+    );
+    expect(after.summary).toEqual({ lastAt: null, inObject: 1 });
+    expect((await objectCounts(chatKey)).counts).toEqual([]);
+  });
+});
+
+describe("D1MessageLog's counts", () => {
+  const log = () => new D1MessageLog(openDatabase(env.DB));
+  const empty = { messages: [], recalls: [], chats: [], usage: [], audit: [] };
+  const h = (n: number) => 1_700_000_000_000 - (1_700_000_000_000 % HOUR) + n * HOUR;
+
+  it("leaves the same counts when a batch is written again, and drops an emptied hour", async ({
+    expect,
+  }) => {
+    const chatKey = `qq:group:${crypto.randomUUID()}`;
+    const counts: ChatLogCounts = {
+      chatKey,
+      hours: [
+        { hour: h(0), messages: 3 },
+        { hour: h(1), messages: 5 },
+      ],
+      lastAt: h(1) + 10,
+      whole: true,
+    };
+    await log().flush({ ...empty, counts: [counts] });
+    await log().flush({ ...empty, counts: [counts] });
+    expect((await d1Counts(chatKey)).hours).toEqual([
+      { hour: h(0), messages: 3 },
+      { hour: h(1), messages: 5 },
+    ]);
+    const emptied = { ...counts, hours: [{ hour: h(0), messages: 0 }] };
+    await log().flush({ ...empty, counts: [emptied] });
+    await log().flush({ ...empty, counts: [emptied] });
+    expect(await d1Counts(chatKey)).toEqual({
+      hours: [{ hour: h(1), messages: 5 }],
+      summary: { lastAt: h(1) + 10, inObject: 1 },
+    });
+  });
+
+  it("counts D1's own rows by trigger until the object's first batch replaces them, and again after it hands them back", async ({
+    expect,
+  }) => {
+    const chatKey = `qq:group:${crypto.randomUUID()}`;
+    const row = (id: string, ts: number) =>
+      outboundRecord({ transport: "qq", chatKey, messageId: id, ts, text: "x", botName: "b" });
+    await log().flush({ ...empty, messages: [row("a", h(0) + 1), row("b", h(0) + 2), row("c", h(2))] });
+    expect(await d1Counts(chatKey)).toEqual({
+      hours: [
+        { hour: h(0), messages: 2 },
+        { hour: h(2), messages: 1 },
+      ],
+      summary: { lastAt: h(2), inObject: 0 },
+    });
+    await env.DB.prepare("DELETE FROM messages WHERE chat_key = ? AND message_id = 'c'").bind(chatKey).run();
+    expect(await d1Counts(chatKey)).toEqual({
+      hours: [{ hour: h(0), messages: 2 }],
+      summary: { lastAt: h(0) + 2, inObject: 0 },
+    });
+    // The object holds the whole log now: its counts replace D1's, and D1's rows count no more.
+    await log().flush({
+      ...empty,
+      counts: [{ chatKey, hours: [{ hour: h(1), messages: 4 }], lastAt: h(1) + 5, whole: true }],
+    });
+    await log().flush({ ...empty, messages: [row("d", h(3))] });
+    expect(await d1Counts(chatKey)).toEqual({
+      hours: [{ hour: h(1), messages: 4 }],
+      summary: { lastAt: h(1) + 5, inObject: 1 },
+    });
+    // Read from D1 again: D1 recounts its own rows and counts them from then on.
+    await log().flush({ ...empty, counts: [{ chatKey, hours: [], lastAt: null, whole: false }] });
+    expect(await d1Counts(chatKey)).toEqual({
+      hours: [
+        { hour: h(0), messages: 2 },
+        { hour: h(3), messages: 1 },
+      ],
+      summary: { lastAt: h(3), inObject: 0 },
+    });
+  });
+});
