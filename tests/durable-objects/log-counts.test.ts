@@ -3,9 +3,16 @@ import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
 import { openDatabase } from "../../src/adapters/d1/database";
-import type { ChatLogCounts } from "../../src/domain/history/message-log";
+import { DEFAULT_SETTINGS, type Settings } from "../../src/domain/config/settings";
+import type { ChatLogCounts, FlushBatch, MessageLog } from "../../src/domain/history/message-log";
 import { outboundRecord } from "../../src/domain/history/message-record";
+import { silentLogger } from "../../src/domain/kernel/logger";
 import type { ChatSession } from "../../src/durable-objects/chat-session";
+import { LocalLog } from "../../src/durable-objects/local-log";
+import { LogCounts } from "../../src/durable-objects/log-counts";
+import { LogFlusher } from "../../src/durable-objects/log-flusher";
+import { Outbox } from "../../src/durable-objects/outbox";
+import { inFreshChatObject } from "../support/chat-object";
 import { c2cBody, eventIdOf, postQq, turnDone } from "../support/qq-events";
 import { eventually } from "../support/wait";
 
@@ -171,6 +178,101 @@ describe("D1MessageLog's counts", () => {
         { hour: h(3), messages: 1 },
       ],
       summary: { lastAt: h(3), inObject: 0 },
+    });
+  });
+});
+
+describe("LogFlusher with counts", () => {
+  const settings: Settings = { ...DEFAULT_SETTINGS, outbox: { flushIntervalMs: 1000, flushBatchRows: 2 } };
+  const chatKey = "qq:group:G1";
+  const at = 1_700_000_000_000;
+  const row = (id: string, ts: number) =>
+    outboundRecord({ transport: "qq", chatKey, messageId: id, ts, text: id, botName: "b" });
+
+  it("flushes when only counts changed, keeps them dirty through a failed batch, and sends the same counts again", async ({
+    expect,
+  }) => {
+    await inFreshChatObject(async (storage) => {
+      const written: FlushBatch[] = [];
+      let failures = 1;
+      const log: MessageLog = {
+        flush: async (batch) => {
+          if (failures-- > 0) throw new Error("D1_ERROR: simulated outage");
+          written.push(batch);
+        },
+      };
+      const counts = new LogCounts(storage.sql, () => true);
+      const outbox = new Outbox(storage.sql);
+      const flusher = new LogFlusher({ outbox, counts, log: () => log, logger: () => silentLogger });
+      expect(flusher.nextAt(settings, Date.now())).toBeNull();
+      const local = new LocalLog(storage.sql);
+      for (const [id, ts] of [
+        ["a", at],
+        ["b", at + 1],
+        ["c", at + HOUR],
+      ] as const)
+        local.append(row(id, ts));
+      // Nothing in the outbox, yet the alarm comes for the counts.
+      expect(outbox.size()).toBe(0);
+      expect(flusher.nextAt(settings, Date.now())).not.toBeNull();
+      await flusher.flush(settings);
+      expect(flusher.failures).toBe(1);
+      expect(counts.pending()).toBe(true);
+      await flusher.flush(settings);
+      const hour = at - (at % HOUR);
+      expect(written.map((b) => b.counts)).toEqual([
+        [
+          {
+            chatKey,
+            hours: [
+              { hour, messages: 2 },
+              { hour: hour + HOUR, messages: 1 },
+            ],
+            lastAt: at + HOUR,
+            whole: true,
+          },
+        ],
+      ]);
+      expect(counts.pending()).toBe(false);
+      expect(flusher.nextAt(settings, Date.now())).toBeNull();
+      // A later delete sends only its hour, with the count left.
+      storage.sql.exec("DELETE FROM messages WHERE message_id = 'a'");
+      await flusher.flush(settings);
+      expect(written.at(-1)?.counts).toEqual([
+        { chatKey, hours: [{ hour, messages: 1 }], lastAt: at + HOUR, whole: true },
+      ]);
+    });
+  });
+
+  it("sends nothing while the log is read from D1, and hands the counting back once it was sent", async ({
+    expect,
+  }) => {
+    await inFreshChatObject(async (storage) => {
+      const written: FlushBatch[] = [];
+      let whole = false;
+      const counts = new LogCounts(storage.sql, () => whole);
+      const flusher = new LogFlusher({
+        outbox: new Outbox(storage.sql),
+        counts,
+        log: () => ({ flush: async (b) => void written.push(b) }),
+        logger: () => silentLogger,
+      });
+      new LocalLog(storage.sql).append(row("a", at));
+      expect(counts.pending()).toBe(false);
+      await flusher.flush(settings);
+      expect(written).toEqual([]);
+      whole = true;
+      await flusher.flush(settings);
+      expect(written.at(-1)?.counts?.map((c) => c.whole)).toEqual([true]);
+      whole = false;
+      expect(counts.pending()).toBe(true);
+      await flusher.flush(settings);
+      expect(written.at(-1)?.counts).toEqual([{ chatKey, hours: [], lastAt: null, whole: false }]);
+      expect(counts.pending()).toBe(false);
+      // Back in the object: every hour goes again, clean or not.
+      whole = true;
+      await flusher.flush(settings);
+      expect(written.at(-1)?.counts?.[0]?.hours).toEqual([{ hour: at - (at % HOUR), messages: 1 }]);
     });
   });
 });
