@@ -31,6 +31,9 @@ const BENCHES = {
   // Not in DEFAULT: the local model of meaning (needs `npm run model:fetch`); the runner starts
   // the embedding service on BENCH_EMBEDDINGS_PORT (default: any free port).
   embeddings: () => import("./embeddings.mjs"),
+  // Not in DEFAULT: seeds 1,000 chats × 1,000 messages into the chats' objects and D1 first
+  // (BENCH_CHATLOG_CHATS, BENCH_CHATLOG_MESSAGES).
+  chatlog: () => import("./chatlog.mjs"),
 };
 // `memory` (100,000 memory items) and `kb` (111,000 passages) seed large data sets first and
 // take minutes: run them by name (`npm run bench -- memory`).

@@ -23,14 +23,14 @@ const CONCURRENT_INFLIGHT = Number(process.env.BENCH_CONCURRENT_INFLIGHT ?? 10);
 const CONCURRENT_CHATS = Number(process.env.BENCH_CONCURRENT_CHATS ?? 20);
 const CONCURRENT_PER_CHAT = Number(process.env.BENCH_CONCURRENT_PER_CHAT ?? 50);
 
-function privateKey(secret) {
+export function privateKey(secret) {
   let seed = Buffer.from(secret, "utf8");
   while (seed.length < 32) seed = Buffer.concat([seed, seed]);
   const der = Buffer.concat([Buffer.from("302e020100300506032b657004220420", "hex"), seed.subarray(0, 32)]);
   return createPrivateKey({ key: der, format: "der", type: "pkcs8" });
 }
 
-function body(i, round, group = `BENCHGROUP${i % CHATS}`) {
+export function body(i, round, group = `BENCHGROUP${i % CHATS}`) {
   return JSON.stringify({
     op: 0,
     id: `GROUP_AT_MESSAGE_CREATE:bench${round}-${i}`,

@@ -14,6 +14,7 @@ import {
   turnHistory,
 } from "../composition/chat-object/chat-object-door";
 import type { ChatRelay } from "../domain/agent/chat-relay";
+import type { HistorySearch } from "../domain/history/history-search-port";
 import { AlarmClock } from "./alarm-clock";
 import { logHomeOf } from "./chat-log-home";
 import { ChatMeta } from "./chat-meta";
@@ -56,6 +57,8 @@ export type ChatParts = {
   readonly services: () => ChatObjectServices;
   /** The one bag a turn runs with: the door's services plus this object's context control and relay. */
   readonly turnServices: () => ChatTurnServices;
+  /** The history a turn of this chat reads, over the given bindings (the dev probe passes a counting D1). */
+  readonly turnHistoryOver: (bindings: Env) => HistorySearch;
   /** This object's chat key, null before its first event. */
   readonly chatKey: () => string | null;
 };
@@ -88,18 +91,32 @@ export function chatParts(env: Env, storage: DurableObjectStorage, sql: SqlStora
     now: () => Date.now(),
   });
   // The chat's own log, read here once this object holds all of it (chat-log-home.ts).
-  const ownHistory = () => objectLogHistory(env, storage, logHomeOf(sql) === "object");
-  const logReads = new LogReads({ history: ownHistory, chatKey });
+  const ownHistoryOver = (e: Env) => objectLogHistory(e, storage, logHomeOf(sql) === "object");
+  const logReads = new LogReads({ history: () => ownHistoryOver(env), chatKey });
   const logBrowse = new LogBrowse({
     browser: () => objectLogBrowser(env, storage, logHomeOf(sql) === "object"),
     chatKey,
   });
+  const turnHistoryOver = (e: Env) =>
+    turnHistory(
+      e,
+      services().logger,
+      chatKey(),
+      ownHistoryOver(e),
+      e === env ? logReads : new LogReads({ history: () => ownHistoryOver(e), chatKey }),
+    );
   const turnServices = (): ChatTurnServices => {
     const door = services();
     // A relayed message waits in this object's outbox like every other row of the log.
     relay ??= door.relayLoggingTo((record) => outbox.push({ kind: "message", body: record }, Date.now()));
-    const history = turnHistory(env, door.logger, chatKey(), ownHistory(), logReads);
-    return { ...door, history, model: yieldingModel(door.model), shortTermContext, relay, reminders };
+    return {
+      ...door,
+      history: turnHistoryOver(env),
+      model: yieldingModel(door.model),
+      shortTermContext,
+      relay,
+      reminders,
+    };
   };
   const turns = new TurnRunner({
     storage,
@@ -136,6 +153,7 @@ export function chatParts(env: Env, storage: DurableObjectStorage, sql: SqlStora
     flusher,
     services,
     turnServices,
+    turnHistoryOver,
     chatKey,
   };
 }

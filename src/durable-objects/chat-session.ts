@@ -205,6 +205,7 @@ export class ChatSession extends DurableObject<Env> {
       recent: (n) => this.#parts.recent.list(n),
       shortTermContext: this.#parts.shortTermContext,
       model: yieldingModel,
+      history: (bindings) => this.#parts.turnHistoryOver(bindings),
     });
   }
 

@@ -7,13 +7,17 @@
  * there is no probe.
  *
  *   GET  /work  the object's statements and alarm runs since it started
- *   POST /bill  one turn for the posted inbound event, billed (turn-bill.ts)
+ *   POST /bill  one turn for the posted inbound event, billed (turn-bill.ts); `?history=d1`
+ *               reads its history from D1's log instead of the objects' logs
+ *   GET  /size  the object's SQLite size in bytes (`databaseSize`)
+ *   POST /read  one history read made from this chat (history-probe.ts)
  */
 
 import type { InboundEvent } from "../../domain/inbound/inbound-event";
 import { maskInboundEvent } from "../../domain/inbound/mask-inbound-event";
 import { modeOf } from "../common/runtime-config";
 import { type ChatWork, countedSql } from "./counted-sql";
+import { type HistoryProbe, probeHistory } from "./history-probe";
 import { billTurn, type ProbedChat } from "./turn-bill";
 
 export type { ProbedChat };
@@ -38,7 +42,15 @@ export function chatProbe(env: Env): ChatProbe | null {
       if (request.method === "GET" && path === "/work") return Response.json({ ...work });
       if (request.method === "POST" && path === "/bill") {
         const event = (await request.json()) as InboundEvent;
-        return Response.json(await billTurn(env, chat, maskInboundEvent(event)));
+        // ?history=d1: the same turn with its history read from D1's log, the path before the move.
+        const history = new URL(request.url).searchParams.get("history") === "d1" ? "d1" : "object";
+        return Response.json(await billTurn(env, chat, maskInboundEvent(event), history));
+      }
+      if (request.method === "GET" && path === "/size")
+        return Response.json({ bytes: chat.sql.databaseSize });
+      if (request.method === "POST" && path === "/read") {
+        const { reader, ...q } = (await request.json()) as HistoryProbe & { reader: string };
+        return Response.json(await probeHistory(env, chat, reader, q));
       }
       return new Response(null, { status: 404 });
     },

@@ -11,10 +11,12 @@ import type { ShortTermContext } from "../../domain/agent/short-term-context";
 import { runTurn } from "../../domain/agent/turn";
 import type { RecentTurn } from "../../domain/agent/turn-context";
 import { turnContextOf } from "../../domain/agent/turn-context-of";
+import type { HistorySearch } from "../../domain/history/history-search-port";
 import type { InboundEvent } from "../../domain/inbound/inbound-event";
 import type { ChatModel } from "../../domain/model/chat-model";
 import { estimateTokens } from "../../domain/text/token-estimate";
 import { type ChatObjectServices, chatObjectServices } from "../chat-object/chat-object-services";
+import { historySearch } from "../common/history-search";
 import { readRuntimeConfig } from "../common/runtime-config";
 
 /** What a chat object lends its probe: what a turn reads of its storage, and how it runs the model. */
@@ -25,6 +27,8 @@ export type ProbedChat = {
   readonly shortTermContext: ShortTermContext;
   /** The model as the alarm's turn runs it (with the object's event loop let in). */
   readonly model: (model: ChatModel) => ChatModel;
+  /** The history the object's turn reads (its own log in place, others by fan-out), over these bindings. */
+  readonly history: (bindings: Env) => HistorySearch;
 };
 
 export type TurnBill = {
@@ -41,10 +45,17 @@ export type TurnBill = {
   readonly turnMs: number;
 };
 
-export async function billTurn(env: Env, chat: ProbedChat, event: InboundEvent): Promise<TurnBill> {
+/** `history`: where the turn reads the log — the objects (as the alarm's turn does) or D1's copy. */
+export async function billTurn(
+  env: Env,
+  chat: ProbedChat,
+  event: InboundEvent,
+  history: "object" | "d1" = "object",
+): Promise<TurnBill> {
   const { sql } = chat;
   const counter = countingD1(env.DB, readRuntimeConfig(env).mode);
-  const services: ChatObjectServices = chatObjectServices.create({ ...env, DB: counter.db });
+  const counted: Env = { ...env, DB: counter.db };
+  const services: ChatObjectServices = chatObjectServices.create(counted);
   // The settings come from the isolate's cache, as in an alarm run; a cold cache's one read
   // is not part of a turn.
   const settings = await services.settings.current();
@@ -77,6 +88,8 @@ export async function billTurn(env: Env, chat: ProbedChat, event: InboundEvent):
     });
     const ports = {
       ...services,
+      // As the alarm's turn reads it: this chat in the object's SQLite, the others by fan-out.
+      history: history === "d1" ? historySearch(counted) : chat.history(counted),
       model,
       shortTermContext: chat.shortTermContext,
       relay: services.relayLoggingTo(() => {}),

@@ -7,6 +7,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { benchRoutes } from "./bench.routes";
+import { chatlogBenchRoutes } from "./chatlog-bench.routes";
 import { devRoutes } from "./dev.routes";
 import { evalRoutes } from "./eval.routes";
 import { evalHistoryRoutes } from "./eval-history.routes";
@@ -23,6 +24,7 @@ export const devApp = new Hono<AppEnv>()
   .route("/bench", benchRoutes)
   .route("/bench/memory", memoryBenchRoutes)
   .route("/bench/turn", turnBenchRoutes)
+  .route("/bench/chatlog", chatlogBenchRoutes)
   .route("/bench/profile", profileBenchRoutes)
   .route("/bench", kbBenchRoutes)
   .route("/eval", evalRoutes)

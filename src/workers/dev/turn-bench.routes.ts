@@ -4,7 +4,8 @@
  * are seeded by the memory and kb bench routes; this file seeds the message log.
  *
  *   POST /seed-messages  deterministic log rows (with their per-chat FTS tokens) in bulk
- *   POST /run            one turn of a chat over a counting D1, its bill (nothing persisted)
+ *   POST /run            one turn of a chat over a counting D1, its bill (nothing persisted);
+ *                        `history: "d1"` reads the log from D1 instead of the chats' objects
  *   POST /bare           the bare FTS queries that turn's recall makes, with their rows
  *   GET  /size           the D1 database's size in bytes (from a result's meta)
  */
@@ -43,9 +44,12 @@ const SeedSchema = z.object({
   chats: z.number().int().min(1).max(100_000),
 });
 const TurnSchema = z.object({
-  chat: z.string().regex(/^bench:(private|group):[A-Za-z0-9]+$/),
+  // bench:… are the turn bench's chats; qq:group:… the message-log bench's (chatlog-bench.routes.ts).
+  chat: z.string().regex(/^(bench|qq):(private|group):[A-Za-z0-9]+$/),
   sender: z.string().regex(/^[A-Za-z0-9]+$/),
   text: z.string().min(1).max(500),
+  /** Where the turn reads the log: the objects (default, as the alarm's turn) or D1's copy. */
+  history: z.enum(["object", "d1"]).default("object"),
 });
 
 /** Rows per INSERT: one JSON parameter expanded by json_each, so D1's parameter cap does not apply. */
@@ -115,7 +119,7 @@ export const turnBenchRoutes = new Hono<AppEnv>()
       raw: { bench: true },
     };
     const started = performance.now();
-    const bill = await chatProbeClient(c.env, key).bill(event);
+    const bill = await chatProbeClient(c.env, key).bill(event, body.history);
     return c.json({ ms: performance.now() - started, ...bill });
   })
   .post("/bare", jsonBody(TurnSchema), async (c) => {

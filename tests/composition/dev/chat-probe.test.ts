@@ -22,6 +22,7 @@ describe("the chat object's local probe", () => {
       recent: () => [],
       shortTermContext: {} as never,
       model: (m) => m,
+      history: () => ({}) as never,
     };
     expect((await probe?.serve(new Request("https://p/anything"), chat))?.status).toBe(404);
     expect((await probe?.serve(new Request("https://p/work", { method: "POST" }), chat))?.status).toBe(404);
