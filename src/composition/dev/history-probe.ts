@@ -7,6 +7,7 @@
  * The bench times the whole request from outside, since the runtime's clock does not move
  * during a read of the object's own SQLite; the D1 bill says what reached D1.
  */
+import { coalescingD1 } from "../../adapters/d1/coalescing-d1";
 import { countingD1, type D1Bill } from "../../adapters/d1/counting-d1";
 import type { HistorySearch } from "../../domain/history/history-search-port";
 import { historySearch } from "../common/history-search";
@@ -44,6 +45,9 @@ async function read(history: HistorySearch, reader: string, q: HistoryProbe) {
   return { hits: (await history.searchAcross(across)).length, unread: 0 };
 }
 
+/** D1's log as the turn's tools read it before the move: over the coalescing binding. */
+const d1History = (env: Env): HistorySearch => historySearch({ ...env, DB: coalescingD1(env.DB) });
+
 /** `reader` is the probed object's own chat. */
 export async function probeHistory(
   env: Env,
@@ -65,7 +69,7 @@ export async function probeHistory(
     const answer =
       q.mode === "none"
         ? { hits: 0, unread: 0 }
-        : await read(q.mode === "object" ? chat.history(counted) : historySearch(counted), reader, q);
+        : await read(q.mode === "object" ? chat.history(counted) : d1History(counted), reader, q);
     const { statements, roundTrips, rowsRead } = counter.bill();
     return {
       ...answer,

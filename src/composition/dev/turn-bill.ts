@@ -6,6 +6,7 @@
  * reply, no outbox row; a tool's writes (a `/remember`) would go through, so the bench sends
  * ordinary messages.
  */
+import { coalescingD1 } from "../../adapters/d1/coalescing-d1";
 import { countingD1, type D1Bill } from "../../adapters/d1/counting-d1";
 import type { ShortTermContext } from "../../domain/agent/short-term-context";
 import { runTurn } from "../../domain/agent/turn";
@@ -89,7 +90,11 @@ export async function billTurn(
     const ports = {
       ...services,
       // As the alarm's turn reads it: this chat in the object's SQLite, the others by fan-out.
-      history: history === "d1" ? historySearch(counted) : chat.history(counted),
+      // The D1 path as it was: over the turn's coalescing binding, its reads shared in one batch.
+      history:
+        history === "d1"
+          ? historySearch({ ...counted, DB: coalescingD1(counter.db) })
+          : chat.history(counted),
       model,
       shortTermContext: chat.shortTermContext,
       relay: services.relayLoggingTo(() => {}),
