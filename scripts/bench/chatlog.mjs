@@ -1,6 +1,6 @@
 // The message log in the chat objects: seeds BENCH_CHATLOG_CHATS chats (default 1,000) with
 // BENCH_CHATLOG_MESSAGES messages each (default 1,000) into the chats' own objects
-// (ChatSession.appendLog) and the same rows into D1's log (still written beside them), then
+// (ChatSession.appendLog) and the same rows into D1's log (the path before the move), then
 // measures, each next to a plain baseline of the same run:
 //   storage  — bytes per message in an object (its SQLite's databaseSize) and in D1;
 //   ack      — the webhook ACK of chats whose objects hold the log, next to GET /healthz and to

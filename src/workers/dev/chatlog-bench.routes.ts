@@ -1,8 +1,8 @@
 /**
  * Local-only routes for the message-log bench (`npm run bench -- chatlog`), mounted under
  * /dev/bench/chatlog, so they do not exist outside local mode. Each chat's log lives in its own
- * object; D1 still receives every row, so the seed writes the same rows to both and the bench
- * reads the same questions from both in the same run.
+ * object; the seed also writes the same rows into D1's log, the path before the move, so that the
+ * bench reads the same questions from both in the same run.
  *
  *   POST /seed   deterministic messages for a range of chats: into each chat's object
  *                (ChatSession.appendLog) and into D1's log, the same rows
