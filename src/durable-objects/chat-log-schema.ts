@@ -6,6 +6,7 @@
  * which the object does not hold; the object applies both rules in code where it writes
  * (local-log.ts). Every row holds this chat only, so the chat-prefixed tokens no longer
  * separate chats; they are kept so that one tokenizer and one query builder serve every log.
+ * Why the log lives here: docs/decisions/0471-message-log-in-chat-objects.md.
  */
 export const CHAT_LOG_SCHEMA = `
 CREATE TABLE messages (
