@@ -1,11 +1,15 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, it } from "vitest";
+import { describe, it, vi } from "vitest";
+import { D1AdminStats } from "../../src/adapters/d1/d1-admin-stats";
+import { D1DailySummaries } from "../../src/adapters/d1/d1-daily-summaries";
 import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
 import { openDatabase } from "../../src/adapters/d1/database";
+import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/domain/config/settings";
 import type { ChatLogCounts, FlushBatch, MessageLog } from "../../src/domain/history/message-log";
 import { outboundRecord } from "../../src/domain/history/message-record";
+import { lastDays } from "../../src/domain/kernel/local-day";
 import { silentLogger } from "../../src/domain/kernel/logger";
 import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { LocalLog } from "../../src/durable-objects/local-log";
@@ -79,6 +83,43 @@ describe("the log's hourly counts in D1", () => {
     const d1 = await d1Counts(chatKey);
     expect(d1.hours).toEqual(local.counts.map(({ hour, messages }) => ({ hour, messages })));
     expect(d1.summary).toEqual({ lastAt: local.lastAt, inObject: 1 });
+  });
+
+  it("count a chat whose rows D1 no longer gets in the overview's total, its day, and the day's pending summaries, after a failed flush was retried", async ({
+    expect,
+  }) => {
+    const real = chatObjectServices.create.bind(chatObjectServices);
+    let failures = 0;
+    vi.spyOn(chatObjectServices, "create").mockImplementation((e) => {
+      const deps = real(e);
+      const flush = deps.messageLog.flush.bind(deps.messageLog);
+      deps.messageLog.flush = async (batch) => {
+        if (batch.counts?.length && failures++ === 0) throw new Error("D1_ERROR: simulated outage");
+        return flush(batch);
+      };
+      return deps;
+    });
+    const days = lastDays(Date.now(), "UTC", 1);
+    const stats = new D1AdminStats(env.DB);
+    const before = await stats.stats(days);
+    const chatKey = await privateChatWithTwoMessages();
+    await eventually(async () => total((await d1Counts(chatKey)).hours) === 2, 15_000, "the retried flush");
+    expect(failures).toBeGreaterThanOrEqual(2);
+    vi.restoreAllMocks();
+    // D1's log holds none of the chat's rows: the counts are all the overview has of it.
+    const inD1 = await env.DB.prepare("SELECT count(*) AS n FROM messages WHERE chat_key = ?")
+      .bind(chatKey)
+      .first();
+    expect(inD1).toEqual({ n: 0 });
+    const after = await stats.stats(days);
+    expect(after.messages - before.messages).toBe(2);
+    const today = (s: typeof before) => s.messagesByDay.find((d) => d.day === days[0]?.day)?.messages ?? 0;
+    expect(today(after) - today(before)).toBe(2);
+    const { start, end, day } = days[0] ?? { start: 0, end: 0, day: "" };
+    const pending = await new D1DailySummaries(env.DB).pendingChats(day, start, end, 10_000);
+    expect(pending.find((p) => p.chatKey === chatKey)).toEqual({ chatKey, messages: 2 });
+    const kept = await stats.keptMessages();
+    expect(kept.find((k) => k.targetType === "private")?.messages).toBeGreaterThanOrEqual(2);
   });
 
   it("lowers D1's counts after a delete in the object (retention, forget) and the next flush", async ({
