@@ -18,7 +18,9 @@ export function renderLeaveOut(r, op) {
   if (!r.changed) lines.push(t(op === "add" ? "leaveOut.alreadyIn" : "leaveOut.notIn", account));
   else lines.push(t(op === "add" ? "leaveOut.added" : "leaveOut.removed", account));
   const f = r.forgotten;
-  if (f) {
+  if (f?.notDone?.length > 0)
+    lines.push(t("leaveOut.notDone", { count: f.notDone.length, chats: f.notDone.join("、") }));
+  else if (f) {
     const { messages, memory, candidates, observations } = f;
     lines.push(t("leaveOut.forgot", { messages, memory, candidates, observations }));
     if (f.linkedPerson) lines.push(t("leaveOut.linked", { person: f.linkedPerson }));

@@ -27,6 +27,7 @@ import { maskInboundEvent } from "../domain/inbound/mask-inbound-event";
 import type { NoticeHandOver } from "../domain/notices/notice-book";
 import { applyCredentialCues } from "../domain/privacy/announced-credential";
 import type { ExportMessage } from "../domain/sessions/session-registry";
+import { type AccountForgetOutcome, forgetAccountHere } from "./account-forget";
 import { DRAIN_WATCHDOG_MS, nextAlarmAt } from "./alarm-schedule";
 import { type ChatParts, chatParts } from "./chat-parts";
 import { migrateChatSession } from "./chat-session-schema";
@@ -191,6 +192,16 @@ export class ChatSession extends DurableObject<Env> {
    */
   async setLogStore(enabled: boolean): Promise<void> {
     this.#parts.log.setStoreOff(!enabled);
+  }
+
+  /**
+   * A left-out person's past in this chat (account-forget.ts): their messages in this chat's
+   * log, and their rows still waiting for D1 or for dreaming. Called for every chat they were
+   * seen in, before their D1 rows go; a re-run finds nothing more.
+   */
+  async forgetAccount(account: string): Promise<AccountForgetOutcome> {
+    const { outbox, journal } = this.#parts;
+    return forgetAccountHere({ sql: this.ctx.storage.sql, outbox, journal }, account);
   }
 
   /**

@@ -106,6 +106,15 @@ export class DreamJournal {
     return n;
   }
 
+  /** Removes one account's turns (a left-out person's past): none of it is dreamed afterwards. */
+  dropAccount(account: string): number {
+    const n = this.#sql
+      .exec<{ n: number }>("SELECT count(*) AS n FROM dream_journal WHERE account = ?", account)
+      .one().n;
+    if (n > 0) this.#sql.exec("DELETE FROM dream_journal WHERE account = ?", account);
+    return n;
+  }
+
   /** Removes the rows of a finished run. */
   consume(upToSeq: number): void {
     this.#sql.exec("DELETE FROM dream_journal WHERE seq <= ?", upToSeq);

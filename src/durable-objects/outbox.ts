@@ -109,6 +109,21 @@ export class Outbox {
     return n;
   }
 
+  /**
+   * Drops one account's not-yet-flushed messages and sightings (a left-out person's past,
+   * account-forget.ts): flushed after D1's delete, they would write that past back.
+   */
+  dropAccount(account: string): number {
+    const where = `(kind = 'message' AND json_extract(body, '$.accountKey') = ?)
+      OR (kind = 'observation' AND json_extract(body, '$.account') = ?)`;
+    const n = this.#sql
+      .exec<{ n: number }>(`SELECT count(*) AS n FROM outbox WHERE ${where}`, account, account)
+      .one().n;
+    if (n > 0) this.#sql.exec(`DELETE FROM outbox WHERE ${where}`, account, account);
+    this.#size = null;
+    return n;
+  }
+
   remove(upTo: number): void {
     this.#sql.exec("DELETE FROM outbox WHERE seq <= ?", upTo);
     this.#size = null;

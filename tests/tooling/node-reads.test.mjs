@@ -143,6 +143,8 @@ const MESSAGE_ALLOWED = {
     "a session export's log, run by the chat's object: the admin API, the CLI, and /session, which answers only in an admin's private chat",
   "src/adapters/d1/d1-chat-forget.ts#forgetChat": "a session forget deletes rows",
   "src/adapters/d1/d1-chunked-deletes.ts#deleteMessages": "a session or person forget deletes rows",
+  "src/adapters/d1/d1-person-forget.ts#chatsOfAccount": "a person forget's chat keys; no text leaves",
+  "src/durable-objects/account-forget.ts#forgetAccountHere": "a person forget deletes their rows",
   "src/adapters/d1/d1-conversation-backfill.ts#D1ConversationBackfill.step":
     "a cron backfill of sessions and windows; windows blank marked neighbours in SQL (migrations/0290)",
   "src/adapters/d1/retention.ts#applyRetention": "retention deletes rows",

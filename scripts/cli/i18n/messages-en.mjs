@@ -89,6 +89,8 @@ export const en = {
     "Removed {account} from the do-not-record list: their messages are kept by the settings again.",
   "leaveOut.forgot":
     "Deleted the account's {messages} messages, {memory} personal memory items, {candidates} memory candidates and {observations} observations.",
+  "leaveOut.notDone":
+    "Not done: the log of {count} chats could not be reached ({chats}); nothing in D1, no personal memory and no sighting was deleted yet. Run the same step again.",
   "leaveOut.linked":
     "The account is linked to person {person}: that person's shared memory and other accounts were not deleted; to delete everything run npm run akasha -- sessions forget-person {person} --yes.",
   "leaveOut.kept": "What was already kept stays; add --forget to delete it too.",

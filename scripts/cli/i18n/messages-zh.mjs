@@ -87,6 +87,8 @@ export const zhCN = {
   "leaveOut.removed": "已把 {account} 移出不记录名单：此后 ta 的消息按设置保存。",
   "leaveOut.forgot":
     "已删除该账号的消息 {messages} 条、个人记忆 {memory} 条、记忆候选 {candidates} 条、观察记录 {observations} 条。",
+  "leaveOut.notDone":
+    "未完成：{count} 个会话的记录没能删除（{chats}），D1 中的消息、个人记忆和观察记录都还没有删除。请再执行一次同样的操作。",
   "leaveOut.linked":
     "该账号关联到人物 {person}：人物的共同记忆和其它账号未删除；要全部删除请运行 npm run akasha -- sessions forget-person {person} --yes。",
   "leaveOut.kept": "已有的记录保留；要一并删除，请加 --forget。",

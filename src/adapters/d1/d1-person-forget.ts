@@ -8,6 +8,23 @@ import type { PersonForgetCounts, PersonForgetPreview } from "../../domain/sessi
 import { type AfterRemoval, deleteMessages, deleteNodes } from "./d1-chunked-deletes";
 
 /**
+ * The chats an account may have messages in, for a forget that must reach each chat's own log:
+ * where it was seen (every inbound message of an account leaves a sighting of it in its chat)
+ * and where D1's log has rows of it — while D1 still receives every row of every chat, the
+ * second also names a chat whose sighting is gone. Read before anything deletes the sightings.
+ */
+export async function chatsOfAccount(db: D1Database, account: string): Promise<string[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT chat_key FROM account_observations WHERE account_key = ?1
+       UNION SELECT chat_key FROM messages WHERE account_key = ?1 ORDER BY chat_key`,
+    )
+    .bind(account)
+    .all<{ chat_key: string }>();
+  return results.map((r) => r.chat_key);
+}
+
+/**
  * Deletes one account's own messages from the log of every chat (a left-out person's past,
  * docs/settings.md#privacy-leaving-a-person-out); the log's triggers take their FTS rows, windows and sender counts.
  */

@@ -3,8 +3,9 @@
  * `npm run akasha -- leave-out`, `/api/leave-out` and the dashboard's Identity page: the
  * do-not-record list is a settings list (privacy.doNotRecord), changed through the one settings
  * write path with its audit row. With `forget`, the same step deletes what was already kept of
- * that account: its messages in every chat's log, and through the forget-person path its
- * personal memory, candidates and sightings — audited with the counts.
+ * that account: its messages in every chat's own log (each chat object) and in D1, and through
+ * the forget-person path its personal memory, candidates and sightings — audited with the
+ * counts, and with the chats not reached when a chat's object failed (then not done: re-run).
  */
 import { D1AuditLog } from "../../adapters/d1/d1-audit-log";
 import { D1IdentityDirectory } from "../../adapters/d1/d1-identity-directory";
@@ -13,13 +14,22 @@ import { parseAccountKey } from "../../domain/chat/chat-address";
 import { effectiveSettings, valueAt } from "../../domain/config/settings-edit";
 import type { SettingsSource } from "../../domain/config/settings-source";
 import { err, ok, type Result } from "../../domain/kernel/result";
+import { forgetAccountInChats } from "../common/account-forget-fan-out";
 import { sessionRegistry } from "../common/forgetting-session-registry";
 import { d1SettingsAdmin } from "../settings/d1-settings-admin";
 import type { AdminRequest } from "./admin-request";
 import { type ListResult, type OwnerError, ownerService } from "./owner-service";
 
 export type ForgottenAccount = {
+  /** Rows deleted from D1's log (which still receives every row). */
   readonly messages: number;
+  /** Rows deleted from the chats' own logs, in their objects. */
+  readonly chatLogs: number;
+  /**
+   * Chats whose own log could not be reached: the forget is not done. Nothing in D1 is deleted
+   * then (its rows and sightings name those chats for a re-run), and the answer says so.
+   */
+  readonly notDone: readonly string[];
   readonly memory: number;
   readonly candidates: number;
   readonly observations: number;
@@ -44,16 +54,21 @@ export function privacyService(env: Env, who: AdminRequest, source: SettingsSour
       : err({ kind: "invalid", field: "account", reason: `${parsed.error.reason}, e.g. qq:user:<openid>` });
   };
 
+  /** D1 after every chat's own log: its sightings and rows are what finds the chats again. */
   async function forget(account: string): Promise<ForgottenAccount> {
     const link = await new D1IdentityDirectory(openDatabase(env.DB)).linkOf(account as never);
-    const messages = await registry.forgetAccountMessages(account);
+    const chats = await forgetAccountInChats(env, account);
+    const done = chats.notDone.length === 0;
+    const messages = done ? await registry.forgetAccountMessages(account) : 0;
     // Only this account's own scope: the person's memory may come from their other accounts.
-    const removed = await registry.forgetPerson(account, [account]);
+    const removed = done ? await registry.forgetPerson(account, [account]) : null;
     const forgotten = {
       messages,
-      memory: removed.memory,
-      candidates: removed.candidates,
-      observations: removed.observations,
+      chatLogs: chats.logged,
+      notDone: chats.notDone,
+      memory: removed?.memory ?? 0,
+      candidates: removed?.candidates ?? 0,
+      observations: removed?.observations ?? 0,
       linkedPerson: link?.personId ?? null,
     };
     await new D1AuditLog(env.DB).record({
@@ -62,7 +77,13 @@ export function privacyService(env: Env, who: AdminRequest, source: SettingsSour
       action: "privacy.forget_account",
       chatKey: null,
       target: account,
-      detail: { via: who.via, ...forgotten },
+      detail: {
+        via: who.via,
+        ...forgotten,
+        ...(done
+          ? {}
+          : { note: `未完成：${chats.notDone.length} 个会话的记录没能删除，D1 与个人记忆未动，需重新执行` }),
+      },
     });
     return forgotten;
   }

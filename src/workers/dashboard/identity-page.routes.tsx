@@ -20,6 +20,8 @@ function leaveOutNotice(t: Translate, r: LeaveOutResult): string {
   const head = t(r.changed ? "leaveOut.added" : "leaveOut.already", { account: r.account });
   const f = r.forgotten;
   if (!f) return r.changed ? `${head}${t("leaveOut.kept")}` : head;
+  if (f.notDone.length > 0)
+    return `${head}${t("leaveOut.notDone", { count: f.notDone.length, chats: f.notDone.join("、") })}`;
   const linked = f.linkedPerson ? t("leaveOut.linked", { person: f.linkedPerson }) : "";
   const { messages, memory, candidates, observations } = f;
   return `${head}${t("leaveOut.forgot", { messages, memory, candidates, observations })}${linked}`;

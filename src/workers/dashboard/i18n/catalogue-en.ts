@@ -496,6 +496,8 @@ export const en: Record<MessageKey, string> = {
     " The account is linked to {person}; that person's shared memory and other accounts were not deleted.",
   "leaveOut.forgot":
     " Deleted the account's {messages} messages, {memory} personal memory items, {candidates} memory candidates and {observations} observations.",
+  "leaveOut.notDone":
+    " Not done: the log of {count} chats could not be reached ({chats}); nothing in D1, no personal memory and no sighting was deleted yet. Run the same step again.",
   "leaveOut.removed":
     "Removed {account} from the do-not-record list: their messages are kept by the settings again.",
   "leaveOut.notThere": "{account} was not on the do-not-record list; nothing changed.",

@@ -1,0 +1,47 @@
+/**
+ * A left-out person's past in this chat (docs/settings.md#privacy-leaving-a-person-out): their
+ * own messages in this chat's log — the log's triggers take their full-text rows, turn windows
+ * and sender counts with them — their rows still waiting for the D1 flush, which would write
+ * that past back after D1's delete, and their turns waiting for dreaming. Matched by the exact
+ * account key as a bound value, so a key holding `%`, `_` or quotes matches itself alone; a
+ * value that is no account key is refused before anything is read. Idempotent: a re-run finds
+ * nothing more. The log goes in chunks, each its own write, so a log too big for one call is
+ * finished by the next instead of being rolled back whole.
+ */
+import { parseAccountKey } from "../domain/chat/chat-address";
+import type { DreamJournal } from "./dream-journal";
+import type { Outbox } from "./outbox";
+
+export type AccountForgetOutcome = {
+  /** Rows deleted from this chat's log. */
+  readonly logged: number;
+  /** Rows of theirs that had not reached D1 yet (messages, sightings). */
+  readonly unflushed: number;
+  /** Their turns that waited for dreaming. */
+  readonly journal: number;
+};
+
+const CHUNK = 500;
+
+export function forgetAccountHere(
+  d: { readonly sql: SqlStorage; readonly outbox: Outbox; readonly journal: DreamJournal },
+  account: string,
+): AccountForgetOutcome {
+  const parsed = parseAccountKey(account);
+  if (!parsed.ok) throw new Error(`not an account key: ${parsed.error.reason}`);
+  const key = parsed.value.key;
+  const unflushed = d.outbox.dropAccount(key);
+  const journal = d.journal.dropAccount(key);
+  let logged = 0;
+  for (;;) {
+    const seqs = d.sql
+      .exec<{ seq: number }>("SELECT seq FROM messages WHERE account_key = ? LIMIT ?", key, CHUNK)
+      .toArray()
+      .map((r) => r.seq);
+    if (seqs.length === 0) break;
+    d.sql.exec("DELETE FROM messages WHERE seq IN (SELECT value FROM json_each(?))", JSON.stringify(seqs));
+    logged += seqs.length;
+    if (seqs.length < CHUNK) break;
+  }
+  return { logged, unflushed, journal };
+}
