@@ -27,6 +27,7 @@ import { maskInboundEvent } from "../domain/inbound/mask-inbound-event";
 import type { NoticeHandOver } from "../domain/notices/notice-book";
 import { applyCredentialCues } from "../domain/privacy/announced-credential";
 import type { ExportMessage } from "../domain/sessions/session-registry";
+import type { DayMessage } from "../domain/summary/day-message";
 import { type AccountForgetOutcome, forgetAccountHere } from "./account-forget";
 import { DRAIN_WATCHDOG_MS, nextAlarmAt } from "./alarm-schedule";
 import { type ChatParts, chatParts } from "./chat-parts";
@@ -36,6 +37,7 @@ import type { ChatInfo } from "./dream-runner";
 import { drainInbox } from "./inbox-drain";
 import { InboxUpkeep } from "./inbox-upkeep";
 import { type AppendOutcome, appendToLog } from "./log-append";
+import { type LogDayQuery, readLogDay } from "./log-day";
 import { acceptNotice } from "./notice-delivery";
 import { rewriteWaitingProfiles } from "./profile-rewriter";
 import { firePushReminders } from "./reminder-firing";
@@ -202,6 +204,12 @@ export class ChatSession extends DurableObject<Env> {
   async forgetAccount(account: string): Promise<AccountForgetOutcome> {
     const { outbox, journal } = this.#parts;
     return forgetAccountHere({ sql: this.ctx.storage.sql, outbox, journal }, account);
+  }
+
+  /** One day of this chat's log for its daily summary (log-day.ts). */
+  async logDay(q: LogDayQuery): Promise<DayMessage[]> {
+    const { chatKey } = this.#parts;
+    return readLogDay({ env: this.env, storage: this.ctx.storage, sql: this.ctx.storage.sql, chatKey }, q);
   }
 
   /**

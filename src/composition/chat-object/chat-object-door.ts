@@ -20,4 +20,5 @@ export {
   chatObjectServices,
 } from "./chat-object-services";
 export { objectLogBrowser } from "./object-log-browser";
+export { type LogDays, objectLogDays } from "./object-log-days";
 export { objectLogHistory, turnHistory } from "./object-log-history";

@@ -1,5 +1,7 @@
-/** The cron's daily-summary sweep over D1, with the chat model the turns use (caps included). */
-import { D1DailySummaries } from "../../adapters/d1/d1-daily-summaries";
+/**
+ * The cron's daily-summary sweep: each chat-day read from the chat's own object, recorded in D1,
+ * with the chat model the turns use (caps included).
+ */
 import { consoleLogger } from "../../adapters/log/console-logger";
 import type { Settings } from "../../domain/config/settings";
 import type { ChatModel } from "../../domain/model/chat-model";
@@ -8,6 +10,7 @@ import { type DailySummaryReport, runDailySummaries } from "../../domain/summary
 import { createChatModel } from "../common/model-and-outbound";
 import { readRuntimeConfig } from "../common/runtime-config";
 import { spendLedger } from "../common/spend-reader";
+import { objectDaySummaries } from "./object-day-summaries";
 
 export function dailySummaryJob(
   env: Env,
@@ -30,7 +33,7 @@ export function dailySummaryJob(
     ).allowed;
   return runDailySummaries(
     settings,
-    { store: new D1DailySummaries(env.DB), model, logger: consoleLogger, now: clock.now, mayCallModel },
+    { store: objectDaySummaries(env), model, logger: consoleLogger, now: clock.now, mayCallModel },
     asOf,
   );
 }

@@ -1,3 +1,4 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { dailySummaryJob } from "../../../src/composition/cron/daily-summaries-job";
@@ -5,10 +6,13 @@ import { OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
 import { resolveSettings, type Settings } from "../../../src/domain/config/settings";
 import { dayBounds, daysBefore } from "../../../src/domain/kernel/local-day";
 import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
+import { chatIndexText } from "../../../src/domain/text/chat-search-tokens";
+import type { ChatSession } from "../../../src/durable-objects/chat-session";
 import { runScheduled } from "../../../src/workers/scheduled";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { seedDay } from "../../support/day-log";
 import { uid } from "../../support/memory";
+import { writeLog } from "../../support/object-log";
 import { preview } from "../../support/preview";
 import { c2cBody, eventIdOf, postQq, turnDone } from "../../support/qq-events";
 
@@ -232,5 +236,58 @@ describe("daily summaries", () => {
       expect(JSON.stringify(seen)).not.toContain("帐篷我来带");
     }
     expect(after.mandatory.summary).not.toContain("露营");
+  });
+
+  it("reads the chat-day from the chat's own object: with its D1 rows deleted first, the summary is the same day", async ({
+    expect,
+  }) => {
+    const asOf = Date.now();
+    const { at } = yesterdayMorning(asOf);
+    const group = `qq:group:GD${uid()}`;
+    await writeLog(
+      CAMPING.map((l, i) => ({
+        transport: "qq",
+        chatKey: group,
+        messageId: `M${uid()}`,
+        ts: at + i * 60_000,
+        userId: l.user,
+        accountKey: `qq:user:${l.user}`,
+        nick: l.nick,
+        text: l.text,
+        tokens: chatIndexText(group, l.text),
+        rawJson: null,
+        direction: "in" as const,
+      })),
+    );
+    // As for a chat whose log lives in its object: D1 counts it (the object's flush sets its
+    // hours) and holds none of its rows.
+    await env.DB.prepare(
+      `INSERT INTO chat_log_summary (chat_key, last_message_at, in_object) VALUES (?1, ?2, 1)
+       ON CONFLICT (chat_key) DO UPDATE SET in_object = 1`,
+    )
+      .bind(group, at)
+      .run();
+    await env.DB.prepare("DELETE FROM messages WHERE chat_key = ?1").bind(group).run();
+    expect(
+      (
+        await env.DB.prepare("SELECT sum(messages) AS n FROM chat_log_counts WHERE chat_key = ?1")
+          .bind(group)
+          .first<{ n: number }>()
+      )?.n,
+    ).toBe(CAMPING.length);
+    const settings = settingsWith({ follow: { groups: [group] }, summaries: { lookbackDays: 1 } });
+    await dailySummaryJob(env, settings, asOf, new OfflineChatModel());
+    const [summary] = await summariesOf(group);
+    expect(summary?.raw_text).toContain("露营");
+    expect(summary?.raw_text).toContain("帐篷");
+    // Each object answers for its own chat alone.
+    const other = { chatKey: `qq:group:GX${uid()}`, start: at, end: asOf, limit: 10, leftOut: [] };
+    const refused = await runInDurableObject(env.CHAT_SESSION.getByName(group), (o: ChatSession) =>
+      o.logDay(other).then(
+        () => "read",
+        (e: unknown) => String(e),
+      ),
+    );
+    expect(refused).toMatch(/not qq:group:GX/);
   });
 });
