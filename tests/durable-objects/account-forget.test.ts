@@ -1,0 +1,85 @@
+// A left-out person's past in one chat object (account-forget.ts): their log rows, their rows
+// waiting for D1 and their turns waiting for dreaming go; another account's, however alike its
+// key, stay; a value that is no account key is refused before anything is touched.
+import { describe, it } from "vitest";
+import type { MessageRecord } from "../../src/domain/history/message-record";
+import { forgetAccountHere } from "../../src/durable-objects/account-forget";
+import { DreamJournal } from "../../src/durable-objects/dream-journal";
+import { LocalLog } from "../../src/durable-objects/local-log";
+import { Outbox } from "../../src/durable-objects/outbox";
+import { inFreshChatObject } from "../support/chat-object";
+
+const CHAT = "qq:group:G1";
+const record = (account: string, id: string): MessageRecord => ({
+  transport: "qq",
+  chatKey: CHAT,
+  messageId: id,
+  ts: 1_000 + Number(id.slice(1)),
+  userId: account.split(":")[2] ?? null,
+  accountKey: account,
+  nick: null,
+  text: id,
+  tokens: id,
+  rawJson: null,
+  direction: "in",
+});
+
+describe("forgetting an account in one chat object", () => {
+  it("drops its log rows, unflushed rows and journal turns, and only its own", async ({ expect }) => {
+    await inFreshChatObject((storage) => {
+      const sql = storage.sql;
+      const log = new LocalLog(sql);
+      const outbox = new Outbox(sql);
+      const journal = new DreamJournal(sql);
+      const gone = "qq:user:%_";
+      const kept = "qq:user:ab";
+      for (const [account, id] of [
+        [gone, "m1"],
+        [kept, "m2"],
+        [gone, "m3"],
+      ] as const) {
+        log.append(record(account, id));
+        outbox.push({ kind: "message", body: record(account, `${id}0`) }, 1);
+        sql.exec(
+          "INSERT INTO dream_journal (role, name, account, text, ts) VALUES ('user', NULL, ?, ?, 1)",
+          account,
+          id,
+        );
+      }
+      outbox.push(
+        {
+          kind: "observation",
+          body: {
+            account: gone,
+            chatKey: CHAT,
+            userId: "%_",
+            unionKey: null,
+            displayName: null,
+            role: null,
+            firstSeen: 1,
+            lastSeen: 1,
+          },
+        } as never,
+        1,
+      );
+      expect(forgetAccountHere({ sql, outbox, journal }, gone)).toEqual({
+        logged: 2,
+        unflushed: 3,
+        journal: 2,
+      });
+      expect(log.count()).toBe(1);
+      expect(outbox.size()).toBe(1);
+      expect(outbox.take(10)?.batch.messages.map((m) => m.accountKey)).toEqual([kept]);
+      expect(sql.exec("SELECT account FROM dream_journal").toArray()).toEqual([{ account: kept }]);
+      // A re-run finds nothing more.
+      expect(forgetAccountHere({ sql, outbox, journal }, gone)).toEqual({
+        logged: 0,
+        unflushed: 0,
+        journal: 0,
+      });
+      for (const bad of ["", "qq:group:G1", "qq:user:a b", "%"])
+        expect(() => forgetAccountHere({ sql, outbox, journal }, bad), bad).toThrow(/not an account key/);
+      expect(log.count()).toBe(1);
+    });
+  });
+});
