@@ -9,6 +9,7 @@
  * finished by the next instead of being rolled back whole.
  */
 import { parseAccountKey } from "../domain/chat/chat-address";
+import { type LogHome, logHomeOf } from "./chat-log-home";
 import type { DreamJournal } from "./dream-journal";
 import type { Outbox } from "./outbox";
 
@@ -19,6 +20,8 @@ export type AccountForgetOutcome = {
   readonly unflushed: number;
   /** Their turns that waited for dreaming. */
   readonly journal: number;
+  /** Where this chat's log is read from: `d1` when D1 holds the chat's whole log (chat-log-home.ts). */
+  readonly home: LogHome;
 };
 
 const CHUNK = 500;
@@ -43,5 +46,5 @@ export function forgetAccountHere(
     logged += seqs.length;
     if (seqs.length < CHUNK) break;
   }
-  return { logged, unflushed, journal };
+  return { logged, unflushed, journal, home: logHomeOf(d.sql) };
 }

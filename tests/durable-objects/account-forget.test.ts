@@ -66,6 +66,7 @@ describe("forgetting an account in one chat object", () => {
         logged: 2,
         unflushed: 3,
         journal: 2,
+        home: "object",
       });
       expect(log.count()).toBe(1);
       expect(outbox.size()).toBe(1);
@@ -76,6 +77,7 @@ describe("forgetting an account in one chat object", () => {
         logged: 0,
         unflushed: 0,
         journal: 0,
+        home: "object",
       });
       for (const bad of ["", "qq:group:G1", "qq:user:a b", "%"])
         expect(() => forgetAccountHere({ sql, outbox, journal }, bad), bad).toThrow(/not an account key/);

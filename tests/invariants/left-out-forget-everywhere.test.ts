@@ -102,7 +102,8 @@ describe("forgetting a left-out person's past", () => {
 
     const done = await leaveOut({ account: person, forget: true });
     expect(done.status).toBe(200);
-    expect(done.body.forgotten).toMatchObject({ messages: 4, notDone: [] });
+    // Five messages, each counted once: four also in D1, one only in its chat's object.
+    expect(done.body.forgotten).toMatchObject({ messages: 5, notDone: [] });
     expect(await inD1(person)).toBe(0);
     for (const [chat, word] of [
       [groupA, "爬山"],
@@ -157,7 +158,8 @@ describe("forgetting a left-out person's past", () => {
 
     await breakIt("DROP TRIGGER refuse_delete");
     const again = await leaveOut({ account: person, forget: true });
-    expect(again.body.forgotten).toMatchObject({ messages: 2, notDone: [] });
+    // It counts what it deleted itself: the first run already took the other chat's message.
+    expect(again.body.forgotten).toMatchObject({ messages: 1, notDone: [] });
     expect(await inD1(person)).toBe(0);
     expect((await inObject(broken, "第二句")).rows).toBe(0);
   });

@@ -8,20 +8,26 @@ import type { PersonForgetCounts, PersonForgetPreview } from "../../domain/sessi
 import { type AfterRemoval, deleteMessages, deleteNodes } from "./d1-chunked-deletes";
 
 /**
- * The chats an account may have messages in, for a forget that must reach each chat's own log:
- * where it was seen (every inbound message of an account leaves a sighting of it in its chat)
- * and where D1's log has rows of it — while D1 still receives every row of every chat, the
- * second also names a chat whose sighting is gone. Read before anything deletes the sightings.
+ * The chats an account may have messages in, for a forget that must reach each chat's own log,
+ * with how many rows of it D1's log holds there: the chats it was seen in (every inbound message
+ * of an account leaves a sighting of it in its chat) and the chats D1's log has rows of it in (a
+ * chat whose log is still read from D1, or written there beside its object's). Read before
+ * anything deletes the sightings.
  */
-export async function chatsOfAccount(db: D1Database, account: string): Promise<string[]> {
+export async function chatsOfAccount(
+  db: D1Database,
+  account: string,
+): Promise<{ chatKey: string; d1Rows: number }[]> {
   const { results } = await db
     .prepare(
-      `SELECT chat_key FROM account_observations WHERE account_key = ?1
-       UNION SELECT chat_key FROM messages WHERE account_key = ?1 ORDER BY chat_key`,
+      `SELECT chatKey, sum(n) AS d1Rows FROM (
+         SELECT chat_key AS chatKey, 0 AS n FROM account_observations WHERE account_key = ?1
+         UNION ALL SELECT chat_key AS chatKey, count(*) AS n FROM messages WHERE account_key = ?1 GROUP BY chat_key
+       ) GROUP BY chatKey ORDER BY chatKey`,
     )
     .bind(account)
-    .all<{ chat_key: string }>();
-  return results.map((r) => r.chat_key);
+    .all<{ chatKey: string; d1Rows: number }>();
+  return results;
 }
 
 /**

@@ -14,6 +14,11 @@ import { chatObject } from "./chat-stub";
 export type ChatLogsForgotten = {
   /** Chats asked. */
   readonly chats: number;
+  /**
+   * The account's messages, each counted once: in a chat whose log is read from its object, the
+   * rows deleted there; in one whose log is still read from D1, D1's rows (deleted after this).
+   */
+  readonly messages: number;
   /** Rows deleted from the chats' own logs. */
   readonly logged: number;
   /** Chats whose object failed or did not answer in time: the forget is not done there. */
@@ -32,19 +37,23 @@ export async function forgetAccountInChats(
   limits: FanOutLimits = FORGET_LIMITS,
 ): Promise<ChatLogsForgotten> {
   const chats = await chatsOfAccount(env.DB, account);
+  const d1Rows = new Map(chats.map((c) => [c.chatKey, c.d1Rows]));
   const result = await fanOut(
-    chats,
+    chats.map((c) => c.chatKey),
     async (chat) => {
+      const inD1 = d1Rows.get(chat) ?? 0;
       // A key that names no chat has no object, so no log of its own: D1's delete covers it.
       const address = parseChatKey(chat);
-      if (!address.ok) return 0;
-      return (await chatObject(env, chatKeyOf(address.value)).forgetAccount(account)).logged;
+      if (!address.ok) return { logged: 0, messages: inD1 };
+      const done = await chatObject(env, chatKeyOf(address.value)).forgetAccount(account);
+      return { logged: done.logged, messages: done.home === "object" ? done.logged : inD1 };
     },
     { ...limits, after: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)) },
   );
   return {
     chats: chats.length,
-    logged: result.answers.reduce((n, a) => n + a.value, 0),
+    messages: result.answers.reduce((n, a) => n + a.value.messages, 0),
+    logged: result.answers.reduce((n, a) => n + a.value.logged, 0),
     notDone: result.unread.map((u) => u.key),
   };
 }

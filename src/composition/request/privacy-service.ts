@@ -21,7 +21,10 @@ import type { AdminRequest } from "./admin-request";
 import { type ListResult, type OwnerError, ownerService } from "./owner-service";
 
 export type ForgottenAccount = {
-  /** Rows deleted from D1's log (which still receives every row). */
+  /**
+   * The account's messages deleted, each once: from the chats' own logs, and from D1 for the
+   * chats whose log is still read there.
+   */
   readonly messages: number;
   /** Rows deleted from the chats' own logs, in their objects. */
   readonly chatLogs: number;
@@ -59,11 +62,12 @@ export function privacyService(env: Env, who: AdminRequest, source: SettingsSour
     const link = await new D1IdentityDirectory(openDatabase(env.DB)).linkOf(account as never);
     const chats = await forgetAccountInChats(env, account);
     const done = chats.notDone.length === 0;
-    const messages = done ? await registry.forgetAccountMessages(account) : 0;
+    // D1's copy of the rows counted above (and of a chat whose log is still read there).
+    if (done) await registry.forgetAccountMessages(account);
     // Only this account's own scope: the person's memory may come from their other accounts.
     const removed = done ? await registry.forgetPerson(account, [account]) : null;
     const forgotten = {
-      messages,
+      messages: done ? chats.messages : 0,
       chatLogs: chats.logged,
       notDone: chats.notDone,
       memory: removed?.memory ?? 0,
