@@ -1,6 +1,7 @@
 /**
  * When the chat object's one alarm should next fire. An object has one alarm and every kind of
- * due work shares it: open turns, untriaged events, dreaming, unflushed rows and push reminders.
+ * due work shares it: open turns, untriaged events, dreaming, unflushed rows, push reminders and
+ * the log's daily retention (which wakes even an idle chat's object while its log holds rows).
  * While a drain runs, an enqueue only sets a watchdog
  * (docs/decisions/0016-drain-watchdog-and-inbox-upkeep.md).
  */
@@ -15,11 +16,12 @@ import type { ChatParts } from "./chat-parts";
 export const DRAIN_WATCHDOG_MS = 30_000;
 
 /**
- * After a drain: the earliest of open work, dreaming, unflushed rows and the next push
- * reminder, or null with nothing due. `peek` gives the timing settings when the run had none.
+ * After a drain: the earliest of open work, dreaming, unflushed rows, the next push
+ * reminder and the log's next retention run, or null with nothing due. `peek` gives the timing
+ * settings when the run had none.
  */
 export function nextAlarmAt(
-  parts: Pick<ChatParts, "inbox" | "dreams" | "flusher" | "reminders">,
+  parts: Pick<ChatParts, "inbox" | "dreams" | "flusher" | "reminders" | "logRetention">,
   settings: Settings | null,
   peek: () => Settings,
   now: number,
@@ -35,6 +37,7 @@ export function nextAlarmAt(
     parts.flusher.nextAt(settings, now),
     // The next reminder to push: an alarm set for it survives restarts and deploys.
     parts.reminders.nextPushAt(),
+    parts.logRetention.dueAt(now),
   ].filter((t): t is number => t !== null);
   return candidates.length > 0 ? Math.max(now, Math.min(...candidates)) : null;
 }

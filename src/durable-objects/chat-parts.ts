@@ -27,6 +27,7 @@ import { LogBrowse } from "./log-browse";
 import { LogCounts } from "./log-counts";
 import { LogFlusher } from "./log-flusher";
 import { LogReads } from "./log-reads";
+import { LogRetention } from "./log-retention";
 import { Outbox } from "./outbox";
 import { RecentTurns } from "./recent-turns";
 import { Reminders } from "./reminders";
@@ -53,6 +54,8 @@ export type ChatParts = {
   readonly shortTermContext: ContextReset;
   readonly turns: TurnRunner;
   readonly flusher: LogFlusher;
+  /** The daily retention of the chat's log in this object (log-retention.ts). */
+  readonly logRetention: LogRetention;
   /** The door's services, built on first use. */
   readonly services: () => ChatObjectServices;
   /** The one bag a turn runs with: the door's services plus this object's context control and relay. */
@@ -135,6 +138,7 @@ export function chatParts(env: Env, storage: DurableObjectStorage, sql: SqlStora
     log: () => services().messageLog,
     logger: () => services().logger,
   });
+  const logRetention = new LogRetention({ sql, storage, meta, inbox, services });
   return {
     inbox,
     outbox,
@@ -151,6 +155,7 @@ export function chatParts(env: Env, storage: DurableObjectStorage, sql: SqlStora
     shortTermContext,
     turns,
     flusher,
+    logRetention,
     services,
     turnServices,
     turnHistoryOver,

@@ -305,6 +305,8 @@ export class ChatSession extends DurableObject<Env> {
       await rewriteWaitingProfiles({ outbox, storage }, chatKey(), settings, services());
       // Reminders due now (OneBot pushes; QQ's wait for the next message, turn-runner.ts).
       await firePushReminders({ storage, reminders, outbox, chatKey, services }, settings);
+      // The object's log loses what is past the chat's retention, once a day (log-retention.ts).
+      await this.#parts.logRetention.runIfDue(settings, Date.now());
     } catch (e) {
       services().logger.error("chat alarm failed", { error: String(e) });
     } finally {

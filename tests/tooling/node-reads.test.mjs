@@ -155,6 +155,9 @@ const MESSAGE_ALLOWED = {
   "src/durable-objects/log-counts.ts#LogCounts.#lastAt": "the time of the last message; no text leaves",
   "src/durable-objects/local-log.ts#LocalLog.clear": "a forget deletes the chat's rows",
   "src/durable-objects/local-log.ts#LocalLog.count": "counts; no text leaves",
+  "src/durable-objects/log-retention.ts#LogRetention.#delete": "retention deletes rows",
+  "src/durable-objects/log-retention.ts#LogRetention.#anyBefore":
+    "whether a row is older than a time; no text leaves",
   "src/workers/dev/turn-bench.routes.ts#turnBenchRoutes": "local mode only (benchmarks)",
 };
 

@@ -44,3 +44,12 @@ export async function applyRetention(
   }
   return { deleted, chunks, complete: false };
 }
+
+/** One chat's retention override (`chats.retention_days`), null when unset or the chat is unknown. */
+export async function retentionOverrideOf(db: D1Database, chatKey: string): Promise<number | null> {
+  const row = await db
+    .prepare("SELECT retention_days FROM chats WHERE chat_key = ?1")
+    .bind(chatKey)
+    .first<{ retention_days: number | null }>();
+  return row?.retention_days ?? null;
+}

@@ -10,6 +10,7 @@ import { D1IdentityDirectory } from "../../adapters/d1/d1-identity-directory";
 import { D1MemoryStore } from "../../adapters/d1/d1-memory-store";
 import { D1ProfileStore } from "../../adapters/d1/d1-profile-store";
 import { openDatabase } from "../../adapters/d1/database";
+import { retentionOverrideOf } from "../../adapters/d1/retention";
 import { consoleLogger } from "../../adapters/log/console-logger";
 import { type ChatRelay, OutboundChatRelay } from "../../domain/agent/chat-relay";
 import { defaultTurnRegistry } from "../../domain/agent/default-turn-registry";
@@ -65,6 +66,8 @@ export type ChatObjectServices = Omit<TurnPorts, "shortTermContext" | "relay"> &
   readonly spendLedger: SpendLedger;
   /** Spend caps reached and model errors become notices to the owner (notices/notice-book.ts). */
   readonly notices: OwnerNotices;
+  /** The chat's retention override in days (D1 `chats.retention_days`), null when unset. */
+  readonly retentionOverride: (chatKey: string) => Promise<number | null>;
 };
 
 /**
@@ -158,6 +161,7 @@ export const chatObjectServices = {
       spendLedger: spendLedger(env),
       notices: ownerNotices(env, () => settings.current(), consoleLogger),
       sessionAdmin: { registry: sessions, personAccounts: personAccounts(env, () => settings.current()) },
+      retentionOverride: (chatKey) => retentionOverrideOf(bindings.DB, chatKey),
     };
   },
 };
