@@ -30,6 +30,7 @@ import type { ExportMessage } from "../domain/sessions/session-registry";
 import type { DayMessage } from "../domain/summary/day-message";
 import { type AccountForgetOutcome, forgetAccountHere } from "./account-forget";
 import { DRAIN_WATCHDOG_MS, nextAlarmAt } from "./alarm-schedule";
+import { type LogHome, logHomeOf, markLogHome } from "./chat-log-home";
 import { type ChatParts, chatParts } from "./chat-parts";
 import { migrateChatSession } from "./chat-session-schema";
 import { CredentialCueBook } from "./credential-cue-book";
@@ -38,6 +39,15 @@ import { drainInbox } from "./inbox-drain";
 import { InboxUpkeep } from "./inbox-upkeep";
 import { type AppendOutcome, appendToLog } from "./log-append";
 import { type LogDayQuery, readLogDay } from "./log-day";
+import {
+  chatLogCount,
+  type FinishOutcome,
+  finishImport,
+  type ImportOutcome,
+  type ImportRow,
+  importPage,
+  ownChat,
+} from "./log-import";
 import { acceptNotice } from "./notice-delivery";
 import { rewriteWaitingProfiles } from "./profile-rewriter";
 import { firePushReminders } from "./reminder-firing";
@@ -338,5 +348,39 @@ export class ChatSession extends DurableObject<Env> {
     this.#upkeep.prune(now);
     const at = nextAlarmAt(this.#parts, settings, () => peekSettings(this.env), now);
     if (at !== null) await this.#parts.alarm.ensureBy(at);
+  }
+
+  // The owner's migration of this chat's D1 log into the object (log-import.ts,
+  // docs/storage.md#moving-the-log-into-the-chat-objects).
+
+  /** Where this chat's log is read from. */
+  async logHome(): Promise<LogHome> {
+    return logHomeOf(this.ctx.storage.sql);
+  }
+
+  /** How many rows of this chat the object's log holds, recalled ones included. */
+  async logCount(): Promise<number> {
+    const chat = ownChat(this.#importDeps());
+    return chat === null ? this.#parts.log.count() : chatLogCount(this.ctx.storage.sql, chat);
+  }
+
+  /** One page of the chat's D1 rows, written once each, or refused whole. */
+  async importLog(rows: readonly ImportRow[]): Promise<ImportOutcome> {
+    return importPage(this.#importDeps(), rows);
+  }
+
+  /** Makes the object the log's home if it holds D1's `expectedCount` rows of the chat. */
+  async finishImport(expectedCount: number): Promise<FinishOutcome> {
+    return finishImport(this.#importDeps(), expectedCount);
+  }
+
+  /** The rollback: reads go back to D1, which every write still reaches. */
+  async resetLogHome(): Promise<LogHome> {
+    markLogHome(this.ctx.storage.sql, "d1");
+    return logHomeOf(this.ctx.storage.sql);
+  }
+
+  #importDeps() {
+    return { storage: this.ctx.storage, meta: this.#parts.meta, name: this.ctx.id.name };
   }
 }

@@ -148,6 +148,9 @@ const MESSAGE_ALLOWED = {
   "src/adapters/d1/d1-conversation-backfill.ts#D1ConversationBackfill.step":
     "a cron backfill of sessions and windows; windows blank marked neighbours in SQL (migrations/0290)",
   "src/adapters/d1/retention.ts#applyRetention": "retention deletes rows",
+  "src/adapters/d1/d1-log-migration.ts#D1LogPages.page": "the owner's migration copies rows as they are",
+  "src/adapters/d1/d1-log-migration.ts#D1LogPages.count": "counts; no text leaves",
+  "src/adapters/d1/d1-log-migration.ts#D1LogMigrationLedger.discover": "counts per chat; no text leaves",
   "src/durable-objects/chat-log-schema.ts#CHAT_LOG_SCHEMA":
     "the log's own triggers and views: they build its indexes and serve no reader",
   "src/durable-objects/chat-log-counts-schema.ts#CHAT_LOG_COUNTS_SCHEMA":
@@ -158,6 +161,7 @@ const MESSAGE_ALLOWED = {
   "src/durable-objects/log-retention.ts#LogRetention.#delete": "retention deletes rows",
   "src/durable-objects/log-retention.ts#LogRetention.#anyBefore":
     "whether a row is older than a time; no text leaves",
+  "src/durable-objects/log-import.ts#chatLogCount": "counts; no text leaves",
   "src/workers/dev/turn-bench.routes.ts#turnBenchRoutes": "local mode only (benchmarks)",
 };
 

@@ -14,6 +14,7 @@ import { doctorService } from "./doctor-service";
 import { identityService } from "./identity-service";
 import { insightsService } from "./insights-service";
 import { knowledgeService } from "./knowledge-service";
+import { logMigrationService } from "./log-migration-service";
 import { memoryService } from "./memory-service";
 import { migrationsService } from "./migrations-service";
 import { noticesService } from "./notices-service";
@@ -36,6 +37,7 @@ export function adminServices(env: Env, request: AdminRequest) {
     knowledge: knowledgeService(env, request, settings),
     insights: insightsService(env, settings),
     migrations: migrationsService(env, request),
+    logMigration: logMigrationService(env, request),
     chats: chatsService(env),
     notices: noticesService(env, request),
     owner: ownerService(env, request, settings),

@@ -1,0 +1,102 @@
+// A chat object takes its chat's D1 rows page by page (the owner's migration): each row once,
+// D1's marks applied, its chat's rows only, and the log's home moves only when the counts agree.
+import { env } from "cloudflare:workers";
+import { describe, it } from "vitest";
+import type { ImportRow } from "../../src/durable-objects/log-import";
+import {
+  chatMessage,
+  d1Log,
+  groupKey,
+  objectFromBeforeTheMove,
+  objectLog,
+  seedD1,
+} from "../support/log-migration";
+
+const stubOf = (chat: string) => env.CHAT_SESSION.getByName(chat);
+
+async function d1Page(chat: string, n: number, recalled: number[] = []) {
+  const messages = Array.from({ length: n }, (_, i) => chatMessage(chat, i + 1));
+  await seedD1(
+    messages,
+    messages.filter((_, i) => recalled.includes(i + 1)),
+  );
+  return (await d1Log(chat)) as ImportRow[];
+}
+
+describe("a chat object importing its D1 log", () => {
+  it("writes a page once however often it is sent, and applies D1's recall to a row it had", async ({
+    expect,
+  }) => {
+    const chat = groupKey();
+    const rows = await d1Page(chat, 6, [2]);
+    // The object logged message 2 itself before the recall reached it.
+    await objectFromBeforeTheMove(chat, [chatMessage(chat, 2)]);
+    const stub = stubOf(chat);
+    expect(await stub.importLog(rows)).toEqual({ ok: true, added: 5, present: 1 });
+    expect(await stub.importLog(rows)).toEqual({ ok: true, added: 0, present: 6 });
+    expect(await objectLog(chat)).toEqual(rows);
+    expect(await stub.logCount()).toBe(6);
+    expect(await stub.logHome()).toBe("d1");
+  });
+
+  it("refuses a page holding another chat's row whole, and a row that is no log row", async ({ expect }) => {
+    const chat = groupKey();
+    const other = groupKey();
+    const mine = await d1Page(chat, 4);
+    const theirs = await d1Page(other, 1);
+    await objectFromBeforeTheMove(chat);
+    const stub = stubOf(chat);
+    const mixed = await stub.importLog([...mine.slice(0, 2), ...theirs, ...mine.slice(2)]);
+    expect(mixed).toMatchObject({ ok: false, row: 2 });
+    expect(mixed.ok ? "" : mixed.reason).toContain(`belongs to ${other}`);
+    const sideways = { ...mine[0], direction: "sideways" } as unknown as ImportRow;
+    expect(await stub.importLog([mine[1] as ImportRow, sideways])).toMatchObject({
+      ok: false,
+      reason: "row 1: direction must be 'in' or 'out'",
+    });
+    expect(await stub.importLog("rows" as unknown as ImportRow[])).toMatchObject({ ok: false });
+    const tooMany = Array.from({ length: 1001 }, () => mine[0] as ImportRow);
+    expect(await stub.importLog(tooMany)).toMatchObject({ ok: false, reason: "at most 1000 rows a page" });
+    expect(await stub.logCount()).toBe(0);
+  });
+
+  it("records the chat of its first page when it never saw one, then holds to it", async ({ expect }) => {
+    const chat = groupKey();
+    const rows = await d1Page(chat, 2);
+    // A bare object (only named): nothing recorded, nothing logged.
+    const stub = stubOf(chat);
+    expect(await stub.importLog([])).toEqual({ ok: true, added: 0, present: 0 });
+    expect(await stub.importLog(rows)).toMatchObject({ ok: true, added: 2 });
+    const stranger = (await d1Page(groupKey(), 1))[0] as ImportRow;
+    expect(await stub.importLog([stranger])).toMatchObject({ ok: false, row: 0 });
+  });
+
+  it("becomes the log's home only when it holds D1's count, and says by how much it differs", async ({
+    expect,
+  }) => {
+    const chat = groupKey();
+    const rows = await d1Page(chat, 5, [3]);
+    await objectFromBeforeTheMove(chat);
+    const stub = stubOf(chat);
+    await stub.importLog(rows.slice(0, 3));
+    expect(await stub.finishImport(5)).toEqual({
+      verified: false,
+      home: "d1",
+      count: 3,
+      expected: 5,
+      difference: -2,
+    });
+    expect(await stub.logHome()).toBe("d1");
+    await stub.importLog(rows.slice(3));
+    expect(await stub.finishImport(5)).toEqual({ verified: true, home: "object", count: 5 });
+    expect(await stub.logHome()).toBe("object");
+    await stub.resetLogHome();
+    expect(await stub.finishImport(-1)).toEqual({
+      verified: false,
+      home: "d1",
+      refused: "expectedCount must be a whole number of rows, not -1",
+    });
+    expect(await stub.resetLogHome()).toBe("d1");
+    expect(await stub.logHome()).toBe("d1");
+  });
+});
