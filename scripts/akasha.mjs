@@ -55,6 +55,7 @@ export const COMMANDS = {
   embeddings: {
     load: () => import("./cli/embeddings.mjs"),
   },
+  log: { load: () => import("./cli/log.mjs") },
 };
 
 /** The whole program: every registered command, built by its module. */

@@ -513,4 +513,24 @@ export const en = {
   "memory.refused.move": "only an active item can be moved; nothing changed",
   "memory.refused.shared":
     "this item is private: in {scope} everyone there could read it; add --confirm-shared to do it anyway (audited). Nothing changed",
+  "summary.log": "the message log into the chat objects: migrate [--status | --retry], rollback",
+  "log.desc.migrate":
+    "copy each chat's D1 message log into its chat object and check it, step by step until done (safe to stop and run again)",
+  "log.desc.rollback": "verified chats read from D1 again (D1 keeps every message; nothing is lost)",
+  "log.opt.status": "only show the progress; change nothing",
+  "log.opt.retry": "first copy the chats that did not verify again from the start",
+  "log.opt.pageSize": "messages per page sent to a chat object (default 500)",
+  "log.opt.maxRows": "messages a step copies at most (default 5000)",
+  "log.progress":
+    "chats {verified}/{total} verified ({skipped} skipped, {mismatch} mismatched), {copied}/{rows} messages copied",
+  "log.mismatch": "  mismatch {chat}: {reason}",
+  "log.counts": "the chat object has {object}, D1 has {d1} ({difference})",
+  "log.refused": "the chat object refused: {reason}",
+  "log.notStarted": "the migration has not started: npm run akasha -- log migrate",
+  "log.done": "migration done: the message logs of {n} chats are in their chat objects",
+  "log.retryHint":
+    "{n} chats do not match and still read from D1; once you know why, run npm run akasha -- log migrate --retry",
+  "log.retried": "{n} mismatched chats will be copied again from the start",
+  "log.unfinished": "the migration did not finish in {n} steps; run it again to go on from there",
+  "log.rolledBack": "{n} chats read from D1 again",
 };

@@ -497,4 +497,23 @@ export const zhCN = {
   "memory.refused.move": "只有有效（active）的条目才能移动，什么都没有改变",
   "memory.refused.shared":
     "这条记忆是私密的，移入 {scope} 后那里的所有人都能读到；确认请加 --confirm-shared（会记入审计）。什么都没有改变",
+  "summary.log": "消息记录迁入各会话对象：migrate [--status | --retry]、rollback",
+  "log.desc.migrate":
+    "把 D1 里每个会话的消息记录复制进该会话的对象并核对，一步一步直到完成（可以中断后重跑）",
+  "log.desc.rollback": "已核对的会话改回从 D1 读取（D1 一直保有全部消息，不会丢失任何内容）",
+  "log.opt.status": "只显示进度，不做任何改动",
+  "log.opt.retry": "先把不一致的会话从头重新复制",
+  "log.opt.pageSize": "每页发给会话对象的消息数（默认 500）",
+  "log.opt.maxRows": "每步最多复制的消息数（默认 5000）",
+  "log.progress":
+    "会话 {verified}/{total} 已核对（跳过 {skipped}，不一致 {mismatch}），已复制 {copied}/{rows} 条消息",
+  "log.mismatch": "  不一致 {chat}：{reason}",
+  "log.counts": "会话对象有 {object} 条，D1 有 {d1} 条（相差 {difference}）",
+  "log.refused": "会话对象拒收：{reason}",
+  "log.notStarted": "还没有开始迁移：npm run akasha -- log migrate",
+  "log.done": "迁移完成：{n} 个会话的消息记录都在各自的会话对象里",
+  "log.retryHint": "{n} 个会话不一致，仍从 D1 读取；查明原因后运行 npm run akasha -- log migrate --retry",
+  "log.retried": "不一致的 {n} 个会话将从头重新复制",
+  "log.unfinished": "迁移在 {n} 步内没有完成；再运行一次会从中断处继续",
+  "log.rolledBack": "{n} 个会话改回从 D1 读取",
 };
