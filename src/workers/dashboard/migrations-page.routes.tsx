@@ -19,7 +19,13 @@ async function migrationsPage(
     c,
     "/admin/migrations",
     c.get("i18n").t("nav.migrations"),
-    <MigrationsPage plans={await plans.list(20)} plan={plan} csrf={(await pageContext(c)).csrf} {...extra} />,
+    <MigrationsPage
+      plans={await plans.list(20)}
+      plan={plan}
+      logMigration={await c.get("services").logMigration.progress()}
+      csrf={(await pageContext(c)).csrf}
+      {...extra}
+    />,
     extra.error ? 400 : 200,
   );
 }

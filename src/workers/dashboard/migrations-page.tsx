@@ -3,6 +3,7 @@
  * approve (a manual_review row also needs its target chat), apply, roll back. The plan's
  * before-states are the backup; every step is audited.
  */
+import type { LogMigrationProgress } from "../../composition/request/log-migration-service";
 import type { StoredPlan } from "../../composition/request/migrations-service";
 import type { ScopeMigrationEntry } from "../../domain/memory/scope-migration";
 import type { BackfillEntry } from "../../domain/memory/sensitivity-backfill";
@@ -121,8 +122,29 @@ function RecentPlans(props: { plans: readonly StoredPlan[] }) {
   );
 }
 
+/** Where the copy of the D1 log into the chat objects stands (`akasha log migrate`). */
+function LogMigrationLine(props: { progress: LogMigrationProgress }) {
+  const t = useT();
+  const { chats, rows } = props.progress;
+  return (
+    <p class="muted">
+      {chats.total === 0
+        ? t("migrations.logNotStarted")
+        : t("migrations.log", {
+            verified: chats.verified,
+            total: chats.total,
+            skipped: chats.skipped,
+            mismatch: chats.mismatch,
+            copied: rows.copied,
+            rows: rows.total,
+          })}
+    </p>
+  );
+}
+
 export function MigrationsPage(props: {
   plans: readonly StoredPlan[];
+  logMigration: LogMigrationProgress;
   plan: StoredPlan | null;
   csrf: string | null;
   notice?: string;
@@ -142,6 +164,7 @@ export function MigrationsPage(props: {
         </p>
       )}
       <p class="muted">{t("migrations.intro")}</p>
+      <LogMigrationLine progress={props.logMigration} />
       <form class="filters" method="post" action="/admin/migrations/plans">
         {csrf}
         <label>

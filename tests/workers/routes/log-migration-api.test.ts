@@ -2,7 +2,9 @@
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import type { StepReport } from "../../../src/composition/request/log-migration-service";
+import { translator } from "../../../src/workers/dashboard/i18n/i18n";
 import { adminApi as api, auditCount, withoutAdmin } from "../../support/admin-api";
+import { dashboardPage } from "../../support/admin-session";
 import {
   chatMessage,
   d1Log,
@@ -48,6 +50,8 @@ describe("the log migration API", () => {
     expect(await records()).toBe(0);
     const progress = await (await api("/log-migration")).json();
     expect(progress).toMatchObject({ chats: { total: 0 }, done: false });
+    const html = await (await dashboardPage("/admin/migrations")).text();
+    expect(html).toContain(translator("zh-CN")("migrations.logNotStarted"));
   });
 
   it("steps until done, rolls the verified chats back to D1 and migrates them again", async ({ expect }) => {
@@ -84,5 +88,17 @@ describe("the log migration API", () => {
     expect(await objectLog(a)).toEqual(await d1Log(a));
     expect(await homeOf(a)).toBe("object");
     expect(await (await api("/log-migration")).json()).toMatchObject({ done: true, mismatches: [] });
+    // The dashboard's migrations page says where it stands.
+    const html = await (await dashboardPage("/admin/migrations")).text();
+    expect(html).toContain(
+      translator("zh-CN")("migrations.log", {
+        verified: 2,
+        total: 2,
+        skipped: 0,
+        mismatch: 0,
+        copied: 43,
+        rows: 43,
+      }),
+    );
   });
 });

@@ -560,6 +560,10 @@ export const en: Record<MessageKey, string> = {
   "sessions.none": "No sessions yet: chats appear here once they have been seen.",
   "migrations.intro":
     "Scope migration moves global memory that structured evidence ties to one chat into that chat. Sensitivity backfill makes items that are private only by the old default public. A plan only reads; nothing changes until you apply the rows you tick.",
+  "migrations.log":
+    "Message log into the chat objects: {verified}/{total} chats verified ({skipped} skipped, {mismatch} mismatched), {copied}/{rows} messages copied.",
+  "migrations.logNotStarted":
+    "Message log into the chat objects: not started (npm run akasha -- log migrate).",
   "migrations.plan": "Plan",
   "migrations.generate": "Generate plan",
   "migrations.planOf": "{kind} plan",

@@ -542,6 +542,9 @@ export const zhCN = {
   "sessions.none": "还没有对话段：会话出现过后就会列在这里。",
   "migrations.intro":
     "作用域迁移把有结构化证据表明只属于某个会话的全局记忆移进该会话。敏感度回填把仅因旧默认值而私密的记忆改为公开。计划只做读取；在你应用勾选的行之前什么都不会改变。",
+  "migrations.log":
+    "消息记录迁入会话对象：会话 {verified}/{total} 已核对（跳过 {skipped}，不一致 {mismatch}），已复制 {copied}/{rows} 条消息。",
+  "migrations.logNotStarted": "消息记录迁入会话对象：尚未开始（npm run akasha -- log migrate）。",
   "migrations.plan": "计划",
   "migrations.generate": "生成计划",
   "migrations.planOf": "{kind} 计划",
