@@ -30,7 +30,7 @@ export function logMigrationService(env: Env, who: AdminRequest) {
   const ports: LogMigrationPorts = {
     ledger,
     pages: new D1LogPages(env.DB),
-    object: (key) => object(key) as unknown as ChatLogObject,
+    object: (key): ChatLogObject => object(key),
     now: () => Date.now(),
   };
   const audit = (action: string, detail: Record<string, unknown>) =>

@@ -48,9 +48,14 @@ export type StepBudget = {
   readonly maxRows: number;
   /** Time a step starts new pages in; a page under way finishes. */
   readonly maxMs: number;
+  /**
+   * Chats a step works on at most: each costs a few D1 queries and object calls besides its
+   * pages, and a request has a bounded number of those.
+   */
+  readonly maxChats: number;
 };
 
-export const DEFAULT_BUDGET: StepBudget = { pageSize: 500, maxRows: 5000, maxMs: 15_000 };
+export const DEFAULT_BUDGET: StepBudget = { pageSize: 500, maxRows: 5000, maxMs: 15_000, maxChats: 50 };
 
 export type LogMigrationProgress = {
   chats: { total: number; copying: number; verified: number; mismatch: number; skipped: number };
@@ -61,14 +66,16 @@ export type LogMigrationProgress = {
   mismatches: { chatKey: string; detail: string | null }[];
 };
 
-export type StepReport = LogMigrationProgress & { step: { rows: number; settled: number; ms: number } };
+export type StepReport = LogMigrationProgress & {
+  step: { rows: number; settled: number; chats: number; ms: number };
+};
 
 const CHATS_PER_READ = 20;
 
 /** Runs one step within `budget` and reports where the whole copy stands after it. */
 export async function logMigrationStep(ports: LogMigrationPorts, budget: StepBudget): Promise<StepReport> {
   const started = ports.now();
-  const spent = { rows: 0, settled: 0 };
+  const spent = { rows: 0, settled: 0, chats: 0 };
   const left = () => spent.rows < budget.maxRows && ports.now() - started < budget.maxMs;
   let discovered = false;
   while (left()) {
@@ -82,11 +89,12 @@ export async function logMigrationStep(ports: LogMigrationPorts, budget: StepBud
     }
     const before = spent.rows + spent.settled;
     for (const chat of chats) {
-      if (!left()) break;
+      if (!left() || spent.chats >= budget.maxChats) break;
+      spent.chats++;
       await copyChat(ports, chat, budget, spent, left);
     }
     // Every chat read was left to another step under way: this one has nothing to do.
-    if (spent.rows + spent.settled === before) break;
+    if (spent.rows + spent.settled === before || spent.chats >= budget.maxChats) break;
   }
   return { ...(await logMigrationProgress(ports.ledger)), step: { ...spent, ms: ports.now() - started } };
 }

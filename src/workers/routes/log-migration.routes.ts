@@ -4,7 +4,7 @@
  * GET  /api/log-migration           — where it stands: chats copying, verified, skipped or
  *                                      a mismatch (with why), rows copied of D1's rows.
  * POST /api/log-migration/step      — one bounded step (optional JSON `{ pageSize, maxRows,
- *                                      maxMs }`), then the same progress; call until `done`.
+ *                                      maxMs, maxChats }`), then the same progress; call until `done`.
  * POST /api/log-migration/retry     — chats that did not verify are copied again from the start.
  * POST /api/log-migration/rollback  — verified chats read D1 again (bounded; `left` remain).
  *
@@ -20,6 +20,7 @@ const StepBody = z
     pageSize: z.number().int().min(1).max(1000).optional(),
     maxRows: z.number().int().min(1).max(50_000).optional(),
     maxMs: z.number().int().min(100).max(25_000).optional(),
+    maxChats: z.number().int().min(1).max(200).optional(),
   })
   .strict();
 

@@ -26,7 +26,7 @@ import {
 } from "../../support/log-migration";
 import { objectWindowMatches } from "../../support/object-log";
 
-const objectOf = (key: string) => env.CHAT_SESSION.getByName(key) as unknown as ChatLogObject;
+const objectOf = (key: string): ChatLogObject => env.CHAT_SESSION.getByName(key);
 
 function ports(object: (key: string) => ChatLogObject = objectOf): LogMigrationPorts {
   return {
@@ -92,7 +92,7 @@ describe("the log migration step", () => {
     await seedD1(messages, [messages[299] as (typeof messages)[number]]);
     // The object was created before the move and has logged its last five messages itself since.
     await objectFromBeforeTheMove(chat, messages.slice(1195));
-    const reports = await untilDone(ports(), { pageSize: 500, maxRows: 500, maxMs: 20_000 });
+    const reports = await untilDone(ports(), { pageSize: 500, maxRows: 500, maxMs: 20_000, maxChats: 50 });
     expect(reports.length).toBeGreaterThan(2);
     const last = reports.at(-1);
     expect(last?.chats).toEqual({ total: 1, copying: 0, verified: 1, mismatch: 0, skipped: 0 });
@@ -113,7 +113,7 @@ describe("the log migration step", () => {
   it("cut off after any call it makes, the next steps finish the copy with every row exactly once", async ({
     expect,
   }) => {
-    const budget = { pageSize: 3, maxRows: 100, maxMs: 20_000 };
+    const budget = { pageSize: 3, maxRows: 100, maxMs: 20_000, maxChats: 50 };
     const world = async () => {
       await freshDeployment();
       const a = groupKey();
@@ -134,7 +134,7 @@ describe("the log migration step", () => {
     for (let cut = 1; cut <= calls; cut++) {
       const chats = await world();
       await expect(logMigrationStep(cutAfter(ports(), cut).ports, budget)).rejects.toThrow(/cut after/);
-      await untilDone(ports(), { ...budget, maxRows: 3 });
+      await untilDone(ports(), { ...budget, maxRows: 3, maxChats: 1 });
       for (const [chat, n] of [
         [chats[0], 7],
         [chats[1], 4],
@@ -171,7 +171,12 @@ describe("the log migration step", () => {
       };
       return { ...pick(o), importLog };
     };
-    const [report] = await untilDone(ports(watching), { pageSize: 500, maxRows: 5000, maxMs: 20_000 });
+    const [report] = await untilDone(ports(watching), {
+      pageSize: 500,
+      maxRows: 5000,
+      maxMs: 20_000,
+      maxChats: 50,
+    });
     expect(report?.chats).toMatchObject({ total: 2, verified: 1, skipped: 1 });
     expect(imported).toEqual([relayed]);
     expect(await ledgerRow(home)).toMatchObject({ state: "skipped", copied: 0, d1_count: 4 });
@@ -189,11 +194,7 @@ describe("the log migration step", () => {
     // The rows of `chat` sent to another chat's object.
     const report = await logMigrationStep(
       ports(() => objectOf(wrong)),
-      {
-        pageSize: 500,
-        maxRows: 5000,
-        maxMs: 20_000,
-      },
+      { pageSize: 500, maxRows: 5000, maxMs: 20_000, maxChats: 50 },
     );
     expect(report.chats).toMatchObject({ total: 1, mismatch: 1 });
     expect(report.mismatches[0]?.detail).toContain(`belongs to ${chat}`);

@@ -42,7 +42,12 @@ describe("the log migration API", () => {
   it("refuses a bad budget before doing anything", async ({ expect }) => {
     const chat = groupKey();
     await seedD1([chatMessage(chat, 1)]);
-    for (const body of [{ pageSize: 0 }, { maxRows: "all" }, { pageSize: 10, colour: "red" }]) {
+    for (const body of [
+      { pageSize: 0 },
+      { maxRows: "all" },
+      { maxChats: 0 },
+      { pageSize: 10, colour: "red" },
+    ]) {
       const r = await api("/log-migration/step", { method: "POST", body });
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(await r.json()).toMatchObject({ error: "invalid" });
