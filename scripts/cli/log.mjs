@@ -3,7 +3,8 @@
 // through the admin API. `migrate` calls bounded steps until every chat is verified, skipped or a
 // mismatch, printing where it stands after each; stopped anywhere, it goes on from there when run
 // again. `--status` only reads; `--retry` first reopens the chats that did not verify.
-// `rollback` sends the verified chats' reads back to D1, which every write still reaches.
+// `rollback` sends the verified chats' reads back to D1, each object first queuing for D1 what
+// it alone logged since it became the home.
 import { CliError, command as define, integer, withApiOptions } from "../lib/args.mjs";
 import { client } from "./admin-api.mjs";
 import { t } from "./i18n/lang.mjs";

@@ -30,7 +30,7 @@ import type { ExportMessage } from "../domain/sessions/session-registry";
 import type { DayMessage } from "../domain/summary/day-message";
 import { type AccountForgetOutcome, forgetAccountHere } from "./account-forget";
 import { DRAIN_WATCHDOG_MS, nextAlarmAt } from "./alarm-schedule";
-import { type LogHome, logHomeOf, markLogHome } from "./chat-log-home";
+import { type LogHome, logHomeOf } from "./chat-log-home";
 import { type ChatParts, chatParts } from "./chat-parts";
 import { migrateChatSession } from "./chat-session-schema";
 import { CredentialCueBook } from "./credential-cue-book";
@@ -47,6 +47,7 @@ import {
   type ImportRow,
   importPage,
   ownChat,
+  rollBackHome,
 } from "./log-import";
 import { acceptNotice } from "./notice-delivery";
 import { rewriteWaitingProfiles } from "./profile-rewriter";
@@ -374,10 +375,16 @@ export class ChatSession extends DurableObject<Env> {
     return finishImport(this.#importDeps(), expectedCount);
   }
 
-  /** The rollback: reads go back to D1, which every write still reaches. */
-  async resetLogHome(): Promise<LogHome> {
-    markLogHome(this.ctx.storage.sql, "d1");
-    return logHomeOf(this.ctx.storage.sql);
+  /** The rollback: reads go back to D1, and what only this object logged meanwhile is sent there. */
+  async resetLogHome(): Promise<{ home: LogHome; resent: number; recalls: number }> {
+    const now = Date.now();
+    const done = rollBackHome({ ...this.#importDeps(), outbox: this.#parts.outbox }, now);
+    // The queued rows wait for a flush: make sure an alarm comes.
+    if (done.resent + done.recalls > 0) {
+      const settings = await this.#freshSettings();
+      await this.#parts.alarm.ensureBy(this.#parts.flusher.windowEnd(settings, now));
+    }
+    return done;
   }
 
   #importDeps() {

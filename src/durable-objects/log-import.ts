@@ -9,6 +9,7 @@ import { parseChatKey } from "../domain/chat/chat-address";
 import { type LogHome, logHomeOf, markLogHome } from "./chat-log-home";
 import type { ChatMeta } from "./chat-meta";
 import type { ChatInfo } from "./dream-runner";
+import type { Outbox } from "./outbox";
 
 /** One D1 `messages` row, every column but `seq` (the object numbers its own rows). */
 export type ImportRow = {
@@ -199,7 +200,65 @@ export function finishImport(deps: ImportDeps, expected: number): FinishOutcome 
   const extra = count - expected;
   if (extra >= 0 && extra <= unflushedRows(sql, chat)) {
     markLogHome(sql, "object");
+    // From here the chat's new rows stay here only (chat-parts.ts): a rollback resends them.
+    deps.meta.set(HOME_SINCE, lastSeq(sql));
     return { verified: true, home: "object", count };
   }
   return { verified: false, home: logHomeOf(sql), count, expected, difference: extra };
+}
+
+/** The last log seq when the object became the log's home: later rows never reached D1. */
+const HOME_SINCE = "log_home_since";
+
+const lastSeq = (sql: SqlStorage) =>
+  sql.exec<{ s: number }>("SELECT coalesce(max(seq), 0) AS s FROM messages").one().s;
+
+type LogRow = ImportRow & { seq: number };
+
+const toRecord = (r: LogRow) => ({
+  transport: r.transport,
+  chatKey: r.chat_key,
+  messageId: r.message_id,
+  ts: r.ts,
+  userId: r.user_id,
+  accountKey: r.account_key,
+  nick: r.nick,
+  text: r.text,
+  tokens: r.tokens,
+  rawJson: r.raw_json,
+  direction: r.direction,
+  replyTo: r.reply_to,
+  privateMarked: r.private_marked as 0 | 1 | 2,
+});
+
+/**
+ * The rollback: the chat's reads go back to D1 (nothing to do when they already go there). While the object was the home, the chat's new
+ * messages and recall marks were kept here only, so in the same transaction as the home change
+ * every row logged since then (all rows, when that moment is unknown) and every recall mark (a
+ * recall may concern an older row) are queued for D1; the next flush makes D1 whole again, and
+ * D1's unique key makes a row it already has a no-op.
+ */
+export function rollBackHome(
+  deps: ImportDeps & { outbox: Outbox },
+  now: number,
+): { home: LogHome; resent: number; recalls: number } {
+  return deps.storage.transactionSync(() => {
+    const sql = deps.storage.sql;
+    // Already read from D1: every row of the chat went there too.
+    if (logHomeOf(sql) === "d1") return { home: "d1" as const, resent: 0, recalls: 0 };
+    const since = deps.meta.get<number>(HOME_SINCE) ?? 0;
+    markLogHome(sql, "d1");
+    deps.meta.delete(HOME_SINCE);
+    const rows = sql.exec<LogRow>("SELECT * FROM messages WHERE seq > ? ORDER BY seq", since).toArray();
+    for (const r of rows) deps.outbox.push({ kind: "message", body: toRecord(r) }, now);
+    const recalled = sql
+      .exec<LogRow>("SELECT transport, chat_key, message_id FROM messages WHERE recalled = 1")
+      .toArray();
+    for (const r of recalled)
+      deps.outbox.push(
+        { kind: "recall", body: { transport: r.transport, chatKey: r.chat_key, messageId: r.message_id } },
+        now,
+      );
+    return { home: logHomeOf(sql), resent: rows.length, recalls: recalled.length };
+  });
 }

@@ -101,7 +101,7 @@ describe("a chat object importing its D1 log", () => {
       home: "d1",
       refused: "expectedCount must be a whole number of rows, not -1",
     });
-    expect(await stub.resetLogHome()).toBe("d1");
+    expect(await stub.resetLogHome()).toEqual({ home: "d1", resent: 0, recalls: 0 });
     expect(await stub.logHome()).toBe("d1");
   });
 
@@ -124,5 +124,33 @@ describe("a chat object importing its D1 log", () => {
     // A row the object has and D1 lost (its flush done, D1's copy deleted since): not explained.
     await runInDurableObject(stub, (_o: ChatSession, state) => state.storage.sql.exec("DELETE FROM outbox"));
     expect(await stub.finishImport(3)).toMatchObject({ verified: false, home: "d1", difference: 1 });
+  });
+
+  it("on a rollback, queues for D1 what only it logged since it became the home, and every recall", async ({
+    expect,
+  }) => {
+    const chat = groupKey();
+    const rows = await d1Page(chat, 3);
+    await objectFromBeforeTheMove(chat);
+    const stub = stubOf(chat);
+    await stub.importLog(rows);
+    expect(await stub.finishImport(3)).toMatchObject({ verified: true });
+    // Since then the chat's rows stay in the object only: a new message, and a recall of an old one.
+    await runInDurableObject(stub, (_o: ChatSession, state) => {
+      const log = new LocalLog(state.storage.sql);
+      log.append(chatMessage(chat, 4));
+      log.recall({ transport: "qq", chatKey: chat, messageId: "m1" });
+    });
+    expect(await stub.resetLogHome()).toEqual({ home: "d1", resent: 1, recalls: 1 });
+    const queued = await runInDurableObject(stub, (_o: ChatSession, state) =>
+      state.storage.sql
+        .exec<{ kind: string; body: string }>("SELECT kind, body FROM outbox ORDER BY seq")
+        .toArray()
+        .map((r) => [r.kind, JSON.parse(r.body).messageId]),
+    );
+    expect(queued).toEqual([
+      ["message", "m4"],
+      ["recall", "m1"],
+    ]);
   });
 });

@@ -162,6 +162,9 @@ const MESSAGE_ALLOWED = {
   "src/durable-objects/log-retention.ts#LogRetention.#anyBefore":
     "whether a row is older than a time; no text leaves",
   "src/durable-objects/log-import.ts#chatLogCount": "counts; no text leaves",
+  "src/durable-objects/log-import.ts#lastSeq": "a seq; no text leaves",
+  "src/durable-objects/log-import.ts#rollBackHome":
+    "a rollback sends the chat's own rows to D1, the chat's other copy of its log",
   "src/workers/dev/turn-bench.routes.ts#turnBenchRoutes": "local mode only (benchmarks)",
 };
 

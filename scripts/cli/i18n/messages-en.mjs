@@ -516,7 +516,8 @@ export const en = {
   "summary.log": "the message log into the chat objects: migrate [--status | --retry], rollback",
   "log.desc.migrate":
     "copy each chat's D1 message log into its chat object and check it, step by step until done (safe to stop and run again)",
-  "log.desc.rollback": "verified chats read from D1 again (D1 keeps every message; nothing is lost)",
+  "log.desc.rollback":
+    "verified chats read from D1 again (what their objects logged since is written to D1 first; nothing is lost)",
   "log.opt.status": "only show the progress; change nothing",
   "log.opt.retry": "first copy the chats that did not verify again from the start",
   "log.opt.pageSize": "messages per page sent to a chat object (default 500)",

@@ -500,7 +500,7 @@ export const zhCN = {
   "summary.log": "消息记录迁入各会话对象：migrate [--status | --retry]、rollback",
   "log.desc.migrate":
     "把 D1 里每个会话的消息记录复制进该会话的对象并核对，一步一步直到完成（可以中断后重跑）",
-  "log.desc.rollback": "已核对的会话改回从 D1 读取（D1 一直保有全部消息，不会丢失任何内容）",
+  "log.desc.rollback": "已核对的会话改回从 D1 读取（会话对象此后记下的消息会先补写进 D1，不会丢失任何内容）",
   "log.opt.status": "只显示进度，不做任何改动",
   "log.opt.retry": "先把不一致的会话从头重新复制",
   "log.opt.pageSize": "每页发给会话对象的消息数（默认 500）",

@@ -1,8 +1,8 @@
 /**
  * The owner's copy of each chat's D1 log into its object, as admins run it (the admin API and
  * `akasha log migrate`): one bounded step at a time, its progress, a second try of the chats
- * that did not verify, and the rollback. D1 keeps every row throughout (every write still
- * reaches it), so the rollback only sends the chats' reads back to D1; nothing is lost.
+ * that did not verify, and the rollback: the chats' reads go back to D1, and each object first
+ * queues for D1 what it alone logged while it was the home (log-import.ts), so nothing is lost.
  * Rollback and retry are audited with the acting admin.
  */
 import { D1AuditLog } from "../../adapters/d1/d1-audit-log";
