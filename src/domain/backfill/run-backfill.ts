@@ -17,11 +17,13 @@ import { parseChatKey } from "../chat/chat-address";
 import { isStored, retentionDays, type Settings } from "../config/settings";
 import type { MessageLog } from "../history/message-log";
 import { inboundRecord, type MessageRecord } from "../history/message-record";
+import { mergeObservations, observationOf } from "../identity/account-observation";
+import type { AccountObservation } from "../identity/identity-directory";
 import { maskInboundEvent } from "../inbound/mask-inbound-event";
 import type { Logger } from "../kernel/logger";
 import { isLeftOut } from "../privacy/left-out";
 import { type BackfillProgress, type BackfillProgressStore, newProgress } from "./backfill-progress";
-import type { GroupHistorySource } from "./group-history-source";
+import type { GroupHistorySource, HistoryEntry } from "./group-history-source";
 
 const GROUP_PREFIX = "onebot:group:";
 const DAY_MS = 86_400_000;
@@ -143,22 +145,20 @@ async function backfillPage(
   // group retention would be deleted by the next retention sweep: the backfill stops there.
   const room = Math.max(0, cfg.maxMessages - p.stored);
   const cutoff = at - retentionDays(settings, "group", null) * DAY_MS;
-  const records: MessageRecord[] = [];
-  let pastRetention = false;
-  for (const e of older) {
-    if (e.event?.message && e.event.message.ts < cutoff) {
-      pastRetention = true;
-      continue;
-    }
-    if (records.length >= room || !e.event || e.event.chat.key !== p.chatKey) continue;
-    // The same masking as live events get on arrival (the record masks once more).
-    // A left-out person's history is not fetched into the log either (privacy.doNotRecord).
-    if (isLeftOut(settings, e.event.sender?.account)) continue;
-    const record = inboundRecord(maskInboundEvent(e.event));
-    if (record) records.push(record);
-  }
+  const { records, sightings, pastRetention } = pageRows(older, p.chatKey, settings, {
+    cutoff,
+    room,
+    now: deps.now(),
+  });
   if (records.length > 0) {
-    await deps.log.flush({ messages: records, recalls: [], chats: [], usage: [], audit: [] });
+    await deps.log.flush({
+      messages: records,
+      recalls: [],
+      chats: [],
+      usage: [],
+      audit: [],
+      observations: sightings,
+    });
   }
   const oldest = older.at(-1)?.seq ?? cursor;
   const stored = p.stored + records.length;
@@ -177,4 +177,40 @@ async function backfillPage(
         : {}),
   };
   return { progress: bounded(next, false), stored: records.length, failed: false };
+}
+
+/**
+ * The page's messages to log, newest first within the message bound, and their senders as seen
+ * in this chat (a live message records the same sighting): a person's forget finds the chats
+ * holding their words by these sightings, now that each chat's log lives in its own object.
+ * Masked as live events are on arrival (the record masks once more); a left-out person's history
+ * is not fetched into the log (privacy.doNotRecord); what is past the group retention is not kept.
+ */
+function pageRows(
+  older: readonly HistoryEntry[],
+  chatKey: string,
+  settings: Settings,
+  bound: { readonly cutoff: number; readonly room: number; readonly now: number },
+): { records: MessageRecord[]; sightings: AccountObservation[]; pastRetention: boolean } {
+  const records: MessageRecord[] = [];
+  const sightings = new Map<string, AccountObservation>();
+  let pastRetention = false;
+  for (const e of older) {
+    if (e.event?.message && e.event.message.ts < bound.cutoff) {
+      pastRetention = true;
+      continue;
+    }
+    if (records.length >= bound.room || !e.event || e.event.chat.key !== chatKey) continue;
+    if (isLeftOut(settings, e.event.sender?.account)) continue;
+    const masked = maskInboundEvent(e.event);
+    const record = inboundRecord(masked);
+    if (!record) continue;
+    records.push(record);
+    const seen = observationOf(masked, bound.now);
+    if (seen) {
+      const prior = sightings.get(seen.account);
+      sightings.set(seen.account, prior ? mergeObservations(prior, seen) : seen);
+    }
+  }
+  return { records, sightings: [...sightings.values()], pastRetention };
 }

@@ -76,6 +76,13 @@ describe("OneBot backfill", () => {
     const stored = await rows(chat);
     expect(stored.map((r) => r.message_id)).toEqual(msgs.map((m) => String(m.messageId)));
     expect(stored[0]?.ts).toBe((msgs[0]?.time ?? 0) * 1000);
+    // Each sender is recorded as seen in the group, as a live message would be: a person's forget
+    // finds the chats that hold their words by these sightings.
+    const senders = new Set(msgs.map((m) => `onebot:user:${m.userId}`));
+    const seen = await env.DB.prepare("SELECT account_key FROM account_observations WHERE chat_key = ?1")
+      .bind(chat)
+      .all<{ account_key: string }>();
+    expect(new Set(seen.results.map((r) => r.account_key))).toEqual(senders);
     // Paged by message_seq: newest page first, each next page ending at the oldest seen.
     expect(fake.calls.map((c) => c.message_seq ?? null)).toEqual([null, 1007, 1003, 1000]);
     expect(
