@@ -4,7 +4,8 @@
 // mismatch, printing where it stands after each; stopped anywhere, it goes on from there when run
 // again. `--status` only reads; `--retry` first reopens the chats that did not verify.
 // `rollback` sends the verified chats' reads back to D1, each object first queuing for D1 what
-// it alone logged since it became the home.
+// it alone logged since it became the home. `delete-d1` lists the old D1 rows of verified chats,
+// and with `--yes` deletes them (the Worker checks each chat again first; no rollback after).
 import { CliError, command as define, integer, withApiOptions } from "../lib/args.mjs";
 import { client } from "./admin-api.mjs";
 import { t } from "./i18n/lang.mjs";
@@ -88,6 +89,31 @@ async function rollback(o) {
   }
 }
 
+async function deleteD1(o) {
+  const api = client(o);
+  if (!o.yes) {
+    const r = await api.call("POST", "/log-migration/delete-d1", {});
+    if (o.json) return print(r);
+    const more = r.left > 0 ? t("log.deleteMore") : "";
+    console.log(t("log.deletePreview", { chats: r.chats.length, rows: r.rows, more }));
+    return;
+  }
+  let chats = 0;
+  let rows = 0;
+  for (;;) {
+    const r = await api.call("POST", "/log-migration/delete-d1", { confirm: true });
+    const deleted = r.chats.filter((c) => c.outcome === "deleted");
+    chats += deleted.length;
+    rows += r.rows;
+    if (!o.json)
+      for (const c of r.chats.filter((x) => x.outcome === "kept"))
+        console.log(t("log.deleteKept", { chat: c.chatKey, reason: c.reason }));
+    if (r.left === 0 || deleted.length === 0) break;
+  }
+  if (o.json) print({ chats, rows });
+  else console.log(t("log.deleted", { chats, rows }));
+}
+
 export function command(name = "log") {
   const log = define(name).description(t("summary.log"));
   log.addCommand(
@@ -101,5 +127,10 @@ export function command(name = "log") {
     ).action(migrate),
   );
   log.addCommand(withApiOptions(define("rollback").description(t("log.desc.rollback"))).action(rollback));
+  log.addCommand(
+    withApiOptions(
+      define("delete-d1").description(t("log.desc.deleteD1")).option("--yes", t("log.opt.yes")),
+    ).action(deleteD1),
+  );
   return log;
 }

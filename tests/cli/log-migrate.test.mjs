@@ -94,4 +94,61 @@ describe("log migrate", () => {
     assert.equal(r.code, 2);
     assert.equal(seen.length, 0);
   });
+
+  it("delete-d1 without --yes only asks what would go; with --yes it deletes page by page and names a kept chat", async () => {
+    seen.length = 0;
+    stand.routes = {
+      "POST /api/log-migration/delete-d1": (body) =>
+        body?.confirm === true
+          ? [
+              200,
+              seen.filter((s) => s.body?.confirm === true).length === 1
+                ? {
+                    confirmed: true,
+                    chats: [
+                      { chatKey: "qq:group:A", rows: 30, outcome: "deleted" },
+                      {
+                        chatKey: "qq:group:B",
+                        rows: 5,
+                        outcome: "kept",
+                        reason: "这个聊天的记录仍从 D1 读取（已回滚或未完成迁移）",
+                      },
+                    ],
+                    rows: 30,
+                    left: 1,
+                  }
+                : {
+                    confirmed: true,
+                    chats: [{ chatKey: "qq:group:C", rows: 7, outcome: "deleted" }],
+                    rows: 7,
+                    left: 0,
+                  },
+            ]
+          : [
+              200,
+              {
+                confirmed: false,
+                chats: [{ chatKey: "qq:group:A", rows: 30, outcome: "kept" }],
+                rows: 30,
+                left: 2,
+              },
+            ],
+    };
+    const asked = await api(["log", "delete-d1"]);
+    assert.equal(asked.code, 0, asked.err);
+    assert.deepEqual(
+      seen.map((s) => s.body),
+      [{}],
+    );
+    assert.match(asked.out, /将删除 1 个已核对会话在 D1 的 30 条旧消息记录（之后还有更多）；确认请加 --yes/);
+    seen.length = 0;
+    const done = await api(["log", "delete-d1", "--yes"]);
+    assert.equal(done.code, 0, done.err);
+    assert.deepEqual(
+      seen.map((s) => s.body),
+      [{ confirm: true }, { confirm: true }],
+    );
+    assert.match(done.out, /保留 qq:group:B：这个聊天的记录仍从 D1 读取/);
+    assert.match(done.out, /已删除 2 个会话在 D1 的 37 条旧消息记录/);
+  });
 });

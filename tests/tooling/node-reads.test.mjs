@@ -151,6 +151,7 @@ const MESSAGE_ALLOWED = {
   "src/adapters/d1/d1-log-migration.ts#D1LogPages.page": "the owner's migration copies rows as they are",
   "src/adapters/d1/d1-log-migration.ts#D1LogPages.count": "counts; no text leaves",
   "src/adapters/d1/d1-log-migration.ts#D1LogMigrationLedger.discover": "counts per chat; no text leaves",
+  "src/adapters/d1/d1-log-migration.ts#D1LogMigrationLedger.deletable": "counts per chat; no text leaves",
   "src/durable-objects/chat-log-schema.ts#CHAT_LOG_SCHEMA":
     "the log's own triggers and views: they build its indexes and serve no reader",
   "src/durable-objects/chat-log-counts-schema.ts#CHAT_LOG_COUNTS_SCHEMA":

@@ -513,7 +513,8 @@ export const en = {
   "memory.refused.move": "only an active item can be moved; nothing changed",
   "memory.refused.shared":
     "this item is private: in {scope} everyone there could read it; add --confirm-shared to do it anyway (audited). Nothing changed",
-  "summary.log": "the message log into the chat objects: migrate [--status | --retry], rollback",
+  "summary.log":
+    "the message log into the chat objects: migrate [--status | --retry], rollback, delete-d1 [--yes]",
   "log.desc.migrate":
     "copy each chat's D1 message log into its chat object and check it, step by step until done (safe to stop and run again)",
   "log.desc.rollback":
@@ -534,4 +535,12 @@ export const en = {
   "log.retried": "{n} mismatched chats will be copied again from the start",
   "log.unfinished": "the migration did not finish in {n} steps; run it again to go on from there",
   "log.rolledBack": "{n} chats read from D1 again",
+  "log.desc.deleteD1":
+    "delete the old D1 message rows of verified chats (each checked again first; afterwards they cannot be rolled back to D1); without --yes, only list what would go",
+  "log.opt.yes": "confirm the deletion",
+  "log.deletePreview":
+    "would delete {rows} old D1 message rows of {chats} verified chats{more}; add --yes to confirm (no rollback to D1 afterwards)",
+  "log.deleteMore": " (more after these)",
+  "log.deleted": "deleted {rows} old D1 message rows of {chats} chats",
+  "log.deleteKept": "  kept {chat}: {reason}",
 };

@@ -497,7 +497,7 @@ export const zhCN = {
   "memory.refused.move": "只有有效（active）的条目才能移动，什么都没有改变",
   "memory.refused.shared":
     "这条记忆是私密的，移入 {scope} 后那里的所有人都能读到；确认请加 --confirm-shared（会记入审计）。什么都没有改变",
-  "summary.log": "消息记录迁入各会话对象：migrate [--status | --retry]、rollback",
+  "summary.log": "消息记录迁入各会话对象：migrate [--status | --retry]、rollback、delete-d1 [--yes]",
   "log.desc.migrate":
     "把 D1 里每个会话的消息记录复制进该会话的对象并核对，一步一步直到完成（可以中断后重跑）",
   "log.desc.rollback": "已核对的会话改回从 D1 读取（会话对象此后记下的消息会先补写进 D1，不会丢失任何内容）",
@@ -516,4 +516,12 @@ export const zhCN = {
   "log.retried": "不一致的 {n} 个会话将从头重新复制",
   "log.unfinished": "迁移在 {n} 步内没有完成；再运行一次会从中断处继续",
   "log.rolledBack": "{n} 个会话改回从 D1 读取",
+  "log.desc.deleteD1":
+    "删除已核对会话留在 D1 的旧消息记录（删除前逐个再核对；删除后这些会话不能再回滚到 D1）；不加 --yes 只列出将删除的内容",
+  "log.opt.yes": "确认删除",
+  "log.deletePreview":
+    "将删除 {chats} 个已核对会话在 D1 的 {rows} 条旧消息记录{more}；确认请加 --yes（删除后不能回滚到 D1）",
+  "log.deleteMore": "（之后还有更多）",
+  "log.deleted": "已删除 {chats} 个会话在 D1 的 {rows} 条旧消息记录",
+  "log.deleteKept": "  保留 {chat}：{reason}",
 };

@@ -207,4 +207,40 @@ export class D1LogMigrationLedger {
       .first<LogMigrationTotals>();
     return row ?? { chats: 0, copying: 0, verified: 0, mismatch: 0, skipped: 0, copied: 0, rows: 0 };
   }
+
+  /**
+   * Verified or skipped chats whose old D1 rows are still there, with how many: what a confirmed
+   * deletion would remove, at most `limit` chats.
+   */
+  async deletable(limit: number): Promise<{ chatKey: string; rows: number }[]> {
+    const { results } = await this.#db
+      .prepare(
+        `SELECT l.chat_key AS chatKey, (SELECT count(*) FROM messages m WHERE m.chat_key = l.chat_key) AS rows
+         FROM log_migration l
+         WHERE l.state IN ('verified', 'skipped')
+           AND NOT EXISTS (SELECT 1 FROM log_d1_deleted d WHERE d.chat_key = l.chat_key)
+         ORDER BY l.chat_key LIMIT ?`,
+      )
+      .bind(limit)
+      .all<{ chatKey: string; rows: number }>();
+    return results;
+  }
+
+  async markDeleted(chatKey: string, rows: number, by: string | null, now: number): Promise<void> {
+    await this.#db
+      .prepare(
+        `INSERT INTO log_d1_deleted (chat_key, rows, deleted_at, deleted_by) VALUES (?, ?, ?, ?)
+         ON CONFLICT (chat_key) DO UPDATE SET rows = rows + excluded.rows, deleted_at = excluded.deleted_at`,
+      )
+      .bind(chatKey, rows, now, by)
+      .run();
+  }
+
+  /** Chats whose D1 rows were deleted: no rollback can send their reads back to D1. */
+  async deleted(): Promise<Set<string>> {
+    const { results } = await this.#db
+      .prepare("SELECT chat_key FROM log_d1_deleted")
+      .all<{ chat_key: string }>();
+    return new Set(results.map((r) => r.chat_key));
+  }
 }

@@ -1,7 +1,7 @@
 /**
  * The owner's copy of each chat's D1 log into its object, as admins run it (the admin API and
  * `akasha log migrate`): one bounded step at a time, its progress, a second try of the chats
- * that did not verify, and the rollback: the chats' reads go back to D1, and each object first
+ * that did not verify, the confirmed deletion of verified chats' old D1 rows, and the rollback: the chats' reads go back to D1, and each object first
  * queues for D1 what it alone logged while it was the home (log-import.ts), so nothing is lost.
  * Rollback and retry are audited with the acting admin.
  */
@@ -10,6 +10,7 @@ import { D1LogMigrationLedger, D1LogPages } from "../../adapters/d1/d1-log-migra
 import type { ChatKey } from "../../domain/chat/chat-address";
 import { chatObject } from "../common/chat-stub";
 import type { AdminRequest } from "./admin-request";
+import { type D1DeletionReport, deleteMigratedD1Rows } from "./log-d1-deletion";
 import {
   type ChatLogObject,
   DEFAULT_BUDGET,
@@ -60,7 +61,9 @@ export function logMigrationService(env: Env, who: AdminRequest) {
      * cursor, for the next migration run. Bounded per call; `left` says how many remain.
      */
     async rollback() {
-      const verified = await ledger.inState("verified");
+      // A chat whose D1 rows were deleted has nothing in D1 to read: it stays in its object.
+      const gone = await ledger.deleted();
+      const verified = (await ledger.inState("verified")).filter((key) => !gone.has(key));
       const now = verified.slice(0, ROLLBACK_CHATS);
       for (const key of now) {
         await object(key).resetLogHome();
@@ -72,6 +75,24 @@ export function logMigrationService(env: Env, who: AdminRequest) {
         left: verified.length - now.length,
         progress: await logMigrationProgress(ledger),
       };
+    },
+
+    /**
+     * The old D1 rows of verified chats, deleted only with `confirm` (each chat checked again
+     * first); without it, what would be deleted. Audited when confirmed.
+     */
+    async deleteD1(confirm: boolean): Promise<D1DeletionReport> {
+      const report = await deleteMigratedD1Rows(
+        { db: env.DB, ledger, object, actor: who.actor, now: () => Date.now() },
+        confirm,
+      );
+      if (confirm)
+        await audit("log_migration.delete_d1", {
+          chats: report.chats.filter((c) => c.outcome === "deleted").length,
+          rows: report.rows,
+          kept: report.chats.filter((c) => c.outcome === "kept").length,
+        });
+      return report;
     },
   };
 }

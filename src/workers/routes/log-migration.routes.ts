@@ -7,6 +7,8 @@
  *                                      maxMs, maxChats }`), then the same progress; call until `done`.
  * POST /api/log-migration/retry     — chats that did not verify are copied again from the start.
  * POST /api/log-migration/rollback  — verified chats read D1 again (bounded; `left` remain).
+ * POST /api/log-migration/delete-d1 — `{ "confirm": true }` deletes the old D1 rows of verified
+ *                                      chats (bounded; `left` remain); without it, what it would delete.
  *
  * Safe to call again after any failure or interruption: every write is idempotent.
  */
@@ -25,6 +27,9 @@ const StepBody = z
   .strict();
 
 const stepBody = jsonBody(StepBody);
+
+/** Only `true` confirms; the field left out (or false) asks what would be deleted. */
+const deleteBody = jsonBody(z.object({ confirm: z.boolean().optional() }).strict());
 /** A step needs no body: an empty one takes the default budget. */
 const optionalStepBody: typeof stepBody = async (c, next) =>
   (await c.req.text()).trim() === "" ? next() : stepBody(c, next);
@@ -36,4 +41,7 @@ export const logMigrationRoutes = new Hono<AppEnv>()
     return c.json(await c.get("services").logMigration.step(budget));
   })
   .post("/retry", async (c) => c.json(await c.get("services").logMigration.retry()))
-  .post("/rollback", async (c) => c.json(await c.get("services").logMigration.rollback()));
+  .post("/rollback", async (c) => c.json(await c.get("services").logMigration.rollback()))
+  .post("/delete-d1", deleteBody, async (c) =>
+    c.json(await c.get("services").logMigration.deleteD1(c.req.valid("json").confirm === true)),
+  );

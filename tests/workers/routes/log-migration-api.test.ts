@@ -35,6 +35,7 @@ describe("the log migration API", () => {
     ["POST", "/log-migration/step"],
     ["POST", "/log-migration/retry"],
     ["POST", "/log-migration/rollback"],
+    ["POST", "/log-migration/delete-d1"],
   ] as const)("refuses %s %s without an admin", async ([method, path], { expect }) => {
     expect((await withoutAdmin(method, path)).status).toBe(401);
   });
@@ -105,5 +106,20 @@ describe("the log migration API", () => {
         rows: 43,
       }),
     );
+  });
+  it("deletes no D1 row without a confirmation that is exactly true", async ({ expect }) => {
+    const chat = groupKey();
+    await seedD1([chatMessage(chat, 1), chatMessage(chat, 2)]);
+    await stepUntilDone();
+    for (const body of [{ confirm: "yes" }, { confirm: 1 }, { confirm: true, chats: "all" }]) {
+      const r = await api("/log-migration/delete-d1", { method: "POST", body });
+      expect(r.status, JSON.stringify(body)).toBe(400);
+    }
+    const asked = await (await api("/log-migration/delete-d1", { method: "POST", body: {} })).json();
+    expect(asked).toMatchObject({ confirmed: false });
+    const left = await env.DB.prepare("SELECT count(*) AS n FROM messages WHERE chat_key = ?1")
+      .bind(chat)
+      .first("n");
+    expect(left).toBe(2);
   });
 });
