@@ -34,6 +34,15 @@ const pick = <T>(list: readonly T[], k: number): T => list[k % list.length] as T
 /** Chat c of the bench: a QQ group, so that the webhook reaches the same objects. */
 export const chatlogBenchChat = (c: number): ChatKey => `qq:group:CLB${c}` as ChatKey;
 
+const WEEK_MS = 7 * 24 * 3_600_000;
+
+/**
+ * Where the seeded messages start: two to three weeks ago, the same for every seed request of a
+ * week (so seeding stays idempotent), and young enough that no chat's retention (90 days for a
+ * group) deletes them while the bench runs.
+ */
+const seedEpoch = (): number => Math.floor(Date.now() / WEEK_MS) * WEEK_MS - 2 * WEEK_MS;
+
 /**
  * Message k of chat c: two minutes apart, an hour's pause after every 20 (a new conversation
  * session), a raw payload of the webhook's shape and size.
@@ -42,7 +51,7 @@ export function chatlogBenchRecord(c: number, k: number): MessageRecord {
   const chatKey = chatlogBenchChat(c);
   const nick = pick(NAMES, k * 3 + c);
   const text = pick(LINES, k * 7 + c)(pick(OBJECTS, Math.floor(k / 3) * 5 + k + c));
-  const ts = 1_700_000_000_000 + k * 120_000 + Math.floor(k / 20) * 3_600_000 + c;
+  const ts = seedEpoch() + k * 120_000 + Math.floor(k / 20) * 3_600_000 + c;
   const messageId = `ROBOT1.0_clb${c}-${k}`;
   const user = `M${(k * 3 + c) % NAMES.length}`;
   const raw = { id: messageId, content: ` ${text}`, timestamp: new Date(ts).toISOString() };
