@@ -83,26 +83,26 @@ const C2C_EXAMPLE = {
   },
 };
 
-const GUILD_MESSAGE = {
+/** What a channel message and a direct message both carry: the same author in the same guild. */
+const GUILD_AUTHORED = {
   author: { avatar: "http://thirdqq.qlogo.cn/0", bot: false, id: "1234", username: "abc" },
   channel_id: "100010",
-  content: "<@!6158788878435714165> ndnnd",
   guild_id: "18700000000001",
   id: "0812345677890abcdef",
   member: { joined_at: "2021-04-12T16:34:42+08:00", roles: ["1"] },
   timestamp: "2021-05-20T15:14:58+08:00",
+};
+
+const GUILD_MESSAGE = {
+  ...GUILD_AUTHORED,
+  content: "<@!6158788878435714165> ndnnd",
   seq: 101,
   seq_in_channel: "101",
 };
 
 const DIRECT_MESSAGE = {
-  author: { avatar: "http://thirdqq.qlogo.cn/0", bot: false, id: "1234", username: "abc" },
-  channel_id: "100010",
+  ...GUILD_AUTHORED,
   content: "ndnnd",
-  guild_id: "18700000000001",
-  id: "0812345677890abcdef",
-  member: { joined_at: "2021-04-12T16:34:42+08:00", roles: ["1"] },
-  timestamp: "2021-05-20T15:14:58+08:00",
   direct_message: true,
   src_guild_id: "18700000000002",
 };
