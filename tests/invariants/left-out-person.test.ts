@@ -63,6 +63,21 @@ async function inChatObject(chat: string, needle: string) {
   });
 }
 
+/** `member` says `text` in the group; waits until the chat's log holds exactly one row of theirs. */
+async function sayAndLogged(group: string, member: string, text: string, what: string) {
+  const chat = `qq:group:${group}`;
+  const body = groupAtBody({ group, member, text });
+  await postQq(body);
+  await turnDone(chat, eventIdOf(body));
+  await eventually(
+    async () =>
+      (await inLog(chat, "SELECT count(*) AS n FROM messages WHERE account_key = ?", `qq:user:${member}`)) ===
+      1,
+    10_000,
+    what,
+  );
+}
+
 describe("a left-out person", () => {
   it("is answered, but in a batch with others leaves no row in D1, the chat object, dreaming or memory", async ({
     expect,
@@ -220,19 +235,7 @@ describe("a left-out person", () => {
     const group = `F${tag}`;
     const chat = `qq:group:${group}`;
     const person = `LF${tag}`;
-    const body = groupAtBody({ group, member: person, text: `以前说过的话${tag}` });
-    await postQq(body);
-    await turnDone(chat, eventIdOf(body));
-    await eventually(
-      async () =>
-        (await inLog(
-          chat,
-          "SELECT count(*) AS n FROM messages WHERE account_key = ?",
-          `qq:user:${person}`,
-        )) === 1,
-      10_000,
-      "the earlier row",
-    );
+    await sayAndLogged(group, person, `以前说过的话${tag}`, "the earlier row");
     const done = await leaveOut("POST", { account: `qq:user:${person}`, forget: true });
     expect(done.status).toBe(200);
     expect(done.body.forgotten).toMatchObject({ messages: 1, observations: 1, linkedPerson: null });
@@ -261,19 +264,7 @@ describe("a left-out person", () => {
 
     // Taken off the list, they are recorded again.
     expect((await leaveOut("DELETE", { account: `qq:user:${person}` })).body.changed).toBe(true);
-    const again = groupAtBody({ group, member: person, text: `现在说的话${tag}` });
-    await postQq(again);
-    await turnDone(chat, eventIdOf(again));
-    await eventually(
-      async () =>
-        (await inLog(
-          chat,
-          "SELECT count(*) AS n FROM messages WHERE account_key = ?",
-          `qq:user:${person}`,
-        )) === 1,
-      10_000,
-      "recorded again",
-    );
+    await sayAndLogged(group, person, `现在说的话${tag}`, "recorded again");
   });
 
   it("a garbled or unknown-format account key is refused with the field named and changes nothing", async ({
