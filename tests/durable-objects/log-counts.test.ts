@@ -5,7 +5,6 @@ import { D1AdminStats } from "../../src/adapters/d1/d1-admin-stats";
 import { D1DailySummaries } from "../../src/adapters/d1/d1-daily-summaries";
 import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
 import { openDatabase } from "../../src/adapters/d1/database";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import { DEFAULT_SETTINGS, type Settings } from "../../src/domain/config/settings";
 import type { ChatLogCounts, FlushBatch, MessageLog } from "../../src/domain/history/message-log";
 import { outboundRecord } from "../../src/domain/history/message-record";
@@ -17,6 +16,7 @@ import { LogCounts } from "../../src/durable-objects/log-counts";
 import { LogFlusher } from "../../src/durable-objects/log-flusher";
 import { Outbox } from "../../src/durable-objects/outbox";
 import { inFreshChatObject } from "../support/chat-object";
+import { failFirstFlush } from "../support/failing-flush";
 import { c2cBody, eventIdOf, postQq, turnDone } from "../support/qq-events";
 import { eventually } from "../support/wait";
 
@@ -88,23 +88,13 @@ describe("the log's hourly counts in D1", () => {
   it("count a chat whose rows D1 no longer gets in the overview's total, its day, and the day's pending summaries, after a failed flush was retried", async ({
     expect,
   }) => {
-    const real = chatObjectServices.create.bind(chatObjectServices);
-    let failures = 0;
-    vi.spyOn(chatObjectServices, "create").mockImplementation((e) => {
-      const deps = real(e);
-      const flush = deps.messageLog.flush.bind(deps.messageLog);
-      deps.messageLog.flush = async (batch) => {
-        if (batch.counts?.length && failures++ === 0) throw new Error("D1_ERROR: simulated outage");
-        return flush(batch);
-      };
-      return deps;
-    });
+    const flushes = failFirstFlush((batch) => Boolean(batch.counts?.length));
     const days = lastDays(Date.now(), "UTC", 1);
     const stats = new D1AdminStats(env.DB);
     const before = await stats.stats(days);
     const chatKey = await privateChatWithTwoMessages();
     await eventually(async () => total((await d1Counts(chatKey)).hours) === 2, 15_000, "the retried flush");
-    expect(failures).toBeGreaterThanOrEqual(2);
+    expect(flushes.tried()).toBeGreaterThanOrEqual(2);
     vi.restoreAllMocks();
     // D1's log holds none of the chat's rows: the counts are all the overview has of it.
     const inD1 = await env.DB.prepare("SELECT count(*) AS n FROM messages WHERE chat_key = ?")

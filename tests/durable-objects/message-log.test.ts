@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
-import { describe, it, vi } from "vitest";
+import { describe, it } from "vitest";
 import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
 import { openDatabase } from "../../src/adapters/d1/database";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import { historySearch } from "../../src/composition/common/history-search";
 import { outboundRecord } from "../../src/domain/history/message-record";
 import { chatMatchExpression } from "../../src/domain/text/chat-search-tokens";
 import { runScheduled } from "../../src/workers/scheduled";
+import { failFirstFlush } from "../support/failing-flush";
 import {
   c2cBody,
   d1MessageRows,
@@ -24,29 +24,19 @@ describe("message log", () => {
   it("loses no row when a D1 flush fails and a later one succeeds; the chat's log never waited for it", async ({
     expect,
   }) => {
-    const real = chatObjectServices.create.bind(chatObjectServices);
-    let failures = 0;
-    vi.spyOn(chatObjectServices, "create").mockImplementation((e) => {
-      const deps = real(e);
-      const flush = deps.messageLog.flush.bind(deps.messageLog);
-      deps.messageLog.flush = async (batch) => {
-        if (failures++ === 0) throw new Error("D1_ERROR: simulated outage");
-        return flush(batch);
-      };
-      return deps;
-    });
+    const flushes = failFirstFlush();
     const user = `U${crypto.randomUUID().replaceAll("-", "")}`;
     const body = c2cBody({ user, text: "记得我" });
     expect((await postQq(body)).status).toBe(200);
     await turnDone(`qq:private:${user}`, eventIdOf(body));
     const stub = env.CHAT_SESSION.getByName(`qq:private:${user}`);
-    await eventually(async () => failures >= 1, 5000, "the first flush");
+    await eventually(async () => flushes.tried() >= 1, 5000, "the first flush");
     // The messages are in the chat's own log whatever D1 does.
     const rows = await messageRowsOnceThere(`qq:private:${user}`, 2, 15_000, "the chat's log");
     expect(rows.map((r) => r.direction)).toEqual(["in", "out"]);
     // D1's rows of the turn (the chat's registry row) arrive with the retried flush, none lost.
     await eventually(
-      async () => ((await stub.stats()).unflushed === 0 && failures >= 2 ? true : undefined),
+      async () => ((await stub.stats()).unflushed === 0 && flushes.tried() >= 2 ? true : undefined),
       15_000,
       "the retried flush",
     );
