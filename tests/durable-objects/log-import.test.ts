@@ -28,6 +28,16 @@ async function d1Page(chat: string, n: number, recalled: number[] = []) {
   return (await d1Log(chat)) as ImportRow[];
 }
 
+/** A chat of `n` D1 rows whose object, made before the move, has taken them all. */
+async function copiedChat(n: number) {
+  const chat = groupKey();
+  const rows = await d1Page(chat, n);
+  await objectFromBeforeTheMove(chat);
+  const stub = stubOf(chat);
+  await stub.importLog(rows);
+  return { chat, stub };
+}
+
 describe("a chat object importing its D1 log", () => {
   it("writes a page once however often it is sent, and applies D1's recall to a row it had", async ({
     expect,
@@ -108,11 +118,7 @@ describe("a chat object importing its D1 log", () => {
   it("counts a message that arrived during the copy and waits for its D1 flush, and no other extra row", async ({
     expect,
   }) => {
-    const chat = groupKey();
-    const rows = await d1Page(chat, 3);
-    await objectFromBeforeTheMove(chat);
-    const stub = stubOf(chat);
-    await stub.importLog(rows);
+    const { chat, stub } = await copiedChat(3);
     // Logged here beside D1 during the copy; its D1 row waits in the outbox.
     await runInDurableObject(stub, (_o: ChatSession, state) => {
       const m = chatMessage(chat, 4);
@@ -129,11 +135,7 @@ describe("a chat object importing its D1 log", () => {
   it("on a rollback, queues for D1 what only it logged since it became the home, and every recall", async ({
     expect,
   }) => {
-    const chat = groupKey();
-    const rows = await d1Page(chat, 3);
-    await objectFromBeforeTheMove(chat);
-    const stub = stubOf(chat);
-    await stub.importLog(rows);
+    const { chat, stub } = await copiedChat(3);
     expect(await stub.finishImport(3)).toMatchObject({ verified: true });
     // Since then the chat's rows stay in the object only: a new message, and a recall of an old one.
     await runInDurableObject(stub, (_o: ChatSession, state) => {
