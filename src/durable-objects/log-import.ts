@@ -6,28 +6,14 @@
  * that names another chat, or a row that is not a log row, changes nothing.
  */
 import { parseChatKey } from "../domain/chat/chat-address";
+import type { MessageLogRow } from "../domain/history/message-log-row";
 import { type LogHome, logHomeOf, markLogHome } from "./chat-log-home";
 import type { ChatMeta } from "./chat-meta";
 import type { ChatInfo } from "./dream-runner";
 import type { Outbox } from "./outbox";
 
-/** One D1 `messages` row, every column but `seq` (the object numbers its own rows). */
-export type ImportRow = {
-  transport: string;
-  chat_key: string;
-  message_id: string;
-  ts: number;
-  user_id: string | null;
-  account_key: string | null;
-  nick: string | null;
-  text: string;
-  tokens: string;
-  raw_json: string | null;
-  direction: "in" | "out";
-  recalled: number;
-  reply_to: string | null;
-  private_marked: number;
-};
+/** One row of a page: D1's `messages` row, every column but `seq` (the object numbers its own rows). */
+export type ImportRow = MessageLogRow;
 
 export type ImportOutcome =
   | { ok: true; added: number; present: number }

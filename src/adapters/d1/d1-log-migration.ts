@@ -3,25 +3,10 @@
  * docs/storage.md#moving-the-log-into-the-chat-objects): the chat's rows page by page in seq
  * order, exactly as stored, and `log_migration`, one resumable record per chat.
  */
+import type { MessageLogRow } from "../../domain/history/message-log-row";
 
 /** A D1 `messages` row as it is stored; the object takes every column but `seq`. */
-export type D1LogRow = {
-  seq: number;
-  transport: string;
-  chat_key: string;
-  message_id: string;
-  ts: number;
-  user_id: string | null;
-  account_key: string | null;
-  nick: string | null;
-  text: string;
-  tokens: string;
-  raw_json: string | null;
-  direction: "in" | "out";
-  recalled: number;
-  reply_to: string | null;
-  private_marked: number;
-};
+export type D1LogRow = MessageLogRow & { readonly seq: number };
 
 export type LogMigrationState = "copying" | "verified" | "mismatch" | "skipped";
 

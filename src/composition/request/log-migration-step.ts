@@ -14,14 +14,13 @@ import type {
   LogMigrationRecord,
   LogMigrationTotals,
 } from "../../adapters/d1/d1-log-migration";
-
-type ImportRow = Omit<D1LogRow, "seq">;
+import type { MessageLogRow } from "../../domain/history/message-log-row";
 
 /** What the job asks of a chat's object (ChatSession's migration methods). */
 export type ChatLogObject = {
   logHome(): Promise<"object" | "d1">;
   logCount(): Promise<number>;
-  importLog(rows: ImportRow[]): Promise<{ ok: true } | { ok: false; reason: string }>;
+  importLog(rows: MessageLogRow[]): Promise<{ ok: true } | { ok: false; reason: string }>;
   finishImport(
     expectedCount: number,
   ): Promise<
@@ -121,7 +120,7 @@ export async function logMigrationProgress(
   };
 }
 
-const withoutSeq = ({ seq: _seq, ...row }: D1LogRow): ImportRow => row;
+const withoutSeq = ({ seq: _seq, ...row }: D1LogRow): MessageLogRow => row;
 
 /**
  * Copies one chat from its cursor while the budget lasts, and verifies it once D1 has no row
