@@ -41,14 +41,18 @@ export function logLines(lines: readonly Line[]): Promise<void> {
   );
 }
 
-/** A daily summary node of the chat, as the cron writes it (chat scope, not portable). */
+/**
+ * A daily summary node of the chat, as the cron writes it (chat scope, not portable): of
+ * yesterday and written now unless `day` and `at` say otherwise.
+ */
 export async function summary(
   chat: string,
   text: string,
   sensitivity: "public" | "private" | "secret_like",
+  when: { readonly day?: string; readonly at?: number } = {},
 ): Promise<string> {
   const nodeId = `sum_${uid()}${uid()}`;
-  const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  const day = when.day ?? new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
   await env.DB.prepare(
     `INSERT INTO nodes (node_id, node_type, source_type, source_id, scope_type, scope_id, kind, title, raw_text,
        retrieval_text, retrieval_tokens, metadata, provenance, importance, confidence, sensitivity,
@@ -64,7 +68,7 @@ export async function summary(
       indexText(text),
       JSON.stringify({ day, method: "extractive", messages: 3, portable: false }),
       sensitivity,
-      Date.now(),
+      when.at ?? Date.now(),
     )
     .run();
   return nodeId;

@@ -6,12 +6,11 @@ import { runTurn } from "../../../../src/domain/agent/turn";
 import type { TurnContext } from "../../../../src/domain/agent/turn-context";
 import type { Settings } from "../../../../src/domain/config/settings";
 import { silentLogger } from "../../../../src/domain/kernel/logger";
-import { indexText } from "../../../../src/domain/text/search-tokens";
 import { ADMIN, MEMBER, withIdentity } from "../../../fakes/identity-settings";
 import { messageEvent } from "../../../fakes/inbound";
 import { ScriptedChatModel } from "../../../fakes/scripted-chat-model";
 import { turnPorts } from "../../../fakes/turn-ports";
-import { logEvents } from "../../../support/private-material";
+import { logEvents, summary } from "../../../support/private-material";
 import { turnContext } from "../../../support/turn-context";
 
 /** Tuesday 2026-12-01 15:00 in Shanghai: the turn's clock. */
@@ -82,11 +81,20 @@ describe("history tools never leave the chats the gate allows", () => {
     { chat: c.otherDomain, nick: "小刚", at: "2026-11-30T13:00:00", text: "别的域的团建计划" },
   ];
 
+  /** The world with the four secrets written in its chats. */
+  const seededWorld = async () => {
+    const w = world();
+    await seed(secrets(w.chats));
+    return w;
+  };
+  /** search_chat_history's plain answer to 团建计划 in `chat`, asked by `account`. */
+  const searchPlans = (chat: string, account: string, settings: Settings) =>
+    call("search_chat_history", { query: "团建计划" }, context(chat, account, settings));
+
   it("search_chat_history from a group reads the domain's groups, never a private chat or another domain", async ({
     expect,
   }) => {
-    const { chats, settings } = world();
-    await seed(secrets(chats));
+    const { chats, settings } = await seededWorld();
     // A chat named as the target is refused before the tool runs.
     const named = await call(
       "search_chat_history",
@@ -113,26 +121,16 @@ describe("history tools never leave the chats the gate allows", () => {
   });
 
   it("an admin in a group reads the group's domain but no private chat", async ({ expect }) => {
-    const { chats, settings } = world();
-    await seed(secrets(chats));
-    const answer = await call(
-      "search_chat_history",
-      { query: "团建计划" },
-      context(chats.g1, ADMIN, settings),
-    );
+    const { chats, settings } = await seededWorld();
+    const answer = await searchPlans(chats.g1, ADMIN, settings);
     expect(answer).toContain("二群的团建计划");
     expect(answer).not.toContain("私聊里的");
     expect(answer).not.toContain("别的域的");
   });
 
   it("the member's own private chat reads the whole domain, still not another domain", async ({ expect }) => {
-    const { chats, settings } = world();
-    await seed(secrets(chats));
-    const answer = await call(
-      "search_chat_history",
-      { query: "团建计划" },
-      context(chats.privateChat, MEMBER, settings),
-    );
+    const { chats, settings } = await seededWorld();
+    const answer = await searchPlans(chats.privateChat, MEMBER, settings);
     expect(answer).toContain("私聊里的团建计划");
     expect(answer).toContain("二群的团建计划");
     expect(answer).not.toContain("别的域的");
@@ -144,8 +142,7 @@ describe("history tools never leave the chats the gate allows", () => {
     ["history_recent", "privateChat"],
     ["history_recent", "otherDomain"],
   ] as const)("%s from a group naming the %s is refused", async ([tool, target], { expect }) => {
-    const { chats, settings } = world();
-    await seed(secrets(chats));
+    const { chats, settings } = await seededWorld();
     const answer = await call(
       tool,
       { query: "团建计划", chat: chats[target] },
@@ -156,8 +153,7 @@ describe("history tools never leave the chats the gate allows", () => {
   });
 
   it("recall_cross_chat reads the other groups of the domain only", async ({ expect }) => {
-    const { chats, settings } = world();
-    await seed(secrets(chats));
+    const { chats, settings } = await seededWorld();
     const answer = await call(
       "recall_cross_chat",
       { query: "团建计划", chat: chats.privateChat, allowed_chats: [chats.otherDomain] },
@@ -171,37 +167,16 @@ describe("history tools never leave the chats the gate allows", () => {
   });
 });
 
-/** A daily summary node of the chat, as the cron writes it (chat scope, not portable). */
-async function summary(chat: string, day: string, text: string): Promise<void> {
-  await env.DB.prepare(
-    `INSERT INTO nodes (node_id, node_type, source_type, source_id, scope_type, scope_id, kind, title, raw_text,
-       retrieval_text, retrieval_tokens, metadata, provenance, importance, confidence, sensitivity,
-       sensitivity_source, portable, status, content_hash, created_at, updated_at)
-     VALUES (?1, 'summary', 'conversation', ?2, 'chat', ?2, 'summary', ?3, ?4, ?4, ?5, ?6, '{}', 0.5, 0.8, 'public',
-       'dream', 0, 'active', ?1, ?7, ?7)`,
-  )
-    .bind(
-      `sum_${unique()}${unique()}`,
-      chat,
-      `${day} 摘要`,
-      text,
-      indexText(text),
-      JSON.stringify({ day, method: "extractive", messages: 3, portable: false }),
-      NOW,
-    )
-    .run();
-}
-
 describe("recall_cross_chat's summary leg", () => {
   it("adds the daily summaries of the other allowed chats only, whatever chat the model names", async ({
     expect,
   }) => {
     const { chats, settings } = world();
     await seed([{ chat: chats.g2, nick: "小红", at: "2026-11-30T11:00:00", text: "二群今天聊了团建" }]);
-    await summary(chats.g1, "2026-11-29", "一群摘要：露营装备清单");
-    await summary(chats.g2, "2026-11-29", "二群摘要：露营装备清单");
-    await summary(chats.privateChat, "2026-11-29", "私聊摘要：露营装备清单");
-    await summary(chats.otherDomain, "2026-11-29", "别的域摘要：露营装备清单");
+    await summary(chats.g1, "一群摘要：露营装备清单", "public", { day: "2026-11-29", at: NOW });
+    await summary(chats.g2, "二群摘要：露营装备清单", "public", { day: "2026-11-29", at: NOW });
+    await summary(chats.privateChat, "私聊摘要：露营装备清单", "public", { day: "2026-11-29", at: NOW });
+    await summary(chats.otherDomain, "别的域摘要：露营装备清单", "public", { day: "2026-11-29", at: NOW });
     for (const named of [chats.privateChat, chats.otherDomain, chats.g1]) {
       const answer = await call(
         "recall_cross_chat",
