@@ -41,6 +41,14 @@ export const uid = () => crypto.randomUUID().replaceAll("-", "").slice(0, 12);
 export const nodeColumns = (id: string, columns: string) =>
   env.DB.prepare(`SELECT ${columns} FROM nodes WHERE node_id = ?`).bind(id).first();
 
+/** The details of the audit rows `action` wrote about memory item `id`, oldest first. */
+export const memoryAudits = async (id: string, action: string) =>
+  (
+    await env.DB.prepare("SELECT detail FROM audit_log WHERE target = ? AND action = ? ORDER BY at, rowid")
+      .bind(`memory:${id}`, action)
+      .all<{ detail: string }>()
+  ).results.map((r) => JSON.parse(r.detail));
+
 /** The node ids each query selects (a query selects `node_id`), in order, all in one list. */
 export async function nodeIdsOf(sqls: readonly string[]): Promise<string[]> {
   const out: string[] = [];

@@ -8,31 +8,17 @@ import { afterEach, describe, it } from "vitest";
 import { taskExpiryJob } from "../../../src/composition/cron/task-expiry-job";
 import { settingsCache } from "../../../src/composition/settings/settings-cache";
 import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
+import { adminApi } from "../../support/admin-api";
 import { dashboardPage } from "../../support/admin-session";
-import { newMemory, seedMemory, uid } from "../../support/memory";
+import { memoryAudits, newMemory, nodeColumns, seedMemory, uid } from "../../support/memory";
 import { storedSettings } from "../../support/stored-settings";
 
 const DAY = 86_400_000;
 
 const api = (path: string, method: string, headers: Record<string, string> = {}) =>
-  exports.default.fetch(
-    new Request(`https://bot.test/api/memory/${path}`, {
-      method,
-      headers: { authorization: "Bearer test-admin-token", ...headers },
-    }),
-  );
+  adminApi(`/memory/${path}`, { method, headers });
 
-const row = (id: string) =>
-  env.DB.prepare("SELECT status, due_at, expired_at, updated_at FROM nodes WHERE node_id = ?")
-    .bind(id)
-    .first();
-
-const audits = async (id: string, action: string) =>
-  (
-    await env.DB.prepare("SELECT detail FROM audit_log WHERE target = ? AND action = ? ORDER BY at, rowid")
-      .bind(`memory:${id}`, action)
-      .all<{ detail: string }>()
-  ).results.map((r) => JSON.parse(r.detail));
+const row = (id: string) => nodeColumns(id, "status, due_at, expired_at, updated_at");
 
 const seed = async (kind: "fact" | "task", at = Date.now()) =>
   (await seedMemory([newMemory(`chat:qq:private:U${uid()}`, `交周报${uid()}`, { kind })], at))[0] as string;
@@ -53,7 +39,7 @@ describe("marking done is refused, and changes nothing", () => {
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: "invalid", field: "status" });
     expect(await row(fact)).toEqual(before);
-    expect(await audits(fact, "memory.expire")).toEqual([]);
+    expect(await memoryAudits(fact, "memory.expire")).toEqual([]);
   });
 
   it("for a task already archived", async ({ expect }) => {
@@ -64,13 +50,13 @@ describe("marking done is refused, and changes nothing", () => {
     expect((await api(`${task}/done`, "POST")).status).toBe(400);
     expect(await row(task)).toEqual(before);
     expect(before).toMatchObject({ status: "archived", expired_at: null });
-    expect(await audits(task, "memory.expire")).toEqual([]);
+    expect(await memoryAudits(task, "memory.expire")).toEqual([]);
   });
 
   it("for an unknown id", async ({ expect }) => {
     expect((await done("m_nope")).status).toBe(404);
     expect((await api("m_nope/done", "POST")).status).toBe(404);
-    expect(await audits("m_nope", "memory.expire")).toEqual([]);
+    expect(await memoryAudits("m_nope", "memory.expire")).toEqual([]);
   });
 
   it("for a caller who is not an admin, and for a form without the CSRF token", async ({ expect }) => {
@@ -88,7 +74,7 @@ describe("marking done is refused, and changes nothing", () => {
     expect((await api(`${task}/done`, "POST", { authorization: "Bearer not-the-token" })).status).toBe(401);
     expect((await done(task, { csrf: false })).status).toBe(403);
     expect(await row(task)).toEqual(before);
-    expect(await audits(task, "memory.expire")).toEqual([]);
+    expect(await memoryAudits(task, "memory.expire")).toEqual([]);
   });
 });
 
@@ -108,14 +94,14 @@ describe("marking a task done", () => {
     const res = await done(task);
     expect(res.status).toBe(303);
     expect(await row(task)).toMatchObject({ status: "archived", expired_at: expect.any(Number) });
-    expect(await audits(task, "memory.expire")).toEqual([{ via: "dashboard", cause: "done" }]);
+    expect(await memoryAudits(task, "memory.expire")).toEqual([{ via: "dashboard", cause: "done" }]);
     const after = await (await dashboardPage(res.headers.get("location") ?? "")).text();
     expect(after).toContain("已标记完成");
     expect(after).toContain("已过期于");
     // Done once: the page offers it no more, and a second post is refused.
     expect(after).not.toContain(`action="/admin/memory/${task}/done"`);
     expect((await done(task)).status).toBe(400);
-    expect(await audits(task, "memory.expire")).toHaveLength(1);
+    expect(await memoryAudits(task, "memory.expire")).toHaveLength(1);
   });
 
   it("through the API, audited as the API's", async ({ expect }) => {
@@ -123,7 +109,7 @@ describe("marking a task done", () => {
     const res = await api(`${task}/done`, "POST");
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ item: { status: "archived", kind: "task" } });
-    expect(await audits(task, "memory.expire")).toEqual([{ via: "api", cause: "done" }]);
+    expect(await memoryAudits(task, "memory.expire")).toEqual([{ via: "api", cause: "done" }]);
   });
 
   it("is left alone by the cron's expiry afterwards", async ({ expect }) => {
@@ -133,7 +119,7 @@ describe("marking a task done", () => {
     const before = await row(task);
     await taskExpiryJob(env, DEFAULT_SETTINGS, Date.now() + 400 * DAY);
     expect(await row(task)).toEqual(before);
-    expect(await audits(task, "memory.expire")).toEqual([{ via: "dashboard", cause: "done" }]);
+    expect(await memoryAudits(task, "memory.expire")).toEqual([{ via: "dashboard", cause: "done" }]);
   });
 });
 
@@ -144,7 +130,7 @@ describe("a task's due time on its edit page", () => {
     expect(res.status).toBe(303);
     // Asia/Shanghai by default: 18:30 there is 10:30 UTC.
     expect(await row(task)).toMatchObject({ due_at: Date.parse("2026-12-10T10:30:00Z") });
-    expect(await audits(task, "memory.edit")).toEqual([
+    expect(await memoryAudits(task, "memory.edit")).toEqual([
       { via: "dashboard", fields: "dueAt", dueAt: Date.parse("2026-12-10T10:30:00Z") },
     ]);
     const page = await (await dashboardPage(res.headers.get("location") ?? "")).text();
@@ -157,7 +143,7 @@ describe("a task's due time on its edit page", () => {
     expect((await due(task, "2026-12-10T18:30")).status).toBe(303);
     expect((await due(task, "")).status).toBe(303);
     expect(await row(task)).toMatchObject({ due_at: null });
-    expect((await audits(task, "memory.edit")).map((d) => d.dueAt)).toEqual([
+    expect((await memoryAudits(task, "memory.edit")).map((d) => d.dueAt)).toEqual([
       Date.parse("2026-12-10T10:30:00Z"),
       null,
     ]);
@@ -173,7 +159,7 @@ describe("a task's due time on its edit page", () => {
       expect(res.status).toBe(400);
       expect(await res.text()).toContain("到期时间应写成日期和时间");
       expect(await row(task)).toEqual(before);
-      expect(await audits(task, "memory.edit")).toHaveLength(1);
+      expect(await memoryAudits(task, "memory.edit")).toHaveLength(1);
     },
   );
 
@@ -190,8 +176,8 @@ describe("a task's due time on its edit page", () => {
     expect((await due("m_nope", "2026-12-10T18:30")).status).toBe(404);
     expect(await row(fact)).toEqual(factBefore);
     expect(await row(task)).toEqual(taskBefore);
-    expect(await audits(fact, "memory.edit")).toEqual([]);
-    expect(await audits(task, "memory.edit")).toEqual([]);
+    expect(await memoryAudits(fact, "memory.edit")).toEqual([]);
+    expect(await memoryAudits(task, "memory.edit")).toEqual([]);
   });
 
   it("is offered only on a task's page", async ({ expect }) => {

@@ -1,30 +1,15 @@
 // Keep forever and task due times through the admin API and the dashboard
 // (docs/memory.md#decay-and-reinforcement): each change audited, bad input refused with the field
 // named and nothing changed. Own file: it counts audit rows, which every test of a file shares.
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
+import { adminApi } from "../../support/admin-api";
 import { session } from "../../support/admin-session";
-import { newMemory, seedMemory, uid } from "../../support/memory";
+import { memoryAudits, newMemory, nodeColumns, seedMemory, uid } from "../../support/memory";
 
-const api = (path: string, method: string, body?: unknown) =>
-  exports.default.fetch(
-    new Request(`https://bot.test/api/memory/${path}`, {
-      method,
-      headers: { authorization: "Bearer test-admin-token", "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
+const api = (path: string, method: string, body?: unknown) => adminApi(`/memory/${path}`, { method, body });
 
-const row = (id: string) =>
-  env.DB.prepare("SELECT keep_forever, due_at, status, expired_at, updated_at FROM nodes WHERE node_id = ?")
-    .bind(id)
-    .first();
-const audits = async (id: string, action: string) =>
-  (
-    await env.DB.prepare("SELECT detail FROM audit_log WHERE target = ? AND action = ?")
-      .bind(`memory:${id}`, action)
-      .all<{ detail: string }>()
-  ).results.map((r) => JSON.parse(r.detail));
+const row = (id: string) => nodeColumns(id, "keep_forever, due_at, status, expired_at, updated_at");
 
 const seed = async (kind: "fact" | "task") =>
   (await seedMemory([newMemory(`chat:qq:private:U${uid()}`, `记一件事${uid()}`, { kind })]))[0] as string;
@@ -39,7 +24,7 @@ describe("keep forever through the API", () => {
     expect(await row(id)).toMatchObject({ keep_forever: 1 });
     expect((await api(id, "PATCH", { keepForever: false })).status).toBe(200);
     expect(await row(id)).toMatchObject({ keep_forever: 0 });
-    expect((await audits(id, "memory.edit")).map((d) => d.keepForever)).toEqual([true, false]);
+    expect((await memoryAudits(id, "memory.edit")).map((d) => d.keepForever)).toEqual([true, false]);
   });
 
   it.for([
@@ -55,7 +40,7 @@ describe("keep forever through the API", () => {
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: "invalid", field });
     expect(await row(id)).toEqual(before);
-    expect(await audits(id, "memory.edit")).toEqual([]);
+    expect(await memoryAudits(id, "memory.edit")).toEqual([]);
   });
 
   it("a due time is only for a task; a task gets one and is marked done once", async ({ expect }) => {
@@ -74,10 +59,10 @@ describe("keep forever through the API", () => {
     const done = await api(`${task}/done`, "POST");
     expect(done.status).toBe(200);
     expect(await row(task)).toMatchObject({ status: "archived", expired_at: expect.any(Number) });
-    expect(await audits(task, "memory.expire")).toEqual([{ via: "api", cause: "done" }]);
+    expect(await memoryAudits(task, "memory.expire")).toEqual([{ via: "api", cause: "done" }]);
     const again = await api(`${task}/done`, "POST");
     expect(again.status).toBe(400);
-    expect(await audits(task, "memory.expire")).toHaveLength(1);
+    expect(await memoryAudits(task, "memory.expire")).toHaveLength(1);
   });
 });
 
@@ -112,7 +97,9 @@ describe("keep forever on the dashboard", () => {
     const kept = await post(id, { keepForever: "true", _csrf: s.csrf }, { cookie: s.cookie });
     expect(kept.status).toBe(303);
     expect(await row(id)).toMatchObject({ keep_forever: 1 });
-    expect(await audits(id, "memory.edit")).toMatchObject([{ keepForever: true, fields: "keepForever" }]);
+    expect(await memoryAudits(id, "memory.edit")).toMatchObject([
+      { keepForever: true, fields: "keepForever" },
+    ]);
     const after = await exports.default.fetch(
       new Request(`https://bot.test${kept.headers.get("location")}`, { headers: { cookie: s.cookie } }),
     );
