@@ -11,7 +11,13 @@ import { DEFAULT_SETTINGS, type Settings } from "../../../../src/domain/config/s
 import type { UsageRecord } from "../../../../src/domain/model/chat-model";
 import { messageEvent } from "../../../fakes/inbound";
 import { ScriptedChatModel } from "../../../fakes/scripted-chat-model";
-import { createCollection, knowledgeTurnServices, uniqueName, upload } from "../../../support/knowledge-api";
+import {
+  collectionWith,
+  createCollection,
+  knowledgeTurnServices,
+  uniqueName,
+  upload,
+} from "../../../support/knowledge-api";
 import { turnContext } from "../../../support/turn-context";
 
 function context(chat: string, settings: Settings, text = "你好"): TurnContext {
@@ -24,6 +30,9 @@ function context(chat: string, settings: Settings, text = "你好"): TurnContext
 }
 
 const services = knowledgeTurnServices();
+
+/** Unrelated paragraphs after a document's point, so that it is cut into more than one passage. */
+const FILLER = "\n\n无关的段落。".repeat(300);
 
 function settingsFor(chat: string, collections: string[]): Settings {
   return {
@@ -51,14 +60,11 @@ describe("knowledge tools", () => {
   });
 
   it("kb_search reads only the chat's collections and context_read refuses others", async ({ expect }) => {
-    const mine = uniqueName("mine");
-    const theirs = uniqueName("theirs");
-    await createCollection(mine);
-    await createCollection(theirs);
-    const filler = "\n\n无关的段落。".repeat(300);
-    await upload(mine, [{ name: "a.md", content: `# 枫丹\n\n## 水神\n\n芙宁娜是枫丹的水神。${filler}` }]);
-    await upload(theirs, [
-      { name: "b.md", content: `# 枫丹\n\n那维莱特是枫丹的审判官，水神的秘密。${filler}` },
+    const mine = await collectionWith("mine", [
+      { name: "a.md", content: `# 枫丹\n\n## 水神\n\n芙宁娜是枫丹的水神。${FILLER}` },
+    ]);
+    const theirs = await collectionWith("theirs", [
+      { name: "b.md", content: `# 枫丹\n\n那维莱特是枫丹的审判官，水神的秘密。${FILLER}` },
     ]);
     const chat = `qq:group:${crypto.randomUUID().slice(0, 8)}`;
     const ctx = context(chat, settingsFor(chat, [mine]));
@@ -100,12 +106,9 @@ describe("knowledge tools", () => {
   it("below the relevance floor kb_search and the recall answer nothing, and the tool says so", async ({
     expect,
   }) => {
-    const name = uniqueName("floor");
-    await createCollection(name);
-    const filler = "\n\n无关的段落。".repeat(300);
-    await upload(name, [
-      { name: "a.md", content: `# 状态管理\n\n## 简单状态\n\n用响应式 API 做简单的状态管理。${filler}` },
-      { name: "b.md", content: `# 组件\n\n组件可以复用，状态放在组件里。${filler}` },
+    const name = await collectionWith("floor", [
+      { name: "a.md", content: `# 状态管理\n\n## 简单状态\n\n用响应式 API 做简单的状态管理。${FILLER}` },
+      { name: "b.md", content: `# 组件\n\n组件可以复用，状态放在组件里。${FILLER}` },
     ]);
     const chat = `qq:group:${crypto.randomUUID().slice(0, 8)}`;
     const base = settingsFor(chat, [name]);
@@ -158,14 +161,11 @@ describe("knowledge tools", () => {
   it("a follow-up is searched as the chat model rewrote it, the call recorded with the turn; offline, fused", async ({
     expect,
   }) => {
-    const name = uniqueName("rewrite");
-    await createCollection(name);
-    const filler = "\n\n无关的段落。".repeat(300);
-    await upload(name, [
-      { name: "a.md", content: `# API\n\n## 实例上限\n\nKeepAlive 的 max 限制实例数。${filler}` },
+    const name = await collectionWith("rewrite", [
+      { name: "a.md", content: `# API\n\n## 实例上限\n\nKeepAlive 的 max 限制实例数。${FILLER}` },
       {
         name: "b.md",
-        content: `# 组件\n\n## 保留状态\n\n切换时保留组件状态，最多缓存几个由浏览器决定。${filler}`,
+        content: `# 组件\n\n## 保留状态\n\n切换时保留组件状态，最多缓存几个由浏览器决定。${FILLER}`,
       },
     ]);
     const chat = `qq:group:${crypto.randomUUID().slice(0, 8)}`;
