@@ -57,20 +57,22 @@ function evalRun(args) {
   });
 }
 
+/** The pairs-only run against the stand-in's bag-48 model at `route` (ok or denied). */
+const standIn = (route, ...more) => [
+  "--embed-url",
+  `http://127.0.0.1:${PORT}/${route}/v1`,
+  "--embed-model",
+  "@cf/stand-in/bag-48",
+  ...more,
+  "--pairs-only",
+];
+
 describe("write-merge against an OpenAI-compatible endpoint", () => {
   before(() => new Promise((resolve) => server.listen(PORT, "127.0.0.1", resolve)));
   after(() => new Promise((resolve) => server.close(resolve)));
 
   it("measures the model's threshold on the pairs and says where it goes", async () => {
-    const run = await evalRun([
-      "--embed-url",
-      `http://127.0.0.1:${PORT}/ok/v1`,
-      "--embed-model",
-      "@cf/stand-in/bag-48",
-      "--embed-dims",
-      String(DIMS),
-      "--pairs-only",
-    ]);
+    const run = await evalRun(standIn("ok", "--embed-dims", String(DIMS)));
     assert.equal(run.status, 0, run.stderr);
     const report = JSON.parse(run.stdout);
     assert.equal(report.vectors, "@cf/stand-in/bag-48");
@@ -97,13 +99,7 @@ describe("write-merge against an OpenAI-compatible endpoint", () => {
   });
 
   it("a refusal names the status and the endpoint's message, never the key", async () => {
-    const run = await evalRun([
-      "--embed-url",
-      `http://127.0.0.1:${PORT}/denied/v1`,
-      "--embed-model",
-      "@cf/stand-in/bag-48",
-      "--pairs-only",
-    ]);
+    const run = await evalRun(standIn("denied"));
     assert.equal(run.status, 1);
     assert.equal(run.stdout, "");
     assert.match(run.stderr, /HTTP 401/);
