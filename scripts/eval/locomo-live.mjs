@@ -9,7 +9,7 @@
 import { byCategory } from "./by-category.mjs";
 import { askAll, DAY_MS, recallAt, shanghai, writeLog } from "./history-log.mjs";
 
-export async function evalLocomoLive({ post, readJsonl, maxQueries }) {
+export async function evalLocomoLive({ post, readJsonl, maxQueries, split = () => true }) {
   const turns = readJsonl("turns");
   const chatOf = (conv) => `locomo:group:${conv}`;
   const byChat = new Map();
@@ -34,6 +34,7 @@ export async function evalLocomoLive({ post, readJsonl, maxQueries }) {
   const written = await writeLog(post, byChat);
   const questions = readJsonl("questions")
     .filter((q) => !q.adversarial && q.evidence.length > 0)
+    .filter(split)
     .slice(0, maxQueries)
     .map((q) => ({
       ...q,

@@ -361,7 +361,7 @@ async function evalLocomo() {
   // Both paths in one run: the live message log through history_search's code
   // (locomo-live.mjs, `live`), and the conversation trees below (`pipeline`, `baseline`),
   // which the live log does not build yet. --live-only skips the trees.
-  const live = await evalLocomoLive({ post, readJsonl, maxQueries });
+  const live = await evalLocomoLive({ post, readJsonl, maxQueries, split: splitFilter((q) => q.qid) });
   if (flags["live-only"]) return { dataset: "locomo", live };
   const turns = readJsonl("turns");
   const byConv = new Map();
