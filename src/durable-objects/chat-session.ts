@@ -5,50 +5,24 @@
  * buffered rows to D1. Every step is recorded before the next starts, so a retried or
  * restarted alarm resumes where it stopped and never sends a reply twice.
  */
-import { DurableObject } from "cloudflare:workers";
-import {
-  type BrowsedMessage,
-  type ChatProbe,
-  chatProbe,
-  type LoggedMessage,
-  type LogPageAsk,
-  type MessageFilter,
-  peekSettings,
-} from "../composition/chat-object/chat-object-door";
+import { type ChatProbe, chatProbe, peekSettings } from "../composition/chat-object/chat-object-door";
 import type { ResetRequest, ResetResult } from "../domain/agent/short-term-context";
 import { type PreviewRequest, previewTurn, type TurnPreview } from "../domain/agent/turn-preview";
 import { type ChatKey, parseChatKey } from "../domain/chat/chat-address";
 import type { Settings } from "../domain/config/settings";
-import type { ChatLogListing, ChatLogSearch } from "../domain/history/chat-log-reader";
-import type { HistoryHit } from "../domain/history/history-search-port";
-import type { MessageRecord } from "../domain/history/message-record";
 import type { InboundEvent } from "../domain/inbound/inbound-event";
 import { maskInboundEvent } from "../domain/inbound/mask-inbound-event";
 import type { NoticeHandOver } from "../domain/notices/notice-book";
 import { applyCredentialCues } from "../domain/privacy/announced-credential";
-import type { ExportMessage } from "../domain/sessions/session-registry";
-import type { DayMessage } from "../domain/summary/day-message";
-import { type AccountForgetOutcome, forgetAccountHere } from "./account-forget";
 import { DRAIN_WATCHDOG_MS, nextAlarmAt } from "./alarm-schedule";
-import { type LogHome, logHomeOf } from "./chat-log-home";
+import { ChatLogRpc } from "./chat-log-rpc";
 import { type ChatParts, chatParts } from "./chat-parts";
 import { migrateChatSession } from "./chat-session-schema";
 import { CredentialCueBook } from "./credential-cue-book";
 import type { ChatInfo } from "./dream-runner";
 import { drainInbox } from "./inbox-drain";
 import { InboxUpkeep } from "./inbox-upkeep";
-import { type AppendOutcome, appendToLog } from "./log-append";
-import { type LogDayQuery, readLogDay } from "./log-day";
-import {
-  chatLogCount,
-  type FinishOutcome,
-  finishImport,
-  type ImportOutcome,
-  type ImportRow,
-  importPage,
-  ownChat,
-  rollBackHome,
-} from "./log-import";
+import { flushLogCountsSoon } from "./log-counts-alarm";
 import { acceptNotice } from "./notice-delivery";
 import { rewriteWaitingProfiles } from "./profile-rewriter";
 import { firePushReminders } from "./reminder-firing";
@@ -77,7 +51,11 @@ export type ChatSessionStats = {
   dreamPending: number;
 };
 
-export class ChatSession extends DurableObject<Env> {
+/**
+ * The log's methods (logSearch, appendLog, importLog, …) come from ChatLogRpc (chat-log-rpc.ts),
+ * served over RPC as this class's own.
+ */
+export class ChatSession extends ChatLogRpc {
   readonly #parts: ChatParts;
   readonly #cues: CredentialCueBook;
   readonly #upkeep: InboxUpkeep;
@@ -86,10 +64,11 @@ export class ChatSession extends DurableObject<Env> {
   readonly #probe: ChatProbe | null;
 
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
-    this.#probe = chatProbe(env);
-    const sql = this.#probe?.storage(ctx.storage.sql) ?? ctx.storage.sql;
-    this.#parts = chatParts(env, ctx.storage, sql);
+    const probe = chatProbe(env);
+    const parts = chatParts(env, ctx.storage, probe?.storage(ctx.storage.sql) ?? ctx.storage.sql);
+    super(ctx, env, parts);
+    this.#probe = probe;
+    this.#parts = parts;
     this.#cues = new CredentialCueBook(this.#parts.meta);
     this.#upkeep = new InboxUpkeep(this.#parts);
     void ctx.blockConcurrencyWhile(async () => {
@@ -195,32 +174,8 @@ export class ChatSession extends DurableObject<Env> {
       unflushed: this.#parts.outbox.dropContent(),
       log: this.#parts.log.clear(),
     }));
-    await this.#flushCountsSoon();
+    await flushLogCountsSoon(this.#parts);
     return dropped;
-  }
-
-  /**
-   * `/session store off|on` of this chat: while off, nothing more of the chat is logged here
-   * (the D1 trigger of migration 0100 drops it there). Called after the switch is saved.
-   */
-  async setLogStore(enabled: boolean): Promise<void> {
-    this.#parts.log.setStoreOff(!enabled);
-  }
-
-  /**
-   * A left-out person's past in this chat (account-forget.ts): their messages in this chat's
-   * log, and their rows still waiting for D1 or for dreaming. Called for every chat they were
-   * seen in, before their D1 rows go; a re-run finds nothing more.
-   */
-  async forgetAccount(account: string): Promise<AccountForgetOutcome> {
-    const { outbox, journal } = this.#parts;
-    return forgetAccountHere({ sql: this.ctx.storage.sql, outbox, journal }, account);
-  }
-
-  /** One day of this chat's log for its daily summary (log-day.ts). */
-  async logDay(q: LogDayQuery): Promise<DayMessage[]> {
-    const { chatKey } = this.#parts;
-    return readLogDay({ env: this.env, storage: this.ctx.storage, sql: this.ctx.storage.sql, chatKey }, q);
   }
 
   /**
@@ -237,47 +192,6 @@ export class ChatSession extends DurableObject<Env> {
       model: yieldingModel,
       history: (bindings) => this.#parts.turnHistoryOver(bindings),
     });
-  }
-
-  /** Full-text matches in this chat's log for a reader in another chat (log-reads.ts). */
-  async logSearch(q: ChatLogSearch): Promise<HistoryHit[]> {
-    return this.#parts.logReads.search(q);
-  }
-
-  /** This chat's newest messages, for a reader in another chat (log-reads.ts). */
-  async logRecent(q: ChatLogListing): Promise<HistoryHit[]> {
-    return this.#parts.logReads.recent(q);
-  }
-
-  /** The names this chat's messages were sent under, most recently used first. */
-  async logSenders(): Promise<string[]> {
-    return this.#parts.logReads.senders();
-  }
-
-  /** A page of this chat's log for the admin API, newest first (log-browse.ts). */
-  async logPage(q: LogPageAsk): Promise<LoggedMessage[]> {
-    return this.#parts.logBrowse.page(q);
-  }
-
-  /** This chat's log filtered for the dashboard's history view, newest first. */
-  async logBrowse(filter: MessageFilter): Promise<BrowsedMessage[]> {
-    return this.#parts.logBrowse.browse(filter);
-  }
-
-  /** The latest messages of this chat's log for a session export, oldest first. */
-  async logExport(): Promise<ExportMessage[]> {
-    return this.#parts.logBrowse.exportLog();
-  }
-
-  /**
-   * Messages of this chat logged from outside it (log-append.ts): a relayed message, fetched
-   * history. Refused whole when a record is another chat's.
-   */
-  async appendLog(chat: ChatKey, records: readonly MessageRecord[]): Promise<AppendOutcome> {
-    const settings = await this.#freshSettings();
-    const outcome = appendToLog({ storage: this.ctx.storage, ...this.#parts }, chat, records, settings);
-    await this.#flushCountsSoon();
-    return outcome;
   }
 
   /** Counters for the dashboard and tests: open inbox rows and unflushed rows. */
@@ -334,60 +248,11 @@ export class ChatSession extends DurableObject<Env> {
     return this.#parts.services().settings.current();
   }
 
-  /**
-   * A write into the log from outside a drain changed its hourly counts (log-counts.ts): the
-   * alarm comes for the flush that carries them to D1.
-   */
-  async #flushCountsSoon(): Promise<void> {
-    const at = this.#parts.flusher.nextAt(null, Date.now());
-    if (at !== null) await this.#parts.alarm.ensureBy(at);
-  }
-
   /** After a drain: prune, then the earliest due work of any kind sets the one alarm. */
   async #rearm(settings: Settings | null): Promise<void> {
     const now = Date.now();
     this.#upkeep.prune(now);
     const at = nextAlarmAt(this.#parts, settings, () => peekSettings(this.env), now);
     if (at !== null) await this.#parts.alarm.ensureBy(at);
-  }
-
-  // The owner's migration of this chat's D1 log into the object (log-import.ts,
-  // docs/storage.md#moving-the-log-into-the-chat-objects).
-
-  /** Where this chat's log is read from. */
-  async logHome(): Promise<LogHome> {
-    return logHomeOf(this.ctx.storage.sql);
-  }
-
-  /** How many rows of this chat the object's log holds, recalled ones included. */
-  async logCount(): Promise<number> {
-    const chat = ownChat(this.#importDeps());
-    return chat === null ? this.#parts.log.count() : chatLogCount(this.ctx.storage.sql, chat);
-  }
-
-  /** One page of the chat's D1 rows, written once each, or refused whole. */
-  async importLog(rows: readonly ImportRow[]): Promise<ImportOutcome> {
-    return importPage(this.#importDeps(), rows);
-  }
-
-  /** Makes the object the log's home if it holds D1's `expectedCount` rows of the chat. */
-  async finishImport(expectedCount: number): Promise<FinishOutcome> {
-    return finishImport(this.#importDeps(), expectedCount);
-  }
-
-  /** The rollback: reads go back to D1, and what only this object logged meanwhile is sent there. */
-  async resetLogHome(): Promise<{ home: LogHome; resent: number; recalls: number }> {
-    const now = Date.now();
-    const done = rollBackHome({ ...this.#importDeps(), outbox: this.#parts.outbox }, now);
-    // The queued rows wait for a flush: make sure an alarm comes.
-    if (done.resent + done.recalls > 0) {
-      const settings = await this.#freshSettings();
-      await this.#parts.alarm.ensureBy(this.#parts.flusher.windowEnd(settings, now));
-    }
-    return done;
-  }
-
-  #importDeps() {
-    return { storage: this.ctx.storage, meta: this.#parts.meta, name: this.ctx.id.name };
   }
 }
