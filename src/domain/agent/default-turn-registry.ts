@@ -19,17 +19,15 @@ import { knowledgeRecall } from "./knowledge-recall";
 import { memoryMandatory, memoryRecall } from "./memory-context";
 import { configChangeTool } from "./tools/config-change-tool";
 import { findChatTool } from "./tools/find-chat-tool";
-import {
-  historyRecentTool,
-  historySearchTool,
-  recallCrossChatTool,
-  searchChatHistoryTool,
-} from "./tools/history-tools";
+import { historyRecentTool } from "./tools/history-recent-tool";
+import { historySearchTool } from "./tools/history-search-tool";
 import { identityManageTool } from "./tools/identity-tool";
 import { kbManageTool } from "./tools/kb-manage-tool";
 import { contextReadTool, kbSearchTool } from "./tools/knowledge-tools";
 import { sessionManageTool } from "./tools/manage-session-tool";
 import { memoryForgetTool, memorySearchTool, memoryWriteTool } from "./tools/memory-tools";
+import { recallCrossChatTool } from "./tools/recall-cross-chat-tool";
+import { searchChatHistoryTool } from "./tools/search-chat-history-tool";
 import { sendMessageTool } from "./tools/send-message-tool";
 import { sessionResetTool } from "./tools/session-tools";
 import type { TurnRegistry } from "./turn";
