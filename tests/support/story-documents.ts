@@ -4,6 +4,7 @@ import { env } from "cloudflare:workers";
 import { D1ContextStore } from "../../src/adapters/d1/d1-context-store";
 import { D1KeywordIndex } from "../../src/adapters/d1/d1-keyword-index";
 import type { NodeType } from "../../src/domain/retrieval/context-node";
+import { seededCollection } from "./knowledge-api";
 
 export const index = new D1KeywordIndex(env.DB);
 export const store = new D1ContextStore(env.DB);
@@ -22,3 +23,16 @@ export const storyDoc = (d: number, section: (s: number) => { heading: string; p
       return [`## ${heading}`, ...passages];
     }),
   ].join("\n\n");
+
+/** A new collection (`prefix-…`, cut in `chunkSize` pieces) of `count` documents doc-0.md, doc-1.md, … written by `doc`. */
+export const storyCollection = (
+  prefix: string,
+  chunkSize: number,
+  count: number,
+  doc: (d: number) => string,
+) =>
+  seededCollection(
+    prefix,
+    chunkSize,
+    Array.from({ length: count }, (_, d) => ({ name: `doc-${d}.md`, content: doc(d) })),
+  );

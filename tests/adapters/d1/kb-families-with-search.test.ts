@@ -10,7 +10,7 @@ import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../src/domain/re
 import { retrieve } from "../../../src/domain/retrieval/retrieve";
 import { CHARS_PER_TOKEN_AT_MOST, estimateTokens, wideChars } from "../../../src/domain/text/token-estimate";
 import { passagesOf, seededCollection } from "../../support/knowledge-api";
-import { index, PARENT_TYPES, store, storyDoc, topic } from "../../support/story-documents";
+import { index, PARENT_TYPES, store, storyCollection, storyDoc, topic } from "../../support/story-documents";
 
 /** Four documents; sections of one to four passages, so families differ in length. */
 const doc = (d: number) =>
@@ -23,12 +23,7 @@ const doc = (d: number) =>
     ),
   }));
 
-const seeded = () =>
-  seededCollection(
-    "families",
-    50,
-    Array.from({ length: 4 }, (_, d) => ({ name: `doc-${d}.md`, content: doc(d) })),
-  );
+const seeded = () => storyCollection("families", 50, 4, doc);
 const filterOf = passagesOf;
 
 const ask = (name: string, text: string, families: { of: number; maxTokens: number }, above = 20_000) =>

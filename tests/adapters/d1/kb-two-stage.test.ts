@@ -3,8 +3,8 @@
 // the parents and then inside them, give; and it reads only the asked collections.
 import { describe, it } from "vitest";
 import type { ScopeKey } from "../../../src/domain/retrieval/scope-key";
-import { passagesOf, seededCollection } from "../../support/knowledge-api";
-import { index, PARENT_TYPES, store, storyDoc, topic } from "../../support/story-documents";
+import { passagesOf } from "../../support/knowledge-api";
+import { index, PARENT_TYPES, store, storyCollection, storyDoc, topic } from "../../support/story-documents";
 
 /** Six documents, each with sections whose passages name two of the topics. */
 const doc = (d: number) =>
@@ -16,12 +16,7 @@ const doc = (d: number) =>
     ),
   }));
 
-const seeded = () =>
-  seededCollection(
-    "twostage",
-    60,
-    Array.from({ length: 6 }, (_, d) => ({ name: `doc-${d}.md`, content: doc(d) })),
-  );
+const seeded = () => storyCollection("twostage", 60, 6, doc);
 const filterOf = passagesOf;
 
 /** The two-stage search of one collection, at most 10 hits from 3 parents, the second list above `above`. */
