@@ -18,6 +18,18 @@ const request = (text: string, over: Partial<RememberRequest> = {}): RememberReq
   ...over,
 });
 
+/** Where a write put its first item, as a scope key; false when it was refused. */
+const firstScope = (out: Awaited<ReturnType<typeof remember>>) =>
+  out.ok && scopeKey(out.value[0]?.item.scope ?? { type: "chat", id: "" });
+
+/** The scopes of an admin who writes global on purpose in `session`. */
+const globalOnPurposeIn = (session: string) => ({
+  session,
+  identity: null,
+  writesGlobal: true,
+  globalOnPurpose: true,
+});
+
 describe("remember", () => {
   it("writes at once into the scope the kind maps to, audited as explicit", async ({ expect }) => {
     const store = new InMemoryMemory();
@@ -36,28 +48,22 @@ describe("remember", () => {
     // A shared kind stays in the chat it was said in, unless an admin writes it global on
     // purpose in a shared chat; in a private chat not even then.
     const decision = await remember(store, request("我们决定周五发布"));
-    expect(decision.ok && scopeKey(decision.value[0]?.item.scope ?? { type: "chat", id: "" })).toBe(
-      "chat:qq:private:A",
-    );
+    expect(firstScope(decision)).toBe("chat:qq:private:A");
     const byAdmin = await remember(
       store,
       request("我们决定周六发布", {
-        scopes: { session: "qq:private:A", identity: null, writesGlobal: true, globalOnPurpose: true },
+        scopes: globalOnPurposeIn("qq:private:A"),
       }),
     );
-    expect(byAdmin.ok && scopeKey(byAdmin.value[0]?.item.scope ?? { type: "chat", id: "" })).toBe(
-      "chat:qq:private:A",
-    );
+    expect(firstScope(byAdmin)).toBe("chat:qq:private:A");
     const inGroup = await remember(
       store,
       request("我们决定周日发布", {
-        scopes: { session: "qq:group:G", identity: null, writesGlobal: true, globalOnPurpose: true },
+        scopes: globalOnPurposeIn("qq:group:G"),
         chatKey: "qq:group:G",
       }),
     );
-    expect(inGroup.ok && scopeKey(inGroup.value[0]?.item.scope ?? { type: "chat", id: "" })).toBe(
-      "global:__global__",
-    );
+    expect(firstScope(inGroup)).toBe("global:__global__");
   });
 
   it("refuses to write in a legacy session, whose only scope is global, for anyone but an admin", async ({
