@@ -7,17 +7,14 @@ import { describe, it } from "vitest";
 import { D1ProfileStore } from "../../../src/adapters/d1/d1-profile-store";
 import { profileKey, readProfile } from "../../../src/domain/memory/person-profile";
 import { rewriteProfile } from "../../../src/domain/memory/profile-rewrite";
-import type { ReadableScope } from "../../../src/domain/retrieval/read-gate";
+import { profileReaders } from "../../fakes/profile-readers";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { memoryStore, newMemory, seedMemory, uid } from "../../support/memory";
 
 function person() {
   const id = `p${uid()}`;
   const account = `qq:user:A${uid()}`;
-  const reader: ReadableScope[] = [
-    { type: "person", id, sensitivities: ["public"] },
-    { type: "account", id: account, sensitivities: ["public"] },
-  ];
+  const reader = profileReaders(id, account).group;
   const key = profileKey(reader, "public");
   const deps = { profiles: new D1ProfileStore(env.DB), store: memoryStore() };
   return { id, account, reader, key, deps };

@@ -10,16 +10,17 @@ import {
 import type { ReadableScope } from "../../../src/domain/retrieval/read-gate";
 import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
 import { KeptProfiles } from "../../fakes/kept-profiles";
+import { profileReaders, publicOnly } from "../../fakes/profile-readers";
 
-const PERSON = { type: "person", id: "alice" } as const;
-const ACCOUNT = { type: "account", id: "qq:user:A" } as const;
+const ALICE = profileReaders("alice", "qq:user:A");
+const PERSON = ALICE.person;
+const ACCOUNT = ALICE.account;
 const GROUP = { type: "chat", id: "qq:group:G" } as const;
 const GLOBAL = { type: "global", id: "__global__" } as const;
-const publicOnly = <S extends ReadableScope>(s: S): ReadableScope => ({ ...s, sensitivities: ["public"] });
 
 /** Readers as turnScopes builds them: a group turn reads the person's public items alone. */
-const groupReader: ReadableScope[] = [publicOnly(PERSON), publicOnly(ACCOUNT), GROUP, GLOBAL];
-const privateReader: ReadableScope[] = [PERSON, ACCOUNT, { type: "chat", id: "qq:private:A" }, GLOBAL];
+const groupReader: ReadableScope[] = [...ALICE.group, GROUP, GLOBAL];
+const privateReader: ReadableScope[] = [...ALICE.own, { type: "chat", id: "qq:private:A" }, GLOBAL];
 
 function items() {
   return new InMemoryMemory([

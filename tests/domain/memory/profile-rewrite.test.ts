@@ -8,18 +8,16 @@ import {
   ProfileRewriteQueue,
   rewriteProfile,
 } from "../../../src/domain/memory/profile-rewrite";
-import type { ReadableScope } from "../../../src/domain/retrieval/read-gate";
 import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
 import { KeptProfiles } from "../../fakes/kept-profiles";
+import { profileReaders } from "../../fakes/profile-readers";
 import { ScriptedChatModel, type ScriptStep } from "../../fakes/scripted-chat-model";
 
-const PERSON = { type: "person", id: "mei" } as const;
-const ACCOUNT = { type: "account", id: "qq:user:M" } as const;
-const groupReader: ReadableScope[] = [
-  { ...PERSON, sensitivities: ["public"] },
-  { ...ACCOUNT, sensitivities: ["public"] },
-];
-const privateReader: ReadableScope[] = [PERSON, ACCOUNT];
+const MEI = profileReaders("mei", "qq:user:M");
+const PERSON = MEI.person;
+const ACCOUNT = MEI.account;
+const groupReader = MEI.group;
+const privateReader = MEI.own;
 const PRIVATE = ["正在办离婚手续", "欠了网贷三万多"];
 const SECRET = ["HIV 阳性，按时服药"];
 
