@@ -11,11 +11,11 @@ import { chatObject } from "../../src/composition/common/chat-stub";
 import { ownerNotices } from "../../src/composition/common/owner-notices";
 import { backfillJob, backfillWithNotices } from "../../src/composition/cron/onebot-backfill-job";
 import type { ChatKey } from "../../src/domain/chat/chat-address";
-import { resolveSettings, type Settings } from "../../src/domain/config/settings";
 import { silentLogger } from "../../src/domain/kernel/logger";
 import { type NoticeDeps, tellOwner } from "../../src/domain/notices/notice-book";
 import { noticePolicy } from "../../src/domain/notices/notice-policy";
 import { FakeOneBotHistory } from "../fakes/fake-onebot-history";
+import { resolvedSettings } from "../fakes/resolved-settings";
 import { RecordingPushes, sayOneBot } from "../support/reminders";
 import { storedSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
@@ -23,12 +23,6 @@ import { eventually } from "../support/wait";
 const SECRET = "sk-live-9f8e7d6c5b4a3f2e1d0c";
 const user = () => 100_000 + Math.floor(Math.random() * 800_000_000);
 let pushes: RecordingPushes;
-
-function settingsWith(layer: Record<string, unknown>): Settings {
-  const r = resolveSettings(layer);
-  if (!r.ok) throw new Error(`${r.error.field} ${r.error.reason}`);
-  return r.value;
-}
 
 const client = (fake: FakeOneBotHistory) =>
   new OneBotHistoryClient({ apiBase: "http://onebot.test/", accessToken: "obtoken", fetch: fake.fetch });
@@ -51,7 +45,7 @@ describe("backfill notices", () => {
     const chat = `onebot:group:${group}`;
     const layer = { identity: { admins: [`onebot:user:${owner}`] }, follow: { groups: [chat] } };
     await storedSettings(env).write(JSON.stringify(layer), null, Date.now());
-    const settings = settingsWith(layer);
+    const settings = resolvedSettings(layer);
     await sayOneBot({ user: owner, text: "/ping" });
     const notices = ownerNotices(env, async () => settings, silentLogger);
     const fake = new FakeOneBotHistory();
@@ -81,7 +75,7 @@ describe("backfill notices", () => {
     const owner = user();
     const layer = { identity: { admins: [`onebot:user:${owner}`] } };
     await storedSettings(env).write(JSON.stringify(layer), null, Date.now());
-    const settings = settingsWith(layer);
+    const settings = resolvedSettings(layer);
     await sayOneBot({ user: owner, text: "/ping" });
     const notices = ownerNotices(env, async () => settings, silentLogger);
     await notices.raise({

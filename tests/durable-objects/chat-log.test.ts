@@ -5,7 +5,6 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { chatKeyOf } from "../../src/domain/chat/chat-address";
-import { resolveSettings } from "../../src/domain/config/settings";
 import { outboundRecord } from "../../src/domain/history/message-record";
 import { chatMatchExpression } from "../../src/domain/text/chat-search-tokens";
 import { logHomeOf } from "../../src/durable-objects/chat-log-home";
@@ -13,6 +12,7 @@ import { ChatMeta } from "../../src/durable-objects/chat-meta";
 import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { keepInLog, LocalLog } from "../../src/durable-objects/local-log";
 import { appendToLog } from "../../src/durable-objects/log-append";
+import { resolvedSettings } from "../fakes/resolved-settings";
 import { inFreshChatObject } from "../support/chat-object";
 import { objectLogRows, objectWindowMatches } from "../support/object-log";
 import { c2cBody, eventIdOf, postQq, turnDone } from "../support/qq-events";
@@ -110,21 +110,20 @@ describe("the chat's log in its object", () => {
       const log = new LocalLog(storage.sql);
       const d = { storage, meta, log };
       const chat = chatKeyOf({ channel: "qq", targetType: "group", targetId: "G7" });
-      const settings = resolveSettings({ privacy: { doNotRecord: ["qq:user:GONE"] } });
-      if (!settings.ok) throw new Error("settings");
+      const settings = resolvedSettings({ privacy: { doNotRecord: ["qq:user:GONE"] } });
       // A record of another chat refuses the whole call: nothing of it is written.
       expect(() =>
         appendToLog(
           d,
           chat,
           [record(chat, "a1", "本群的话"), record("qq:group:OTHER", "a2", "别的群的话")],
-          settings.value,
+          settings,
         ),
       ).toThrow(/nothing written/);
       expect(log.count()).toBe(0);
       const secret = { ...record(chat, "a3", "密码是 hunter2xyz", 2_000), tokens: "未打码的令牌" };
       const leftOut = { ...record(chat, "a4", "被排除的人说的话", 3_000), accountKey: "qq:user:GONE" };
-      expect(appendToLog(d, chat, [secret, leftOut], settings.value)).toEqual({
+      expect(appendToLog(d, chat, [secret, leftOut], settings)).toEqual({
         added: 1,
         skipped: 1,
         home: "object",
@@ -136,7 +135,7 @@ describe("the chat's log in its object", () => {
       expect(rows[0]?.text).not.toContain("hunter2xyz");
       expect(rows[0]?.tokens).not.toContain("hunter2xyz");
       // The object now knows its chat: a call naming another chat is refused.
-      expect(() => appendToLog(d, "qq:group:OTHER" as typeof chat, [], settings.value)).toThrow(/holds/);
+      expect(() => appendToLog(d, "qq:group:OTHER" as typeof chat, [], settings)).toThrow(/holds/);
     });
   });
 });

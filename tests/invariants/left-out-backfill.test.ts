@@ -5,9 +5,9 @@ import { env } from "cloudflare:workers";
 import { it } from "vitest";
 import { OneBotHistoryClient } from "../../src/adapters/onebot/onebot-history-client";
 import { backfillJob } from "../../src/composition/cron/onebot-backfill-job";
-import { resolveSettings } from "../../src/domain/config/settings";
 import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
 import { type FakeGroupMessage, FakeOneBotHistory } from "../fakes/fake-onebot-history";
+import { resolvedSettings } from "../fakes/resolved-settings";
 import { logQuery } from "../support/object-log";
 
 it("stores the group's history without one message of the left-out member", async ({ expect }) => {
@@ -25,19 +25,18 @@ it("stores the group's history without one message of the left-out member", asyn
   }));
   const fake = new FakeOneBotHistory();
   fake.add(group, msgs);
-  const resolved = resolveSettings({
+  const settings = resolvedSettings({
     follow: { groups: [chat] },
     backfill: { pageSize: 4 },
     privacy: { doNotRecord: ["onebot:user:30001"] },
   });
-  if (!resolved.ok) throw new Error(resolved.error.reason);
   const client = new OneBotHistoryClient({
     apiBase: "http://onebot.test/",
     accessToken: "t",
     fetch: fake.fetch,
   });
 
-  const report = await backfillJob(env, resolved.value, client);
+  const report = await backfillJob(env, settings, client);
   expect(report).toMatchObject({ finished: [chat], failures: 0 });
   // The group's log, in its own object; D1 gets no copy of a chat whose log lives there.
   const results = await logQuery<{ account_key: string; text: string }>(

@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { it } from "vitest";
 import { dailySummaryJob } from "../../src/composition/cron/daily-summaries-job";
 import { OfflineChatModel } from "../../src/domain/agent/offline-chat-model";
-import { resolveSettings } from "../../src/domain/config/settings";
+import { resolvedSettings } from "../fakes/resolved-settings";
 import { seedDay } from "../support/day-log";
 import { uid } from "../support/memory";
 
@@ -22,13 +22,12 @@ it("summarizes the day without the left-out member's lines", async ({ expect }) 
     { user: "MEMBER", text: "记得带水和零食" },
     { user: "MEMBER", text: "下雨就改到周日" },
   ]);
-  const settings = resolveSettings({
+  const settings = resolvedSettings({
     follow: { groups: ["*"] },
     summaries: { lookbackDays: 1, chatsPerRun: 500 },
     privacy: { doNotRecord: ["qq:user:LEFTOUT"] },
   });
-  if (!settings.ok) throw new Error(settings.error.reason);
-  await dailySummaryJob(env, settings.value, NOW, new OfflineChatModel());
+  await dailySummaryJob(env, settings, NOW, new OfflineChatModel());
   const node = await env.DB.prepare(
     "SELECT raw_text, provenance FROM nodes WHERE node_type = 'summary' AND scope_id = ?1",
   )

@@ -3,12 +3,12 @@ import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { dailySummaryJob } from "../../../src/composition/cron/daily-summaries-job";
 import { OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
-import { resolveSettings, type Settings } from "../../../src/domain/config/settings";
 import { dayBounds, daysBefore } from "../../../src/domain/kernel/local-day";
 import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
 import { chatIndexText } from "../../../src/domain/text/chat-search-tokens";
 import type { ChatSession } from "../../../src/durable-objects/chat-session";
 import { runScheduled } from "../../../src/workers/scheduled";
+import { resolvedSettings } from "../../fakes/resolved-settings";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { seedDay } from "../../support/day-log";
 import { uid } from "../../support/memory";
@@ -17,12 +17,6 @@ import { preview } from "../../support/preview";
 import { c2cBody, eventIdOf, postQq, turnDone } from "../../support/qq-events";
 
 const ZONE = "Asia/Shanghai";
-
-function settingsWith(layer: unknown): Settings {
-  const r = resolveSettings(layer);
-  if (!r.ok) throw new Error(`${r.error.field} ${r.error.reason}`);
-  return r.value;
-}
 
 /** 09:00 Shanghai time of the day before `asOf`'s day. */
 function yesterdayMorning(asOf: number): { day: string; at: number } {
@@ -88,7 +82,7 @@ describe("daily summaries", () => {
       { user: "P1", text: "搬家公司约好了周六上午" },
       { user: "P1", text: "记得提醒我退掉旧房子的宽带" },
     ]);
-    const settings = settingsWith({
+    const settings = resolvedSettings({
       follow: { groups: [groupA, groupB] },
       summaries: { chatsPerRun: 2, lookbackDays: 1 },
     });
@@ -160,7 +154,7 @@ describe("daily summaries", () => {
       { user: "R5", nick: "小吴", text: `测试环境的密码是 ${CREDENTIAL_MASK}` },
       { user: "R4", nick: "小周", text: "楼下新开了面馆" },
     ]);
-    const settings = settingsWith({ follow: { groups: [group] }, summaries: { extractiveMessages: 2 } });
+    const settings = resolvedSettings({ follow: { groups: [group] }, summaries: { extractiveMessages: 2 } });
     await dailySummaryJob(env, settings, asOf, new OfflineChatModel());
     const [row] = await summariesOf(group);
     expect(row?.raw_text).toContain("新版本的发布流程改成每周四上线");
@@ -176,7 +170,7 @@ describe("daily summaries", () => {
     const model = new ScriptedChatModel([
       { text: "话题：露营、帐篷\n大家约周末去露营，小明带帐篷。服务器 password: Xk9#mQ2$vL7pR4 不要外传" },
     ]);
-    const settings = settingsWith({ follow: { groups: [group] } });
+    const settings = resolvedSettings({ follow: { groups: [group] } });
     await dailySummaryJob(env, settings, asOf, model);
     expect(JSON.stringify(model.requests[0]?.messages)).toContain("帐篷我来带");
     const [row] = await summariesOf(group);
@@ -194,7 +188,7 @@ describe("daily summaries", () => {
     const group = `qq:group:GF${uid()}`;
     await seedDay(group, at, CAMPING);
     const model = new ScriptedChatModel([{ error: { kind: "unavailable", message: "down" } }]);
-    await dailySummaryJob(env, settingsWith({ follow: { groups: [group] } }), asOf, model);
+    await dailySummaryJob(env, resolvedSettings({ follow: { groups: [group] } }), asOf, model);
     const [row] = await summariesOf(group);
     expect(row?.raw_text).toContain("露营");
     const day = await env.DB.prepare("SELECT method FROM summary_days WHERE chat_key = ?")
@@ -217,7 +211,12 @@ describe("daily summaries", () => {
       { user, text: "红烧肉炖多久比较烂" },
     ]);
     await seedDay(group, at, CAMPING);
-    await dailySummaryJob(env, settingsWith({ follow: { groups: [group] } }), asOf, new OfflineChatModel());
+    await dailySummaryJob(
+      env,
+      resolvedSettings({ follow: { groups: [group] } }),
+      asOf,
+      new OfflineChatModel(),
+    );
 
     await say(user, "今天天气怎么样");
     expect(await say(user, "/reset")).toContain("长期记忆");
@@ -275,7 +274,7 @@ describe("daily summaries", () => {
           .first<{ n: number }>()
       )?.n,
     ).toBe(CAMPING.length);
-    const settings = settingsWith({ follow: { groups: [group] }, summaries: { lookbackDays: 1 } });
+    const settings = resolvedSettings({ follow: { groups: [group] }, summaries: { lookbackDays: 1 } });
     await dailySummaryJob(env, settings, asOf, new OfflineChatModel());
     const [summary] = await summariesOf(group);
     expect(summary?.raw_text).toContain("露营");

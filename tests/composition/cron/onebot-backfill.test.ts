@@ -2,19 +2,13 @@ import { env, exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { OneBotHistoryClient } from "../../../src/adapters/onebot/onebot-history-client";
 import { backfillJob } from "../../../src/composition/cron/onebot-backfill-job";
-import { resolveSettings, type Settings } from "../../../src/domain/config/settings";
 import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
 import { type FakeGroupMessage, FakeOneBotHistory, wireMessage } from "../../fakes/fake-onebot-history";
+import { resolvedSettings } from "../../fakes/resolved-settings";
 import { logQuery } from "../../support/object-log";
 import { signedOneBotRequest } from "../../support/onebot-signing";
 import { ADMIN_TOKEN } from "../../support/preview";
 import { eventually } from "../../support/wait";
-
-function settingsWith(layer: unknown): Settings {
-  const r = resolveSettings(layer);
-  if (!r.ok) throw new Error(`${r.error.field} ${r.error.reason}`);
-  return r.value;
-}
 
 let nextGroup = 610_000 + Math.floor(Math.random() * 50_000);
 const newGroup = () => nextGroup++;
@@ -69,7 +63,7 @@ describe("OneBot backfill", () => {
     const fake = new FakeOneBotHistory();
     const msgs = history(12);
     fake.add(group, msgs);
-    const settings = settingsWith({ follow: { groups: [chat] }, backfill: { pageSize: 5 } });
+    const settings = resolvedSettings({ follow: { groups: [chat] }, backfill: { pageSize: 5 } });
 
     const report = await backfillJob(env, settings, client(fake));
     expect(report).toMatchObject({ configured: true, finished: [chat], failures: 0 });
@@ -120,7 +114,7 @@ describe("OneBot backfill", () => {
     // The history holds the same messages, with the same ids and times.
     const fake = new FakeOneBotHistory();
     fake.add(group, msgs);
-    await backfillJob(env, settingsWith({ follow: { groups: [chat] } }), client(fake));
+    await backfillJob(env, resolvedSettings({ follow: { groups: [chat] } }), client(fake));
     const after = await rows(chat);
     expect(after).toHaveLength(4);
     expect(new Set(after.map((r) => r.message_id)).size).toBe(4);
@@ -134,7 +128,7 @@ describe("OneBot backfill", () => {
     const fake = new FakeOneBotHistory();
     const msgs = history(30);
     fake.add(group, msgs);
-    const settings = settingsWith({
+    const settings = resolvedSettings({
       follow: { groups: [chat] },
       backfill: { pageSize: 5, pagesPerRun: 2, maxMessages: 17 },
     });
@@ -165,7 +159,7 @@ describe("OneBot backfill", () => {
       ...msgs,
       { ...(msgs[9] as FakeGroupMessage), seq: 1010, messageId: 1, own: true, text: "机器人的回复" },
     ]);
-    const settings = settingsWith({ follow: { groups: [chat] }, backfill: { pageSize: 6 } });
+    const settings = resolvedSettings({ follow: { groups: [chat] }, backfill: { pageSize: 6 } });
 
     fake.failures.push({ http: 502 });
     expect(await backfillJob(env, settings, client(fake))).toMatchObject({ failures: 1, stored: 0 });
@@ -210,7 +204,7 @@ describe("OneBot backfill", () => {
     fake.add(group, msgs);
     // The cron's settings name the group; the Worker's (the restart's) follow "*", which covers
     // it once the live messages have put it in the chat registry.
-    const settings = settingsWith({ follow: { groups: [chat] }, backfill: { pageSize: 5, maxPages: 3 } });
+    const settings = resolvedSettings({ follow: { groups: [chat] }, backfill: { pageSize: 5, maxPages: 3 } });
 
     // One good page, then failures until the page bound: the record fails.
     const flaky = {
@@ -311,13 +305,17 @@ describe("OneBot backfill", () => {
     )
       .bind(`onebot:group:${followed}`, String(followed))
       .run();
-    await backfillJob(env, settingsWith({ follow: { groups: [`onebot:group:${followed}`] } }), client(fake));
+    await backfillJob(
+      env,
+      resolvedSettings({ follow: { groups: [`onebot:group:${followed}`] } }),
+      client(fake),
+    );
     expect(fake.calls.every((c) => c.group_id === followed)).toBe(true);
     expect(await rows(`onebot:group:${unfollowed}`)).toHaveLength(0);
     expect(await progressOf(`onebot:group:${unfollowed}`)).toBeNull();
 
     // "*" reaches a group once the registry has seen it.
-    await backfillJob(env, settingsWith({ follow: { groups: ["*"] } }), client(fake));
+    await backfillJob(env, resolvedSettings({ follow: { groups: ["*"] } }), client(fake));
     expect(await progressOf(`onebot:group:${followed}`)).toMatchObject({ status: "done", stored: 3 });
 
     const res = await exports.default.fetch(
@@ -342,7 +340,7 @@ describe("OneBot backfill", () => {
     // The first three are older than a 30-day retention.
     const dated = msgs.map((m, i) => (i < 3 ? { ...m, time: m.time - 40 * day } : m));
     fake.add(group, dated);
-    const settings = settingsWith({
+    const settings = resolvedSettings({
       follow: { groups: [chat] },
       retention: { groupDays: 30 },
       backfill: { pageSize: 4 },
@@ -359,7 +357,7 @@ describe("OneBot backfill", () => {
   });
 
   it("without a OneBot API it does nothing", async ({ expect }) => {
-    const report = await backfillJob(env, settingsWith({ follow: { groups: ["*"] } }), null);
+    const report = await backfillJob(env, resolvedSettings({ follow: { groups: ["*"] } }), null);
     expect(report).toEqual({
       configured: false,
       pages: 0,

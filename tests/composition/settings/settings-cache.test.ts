@@ -12,14 +12,11 @@ import {
   peekSettings,
   varSettings,
 } from "../../../src/composition/settings/settings-loader";
-import { resolveSettings, type Settings } from "../../../src/domain/config/settings";
+import type { Settings } from "../../../src/domain/config/settings";
+import { resolvedSettings } from "../../fakes/resolved-settings";
 import { storedSettings } from "../../support/stored-settings";
 
-function settingsWith(groups: string[]): Settings {
-  const resolved = resolveSettings({ follow: { groups } });
-  if (!resolved.ok) throw new Error(resolved.error.reason);
-  return resolved.value;
-}
+const settingsWith = (groups: string[]): Settings => resolvedSettings({ follow: { groups } });
 
 /** Loaders that count D1 reads and answer what `answer` holds. */
 function counting(answer: { next: Settings | Error }) {

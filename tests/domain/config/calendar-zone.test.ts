@@ -10,9 +10,10 @@ import { loadSettings } from "../../../src/composition/settings/settings-loader"
 import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
 import { OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
 import { runTurn } from "../../../src/domain/agent/turn";
-import { resolveSettings, type Settings } from "../../../src/domain/config/settings";
+import type { Settings } from "../../../src/domain/config/settings";
 import { silentLogger } from "../../../src/domain/kernel/logger";
 import { messageEvent } from "../../fakes/inbound";
+import { resolvedSettings } from "../../fakes/resolved-settings";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { turnPorts } from "../../fakes/turn-ports";
 import { seedDay } from "../../support/day-log";
@@ -23,12 +24,6 @@ import { turnContext } from "../../support/turn-context";
 const NY = "America/New_York";
 /** 2026-12-01 02:00 in Shanghai = 2026-11-30 13:00 in New York: the zones disagree on "yesterday". */
 const NOW = Date.parse("2026-12-01T02:00:00+08:00");
-
-function settingsWith(layer: unknown): Settings {
-  const r = resolveSettings(layer);
-  if (!r.ok) throw new Error(`${r.error.field} ${r.error.reason}`);
-  return r.value;
-}
 
 async function historyAnswer(chat: string, settings: Settings, query: string): Promise<string> {
   const event = messageEvent({ chat, text: query, sender: "U1", name: "U1" });
@@ -61,13 +56,17 @@ describe("calendar.timeZone", () => {
     await seedDay(chat, Date.parse("2026-11-30T10:00:00+08:00"), [
       { user: "B", text: "上海的昨天说的烧烤计划" },
     ]);
-    const inNy = await historyAnswer(chat, settingsWith({ calendar: { timeZone: NY } }), "昨天的烧烤计划");
+    const inNy = await historyAnswer(
+      chat,
+      resolvedSettings({ calendar: { timeZone: NY } }),
+      "昨天的烧烤计划",
+    );
     expect(inNy).toContain("时间 2026-11-29 至 2026-11-29");
     expect(inNy).toContain("[2026-11-29 09:00 -05:00]");
     const nyMatches = inNy.split("（所问时间以外的相关消息）")[0] ?? "";
     expect(nyMatches).toContain("纽约的昨天");
     expect(nyMatches).toContain("上海的昨天"); // 21:00 on the 29th in New York
-    const inShanghai = await historyAnswer(chat, settingsWith({}), "昨天的烧烤计划");
+    const inShanghai = await historyAnswer(chat, resolvedSettings({}), "昨天的烧烤计划");
     expect(inShanghai).toContain("时间 2026-11-30 至 2026-11-30");
     const shMatches = inShanghai.split("（所问时间以外的相关消息）")[0] ?? "";
     expect(shMatches).toContain("上海的昨天");
@@ -75,7 +74,7 @@ describe("calendar.timeZone", () => {
   });
 
   it("daily summaries cut the day at the configured zone's midnight", async ({ expect }) => {
-    const settings = settingsWith({
+    const settings = resolvedSettings({
       calendar: { timeZone: NY },
       summaries: { lookbackDays: 1, chatsPerRun: 500 },
     });
@@ -83,7 +82,7 @@ describe("calendar.timeZone", () => {
     expect(report.days).toEqual(["2026-11-29"]);
     const shanghai = await dailySummaryJob(
       env,
-      settingsWith({ summaries: { lookbackDays: 1 } }),
+      resolvedSettings({ summaries: { lookbackDays: 1 } }),
       NOW,
       new OfflineChatModel(),
     );
