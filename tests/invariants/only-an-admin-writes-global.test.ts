@@ -1,9 +1,9 @@
 import { beforeAll, describe, it } from "vitest";
-import { c2cBodyWithIdentity, groupBodyWithIdentity, uid } from "../support/identity";
+import { uid } from "../support/identity";
 import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
 import { newMemory, scopesOfText, seedMemory, uid as shortId } from "../support/memory";
 import { everything, preview } from "../support/preview";
-import { eventIdOf, postQq, turnDone } from "../support/qq-events";
+import { inGroupChat, inPrivateChat } from "../support/turns";
 import { eventually } from "../support/wait";
 
 const [GROUP, ADMIN, ALICE_GROUP, ALICE_PRIVATE, A, B, MEMBER] = uids(
@@ -24,23 +24,14 @@ const settings = (extra: Record<string, unknown> = {}) =>
 
 beforeAll(() => settings());
 
-async function say(body: string, chatKey: string): Promise<string> {
-  const res = await postQq(body);
-  if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
-  const status = await turnDone(chatKey, eventIdOf(body));
-  return status.replies.map((r) => r.text).join("\n");
-}
-const inPrivate = (user: string, text: string) =>
-  say(c2cBodyWithIdentity({ user, text }), `qq:private:${user}`);
-const inGroup = (member: string, text: string, group = GROUP) =>
-  say(groupBodyWithIdentity({ group, member, text }), `qq:group:${group}`);
+const inGroup = (member: string, text: string, group = GROUP) => inGroupChat(group, member, text);
 
 describe("only an admin writes the global scope", () => {
   it("a private chat's /remember 决定… stays in that chat, says so, and is not recalled elsewhere", async ({
     expect,
   }) => {
     const tag = shortId();
-    const reply = await inPrivate(A, `/remember 决定下个月离职去${tag}`);
+    const reply = await inPrivateChat(A, `/remember 决定下个月离职去${tag}`);
     expect(reply).toContain("（本聊天，只会在本聊天里提起");
     expect(await scopesOfText(tag)).toEqual([`chat:qq:private:${A}`]);
     // The query names the tag; the stored text is what must not come back.
@@ -78,8 +69,8 @@ describe("only an admin writes the global scope", () => {
   it("dreaming never writes global, not even an admin's private chat", async ({ expect }) => {
     for (const user of [B, ADMIN]) {
       const tag = shortId();
-      await inPrivate(user, `我们决定下个月一起离职去${tag}`);
-      await inPrivate(user, "好的就这么定了");
+      await inPrivateChat(user, `我们决定下个月一起离职去${tag}`);
+      await inPrivateChat(user, "好的就这么定了");
       const scopes = await eventually(async () => {
         const s = await scopesOfText(tag);
         return s.length > 0 ? s : undefined;
@@ -92,7 +83,7 @@ describe("only an admin writes the global scope", () => {
 describe("a person's private items stay in their own private chats", () => {
   it("/remember 别告诉别人 promises only what holds, and the group never hears it", async ({ expect }) => {
     const tag = shortId();
-    const reply = await inPrivate(ALICE_PRIVATE, `/remember 别告诉别人：我下个月要${tag}`);
+    const reply = await inPrivateChat(ALICE_PRIVATE, `/remember 别告诉别人：我下个月要${tag}`);
     expect(reply).not.toContain("不会在别处提起");
     expect(reply).toContain("私聊");
     expect(await scopesOfText(tag)).toEqual(["person:alice"]);

@@ -7,11 +7,11 @@
 // is checked against what D1 holds afterwards.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
-import { auditRows, c2cBodyWithIdentity, groupBodyWithIdentity } from "../support/identity";
+import { auditRows } from "../support/identity";
 import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
 import { uid } from "../support/memory";
 import { registerChat } from "../support/sessions";
-import { say } from "../support/turns";
+import { inGroupChat, inPrivateChat } from "../support/turns";
 import { eventually } from "../support/wait";
 
 const run = uid().slice(0, 6);
@@ -39,10 +39,7 @@ beforeAll(async () => {
   await registerChat(GROUP, Date.now(), "登山群");
 });
 
-const inPrivate = (user: string, text: string) =>
-  say(c2cBodyWithIdentity({ user, text }), `qq:private:${user}`);
-const inGroup = (member: string, text: string) =>
-  say(groupBodyWithIdentity({ group: GROUP_ID, member, text }), GROUP);
+const inGroup = (member: string, text: string) => inGroupChat(GROUP_ID, member, text);
 
 type Row = { node_id: string; status: string; sensitivity: string; scope: string };
 async function row(fragment: string): Promise<Row> {
@@ -76,9 +73,9 @@ const unknownLike = (id: string) => id.slice(0, -2) + (id.endsWith("zz") ? "yy" 
 
 /** Alice's items: private ones taught on both private accounts, a public one, one said in the group. */
 async function teachAlice(tag: string) {
-  await inPrivate(ALICE_P, `/remember 我在准备考研${tag}`);
-  await inPrivate(ALICE_P2, `/remember 不要外传，我下个月搬家${tag}`);
-  await inPrivate(ALICE_P, `/remember 我喜欢爬山${tag}，可以告诉大家`);
+  await inPrivateChat(ALICE_P, `/remember 我在准备考研${tag}`);
+  await inPrivateChat(ALICE_P2, `/remember 不要外传，我下个月搬家${tag}`);
+  await inPrivateChat(ALICE_P, `/remember 我喜欢爬山${tag}，可以告诉大家`);
   await inGroup(ALICE_G, `/remember 我喜欢吃辣${tag}`);
   return {
     exam: `考研${tag}`,
@@ -103,8 +100,8 @@ describe("/memory lists only what this chat may show", () => {
     expect(inTheGroup).toContain(t.spicy);
     for (const hidden of [t.exam, t.moving, "考研", "搬家"]) expect(inTheGroup).not.toContain(hidden);
     // No count, no hint: another private item changes nothing the group hears.
-    await inPrivate(ALICE_P2, `/remember 我在看心理医生${tag}`);
-    await inPrivate(ALICE_P, `/remember 这是私事：我欠了钱${tag}`);
+    await inPrivateChat(ALICE_P2, `/remember 我在看心理医生${tag}`);
+    await inPrivateChat(ALICE_P, `/remember 这是私事：我欠了钱${tag}`);
     const again = await inGroup(ALICE_G, "/memory");
     expect(again).toBe(inTheGroup);
     // The full-width command reads the same.
@@ -112,7 +109,7 @@ describe("/memory lists only what this chat may show", () => {
 
     // Control: her private chats, on both accounts, list all of them.
     for (const account of [ALICE_P, ALICE_P2]) {
-      const own = await inPrivate(account, "/memory");
+      const own = await inPrivateChat(account, "/memory");
       for (const fragment of [t.exam, t.moving, t.hiking, t.spicy, `心理医生${tag}`, `欠了钱${tag}`])
         expect({ account, fragment, listed: own.includes(fragment) }).toEqual({
           account,
@@ -125,10 +122,10 @@ describe("/memory lists only what this chat may show", () => {
   it("never lists another person's items, in the group or in a private chat", async ({ expect }) => {
     const tag = uid();
     await inGroup(BOB_G, `/remember 我喜欢猫${tag}`);
-    await inPrivate(BOB_P, `/remember 我喜欢狗${tag}`);
+    await inPrivateChat(BOB_P, `/remember 我喜欢狗${tag}`);
     await inGroup(MEMBER, `/remember 我喜欢下棋${tag}`);
     const t = await teachAlice(tag);
-    for (const listing of [await inGroup(ALICE_G, "/memory"), await inPrivate(ALICE_P, "/memory")]) {
+    for (const listing of [await inGroup(ALICE_G, "/memory"), await inPrivateChat(ALICE_P, "/memory")]) {
       expect(listing).toContain(t.hiking);
       for (const other of [`猫${tag}`, `狗${tag}`, `下棋${tag}`]) expect(listing).not.toContain(other);
     }
@@ -140,9 +137,9 @@ describe("/memory lists only what this chat may show", () => {
 
   it("never lists a credential: it was refused, never stored", async ({ expect }) => {
     const tag = uid();
-    const refused = await inPrivate(ALICE_P, `/remember 我的邮箱密码是 Qw3rty!${tag}`);
+    const refused = await inPrivateChat(ALICE_P, `/remember 我的邮箱密码是 Qw3rty!${tag}`);
     expect(refused).toContain("不会记下来");
-    const own = await inPrivate(ALICE_P, "/memory");
+    const own = await inPrivateChat(ALICE_P, "/memory");
     expect(own).not.toContain(`Qw3rty!${tag}`);
     expect(own).not.toContain(tag);
   });
@@ -157,7 +154,7 @@ describe("/forget deletes only an item the asker could see here", () => {
   }) => {
     const tag = uid();
     const t = await teachAlice(tag);
-    const own = await inPrivate(ALICE_P, "/memory");
+    const own = await inPrivateChat(ALICE_P, "/memory");
     const exam = await row(t.exam);
     const before = await allStatuses();
     for (const id of [shortIdOf(own, t.exam), exam.node_id, shortIdOf(own, t.moving)]) {
@@ -189,7 +186,7 @@ describe("/forget deletes only an item the asker could see here", () => {
     const before = await allStatuses();
     for (const [said, id] of [
       [await inGroup(ALICE_G, `/forget ${bobs}`), bobs],
-      [await inPrivate(ALICE_P, `/forget ${bobs}`), bobs],
+      [await inPrivateChat(ALICE_P, `/forget ${bobs}`), bobs],
       [await inGroup(ALICE_G, `/forget ${members}`), members],
       [await inGroup(BOB_G, `/forget ${members}`), members],
     ] as const) {
@@ -217,7 +214,7 @@ describe("/forget deletes only an item the asker could see here", () => {
     const before = await allStatuses();
     for (const said of [
       await inGroup(ALICE_G, `/forget ${typed}`),
-      await inPrivate(ALICE_P, `/forget ${typed}`),
+      await inPrivateChat(ALICE_P, `/forget ${typed}`),
     ]) {
       expect(said).toContain("用法：/forget <id>");
       expect(said).not.toContain("已忘记");
@@ -246,10 +243,10 @@ describe("/forget deletes only an item the asker could see here", () => {
 
     // In a private chat: a private item taught on the other linked account, by its full id too.
     const moving = await row(t.moving);
-    const privately = await inPrivate(ALICE_P, `/forget ${moving.node_id}`);
+    const privately = await inPrivateChat(ALICE_P, `/forget ${moving.node_id}`);
     expect(privately).toContain("已忘记");
     expect((await row(t.moving)).status).toBe("archived");
-    expect(await inPrivate(ALICE_P2, "/memory")).not.toContain(t.moving);
+    expect(await inPrivateChat(ALICE_P2, "/memory")).not.toContain(t.moving);
     expect((await row(t.exam)).status).toBe("active");
 
     const spicyId = (await row(t.spicy)).node_id;

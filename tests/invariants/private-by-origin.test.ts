@@ -12,12 +12,12 @@ import type { AccountKey } from "../../src/domain/chat/chat-address";
 import { silentLogger } from "../../src/domain/kernel/logger";
 import { dream } from "../../src/domain/memory/dreaming";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
-import { auditRows, c2cBodyWithIdentity, groupBodyWithIdentity, uid as idOf } from "../support/identity";
+import { auditRows, uid as idOf } from "../support/identity";
 import { declared, qqUsers, storeIdentity } from "../support/identity-settings";
 import { uid } from "../support/memory";
 import { everything, preview } from "../support/preview";
 import { registerChat, sessionsApi } from "../support/sessions";
-import { say, toolTurn } from "../support/turns";
+import { inGroupChat, inPrivateChat, toolTurn } from "../support/turns";
 import { eventually } from "../support/wait";
 
 const run = uid().slice(0, 6);
@@ -55,10 +55,7 @@ beforeAll(async () => {
   await registerChat(GROUP, Date.now(), "登山群");
 });
 
-const inPrivate = (user: string, text: string) =>
-  say(c2cBodyWithIdentity({ user, text }), `qq:private:${user}`);
-const inGroup = (member: string, text: string) =>
-  say(groupBodyWithIdentity({ group: GROUP_ID, member, text }), GROUP);
+const inGroup = (member: string, text: string) => inGroupChat(GROUP_ID, member, text);
 
 /** Everything a group turn by `sender` would hold about `query`: the preview and a memory_search. */
 async function groupSees(sender: string, query: string): Promise<string> {
@@ -93,7 +90,7 @@ describe("what a person tells the bot privately stays in their private chats", (
   }) => {
     const tag = uid();
     const secret = `在准备考研${tag}`;
-    const reply = await inPrivate(ALICE_P, `/remember 我${secret}`);
+    const reply = await inPrivateChat(ALICE_P, `/remember 我${secret}`);
     // The person asks in the group; others ask too.
     for (const sender of [ALICE_G, MEMBER, ADMIN_G]) {
       const answer = await inGroup(sender, `爱丽丝在准备什么 ${tag}`);
@@ -127,7 +124,7 @@ describe("what a person tells the bot privately stays in their private chats", (
     const tag = uid();
     const asked = `在准备考研${tag}甲`;
     const written = `爱丽丝在准备考研${tag}乙`;
-    await inPrivate(ALICE_P, `/remember 不要外传哦，我${asked}`);
+    await inPrivateChat(ALICE_P, `/remember 不要外传哦，我${asked}`);
     await toolTurn(ALICE_PRIVATE, ALICE_P, [
       { name: "memory_write", args: { kind: "fact", text: written, sensitivity: "public" } },
     ]);
@@ -152,8 +149,8 @@ describe("what a person tells the bot privately stays in their private chats", (
   }) => {
     const tag = uid();
     const said = `吃榴莲${tag}`;
-    await inPrivate(ALICE_P, `我最喜欢${said}`);
-    await inPrivate(ALICE_P, "嗯嗯");
+    await inPrivateChat(ALICE_P, `我最喜欢${said}`);
+    await inPrivateChat(ALICE_P, "嗯嗯");
     const dreamed = await eventually(async () => {
       const r = (await rows(said)).filter((x) => x.node_type === "memory");
       return r.length > 0 ? r : undefined;
@@ -226,7 +223,7 @@ describe("identity off, soft scope on, or a confirmed cluster link: still nothin
     const said = `养了一只橘猫叫${tag}`;
     await settings({ identity: false, softScope: true });
     try {
-      await inPrivate(user, `/remember 我${said}`);
+      await inPrivateChat(user, `/remember 我${said}`);
       expect((await groupSees(MEMBER, `橘猫 ${tag}`)).includes(said)).toBe(false);
       await registerChat(chat);
       const linked = await sessionsApi(`/${GROUP}/link`, { with: chat, confirm: true });
@@ -250,15 +247,15 @@ describe("shareable only on purpose", () => {
     const tag = uid();
     const later = `下个月搬家${tag}`;
     const marked = `下个月结婚${tag}`;
-    await inPrivate(ALICE_P, `/remember 我${later}`);
-    await inPrivate(ALICE_P, `/remember 我${marked}，可以告诉大家`);
+    await inPrivateChat(ALICE_P, `/remember 我${later}`);
+    await inPrivateChat(ALICE_P, `/remember 我${marked}，可以告诉大家`);
     const [item] = await rows(later);
     expect(item?.sensitivity).toBe("private");
     // Refused in a group, even by the person, even for their own item, and audited.
     const refused = await inGroup(ALICE_G, `/share ${item?.node_id}`);
     expect(refused).toContain("⛔");
     expect((await groupSees(ALICE_G, `搬家 ${tag}`)).includes(later)).toBe(false);
-    const shared = await inPrivate(ALICE_P, `/share ${item?.node_id}`);
+    const shared = await inPrivateChat(ALICE_P, `/share ${item?.node_id}`);
     expect(shared).toContain(later);
     // The person's group turn reads their public items (another member's does not read them at all).
     const seen = await groupSees(ALICE_G, `搬家 结婚 ${tag}`);

@@ -13,13 +13,12 @@ import { chatObjectServices } from "../../src/composition/chat-object/chat-objec
 import { shareRequested } from "../../src/domain/memory/origin";
 import type { ModelRequest, ModelResponse } from "../../src/domain/model/chat-model";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
-import { c2cBodyWithIdentity, groupBodyWithIdentity, uid as idOf } from "../support/identity";
+import { uid as idOf } from "../support/identity";
 import { declared, qqUsers, storeIdentity } from "../support/identity-settings";
 import { uid } from "../support/memory";
 import { preview } from "../support/preview";
 import { PRIVACY_REQUESTS } from "../support/privacy-requests";
-import { eventIdOf, postQq, turnDone } from "../support/qq-events";
-import { toolTurn } from "../support/turns";
+import { inGroupChat, inPrivateChat, toolTurn } from "../support/turns";
 import { eventually } from "../support/wait";
 
 const run = uid().slice(0, 6);
@@ -109,14 +108,9 @@ function scriptedModel() {
   vi.spyOn(chatObjectServices, "create").mockImplementation((e) => ({ ...real(e), model }));
 }
 
-async function say(body: string, chatKey: string): Promise<string> {
-  const res = await postQq(body);
-  if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
-  const status = await turnDone(chatKey, eventIdOf(body), 30_000);
-  return status.replies.map((r) => r.text).join("\n");
-}
-const inPrivate = (user: string, text: string) =>
-  say(c2cBodyWithIdentity({ user, text }), `qq:private:${user}`);
+/** How long a turn of this file may take: 30 s, not the usual 10. */
+const TURN_MS = 30_000;
+const inPrivate = (user: string, text: string) => inPrivateChat(user, text, TURN_MS);
 
 /** Every active item and summary the private chat taught, by the session it was written from. */
 async function learnedInPrivate(chat: string) {
@@ -206,10 +200,7 @@ describe.each(["dev", "held"] as const)("the %s wording corpus said in a private
     for (const [i, batch] of chunks(lines, BATCH).entries()) {
       searches = batch.map((l) => l.text);
       const from = model.requests.length;
-      const reply = await say(
-        groupBodyWithIdentity({ group: GROUP_ID, member: ALICE_G, text: `那些事你还记得吗 ${split}${i}` }),
-        GROUP,
-      );
+      const reply = await inGroupChat(GROUP_ID, ALICE_G, `那些事你还记得吗 ${split}${i}`, TURN_MS);
       // What the group's model received, without its own scripted calls (they carry the queries).
       const received = model.requests
         .slice(from)

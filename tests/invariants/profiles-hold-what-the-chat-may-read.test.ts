@@ -9,12 +9,11 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import type { TurnPreview } from "../../src/domain/agent/turn-preview";
-import { c2cBodyWithIdentity, groupBodyWithIdentity } from "../support/identity";
 import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
 import { uid } from "../support/memory";
 import { everything, preview } from "../support/preview";
 import { registerChat } from "../support/sessions";
-import { say } from "../support/turns";
+import { inGroupChat, inPrivateChat } from "../support/turns";
 
 const run = uid().slice(0, 6);
 const ALICE = `alice${run}`;
@@ -26,10 +25,7 @@ beforeAll(async () => {
   await registerChat(GROUP, Date.now(), "登山群");
 });
 
-const inPrivate = (user: string, text: string) =>
-  say(c2cBodyWithIdentity({ user, text }), `qq:private:${user}`);
-const inGroup = (member: string, text: string) =>
-  say(groupBodyWithIdentity({ group: GROUP_ID, member, text }), GROUP);
+const inGroup = (member: string, text: string) => inGroupChat(GROUP_ID, member, text);
 
 const groupTurn = (sender: string, text: string) => preview({ chat: GROUP, sender, text });
 const privateTurn = (sender: string, text: string) => preview({ chat: `qq:private:${sender}`, sender, text });
@@ -69,7 +65,7 @@ describe("a group turn's profile of the speaker holds their public items alone",
   }) => {
     const tag = uid();
     await inGroup(ALICE_G, `/remember 我喜欢吃火锅${tag}`);
-    for (const said of privateWordings(tag)) await inPrivate(ALICE_P, said);
+    for (const said of privateWordings(tag)) await inPrivateChat(ALICE_P, said);
     // The items exist, private or secret, in the person's scope: the profile is what is under test.
     for (const mark of privateMarks(tag)) {
       const row = await memoryRow(mark);
@@ -114,7 +110,7 @@ describe("a group turn's profile of the speaker holds their public items alone",
 
   it("a secret_like item is in no profile, not even the person's own", async ({ expect }) => {
     const tag = uid();
-    await inPrivate(ALICE_P, `/remember 我的病历显示我有抑郁症${tag}`);
+    await inPrivateChat(ALICE_P, `/remember 我的病历显示我有抑郁症${tag}`);
     expect((await memoryRow(`抑郁症${tag}`)).sensitivity).toBe("secret_like");
     const own = await privateTurn(ALICE_P, `你好 ${tag}`);
     expect(own.mandatory.profile ?? "").not.toContain(`抑郁症${tag}`);
@@ -163,11 +159,11 @@ describe("the profile follows every change to the items, whoever makes it", () =
     const tag = uid();
     await inGroup(ALICE_G, `/remember 我喜欢喝奶茶${tag}`);
     expect((await groupTurn(ALICE_G, `喝什么 ${tag}`)).mandatory.profile).toContain(`奶茶${tag}`);
-    const listing = await inPrivate(ALICE_P, "/memory");
+    const listing = await inPrivateChat(ALICE_P, "/memory");
     const line = listing.split("\n").find((l) => l.includes(`奶茶${tag}`));
     const id = line ? /^([0-9a-z]{6,22}) · /.exec(line)?.[1] : undefined;
     expect(id).toBeTruthy();
-    await inPrivate(ALICE_P, `/forget ${id}`);
+    await inPrivateChat(ALICE_P, `/forget ${id}`);
     expect(fromMemory(await groupTurn(ALICE_G, `喝什么 ${tag}`))).not.toContain(`奶茶${tag}`);
   });
 });

@@ -4,16 +4,10 @@
 // identity commands and the identity tool answer only in an admin's private chat, and a repeated
 // write answers as a new one, so no reply tells a group that a hidden item exists.
 import { beforeAll, describe, it } from "vitest";
-import {
-  auditRows,
-  c2cBodyWithIdentity,
-  groupBodyWithIdentity,
-  uid as idOf,
-  linkRow,
-} from "../support/identity";
+import { auditRows, c2cBodyWithIdentity, uid as idOf, linkRow } from "../support/identity";
 import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
 import { memoryStore, newMemory, seedMemory, uid } from "../support/memory";
-import { say, toolTurn } from "../support/turns";
+import { inGroupChat, say, toolTurn } from "../support/turns";
 import { eventually } from "../support/wait";
 
 const run = uid().slice(0, 6);
@@ -26,9 +20,6 @@ beforeAll(() =>
     { memory: { dreaming: { enabled: false } } },
   ),
 );
-
-const inGroup = (group: string, member: string, text: string) =>
-  say(groupBodyWithIdentity({ group, member, text }), `qq:group:${group}`);
 
 /** What an answer says once the words that differ and the ids are taken out: its shape. */
 const shape = (answer: string, words: readonly string[]) =>
@@ -47,7 +38,7 @@ describe("identity commands and the identity tool answer only in an admin's priv
       `/identity unlink qq:user:${ALICE_G}`,
     ];
     const replies: string[] = [];
-    for (const command of commands) replies.push(await inGroup(group, ADMIN_G, command));
+    for (const command of commands) replies.push(await inGroupChat(group, ADMIN_G, command));
     for (const reply of replies) {
       expect(reply).toContain("⛔");
       for (const secret of [ALICE_P, ALICE, "爱丽丝", `qq:private:`]) expect(reply).not.toContain(secret);
@@ -139,8 +130,8 @@ describe("a repeated write in a shared chat answers as a new one", () => {
       c2cBodyWithIdentity({ user: ALICE_P, text: `/remember ${hidden}，别告诉别人` }),
       `qq:private:${ALICE_P}`,
     );
-    const again = await inGroup(group, ALICE_G, `/remember ${hidden}`);
-    const control = await inGroup(group, ALICE_G, `/remember ${fresh}`);
+    const again = await inGroupChat(group, ALICE_G, `/remember ${hidden}`);
+    const control = await inGroupChat(group, ALICE_G, `/remember ${fresh}`);
     expect(again).not.toContain("已经记得");
     expect(again).not.toContain("私聊");
     expect(shape(again, [`${tag}甲`])).toBe(shape(control, [`${tag}乙`]));

@@ -11,6 +11,7 @@ import type { TurnContext } from "../../src/domain/agent/turn-context";
 import { FakeShortTermContext } from "../fakes/fake-short-term-context";
 import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
+import { c2cBodyWithIdentity, groupBodyWithIdentity } from "./identity";
 import { eventIdOf, postQq, turnDone } from "./qq-events";
 
 export type ToolCallSpec = { readonly name: string; readonly args: Record<string, unknown> };
@@ -72,9 +73,17 @@ export async function toolTurn(
 }
 
 /** Posts a signed QQ body through the Worker and waits for its turn: the replies, joined. */
-export async function say(body: string, chatKey: string): Promise<string> {
+export async function say(body: string, chatKey: string, timeoutMs?: number): Promise<string> {
   const res = await postQq(body);
   if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
-  const status = await turnDone(chatKey, eventIdOf(body));
+  const status = await turnDone(chatKey, eventIdOf(body), timeoutMs);
   return status.replies.map((r) => r.text).join("\n");
 }
+
+/** `user` says `text` in their private chat, with the identity fields QQ sends (union id, name). */
+export const inPrivateChat = (user: string, text: string, timeoutMs?: number) =>
+  say(c2cBodyWithIdentity({ user, text }), `qq:private:${user}`, timeoutMs);
+
+/** `member` says `text` in the group `group` (its id), with the identity fields QQ sends. */
+export const inGroupChat = (group: string, member: string, text: string, timeoutMs?: number) =>
+  say(groupBodyWithIdentity({ group, member, text }), `qq:group:${group}`, timeoutMs);
