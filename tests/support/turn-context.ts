@@ -1,7 +1,7 @@
 // The one turn-context builder of the tests: the context the chat object hands a turn for an
 // event, with no resolved identity and no recent turns unless a test gives them.
 import type { TurnContext } from "../../src/domain/agent/turn-context";
-import type { Settings } from "../../src/domain/config/settings";
+import { DEFAULT_SETTINGS, type Settings } from "../../src/domain/config/settings";
 import type { InboundEvent } from "../../src/domain/inbound/inbound-event";
 import { messageEvent } from "../fakes/inbound";
 import { TEST_NOW } from "../fakes/turn-ports";
@@ -17,4 +17,14 @@ export function turnContext(
 export function senderContext(chat: string, text: string, sender: string, settings: Settings): TurnContext {
   const event = messageEvent({ chat, text, sender: sender.split(":")[2] ?? sender });
   return turnContext(event, { text, settings, now: TEST_NOW });
+}
+
+/** The context of U1 saying `text` in `chat`, under the default settings at TEST_NOW unless `fields` say otherwise. */
+export function chatContext(chat: string, text: string, fields: Partial<TurnContext> = {}): TurnContext {
+  return turnContext(messageEvent({ chat, text }), {
+    text,
+    settings: DEFAULT_SETTINGS,
+    now: TEST_NOW,
+    ...fields,
+  });
 }

@@ -7,23 +7,14 @@ import { readableChatsOf, readTargetOf } from "../../../src/domain/agent/cross-c
 import type { TurnContext } from "../../../src/domain/agent/turn-context";
 import type { ChatKey } from "../../../src/domain/chat/chat-address";
 import { withIdentity } from "../../fakes/identity-settings";
-import { messageEvent } from "../../fakes/inbound";
-import { TEST_NOW } from "../../fakes/turn-ports";
-import { turnContext } from "../../support/turn-context";
+import { chatContext } from "../../support/turn-context";
 
 const MINE = "qq:private:U1" as ChatKey;
 const THEIRS = "qq:private:U2" as ChatKey;
 const GROUP = "qq:group:G1" as ChatKey;
 const settings = withIdentity({ chatDomains: { home: [MINE, THEIRS, GROUP] } });
 
-function context(chat: string): TurnContext {
-  const event = messageEvent({ chat, text: "查一下", sender: "U1" });
-  return turnContext(event, {
-    text: "查一下",
-    settings,
-    now: TEST_NOW,
-  });
-}
+const context = (chat: string): TurnContext => chatContext(chat, "查一下", { settings });
 
 const member = (extra: Record<string, unknown> = {}) => ({
   [ALLOWED_CHATS_ARG]: ChatGrant.only([MINE, THEIRS, GROUP]),

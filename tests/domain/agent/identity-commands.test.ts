@@ -8,9 +8,8 @@ import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
 import { PRIVATE_BY_ORIGIN_RULE } from "../../../src/domain/memory/origin";
 import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { InMemoryIdentityDirectory } from "../../fakes/in-memory-identity-directory";
-import { messageEvent } from "../../fakes/inbound";
 import { TEST_NOW, turnPorts } from "../../fakes/turn-ports";
-import { turnContext } from "../../support/turn-context";
+import { senderContext } from "../../support/turn-context";
 
 const CHAT = "qq:group:G1";
 /** Identity answers tie accounts to people and chats: an admin gets them in their own private chat. */
@@ -19,14 +18,8 @@ const settings = withIdentity({
   people: [{ id: "owner", displayName: "浅色", accounts: ["qq:user:OWNER_C2C"] }],
 });
 
-function context(sender: string, text: string, s: Settings = settings, chat = CHAT): TurnContext {
-  const event = messageEvent({ chat, text, sender: sender.split(":")[2] ?? sender });
-  return turnContext(event, {
-    text,
-    settings: s,
-    now: TEST_NOW,
-  });
-}
+const context = (sender: string, text: string, s: Settings = settings, chat = CHAT): TurnContext =>
+  senderContext(chat, text, sender, s);
 
 async function command(
   sender: string,

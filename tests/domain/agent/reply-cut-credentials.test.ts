@@ -8,22 +8,14 @@ import { runTurn } from "../../../src/domain/agent/turn";
 import type { TurnContext } from "../../../src/domain/agent/turn-context";
 import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
 import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
-import { messageEvent } from "../../fakes/inbound";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { turnPorts } from "../../fakes/turn-ports";
-import { turnContext } from "../../support/turn-context";
+import { chatContext } from "../../support/turn-context";
 
 const KEY = "sk-3b9a2f7c1d8e4a6b9c0d2e4f6a8b0c1d";
 const MAX = DEFAULT_SETTINGS.turn.maxReplyChars;
 
-function context(): TurnContext {
-  const event = messageEvent({ chat: "qq:private:U1", text: "把配置发我" });
-  return turnContext(event, {
-    text: "把配置发我",
-    settings: DEFAULT_SETTINGS,
-    now: 1_700_000_000_000,
-  });
-}
+const context = (): TurnContext => chatContext("qq:private:U1", "把配置发我");
 
 async function replyTo(modelText: string): Promise<string> {
   const model = new ScriptedChatModel([{ text: modelText }]);

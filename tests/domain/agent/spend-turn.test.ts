@@ -2,25 +2,16 @@ import { describe, it } from "vitest";
 import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
 import { runTurn } from "../../../src/domain/agent/turn";
 import type { TurnContext } from "../../../src/domain/agent/turn-context";
-import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
 import { ManualClock } from "../../../src/domain/kernel/clock";
 import { dailySpendGate } from "../../../src/domain/spend/spend-gate";
-import { messageEvent } from "../../fakes/inbound";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { TEST_NOW, turnPorts } from "../../fakes/turn-ports";
-import { turnContext } from "../../support/turn-context";
+import { chatContext } from "../../support/turn-context";
 
 const CHAT = "qq:group:G1";
 const caps = { chatDailyTokens: 20, globalDailyTokens: null };
 
-function context(text: string): TurnContext {
-  const event = messageEvent({ chat: CHAT, text });
-  return turnContext(event, {
-    text,
-    settings: DEFAULT_SETTINGS,
-    now: TEST_NOW,
-  });
-}
+const context = (text: string): TurnContext => chatContext(CHAT, text);
 
 function ports(model: ScriptedChatModel, spentBefore: number) {
   const clock = new ManualClock(TEST_NOW);

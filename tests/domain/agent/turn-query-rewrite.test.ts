@@ -3,26 +3,20 @@ import { type Tool, toolOk } from "../../../src/domain/agent/tool";
 import { runTurn, type TurnRegistry } from "../../../src/domain/agent/turn";
 import type { TurnContext } from "../../../src/domain/agent/turn-context";
 import { turnSearchQuery } from "../../../src/domain/agent/turn-query-rewrite";
-import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
 import { ManualClock } from "../../../src/domain/kernel/clock";
 import { REWRITE_PURPOSE } from "../../../src/domain/knowledge/query-rewrite";
 import { dailySpendGate } from "../../../src/domain/spend/spend-gate";
-import { messageEvent } from "../../fakes/inbound";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { TEST_NOW, turnPorts } from "../../fakes/turn-ports";
-import { turnContext } from "../../support/turn-context";
+import { chatContext } from "../../support/turn-context";
 
 const CHAT = "qq:group:G1";
 
-function context(text: string): TurnContext {
-  const event = messageEvent({ chat: CHAT, text });
-  return turnContext(event, {
-    text,
+/** A follow-up: the turn before asked what KeepAlive is. */
+const context = (text: string): TurnContext =>
+  chatContext(CHAT, text, {
     recent: [{ role: "user", name: "小明", text: "KeepAlive 是什么？", ts: TEST_NOW - 60_000 }],
-    settings: DEFAULT_SETTINGS,
-    now: TEST_NOW,
   });
-}
 
 /** A tool that searches the way kb_search does and answers with the query it would search. */
 const searched: string[] = [];

@@ -6,22 +6,14 @@ import type { TurnContext } from "../../../src/domain/agent/turn-context";
 import type { TurnPorts } from "../../../src/domain/agent/turn-services";
 import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
 import { hit, InMemoryHistory } from "../../fakes/in-memory-history";
-import { messageEvent } from "../../fakes/inbound";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { turnPorts } from "../../fakes/turn-ports";
-import { turnContext } from "../../support/turn-context";
+import { chatContext } from "../../support/turn-context";
 
 const CHAT = "qq:group:G1";
 
-function context(text: string, overrides: Partial<TurnContext> = {}): TurnContext {
-  const event = messageEvent({ chat: CHAT, text });
-  return turnContext(event, {
-    text,
-    settings: DEFAULT_SETTINGS,
-    now: 1_700_000_000_000,
-    ...overrides,
-  });
-}
+const context = (text: string, overrides: Partial<TurnContext> = {}): TurnContext =>
+  chatContext(CHAT, text, overrides);
 
 function services(model: TurnPorts["model"], history = new InMemoryHistory()): TurnPorts {
   return turnPorts({ model, history });

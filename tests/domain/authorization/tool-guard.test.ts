@@ -13,7 +13,7 @@ import { messageEvent } from "../../fakes/inbound";
 import { RecordingRelay } from "../../fakes/recording-relay";
 import { callingOneTool } from "../../fakes/scripted-chat-model";
 import { TEST_NOW, turnPorts } from "../../fakes/turn-ports";
-import { turnContext } from "../../support/turn-context";
+import { senderContext, turnContext } from "../../support/turn-context";
 
 const MAIN = "qq:group:MAIN";
 const TOPIC = "qq:group:TOPIC";
@@ -23,14 +23,8 @@ const DOMAINS = { community: [MAIN, TOPIC], other: [ELSEWHERE] };
 const settings = (overrides: Parameters<typeof withIdentity>[0] = {}) =>
   withIdentity({ chatDomains: DOMAINS, ...overrides });
 
-function context(sender: string, s: Settings, text = "帮我查一下"): TurnContext {
-  const event = messageEvent({ chat: MAIN, text, sender: sender.split(":")[2] ?? sender });
-  return turnContext(event, {
-    text,
-    settings: s,
-    now: TEST_NOW,
-  });
-}
+const context = (sender: string, s: Settings, text = "帮我查一下"): TurnContext =>
+  senderContext(MAIN, text, sender, s);
 
 /** Runs one turn in which the model calls `tool` with `args`; returns what the tool answered. */
 async function callTool(

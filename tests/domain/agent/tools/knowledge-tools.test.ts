@@ -9,7 +9,6 @@ import type { TurnContext } from "../../../../src/domain/agent/turn-context";
 import type { TurnServices } from "../../../../src/domain/agent/turn-services";
 import { DEFAULT_SETTINGS, type Settings } from "../../../../src/domain/config/settings";
 import type { UsageRecord } from "../../../../src/domain/model/chat-model";
-import { messageEvent } from "../../../fakes/inbound";
 import { ScriptedChatModel } from "../../../fakes/scripted-chat-model";
 import {
   collectionWith,
@@ -18,16 +17,10 @@ import {
   uniqueName,
   upload,
 } from "../../../support/knowledge-api";
-import { turnContext } from "../../../support/turn-context";
+import { chatContext } from "../../../support/turn-context";
 
-function context(chat: string, settings: Settings, text = "你好"): TurnContext {
-  const event = messageEvent({ chat, text });
-  return turnContext(event, {
-    text,
-    settings,
-    now: Date.now(),
-  });
-}
+const context = (chat: string, settings: Settings, text = "你好"): TurnContext =>
+  chatContext(chat, text, { settings, now: Date.now() });
 
 const services = knowledgeTurnServices();
 
