@@ -14,6 +14,7 @@ import { messageEvent } from "../fakes/inbound";
 import { callingOneTool } from "../fakes/scripted-chat-model";
 import { TEST_NOW, turnPorts } from "../fakes/turn-ports";
 import { session } from "../support/admin-session";
+import { storedSettings } from "../support/stored-settings";
 import { turnContext } from "../support/turn-context";
 
 const HF = "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789";
@@ -21,11 +22,7 @@ const PERSONA = `你是小助手。部署用 ${HF}`;
 const REASON = "holds a credential; credentials belong in secrets, not settings";
 const BEFORE = { retention: { groupDays: 45 } };
 
-const storedRow = () =>
-  env.DB.prepare("SELECT value, updated_by AS by FROM settings WHERE key = 'config'").first<{
-    value: string;
-    by: string | null;
-  }>();
+const storedRow = () => storedSettings(env).row();
 
 const configAudits = async () =>
   (

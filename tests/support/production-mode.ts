@@ -173,11 +173,7 @@ export function devRoutes(): [string, string][] {
   return [...seen].map((entry) => entry.split(" ") as [string, string]);
 }
 
-export const storedRow = () =>
-  env.DB.prepare("SELECT value, updated_by AS by FROM settings WHERE key = 'config'").first<{
-    value: string;
-    by: string;
-  }>();
+export const storedRow = () => storedSettings(env).row();
 
 /** Drops the stored settings and the login failures a test left, and the isolate's copy of the settings. */
 export async function clearStoredSettings() {

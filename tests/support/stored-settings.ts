@@ -14,6 +14,13 @@ export function storedSettings(env: Env) {
       }>();
       return row?.value ?? null;
     },
+    /** The row's value and who wrote it last (null when nobody named did, or no row). */
+    row() {
+      return env.DB.prepare("SELECT value, updated_by AS by FROM settings WHERE key = 'config'").first<{
+        value: string;
+        by: string | null;
+      }>();
+    },
     async write(value: string, by: string | null, at: number): Promise<void> {
       try {
         await env.DB.prepare(

@@ -16,11 +16,7 @@ function api(method: "GET" | "PUT", body?: string, token: string | null = TOKEN)
   return exports.default.fetch(new Request("https://bot.test/api/settings", { method, headers, body }));
 }
 
-const storedRow = () =>
-  env.DB.prepare("SELECT value, updated_by AS by FROM settings WHERE key = 'config'").first<{
-    value: string;
-    by: string;
-  }>();
+const storedRow = () => storedSettings(env).row();
 
 afterEach(async () => {
   await env.DB.prepare("DELETE FROM settings").run();

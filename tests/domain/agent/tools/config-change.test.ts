@@ -9,6 +9,7 @@ import type { Settings } from "../../../../src/domain/config/settings";
 import type { AuditEntry } from "../../../../src/domain/kernel/audit";
 import { ADMIN, ADMIN_GATE_REFUSALS, MEMBER, withIdentity } from "../../../fakes/identity-settings";
 import { turnPorts } from "../../../fakes/turn-ports";
+import { storedSettings } from "../../../support/stored-settings";
 import { oneToolCall } from "../../../support/tool-turn";
 import { senderContext } from "../../../support/turn-context";
 
@@ -20,11 +21,7 @@ const context = (sender: string, settings: Settings) => senderContext(CHAT, "改
 const change = (args: Record<string, unknown>, sender = ADMIN, settings = withIdentity()) =>
   oneToolCall("config_change", args, context(sender, settings), { settingsAdmin: d1SettingsAdmin(env) });
 
-const storedRow = () =>
-  env.DB.prepare("SELECT value, updated_by AS by FROM settings WHERE key = 'config'").first<{
-    value: string;
-    by: string | null;
-  }>();
+const storedRow = () => storedSettings(env).row();
 
 const seed = (document: unknown) =>
   env.DB.prepare(
