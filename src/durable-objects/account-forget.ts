@@ -2,7 +2,8 @@
  * A left-out person's past in this chat (docs/settings.md#privacy-leaving-a-person-out): their
  * own messages in this chat's log — the log's triggers take their full-text rows, turn windows
  * and sender counts with them — their rows still waiting for the D1 flush, which would write
- * that past back after D1's delete, and their turns waiting for dreaming. Matched by the exact
+ * that past back after D1's delete, their turns waiting for dreaming, and their turns in the
+ * short-term context, which the chat's next prompts would read. Matched by the exact
  * account key as a bound value, so a key holding `%`, `_` or quotes matches itself alone; a
  * value that is no account key is refused before anything is read. Idempotent: a re-run finds
  * nothing more. The log goes in chunks, each its own write, so a log too big for one call is
@@ -12,6 +13,7 @@ import { parseAccountKey } from "../domain/chat/chat-address";
 import { type LogHome, logHomeOf } from "./chat-log-home";
 import type { DreamJournal } from "./dream-journal";
 import type { Outbox } from "./outbox";
+import type { RecentTurns } from "./recent-turns";
 
 export type AccountForgetOutcome = {
   /** Rows deleted from this chat's log. */
@@ -20,6 +22,8 @@ export type AccountForgetOutcome = {
   readonly unflushed: number;
   /** Their turns that waited for dreaming. */
   readonly journal: number;
+  /** Their turns in the short-term context (recent-turns.ts `dropAccount`). */
+  readonly recent: number;
   /** Where this chat's log is read from: `d1` when D1 holds the chat's whole log (chat-log-home.ts). */
   readonly home: LogHome;
 };
@@ -27,7 +31,12 @@ export type AccountForgetOutcome = {
 const CHUNK = 500;
 
 export function forgetAccountHere(
-  d: { readonly sql: SqlStorage; readonly outbox: Outbox; readonly journal: DreamJournal },
+  d: {
+    readonly sql: SqlStorage;
+    readonly outbox: Outbox;
+    readonly journal: DreamJournal;
+    readonly recent: RecentTurns;
+  },
   account: string,
 ): AccountForgetOutcome {
   const parsed = parseAccountKey(account);
@@ -35,6 +44,7 @@ export function forgetAccountHere(
   const key = parsed.value.key;
   const unflushed = d.outbox.dropAccount(key);
   const journal = d.journal.dropAccount(key);
+  const recent = d.recent.dropAccount(key);
   let logged = 0;
   for (;;) {
     const seqs = d.sql
@@ -46,5 +56,5 @@ export function forgetAccountHere(
     logged += seqs.length;
     if (seqs.length < CHUNK) break;
   }
-  return { logged, unflushed, journal, home: logHomeOf(d.sql) };
+  return { logged, unflushed, journal, recent, home: logHomeOf(d.sql) };
 }

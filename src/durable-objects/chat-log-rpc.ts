@@ -103,12 +103,12 @@ export abstract class ChatLogRpc extends DurableObject<Env> {
 
   /**
    * A left-out person's past in this chat (account-forget.ts): their messages in this chat's
-   * log, and their rows still waiting for D1 or for dreaming. Called for every chat they were
-   * seen in, before their D1 rows go; a re-run finds nothing more.
+   * log, their rows still waiting for D1 or for dreaming, and their recent turns. Called for
+   * every chat they were seen in, before their D1 rows go; a re-run finds nothing more.
    */
   async forgetAccount(account: string): Promise<AccountForgetOutcome> {
-    const { outbox, journal } = this.#parts;
-    return forgetAccountHere({ sql: this.ctx.storage.sql, outbox, journal }, account);
+    const { outbox, journal, recent } = this.#parts;
+    return forgetAccountHere({ sql: this.ctx.storage.sql, outbox, journal, recent }, account);
   }
 
   // The owner's migration of this chat's D1 log into the object (log-import.ts).

@@ -114,6 +114,9 @@ const STEPS = [
    INSERT INTO conversation_backfill (id, watermark, done) VALUES (1, 0, 1)`,
   // The log's message counts per hour, carried to D1 with the flush (chat-log-counts-schema.ts).
   CHAT_LOG_COUNTS_SCHEMA,
+  // Whose turn a recent turn is, so that forgetting a person (account-forget.ts) takes their
+  // turns out of the short-term context too. Turns kept before this step have none.
+  `ALTER TABLE recent_turns ADD COLUMN account TEXT`,
 ] as const;
 
 /** The step that brought the log into the object: an object older than it has log rows in D1. */

@@ -63,7 +63,10 @@ async function triage(parts: DrainParts, storage: DurableObjectStorage, settings
         // Unaddressed chatter of a followed group is context for the next addressed turn.
         if (!needsTurn && stored && !leftOut && event.kind === "message" && event.message) {
           const { text, ts } = event.message;
-          parts.recent.append({ role: "user", name: event.sender?.displayName ?? null, text, ts });
+          parts.recent.append(
+            { role: "user", name: event.sender?.displayName ?? null, text, ts },
+            event.sender?.account ?? null,
+          );
           parts.turns.journalUser(event, text);
         }
         parts.inbox.markTriaged(seq, needsTurn, Date.now());

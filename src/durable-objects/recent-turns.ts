@@ -21,19 +21,33 @@ export class RecentTurns {
       .map((r) => ({ role: r.role, name: r.name, text: r.text, ts: r.ts }));
   }
 
-  append(turn: RecentTurn): void {
+  /** `account`: the account key of the person whose turn it is; null for the bot's replies. */
+  append(turn: RecentTurn, account: string | null): void {
     this.#sql.exec(
-      "INSERT INTO recent_turns (role, name, text, ts) VALUES (?, ?, ?, ?)",
+      "INSERT INTO recent_turns (role, name, text, ts, account) VALUES (?, ?, ?, ?, ?)",
       turn.role,
       turn.name,
       turn.text,
       turn.ts,
+      account,
     );
     // Only the rows past the cap are visited (the index, newest first, skips the kept ones).
     this.#sql.exec(
       "DELETE FROM recent_turns WHERE seq IN (SELECT seq FROM recent_turns ORDER BY ts DESC, seq DESC LIMIT -1 OFFSET ?)",
       MAX_ROWS,
     );
+  }
+
+  /**
+   * A forgotten person's turns (account-forget.ts), and every user turn kept before turns named
+   * their account: those cannot be told apart, and a short-term context loses little by them.
+   * The bot's replies stay, as they do in the log. Returns the rows dropped.
+   */
+  dropAccount(account: string): number {
+    return this.#sql.exec(
+      "DELETE FROM recent_turns WHERE account = ? OR (account IS NULL AND role = 'user')",
+      account,
+    ).rowsWritten;
   }
 
   /** Clears short-term context only (session reset); long-term memory is elsewhere. Returns rows cleared. */

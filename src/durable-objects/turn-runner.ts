@@ -165,14 +165,17 @@ export class TurnRunner {
       this.#pushAudit(row, audit, now);
       // A reset turn starts the new short-term context empty.
       if (!reset && !leftOut) {
-        this.#d.recent.append({
-          role: "user",
-          name: event.sender?.displayName ?? null,
-          text: ctx.text,
-          ts: event.message?.ts ?? now,
-        });
+        this.#d.recent.append(
+          {
+            role: "user",
+            name: event.sender?.displayName ?? null,
+            text: ctx.text,
+            ts: event.message?.ts ?? now,
+          },
+          event.sender?.account ?? null,
+        );
         for (const text of replies)
-          this.#d.recent.append({ role: "assistant", name: null, text, ts: Date.now() });
+          this.#d.recent.append({ role: "assistant", name: null, text, ts: Date.now() }, null);
       }
       if (journaled) {
         this.journalUser(event, ctx.text);

@@ -1,12 +1,13 @@
 // A left-out person's past in one chat object (account-forget.ts): their log rows, their rows
-// waiting for D1 and their turns waiting for dreaming go; another account's, however alike its
-// key, stay; a value that is no account key is refused before anything is touched.
+// waiting for D1, their turns waiting for dreaming and their recent turns go; another account's,
+// however alike its key, stay; a value that is no account key is refused before anything is touched.
 import { describe, it } from "vitest";
 import type { MessageRecord } from "../../src/domain/history/message-record";
 import { forgetAccountHere } from "../../src/durable-objects/account-forget";
 import { DreamJournal } from "../../src/durable-objects/dream-journal";
 import { LocalLog } from "../../src/durable-objects/local-log";
 import { Outbox } from "../../src/durable-objects/outbox";
+import { RecentTurns } from "../../src/durable-objects/recent-turns";
 import { inFreshChatObject } from "../support/chat-object";
 
 const CHAT = "qq:group:G1";
@@ -25,12 +26,13 @@ const record = (account: string, id: string): MessageRecord => ({
 });
 
 describe("forgetting an account in one chat object", () => {
-  it("drops its log rows, unflushed rows and journal turns, and only its own", async ({ expect }) => {
+  it("drops its log rows, unflushed rows, journal and recent turns, and only its own", async ({ expect }) => {
     await inFreshChatObject((storage) => {
       const sql = storage.sql;
       const log = new LocalLog(sql);
       const outbox = new Outbox(sql);
       const journal = new DreamJournal(sql);
+      const recent = new RecentTurns(sql);
       const gone = "qq:user:%_";
       const kept = "qq:user:ab";
       for (const [account, id] of [
@@ -45,6 +47,8 @@ describe("forgetting an account in one chat object", () => {
           account,
           id,
         );
+        recent.append({ role: "user", name: null, text: id, ts: 1 }, account);
+        recent.append({ role: "assistant", name: null, text: `re ${id}`, ts: 1 }, null);
       }
       outbox.push(
         {
@@ -62,26 +66,52 @@ describe("forgetting an account in one chat object", () => {
         } as never,
         1,
       );
-      expect(forgetAccountHere({ sql, outbox, journal }, gone)).toEqual({
+      expect(forgetAccountHere({ sql, outbox, journal, recent }, gone)).toEqual({
         logged: 2,
         unflushed: 3,
         journal: 2,
+        recent: 2,
         home: "object",
       });
       expect(log.count()).toBe(1);
       expect(outbox.size()).toBe(1);
       expect(outbox.take(10)?.batch.messages.map((m) => m.accountKey)).toEqual([kept]);
       expect(sql.exec("SELECT account FROM dream_journal").toArray()).toEqual([{ account: kept }]);
+      // The bot's replies stay, as they do in the log.
+      expect(recent.list(10).map((t) => t.text)).toEqual(["re m1", "m2", "re m2", "re m3"]);
       // A re-run finds nothing more.
-      expect(forgetAccountHere({ sql, outbox, journal }, gone)).toEqual({
+      expect(forgetAccountHere({ sql, outbox, journal, recent }, gone)).toEqual({
         logged: 0,
         unflushed: 0,
         journal: 0,
+        recent: 0,
         home: "object",
       });
       for (const bad of ["", "qq:group:G1", "qq:user:a b", "%"])
-        expect(() => forgetAccountHere({ sql, outbox, journal }, bad), bad).toThrow(/not an account key/);
+        expect(() => forgetAccountHere({ sql, outbox, journal, recent }, bad), bad).toThrow(
+          /not an account key/,
+        );
       expect(log.count()).toBe(1);
+      expect(recent.list(10)).toHaveLength(4);
+    });
+  });
+
+  it("drops the user turns kept before turns named their account, which no one can attribute", async ({
+    expect,
+  }) => {
+    await inFreshChatObject((storage) => {
+      const sql = storage.sql;
+      const recent = new RecentTurns(sql);
+      // As a turn stored before the account column existed reads now.
+      sql.exec("INSERT INTO recent_turns (role, name, text, ts) VALUES ('user', '阿明', 'old', 1)");
+      recent.append({ role: "assistant", name: null, text: "old reply", ts: 2 }, null);
+      recent.append({ role: "user", name: null, text: "other", ts: 3 }, "qq:user:other");
+      const outcome = forgetAccountHere(
+        { sql, outbox: new Outbox(sql), journal: new DreamJournal(sql), recent },
+        "qq:user:gone",
+      );
+      expect(outcome.recent).toBe(1);
+      expect(recent.list(10).map((t) => t.text)).toEqual(["old reply", "other"]);
     });
   });
 });

@@ -38,12 +38,13 @@ describe("migrateChatSession", () => {
   it("runs only the steps after the recorded version", async ({ expect }) => {
     await inFreshChatObject((storage) => {
       const [current = 0] = version(storage);
-      // As an object from before the last three steps (the log's tables, its backfill row and its
-      // hourly counts): they are gone and the version says so.
+      // As an object from before the last four steps (the log's tables, its backfill row, its
+      // hourly counts and the recent turns' account): they are gone and the version says so.
       for (const view of ["message_neighbours", "message_window_text"]) storage.sql.exec(`DROP VIEW ${view}`);
       for (const table of [...LOG_TABLES, "log_counts"]) storage.sql.exec(`DROP TABLE ${table}`);
+      storage.sql.exec("ALTER TABLE recent_turns DROP COLUMN account");
       storage.sql.exec("DELETE FROM meta");
-      storage.sql.exec("UPDATE _schema SET version = ?", current - 3);
+      storage.sql.exec("UPDATE _schema SET version = ?", current - 4);
       migrateChatSession(storage);
       expect(version(storage)).toEqual([current]);
       const tables = storage.sql
@@ -53,6 +54,11 @@ describe("migrateChatSession", () => {
         )
         .toArray();
       expect(tables).toHaveLength(LOG_TABLES.length);
+      const recentColumns = storage.sql
+        .exec<{ name: string }>("SELECT name FROM pragma_table_info('recent_turns')")
+        .toArray()
+        .map((c) => c.name);
+      expect(recentColumns).toContain("account");
       // Its earlier messages are in D1: its log is read there until the owner's migration.
       expect(logHomeOf(storage.sql)).toBe("d1");
     });

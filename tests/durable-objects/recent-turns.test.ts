@@ -12,12 +12,15 @@ describe("RecentTurns", () => {
       const recent = new RecentTurns(state.storage.sql);
       // Out of order on purpose: the order is by ts, then by insertion.
       for (let i = 0; i < 230; i++)
-        recent.append({
-          role: i % 2 === 0 ? "user" : "assistant",
-          name: null,
-          text: `t${i}`,
-          ts: 1000 + (i % 2 === 0 ? i : i - 1),
-        });
+        recent.append(
+          {
+            role: i % 2 === 0 ? "user" : "assistant",
+            name: null,
+            text: `t${i}`,
+            ts: 1000 + (i % 2 === 0 ? i : i - 1),
+          },
+          i % 2 === 0 ? "qq:user:U1" : null,
+        );
       const all = state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM recent_turns").one().n;
       expect(all).toBe(200);
       expect(recent.list(3).map((t) => t.text)).toEqual(["t227", "t228", "t229"]);
