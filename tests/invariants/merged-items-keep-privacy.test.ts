@@ -16,7 +16,7 @@ import { remember } from "../../src/domain/memory/remember";
 import type { RestatementVectors } from "../../src/domain/memory/restatement-vectors";
 import { turnScopes } from "../../src/domain/memory/scope";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
-import { memoryStore, newMemory, seedMemory, speakingPerson, uid } from "../support/memory";
+import { memoryStore, newMemory, rememberRequest, seedMemory, speakingPerson, uid } from "../support/memory";
 
 const T0 = Date.UTC(2026, 10, 1, 4);
 
@@ -31,21 +31,7 @@ async function say(
   now: number,
   restatements: RestatementVectors | null = null,
 ) {
-  const written = await remember(
-    memoryStore(),
-    {
-      text,
-      origin: "explicit",
-      scopes: p[where],
-      speaker: { name: p.name, id: p.identity.account },
-      account: p.identity.account,
-      messageId: `m${now}`,
-      runId: `turn:${uid()}`,
-      chatKey: p[where].session,
-      now,
-    },
-    { restatements },
-  );
+  const written = await remember(memoryStore(), rememberRequest(p, text, where, now), { restatements });
   if (!written.ok) throw new Error(JSON.stringify(written.error));
   return written.value[0];
 }

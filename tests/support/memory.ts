@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { D1MemoryStore } from "../../src/adapters/d1/d1-memory-store";
 import type { AccountKey } from "../../src/domain/chat/chat-address";
 import { memoryNodeId, type NewMemory } from "../../src/domain/memory/memory";
+import type { RememberRequest } from "../../src/domain/memory/remember";
 import { parseScopeKey, type Scope } from "../../src/domain/memory/scope";
 import { MEMORY_DEFAULTS } from "../fakes/in-memory-memory";
 
@@ -82,4 +83,24 @@ export async function scopesOfText(fragment: string): Promise<string[]> {
     .bind(`%${fragment}%`)
     .all<{ scope: string }>();
   return results.map((r) => r.scope);
+}
+
+/** `p`'s explicit request to remember `text`, said in their private chat or the group at `now`. */
+export function rememberRequest(
+  p: ReturnType<typeof speakingPerson>,
+  text: string,
+  where: "priv" | "group",
+  now: number,
+): RememberRequest {
+  return {
+    text,
+    origin: "explicit",
+    scopes: p[where],
+    speaker: { name: p.name, id: p.identity.account },
+    account: p.identity.account,
+    messageId: `m${now}`,
+    runId: `turn:${uid()}`,
+    chatKey: p[where].session,
+    now,
+  };
 }

@@ -9,27 +9,15 @@ import { describe, it } from "vitest";
 import { recalledText, recallMemory } from "../../../src/domain/memory/recall";
 import { forget, remember } from "../../../src/domain/memory/remember";
 import { turnScopes } from "../../../src/domain/memory/scope";
-import { memoryStore, speakingPerson, uid } from "../../support/memory";
+import { memoryStore, rememberRequest, speakingPerson, uid } from "../../support/memory";
 
 const DAY = 86_400_000;
 const T0 = Date.UTC(2025, 2, 1, 4);
 
 const person = speakingPerson;
 
-async function say(p: ReturnType<typeof person>, text: string, where: "priv" | "group", now: number) {
-  const scopes = p[where];
-  return remember(memoryStore(), {
-    text,
-    origin: "explicit",
-    scopes,
-    speaker: { name: p.name, id: p.identity.account },
-    account: p.identity.account,
-    messageId: `m${now}`,
-    runId: `turn:${uid()}`,
-    chatKey: scopes.session,
-    now,
-  });
-}
+const say = (p: ReturnType<typeof person>, text: string, where: "priv" | "group", now: number) =>
+  remember(memoryStore(), rememberRequest(p, text, where, now));
 
 async function ask(p: ReturnType<typeof person>, text: string, where: "priv" | "group", now: number) {
   const found = await recallMemory(
