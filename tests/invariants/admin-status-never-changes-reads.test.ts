@@ -2,10 +2,10 @@
 // Person scopes end to end: a declared person's memory follows them across their group and
 // private accounts once an admin links the accounts, and admin status changes no recall.
 import { beforeAll, describe, it } from "vitest";
-import { c2cBodyWithIdentity, groupBodyWithIdentity, uid } from "../support/identity";
+import { uid } from "../support/identity";
 import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
 import { preview } from "../support/preview";
-import { eventIdOf, postQq, turnDone } from "../support/qq-events";
+import { inGroupChat, inPrivateChat } from "../support/turns";
 
 const [GROUP, ALICE_IN_GROUP, ALICE_PRIVATE, ADMIN_IN_GROUP, MEMBER_IN_GROUP, STRANGER] = uids(
   "G",
@@ -23,28 +23,14 @@ beforeAll(() =>
   }),
 );
 
-async function say(body: string, chatKey: string): Promise<string> {
-  const res = await postQq(body);
-  if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
-  const status = await turnDone(chatKey, eventIdOf(body));
-  return status.replies.map((r) => r.text).join("\n");
-}
-
 describe("person scopes across linked accounts", () => {
   it("recalls in private what a declared person asked to remember in a group, after an admin link", async ({
     expect,
   }) => {
-    const group = `qq:group:${GROUP}`;
     // Identity is managed in the admin's private chat (a group is refused).
-    const linked = await say(
-      c2cBodyWithIdentity({ user: ADMIN_IN_GROUP, text: `/identity link qq:user:${ALICE_PRIVATE} alice` }),
-      `qq:private:${ADMIN_IN_GROUP}`,
-    );
+    const linked = await inPrivateChat(ADMIN_IN_GROUP, `/identity link qq:user:${ALICE_PRIVATE} alice`);
     expect(linked).toContain("alice");
-    await say(
-      groupBodyWithIdentity({ group: GROUP, member: ALICE_IN_GROUP, text: "记住我喜欢吃榴莲" }),
-      group,
-    );
+    await inGroupChat(GROUP, ALICE_IN_GROUP, "记住我喜欢吃榴莲");
 
     const mine = await preview({ chat: `qq:private:${ALICE_PRIVATE}`, text: "我喜欢吃什么水果" });
     expect(mine.scopes.readable).toContain("person:alice");
@@ -57,16 +43,13 @@ describe("person scopes across linked accounts", () => {
     const other = await preview({ chat: `qq:private:${STRANGER}`, text: "我喜欢吃什么水果" });
     expect(other.recalled.map((r) => r.text).join()).not.toContain("榴莲");
     // A private chat with the bot stays private: the stranger's own chat never saw it.
-    await say(c2cBodyWithIdentity({ user: STRANGER, text: "你好" }), `qq:private:${STRANGER}`);
+    await inPrivateChat(STRANGER, "你好");
     expect((await preview({ chat: `qq:private:${STRANGER}`, text: "榴莲" })).recalled).toEqual([]);
   });
 
   it("gives an admin and a member with the same readable scopes the same recall", async ({ expect }) => {
     const group = `qq:group:${GROUP}`;
-    await say(
-      groupBodyWithIdentity({ group: GROUP, member: MEMBER_IN_GROUP, text: "记住群里周五晚上打羽毛球" }),
-      group,
-    );
+    await inGroupChat(GROUP, MEMBER_IN_GROUP, "记住群里周五晚上打羽毛球");
     const asAdmin = await preview({ chat: group, sender: ADMIN_IN_GROUP, text: "周五晚上做什么" });
     const asMember = await preview({ chat: group, sender: uid("OTHERMEMBER"), text: "周五晚上做什么" });
     expect(asAdmin.scopes.readable).toEqual(asMember.scopes.readable);
