@@ -5,15 +5,12 @@ import type { ChatKey } from "../../src/domain/chat/chat-address";
 import { auditRows } from "../support/identity";
 import { uid } from "../support/memory";
 import { preview } from "../support/preview";
-import { c2cBody, eventIdOf, postQq, turnDone } from "../support/qq-events";
+import { sayInPrivate } from "../support/qq-events";
 import { eventually } from "../support/wait";
 
-async function say(user: string, text: string): Promise<string> {
-  const body = c2cBody({ user, text });
-  await postQq(body);
-  const status = await turnDone(`qq:private:${user}`, eventIdOf(body));
-  return status.replies.map((r) => r.text).join("\n");
-}
+/** `user`'s private message and its turn: the replies, joined. */
+const say = async (user: string, text: string): Promise<string> =>
+  (await sayInPrivate(user, text)).replies.map((r) => r.text).join("\n");
 
 /** The chat's audit rows once there are two of them: the reset and the refused second one. */
 const resetAudit = (chat: string) =>

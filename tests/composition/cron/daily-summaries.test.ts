@@ -14,7 +14,7 @@ import { seedDay } from "../../support/day-log";
 import { uid } from "../../support/memory";
 import { writeLog } from "../../support/object-log";
 import { preview } from "../../support/preview";
-import { c2cBody, eventIdOf, postQq, turnDone } from "../../support/qq-events";
+import { sayInPrivate } from "../../support/qq-events";
 
 const ZONE = "Asia/Shanghai";
 
@@ -53,12 +53,9 @@ const CAMPING = [
   { user: "A2", nick: "小红", text: "哈哈哈" },
 ];
 
-async function say(user: string, text: string): Promise<string> {
-  const body = c2cBody({ user, text });
-  await postQq(body);
-  const status = await turnDone(`qq:private:${user}`, eventIdOf(body));
-  return status.replies.map((r) => r.text).join("\n");
-}
+/** `user`'s private message and its turn: the replies, joined. */
+const say = async (user: string, text: string): Promise<string> =>
+  (await sayInPrivate(user, text)).replies.map((r) => r.text).join("\n");
 
 describe("daily summaries", () => {
   it("one summary per followed chat and day, bounded per run, never twice, none for unfollowed groups", async ({
