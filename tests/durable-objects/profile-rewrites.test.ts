@@ -2,12 +2,13 @@
 // items' own words and is answered first; the alarm then asks the model for the rewrite with the
 // group's items alone, keeps it at that version, and the next turn reads it. Own file: it stores
 // identity settings and replaces the chat object's model.
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, it, vi } from "vitest";
 import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import type { PersonProfilesView } from "../../src/composition/request/identity-service";
 import { ProfileRewriteQueue } from "../../src/domain/memory/profile-rewrite";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
+import { adminApi } from "../support/admin-api";
 import { groupBodyWithIdentity, uid as idOf } from "../support/identity";
 import { newMemory, seedMemory, uid } from "../support/memory";
 import { preview } from "../support/preview";
@@ -82,11 +83,7 @@ describe("the chat model's profile in a chat", () => {
     const next = await preview({ chat: GROUP, sender: MEMBER, text: "你好" });
     expect(next.mandatory.profile).toBe(`会在周末教小朋友下围棋的人。${run}`);
     // Admins see who wrote it.
-    const shown = await exports.default.fetch(
-      new Request(`https://bot.test/api/identity/profiles?person=${PERSON}`, {
-        headers: { authorization: "Bearer test-admin-token" },
-      }),
-    );
+    const shown = await adminApi(`/identity/profiles?person=${PERSON}`);
     const view = (await shown.json()) as PersonProfilesView;
     expect(view.accounts[0]?.public).toMatchObject({ text: next.mandatory.profile, byModel: true });
     expect(view.accounts[0]?.own.byModel).toBe(false);

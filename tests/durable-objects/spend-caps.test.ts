@@ -8,6 +8,7 @@ import { settingsCache } from "../../src/composition/settings/settings-cache";
 import { ManualClock } from "../../src/domain/kernel/clock";
 import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
+import { adminApi } from "../support/admin-api";
 import { auditRows } from "../support/identity";
 import { c2cBody, eventIdOf, groupAtBody, postQq, turnDone } from "../support/qq-events";
 import { eventually } from "../support/wait";
@@ -196,11 +197,7 @@ describe("spend caps", () => {
     await setSpend({ chatDailyTokens: 50, globalDailyTokens: 1_000_000_000 });
     const chat = `qq:group:USAGE${uid()}`;
     await recordUsage(chat, 70);
-    const res = await exports.default.fetch(
-      new Request(`https://bot.test/api/usage?chat=${encodeURIComponent(chat)}`, {
-        headers: { authorization: "Bearer test-admin-token" },
-      }),
-    );
+    const res = await adminApi(`/usage?chat=${encodeURIComponent(chat)}`);
     expect(res.status).toBe(200);
     const body = (await res.json()) as { spend: Record<string, unknown> };
     expect(body.spend).toMatchObject({

@@ -11,10 +11,11 @@
  * two turns), which every test of a file shares. Each test has secrets of its own, so one
  * path that leaks cannot make another test fail. The paths are tests/support/credential-paths.ts.
  */
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, it, vi } from "vitest";
 import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
+import { adminApi } from "../support/admin-api";
 import { enableIdentityAndDreaming, postOneBot, randomId, sample, say } from "../support/credential-paths";
 import { newMemory, seedMemory, uid } from "../support/memory";
 import { atBot, SELF, text } from "../support/onebot-events";
@@ -28,13 +29,10 @@ describe("a credential that reaches the system another way is stored nowhere", (
   it("an admin's memory edit through the API keeps none in memory", async ({ expect }) => {
     const chat = `qq:group:G${uid()}`;
     const [id] = await seedMemory([newMemory(`chat:${chat}`, "群里的 wifi 在前台问", { kind: "fact" })]);
-    const res = await exports.default.fetch(
-      new Request(`https://bot.test/api/memory/${id}`, {
-        method: "PATCH",
-        headers: { authorization: "Bearer test-admin-token", "content-type": "application/json" },
-        body: JSON.stringify({ text: `群里的 ${sample("coffee4all")}` }),
-      }),
-    );
+    const res = await adminApi(`/memory/${id}`, {
+      method: "PATCH",
+      body: { text: `群里的 ${sample("coffee4all")}` },
+    });
     // Refused or masked, the item exists and the edit went through the real route.
     expect([200, 400]).toContain(res.status);
     expect(await storedAnywhere(["coffee4all"])).toEqual([]);

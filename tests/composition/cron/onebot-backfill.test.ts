@@ -5,6 +5,7 @@ import { backfillJob } from "../../../src/composition/cron/onebot-backfill-job";
 import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
 import { type FakeGroupMessage, FakeOneBotHistory, wireMessage } from "../../fakes/fake-onebot-history";
 import { resolvedSettings } from "../../fakes/resolved-settings";
+import { adminApi } from "../../support/admin-api";
 import { logQuery } from "../../support/object-log";
 import { signedOneBotRequest } from "../../support/onebot-signing";
 import { ADMIN_TOKEN } from "../../support/preview";
@@ -231,13 +232,7 @@ describe("OneBot backfill", () => {
     }
     await eventually(async () => ((await rows(chat)).length === 7 ? true : undefined));
 
-    const restart = () =>
-      exports.default.fetch(
-        new Request(`https://bot.test/api/backfill/${encodeURIComponent(chat)}/restart`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-        }),
-      );
+    const restart = () => adminApi(`/backfill/${encodeURIComponent(chat)}/restart`, { method: "POST" });
     const first = await restart();
     expect(first.status).toBe(200);
     expect(await first.json()).toMatchObject({
@@ -274,12 +269,7 @@ describe("OneBot backfill", () => {
       ["onebot:private:123", 400],
       [`onebot:group:${newGroup()}`, 404],
     ] as const) {
-      const res = await exports.default.fetch(
-        new Request(`https://bot.test/api/backfill/${encodeURIComponent(key)}/restart`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-        }),
-      );
+      const res = await adminApi(`/backfill/${encodeURIComponent(key)}/restart`, { method: "POST" });
       expect(res.status).toBe(status);
     }
     expect(await progressOf(chat)).toEqual(done);

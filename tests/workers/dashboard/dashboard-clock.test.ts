@@ -7,7 +7,7 @@ import { afterEach, describe, it } from "vitest";
 import { insightsService } from "../../../src/composition/request/insights-service";
 import { settingsCache } from "../../../src/composition/settings/settings-cache";
 import { cachedSettingsSource } from "../../../src/composition/settings/settings-loader";
-import { session } from "../../support/admin-session";
+import { dashboardPage } from "../../support/admin-session";
 import { dayRecords, seedDay } from "../../support/day-log";
 import { uid } from "../../support/memory";
 import { writeLog } from "../../support/object-log";
@@ -18,10 +18,7 @@ const MESSAGE = Date.parse("2026-12-02T16:30:00Z");
 /** 2026-12-04 10:00 in Shanghai, 12-03 18:00 in Los Angeles. */
 const NOW = Date.parse("2026-12-04T02:00:00Z");
 
-const page = async (path: string) => {
-  const s = await session();
-  return exports.default.fetch(new Request(`https://bot.test${path}`, { headers: { cookie: s.cookie } }));
-};
+const page = (path: string) => dashboardPage(path);
 
 async function useZone(timeZone: string) {
   await storedSettings(env).write(JSON.stringify({ calendar: { timeZone } }), "test", Date.now());

@@ -1,21 +1,14 @@
 // Own file: it edits memory items and counts audit rows, which every test of a file shares.
 import { exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { auditCount } from "../../support/admin-api";
+import { adminApi, auditCount } from "../../support/admin-api";
 import { session } from "../../support/admin-session";
 import { newMemory, nodeColumns, seedMemory, uid } from "../../support/memory";
 
 const nodeRow = (id: string) =>
   nodeColumns(id, "raw_text, retrieval_text, retrieval_tokens, fts_tokens, content_hash, updated_at");
 
-const patch = (id: string, body: unknown) =>
-  exports.default.fetch(
-    new Request(`https://bot.test/api/memory/${id}`, {
-      method: "PATCH",
-      headers: { authorization: "Bearer test-admin-token", "content-type": "application/json" },
-      body: JSON.stringify(body),
-    }),
-  );
+const patch = (id: string, body: unknown) => adminApi(`/memory/${id}`, { method: "PATCH", body });
 
 describe("an admin's memory edit that holds a credential", () => {
   it.for([

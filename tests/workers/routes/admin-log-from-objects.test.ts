@@ -3,10 +3,11 @@
 // export with its log. Each test deletes the chat's D1 rows first, so what it reads can only have
 // come from the object. A chat the registry does not know, a bad page and an object that fails
 // are refused with the reason, and change nothing.
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import { chatsService } from "../../../src/composition/request/chats-service";
-import { session } from "../../support/admin-session";
+import { adminApi } from "../../support/admin-api";
+import { dashboardPage } from "../../support/admin-session";
 import { ADMIN_P, ADMIN_PRIVATE, registerGroupWorld } from "../../support/group-turn-world";
 import { c2cBodyWithIdentity } from "../../support/identity";
 import { objectLogRows } from "../../support/object-log";
@@ -16,15 +17,9 @@ import { eventually } from "../../support/wait";
 
 beforeAll(registerGroupWorld);
 
-const api = (path: string) =>
-  exports.default.fetch(
-    new Request(`https://bot.test/api${path}`, { headers: { authorization: `Bearer ${env.ADMIN_TOKEN}` } }),
-  );
+const api = (path: string) => adminApi(path);
 
-const page = async (path: string) => {
-  const s = await session();
-  return exports.default.fetch(new Request(`https://bot.test${path}`, { headers: { cookie: s.cookie } }));
-};
+const page = (path: string) => dashboardPage(path);
 
 const d1Rows = async (chat: string) =>
   (
