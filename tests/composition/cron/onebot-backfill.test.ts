@@ -9,6 +9,7 @@ import { adminApi } from "../../support/admin-api";
 import { logQuery } from "../../support/object-log";
 import { signedOneBotRequest } from "../../support/onebot-signing";
 import { ADMIN_TOKEN } from "../../support/preview";
+import { registerChat } from "../../support/sessions";
 import { eventually } from "../../support/wait";
 
 let nextGroup = 610_000 + Math.floor(Math.random() * 50_000);
@@ -290,11 +291,7 @@ describe("OneBot backfill", () => {
     const fake = new FakeOneBotHistory();
     fake.add(followed, history(3));
     fake.add(unfollowed, history(3));
-    await env.DB.prepare(
-      "INSERT INTO chats (chat_key, channel, target_type, target_id, followed, first_seen, last_seen) VALUES (?, 'onebot', 'group', ?, 1, 0, 0)",
-    )
-      .bind(`onebot:group:${followed}`, String(followed))
-      .run();
+    await registerChat(`onebot:group:${followed}`, 0);
     await backfillJob(
       env,
       resolvedSettings({ follow: { groups: [`onebot:group:${followed}`] } }),
