@@ -10,7 +10,7 @@ import { afterAll, describe, it } from "vitest";
 import type { MessageRecord } from "../../src/domain/history/message-record";
 import { chatIndexText, chatMatchExpression } from "../../src/domain/text/chat-search-tokens";
 import type { ChatSession } from "../../src/durable-objects/chat-session";
-import { api } from "../support/knowledge-api";
+import { leaveOut } from "../support/leave-out";
 import { uid } from "../support/memory";
 import { logToObjects, objectWindowMatches, writeLog } from "../support/object-log";
 import { storedSettings } from "../support/stored-settings";
@@ -18,15 +18,6 @@ import { storedSettings } from "../support/stored-settings";
 afterAll(async () => {
   await storedSettings(env).write("{}", "test", Date.now());
 });
-
-async function leaveOut(body: unknown) {
-  const res = await api("/api/leave-out", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
 
 let clock = Date.parse("2026-11-02T10:00:00Z");
 function said(chatKey: string, account: string, text: string): MessageRecord {
@@ -100,7 +91,7 @@ describe("forgetting a left-out person's past", () => {
     await logToObjects([said(hidden, person, "这是只在对象里的消息"), said(hidden, other, "别人的话还在")]);
     await sighted(person, hidden);
 
-    const done = await leaveOut({ account: person, forget: true });
+    const done = await leaveOut("POST", { account: person, forget: true });
     expect(done.status).toBe(200);
     // Five messages, each counted once: four also in D1, one only in its chat's object.
     expect(done.body.forgotten).toMatchObject({ messages: 5, notDone: [] });
@@ -142,7 +133,7 @@ describe("forgetting a left-out person's past", () => {
       "CREATE TRIGGER refuse_delete BEFORE DELETE ON messages BEGIN SELECT RAISE(ABORT, 'broken'); END",
     );
 
-    const first = await leaveOut({ account: person, forget: true });
+    const first = await leaveOut("POST", { account: person, forget: true });
     expect(first.status).toBe(200);
     expect(first.body.forgotten).toMatchObject({ notDone: [broken] });
     // Nothing in D1 is deleted yet: its rows still name the chats a re-run must reach.
@@ -157,7 +148,7 @@ describe("forgetting a left-out person's past", () => {
     expect(audit.results.at(-1)?.detail).toContain(broken);
 
     await breakIt("DROP TRIGGER refuse_delete");
-    const again = await leaveOut({ account: person, forget: true });
+    const again = await leaveOut("POST", { account: person, forget: true });
     // It counts what it deleted itself: the first run already took the other chat's message.
     expect(again.body.forgotten).toMatchObject({ messages: 1, notDone: [] });
     expect(await inD1(person)).toBe(0);
@@ -172,14 +163,14 @@ describe("forgetting a left-out person's past", () => {
     const odd = `qq:user:%${tag}_`;
     const near = `qq:user:x${tag}y`;
     await writeLog([said(chat, odd, "奇怪账号的话"), said(chat, near, "相近账号的话")]);
-    const done = await leaveOut({ account: odd, forget: true });
+    const done = await leaveOut("POST", { account: odd, forget: true });
     expect(done.status).toBe(200);
     expect(done.body.forgotten).toMatchObject({ messages: 1, notDone: [] });
     expect((await inObject(chat, "奇怪账号")).rows).toBe(0);
     expect((await inObject(chat, "相近账号")).rows).toBe(1);
     expect(await inD1(near)).toBe(1);
     for (const account of ["qq:user:a b", `qq:group:W${tag}`, "qq:user:", "%"]) {
-      const res = await leaveOut({ account, forget: true });
+      const res = await leaveOut("POST", { account, forget: true });
       expect(res.status, account).toBe(400);
     }
     expect((await inObject(chat, "相近账号")).rows).toBe(1);

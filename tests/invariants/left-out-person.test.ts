@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { markLogHome } from "../../src/durable-objects/chat-log-home";
 import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { api } from "../support/knowledge-api";
+import { leaveOut } from "../support/leave-out";
 import { uid } from "../support/memory";
 import { logQuery } from "../support/object-log";
 import { eventIdOf, groupAtBody, postQq, turnDone } from "../support/qq-events";
@@ -22,16 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await storedSettings(env).write("{}", "test", Date.now());
 });
-
-async function leaveOut(method: "GET" | "POST" | "DELETE", body?: unknown) {
-  const res = await api("/api/leave-out", {
-    method,
-    ...(body === undefined
-      ? {}
-      : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
 
 const n = async (sql: string, ...binds: unknown[]) =>
   (
