@@ -14,11 +14,12 @@ import { chatObjectServices } from "../../src/composition/chat-object/chat-objec
 import type { ModelRequest, ModelResponse } from "../../src/domain/model/chat-model";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { CREDENTIAL_SAMPLES, type CredentialSample } from "../support/credential-corpus";
+import { say } from "../support/credential-paths";
 import { ADMIN, api, createCollection, uniqueName, upload } from "../support/knowledge-api";
 import { uid } from "../support/memory";
 import { atBot, oneBotMessage, SELF, text } from "../support/onebot-events";
 import { signedOneBotRequest } from "../support/onebot-signing";
-import { c2cBody, eventIdOf, groupAtBody, postQq, turnDone } from "../support/qq-events";
+import { c2cBody, groupAtBody, turnDone } from "../support/qq-events";
 import { settled, storedAnywhere } from "../support/stored-anywhere";
 import { storeSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
@@ -77,12 +78,6 @@ function scripted(text: string) {
   const real = chatObjectServices.create.bind(chatObjectServices);
   vi.spyOn(chatObjectServices, "create").mockImplementation((e) => ({ ...real(e), model }));
   return model;
-}
-
-async function say(body: string, chatKey: string) {
-  const res = await postQq(body);
-  if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
-  return turnDone(chatKey, eventIdOf(body), 20_000);
 }
 
 const oneBotGroup = (group: number, user: number, messageId: number, t: string) =>
