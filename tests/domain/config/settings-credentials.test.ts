@@ -1,21 +1,15 @@
 import { describe, it } from "vitest";
 import {
-  parseSettingPath,
   replaceStoredLayer,
   setStoredValue,
   unsetStoredValue,
 } from "../../../src/domain/config/settings-edit";
 import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
+import { settingPath } from "../../fakes/setting-path";
 
 const HF = "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789";
 const GHP = "ghp_0123456789abcdefghijABCDEFGHIJ";
 const REASON = "holds a credential; credentials belong in secrets, not settings";
-
-const path = (raw: string) => {
-  const parsed = parseSettingPath(raw);
-  if (!parsed.ok) throw new Error(`bad path ${raw}`);
-  return parsed.value;
-};
 
 describe("settings keep no credential", () => {
   it.for([
@@ -49,16 +43,16 @@ describe("settings keep no credential", () => {
 
   it("refuses a config_change set of a credential, leaving the stored layer as it was", ({ expect }) => {
     const layers = { var: {}, stored: { retention: { groupDays: 30 } } };
-    const edit = setStoredValue(layers, path("turn.persona"), `部署用 ${HF}`);
+    const edit = setStoredValue(layers, settingPath("turn.persona"), `部署用 ${HF}`);
     expect(edit).toEqual({ ok: false, error: { kind: "invalid", field: "turn.persona", reason: REASON } });
     expect(layers.stored).toEqual({ retention: { groupDays: 30 } });
   });
 
   it("lets an earlier stored credential be removed, and names it when another path is set", ({ expect }) => {
     const layers = { var: {}, stored: { turn: { persona: `部署用 ${HF}` }, retention: { groupDays: 30 } } };
-    const other = setStoredValue(layers, path("retention.groupDays"), 60);
+    const other = setStoredValue(layers, settingPath("retention.groupDays"), 60);
     expect(other).toMatchObject({ ok: false, error: { field: "turn.persona", reason: REASON } });
-    const removed = unsetStoredValue(layers, path("turn.persona"));
+    const removed = unsetStoredValue(layers, settingPath("turn.persona"));
     expect(removed.ok && removed.value.stored).toEqual({ retention: { groupDays: 30 } });
   });
 

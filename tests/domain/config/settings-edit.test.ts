@@ -9,17 +9,12 @@ import {
   unsetStoredValue,
   valueAt,
 } from "../../../src/domain/config/settings-edit";
-
-const path = (raw: string) => {
-  const parsed = parseSettingPath(raw);
-  if (!parsed.ok) throw new Error(`bad path ${raw}`);
-  return parsed.value;
-};
+import { settingPath } from "../../fakes/setting-path";
 
 describe("settings edits", () => {
   it("set merges one value into the stored layer and resolves it over the var", ({ expect }) => {
     const layers = { var: { follow: { groups: ["*"] } }, stored: { retention: { groupDays: 30 } } };
-    const edit = setStoredValue(layers, path("memory.dreaming.enabled"), false);
+    const edit = setStoredValue(layers, settingPath("memory.dreaming.enabled"), false);
     expect(edit.ok && edit.value.stored).toEqual({
       retention: { groupDays: 30 },
       memory: { dreaming: { enabled: false } },
@@ -38,7 +33,7 @@ describe("settings edits", () => {
     ["an out-of-range number", "retention.groupDays", 0, "retention.groupDays"],
     ["an object inside an array", "follow.groups.0", "qq:group:1", "follow.groups"],
   ] as const)("set refuses %s naming the field", ([, raw, value, field], { expect }) => {
-    const edit = setStoredValue({ var: {}, stored: null }, path(raw), value);
+    const edit = setStoredValue({ var: {}, stored: null }, settingPath(raw), value);
     expect(edit).toMatchObject({ ok: false, error: { kind: "invalid", field } });
   });
 
@@ -47,10 +42,10 @@ describe("settings edits", () => {
       var: {},
       stored: { memory: { dreaming: { enabled: false } }, retention: { groupDays: 7 } },
     };
-    const edit = unsetStoredValue(layers, path("memory.dreaming.enabled"));
+    const edit = unsetStoredValue(layers, settingPath("memory.dreaming.enabled"));
     expect(edit.ok && edit.value).toMatchObject({ removed: true, stored: { retention: { groupDays: 7 } } });
     expect(edit.ok && edit.value.effective.memory.dreaming.enabled).toBe(true);
-    const none = unsetStoredValue(layers, path("turn.persona"));
+    const none = unsetStoredValue(layers, settingPath("turn.persona"));
     expect(none.ok && none.value.removed).toBe(false);
     expect(none.ok && none.value.stored).toEqual(layers.stored);
   });
@@ -64,7 +59,7 @@ describe("settings edits", () => {
         },
       },
     };
-    const edit = unsetStoredValue({ var: {}, stored }, path("knowledge.embeddings.models.extra"));
+    const edit = unsetStoredValue({ var: {}, stored }, settingPath("knowledge.embeddings.models.extra"));
     expect(edit).toMatchObject({ ok: false, error: { field: "knowledge.embeddings.read" } });
   });
 
