@@ -1,11 +1,11 @@
-import { listDurableObjectIds } from "cloudflare:test";
-import { env, exports } from "cloudflare:workers";
+import { exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { logQuery } from "../../support/object-log";
 import { atBot, oneBotMessage, SELF, text } from "../../support/onebot-events";
 import { signedOneBotRequest } from "../../support/onebot-signing";
 import { messageRows, turnDone } from "../../support/qq-events";
 import { eventually } from "../../support/wait";
+import { webhookTraces } from "../../support/webhook-traces";
 
 const groupMessage = (group: number, messageId: number, t: string, mentioned = true) =>
   oneBotMessage({
@@ -19,11 +19,6 @@ const groupMessage = (group: number, messageId: number, t: string, mentioned = t
 
 const post = (request: Request) => exports.default.fetch(request);
 const url = "https://bot.test/webhook/onebot";
-
-async function snapshot() {
-  const n = await env.DB.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>();
-  return { messages: n?.n, objects: (await listDurableObjectIds(env.CHAT_SESSION)).length };
-}
 
 describe("POST /webhook/onebot", () => {
   it("accepts a correctly signed group message, replies to @bot and logs it", async ({ expect }) => {
@@ -70,16 +65,16 @@ describe("POST /webhook/onebot", () => {
         new Request(url, { method: "POST", body, headers: { "content-type": "application/json" } }),
     ],
   ] as const)("rejects %s with 401 and no state change", async ([, build], { expect }) => {
-    const before = await snapshot();
+    const before = await webhookTraces();
     const res = await post(await build(groupMessage(900_001, 1, " /ping")));
     expect(res.status).toBe(401);
-    expect(await snapshot()).toEqual(before);
+    expect(await webhookTraces()).toEqual(before);
   });
 
   it("answers malformed JSON and invalid events with 400, ignores meta events with 204", async ({
     expect,
   }) => {
-    const before = await snapshot();
+    const before = await webhookTraces();
     expect((await post(await signedOneBotRequest(url, "{oops"))).status).toBe(400);
     expect(
       (await post(await signedOneBotRequest(url, '{"post_type":"message","message_type":"group"}'))).status,
@@ -91,7 +86,7 @@ describe("POST /webhook/onebot", () => {
       meta_event_type: "heartbeat",
     });
     expect((await post(await signedOneBotRequest(url, heartbeat))).status).toBe(204);
-    expect(await snapshot()).toEqual(before);
+    expect(await webhookTraces()).toEqual(before);
   });
 
   it("marks a recalled message in the log", async ({ expect }) => {

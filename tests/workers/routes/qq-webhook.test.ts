@@ -1,4 +1,3 @@
-import { listDurableObjectIds } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, it, vi } from "vitest";
 import { chatObjectServices } from "../../../src/composition/chat-object/chat-object-services";
@@ -16,14 +15,13 @@ import {
 } from "../../support/qq-events";
 import { signedQqRequest } from "../../support/qq-signing";
 import { eventually } from "../../support/wait";
+import { webhookTraces } from "../../support/webhook-traces";
 
 const ACK = { op: 12, d: 0 };
 
 async function stateSnapshot() {
-  const messages = await env.DB.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>();
   const chats = await env.DB.prepare("SELECT count(*) AS n FROM chats").first<{ n: number }>();
-  const objects = await listDurableObjectIds(env.CHAT_SESSION);
-  return { messages: messages?.n, chats: chats?.n, objects: objects.length };
+  return { ...(await webhookTraces()), chats: chats?.n };
 }
 
 describe("POST /webhook/qq", () => {

@@ -1,9 +1,3 @@
-/**
- * The gate both webhooks share: verification with env secrets before any stored settings or
- * state are read, refusals with an empty body, and OneBot's freshness window on the event's
- * `time`, with dedupe records that outlive every window.
- */
-import { listDurableObjectIds } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { loadSettings } from "../../../src/composition/settings/settings-loader";
@@ -15,6 +9,7 @@ import { app, now, oneBotPrivate, oneBotUrl, qqUrl, SELF } from "../../support/p
 import { c2cBody, eventIdOf, messageRows, TEST_APP_ID, TEST_SECRET, turnDone } from "../../support/qq-events";
 import { signedQqRequest } from "../../support/qq-signing";
 import { eventually } from "../../support/wait";
+import { webhookTraces } from "../../support/webhook-traces";
 
 /** A D1 binding in an outage: every call fails, as D1 does when it is unreachable. */
 const outage = new Proxy(
@@ -28,11 +23,6 @@ const outage = new Proxy(
   },
 ) as D1Database;
 const inOutage = { ...env, DB: outage } as Env;
-
-async function snapshot() {
-  const n = await env.DB.prepare("SELECT count(*) AS n FROM messages").first<{ n: number }>();
-  return { messages: n?.n, objects: (await listDurableObjectIds(env.CHAT_SESSION)).length };
-}
 
 describe("with the settings store down", () => {
   it("really cannot load settings (the premise)", async ({ expect }) => {
@@ -85,7 +75,7 @@ describe("OneBot freshness", () => {
     ["ten minutes and one second ahead", 601],
     ["from the epoch", Number.NaN],
   ] as const)("refuses an event %s with 401 and an empty body", async ([, offset], { expect }) => {
-    const before = await snapshot();
+    const before = await webhookTraces();
     const time = Number.isNaN(offset) ? 1 : now() + offset;
     const user = 40_000 + Math.floor(Math.random() * 10_000);
     const res = await exports.default.fetch(
@@ -93,7 +83,7 @@ describe("OneBot freshness", () => {
     );
     expect(res.status).toBe(401);
     expect(await res.text()).toBe("");
-    expect(await snapshot()).toEqual(before);
+    expect(await webhookTraces()).toEqual(before);
   });
 
   it("accepts an event inside the window and takes its replay as a duplicate", async ({ expect }) => {
