@@ -5,12 +5,8 @@ import type { ChatKey } from "../../src/domain/chat/chat-address";
 import { auditRows } from "../support/identity";
 import { uid } from "../support/memory";
 import { preview } from "../support/preview";
-import { sayInPrivate } from "../support/qq-events";
+import { inPlainPrivateChat } from "../support/turns";
 import { eventually } from "../support/wait";
-
-/** `user`'s private message and its turn: the replies, joined. */
-const say = async (user: string, text: string): Promise<string> =>
-  (await sayInPrivate(user, text)).replies.map((r) => r.text).join("\n");
 
 /** The chat's audit rows once there are two of them: the reset and the refused second one. */
 const resetAudit = (chat: string) =>
@@ -23,12 +19,12 @@ it("/reset clears short-term context only, keeps memory, is rate-limited and aud
   const user = `UR${uid()}`;
   const chat = `qq:private:${user}`;
   const stub = env.CHAT_SESSION.getByName(chat);
-  await say(user, "记住我喜欢爬山");
-  await say(user, "今天天气怎么样");
+  await inPlainPrivateChat(user, "记住我喜欢爬山");
+  await inPlainPrivateChat(user, "今天天气怎么样");
   const before = await stub.stats();
   expect(before.recentTurns).toBe(4);
 
-  const reply = await say(user, "/reset");
+  const reply = await inPlainPrivateChat(user, "/reset");
   expect(reply).toContain("长期记忆");
   const after = await stub.stats();
   expect(after.recentTurns).toBe(0);
@@ -41,7 +37,7 @@ it("/reset clears short-term context only, keeps memory, is rate-limited and aud
   const next = await preview({ chat, text: "继续" });
   expect(JSON.stringify(next.messages)).not.toContain("今天天气怎么样");
 
-  expect(await say(user, "/reset")).toMatch(/请 \d+ 秒后再试/);
+  expect(await inPlainPrivateChat(user, "/reset")).toMatch(/请 \d+ 秒后再试/);
   const audit = await resetAudit(chat);
   expect(audit.map((a) => a.action)).toEqual(["session_reset", "session_reset_refused"]);
   expect(audit[0]?.actor).toBe(`qq:user:${user}`);
@@ -59,7 +55,7 @@ it("session_manage's port resets another chat through its object, rate-limited a
   const chat = `qq:private:${user}` as ChatKey;
   const from = `qq:group:G${uid()}` as ChatKey;
   const stub = env.CHAT_SESSION.getByName(chat);
-  await say(user, "记住我喜欢下棋");
+  await inPlainPrivateChat(user, "记住我喜欢下棋");
   expect((await stub.stats()).recentTurns).toBe(2);
 
   const { otherContexts: sessions } = chatObjectServices.create(env);

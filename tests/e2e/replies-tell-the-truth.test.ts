@@ -7,9 +7,9 @@ import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
 import { uid } from "../support/memory";
-import { c2cBody, groupAtBody } from "../support/qq-events";
+import { groupAtBody } from "../support/qq-events";
 import { registerChat, sessionsApi } from "../support/sessions";
-import { say } from "../support/turns";
+import { inPlainPrivateChat, say } from "../support/turns";
 
 const memoryRows = async (text: string) =>
   (
@@ -20,7 +20,6 @@ const memoryRows = async (text: string) =>
       .all<{ text: string }>()
   ).results.map((r) => r.text);
 
-const inPrivate = (user: string, text: string) => say(c2cBody({ user, text }), `qq:private:${user}`);
 const inGroup = (group: string, member: string, text: string) =>
   say(groupAtBody({ group, member, text }), `qq:group:${group}`);
 
@@ -28,13 +27,13 @@ describe("/remember and 记住…", () => {
   it("says 记住了 only for what a memory row now holds, and 已经记得 for a repeat", async ({ expect }) => {
     const tag = uid();
     const user = `RT${tag}`;
-    expect(await inPrivate(user, `/remember 我养了一只叫${tag}的猫`)).toContain("好的，记住了");
+    expect(await inPlainPrivateChat(user, `/remember 我养了一只叫${tag}的猫`)).toContain("好的，记住了");
     expect(await memoryRows(tag)).toHaveLength(1);
-    expect(await inPrivate(user, `/remember 我养了一只叫${tag}的猫`)).toContain("这个我已经记得了");
+    expect(await inPlainPrivateChat(user, `/remember 我养了一只叫${tag}的猫`)).toContain("这个我已经记得了");
     expect(await memoryRows(tag)).toHaveLength(1);
-    expect(await inPrivate(user, `/remember 我的密码是 hunter2${tag}`)).toContain("不会记下来");
+    expect(await inPlainPrivateChat(user, `/remember 我的密码是 hunter2${tag}`)).toContain("不会记下来");
     expect(await memoryRows(`hunter2${tag}`)).toEqual([]);
-    expect(await inPrivate(user, "/remember")).toContain("用法");
+    expect(await inPlainPrivateChat(user, "/remember")).toContain("用法");
   });
 
   it("with the chat's storage off says nothing was stored — command and intent alike", async ({ expect }) => {
@@ -44,7 +43,7 @@ describe("/remember and 记住…", () => {
     await registerChat(chat, 0);
     expect((await sessionsApi(`/${chat}/store`, { enabled: false })).status).toBe(200);
     for (const text of [`/remember 我喜欢${tag}口味的冰淇淋`, `记住我喜欢${tag}口味的冰淇淋`]) {
-      const reply = await inPrivate(user, text);
+      const reply = await inPlainPrivateChat(user, text);
       expect(reply).not.toContain("记住了");
       expect(reply).toContain("存储已关闭");
       expect(await memoryRows(tag)).toEqual([]);
@@ -55,10 +54,10 @@ describe("/remember and 记住…", () => {
 describe("the other commands", () => {
   it("/ping, /help and an unknown command change nothing and say so", async ({ expect }) => {
     const user = `RP${uid()}`;
-    expect(await inPrivate(user, "/ping")).toBe("pong");
-    const help = await inPrivate(user, "/help");
+    expect(await inPlainPrivateChat(user, "/ping")).toBe("pong");
+    const help = await inPlainPrivateChat(user, "/help");
     for (const c of defaultTurnRegistry().commands) expect(help).toContain(c.usage);
-    expect(await inPrivate(user, "/nosuchcommand")).toContain("未知命令 /nosuchcommand");
+    expect(await inPlainPrivateChat(user, "/nosuchcommand")).toContain("未知命令 /nosuchcommand");
   });
 
   it("/reset clears the recent turns it says it cleared, and a second at once says it did not", async ({
@@ -66,11 +65,11 @@ describe("the other commands", () => {
   }) => {
     const user = `RR${uid()}`;
     const chat = `qq:private:${user}`;
-    await inPrivate(user, "你好");
+    await inPlainPrivateChat(user, "你好");
     expect((await env.CHAT_SESSION.getByName(chat).stats()).recentTurns).toBeGreaterThan(0);
-    expect(await inPrivate(user, "/reset")).toContain("已清空本聊天的短期上下文");
+    expect(await inPlainPrivateChat(user, "/reset")).toContain("已清空本聊天的短期上下文");
     expect((await env.CHAT_SESSION.getByName(chat).stats()).recentTurns).toBe(0);
-    const again = await inPrivate(user, "/reset");
+    const again = await inPlainPrivateChat(user, "/reset");
     expect(again).toContain("秒后再试");
     expect((await env.CHAT_SESSION.getByName(chat).stats()).recentTurns).toBe(2);
   });
@@ -90,7 +89,7 @@ describe("the other commands", () => {
       "/session store qq:group:X off",
     ])
       expect(await inGroup(group, "MEMBER", text)).toContain("⛔");
-    expect(await inPrivate("MEMBER", "/claim akc_aaaaaaaaaaaaaaaaaaaaaaaa")).toContain("⛔");
+    expect(await inPlainPrivateChat("MEMBER", "/claim akc_aaaaaaaaaaaaaaaaaaaaaaaa")).toContain("⛔");
     expect(await env.DB.prepare("SELECT value FROM settings WHERE key = 'config'").first()).toEqual(before);
     expect(await links()).toBe(linksBefore);
     const whoami = await inGroup(group, "MEMBER", "/whoami");

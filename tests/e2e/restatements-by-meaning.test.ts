@@ -10,9 +10,8 @@ import { LocalHashEmbedder } from "../../src/adapters/local/local-hash-embedder"
 import { lexicalSimilarity, RESTATEMENT_THRESHOLDS } from "../../src/domain/memory/restatement";
 import { api } from "../support/knowledge-api";
 import { uid } from "../support/memory";
-import { c2cBody } from "../support/qq-events";
 import { storeSettings } from "../support/stored-settings";
-import { say } from "../support/turns";
+import { inPlainPrivateChat } from "../support/turns";
 
 const LOCAL = { provider: "local", model: "local-hash", version: "1-512", dims: 512, fusionWeight: 0 };
 
@@ -37,8 +36,6 @@ const memoryRows = async (user: string) =>
       .bind(`qq:private:${user}`)
       .all<{ text: string }>()
   ).results.map((r) => r.text);
-
-const inPrivate = (user: string, text: string) => say(c2cBody({ user, text }), `qq:private:${user}`);
 
 async function embedEverything() {
   const res = await api("/api/embeddings/rebuild", {
@@ -68,9 +65,9 @@ describe("restatements judged by the read model", () => {
     await underModel();
     // Both chats' speakers are named by the first four characters of their ids: the same name.
     const plain = `RVZZ${uid()}`;
-    expect(await inPrivate(plain, `/remember ${first}`)).toContain("记住了");
+    expect(await inPlainPrivateChat(plain, `/remember ${first}`)).toContain("记住了");
     await embedEverything();
-    expect(await inPrivate(plain, `/remember ${again}`)).toContain("记住了");
+    expect(await inPlainPrivateChat(plain, `/remember ${again}`)).toContain("记住了");
     expect(await memoryRows(plain)).toHaveLength(2);
 
     // The hashed model is no model of meaning: the threshold sits just under this pair's cosine
@@ -82,12 +79,12 @@ describe("restatements judged by the read model", () => {
 
     await underModel(threshold);
     const user = `RVZZ${uid()}`;
-    expect(await inPrivate(user, `/remember ${first}`)).toContain("记住了");
+    expect(await inPlainPrivateChat(user, `/remember ${first}`)).toContain("记住了");
     await embedEverything();
-    expect(await inPrivate(user, `/remember ${again}`)).toContain("同一件事");
+    expect(await inPlainPrivateChat(user, `/remember ${again}`)).toContain("同一件事");
     expect(await memoryRows(user)).toHaveLength(1);
     // Something else entirely is still its own item.
-    expect(await inPrivate(user, `/remember ${other}`)).toContain("记住了");
+    expect(await inPlainPrivateChat(user, `/remember ${other}`)).toContain("记住了");
     expect(await memoryRows(user)).toHaveLength(2);
   });
 });

@@ -12,7 +12,7 @@ import { FakeShortTermContext } from "../fakes/fake-short-term-context";
 import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { c2cBodyWithIdentity, groupBodyWithIdentity } from "./identity";
-import { eventIdOf, postQq, turnDone } from "./qq-events";
+import { c2cBody, eventIdOf, postQq, turnDone } from "./qq-events";
 
 export type ToolCallSpec = { readonly name: string; readonly args: Record<string, unknown> };
 
@@ -79,6 +79,10 @@ export async function say(body: string, chatKey: string, timeoutMs?: number): Pr
   const status = await turnDone(chatKey, eventIdOf(body), timeoutMs);
   return status.replies.map((r) => r.text).join("\n");
 }
+
+/** `user` says `text` in their private chat as a plain QQ message: the replies, joined. */
+export const inPlainPrivateChat = (user: string, text: string) =>
+  say(c2cBody({ user, text }), `qq:private:${user}`);
 
 /** `user` says `text` in their private chat, with the identity fields QQ sends (union id, name). */
 export const inPrivateChat = (user: string, text: string, timeoutMs?: number) =>

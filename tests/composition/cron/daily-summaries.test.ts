@@ -14,7 +14,7 @@ import { seedDay } from "../../support/day-log";
 import { uid } from "../../support/memory";
 import { writeLog } from "../../support/object-log";
 import { preview } from "../../support/preview";
-import { sayInPrivate } from "../../support/qq-events";
+import { inPlainPrivateChat } from "../../support/turns";
 
 const ZONE = "Asia/Shanghai";
 
@@ -52,10 +52,6 @@ const CAMPING = [
   { user: "A3", nick: "阿强", text: "露营地选在西湖边那个营地怎么样" },
   { user: "A2", nick: "小红", text: "哈哈哈" },
 ];
-
-/** `user`'s private message and its turn: the replies, joined. */
-const say = async (user: string, text: string): Promise<string> =>
-  (await sayInPrivate(user, text)).replies.map((r) => r.text).join("\n");
 
 describe("daily summaries", () => {
   it("one summary per followed chat and day, bounded per run, never twice, none for unfollowed groups", async ({
@@ -215,12 +211,12 @@ describe("daily summaries", () => {
       new OfflineChatModel(),
     );
 
-    await say(user, "今天天气怎么样");
-    expect(await say(user, "/reset")).toContain("长期记忆");
+    await inPlainPrivateChat(user, "今天天气怎么样");
+    expect(await inPlainPrivateChat(user, "/reset")).toContain("长期记忆");
     const after = await preview({ chat, text: "我们之前聊过什么" });
     expect(after.mandatory.summary).toContain("红烧肉");
     expect(after.mandatory.recentTurns).toEqual([]);
-    const answer = await say(user, "我们之前聊过什么");
+    const answer = await inPlainPrivateChat(user, "我们之前聊过什么");
     expect(answer).toContain("红烧肉");
 
     // The group's summary reaches neither the private chat nor another group, soft scope or not.
