@@ -1,14 +1,9 @@
 import { env } from "cloudflare:workers";
 import { it } from "vitest";
-import { createApp } from "../../../src/workers/app";
+import { devPost } from "../../support/dev-routes";
 
-const app = createApp();
 const post = (path: string, body: unknown, bindings: Env = env) =>
-  app.request(
-    `/dev/bench/chatlog${path}`,
-    { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
-    bindings,
-  );
+  devPost(`/dev/bench/chatlog${path}`, body, bindings);
 const json = async <T>(res: Response): Promise<T> => {
   if (res.status !== 200) throw new Error(`${res.status}: ${await res.text()}`);
   return (await res.json()) as T;

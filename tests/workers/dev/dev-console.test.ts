@@ -1,14 +1,8 @@
 import { env } from "cloudflare:workers";
 import { it } from "vitest";
-import { createApp } from "../../../src/workers/app";
+import { devPost } from "../../support/dev-routes";
 
-const app = createApp();
-const post = (body: unknown, bindings: Env = env) =>
-  app.request(
-    "/dev/message",
-    { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
-    bindings,
-  );
+const post = (body: unknown, bindings: Env = env) => devPost("/dev/message", body, bindings);
 
 it("signs a simulated group message, sends it through the webhook and returns the replies", async ({
   expect,
