@@ -1,7 +1,7 @@
 // Daily token caps in the chat object: checked before the model is called, against D1's
 // usage counters plus the chat's unflushed calls; dreaming over a cap waits for the next day.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { describe, it, vi } from "vitest";
 import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import { settingsCache } from "../../src/composition/settings/settings-cache";
@@ -178,13 +178,7 @@ describe("spend caps", () => {
       [{ globalDailyTokens: "many" }, "spend.globalDailyTokens"],
       [{ timeZone: "UTC" }, "spend"],
     ] as const) {
-      const res = await exports.default.fetch(
-        new Request("https://bot.test/api/settings", {
-          method: "PUT",
-          headers: { authorization: "Bearer test-admin-token", "content-type": "application/json" },
-          body: JSON.stringify({ spend }),
-        }),
-      );
+      const res = await adminApi("/settings", { method: "PUT", body: { spend } });
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ error: "invalid", field });
     }

@@ -4,7 +4,7 @@
  *
  * Own file: it changes the stored settings, which every test of a file shares.
  */
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, type ExpectStatic, it } from "vitest";
 import { d1SettingsAdmin } from "../../src/composition/settings/d1-settings-admin";
 import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
@@ -13,7 +13,8 @@ import { ADMIN, withIdentity } from "../fakes/identity-settings";
 import { messageEvent } from "../fakes/inbound";
 import { callingOneTool } from "../fakes/scripted-chat-model";
 import { TEST_NOW, turnPorts } from "../fakes/turn-ports";
-import { session } from "../support/admin-session";
+import { adminApi } from "../support/admin-api";
+import { dashboardPage } from "../support/admin-session";
 import { storedSettings } from "../support/stored-settings";
 import { turnContext } from "../support/turn-context";
 
@@ -58,13 +59,10 @@ afterEach(async () => {
 describe("settings refuse a credential", () => {
   it("PUT /api/settings answers 400 naming the field, and changes nothing", async ({ expect }) => {
     const audits = await configAudits();
-    const res = await exports.default.fetch(
-      new Request("https://bot.test/api/settings", {
-        method: "PUT",
-        headers: { authorization: "Bearer test-admin-token", "content-type": "application/json" },
-        body: JSON.stringify({ ...BEFORE, turn: { persona: PERSONA } }),
-      }),
-    );
+    const res = await adminApi("/settings", {
+      method: "PUT",
+      body: { ...BEFORE, turn: { persona: PERSONA } },
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: "invalid", field: "turn.persona", reason: REASON });
     await expectUnchanged(expect, audits);
@@ -72,21 +70,12 @@ describe("settings refuse a credential", () => {
 
   it("the dashboard form shows the field and saves nothing", async ({ expect }) => {
     const audits = await configAudits();
-    const s = await session();
     const typed = JSON.stringify({ ...BEFORE, turn: { persona: PERSONA } });
-    const res = await exports.default.fetch(
-      new Request("https://bot.test/admin/settings", {
-        method: "POST",
-        headers: { cookie: s.cookie, "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          _csrf: s.csrf,
-          stored: typed,
-          fresh: "0",
-          revision: JSON.stringify(BEFORE),
-        }).toString(),
-        redirect: "manual",
-      }),
-    );
+    const res = await dashboardPage("/admin/settings", {
+      stored: typed,
+      fresh: "0",
+      revision: JSON.stringify(BEFORE),
+    });
     expect(res.status).toBe(400);
     const html = await res.text();
     expect(html).toContain("turn.persona");

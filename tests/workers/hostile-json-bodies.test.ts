@@ -7,7 +7,7 @@
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import { MAX_JSON_DEPTH } from "../../src/domain/kernel/bounded-json";
-import { session } from "../support/admin-session";
+import { dashboardPage } from "../support/admin-session";
 import { signedOneBotRequest } from "../support/onebot-signing";
 import { c2cBody, eventIdOf, messageRows, postQq, turnDone } from "../support/qq-events";
 import { eventually } from "../support/wait";
@@ -79,16 +79,8 @@ describe("deeply nested JSON bodies", () => {
   });
 
   it("the dashboard's settings form shows the limit and saves nothing", async ({ expect }) => {
-    const s = await session();
     const before = await counts();
-    const res = await exports.default.fetch(
-      new Request("https://bot.test/admin/settings", {
-        method: "POST",
-        headers: { cookie: s.cookie, "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ _csrf: s.csrf, stored: `{"retention":${nested(50_000)}}` }).toString(),
-        redirect: "manual",
-      }),
-    );
+    const res = await dashboardPage("/admin/settings", { stored: `{"retention":${nested(50_000)}}` });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain(`${MAX_JSON_DEPTH} levels`);
     expect(await counts()).toEqual(before);

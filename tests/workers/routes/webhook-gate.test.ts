@@ -4,6 +4,7 @@ import { loadSettings } from "../../../src/composition/settings/settings-loader"
 import { resolveSettings } from "../../../src/domain/config/settings";
 import { MAX_REPLAY_WINDOW_SECONDS } from "../../../src/domain/config/webhook-settings";
 import { DEDUPE_RETENTION_MS } from "../../../src/durable-objects/inbox";
+import { adminApi } from "../../support/admin-api";
 import { signedOneBotRequest } from "../../support/onebot-signing";
 import { app, now, oneBotPrivate, oneBotUrl, qqUrl, SELF } from "../../support/production-mode";
 import { c2cBody, eventIdOf, messageRows, TEST_APP_ID, TEST_SECRET, turnDone } from "../../support/qq-events";
@@ -123,13 +124,10 @@ describe("OneBot freshness", () => {
   });
 
   it("cannot have its window set by the stored settings layer", async ({ expect }) => {
-    const res = await exports.default.fetch(
-      new Request("https://bot.test/api/settings", {
-        method: "PUT",
-        headers: { authorization: "Bearer test-admin-token", "content-type": "application/json" },
-        body: JSON.stringify({ webhook: { oneBotMaxAgeSeconds: 43_200 } }),
-      }),
-    );
+    const res = await adminApi("/settings", {
+      method: "PUT",
+      body: { webhook: { oneBotMaxAgeSeconds: 43_200 } },
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: "invalid", field: "webhook" });
   });
