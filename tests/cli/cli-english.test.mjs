@@ -5,9 +5,10 @@
 // flags, routes, setting paths, catalogue keys, chat keys) are taken out first, and comments
 // (which say why, in English) are not read.
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
+import { cliSources } from "../support/cli-sources.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -22,18 +23,7 @@ const ALLOWED = new Set(
   ).split(" "),
 );
 
-function sources() {
-  const dir = path.join(root, "scripts/cli");
-  const files = readdirSync(dir, { recursive: true })
-    .filter((f) => f.endsWith(".mjs") && !f.startsWith("i18n"))
-    .map((f) => path.join(dir, f));
-  return [
-    path.join(root, "scripts/akasha.mjs"),
-    path.join(root, "scripts/lib/args.mjs"),
-    path.join(root, "scripts/lib/localized-command.mjs"),
-    ...files,
-  ];
-}
+const sources = () => cliSources("scripts/lib/localized-command.mjs");
 
 /** The code without its comments (a `//` inside a string is left alone). */
 function stripComments(code) {

@@ -3,7 +3,7 @@
 // --lang en or AKASHA_LANG=en, and --json the same bytes in either language.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { COMMANDS } from "../../scripts/akasha.mjs";
@@ -12,6 +12,7 @@ import { en } from "../../scripts/cli/i18n/messages-en.mjs";
 import { zhCN } from "../../scripts/cli/i18n/messages-zh.mjs";
 import { progressBar } from "../../scripts/cli/progress.mjs";
 import { runCli, standInServer } from "../support/cli-harness.mjs";
+import { cliSources } from "../support/cli-sources.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const placeholders = (m) => [...m.matchAll(/\{(\w+)\}/g)].map((x) => x[1]).sort();
@@ -26,14 +27,6 @@ function keysUsed(code) {
     for (const m of arg.matchAll(/`([\w.-]*)\$\{/g)) prefixes.add(m[1]);
   }
   return { exact: [...exact], prefixes: [...prefixes] };
-}
-
-function cliSources() {
-  const dir = path.join(root, "scripts/cli");
-  const files = readdirSync(dir, { recursive: true })
-    .filter((f) => f.endsWith(".mjs") && !f.startsWith("i18n"))
-    .map((f) => path.join(dir, f));
-  return [path.join(root, "scripts/akasha.mjs"), path.join(root, "scripts/lib/args.mjs"), ...files];
 }
 
 /** The CLI with no AKASHA_LANG but what the test sets, so that the default language is checked. */
