@@ -15,6 +15,15 @@ import { LocalLog } from "../../src/durable-objects/local-log";
 
 type Message = ReturnType<typeof outboundRecord>;
 
+/** D1 as a deployment that has moved no chat yet: no log rows, no migration records, no deletions. */
+export async function freshDeployment(): Promise<void> {
+  await env.DB.batch([
+    env.DB.prepare("DELETE FROM messages"),
+    env.DB.prepare("DELETE FROM log_migration"),
+    env.DB.prepare("DELETE FROM log_d1_deleted"),
+  ]);
+}
+
 /** Message `i` of a chat: every third said by a member, the rest by the bot, a minute apart. */
 export function chatMessage(chatKey: string, i: number, text = `第${i}条消息 话题${i % 7}`): Message {
   const ts = 1_700_000_000_000 + i * 60_000;

@@ -10,6 +10,7 @@ import { type ChatLogObject, logMigrationStep } from "../../../src/composition/r
 import {
   chatMessage,
   d1Log,
+  freshDeployment,
   groupKey,
   objectFromBeforeTheMove,
   objectLog,
@@ -36,11 +37,7 @@ describe("deleting the D1 log of migrated chats", () => {
   it("deletes nothing unconfirmed, then only verified chats held by their objects; rollback leaves them", async ({
     expect,
   }) => {
-    await env.DB.batch([
-      env.DB.prepare("DELETE FROM messages"),
-      env.DB.prepare("DELETE FROM log_migration"),
-      env.DB.prepare("DELETE FROM log_d1_deleted"),
-    ]);
+    await freshDeployment();
     const moved = groupKey();
     const stillD1 = groupKey();
     const messages = Array.from({ length: 30 }, (_, i) => chatMessage(moved, i + 1));
@@ -73,11 +70,7 @@ describe("deleting the D1 log of migrated chats", () => {
   });
 
   it("keeps a verified chat whose object reads D1 again or holds fewer rows than D1", async ({ expect }) => {
-    await env.DB.batch([
-      env.DB.prepare("DELETE FROM messages"),
-      env.DB.prepare("DELETE FROM log_migration"),
-      env.DB.prepare("DELETE FROM log_d1_deleted"),
-    ]);
+    await freshDeployment();
     const chat = groupKey();
     await seedD1(Array.from({ length: 5 }, (_, i) => chatMessage(chat, i + 1)));
     await objectFromBeforeTheMove(chat);

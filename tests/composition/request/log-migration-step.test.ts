@@ -17,6 +17,7 @@ import {
   chatMessage,
   d1Log,
   d1Trees,
+  freshDeployment,
   groupKey,
   objectAfterTheMove,
   objectFromBeforeTheMove,
@@ -74,10 +75,6 @@ const ledgerRow = (key: string) =>
   env.DB.prepare("SELECT last_seq, copied, d1_count, state, detail FROM log_migration WHERE chat_key = ?")
     .bind(key)
     .first<{ copied: number; d1_count: number; state: string; detail: string | null }>();
-
-async function freshDeployment() {
-  await env.DB.batch([env.DB.prepare("DELETE FROM messages"), env.DB.prepare("DELETE FROM log_migration")]);
-}
 
 describe("the log migration step", () => {
   it("copies a chat of 1,200 messages identical and searchable, with its recall and privacy marks", async ({

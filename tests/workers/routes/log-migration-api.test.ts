@@ -8,6 +8,7 @@ import { dashboardPage } from "../../support/admin-session";
 import {
   chatMessage,
   d1Log,
+  freshDeployment,
   groupKey,
   objectFromBeforeTheMove,
   objectLog,
@@ -61,7 +62,7 @@ describe("the log migration API", () => {
   });
 
   it("steps until done, rolls the verified chats back to D1 and migrates them again", async ({ expect }) => {
-    await env.DB.batch([env.DB.prepare("DELETE FROM messages"), env.DB.prepare("DELETE FROM log_migration")]);
+    await freshDeployment();
     const a = groupKey();
     const b = groupKey();
     await seedD1([
