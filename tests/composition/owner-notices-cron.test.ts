@@ -38,16 +38,24 @@ beforeEach(async () => {
   await env.DB.prepare("DELETE FROM owner_notices").run();
 });
 
+/**
+ * Settings stored with `owner` (a OneBot user) as the admin, beside `more`, and the notices
+ * under them; the owner has said /ping in private, so the bot has a chat to tell them in.
+ */
+async function ownerNotified(owner: number, more: Record<string, unknown> = {}) {
+  const layer = { identity: { admins: [`onebot:user:${owner}`] }, ...more };
+  await storedSettings(env).write(JSON.stringify(layer), null, Date.now());
+  const settings = resolvedSettings(layer);
+  await sayOneBot({ user: owner, text: "/ping" });
+  return { settings, notices: ownerNotices(env, async () => settings, silentLogger) };
+}
+
 describe("backfill notices", () => {
   it("one notice per failing group, counted over runs, told once in private, no upstream words", async () => {
     const owner = user();
     const group = user();
     const chat = `onebot:group:${group}`;
-    const layer = { identity: { admins: [`onebot:user:${owner}`] }, follow: { groups: [chat] } };
-    await storedSettings(env).write(JSON.stringify(layer), null, Date.now());
-    const settings = resolvedSettings(layer);
-    await sayOneBot({ user: owner, text: "/ping" });
-    const notices = ownerNotices(env, async () => settings, silentLogger);
+    const { settings, notices } = await ownerNotified(owner, { follow: { groups: [chat] } });
     const fake = new FakeOneBotHistory();
     fake.add(group, []);
     for (let run = 0; run < 3; run++) {
@@ -73,11 +81,7 @@ describe("backfill notices", () => {
 
   it("a run that throws makes a notice for the run; raised within the interval it waits for the sweep", async () => {
     const owner = user();
-    const layer = { identity: { admins: [`onebot:user:${owner}`] } };
-    await storedSettings(env).write(JSON.stringify(layer), null, Date.now());
-    const settings = resolvedSettings(layer);
-    await sayOneBot({ user: owner, text: "/ping" });
-    const notices = ownerNotices(env, async () => settings, silentLogger);
+    const { settings, notices } = await ownerNotified(owner);
     await notices.raise({
       kind: "spend-cap",
       scope: "global",
