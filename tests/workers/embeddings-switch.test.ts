@@ -7,6 +7,7 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, it, vi } from "vitest";
+import { standInFor } from "../support/fetch-stand-in";
 import { api, createCollection, json, search, uniqueName, upload } from "../support/knowledge-api";
 
 const ENDPOINT = "http://embeddings.test/v1/embeddings";
@@ -24,10 +25,7 @@ function vectorOf(text: string): number[] {
 beforeEach(() => {
   endpoint.calls = [];
   endpoint.failNext = 0;
-  const real = globalThis.fetch;
-  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-    const url = input instanceof Request ? input.url : String(input);
-    if (url !== ENDPOINT) return real(input, init);
+  standInFor(ENDPOINT, async (init) => {
     if (endpoint.failNext > 0) {
       endpoint.failNext--;
       return new Response(JSON.stringify({ error: { message: "overloaded", type: "server_error" } }), {

@@ -4,6 +4,7 @@
  * fails or does not answer in time the search answers exactly as without a reranker.
  */
 import { afterEach, beforeEach, describe, it, vi } from "vitest";
+import { standInFor } from "../support/fetch-stand-in";
 import { api, createCollection, search, uniqueName, upload } from "../support/knowledge-api";
 
 const ENDPOINT = "http://rerank.test/v1/rerank";
@@ -11,10 +12,7 @@ const mode = { now: "reverse" as "reverse" | "fail" | "silent", calls: 0 };
 
 beforeEach(() => {
   mode.calls = 0;
-  const real = globalThis.fetch;
-  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-    const url = input instanceof Request ? input.url : String(input);
-    if (url !== ENDPOINT) return real(input, init);
+  standInFor(ENDPOINT, async (init) => {
     mode.calls++;
     if (mode.now === "fail") return new Response("overloaded", { status: 503 });
     if (mode.now === "silent")
