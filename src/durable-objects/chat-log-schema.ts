@@ -1,4 +1,22 @@
 /**
+ * The full-text index over a table's `tokens`, keyed by its `seq`, kept in step on insert and
+ * delete: the messages and the turn windows are indexed alike (one tokenizer, the same merge
+ * settings), as D1's migrations build both, so the log's SQL readers rank either the same way.
+ */
+const tokensFts = (table: "messages" | "message_windows"): string =>
+  `CREATE VIRTUAL TABLE ${table}_fts USING fts5(
+  tokens, content = '${table}', content_rowid = 'seq', tokenize = 'porter unicode61 remove_diacritics 2'
+);
+INSERT INTO ${table}_fts (${table}_fts, rank) VALUES ('automerge', 2);
+INSERT INTO ${table}_fts (${table}_fts, rank) VALUES ('crisismerge', 4);
+CREATE TRIGGER ${table}_fts_ai AFTER INSERT ON ${table} BEGIN
+  INSERT INTO ${table}_fts (rowid, tokens) VALUES (new.seq, new.tokens);
+END;
+CREATE TRIGGER ${table}_fts_ad AFTER DELETE ON ${table} BEGIN
+  INSERT INTO ${table}_fts (${table}_fts, rowid, tokens) VALUES ('delete', old.seq, old.tokens);
+END;`;
+
+/**
  * The chat's message log in the chat object's own SQLite: the same tables, indexes, full-text
  * indexes, views and triggers as the D1 log had (migrations 0001, 0110, 0180, 0290, 0310), so
  * that the log's SQL readers (src/adapters/d1/d1-message-*.ts) run over it unchanged. Only the
@@ -28,17 +46,7 @@ CREATE TABLE messages (
 );
 CREATE INDEX messages_chat_ts ON messages (chat_key, ts);
 CREATE INDEX messages_ts ON messages (ts);
-CREATE VIRTUAL TABLE messages_fts USING fts5(
-  tokens, content = 'messages', content_rowid = 'seq', tokenize = 'porter unicode61 remove_diacritics 2'
-);
-INSERT INTO messages_fts (messages_fts, rank) VALUES ('automerge', 2);
-INSERT INTO messages_fts (messages_fts, rank) VALUES ('crisismerge', 4);
-CREATE TRIGGER messages_fts_ai AFTER INSERT ON messages BEGIN
-  INSERT INTO messages_fts (rowid, tokens) VALUES (new.seq, new.tokens);
-END;
-CREATE TRIGGER messages_fts_ad AFTER DELETE ON messages BEGIN
-  INSERT INTO messages_fts (messages_fts, rowid, tokens) VALUES ('delete', old.seq, old.tokens);
-END;
+${tokensFts("messages")}
 CREATE TRIGGER messages_fts_au AFTER UPDATE OF tokens ON messages BEGIN
   INSERT INTO messages_fts (messages_fts, rowid, tokens) VALUES ('delete', old.seq, old.tokens);
   INSERT INTO messages_fts (rowid, tokens) VALUES (new.seq, new.tokens);
@@ -77,17 +85,7 @@ CREATE TABLE message_windows (
   seq     INTEGER PRIMARY KEY,
   tokens  TEXT NOT NULL
 );
-CREATE VIRTUAL TABLE message_windows_fts USING fts5(
-  tokens, content = 'message_windows', content_rowid = 'seq', tokenize = 'porter unicode61 remove_diacritics 2'
-);
-INSERT INTO message_windows_fts (message_windows_fts, rank) VALUES ('automerge', 2);
-INSERT INTO message_windows_fts (message_windows_fts, rank) VALUES ('crisismerge', 4);
-CREATE TRIGGER message_windows_fts_ai AFTER INSERT ON message_windows BEGIN
-  INSERT INTO message_windows_fts (rowid, tokens) VALUES (new.seq, new.tokens);
-END;
-CREATE TRIGGER message_windows_fts_ad AFTER DELETE ON message_windows BEGIN
-  INSERT INTO message_windows_fts (message_windows_fts, rowid, tokens) VALUES ('delete', old.seq, old.tokens);
-END;
+${tokensFts("message_windows")}
 CREATE VIEW message_neighbours AS
 SELECT c.seq AS centre,
   (SELECT p.seq FROM messages p
