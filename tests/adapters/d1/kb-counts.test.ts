@@ -13,11 +13,9 @@ const store = new D1ContextStore(env.DB);
 
 type Counts = Record<string, { nodes: number; chars: number }>;
 
-/** kb_counts of a collection scope, by node type and collection column. */
-async function kept(collection: string): Promise<Counts> {
-  const { results } = await env.DB.prepare(
-    "SELECT node_type, collection, nodes, chars FROM kb_counts WHERE scope_id = ?1",
-  )
+/** The counts `sql` selects for a collection scope (its ?1), by node type and collection column. */
+async function countsOf(sql: string, collection: string): Promise<Counts> {
+  const { results } = await env.DB.prepare(sql)
     .bind(collection)
     .all<{ node_type: string; collection: string; nodes: number; chars: number }>();
   return Object.fromEntries(
@@ -25,19 +23,18 @@ async function kept(collection: string): Promise<Counts> {
   );
 }
 
+/** kb_counts of a collection scope. */
+const kept = (collection: string) =>
+  countsOf("SELECT node_type, collection, nodes, chars FROM kb_counts WHERE scope_id = ?1", collection);
+
 /** The same, counted from nodes. */
-async function counted(collection: string): Promise<Counts> {
-  const { results } = await env.DB.prepare(
+const counted = (collection: string) =>
+  countsOf(
     `SELECT node_type, coalesce(collection, '') AS collection, count(*) AS nodes, sum(length(raw_text)) AS chars
      FROM nodes WHERE scope_type = 'collection' AND scope_id = ?1 AND status = 'active'
      GROUP BY node_type, coalesce(collection, '')`,
-  )
-    .bind(collection)
-    .all<{ node_type: string; collection: string; nodes: number; chars: number }>();
-  return Object.fromEntries(
-    results.map((r) => [`${r.node_type}/${r.collection}`, { nodes: r.nodes, chars: r.chars }]),
+    collection,
   );
-}
 
 /** What size() answered before the kept counts: a count over nodes. */
 async function sizeFromNodes(filter: StoreFilter) {
