@@ -12,19 +12,28 @@ export type Line = {
   readonly id: string;
   readonly minute: number;
   readonly text: string;
+  /** The bot's name on the line: 小明 unless given. */
+  readonly nick?: string;
 };
 
-/** Writes the lines in the given order (so seq numbers interleave chats), then the recalls. */
-export async function seedLines(lines: readonly Line[], recalled: readonly Line[] = []): Promise<void> {
+/**
+ * Writes the lines in the given order (so seq numbers interleave chats), `minute` minutes after
+ * `start`, then the recalls.
+ */
+export async function seedLines(
+  lines: readonly Line[],
+  recalled: readonly Pick<Line, "chat" | "id">[] = [],
+  start = T0,
+): Promise<void> {
   await new D1MessageLog(openDatabase(env.DB)).flush({
     messages: lines.map((l) =>
       outboundRecord({
         transport: "qq",
         chatKey: l.chat,
         messageId: l.id,
-        ts: T0 + l.minute * MINUTE,
+        ts: start + l.minute * MINUTE,
         text: l.text,
-        botName: "小明",
+        botName: l.nick ?? "小明",
       }),
     ),
     recalls: recalled.map((l) => ({ transport: "qq", chatKey: l.chat, messageId: l.id })),

@@ -10,14 +10,12 @@ import {
   D1ConversationBackfill,
   runConversationBackfill,
 } from "../../../src/adapters/d1/d1-conversation-backfill";
-import { D1MessageLog } from "../../../src/adapters/d1/d1-message-log";
-import { openDatabase } from "../../../src/adapters/d1/database";
 import { applyRetention } from "../../../src/adapters/d1/retention";
 import { historySearch } from "../../../src/composition/common/history-search";
 import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
 import { CONVERSATION_GAP_MS, segmentSessions } from "../../../src/domain/history/conversation-sessions";
-import { outboundRecord } from "../../../src/domain/history/message-record";
 import { chatMatchExpression } from "../../../src/domain/text/chat-search-tokens";
+import { seedLines } from "../../support/message-lines";
 import { registerChat } from "../../support/sessions";
 
 const T0 = Date.parse("2026-11-20T10:00:00+08:00");
@@ -27,24 +25,13 @@ type Line = { readonly id: string; readonly minute: number; readonly text: strin
 
 const newChat = () => `qq:group:${crypto.randomUUID()}`;
 
-async function write(chat: string, lines: readonly Line[], recalls: readonly string[] = []) {
-  await new D1MessageLog(openDatabase(env.DB)).flush({
-    messages: lines.map((l) =>
-      outboundRecord({
-        transport: "qq",
-        chatKey: chat,
-        messageId: l.id,
-        ts: T0 + l.minute * MIN,
-        text: l.text,
-        botName: l.nick ?? "小明",
-      }),
-    ),
-    recalls: recalls.map((messageId) => ({ transport: "qq", chatKey: chat, messageId })),
-    chats: [],
-    usage: [],
-    audit: [],
-  });
-}
+/** The chat's lines and recalls in D1's log, through the flush's own writer. */
+const write = (chat: string, lines: readonly Line[], recalls: readonly string[] = []) =>
+  seedLines(
+    lines.map((l) => ({ ...l, chat })),
+    recalls.map((id) => ({ chat, id })),
+    T0,
+  );
 
 async function sessionsOf(chat: string) {
   const { results } = await env.DB.prepare(
