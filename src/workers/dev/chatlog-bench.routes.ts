@@ -18,18 +18,7 @@ import type { MessageRecord } from "../../domain/history/message-record";
 import { chatIndexText } from "../../domain/text/chat-search-tokens";
 import type { AppEnv } from "../app-env";
 import { jsonBody } from "../json-body";
-
-const NAMES = ["小明", "小红", "阿杰", "老王", "小李", "婷婷", "大伟", "阿珍", "Tom", "Lily"];
-const LINES = [
-  (o: string) => `周末一起去${o}吗`,
-  (o: string) => `我最近在研究${o}，有点意思`,
-  (o: string) => `${o}这个东西到底怎么弄`,
-  (o: string) => `昨天的${o}真不错，下次还去`,
-  (o: string) => `有人懂${o}吗？求推荐`,
-  (o: string) => `明天下午三点开会，记得带上${o}的周报`,
-];
-const OBJECTS = ["猫", "火锅", "爬山", "摄影", "吉他", "咖啡", "寿司", "Vue", "Rust", "原神", "露营", "骑行"];
-const pick = <T>(list: readonly T[], k: number): T => list[k % list.length] as T;
+import { BENCH_SPEAKERS, benchLine, benchNick } from "./bench-lines";
 
 /** Chat c of the bench: a QQ group, so that the webhook reaches the same objects. */
 export const chatlogBenchChat = (c: number): ChatKey => `qq:group:CLB${c}` as ChatKey;
@@ -49,11 +38,11 @@ const seedEpoch = (): number => Math.floor(Date.now() / WEEK_MS) * WEEK_MS - 2 *
  */
 export function chatlogBenchRecord(c: number, k: number): MessageRecord {
   const chatKey = chatlogBenchChat(c);
-  const nick = pick(NAMES, k * 3 + c);
-  const text = pick(LINES, k * 7 + c)(pick(OBJECTS, Math.floor(k / 3) * 5 + k + c));
+  const nick = benchNick(k * 3 + c);
+  const text = benchLine(k, c);
   const ts = seedEpoch() + k * 120_000 + Math.floor(k / 20) * 3_600_000 + c;
   const messageId = `ROBOT1.0_clb${c}-${k}`;
-  const user = `M${(k * 3 + c) % NAMES.length}`;
+  const user = `M${(k * 3 + c) % BENCH_SPEAKERS}`;
   const raw = { id: messageId, content: ` ${text}`, timestamp: new Date(ts).toISOString() };
   return {
     transport: "qq",

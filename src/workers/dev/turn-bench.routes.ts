@@ -22,18 +22,7 @@ import type { Scope } from "../../domain/memory/scope";
 import { chatIndexText, chatMatchExpression } from "../../domain/text/chat-search-tokens";
 import type { AppEnv } from "../app-env";
 import { jsonBody } from "../json-body";
-
-const NAMES = ["小明", "小红", "阿杰", "老王", "小李", "婷婷", "大伟", "阿珍", "Tom", "Lily"];
-const LINES = [
-  (o: string) => `周末一起去${o}吗`,
-  (o: string) => `我最近在研究${o}，有点意思`,
-  (o: string) => `${o}这个东西到底怎么弄`,
-  (o: string) => `昨天的${o}真不错，下次还去`,
-  (o: string) => `有人懂${o}吗？求推荐`,
-  (o: string) => `明天下午三点开会，记得带上${o}的周报`,
-];
-const OBJECTS = ["猫", "火锅", "爬山", "摄影", "吉他", "咖啡", "寿司", "Vue", "Rust", "原神", "露营", "骑行"];
-const pick = <T>(list: readonly T[], k: number): T => list[k % list.length] as T;
+import { benchLine, benchNick } from "./bench-lines";
 
 /** Chat c of the bench: the same keys the memory bench seeds its chat scopes under. */
 export const benchChat = (c: number): string => (c % 2 === 0 ? `bench:private:u${c}` : `bench:group:g${c}`);
@@ -62,8 +51,8 @@ export const turnBenchRoutes = new Hono<AppEnv>()
     const rows = Array.from({ length: n }, (_, i) => {
       const k = offset + i;
       const chat = benchChat(k % chats);
-      const text = pick(LINES, k * 7)(pick(OBJECTS, Math.floor(k / 3) * 5 + k));
-      const who = pick(NAMES, k * 3);
+      const text = benchLine(k);
+      const who = benchNick(k * 3);
       return {
         chat,
         id: `bm_${k}`,
