@@ -6,12 +6,12 @@ import { describe, it } from "vitest";
 import { OneBotGroupInfoClient } from "../../../src/adapters/onebot/onebot-group-info-client";
 import { groupTitlesJob } from "../../../src/composition/cron/group-titles-job";
 import { sessionIdOf } from "../../../src/domain/sessions/session-id";
+import { oneBotMessage, text } from "../../support/onebot-events";
 import { signedOneBotRequest } from "../../support/onebot-signing";
 import { messageRows } from "../../support/qq-events";
 import { registerChat, sessionsApi } from "../../support/sessions";
 import { eventually } from "../../support/wait";
 
-const SELF = 10000;
 const url = "https://bot.test/webhook/onebot";
 
 function message(
@@ -19,21 +19,14 @@ function message(
   messageId: number,
   extra: { groupName?: string; nickname?: string; card?: string } = {},
 ) {
-  const user = "user" in chat ? chat.user : 20001;
-  return JSON.stringify({
-    time: Math.floor(Date.now() / 1000),
-    self_id: SELF,
-    post_type: "message",
-    message_type: "group" in chat ? "group" : "private",
-    sub_type: "group" in chat ? "normal" : "friend",
-    message_id: messageId,
-    ...("group" in chat ? { group_id: chat.group } : {}),
-    ...(extra.groupName === undefined ? {} : { group_name: extra.groupName }),
-    user_id: user,
-    message: [{ type: "text", data: { text: `消息 ${messageId}` } }],
-    raw_message: `消息 ${messageId}`,
-    font: 0,
-    sender: { user_id: user, nickname: extra.nickname ?? "小红", card: extra.card ?? "", role: "member" },
+  return oneBotMessage({
+    kind: "group" in chat ? "group" : "private",
+    user: "user" in chat ? chat.user : 20001,
+    ...("group" in chat ? { group: chat.group } : {}),
+    messageId,
+    segments: [text(`消息 ${messageId}`)],
+    rawMessage: `消息 ${messageId}`,
+    ...extra,
   });
 }
 
