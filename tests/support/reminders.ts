@@ -9,10 +9,9 @@ import { chatObjectServices } from "../../src/composition/chat-object/chat-objec
 import type { Outbound, OutboundMessage } from "../../src/domain/agent/outbound";
 import { ok } from "../../src/domain/kernel/result";
 import type { ChatSession } from "../../src/durable-objects/chat-session";
+import { atBot, oneBotMessage, SELF, text } from "./onebot-events";
 import { signedOneBotRequest } from "./onebot-signing";
 import { turnDone } from "./qq-events";
-
-export const SELF = 10000;
 
 /** Every message the chat objects pushed or replied, with the chat it went to. */
 export class RecordingPushes implements Outbound {
@@ -56,22 +55,14 @@ let nextMessageId = 1 + Math.floor(Math.random() * 1_000_000) * 1000;
 export async function sayOneBot(input: { user: number; group?: number; text: string }): Promise<string> {
   const messageId = nextMessageId++;
   const kind = input.group === undefined ? "private" : "group";
-  const body = JSON.stringify({
-    time: Math.floor(Date.now() / 1000),
-    self_id: SELF,
-    post_type: "message",
-    message_type: kind,
-    sub_type: kind === "group" ? "normal" : "friend",
-    message_id: messageId,
-    ...(input.group === undefined ? {} : { group_id: input.group }),
-    user_id: input.user,
-    message: [
-      ...(kind === "group" ? [{ type: "at", data: { qq: String(SELF) } }] : []),
-      { type: "text", data: { text: input.text } },
-    ],
-    raw_message: input.text,
-    font: 0,
-    sender: { user_id: input.user, nickname: "小明", card: "", role: "member" },
+  const body = oneBotMessage({
+    kind,
+    user: input.user,
+    ...(input.group === undefined ? {} : { group: input.group }),
+    messageId,
+    segments: [...(kind === "group" ? [atBot] : []), text(input.text)],
+    rawMessage: input.text,
+    nickname: "小明",
   });
   const res = await exports.default.fetch(await signedOneBotRequest("https://bot.test/webhook/onebot", body));
   if (res.status !== 204) throw new Error(`webhook answered ${res.status}`);
