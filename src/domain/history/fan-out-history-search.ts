@@ -9,9 +9,10 @@
  */
 import type { Logger } from "../kernel/logger";
 import type { ChatLogReader, ChatLogs } from "./chat-log-reader";
-import { type SummaryHit, type SummarySearchDeps, searchChatSummaries } from "./chat-summary-search";
+import type { SummaryHit, SummarySearchDeps } from "./chat-summary-search";
 import { DEFAULT_FAN_OUT_LIMITS, type FanOutLimits, type FanOutResult, fanOut, UnreadError } from "./fan-out";
 import { interleaveChats } from "./fan-out-interleave";
+import { MAX_SEARCH_HITS, recentLimit } from "./history-limits";
 import type {
   ChatReads,
   HistoryFilter,
@@ -20,6 +21,7 @@ import type {
   HistorySearch,
   UnreadChat,
 } from "./history-search-port";
+import { summaryLeg } from "./summary-leg";
 
 export type FanOutHistorySearchDeps = {
   readonly logs: ChatLogs;
@@ -32,11 +34,6 @@ export type FanOutHistorySearchDeps = {
   /** Where a chat not read is reported (chat key, reason, error): an object that keeps failing shows. */
   readonly logger?: Logger;
 };
-
-/** Searches return at most this many hits, whatever the caller asks for (as LogHistorySearch). */
-const MAX_SEARCH_HITS = 100;
-/** Recency listings are between 1 and this many messages (as LogHistorySearch). */
-const MAX_RECENT = 500;
 
 type AcrossQuery = { chatKeys: readonly string[]; text: string; limit: number } & HistoryFilter &
   HistoryReader;
@@ -76,7 +73,7 @@ export class FanOutHistorySearch implements HistorySearch {
   /** One chat's newest messages; throws UnreadError like `search`. */
   async recent(q: { chatKey: string; limit: number } & HistoryFilter & HistoryReader): Promise<HistoryHit[]> {
     return this.#one(q.chatKey, (log) =>
-      log.recent({ reader: q.reader, limit: Math.max(1, Math.min(q.limit, MAX_RECENT)), ...filterOf(q) }),
+      log.recent({ reader: q.reader, limit: recentLimit(q.limit), ...filterOf(q) }),
     );
   }
 
@@ -127,8 +124,7 @@ export class FanOutHistorySearch implements HistorySearch {
     text: string;
     limit: number;
   }): Promise<SummaryHit[]> {
-    if (!this.#deps.summaries) return [];
-    return searchChatSummaries(this.#deps.summaries, { ...q, limit: Math.min(q.limit, MAX_SEARCH_HITS) });
+    return summaryLeg(this.#deps.summaries, q);
   }
 
   /** A read of one chat under the same time budget; a chat not read is an UnreadError, never []. */

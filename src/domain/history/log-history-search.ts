@@ -4,9 +4,11 @@
  * listings and sender names come straight from the log's storage.
  */
 
-import { type SummaryHit, type SummarySearchDeps, searchChatSummaries } from "./chat-summary-search";
+import type { SummaryHit, SummarySearchDeps } from "./chat-summary-search";
+import { MAX_SEARCH_HITS, recentLimit } from "./history-limits";
 import { type HistoryRetrievalDeps, searchHistory, searchHistoryOf } from "./history-retrieval";
 import type { HistoryFilter, HistoryHit, HistoryReader, HistorySearch } from "./history-search-port";
+import { summaryLeg } from "./summary-leg";
 
 /** The log's newest messages of one chat, newest first, recalled ones left out. */
 export interface RecentMessages {
@@ -24,11 +26,6 @@ export type LogHistorySearchDeps = {
   /** The context store's index and nodes, for the chats' daily summaries; absent = no summary leg. */
   readonly summaries?: SummarySearchDeps;
 };
-
-/** Searches return at most this many hits, whatever the caller asks for. */
-const MAX_SEARCH_HITS = 100;
-/** Recency listings are between 1 and this many messages. */
-const MAX_RECENT = 500;
 
 export class LogHistorySearch implements HistorySearch {
   readonly #deps: LogHistorySearchDeps;
@@ -65,7 +62,7 @@ export class LogHistorySearch implements HistorySearch {
   }
 
   async recent(q: { chatKey: string; limit: number } & HistoryFilter & HistoryReader): Promise<HistoryHit[]> {
-    return this.#deps.recent.recent({ ...q, limit: Math.max(1, Math.min(q.limit, MAX_RECENT)) });
+    return this.#deps.recent.recent({ ...q, limit: recentLimit(q.limit) });
   }
 
   async senders(chatKeys: readonly string[]): Promise<{ chatKey: string; nick: string }[]> {
@@ -77,7 +74,6 @@ export class LogHistorySearch implements HistorySearch {
     text: string;
     limit: number;
   }): Promise<SummaryHit[]> {
-    if (!this.#deps.summaries) return [];
-    return searchChatSummaries(this.#deps.summaries, { ...q, limit: Math.min(q.limit, MAX_SEARCH_HITS) });
+    return summaryLeg(this.#deps.summaries, q);
   }
 }
