@@ -6,8 +6,7 @@ import { env } from "cloudflare:workers";
 import { signOneBotBody } from "../../src/adapters/onebot/onebot-signature";
 import { settingsCache } from "../../src/composition/settings/settings-cache";
 import { createApp } from "../../src/workers/app";
-import { messageRows, TEST_APP_ID, TEST_SECRET, turnDone } from "./qq-events";
-import { signedQqRequest } from "./qq-signing";
+import { messageRows, turnDone } from "./qq-events";
 import { storedSettings } from "./stored-settings";
 import { eventually } from "./wait";
 
@@ -147,15 +146,7 @@ export function oneBotPrivate(user: number, messageId: number, time = now()) {
 
 export const qqUrl = `${ORIGIN}/webhook/qq`;
 export const oneBotUrl = `${ORIGIN}/webhook/onebot`;
-export const signedQq = (
-  body: string,
-  options: { secret?: string; appId?: string; timestamp?: string } = {},
-) =>
-  signedQqRequest(qqUrl, body, {
-    secret: options.secret ?? TEST_SECRET,
-    appId: options.appId ?? TEST_APP_ID,
-    ...(options.timestamp ? { timestamp: options.timestamp } : {}),
-  });
+export { signedQq } from "./qq-events";
 export const unsignedOneBot = (body: string, headers: Record<string, string> = {}) =>
   new Request(oneBotUrl, {
     method: "POST",

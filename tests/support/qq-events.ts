@@ -55,16 +55,22 @@ export function c2cBody(input: { user: string; text: string; id?: string; eventI
   );
 }
 
-export async function postQq(
+/** The QQ webhook request for `body`, signed with the test app's secret and id unless given. */
+export const signedQq = (
   body: string,
   options: { timestamp?: string; secret?: string; appId?: string } = {},
-) {
-  const request = await signedQqRequest("https://bot.test/webhook/qq", body, {
+) =>
+  signedQqRequest("https://bot.test/webhook/qq", body, {
     secret: options.secret ?? TEST_SECRET,
     appId: options.appId ?? TEST_APP_ID,
     ...(options.timestamp ? { timestamp: options.timestamp } : {}),
   });
-  return exports.default.fetch(request);
+
+export async function postQq(
+  body: string,
+  options: { timestamp?: string; secret?: string; appId?: string } = {},
+) {
+  return exports.default.fetch(await signedQq(body, options));
 }
 
 /** Posts a private QQ message from `user` and waits for its turn; a post the webhook refuses throws. */
