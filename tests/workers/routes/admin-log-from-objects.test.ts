@@ -11,7 +11,7 @@ import { dashboardPage } from "../../support/admin-session";
 import { ADMIN_P, ADMIN_PRIVATE, registerGroupWorld } from "../../support/group-turn-world";
 import { c2cBodyWithIdentity } from "../../support/identity";
 import { objectLogRows } from "../../support/object-log";
-import { c2cBody, eventIdOf, postQq, turnDone } from "../../support/qq-events";
+import { sayInPrivate } from "../../support/qq-events";
 import { say } from "../../support/turns";
 import { eventually } from "../../support/wait";
 
@@ -38,10 +38,7 @@ const unflushedOf = async (chat: string) => (await env.CHAT_SESSION.getByName(ch
 async function chatOnlyInItsObject(): Promise<string> {
   const user = `U${crypto.randomUUID().replaceAll("-", "")}`;
   const chat = `qq:private:${user}`;
-  const body = c2cBody({ user, text: "/ping" });
-  const res = await postQq(body);
-  if (res.status !== 200) throw new Error(`webhook answered ${res.status}`);
-  await turnDone(chat, eventIdOf(body));
+  await sayInPrivate(user, "/ping");
   await eventually(async () => {
     const known = await env.DB.prepare("SELECT 1 FROM chats WHERE chat_key = ?").bind(chat).first();
     return known !== null && (await objectLogRows(chat)).length === 2 && (await unflushedOf(chat)) === 0;
