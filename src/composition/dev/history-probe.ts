@@ -12,6 +12,7 @@ import { countingD1, type D1Bill } from "../../adapters/d1/counting-d1";
 import type { HistorySearch } from "../../domain/history/history-search-port";
 import { historySearch } from "../common/history-search";
 import { readRuntimeConfig } from "../common/runtime-config";
+import { sqlCursors } from "./sql-cursors";
 import type { ProbedChat } from "./turn-bill";
 
 export type HistoryProbe = {
@@ -57,14 +58,7 @@ export async function probeHistory(
 ): Promise<HistoryProbeAnswer> {
   const counter = countingD1(env.DB, readRuntimeConfig(env).mode);
   const counted: Env = { ...env, DB: counter.db };
-  const cursors: SqlStorageCursor<Record<string, SqlStorageValue>>[] = [];
-  const { sql } = chat;
-  const exec = sql.exec;
-  sql.exec = ((query: string, ...bindings: unknown[]) => {
-    const cursor = exec.call(sql, query, ...bindings);
-    cursors.push(cursor);
-    return cursor;
-  }) as typeof sql.exec;
+  const cursors = sqlCursors(chat.sql);
   try {
     const answer =
       q.mode === "none"
@@ -74,9 +68,9 @@ export async function probeHistory(
     return {
       ...answer,
       d1: { statements, roundTrips, rowsRead },
-      doRowsRead: cursors.reduce((n, c) => n + c.rowsRead, 0),
+      doRowsRead: cursors.rowsRead(),
     };
   } finally {
-    sql.exec = exec;
+    cursors.stop();
   }
 }

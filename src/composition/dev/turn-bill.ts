@@ -19,6 +19,7 @@ import { estimateTokens } from "../../domain/text/token-estimate";
 import { type ChatObjectServices, chatObjectServices } from "../chat-object/chat-object-services";
 import { historySearch } from "../common/history-search";
 import { readRuntimeConfig } from "../common/runtime-config";
+import { sqlCursors } from "./sql-cursors";
 
 /** What a chat object lends its probe: what a turn reads of its storage, and how it runs the model. */
 export type ProbedChat = {
@@ -53,7 +54,6 @@ export async function billTurn(
   event: InboundEvent,
   history: "object" | "d1" = "object",
 ): Promise<TurnBill> {
-  const { sql } = chat;
   const counter = countingD1(env.DB, readRuntimeConfig(env).mode);
   const counted: Env = { ...env, DB: counter.db };
   const services: ChatObjectServices = chatObjectServices.create(counted);
@@ -71,13 +71,7 @@ export async function billTurn(
       return services.model.complete(request);
     },
   });
-  const cursors: SqlStorageCursor<Record<string, SqlStorageValue>>[] = [];
-  const exec = sql.exec;
-  sql.exec = ((query: string, ...bindings: unknown[]) => {
-    const cursor = exec.call(sql, query, ...bindings);
-    cursors.push(cursor);
-    return cursor;
-  }) as typeof sql.exec;
+  const cursors = sqlCursors(chat.sql);
   const started = performance.now();
   try {
     const ctx = await turnContextOf({
@@ -103,8 +97,8 @@ export async function billTurn(
     const turnMs = performance.now() - started;
     return {
       d1: counter.bill(),
-      doRowsRead: cursors.reduce((n, c) => n + c.rowsRead, 0),
-      doRowsWritten: cursors.reduce((n, c) => n + c.rowsWritten, 0),
+      doRowsRead: cursors.rowsRead(),
+      doRowsWritten: cursors.rowsWritten(),
       promptTokens,
       contextTokenBudget: settings.turn.contextTokenBudget,
       replies: result.ok ? result.value.replies : [],
@@ -112,6 +106,6 @@ export async function billTurn(
       turnMs,
     };
   } finally {
-    sql.exec = exec;
+    cursors.stop();
   }
 }
