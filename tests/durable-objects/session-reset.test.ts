@@ -2,18 +2,14 @@ import { env } from "cloudflare:workers";
 import { it } from "vitest";
 import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import type { ChatKey } from "../../src/domain/chat/chat-address";
-import { auditRows } from "../support/identity";
+import { auditRowsOnceThere } from "../support/identity";
 import { uid } from "../support/memory";
 import { preview } from "../support/preview";
 import { inPlainPrivateChat } from "../support/turns";
 import { eventually } from "../support/wait";
 
 /** The chat's audit rows once there are two of them: the reset and the refused second one. */
-const resetAudit = (chat: string) =>
-  eventually(async () => {
-    const rows = await auditRows(chat);
-    return rows.length === 2 ? rows : undefined;
-  });
+const resetAudit = (chat: string) => auditRowsOnceThere(chat, undefined, (rows) => rows.length === 2);
 
 it("/reset clears short-term context only, keeps memory, is rate-limited and audited", async ({ expect }) => {
   const user = `UR${uid()}`;

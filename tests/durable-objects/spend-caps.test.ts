@@ -9,7 +9,7 @@ import { ManualClock } from "../../src/domain/kernel/clock";
 import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { adminApi } from "../support/admin-api";
-import { auditRows } from "../support/identity";
+import { auditRowsOnceThere } from "../support/identity";
 import { c2cBody, eventIdOf, groupAtBody, postQq, turnDone } from "../support/qq-events";
 import { eventually } from "../support/wait";
 
@@ -71,10 +71,11 @@ describe("spend caps", () => {
       { text: expect.stringContaining("这个聊天今天的模型用量已达上限（1000 tokens）"), state: "sent" },
     ]);
     expect(model.requests).toHaveLength(0);
-    const audit = await eventually(async () => {
-      const rows = (await auditRows(chat)).filter((r) => r.action === "spend.capped");
-      return rows.length === 1 ? rows : undefined;
-    });
+    const audit = await auditRowsOnceThere(
+      chat,
+      (r) => r.action === "spend.capped",
+      (rows) => rows.length === 1,
+    );
     expect(audit[0]).toMatchObject({
       actor: `qq:user:${user}`,
       target: chat,
@@ -141,10 +142,7 @@ describe("spend caps", () => {
     await recordUsage(chat, 100, clock.now());
     const stub = env.CHAT_SESSION.getByName(chat);
     expect((await privateTurn(user, "我是老师")).replies[0]?.text).toContain("已达上限");
-    const deferred = await eventually(async () => {
-      const rows = (await auditRows(chat)).filter((r) => r.detail.purpose === "dream");
-      return rows.length > 0 ? rows : undefined;
-    });
+    const deferred = await auditRowsOnceThere(chat, (r) => r.detail.purpose === "dream");
     expect(deferred[0]).toMatchObject({
       action: "spend.capped",
       detail: { outcome: "refused", scope: "chat" },

@@ -5,7 +5,7 @@ import type { ContextProvider } from "../../src/domain/agent/context-provider";
 import type { SenderIdentity } from "../../src/domain/identity/sender-identity";
 import { PRIVATE_BY_ORIGIN_RULE } from "../../src/domain/memory/origin";
 import {
-  auditRows,
+  auditRowsOnceThere,
   c2cBodyWithIdentity,
   groupBodyWithIdentity,
   linkRow,
@@ -59,10 +59,7 @@ describe("/identity through the webhook", () => {
       `qq:group:${group}`,
     );
     expect(reply).toContain(`账号 qq:user:${member} 不在 identity.admins 中`);
-    const audit = await eventually(async () => {
-      const rows = await auditRows(`qq:group:${group}`);
-      return rows.length > 0 ? rows : undefined;
-    });
+    const audit = await auditRowsOnceThere(`qq:group:${group}`);
     expect(audit).toMatchObject([
       {
         actor: `qq:user:${member}`,
@@ -107,10 +104,7 @@ describe("/identity through the webhook", () => {
 
     const unlinked = await asAdmin(`/identity unlink qq:user:${ownerInGroup}`);
     expect(unlinked).toContain("已解除");
-    const audit = await eventually(async () => {
-      const rows = await auditRows(adminChat);
-      return rows.length === 3 ? rows : undefined;
-    });
+    const audit = await auditRowsOnceThere(adminChat, undefined, (rows) => rows.length === 3);
     expect(audit.map((r) => [r.action, r.detail.outcome])).toEqual([
       ["identity.link", "ok"],
       ["identity.whois", "ok"],

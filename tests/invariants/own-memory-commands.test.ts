@@ -7,12 +7,11 @@
 // is checked against what D1 holds afterwards.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
-import { auditRows } from "../support/identity";
+import { auditRowsOnceThere } from "../support/identity";
 import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
 import { uid } from "../support/memory";
 import { registerChat } from "../support/sessions";
 import { inGroupChat, inPrivateChat } from "../support/turns";
-import { eventually } from "../support/wait";
 
 const run = uid().slice(0, 6);
 const ALICE = `alice${run}`;
@@ -166,12 +165,11 @@ describe("/forget deletes only an item the asker could see here", () => {
     }
     expect(await allStatuses()).toBe(before);
     // The audit rows of both say the same: not found.
-    const audit = await eventually(async () => {
-      const r = (await auditRows(GROUP)).filter(
-        (a) => a.action === "memory.forget" && a.actor === `qq:user:${ALICE_G}`,
-      );
-      return r.length >= 6 ? r : undefined;
-    });
+    const audit = await auditRowsOnceThere(
+      GROUP,
+      (a) => a.action === "memory.forget" && a.actor === `qq:user:${ALICE_G}`,
+      (rows) => rows.length >= 6,
+    );
     expect(new Set(audit.map((a) => `${a.detail.outcome}:${a.detail.cause}`))).toEqual(
       new Set(["refused:not-found"]),
     );
@@ -250,10 +248,10 @@ describe("/forget deletes only an item the asker could see here", () => {
     expect((await row(t.exam)).status).toBe("active");
 
     const spicyId = (await row(t.spicy)).node_id;
-    const audit = await eventually(async () => {
-      const r = (await auditRows(GROUP)).filter((a) => a.action === "memory.forget" && a.target === spicyId);
-      return r.length > 0 ? r : undefined;
-    });
+    const audit = await auditRowsOnceThere(
+      GROUP,
+      (a) => a.action === "memory.forget" && a.target === spicyId,
+    );
     expect(audit.map((a) => a.detail.outcome)).toEqual(["ok"]);
   });
 

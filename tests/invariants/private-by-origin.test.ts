@@ -12,7 +12,7 @@ import type { AccountKey } from "../../src/domain/chat/chat-address";
 import { silentLogger } from "../../src/domain/kernel/logger";
 import { dream } from "../../src/domain/memory/dreaming";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
-import { auditRows, uid as idOf } from "../support/identity";
+import { auditRowsOnceThere, uid as idOf } from "../support/identity";
 import { declared, qqUsers, storeIdentity } from "../support/identity-settings";
 import { uid } from "../support/memory";
 import { everything, preview } from "../support/preview";
@@ -271,10 +271,7 @@ describe("shareable only on purpose", () => {
       .bind(`%${marked}%`)
       .all<{ raw_text: string }>();
     expect(results.map((r) => r.raw_text.includes("可以告诉大家"))).toEqual([false]);
-    const audit = await eventually(async () => {
-      const r = (await auditRows(GROUP)).filter((a) => a.action === "memory.share");
-      return r.length > 0 ? r : undefined;
-    });
+    const audit = await auditRowsOnceThere(GROUP, (a) => a.action === "memory.share");
     expect(audit.map((a) => a.detail.outcome)).toEqual(["refused"]);
   });
 });

@@ -1,10 +1,9 @@
 // Own file: it changes the stored settings (identity enabled without admins).
 import { env } from "cloudflare:workers";
 import { beforeAll, it } from "vitest";
-import { auditRows, groupBodyWithIdentity, uid } from "../support/identity";
+import { auditRowsOnceThere, groupBodyWithIdentity, uid } from "../support/identity";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
 import { storeSettings } from "../support/stored-settings";
-import { eventually } from "../support/wait";
 
 beforeAll(async () => {
   await storeSettings(env, { identity: { enabled: true, admins: [] } });
@@ -19,10 +18,7 @@ it("refuses every admin command when identity is enabled without admins, saying 
   const reply = status.replies[0]?.text ?? "";
   expect(reply).toContain("identity.admins 为空");
   expect(reply).toContain("fail closed");
-  const audit = await eventually(async () => {
-    const rows = await auditRows(`qq:group:${group}`);
-    return rows.length > 0 ? rows : undefined;
-  });
+  const audit = await auditRowsOnceThere(`qq:group:${group}`);
   expect(audit).toMatchObject([
     { action: "identity.whois", detail: { outcome: "refused", cause: "no-admins" } },
   ]);

@@ -4,11 +4,10 @@
 // identity commands and the identity tool answer only in an admin's private chat, and a repeated
 // write answers as a new one, so no reply tells a group that a hidden item exists.
 import { beforeAll, describe, it } from "vitest";
-import { auditRows, c2cBodyWithIdentity, uid as idOf, linkRow } from "../support/identity";
+import { auditRowsOnceThere, c2cBodyWithIdentity, uid as idOf, linkRow } from "../support/identity";
 import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
 import { memoryStore, newMemory, seedMemory, uid } from "../support/memory";
 import { inGroupChat, say, toolTurn } from "../support/turns";
-import { eventually } from "../support/wait";
 
 const run = uid().slice(0, 6);
 const ALICE = `alice${run}`;
@@ -45,10 +44,11 @@ describe("identity commands and the identity tool answer only in an admin's priv
     }
     // Nothing was linked.
     expect(await linkRow(`qq:user:${stranger}`)).toBeNull();
-    const audit = await eventually(async () => {
-      const rows = await auditRows(`qq:group:${group}`);
-      return rows.length === commands.length ? rows : undefined;
-    });
+    const audit = await auditRowsOnceThere(
+      `qq:group:${group}`,
+      undefined,
+      (rows) => rows.length === commands.length,
+    );
     expect(audit.map((r) => [r.action, r.detail.outcome, r.detail.cause])).toEqual([
       ["identity.whois", "refused", "shared_chat"],
       ["identity.whois", "refused", "shared_chat"],

@@ -1,6 +1,7 @@
 /** QQ message bodies with identity fields, and readers for the identity and audit tables. */
 import { env } from "cloudflare:workers";
 import { qqMessageBody } from "./qq-events";
+import { eventually } from "./wait";
 
 export const uid = (prefix: string) => `${prefix}${crypto.randomUUID().replaceAll("-", "").toUpperCase()}`;
 
@@ -91,3 +92,17 @@ export async function auditRows(chatKey: string): Promise<AuditRow[]> {
     .all<Omit<AuditRow, "detail"> & { detail: string }>();
   return results.map((r) => ({ ...r, detail: JSON.parse(r.detail) as Record<string, unknown> }));
 }
+
+/**
+ * The chat's audit rows that `which` keeps, once `enough` says they are all there (any one by
+ * default): a turn's audit rows may reach D1 after the turn is done.
+ */
+export const auditRowsOnceThere = (
+  chatKey: string,
+  which: (row: AuditRow) => boolean = () => true,
+  enough: (rows: AuditRow[]) => boolean = (rows) => rows.length > 0,
+): Promise<AuditRow[]> =>
+  eventually(async () => {
+    const rows = (await auditRows(chatKey)).filter(which);
+    return enough(rows) ? rows : undefined;
+  });
