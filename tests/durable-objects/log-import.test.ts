@@ -10,6 +10,7 @@ import type { ImportRow } from "../../src/durable-objects/log-import";
 import { Outbox } from "../../src/durable-objects/outbox";
 import {
   chatMessage,
+  chatMessages,
   d1Log,
   groupKey,
   objectFromBeforeTheMove,
@@ -20,7 +21,7 @@ import {
 const stubOf = (chat: string) => env.CHAT_SESSION.getByName(chat);
 
 async function d1Page(chat: string, n: number, recalled: number[] = []) {
-  const messages = Array.from({ length: n }, (_, i) => chatMessage(chat, i + 1));
+  const messages = chatMessages(chat, n);
   await seedD1(
     messages,
     messages.filter((_, i) => recalled.includes(i + 1)),

@@ -39,6 +39,10 @@ export function chatMessage(chatKey: string, i: number, text = `第${i}条消息
   };
 }
 
+/** Messages 1 to `n` of a chat. */
+export const chatMessages = (chatKey: string, n: number): Message[] =>
+  Array.from({ length: n }, (_, i) => chatMessage(chatKey, i + 1));
+
 /** Writes `messages` to D1 as the flush does, then applies `recalled` marks. */
 export async function seedD1(messages: readonly Message[], recalled: readonly Message[] = []): Promise<void> {
   const log = new D1MessageLog(openDatabase(env.DB));
@@ -131,3 +135,11 @@ export function objectTrees(chatKey: string) {
 /** A fresh key for a QQ group chat. */
 export const groupKey = () =>
   `qq:group:G${crypto.randomUUID().replaceAll("-", "").slice(0, 16).toUpperCase()}`;
+
+/** A new group chat with `n` messages in D1 and its object from before the move (reading D1). */
+export async function chatBeforeTheMove(n: number): Promise<string> {
+  const chat = groupKey();
+  await seedD1(chatMessages(chat, n));
+  await objectFromBeforeTheMove(chat);
+  return chat;
+}

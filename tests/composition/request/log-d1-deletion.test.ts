@@ -8,7 +8,9 @@ import { deleteMigratedD1Rows } from "../../../src/composition/request/log-d1-de
 import { logMigrationService } from "../../../src/composition/request/log-migration-service";
 import { type ChatLogObject, logMigrationStep } from "../../../src/composition/request/log-migration-step";
 import {
+  chatBeforeTheMove,
   chatMessage,
+  chatMessages,
   d1Log,
   freshDeployment,
   groupKey,
@@ -40,7 +42,7 @@ describe("deleting the D1 log of migrated chats", () => {
     await freshDeployment();
     const moved = groupKey();
     const stillD1 = groupKey();
-    const messages = Array.from({ length: 30 }, (_, i) => chatMessage(moved, i + 1));
+    const messages = chatMessages(moved, 30);
     await seedD1(messages);
     await objectFromBeforeTheMove(moved);
     await migrate();
@@ -71,9 +73,7 @@ describe("deleting the D1 log of migrated chats", () => {
 
   it("keeps a verified chat whose object reads D1 again or holds fewer rows than D1", async ({ expect }) => {
     await freshDeployment();
-    const chat = groupKey();
-    await seedD1(Array.from({ length: 5 }, (_, i) => chatMessage(chat, i + 1)));
-    await objectFromBeforeTheMove(chat);
+    const chat = await chatBeforeTheMove(5);
     await migrate();
     // Its object is sent back to D1 behind the ledger's back: the check before deleting sees it.
     await env.CHAT_SESSION.getByName(chat).resetLogHome();

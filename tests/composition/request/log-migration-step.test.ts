@@ -14,7 +14,9 @@ import {
 } from "../../../src/composition/request/log-migration-step";
 import { chatMatchExpression } from "../../../src/domain/text/chat-search-tokens";
 import {
+  chatBeforeTheMove,
   chatMessage,
+  chatMessages,
   d1Log,
   d1Trees,
   freshDeployment,
@@ -82,7 +84,7 @@ describe("the log migration step", () => {
   }) => {
     await freshDeployment();
     const chat = groupKey();
-    const messages = Array.from({ length: 1200 }, (_, i) => chatMessage(chat, i + 1));
+    const messages = chatMessages(chat, 1200);
     messages[699] = chatMessage(chat, 700, "烧烤店的老板姓王");
     messages[299] = chatMessage(chat, 300, "撤回的秘密计划");
     messages[599] = { ...chatMessage(chat, 600), privateMarked: 2 };
@@ -116,8 +118,8 @@ describe("the log migration step", () => {
       await freshDeployment();
       const a = groupKey();
       const b = groupKey();
-      const rowsA = Array.from({ length: 7 }, (_, i) => chatMessage(a, i + 1));
-      const rowsB = Array.from({ length: 4 }, (_, i) => chatMessage(b, i + 1));
+      const rowsA = chatMessages(a, 7);
+      const rowsB = chatMessages(b, 4);
       await seedD1([...rowsA, ...rowsB], [rowsA[4] as (typeof rowsA)[number]]);
       await objectFromBeforeTheMove(a);
       await objectFromBeforeTheMove(b, rowsB.slice(2));
@@ -150,9 +152,7 @@ describe("the log migration step", () => {
 
   it("two steps at once copy each row once and count each page once", async ({ expect }) => {
     await freshDeployment();
-    const chat = groupKey();
-    await seedD1(Array.from({ length: 40 }, (_, i) => chatMessage(chat, i + 1)));
-    await objectFromBeforeTheMove(chat);
+    const chat = await chatBeforeTheMove(40);
     const budget = { pageSize: 4, maxRows: 1000, maxMs: 20_000, maxChats: 50 };
     await Promise.all([logMigrationStep(ports(), budget), logMigrationStep(ports(), budget)]);
     await untilDone(ports(), budget);
@@ -166,8 +166,8 @@ describe("the log migration step", () => {
     await freshDeployment();
     const home = groupKey();
     const relayed = groupKey();
-    const homeRows = Array.from({ length: 4 }, (_, i) => chatMessage(home, i + 1));
-    const relayedRows = Array.from({ length: 3 }, (_, i) => chatMessage(relayed, i + 1));
+    const homeRows = chatMessages(home, 4);
+    const relayedRows = chatMessages(relayed, 3);
     await seedD1([...homeRows, ...relayedRows]);
     await objectAfterTheMove(home, homeRows);
     // Rows relayed to a chat whose object never logged them: D1 alone has them.
@@ -199,7 +199,7 @@ describe("the log migration step", () => {
     await freshDeployment();
     const chat = groupKey();
     const wrong = groupKey();
-    await seedD1(Array.from({ length: 3 }, (_, i) => chatMessage(chat, i + 1)));
+    await seedD1(chatMessages(chat, 3));
     await objectFromBeforeTheMove(wrong);
     // The rows of `chat` sent to another chat's object.
     const report = await logMigrationStep(

@@ -7,6 +7,7 @@ import { adminApi as api, auditCount, withoutAdmin } from "../../support/admin-a
 import { dashboardPage } from "../../support/admin-session";
 import {
   chatMessage,
+  chatMessages,
   d1Log,
   freshDeployment,
   groupKey,
@@ -65,10 +66,7 @@ describe("the log migration API", () => {
     await freshDeployment();
     const a = groupKey();
     const b = groupKey();
-    await seedD1([
-      ...Array.from({ length: 30 }, (_, i) => chatMessage(a, i + 1)),
-      ...Array.from({ length: 12 }, (_, i) => chatMessage(b, i + 1)),
-    ]);
+    await seedD1([...chatMessages(a, 30), ...chatMessages(b, 12)]);
     await objectFromBeforeTheMove(a);
     await objectFromBeforeTheMove(b);
     // No body: the default budget. Then small steps.
