@@ -37,14 +37,21 @@ export function docx(paragraphs: { text: string; heading?: 1 | 2 | 3 }[]): Uint8
 /** A one-page PDF with Latin text lines (Helvetica), with a correct xref table. */
 export function pdf(lines: string[]): Uint8Array {
   const content = `BT /F1 12 Tf 72 720 Td 14 TL ${lines.map((l) => `(${l.replace(/([()\\])/g, "\\$1")}) '`).join(" ")} ET`;
-  const objects = [
+  return pdfOf(onePageObjects(content));
+}
+
+/**
+ * The objects of a PDF whose page tree names its one page (object 3, drawing `content` in
+ * Helvetica) `times` times: once in a well-formed file.
+ */
+export function onePageObjects(content: string, times = 1): string[] {
+  return [
     "<< /Type /Catalog /Pages 2 0 R >>",
-    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    `<< /Type /Pages /Kids [${Array(times).fill("3 0 R").join(" ")}] /Count ${times} >>`,
     "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
     `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
     "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
   ];
-  return pdfOf(objects);
 }
 
 /** A PDF file of these numbered objects (object 1 the catalog), with a correct xref table. */

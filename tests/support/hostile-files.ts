@@ -1,6 +1,6 @@
 /** Hostile files for import tests: decompression bombs and deep nesting, built small and fast. */
 import { strToU8, Zip, ZipDeflate, ZipPassThrough } from "fflate";
-import { pdfOf } from "./documents";
+import { onePageObjects, pdfOf } from "./documents";
 
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
 
@@ -98,13 +98,5 @@ export function lyingDocxBomb(inflatedBytes: number, declared = 1000): Uint8Arra
 
 /** A PDF of a few kilobytes whose page tree names its one page `pages` times. */
 export function repeatedPagePdf(pages: number): Uint8Array {
-  const content = "BT /F1 12 Tf 72 720 Td (page) Tj ET";
-  const objects = [
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    `<< /Type /Pages /Kids [${"3 0 R ".repeat(pages)}] /Count ${pages} >>`,
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-  ];
-  return pdfOf(objects);
+  return pdfOf(onePageObjects("BT /F1 12 Tf 72 720 Td (page) Tj ET", pages));
 }
