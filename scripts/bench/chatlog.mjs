@@ -12,9 +12,8 @@
 //              to the same search over D1's log and to a request that reads nothing.
 // The runtime's clock does not move during a read of an object's own SQLite, so history reads
 // are timed here, around the whole request.
-import { sign } from "node:crypto";
 import { percentile, round } from "./stats.mjs";
-import { body, privateKey } from "./webhook-ack.mjs";
+import { body, postSigned, privateKey } from "./webhook-ack.mjs";
 
 const int = (name, fallback) => {
   const v = Number(process.env[name] ?? fallback);
@@ -113,24 +112,7 @@ async function seed(base) {
 /** The ACK of the seeded chats, of empty-log chats and /healthz, one of each in turn. */
 async function acks(base, vars) {
   const key = privateKey(vars.QQ_BOT_SECRET);
-  const post = async (text) => {
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const signature = sign(null, Buffer.from(timestamp + text), key).toString("hex");
-    const t0 = performance.now();
-    const res = await fetch(`${base}/webhook/qq`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "x-bot-appid": vars.QQ_BOT_APPID,
-        "x-signature-timestamp": timestamp,
-        "x-signature-ed25519": signature,
-      },
-      body: text,
-    });
-    if (res.status !== 200) throw new Error(`webhook answered ${res.status}: ${await res.text()}`);
-    await res.arrayBuffer();
-    return performance.now() - t0;
-  };
+  const post = async (text) => (await postSigned(base, vars.QQ_BOT_APPID, key, text)).ms;
   const bare = async () => {
     const t0 = performance.now();
     await (await fetch(`${base}/healthz`)).arrayBuffer();
