@@ -54,10 +54,12 @@ describe("a left-out person forgotten with --forget", () => {
     const person = `LR${tag}`;
     const other = `OR${tag}`;
     const privateChat = `qq:private:${person}`;
-    // Wordings no rule was written around: an address, a half-English aside, a plain remark.
+    // Wordings no rule was written around: an address, a half-English aside, traditional characters,
+    // a plain remark.
     await said(groupAtBody({ group, member: person, text: `我住在梧桐路${tag}号，别到处说` }), groupChat);
     await said(groupAtBody({ group, member: other, text: `今天的会改到三点${tag}` }), groupChat);
     await said(groupAtBody({ group, member: person, text: `btw my new number ends in ${tag}` }), groupChat);
+    await said(groupAtBody({ group, member: person, text: `我其實下週要複診${tag}，先別講` }), groupChat);
     await said(c2cBody({ user: person, text: `其实我下周要去复查${tag}` }), privateChat);
 
     const before = await promptTurns(groupChat, other);
@@ -75,7 +77,8 @@ describe("a left-out person forgotten with --forget", () => {
     expect(after.join("\n")).not.toContain(`梧桐路${tag}`);
     expect(after.join("\n")).not.toContain(`ends in ${tag}`);
     expect(after.some((t) => t.includes(`三点${tag}`))).toBe(true);
-    for (const needle of [`梧桐路${tag}`, `ends in ${tag}`])
+    expect(after.join("\n")).not.toContain(`複診${tag}`);
+    for (const needle of [`梧桐路${tag}`, `ends in ${tag}`, `複診${tag}`])
       expect(await storedTurns(groupChat, needle), needle).toBe(0);
     expect(await storedTurns(privateChat, `复查${tag}`)).toBe(0);
     expect(await storedTurns(groupChat, `三点${tag}`)).toBe(1);
