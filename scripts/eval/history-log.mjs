@@ -3,6 +3,7 @@
 // /dev/eval/history/ask — the code `history_search` runs ("live": days and senders read from
 // the question) or the same search with that resolution off ("plain": the words alone).
 
+import { writeFileSync } from "node:fs";
 import { recallMetrics } from "./recall-metrics.mjs";
 
 /** Writes each chat's utterances ({id, ts, speaker, role, text}) in order. */
@@ -48,3 +49,31 @@ export function recallAt(results, questions, gold, keysOf, ks, { withContext = f
 /** Milliseconds of a local wall-clock time in China (the zone history dates are read in). */
 export const shanghai = (isoLocal) => Date.parse(`${isoLocal}+08:00`);
 export const DAY_MS = 86_400_000;
+
+/**
+ * --live-dump <file>: the log as written (first line, `{"chats": {chat: [{id, ts, speaker, role,
+ * text}]}}`) and every question ({id, chat, question, gold, category, resolved, matches}) with the
+ * live search's first 100 matches and the days and senders it resolved, for fusing another
+ * ranking offline (scripts/eval/history-vector-leg.mjs).
+ */
+export async function dumpLive(post, file, byChat, questions, gold) {
+  const wide = await askAll(post, "live", questions, 100);
+  const lines = [JSON.stringify({ chats: Object.fromEntries(byChat) })];
+  for (const q of questions) {
+    const r = wide.get(q.id);
+    const matches = (r?.items ?? []).filter((it) => it.via !== "context").map((it) => it.message_id);
+    lines.push(
+      JSON.stringify({
+        id: q.id,
+        chat: q.chat,
+        question: q.text,
+        gold: gold(q),
+        category: q.category ?? null,
+        category_name: q.category_name ?? null,
+        resolved: r?.resolved ?? null,
+        matches,
+      }),
+    );
+  }
+  writeFileSync(file, `${lines.join("\n")}\n`);
+}

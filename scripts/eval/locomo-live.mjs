@@ -6,10 +6,12 @@
 // `live` is history_search as it runs (the log's conversation sessions and turn windows),
 // `live_flat` the same search over the flat log (each message matched alone, context turns
 // across sessions), `live_words_only` the live search with day and sender resolution off.
+// `liveDump` (--live-dump <file>): every question with the live search's first 100 matches and
+// what it resolved, for fusing another ranking offline (history-log.mjs, dumpLive).
 import { byCategory } from "./by-category.mjs";
-import { askAll, DAY_MS, recallAt, shanghai, writeLog } from "./history-log.mjs";
+import { askAll, DAY_MS, dumpLive, recallAt, shanghai, writeLog } from "./history-log.mjs";
 
-export async function evalLocomoLive({ post, readJsonl, maxQueries, split = () => true }) {
+export async function evalLocomoLive({ post, readJsonl, maxQueries, split = () => true, liveDump }) {
   const turns = readJsonl("turns");
   const chatOf = (conv) => `locomo:group:${conv}`;
   const byChat = new Map();
@@ -48,6 +50,7 @@ export async function evalLocomoLive({ post, readJsonl, maxQueries, split = () =
   const live = await askAll(post, "live", questions);
   const flat = await askAll(post, "flat", questions);
   const plain = await askAll(post, "plain", questions);
+  if (liveDump) await dumpLive(post, liveDump, byChat, questions, gold);
   const phrases = questions.flatMap((q) => live.get(q.id)?.resolved?.phrase ?? []);
   return {
     turns: written,

@@ -6,9 +6,13 @@
 // right when it was said on that day. `named_day` = questions that name the day in their text
 // (evidence_rule "date-in-question"); `live` resolves that day through history_search's date
 // resolution, `plain` is the same search of the words alone, in the same run.
-import { askAll, DAY_MS, recallAt, shanghai, writeLog } from "./history-log.mjs";
+// `recallQuestions` (--recall-questions <file>, the memory-recall set's format): the same log
+// searched for what the user said, asked in other words; scored like memory recall (hit@k of
+// the gold utterance among the matches). `liveDump` (--live-dump <file>) dumps those questions.
+import { askAll, DAY_MS, dumpLive, recallAt, shanghai, writeLog } from "./history-log.mjs";
+import { hitMetrics, readMemoryQuestions } from "./memory-recall.mjs";
 
-export async function evalMemorybank({ post, readJsonl, maxQueries }) {
+export async function evalMemorybank({ post, readJsonl, maxQueries, recallQuestions, split, liveDump }) {
   const turns = readJsonl("turns");
   const chatOf = (conv) => `eval:private:${conv}`;
   const byChat = new Map();
@@ -31,6 +35,29 @@ export async function evalMemorybank({ post, readJsonl, maxQueries }) {
     if ((lastDay.get(t.conv_id) ?? "") < t.date) lastDay.set(t.conv_id, t.date);
   }
   const written = await writeLog(post, byChat);
+  const nextDay = (conv) => shanghai(`${lastDay.get(conv)}T12:00:00`) + DAY_MS;
+  if (recallQuestions) {
+    const turnsByConv = Map.groupBy(turns, (t) => t.conv_id);
+    const asked = readMemoryQuestions(recallQuestions, turnsByConv)
+      .filter(split)
+      .slice(0, maxQueries)
+      .map((q) => ({ ...q, text: q.question, chat: chatOf(q.conv_id), now: nextDay(q.conv_id) }));
+    if (liveDump) await dumpLive(post, liveDump, byChat, asked, (q) => q.gold);
+    const matchIds = (results) =>
+      new Map(
+        [...results].map(([id, r]) => [
+          id,
+          r.items.filter((it) => it.via !== "context").map((it) => it.message_id),
+        ]),
+      );
+    return {
+      dataset: "memorybank",
+      turns: written,
+      recall_questions: asked.length,
+      live: hitMetrics(matchIds(await askAll(post, "live", asked)), asked),
+      plain: hitMetrics(matchIds(await askAll(post, "plain", asked)), asked),
+    };
+  }
   const all = readJsonl("questions");
   const questions = all
     .filter((q) => Array.isArray(q.evidence_session) && q.evidence_session.length > 0)
@@ -40,7 +67,7 @@ export async function evalMemorybank({ post, readJsonl, maxQueries }) {
       id: q.qid,
       text: q.question,
       chat: chatOf(q.conv_id),
-      now: shanghai(`${lastDay.get(q.conv_id)}T12:00:00`) + DAY_MS,
+      now: nextDay(q.conv_id),
       days: q.evidence_session.map((s) => dayOf.get(`${q.conv_id} ${s}`)),
     }));
   const named = questions.filter((q) => q.evidence_rule === "date-in-question");

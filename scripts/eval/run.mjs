@@ -5,8 +5,9 @@
 // production import, indexing and retrieval code, and prints one JSON line of metrics.
 //
 //   npm run eval -- cmrc2018 --passages <passages.jsonl> --queries <queries.jsonl> [--chunk-size 200]
-//   npm run eval -- locomo   --turns <turns.jsonl> --questions <questions.jsonl> [--live-only]   (see locomo-live.mjs)
+//   npm run eval -- locomo   --turns <turns.jsonl> --questions <questions.jsonl> [--live-only] [--live-dump <file>]   (see locomo-live.mjs)
 //   npm run eval -- memorybank --turns <turns.jsonl> --questions <questions.jsonl>   (see memorybank.mjs)
+//   npm run eval -- memorybank --turns <memorybank-zh turns.jsonl> --recall-questions <memory-recall.jsonl> [--live-dump <file>]
 //   npm run eval -- memory   --turns <memorybank-zh turns.jsonl> [--questions <file>]   (memory recall; see memory-recall.mjs)
 //   npm run eval -- kdconv   --passages <passages.jsonl> --queries <queries.jsonl> [--context-only]
 //   npm run eval -- vue-docs --docs <dir> [--questions <file>] [--chunk-size 800]   (see vue-docs.mjs)
@@ -87,7 +88,15 @@ const DATASETS = {
   locomo: evalLocomo,
   kdconv: evalKdconv,
   "vue-docs": evalVueDocsSections,
-  memorybank: () => evalMemorybank({ post, readJsonl, maxQueries }),
+  memorybank: () =>
+    evalMemorybank({
+      post,
+      readJsonl,
+      maxQueries,
+      recallQuestions: typeof flags["recall-questions"] === "string" ? flags["recall-questions"] : undefined,
+      split: splitFilter((q) => q.id),
+      liveDump: typeof flags["live-dump"] === "string" ? flags["live-dump"] : undefined,
+    }),
   memory: () =>
     evalMemoryRecall({
       post,
@@ -361,7 +370,13 @@ async function evalLocomo() {
   // Both paths in one run: the live message log through history_search's code
   // (locomo-live.mjs, `live`), and the conversation trees below (`pipeline`, `baseline`),
   // which the live log does not build yet. --live-only skips the trees.
-  const live = await evalLocomoLive({ post, readJsonl, maxQueries, split: splitFilter((q) => q.qid) });
+  const live = await evalLocomoLive({
+    post,
+    readJsonl,
+    maxQueries,
+    split: splitFilter((q) => q.qid),
+    liveDump: typeof flags["live-dump"] === "string" ? flags["live-dump"] : undefined,
+  });
   if (flags["live-only"]) return { dataset: "locomo", live };
   const turns = readJsonl("turns");
   const byConv = new Map();
