@@ -1,5 +1,5 @@
 // `node scripts/eval/history-vector-leg.mjs --live <file> [--live <file> …] [--weights 0.3,0.5,1]
-//   [--vectors <cache.jsonl>]`: would a vector leg help history search on the live log? Each
+//   [--vectors <cache.jsonl>] [--query-prefix <text>]`: would a vector leg help history search on the live log? Each
 // `--live` file comes from `npm run eval -- locomo|memorybank … --live-dump <file>`: the log as
 // written, and per question the live search's first 100 matches and the days and senders it
 // resolved. Here every message is embedded alone by the local model (bge-small-zh-v1.5, the text
@@ -22,6 +22,8 @@ const { values } = parseArgs({
     live: { type: "string", multiple: true },
     weights: { type: "string", default: "0.3,0.5,1" },
     vectors: { type: "string" },
+    // The model card's query prefix unless given ("" = the question alone).
+    "query-prefix": { type: "string", default: BGE_SMALL_ZH.queryPrefix },
   },
 });
 if (!values.live?.length) throw new Error("usage: --live <file> [--live <file> …] [--weights W,…]");
@@ -39,7 +41,7 @@ for (const file of values.live) {
   const [{ chats }, ...questions] = readJsonl(file);
   const messages = Object.entries(chats).flatMap(([chat, list]) => list.map((m) => ({ ...m, chat })));
   const vectors = await messageVectors(messages.map((m) => m.text));
-  const asked = (await model.embed(questions.map((q) => BGE_SMALL_ZH.queryPrefix + q.question))).vectors;
+  const asked = (await model.embed(questions.map((q) => values["query-prefix"] + q.question))).vectors;
   const lists = { live: new Map(), model: new Map() };
   for (const w of weights) lists[`fused w${w}`] = new Map();
   questions.forEach((q, i) => {
