@@ -1,5 +1,5 @@
 // `node scripts/eval/history-vector-leg.mjs --live <file> [--live <file> …] [--weights 0.3,0.5,1]
-//   [--vectors <cache.jsonl>] [--query-prefix <text>]`: would a vector leg help history search on the live log? Each
+//   [--vectors <cache.jsonl>] [--query-prefix <text>] [--within-live]`: would a vector leg help history search on the live log? Each
 // `--live` file comes from `npm run eval -- locomo|memorybank … --live-dump <file>`: the log as
 // written, and per question the live search's first 100 matches and the days and senders it
 // resolved. Here every message is embedded alone by the local model (bge-small-zh-v1.5, the text
@@ -24,6 +24,8 @@ const { values } = parseArgs({
     vectors: { type: "string" },
     // The model card's query prefix unless given ("" = the question alone).
     "query-prefix": { type: "string", default: BGE_SMALL_ZH.queryPrefix },
+    // The model ranks only the live search's own matches (a rerank, no index of vectors).
+    "within-live": { type: "boolean", default: false },
   },
 });
 if (!values.live?.length) throw new Error("usage: --live <file> [--live <file> …] [--weights W,…]");
@@ -94,6 +96,7 @@ function modelRanking(messages, vectors, q, vector) {
   return messages
     .map((m, k) => ({ m, k }))
     .filter(({ m }) => m.chat === q.chat)
+    .filter(({ m }) => !values["within-live"] || q.matches.includes(m.id))
     .filter(({ m }) => r?.since == null || m.ts >= r.since)
     .filter(({ m }) => r?.until == null || m.ts < r.until)
     .filter(({ m }) => senders === null || senders.has(m.speaker))
