@@ -1,0 +1,41 @@
+/**
+ * The read embedding model as a reranker: each candidate scored by the cosine of its vector and
+ * the question's (the embedder's vectors are unit length, so the dot product). Nothing is
+ * stored: the texts are embedded when the search runs and forgotten with it, so a message that
+ * is later forgotten or recalled leaves no vector behind. History search uses it
+ * (docs/decisions/0490-history-matches-reranked-by-the-read-model.md).
+ */
+import { ok, type Result } from "../kernel/result";
+import type { Embedder, EmbedError, Reranker } from "./ports";
+
+export class EmbeddingReranker implements Reranker {
+  readonly #embedder: Embedder;
+  constructor(embedder: Embedder) {
+    this.#embedder = embedder;
+  }
+
+  async rerank(query: string, texts: readonly string[]): Promise<Result<number[], EmbedError>> {
+    if (texts.length === 0) return ok([]);
+    const asked = await this.#embedder.embed([query], "query");
+    if (!asked.ok) return asked;
+    const [q] = asked.value;
+    if (!q) return { ok: false, error: { kind: "bad-response", message: "no vector for the question" } };
+    const scores: number[] = [];
+    const batch = Math.max(1, this.#embedder.maxBatch);
+    for (let i = 0; i < texts.length; i += batch) {
+      const part = texts.slice(i, i + batch);
+      const vectors = await this.#embedder.embed(part, "document");
+      if (!vectors.ok) return vectors;
+      if (vectors.value.length !== part.length)
+        return { ok: false, error: { kind: "bad-response", message: "one vector per text expected" } };
+      for (const v of vectors.value) scores.push(dot(q, v));
+    }
+    return ok(scores);
+  }
+}
+
+function dot(a: readonly number[], b: readonly number[]): number {
+  let sum = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) sum += (a[i] ?? 0) * (b[i] ?? 0);
+  return sum;
+}
