@@ -28,6 +28,12 @@ export const EmbeddingModelSchema = z
      */
     knowledgeFusionWeight: z.number().min(0).max(5).optional(),
     /**
+     * The weight history search fuses this model's order of its matches at (a rerank of what the
+     * log's words found); unset = 0, history stays with the words
+     * (docs/decisions/0490-history-matches-reranked-by-the-read-model.md).
+     */
+    historyFusionWeight: z.number().min(0).max(5).optional(),
+    /**
      * The cosine of this model at or above which a new memory statement restates an item of its
      * scope and merges into it; unset = this model's vectors take no part and restatements are
      * judged by words (docs/decisions/0460-restatements-judged-by-the-read-model.md).

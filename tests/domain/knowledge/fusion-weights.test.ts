@@ -14,23 +14,36 @@ describe("the read model's fusion weights", () => {
     expect(fusionWeights(withModel({ fusionWeight: 1, knowledgeFusionWeight: 0 }))).toEqual({
       knowledge: 0,
       memory: 1,
+      history: 0,
     });
   });
 
   it("uses the one weight for both when the model sets no knowledge weight", ({ expect }) => {
-    expect(fusionWeights(withModel({ fusionWeight: 0.5 }))).toEqual({ knowledge: 0.5, memory: 0.5 });
+    expect(fusionWeights(withModel({ fusionWeight: 0.5 }))).toEqual({
+      knowledge: 0.5,
+      memory: 0.5,
+      history: 0,
+    });
   });
 
-  it("keeps production's bge-m3 at weight 1 for both", ({ expect }) => {
+  it("reranks history at the model's history weight, and not at all when the model sets none", ({
+    expect,
+  }) => {
+    expect(fusionWeights(withModel({ fusionWeight: 1, historyFusionWeight: 2 })).history).toBe(2);
+    expect(fusionWeights(withModel({ fusionWeight: 1, knowledgeFusionWeight: 3 })).history).toBe(0);
+  });
+
+  it("keeps production's bge-m3 at weight 1 for both, and history with the words", ({ expect }) => {
     const knowledge = {
       ...DEFAULT_SETTINGS.knowledge,
       embeddings: { ...DEFAULT_SETTINGS.knowledge.embeddings, read: "bge-m3" },
     };
-    expect(fusionWeights(knowledge)).toEqual({ knowledge: 1, memory: 1 });
+    expect(fusionWeights(knowledge)).toEqual({ knowledge: 1, memory: 1, history: 0 });
   });
 
   it("fuses nothing without a read model or with one the settings do not describe", ({ expect }) => {
-    expect(fusionWeights(withModel({ fusionWeight: 1 }, null))).toEqual({ knowledge: 0, memory: 0 });
-    expect(fusionWeights(withModel(null, "missing"))).toEqual({ knowledge: 0, memory: 0 });
+    const none = { knowledge: 0, memory: 0, history: 0 };
+    expect(fusionWeights(withModel({ fusionWeight: 1, historyFusionWeight: 2 }, null))).toEqual(none);
+    expect(fusionWeights(withModel(null, "missing"))).toEqual(none);
   });
 });
