@@ -7,7 +7,7 @@
 
 import { contentHash } from "../kernel/content-hash";
 import type { ContextNode } from "../retrieval/context-node";
-import type { ContextStore, KeywordIndex } from "../retrieval/ports";
+import type { ContextStore, KeywordIndex, Reranker } from "../retrieval/ports";
 import {
   DEFAULT_RETRIEVAL_OPTIONS,
   type RetrievalOptions,
@@ -78,7 +78,26 @@ export const LIVE_HISTORY_OPTIONS: RetrievalOptions = withOverrides(
   },
 );
 
-export type HistoryRetrievalDeps = { readonly keywords: KeywordIndex; readonly store: ContextStore };
+export type HistoryRetrievalDeps = {
+  readonly keywords: KeywordIndex;
+  readonly store: ContextStore;
+  /** A model of meaning reordering the matches; absent = the words' order alone. */
+  readonly rerank?: HistoryRerank;
+};
+
+/**
+ * The read model as a reranker of history matches, fused with the words' order at `weight`
+ * (the model's `historyFusionWeight`). It reorders only the matches the store re-checked for the
+ * reader, so it can never bring in a message the view does not show
+ * (docs/decisions/0490-history-matches-reranked-by-the-read-model.md).
+ */
+export type HistoryRerank = { readonly reranker: Reranker; readonly weight: number };
+
+/**
+ * Matches the reranker reads: the offline measure fused the model's order over up to 100
+ * matches (experiment 0490); one Workers AI embedding call takes 100 texts.
+ */
+const HISTORY_RERANK_DEPTH = 100;
 
 /**
  * Up to `limit` matches of `text` in one chat's log, best first, each followed in the answer
@@ -102,8 +121,8 @@ export async function searchHistoryOf(
 ): Promise<HistoryHit[]> {
   if (q.limit <= 0 || q.chatKeys.length === 0) return [];
   const allowed = new Set(q.chatKeys);
-  const options = LIVE_HISTORY_OPTIONS;
-  const result = await retrieve(deps, {
+  const options = withRerank(LIVE_HISTORY_OPTIONS, deps.rerank);
+  const result = await retrieve(deps.rerank ? { ...deps, reranker: deps.rerank.reranker } : deps, {
     query: q.text,
     filter: { scopes: q.chatKeys.map((c) => scopeKey("chat", c)), nodeTypes: ["passage"] },
     // Room for the expanded turns on top of the hits asked for.
@@ -122,6 +141,14 @@ export async function searchHistoryOf(
     out.push(hit);
   }
   return out;
+}
+
+function withRerank(options: RetrievalOptions, rerank: HistoryRerank | undefined): RetrievalOptions {
+  if (!rerank || rerank.weight <= 0) return options;
+  return {
+    ...options,
+    rerank: { ...options.rerank, enabled: true, weight: rerank.weight, depth: HISTORY_RERANK_DEPTH },
+  };
 }
 
 function historyHitOf(

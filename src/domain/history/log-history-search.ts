@@ -6,7 +6,12 @@
 
 import type { SummaryHit, SummarySearchDeps } from "./chat-summary-search";
 import { MAX_SEARCH_HITS, recentLimit } from "./history-limits";
-import { type HistoryRetrievalDeps, searchHistory, searchHistoryOf } from "./history-retrieval";
+import {
+  type HistoryRerank,
+  type HistoryRetrievalDeps,
+  searchHistory,
+  searchHistoryOf,
+} from "./history-retrieval";
 import type { HistoryFilter, HistoryHit, HistoryReader, HistorySearch } from "./history-search-port";
 import { summaryLeg } from "./summary-leg";
 
@@ -25,6 +30,8 @@ export type LogHistorySearchDeps = {
   readonly recent: RecentMessages;
   /** The context store's index and nodes, for the chats' daily summaries; absent = no summary leg. */
   readonly summaries?: SummarySearchDeps;
+  /** The reranker of this search's matches, as the settings say now; absent or null = none. */
+  readonly rerank?: () => Promise<HistoryRerank | null>;
 };
 
 export class LogHistorySearch implements HistorySearch {
@@ -43,7 +50,7 @@ export class LogHistorySearch implements HistorySearch {
       ...(q.until === undefined ? {} : { until: q.until }),
       ...(q.senders === undefined ? {} : { senders: q.senders }),
     };
-    return searchHistory(this.#deps.indexes(view), {
+    return searchHistory(await this.#indexes(view), {
       chatKey: q.chatKey,
       text: q.text,
       limit: Math.min(q.limit, MAX_SEARCH_HITS),
@@ -54,11 +61,17 @@ export class LogHistorySearch implements HistorySearch {
     q: { chatKeys: readonly string[]; text: string; limit: number } & HistoryFilter & HistoryReader,
   ): Promise<HistoryHit[]> {
     const { chatKeys, text, limit, ...filter } = q;
-    return searchHistoryOf(this.#deps.indexes(filter), {
+    return searchHistoryOf(await this.#indexes(filter), {
       chatKeys,
       text,
       limit: Math.min(limit, MAX_SEARCH_HITS),
     });
+  }
+
+  async #indexes(view: HistoryView): Promise<HistoryRetrievalDeps> {
+    const rerank = (await this.#deps.rerank?.()) ?? null;
+    const indexes = this.#deps.indexes(view);
+    return rerank ? { ...indexes, rerank } : indexes;
   }
 
   async recent(q: { chatKey: string; limit: number } & HistoryFilter & HistoryReader): Promise<HistoryHit[]> {
