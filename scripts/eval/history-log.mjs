@@ -18,11 +18,14 @@ export async function writeLog(post, byChat) {
   return written;
 }
 
-/** id → {items, resolved} for every query ({id, text, chat, now}). */
-export async function askAll(post, mode, queries, limit = 10) {
+/**
+ * id → {items, resolved} for every query ({id, text, chat, now}). `lexical`: the words' order
+ * alone, without the reranker the settings may give history (the same-run baseline).
+ */
+export async function askAll(post, mode, queries, limit = 10, { lexical = false } = {}) {
   const out = new Map();
   for (let i = 0; i < queries.length; i += 100) {
-    const r = await post("/history/ask", { mode, limit, queries: queries.slice(i, i + 100) });
+    const r = await post("/history/ask", { mode, limit, lexical, queries: queries.slice(i, i + 100) });
     for (const q of r.results) {
       if (q.error) throw new Error(`${q.id}: ${q.error}`);
       out.set(q.id, q);

@@ -5,7 +5,8 @@
 // Scored like the tree path: recall@k of the evidence turns (dia_id) among the top k matches.
 // `live` is history_search as it runs (the log's conversation sessions and turn windows),
 // `live_flat` the same search over the flat log (each message matched alone, context turns
-// across sessions), `live_words_only` the live search with day and sender resolution off.
+// across sessions), `live_words_only` the live search with day and sender resolution off,
+// `live_lexical_only` the live search without the reranker the settings may give history.
 // `liveDump` (--live-dump <file>): every question with the live search's first 100 matches and
 // what it resolved, for fusing another ranking offline (history-log.mjs, dumpLive).
 import { byCategory } from "./by-category.mjs";
@@ -48,6 +49,7 @@ export async function evalLocomoLive({ post, readJsonl, maxQueries, split = () =
   const keysOf = (it) => [it.message_id];
   const gold = (q) => q.evidence;
   const live = await askAll(post, "live", questions);
+  const lexical = await askAll(post, "live", questions, 10, { lexical: true });
   const flat = await askAll(post, "flat", questions);
   const plain = await askAll(post, "plain", questions);
   if (liveDump) await dumpLive(post, liveDump, byChat, questions, gold);
@@ -57,6 +59,7 @@ export async function evalLocomoLive({ post, readJsonl, maxQueries, split = () =
     days_read: phrases.length,
     questions: questions.length,
     live: recallAt(live, questions, gold, keysOf, [5, 10]),
+    live_lexical_only: recallAt(lexical, questions, gold, keysOf, [5, 10]),
     live_with_context: recallAt(live, questions, gold, keysOf, [5, 10], { withContext: true }),
     live_flat: recallAt(flat, questions, gold, keysOf, [5, 10]),
     live_flat_with_context: recallAt(flat, questions, gold, keysOf, [5, 10], { withContext: true }),
@@ -65,6 +68,7 @@ export async function evalLocomoLive({ post, readJsonl, maxQueries, split = () =
     // sender resolution), the plain baseline for temporal questions in particular.
     by_category: byCategory(questions, (subset) => ({
       live: recallAt(live, subset, gold, keysOf, [5, 10]),
+      live_lexical_only: recallAt(lexical, subset, gold, keysOf, [5, 10]),
       live_words_only: recallAt(plain, subset, gold, keysOf, [5, 10]),
     })),
   };

@@ -55,6 +55,10 @@ export async function evalMemorybank({ post, readJsonl, maxQueries, recallQuesti
       turns: written,
       recall_questions: asked.length,
       live: hitMetrics(matchIds(await askAll(post, "live", asked)), asked),
+      live_lexical_only: hitMetrics(
+        matchIds(await askAll(post, "live", asked, 10, { lexical: true })),
+        asked,
+      ),
       plain: hitMetrics(matchIds(await askAll(post, "plain", asked)), asked),
     };
   }

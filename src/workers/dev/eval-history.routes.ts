@@ -35,6 +35,8 @@ const MessagesSchema = z.object({
 
 const AskSchema = z.object({
   mode: z.enum(["live", "plain", "flat"]),
+  /** The words' order alone, whatever reranker the settings give history (the same-run baseline). */
+  lexical: z.boolean().optional(),
   limit: z.number().int().min(1).max(100),
   queries: z
     .array(z.object({ id: z.string(), text: z.string(), chat: z.string(), now: z.number().int() }))
@@ -103,7 +105,10 @@ export const evalHistoryRoutes = new Hono<AppEnv>()
   })
   .post("/ask", jsonBody(AskSchema), async (c) => {
     const body = c.req.valid("json");
-    const history = historySearch(c.env, { flat: body.mode === "flat" });
+    const history = historySearch(c.env, {
+      flat: body.mode === "flat",
+      ...(body.lexical ? { rerank: async () => null } : {}),
+    });
     // The zone history_search reads dates in: the deployment's `calendar.timeZone`.
     const { timeZone } = (await loadSettings(c.env)).calendar;
     const started = performance.now();
