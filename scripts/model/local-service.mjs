@@ -26,6 +26,9 @@ export function localModelSettings(baseUrl, spec = BGE_SMALL_ZH) {
     // Memory recall gains from this model at weight 1; every knowledge set lost at any weight
     // (docs/decisions/0261-local-model-fused-for-memory-not-knowledge.md).
     knowledgeFusionWeight: 0,
+    // History search's matches reordered by this model at weight 1: Chinese paraphrases gain,
+    // LoCoMo's English stays within two points (docs/decisions/0490-history-matches-reranked-by-the-read-model.md).
+    historyFusionWeight: 1,
     // Restatements in other words merge at this cosine, measured on the labelled pairs
     // (docs/decisions/0460-restatements-judged-by-the-read-model.md).
     restatementCosine: 0.93,
