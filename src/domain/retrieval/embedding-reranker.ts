@@ -8,14 +8,42 @@
 import { ok, type Result } from "../kernel/result";
 import type { Embedder, EmbedError, Reranker } from "./ports";
 
+/**
+ * How long a rerank may take before the search goes on in the words' order. A history search
+ * runs inside a turn; an embedder's own document timeout (two minutes for a slow local model)
+ * is for imports, not for a reply someone is waiting on.
+ */
+const RERANK_TIMEOUT_MS = 5000;
+
 export class EmbeddingReranker implements Reranker {
   readonly #embedder: Embedder;
-  constructor(embedder: Embedder) {
+  readonly #timeoutMs: number;
+  constructor(embedder: Embedder, { timeoutMs = RERANK_TIMEOUT_MS }: { readonly timeoutMs?: number } = {}) {
     this.#embedder = embedder;
+    this.#timeoutMs = timeoutMs;
   }
 
   async rerank(query: string, texts: readonly string[]): Promise<Result<number[], EmbedError>> {
     if (texts.length === 0) return ok([]);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<Result<number[], EmbedError>>((resolve) => {
+      timer = setTimeout(
+        () =>
+          resolve({
+            ok: false,
+            error: { kind: "unavailable", message: `no answer in ${this.#timeoutMs} ms` },
+          }),
+        this.#timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([this.#scores(query, texts), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #scores(query: string, texts: readonly string[]): Promise<Result<number[], EmbedError>> {
     const asked = await this.#embedder.embed([query], "query");
     if (!asked.ok) return asked;
     const [q] = asked.value;

@@ -57,6 +57,16 @@ describe("the embedding model as a reranker", () => {
     expect(result.ok).toBe(false);
   });
 
+  it("gives up on a model that does not answer in time, so the search goes on", async ({ expect }) => {
+    const silent: Embedder = {
+      model: { id: "silent", version: "1", dims: 3 },
+      maxBatch: 10,
+      embed: () => new Promise(() => {}),
+    };
+    const result = await new EmbeddingReranker(silent, { timeoutMs: 20 }).rerank("问题", ["一"]);
+    expect(result).toEqual({ ok: false, error: { kind: "unavailable", message: "no answer in 20 ms" } });
+  });
+
   it("asks nothing of the model when there is nothing to rerank", async ({ expect }) => {
     const { embedder, calls } = topicEmbedder();
     expect(await new EmbeddingReranker(embedder).rerank("问题", [])).toEqual(ok([]));
