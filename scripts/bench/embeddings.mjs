@@ -1,7 +1,9 @@
 // (f) The local model of meaning: query embedding latency on the local embedding service
 // (bge-small-zh-v1.5 on the CPU, `POST /v1/embeddings` as the Worker calls it) one query per
 // request and 16 per request, next to the hashed n-gram embedder on the same queries in the
-// same run (in process: what that embedder costs the Worker) and the ratio; then import
+// same run (in process: what that embedder costs the Worker) and the ratio; then what history
+// search's rerank adds to a search (decision 0490): the question and 100 matches through the
+// production reranker and OpenAI-compatible embedder, next to the question alone; then import
 // throughput through the production import path without embeddings, with the hashed vectors
 // and with the model's.
 //
@@ -14,6 +16,9 @@ import { percentile, round } from "./stats.mjs";
 const QUERIES = Number(process.env.BENCH_EMBED_QUERIES ?? 100);
 const BATCH = 16;
 const IMPORT_DOCUMENTS = Number(process.env.BENCH_EMBED_DOCUMENTS ?? 20);
+const RERANKS = Number(process.env.BENCH_EMBED_RERANKS ?? 20);
+/** The matches a history search hands its reranker at most (HISTORY_RERANK_DEPTH). */
+const RERANK_MATCHES = 100;
 const PER_DOCUMENT = 10;
 
 /** Questions as members ask them: a stem and a topic, 8–30 characters. */
@@ -79,6 +84,47 @@ async function queryLatency(url) {
   };
 }
 
+/**
+ * A history search's rerank as the Worker runs it against the service: each of RERANKS searches
+ * reranks 100 lines of the benches' chatter (each made unique, so nothing is answered twice),
+ * next to embedding the same question alone.
+ */
+async function historyRerank(url) {
+  const { EmbeddingReranker } = await importTs("src/domain/retrieval/embedding-reranker.ts");
+  const { OpenAiCompatibleEmbedder } = await importTs("src/adapters/openai/openai-compatible-embedder.ts");
+  const { benchLine } = await importTs("src/workers/dev/bench-lines.ts");
+  const embedder = new OpenAiCompatibleEmbedder({
+    baseUrl: url,
+    apiKey: "",
+    model: { id: BGE_SMALL_ZH.servedAs, version: "bench", dims: BGE_SMALL_ZH.dims },
+    queryPrefix: BGE_SMALL_ZH.queryPrefix,
+    fetch,
+  });
+  const reranker = new EmbeddingReranker(embedder);
+  const rerank = [];
+  const question = [];
+  for (let i = 0; i < RERANKS; i++) {
+    const matches = Array.from({ length: RERANK_MATCHES }, (_, k) => `${benchLine(k, i)}（${i}-${k}）`);
+    let started = performance.now();
+    const scored = await reranker.rerank(queryText(i), matches);
+    if (!scored.ok) throw new Error(`rerank failed: ${scored.error.message}`);
+    rerank.push(performance.now() - started);
+    started = performance.now();
+    const alone = await embedder.embed([`${queryText(i)}（${i}）`], "query");
+    if (!alone.ok) throw new Error(`query failed: ${alone.error.message}`);
+    question.push(performance.now() - started);
+  }
+  const r = stats(rerank);
+  const q = stats(question);
+  return {
+    searches: RERANKS,
+    matches: RERANK_MATCHES,
+    rerank: r,
+    question_alone: q,
+    ratio_p50: round(r.p50_ms / Math.max(q.p50_ms, 0.001), 1),
+  };
+}
+
 async function seed(base, collection, options) {
   const res = await fetch(`${base}/dev/bench/kb-seed`, {
     method: "POST",
@@ -107,11 +153,13 @@ export async function run({ base, embeddings }) {
   if (!embeddings)
     throw new Error("the embeddings bench needs the local embedding service (npm run model:fetch)");
   const latency = await queryLatency(embeddings);
+  const history_rerank = await historyRerank(embeddings);
   const plain = await seed(base, "bench-import-plain", { embed: false });
   const hashed = await seed(base, "bench-import-hash", { embed: true, embedWith: "local" });
   const model = await seed(base, "bench-import-bge", { embed: true, embedWith: "bge-small-zh" });
   return {
     ...latency,
+    history_rerank,
     import_without_embeddings: plain,
     import_with_hash_vectors: hashed,
     import_with_bge_small_zh: model,
