@@ -50,6 +50,8 @@ function historyRerankOf(env: Env): HistoryRerankSource {
     const model = read ? knowledge.embeddings.models[read] : undefined;
     if (weight <= 0 || !model) return null;
     const embedder = createEmbedder(env, model);
-    return embedder ? { reranker: new EmbeddingReranker(embedder), weight } : null;
+    if (!embedder) return null;
+    const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+    return { reranker: new EmbeddingReranker(embedder, { after }), weight };
   };
 }

@@ -15,32 +15,32 @@ import type { Embedder, EmbedError, Reranker } from "./ports";
  */
 const RERANK_TIMEOUT_MS = 5000;
 
+export type EmbeddingRerankerOptions = {
+  /** Resolves after `ms` (the runtime's timer, injected); absent = wait on the embedder alone. */
+  readonly after?: (ms: number) => Promise<void>;
+  readonly timeoutMs?: number;
+};
+
 export class EmbeddingReranker implements Reranker {
   readonly #embedder: Embedder;
+  readonly #after: ((ms: number) => Promise<void>) | undefined;
   readonly #timeoutMs: number;
-  constructor(embedder: Embedder, { timeoutMs = RERANK_TIMEOUT_MS }: { readonly timeoutMs?: number } = {}) {
+  constructor(embedder: Embedder, { after, timeoutMs = RERANK_TIMEOUT_MS }: EmbeddingRerankerOptions = {}) {
     this.#embedder = embedder;
+    this.#after = after;
     this.#timeoutMs = timeoutMs;
   }
 
   async rerank(query: string, texts: readonly string[]): Promise<Result<number[], EmbedError>> {
     if (texts.length === 0) return ok([]);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<Result<number[], EmbedError>>((resolve) => {
-      timer = setTimeout(
-        () =>
-          resolve({
-            ok: false,
-            error: { kind: "unavailable", message: `no answer in ${this.#timeoutMs} ms` },
-          }),
-        this.#timeoutMs,
-      );
-    });
-    try {
-      return await Promise.race([this.#scores(query, texts), late]);
-    } finally {
-      clearTimeout(timer);
-    }
+    if (!this.#after) return this.#scores(query, texts);
+    const late = this.#after(this.#timeoutMs).then(
+      (): Result<number[], EmbedError> => ({
+        ok: false,
+        error: { kind: "unavailable", message: `no answer in ${this.#timeoutMs} ms` },
+      }),
+    );
+    return Promise.race([this.#scores(query, texts), late]);
   }
 
   async #scores(query: string, texts: readonly string[]): Promise<Result<number[], EmbedError>> {

@@ -63,8 +63,13 @@ describe("the embedding model as a reranker", () => {
       maxBatch: 10,
       embed: () => new Promise(() => {}),
     };
-    const result = await new EmbeddingReranker(silent, { timeoutMs: 20 }).rerank("问题", ["一"]);
+    let waited = 0;
+    const after = async (ms: number) => {
+      waited = ms;
+    };
+    const result = await new EmbeddingReranker(silent, { after, timeoutMs: 20 }).rerank("问题", ["一"]);
     expect(result).toEqual({ ok: false, error: { kind: "unavailable", message: "no answer in 20 ms" } });
+    expect(waited).toBe(20);
   });
 
   it("asks nothing of the model when there is nothing to rerank", async ({ expect }) => {
