@@ -35,13 +35,15 @@ function hostileReranker(loved: readonly string[]): { reranker: Reranker; shown:
 const withRerank = (r: Reranker, weight = 5) =>
   historySearch(env, { rerank: async (): Promise<HistoryRerank> => ({ reranker: r, weight }) });
 
-async function writeInbound(lines: readonly { chat: string; id: string; minute: number; text: string }[]) {
+type Inbound = { chat: string; id: string; minute: number; text: string; sender?: string };
+
+async function writeInbound(lines: readonly Inbound[]) {
   const messages: MessageRecord[] = lines.map((l) => {
     const record = inboundRecord(
       messageEvent({
         chat: l.chat,
         text: l.text,
-        sender: `S${l.id}`,
+        sender: l.sender ?? `S${l.id}`,
         name: "群友",
         id: l.id,
         ts: T0 + l.minute * MINUTE,
@@ -120,6 +122,44 @@ describe("history rerank reads through the log's gate", () => {
     const own = await withRerank(reranker).search({ chatKey: a, reader: a, text: "烧烤那天", limit: 10 });
     expect(own.map((h) => h.text)).toContain("这事别外传啊，烧烤那天我要请假去面试");
   });
+
+  it.for([
+    ["traditional characters, the request in the next message", "烧烤那天我其實要去複診", "別說出去哈"],
+    [
+      "English, the request in the next message",
+      "bbq day I'm actually seeing a lawyer",
+      "pls don't tell anyone",
+    ],
+  ])(
+    "reading another chat, never sees a message marked private in %s",
+    async ([, said, asked], { expect }) => {
+      const [a, reader] = [newChat(), newChat()];
+      const speaker = `S${crypto.randomUUID().slice(0, 8)}`;
+      await writeInbound([
+        { chat: a, id: `${a}-s`, minute: 0, text: said ?? "", sender: speaker },
+        { chat: a, id: `${a}-r`, minute: 1, text: asked ?? "", sender: speaker },
+        { chat: a, id: `${a}-o`, minute: 5, text: "烧烤那天 bbq day 记得带炭" },
+      ]);
+      const secret = /複診|lawyer/;
+      const { reranker, shown } = hostileReranker(["複診", "lawyer"]);
+      const hits = await withRerank(reranker).searchAcross({
+        chatKeys: [a],
+        reader,
+        text: "烧烤那天 bbq day",
+        limit: 10,
+      });
+      expect(hits.map((h) => h.text)).toContain("烧烤那天 bbq day 记得带炭");
+      for (const text of [...shown, ...hits.map((h) => h.text)]) expect(text).not.toMatch(secret);
+      // The words do find it: its own chat reads it, so only the mark keeps it from the other.
+      const own = await withRerank(reranker).search({
+        chatKey: a,
+        reader: a,
+        text: "烧烤那天 bbq day",
+        limit: 10,
+      });
+      expect(own.map((h) => h.text)).toContain(said);
+    },
+  );
 
   it("reorders the matches it was shown, and a failing reranker leaves the words' order", async ({
     expect,
