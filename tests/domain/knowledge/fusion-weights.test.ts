@@ -1,6 +1,6 @@
 import { describe, it } from "vitest";
 import type { KnowledgeSettings } from "../../../src/domain/config/knowledge-settings";
-import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
+import { DEFAULT_SETTINGS, resolveSettings } from "../../../src/domain/config/settings";
 import { fusionWeights } from "../../../src/domain/knowledge/fusion-weights";
 
 function withModel(model: Record<string, unknown> | null, read: string | null = "m"): KnowledgeSettings {
@@ -45,5 +45,15 @@ describe("the read model's fusion weights", () => {
     const none = { knowledge: 0, memory: 0, history: 0 };
     expect(fusionWeights(withModel({ fusionWeight: 1, historyFusionWeight: 2 }, null))).toEqual(none);
     expect(fusionWeights(withModel(null, "missing"))).toEqual(none);
+  });
+
+  it.for([[-1], [6], ["2"]])("refuses a history weight of %j and names the field", ([weight], { expect }) => {
+    const resolved = resolveSettings({
+      knowledge: { embeddings: { models: { local: { historyFusionWeight: weight } } } },
+    });
+    expect(resolved.ok).toBe(false);
+    expect(!resolved.ok && resolved.error.field).toBe(
+      "knowledge.embeddings.models.local.historyFusionWeight",
+    );
   });
 });
