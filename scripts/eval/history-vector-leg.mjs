@@ -1,6 +1,6 @@
 // `node scripts/eval/history-vector-leg.mjs --live <file> [--live <file> …] [--weights 0.3,0.5,1]
-//   [--vectors <cache.jsonl>] [--query-prefix <text>] [--within-live]`: would a vector leg help history search on the live log? Each
-// `--live` file comes from `npm run eval -- locomo|memorybank … --live-dump <file>`: the log as
+//   [--vectors <cache.jsonl>] [--query-prefix <text>] [--within-live]`: would a vector leg help
+// history search on the live log? Each `--live` file comes from `npm run eval -- locomo|memorybank … --live-dump <file>`: the log as
 // written, and per question the live search's first 100 matches and the days and senders it
 // resolved. Here every message is embedded alone by the local model (bge-small-zh-v1.5, the text
 // the log holds), every question with the model's query prefix; the model ranks the messages of
@@ -8,12 +8,13 @@
 // the live one by reciprocal rank (k = 60) at each weight. Printed per file: recall@5/@10,
 // hit@1/@5 and MRR@10 of the live search, the model alone and each fusion, overall and per
 // category. Read with docs/experiments/0490-history-recall-with-the-local-model.md.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { verifiedModel } from "../model/cache.mjs";
 import { loadEmbedder } from "../model/embedder.mjs";
 import { BGE_SMALL_ZH } from "../model/pinned.mjs";
+import { withVectorCache } from "../model/vector-cache.mjs";
 import { byCategory } from "./by-category.mjs";
 import { mean, recallMetrics, round } from "./recall-metrics.mjs";
 
@@ -38,7 +39,9 @@ const RRF_K = 60;
 const weights = values.weights.split(",").map(Number);
 const dot = (a, b) => a.reduce((n, x, i) => n + x * b[i], 0);
 
-const model = await loadEmbedder(BGE_SMALL_ZH, await verifiedModel(BGE_SMALL_ZH), { threads: 2 });
+const loaded = await loadEmbedder(BGE_SMALL_ZH, await verifiedModel(BGE_SMALL_ZH), { threads: 2 });
+// --vectors: the evaluations' vector cache (keyed by each text's sha256, never the text itself).
+const model = values.vectors ? withVectorCache(loaded, values.vectors) : loaded;
 for (const file of values.live) {
   const [{ chats }, ...questions] = readJsonl(file);
   const messages = Object.entries(chats).flatMap(([chat, list]) => list.map((m) => ({ ...m, chat })));
@@ -64,7 +67,7 @@ for (const file of values.live) {
     }),
   );
 }
-model.close();
+loaded.close();
 
 /** recall@5/@10 and MRR@10 (recall-metrics.mjs), and hit@1/@5: any gold message among the first k. */
 function metrics(results, questions) {
@@ -117,24 +120,12 @@ function fuse(live, ranked, w) {
   return [...score].sort((a, b) => b[1] - a[1]).map(([id]) => id);
 }
 
-/** One vector per text, read from and added to `--vectors` when given (text → vector). */
+/** One vector per text, in batches, with progress on stderr. */
 async function messageVectors(texts) {
-  const cached = new Map(
-    values.vectors && existsSync(values.vectors)
-      ? readJsonl(values.vectors).map((r) => [r.text, r.vector])
-      : [],
-  );
-  const missing = [...new Set(texts.filter((t) => !cached.has(t)))];
-  for (let i = 0; i < missing.length; i += 256) {
-    const batch = missing.slice(i, i + 256);
-    const out = (await model.embed(batch)).vectors;
-    for (const [k, t] of batch.entries()) cached.set(t, out[k]);
-    process.stderr.write(`embedded ${Math.min(i + 256, missing.length)} of ${missing.length}\n`);
+  const vectors = [];
+  for (let i = 0; i < texts.length; i += 256) {
+    vectors.push(...(await model.embed(texts.slice(i, i + 256))).vectors);
+    process.stderr.write(`embedded ${Math.min(i + 256, texts.length)} of ${texts.length}\n`);
   }
-  if (values.vectors && missing.length > 0)
-    writeFileSync(
-      values.vectors,
-      `${[...cached].map(([text, vector]) => JSON.stringify({ text, vector })).join("\n")}\n`,
-    );
-  return texts.map((t) => cached.get(t));
+  return vectors;
 }
