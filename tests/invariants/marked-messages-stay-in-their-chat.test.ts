@@ -23,8 +23,17 @@ const GROUP_A = `qq:group:${idOf("GA")}`;
 const GROUP_B = `qq:group:${idOf("GB")}`;
 const MEMBER_B = idOf("MB");
 const MINUTE = 60_000;
-/** Two days ago, so that no line is newer than a turn's own time. */
-const START = Date.now() - 2 * 24 * 60 * MINUTE;
+const DAY = 24 * 60 * MINUTE;
+/** China's offset: the calendar zone history reads days in (Asia/Shanghai, no summer time). */
+const CHINA = 8 * 60 * MINUTE;
+/**
+ * 01:00 two days ago in China, so that no line is newer than a turn's own time and all of them
+ * (about eight hours) fall on one day. A line naming a weekday ("周五交报告", "friday") makes
+ * history_search read that day first: with the lines on one day, that day holds all of them or
+ * none, whatever the hour the test runs. Starting at "now minus two days" let the lines cross
+ * midnight at some hours, and that day's other lines then filled the answer.
+ */
+const START = Math.floor((Date.now() + CHINA) / DAY) * DAY - CHINA - 2 * DAY + 60 * MINUTE;
 const CONTROL = `周六早上八点在北门集合去爬山 ${run}`;
 
 /** One corpus line as logged: the content a request is about, and the messages that carry it. */
