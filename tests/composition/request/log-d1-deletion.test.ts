@@ -10,7 +10,6 @@ import { type ChatLogObject, logMigrationStep } from "../../../src/composition/r
 import {
   chatBeforeTheMove,
   chatMessage,
-  chatMessages,
   d1Log,
   freshDeployment,
   groupKey,
@@ -40,11 +39,8 @@ describe("deleting the D1 log of migrated chats", () => {
     expect,
   }) => {
     await freshDeployment();
-    const moved = groupKey();
+    const moved = await chatBeforeTheMove(30);
     const stillD1 = groupKey();
-    const messages = chatMessages(moved, 30);
-    await seedD1(messages);
-    await objectFromBeforeTheMove(moved);
     await migrate();
     expect(await objectOf(moved).logHome()).toBe("object");
     // A chat whose copy has not started (its D1 rows arrive after the run) is not deletable.
