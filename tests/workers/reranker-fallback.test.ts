@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, it, vi } from "vitest";
 import { standInFor } from "../support/fetch-stand-in";
-import { api, createCollection, search, uniqueName, upload } from "../support/knowledge-api";
+import { api, search, seededCollection } from "../support/knowledge-api";
 
 const ENDPOINT = "http://rerank.test/v1/rerank";
 const mode = { now: "reverse" as "reverse" | "fail" | "silent", calls: 0 };
@@ -52,12 +52,10 @@ describe("a hosted reranker", () => {
   it("reorders when it answers and changes nothing when it fails or times out", {
     timeout: 120_000,
   }, async ({ expect }) => {
-    const name = uniqueName("rerank");
-    await createCollection(name, { chunkSize: 80, chunkOverlap: 0 });
     const text = Array.from({ length: 8 }, (_, i) => `第${i}段讲组件的状态${"和缓存".repeat(i)}。`).join(
       "\n\n",
     );
-    await upload(name, [{ name: "state.md", content: text }]);
+    const name = await seededCollection("rerank", 80, [{ name: "state.md", content: text }]);
     const ids = async () => (await search("组件的状态", [name], 5)).items.map((i) => i.citation.node_id);
 
     await settings(null);
