@@ -25,6 +25,13 @@ const WATCH = [
   "deep 选项让回调在嵌套属性变化时也触发。",
 ].join("\n\n");
 
+/** A new collection (`prefix-…`) of the two guide pages above, each its own document. */
+const computedAndWatchers = (prefix: string) =>
+  collectionWith(prefix, [
+    { name: "computed.md", content: COMPUTED },
+    { name: "watchers.md", content: WATCH },
+  ]);
+
 type Item = { citation: { path: string[] }; text: string };
 
 async function kbSearch(body: Record<string, unknown>): Promise<Item[]> {
@@ -41,10 +48,7 @@ describe("POST /api/kb/search: relevance floor and follow-ups", () => {
   it("answers nothing when the collection lacks what the question names, the section when it has it", async ({
     expect,
   }) => {
-    const name = await collectionWith("floor", [
-      { name: "computed.md", content: COMPUTED },
-      { name: "watchers.md", content: WATCH },
-    ]);
+    const name = await computedAndWatchers("floor");
     // "storetorefs" occurs nowhere in the collection: the default floor empties the answer.
     expect(await kbSearch({ query: "Pinia 的 storeToRefs 怎么用？", collections: [name] })).toEqual([]);
     const answered = await kbSearch({ query: "computed 的缓存和方法有什么区别？", collections: [name] });
@@ -53,10 +57,7 @@ describe("POST /api/kb/search: relevance floor and follow-ups", () => {
   });
 
   it("searches a follow-up after the earlier user turns it is given", async ({ expect }) => {
-    const name = await collectionWith("followup", [
-      { name: "computed.md", content: COMPUTED },
-      { name: "watchers.md", content: WATCH },
-    ]);
+    const name = await computedAndWatchers("followup");
     // The same question finds the section of whichever subject the earlier turn named.
     const ask = (turn: string) =>
       kbSearch({ query: "那它的基本示例呢？", turns: [turn], collections: [name] });
