@@ -12,6 +12,10 @@ import { messageReads, messageReadsOf, nodeReads, nodeReadsOf } from "../../scri
 
 const root = path.resolve(import.meta.dirname, "../..");
 
+/** What `scan` finds in a source file made of `lines`: each reader's owner and whether it is gated. */
+const readersIn = (scan, lines) =>
+  scan("src/adapters/d1/fixture.ts", lines.join("\n")).map((r) => [r.owner, r.gated]);
+
 const ALLOWED = {
   // By id: the authority every candidate is re-checked against.
   "src/adapters/d1/d1-context-store.ts#D1ContextStore.load":
@@ -106,7 +110,7 @@ test("filterSql, which gated readers call, builds its condition from the gate", 
 });
 
 test("the scan catches a new reader outside the gate, in a method, a function or a constant", () => {
-  const fixture = [
+  const found = readersIn(nodeReadsOf, [
     "export class Store {",
     "  async leak(id) { return this.db.prepare(`SELECT raw_text FROM nodes WHERE node_id = ?`).bind(id).all(); }",
     "  async fine(scopes) { const g = gateCondition(scopes); return this.db.prepare(`SELECT * FROM nodes n WHERE ${g.sql}`); }",
@@ -116,8 +120,7 @@ test("the scan catches a new reader outside the gate, in a method, a function or
     "const gate = (s) => gateArms(s);",
     "function viaHelper(s) { return `SELECT * FROM nodes n WHERE ${gate(s)[0].sql}`; }",
     "// SELECT * FROM nodes in a comment is not a statement",
-  ].join("\n");
-  const found = nodeReadsOf("src/adapters/d1/fixture.ts", fixture).map((r) => [r.owner, r.gated]);
+  ]);
   assert.deepEqual(found, [
     ["Store.leak", false],
     ["Store.fine", true],
@@ -191,14 +194,13 @@ test("every statement that reads the message log goes through its gate or is all
 });
 
 test("the scan catches a new reader of the message log outside its gate", () => {
-  const fixture = [
+  const found = readersIn(messageReadsOf, [
     "export class Log {",
     "  async leak(c) { return this.db.prepare(`SELECT text FROM messages m WHERE m.chat_key = ?`).bind(c).all(); }",
     "  async fine(c, r) { return this.db.prepare(`SELECT text FROM messages m WHERE ${messageGateSql('m', '?2')}`); }",
     "}",
     "const WINDOWS = 'SELECT rowid FROM message_windows_fts WHERE message_windows_fts MATCH ?';",
-  ].join("\n");
-  const found = messageReadsOf("src/adapters/d1/fixture.ts", fixture).map((r) => [r.owner, r.gated]);
+  ]);
   assert.deepEqual(found, [
     ["Log.leak", false],
     ["Log.fine", true],
