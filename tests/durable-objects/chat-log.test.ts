@@ -15,7 +15,7 @@ import { appendToLog } from "../../src/durable-objects/log-append";
 import { resolvedSettings } from "../fakes/resolved-settings";
 import { inFreshChatObject } from "../support/chat-object";
 import { objectLogRows, objectWindowMatches } from "../support/object-log";
-import { c2cBody, eventIdOf, postQq, turnDone } from "../support/qq-events";
+import { c2cBody, eventIdOf, postQq, sayInPrivate, turnDone } from "../support/qq-events";
 import { eventually } from "../support/wait";
 
 const record = (chatKey: string, id: string, text: string, ts = 1_000) =>
@@ -27,9 +27,7 @@ describe("the chat's log in its object", () => {
   }) => {
     const user = `U${crypto.randomUUID().replaceAll("-", "")}`;
     const chat = `qq:private:${user}`;
-    const body = c2cBody({ user, text: "明天下午三点开会，记得提醒我" });
-    expect((await postQq(body)).status).toBe(200);
-    await turnDone(chat, eventIdOf(body));
+    await sayInPrivate(user, "明天下午三点开会，记得提醒我");
     const rows = await eventually(async () => {
       const r = await objectLogRows(chat);
       return r.length === 2 ? r : undefined;

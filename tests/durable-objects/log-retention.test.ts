@@ -13,7 +13,7 @@ import { LocalLog } from "../../src/durable-objects/local-log";
 import { DAY_MS, LogRetention, type LogRetentionLimits } from "../../src/durable-objects/log-retention";
 import { inFreshChatObject } from "../support/chat-object";
 import { objectLogRows } from "../support/object-log";
-import { c2cBody, eventIdOf, messageRowsOnceThere, postQq, turnDone } from "../support/qq-events";
+import { messageRowsOnceThere, sayInPrivate } from "../support/qq-events";
 import { eventually } from "../support/wait";
 
 const NOW = Date.UTC(2026, 5, 1, 12);
@@ -121,24 +121,34 @@ describe("retention of the chat object's log", () => {
   });
 
   it("follows the chat's own retention, longer or shorter than the default", async ({ expect }) => {
-    await inFreshChatObject(async (storage) => {
-      seed(storage, "qq:group:RETO1", [
-        { id: "a", at: NOW - 200 * DAY_MS, text: "两百天前" },
-        { id: "b", at: NOW - 100 * DAY_MS, text: "一百天前" },
-      ]);
-      const { retention } = retentionOver(storage, async () => 365);
-      expect(await retention.runIfDue(DEFAULT_SETTINGS, NOW)).toMatchObject({ deleted: 0, days: 365 });
-      expect(ids(storage)).toEqual(["a", "b"]);
-    });
-    await inFreshChatObject(async (storage) => {
-      seed(storage, "qq:group:RETO2", [
-        { id: "a", at: NOW - 8 * DAY_MS, text: "八天前" },
-        { id: "b", at: NOW - 6 * DAY_MS, text: "六天前" },
-      ]);
-      const { retention } = retentionOver(storage, async () => 7);
-      expect(await retention.runIfDue(DEFAULT_SETTINGS, NOW)).toMatchObject({ deleted: 1, days: 7 });
-      expect(ids(storage)).toEqual(["b"]);
-    });
+    for (const { chat, days, rows, deleted, kept } of [
+      {
+        chat: "qq:group:RETO1",
+        days: 365,
+        rows: [
+          { id: "a", at: NOW - 200 * DAY_MS, text: "两百天前" },
+          { id: "b", at: NOW - 100 * DAY_MS, text: "一百天前" },
+        ],
+        deleted: 0,
+        kept: ["a", "b"],
+      },
+      {
+        chat: "qq:group:RETO2",
+        days: 7,
+        rows: [
+          { id: "a", at: NOW - 8 * DAY_MS, text: "八天前" },
+          { id: "b", at: NOW - 6 * DAY_MS, text: "六天前" },
+        ],
+        deleted: 1,
+        kept: ["b"],
+      },
+    ])
+      await inFreshChatObject(async (storage) => {
+        seed(storage, chat, rows);
+        const { retention } = retentionOver(storage, async () => days);
+        expect(await retention.runIfDue(DEFAULT_SETTINGS, NOW)).toMatchObject({ deleted, days });
+        expect(ids(storage)).toEqual(kept);
+      });
   });
 
   it("reads an unusable override as the default, and deletes nothing while the override cannot be read", async ({
@@ -260,9 +270,7 @@ describe("retention of the chat object's log", () => {
   }) => {
     const user = `U${crypto.randomUUID().replaceAll("-", "")}`;
     const chat = `qq:private:${user}`;
-    const body = c2cBody({ user, text: "记一下：周五交报告" });
-    expect((await postQq(body)).status).toBe(200);
-    await turnDone(chat, eventIdOf(body));
+    await sayInPrivate(user, "记一下：周五交报告");
     await messageRowsOnceThere(chat, 2);
     const stub = env.CHAT_SESSION.getByName(chat);
     // Once the turn is answered and flushed, the one alarm left is retention's, a day out.
