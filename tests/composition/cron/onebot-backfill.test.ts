@@ -33,6 +33,15 @@ function history(n: number, base = Math.floor(Math.random() * 2 ** 28)): FakeGro
   }));
 }
 
+/** A group not used before whose history, on a fake OneBot API, holds `n` messages. */
+function groupWithHistory(n: number) {
+  const { group, chat } = freshGroup();
+  const fake = new FakeOneBotHistory();
+  const msgs = history(n);
+  fake.add(group, msgs);
+  return { group, chat, fake, msgs };
+}
+
 /** The group's log, where it lives: its own object (decision 0471). */
 function rows(chatKey: string) {
   return logQuery<{ message_id: string; ts: number; text: string; raw_json: string | null }>(
@@ -61,10 +70,7 @@ describe("OneBot backfill", () => {
   it("pages back through a followed group's history and stores it through the log's unique key, once", async ({
     expect,
   }) => {
-    const { group, chat } = freshGroup();
-    const fake = new FakeOneBotHistory();
-    const msgs = history(12);
-    fake.add(group, msgs);
+    const { group, chat, fake, msgs } = groupWithHistory(12);
     const settings = resolvedSettings({ follow: { groups: [chat] }, backfill: { pageSize: 5 } });
 
     const report = await backfillJob(env, settings, client(fake));
@@ -126,10 +132,7 @@ describe("OneBot backfill", () => {
   });
 
   it("resumes where an interrupted run stopped, and stops at the message bound", async ({ expect }) => {
-    const { group, chat } = freshGroup();
-    const fake = new FakeOneBotHistory();
-    const msgs = history(30);
-    fake.add(group, msgs);
+    const { chat, fake, msgs } = groupWithHistory(30);
     const settings = resolvedSettings({
       follow: { groups: [chat] },
       backfill: { pageSize: 5, pagesPerRun: 2, maxMessages: 17 },
@@ -154,11 +157,8 @@ describe("OneBot backfill", () => {
   it("records failed and malformed pages without losing progress, and retries them next run", async ({
     expect,
   }) => {
-    const { group, chat } = freshGroup();
-    const fake = new FakeOneBotHistory();
-    const msgs = history(10);
+    const { group, chat, fake, msgs } = groupWithHistory(10);
     fake.add(group, [
-      ...msgs,
       { ...(msgs[9] as FakeGroupMessage), seq: 1010, messageId: 1, own: true, text: "机器人的回复" },
     ]);
     const settings = resolvedSettings({ follow: { groups: [chat] }, backfill: { pageSize: 6 } });
