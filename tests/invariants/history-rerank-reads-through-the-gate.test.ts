@@ -62,6 +62,22 @@ async function writeInbound(lines: readonly Inbound[]) {
   });
 }
 
+/**
+ * Searches `chat` for `text` through the hostile reranker loving `loved`: first as a reader in
+ * another chat, then as the chat itself. The other reader's matches, every text the reranker
+ * was shown or answered with for that reader, and the chat's own matches.
+ */
+async function acrossThenOwn(chat: string, text: string, loved: readonly string[]) {
+  const { reranker, shown } = hostileReranker(loved);
+  const search = withRerank(reranker);
+  const across = (await search.searchAcross({ chatKeys: [chat], reader: newChat(), text, limit: 10 })).map(
+    (h) => h.text,
+  );
+  const seenAcross = [...shown, ...across];
+  const own = (await search.search({ chatKey: chat, reader: chat, text, limit: 10 })).map((h) => h.text);
+  return { across, seenAcross, own };
+}
+
 describe("history rerank reads through the log's gate", () => {
   it("is shown only the reading chat's messages, never another chat's, and answers with them only", async ({
     expect,
@@ -104,23 +120,16 @@ describe("history rerank reads through the log's gate", () => {
   });
 
   it("reading another chat, never sees a message its speaker marked private there", async ({ expect }) => {
-    const [a, reader] = [newChat(), newChat()];
+    const a = newChat();
     await writeInbound([
       { chat: a, id: `${a}-m`, minute: 0, text: "这事别外传啊，烧烤那天我要请假去面试" },
       { chat: a, id: `${a}-p`, minute: 5, text: "烧烤那天记得带炭" },
     ]);
-    const { reranker, shown } = hostileReranker(["面试", "请假"]);
-    const hits = await withRerank(reranker).searchAcross({
-      chatKeys: [a],
-      reader,
-      text: "烧烤那天",
-      limit: 10,
-    });
-    expect(hits.map((h) => h.text)).toContain("烧烤那天记得带炭");
-    for (const text of [...shown, ...hits.map((h) => h.text)]) expect(text).not.toMatch(/面试|请假/);
+    const { across, seenAcross, own } = await acrossThenOwn(a, "烧烤那天", ["面试", "请假"]);
+    expect(across).toContain("烧烤那天记得带炭");
+    for (const text of seenAcross) expect(text).not.toMatch(/面试|请假/);
     // Its own chat still reads it, reranked or not.
-    const own = await withRerank(reranker).search({ chatKey: a, reader: a, text: "烧烤那天", limit: 10 });
-    expect(own.map((h) => h.text)).toContain("这事别外传啊，烧烤那天我要请假去面试");
+    expect(own).toContain("这事别外传啊，烧烤那天我要请假去面试");
   });
 
   it.for([
@@ -133,7 +142,7 @@ describe("history rerank reads through the log's gate", () => {
   ])(
     "reading another chat, never sees a message marked private in %s",
     async ([, said, asked], { expect }) => {
-      const [a, reader] = [newChat(), newChat()];
+      const a = newChat();
       const speaker = `S${crypto.randomUUID().slice(0, 8)}`;
       await writeInbound([
         { chat: a, id: `${a}-s`, minute: 0, text: said ?? "", sender: speaker },
@@ -141,23 +150,11 @@ describe("history rerank reads through the log's gate", () => {
         { chat: a, id: `${a}-o`, minute: 5, text: "烧烤那天 bbq day 记得带炭" },
       ]);
       const secret = /複診|lawyer/;
-      const { reranker, shown } = hostileReranker(["複診", "lawyer"]);
-      const hits = await withRerank(reranker).searchAcross({
-        chatKeys: [a],
-        reader,
-        text: "烧烤那天 bbq day",
-        limit: 10,
-      });
-      expect(hits.map((h) => h.text)).toContain("烧烤那天 bbq day 记得带炭");
-      for (const text of [...shown, ...hits.map((h) => h.text)]) expect(text).not.toMatch(secret);
+      const { across, seenAcross, own } = await acrossThenOwn(a, "烧烤那天 bbq day", ["複診", "lawyer"]);
+      expect(across).toContain("烧烤那天 bbq day 记得带炭");
+      for (const text of seenAcross) expect(text).not.toMatch(secret);
       // The words do find it: its own chat reads it, so only the mark keeps it from the other.
-      const own = await withRerank(reranker).search({
-        chatKey: a,
-        reader: a,
-        text: "烧烤那天 bbq day",
-        limit: 10,
-      });
-      expect(own.map((h) => h.text)).toContain(said);
+      expect(own).toContain(said);
     },
   );
 
