@@ -120,21 +120,31 @@ describe("history tools never leave the chats the gate allows", () => {
     expect(answer).not.toContain("别的域的");
   });
 
-  it("an admin in a group reads the group's domain but no private chat", async ({ expect }) => {
-    const { chats, settings } = await seededWorld();
-    const answer = await searchPlans(chats.g1, ADMIN, settings);
-    expect(answer).toContain("二群的团建计划");
-    expect(answer).not.toContain("私聊里的");
-    expect(answer).not.toContain("别的域的");
-  });
-
-  it("the member's own private chat reads the whole domain, still not another domain", async ({ expect }) => {
-    const { chats, settings } = await seededWorld();
-    const answer = await searchPlans(chats.privateChat, MEMBER, settings);
-    expect(answer).toContain("私聊里的团建计划");
-    expect(answer).toContain("二群的团建计划");
-    expect(answer).not.toContain("别的域的");
-  });
+  /** Who asks for 团建计划 from which chat, the plans the answer holds and those it never does. */
+  const readers = [
+    {
+      name: "an admin in a group reads the group's domain but no private chat",
+      from: "g1",
+      account: ADMIN,
+      reads: ["二群的团建计划"],
+      never: ["私聊里的", "别的域的"],
+    },
+    {
+      name: "the member's own private chat reads the whole domain, still not another domain",
+      from: "privateChat",
+      account: MEMBER,
+      reads: ["私聊里的团建计划", "二群的团建计划"],
+      never: ["别的域的"],
+    },
+  ] as const;
+  for (const { name, from, account, reads, never } of readers) {
+    it(name, async ({ expect }) => {
+      const { chats, settings } = await seededWorld();
+      const answer = await searchPlans(chats[from], account, settings);
+      for (const plan of reads) expect(answer).toContain(plan);
+      for (const plan of never) expect(answer).not.toContain(plan);
+    });
+  }
 
   it.for([
     ["history_search", "privateChat"],
