@@ -8,7 +8,7 @@ import { describe, it } from "vitest";
 import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
 import { uid } from "../support/memory";
 import { groupAtBody } from "../support/qq-events";
-import { registerChat, sessionsApi } from "../support/sessions";
+import { privateChatStorageOff } from "../support/storage-off";
 import { inPlainPrivateChat, say } from "../support/turns";
 
 const memoryRows = async (text: string) =>
@@ -37,11 +37,8 @@ describe("/remember and 记住…", () => {
   });
 
   it("with the chat's storage off says nothing was stored — command and intent alike", async ({ expect }) => {
-    const tag = uid();
-    const user = `RO${tag}`;
-    const chat = `qq:private:${user}`;
-    await registerChat(chat, 0);
-    expect((await sessionsApi(`/${chat}/store`, { enabled: false })).status).toBe(200);
+    const { tag, user, switched } = await privateChatStorageOff("RO");
+    expect(switched).toBe(200);
     for (const text of [`/remember 我喜欢${tag}口味的冰淇淋`, `记住我喜欢${tag}口味的冰淇淋`]) {
       const reply = await inPlainPrivateChat(user, text);
       expect(reply).not.toContain("记住了");

@@ -3,21 +3,17 @@
 // candidate and no observation while off, and stores again once switched back on.
 import { env } from "cloudflare:workers";
 import { it } from "vitest";
-import { uid } from "../support/memory";
 import { messageRows, sayInPrivate as say } from "../support/qq-events";
-import { registerChat, sessionsApi } from "../support/sessions";
+import { privateChatStorageOff, switchStorage } from "../support/storage-off";
 import { eventually } from "../support/wait";
 
 const count = async (sql: string, chat: string) =>
   (await env.DB.prepare(sql).bind(chat).first<{ n: number }>())?.n ?? -1;
 
 it("a chat with storage off keeps nothing in D1; switched on, it stores again", async ({ expect }) => {
-  const tag = uid();
-  const user = `UO${tag}`;
-  const chat = `qq:private:${user}`;
   // Seen at 0: the flush's registry touch moves last_seen, which tells us it ran.
-  await registerChat(chat, 0);
-  expect((await sessionsApi(`/${chat}/store`, { enabled: false })).status).toBe(200);
+  const { tag, user, chat, switched } = await privateChatStorageOff("UO");
+  expect(switched).toBe(200);
 
   await say(user, `记住我喜欢吃辣的火锅${tag}`);
   await say(user, `今天随便聊聊${tag}`);
@@ -40,7 +36,7 @@ it("a chat with storage off keeps nothing in D1; switched on, it stores again", 
     ),
   ).toBe(0);
 
-  expect((await sessionsApi(`/${chat}/store`, { enabled: true })).status).toBe(200);
+  expect(await switchStorage(chat, true)).toBe(200);
   await say(user, `记住我喜欢喝茶${tag}`);
   const rows = await eventually(async () => {
     const r = await messageRows(chat);
