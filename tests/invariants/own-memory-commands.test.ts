@@ -10,6 +10,7 @@ import { beforeAll, describe, it } from "vitest";
 import { auditRowsOnceThere } from "../support/identity";
 import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
 import { uid } from "../support/memory";
+import { memoryRowHolding } from "../support/memory-row";
 import { registerChat } from "../support/sessions";
 import { inGroupChat, inPrivateChat } from "../support/turns";
 
@@ -39,17 +40,6 @@ beforeAll(async () => {
 });
 
 const inGroup = (member: string, text: string) => inGroupChat(GROUP_ID, member, text);
-
-type Row = { node_id: string; status: string; sensitivity: string; scope: string };
-async function row(fragment: string): Promise<Row> {
-  const found = await env.DB.prepare(
-    "SELECT node_id, status, sensitivity, scope_type || ':' || scope_id AS scope FROM nodes WHERE node_type = 'memory' AND raw_text LIKE ?",
-  )
-    .bind(`%${fragment}%`)
-    .first<Row>();
-  if (!found) throw new Error(`no memory row holds ${fragment}`);
-  return found;
-}
 
 /** Every memory row's id and status, to prove a reply changed nothing. */
 async function allStatuses(): Promise<string> {
@@ -90,9 +80,9 @@ describe("/memory lists only what this chat may show", () => {
   }) => {
     const tag = uid();
     const t = await teachAlice(tag);
-    expect((await row(t.exam)).sensitivity).toBe("private");
-    expect((await row(t.moving)).sensitivity).not.toBe("public");
-    expect((await row(t.hiking)).sensitivity).toBe("public");
+    expect((await memoryRowHolding(t.exam)).sensitivity).toBe("private");
+    expect((await memoryRowHolding(t.moving)).sensitivity).not.toBe("public");
+    expect((await memoryRowHolding(t.hiking)).sensitivity).toBe("public");
 
     const inTheGroup = await inGroup(ALICE_G, "/memory");
     expect(inTheGroup).toContain(t.hiking);
@@ -154,7 +144,7 @@ describe("/forget deletes only an item the asker could see here", () => {
     const tag = uid();
     const t = await teachAlice(tag);
     const own = await inPrivateChat(ALICE_P, "/memory");
-    const exam = await row(t.exam);
+    const exam = await memoryRowHolding(t.exam);
     const before = await allStatuses();
     for (const id of [shortIdOf(own, t.exam), exam.node_id, shortIdOf(own, t.moving)]) {
       const hidden = await inGroup(ALICE_G, `/forget ${id}`);
@@ -192,8 +182,8 @@ describe("/forget deletes only an item the asker could see here", () => {
       expect(said).toContain(id);
     }
     expect(await allStatuses()).toBe(before);
-    expect((await row(`猫${tag}`)).status).toBe("active");
-    expect((await row(`下棋${tag}`)).status).toBe("active");
+    expect((await memoryRowHolding(`猫${tag}`)).status).toBe("active");
+    expect((await memoryRowHolding(`下棋${tag}`)).status).toBe("active");
   });
 
   it.for([
@@ -232,22 +222,22 @@ describe("/forget deletes only an item the asker could see here", () => {
     const said = await inGroup(ALICE_G, `/forget ${spicy}`);
     expect(said).toContain("已忘记");
     expect(said).toContain(t.spicy);
-    expect((await row(t.spicy)).status).toBe("archived");
+    expect((await memoryRowHolding(t.spicy)).status).toBe("archived");
     expect(await inGroup(ALICE_G, "/memory")).not.toContain(t.spicy);
     // A second time: it is gone, and the reply says so.
     const twice = await inGroup(ALICE_G, `/forget ${spicy}`);
     expect(twice).toContain("找不到");
-    expect((await row(t.spicy)).status).toBe("archived");
+    expect((await memoryRowHolding(t.spicy)).status).toBe("archived");
 
     // In a private chat: a private item taught on the other linked account, by its full id too.
-    const moving = await row(t.moving);
+    const moving = await memoryRowHolding(t.moving);
     const privately = await inPrivateChat(ALICE_P, `/forget ${moving.node_id}`);
     expect(privately).toContain("已忘记");
-    expect((await row(t.moving)).status).toBe("archived");
+    expect((await memoryRowHolding(t.moving)).status).toBe("archived");
     expect(await inPrivateChat(ALICE_P2, "/memory")).not.toContain(t.moving);
-    expect((await row(t.exam)).status).toBe("active");
+    expect((await memoryRowHolding(t.exam)).status).toBe("active");
 
-    const spicyId = (await row(t.spicy)).node_id;
+    const spicyId = (await memoryRowHolding(t.spicy)).node_id;
     const audit = await auditRowsOnceThere(
       GROUP,
       (a) => a.action === "memory.forget" && a.target === spicyId,

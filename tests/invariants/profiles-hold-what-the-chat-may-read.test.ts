@@ -11,6 +11,7 @@ import { beforeAll, describe, it } from "vitest";
 import type { TurnPreview } from "../../src/domain/agent/turn-preview";
 import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
 import { uid } from "../support/memory";
+import { memoryRowHolding } from "../support/memory-row";
 import { everything, preview } from "../support/preview";
 import { registerChat } from "../support/sessions";
 import { inGroupChat, inPrivateChat } from "../support/turns";
@@ -49,16 +50,6 @@ const privateMarks = (tag: string) => [
 /** What memory gives a turn: the profile and the recalled items (the chat's own recent turns aside). */
 const fromMemory = (p: TurnPreview) => JSON.stringify({ profile: p.mandatory.profile, recalled: p.recalled });
 
-async function memoryRow(fragment: string) {
-  const row = await env.DB.prepare(
-    "SELECT node_id, sensitivity, scope_type || ':' || scope_id AS scope FROM nodes WHERE node_type = 'memory' AND raw_text LIKE ?",
-  )
-    .bind(`%${fragment}%`)
-    .first<{ node_id: string; sensitivity: string; scope: string }>();
-  if (!row) throw new Error(`no memory row holds ${fragment}`);
-  return row;
-}
-
 describe("a group turn's profile of the speaker holds their public items alone", () => {
   it("private items taught in any wording reach the person's own profile, never the group's", async ({
     expect,
@@ -68,7 +59,7 @@ describe("a group turn's profile of the speaker holds their public items alone",
     for (const said of privateWordings(tag)) await inPrivateChat(ALICE_P, said);
     // The items exist, private or secret, in the person's scope: the profile is what is under test.
     for (const mark of privateMarks(tag)) {
-      const row = await memoryRow(mark);
+      const row = await memoryRowHolding(mark);
       expect({ mark, scope: row.scope, shared: row.sensitivity === "public" }).toEqual({
         mark,
         scope: `person:${ALICE}`,
@@ -91,7 +82,7 @@ describe("a group turn's profile of the speaker holds their public items alone",
       const own = await privateTurn(account, `你好 ${tag}`);
       expect(own.mandatory.profile).toContain(`火锅${tag}`);
       for (const mark of privateMarks(tag)) {
-        const level = (await memoryRow(mark)).sensitivity;
+        const level = (await memoryRowHolding(mark)).sensitivity;
         expect({ account, mark, has: own.mandatory.profile?.includes(mark) }).toEqual({
           account,
           mark,
@@ -111,7 +102,7 @@ describe("a group turn's profile of the speaker holds their public items alone",
   it("a secret_like item is in no profile, not even the person's own", async ({ expect }) => {
     const tag = uid();
     await inPrivateChat(ALICE_P, `/remember 我的病历显示我有抑郁症${tag}`);
-    expect((await memoryRow(`抑郁症${tag}`)).sensitivity).toBe("secret_like");
+    expect((await memoryRowHolding(`抑郁症${tag}`)).sensitivity).toBe("secret_like");
     const own = await privateTurn(ALICE_P, `你好 ${tag}`);
     expect(own.mandatory.profile ?? "").not.toContain(`抑郁症${tag}`);
     const group = await groupTurn(ALICE_G, `你好 ${tag}`);
@@ -127,7 +118,7 @@ describe("the profile follows every change to the items, whoever makes it", () =
     await inGroup(ALICE_G, `/remember 我喜欢吃饺子${tag}`);
     expect((await groupTurn(ALICE_G, `吃什么 ${tag}`)).mandatory.profile).toContain(`饺子${tag}`);
     // An owner's migration or a dashboard edit writes D1 directly, not through the profile code.
-    const row = await memoryRow(`饺子${tag}`);
+    const row = await memoryRowHolding(`饺子${tag}`);
     await env.DB.prepare("UPDATE nodes SET sensitivity = 'private' WHERE node_id = ?")
       .bind(row.node_id)
       .run();
@@ -143,11 +134,11 @@ describe("the profile follows every change to the items, whoever makes it", () =
     const before = (await groupTurn(ALICE_G, `爱好 ${tag}`)).mandatory.profile ?? "";
     expect(before).toContain(`吉他${tag}`);
     expect(before).toContain(`马拉松${tag}`);
-    const guitar = await memoryRow(`吉他${tag}`);
+    const guitar = await memoryRowHolding(`吉他${tag}`);
     await env.DB.prepare("UPDATE nodes SET scope_type = 'chat', scope_id = ? WHERE node_id = ?")
       .bind(GROUP, guitar.node_id)
       .run();
-    const marathon = await memoryRow(`马拉松${tag}`);
+    const marathon = await memoryRowHolding(`马拉松${tag}`);
     await env.DB.prepare("DELETE FROM nodes WHERE node_id = ?").bind(marathon.node_id).run();
     for (const p of [await groupTurn(ALICE_G, `爱好 ${tag}`), await privateTurn(ALICE_P, `爱好 ${tag}`)]) {
       expect(p.mandatory.profile ?? "").not.toContain(`吉他${tag}`);

@@ -1,0 +1,15 @@
+/** Reads a memory item's row straight from D1 by a piece of its text (integration tests). */
+import { env } from "cloudflare:workers";
+
+export type MemoryRow = { node_id: string; status: string; sensitivity: string; scope: string };
+
+/** The memory row whose text holds `fragment`; throws when there is none. */
+export async function memoryRowHolding(fragment: string): Promise<MemoryRow> {
+  const row = await env.DB.prepare(
+    "SELECT node_id, status, sensitivity, scope_type || ':' || scope_id AS scope FROM nodes WHERE node_type = 'memory' AND raw_text LIKE ?",
+  )
+    .bind(`%${fragment}%`)
+    .first<MemoryRow>();
+  if (!row) throw new Error(`no memory row holds ${fragment}`);
+  return row;
+}
