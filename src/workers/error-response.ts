@@ -74,18 +74,26 @@ export const errorResponse: ErrorHandler<AppEnv> = (error, c) => {
     return problem(c, { kind: "misconfigured", reason: error.message });
   }
   console.error(JSON.stringify({ msg: "unhandled", path: c.req.path, error: String(error) }));
-  recordError(c, error);
+  void keepError(c, `${c.req.method} ${c.req.path}`, error);
   return problem(c, { kind: "internal" }); // never echo stacks to clients
 };
 
-/** Keeps the error for the overview's recent errors; a failing write must not hide the answer. */
-function recordError(c: Parameters<ErrorHandler<AppEnv>>[1], error: unknown) {
+/**
+ * Keeps the error for the overview's recent errors under `source`; a failing write must not
+ * hide the answer. The write is also returned, for a caller whose answer may wait for it.
+ */
+export function keepError(
+  c: { readonly env: Env; readonly executionCtx: { waitUntil(promise: Promise<unknown>): void } },
+  source: string,
+  error: unknown,
+): Promise<void> {
   const write = opsLog(c.env)
-    .record("error", { at: Date.now(), source: `${c.req.method} ${c.req.path}`, message: String(error) })
+    .record("error", { at: Date.now(), source, message: String(error) })
     .catch((e) => console.error(JSON.stringify({ msg: "error log write failed", error: String(e) })));
   try {
     c.executionCtx.waitUntil(write);
   } catch {
     // No execution context (app.request in tests): the write simply runs on its own.
   }
+  return write;
 }

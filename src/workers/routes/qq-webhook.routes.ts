@@ -3,17 +3,21 @@
  * gate (verified-webhook.ts) checks the size cap, X-Bot-Appid, the Ed25519 signature over
  * timestamp + raw body (op 13 included) and the replay window with env secrets only; then op 13
  * is answered or the dispatch goes to its chat object → ACK. The ACK is sent only after the chat
- * object has stored the event; a request that fails any check changes nothing and gets its
- * status with an empty body.
+ * object has stored the event; when it could not, the answer asks the platform to deliver the
+ * event again (the inbox dedupes it). A request that fails any check changes nothing and gets
+ * its status with an empty body.
  */
 import { Hono } from "hono";
 import { chatObject } from "../../composition/common/chat-stub";
 import { qqTransport } from "../../composition/request/webhook-transports";
 import { enqueueTiming } from "../enqueue-timing";
+import { keepError } from "../error-response";
 import { rejectWebhook, verifiedWebhook, type WebhookEnv } from "../verified-webhook";
 
-/** botgo's ACK: d 0 = received. (d 1 would ask the platform to retry.) */
+/** botgo's ACK: d 0 = received. */
 const ACK = { op: 12, d: 0 } as const;
+/** botgo's answer to a dispatch it failed to handle: d 1 asks the platform to deliver it again. */
+const RETRY_ACK = { op: 12, d: 1 } as const;
 
 const qqGate = verifiedWebhook({
   name: "qq",
@@ -49,7 +53,16 @@ export const qqWebhookRoutes = new Hono<WebhookEnv>().post("/", qqGate, async (c
   }
   const started = performance.now();
   const enqueueStart = Date.now();
-  const outcome = await chatObject(c.env, event.value.chat.key).enqueue(event.value);
+  // The runtime already retried a call that never reached the object. What still fails (an
+  // overloaded object, one that threw) was not stored: acknowledging it would lose the message.
+  const outcome = await chatObject(c.env, event.value.chat.key)
+    .enqueue(event.value)
+    .catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+  if (outcome instanceof Error) {
+    log("qq event not taken", { event: event.value.eventId, error: String(outcome) });
+    await keepError(c, "qq webhook", `event ${event.value.eventId} not taken, redelivery asked: ${outcome}`);
+    return c.json(RETRY_ACK);
+  }
   if (outcome.status === "duplicate") log("qq event duplicate", { event: event.value.eventId });
   // Local mode only: how much of the ACK the chat object took, and the ACK's trace (read by
   // the webhook bench).
