@@ -41,12 +41,20 @@ const RULES: readonly FormRule[] = [
     "password-phrase",
     String.raw`(?<![\x21-\x7E])(?<value>[\x21-\x7E]{4,64})\s+(?:is|was|=)\s+(?:my|the|our|his|her|their|your)\s+(?:[\w-]+\s+){0,2}?(?:password|passcode|pin|pwd|passphrase)\b(?!\s*\?)`,
   ),
-  // 账号 zhangsan 密码 abc; user: bob / pw: abc
+  // 账号 zhangsan 密码 abc; user: bob / pw: abc; QQ号 123456789 密 qwe#456 (trading shorthand)
   form(
     "login-pair",
-    String.raw`(?:账号|帐号|账户|帐户|用户名|登录名|登陆名|学号|工号|手机号|邮箱|\b(?:user(?:name)?|login|acct|account|id))\s*[:：=]?\s*(?:是|为)?\s*[\x21-\x7E]{2,64}\s*[,，/、;；|\s]\s*(?:密码|口令|\b(?:pwd|pw|password|pass|mm|mima))\s*[:：=]?\s*(?:是|为)?\s*${VALUE}`,
+    String.raw`(?:账号|帐号|账户|帐户|用户名|登录名|登陆名|学号|工号|手机号|邮箱|QQ号|qq号|Q号|游戏号|大号|小号|\b(?:user(?:name)?|login|acct|account|id))\s*[:：=]?\s*(?:是|为)?\s*[\x21-\x7E]{2,64}\s*[,，/、;；|\s]\s*(?:密码|口令|密(?![码碼钥切集度封])|\b(?:pwd|pw|password|pass|mm|mima))\s*[:：=]?\s*(?:是|为)?\s*${VALUE}`,
     true,
   ),
+  // 账密 nightowl77 / Rb5520q: account and password in one word, then both values
+  form(
+    "login-pair",
+    String.raw`(?:账密|帐密)\s*[:：=]?\s*(?:是|为)?\s*[\x21-\x7E]{2,64}?\s*[,，/、;；|\s]\s*${VALUE}`,
+    true,
+  ),
+  // 密:Ha88zz — 密 alone (no character of a word before it: 保密, 秘密) with a colon
+  form("password-phrase", String.raw`(?<!\p{Script=Han})密\s*[:：]\s*${VALUE}`),
   // 密码，Xy12ab34; 验证码啊 483920; 密码呢是 abc123
   form(
     "password-phrase",

@@ -24,14 +24,15 @@ export type PhraseMatch = { readonly start: number; readonly end: number; readon
  */
 type Kind = "password" | "code" | "key";
 
-export const PASSWORD_ZH = `密码|口令|暗码|PIN码|pin码|密马|秘码|蜜码`;
-const PASSWORD_EN = String.raw`password|passwd|passwrd|pwd|passcode|passphrase|pass\s*code`;
+/** `密 码` with spaces between its characters is the same keyword. */
+export const PASSWORD_ZH = String.raw`密[ \t]{0,2}码|口令|暗码|PIN码|pin码|密马|秘码|蜜码`;
+export const PASSWORD_EN = String.raw`password|passwd|passwrd|pwd|passcode|passphrase|pass\s*code`;
 /** Short forms and pinyin (pw, mima): whole words only, never inside an id (`m_1pw5…`). */
 const PASSWORD_SHORT = String.raw`pw|psw|pswd|mima|mi\s?ma`;
-export const CODE_ZH = `验证码|校验码|动态码|安全码|支付码|门禁码|开门码|门锁码|取件码|提取码|短信码|激活码|兑换码`;
-const CODE_EN = String.raw`pin(?:\s*code)?|otp|2fa\s+code|verification\s+code|security\s+code|cvv|cvc|door\s+code|gate\s+code|access\s+code|login\s+code|sms\s+code|one[-\s]?time\s+(?:code|password)|confirmation\s+code`;
+export const CODE_ZH = `卡密|验证码|校验码|动态码|安全码|支付码|门禁码|开门码|门锁码|取件码|提取码|短信码|激活码|兑换码`;
+export const CODE_EN = String.raw`pin(?:\s*code)?|otp|2fa\s+code|verification\s+code|security\s+code|cvv|cvc|door\s+code|gate\s+code|access\s+code|login\s+code|sms\s+code|one[-\s]?time\s+(?:code|password)|confirmation\s+code|(?:lock\s+)?combo`;
 export const KEY_ZH = `密钥|秘钥|私钥|授权码|令牌`;
-const KEY_EN = String.raw`api[\s_-]?key|secret[\s_-]?key|access[\s_-]?key|private[\s_-]?key|access[\s_-]?token|auth[\s_-]?token|refresh[\s_-]?token|token|client[\s_-]?secret|secret|auth(?:orization)?\s+code`;
+export const KEY_EN = String.raw`api[\s_-]?key|secret[\s_-]?key|access[\s_-]?key|private[\s_-]?key|access[\s_-]?token|auth[\s_-]?token|refresh[\s_-]?token|token|client[\s_-]?secret|secret|auth(?:orization)?\s+code`;
 
 /** Nouns built on 密码 that are not "the password" (密码学, 密码框, 密码错误, …). */
 export const NOT_THE_PASSWORD = `(?!学|机|器|箱|本|框|栏|管理器|策略|规则|长度|强度|复杂度|输入框|错误|不对|提示|保护|找回|学家)`;
@@ -47,9 +48,9 @@ const BRIDGE_ZH = String.raw`(?<bridge>(?:${CLAUSE_CHAR}){0,8}?[\s:：=]*)`;
  * Between an English keyword and its value: "for root", "of the wifi", then a connector —
  * `:`, `=`, "is", "is now", "was changed to", "set to", "to" — or just a space.
  */
-const BRIDGE_EN = String.raw`(?<bridge>(?:\s+(?:for|of|on|at)\s+(?:the\s+|my\s+|our\s+|your\s+)?[\w@.-]{1,30})?(?:["']?\s*(?:[:=：]|->|=>|是|为)\s*|\s+(?:(?:is|was|are|will\s+be|has\s+been|have\s+been|should\s+be)\s+)?(?:(?:now|still|currently|just|changed\s+to|set\s+to|updated\s+to|reset\s+to|became|becomes|to)\s+)*|\s*))`;
-/** The value itself: printable ASCII without spaces, optionally quoted. */
-const VALUE = String.raw`["'“‘「]?(?<value>[\x21-\x7E]{3,200})`;
+const BRIDGE_EN = String.raw`(?<bridge>(?:\s+(?:for|of|on|at)\s+(?:the\s+|my\s+|our\s+|your\s+)?[\w@.-]{1,30})?(?:["']?\s*(?:[:=：]|->|=>|是|为)\s*|['’]s\s+|\s+(?:(?:is|was|are|will\s+be|has\s+been|have\s+been|should\s+be)\s+)?(?:(?:now|still|currently|just|changed\s+to|set\s+to|updated\s+to|reset\s+to|became|becomes|to)\s+)*|\s*))`;
+/** The value itself: printable ASCII without spaces, optionally quoted or in brackets: "pin（8264）". */
+const VALUE = String.raw`["'“‘「(（]?(?<value>[\x21-\x7E]{3,200})`;
 
 type PhraseRule = { readonly id: string; readonly pattern: RegExp; readonly kind: Kind };
 
@@ -73,6 +74,8 @@ const RULES: readonly PhraseRule[] = [
   phrase("key-phrase", zh(KEY_ZH), BRIDGE_ZH, "key"),
   phrase("key-phrase", en(KEY_EN), BRIDGE_EN, "key"),
   phrase("secret-assignment", assigned("password|passwd|pwd|pass"), ASSIGN, "password"),
+  // `key = 7f3c…`, `key: …`: the word alone, then a random-looking value of eight or more.
+  phrase("key-phrase", "(?<![A-Za-z0-9_])key", ASSIGN, "key"),
   phrase(
     "secret-assignment",
     assigned("secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|credentials?"),
@@ -125,11 +128,12 @@ function acceptValue(value: string, bridge: string, kind: Kind, after: string): 
   if (/^[A-Za-z_$][\w$.]*\(/.test(value)) return false;
   // A bare "to" is no connector ("run pwd to print"); "changed to", "set to" are.
   const explicit =
-    /[:=：是为成叫到]|\b(?:is|was|are|be|been|became|becomes|now)\b|\b(?:changed|set|updated|reset)\s+to\b/i.test(
+    /[:=：是为成叫到]|['’]s\b|\b(?:is|was|are|be|been|became|becomes|now)\b|\b(?:changed|set|updated|reset)\s+to\b/i.test(
       bridge,
     );
   // `pwd /home/me`, `password+reset`: a path, a URL or a search term, not a value.
-  if (!explicit && !/^[A-Za-z0-9]/.test(value)) return false;
+  // `门禁密码#2580`, `*0707*`: digits set off by the keypad's own symbols are a value.
+  if (!explicit && !/^[A-Za-z0-9]/.test(value) && !/^[#*]+\d/.test(value)) return false;
   if (kind === "key") return !digits && looksRandom(value);
   if (looksRandom(value)) return true;
   return kind === "password" && explicit && !NOT_A_VALUE.has(value.toLowerCase());

@@ -20,6 +20,7 @@ import { findRandomTokens } from "./credential-entropy";
 import { FORMAT_RULES } from "./credential-formats";
 import { findPhraseForms } from "./credential-phrase-forms";
 import { findPhraseCredentials } from "./credential-phrases";
+import { findSentenceValues } from "./credential-sentence-values";
 import { findPersonalData, PERSONAL_DATA_MASK } from "./personal-data";
 import { findSeedPhrases } from "./seed-phrase";
 
@@ -59,6 +60,7 @@ function secretsIn(t: DetectionText): CredentialSpan[] {
   }
   for (const p of findPhraseCredentials(read)) add(p.start, p.end, p.id);
   for (const p of findPhraseForms(read)) add(p.start, p.end, p.id);
+  for (const p of findSentenceValues(read)) add(p.start, p.end, p.id);
   for (const e of findRandomTokens(read)) add(e.start, e.end, "high-entropy");
   for (const w of findSeedPhrases(read)) add(w.start, w.end, "seed-phrase");
   return found;

@@ -41,6 +41,10 @@ describe("the credential corpus", () => {
       "bank-card",
       "cn-mobile",
       "header-url",
+      "value-words",
+      "far-value",
+      "bare-key",
+      "short-forms",
     ])
       expect(classes).toContain(c);
     expect(new Set(CREDENTIAL_SAMPLES.map((s) => s.split))).toEqual(new Set(["dev", "held"]));

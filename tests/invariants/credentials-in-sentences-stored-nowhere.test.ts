@@ -1,0 +1,64 @@
+// docs/invariants.md#credentials-are-never-stored-in-memory: values people write as words,
+// numerals, quotes, several tokens or further on in the sentence, said in a private chat, in a
+// group and as a request to remember, are kept nowhere: not in D1, its search index or the chat
+// object, and not by dreaming.
+import { beforeAll, describe, it } from "vitest";
+import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
+import { enableIdentityAndDreaming, logged, sample, say } from "../support/credential-paths";
+import { uid } from "../support/memory";
+import { c2cBody, groupAtBody } from "../support/qq-events";
+import { settled, storedAnywhere } from "../support/stored-anywhere";
+
+beforeAll(enableIdentityAndDreaming);
+
+const REFUSED = "这看起来像密码、令牌或密钥，我不会记下来。";
+
+describe("a credential said as words or further on in a sentence is stored nowhere", () => {
+  it("in a private chat, in a group, asked to be remembered, and after dreaming", {
+    timeout: 90_000,
+  }, async ({ expect }) => {
+    const tag = uid();
+    const user = `US${tag}`;
+    const chatKey = `qq:private:${user}`;
+    const group = `GS${tag}`;
+    const groupKey = `qq:group:${group}`;
+    // Four messages, with the two requests below six turns: dreaming (every second turn) is
+    // not left waiting.
+    const inPrivate = [
+      sample("小狗汪汪"),
+      sample("九八七六五四"),
+      [sample("correct horse battery staple"), sample("Qwe!2345")].join("\n"),
+      sample("#2580"),
+    ];
+    for (const said of inPrivate) await say(c2cBody({ user, text: said }), chatKey);
+    await say(groupAtBody({ group, member: user, text: sample("Lily@0520") }), groupKey);
+    await say(
+      groupAtBody({ group, member: user, text: sample("7f3c9a1b2e4d5f60718293a4b5c6d7e8") }),
+      groupKey,
+    );
+    const remember = await say(c2cBody({ user, text: `记住：${sample("zhangsan0520")}` }), chatKey);
+    expect(remember.replies[0]?.text).toBe(REFUSED);
+    const command = await say(c2cBody({ user, text: `/remember ${sample("Luck#777")}` }), chatKey);
+    expect(command.replies[0]?.text).toBe(REFUSED);
+
+    await settled(chatKey, { dreamed: true });
+    await settled(groupKey);
+    // The paths ran: each message is in the log, its value masked.
+    const rows = await logged(chatKey, inPrivate.length + 2);
+    expect(rows.filter((r) => r.includes(CREDENTIAL_MASK)).length).toBeGreaterThanOrEqual(inPrivate.length);
+    expect((await logged(groupKey, 2)).every((r) => r.includes(CREDENTIAL_MASK))).toBe(true);
+
+    const needles = [
+      "小狗汪汪",
+      "九八七六五四",
+      "horse battery",
+      "Qwe!2345",
+      "2580",
+      "Lily@0520",
+      "7f3c9a1b2e4d5f60718293a4b5c6d7e8",
+      "zhangsan0520",
+      "Luck#777",
+    ];
+    expect(await storedAnywhere(needles)).toEqual([]);
+  });
+});
