@@ -1,7 +1,8 @@
 /**
  * Private by origin (docs/memory.md#private-by-origin): what a person tells the bot in their
  * private chat is `private` (sensitivity_source `origin`) whatever its wording, and becomes
- * shareable only on purpose — the person's clear marker in the same message ("可以告诉大家"),
+ * shareable only on purpose — the person's clear marker in the same message ("可以告诉大家",
+ * a whole clause with nothing that casts doubt on it: share-marker.ts),
  * `/share <id>`, or an admin's edit. Global memory is written only on purpose too: an admin's
  * explicit global marker ("全局：…") in a shared chat. Privacy markers always win: a message
  * that asks for privacy is never shared or global, whatever else it says.
@@ -10,9 +11,10 @@
  * folded, full-width and invisible characters folded).
  */
 import { isOneToOneKey } from "../chat/chat-address";
-import { detectionText, originalSpan } from "../text/detection-text";
+import { detectionText } from "../text/detection-text";
 import type { Sensitivity } from "./memory";
 import { explicitSensitivity, resolveSensitivity, type SensitivityTag, stricter } from "./sensitivity";
+import { shareMarkerSpans } from "./share-marker";
 
 /** The rule in the words owners and admins read: on a link's confirmation and in the README. */
 export const PRIVATE_BY_ORIGIN_RULE =
@@ -21,51 +23,20 @@ export const PRIVATE_BY_ORIGIN_RULE =
 /** Whether an item written from this session (a chat key, or a chat key with a lane) is learned in private. */
 export const learnedInPrivate = (session: string): boolean => isOneToOneKey(session);
 
-const NEGATION = "(?<![不别勿没莫未])";
-/** A question or a condition is not a marker: "可以告诉大家吗？", "可以告诉大家的话". */
-const NOT_ASKED = "(?![^，。！？；,.!?;\\n]*?(?:吗|嘛|么|呢|\\?|？|的话))";
-const SHARE_RULES: readonly RegExp[] = [
-  new RegExp(
-    `${NEGATION}(?:可以|能|尽管|随便|随时|都可以)(?:告诉|跟|和|对|同|让|给)?(?:大家|别人|其他人|所有人|任何人|群里|群友|大伙)(?:说|讲|提|知道|看)?${NOT_ASKED}`,
-    "u",
-  ),
-  new RegExp(`${NEGATION}(?:不用|不必|无需|用不着|没必要)保密${NOT_ASKED}`, "u"),
-  new RegExp(`${NEGATION}(?:不是|算不上)(?:什么)?秘密${NOT_ASKED}`, "u"),
-  new RegExp(`${NEGATION}(?:可以|能)公开${NOT_ASKED}`, "u"),
-  /\b(?:you\s+can|feel\s+free\s+to|it'?s\s+ok(?:ay)?\s+to|ok(?:ay)?\s+to)\s+(?:tell|share\s+(?:this|it|that)\s+with)\s+(?:everyone|anyone|everybody|anybody|others|people|the\s+group)\b(?![^.!?\n]*\?)/iu,
-  /\b(?:it'?s|this\s+is)\s+not\s+a\s+secret\b/iu,
-];
-
 /** An admin's global marker, at the start of what is to be remembered (after any @mentions). */
 const GLOBAL_MARKER = /^(?:\s*@\S+)*\s*(?:--global\b|全局\s*[:：]|【全局】|\[全局\]|（全局）|\(全局\))\s*/iu;
 
-/** The spans of the original text that are share markers. */
-function shareSpans(text: string): { start: number; end: number }[] {
-  const t = detectionText(text);
-  const lower = t.text.toLowerCase();
-  const folded = lower.length === t.text.length ? lower : t.text;
-  const out: { start: number; end: number }[] = [];
-  for (const rule of SHARE_RULES) {
-    const re = new RegExp(rule.source, `${rule.flags.replace("g", "")}g`);
-    for (const m of folded.matchAll(re)) {
-      if (m.index === undefined) continue;
-      out.push(originalSpan(t, { start: m.index, end: m.index + m[0].length }));
-    }
-  }
-  return out;
-}
-
 /** The person says in this text that what they said may be shared, and asks for no privacy. */
 export function shareRequested(text: string): boolean {
-  return explicitSensitivity(text) === null && shareSpans(text).length > 0;
+  return explicitSensitivity(text) === null && shareMarkerSpans(text).length > 0;
 }
 
 /** The text without its share markers (`我下个月结婚，可以告诉大家` → `我下个月结婚`), every other word kept. */
 export function withoutShareMarkers(text: string): string {
-  const spans = shareSpans(text).sort((a, b) => b.start - a.start);
+  const spans = shareMarkerSpans(text).sort((a, b) => b.start - a.start);
   let out = text;
   for (const s of spans) out = out.slice(0, s.start) + out.slice(s.end);
-  return out.replace(/^[\s,，;；:：、]+|[\s,，;；:：、]+$/gu, "").trim() || text;
+  return out.replace(/^[\s,，;；:：、]+|[\s,，;；:：、！!。.~～]+$/gu, "").trim() || text;
 }
 
 /** The text starts with an admin's explicit global marker ("全局：…", "--global …"). */

@@ -1,0 +1,44 @@
+import { describe, it } from "vitest";
+import { shareRequested, withoutShareMarkers } from "../../../src/domain/memory/origin";
+import { shareMarkerSpans } from "../../../src/domain/memory/share-marker";
+import { SHARE_LINES } from "../../support/share-markers";
+
+const nearMisses = SHARE_LINES.filter((l) => l.label === "none");
+const shares = SHARE_LINES.filter((l) => l.label === "share");
+
+describe("the share marker", () => {
+  // A wrong "share" publishes a private matter: every near miss, dev and held, stays private.
+  it.for(nearMisses.map((l) => [l.split, l.text] as const))(
+    "[%s] is no permission: %s",
+    ([, text], { expect }) => {
+      expect(shareMarkerSpans(text)).toEqual([]);
+      expect(shareRequested(text)).toBe(false);
+    },
+  );
+
+  // A missed permission costs a /share; most are read, and the plain ones always are.
+  it("reads most clear permissions of the corpus, and the plain ones every time", ({ expect }) => {
+    expect(shares.length).toBeGreaterThanOrEqual(70);
+    const read = shares.filter((l) => shareRequested(l.text)).length;
+    expect(read / shares.length).toBeGreaterThanOrEqual(0.85);
+    for (const text of [
+      "我下个月结婚，可以告诉大家",
+      "我换工作了，这个不用保密",
+      "我考上研究生了！可以跟大家说",
+      "我過敏了，可以告訴大家",
+      "I got promoted, you can tell everyone",
+    ])
+      expect(shareRequested(text), text).toBe(true);
+  });
+
+  it("is cut from what is kept, with its filler words, and leaves the rest as written", ({ expect }) => {
+    expect(withoutShareMarkers("我下个月结婚，可以告诉大家")).toBe("我下个月结婚");
+    expect(withoutShareMarkers("我换工作了，这个不用保密哈！")).toBe("我换工作了");
+    expect(withoutShareMarkers("可以告诉群里：我周末办婚礼")).toBe("我周末办婚礼");
+    expect(withoutShareMarkers("I got promoted, you can tell everyone")).toBe("I got promoted");
+  });
+
+  it("is never read in a message that also asks for privacy", ({ expect }) => {
+    expect(shareRequested("可以告诉大家。这件事请保密")).toBe(false);
+  });
+});

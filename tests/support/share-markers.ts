@@ -1,0 +1,17 @@
+/**
+ * The labelled share-marker corpus (tests/fixtures/privacy/shares.jsonl, described in its
+ * README): private-chat messages that do, or do not, give permission to repeat them in groups.
+ */
+import text from "../fixtures/privacy/shares.jsonl?raw";
+
+export type LabelledShare = {
+  readonly text: string;
+  readonly label: "share" | "none";
+  readonly lang: "zh-Hans" | "zh-Hant" | "en" | "mixed";
+  readonly split: "dev" | "held";
+};
+
+export const SHARE_LINES: readonly LabelledShare[] = text
+  .split("\n")
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l) as LabelledShare);
