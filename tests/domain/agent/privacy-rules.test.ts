@@ -112,6 +112,30 @@ describe("only an admin writes the global scope", () => {
     );
   });
 
+  it("/remember with a clear permission in a private chat says the person's group turns will mention it, and how to take it back", async ({
+    expect,
+  }) => {
+    const memory = new InMemoryMemory();
+    const text = "/remember 我下个月搬去杭州，可以告诉大家";
+    const ctx = context("qq:private:A", "qq:user:A", text, withIdentity(), { account: "qq:user:A" });
+    const result = await runWith(ctx, new ScriptedChatModel([]), memory);
+    expect(memory.items.map((m) => [scopeKey(m.scope), m.sensitivity])).toEqual([
+      ["account:qq:user:A", "public"],
+    ]);
+    const reply = result.ok ? result.value.replies.join() : "";
+    expect(reply).toContain("按你说的，你在群里和我说话时也会提起；不想公开请发 /forget m_");
+    expect(reply).not.toContain("/share");
+    // Kept in the private chat's own scope (identity off), no group reads it: nothing is claimed.
+    const off = new InMemoryMemory();
+    const alone = await runWith(
+      context("qq:private:A", "qq:user:A", text, DEFAULT_SETTINGS),
+      new ScriptedChatModel([]),
+      off,
+    );
+    expect(off.items.map((m) => scopeKey(m.scope))).toEqual(["chat:qq:private:A"]);
+    expect(alone.ok && alone.value.replies.join()).not.toContain("群里");
+  });
+
   it("a member cannot forget a global item", async ({ expect }) => {
     const shared = memoryItem("global:__global__", "周一例会改到十点", { kind: "decision" });
     const memory = new InMemoryMemory([shared]);

@@ -49,9 +49,16 @@ async function rememberNow(text: string, ctx: TurnContext, services: TurnService
     .map((w) => {
       const where = scopeLabel(w.item.scope, scopes.session);
       const secret = w.item.sensitivity === "public" ? "" : `，${whereItStays(w.item.scope, scopes.session)}`;
-      // Said to its owner alone: how to make it shareable on purpose.
-      const howToShare =
-        privateChat && w.item.sensitivity !== "public" ? `；要公开请发 /share ${w.item.nodeId}` : "";
+      // Said to its owner alone: how to make it shareable on purpose, or that their permission
+      // made it so — their own group turns read their public items — and how to take it back.
+      const own = w.item.scope.type === "person" || w.item.scope.type === "account";
+      const howToShare = !privateChat
+        ? ""
+        : w.item.sensitivity !== "public"
+          ? `；要公开请发 /share ${w.item.nodeId}`
+          : own
+            ? `；按你说的，你在群里和我说话时也会提起；不想公开请发 /forget ${w.item.nodeId}`
+            : "";
       if (w.decision === "duplicate") return `这个我已经记得了：${w.item.text}${secret}${howToShare}`;
       // Said truthfully: nothing new was stored, the earlier item took it in (merge.ts).
       if (w.decision === "merge")
