@@ -13,6 +13,7 @@
 //   npm run eval -- vue-docs --docs <dir> [--questions <file>] [--chunk-size 800]   (see vue-docs.mjs)
 //   npm run eval -- privacy-wording [--corpus <file>] [--baseline <commit>]   (see privacy-wording.mjs; no Worker)
 //   npm run eval -- credentials [--corpus <file>] [--data <dir>] [--show N]   (see credentials.mjs; no Worker)
+//   npm run eval -- share-markers [--corpus <file>] [--baseline <commit>] [--data <dir>] [--show N]   (see share-markers.mjs; no Worker)
 //   npm run eval -- knowledge-update [--set <file>] [--data <dir>] [--dump <file>] [--later <days>]   (see knowledge-update.mjs; no Worker)
 //   npm run eval -- write-merge [--set <file>] [--data <dir>] [--no-vectors] [--dump <file>] [--pairs-only]
 //     [--embed-url <base url> --embed-model <id> [--embed-dims N] [--embed-key <key>]] [--cosine C]   (see write-merge.mjs; no Worker)
@@ -55,6 +56,7 @@ import {
   requireCloudflareLogin,
 } from "./remote-ai.mjs";
 import { belowRequired } from "./required-quality.mjs";
+import { evalShareMarkers } from "./share-markers.mjs";
 import { DEFAULT_QUESTIONS, evalVueDocs } from "./vue-docs.mjs";
 import { evalWriteMerge } from "./write-merge.mjs";
 
@@ -75,6 +77,7 @@ for (let i = 0; i < rest.length; i++) {
 const DETECTORS = {
   "privacy-wording": evalPrivacyWording,
   credentials: evalCredentials,
+  "share-markers": evalShareMarkers,
   "knowledge-update": evalKnowledgeUpdate,
   "write-merge": evalWriteMerge,
 };

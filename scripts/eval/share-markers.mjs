@@ -1,0 +1,101 @@
+// `npm run eval -- share-markers [--corpus <file>] [--baseline <commit>] [--data <dir>] [--show N]`:
+// how the person's share marker (src/domain/memory/origin.ts, share-marker.ts) reads the labelled
+// corpus (tests/fixtures/privacy/shares.jsonl): permissions read, and near misses read as
+// permissions (each a private matter published), per split, today's reading next to the one
+// at --baseline in the same run; then how many ordinary messages of the shared LoCoMo, KdConv
+// and MemoryBank sets would be read as a permission (--data, or AKASHA_EVAL_DATA).
+// --show N prints N of today's readings of ordinary messages as permissions.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { root } from "../lib/dev-vars.mjs";
+import { importTs } from "../lib/ts-import.mjs";
+import { importAt } from "./baseline-source.mjs";
+import { evalDataDir } from "./data-dir.mjs";
+
+/** The commit before docs/experiments/0510-share-marker-near-misses.md. */
+export const SHARE_BASELINE = "9965f2a";
+
+const readJsonl = (file) =>
+  readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
+
+/** Every distinct message of each shared dataset, the way credentials.mjs reads them. */
+function ordinaryChat(dir) {
+  const out = [];
+  for (const [name, file] of [
+    ["LoCoMo", "locomo/turns.jsonl"],
+    ["KdConv", "kdconv/queries.dev.jsonl"],
+    ["MemoryBank-zh", "memorybank-zh/turns.jsonl"],
+    ["MemoryBank-en", "memorybank-en/turns.jsonl"],
+  ]) {
+    const full = path.join(dir, file);
+    if (!existsSync(full)) {
+      console.log(`(${name}: ${full} not found, skipped)`);
+      continue;
+    }
+    const texts = new Set();
+    for (const r of readJsonl(full))
+      for (const t of [r.text, r.query, ...(r.context ?? [])])
+        if (typeof t === "string" && t.trim()) texts.add(t);
+    out.push([name, [...texts]]);
+  }
+  return out;
+}
+
+export async function evalShareMarkers(flags) {
+  const file =
+    typeof flags.corpus === "string" ? flags.corpus : path.join(root, "tests/fixtures/privacy/shares.jsonl");
+  const baseline = typeof flags.baseline === "string" ? flags.baseline : SHARE_BASELINE;
+  const rows = readJsonl(file);
+  const readers = [
+    [`before (${baseline})`, await importAt(baseline, "src/domain/memory/origin.ts")],
+    ["after", await importTs("src/domain/memory/origin.ts")],
+  ];
+  console.log(`share markers on ${path.relative(root, file)} (${rows.length} messages)`);
+  console.log("reading               split  permissions read   near misses read as permission");
+  const report = [];
+  for (const [name, api] of readers) {
+    for (const split of ["dev", "held"]) {
+      const pick = rows.filter((r) => r.split === split);
+      const shares = pick.filter((r) => r.label === "share");
+      const misses = pick.filter((r) => r.label === "none");
+      const read = shares.filter((r) => api.shareRequested(r.text)).length;
+      const leaked = misses.filter((r) => api.shareRequested(r.text)).length;
+      report.push({ reading: name, split, shares: shares.length, read, nearMisses: misses.length, leaked });
+      console.log(
+        `${name.padEnd(22)}${split.padEnd(7)}${`${read}/${shares.length}`.padEnd(17)}${leaked}/${misses.length}`,
+      );
+    }
+  }
+  const dir = typeof flags.data === "string" ? flags.data : evalDataDir();
+  console.log(`\nordinary messages read as a permission (${dir}), per 10,000`);
+  const ordinary = [];
+  for (const [name, texts] of ordinaryChat(dir)) {
+    const cells = readers.map(([label, api]) => ({
+      label,
+      hits: texts.filter((t) => api.shareRequested(t)),
+    }));
+    const rate = (n) => ((n / texts.length) * 10_000).toFixed(1);
+    console.log(
+      `${name.padEnd(15)} ${String(texts.length).padStart(6)} messages  ${cells.map((c) => `${c.label}: ${rate(c.hits.length)} (${c.hits.length})`).join("   ")}`,
+    );
+    for (const t of cells.at(-1).hits.slice(0, Number(flags.show ?? 0)))
+      console.log(`    ${t.slice(0, 160)}`);
+    ordinary.push({
+      dataset: name,
+      messages: texts.length,
+      ...Object.fromEntries(cells.map((c) => [c.label, c.hits.length])),
+    });
+  }
+  console.log(
+    JSON.stringify({
+      dataset: "share-markers",
+      corpus: path.relative(root, file),
+      baseline,
+      report,
+      ordinary,
+    }),
+  );
+}
