@@ -95,6 +95,19 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   ),
   // 嘴巴严一点, 口风紧点, 管住嘴, 替我瞒着
   zh("only-you", `(?:嘴巴?|口风)(?:严|紧)(?:一)?点|(?:管住|闭紧)(?:你的)?嘴|(?:替|帮)我瞒`),
+  // 嘘，我离婚了 (a shush that opens the message); 偷偷告诉你, 悄悄跟你说
+  zh("only-you", String.raw`^\s*(?:${THIS})?嘘+(?=[，,！!。…—~～\s]|$)`),
+  zh("only-you", `(?:偷偷|悄悄)地?(?:告诉|跟|和|对)你(?:说|讲)?`),
+  // 先低调, 低调点别说, 你先别吭声, 群里就别提了 (at the end of the message)
+  // Low-key as a request, not a description ("他很低调"): asked of the listener, or by degree.
+  zh(
+    "spread-nowhere",
+    `(?:(?:先|请|你|咱们?|我们)低调(?:点|一点|些|一些)?|(?<!很|太|挺|比较|非常|特别)低调(?:点|一点|些|一些))(?=${TAIL}(?:[，。！？；,.!?;~～\\s]|$))`,
+  ),
+  zh(
+    "say-nothing",
+    `(?:先|就|也|你|低调(?:点|一点)?[，,]?)\\s*${NEG}(?:说|讲|提|吭声|声张|吱声)了?(?=${TAIL}\\s*(?:[。！!~～]|$))`,
+  ),
   // 私下跟你说, 这是私下的, 这是私事
   zh(
     "private",
@@ -109,6 +122,12 @@ export const REQUEST_RULES: readonly RequestRule[] = [
     "private",
   ),
   zh("not-here", `${LEAD}${NEG}${GAP(8)}给${PEOPLE}(?:看|听)`, "secret_like"),
+  // 在群里不想提这事, 群里就别提了: the place first
+  zh(
+    "not-here",
+    `(?:在|到)?(?:群里|群聊里?|别的群|其他群|外面)(?:就|也|先|可|千万)?(?:不想|${NEG})(?:提|说|讲|聊)(?:起|了)?`,
+    "private",
+  ),
   // English and mixed.
   en(
     "tell-nobody",
@@ -141,7 +160,7 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   ),
   en(
     "not-here",
-    `${DONT}\\s+mention\\s+(?:this|it|that)\\s+(?:elsewhere|anywhere\\s+else|in\\s+(?:the\\s+)?(?:group|group\\s+chat|chat)|to\\s+(?:anyone|anybody|others|people))\\b`,
+    `${DONT}\\s+mention\\s+(?:(?:this|it|that)\\s+(?:elsewhere|anywhere\\s+else|in\\s+(?:the\\s+)?(?:group|group\\s+chat|chat)|to\\s+(?:anyone|anybody|others|people))|(?:[\\w'’]+\\s+){1,4}?(?:to|with)\\s+(?:anyone|anybody|others|people|the\\s+group))\\b`,
     "private",
   ),
 ];

@@ -40,6 +40,14 @@ describe("privacy requests in people's own words", () => {
     ["别在别的群说这个，我被房东赶出来了", "private"],
     ["please keep this private, I have depression", "private"],
     ["别\u200b告诉别人，我挂科了", "secret_like"],
+    ["嘘，我离婚了", "secret_like"],
+    ["偷偷告诉你，我喜欢小王", "secret_like"],
+    ["我住院了，低调点别说", "secret_like"],
+    ["我怀二胎了，先低调", "secret_like"],
+    ["我老板要裁员，你先别吭声", "secret_like"],
+    ["我要辞职了，在群里别提这事", "private"],
+    ["我和女朋友分手了，群里就别提了", "secret_like"],
+    ["don't mention my surgery to anyone", "private"],
   ] as const)("%s → %s", ([text, level], { expect }) => {
     expect(explicitSensitivity(text)).toBe(level);
   });
@@ -60,6 +68,12 @@ describe("privacy requests in people's own words", () => {
     "just between us and the other team, the score was 3-2",
     "she said 'don't tell anyone' and then posted it online",
     "这个private repo怎么设置",
+    "他很低调",
+    "嘘声一片，比赛太烂了",
+    "偷偷摸摸的干嘛呢",
+    "群里别刷屏了",
+    "别提了，今天堵车两小时",
+    "小声点，宝宝睡了",
   ])("is no request: %s", (text, { expect }) => {
     expect(explicitSensitivity(text)).toBeNull();
   });
