@@ -44,9 +44,14 @@ async function taught(chat: string) {
   return results;
 }
 
-async function sayEachTwice(user: string, lines: readonly string[]) {
+/** Every chat object's model is `with` (mocks are restored after each test by the config). */
+function scripted(with_: ScriptedChatModel) {
   const real = chatObjectServices.create.bind(chatObjectServices);
-  vi.spyOn(chatObjectServices, "create").mockImplementation((e) => ({ ...real(e), model }));
+  vi.spyOn(chatObjectServices, "create").mockImplementation((e) => ({ ...real(e), model: with_ }));
+}
+
+async function sayEachTwice(user: string, lines: readonly string[]) {
+  scripted(model);
   for (const text of lines) {
     await inPlainPrivateChat(user, `/remember ${text}`);
     await inPlainPrivateChat(user, text);
@@ -73,5 +78,29 @@ describe("a private chat's words are shared only on purpose", () => {
     const items = await taught(`qq:private:${user}`);
     const published = items.filter((i) => i.sensitivity === "public");
     expect(published.length).toBeGreaterThanOrEqual(Math.floor(1.6 * lines.length));
+  });
+
+  it("a model that writes an earlier private matter during a turn with a permission publishes nothing of it", {
+    timeout: 60_000,
+  }, async ({ expect }) => {
+    const user = `SM${uid()}`;
+    const secret = `确诊了糖尿病${uid().slice(0, 6)}`;
+    scripted(
+      new ScriptedChatModel(
+        Array.from({ length: 20 }, () => async (req: ModelRequest) => {
+          const last = req.messages.at(-1);
+          // It writes nothing in the first turn, and the first turn's matter in the marked one.
+          if (last?.role === "tool" || !req.tools?.length || !last?.content.includes("可以告诉大家"))
+            return { text: "好的" };
+          const args = { kind: "fact", text: `他上周${secret}`, sensitivity: "public" };
+          return { toolCalls: [{ id: "w", name: "memory_write", arguments: JSON.stringify(args) }] };
+        }),
+      ),
+    );
+    await inPlainPrivateChat(user, `我上周${secret}`);
+    await inPlainPrivateChat(user, "我升职了，可以告诉大家");
+    const items = await taught(`qq:private:${user}`);
+    expect(items.filter((i) => i.raw_text.includes(secret))).toHaveLength(1);
+    expect(items.filter((i) => i.raw_text.includes(secret) && i.sensitivity === "public")).toEqual([]);
   });
 });

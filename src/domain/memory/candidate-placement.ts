@@ -5,9 +5,9 @@
 
 import { levelsOf } from "../retrieval/read-gate";
 import type { Candidate } from "./dream-extraction";
-import { evidenceOf, type MarkedTurn, type TurnRun } from "./dream-turn";
+import { evidenceOf, type MarkedTurn, speakerOfTurn, type TurnRun } from "./dream-turn";
 import { type MemoryEvidence, normalizeMemoryText, type Sensitivity } from "./memory";
-import { originSensitivity, shareRequested } from "./origin";
+import { originSensitivity, sharedStatement } from "./origin";
 import { type Scope, scopeForKind, turnScopes } from "./scope";
 import { dreamSensitivity, explicitSensitivity } from "./sensitivity";
 
@@ -38,7 +38,8 @@ export function placeCandidate(
       dreamSensitivity(source.text, { privateChat }),
       c.hint ?? "public",
     ],
-    shared: shareRequested(source.text),
+    // The person's permission covers what that turn said, not what the extractor attributes to it.
+    shared: sharedStatement(source.text, c.text, speakerOfTurn(source).name),
   });
   const scopeInput = { session: input.session, identity: source.identity };
   const scope = scopeForKind(c.kind, scopeInput, tag.sensitivity);

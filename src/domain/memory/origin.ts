@@ -31,6 +31,40 @@ export function shareRequested(text: string): boolean {
   return explicitSensitivity(text) === null && shareMarkerSpans(text).length > 0;
 }
 
+/** What a restatement adds around what was said: who said it, and glue words. */
+const RESTATEMENT_ZH =
+  /用户[0-9a-z]{0,8}|他们|她们|他|她|我|你|的|了|是|在|说|讲|告诉|提到|表示|也|都|已经|刚刚|刚/gu;
+const RESTATEMENT_EN = new Set(
+  "the user he she they i my me his her their him them said says told tells that is was has have had a an and".split(
+    " ",
+  ),
+);
+
+/**
+ * Whether `statement`, written while `message` was the person's turn (by the model's
+ * memory_write, or a dream candidate citing that turn), is covered by the message's permission:
+ * the message gives one, and the statement says nothing the message did not — every Chinese
+ * character, English word and number of it is in the message, once the speaker's name and a
+ * restatement's glue are set aside. A statement that adds anything ("…，还确诊了癌症") stays
+ * private: the permission is for what the person said in that message, never for what a model
+ * writes during its turn.
+ */
+export function sharedStatement(message: string, statement: string, speaker: string | null): boolean {
+  if (!shareRequested(message)) return false;
+  const said = detectionText(message).text.toLowerCase();
+  let rest = detectionText(statement).text.toLowerCase();
+  if (speaker?.trim()) rest = rest.split(speaker.trim().toLowerCase()).join(" ");
+  rest = rest.replace(RESTATEMENT_ZH, " ");
+  const saidWords = new Set(said.match(/[a-z]+/g) ?? []);
+  const saidNumbers = new Set(said.match(/\d+/g) ?? []);
+  const words = (rest.match(/[a-z]+/g) ?? []).filter((w) => !RESTATEMENT_EN.has(w));
+  return (
+    words.every((w) => saidWords.has(w)) &&
+    (rest.match(/\d+/g) ?? []).every((n) => saidNumbers.has(n)) &&
+    (rest.match(/\p{Script=Han}/gu) ?? []).every((ch) => said.includes(ch))
+  );
+}
+
 /** The text without its share markers (`我下个月结婚，可以告诉大家` → `我下个月结婚`), every other word kept. */
 export function withoutShareMarkers(text: string): string {
   const spans = shareMarkerSpans(text).sort((a, b) => b.start - a.start);

@@ -136,6 +136,30 @@ describe("only an admin writes the global scope", () => {
     expect(alone.ok && alone.value.replies.join()).not.toContain("群里");
   });
 
+  it("memory_write during a turn with a permission publishes only what that message said", async ({
+    expect,
+  }) => {
+    const said = "我升职了，可以告诉大家";
+    const written = async (text: string) => {
+      const memory = new InMemoryMemory();
+      const ctx = context("qq:private:A", "qq:user:A", said, withIdentity(), { account: "qq:user:A" });
+      const model = callingOneTool(
+        "memory_write",
+        { kind: "fact", text, sensitivity: "public" },
+        { id: "w1" },
+      );
+      await runWith(ctx, model, memory);
+      return memory.items.map((m) => m.sensitivity);
+    };
+    expect(await written("A升职了")).toEqual(["public"]);
+    // An earlier private matter, written by the model in the marked turn, stays private.
+    for (const text of ["A上周确诊了癌症", "A升职了，还搬去了杭州"]) {
+      const kept = await written(text);
+      expect(kept).toHaveLength(1);
+      expect(kept).not.toContain("public");
+    }
+  });
+
   it("a member cannot forget a global item", async ({ expect }) => {
     const shared = memoryItem("global:__global__", "周一例会改到十点", { kind: "decision" });
     const memory = new InMemoryMemory([shared]);

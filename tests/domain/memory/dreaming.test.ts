@@ -65,6 +65,29 @@ describe("dream (rules, offline)", () => {
     expect(store.runs.has(`dream:${A}:1-3`)).toBe(true);
   });
 
+  it("publishes only what the turn with the permission said, whatever the extractor cites", async ({
+    expect,
+  }) => {
+    const store = new InMemoryMemory();
+    const model = modelSays({
+      memories: [
+        { kind: "fact", text: "小明升职了", importance: 0.9, turn: 1, sensitivity: "public" },
+        // An earlier private matter cited as if the marked turn had said it.
+        { kind: "fact", text: "小明上周确诊了糖尿病", importance: 0.9, turn: 1, sensitivity: "public" },
+      ],
+      archive: [],
+      summary: "",
+    });
+    await dream(
+      input([turn("我上周确诊了糖尿病"), turn("我升职了，可以告诉大家")], { useModel: true }),
+      deps(store, model),
+    );
+    expect(Object.fromEntries(store.items.map((m) => [m.text, m.sensitivity === "public"]))).toEqual({
+      小明升职了: true,
+      小明上周确诊了糖尿病: false,
+    });
+  });
+
   it("tags what a private chat says private by origin, whatever its wording", async ({ expect }) => {
     const store = new InMemoryMemory();
     await dream(input([turn("我的老板是王总"), turn("我喜欢摇滚乐")]), deps(store));

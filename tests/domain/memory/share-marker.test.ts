@@ -1,5 +1,5 @@
 import { describe, it } from "vitest";
-import { shareRequested, withoutShareMarkers } from "../../../src/domain/memory/origin";
+import { sharedStatement, shareRequested, withoutShareMarkers } from "../../../src/domain/memory/origin";
 import { shareMarkerSpans } from "../../../src/domain/memory/share-marker";
 import { SHARE_LINES } from "../../support/share-markers";
 
@@ -40,5 +40,34 @@ describe("the share marker", () => {
 
   it("is never read in a message that also asks for privacy", ({ expect }) => {
     expect(shareRequested("可以告诉大家。这件事请保密")).toBe(false);
+  });
+});
+
+// The permission covers what the marked message says, not whatever is written during its turn:
+// a model (or a dream extractor citing that turn) cannot publish an earlier private matter.
+describe("what a permission covers", () => {
+  const MARKED = "我升职了，可以告诉大家";
+  it.for([
+    ["用户E4F4升职了", true],
+    ["小明升职了", true],
+    ["他告诉我：我升职了，可以告诉大家", true],
+    ["用户升职了，还确诊了癌症", false],
+    ["小明上周确诊了癌症", false],
+    ["小明升职了，工资涨到3万", false],
+    ["用户离婚了", false],
+  ] as const)("from %s: %s", ([statement, covered], { expect }) => {
+    expect(sharedStatement(MARKED, statement, "小明")).toBe(covered);
+  });
+
+  it("reads English words and numbers as the message has them", ({ expect }) => {
+    const said = "I got promoted to level 5, you can tell everyone";
+    expect(sharedStatement(said, "The user got promoted to level 5", null)).toBe(true);
+    expect(sharedStatement(said, "The user got promoted to level 6", null)).toBe(false);
+    expect(sharedStatement(said, "The user got promoted and is pregnant", null)).toBe(false);
+  });
+
+  it("covers nothing when the message gives no permission", ({ expect }) => {
+    expect(sharedStatement("我升职了", "用户升职了", null)).toBe(false);
+    expect(sharedStatement("我升职了，能告诉大家就好了", "用户升职了", null)).toBe(false);
   });
 });

@@ -4,7 +4,7 @@
  * scopes the turn may write (docs/memory.md#scopes, docs/invariants.md#no-scope-parameter).
  */
 import { isSensitivity } from "../../memory/memory";
-import { shareRequested } from "../../memory/origin";
+import { sharedStatement } from "../../memory/origin";
 import { recalledText, recallMemory } from "../../memory/recall";
 import { remember } from "../../memory/remember";
 import { isMemoryKind, MEMORY_KINDS, scopeLabel } from "../../memory/scope";
@@ -108,8 +108,9 @@ export const memoryWriteTool: Tool = {
         kind,
         ...(typeof importance === "number" ? { importance } : {}),
         ...(isSensitivity(sensitivity) ? { sensitivity } : {}),
-        // Only the person's own message can make a private chat's item public, never the model.
-        shared: shareRequested(ctx.text),
+        // Only the person's own message can make a private chat's item public, never the model:
+        // and only for what that message says (origin.ts, sharedStatement).
+        shared: sharedStatement(ctx.text, text, speakerOf(ctx).name),
         scopes: input,
         speaker: speakerOf(ctx),
         account: ctx.sender?.account ?? null,
