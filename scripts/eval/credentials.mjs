@@ -77,7 +77,8 @@ function table(rows, detectors) {
 }
 
 /** The ordinary chat messages of each shared dataset. */
-function datasets(dir) {
+/** Every distinct message of each shared dataset (LoCoMo, KdConv, MemoryBank zh and en), by name. */
+export function datasets(dir) {
   const out = [];
   const add = (name, file, pick) => {
     const full = path.join(dir, file);

@@ -5,44 +5,16 @@
 // at --baseline in the same run; then how many ordinary messages of the shared LoCoMo, KdConv
 // and MemoryBank sets would be read as a permission (--data, or AKASHA_EVAL_DATA).
 // --show N prints N of today's readings of ordinary messages as permissions.
-import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { root } from "../lib/dev-vars.mjs";
 import { importTs } from "../lib/ts-import.mjs";
 import { importAt } from "./baseline-source.mjs";
+import { datasets } from "./credentials.mjs";
 import { evalDataDir } from "./data-dir.mjs";
+import { readJsonl } from "./domain-bundle.mjs";
 
 /** The commit before docs/experiments/0510-share-marker-near-misses.md. */
 export const SHARE_BASELINE = "9965f2a";
-
-const readJsonl = (file) =>
-  readFileSync(file, "utf8")
-    .split("\n")
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l));
-
-/** Every distinct message of each shared dataset, the way credentials.mjs reads them. */
-function ordinaryChat(dir) {
-  const out = [];
-  for (const [name, file] of [
-    ["LoCoMo", "locomo/turns.jsonl"],
-    ["KdConv", "kdconv/queries.dev.jsonl"],
-    ["MemoryBank-zh", "memorybank-zh/turns.jsonl"],
-    ["MemoryBank-en", "memorybank-en/turns.jsonl"],
-  ]) {
-    const full = path.join(dir, file);
-    if (!existsSync(full)) {
-      console.log(`(${name}: ${full} not found, skipped)`);
-      continue;
-    }
-    const texts = new Set();
-    for (const r of readJsonl(full))
-      for (const t of [r.text, r.query, ...(r.context ?? [])])
-        if (typeof t === "string" && t.trim()) texts.add(t);
-    out.push([name, [...texts]]);
-  }
-  return out;
-}
 
 export async function evalShareMarkers(flags) {
   const file =
@@ -72,7 +44,7 @@ export async function evalShareMarkers(flags) {
   const dir = typeof flags.data === "string" ? flags.data : evalDataDir();
   console.log(`\nordinary messages read as a permission (${dir}), per 10,000`);
   const ordinary = [];
-  for (const [name, texts] of ordinaryChat(dir)) {
+  for (const [name, texts] of datasets(dir)) {
     const cells = readers.map(([label, api]) => ({
       label,
       hits: texts.filter((t) => api.shareRequested(t)),
