@@ -2,13 +2,15 @@
  * A password announced in one message and sent in the next: "我家wifi密码是", then
  * "Xy12ab34". Neither message alone holds a keyword with its value, so the chat object keeps,
  * per sender, when their last message announced one (`CredentialCues`), and the sender's next
- * message within CUE_WINDOW_MS that is nothing but a value is masked whole — its text, voice
+ * message within CUE_WINDOW_MS that is nothing but a value (one ASCII token, or words,
+ * numerals or groups: credential-sentence-values.ts) is masked whole — its text, voice
  * transcripts and every string of its wire payload. People look the value up first: one
  * message that only says so ("等一下我找找", "hold on") keeps the cue for one more message.
  * Any other message ends the cue.
  */
 import type { InboundEvent } from "../inbound/inbound-event";
 import { announcesCredential, bareValue } from "./credential-phrases";
+import { valueAlone } from "./credential-sentence-values";
 import { CREDENTIAL_MASK } from "./credentials";
 
 /** How long an announcement waits for its value. */
@@ -37,7 +39,7 @@ export function applyCredentialCues(
   const live = Object.fromEntries(Object.entries(cues).filter(([, at]) => now - at <= CUE_WINDOW_MS));
   if (event.kind !== "message" || !message || !account) return { event, cues: live };
   const { [account]: announced, [account + WAITED]: waited, ...others } = live;
-  const value = announced === undefined ? null : bareValue(message.text);
+  const value = announced === undefined ? null : (bareValue(message.text) ?? valueAlone(message.text));
   const masked = value === null ? event : maskValue(event, value);
   if (announcesCredential(masked.message?.text ?? ""))
     return { event: masked, cues: { ...others, [account]: now } };

@@ -43,6 +43,30 @@ describe("a credential announced in one message and sent in the next", () => {
     expect(bareValue("xxxx")).toBeNull();
   });
 
+  // The value may be words, numerals or groups, as it may in one message (credential-sentence-values.ts).
+  it.for([
+    ["两只蜗牛在赛跑", "两只蜗牛在赛跑"],
+    ["“大熊猫吃竹子”", "大熊猫吃竹子"],
+    ["correct horse battery staple", "correct horse battery staple"],
+    ["九八七六五四", "九八七六五四"],
+    ["73 19 48", "73 19 48"],
+    ["龍貓1234", "龍貓1234"],
+  ])("masks %j sent after an announcement", ([text, value], { expect }) => {
+    const first = applyCredentialCues(say("U1", "我家wifi密码是"), {}, T);
+    const next = applyCredentialCues(say("U1", text), first.cues, T + 1_000);
+    expect(next.event.message?.text).toBe(CREDENTIAL_MASK);
+    expect(JSON.stringify(next.event.raw)).not.toContain(value);
+  });
+
+  it.for(["算了不告诉你", "我忘了是什么", "你猜猜看", "等我回家再说吧", "ok thanks a lot", "哈哈哈哈"])(
+    "leaves %j after an announcement as it was",
+    (text, { expect }) => {
+      const first = applyCredentialCues(say("U1", "我家wifi密码是"), {}, T);
+      const next = applyCredentialCues(say("U1", text), first.cues, T + 1_000);
+      expect(next.event.message?.text).toBe(text);
+    },
+  );
+
   it("masks the sender's next message when it is the value, in the text and the payload", ({ expect }) => {
     const first = applyCredentialCues(say("U1", "我家wifi密码是"), {}, T);
     expect(first.cues).toEqual({ "qq:user:U1": T });
