@@ -51,7 +51,7 @@ describe("a credential announced in one message and sent in the next", () => {
     ["九八七六五四", "九八七六五四"],
     ["73 19 48", "73 19 48"],
     ["龍貓1234", "龍貓1234"],
-  ])("masks %j sent after an announcement", ([text, value], { expect }) => {
+  ] as const)("masks %j sent after an announcement", ([text, value], { expect }) => {
     const first = applyCredentialCues(say("U1", "我家wifi密码是"), {}, T);
     const next = applyCredentialCues(say("U1", text), first.cues, T + 1_000);
     expect(next.event.message?.text).toBe(CREDENTIAL_MASK);
