@@ -3,14 +3,14 @@
  * "Xy12ab34". Neither message alone holds a keyword with its value, so the chat object keeps,
  * per sender, when their last message announced one (`CredentialCues`), and the sender's next
  * message within CUE_WINDOW_MS that is nothing but a value (one ASCII token, or words,
- * numerals or groups: credential-sentence-values.ts) is masked whole — its text, voice
+ * numerals or groups: credential-value-alone.ts) is masked whole — its text, voice
  * transcripts and every string of its wire payload. People look the value up first: one
  * message that only says so ("等一下我找找", "hold on") keeps the cue for one more message.
  * Any other message ends the cue.
  */
 import type { InboundEvent } from "../inbound/inbound-event";
 import { announcesCredential, bareValue } from "./credential-phrases";
-import { valueAlone } from "./credential-sentence-values";
+import { valueAlone } from "./credential-value-alone";
 import { CREDENTIAL_MASK } from "./credentials";
 
 /** How long an announcement waits for its value. */

@@ -16,7 +16,6 @@
  * connector (是 / 为 / : / = / is). Only the value is masked.
  */
 
-import { detectionText } from "../text/detection-text";
 import {
   CODE_EN,
   CODE_ZH,
@@ -44,12 +43,12 @@ const QUOTES: Readonly<Record<string, string>> = {
   "'": "'",
 };
 /** A question or a complaint about the password, not a value: "密码是不是…", "password is wrong". */
-const NOT_A_STATEMENT = /忘|错|怎|吗|是不是|什么|哪|如何|多少|\b(?:wrong|forgot|what|which|how)\b/i;
-const NUMERALS = "零〇一二三四五六七八九幺两壹贰叁肆伍陆柒捌玖";
+export const NOT_A_STATEMENT = /忘|错|怎|吗|是不是|什么|哪|如何|多少|\b(?:wrong|forgot|what|which|how)\b/i;
+export const NUMERALS = "零〇一二三四五六七八九幺两壹贰叁肆伍陆柒捌玖";
 /** A number followed by one of these counts something ("六个数", "三次"); it is no value. */
 const UNIT = /^[个位次年月日号天点分秒块元万千百十亿岁条遍周届级层楼人美]/u;
 /** Instruction and filler words: "password: ask the admin" is where to find it, not it. */
-const NOT_PASSPHRASE_WORDS = new Set(
+export const NOT_PASSPHRASE_WORDS = new Set(
   (
     "a an the to of in on at by via from with is are be see ask use check same as before please " +
     "your my our their his her it this that yes no not none changed reset email admin owner " +
@@ -253,36 +252,4 @@ function strongValue(token: string, short: boolean): boolean {
   if (/^\d+$/.test(token)) return token.length >= 4 && (short || !/^(?:19|20)\d\d$/.test(token));
   if (/^[#*\d]+$/.test(token)) return /[#*]/.test(token) && (token.match(/\d/g)?.length ?? 0) >= 4;
   return token.length >= 6 && /[A-Za-z]/.test(token) && /\d/.test(token);
-}
-
-/** Chat that answers an announcement without giving the value: "算了不告诉你", "哈哈", "thanks". */
-const NOT_ALONE_ZH =
-  /我|你|他|她|的|吗|呢|吧|什么|怎么|忘|不|算了|等|再说|找|看|查|想|问|稍|马上|哈|呵|嘿|嘻|嗯|好的|谢谢|收到|知道|行|对/;
-const NOT_ALONE_EN = new Set(
-  "ok okay thanks thank thx so much lol haha sorry wait never mind nvm yes no sure got it later hmm what".split(
-    " ",
-  ),
-);
-
-/**
- * The value a message holds when, right after an announcement ("我家wifi密码是",
- * announced-credential.ts), it is nothing but a value in one of these forms: quoted, a passphrase
- * of ASCII words, Chinese numerals, digit groups, or Chinese words (alone, or with digits or
- * letters). Null when it reads as an answer instead ("算了不告诉你", "你猜", "ok thanks").
- */
-export function valueAlone(text: string): string | null {
-  const said = text.trim();
-  const read = detectionText(said).text;
-  if (read.length > 40 || /[\n，。！？；?!]/.test(read) || NOT_A_STATEMENT.test(read)) return null;
-  const quoted = /^["'“‘「『](.{2,38})["'”’」』]$/u.exec(said)?.[1];
-  if (quoted !== undefined) return quoted.trim() && !/已隐藏/.test(quoted) ? said : null;
-  if (/^[\x21-\x7E]+(?: [\x21-\x7E]+){1,7}$/.test(read)) {
-    const words = read.toLowerCase().split(" ");
-    const listed = words.some((w) => NOT_PASSPHRASE_WORDS.has(w) || NOT_ALONE_EN.has(w));
-    return !listed && (words.length >= 3 || /\d/.test(read)) ? said : null;
-  }
-  if (new RegExp(`^[${NUMERALS}]{4,16}$`, "u").test(read)) return said;
-  if (/^\d{1,4}(?:[ -]\d{1,4}){1,5}$/.test(read)) return said;
-  const han = /^[\p{Script=Han}A-Za-z0-9]{4,20}$/u.test(read) && /\p{Script=Han}/u.test(read);
-  return han && !NOT_ALONE_ZH.test(read) && !/^(.)\1+$/u.test(read) ? said : null;
 }

@@ -43,7 +43,7 @@ describe("a credential announced in one message and sent in the next", () => {
     expect(bareValue("xxxx")).toBeNull();
   });
 
-  // The value may be words, numerals or groups, as it may in one message (credential-sentence-values.ts).
+  // The value may be words, numerals or groups, as it may in one message (credential-value-alone.ts).
   it.for([
     ["两只蜗牛在赛跑", "两只蜗牛在赛跑"],
     ["“大熊猫吃竹子”", "大熊猫吃竹子"],
