@@ -85,7 +85,7 @@ const RULES: readonly PhraseRule[] = [
 ];
 
 /** Common words that follow "password is …" without being one. */
-const NOT_A_VALUE = new Set(
+export const NOT_A_VALUE = new Set(
   (
     "about also always another bad being blank case changed correct could different does done easy empty " +
     "encrypted every expired false fine forgotten from gone good hard hashed have here hidden important " +

@@ -22,6 +22,7 @@ import {
   isPlaceholder,
   KEY_EN,
   KEY_ZH,
+  NOT_A_VALUE,
   NOT_THE_PASSWORD,
   PASSWORD_EN,
   PASSWORD_ZH,
@@ -52,7 +53,7 @@ export const NOT_PASSPHRASE_WORDS = new Set(
   (
     "a an the to of in on at by via from with is are be see ask use check same as before please " +
     "your my our their his her it this that yes no not none changed reset email admin owner " +
-    "sticker vault manager later below above here there one"
+    "sticker vault manager later below above here there now still currently just ok okay"
   ).split(" "),
 );
 const NOT_PASSPHRASE_ZH = /请|问|找|联系|见|跟|和|一样|同|看|发|私聊|管理员|群主/;
@@ -63,9 +64,12 @@ const rx = (source: string) => new RegExp(source, "giud");
 const QUOTED = rx(
   String.raw`${ANY_WORDS}(?<bridge>${CLAUSE}{0,12}?)(?<connector>${CONNECTOR})?\s*(?<open>[“‘「『"'])`,
 );
-/** A password keyword, a colon, then the clause: "password: correct horse battery staple". */
+/**
+ * A password keyword, a colon (or 是, is), then the clause: "password: correct horse battery
+ * staple", "密码是 h u n t e r 2", "my pin is four three two one".
+ */
 const COLON = rx(
-  String.raw`${PASSWORD_WORDS}(?<bridge>${CLAUSE}{0,8}?)\s*(?:\bis\s*)?[:：=]\s*(?<value>[^\n，。！？；,!?;"“”{}[\]<>]{2,48})`,
+  String.raw`${PASSWORD_WORDS}(?<bridge>${CLAUSE}{0,8}?)\s*(?<connector>(?:\bis\s*)?[:：=]|是|为|為|\b(?:is|was)\b|['’]s\b)\s*(?<value>[^\n，。！？；,!?;"“”{}[\]<>]{2,48})`,
 );
 /**
  * A keyword, then within the clause a run of four or more Chinese numerals, or digits in
@@ -82,6 +86,9 @@ const CHINESE_DIGITS = rx(
 const HAN_PHRASE = rx(
   String.raw`(?<keyword>${PASSWORD_WORDS})(?<bridge>${CLAUSE}{0,10}?)(?:是|为|為|叫|[:：])\s*(?<value>\p{Script=Han}{2,16}(?: \p{Script=Han}{2,16}){0,3})(?=\s*(?:$|[\n，。！？；,.!?;~～"'”’」』)）\]}]))`,
 );
+/** Words that describe a password rather than being one: "is 4 digits", "is at least 8 characters long". */
+const DESCRIBES_EN =
+  /\b(?:digits?|characters?|chars?|letters?|numbers?|symbols?|long|length|least|most|minimum|maximum|same|different|case|sensitive|required|wrong|correct|expired|changed)\b/i;
 const DESCRIBES =
   /我|你|他|她|的|了|数字|位|字母|大小写|区分|一样|相同|同|生日|名字|拼音|手机|号码|默认|初始|统一|设置|公司|管理员|请|问|找|联系|忘|错|吗|呢|什么|怎|多少|哪/;
 /**
@@ -160,6 +167,14 @@ function colonPhrases(text: string): PhraseMatch[] {
     const raw = m.groups?.value ?? "";
     const value = raw.trimEnd();
     if (!at || !bridgeHolds(m.groups?.bridge ?? "") || !isPassphrase(value)) continue;
+    // After 是 or "is" a clause may describe the password instead ("密码是 6 位数字", "is too weak").
+    const colon = /[:：=]/.test(m.groups?.connector ?? "");
+    const words = value.split(/\s+/).map((w) => w.toLowerCase());
+    // …or end on a remark of its own ("密码是 Ab12cd34 记一下": the token is the phrase rules' to mask).
+    const remark = words.length > 1 && /^\p{Script=Han}+$/u.test(words.at(-1) ?? "");
+    const describes =
+      DESCRIBES.test(value) || DESCRIBES_EN.test(value) || words.some((w) => NOT_A_VALUE.has(w));
+    if (!colon && (remark || describes)) continue;
     out.push({ start: at[0], end: at[0] + value.length, id: "password-phrase" });
   }
   return out;

@@ -27,8 +27,8 @@ export type Span = { readonly start: number; readonly end: number };
 
 const toSimplified = Converter({ from: "t", to: "cn" });
 
-/** Zero-width and other invisible format characters, and emoji variation selectors. */
-const INVISIBLE = /^(?:\p{Cf}|[\uFE00-\uFE0F]|[\u180B-\u180D]|\u034F)$/u;
+/** Zero-width and other invisible format characters, emoji variation selectors, and the keycap mark (4️⃣ reads 4). */
+const INVISIBLE = /^(?:\p{Cf}|[\uFE00-\uFE0F]|[\u180B-\u180D]|\u034F|\u20E3)$/u;
 /** Faces as QQ and OneBot write them in text and in raw payloads, and emoji. */
 const FACES =
   /\[表情\]|\[face:?\s*\d{1,4}\]|\[CQ:(?:m?face|bface|sface|emoji)(?:,[^\]]*)?\]|<faceType=[^>]*>|<emoji:[^>]*>|\p{Extended_Pictographic}(?:\u200D\p{Extended_Pictographic})*|[\u{1F1E6}-\u{1F1FF}]{2}/gu;

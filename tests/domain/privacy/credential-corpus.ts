@@ -135,6 +135,11 @@ const MARKED: readonly (readonly [string, string])[] = [
   ["token: ⟦9e107d9d372bb6826bd81d3542a419d6⟧", "sentence-value"],
   ["账号 lucky77 密 ⟦Luck#777⟧", "sentence-value"],
   ["锁屏密码 ⟦*0707*⟧", "sentence-value"],
+  ["密码是 ⟦h u n t e r 2⟧", "sentence-value"],
+  ["my pin is ⟦four three two one⟧", "sentence-value"],
+  ["密码是⟦yi er san si wu liu⟧", "sentence-value"],
+  ["密码是 ⟦abc 加 123⟧", "sentence-value"],
+  ["银行卡密码 ⟦4️⃣3️⃣2️⃣1⟧️⃣", "sentence-value"],
 ];
 
 /** [message, secret value, rule family]: the message as said, and the value that must not survive masking. */
@@ -220,6 +225,10 @@ export const NEGATIVES: readonly string[] = [
   "openid E4F4AEA33253A2797FB897C4E4D4FAF9 是谁",
   "车牌 AB12CD34EF56GH78IJ90KL12MN34 这种一长串大写的 id",
   // Near misses of values said in sentences.
+  "the password is in the README, line 12",
+  "密码是 6 位数字，不能有字母",
+  "your password is too weak, add 2 symbols",
+  "my password is at least 12 characters long",
   "我忘记密码了，怎么办",
   "password: ask the admin",
   "Password: use the one on the sticker",
