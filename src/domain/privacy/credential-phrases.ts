@@ -126,9 +126,11 @@ function acceptValue(value: string, bridge: string, kind: Kind, after: string): 
   if (digits && /^[年月日号位个次天分秒元块条]/u.test(after)) return false;
   // `token = getToken()`: code, not a value.
   if (/^[A-Za-z_$][\w$.]*\(/.test(value)) return false;
-  // A bare "to" is no connector ("run pwd to print"); "changed to", "set to" are.
+  // A bare "to" is no connector ("run pwd to print"); "changed to", "set to" are. Nor is `'s`,
+  // which is as often a possessive ("the password's strength"): after it only a random-looking
+  // value counts ("my passcode's 7391").
   const explicit =
-    /[:=：是为成叫到]|['’]s\b|\b(?:is|was|are|be|been|became|becomes|now)\b|\b(?:changed|set|updated|reset)\s+to\b/i.test(
+    /[:=：是为成叫到]|\b(?:is|was|are|be|been|became|becomes|now)\b|\b(?:changed|set|updated|reset)\s+to\b/i.test(
       bridge,
     );
   // `pwd /home/me`, `password+reset`: a path, a URL or a search term, not a value.

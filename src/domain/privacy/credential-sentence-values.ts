@@ -69,7 +69,7 @@ const QUOTED = rx(
  * staple", "密码是 h u n t e r 2", "my pin is four three two one".
  */
 const COLON = rx(
-  String.raw`${PASSWORD_WORDS}(?<bridge>${CLAUSE}{0,8}?)\s*(?<connector>(?:\bis\s*)?[:：=]|是|为|為|\b(?:is|was)\b|['’]s\b)\s*(?<value>[^\n，。！？；,!?;"“”{}[\]<>]{2,48})`,
+  String.raw`${PASSWORD_WORDS}(?<bridge>${CLAUSE}{0,8}?)\s*(?<connector>(?:\bis\s*)?[:：=]|是|为|為|\b(?:is|was)\b)\s*(?<value>[^\n，。！？；,!?;"“”{}[\]<>]{2,48})`,
 );
 /**
  * A keyword, then within the clause a run of four or more Chinese numerals, or digits in
@@ -91,14 +91,14 @@ const DESCRIBES_EN =
   /\b(?:digits?|characters?|chars?|letters?|numbers?|symbols?|long|length|least|most|minimum|maximum|same|different|case|sensitive|required|wrong|correct|expired|changed)\b/i;
 const DESCRIBES =
   /我|你|他|她|的|了|数字|位|字母|大小写|区分|一样|相同|同|生日|名字|拼音|手机|号码|默认|初始|统一|设置|公司|管理员|请|问|找|联系|忘|错|吗|呢|什么|怎|多少|哪/;
-/**
- * A keyword, then the rest of its sentence (commas included) up to 80 characters; a `!` or `?`
- * inside a token (`Qwe!2345`) ends nothing. English
- * code and key words are left out: "token limit is 128000" counts, it hides nothing.
- */
 /** Typing on a keypad: "要按 4471 才能进", "输入 *520*9736". */
 const TYPED = "按|输入|敲";
 const PIN_WORD = /pin|passcode|门禁|开锁|开门|解锁/i;
+/**
+ * A keyword, then the rest of its sentence (commas included) up to 80 characters; a `!` or `?`
+ * inside a token (`Qwe!2345`) ends nothing. English code and key words are left out: "token
+ * limit is 128000" counts, it hides nothing.
+ */
 const SENTENCE = rx(
   String.raw`(?<keyword>${PASSWORD_WORDS}|${CODE_ZH}|${KEY_ZH}|开锁|开门|解锁)(?<rest>(?:[^\n。！？!?]|[!?](?=[\x21-\x7E])){1,80})`,
 );
