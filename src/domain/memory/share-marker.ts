@@ -81,8 +81,27 @@ export function shareMarkerSpans(text: string): Span[] {
     after: m.index + m[0].length,
   }));
   for (const { at, after } of [...breaks, { at: t.text.length, after: t.text.length }]) {
-    if (WHOLE_CLAUSE.test(t.text.slice(start, at))) out.push(originalSpan(t, { start, end: at }));
+    const clause = t.text.slice(start, at);
+    if (WHOLE_CLAUSE.test(clause) && coversWhatIsSaid(t.text.slice(at)))
+      out.push(originalSpan(t, { start, end: at }));
     start = after;
   }
   return out;
+}
+
+/** Words that start another matter: what follows them is not what the permission was given for. */
+const NEW_MATTER = /另外|还有|顺便|对了|其实|此外|also|btw|by\s+the\s+way|another\s+thing/iu;
+
+/**
+ * A permission covers what it follows ("我升职了，可以告诉大家"), the rest of its sentence when
+ * that only adds to it ("…，方便大家来玩", "…, I don't mind"), or what its colon introduces
+ * ("可以告诉大家：我要当爸爸了…"). Another sentence after it ("…可以告诉大家。我还得了抑郁症"), or
+ * another matter ("…，另外…"), is not under it, and a message where it stands so is not shared.
+ */
+function coversWhatIsSaid(after: string): boolean {
+  if (/^\s*[:：]/.test(after)) return true;
+  const end = after.search(/[。！？!?.\n]/u);
+  const sentence = end < 0 ? after : after.slice(0, end);
+  const later = end < 0 ? "" : after.slice(end);
+  return !NEW_MATTER.test(sentence) && later.replace(/[\s\p{P}\p{S}哈呵嘿嘻啦吧哦呀嗯]/gu, "") === "";
 }

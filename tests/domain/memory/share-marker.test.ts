@@ -38,6 +38,18 @@ describe("the share marker", () => {
     expect(withoutShareMarkers("I got promoted, you can tell everyone")).toBe("I got promoted");
   });
 
+  // A permission covers what it follows, or what its colon introduces; a sentence said after it
+  // is not under it, so the message is not shared at all.
+  it.for([
+    ["我升职了，可以告诉大家。另外我得了抑郁症", false],
+    ["我升职了，可以告诉大家\n我老婆怀孕了", false],
+    ["I got promoted, you can tell everyone. I'm also seeing a therapist", false],
+    ["我升职了，可以告诉大家，哈哈😄", true],
+    ["可以告诉大家：我要当爸爸了。预产期在三月", true],
+  ] as const)("%s → shared %s", ([text, shared], { expect }) => {
+    expect(shareRequested(text)).toBe(shared);
+  });
+
   it("is never read in a message that also asks for privacy", ({ expect }) => {
     expect(shareRequested("可以告诉大家。这件事请保密")).toBe(false);
   });
