@@ -10,6 +10,7 @@ import { chatObjectServices } from "../../src/composition/chat-object/chat-objec
 import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
 import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
+import { REFUSED } from "../support/credential-paths";
 import { uid } from "../support/memory";
 import { logQuery } from "../support/object-log";
 import { atBot, oneBotMessage } from "../support/onebot-events";
@@ -114,7 +115,7 @@ describe("credentials in chat", () => {
     const body = c2cBody({ user, text: `/remember 我的QQ密码改成了 ${QQ_PASSWORD}` });
     await postQq(body);
     const status = await turnDone(chatKey, eventIdOf(body));
-    expect(status.replies).toEqual([{ text: "这看起来像密码、令牌或密钥，我不会记下来。", state: "sent" }]);
+    expect(status.replies).toEqual([{ text: REFUSED, state: "sent" }]);
     expect(await memoryTexts(chatKey)).toEqual([]);
     expect(JSON.stringify(await logged(chatKey, 2))).not.toContain(QQ_PASSWORD);
   });
@@ -130,7 +131,7 @@ describe("credentials in chat", () => {
     const body = c2cBody({ user, text: `/remember ${text}` });
     await postQq(body);
     const status = await turnDone(chatKey, eventIdOf(body));
-    expect(status.replies[0]?.text).toBe("这看起来像密码、令牌或密钥，我不会记下来。");
+    expect(status.replies[0]?.text).toBe(REFUSED);
     expect(await memoryTexts(chatKey)).toEqual([]);
     expect(JSON.stringify(await logged(chatKey, 2))).not.toContain(secret);
   });

@@ -1,27 +1,28 @@
 // docs/invariants.md#credentials-are-never-stored-in-memory: values people write as words,
-// numerals, quotes, several tokens or further on in the sentence, said in a private chat, in a
-// group and as a request to remember, are kept nowhere: not in D1, its search index or the chat
-// object, and not by dreaming.
+// numerals, quotes, several tokens or further on in the sentence, or describe or read out
+// ("八个八", "五 二 零 一", "大写A 小写b 然后123", a dial's turns), said in a private chat, in a
+// group, after "我家wifi密码是" and as a request to remember, are kept nowhere: not in D1, its
+// search index or the chat object, and not by dreaming.
 import { beforeAll, describe, it } from "vitest";
 import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
-import { enableIdentityAndDreaming, logged, sample, say } from "../support/credential-paths";
-import { uid } from "../support/memory";
+import {
+  enableIdentityAndDreaming,
+  logged,
+  personAndGroup,
+  REFUSED,
+  sample,
+  say,
+} from "../support/credential-paths";
 import { c2cBody, groupAtBody } from "../support/qq-events";
 import { settled, storedAnywhere } from "../support/stored-anywhere";
 
 beforeAll(enableIdentityAndDreaming);
 
-const REFUSED = "这看起来像密码、令牌或密钥，我不会记下来。";
-
-describe("a credential said as words or further on in a sentence is stored nowhere", () => {
+describe("a credential said as words, further on in a sentence, described or read out is stored nowhere", () => {
   it("in a private chat, in a group, asked to be remembered, and after dreaming", {
     timeout: 90_000,
   }, async ({ expect }) => {
-    const tag = uid();
-    const user = `US${tag}`;
-    const chatKey = `qq:private:${user}`;
-    const group = `GS${tag}`;
-    const groupKey = `qq:group:${group}`;
+    const { user, chatKey, group, groupKey } = personAndGroup("S");
     // Four messages, with the two requests below six turns: dreaming (every second turn) is
     // not left waiting.
     const inPrivate = [
@@ -58,6 +59,43 @@ describe("a credential said as words or further on in a sentence is stored nowhe
       "7f3c9a1b2e4d5f60718293a4b5c6d7e8",
       "zhangsan0520",
       "Luck#777",
+    ];
+    expect(await storedAnywhere(needles)).toEqual([]);
+  });
+
+  it("described or read out instead of typed: in a private chat, in a group, announced, asked to be remembered, and after dreaming", {
+    timeout: 90_000,
+  }, async ({ expect }) => {
+    const { user, chatKey, group, groupKey } = personAndGroup("D");
+    const inPrivate = [
+      "wifi密码是八个八",
+      "门禁你按 五 二 零 一 三 一 四 然后井号就开了",
+      "我家wifi密码是",
+      "俩六俩八",
+    ];
+    for (const said of inPrivate) await say(c2cBody({ user, text: said }), chatKey);
+    for (const said of ["bike lock: three nines then a zero", "电脑开机密码 大写A 小写b 然后123"])
+      await say(groupAtBody({ group, member: user, text: said }), groupKey);
+    const remember = await say(c2cBody({ user, text: "记住：我的支付密码是六个6" }), chatKey);
+    expect(remember.replies[0]?.text).toBe(REFUSED);
+    const dial = "/remember 保险箱 左三圈到十二 右两圈到三十五 再左转到七";
+    expect((await say(c2cBody({ user, text: dial }), chatKey)).replies[0]?.text).toBe(REFUSED);
+
+    await settled(chatKey, { dreamed: true });
+    await settled(groupKey);
+    // The paths ran: each message is in the log; the four that carry a value are masked.
+    const rows = await logged(chatKey, inPrivate.length + 2);
+    expect(rows.filter((r) => r.includes(CREDENTIAL_MASK)).length).toBeGreaterThanOrEqual(3);
+    expect((await logged(groupKey, 2)).every((r) => r.includes(CREDENTIAL_MASK))).toBe(true);
+
+    const needles = [
+      "八个八",
+      "五 二 零 一 三 一 四",
+      "俩六俩八",
+      "three nines",
+      "大写A 小写b",
+      "六个6",
+      "右两圈到三十五",
     ];
     expect(await storedAnywhere(needles)).toEqual([]);
   });

@@ -15,7 +15,14 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
 import { POSITIVES } from "../domain/privacy/credential-corpus";
-import { enableIdentityAndDreaming, logged, postOneBotGroup, sample, say } from "../support/credential-paths";
+import {
+  enableIdentityAndDreaming,
+  logged,
+  postOneBotGroup,
+  REFUSED,
+  sample,
+  say,
+} from "../support/credential-paths";
 import { groupBodyWithIdentity } from "../support/identity";
 import { uid } from "../support/memory";
 import { logQuery } from "../support/object-log";
@@ -75,9 +82,9 @@ describe("a credential said in chat is stored nowhere", () => {
     await say(voice, chatKey);
     // Asked to remember, in words and by command: refused, and nothing of either is kept.
     const intent = await say(c2cBody({ user, text: `记住我的 GitHub ${sample(GITHUB)}` }), chatKey);
-    expect(intent.replies[0]?.text).toBe("这看起来像密码、令牌或密钥，我不会记下来。");
+    expect(intent.replies[0]?.text).toBe(REFUSED);
     const command = await say(c2cBody({ user, text: `/remember ${sample(AWS)}` }), chatKey);
-    expect(command.replies[0]?.text).toBe("这看起来像密码、令牌或密钥，我不会记下来。");
+    expect(command.replies[0]?.text).toBe(REFUSED);
 
     // A OneBot group whose name holds a password, and a session cookie in a text segment.
     const cookie = sample("el4ukv0kqbvoirg7nkp4dncpk3");

@@ -17,6 +17,17 @@ import { eventually } from "./wait";
 
 export const ADMIN_USER = `ADM${uid()}`;
 
+/** What memory answers when what it is asked to keep holds a credential. */
+export const REFUSED = "这看起来像密码、令牌或密钥，我不会记下来。";
+
+/** A fresh person, their private chat, and a fresh group they speak in. */
+export function personAndGroup(prefix: string) {
+  const tag = uid();
+  const user = `U${prefix}${tag}`;
+  const group = `G${prefix}${tag}`;
+  return { user, chatKey: `qq:private:${user}`, group, groupKey: `qq:group:${group}` };
+}
+
 /** The corpus message that carries `secret`: the project's own samples, not made up here. */
 export function sample(secret: string): string {
   const found = POSITIVES.find(([, s]) => s === secret);

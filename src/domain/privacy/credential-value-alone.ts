@@ -4,6 +4,7 @@
  * (announced-credential.ts). One ASCII token is credential-phrases.ts's `bareValue`.
  */
 import { detectionText } from "../text/detection-text";
+import { describedAlone } from "./credential-described-values";
 import { NOT_A_STATEMENT, NOT_PASSPHRASE_WORDS, NUMERALS } from "./credential-sentence-values";
 
 /** Chat that answers an announcement without giving the value: "算了不告诉你", "哈哈", "thanks". */
@@ -18,8 +19,8 @@ const NOT_ALONE_EN = new Set(
 /**
  * The value a message holds when, right after an announcement ("我家wifi密码是",
  * announced-credential.ts), it is nothing but a value in one of these forms: quoted, a passphrase
- * of ASCII words, Chinese numerals, digit groups, or Chinese words (alone, or with digits or
- * letters). Null when it reads as an answer instead ("算了不告诉你", "你猜", "ok thanks").
+ * of ASCII words, Chinese numerals, digit groups, a description ("八个八", "all zeros",
+ * credential-described-values.ts), or Chinese words (alone, or with digits or letters). Null when it reads as an answer instead ("算了不告诉你", "你猜", "ok thanks").
  */
 export function valueAlone(text: string): string | null {
   const said = text.trim();
@@ -27,6 +28,7 @@ export function valueAlone(text: string): string | null {
   if (read.length > 40 || /[\n，。！？；?!]/.test(read) || NOT_A_STATEMENT.test(read)) return null;
   const quoted = /^["'“‘「『](.{2,38})["'”’」』]$/u.exec(said)?.[1];
   if (quoted !== undefined) return quoted.trim() && !/已隐藏/.test(quoted) ? said : null;
+  if (describedAlone(read)) return said;
   if (/^[\x21-\x7E]+(?: [\x21-\x7E]+){1,7}$/.test(read)) {
     const words = read.toLowerCase().split(" ");
     const listed = words.some((w) => NOT_PASSPHRASE_WORDS.has(w) || NOT_ALONE_EN.has(w));

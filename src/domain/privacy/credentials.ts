@@ -2,8 +2,9 @@
  * The one credential detector (issue: passwords and keys must never be stored or sent to
  * the model provider). Four rule families, in credential-formats.ts (provider key and
  * token formats, headers, cookies, URLs), credential-phrases.ts (passwords and codes said
- * in words, Chinese and English), credential-entropy.ts (long random tokens) and
- * seed-phrase.ts (wallet seed phrases). They read the text as detection-text.ts folds it —
+ * in words, Chinese and English, with credential-phrase-forms.ts, credential-sentence-values.ts,
+ * credential-described-values.ts and credential-lock-values.ts for the other ways people say
+ * them), credential-entropy.ts (long random tokens) and seed-phrase.ts (wallet seed phrases). They read the text as detection-text.ts folds it —
  * full-width letters, zero-width characters, QQ faces and emoji between keyword and value,
  * traditional characters — and every finding is mapped back to the text as written.
  *
@@ -16,8 +17,10 @@
  */
 
 import { type DetectionText, detectionText, originalSpan } from "../text/detection-text";
+import { findDescribedValues } from "./credential-described-values";
 import { findRandomTokens } from "./credential-entropy";
 import { FORMAT_RULES } from "./credential-formats";
+import { findLockValues } from "./credential-lock-values";
 import { findPhraseForms } from "./credential-phrase-forms";
 import { findPhraseCredentials } from "./credential-phrases";
 import { findSentenceValues } from "./credential-sentence-values";
@@ -61,6 +64,7 @@ function secretsIn(t: DetectionText): CredentialSpan[] {
   for (const p of findPhraseCredentials(read)) add(p.start, p.end, p.id);
   for (const p of findPhraseForms(read)) add(p.start, p.end, p.id);
   for (const p of findSentenceValues(read)) add(p.start, p.end, p.id);
+  for (const p of [...findDescribedValues(read), ...findLockValues(read)]) add(p.start, p.end, p.id);
   for (const e of findRandomTokens(read)) add(e.start, e.end, "high-entropy");
   for (const w of findSeedPhrases(read)) add(w.start, w.end, "seed-phrase");
   return found;

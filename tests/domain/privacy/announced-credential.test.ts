@@ -51,6 +51,9 @@ describe("a credential announced in one message and sent in the next", () => {
     ["九八七六五四", "九八七六五四"],
     ["73 19 48", "73 19 48"],
     ["龍貓1234", "龍貓1234"],
+    ["八个八", "八个八"],
+    ["all zeros", "all zeros"],
+    ["one one two two", "one one two two"],
   ] as const)("masks %j sent after an announcement", ([text, value], { expect }) => {
     const first = applyCredentialCues(say("U1", "我家wifi密码是"), {}, T);
     const next = applyCredentialCues(say("U1", text), first.cues, T + 1_000);

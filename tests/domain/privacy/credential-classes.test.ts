@@ -45,6 +45,7 @@ describe("the credential corpus", () => {
       "far-value",
       "bare-key",
       "short-forms",
+      "described",
     ])
       expect(classes).toContain(c);
     expect(new Set(CREDENTIAL_SAMPLES.map((s) => s.split))).toEqual(new Set(["dev", "held"]));

@@ -104,7 +104,20 @@ describe("cost", () => {
     const pieces = ["密码", "password ", "Bearer ", "-----BEGIN RSA PRIVATE KEY-----", "sk-", "a".repeat(50)];
     let text = "";
     for (let i = 0; text.length < 100_000; i++) text += pieces[(i * 7) % pieces.length];
-    for (const t of [text, "密码 ".repeat(30_000), "password is ".repeat(8_000), "x".repeat(100_000)]) {
+    const described = [
+      "密码全是1 ".repeat(15_000),
+      "门禁 三个五".repeat(15_000),
+      "left 12 ".repeat(12_000),
+      "密码 1 2 3 4 ".repeat(9_000),
+      "大写A 小写b ".repeat(12_000),
+    ];
+    for (const t of [
+      text,
+      "密码 ".repeat(30_000),
+      "password is ".repeat(8_000),
+      "x".repeat(100_000),
+      ...described,
+    ]) {
       const started = performance.now();
       maskCredentials(t);
       expect(performance.now() - started).toBeLessThan(2_000);

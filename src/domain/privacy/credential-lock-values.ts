@@ -1,0 +1,69 @@
+/**
+ * What a lock or a network takes, said in words (docs/decisions/0530-described-credential-values.md):
+ * a dial's turns ("左三圈右七圈左九圈", "先左转到十二 再右转到三十", "left 36, right 12, left 4"), a
+ * wifi password without the word password ("wifi是12345678", "家里wifi：abc12345") and an unlock
+ * shape ("解锁图案是Z字形", "画个L就解开了", "unlock pattern is a big C"). Only the value is masked.
+ */
+
+import { CLAUSE_END, keyed, rx, WIFI } from "./credential-described-values";
+import type { PhraseMatch } from "./credential-phrases";
+
+const HAN_NUMBER = "零一二三四五六七八九十两";
+/** "左三圈", "先左转三圈到二十", "再往左绕一整圈停在三十二", "往右转三圈停15". */
+const NUMBER = String.raw`(?:[${HAN_NUMBER}]{1,3}|\d{1,2})`;
+const TURN_ZH = String.raw`(?:先|再|然后|接着|最后)?\s*往?[左右][转绕]?\s*(?:(?:${NUMBER}|一整|整)\s*圈\s*)?(?:到|停在|停到|停)?\s*${NUMBER}\s*圈?`;
+/** "left 36", "right to 22", "left past it once to 8". */
+const TURN_EN = String.raw`(?:then\s+)?\b(?:left|right)\s+(?:(?:[a-z]+\s+){0,3}?to\s+)?\d{1,2}\b`;
+/** Three turns or more; two where a lock is named ("左三圈右三圈" alone is a nursery rhyme). */
+const DIALS = [
+  new RegExp(String.raw`${TURN_ZH}(?:[\s，,、]*${TURN_ZH})+`, "gu"),
+  new RegExp(String.raw`${TURN_EN}(?:[\s,]*${TURN_EN})+`, "giu"),
+];
+const LOCK_WORD = /密码|保险箱|保险柜|锁|combination|safe|lock/i;
+
+/** A WPA password is 8 to 63 characters; a network's name ("TP-LINK_5G", "CMCC-8a2b") is no value. */
+const WIFI_VALUE = rx(
+  String.raw`(?<![A-Za-z])(?:${WIFI})(?![A-Za-z])\s*(?:是|为|[:：=]|\s)\s*(?<value>[A-Za-z0-9!@#$%&*]{8,63})(?![\x21-\x7E])`,
+);
+/** An unlock pattern's letter or digit: "解锁图案是Z字形", "图案画个M就行", "画个L就解开了". */
+const SHAPE = String.raw`(?:一?个\s*)?(?:大写的?\s*)?(?<value>[A-Za-z0-9](?:字形?|形)?)`;
+const UNLOCK = rx(
+  String.raw`(?:(?:解锁|锁屏)(?:图案|手势)?|图案密码|手势密码)\s*(?:(?:就是|是|为|就|[:：])\s*画?|画)\s*${SHAPE}${CLAUSE_END}`,
+);
+const DRAWN = rx(String.raw`画${SHAPE}\s*就(?:能|可以)?(?:解开|解锁|开)`);
+/** Case-sensitive: the shape is a capital or a digit ("unlock pattern is a big C"), never "a bit". */
+const UNLOCK_EN =
+  /\b[Uu]nlock\s+pattern(?:['’]s|\s+is|:)\s*(?:(?:a|an|the)\s+)?(?:(?:big|small|capital)\s+)?(?<value>[A-Z0-9])(?![A-Za-z0-9])/dg;
+
+/** Every dial, wifi value and unlock shape in `text`; spans cover the value only. */
+export function findLockValues(text: string): PhraseMatch[] {
+  return [
+    ...dialTurns(text),
+    ...wifiValues(text),
+    ...keyed(text, UNLOCK),
+    ...keyed(text, DRAWN),
+    ...keyed(text, UNLOCK_EN),
+  ];
+}
+
+function dialTurns(text: string): PhraseMatch[] {
+  const keyed = LOCK_WORD.test(text);
+  return DIALS.flatMap((dial) => [...text.matchAll(dial)])
+    .filter((m) => (m[0].match(/[左右]|left|right/gi)?.length ?? 0) >= (keyed ? 2 : 3))
+    .map((m) => {
+      const start = m.index + m[0].length - m[0].trimStart().length;
+      return { start, end: m.index + m[0].trimEnd().length, id: "password-phrase" };
+    });
+}
+
+function wifiValues(text: string): PhraseMatch[] {
+  const out: PhraseMatch[] = [];
+  for (const m of text.matchAll(WIFI_VALUE)) {
+    const at = m.indices?.groups?.value;
+    const value = m.groups?.value ?? "";
+    const digits = /^\d+$/.test(value);
+    if (!at || !(digits || (/\d/.test(value) && /[A-Za-z]/.test(value)))) continue;
+    out.push({ start: at[0], end: at[1], id: "password-phrase" });
+  }
+  return out;
+}

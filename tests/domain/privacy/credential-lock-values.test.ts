@@ -1,0 +1,39 @@
+import { describe, it } from "vitest";
+import { findLockValues } from "../../../src/domain/privacy/credential-lock-values";
+import { maskCredentials } from "../../../src/domain/privacy/credentials";
+
+const values = (text: string) => findLockValues(text).map((f) => text.slice(f.start, f.end));
+
+describe("what a lock or a network takes, said in words", () => {
+  // Each message with the one value it holds, or none: near misses use the same words.
+  it.for([
+    ["保险柜 先右转到十二 再左转到三十 最后右转到八", "先右转到十二 再左转到三十 最后右转到八"],
+    ["the safe is left 36, right 12, left 4", "left 36, right 12, left 4"],
+    ["家里wifi：abc12345 连不上再问我", "abc12345"],
+    ["解锁图案是个Z，从左上角开始画", "Z"],
+    ["我手机解锁是画个L 从左上角一直往下", "L"],
+    ["unlock pattern is a big C starting top right", "C"],
+    ["wifi名字叫TP-LINK_5G", null],
+    ["wifi 6 的路由器", null],
+    ["unlock pattern is a bit hard to draw", null],
+    ["左转两个路口再右转 看到全家就到了", null],
+    ["画个圆再画个正方形 这就是美术作业？？", null],
+  ] as const)("reads %j as %j", ([text, value], { expect }) => {
+    expect(values(text)).toEqual(value === null ? [] : [value]);
+    if (value !== null) expect(maskCredentials(text)).not.toContain(value);
+  });
+
+  it("takes two dial turns as a combination only where a lock is named: the nursery rhyme stays", ({
+    expect,
+  }) => {
+    expect(values("左三圈右三圈 脖子扭扭屁股扭扭")).toEqual([]);
+    expect(values("保险箱密码 左三圈 右七圈")).toEqual(["左三圈 右七圈"]);
+    expect(values("左三圈右七圈左九圈")).toEqual(["左三圈右七圈左九圈"]);
+  });
+
+  it("takes a wifi value only at a WPA password's length and never a network's name", ({ expect }) => {
+    expect(values("wifi是1234567")).toEqual([]);
+    expect(values("wifi是12345678")).toEqual(["12345678"]);
+    expect(values("wifi是CMCC-5G-8a2b")).toEqual([]);
+  });
+});
