@@ -76,6 +76,26 @@ function table(rows, detectors) {
   line("all");
 }
 
+/**
+ * The held-back set: lines written blind and never read while the rules were tuned, so they carry
+ * no marked secret. A positive counts when the detector masks anything in it, a near miss when it
+ * changes anything.
+ */
+function heldBack(detectors) {
+  const file = path.join(root, "tests/fixtures/privacy/credentials-held-back.jsonl");
+  if (!existsSync(file)) return;
+  const rows = readJsonl(file);
+  const positives = rows.filter((r) => r.label !== "none");
+  const negatives = rows.filter((r) => r.label === "none");
+  console.log(`\nheld back, never tuned on (${path.relative(root, file)}):`);
+  for (const [label, d] of detectors) {
+    const changed = (r) => d.mask(r.text) !== r.text;
+    console.log(
+      `  ${label.padEnd(20)} positives masked ${positives.filter(changed).length}/${positives.length}, near misses changed ${negatives.filter(changed).length}/${negatives.length}`,
+    );
+  }
+}
+
 /** The ordinary chat messages of each shared dataset. */
 /** Every distinct message of each shared dataset (LoCoMo, KdConv, MemoryBank zh and en), by name. */
 export function datasets(dir) {
@@ -119,6 +139,8 @@ export async function evalCredentials(flags) {
       );
     }
   }
+
+  heldBack(detectors);
 
   const dir = typeof flags.data === "string" ? flags.data : evalDataDir();
   console.log(`\nfalse masks on ordinary chat (${dir}): messages changed per 10,000`);
