@@ -7,7 +7,9 @@
  * has a region code, a real birth date and its ISO 7064 MOD 11-2 check character (GB 11643);
  * a card number passes the Luhn check (fast-luhn) and starts like a card of a known network or
  * follows a card word (卡号, 银行卡, card); a mobile number is 1[3-9] and nine digits, grouped or
- * not, with an optional +86.
+ * not, with an optional +86. Any of them may be grouped by spaces, dashes or dots, or said in
+ * Chinese numerals ("一三八 幺二三四 五六七八"): the same checks decide
+ * (docs/decisions/0540-personal-numbers-as-people-write-them.md).
  */
 import luhn from "fast-luhn";
 import { detectionText } from "../text/detection-text";
@@ -17,8 +19,8 @@ export type PersonalDataMatch = { readonly start: number; readonly end: number; 
 /** What replaces each personal number; the surrounding words stay. */
 export const PERSONAL_DATA_MASK = "[已隐藏的个人信息]";
 
-const ID_NUMBER =
-  /(?<![\dA-Za-z])[1-8]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\dA-Za-z])/g;
+/** 18 characters, grouped or not ("110101 19900307 7715", "110101-1990-0307-7715"); the check decides. */
+const ID_NUMBER = /(?<![\dA-Za-z])[1-8](?:[ .-]?\d){16}[ .-]?[\dXx](?![\dA-Za-z])/g;
 const ID_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
 const ID_CHECK = "10X98765432";
 
@@ -33,13 +35,33 @@ export function validIdNumber(id: string): boolean {
   return ID_CHECK[sum % 11] === id[17]?.toUpperCase();
 }
 
-/** 15 to 19 digits, optionally grouped by spaces or dashes. */
-const CARD = /(?<![\d-])\d(?:[ -]?\d){14,18}(?![\d-])/g;
+/** 15 to 19 digits, optionally grouped by spaces, dashes or dots. */
+const CARD = /(?<![\d.-])\d(?:[ .-]?\d){14,18}(?![\d-]|\.\d)/g;
 /** UnionPay 62, Visa 4, Mastercard 51–55 and 2221–2720, Amex 34/37, JCB 35, Discover 6011/65. */
 const CARD_PREFIX = /^(?:62|4|5[1-5]|2(?:2[2-9]|[3-6]\d|7[01]|720)|3[47]|35|6011|65)/;
 const CARD_WORD = /(?:卡号|银行卡|信用卡|储蓄卡|借记卡|card\s*(?:number|no\.?|#)?)[^\d\n]{0,8}$/iu;
 
-const MOBILE = /(?<![\d+])(?:\+?86[-\s]?)?1[3-9]\d(?:[-\s]?\d{4}){2}(?!\d)/g;
+/** 1[3-9] and nine digits, in groups of three or more ("138 1234 5678", "139.1234.5678", "1381-234-5678"). */
+const MOBILE = /(?<![\d+])(?:(?:\+|00)?86[-\s]?|\(\+?86\)\s?)?1[3-9](?:[-\s.]?\d){9}(?![\d.-]?\d)/g;
+/** Digits said as Chinese numerals, 幺 for one and 洞 for zero as they are read out. */
+const NUMERALS: Readonly<Record<string, string>> = {
+  零: "0",
+  〇: "0",
+  洞: "0",
+  幺: "1",
+  一: "1",
+  二: "2",
+  三: "3",
+  四: "4",
+  五: "5",
+  六: "6",
+  七: "7",
+  八: "8",
+  九: "9",
+};
+/** A run of eleven digits or more with at least one Chinese numeral: "一三八 一二三四 五六七八". */
+const NUMERAL_RUN =
+  /[0-9零〇洞幺一二三四五六七八九](?:[\s-]?[0-9零〇洞幺一二三四五六七八九]){10,18}(?:[\s-]?[Xx])?/gu;
 
 /**
  * A chat or account key (`qq:user:<openid>`, `onebot:group:<number>`), which the bot writes
@@ -59,7 +81,9 @@ export function findPersonalData(text: string): PersonalDataMatch[] {
 function findNumbers(text: string): PersonalDataMatch[] {
   const out: PersonalDataMatch[] = [];
   for (const m of text.matchAll(ID_NUMBER)) {
-    if (validIdNumber(m[0])) out.push({ start: m.index, end: m.index + m[0].length, id: "cn-id" });
+    if (validIdNumber(m[0].replace(/[ .-]/g, ""))) {
+      out.push({ start: m.index, end: m.index + m[0].length, id: "cn-id" });
+    }
   }
   for (const m of text.matchAll(CARD)) {
     const digits = m[0].replace(/\D/g, "");
@@ -69,8 +93,30 @@ function findNumbers(text: string): PersonalDataMatch[] {
       out.push({ start: m.index, end: m.index + m[0].length, id: "bank-card" });
     }
   }
-  for (const m of text.matchAll(MOBILE))
-    out.push({ start: m.index, end: m.index + m[0].length, id: "cn-mobile" });
+  for (const m of text.matchAll(MOBILE)) {
+    // Digits one by one ("1 3 8 …") are a list as often as a number, and "19910704 385" is a date and
+    // more: a mobile number's groups have three digits or more, its first at most four ("138 1234 5678").
+    const groups = m[0].replace(/^.*?(?=1[3-9])/, "").split(/[-\s.]/);
+    const grouped = groups.every((g) => g.length >= 3) && (groups[0]?.length ?? 0) <= 4;
+    if (groups.length === 1 || grouped) {
+      out.push({ start: m.index, end: m.index + m[0].length, id: "cn-mobile" });
+    }
+  }
+  return [...out, ...numeralNumbers(text)];
+}
+
+/** Mobile, ID and card numbers said in Chinese numerals, each checked as its kind is. */
+function numeralNumbers(text: string): PersonalDataMatch[] {
+  const out: PersonalDataMatch[] = [];
+  for (const m of text.matchAll(NUMERAL_RUN)) {
+    if (!/[零〇洞幺一二三四五六七八九]/u.test(m[0])) continue;
+    const digits = [...m[0].replace(/[\s-]/g, "")].map((c) => NUMERALS[c] ?? c.toUpperCase()).join("");
+    const span = { start: m.index, end: m.index + m[0].length };
+    if (/^1[3-9]\d{9}$/.test(digits)) out.push({ ...span, id: "cn-mobile" });
+    else if (digits.length === 18 && validIdNumber(digits)) out.push({ ...span, id: "cn-id" });
+    else if (/^\d{16,19}$/.test(digits) && luhn(digits) && CARD_PREFIX.test(digits))
+      out.push({ ...span, id: "bank-card" });
+  }
   return out;
 }
 

@@ -32,6 +32,30 @@ describe("personal numbers", () => {
     expect(findSensitiveData("onebot:user:13812345678 已关联")).toEqual([]);
   });
 
+  // People group numbers as they read them, or say them in Chinese numerals; the same checks decide.
+  it.for([
+    ["身份证 110101 19900307 7715", "110101 19900307 7715"],
+    ["身份证号 110101-1990-0307-7715", "110101-1990-0307-7715"],
+    ["call me at 139.1234.5678", "139.1234.5678"],
+    ["station pickup contact: 199-44998335", "199-44998335"],
+    ["卡号6214.8324.5114.1167，开户行建行", "6214.8324.5114.1167"],
+    ["我手机 幺三八 幺二三四 五六七八", "幺三八 幺二三四 五六七八"],
+    ["身份证 一一零一零一一九九零零三零七七七一五", "一一零一零一一九九零零三零七七七一五"],
+    ["卡号是六二二二零二一二三四五六七八九四", "六二二二零二一二三四五六七八九四"],
+  ] as const)("masks %j", ([text, number], { expect }) => {
+    expect(maskSensitiveData(text)).toBe(text.replace(number, PERSONAL_DATA_MASK));
+  });
+
+  it.for([
+    "身份证号 511607 19910704 385X 系统提示校验错误",
+    "1 3 8 1 2 3 4 5 6 7 8 报数",
+    "订单编号：２０２４０６１５８８７７６６５５",
+    "test card 6230616636129606 fails the checksum",
+    "会议 2024.06.15 10.30 开始",
+  ])("leaves %j as written", (text, { expect }) => {
+    expect(maskSensitiveData(text)).toBe(text);
+  });
+
   it("leaves digits inside any chat or account key alone, wherever in the key they fall", ({ expect }) => {
     // An openid is letters and digits; a run that looks like a mobile, card or ID number can
     // sit in its middle, and the key must still read whole in a reply or the log.
