@@ -42,18 +42,14 @@ describe("personal numbers", () => {
     ["我手机 幺三八 幺二三四 五六七八", "幺三八 幺二三四 五六七八"],
     ["身份证 一一零一零一一九九零零三零七七七一五", "一一零一零一一九九零零三零七七七一五"],
     ["卡号是六二二二零二一二三四五六七八九四", "六二二二零二一二三四五六七八九四"],
-  ] as const)("masks %j", ([text, number], { expect }) => {
-    expect(maskSensitiveData(text)).toBe(text.replace(number, PERSONAL_DATA_MASK));
-  });
-
-  it.for([
-    "身份证号 511607 19910704 385X 系统提示校验错误",
-    "1 3 8 1 2 3 4 5 6 7 8 报数",
-    "订单编号：２０２４０６１５８８７７６６５５",
-    "test card 6230616636129606 fails the checksum",
-    "会议 2024.06.15 10.30 开始",
-  ])("leaves %j as written", (text, { expect }) => {
-    expect(maskSensitiveData(text)).toBe(text);
+    // Near misses: a wrong check character, digits one by one, order numbers, Luhn failures, times.
+    ["身份证号 511607 19910704 385X 系统提示校验错误", null],
+    ["1 3 8 1 2 3 4 5 6 7 8 报数", null],
+    ["订单编号：２０２４０６１５８８７７６６５５", null],
+    ["test card 6230616636129606 fails the checksum", null],
+    ["会议 2024.06.15 10.30 开始", null],
+  ] as const)("masks the number in %j, if any", ([text, number], { expect }) => {
+    expect(maskSensitiveData(text)).toBe(number === null ? text : text.replace(number, PERSONAL_DATA_MASK));
   });
 
   it("leaves digits inside any chat or account key alone, wherever in the key they fall", ({ expect }) => {
