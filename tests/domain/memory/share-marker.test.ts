@@ -46,6 +46,15 @@ describe("the share marker", () => {
     ["I got promoted, you can tell everyone. I'm also seeing a therapist", false],
     ["我升职了，可以告诉大家，哈哈😄", true],
     ["可以告诉大家：我要当爸爸了。预产期在三月", true],
+    // What follows a permission must add nothing; opening the message, it covers its sentence.
+    ["我驾照过了 群里随便说 然后我跟我爸吵架了 好烦", false],
+    ["我升职了 群里随便说 不用保密 嘿嘿", true],
+    ["跟大家说吧，我脱单了！", true],
+    ["跟大家说吧，我脱单了！我还欠了十万块", false],
+    // Telling already done, and sarcasm, permit nothing.
+    ["我辞职了，跟他们说了", false],
+    ["我们的合照，传到群里了", false],
+    ["我被甩了 去群里说啊 让大家都来看笑话 呵呵", false],
   ] as const)("%s → shared %s", ([text, shared], { expect }) => {
     expect(shareRequested(text)).toBe(shared);
   });
