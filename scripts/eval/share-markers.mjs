@@ -5,6 +5,7 @@
 // at --baseline in the same run; then how many ordinary messages of the shared LoCoMo, KdConv
 // and MemoryBank sets would be read as a permission (--data, or AKASHA_EVAL_DATA).
 // --show N prints N of today's readings of ordinary messages as permissions.
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { root } from "../lib/dev-vars.mjs";
 import { importTs } from "../lib/ts-import.mjs";
@@ -38,6 +39,20 @@ export async function evalShareMarkers(flags) {
       report.push({ reading: name, split, shares: shares.length, read, nearMisses: misses.length, leaked });
       console.log(
         `${name.padEnd(22)}${split.padEnd(7)}${`${read}/${shares.length}`.padEnd(17)}${leaked}/${misses.length}`,
+      );
+    }
+  }
+  const heldBack = path.join(root, "tests/fixtures/privacy/shares-held-back.jsonl");
+  if (existsSync(heldBack)) {
+    const held = readJsonl(heldBack);
+    const shares = held.filter((r) => r.label === "share");
+    const misses = held.filter((r) => r.label === "none");
+    console.log(`\nheld back, never tuned on (${path.relative(root, heldBack)}):`);
+    for (const [name, api] of readers) {
+      const read = shares.filter((r) => api.shareRequested(r.text)).length;
+      const leaked = misses.filter((r) => api.shareRequested(r.text)).length;
+      console.log(
+        `  ${name.padEnd(20)} permissions read ${read}/${shares.length}, near misses read as permission ${leaked}/${misses.length}`,
       );
     }
   }
