@@ -26,6 +26,14 @@ export interface Tool {
   readonly spec: ToolSpec;
   readonly requiresAdmin: boolean;
   readonly scope: ToolScope;
+  /**
+   * What a `chat_domain` tool's result carries from chats (turn-reads.ts): `nothing` (addresses
+   * and outcomes only), or the `target` its `chat` argument names (the current chat when
+   * omitted). Absent: words of any chat it can reach, which is what a new tool is taken to do.
+   */
+  readonly reads?: "nothing" | "target";
+  /** The tool puts text into another chat (`send_message`). */
+  readonly postsElsewhere?: boolean;
   /** Runs with arguments the model sent (already JSON-parsed, not yet validated). */
   run(args: unknown, ctx: TurnContext, services: TurnServices): Promise<ToolResult>;
 }

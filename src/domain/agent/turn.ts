@@ -28,6 +28,7 @@ import {
 import { spendStop } from "./spend-stop";
 import type { Tool, ToolResult } from "./tool";
 import type { TurnContext } from "./turn-context";
+import { POST_AFTER_READING, TurnReads } from "./turn-reads";
 import { finalReplies } from "./turn-reply";
 import type { TurnPorts, TurnServices } from "./turn-services";
 import { turnUsage } from "./turn-usage";
@@ -133,6 +134,7 @@ export async function runTurn(
   let contextReset = false;
   const specs = registry.tools.map((t) => t.spec);
   const shownMemory: string[] = [];
+  const reads = new TurnReads();
 
   for (let round = 0; ; round++) {
     const allowTools = round < ctx.settings.turn.maxToolRounds && specs.length > 0;
@@ -159,7 +161,7 @@ export async function runTurn(
     const exchange: ChatMessage[] = [{ role: "assistant", content: text, toolCalls }];
     let resetNow = false;
     for (const call of toolCalls) {
-      const result = await runTool(call, ctx, services, registry);
+      const result = await runTool(call, ctx, services, registry, reads);
       if (result.ok && result.resetContext) resetNow = true;
       if (result.ok && result.shownMemory) shownMemory.push(...result.shownMemory);
       exchange.push({ role: "tool", toolCallId: call.id, name: call.name, content: result.content });
@@ -234,6 +236,7 @@ async function runTool(
   ctx: TurnContext,
   services: TurnServices,
   registry: TurnRegistry,
+  reads: TurnReads,
 ): Promise<ToolResult> {
   const tool = registry.tools.find((t) => t.spec.name === call.name);
   if (!tool) return { ok: false, content: `unknown tool ${call.name}` };
@@ -260,7 +263,18 @@ async function runTool(
     }
     args = decision.args;
   }
+  if (!reads.mayRun(tool)) {
+    services.audit.record({
+      action: tool.spec.name,
+      actor: ctx.sender?.account ?? null,
+      target: null,
+      outcome: "refused",
+      detail: { via: "tool", stage: "after-reading-other-chats" },
+    });
+    return { ok: false, content: POST_AFTER_READING };
+  }
   try {
+    reads.ran(tool, args, ctx);
     return await tool.run(args, ctx, services);
   } catch (e) {
     services.logger.error("tool failed", { tool: call.name, error: String(e) });

@@ -26,6 +26,7 @@ export const findChatTool: Tool = {
   },
   requiresAdmin: false,
   scope: "chat_domain",
+  reads: "nothing",
   async run(args, ctx, services) {
     const grant = grantOf(args, ctx);
     // From a group or channel the answer is read by everyone there, and no private chat can

@@ -28,6 +28,7 @@ export const historyRecentTool: Tool = {
   },
   requiresAdmin: false,
   scope: "chat_domain",
+  reads: "target",
   async run(args, ctx, services) {
     const target = readTargetOf(args, ctx);
     if (!target.ok) return toolError(target.reason);

@@ -27,6 +27,7 @@ export const sessionManageTool: Tool = {
   },
   requiresAdmin: true,
   scope: "chat_domain",
+  reads: "nothing",
   async run(args, ctx, services) {
     const actor = ctx.sender?.account ?? null;
     const gate = gateFor(ctx.settings.identity);

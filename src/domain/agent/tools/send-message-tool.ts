@@ -24,6 +24,8 @@ export const sendMessageTool: Tool = {
   },
   requiresAdmin: true,
   scope: "chat_domain",
+  reads: "nothing",
+  postsElsewhere: true,
   async run(args, ctx, services) {
     const actor = ctx.sender?.account ?? null;
     const authorized = gateFor(ctx.settings.identity).requireAdmin("send_message", actor);
