@@ -250,27 +250,13 @@ async function runTool(
     const decision = await registry.guard(tool, args, ctx);
     if (!decision.allowed) {
       // An admin tool refused before it ran is still a use of it: the audit log shows the attempt.
-      if (tool.requiresAdmin) {
-        services.audit.record({
-          action: tool.spec.name,
-          actor: ctx.sender?.account ?? null,
-          target: null,
-          outcome: "refused",
-          detail: { via: "tool", stage: "guard" },
-        });
-      }
+      if (tool.requiresAdmin) auditRefusal(tool, ctx, services, "guard");
       return { ok: false, content: decision.reason };
     }
     args = decision.args;
   }
   if (!reads.mayRun(tool)) {
-    services.audit.record({
-      action: tool.spec.name,
-      actor: ctx.sender?.account ?? null,
-      target: null,
-      outcome: "refused",
-      detail: { via: "tool", stage: "after-reading-other-chats" },
-    });
+    auditRefusal(tool, ctx, services, "after-reading-other-chats");
     return { ok: false, content: POST_AFTER_READING };
   }
   try {
@@ -280,4 +266,14 @@ async function runTool(
     services.logger.error("tool failed", { tool: call.name, error: String(e) });
     return { ok: false, content: "tool failed" };
   }
+}
+
+function auditRefusal(tool: Tool, ctx: TurnContext, services: TurnServices, stage: string): void {
+  services.audit.record({
+    action: tool.spec.name,
+    actor: ctx.sender?.account ?? null,
+    target: null,
+    outcome: "refused",
+    detail: { via: "tool", stage },
+  });
 }
