@@ -23,7 +23,7 @@ const LEAD = String.raw`${THIS}(?:(?:你|您)\s*)?(?:(?:也|可|就|千万|一�
 /** Saying no: 别, 不要, 不许, 请勿, Cantonese 唔好. Not 不会 (that is a promise, not a request). */
 const NEG = String.raw`(?:别(?![人处的家])|不要|不许|不准|不能|不可以|不可|请勿|勿|莫|唔好|禁止|不想)`;
 /** Whoever should not hear it. */
-const PEOPLE = String.raw`(?:别人|其他人|其它人|任何人|外人|旁人|第三个人|第三人|人家|大家|群里的?人?|其他群友|群友|同事|同学|老师|领导|老板|公司的人|家里人|我?(?:妈|爸|爸妈|父母|家人|老婆|老公|女朋友|男朋友|对象|室友|同事|领导|老板|朋友|姐|哥|弟|妹)|谁|人)`;
+const PEOPLE = String.raw`(?:别人|其他人|其它人|任何人|外人|旁人|第三个人|第三人|人家|大家|群里的?人?|其他群友|群友|同事|同学|老师|领导|老板|公司的人|我?家里人|别的群的?人?|其他群的?人?|其它群|外面的人|共同好友|我?(?:妈|爸|爸妈|父母|家人|老婆|老公|女朋友|男朋友|对象|室友|同事|领导|老板|朋友|姐|哥|弟|妹)|谁|人)`;
 /** Up to a few characters of the same clause. */
 const GAP = (n: number) => String.raw`[^，。！？；,.!?;\n]{0,${n}}?`;
 /** Particles that end the request: 哈, 哦, 啊, 嗷. */
@@ -45,7 +45,7 @@ const en = (id: string, source: string, sensitivity: Sensitivity = "secret_like"
 });
 
 const DONT = String.raw`(?:(?:please|pls|plz|just)\s+)?(?:don'?t|do\s+not|never)`;
-const ANYONE = String.raw`(?:anyone|anybody|nobody|no\s*one|no1|any1|others|other\s+people|people|ppl|the\s+group|the\s+others|everyone|my\s+[a-z]+|mom|dad|him|her|them|别人|其他人|任何人)`;
+const ANYONE = String.raw`(?:anyone|anybody|nobody|no\s*one|no1|any1|others|other\s+people|people|ppl|the\s+other\s+groups?|the\s+group|the\s+others|everyone|(?:my|our)\s+(?:[a-z]+\s+)?[a-z]+|mom|dad|him|her|them|别人|其他人|任何人)`;
 
 export const REQUEST_RULES: readonly RequestRule[] = [
   // 别告诉别人, 不许告诉任何人, 不要转述给别人, 别把我的事说给群里听, 唔好话俾人知
@@ -58,6 +58,16 @@ export const REQUEST_RULES: readonly RequestRule[] = [
     "say-to-nobody",
     `${LEAD}${NEG}${GAP(4)}(?:跟|和|对|同|向)${PEOPLE}${GAP(6)}(?:说|讲|提|聊|透露|讲述|宣扬|tell)(?!话)(?:起|出去)?`,
   ),
+  // 千万别跟小美说, 别让老王知道: someone named, never 我 or 自己 ("别告诉我结局" asks for no spoiler)
+  zh(
+    "say-to-nobody",
+    `${LEAD}${NEG}(?:跟|和|对|告诉)(?!我|自己|你)\\p{Script=Han}{1,3}?(?:说|讲|提)(?=我|他|她|这|${TAIL}(?:[，。！？；,.!?;~～\\s]|$))`,
+  ),
+  zh("nobody-knows", `${LEAD}${NEG}(?:让|叫)(?!我(?!家)|自己|你)\\p{Script=Han}{1,4}?知道`),
+  // 出去别讲, 出了群别提, 别bb出去, 别截图出去, 不要截图不要转发
+  zh("spread-nowhere", `出(?:了|去)(?:这个)?(?:群|门)?${GAP(2)}${NEG}(?:说|讲|提|传|乱说)`),
+  zh("spread-nowhere", `${LEAD}${NEG}(?:bb|逼逼|哔哔|叭叭|瞎说|乱传)出去`),
+  zh("spread-nowhere", `${LEAD}${NEG}(?:截图|截屏|录屏|转发)(?:出去|给别人|到别的群)?${CLAUSE_END}`),
   // 跟谁都别说, 对任何人都不要提
   zh("say-to-nobody", `(?:跟|和|对|同)(?:谁|任何人|别人)都${NEG}(?:说|讲|提)`),
   // 别让别人知道, 不能让我妈知道, 不想让同事发现
@@ -75,7 +85,7 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   // 保密, 帮我保密, 这个报密哈, 保密到下个月 — not 保密协议, not 保密吗
   zh(
     "keep-secret",
-    `${THIS}(?:(?:要|请|帮我|替我|给我|帮忙|记得|得|务必)\\s*)?保密(?=[哈啊呀哦嗷喔吧啦了的嘛呢到！!。，,~～\\s]|$)`,
+    `${THIS}(?:(?:要|请|帮我|替我|给我|帮忙|记得|得|务必)\\s*)?保(?:个|一下)?密(?=[哈啊呀哦嗷喔吧啦了的嘛呢到！!。，,~～\\s]|$)`,
   ),
   zh("keep-secret", `(?:保守|守住|守好)(?:这个|住|好)?(?:我的)?秘密|守口如瓶|家丑不可外扬`),
   // 这是秘密, 这个属于机密哈, 这是我们之间的小秘密 — not 不是秘密, not 秘密花园
@@ -91,7 +101,12 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   ),
   zh(
     "only-you",
-    `(?:就|只有)?(?:我俩|我们俩|咱俩|我们两个人?|你我)知道|你知我知(?![，,]?天下)|天知地知|听(?:完|听|过)?就(?:算了|好|行|忘了)|到你这(?:里|儿)?(?:就)?为止|烂在肚子里|出了这个(?:对话框|聊天框|聊天|群|门)就`,
+    `(?:就|只有)?(?:我俩|我们俩|咱俩|我们两个人?|你我)知道|你知我知(?![，,]?天下)|天知地知|听(?:完|听|过)?就(?:算了|好|行|忘了)|到你这(?:里|儿)?(?:就)?为止|烂在?肚子里|出了这个(?:对话框|聊天框|聊天|群|门)\\p{Script=Han}{0,2}就`,
+  ),
+  // 你们知道就好, 就咱群里几个知道
+  zh(
+    "only-you",
+    `(?:你们|咱们|我们几个|咱群里几个|群里几个)(?:自己)?知道就(?:好|行|得了|可以|够了)|就(?:咱|我们|咱们)(?:群里)?几个人?知道`,
   ),
   // 嘴巴严一点, 口风紧点, 管住嘴, 替我瞒着
   zh("only-you", `(?:嘴巴?|口风)(?:严|紧)(?:一)?点|(?:管住|闭紧)(?:你的)?嘴|(?:替|帮)我瞒`),
@@ -147,7 +162,7 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   ),
   en(
     "keep-private",
-    String.raw`\bkeep\s+(?:this|it|that)\s+private\b|^private[,:]?\s+(?:please|pls)\b|private\s*一下`,
+    String.raw`\bkeep\s+(?:this|it|that)\s+(?:private|in\s+here|in\s+(?:this|the)\s+(?:group|chat))\b|^private[,:]?\s+(?:please|pls)\b|private\s*一下`,
     "private",
   ),
   en(

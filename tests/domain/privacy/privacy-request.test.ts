@@ -48,6 +48,17 @@ describe("privacy requests in people's own words", () => {
     ["我要辞职了，在群里别提这事", "private"],
     ["我和女朋友分手了，群里就别提了", "secret_like"],
     ["don't mention my surgery to anyone", "private"],
+    ["千万别跟小美说我喜欢她 求求了", "secret_like"],
+    ["别让老王知道我在背后吐槽他", "secret_like"],
+    ["我欠了网贷两万 别让我家里人知道", "secret_like"],
+    ["bs 这事就咱群里几个知道 出去别讲", "secret_like"],
+    ["别bb出去啊 我游戏号是买的", "secret_like"],
+    ["不要截图不要转发 我跟宿舍的闹掰了", "secret_like"],
+    ["这件事你们知道就好 不要跟其他群讲", "secret_like"],
+    ["我户口是假的 这事烂肚子里", "secret_like"],
+    ["群友们帮我保个密", "secret_like"],
+    ["keep this in here pls 我跟前任复合了", "private"],
+    ["dont tell the other groups but im moving to shanghai", "secret_like"],
   ] as const)("%s → %s", ([text, level], { expect }) => {
     expect(explicitSensitivity(text)).toBe(level);
   });
@@ -74,6 +85,11 @@ describe("privacy requests in people's own words", () => {
     "群里别刷屏了",
     "别提了，今天堵车两小时",
     "小声点，宝宝睡了",
+    "别告诉我结局，我还没看",
+    "别跟自己说不可能",
+    "不要转发谣言，先查证",
+    "别让我知道是谁干的",
+    "出去别忘了关灯",
   ])("is no request: %s", (text, { expect }) => {
     expect(explicitSensitivity(text)).toBeNull();
   });
