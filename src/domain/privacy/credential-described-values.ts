@@ -15,6 +15,7 @@
  * values and unlock shapes are credential-lock-values.ts's. Only the value is masked.
  */
 
+import { SPOKEN_DIGITS } from "../text/spoken-digits";
 import {
   CODE_EN,
   CODE_ZH,
@@ -24,9 +25,7 @@ import {
   type PhraseMatch,
 } from "./credential-phrases";
 
-/** Chinese digits as people read them out: 幺 for one, 洞 for zero (the radio way). */
-const HAN_DIGIT = "零〇洞一二三四五六七八九幺";
-const DIGIT = `(?:\\d|[${HAN_DIGIT}])`;
+const DIGIT = `(?:\\d|[${SPOKEN_DIGITS}])`;
 const COUNT = String.raw`(?:\d{1,2}|[两俩一二三四五六七八九十]{1,2})`;
 /** "前三位", "后两个数": which digits a description is of. */
 const POSITION = String.raw`(?:前|后|中间|最后)[一二三四五六两俩]?[个位](?:数字?)?\s*`;
@@ -47,7 +46,7 @@ const CASED = String.raw`(?:全?(?:大写|小写)|capital|upper\s*case|lower\s*c
 const SPOKEN = "zero|oh|one|two|three|four|five|six|seven|eight|nine";
 const CORE = `(?:${REPEAT_ZH}|${REPEAT_EN}|${CASED})`;
 /** What may follow a described part: more parts, digits (Chinese too), spelled letters, a spoken digit. */
-const PART = String.raw`(?:${CORE}|\d(?:\s\d){1,11}(?!\d)|\d{1,8}(?!\d)|[${HAN_DIGIT}]{2,12}|${SPELLED}|(?:a\s+)?(?:${SPOKEN})\b)`;
+const PART = String.raw`(?:${CORE}|\d(?:\s\d){1,11}(?!\d)|\d{1,8}(?!\d)|[${SPOKEN_DIGITS}]{2,12}|${SPELLED}|(?:a\s+)?(?:${SPOKEN})\b)`;
 const STEP = String.raw`(?:[加和再跟+]|然后|接着|后面|\bthen\b|\band\b|\bplus\b)`;
 const SEP = String.raw`(?:\s*[，,、]\s*(?:${STEP}\s*){0,2}|\s*(?:${STEP}\s*){1,2}|\s+)`;
 /** Parts in a row, up to seven; two described parts may touch ("三个五三个六", "俩六俩八"). */
@@ -62,7 +61,7 @@ export const CLAUSE_END = String.raw`(?=\s*[了的吧啊呀哦嘛呢]{0,2}\s*(?:
 const SPOKEN_RUN = String.raw`(?:${SPOKEN})(?:(?:[\s,-]+(?:then\s+)?)(?:${SPOKEN})){N,11}\b`;
 /** Digits dictated one at a time: "1-2-3-4", "4 4 7 1", "one one two two", "七 三 九 一", "五-八-零-三", "零零八八". */
 const dictated = (n: number) =>
-  String.raw`(?:(?<!\d)\d(?:\s*[-–]\s*\d|\s+\d){${n},11}(?![\d.])|${SPOKEN_RUN.replace("N", String(n))}|[${HAN_DIGIT}](?:\s*[-–]\s*[${HAN_DIGIT}]|\s+[${HAN_DIGIT}]){${n},11}(?!\S)|[${HAN_DIGIT}]{${n + 1},12}(?:(?!\p{Script=Han})|(?=就|再|然后|井号|星号)))`;
+  String.raw`(?:(?<!\d)\d(?:\s*[-–]\s*\d|\s+\d){${n},11}(?![\d.])|${SPOKEN_RUN.replace("N", String(n))}|[${SPOKEN_DIGITS}](?:\s*[-–]\s*[${SPOKEN_DIGITS}]|\s+[${SPOKEN_DIGITS}]){${n},11}(?!\S)|[${SPOKEN_DIGITS}]{${n + 1},12}(?:(?!\p{Script=Han})|(?=就|再|然后|井号|星号)))`;
 /** Four digits or more anywhere a code is read; three after a lock's or a password's own word (luggage locks have three). */
 const DICTATED = dictated(3);
 const DICTATED_SHORT = dictated(2);
@@ -72,7 +71,7 @@ const SPOKEN_NUMBER = String.raw`(?:(?:twenty|thirty|forty|fifty|sixty|seventy|e
  * A combination's numbers: "locker combo is 12 24 36", "密码锁 12-38-04", "twenty-two, thirteen,
  * eight", or digits read in groups: "一三八 零零一二 三四五六".
  */
-const GROUPS = String.raw`(?:(?<!\d)\d{1,2}(?:\s*[-–]\s*\d{1,2}|\s+\d{1,2}){2,5}(?![\d.])|\b${SPOKEN_NUMBER}(?:[\s,]+${SPOKEN_NUMBER}){2,5}\b|[${HAN_DIGIT}]{2,4}(?:\s+[${HAN_DIGIT}]{2,4}){1,5}(?!\S))`;
+const GROUPS = String.raw`(?:(?<!\d)\d{1,2}(?:\s*[-–]\s*\d{1,2}|\s+\d{1,2}){2,5}(?![\d.])|\b${SPOKEN_NUMBER}(?:[\s,]+${SPOKEN_NUMBER}){2,5}\b|[${SPOKEN_DIGITS}]{2,4}(?:\s+[${SPOKEN_DIGITS}]{2,4}){1,5}(?!\S))`;
 
 const PLACE_ZH = "门禁|保险箱|保险柜|密码锁|车锁|挂锁|行李箱|开锁|开门|开机|解锁|取款|取钱|支付|付款";
 export const WIFI = String.raw`wi-?fi|wlan|无线网?|热点`;

@@ -13,6 +13,7 @@
  */
 import luhn from "fast-luhn";
 import { detectionText } from "../text/detection-text";
+import { asDigits, SPOKEN_DIGITS } from "../text/spoken-digits";
 
 export type PersonalDataMatch = { readonly start: number; readonly end: number; readonly id: string };
 
@@ -43,25 +44,12 @@ const CARD_WORD = /(?:卡号|银行卡|信用卡|储蓄卡|借记卡|card\s*(?:n
 
 /** 1[3-9] and nine digits, in groups of three or more ("138 1234 5678", "139.1234.5678", "1381-234-5678"). */
 const MOBILE = /(?<![\d+])(?:(?:\+|00)?86[-\s]?|\(\+?86\)\s?)?1[3-9](?:[-\s.]?\d){9}(?![\d.-]?\d)/g;
-/** Digits said as Chinese numerals, 幺 for one and 洞 for zero as they are read out. */
-const NUMERALS: Readonly<Record<string, string>> = {
-  零: "0",
-  〇: "0",
-  洞: "0",
-  幺: "1",
-  一: "1",
-  二: "2",
-  三: "3",
-  四: "4",
-  五: "5",
-  六: "6",
-  七: "7",
-  八: "8",
-  九: "9",
-};
 /** A run of eleven digits or more with at least one Chinese numeral: "一三八 一二三四 五六七八". */
-const NUMERAL_RUN =
-  /[0-9零〇洞幺一二三四五六七八九](?:[\s-]?[0-9零〇洞幺一二三四五六七八九]){10,18}(?:[\s-]?[Xx])?/gu;
+const NUMERAL_RUN = new RegExp(
+  `[0-9${SPOKEN_DIGITS}](?:[\\s-]?[0-9${SPOKEN_DIGITS}]){10,18}(?:[\\s-]?[Xx])?`,
+  "gu",
+);
+const SPOKEN = new RegExp(`[${SPOKEN_DIGITS}]`, "u");
 
 /**
  * A chat or account key (`qq:user:<openid>`, `onebot:group:<number>`), which the bot writes
@@ -109,8 +97,8 @@ function findNumbers(text: string): PersonalDataMatch[] {
 function numeralNumbers(text: string): PersonalDataMatch[] {
   const out: PersonalDataMatch[] = [];
   for (const m of text.matchAll(NUMERAL_RUN)) {
-    if (!/[零〇洞幺一二三四五六七八九]/u.test(m[0])) continue;
-    const digits = [...m[0].replace(/[\s-]/g, "")].map((c) => NUMERALS[c] ?? c.toUpperCase()).join("");
+    if (!SPOKEN.test(m[0])) continue;
+    const digits = asDigits(m[0].replace(/[\s-]/g, "")).toUpperCase();
     const span = { start: m.index, end: m.index + m[0].length };
     if (/^1[3-9]\d{9}$/.test(digits)) out.push({ ...span, id: "cn-mobile" });
     else if (digits.length === 18 && validIdNumber(digits)) out.push({ ...span, id: "cn-id" });
