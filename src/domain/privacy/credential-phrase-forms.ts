@@ -44,7 +44,13 @@ const RULES: readonly FormRule[] = [
   // 账号 zhangsan 密码 abc; user: bob / pw: abc; QQ号 123456789 密 qwe#456 (trading shorthand)
   form(
     "login-pair",
-    String.raw`(?:账号|帐号|账户|帐户|用户名|登录名|登陆名|学号|工号|手机号|邮箱|QQ号|qq号|Q号|游戏号|大号|小号|\b(?:user(?:name)?|login|acct|account|id))\s*[:：=]?\s*(?:是|为)?\s*[\x21-\x7E]{2,64}\s*[,，/、;；|\s]\s*(?:密码|口令|密(?![码碼钥切集度封])|\b(?:pwd|pw|password|pass|mm|mima))\s*[:：=]?\s*(?:是|为)?\s*${VALUE}`,
+    String.raw`(?:账号|帐号|账户|帐户|用户名|登录名|登陆名|学号|工号|手机号|邮箱|QQ号|qq号|Q号|游戏号|大号|小号|\b(?:user(?:name)?|login|acct|account|id))\s*[:：=]?\s*(?:是|为)?\s*[\x21-\x7E]{2,64}\s*[,，/、;；|\s]\s*(?:密码|口令|密(?![码碼钥切集度封])|\b(?:pwd|pw|password|pass|mm|mima)(?![A-Za-z]))\s*[:：=]?\s*(?:是|为)?\s*${VALUE}`,
+    true,
+  ),
+  // 用户名 root / Passw0rd!, user: admin/admin: an account, a slash, then its password
+  form(
+    "login-pair",
+    String.raw`(?:账号|帐号|账户|帐户|用户名|登录名|登陆名|\b(?:user(?:name)?|login|acct|account))\s*[:：=]?\s*(?:是|为)?\s*[\x21-\x2E\x30-\x7E]{2,64}?\s*/\s*${VALUE}`,
     true,
   ),
   // 账密 nightowl77 / Rb5520q: account and password in one word, then both values

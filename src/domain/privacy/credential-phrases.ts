@@ -126,6 +126,8 @@ function acceptValue(value: string, bridge: string, kind: Kind, after: string): 
   if (digits && /^[年月日号位个次天分秒元块条]/u.test(after)) return false;
   // `token = getToken()`: code, not a value.
   if (/^[A-Za-z_$][\w$.]*\(/.test(value)) return false;
+  // `--ask-password http://…`, `credentials=/root/.smbcred`: a link or a file holds the secret, is not it.
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || /^(?:~|\.{1,2})?\/[\w.-]+\//.test(value)) return false;
   // A bare "to" is no connector ("run pwd to print"); "changed to", "set to" are. Nor is `'s`,
   // which is as often a possessive ("the password's strength"): after it only a random-looking
   // value counts ("my passcode's 7391").

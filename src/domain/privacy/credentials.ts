@@ -4,7 +4,8 @@
  * token formats, headers, cookies, URLs), credential-phrases.ts (passwords and codes said
  * in words, Chinese and English, with credential-phrase-forms.ts, credential-sentence-values.ts,
  * credential-described-values.ts and credential-lock-values.ts for the other ways people say
- * them), credential-entropy.ts (long random tokens) and seed-phrase.ts (wallet seed phrases). They read the text as detection-text.ts folds it —
+ * them), credential-command-lines.ts and credential-command-snippets.ts (a command's password
+ * flags, SQL and redis configuration), credential-entropy.ts (long random tokens) and seed-phrase.ts (wallet seed phrases). They read the text as detection-text.ts folds it —
  * full-width letters, zero-width characters, QQ faces and emoji between keyword and value,
  * traditional characters — and every finding is mapped back to the text as written.
  *
@@ -17,6 +18,8 @@
  */
 
 import { type DetectionText, detectionText, originalSpan } from "../text/detection-text";
+import { findCommandLineValues } from "./credential-command-lines";
+import { findSnippetValues } from "./credential-command-snippets";
 import { findDescribedValues } from "./credential-described-values";
 import { findRandomTokens } from "./credential-entropy";
 import { FORMAT_RULES } from "./credential-formats";
@@ -65,6 +68,7 @@ function secretsIn(t: DetectionText): CredentialSpan[] {
   for (const p of findPhraseForms(read)) add(p.start, p.end, p.id);
   for (const p of findSentenceValues(read)) add(p.start, p.end, p.id);
   for (const p of [...findDescribedValues(read), ...findLockValues(read)]) add(p.start, p.end, p.id);
+  for (const p of [...findCommandLineValues(read), ...findSnippetValues(read)]) add(p.start, p.end, p.id);
   for (const e of findRandomTokens(read)) add(e.start, e.end, "high-entropy");
   for (const w of findSeedPhrases(read)) add(w.start, w.end, "seed-phrase");
   return found;
@@ -122,11 +126,16 @@ export function maskRanges(text: string, ranges: readonly TextRange[]): string {
   return out + text.slice(at);
 }
 
-/** A span that is an earlier mask (a rule reading `Cookie: [已隐藏的凭据]`) is no finding. */
+/**
+ * A span that is an earlier mask, or a variable that stands for the secret (`$TOKEN`,
+ * `${DB_PASS}`, `%PASSWORD%`, `$(cat /run/secrets/db)`), is no finding: the value is elsewhere.
+ */
 function isMask(text: string, span: CredentialSpan): boolean {
   const found = text.slice(span.start, span.end).trim();
-  return found === CREDENTIAL_MASK || found === PERSONAL_DATA_MASK;
+  return found === CREDENTIAL_MASK || found === PERSONAL_DATA_MASK || VARIABLE.test(found);
 }
+
+const VARIABLE = /^(?:\$\{?[A-Z_][A-Z0-9_]*\}?|%[A-Z_][A-Z0-9_]*%|\$\([^()]*\))$/;
 
 function merge<T extends TextRange>(spans: T[]): T[] {
   spans.sort((a, b) => a.start - b.start || b.end - a.end);

@@ -46,6 +46,7 @@ describe("the credential corpus", () => {
       "bare-key",
       "short-forms",
       "described",
+      "command-line",
     ])
       expect(classes).toContain(c);
     expect(new Set(CREDENTIAL_SAMPLES.map((s) => s.split))).toEqual(new Set(["dev", "held"]));

@@ -64,6 +64,24 @@ describe("masking", () => {
     expect(findCredentials("密码是abc12345")[0]?.rule).toBe("password-phrase");
   });
 
+  it("masks a password after an account and a slash whole, not split at the word inside it", ({ expect }) => {
+    expect(maskCredentials("登录：用户名 root / Passw0rd!")).toBe(`登录：用户名 root / ${CREDENTIAL_MASK}`);
+    expect(maskCredentials("user: admin/admin")).toBe(`user: admin/${CREDENTIAL_MASK}`);
+    expect(maskCredentials("输入 username / password 登录")).toBe("输入 username / password 登录");
+  });
+
+  it("leaves a variable, a link or a file that stands for the secret: the value is elsewhere", ({
+    expect,
+  }) => {
+    for (const text of [
+      'curl -H "Authorization: Bearer $TOKEN" http://127.0.0.1:8000/api',
+      'mongo "mongodb://admin:${MONGO_PWD}@10.0.0.12:27017/admin"',
+      "wget --user=admin --ask-password http://10.0.0.3/files/release-1.4.tar.gz",
+      "mount -t cifs //nas/share /mnt -o credentials=/root/.smbcred,uid=1000",
+    ])
+      expect(maskCredentials(text)).toBe(text);
+  });
+
   it("returns text without secrets unchanged, and empty text as is", ({ expect }) => {
     expect(maskCredentials("")).toBe("");
     expect(maskCredentials("你好")).toBe("你好");
