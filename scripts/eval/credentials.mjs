@@ -82,8 +82,13 @@ function table(rows, detectors) {
  * changes anything.
  */
 function heldBack(detectors) {
-  const file = path.join(root, "tests/fixtures/privacy/credentials-held-back.jsonl");
-  if (!existsSync(file)) return;
+  for (const name of ["credentials-held-back.jsonl", "credentials-held-back-commands.jsonl"]) {
+    const file = path.join(root, "tests/fixtures/privacy", name);
+    if (existsSync(file)) heldBackSet(file, detectors);
+  }
+}
+
+function heldBackSet(file, detectors) {
   const rows = readJsonl(file);
   const positives = rows.filter((r) => r.label !== "none");
   const negatives = rows.filter((r) => r.label === "none");
