@@ -50,7 +50,8 @@ export function applyCredentialCues(
 }
 
 function maskValue(event: InboundEvent, value: string): InboundEvent {
-  const hide = (text: string) => text.split(value).join(CREDENTIAL_MASK);
+  const forms = wireForms(value);
+  const hide = (text: string) => forms.reduce((t, form) => t.split(form).join(CREDENTIAL_MASK), text);
   const message = event.message;
   return {
     ...event,
@@ -66,6 +67,15 @@ function maskValue(event: InboundEvent, value: string): InboundEvent {
       : null,
     raw: hideIn(event.raw, hide),
   };
+}
+
+/**
+ * The value as typed, and as OneBot's `raw_message` carries it: CQ-escaped (`&` `[` `]`, and
+ * `,` where an implementation escapes it too), so "Tp&link" is also hidden as "Tp&amp;link".
+ */
+function wireForms(value: string): string[] {
+  const cq = value.replaceAll("&", "&amp;").replaceAll("[", "&#91;").replaceAll("]", "&#93;");
+  return [...new Set([value, cq, cq.replaceAll(",", "&#44;")])];
 }
 
 function hideIn(value: unknown, hide: (text: string) => string): unknown {

@@ -1,0 +1,41 @@
+/**
+ * Credentials are never stored anywhere (docs/invariants.md#credentials-are-never-stored-in-memory):
+ * after each path below, every D1 table (FTS shadow tables included, and each FTS index asked
+ * directly) and every chat object's SQLite and key-value storage are read whole for the secret.
+ *
+ * This file: what a OneBot implementation hands over besides a live message's text — the
+ * CQ-escaped `raw_message` of a value sent after "密码是", a group's history fetched by the
+ * cron's backfill, and a group's name fetched by the cron's `get_group_info`.
+ *
+ * Each test has secrets of its own, so one path that leaks cannot make another test fail.
+ */
+import { describe, it } from "vitest";
+import { postOneBot, randomId } from "../support/credential-paths";
+import { oneBotMessage, SELF, text } from "../support/onebot-events";
+import { turnDone } from "../support/qq-events";
+import { settled, storedAnywhere } from "../support/stored-anywhere";
+
+describe("a credential a OneBot implementation hands over is stored nowhere", () => {
+  it("a value sent after '密码是' is masked in raw_message too, where OneBot escapes & [ ]", {
+    timeout: 60_000,
+  }, async ({ expect }) => {
+    const user = randomId(30_000_000);
+    const chatKey = `onebot:private:${user}`;
+    const send = async (messageId: number, said: string, raw: string) => {
+      const body = oneBotMessage({
+        kind: "private",
+        user,
+        messageId,
+        segments: [text(said)],
+        rawMessage: raw,
+      });
+      expect((await postOneBot(body)).status).toBe(204);
+      await turnDone(chatKey, `onebot:${SELF}:msg:${messageId}`, 20_000);
+    };
+    await send(randomId(1), "我家wifi密码是", "我家wifi密码是");
+    // The segment holds the value as typed; raw_message holds it CQ-escaped (OneBot 11).
+    await send(randomId(1), "Tp&link[5566]", "Tp&amp;link&#91;5566&#93;");
+    await settled(chatKey);
+    expect(await storedAnywhere(["Tp&link[5566]", "Tp&amp;link&#91;5566&#93;", "link&#91;5566"])).toEqual([]);
+  });
+});
