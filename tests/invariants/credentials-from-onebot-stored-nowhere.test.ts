@@ -9,7 +9,12 @@
  *
  * Each test has secrets of its own, so one path that leaks cannot make another test fail.
  */
+import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
+import { OneBotHistoryClient } from "../../src/adapters/onebot/onebot-history-client";
+import { backfillJob } from "../../src/composition/cron/onebot-backfill-job";
+import { type FakeGroupMessage, FakeOneBotHistory } from "../fakes/fake-onebot-history";
+import { resolvedSettings } from "../fakes/resolved-settings";
 import { postOneBot, randomId } from "../support/credential-paths";
 import { oneBotMessage, SELF, text } from "../support/onebot-events";
 import { turnDone } from "../support/qq-events";
@@ -37,5 +42,38 @@ describe("a credential a OneBot implementation hands over is stored nowhere", ()
     await send(randomId(1), "Tp&link[5566]", "Tp&amp;link&#91;5566&#93;");
     await settled(chatKey);
     expect(await storedAnywhere(["Tp&link[5566]", "Tp&amp;link&#91;5566&#93;", "link&#91;5566"])).toEqual([]);
+  });
+
+  it("a group's history fetched by the backfill keeps no value sent after '密码是' in the message before", async ({
+    expect,
+  }) => {
+    const group = randomId(610_000);
+    const chatKey = `onebot:group:${group}`;
+    const end = Math.floor(Date.now() / 1000) - 3600;
+    const said = (i: number, userId: number, t: string): FakeGroupMessage => ({
+      seq: 1000 + i,
+      messageId: randomId(1),
+      time: end + i * 60,
+      userId,
+      nick: `成员${userId % 10}`,
+      text: t,
+    });
+    const fake = new FakeOneBotHistory();
+    fake.add(group, [
+      said(0, 20_001, "今晚谁来开黑"),
+      said(1, 20_002, "我家wifi密码是"),
+      said(2, 20_001, "我来"),
+      // The announcer's next message, a minute later: the value alone, as a live chat masks it.
+      said(3, 20_002, "Kv83mzLq"),
+      said(4, 20_001, "好的"),
+    ]);
+    const client = new OneBotHistoryClient({
+      apiBase: "http://onebot.test/",
+      accessToken: "t",
+      fetch: fake.fetch,
+    });
+    const report = await backfillJob(env, resolvedSettings({ follow: { groups: [chatKey] } }), client);
+    expect(report).toMatchObject({ configured: true, failures: 0 });
+    expect(await storedAnywhere(["Kv83mzLq"])).toEqual([]);
   });
 });

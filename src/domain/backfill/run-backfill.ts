@@ -19,8 +19,10 @@ import type { MessageLog } from "../history/message-log";
 import { inboundRecord, type MessageRecord } from "../history/message-record";
 import { mergeObservations, observationOf } from "../identity/account-observation";
 import type { AccountObservation } from "../identity/identity-directory";
+import type { InboundEvent } from "../inbound/inbound-event";
 import { maskInboundEvent } from "../inbound/mask-inbound-event";
 import type { Logger } from "../kernel/logger";
+import { applyCredentialCues, type CredentialCues } from "../privacy/announced-credential";
 import { isLeftOut } from "../privacy/left-out";
 import { type BackfillProgress, type BackfillProgressStore, newProgress } from "./backfill-progress";
 import type { GroupHistorySource, HistoryEntry } from "./group-history-source";
@@ -194,6 +196,7 @@ function pageRows(
 ): { records: MessageRecord[]; sightings: AccountObservation[]; pastRetention: boolean } {
   const records: MessageRecord[] = [];
   const sightings = new Map<string, AccountObservation>();
+  const maskedEvents = maskedInOrder(older);
   let pastRetention = false;
   for (const e of older) {
     if (e.event?.message && e.event.message.ts < bound.cutoff) {
@@ -202,7 +205,7 @@ function pageRows(
     }
     if (records.length >= bound.room || !e.event || e.event.chat.key !== chatKey) continue;
     if (isLeftOut(settings, e.event.sender?.account)) continue;
-    const masked = maskInboundEvent(e.event);
+    const masked = maskedEvents.get(e) ?? maskInboundEvent(e.event);
     const record = inboundRecord(masked);
     if (!record) continue;
     records.push(record);
@@ -213,4 +216,23 @@ function pageRows(
     }
   }
   return { records, sightings: [...sightings.values()], pastRetention };
+}
+
+/**
+ * The page's events masked as the chat object masks live ones, read oldest first so that a
+ * value sent right after its sender's "密码是" is masked whole (announced-credential.ts); each
+ * message's own time stands for "now". A value whose announcement is on the next, older page
+ * was stored with the newer page already.
+ */
+function maskedInOrder(page: readonly HistoryEntry[]): Map<HistoryEntry, InboundEvent> {
+  const byTime = page.flatMap((e) => (e.event ? [{ entry: e, event: e.event }] : []));
+  byTime.sort((a, b) => (a.event.message?.ts ?? 0) - (b.event.message?.ts ?? 0));
+  const out = new Map<HistoryEntry, InboundEvent>();
+  let cues: CredentialCues = {};
+  for (const { entry, event } of byTime) {
+    const applied = applyCredentialCues(maskInboundEvent(event), cues, event.message?.ts ?? 0);
+    cues = applied.cues;
+    out.set(entry, applied.event);
+  }
+  return out;
 }
