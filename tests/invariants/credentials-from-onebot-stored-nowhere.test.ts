@@ -11,13 +11,16 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
+import { OneBotGroupInfoClient } from "../../src/adapters/onebot/onebot-group-info-client";
 import { OneBotHistoryClient } from "../../src/adapters/onebot/onebot-history-client";
+import { groupTitlesJob } from "../../src/composition/cron/group-titles-job";
 import { backfillJob } from "../../src/composition/cron/onebot-backfill-job";
 import { type FakeGroupMessage, FakeOneBotHistory } from "../fakes/fake-onebot-history";
 import { resolvedSettings } from "../fakes/resolved-settings";
 import { postOneBot, randomId } from "../support/credential-paths";
 import { oneBotMessage, SELF, text } from "../support/onebot-events";
 import { turnDone } from "../support/qq-events";
+import { registerChat } from "../support/sessions";
 import { settled, storedAnywhere } from "../support/stored-anywhere";
 
 describe("a credential a OneBot implementation hands over is stored nowhere", () => {
@@ -75,5 +78,32 @@ describe("a credential a OneBot implementation hands over is stored nowhere", ()
     const report = await backfillJob(env, resolvedSettings({ follow: { groups: [chatKey] } }), client);
     expect(report).toMatchObject({ configured: true, failures: 0 });
     expect(await storedAnywhere(["Kv83mzLq"])).toEqual([]);
+  });
+
+  it("a group's name fetched by the cron's get_group_info keeps none in the chat registry", async ({
+    expect,
+  }) => {
+    const group = randomId(500_000);
+    const chatKey = `onebot:group:${group}`;
+    await registerChat(chatKey, Date.now() + 5);
+    const fake: typeof fetch = async () =>
+      Response.json({
+        status: "ok",
+        retcode: 0,
+        data: { group_id: group, group_name: "宿舍群 wifi密码:dorm8866yes" },
+      });
+    const source = new OneBotGroupInfoClient({
+      apiBase: "http://onebot.test/",
+      accessToken: "t",
+      fetch: fake,
+    });
+    const report = await groupTitlesJob(env, source);
+    expect(report.named).toBeGreaterThanOrEqual(1);
+    const title = await env.DB.prepare("SELECT title FROM chats WHERE chat_key = ?1")
+      .bind(chatKey)
+      .first<{ title: string | null }>();
+    // Named all the same: the words around the secret stay.
+    expect(title?.title).toContain("宿舍群");
+    expect(await storedAnywhere(["dorm8866yes"])).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@
  * live event brings meanwhile wins: the title is written only while it is still empty.
  */
 import type { Result } from "../kernel/result";
+import { maskSensitiveData } from "../privacy/credentials";
 
 export interface GroupInfoSource {
   /** The group's name, or null when the platform gives none. */
@@ -40,7 +41,9 @@ export async function fillGroupTitles(
       failed++;
       continue;
     }
-    const title = name.value?.trim();
+    // A group's name is text its members chose, stored and shown like one an event brings:
+    // masked the same way (mask-inbound-event.ts), before it is cut to length.
+    const title = name.value ? maskSensitiveData(name.value).trim() : "";
     if (!title) continue;
     await groups.setTitleIfUnset(g.chatKey, [...title].slice(0, 100).join(""));
     named++;
