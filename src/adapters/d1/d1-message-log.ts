@@ -13,8 +13,9 @@ import type {
   MessageLog,
   RecallMark,
 } from "../../domain/history/message-log";
-import type { MessageRecord } from "../../domain/history/message-record";
+import { type MessageRecord, maskedRecord } from "../../domain/history/message-record";
 import type { AccountObservation } from "../../domain/identity/identity-directory";
+import { maskSensitiveData } from "../../domain/privacy/credentials";
 import { auditLogRow } from "./d1-audit-log";
 import type { Database } from "./database";
 import {
@@ -54,8 +55,10 @@ export class D1MessageLog implements MessageLog {
     await this.#insertMessage(record);
   }
 
+  // Masked here as the chat object's log masks (maskedRecord), like audit rows through
+  // auditLogRow: a writer that forgot to mask (a relay, the backfill) cannot store a secret.
   #insertMessage(m: MessageRecord) {
-    return this.#db.insert(messages).values(m).onConflictDoNothing();
+    return this.#db.insert(messages).values(maskedRecord(m)).onConflictDoNothing();
   }
 
   #markRecalled(r: RecallMark) {
@@ -140,7 +143,7 @@ export class D1MessageLog implements MessageLog {
         chatKey: o.chatKey,
         userId: o.userId,
         unionKey: o.unionKey,
-        displayName: o.displayName,
+        displayName: o.displayName === null ? null : maskSensitiveData(o.displayName),
         role: o.role,
         firstSeen: o.firstSeen,
         lastSeen: o.lastSeen,
@@ -158,6 +161,8 @@ export class D1MessageLog implements MessageLog {
   }
 
   #touchChat(c: ChatTouch) {
+    // A chat's name is text its members chose, masked like the messages (mask-inbound-event.ts).
+    const title = c.title === undefined ? undefined : maskSensitiveData(c.title);
     return this.#db
       .insert(chats)
       .values({
@@ -168,7 +173,7 @@ export class D1MessageLog implements MessageLog {
         followed: c.followed,
         botPresent: c.botPresent ?? true,
         pushEnabled: c.pushEnabled ?? true,
-        title: c.title ?? null,
+        title: title ?? null,
         firstSeen: c.seenAt,
         lastSeen: c.seenAt,
       })
@@ -181,7 +186,7 @@ export class D1MessageLog implements MessageLog {
           ...(c.botPresent === undefined ? {} : { botPresent: c.botPresent }),
           ...(c.pushEnabled === undefined ? {} : { pushEnabled: c.pushEnabled }),
           // A renamed group: the latest name the platform gave wins; none given keeps the old one.
-          ...(c.title === undefined ? {} : { title: c.title }),
+          ...(title === undefined ? {} : { title }),
         },
       });
   }

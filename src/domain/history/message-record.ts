@@ -99,6 +99,8 @@ export function outboundRecord(input: {
 export function maskedRecord(r: MessageRecord): MessageRecord {
   const text = maskSensitiveData(r.text);
   const rawJson = r.rawJson === null ? null : maskSensitiveData(r.rawJson);
-  if (text === r.text && rawJson === r.rawJson) return r;
-  return { ...r, text, rawJson, tokens: chatIndexText(r.chatKey, senderText(r.nick, text)) };
+  // The sender's name is indexed with the text: a name that holds a secret is masked too.
+  const nick = r.nick === null ? null : maskSensitiveData(r.nick);
+  if (text === r.text && rawJson === r.rawJson && nick === r.nick) return r;
+  return { ...r, text, rawJson, nick, tokens: chatIndexText(r.chatKey, senderText(nick, text)) };
 }
