@@ -9,7 +9,7 @@ import type { MarkedTurn, TurnRun } from "./dream-turn";
 import { memoryNodeId } from "./memory";
 import type { MemoryStore, SummaryNode } from "./memory-store";
 import { resolveScopeFromLaneKey, type Scope } from "./scope";
-import { dreamSensitivity, neverStored } from "./sensitivity";
+import { dreamSensitivity, neverStored, stricter } from "./sensitivity";
 
 /** What the store kept of a run; `alreadyApplied` when the run was committed before. */
 export type Committed = {
@@ -68,7 +68,7 @@ function summaryNode(
     text,
     ...(privateChat
       ? { sensitivity: "private" as const, sensitivitySource: "origin" as const }
-      : { sensitivity: dreamSensitivity(text, { privateChat }), sensitivitySource: "dream" as const }),
+      : sharedChatTag(text, users)),
     evidence: {
       session: input.session,
       messageIds: users.map((t) => t.messageId).filter((id): id is string => id !== null),
@@ -78,4 +78,15 @@ function summaryNode(
       runId: input.runId,
     },
   };
+}
+
+/**
+ * A shared chat's summary is written from every turn of the run, so whatever the model chose to
+ * quote, it is at least as private as the most private request a speaker made in the run: a
+ * message marked private stays in its chat, and siblings read a chat's summaries at public only.
+ */
+function sharedChatTag(text: string, users: readonly MarkedTurn[]) {
+  const asked = users.flatMap((t) => (t.explicitSensitivity ? [t.explicitSensitivity] : []));
+  const sensitivity = asked.reduce(stricter, dreamSensitivity(text, { privateChat: false }));
+  return { sensitivity, sensitivitySource: "dream" as const };
 }

@@ -1,0 +1,94 @@
+// Own file: a chat domain is set through the stored settings, which every test of a file shares.
+// A group message whose speaker asked for privacy ("我下个月去做手术，别外传") is served to its own
+// chat only (docs/invariants.md#one-read-gate). Dreaming reads that group's turns, marked ones
+// included, and the model's summary of the run is a node a sibling chat's recall_cross_chat
+// searches: whatever the model writes, nothing of a marked turn may reach the sibling that way.
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { D1MemoryStore } from "../../src/adapters/d1/d1-memory-store";
+import type { AccountKey } from "../../src/domain/chat/chat-address";
+import { silentLogger } from "../../src/domain/kernel/logger";
+import { type DreamTurn, dream } from "../../src/domain/memory/dreaming";
+import { explicitSensitivity } from "../../src/domain/memory/sensitivity";
+import { ScriptedChatModel } from "../fakes/scripted-chat-model";
+import { uid as idOf } from "../support/identity";
+import { storeIdentity } from "../support/identity-settings";
+import { uid } from "../support/memory";
+import { registerChat } from "../support/sessions";
+import { toolTurn } from "../support/turns";
+
+const run = uid().slice(0, 6);
+const GROUP_A = `qq:group:${idOf("GA")}`;
+const GROUP_B = `qq:group:${idOf("GB")}`;
+const MEMBER_A = idOf("MA");
+const OTHER_A = idOf("OA");
+const MEMBER_B = idOf("MB");
+
+beforeAll(async () => {
+  await storeIdentity(
+    { people: [], admins: [], chatDomains: { [`team${run}`]: [GROUP_A, GROUP_B] } },
+    { memory: { dreaming: { enabled: false } } },
+  );
+  await registerChat(GROUP_A, Date.now(), "登山群");
+  await registerChat(GROUP_B, Date.now(), "爬山群");
+});
+
+/** A group turn as the chat object journals it: the privacy request read from its words. */
+function groupTurn(seq: number, member: string, text: string): DreamTurn {
+  return {
+    seq,
+    role: "user",
+    name: `群友${member.slice(-3)}`,
+    account: `qq:user:${member}`,
+    messageId: `${run}-${seq}-${member}`,
+    text,
+    ts: Date.now() - 60_000 + seq,
+    explicitSensitivity: explicitSensitivity(text),
+    identity: { enabled: false, account: `qq:user:${member}` as AccountKey, personId: null, declared: false },
+  };
+}
+
+/** Dreams group A's turns through a model that answers `summary` and no memories. */
+async function dreamGroupA(tag: string, turns: readonly DreamTurn[], summary: string) {
+  const model = new ScriptedChatModel([{ text: JSON.stringify({ memories: [], archive: [], summary }) }]);
+  const report = await dream(
+    { runId: `dream:${tag}`, session: GROUP_A, turns, now: Date.now(), useModel: true },
+    { model, store: new D1MemoryStore(env.DB), logger: silentLogger, now: () => Date.now() },
+  );
+  if (!report.ok) throw new Error(report.error.reason);
+}
+
+/** Everything sibling group B's model receives from recall_cross_chat about `query`. */
+async function siblingRecalls(query: string): Promise<string> {
+  const { answers } = await toolTurn(GROUP_B, MEMBER_B, [
+    { name: "recall_cross_chat", args: { query, limit: 20 } },
+  ]);
+  return answers.join("\n");
+}
+
+describe("dreaming a group never carries a marked message to a sibling chat", () => {
+  it.each([
+    ["in the message itself", (said: string) => [`${said}，别外传`]],
+    ["as a bare request in the speaker's next message", (said: string) => [said, "这个别说出去哈"]],
+  ])(
+    "a run's summary that quotes a statement marked %s is not recalled from the sibling",
+    async (_, marked) => {
+      const tag = uid();
+      const said = `我下个月去做手术${tag}`;
+      const turns = [
+        groupTurn(1, OTHER_A, `周六去爬山吗${tag}`),
+        ...marked(said).map((text, i) => groupTurn(2 + i, MEMBER_A, text)),
+      ];
+      // The premise: the chat object's journal reads the request.
+      expect(turns.some((t) => t.explicitSensitivity !== null)).toBe(true);
+      await dreamGroupA(tag, turns, `大家约了周六爬山${tag}；有人说下个月去做手术${tag}`);
+      expect(await siblingRecalls(`做手术 ${tag}`)).not.toContain(`做手术${tag}`);
+    },
+  );
+
+  it("a run with no marked turn is summarized for the siblings as before (the control)", async () => {
+    const tag = uid();
+    await dreamGroupA(tag, [groupTurn(1, OTHER_A, `周六去爬山吗${tag}`)], `大家约了周六爬山${tag}`);
+    expect(await siblingRecalls(`爬山 ${tag}`)).toContain(`周六爬山${tag}`);
+  });
+});
