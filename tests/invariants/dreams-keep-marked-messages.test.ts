@@ -14,7 +14,7 @@ import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { uid as idOf } from "../support/identity";
 import { storeIdentity } from "../support/identity-settings";
 import { uid } from "../support/memory";
-import { registerChat } from "../support/sessions";
+import { registerChat, sessionsApi } from "../support/sessions";
 import { toolTurn } from "../support/turns";
 
 const run = uid().slice(0, 6);
@@ -31,6 +31,9 @@ beforeAll(async () => {
   );
   await registerChat(GROUP_A, Date.now(), "登山群");
   await registerChat(GROUP_B, Date.now(), "爬山群");
+  // A cluster link: B's turns read A's public memory items (docs/sessions.md#clusters).
+  const linked = await sessionsApi(`/${GROUP_A}/link`, { with: GROUP_B });
+  if (linked.status !== 200) throw new Error(`link: ${linked.status}`);
 });
 
 /** A group turn as the chat object journals it: the privacy request read from its words. */
@@ -48,9 +51,16 @@ function groupTurn(seq: number, member: string, text: string): DreamTurn {
   };
 }
 
-/** Dreams group A's turns through a model that answers `summary` and no memories. */
-async function dreamGroupA(tag: string, turns: readonly DreamTurn[], summary: string) {
-  const model = new ScriptedChatModel([{ text: JSON.stringify({ memories: [], archive: [], summary }) }]);
+type ModelMemory = { kind: string; text: string; importance: number; turn: number; sensitivity: null };
+
+/** Dreams group A's turns through a model that answers `summary` and `memories`. */
+async function dreamGroupA(
+  tag: string,
+  turns: readonly DreamTurn[],
+  summary: string | null,
+  memories: readonly ModelMemory[] = [],
+) {
+  const model = new ScriptedChatModel([{ text: JSON.stringify({ memories, archive: [], summary }) }]);
   const report = await dream(
     { runId: `dream:${tag}`, session: GROUP_A, turns, now: Date.now(), useModel: true },
     { model, store: new D1MemoryStore(env.DB), logger: silentLogger, now: () => Date.now() },
@@ -86,9 +96,52 @@ describe("dreaming a group never carries a marked message to a sibling chat", ()
     },
   );
 
-  it("a run with no marked turn is summarized for the siblings as before (the control)", async () => {
+  it.each([
+    ["in the message itself", (said: string) => [`${said}，别外传`]],
+    ["as a bare request in the speaker's next message", (said: string) => [said, "这个别说出去哈"]],
+  ])(
+    "a statement marked %s, which the model cites as another member's turn, is not recalled from the sibling",
+    async (_, marked) => {
+      const tag = uid();
+      const said = `我下个月去做手术${tag}`;
+      const turns = [
+        ...marked(said).map((text, i) => groupTurn(1 + i, MEMBER_A, text)),
+        groupTurn(5, OTHER_A, "祝顺利"),
+      ];
+      // The model writes the marked statement down under the unmarked reply's turn.
+      const memory = {
+        kind: "fact",
+        text: `群友下个月去做手术${tag}`,
+        importance: 0.9,
+        turn: turns.length - 1,
+      };
+      await dreamGroupA(tag, turns, null, [{ ...memory, sensitivity: null }]);
+      const { answers } = await toolTurn(GROUP_B, MEMBER_B, [
+        { name: "memory_search", args: { query: `做手术 ${tag}`, limit: 50 } },
+      ]);
+      expect(answers.join("\n")).not.toContain(`做手术${tag}`);
+      // Group A itself still recalls it: it was said there.
+      const own = await toolTurn(GROUP_A, OTHER_A, [
+        { name: "memory_search", args: { query: `做手术 ${tag}`, limit: 50 } },
+      ]);
+      expect(own.answers.join("\n")).toContain(`做手术${tag}`);
+    },
+  );
+
+  it("a run with no marked turn is summarized and remembered for the siblings as before (the control)", async () => {
     const tag = uid();
-    await dreamGroupA(tag, [groupTurn(1, OTHER_A, `周六去爬山吗${tag}`)], `大家约了周六爬山${tag}`);
+    const memory = {
+      kind: "decision",
+      text: `周六去爬山${tag}`,
+      importance: 0.9,
+      turn: 0,
+      sensitivity: null,
+    };
+    await dreamGroupA(tag, [groupTurn(1, OTHER_A, `周六去爬山吗${tag}`)], `大家约了周六爬山${tag}`, [memory]);
     expect(await siblingRecalls(`爬山 ${tag}`)).toContain(`周六爬山${tag}`);
+    const { answers } = await toolTurn(GROUP_B, MEMBER_B, [
+      { name: "memory_search", args: { query: `爬山 ${tag}`, limit: 50 } },
+    ]);
+    expect(answers.join("\n")).toContain(`周六去爬山${tag}`);
   });
 });

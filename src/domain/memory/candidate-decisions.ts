@@ -15,7 +15,7 @@ import {
   WITHHELD,
 } from "./dream-decisions";
 import type { Candidate } from "./dream-extraction";
-import { evidenceOf, type MarkedTurn, userTurn } from "./dream-turn";
+import { evidenceOf, type MarkedTurn, strictestRequest, userTurn } from "./dream-turn";
 import type { MemoryItem } from "./memory";
 import type { CandidateRecord, MemoryStore } from "./memory-store";
 import { ScopeItems } from "./merge";
@@ -54,6 +54,9 @@ export async function decideCandidates(
   };
   // One embedding call for the run's statements; never for a text that may not be stored.
   if (merge) await vectors.prepare(candidates.map((c) => c.text).filter((t) => !neverStored(t)));
+  // The model may cite any turn for what another turn said: its candidates are bounded by every
+  // request of the run. The rules extract each turn's own words, so its own request covers them.
+  const runRequest = input.useModel ? strictestRequest(turns) : null;
   for (const [i, c] of candidates.entries()) {
     const source = userTurn(turns, c.turn);
     const base: CandidateBase = { kind: c.kind, text: c.text, importance: c.importance, targetNodeId: null };
@@ -63,7 +66,7 @@ export async function decideCandidates(
       reject(input, base, source, d);
       continue;
     }
-    const placed = placeCandidate(input, c, source, privateChat);
+    const placed = placeCandidate(input, c, source, privateChat, runRequest);
     if (await duplicate(store, base, placed, run, d)) continue;
     if (run.merge && (await mergeRestatement({ input, candidate: c, base, placed }, run, d))) continue;
     await insertCandidate(store, { input, index: i, candidate: c, base, placed }, run, d);

@@ -28,6 +28,8 @@ export function placeCandidate(
   c: Candidate,
   source: MarkedTurn,
   privateChat: boolean,
+  /** The most private request of the run, when what is cited may come from another turn. */
+  runRequest: Sensitivity | null = null,
 ): Placed {
   // In a private chat at least private (origin.ts), whatever the turn's words or the model's hint.
   const tag = originSensitivity({
@@ -37,6 +39,7 @@ export function placeCandidate(
       dreamSensitivity(c.text, { privateChat }),
       dreamSensitivity(source.text, { privateChat }),
       c.hint ?? "public",
+      runRequest ?? "public",
     ],
     // The person's permission covers what that turn said, not what the extractor attributes to it.
     shared: sharedStatement(source.text, c.text, speakerOfTurn(source).name),

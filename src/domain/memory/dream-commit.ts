@@ -5,7 +5,7 @@
 
 import { restatedTargets } from "./decay";
 import type { Decisions } from "./dream-decisions";
-import type { MarkedTurn, TurnRun } from "./dream-turn";
+import { type MarkedTurn, strictestRequest, type TurnRun } from "./dream-turn";
 import { memoryNodeId } from "./memory";
 import type { MemoryStore, SummaryNode } from "./memory-store";
 import { resolveScopeFromLaneKey, type Scope } from "./scope";
@@ -68,7 +68,7 @@ function summaryNode(
     text,
     ...(privateChat
       ? { sensitivity: "private" as const, sensitivitySource: "origin" as const }
-      : sharedChatTag(text, users)),
+      : sharedChatTag(text, turns)),
     evidence: {
       session: input.session,
       messageIds: users.map((t) => t.messageId).filter((id): id is string => id !== null),
@@ -85,8 +85,8 @@ function summaryNode(
  * quote, it is at least as private as the most private request a speaker made in the run: a
  * message marked private stays in its chat, and siblings read a chat's summaries at public only.
  */
-function sharedChatTag(text: string, users: readonly MarkedTurn[]) {
-  const asked = users.flatMap((t) => (t.explicitSensitivity ? [t.explicitSensitivity] : []));
-  const sensitivity = asked.reduce(stricter, dreamSensitivity(text, { privateChat: false }));
-  return { sensitivity, sensitivitySource: "dream" as const };
+function sharedChatTag(text: string, turns: readonly MarkedTurn[]) {
+  const noticed = dreamSensitivity(text, { privateChat: false });
+  const asked = strictestRequest(turns);
+  return { sensitivity: asked ? stricter(noticed, asked) : noticed, sensitivitySource: "dream" as const };
 }

@@ -60,6 +60,19 @@ export function applyPrivacyMarkers(turns: readonly DreamTurn[]): MarkedTurn[] {
   return out;
 }
 
+/**
+ * The most private request any speaker made in the run (after `applyPrivacyMarkers`), or null.
+ * What the model writes from the run — a summary, a candidate it cites under whichever turn —
+ * may come from any of its turns, so only this bounds it.
+ */
+export function strictestRequest(turns: readonly MarkedTurn[]): Sensitivity | null {
+  return turns.reduce<Sensitivity | null>((found, t) => {
+    const asked = t.role === "user" ? t.explicitSensitivity : null;
+    if (asked === null) return found;
+    return found === null ? asked : stricter(found, asked);
+  }, null);
+}
+
 export function evidenceOf(input: TurnRun, t: DreamTurn): MemoryEvidence {
   return {
     session: input.session,
