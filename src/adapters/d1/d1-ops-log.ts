@@ -1,3 +1,6 @@
+import { maskAuditCredentials } from "../../domain/kernel/audit";
+import { maskSensitiveData } from "../../domain/privacy/credentials";
+
 /**
  * A small bounded operations log (migrations/0171_ops_log.sql): unhandled request errors and
  * retention runs, for the overview page. Each write trims its kind to the newest `KEEP` rows
@@ -27,15 +30,18 @@ export class D1OpsLog {
     kind: OpsKind,
     entry: { at: number; source: string; message: string; detail?: Record<string, unknown> },
   ) {
+    // An error's text is whatever the failing code put in it (a query string, a command, a
+    // message): masked here as audit rows are, so no writer can store a credential through it.
+    const safe = maskAuditCredentials({ target: entry.source, detail: entry.detail ?? {} });
     await this.#db.batch([
       this.#db
         .prepare("INSERT INTO ops_log (at, kind, source, message, detail) VALUES (?1, ?2, ?3, ?4, ?5)")
         .bind(
           entry.at,
           kind,
-          entry.source.slice(0, 200),
-          entry.message.slice(0, MAX_MESSAGE),
-          JSON.stringify(entry.detail ?? {}),
+          (safe.target ?? "").slice(0, 200),
+          maskSensitiveData(entry.message).slice(0, MAX_MESSAGE),
+          JSON.stringify(safe.detail),
         ),
       this.#db
         .prepare(

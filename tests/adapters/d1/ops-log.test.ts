@@ -22,3 +22,24 @@ describe("the ops log", () => {
     expect((await log.recent("error", 500)).at(-1)?.message).toBe("e5");
   });
 });
+
+describe("the ops log keeps no credential", () => {
+  // An unhandled error's text is whatever the failing code put in it: a request's query, a
+  // command, a message. The log masks it as audit rows are masked, whatever the writer did.
+  it("masks the source, the message and every string of the detail", async ({ expect }) => {
+    const log = new D1OpsLog(env.DB);
+    const secrets = ["Qq778899x", "abc123def456ghi789jkl", "foobared77", "Hunter22x"];
+    await log.record("error", {
+      at: 5000,
+      source: "GET /api/x?access_token=abc123def456ghi789jkl",
+      message: "TypeError: redis-cli -a foobared77 failed after 密码是 Qq778899x",
+      detail: { body: { note: "password: Hunter22x" }, list: ["ok"] },
+    });
+    const row = await env.DB.prepare("SELECT source, message, detail FROM ops_log WHERE at = 5000").first();
+    const stored = JSON.stringify(row);
+    for (const secret of secrets) expect(stored).not.toContain(secret);
+    expect(row?.message).toContain("TypeError: redis-cli -a");
+    const [entry] = await log.recent("error", 1);
+    expect(entry?.detail).toEqual({ body: { note: "password: [已隐藏的凭据]" }, list: ["ok"] });
+  });
+});
