@@ -46,6 +46,8 @@ export const GroupMessageEventSchema = PrivateMessageEventSchema.extend({
   group_id: OneBotId,
   /** The group's name: NapCat and some other implementations put it on group messages. */
   group_name: z.string().nullish(),
+  /** Set on an anonymous member's message (`{id, name, flag}`), null otherwise; kept only to refuse it. */
+  anonymous: z.unknown().optional(),
 });
 
 export const MessageEventSchema = z.discriminatedUnion("message_type", [

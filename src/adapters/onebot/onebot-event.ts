@@ -61,6 +61,8 @@ export function toInboundEvent(payload: unknown, receivedAtMs: number): Conversi
 function fromMessage(event: OneBotMessageEvent, raw: unknown, receivedAt: number): Conversion {
   // Some implementations report the bot's own sends as messages; answering them would loop.
   if (event.user_id === event.self_id) return ignored("message from the bot itself");
+  const unnamed = event.message_type === "group" ? unnamedGroupSender(event) : null;
+  if (unnamed) return ignored(unnamed);
   const target =
     event.message_type === "group" ? chat("group", event.group_id) : chat("private", event.user_id);
   if (!target.ok) return target;
@@ -96,6 +98,21 @@ function fromMessage(event: OneBotMessageEvent, raw: unknown, receivedAt: number
     receivedAt,
     raw,
   });
+}
+
+/**
+ * Why a group message names no member, or null when `user_id` is the member who said it. Every
+ * anonymous member arrives under one placeholder user_id (80000000 in go-cqhttp), so taking
+ * their messages would make them one account — one could list or forget another's items — and
+ * where an implementation gives the real number instead, an anonymous speaker would be named.
+ * A `notice` is a system line; a sub_type the spec does not name is not known to be a member's.
+ */
+function unnamedGroupSender(event: Extract<OneBotMessageEvent, { message_type: "group" }>): string | null {
+  if (event.sub_type === "anonymous" || (event.anonymous !== undefined && event.anonymous !== null))
+    return "an anonymous group message names no account";
+  if (event.sub_type !== undefined && event.sub_type !== "normal")
+    return `group sub_type '${clip(event.sub_type)}' is not a member's message`;
+  return null;
 }
 
 function fromNotice(event: OneBotNoticeEvent, raw: unknown, receivedAt: number): Conversion {

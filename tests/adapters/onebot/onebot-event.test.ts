@@ -191,6 +191,53 @@ describe("toInboundEvent: messages", () => {
     });
   });
 
+  it("ignores an anonymous group message: every anonymous member shares one placeholder user_id", ({
+    expect,
+  }) => {
+    // go-cqhttp and its kin report every anonymous member as user 80000000; only `anonymous`
+    // tells them apart, and it names no account. Taken as a message, two anonymous members
+    // would be one account (one could list and forget the other's items), or, where an
+    // implementation gives the real number, an anonymous speaker would be named.
+    const anonymous = (id: number, name: string) =>
+      groupMessage({
+        sub_type: "anonymous",
+        user_id: 80000000,
+        anonymous: { id, name, flag: `${name}|${id}` },
+        sender: { user_id: 80000000, nickname: name, card: "", role: "member" },
+      });
+    for (const payload of [anonymous(1, "匿名甲"), anonymous(2, "匿名乙")]) {
+      expect(toInboundEvent(payload, RECEIVED)).toEqual({
+        ok: false,
+        error: { kind: "ignored", reason: "an anonymous group message names no account" },
+      });
+    }
+    // An `anonymous` block under another sub_type is just as nameless.
+    const disguised = groupMessage({ sub_type: "normal", anonymous: { id: 3, name: "匿名丙", flag: "f" } });
+    expect(toInboundEvent(disguised, RECEIVED)).toMatchObject({ ok: false, error: { kind: "ignored" } });
+  });
+
+  it("ignores a group system notice and a group sub_type it does not know", ({ expect }) => {
+    // sub_type notice is a system line (「管理员已禁止群内匿名聊天」), said by no member.
+    for (const sub_type of ["notice", "something_new"]) {
+      expect(toInboundEvent(groupMessage({ sub_type }), RECEIVED)).toEqual({
+        ok: false,
+        error: { kind: "ignored", reason: `group sub_type '${sub_type}' is not a member's message` },
+      });
+    }
+  });
+
+  it("takes a group message of sub_type normal, a missing sub_type and a null anonymous (the control)", ({
+    expect,
+  }) => {
+    const { sub_type: _dropped, ...withoutSubType } = groupMessage();
+    for (const payload of [groupMessage(), withoutSubType, groupMessage({ anonymous: null })]) {
+      expect(toInboundEvent(payload, RECEIVED)).toMatchObject({
+        ok: true,
+        value: { chat: { key: "onebot:group:30003" }, sender: { account: "onebot:user:20002" } },
+      });
+    }
+  });
+
   it("ignores message types other than private and group", ({ expect }) => {
     const result = toInboundEvent(groupMessage({ message_type: "guild" }), RECEIVED);
     expect(result).toEqual({
