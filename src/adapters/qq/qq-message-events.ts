@@ -87,6 +87,9 @@ export function c2cMessage(context: QqEventContext): QqConversion {
 export function guildMessage(context: QqEventContext, scene: "channel" | "dm"): QqConversion {
   const d = parsePayload(QqGuildMessageSchema, context);
   if (!d.ok) return d;
+  if (!sceneAgrees(d.value, scene)) {
+    return err({ kind: "ignored", reason: `${context.type}: the guild message's scene is contradictory` });
+  }
   const { author, mentions, member } = d.value;
   const atEvent = context.type === "AT_MESSAGE_CREATE";
   const botIds = guildBotIds(d.value.content, mentions ?? [], context.options.botUserId, atEvent);
@@ -108,6 +111,21 @@ export function guildMessage(context: QqEventContext, scene: "channel" | "dm"): 
     { addressedToBot, quotedMessageId: d.value.message_reference?.message_id || null },
   );
   return messageEvent(context, chat, sender, message);
+}
+
+/**
+ * Whether the payload agrees with the scene its event type names. `qq:dm:<guild_id>` is one
+ * person's chat only because a DM session's guild is theirs alone: a DM keyed by its source
+ * guild would be one "private" chat for every member who writes to the bot from that guild,
+ * and a DM taken as a channel message would lose what private origin keeps. Either way the
+ * chat is not certain, so the event is dropped rather than guessed.
+ */
+function sceneAgrees(
+  d: { guild_id: string; direct_message?: boolean | null; src_guild_id?: string | null },
+  scene: "channel" | "dm",
+): boolean {
+  if (scene === "channel") return d.direct_message !== true;
+  return d.direct_message !== false && d.src_guild_id !== d.guild_id;
 }
 
 type MessageFields = {
