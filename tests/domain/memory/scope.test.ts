@@ -177,6 +177,41 @@ describe("turnScopes", () => {
     expect(scopeAllows(inGroup.readable, { scope: bob, sensitivity: "secret_like" })).toBe(false);
   });
 
+  it.for([
+    "qq:group:G1:private:U1",
+    "qq:group:G1:dm:U1",
+    "qq:channel:C1:private:U1",
+    "onebot:group:748394300:private:10001",
+    "qq:group:private",
+    "qq:channel:dm",
+  ])(
+    "reads a person's scopes only at public in the shared session %s, however its parts are named",
+    (session, { expect }) => {
+      // Whether a turn is one-to-one is the chat's type, the key's second part, and nothing else:
+      // a lane or an id that spells "private" or "dm" never makes a group read private items.
+      const t = turnScopes({ session, identity: identity({ personId: "bob", declared: true }) });
+      const own = t.readable.filter((r) => r.type === "person" || r.type === "account");
+      expect(own.map((r) => [scopeKey(r), r.sensitivities])).toEqual([
+        ["person:bob", ["public"]],
+        ["account:qq:user:U1", ["public"]],
+      ]);
+      expect(t.personal).toEqual({ type: "person", id: "bob" });
+      // An undeclared member in it reads nobody's scopes and writes to the shared chat only.
+      const member = turnScopes({ session, identity: identity() });
+      expect(member.readable.filter((r) => r.type === "person" || r.type === "account")).toEqual([]);
+      expect(member.personal.type).toBe("chat");
+    },
+  );
+
+  it.for(["qq:Private:U1", "qq:private", "QQ:private:U1", "qq: private:U1", "qq:private:U1:cron"])(
+    "reads global only for the malformed session %j, never a person's scopes",
+    (session, { expect }) => {
+      const t = turnScopes({ session, identity: identity({ personId: "bob", declared: true }) });
+      expect(t.readable).toEqual([GLOBAL_SCOPE]);
+      expect(t.writable).toEqual([]);
+    },
+  );
+
   it("puts the sender's person and account first in a private chat with identity on", ({ expect }) => {
     expect(keys({ session: "qq:private:U1", identity: identity({ personId: "alice" }) }).readable).toEqual([
       "person:alice",
