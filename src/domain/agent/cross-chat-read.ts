@@ -8,7 +8,7 @@
  * another chat takes its target through `readTargetOf`.
  */
 import { gateFor } from "../authorization/authorization-gate";
-import { type ChatKey, isOneToOne, isOneToOneKey } from "../chat/chat-address";
+import { type ChatKey, isOneToOne, isOneToOneKey, isSharedKey } from "../chat/chat-address";
 import { grantOf, targetChatOf } from "./chat-grant";
 import type { TurnContext } from "./turn-context";
 
@@ -23,7 +23,16 @@ const readsOtherPrivateChats = (args: unknown, ctx: TurnContext): boolean =>
 export function readTargetOf(args: unknown, ctx: TurnContext): ReturnType<typeof targetChatOf> {
   const target = targetChatOf(args, ctx);
   if (!target.ok || target.chat === ctx.chat.key) return target;
-  if (isOneToOneKey(target.chat) && !readsOtherPrivateChats(args, ctx)) {
+  // A key of unknown type (legacy, malformed) may be a private chat: read only where one may be.
+  if (!isSharedKey(target.chat) && !readsOtherPrivateChats(args, ctx)) {
+    if (!isOneToOneKey(target.chat)) {
+      return {
+        ok: false,
+        reason:
+          `拒绝：${target.chat} 不是能确定为群聊或频道的地址（channel:group:id 或 channel:channel:id），` +
+          "这里不能读取。管理员请在自己与机器人的私聊里查看。",
+      };
+    }
     return {
       ok: false,
       reason: isOneToOne(ctx.chat.targetType)
@@ -44,6 +53,6 @@ export function readableChatsOf(args: unknown, ctx: TurnContext): ChatKey[] {
   const grant = grantOf(args, ctx);
   const reach = grant.all ? gateFor(ctx.settings.identity).allowedChatsFor(ctx.chat.key) : grant.chats;
   const privateToo = readsOtherPrivateChats(args, ctx);
-  const others = reach.filter((c) => c !== ctx.chat.key && (privateToo || !isOneToOneKey(c)));
+  const others = reach.filter((c) => c !== ctx.chat.key && (privateToo || isSharedKey(c)));
   return [ctx.chat.key, ...new Set(others)];
 }

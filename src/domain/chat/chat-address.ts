@@ -151,3 +151,15 @@ export function isOneToOneKey(key: string): boolean {
   const parsed = parseLaneKey(key);
   return parsed.ok && isOneToOne(parsed.value.address.targetType);
 }
+
+/**
+ * Whether a chat or lane key names a chat several people share: a group or a guild channel. A
+ * legacy untyped key or one that does not parse is not known to be shared — it may be someone's
+ * private chat — so what may only be read or shown in a shared chat treats it as private.
+ */
+export function isSharedKey(key: string): boolean {
+  const parsed = parseLaneKey(key);
+  if (!parsed.ok) return false;
+  const type = parsed.value.address.targetType;
+  return type === "group" || type === "channel";
+}

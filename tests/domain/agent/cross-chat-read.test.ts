@@ -41,3 +41,38 @@ describe("reading another chat from a private chat", () => {
     expect(readableChatsOf(admin(), context(GROUP))).not.toContain(THEIRS);
   });
 });
+
+describe("reading a chat whose type is not known", () => {
+  // A legacy two-part key (`milky:10001`, from before chats were typed) may well be someone's
+  // private chat, and a key that does not parse names no chat with certainty: from a group or
+  // channel neither is read, as a private chat would not be, whoever asks.
+  const unknownTypes = [
+    "milky:10001",
+    "onebot:10001",
+    "qq:Private:U2",
+    "qq:private:U2 ",
+    "qq：private：U2",
+    "qq:private:U2:cron",
+    "not a key",
+  ];
+
+  it.for(unknownTypes)("refuses an admin's read of %j from a group or channel", (chat, { expect }) => {
+    for (const from of [GROUP, "qq:channel:C1"]) {
+      const target = readTargetOf(admin({ chat }), context(from));
+      expect(target.ok, `from ${from}`).toBe(false);
+      if (!target.ok) expect(target.reason).toMatch(/^拒绝：/);
+    }
+  });
+
+  it("still reads another group or channel from a group, and anything from an admin's private chat (the control)", ({
+    expect,
+  }) => {
+    for (const chat of ["qq:group:G2", "qq:channel:C2", "onebot:group:748394300", "qq:group:G2:cron:x"]) {
+      expect(readTargetOf(admin({ chat }), context(GROUP))).toEqual({ ok: true, chat });
+    }
+    expect(readTargetOf(admin({ chat: "milky:10001" }), context(MINE))).toEqual({
+      ok: true,
+      chat: "milky:10001",
+    });
+  });
+});

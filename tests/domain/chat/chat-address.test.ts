@@ -3,6 +3,8 @@ import {
   accountKey,
   chatKeyOf,
   formatLaneKey,
+  isOneToOneKey,
+  isSharedKey,
   isTyped,
   parseAccountKey,
   parseChatKey,
@@ -92,5 +94,21 @@ describe("account keys", () => {
 
   it.for(["qq:group:1", "qq:user:", "user:1", "qq:user:1:2", ""])("refuses %j", (raw, { expect }) => {
     expect(parseAccountKey(raw).ok).toBe(false);
+  });
+});
+
+describe("one-to-one and shared keys", () => {
+  it("knows a key as shared or one-to-one by its type alone, and a key of unknown type as neither", ({
+    expect,
+  }) => {
+    const kinds = (key: string) => [isSharedKey(key), isOneToOneKey(key)];
+    expect(kinds("qq:group:G1")).toEqual([true, false]);
+    expect(kinds("qq:channel:C1:cron:x")).toEqual([true, false]);
+    expect(kinds("qq:group:G1:private:U1")).toEqual([true, false]);
+    expect(kinds("qq:private:U1")).toEqual([false, true]);
+    expect(kinds("qq:dm:18700000000001")).toEqual([false, true]);
+    for (const unknown of ["milky:10001", "qq:Group:G1", "qq:group:G1 ", "qq：group：G1", ""]) {
+      expect(kinds(unknown), unknown).toEqual([false, false]);
+    }
   });
 });

@@ -24,6 +24,8 @@ function registry() {
   r.add("qq:group:G2", { title: "读书会二群" });
   r.add("onebot:group:777", { title: "读书会外群" });
   r.add("qq:private:MEMBER_OPENID", { title: "读书会小明" });
+  // A legacy two-part key, from before chats were typed: perhaps a private chat.
+  r.add("milky:20002", { title: "读书会老朋友" });
   return r;
 }
 
@@ -56,9 +58,22 @@ describe("find_chat by alias and title", () => {
     expect(result).not.toContain("小明");
   });
 
+  it("an admin in a group or channel never finds a chat whose type is not known", async ({ expect }) => {
+    for (const chat of ["qq:group:G1", "qq:channel:C1"]) {
+      for (const query of ["读书会", "老朋友", "milky", "20002"]) {
+        const result = await findChat(chat, ADMIN, query);
+        expect(result, `${chat} ${query}`).not.toContain("milky:20002");
+        expect(result, `${chat} ${query}`).not.toContain("老朋友");
+      }
+    }
+  });
+
   it("an admin in a private chat finds private chats by name too", async ({ expect }) => {
     const result = await findChat("qq:private:ADMIN_OPENID", ADMIN, "小明");
     expect(result).toContain("qq:private:MEMBER_OPENID（名称 读书会小明）");
+    expect(await findChat("qq:private:ADMIN_OPENID", ADMIN, "老朋友")).toContain(
+      "milky:20002（名称 读书会老朋友）",
+    );
   });
 
   it("a member finds only chats of the domain, by alias", async ({ expect }) => {

@@ -3,7 +3,7 @@
  * address, session alias or platform title (docs/sessions.md#finding-chats-by-name). Admins may reach every
  * chat, so a name finds any of them — except private chats from a group or channel turn.
  */
-import { isOneToOne, isOneToOneKey } from "../../chat/chat-address";
+import { isOneToOne, isSharedKey } from "../../chat/chat-address";
 import { grantOf } from "../chat-grant";
 
 import { type Tool, toolOk } from "../tool";
@@ -47,7 +47,7 @@ export const findChatTool: Tool = {
     const byKey = new Map(named.map((s) => [s.chatKey, s]));
     const candidates = grant.all ? named.map((s) => s.chatKey) : grant.chats;
     const chats = candidates.filter(
-      (c) => (c.includes(query) || byKey.has(c)) && (inPrivate || c === ctx.chat.key || !isOneToOneKey(c)),
+      (c) => (c.includes(query) || byKey.has(c)) && (inPrivate || c === ctx.chat.key || isSharedKey(c)),
     );
     if (chats.length === 0)
       return toolOk(grant.all ? `没有别名或名称匹配的聊天。${admin}` : "没有匹配的聊天。");
