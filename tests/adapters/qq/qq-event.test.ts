@@ -1,127 +1,21 @@
 // toInboundEvent for every event type, with example payloads of every kind (docs/qq-protocol.md#qq-events).
 import { describe, it } from "vitest";
 import { toInboundEvent } from "../../../src/adapters/qq/qq-event";
-import { parseQqEnvelope, type QqEnvelope } from "../../../src/adapters/qq/qq-event.schema";
+import { parseQqEnvelope } from "../../../src/adapters/qq/qq-event.schema";
+import {
+  C2C_EXAMPLE,
+  convert,
+  DELETE_NOTICE,
+  DIRECT_MESSAGE,
+  dispatch,
+  envelope,
+  FRIEND_NOTICE,
+  GROUP_AT_EXAMPLE,
+  GROUP_NOTICE,
+  GUILD_MESSAGE,
+  RECEIVED,
+} from "./qq-event-payloads";
 import { QQ_VECTORS } from "./qq-vectors";
-
-const RECEIVED = 1_767_225_600_000;
-
-function envelope(json: unknown): QqEnvelope {
-  const parsed = parseQqEnvelope(json);
-  if (!parsed.ok) throw new Error(parsed.error.reason);
-  return parsed.value;
-}
-
-function convert(json: unknown, options?: { botUserId?: string }) {
-  const result = toInboundEvent(envelope(json), RECEIVED, options);
-  if (!result.ok) throw new Error(`${result.error.kind}: ${result.error.reason}`);
-  return result.value;
-}
-
-/** A dispatch envelope; `id: null` leaves the envelope id out. */
-const dispatch = (t: string, d: unknown, id: string | null = `${t}:evt-1`) =>
-  id === null ? { op: 0, t, d } : { op: 0, id, t, d };
-
-const GROUP_AT_EXAMPLE = {
-  op: 0,
-  id: "GROUP_AT_MESSAGE_CREATE:yit7pdisg1ugi2ejzlc2ftxchdbcvuwyprx6jusrlcb3ifop7ft9skolij8yha",
-  t: "GROUP_AT_MESSAGE_CREATE",
-  d: {
-    id: "ROBOT1.0_yiT7pd.iSG1ugi2eJZLC-4hjLnBZLEexTLIZboQEsNgdqRNv9EV2xw0aYNn76KurHB.MGL6iFrTqL73j.uv-O8U1msiTe5JeJMfw9nzdrjc!",
-    content: " lssv",
-    timestamp: "2025-09-08T23:13:34+08:00",
-    author: {
-      id: "0BA13D42931777D3922F226B6B5D7F13",
-      member_openid: "0BA13D42931777D3922F226B6B5D7F13",
-      union_openid: "0BA13D42931777D3922F226B6B5D7F13",
-    },
-    group_id: "82B3406CB35C23E1071C8D6EC61C6064",
-    group_openid: "82B3406CB35C23E1071C8D6EC61C6064",
-    message_scene: { source: "default", ext: ["msg_idx=REFIDX_xxxx==", "auth_token=xxxx"] },
-    message_type: 0,
-    attachments: [
-      {
-        content_type: "image/jpeg",
-        filename: "A1B2.jpg",
-        height: 1080,
-        width: 1920,
-        size: 123456,
-        url: "https://multimedia.nt.qq.com.cn/download?appid=1407&fileid=...",
-      },
-    ],
-    mentions: [
-      { scope: "single", id: "...", member_openid: "...", username: "bot-name", bot: true, is_you: true },
-    ],
-  },
-};
-
-const C2C_EXAMPLE = {
-  op: 0,
-  id: "C2C_MESSAGE_CREATE:abc",
-  t: "C2C_MESSAGE_CREATE",
-  d: {
-    id: "ROBOT1.0_.b6nx.CVryAO0nR58RXuU6SC.m92gc19j02qKqdm8ek!",
-    author: {
-      id: "E4F4AEA33253A2797FB897C50B81D7ED",
-      user_openid: "E4F4AEA33253A2797FB897C50B81D7ED",
-      union_openid: "E4F4AEA33253A2797FB897C50B81D7ED",
-    },
-    content: "123",
-    timestamp: "2023-11-06T13:37:18+08:00",
-    message_scene: { source: "default", ext: ["msg_idx=REFIDX_abc=="] },
-    message_type: 0,
-    attachments: [
-      {
-        content_type: "voice",
-        filename: "x.amr",
-        size: 4321,
-        url: "https://media.test/x.amr",
-        voice_wav_url: "https://media.test/x.wav",
-        asr_refer_text: "recognised speech",
-      },
-    ],
-  },
-};
-
-/** What a channel message and a direct message both carry: the same author in the same guild. */
-const GUILD_AUTHORED = {
-  author: { avatar: "http://thirdqq.qlogo.cn/0", bot: false, id: "1234", username: "abc" },
-  channel_id: "100010",
-  guild_id: "18700000000001",
-  id: "0812345677890abcdef",
-  member: { joined_at: "2021-04-12T16:34:42+08:00", roles: ["1"] },
-  timestamp: "2021-05-20T15:14:58+08:00",
-};
-
-const GUILD_MESSAGE = {
-  ...GUILD_AUTHORED,
-  content: "<@!6158788878435714165> ndnnd",
-  seq: 101,
-  seq_in_channel: "101",
-};
-
-const DIRECT_MESSAGE = {
-  ...GUILD_AUTHORED,
-  content: "ndnnd",
-  direct_message: true,
-  src_guild_id: "18700000000002",
-};
-
-const GROUP_NOTICE = {
-  group_openid: "C9F778FE6ADF9D1D1DBE395BF744A33A",
-  op_member_openid: "E4F4AEA33253A2797FB897C50B81D7ED",
-  timestamp: 1699240248,
-};
-const FRIEND_NOTICE = { openid: "E4F4AEA33253A2797FB897C50B81D7ED", timestamp: 1699240365 };
-const DELETE_NOTICE = {
-  message: {
-    id: "08e0abc",
-    channel_id: "100010",
-    guild_id: "18700000000001",
-    author: { id: "1234", username: "abc", bot: false },
-  },
-  op_user: { id: "1234" },
-};
 
 describe("toInboundEvent: group messages", () => {
   it("converts the V2 dispatch body", async ({ expect }) => {
@@ -451,75 +345,6 @@ describe("toInboundEvent: what it refuses", () => {
     expect(reject(dispatch("FRIEND_ADD", { openid: "a:b", timestamp: 1 }))?.kind).toBe("invalid");
   });
 
-  it.for([
-    [
-      "a DM whose session guild is its source guild",
-      "DIRECT_MESSAGE_CREATE",
-      { src_guild_id: "18700000000001" },
-    ],
-    ["a DM marked as not direct", "DIRECT_MESSAGE_CREATE", { direct_message: false }],
-    ["a channel message marked direct", "AT_MESSAGE_CREATE", { direct_message: true }],
-    ["a channel message marked direct", "MESSAGE_CREATE", { direct_message: true }],
-  ] as const)("ignores %s (%s): its chat is not certain", async ([_what, t, fields], { expect }) => {
-    // qq:dm:<guild_id> is one person's chat only because the DM session's guild is that
-    // person's alone; keyed by a real guild, every member who writes to the bot from it would
-    // share one "private" chat and read each other's private memory there.
-    const base = t === "DIRECT_MESSAGE_CREATE" ? DIRECT_MESSAGE : GUILD_MESSAGE;
-    const error = reject(dispatch(t, { ...base, ...fields }));
-    expect(error).toEqual({ kind: "ignored", reason: `${t}: the guild message's scene is contradictory` });
-  });
-
-  it("takes a DM with direct_message true or absent and another source guild (the control)", async ({
-    expect,
-  }) => {
-    const { direct_message: _d, src_guild_id: _s, ...bare } = DIRECT_MESSAGE;
-    for (const d of [DIRECT_MESSAGE, bare, { ...GUILD_MESSAGE, direct_message: false }]) {
-      const t = d === DIRECT_MESSAGE || d === bare ? "DIRECT_MESSAGE_CREATE" : "AT_MESSAGE_CREATE";
-      expect(reject(dispatch(t, d))).toBeNull();
-    }
-  });
-
-  it.for([
-    ["GROUP_AT_MESSAGE_CREATE", "group_openid"],
-    ["GROUP_AT_MESSAGE_CREATE", "author.member_openid"],
-    ["GROUP_MESSAGE_CREATE", "group_openid"],
-    ["GROUP_MESSAGE_CREATE", "author.member_openid"],
-    ["C2C_MESSAGE_CREATE", "author.user_openid"],
-    ["AT_MESSAGE_CREATE", "channel_id"],
-    ["AT_MESSAGE_CREATE", "author.id"],
-    ["MESSAGE_CREATE", "channel_id"],
-    ["DIRECT_MESSAGE_CREATE", "guild_id"],
-    ["DIRECT_MESSAGE_CREATE", "author.id"],
-    ["GROUP_ADD_ROBOT", "group_openid"],
-    ["GROUP_ADD_ROBOT", "op_member_openid"],
-    ["FRIEND_ADD", "openid"],
-    ["DIRECT_MESSAGE_DELETE", "message.guild_id"],
-    ["MESSAGE_DELETE", "message.channel_id"],
-  ] as const)(
-    "refuses %s whose %s is missing, empty, spaced or holds ':' as invalid",
-    async ([t, field], { expect }) => {
-      // A chat or account key is built from these ids; one that cannot be built exactly is no
-      // chat and no one, and `qq:group:X:private:Y` must never be a key a group can produce.
-      const payloads: Record<string, unknown> = {
-        GROUP_AT_MESSAGE_CREATE: GROUP_AT_EXAMPLE.d,
-        GROUP_MESSAGE_CREATE: { ...GROUP_AT_EXAMPLE.d, mentions: [] },
-        C2C_MESSAGE_CREATE: C2C_EXAMPLE.d,
-        AT_MESSAGE_CREATE: GUILD_MESSAGE,
-        MESSAGE_CREATE: GUILD_MESSAGE,
-        DIRECT_MESSAGE_CREATE: DIRECT_MESSAGE,
-        GROUP_ADD_ROBOT: GROUP_NOTICE,
-        FRIEND_ADD: FRIEND_NOTICE,
-        DIRECT_MESSAGE_DELETE: DELETE_NOTICE,
-        MESSAGE_DELETE: DELETE_NOTICE,
-      };
-      expect(reject(dispatch(t, payloads[t])), "the unchanged payload (the control)").toBeNull();
-      for (const value of [undefined, "", " ", "G1:private:U1", "has space"]) {
-        const error = reject(dispatch(t, withField(payloads[t], field, value)));
-        expect(error?.kind, `${field} = ${JSON.stringify(value)}`).toBe("invalid");
-      }
-    },
-  );
-
   it("refuses a body that is not an envelope", async ({ expect }) => {
     expect(parseQqEnvelope({ op: "0" }).ok).toBe(false);
     expect(parseQqEnvelope(null).ok).toBe(false);
@@ -537,15 +362,3 @@ describe("toInboundEvent: media-only messages", () => {
     ).toBe("[图片]");
   });
 });
-
-/** A copy of `payload` with the dotted `path` set to `value` (removed when undefined). */
-function withField(payload: unknown, path: string, value: string | undefined): unknown {
-  const copy = structuredClone(payload) as Record<string, unknown>;
-  const keys = path.split(".");
-  const last = keys.pop() ?? "";
-  let at = copy;
-  for (const key of keys) at = at[key] as Record<string, unknown>;
-  if (value === undefined) delete at[last];
-  else at[last] = value;
-  return copy;
-}
