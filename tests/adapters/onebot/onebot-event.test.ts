@@ -238,6 +238,43 @@ describe("toInboundEvent: messages", () => {
     }
   });
 
+  it.for(["friend", "group", "other", undefined])(
+    "takes a private message of sub_type %s as the sender's own private chat, never a group's",
+    (sub_type, { expect }) => {
+      // sub_type group is a temporary session opened from a group: the sender.group_id it
+      // carries names where they met, not where the words were said.
+      const payload = privateMessage({
+        sub_type,
+        group_id: 30003,
+        sender: { user_id: 20002, nickname: "小明", group_id: 30003 },
+        temp_source: 0,
+      });
+      expect(toInboundEvent(payload, RECEIVED)).toMatchObject({
+        ok: true,
+        value: {
+          chat: { key: "onebot:private:20002", targetType: "private", targetId: "20002" },
+          sender: { account: "onebot:user:20002" },
+        },
+      });
+    },
+  );
+
+  it("ignores a discuss message and the bot's own private send, however its user_id is written", ({
+    expect,
+  }) => {
+    // A discuss (讨论组) has several members: taken as private, one would be read another's chat.
+    const discuss = privateMessage({ message_type: "discuss", discuss_id: 40004 });
+    expect(toInboundEvent(discuss, RECEIVED)).toMatchObject({ ok: false, error: { kind: "ignored" } });
+    for (const user_id of [SELF, String(SELF)]) {
+      for (const post_type of ["message", "message_sent"]) {
+        expect(toInboundEvent(privateMessage({ user_id, post_type }), RECEIVED)).toMatchObject({
+          ok: false,
+          error: { kind: "ignored" },
+        });
+      }
+    }
+  });
+
   it("ignores message types other than private and group", ({ expect }) => {
     const result = toInboundEvent(groupMessage({ message_type: "guild" }), RECEIVED);
     expect(result).toEqual({
