@@ -11,13 +11,12 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { OneBotGroupInfoClient } from "../../src/adapters/onebot/onebot-group-info-client";
 import { OneBotHistoryClient } from "../../src/adapters/onebot/onebot-history-client";
-import { groupTitlesJob } from "../../src/composition/cron/group-titles-job";
 import { backfillJob } from "../../src/composition/cron/onebot-backfill-job";
 import { type FakeGroupMessage, FakeOneBotHistory } from "../fakes/fake-onebot-history";
 import { resolvedSettings } from "../fakes/resolved-settings";
 import { postOneBot, randomId } from "../support/credential-paths";
+import { groupInfo, runGroupTitles } from "../support/group-titles";
 import { oneBotMessage, SELF, text } from "../support/onebot-events";
 import { turnDone } from "../support/qq-events";
 import { registerChat } from "../support/sessions";
@@ -86,18 +85,7 @@ describe("a credential a OneBot implementation hands over is stored nowhere", ()
     const group = randomId(500_000);
     const chatKey = `onebot:group:${group}`;
     await registerChat(chatKey, Date.now() + 5);
-    const fake: typeof fetch = async () =>
-      Response.json({
-        status: "ok",
-        retcode: 0,
-        data: { group_id: group, group_name: "宿舍群 wifi密码:dorm8866yes" },
-      });
-    const source = new OneBotGroupInfoClient({
-      apiBase: "http://onebot.test/",
-      accessToken: "t",
-      fetch: fake,
-    });
-    const report = await groupTitlesJob(env, source);
+    const { report } = await runGroupTitles((id) => groupInfo(id, "宿舍群 wifi密码:dorm8866yes"));
     expect(report.named).toBeGreaterThanOrEqual(1);
     const title = await env.DB.prepare("SELECT title FROM chats WHERE chat_key = ?1")
       .bind(chatKey)

@@ -12,9 +12,9 @@ import { type DreamTurn, dream } from "../../src/domain/memory/dreaming";
 import { explicitSensitivity } from "../../src/domain/memory/sensitivity";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { uid as idOf } from "../support/identity";
-import { storeIdentity } from "../support/identity-settings";
 import { uid } from "../support/memory";
-import { registerChat, sessionsApi } from "../support/sessions";
+import { sessionsApi } from "../support/sessions";
+import { siblingGroups } from "../support/sibling-groups";
 import { toolTurn } from "../support/turns";
 
 const run = uid().slice(0, 6);
@@ -25,12 +25,7 @@ const OTHER_A = idOf("OA");
 const MEMBER_B = idOf("MB");
 
 beforeAll(async () => {
-  await storeIdentity(
-    { people: [], admins: [], chatDomains: { [`team${run}`]: [GROUP_A, GROUP_B] } },
-    { memory: { dreaming: { enabled: false } } },
-  );
-  await registerChat(GROUP_A, Date.now(), "登山群");
-  await registerChat(GROUP_B, Date.now(), "爬山群");
+  await siblingGroups(`team${run}`, GROUP_A, GROUP_B);
   // A cluster link: B's turns read A's public memory items (docs/sessions.md#clusters).
   const linked = await sessionsApi(`/${GROUP_A}/link`, { with: GROUP_B });
   if (linked.status !== 200) throw new Error(`link: ${linked.status}`);

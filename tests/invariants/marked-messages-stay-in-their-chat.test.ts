@@ -11,11 +11,10 @@ import { openDatabase } from "../../src/adapters/d1/database";
 import { inboundRecord, type MessageRecord } from "../../src/domain/history/message-record";
 import { messageEvent } from "../fakes/inbound";
 import { uid as idOf } from "../support/identity";
-import { storeIdentity } from "../support/identity-settings";
 import { uid } from "../support/memory";
 import { objectLogRows, writeLog } from "../support/object-log";
 import { type LabelledRequest, PRIVACY_REQUESTS } from "../support/privacy-requests";
-import { registerChat } from "../support/sessions";
+import { siblingGroups } from "../support/sibling-groups";
 import { type ToolCallSpec, toolTurn } from "../support/turns";
 
 const run = uid().slice(0, 6);
@@ -129,12 +128,7 @@ async function markedIds(): Promise<Set<string>> {
 const LONG = 300_000;
 
 beforeAll(async () => {
-  await storeIdentity(
-    { people: [], admins: [], chatDomains: { [`team${run}`]: [GROUP_A, GROUP_B] } },
-    { memory: { dreaming: { enabled: false } } },
-  );
-  await registerChat(GROUP_A, Date.now(), "登山群");
-  await registerChat(GROUP_B, Date.now(), "爬山群");
+  await siblingGroups(`team${run}`, GROUP_A, GROUP_B);
   const all = records();
   await writeLog(all);
 });

@@ -17,6 +17,17 @@ const GHP = "ghp_0123456789abcdefghijABCDEFGHIJ";
 const PIECE = "0123456789abcdefghij";
 const XOXB = "xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOpQrStUvWx";
 
+/** The group seen at `seenAt` under `title`, as a flush hands it to the registry. */
+const groupTouch = (chatKey: string, seenAt: number, title: string) => ({
+  chatKey,
+  channel: "qq",
+  targetType: "group" as const,
+  targetId: chatKey.slice("qq:group:".length),
+  seenAt,
+  followed: true,
+  title,
+});
+
 describe("D1's message log keeps no credential, whoever hands it one", () => {
   it("masks a message's text, raw_json and sender name, the chat's title and the sender's display name", async ({
     expect,
@@ -42,17 +53,7 @@ describe("D1's message log keeps no credential, whoever hands it one", () => {
         },
       ],
       recalls: [],
-      chats: [
-        {
-          chatKey,
-          channel: "qq",
-          targetType: "group",
-          targetId: group,
-          seenAt: now,
-          followed: true,
-          title: `群 ${GHP}`,
-        },
-      ],
+      chats: [groupTouch(chatKey, now, `群 ${GHP}`)],
       usage: [],
       audit: [],
       observations: [
@@ -72,17 +73,7 @@ describe("D1's message log keeps no credential, whoever hands it one", () => {
     await new D1MessageLog(openDatabase(env.DB)).flush({
       messages: [],
       recalls: [],
-      chats: [
-        {
-          chatKey,
-          channel: "qq",
-          targetType: "group",
-          targetId: group,
-          seenAt: now + 1,
-          followed: true,
-          title: `新群名 ${XOXB}`,
-        },
-      ],
+      chats: [groupTouch(chatKey, now + 1, `新群名 ${XOXB}`)],
       usage: [],
       audit: [],
     });

@@ -3,9 +3,9 @@
 // name keeps the stored one, a renamed group's new name wins, and the sessions API shows it.
 import { env, exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
-import { OneBotGroupInfoClient } from "../../../src/adapters/onebot/onebot-group-info-client";
 import { groupTitlesJob } from "../../../src/composition/cron/group-titles-job";
 import { sessionIdOf } from "../../../src/domain/sessions/session-id";
+import { groupInfo, runGroupTitles } from "../../support/group-titles";
 import { oneBotMessage, text } from "../../support/onebot-events";
 import { signedOneBotRequest } from "../../support/onebot-signing";
 import { messageRows } from "../../support/qq-events";
@@ -115,29 +115,11 @@ describe("OneBot chat titles", () => {
     await registerChat(untitled, Date.now() + 3);
     await registerChat(failing, Date.now() + 2);
     await registerChat(titled, Date.now() + 1, "事件里的群名");
-    const asked: unknown[] = [];
-    const fake: typeof fetch = async (input, init) => {
-      const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
-      const body = JSON.parse(String(init?.body)) as { group_id: number };
-      asked.push({
-        path: url.pathname,
-        group: body.group_id,
-        auth: new Headers(init?.headers).get("authorization"),
-      });
-      if (body.group_id === base + 1)
-        return Response.json({ status: "failed", retcode: 1200, wording: "不在群内" });
-      return Response.json({
-        status: "ok",
-        retcode: 0,
-        data: { group_id: body.group_id, group_name: `群${body.group_id}` },
-      });
-    };
-    const source = new OneBotGroupInfoClient({
-      apiBase: "http://onebot.test/",
-      accessToken: "tok",
-      fetch: fake,
-    });
-    const report = await groupTitlesJob(env, source);
+    const { report, asked } = await runGroupTitles((group) =>
+      group === base + 1
+        ? Response.json({ status: "failed", retcode: 1200, wording: "不在群内" })
+        : groupInfo(group, `群${group}`),
+    );
     expect(report.failed).toBeGreaterThanOrEqual(1);
     expect(await titleOf(untitled)).toBe(`群${base}`);
     expect(await titleOf(failing)).toBeNull();
