@@ -38,6 +38,12 @@ export async function seedMemory(items: readonly NewMemory[], at = Date.now()): 
 
 export const uid = () => crypto.randomUUID().replaceAll("-", "").slice(0, 12);
 
+/**
+ * A unique tag of letters only, for text that must pass the credential and personal-number
+ * checks: hex digits may spell a mobile number ("a13492380935" holds 134 9238 0935).
+ */
+export const letterUid = () => uid().replace(/\d/g, (d) => "ghijklmnop"[Number(d)] ?? "g");
+
 /** The named columns of one node row, read straight from D1 (null when there is no such row). */
 export const nodeColumns = (id: string, columns: string) =>
   env.DB.prepare(`SELECT ${columns} FROM nodes WHERE node_id = ?`).bind(id).first();
