@@ -117,6 +117,10 @@ const STEPS = [
   // Whose turn a recent turn is, so that forgetting a person (account-forget.ts) takes their
   // turns out of the short-term context too. Turns kept before this step have none.
   `ALTER TABLE recent_turns ADD COLUMN account TEXT`,
+  // A reply whose turn held words that must stay in this chat (turn-privacy.ts) is logged as
+  // marked when sent, and kept so in the short-term context. Rows kept before this step: not held.
+  `ALTER TABLE replies ADD COLUMN held INTEGER NOT NULL DEFAULT 0`,
+  `ALTER TABLE recent_turns ADD COLUMN held INTEGER NOT NULL DEFAULT 0`,
 ] as const;
 
 /** The step that brought the log into the object: an object older than it has log rows in D1. */

@@ -13,23 +13,30 @@ export class RecentTurns {
   list(limit: number): RecentTurn[] {
     if (limit <= 0) return [];
     return this.#sql
-      .exec<{ role: RecentTurn["role"]; name: string | null; text: string; ts: number }>(
-        "SELECT role, name, text, ts FROM (SELECT * FROM recent_turns ORDER BY ts DESC, seq DESC LIMIT ?) ORDER BY ts, seq",
+      .exec<{ role: RecentTurn["role"]; name: string | null; text: string; ts: number; held: number }>(
+        "SELECT role, name, text, ts, held FROM (SELECT * FROM recent_turns ORDER BY ts DESC, seq DESC LIMIT ?) ORDER BY ts, seq",
         limit,
       )
       .toArray()
-      .map((r) => ({ role: r.role, name: r.name, text: r.text, ts: r.ts }));
+      .map((r) => ({
+        role: r.role,
+        name: r.name,
+        text: r.text,
+        ts: r.ts,
+        ...(r.held !== 0 ? { held: true } : {}),
+      }));
   }
 
   /** `account`: the account key of the person whose turn it is; null for the bot's replies. */
   append(turn: RecentTurn, account: string | null): void {
     this.#sql.exec(
-      "INSERT INTO recent_turns (role, name, text, ts, account) VALUES (?, ?, ?, ?, ?)",
+      "INSERT INTO recent_turns (role, name, text, ts, account, held) VALUES (?, ?, ?, ?, ?, ?)",
       turn.role,
       turn.name,
       turn.text,
       turn.ts,
       account,
+      turn.held === true ? 1 : 0,
     );
     // Only the rows past the cap are visited (the index, newest first, skips the kept ones).
     this.#sql.exec(

@@ -9,6 +9,8 @@ export type PlannedReply = {
   readonly state: "planned" | "sent" | "failed";
   readonly attempts: number;
   readonly messageId: string | null;
+  /** Its turn held words that must stay in this chat (turn-privacy.ts): logged as marked. */
+  readonly held: boolean;
 };
 
 export class ReplyPlan {
@@ -18,13 +20,14 @@ export class ReplyPlan {
   }
 
   /** Call inside the transaction that moves the inbox row to `replying`. */
-  plan(inboxSeq: number, texts: readonly string[]): void {
+  plan(inboxSeq: number, texts: readonly string[], held = false): void {
     texts.forEach((text, idx) => {
       this.#sql.exec(
-        "INSERT OR IGNORE INTO replies (inbox_seq, idx, text, state) VALUES (?, ?, ?, 'planned')",
+        "INSERT OR IGNORE INTO replies (inbox_seq, idx, text, state, held) VALUES (?, ?, ?, 'planned', ?)",
         inboxSeq,
         idx,
         text,
+        held ? 1 : 0,
       );
     });
   }
@@ -37,8 +40,9 @@ export class ReplyPlan {
         state: PlannedReply["state"];
         attempts: number;
         message_id: string | null;
+        held: number;
       }>(
-        "SELECT idx, text, state, attempts, message_id FROM replies WHERE inbox_seq = ? ORDER BY idx",
+        "SELECT idx, text, state, attempts, message_id, held FROM replies WHERE inbox_seq = ? ORDER BY idx",
         inboxSeq,
       )
       .toArray()
@@ -48,6 +52,7 @@ export class ReplyPlan {
         state: r.state,
         attempts: r.attempts,
         messageId: r.message_id,
+        held: r.held !== 0,
       }));
   }
 

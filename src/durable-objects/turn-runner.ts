@@ -9,6 +9,7 @@ import type { ChatTurnServices } from "../composition/chat-object/chat-object-do
 import { followNoticeFor } from "../domain/agent/follow-notice";
 import { runTurn } from "../domain/agent/turn";
 import { turnContextOf } from "../domain/agent/turn-context-of";
+import { isOneToOne } from "../domain/chat/chat-address";
 import { isStored, type Settings } from "../domain/config/settings";
 import { outboundRecord } from "../domain/history/message-record";
 import type { InboundEvent } from "../domain/inbound/inbound-event";
@@ -151,6 +152,10 @@ export class TurnRunner {
         : null;
     if (notice !== null) replies = [...replies, notice];
     const reset = result.ok && result.value.contextReset;
+    // In a shared chat, words the turn held that must stay here may be repeated by its replies:
+    // they are marked like them (turn-privacy.ts). A private chat's log is read elsewhere only
+    // by an admin on purpose (docs/identity.md), and its summaries are private already.
+    const held = result.ok && result.value.heldPrivate && !isOneToOne(event.chat.targetType);
     const answeredByModel = !result.ok || result.value.command === null;
     // A left-out person is answered, but neither the question nor the answer is kept anywhere.
     const leftOut = isLeftOut(settings, event.sender?.account);
@@ -175,14 +180,17 @@ export class TurnRunner {
           event.sender?.account ?? null,
         );
         for (const text of replies)
-          this.#d.recent.append({ role: "assistant", name: null, text, ts: Date.now() }, null);
+          this.#d.recent.append(
+            { role: "assistant", name: null, text, ts: Date.now(), ...(held ? { held } : {}) },
+            null,
+          );
       }
       if (journaled) {
         this.journalUser(event, ctx.text);
-        if (result.ok) for (const text of replies) this.#journalReply(text);
+        if (result.ok) for (const text of replies) this.#journalReply(text, held);
       }
       if (notice !== null) this.#d.meta.set(FOLLOW_NOTICE_SAID, true);
-      this.#d.replies.plan(row.seq, replies);
+      this.#d.replies.plan(row.seq, replies, held);
       this.#d.inbox.setState(row.seq, "replying", now);
     });
     return true;
@@ -200,7 +208,8 @@ export class TurnRunner {
       });
   }
 
-  #journalReply(text: string): void {
+  /** A reply of a turn that held words that must stay here is journaled at private (dream-turn.ts). */
+  #journalReply(text: string, held: boolean): void {
     this.#d.journal.append({
       role: "assistant",
       name: null,
@@ -209,7 +218,7 @@ export class TurnRunner {
       messageId: null,
       text,
       ts: Date.now(),
-      explicitSensitivity: null,
+      explicitSensitivity: held ? "private" : null,
     });
   }
 
@@ -241,6 +250,7 @@ export class TurnRunner {
             ts: sent.value.ts,
             text: reply.text,
             botName: services.botName,
+            marked: reply.held,
           });
           this.#d.outbox.push({ kind: "message", body: record }, now);
         });

@@ -38,13 +38,16 @@ describe("migrateChatSession", () => {
   it("runs only the steps after the recorded version", async ({ expect }) => {
     await inFreshChatObject((storage) => {
       const [current = 0] = version(storage);
-      // As an object from before the last four steps (the log's tables, its backfill row, its
-      // hourly counts and the recent turns' account): they are gone and the version says so.
+      // As an object from before the last six steps (the log's tables, its backfill row, its
+      // hourly counts, the recent turns' account, and whether a reply and a recent turn held
+      // words that must stay in the chat): they are gone and the version says so.
       for (const view of ["message_neighbours", "message_window_text"]) storage.sql.exec(`DROP VIEW ${view}`);
       for (const table of [...LOG_TABLES, "log_counts"]) storage.sql.exec(`DROP TABLE ${table}`);
       storage.sql.exec("ALTER TABLE recent_turns DROP COLUMN account");
+      storage.sql.exec("ALTER TABLE recent_turns DROP COLUMN held");
+      storage.sql.exec("ALTER TABLE replies DROP COLUMN held");
       storage.sql.exec("DELETE FROM meta");
-      storage.sql.exec("UPDATE _schema SET version = ?", current - 4);
+      storage.sql.exec("UPDATE _schema SET version = ?", current - 6);
       migrateChatSession(storage);
       expect(version(storage)).toEqual([current]);
       const tables = storage.sql
@@ -59,6 +62,7 @@ describe("migrateChatSession", () => {
         .toArray()
         .map((c) => c.name);
       expect(recentColumns).toContain("account");
+      expect(recentColumns).toContain("held");
       // Its earlier messages are in D1: its log is read there until the owner's migration.
       expect(logHomeOf(storage.sql)).toBe("d1");
     });

@@ -16,10 +16,20 @@ describe("ReplyPlan", () => {
       replies.markAttempt(7, 1, "timeout");
       replies.markFailed(7, 2, "rejected");
       expect(replies.list(7)).toEqual([
-        { idx: 0, text: "一", state: "sent", attempts: 1, messageId: "MSG-1" },
-        { idx: 1, text: "二", state: "planned", attempts: 1, messageId: null },
-        { idx: 2, text: "三", state: "failed", attempts: 1, messageId: null },
+        { idx: 0, text: "一", state: "sent", attempts: 1, messageId: "MSG-1", held: false },
+        { idx: 1, text: "二", state: "planned", attempts: 1, messageId: null, held: false },
+        { idx: 2, text: "三", state: "failed", attempts: 1, messageId: null, held: false },
       ]);
+    });
+  });
+
+  it("keeps whether the turn held words that must stay in the chat, for the log row of each send", async ({
+    expect,
+  }) => {
+    await inFreshChatObject((storage) => {
+      const replies = new ReplyPlan(storage.sql);
+      replies.plan(8, ["一", "二"], true);
+      expect(replies.list(8).map((r) => r.held)).toEqual([true, true]);
     });
   });
 

@@ -143,7 +143,8 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
     const mine = this.summaries.filter(
       (s) => scopeKey(s.scope) === scopeKey(scope) && levels.includes(s.sensitivity ?? "public"),
     );
-    return mine.sort((a, b) => b.createdAt - a.createdAt)[0] ?? null;
+    const latest = mine.sort((a, b) => b.createdAt - a.createdAt)[0];
+    return latest ? { ...latest, sensitivity: latest.sensitivity ?? "public" } : null;
   }
 
   async commit(c: MemoryCommit): Promise<Result<CommitReport, { kind: "already-applied"; runId: string }>> {

@@ -123,6 +123,26 @@ describe("dreaming a group never carries a marked message to a sibling chat", ()
     },
   );
 
+  it("a run whose bot reply may repeat marked words (journaled private) is not recalled from the sibling", async ({
+    expect,
+  }) => {
+    const tag = uid();
+    // The statement was marked in an earlier run; this run holds only the bot's reply quoting it,
+    // journaled at private because its turn held the marked words (turn-privacy.ts).
+    const reply: DreamTurn = {
+      ...groupTurn(2, OTHER_A, `祝你下个月做手术${tag}顺利`),
+      role: "assistant",
+      name: null,
+      account: null,
+      messageId: null,
+      explicitSensitivity: "private",
+      identity: null,
+    };
+    const turns = [groupTurn(1, OTHER_A, `周六去爬山吗${tag}`), reply];
+    await dreamGroupA(tag, turns, `大家约了周六爬山${tag}；机器人祝一位群友下个月做手术${tag}顺利`);
+    expect(await siblingRecalls(`做手术 ${tag}`)).not.toContain(`做手术${tag}`);
+  });
+
   it("a run with no marked turn is summarized and remembered for the siblings as before (the control)", async () => {
     const tag = uid();
     const memory = {

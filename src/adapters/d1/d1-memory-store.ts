@@ -153,14 +153,16 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
     const visible = gate([{ ...scope, sensitivities: levels }]);
     const row = await this.#db
       .prepare(
-        `SELECT n.node_id, n.raw_text, n.created_at FROM nodes n
+        `SELECT n.node_id, n.raw_text, n.created_at, n.sensitivity FROM nodes n
          WHERE n.scope_type = ? AND n.scope_id = ? AND n.node_type = 'summary' AND n.status = 'active'
            AND ${visible.sql}
          ORDER BY n.created_at DESC LIMIT 1`,
       )
       .bind(scope.type, scope.id, ...visible.binds)
-      .first<{ node_id: string; raw_text: string; created_at: number }>();
-    return row ? { nodeId: row.node_id, text: row.raw_text, createdAt: row.created_at } : null;
+      .first<{ node_id: string; raw_text: string; created_at: number; sensitivity: Sensitivity }>();
+    return row
+      ? { nodeId: row.node_id, text: row.raw_text, createdAt: row.created_at, sensitivity: row.sensitivity }
+      : null;
   }
 
   async commit(c: MemoryCommit): Promise<Result<CommitReport, { kind: "already-applied"; runId: string }>> {

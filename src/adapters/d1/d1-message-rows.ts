@@ -6,7 +6,7 @@
 import type { MessageRow } from "../../domain/history/history-retrieval";
 
 export const MESSAGE_COLUMNS =
-  "m.seq, m.chat_key, m.message_id, m.ts, m.nick, m.text, m.direction, m.recalled";
+  "m.seq, m.chat_key, m.message_id, m.ts, m.nick, m.text, m.direction, m.recalled, m.private_marked";
 
 export type D1MessageRow = {
   seq: number;
@@ -17,6 +17,7 @@ export type D1MessageRow = {
   text: string;
   direction: "in" | "out";
   recalled: number;
+  private_marked: number;
 };
 
 /**
@@ -43,6 +44,7 @@ export const messageFields = (r: Omit<D1MessageRow, "recalled">): Omit<MessageRo
   nick: r.nick,
   text: r.text,
   direction: r.direction,
+  marked: r.private_marked !== 0,
 });
 
 export const toMessageRow = (r: D1MessageRow): MessageRow => ({

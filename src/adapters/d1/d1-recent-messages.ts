@@ -20,7 +20,7 @@ export class D1RecentMessages implements RecentMessages {
   async recent(q: { chatKey: string; limit: number } & HistoryFilter & HistoryReader): Promise<HistoryHit[]> {
     const { results } = await this.#db
       .prepare(
-        `SELECT seq, chat_key, message_id, ts, nick, text, direction FROM messages m
+        `SELECT seq, chat_key, message_id, ts, nick, text, direction, private_marked FROM messages m
          WHERE m.chat_key = ?1 AND m.recalled = 0 AND m.ts >= ?2 AND m.ts < ?3
            AND (?4 IS NULL OR m.nick IN (SELECT value FROM json_each(?4))) AND ${messageGateSql("m", "?6")}
          ORDER BY m.ts DESC, m.seq DESC LIMIT ?5`,

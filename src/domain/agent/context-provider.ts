@@ -34,6 +34,7 @@ export const historyRecall: ContextProvider = {
         source: "history",
         text: `${h.direction === "out" ? "我" : (h.nick ?? "某人")}: ${h.text}`,
         citation: `聊天记录 ${localDay(h.ts, ctx.settings.calendar.timeZone)}${h.via === "context" ? "（上下文）" : ""}`,
+        marked: h.marked ?? true,
       }));
     return items.length === 0 ? null : { title: "相关的聊天记录", items };
   },

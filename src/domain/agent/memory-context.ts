@@ -4,7 +4,7 @@
  * automatic recall of items matching the message.
  */
 
-import { readProfile } from "../memory/person-profile";
+import { profileAudience, readProfile } from "../memory/person-profile";
 import { standingScore } from "../memory/ranking";
 import { describeRecalled, recallMemory } from "../memory/recall";
 import { levelsOf } from "../retrieval/read-gate";
@@ -58,7 +58,14 @@ export const memoryMandatory: MandatoryProvider = {
           ),
         ),
       );
-    return { pinned, summary: summary?.text ?? null, profile };
+    return {
+      pinned,
+      summary: summary?.text ?? null,
+      profile,
+      summaryPrivate: summary !== null && summary.sensitivity !== "public",
+      // A profile the audience "own" reads mixes in the person's private items (person-profile.ts).
+      profilePrivate: profile !== null && profileAudience(scopes.readable) !== "public",
+    };
   },
 };
 

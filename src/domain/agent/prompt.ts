@@ -24,6 +24,9 @@ export type MandatoryExtras = {
   readonly summary: string | null;
   /** The speaker's profile this chat may read (person-profile.ts), as lines; null when none. */
   readonly profile?: string | null;
+  /** The summary and the profile may hold items above public; absent: taken as holding some. */
+  readonly summaryPrivate?: boolean;
+  readonly profilePrivate?: boolean;
 };
 
 export interface MandatoryProvider {
@@ -43,6 +46,8 @@ export type PreparedPrompt = {
     readonly summary: string | null;
     readonly recent: readonly RecentTurn[];
     readonly tokens: number;
+    /** The summary or the profile that went in may hold items above public (MandatoryExtras). */
+    readonly heldPrivate: boolean;
   };
   readonly sections: readonly ContextSection[];
   readonly tokens: number;
@@ -141,7 +146,17 @@ export function buildPrompt(
   ];
   return {
     messages,
-    mandatory: { persona, profile, pinned: pinned.kept, summary, recent, tokens: mandatoryUsed },
+    mandatory: {
+      persona,
+      profile,
+      pinned: pinned.kept,
+      summary,
+      recent,
+      tokens: mandatoryUsed,
+      heldPrivate:
+        (summary !== null && extras.summaryPrivate !== false) ||
+        (profile !== null && extras.profilePrivate !== false),
+    },
     sections: included,
     tokens: messages.reduce((n, m) => n + estimateTokens(m.content), 0),
   };

@@ -20,6 +20,12 @@ export type ToolResult = {
    * recalled ones, when the turn answers (memory-reinforce.ts).
    */
   readonly shownMemory?: readonly string[];
+  /**
+   * Whether what the result showed holds words that must stay in the chat they were said in
+   * (turn-privacy.ts): a marked message, a memory item above public. Absent: a tool that reads
+   * nothing shows none; any other is taken to have shown some.
+   */
+  readonly marked?: boolean;
 };
 
 export interface Tool {

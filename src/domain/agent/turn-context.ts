@@ -8,6 +8,12 @@ export type RecentTurn = {
   readonly name: string | null;
   readonly text: string;
   readonly ts: number;
+  /**
+   * A reply of the bot whose turn held words that must stay in this chat (turn-privacy.ts): it
+   * may repeat them. Absent or false for the bot's other replies; a person's turn is read by
+   * its own words (privacy-mark.ts).
+   */
+  readonly held?: boolean;
 };
 
 export type TurnContext = {

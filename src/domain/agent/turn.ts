@@ -28,6 +28,7 @@ import {
 import { spendStop } from "./spend-stop";
 import type { Tool, ToolResult } from "./tool";
 import type { TurnContext } from "./turn-context";
+import { promptHolds, toolHolds } from "./turn-privacy";
 import { POST_AFTER_READING, TurnReads } from "./turn-reads";
 import { finalReplies } from "./turn-reply";
 import type { TurnPorts, TurnServices } from "./turn-services";
@@ -71,6 +72,11 @@ export type TurnResult = {
   readonly audit: readonly AuditEvent[];
   /** The turn cleared the chat's short-term context (session reset). */
   readonly contextReset: boolean;
+  /**
+   * Its message, prompt or tools held words that must stay in this chat (turn-privacy.ts), so
+   * its replies may repeat them. A command's or an intent's answer is taken as holding some.
+   */
+  readonly heldPrivate: boolean;
 };
 
 export type TurnFailure = {
@@ -97,35 +103,8 @@ export async function runTurn(
     },
     usage: { record: (u) => usage.push(u), spent: () => usage },
   };
-  const command = parseCommand(ctx.text);
-  if (command) {
-    const handler = registry.commands.find((c) => c.name === command.name);
-    const answer = handler
-      ? await handler.run(command.args, ctx, services)
-      : `未知命令 /${command.name}，发送 /help 查看可用命令。`;
-    const reply = typeof answer === "string" ? { text: answer } : answer;
-    return ok({
-      replies: [reply.text],
-      usage,
-      recalled: [],
-      command: command.name,
-      audit,
-      contextReset: reply.resetContext === true,
-    });
-  }
-  for (const intent of registry.intents ?? []) {
-    const args = intent.match(ctx.text);
-    if (args === null) continue;
-    const reply = await intent.run(args, ctx, services);
-    return ok({
-      replies: [reply],
-      usage,
-      recalled: [],
-      command: intent.name,
-      audit,
-      contextReset: false,
-    });
-  }
+  const direct = await answerDirectly(ctx, services, registry, usage, audit);
+  if (direct) return ok(direct);
 
   const prepared = await prepareTurn(ctx, services, registry);
   const sections = prepared.sections;
@@ -135,6 +114,7 @@ export async function runTurn(
   const specs = registry.tools.map((t) => t.spec);
   const shownMemory: string[] = [];
   const reads = new TurnReads();
+  let held = promptHolds(ctx.text, prepared);
 
   for (let round = 0; ; round++) {
     const allowTools = round < ctx.settings.turn.maxToolRounds && specs.length > 0;
@@ -146,7 +126,16 @@ export async function runTurn(
       ...(allowTools ? { tools: specs } : {}),
     };
     const capped = await spendStop(ctx, services, usage);
-    if (capped) return ok({ replies: [capped], usage, recalled, command: null, audit, contextReset });
+    if (capped)
+      return ok({
+        replies: [capped],
+        usage,
+        recalled,
+        command: null,
+        audit,
+        contextReset,
+        heldPrivate: held,
+      });
     const started = services.clock.now();
     const response = await services.model.complete(request);
     usage.push(turnUsage(ctx, services, started, response));
@@ -156,12 +145,14 @@ export async function runTurn(
       const replies = finalReplies(text, ctx);
       // The model answered with the recalled and searched items in its context: they were used.
       if (replies.length > 0) await reinforceUsed(ctx, services, recalled, shownMemory);
-      return ok({ replies, usage, recalled, command: null, audit, contextReset });
+      return ok({ replies, usage, recalled, command: null, audit, contextReset, heldPrivate: held });
     }
     const exchange: ChatMessage[] = [{ role: "assistant", content: text, toolCalls }];
     let resetNow = false;
     for (const call of toolCalls) {
       const result = await runTool(call, ctx, services, registry, reads);
+      const tool = registry.tools.find((t) => t.spec.name === call.name);
+      if (tool && toolHolds(tool, result)) held = true;
       if (result.ok && result.resetContext) resetNow = true;
       if (result.ok && result.shownMemory) shownMemory.push(...result.shownMemory);
       exchange.push({ role: "tool", toolCallId: call.id, name: call.name, content: result.content });
@@ -179,6 +170,51 @@ export async function runTurn(
     }
     messages.push(...exchange);
   }
+}
+
+/**
+ * A command's or an intent's answer, or null when the model answers. Either answers about memory
+ * and sessions, so its words are taken as holding what must stay in the chat (turn-privacy.ts).
+ */
+async function answerDirectly(
+  ctx: TurnContext,
+  services: TurnServices,
+  registry: TurnRegistry,
+  usage: readonly UsageRecord[],
+  audit: readonly AuditEvent[],
+): Promise<TurnResult | null> {
+  const command = parseCommand(ctx.text);
+  if (command) {
+    const handler = registry.commands.find((c) => c.name === command.name);
+    const answer = handler
+      ? await handler.run(command.args, ctx, services)
+      : `未知命令 /${command.name}，发送 /help 查看可用命令。`;
+    const reply = typeof answer === "string" ? { text: answer } : answer;
+    return {
+      replies: [reply.text],
+      usage,
+      recalled: [],
+      command: command.name,
+      audit,
+      contextReset: reply.resetContext === true,
+      heldPrivate: true,
+    };
+  }
+  for (const intent of registry.intents ?? []) {
+    const args = intent.match(ctx.text);
+    if (args === null) continue;
+    const reply = await intent.run(args, ctx, services);
+    return {
+      replies: [reply],
+      usage,
+      recalled: [],
+      command: intent.name,
+      audit,
+      contextReset: false,
+      heldPrivate: true,
+    };
+  }
+  return null;
 }
 
 /**

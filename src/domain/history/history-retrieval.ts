@@ -53,7 +53,14 @@ export function messageNode(m: MessageRow): ContextNode {
     title: m.nick,
     rawText: m.text,
     retrievalText: m.text,
-    metadata: { seq: m.seq, messageId: m.messageId, ts: m.ts, nick: m.nick, direction: m.direction },
+    metadata: {
+      seq: m.seq,
+      messageId: m.messageId,
+      ts: m.ts,
+      nick: m.nick,
+      direction: m.direction,
+      ...(m.marked === undefined ? {} : { marked: m.marked }),
+    },
     importance: 0,
     sensitivity: "public",
     portable: false,
@@ -170,5 +177,6 @@ function historyHitOf(
     direction: m.direction === "out" ? "out" : "in",
     rank,
     via,
+    ...(typeof m.marked === "boolean" ? { marked: m.marked } : {}),
   };
 }

@@ -16,6 +16,12 @@ export type HistoryHit = {
    * recency listings.
    */
   readonly via?: "hit" | "context";
+  /**
+   * Its speaker asked that it stay in its chat (privacy-mark.ts): only its own chat is served
+   * it. Absent where a reader did not say, which whatever must keep such words in their chat
+   * takes as marked (turn-privacy.ts).
+   */
+  readonly marked?: boolean;
 };
 
 /**

@@ -75,6 +75,8 @@ export function outboundRecord(input: {
   ts: number;
   text: string;
   botName: string;
+  /** Its turn held words that must stay in this chat (src/domain/agent/turn-privacy.ts). */
+  marked?: boolean;
 }): MessageRecord {
   const text = maskSensitiveData(input.text);
   return {
@@ -89,6 +91,8 @@ export function outboundRecord(input: {
     tokens: chatIndexText(input.chatKey, senderText(input.botName, text)),
     rawJson: null,
     direction: "out",
+    // Marked like what it may repeat: other chats' reads and the daily summary leave it out.
+    ...(input.marked === true ? { privateMarked: 1 as const } : {}),
   };
 }
 

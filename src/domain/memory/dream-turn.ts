@@ -17,7 +17,11 @@ export type DreamTurn = {
   readonly messageId: string | null;
   readonly text: string;
   readonly ts: number;
-  /** Privacy requested in this turn ("别告诉别人"), recorded when the turn was journaled. */
+  /**
+   * Privacy requested in this turn ("别告诉别人"), recorded when the turn was journaled; for the
+   * bot's turn, `private` when its turn held words that must stay in the chat and it may repeat
+   * them (src/domain/agent/turn-privacy.ts).
+   */
   readonly explicitSensitivity: Sensitivity | null;
   /** The sender's identity, resolved when the run starts. */
   readonly identity: SenderIdentity | null;
@@ -61,13 +65,14 @@ export function applyPrivacyMarkers(turns: readonly DreamTurn[]): MarkedTurn[] {
 }
 
 /**
- * The most private request any speaker made in the run (after `applyPrivacyMarkers`), or null.
- * What the model writes from the run — a summary, a candidate it cites under whichever turn —
- * may come from any of its turns, so only this bounds it.
+ * The most private request any speaker made in the run (after `applyPrivacyMarkers`), or a reply
+ * of the bot that may repeat such words holds; null when none. What the model writes from the
+ * run — a summary, a candidate it cites under whichever turn — may come from any of its turns,
+ * so only this bounds it.
  */
 export function strictestRequest(turns: readonly MarkedTurn[]): Sensitivity | null {
   return turns.reduce<Sensitivity | null>((found, t) => {
-    const asked = t.role === "user" ? t.explicitSensitivity : null;
+    const asked = t.explicitSensitivity;
     if (asked === null) return found;
     return found === null ? asked : stricter(found, asked);
   }, null);

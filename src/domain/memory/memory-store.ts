@@ -166,7 +166,7 @@ export interface MemoryStore {
   latestSummary(
     scope: Scope,
     levels: readonly Sensitivity[],
-  ): Promise<{ nodeId: string; text: string; createdAt: number } | null>;
+  ): Promise<{ nodeId: string; text: string; createdAt: number; sensitivity: Sensitivity } | null>;
   /**
    * Writes a commit atomically (all or nothing). A commit whose `run` id was already
    * recorded writes nothing and returns `already-applied`; inserts of existing node ids are

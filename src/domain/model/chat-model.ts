@@ -34,6 +34,12 @@ export type RecalledItem = {
   readonly citation: string;
   /** For memory items: where the item lives and why it ranked (context preview, dashboard). */
   readonly meta?: RecalledMeta;
+  /**
+   * Whether it holds words that must stay in the chat they were said in (a message its speaker
+   * marked). Absent: a memory item's sensitivity says; knowledge is public; anything else is
+   * taken as marked (src/domain/agent/turn-privacy.ts).
+   */
+  readonly marked?: boolean;
 };
 
 export type RecalledMeta = {

@@ -79,5 +79,8 @@ export function foundOrNone(
   const timeZone = ctx.settings.calendar.timeZone;
   const body = hits.length === 0 ? "没有找到相关消息。" : format(timeZone);
   const lines = [describe(resolved, timeZone), body, unreadNote(unread)].filter((l) => l !== null);
-  return toolOk(lines.join("\n"));
+  return { ...toolOk(lines.join("\n")), marked: anyMarked(hits) };
 }
+
+/** Whether a hit shown holds words that must stay in their chat (absent: taken as marked). */
+export const anyMarked = (hits: readonly HistoryHit[]): boolean => hits.some((h) => h.marked !== false);

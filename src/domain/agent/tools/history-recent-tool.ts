@@ -7,7 +7,7 @@ import { UnreadError } from "../../history/fan-out";
 import type { HistoryHit } from "../../history/history-search-port";
 import { readTargetOf } from "../cross-chat-read";
 import { type Tool, toolError, toolOk } from "../tool";
-import { formatHit } from "./history-answer";
+import { anyMarked, formatHit } from "./history-answer";
 import { CHAT_PARAM, limitParam } from "./history-tool-params";
 import { unreadChatError } from "./unread-note";
 
@@ -45,10 +45,13 @@ export const historyRecentTool: Tool = {
         services.logger.warn("history read failed", { chat: target.chat, error: String(e) });
       return toolError(unreadChatError(target.chat, e instanceof UnreadError ? e.reason : "failed"));
     }
-    return toolOk(
-      hits.length === 0
-        ? "还没有消息记录。"
-        : hits.map((h) => formatHit(h, ctx.settings.calendar.timeZone)).join("\n"),
-    );
+    return {
+      ...toolOk(
+        hits.length === 0
+          ? "还没有消息记录。"
+          : hits.map((h) => formatHit(h, ctx.settings.calendar.timeZone)).join("\n"),
+      ),
+      marked: anyMarked(hits),
+    };
   },
 };

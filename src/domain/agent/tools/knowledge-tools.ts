@@ -72,11 +72,15 @@ export const kbSearchTool: Tool = {
     });
     // Below the relevance floor nothing comes back: say so plainly, so the model answers "the
     // documents do not cover this" instead of citing the least-bad passage.
-    return toolOk(
-      result.items.length === 0
-        ? `知识库（${collections.join("、")}）中没有回答这个问题的内容；不要引用知识库作答，可以如实说明文档里没有。`
-        : formatItems(result.items),
-    );
+    // A collection is shared on purpose: nothing in it is anyone's marked words.
+    return {
+      ...toolOk(
+        result.items.length === 0
+          ? `知识库（${collections.join("、")}）中没有回答这个问题的内容；不要引用知识库作答，可以如实说明文档里没有。`
+          : formatItems(result.items),
+      ),
+      marked: false,
+    };
   },
 };
 
@@ -125,8 +129,9 @@ export const contextReadTool: Tool = {
       ),
     ];
     const text = lines.join("\n");
-    return toolOk(
-      text.length > 12_000 ? `${text.slice(0, 12_000)}…（已截断，请用 children 逐层展开）` : text,
-    );
+    return {
+      ...toolOk(text.length > 12_000 ? `${text.slice(0, 12_000)}…（已截断，请用 children 逐层展开）` : text),
+      marked: false,
+    };
   },
 };

@@ -60,6 +60,7 @@ export const memorySearchTool: Tool = {
     return {
       ...toolOk(found.map((r) => `[${r.item.kind}] ${recalledText(r)}（${r.citation}）`).join("\n")),
       shownMemory: found.map((r) => r.item.nodeId),
+      marked: found.some((r) => r.item.sensitivity !== "public"),
     };
   },
 };

@@ -6,7 +6,7 @@
 import type { HistoryHit, HistorySearch, UnreadChat } from "../../history/history-search-port";
 import { readableChatsOf } from "../cross-chat-read";
 import { type Tool, toolError, toolOk } from "../tool";
-import { formatHit, MAX_CHATS, pastCap } from "./history-answer";
+import { anyMarked, formatHit, MAX_CHATS, pastCap } from "./history-answer";
 import { limitParam, readQuestion } from "./history-tool-params";
 import { unreadNote } from "./unread-note";
 
@@ -64,7 +64,9 @@ export const recallCrossChatTool: Tool = {
       );
     const note = unreadNote([...found.unread, ...pastCap(readable)]);
     if (note) lines.push(note);
-    return toolOk(lines.join("\n"));
+    // Other chats are read through the gate: what comes back may be said here. A daily
+    // summary is written from unmarked messages only.
+    return { ...toolOk(lines.join("\n")), marked: anyMarked(matches) };
   },
 };
 

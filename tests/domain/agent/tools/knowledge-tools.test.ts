@@ -125,6 +125,7 @@ describe("knowledge tools", () => {
     expect(none).toEqual({
       ok: true,
       content: `知识库（${name}）中没有回答这个问题的内容；不要引用知识库作答，可以如实说明文档里没有。`,
+      marked: false,
     });
     expect(await knowledgeRecall.collect(context(chat, floored, question), services)).toBeNull();
     // A question the collection does answer passes the same floor.
