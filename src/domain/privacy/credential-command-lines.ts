@@ -57,10 +57,17 @@ export function findCommandLineValues(text: string): PhraseMatch[] {
     }
   }
   for (const m of text.matchAll(LONG_FLAG_ANYWHERE)) {
-    for (const span of longFlagValues(shellWords(text, m.index).slice(0, 2)))
+    for (const span of longFlagValues(shellWords(text, m.index, 2)))
       out.push({ ...span, id: "command-line" });
   }
-  return out.filter((s, i) => out.findIndex((o) => o.start === s.start && o.end === s.end) === i);
+  // Commands in a row read each other's words: each span once.
+  const seen = new Set<string>();
+  return out.filter((s) => {
+    const key = `${s.start}:${s.end}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** A wrapper's own words: up to the first argument that is no flag's value (the command it runs). */

@@ -19,11 +19,17 @@ const OPENS: Readonly<Record<string, string>> = { "'": "'", '"': '"', "`": "`", 
 const CONTINUES = /[\\^`][ \t]*\r?\n/y;
 const STOPS = /\r?\n|;|\|\||\||&&|```|[，。！？；：、（）【】《》]|\p{Script=Han}/uy;
 
-/** The words from `from` to the end of the command that starts there. */
-export function shellWords(text: string, from: number): ShellWord[] {
+/**
+ * A command's words past which no flag is read: command lines people paste are shorter, and a
+ * bound keeps a message of many commands (or one long run of words) linear to read.
+ */
+export const MAX_WORDS = 64;
+
+/** The words from `from` to the end of the command that starts there, at most `max` of them. */
+export function shellWords(text: string, from: number, max = MAX_WORDS): ShellWord[] {
   const words: ShellWord[] = [];
   let at = from;
-  while (at < text.length) {
+  while (at < text.length && words.length < max) {
     at = skipBlanks(text, at);
     if (at >= text.length || stopsAt(text, at)) break;
     const end = wordEnd(text, at);

@@ -129,12 +129,15 @@ describe("cost", () => {
       "密码 1 2 3 4 ".repeat(9_000),
       "大写A 小写b ".repeat(12_000),
     ];
+    // Commands in a row each read the words after them (credential-command-lines.ts).
+    const commands = ["sshpass -p ".repeat(9_000), "--pass ".repeat(14_000), "mysql -uroot -p".repeat(7_000)];
     for (const t of [
       text,
       "密码 ".repeat(30_000),
       "password is ".repeat(8_000),
       "x".repeat(100_000),
       ...described,
+      ...commands,
     ]) {
       const started = performance.now();
       maskCredentials(t);

@@ -1,5 +1,5 @@
 import { describe, it } from "vitest";
-import { shellWords, unquotedSpan } from "../../../src/domain/text/shell-words";
+import { MAX_WORDS, shellWords, unquotedSpan } from "../../../src/domain/text/shell-words";
 
 const raws = (text: string, from = 0) => shellWords(text, from).map((w) => w.raw);
 
@@ -25,6 +25,11 @@ describe("shell words", () => {
     ["a '不 停' b", ["a", "'不 停'", "b"]],
   ] as const)("ends the command of %j at its separator or at prose", ([text, words], { expect }) => {
     expect(raws(text)).toEqual(words);
+  });
+
+  it("reads at most the words asked for, so many commands in a row stay linear to read", ({ expect }) => {
+    expect(shellWords("a ".repeat(200), 0)).toHaveLength(MAX_WORDS);
+    expect(raws("a b c d", 0).slice(0, 2)).toEqual(shellWords("a b c d", 0, 2).map((w) => w.raw));
   });
 
   it("runs an unclosed quote to the line's end", ({ expect }) => {
