@@ -71,11 +71,14 @@ async function siblingRecalls(query: string): Promise<string> {
   return answers.join("\n");
 }
 
+/** The two ways a speaker marks a statement: in the message itself, or bare in the next one. */
+const MARKINGS: [string, (said: string) => string[]][] = [
+  ["in the message itself", (said) => [`${said}，别外传`]],
+  ["as a bare request in the speaker's next message", (said) => [said, "这个别说出去哈"]],
+];
+
 describe("dreaming a group never carries a marked message to a sibling chat", () => {
-  it.each([
-    ["in the message itself", (said: string) => [`${said}，别外传`]],
-    ["as a bare request in the speaker's next message", (said: string) => [said, "这个别说出去哈"]],
-  ])(
+  it.each(MARKINGS)(
     "a run's summary that quotes a statement marked %s is not recalled from the sibling",
     async (_, marked) => {
       const tag = uid();
@@ -91,10 +94,7 @@ describe("dreaming a group never carries a marked message to a sibling chat", ()
     },
   );
 
-  it.each([
-    ["in the message itself", (said: string) => [`${said}，别外传`]],
-    ["as a bare request in the speaker's next message", (said: string) => [said, "这个别说出去哈"]],
-  ])(
+  it.each(MARKINGS)(
     "a statement marked %s, which the model cites as another member's turn, is not recalled from the sibling",
     async (_, marked) => {
       const tag = uid();
