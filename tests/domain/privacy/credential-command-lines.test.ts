@@ -1,10 +1,12 @@
 import { describe, it } from "vitest";
 import { findCommandLineValues, isCommandValue } from "../../../src/domain/privacy/credential-command-lines";
+import { findSnippetValues } from "../../../src/domain/privacy/credential-command-snippets";
 import { maskCredentials } from "../../../src/domain/privacy/credentials";
 
-const values = (text: string) => findCommandLineValues(text).map((f) => text.slice(f.start, f.end));
+const values = (text: string) =>
+  [...findCommandLineValues(text), ...findSnippetValues(text)].map((f) => text.slice(f.start, f.end));
 
-describe("passwords given to a command on its command line", () => {
+describe("passwords given to a command on its command line, set in SQL or echoed into a prompt", () => {
   // Each line with the values it holds; near misses use the same tools and the same letters.
   it.for([
     ["连不上 mysql -uroot -pQwe!2024 -h 10.0.0.5 帮我看看", ["Qwe!2024"]],
@@ -50,6 +52,22 @@ describe("passwords given to a command on its command line", () => {
     ["net user bob /active:yes", []],
     ["htpasswd -c /etc/nginx/.htpasswd admin", []],
     ["mysql 的 -p 参数后面直接跟密码吗", []],
+    // SQL, redis configuration and a value echoed into a prompt (credential-command-snippets.ts).
+    ["ALTER USER 'root'@'localhost' IDENTIFIED BY 'Root#2026';", ["Root#2026"]],
+    ['CREATE USER app IDENTIFIED WITH mysql_native_password BY "app_pw_9";', ["app_pw_9"]],
+    ["CREATE ROLE bob LOGIN PASSWORD 'pgBob77';", ["pgBob77"]],
+    ["SET PASSWORD FOR 'u'@'%' = PASSWORD('oldStyle1');", ["oldStyle1"]],
+    ["CREATE LOGIN web WITH PASSWORD = 'Web!2026x';", ["Web!2026x"]],
+    ["redis.conf 里写了 requirepass foobared2", ["foobared2"]],
+    ["127.0.0.1:6379> AUTH redisPw9", ["redisPw9"]],
+    ["echo Sudo1234 | sudo -S apt update", ["Sudo1234"]],
+    ["echo 'reg-Pw_1' | docker login -u bob --password-stdin harbor.local", ["reg-Pw_1"]],
+    ["echo 'root:Chg_pw77' | chpasswd", ["Chg_pw77"]],
+    ["ALTER USER app IDENTIFIED BY '${APP_PASSWORD}';", []],
+    ["echo $PASS | sudo -S reboot", []],
+    ["echo hello | grep h", []],
+    ["requirepass 后面填什么", []],
+    ["忘了 AUTH 命令怎么用", []],
   ] as const)("reads %j as %j", ([text, found], { expect }) => {
     expect(values(text)).toEqual(found);
     for (const value of found) expect(maskCredentials(text)).not.toContain(value);
@@ -68,19 +86,22 @@ describe("passwords given to a command on its command line", () => {
     expect(values("docker login -u bob\n然后 -p 是端口")).toEqual([]);
   });
 
-  it.for([
-    ["abc", true],
-    ["MyRedisPass1", true],
-    ["ab", false],
-    ["$PASS", false],
-    ["<password>", false],
-    ["my_password", false],
-    ["your-token", false],
-    ["DB_PASSWORD", false],
-    ["****", false],
-    ["/etc/pass", false],
-    ["密码", false],
-  ] as const)("takes %j as a value: %s", ([value, taken], { expect }) => {
-    expect(isCommandValue(value)).toBe(taken);
+  it("takes any argument as a value but a prompt's absence, a variable, a placeholder or a path", ({
+    expect,
+  }) => {
+    const taken = ["abc", "MyRedisPass1", "Qwe!2024", "db pass 1"];
+    const notValues = [
+      "ab",
+      "$PASS",
+      "<password>",
+      "my_password",
+      "your-token",
+      "DB_PASSWORD",
+      "****",
+      "/etc/pass",
+      "密码",
+    ];
+    expect(taken.filter((v) => !isCommandValue(v))).toEqual([]);
+    expect(notValues.filter(isCommandValue)).toEqual([]);
   });
 });
