@@ -13,9 +13,6 @@ import { isOneToOne } from "../domain/chat/chat-address";
 import { isStored, type Settings } from "../domain/config/settings";
 import { outboundRecord } from "../domain/history/message-record";
 import type { InboundEvent } from "../domain/inbound/inbound-event";
-import type { AuditEvent } from "../domain/kernel/audit";
-import { explicitSensitivity } from "../domain/memory/sensitivity";
-import type { UsageRecord } from "../domain/model/chat-model";
 import { maskSensitiveData } from "../domain/privacy/credentials";
 import { isLeftOut } from "../domain/privacy/left-out";
 import { reminderMessage } from "../domain/reminders/reminder";
@@ -27,7 +24,9 @@ import type { Outbox } from "./outbox";
 import type { RecentTurns } from "./recent-turns";
 import type { Reminders } from "./reminders";
 import type { ReplyPlan } from "./reply-plan";
+import { journalMessage, journalReply } from "./turn-journal";
 import { turnNoticeFacts } from "./turn-notices";
+import { pushTurnRecords } from "./turn-outbox-rows";
 import { yieldToEvents } from "./yield-to-events";
 
 /** A model failure is retried this many times (with backoff) before the bot apologizes. */
@@ -83,18 +82,9 @@ export class TurnRunner {
     }
   }
 
-  /** A user's message waiting for dreaming (stored chats only; commands are not journaled). */
+  /** A user's message waiting for dreaming (turn-journal.ts). */
   journalUser(event: InboundEvent, text: string): void {
-    this.#d.journal.append({
-      role: "user",
-      name: event.sender?.displayName ?? null,
-      account: event.sender?.account ?? null,
-      unionId: event.sender?.unionId ?? null,
-      messageId: event.message?.id ?? null,
-      text,
-      ts: event.message?.ts ?? Date.now(),
-      explicitSensitivity: explicitSensitivity(text),
-    });
+    journalMessage(this.#d.journal, event, text);
   }
 
   /** Runs the turn and persists its plan: replies, usage, short-term context, all at once. */
@@ -133,8 +123,7 @@ export class TurnRunner {
         kind: result.error.error.kind,
       });
       this.#d.storage.transactionSync(() => {
-        this.#pushUsage(row, usage, now);
-        this.#pushAudit(row, audit, now);
+        pushTurnRecords(this.#d.outbox, row, { usage, audit }, now);
         this.#d.inbox.backOff(row.seq, Date.now() + 2000 * 2 ** row.attempts);
       });
       return false;
@@ -166,8 +155,7 @@ export class TurnRunner {
       // answer, and leave `open` in the same transaction that plans them: planned replies are
       // sent with a fixed msg_seq, which the platform deduplicates, so they are said once.
       replies = [...replies, ...this.#dueRiders(event, replies.length, now)];
-      this.#pushUsage(row, usage, now);
-      this.#pushAudit(row, audit, now);
+      pushTurnRecords(this.#d.outbox, row, { usage, audit }, now);
       // A reset turn starts the new short-term context empty.
       if (!reset && !leftOut) {
         this.#d.recent.append(
@@ -186,8 +174,8 @@ export class TurnRunner {
           );
       }
       if (journaled) {
-        this.journalUser(event, ctx.text);
-        if (result.ok) for (const text of replies) this.#journalReply(text, held);
+        journalMessage(this.#d.journal, event, ctx.text);
+        if (result.ok) for (const text of replies) journalReply(this.#d.journal, text, held);
       }
       if (notice !== null) this.#d.meta.set(FOLLOW_NOTICE_SAID, true);
       this.#d.replies.plan(row.seq, replies, held);
@@ -206,20 +194,6 @@ export class TurnRunner {
         this.#d.reminders.markFired(r.id, now);
         return reminderMessage(r);
       });
-  }
-
-  /** A reply of a turn that held words that must stay here is journaled at private (dream-turn.ts). */
-  #journalReply(text: string, held: boolean): void {
-    this.#d.journal.append({
-      role: "assistant",
-      name: null,
-      account: null,
-      unionId: null,
-      messageId: null,
-      text,
-      ts: Date.now(),
-      explicitSensitivity: held ? "private" : null,
-    });
   }
 
   /** Sends every planned reply not yet sent, in order, then marks the row done. */
@@ -276,33 +250,5 @@ export class TurnRunner {
     }
     this.#d.inbox.setState(row.seq, "done", Date.now());
     return true;
-  }
-
-  #pushUsage(row: InboxRow, usage: readonly UsageRecord[], now: number): void {
-    usage.forEach((u, i) => {
-      const dedupeKey = `${row.event.chat.key}:${row.eventId}:${row.attempts}:${i}`;
-      this.#d.outbox.push({ kind: "usage", body: { ...u, dedupeKey } }, now);
-    });
-  }
-
-  /** Audit records of a turn attempt go out with its other rows; the key makes a retried flush a no-op. */
-  #pushAudit(row: InboxRow, audit: readonly AuditEvent[], now: number): void {
-    audit.forEach((a, i) => {
-      this.#d.outbox.push(
-        {
-          kind: "audit",
-          body: {
-            dedupeKey: `${row.event.chat.key}:${row.eventId}:${row.attempts}:audit:${i}`,
-            at: a.at,
-            actor: a.actor,
-            action: a.action,
-            chatKey: a.chatKey,
-            target: a.target,
-            detail: { outcome: a.outcome, ...a.detail },
-          },
-        },
-        now,
-      );
-    });
   }
 }

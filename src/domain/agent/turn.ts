@@ -11,11 +11,11 @@ import type {
   ModelRequest,
   ModelResponse,
   RecalledItem,
-  ToolCall,
   UsageRecord,
 } from "../model/chat-model";
-import { type Command, parseCommand } from "./command";
+import type { Command } from "./command";
 import type { ContextProvider } from "./context-provider";
+import { answerDirectly } from "./direct-answer";
 import type { Intent } from "./intent";
 import { reinforceUsed } from "./memory-reinforce";
 import {
@@ -26,20 +26,14 @@ import {
   type PreparedPrompt,
 } from "./prompt";
 import { spendStop } from "./spend-stop";
-import type { Tool, ToolResult } from "./tool";
+import type { Tool } from "./tool";
+import { runToolCall, type ToolGuard } from "./tool-call";
 import type { TurnContext } from "./turn-context";
 import { promptHolds, toolHolds } from "./turn-privacy";
-import { POST_AFTER_READING, TurnReads } from "./turn-reads";
+import { TurnReads } from "./turn-reads";
 import { finalReplies } from "./turn-reply";
 import type { TurnPorts, TurnServices } from "./turn-services";
 import { turnUsage } from "./turn-usage";
-
-/** Decides whether a tool call may run and with which arguments (privilege, chat domain). */
-export type ToolGuard = (
-  tool: Tool,
-  args: unknown,
-  ctx: TurnContext,
-) => Promise<{ allowed: true; args: unknown } | { allowed: false; reason: string }>;
 
 export type TurnRegistry = {
   readonly commands: readonly Command[];
@@ -103,8 +97,18 @@ export async function runTurn(
     },
     usage: { record: (u) => usage.push(u), spent: () => usage },
   };
-  const direct = await answerDirectly(ctx, services, registry, usage, audit);
-  if (direct) return ok(direct);
+  const direct = await answerDirectly(ctx, services, registry);
+  if (direct) {
+    return ok({
+      replies: [direct.text],
+      usage,
+      recalled: [],
+      command: direct.name,
+      audit,
+      contextReset: direct.contextReset,
+      heldPrivate: true,
+    });
+  }
 
   const prepared = await prepareTurn(ctx, services, registry);
   const sections = prepared.sections;
@@ -150,8 +154,7 @@ export async function runTurn(
     const exchange: ChatMessage[] = [{ role: "assistant", content: text, toolCalls }];
     let resetNow = false;
     for (const call of toolCalls) {
-      const result = await runTool(call, ctx, services, registry, reads);
-      const tool = registry.tools.find((t) => t.spec.name === call.name);
+      const { tool, result } = await runToolCall(call, { ...registry, reads }, ctx, services);
       if (tool && toolHolds(tool, result)) held = true;
       if (result.ok && result.resetContext) resetNow = true;
       if (result.ok && result.shownMemory) shownMemory.push(...result.shownMemory);
@@ -170,51 +173,6 @@ export async function runTurn(
     }
     messages.push(...exchange);
   }
-}
-
-/**
- * A command's or an intent's answer, or null when the model answers. Either answers about memory
- * and sessions, so its words are taken as holding what must stay in the chat (turn-privacy.ts).
- */
-async function answerDirectly(
-  ctx: TurnContext,
-  services: TurnServices,
-  registry: TurnRegistry,
-  usage: readonly UsageRecord[],
-  audit: readonly AuditEvent[],
-): Promise<TurnResult | null> {
-  const command = parseCommand(ctx.text);
-  if (command) {
-    const handler = registry.commands.find((c) => c.name === command.name);
-    const answer = handler
-      ? await handler.run(command.args, ctx, services)
-      : `未知命令 /${command.name}，发送 /help 查看可用命令。`;
-    const reply = typeof answer === "string" ? { text: answer } : answer;
-    return {
-      replies: [reply.text],
-      usage,
-      recalled: [],
-      command: command.name,
-      audit,
-      contextReset: reply.resetContext === true,
-      heldPrivate: true,
-    };
-  }
-  for (const intent of registry.intents ?? []) {
-    const args = intent.match(ctx.text);
-    if (args === null) continue;
-    const reply = await intent.run(args, ctx, services);
-    return {
-      replies: [reply],
-      usage,
-      recalled: [],
-      command: intent.name,
-      audit,
-      contextReset: false,
-      heldPrivate: true,
-    };
-  }
-  return null;
 }
 
 /**
@@ -265,51 +223,4 @@ async function collectContext(
     }),
   );
   return sections.filter((s): s is ContextSection => s !== null && s.items.length > 0);
-}
-
-async function runTool(
-  call: ToolCall,
-  ctx: TurnContext,
-  services: TurnServices,
-  registry: TurnRegistry,
-  reads: TurnReads,
-): Promise<ToolResult> {
-  const tool = registry.tools.find((t) => t.spec.name === call.name);
-  if (!tool) return { ok: false, content: `unknown tool ${call.name}` };
-  let args: unknown;
-  try {
-    args = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
-  } catch {
-    return { ok: false, content: "arguments are not valid JSON" };
-  }
-  if (registry.guard) {
-    const decision = await registry.guard(tool, args, ctx);
-    if (!decision.allowed) {
-      // An admin tool refused before it ran is still a use of it: the audit log shows the attempt.
-      if (tool.requiresAdmin) auditRefusal(tool, ctx, services, "guard");
-      return { ok: false, content: decision.reason };
-    }
-    args = decision.args;
-  }
-  if (!reads.mayRun(tool)) {
-    auditRefusal(tool, ctx, services, "after-reading-other-chats");
-    return { ok: false, content: POST_AFTER_READING };
-  }
-  try {
-    reads.ran(tool, args, ctx);
-    return await tool.run(args, ctx, services);
-  } catch (e) {
-    services.logger.error("tool failed", { tool: call.name, error: String(e) });
-    return { ok: false, content: "tool failed" };
-  }
-}
-
-function auditRefusal(tool: Tool, ctx: TurnContext, services: TurnServices, stage: string): void {
-  services.audit.record({
-    action: tool.spec.name,
-    actor: ctx.sender?.account ?? null,
-    target: null,
-    outcome: "refused",
-    detail: { via: "tool", stage },
-  });
 }

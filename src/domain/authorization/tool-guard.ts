@@ -10,7 +10,7 @@
  *      admins get a grant for every chat.
  */
 import { ALLOWED_CHATS_ARG, ChatGrant, TARGET_CHAT_ARG } from "../agent/chat-grant";
-import type { ToolGuard } from "../agent/turn";
+import type { ToolGuard } from "../agent/tool-call";
 import type { Logger } from "../kernel/logger";
 import { gateFor, isPrivilegedAction } from "./authorization-gate";
 
