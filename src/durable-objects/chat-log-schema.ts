@@ -249,3 +249,24 @@ WHEN new.private_marked <> 0 AND old.private_marked = 0 AND new.recalled = 0 BEG
 END;
 CREATE INDEX messages_account ON messages (account_key) WHERE account_key IS NOT NULL;
 `;
+
+/**
+ * A bot reply near a bare privacy request of its chat is marked, whichever reaches the log first:
+ * the reply to "我下个月去做手术" may echo it before "这个别说出去哈" marks it, and that reply's own
+ * turn held nothing marked yet (docs/sessions.md#marked-messages). D1 has the same (migration 0470).
+ */
+export const REPLY_MARKING_TRIGGERS = `
+CREATE TRIGGER messages_privacy_marker_replies_ai AFTER INSERT ON messages
+WHEN new.private_marked = 2 AND new.direction = 'in' BEGIN
+  UPDATE messages SET private_marked = 1
+  WHERE chat_key = new.chat_key AND direction = 'out' AND private_marked = 0
+    AND ts >= new.ts - 600000 AND ts <= new.ts + 600000;
+END;
+CREATE TRIGGER messages_reply_near_marker_ai AFTER INSERT ON messages
+WHEN new.direction = 'out' AND new.private_marked = 0 BEGIN
+  UPDATE messages SET private_marked = 1
+  WHERE seq = new.seq AND EXISTS (
+    SELECT 1 FROM messages k
+    WHERE k.chat_key = new.chat_key AND k.private_marked = 2 AND k.direction = 'in'
+      AND k.ts >= new.ts - 600000 AND k.ts <= new.ts + 600000);
+END;`;

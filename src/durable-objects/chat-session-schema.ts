@@ -1,6 +1,6 @@
 import { CHAT_LOG_COUNTS_SCHEMA } from "./chat-log-counts-schema";
 import { markLogHome } from "./chat-log-home";
-import { CHAT_LOG_SCHEMA } from "./chat-log-schema";
+import { CHAT_LOG_SCHEMA, REPLY_MARKING_TRIGGERS } from "./chat-log-schema";
 
 /**
  * The chat object's own SQLite schema, as append-only steps. Never edit a step that has
@@ -121,6 +121,8 @@ const STEPS = [
   // marked when sent, and kept so in the short-term context. Rows kept before this step: not held.
   `ALTER TABLE replies ADD COLUMN held INTEGER NOT NULL DEFAULT 0`,
   `ALTER TABLE recent_turns ADD COLUMN held INTEGER NOT NULL DEFAULT 0`,
+  // A bot reply near a bare privacy request is marked too (chat-log-schema.ts).
+  REPLY_MARKING_TRIGGERS,
 ] as const;
 
 /** The step that brought the log into the object: an object older than it has log rows in D1. */

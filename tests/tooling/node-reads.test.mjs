@@ -157,6 +157,8 @@ const MESSAGE_ALLOWED = {
   "src/adapters/d1/d1-log-migration.ts#D1LogMigrationLedger.deletable": "counts per chat; no text leaves",
   "src/durable-objects/chat-log-schema.ts#CHAT_LOG_SCHEMA":
     "the log's own triggers and views: they build its indexes and serve no reader",
+  "src/durable-objects/chat-log-schema.ts#REPLY_MARKING_TRIGGERS":
+    "triggers that mark the bot's replies near a bare privacy request; they serve no reader",
   "src/durable-objects/chat-log-counts-schema.ts#CHAT_LOG_COUNTS_SCHEMA":
     "the log's counting triggers and its one-time count; no text leaves",
   "src/durable-objects/log-counts.ts#LogCounts.#lastAt": "the time of the last message; no text leaves",
