@@ -6,7 +6,7 @@
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
 import { session } from "../support/admin-session";
-import { letterUid, newMemory, seedMemory, uid } from "../support/memory";
+import { newMemory, seedMemory, uid } from "../support/memory";
 
 const TOKEN = "test-admin-token";
 
@@ -70,7 +70,7 @@ describe("POST /api/memory adds an item to any scope", () => {
     [`person:p${uid()}`, "private"],
     [`account:qq:user:U${uid()}`, "secret_like"],
   ] as const)("into %s, tagged explicit and audited", async ([scope, sensitivity], { expect }) => {
-    const text = `管理员添加的记忆 ${letterUid()}`;
+    const text = `管理员添加的记忆 ${uid()}`;
     const res = await api("/memory", { scope, text, kind: "fact", sensitivity });
     expect(res.status).toBe(201);
     const body = (await res.json()) as { item: { nodeId: string }; confirmedShared: boolean };
@@ -89,7 +89,7 @@ describe("POST /api/memory adds an item to any scope", () => {
   }) => {
     for (const scope of ["global:__global__", `chat:qq:group:G${uid()}`, `chat:qq:channel:C${uid()}`]) {
       for (const sensitivity of ["private", "secret_like"] as const) {
-        const text = `不该公开的事 ${letterUid()}`;
+        const text = `不该公开的事 ${uid()}`;
         const before = await counts();
         const refused = await api("/memory", { scope, text, kind: "fact", sensitivity });
         expect({ scope, sensitivity, status: refused.status }).toEqual({ scope, sensitivity, status: 409 });
@@ -148,7 +148,7 @@ describe("POST /api/memory adds an item to any scope", () => {
     expect,
   }) => {
     const scope = `chat:qq:group:G${uid()}`;
-    const text = `重复的记忆 ${letterUid()}`;
+    const text = `重复的记忆 ${uid()}`;
     const first = await api("/memory", { scope, text, kind: "fact" });
     const { item } = (await first.json()) as { item: { nodeId: string } };
     const before = await counts();
@@ -261,7 +261,7 @@ describe("the Memory page's add and move forms", () => {
     expect,
   }) => {
     const scope = `chat:qq:group:G${uid()}`;
-    const text = `表单添加的秘密 ${letterUid()}`;
+    const text = `表单添加的秘密 ${uid()}`;
     const fields = { scope, text, kind: "fact", sensitivity: "secret_like", importance: "0.7" };
     const before = await counts();
     const refused = await post("/add", fields);
