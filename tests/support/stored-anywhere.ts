@@ -24,12 +24,19 @@ function asText(value: unknown): string {
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
 
-/** `where.column ∋ needle` for every needle found in a row, case-insensitively. */
+/**
+ * `where.column ∋ needle` for every needle found in a row, case-insensitively. A number column
+ * holds a needle only as the whole number: a timestamp whose digits happen to contain "2580" holds
+ * no PIN, and reading it as text made such checks fail at random.
+ */
 function rowHits(where: string, row: Record<string, unknown>, needles: readonly string[], out: Set<string>) {
   for (const [column, value] of Object.entries(row)) {
+    const number = typeof value === "number" || typeof value === "bigint";
     const text = asText(value).toLowerCase();
-    for (const needle of needles)
-      if (text.includes(needle.toLowerCase())) out.add(`${where}.${column} ∋ ${needle}`);
+    for (const needle of needles) {
+      const hit = number ? text === needle.toLowerCase() : text.includes(needle.toLowerCase());
+      if (hit) out.add(`${where}.${column} ∋ ${needle}`);
+    }
   }
 }
 
