@@ -48,7 +48,6 @@ function gatedFirstTurn(prefix: string, answers: [string, string]) {
   vi.spyOn(chatObjectServices, "create").mockImplementation((e) => ({ ...real(e), model }));
   const group = `${prefix}${crypto.randomUUID().replaceAll("-", "")}`;
   return {
-    group,
     chatKey: `qq:group:${group}`,
     model,
     release: () => release(),
@@ -59,6 +58,13 @@ function gatedFirstTurn(prefix: string, answers: [string, string]) {
       if (res.status !== 200) throw new Error(`the first message was answered ${res.status}`);
       await eventually(async () => started, 10_000, "the first turn to reach the model");
       return body;
+    },
+    /** Posts M2's message while the first turn is held; returns it with its status and timing. */
+    postSecond: async (text: string) => {
+      const body = groupAtBody({ group, member: "M2", text });
+      const postedAt = Date.now();
+      const { status } = await postQq(body);
+      return { body, postedAt, status, ackMs: Date.now() - postedAt };
     },
   };
 }
@@ -114,40 +120,39 @@ describe("ChatSession.enqueue", () => {
   });
 
   it("is not held behind a turn that is still running in the same object", async ({ expect }) => {
-    const { group, chatKey, model, release, postFirst } = gatedFirstTurn("LONG", [
+    const { chatKey, model, release, postFirst, postSecond } = gatedFirstTurn("LONG", [
       "第一条的回答",
       "第二条的回答",
     ]);
     const first = await postFirst("第一条，慢慢想");
     // The first turn is mid-way; the second message must be acknowledged without waiting.
-    const second = groupAtBody({ group, member: "M2", text: "第二条" });
-    const started = Date.now();
-    expect((await postQq(second)).status).toBe(200);
-    const ackMs = Date.now() - started;
-    expect(ackMs).toBeLessThan(1000);
-    expect((await env.CHAT_SESSION.getByName(chatKey).turnStatus(eventIdOf(second))).state).toBe("pending");
+    const second = await postSecond("第二条");
+    expect(second.status).toBe(200);
+    expect(second.ackMs).toBeLessThan(1000);
+    expect((await env.CHAT_SESSION.getByName(chatKey).turnStatus(eventIdOf(second.body))).state).toBe(
+      "pending",
+    );
     release();
     expect(await repliesTo(chatKey, first, 15_000)).toEqual(sentOne("第一条的回答"));
-    expect(await repliesTo(chatKey, second, 15_000)).toEqual(sentOne("第二条的回答"));
+    expect(await repliesTo(chatKey, second.body, 15_000)).toEqual(sentOne("第二条的回答"));
     expect(model.requests).toHaveLength(2);
   });
 
   it("leaves an event that arrives mid-drain to that drain, with a watchdog alarm instead of a wake-up", async ({
     expect,
   }) => {
-    const { group, chatKey, model, release, postFirst } = gatedFirstTurn("MID", ["一", "二"]);
+    const { chatKey, model, release, postFirst, postSecond } = gatedFirstTurn("MID", ["一", "二"]);
     const stub = env.CHAT_SESSION.getByName(chatKey);
     const first = await postFirst("第一条");
-    const second = groupAtBody({ group, member: "M2", text: "第二条" });
-    const postedAt = Date.now();
-    expect((await postQq(second)).status).toBe(200);
+    const second = await postSecond("第二条");
+    expect(second.status).toBe(200);
     // Durable either way: an alarm is set, so a drain that died would still come back for it;
     // but not one due now, which would wake the object again once this drain ends.
     const alarm = await runInDurableObject(stub, (_o: ChatSession, state) => state.storage.getAlarm());
     expect(alarm).not.toBeNull();
-    expect(alarm ?? 0).toBeGreaterThanOrEqual(postedAt + DRAIN_WATCHDOG_MS - 1000);
+    expect(alarm ?? 0).toBeGreaterThanOrEqual(second.postedAt + DRAIN_WATCHDOG_MS - 1000);
     release();
-    expect(await repliesTo(chatKey, second, 15_000)).toEqual(sentOne("二"));
+    expect(await repliesTo(chatKey, second.body, 15_000)).toEqual(sentOne("二"));
     expect(await repliesTo(chatKey, first, 1_000)).toEqual(sentOne("一"));
     expect(model.requests).toHaveLength(2);
   });
