@@ -16,6 +16,20 @@ const root = path.resolve(import.meta.dirname, "../..");
 const readersIn = (scan, lines) =>
   scan("src/adapters/d1/fixture.ts", lines.join("\n")).map((r) => [r.owner, r.gated]);
 
+/**
+ * The readers `reads` found, as `file#owner`, held against an allow-list: those outside the gate
+ * and not on it, its entries that name no reader, and those read through the gate.
+ */
+function againstAllowList(reads, allowed) {
+  const key = (r) => `${r.file}#${r.owner}`;
+  const seen = new Set(reads.map(key));
+  return {
+    ungated: [...new Set(reads.filter((r) => !r.gated && !allowed[key(r)]).map(key))],
+    stale: Object.keys(allowed).filter((k) => !seen.has(k)),
+    gated: new Set(reads.filter((r) => r.gated).map(key)),
+  };
+}
+
 const ALLOWED = {
   // By id: the authority every candidate is re-checked against.
   "src/adapters/d1/d1-context-store.ts#D1ContextStore.load":
@@ -82,18 +96,10 @@ const ALLOWED = {
 };
 
 test("every statement that reads nodes goes through the read gate or is allowed with a reason", () => {
-  const reads = nodeReads(root);
-  const ungated = [
-    ...new Set(
-      reads.filter((r) => !r.gated && !ALLOWED[`${r.file}#${r.owner}`]).map((r) => `${r.file}#${r.owner}`),
-    ),
-  ];
+  const { ungated, stale, gated } = againstAllowList(nodeReads(root), ALLOWED);
   assert.deepEqual(ungated, [], "statements reading nodes outside the gate, and not on the allow-list");
-  const seen = new Set(reads.map((r) => `${r.file}#${r.owner}`));
-  const stale = Object.keys(ALLOWED).filter((k) => !seen.has(k));
   assert.deepEqual(stale, [], "allow-list entries that name no reader");
   // The gated readers the chat turns depend on are recognised as gated (the scan works).
-  const gated = new Set(reads.filter((r) => r.gated).map((r) => `${r.file}#${r.owner}`));
   for (const reader of [
     "src/adapters/d1/d1-memory-store.ts#D1MemoryStore.listActive",
     "src/adapters/d1/d1-memory-store.ts#D1MemoryStore.latestSummary",
@@ -175,14 +181,9 @@ const MESSAGE_ALLOWED = {
 };
 
 test("every statement that reads the message log goes through its gate or is allowed with a reason", () => {
-  const reads = messageReads(root);
-  const key = (r) => `${r.file}#${r.owner}`;
-  const ungated = [...new Set(reads.filter((r) => !r.gated && !MESSAGE_ALLOWED[key(r)]).map(key))];
+  const { ungated, stale, gated } = againstAllowList(messageReads(root), MESSAGE_ALLOWED);
   assert.deepEqual(ungated, [], "statements reading messages outside the gate, and not on the allow-list");
-  const seen = new Set(reads.map(key));
-  const stale = Object.keys(MESSAGE_ALLOWED).filter((k) => !seen.has(k));
   assert.deepEqual(stale, [], "allow-list entries that name no reader");
-  const gated = new Set(reads.filter((r) => r.gated).map(key));
   for (const reader of [
     "src/adapters/d1/d1-message-keyword-index.ts#D1MessageKeywordIndex.search",
     "src/adapters/d1/d1-message-store.ts#D1MessageStore.load",
