@@ -84,21 +84,33 @@ const dreamRun = (store: InMemoryMemory, texts: string[], run: string, restateme
     { model: new OfflineChatModel(), store, logger: silentLogger, now: () => NOW + 100, restatements },
   );
 
+/**
+ * Writes `first` (as message `n`), then `second` (as message `n + 1`) in other words, and answers
+ * what the second write decided (false when it was refused).
+ */
+async function restate(
+  store: InMemoryMemory,
+  first: string,
+  second: string,
+  restatements?: RestatementVectors,
+  n = 1,
+) {
+  await remember(store, request(first, n), { restatements });
+  const again = await remember(store, request(second, n + 1), { restatements });
+  return again.ok && again.value[0]?.decision;
+}
+
 const active = (store: InMemoryMemory) => store.items.filter((m) => m.status === "active").map((m) => m.text);
 
 describe("restatements in other words", () => {
   it("/remember merges a paraphrase with vectors and keeps both without them", async ({ expect }) => {
     const store = new InMemoryMemory();
     const { port } = fakeVectors(store);
-    await remember(store, request("我喜欢爬山", 1), { restatements: port });
-    const again = await remember(store, request("我爱去爬山", 2), { restatements: port });
-    expect(again.ok && again.value[0]?.decision).toBe("merge");
+    expect(await restate(store, "我喜欢爬山", "我爱去爬山", port)).toBe("merge");
     expect(active(store)).toHaveLength(1);
 
     const plain = new InMemoryMemory();
-    await remember(plain, request("我喜欢爬山", 1));
-    const words = await remember(plain, request("我爱去爬山", 2));
-    expect(words.ok && words.value[0]?.decision).toBe("insert");
+    expect(await restate(plain, "我喜欢爬山", "我爱去爬山")).toBe("insert");
     expect(active(plain)).toHaveLength(2);
   });
 
@@ -107,25 +119,20 @@ describe("restatements in other words", () => {
   }) => {
     const store = new InMemoryMemory();
     const strict = fakeVectors(store, { threshold: 0.995 });
-    await remember(store, request("我喜欢爬山", 1), { restatements: strict.port });
-    await remember(store, request("我爱去爬山", 2), { restatements: strict.port });
+    await restate(store, "我喜欢爬山", "我爱去爬山", strict.port);
     expect(active(store)).toHaveLength(2);
 
     const other = new InMemoryMemory();
     const { port } = fakeVectors(other);
-    await remember(other, request("我喜欢爬山", 1), { restatements: port });
-    const no = await remember(other, request("我不喜欢爬山", 2), { restatements: port });
-    expect(no.ok && no.value[0]?.decision).not.toBe("merge");
+    expect(await restate(other, "我喜欢爬山", "我不喜欢爬山", port)).not.toBe("merge");
   });
 
   it("asks the model nothing when words already find the restatement", async ({ expect }) => {
     const store = new InMemoryMemory();
     const v = fakeVectors(store);
-    await remember(store, request("我喜欢徒步、长跑、打篮球和攀岩", 1), { restatements: v.port });
-    const again = await remember(store, request("我喜欢徒步，长跑，打篮球，攀岩", 2), {
-      restatements: v.port,
-    });
-    expect(again.ok && again.value[0]?.decision).toBe("merge");
+    expect(
+      await restate(store, "我喜欢徒步、长跑、打篮球和攀岩", "我喜欢徒步，长跑，打篮球，攀岩", v.port),
+    ).toBe("merge");
     expect(v.embedded).toEqual([]);
     expect(v.storedAsked).toEqual([]);
   });
@@ -143,14 +150,10 @@ describe("restatements in other words", () => {
     for (const fail of ["null", "throw"] as const) {
       const store = new InMemoryMemory();
       const { port } = fakeVectors(store, { fail });
-      await remember(store, request("我喜欢爬山", 1), { restatements: port });
-      const again = await remember(store, request("我爱去爬山", 2), { restatements: port });
-      expect(again.ok && again.value[0]?.decision).toBe("insert");
-      await remember(store, request("我喜欢徒步、长跑、打篮球和攀岩", 3), { restatements: port });
-      const verbatim = await remember(store, request("我喜欢徒步，长跑，打篮球，攀岩", 4), {
-        restatements: port,
-      });
-      expect(verbatim.ok && verbatim.value[0]?.decision).toBe("merge");
+      expect(await restate(store, "我喜欢爬山", "我爱去爬山", port)).toBe("insert");
+      expect(
+        await restate(store, "我喜欢徒步、长跑、打篮球和攀岩", "我喜欢徒步，长跑，打篮球，攀岩", port, 3),
+      ).toBe("merge");
       expect(active(store)).toHaveLength(3);
     }
   });
