@@ -82,7 +82,11 @@ function table(rows, detectors) {
  * changes anything.
  */
 function heldBack(detectors) {
-  for (const name of ["credentials-held-back.jsonl", "credentials-held-back-commands.jsonl"]) {
+  for (const name of [
+    "credentials-held-back.jsonl",
+    "credentials-held-back-commands.jsonl",
+    "credentials-held-back-forms.jsonl",
+  ]) {
     const file = path.join(root, "tests/fixtures/privacy", name);
     if (existsSync(file)) heldBackSet(file, detectors);
   }

@@ -102,6 +102,8 @@ export const FORMAT_RULES: readonly FormatRule[] = [
     String.raw`\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]{0,256}:(?<secret>[^\s@/]{1,256})@[^\s@]`,
     "giu",
   ),
+  // The text of a WiFi QR code (`WIFI:T:WPA;S:<name>;P:<password>;;`): only the password.
+  rule("wifi-qr", String.raw`\bWIFI:(?:(?:\\.|[^;\\\n])*;){0,6}?P:(?<secret>(?:\\.|[^;\\\n])+)`, "gu"),
   // Secrets in query strings and form bodies: `?password=…`, `&access_token=…`.
   rule(
     "query-secret",

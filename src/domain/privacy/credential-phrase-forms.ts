@@ -53,6 +53,12 @@ const RULES: readonly FormRule[] = [
     String.raw`(?:账号|帐号|账户|帐户|用户名|登录名|登陆名|\b(?:user(?:name)?|login|acct|account))\s*[:：=]?\s*(?:是|为)?\s*[\x21-\x2E\x30-\x7E]{2,64}?\s*/\s*${VALUE}`,
     true,
   ),
+  // admin / hx@admin2019, root/Tp9xLm2: a default login name, a slash, then a random-looking password;
+  // not `/u:Administrator /p:%PASS%`, where the slash opens the next flag
+  form(
+    "login-pair",
+    String.raw`(?<![\w./-])(?:admin|administrator|root|sa|postgres|ubuntu|pi|guest)(?:\s+/\s+|/)${VALUE}`,
+  ),
   // 账密 nightowl77 / Rb5520q: account and password in one word, then both values
   form(
     "login-pair",
@@ -67,7 +73,7 @@ const RULES: readonly FormRule[] = [
     String.raw`${KEYWORD_ZH}[啊呀哈嘛呢吧哦喔嗯~～]*(?:[，,~～]\s*|\s*[是为:：]\s*|\s+)(?:是\s*)?${VALUE}`,
   ),
   // mm是 Xy12ab34, mima: abc123, mm shi abc123
-  form("password-phrase", String.raw`(?<![A-Za-z0-9])(?:mm|mima)\s*(?:是|为|shi|wei|[:：=])\s*${VALUE}`),
+  form("password-phrase", String.raw`(?<![A-Za-z0-9])(?:mm|mi\s?ma)\s*(?:是|为|shi|wei|[:：=])\s*${VALUE}`),
   form("password-phrase", String.raw`(?<![A-Za-z0-9])(?:mm|mima)\s+${VALUE}`),
   // 提取码 xcib: share and pickup codes are short and need not look random
   form(

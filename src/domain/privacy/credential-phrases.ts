@@ -13,6 +13,7 @@
  */
 
 import { detectionText } from "../text/detection-text";
+import { BRIDGE_FOREIGN, PASSWORD_FOREIGN_CJK, PASSWORD_FOREIGN_WORDS } from "./credential-foreign-words";
 import { urlSpans } from "./url-spans";
 
 export type PhraseMatch = { readonly start: number; readonly end: number; readonly id: string };
@@ -26,7 +27,7 @@ type Kind = "password" | "code" | "key";
 
 /** `密 码` with spaces between its characters is the same keyword. */
 export const PASSWORD_ZH = String.raw`密[ \t]{0,2}码|口令|暗码|PIN码|pin码|密马|秘码|蜜码`;
-export const PASSWORD_EN = String.raw`password|passwd|passwrd|pwd|passcode|passphrase|pass\s*code`;
+export const PASSWORD_EN = String.raw`password|passwd|passwrd|pwd|passcode|passphrase|pass\s*code|(?:wi-?fi|wlan)\s+pass`;
 /** Short forms and pinyin (pw, mima): whole words only, never inside an id (`m_1pw5…`). */
 const PASSWORD_SHORT = String.raw`pw|psw|pswd|mima|mi\s?ma`;
 export const CODE_ZH = `卡密|验证码|校验码|动态码|安全码|支付码|门禁码|开门码|门锁码|取件码|提取码|短信码|激活码|兑换码`;
@@ -69,6 +70,12 @@ const RULES: readonly PhraseRule[] = [
   phrase("password-phrase", `${zh(PASSWORD_ZH)}${NOT_THE_PASSWORD}`, BRIDGE_ZH, "password"),
   phrase("password-phrase", en(PASSWORD_EN), BRIDGE_EN, "password"),
   phrase("password-phrase", `(?<![A-Za-z0-9_])(?:${PASSWORD_SHORT})(?![A-Za-z0-9_])`, BRIDGE_EN, "password"),
+  phrase(
+    "password-phrase",
+    `(?:${PASSWORD_FOREIGN_CJK}|(?<!\\p{L})(?:${PASSWORD_FOREIGN_WORDS})(?!\\p{L}))`,
+    BRIDGE_FOREIGN,
+    "password",
+  ),
   phrase("code-phrase", zh(CODE_ZH), BRIDGE_ZH, "code"),
   phrase("code-phrase", en(CODE_EN), BRIDGE_EN, "code"),
   phrase("key-phrase", zh(KEY_ZH), BRIDGE_ZH, "key"),
@@ -124,6 +131,8 @@ function acceptValue(value: string, bridge: string, kind: Kind, after: string): 
   if (value.length < min || isPlaceholder(value)) return false;
   // "密码 2024年改过", "验证码 6位": a number with a unit is not the value.
   if (digits && /^[年月日号位个次天分秒元块条]/u.test(after)) return false;
+  // `REDIS_PASSWORD\n  valueFrom:`: a key of the next line of YAML or INI, not a value.
+  if (after === ":" && /^[A-Za-z_][\w-]*$/.test(value)) return false;
   // `token = getToken()`: code, not a value.
   if (/^[A-Za-z_$][\w$.]*\(/.test(value)) return false;
   // `--ask-password http://…`, `credentials=/root/.smbcred`: a link or a file holds the secret, is not it.

@@ -59,6 +59,8 @@ export const NOT_PASSPHRASE_WORDS = new Set(
 const NOT_PASSPHRASE_ZH = /请|问|找|联系|见|跟|和|一样|同|看|发|私聊|管理员|群主/;
 
 const rx = (source: string) => new RegExp(source, "giud");
+/** Four or more characters typed one by one, a space between each. */
+const SPELLED = /^(?:[\x21-\x7E] ){3,}[\x21-\x7E](?=\s|$)/;
 
 /** Keyword, a few words of its clause and a connector, then a quoted value. */
 const QUOTED = rx(
@@ -165,7 +167,8 @@ function colonPhrases(text: string): PhraseMatch[] {
   for (const m of text.matchAll(COLON)) {
     const at = m.indices?.groups?.value;
     const raw = m.groups?.value ?? "";
-    const value = raw.trimEnd();
+    // "pwd 是 K 7 m 9 p 2 x Q 中间没空格哈": characters spelled out one by one are the value, the remark is not.
+    const value = SPELLED.exec(raw)?.[0] ?? raw.trimEnd();
     if (!at || !bridgeHolds(m.groups?.bridge ?? "") || !isPassphrase(value)) continue;
     // After 是 or "is" a clause may describe the password instead ("密码是 6 位数字", "is too weak").
     const colon = /[:：=]/.test(m.groups?.connector ?? "");
