@@ -3,7 +3,7 @@
 // still never reaches a group's recall; nothing merges across scopes, even with identical text,
 // nor into an item the writer may not read; a merge never lowers sensitivity.
 import { env } from "cloudflare:workers";
-import { describe, it } from "vitest";
+import { describe, type ExpectStatic, it } from "vitest";
 import { D1EmbeddingStore } from "../../src/adapters/d1/d1-embedding-store";
 import { memoryContentHash } from "../../src/adapters/d1/memory-content-hash";
 import { LocalHashEmbedder } from "../../src/adapters/local/local-hash-embedder";
@@ -52,6 +52,19 @@ async function groupRecall(p: Person, text: string, now: number) {
   return found.map(recalledText).join("\n");
 }
 
+/**
+ * Says `said`, then its restatement `restated`, in the person's private chat: checks the
+ * restatement merged into the first item and left it private. The item's id.
+ */
+async function mergedInPrivate(expect: ExpectStatic, p: Person, said: string, restated: string) {
+  const first = await say(p, said, "priv", T0);
+  const again = await say(p, restated, "priv", T0 + 1000);
+  expect(again?.decision).toBe("merge");
+  expect(again?.item.nodeId).toBe(first?.item.nodeId);
+  expect(again?.item.sensitivity).toBe("private");
+  return first?.item.nodeId ?? "";
+}
+
 const row = (nodeId: string) =>
   env.DB.prepare("SELECT sensitivity, confidence, raw_text, provenance FROM nodes WHERE node_id = ?")
     .bind(nodeId)
@@ -60,12 +73,13 @@ const row = (nodeId: string) =>
 describe("write-time merge keeps privacy", () => {
   it("a private item with a restatement merged in never reaches a group's recall", async ({ expect }) => {
     const p = person();
-    const first = await say(p, "我喜欢听摇滚音乐和英国爵士乐", "priv", T0);
-    const again = await say(p, "我喜欢听摇滚音乐，英国爵士乐", "priv", T0 + 1000);
-    expect(again?.decision).toBe("merge");
-    expect(again?.item.nodeId).toBe(first?.item.nodeId);
-    expect(again?.item.sensitivity).toBe("private");
-    const merged = await row(first?.item.nodeId ?? "");
+    const id = await mergedInPrivate(
+      expect,
+      p,
+      "我喜欢听摇滚音乐和英国爵士乐",
+      "我喜欢听摇滚音乐，英国爵士乐",
+    );
+    const merged = await row(id);
     expect(JSON.parse(merged?.provenance ?? "{}").messageIds).toEqual([`m${T0}`, `m${T0 + 1000}`]);
     expect(await groupRecall(p, "摇滚音乐 爵士乐", T0 + 2000)).not.toContain("摇滚");
   });
@@ -130,12 +144,13 @@ describe("write-time merge keeps privacy", () => {
 
   it("a merge never lowers sensitivity, not even by the person's share marker", async ({ expect }) => {
     const p = person();
-    const first = await say(p, "我喜欢吃四川火锅和重庆小面", "priv", T0);
-    const shared = await say(p, "我喜欢吃四川火锅、重庆小面，可以告诉大家", "priv", T0 + 1000);
-    expect(shared?.decision).toBe("merge");
-    expect(shared?.item.nodeId).toBe(first?.item.nodeId);
-    expect(shared?.item.sensitivity).toBe("private");
-    expect((await row(first?.item.nodeId ?? ""))?.sensitivity).toBe("private");
+    const id = await mergedInPrivate(
+      expect,
+      p,
+      "我喜欢吃四川火锅和重庆小面",
+      "我喜欢吃四川火锅、重庆小面，可以告诉大家",
+    );
+    expect((await row(id))?.sensitivity).toBe("private");
     expect(await groupRecall(p, "四川火锅 重庆小面", T0 + 2000)).not.toContain("火锅");
   });
 
