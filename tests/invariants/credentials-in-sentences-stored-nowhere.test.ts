@@ -29,81 +29,90 @@ async function afterDreaming(chatKey: string, groupKey: string, privateMessages:
   };
 }
 
+/** One way of writing a credential, taken through every path: said where, and looked for after. */
+type Wording = {
+  /** The person's and the group's id prefix. */
+  prefix: string;
+  /** Four messages each, with the two requests below six turns: dreaming (every second turn) is not left waiting. */
+  inPrivate: readonly string[];
+  inGroup: readonly [string, string];
+  /** Asked to be remembered: in words, then as the command. */
+  toRemember: readonly [string, string];
+  /** How many of the private messages carry a value, which the log masks. */
+  maskedInPrivate: number;
+  needles: readonly string[];
+};
+
+const WORDINGS: readonly (readonly [string, Wording])[] = [
+  [
+    "said as words, numerals, quotes, several tokens or further on in a sentence",
+    {
+      prefix: "S",
+      inPrivate: [
+        sample("小狗汪汪"),
+        sample("九八七六五四"),
+        [sample("correct horse battery staple"), sample("Qwe!2345")].join("\n"),
+        sample("#2580"),
+      ],
+      inGroup: [sample("Lily@0520"), sample("7f3c9a1b2e4d5f60718293a4b5c6d7e8")],
+      toRemember: [`记住：${sample("zhangsan0520")}`, `/remember ${sample("Luck#777")}`],
+      maskedInPrivate: 4,
+      needles: [
+        "小狗汪汪",
+        "九八七六五四",
+        "horse battery",
+        "Qwe!2345",
+        "2580",
+        "Lily@0520",
+        "7f3c9a1b2e4d5f60718293a4b5c6d7e8",
+        "zhangsan0520",
+        "Luck#777",
+      ],
+    },
+  ],
+  [
+    "described or read out instead of typed, or announced before it is said",
+    {
+      prefix: "D",
+      inPrivate: [
+        "wifi密码是八个八",
+        "门禁你按 五 二 零 一 三 一 四 然后井号就开了",
+        "我家wifi密码是",
+        "俩六俩八",
+      ],
+      inGroup: ["bike lock: three nines then a zero", "电脑开机密码 大写A 小写b 然后123"],
+      toRemember: ["记住：我的支付密码是六个6", "/remember 保险箱 左三圈到十二 右两圈到三十五 再左转到七"],
+      // The announcement "我家wifi密码是" carries none: the message after it does.
+      maskedInPrivate: 3,
+      needles: [
+        "八个八",
+        "五 二 零 一 三 一 四",
+        "俩六俩八",
+        "three nines",
+        "大写A 小写b",
+        "六个6",
+        "右两圈到三十五",
+      ],
+    },
+  ],
+];
+
 describe("a credential said as words, further on in a sentence, described or read out is stored nowhere", () => {
-  it("in a private chat, in a group, asked to be remembered, and after dreaming", {
-    timeout: 90_000,
-  }, async ({ expect }) => {
-    const { user, chatKey, group, groupKey } = personAndGroup("S");
-    // Four messages, with the two requests below six turns: dreaming (every second turn) is
-    // not left waiting.
-    const inPrivate = [
-      sample("小狗汪汪"),
-      sample("九八七六五四"),
-      [sample("correct horse battery staple"), sample("Qwe!2345")].join("\n"),
-      sample("#2580"),
-    ];
-    for (const said of inPrivate) await say(c2cBody({ user, text: said }), chatKey);
-    await say(groupAtBody({ group, member: user, text: sample("Lily@0520") }), groupKey);
-    await say(
-      groupAtBody({ group, member: user, text: sample("7f3c9a1b2e4d5f60718293a4b5c6d7e8") }),
-      groupKey,
-    );
-    const remember = await say(c2cBody({ user, text: `记住：${sample("zhangsan0520")}` }), chatKey);
-    expect(remember.replies[0]?.text).toBe(REFUSED);
-    const command = await say(c2cBody({ user, text: `/remember ${sample("Luck#777")}` }), chatKey);
-    expect(command.replies[0]?.text).toBe(REFUSED);
+  it.for(WORDINGS)(
+    "%s: in a private chat, in a group, asked to be remembered, and after dreaming",
+    { timeout: 90_000 },
+    async ([, w], { expect }) => {
+      const { user, chatKey, group, groupKey } = personAndGroup(w.prefix);
+      for (const said of w.inPrivate) await say(c2cBody({ user, text: said }), chatKey);
+      for (const said of w.inGroup) await say(groupAtBody({ group, member: user, text: said }), groupKey);
+      for (const asked of w.toRemember)
+        expect((await say(c2cBody({ user, text: asked }), chatKey)).replies[0]?.text, asked).toBe(REFUSED);
 
-    // The paths ran: each message is in the log, its value masked.
-    const logs = await afterDreaming(chatKey, groupKey, inPrivate.length + 2);
-    expect(logs.privateMasked).toBeGreaterThanOrEqual(inPrivate.length);
-    expect(logs.groupMasked).toBe(2);
-
-    const needles = [
-      "小狗汪汪",
-      "九八七六五四",
-      "horse battery",
-      "Qwe!2345",
-      "2580",
-      "Lily@0520",
-      "7f3c9a1b2e4d5f60718293a4b5c6d7e8",
-      "zhangsan0520",
-      "Luck#777",
-    ];
-    expect(await storedAnywhere(needles)).toEqual([]);
-  });
-
-  it("described or read out instead of typed: in a private chat, in a group, announced, asked to be remembered, and after dreaming", {
-    timeout: 90_000,
-  }, async ({ expect }) => {
-    const { user, chatKey, group, groupKey } = personAndGroup("D");
-    const inPrivate = [
-      "wifi密码是八个八",
-      "门禁你按 五 二 零 一 三 一 四 然后井号就开了",
-      "我家wifi密码是",
-      "俩六俩八",
-    ];
-    for (const said of inPrivate) await say(c2cBody({ user, text: said }), chatKey);
-    for (const said of ["bike lock: three nines then a zero", "电脑开机密码 大写A 小写b 然后123"])
-      await say(groupAtBody({ group, member: user, text: said }), groupKey);
-    const remember = await say(c2cBody({ user, text: "记住：我的支付密码是六个6" }), chatKey);
-    expect(remember.replies[0]?.text).toBe(REFUSED);
-    const dial = "/remember 保险箱 左三圈到十二 右两圈到三十五 再左转到七";
-    expect((await say(c2cBody({ user, text: dial }), chatKey)).replies[0]?.text).toBe(REFUSED);
-
-    // The paths ran: each message is in the log, and at least the three chat messages that carry a value are masked.
-    const logs = await afterDreaming(chatKey, groupKey, inPrivate.length + 2);
-    expect(logs.privateMasked).toBeGreaterThanOrEqual(3);
-    expect(logs.groupMasked).toBe(2);
-
-    const needles = [
-      "八个八",
-      "五 二 零 一 三 一 四",
-      "俩六俩八",
-      "three nines",
-      "大写A 小写b",
-      "六个6",
-      "右两圈到三十五",
-    ];
-    expect(await storedAnywhere(needles)).toEqual([]);
-  });
+      // The paths ran: each message is in the log, and each that carries a value is masked.
+      const logs = await afterDreaming(chatKey, groupKey, w.inPrivate.length + 2);
+      expect(logs.privateMasked).toBeGreaterThanOrEqual(w.maskedInPrivate);
+      expect(logs.groupMasked).toBe(2);
+      expect(await storedAnywhere(w.needles)).toEqual([]);
+    },
+  );
 });
