@@ -71,6 +71,12 @@ async function siblingRecalls(query: string): Promise<string> {
   return answers.join("\n");
 }
 
+/** Everything `member`'s turn in `chat` receives from memory_search about `query`. */
+async function memorySearch(chat: string, member: string, query: string): Promise<string> {
+  const { answers } = await toolTurn(chat, member, [{ name: "memory_search", args: { query, limit: 50 } }]);
+  return answers.join("\n");
+}
+
 /** The two ways a speaker marks a statement: in the message itself, or bare in the next one. */
 const MARKINGS: [string, (said: string) => string[]][] = [
   ["in the message itself", (said) => [`${said}，别外传`]],
@@ -111,15 +117,9 @@ describe("dreaming a group never carries a marked message to a sibling chat", ()
         turn: turns.length - 1,
       };
       await dreamGroupA(tag, turns, null, [{ ...memory, sensitivity: null }]);
-      const { answers } = await toolTurn(GROUP_B, MEMBER_B, [
-        { name: "memory_search", args: { query: `做手术 ${tag}`, limit: 50 } },
-      ]);
-      expect(answers.join("\n")).not.toContain(`做手术${tag}`);
+      expect(await memorySearch(GROUP_B, MEMBER_B, `做手术 ${tag}`)).not.toContain(`做手术${tag}`);
       // Group A itself still recalls it: it was said there.
-      const own = await toolTurn(GROUP_A, OTHER_A, [
-        { name: "memory_search", args: { query: `做手术 ${tag}`, limit: 50 } },
-      ]);
-      expect(own.answers.join("\n")).toContain(`做手术${tag}`);
+      expect(await memorySearch(GROUP_A, OTHER_A, `做手术 ${tag}`)).toContain(`做手术${tag}`);
     },
   );
 
@@ -154,9 +154,6 @@ describe("dreaming a group never carries a marked message to a sibling chat", ()
     };
     await dreamGroupA(tag, [groupTurn(1, OTHER_A, `周六去爬山吗${tag}`)], `大家约了周六爬山${tag}`, [memory]);
     expect(await siblingRecalls(`爬山 ${tag}`)).toContain(`周六爬山${tag}`);
-    const { answers } = await toolTurn(GROUP_B, MEMBER_B, [
-      { name: "memory_search", args: { query: `爬山 ${tag}`, limit: 50 } },
-    ]);
-    expect(answers.join("\n")).toContain(`周六去爬山${tag}`);
+    expect(await memorySearch(GROUP_B, MEMBER_B, `爬山 ${tag}`)).toContain(`周六去爬山${tag}`);
   });
 });
