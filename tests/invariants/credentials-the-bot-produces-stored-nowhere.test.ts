@@ -30,6 +30,13 @@ import { eventually } from "../support/wait";
 
 beforeAll(enableIdentityAndDreaming);
 
+/** The rows `sql` reads for the chat, once at least `atLeast` of them are written (they follow the turn). */
+const rowsOnceThere = <T>(sql: string, chatKey: string, atLeast: number) =>
+  eventually(async () => {
+    const { results } = await env.DB.prepare(sql).bind(chatKey).all<T>();
+    return results.length >= atLeast ? results : undefined;
+  }, 20_000);
+
 describe("a credential the bot itself produces is stored nowhere", () => {
   it("dreaming's candidates, archive reasons and summary carry none, whatever turn the model cites", {
     timeout: 60_000,
@@ -63,14 +70,11 @@ describe("a credential the bot itself produces is stored nowhere", () => {
     await say(c2cBody({ user, text: "我喜欢爬山" }), chatKey);
     await say(c2cBody({ user, text: "周末一起去吧" }), chatKey);
     await settled(chatKey, { dreamed: true });
-    const candidates = await eventually(async () => {
-      const r = (
-        await env.DB.prepare("SELECT decision, reason FROM memory_candidates WHERE chat_key = ?")
-          .bind(chatKey)
-          .all<{ decision: string; reason: string | null }>()
-      ).results;
-      return r.length >= 4 ? r : undefined;
-    }, 20_000);
+    const candidates = await rowsOnceThere<{ decision: string; reason: string | null }>(
+      "SELECT decision, reason FROM memory_candidates WHERE chat_key = ?",
+      chatKey,
+      4,
+    );
     // Every candidate and the archive request were decided and recorded.
     expect(candidates.map((c) => c.decision).sort()).toEqual(["insert", "rejected", "rejected", "rejected"]);
     expect(await storedAnywhere(needles)).toEqual([]);
@@ -134,14 +138,13 @@ describe("a credential the bot itself produces is stored nowhere", () => {
     const afterTools = model.requests.find((r) => r.messages.some((m) => m.role === "tool"));
     const toolAnswers = afterTools?.messages.filter((m) => m.role === "tool") ?? [];
     expect(toolAnswers).toHaveLength(calls.length);
-    const actions = await eventually(async () => {
-      const r = (
-        await env.DB.prepare("SELECT action FROM audit_log WHERE chat_key = ? ORDER BY id")
-          .bind(chatKey)
-          .all<{ action: string }>()
-      ).results.map((a) => a.action);
-      return r.length >= 5 ? r : undefined;
-    }, 20_000);
+    const actions = (
+      await rowsOnceThere<{ action: string }>(
+        "SELECT action FROM audit_log WHERE chat_key = ? ORDER BY id",
+        chatKey,
+        5,
+      )
+    ).map((a) => a.action);
     expect(actions).toEqual(
       expect.arrayContaining([
         "config.get",
