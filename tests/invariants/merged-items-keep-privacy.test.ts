@@ -16,6 +16,7 @@ import { remember } from "../../src/domain/memory/remember";
 import type { RestatementVectors } from "../../src/domain/memory/restatement-vectors";
 import { turnScopes } from "../../src/domain/memory/scope";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
+import { dreamTurn } from "../support/dream-turn";
 import { memoryStore, newMemory, rememberRequest, seedMemory, speakingPerson, uid } from "../support/memory";
 
 const T0 = Date.UTC(2026, 10, 1, 4);
@@ -164,17 +165,13 @@ describe("write-time merge keeps privacy", () => {
           runId: `dream:${uid()}`,
           session: p[where].session,
           turns: [
-            {
-              seq: 1,
-              role: "user",
+            dreamTurn(text, {
               name: p.name,
               account: p.identity.account,
               messageId: `d${now}`,
-              text,
               ts: now,
-              explicitSensitivity: null,
               identity: p.identity,
-            },
+            }),
           ],
           now,
           useModel: false,

@@ -12,6 +12,7 @@ import type { AccountKey } from "../../src/domain/chat/chat-address";
 import { silentLogger } from "../../src/domain/kernel/logger";
 import { dream } from "../../src/domain/memory/dreaming";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
+import { dreamTurn } from "../support/dream-turn";
 import { auditRowsOnceThere, uid as idOf } from "../support/identity";
 import { declared, qqUsers, storeIdentity } from "../support/identity-settings";
 import { uid } from "../support/memory";
@@ -185,17 +186,13 @@ describe("what a person tells the bot privately stays in their private chats", (
         runId: `dream:${tag}`,
         session: ALICE_PRIVATE,
         turns: [
-          {
-            seq: 1,
-            role: "user",
+          dreamTurn(`我下周去看海${tag}`, {
             name: "爱丽丝",
             account: `qq:user:${ALICE_P}`,
             messageId: `M${tag}`,
-            text: `我下周去看海${tag}`,
             ts: Date.now(),
-            explicitSensitivity: null,
             identity,
-          },
+          }),
         ],
         now: Date.now(),
         useModel: true,
