@@ -10,6 +10,7 @@ import { beforeAll, describe, it } from "vitest";
 import { auditRowsOnceThere } from "../support/identity";
 import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
 import { uid } from "../support/memory";
+import { listedIdOf } from "../support/memory-listing";
 import { memoryRowHolding } from "../support/memory-row";
 import { registerChat } from "../support/sessions";
 import { inGroupChat, inPrivateChat } from "../support/turns";
@@ -51,8 +52,7 @@ async function allStatuses(): Promise<string> {
 
 /** The short id a /memory reply lists for the line holding `fragment`. */
 function shortIdOf(listing: string, fragment: string): string {
-  const line = listing.split("\n").find((l) => l.includes(fragment));
-  const id = line ? /^([0-9a-z]{6,22}) · /.exec(line)?.[1] : undefined;
+  const id = listedIdOf(listing, fragment);
   if (!id) throw new Error(`no listed id for ${fragment} in:\n${listing}`);
   return id;
 }

@@ -11,6 +11,7 @@ import { beforeAll, describe, it } from "vitest";
 import type { TurnPreview } from "../../src/domain/agent/turn-preview";
 import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
 import { uid } from "../support/memory";
+import { listedIdOf } from "../support/memory-listing";
 import { memoryRowHolding } from "../support/memory-row";
 import { everything, preview } from "../support/preview";
 import { registerChat } from "../support/sessions";
@@ -150,9 +151,7 @@ describe("the profile follows every change to the items, whoever makes it", () =
     const tag = uid();
     await inGroup(ALICE_G, `/remember 我喜欢喝奶茶${tag}`);
     expect((await groupTurn(ALICE_G, `喝什么 ${tag}`)).mandatory.profile).toContain(`奶茶${tag}`);
-    const listing = await inPrivateChat(ALICE_P, "/memory");
-    const line = listing.split("\n").find((l) => l.includes(`奶茶${tag}`));
-    const id = line ? /^([0-9a-z]{6,22}) · /.exec(line)?.[1] : undefined;
+    const id = listedIdOf(await inPrivateChat(ALICE_P, "/memory"), `奶茶${tag}`);
     expect(id).toBeTruthy();
     await inPrivateChat(ALICE_P, `/forget ${id}`);
     expect(fromMemory(await groupTurn(ALICE_G, `喝什么 ${tag}`))).not.toContain(`奶茶${tag}`);
