@@ -4,7 +4,8 @@
  * (`IDENTIFIED BY 'x'`, `WITH PASSWORD 'x'`, `PASSWORD('x')`), redis configuration and its
  * prompt (`requirepass x`, `masterauth x`, `127.0.0.1:6379> AUTH x`), and a password echoed
  * into a command that reads it from its input (`echo x | sudo -S …`, `echo 'root:x' | chpasswd`,
- * `echo x | docker login --password-stdin`). Only the value is masked.
+ * `echo x | docker login --password-stdin`); and in source code, a password passed by name or to a
+ * login call (`define('DB_PASSWORD', 'x')`, `server.login('me@qq.com', 'x')`). Only the value is masked.
  */
 
 import { isCommandValue } from "./credential-command-lines";
@@ -30,6 +31,13 @@ const RULES: readonly RegExp[] = [
   new RegExp(String.raw`\becho\s+(?:-[ne]+\s+)?(?<value>[^\s'"|]{3,128})\s*\|\s*${READS_INPUT}`, "giud"),
   // echo 'root:x' | chpasswd: the part after the user
   /\becho\s+(?:-[ne]+\s+)?['"]?[\w.-]+:(?<value>[^\s'"|:]{3,128})['"]?\s*\|\s*chpasswd/dgiu,
+  // Source code (decision 0580): define('DB_PASSWORD', 'x'), os.setenv("API_TOKEN", "x")
+  new RegExp(
+    String.raw`['"][\w.-]*(?:password|passwd|pwd|secret|token|api_?key)['"]\s*,\s*${QUOTED}`,
+    "giud",
+  ),
+  // smtplib / imaplib / ftplib: server.login('me@qq.com', 'x')
+  new RegExp(String.raw`\.login\(\s*['"][^'"\n]{1,128}['"]\s*,\s*${QUOTED}`, "giud"),
 ];
 
 /** Every password value set in SQL, redis configuration or an echo into a password prompt. */

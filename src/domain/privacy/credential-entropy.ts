@@ -14,7 +14,7 @@
  *   it, "api key: …", still masks it);
  * - not inside a URL: links carry ids and signatures of public files; the secrets of a URL
  *   (`user:pass@`, `?token=`) are matched by the URL rules instead;
- * - not an SSH public key (`ssh-ed25519 AAAA…`): it is shared on purpose;
+ * - not an SSH public key (`ssh-ed25519 AAAA…`): it is shared on purpose; nor a bcrypt hash;
  * - not the id of a chat or account key (`qq:user:…`, `onebot:group:…`), which the bot
  *   itself writes in its replies;
  * - not an id this system mints (a memory item `m_…`, a knowledge document or node `d_…` /
@@ -37,6 +37,9 @@ const ADDRESS_PREFIX = /\b[a-z]{2,10}:[a-z]{2,10}:$/;
 /** An SSH public key's type right before its base64: a public key, shared on purpose. */
 const PUBLIC_KEY_TYPE =
   /(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d{3}|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)\s+$/;
+
+/** A bcrypt hash's prefix (`$2a$10$`): a hash of a password, not one, discussed in technical chat. */
+const BCRYPT = /\$2[abxy]?\$\d{2}\$$/;
 
 /** Ids this system mints, whole: memory items, knowledge documents and nodes, owner plans. */
 const SYSTEM_ID = /^(?:m_[0-9a-z]{22}|[dn]_[0-9a-f]{24}|plan-\d{13}-[0-9a-f]{8})$/;
@@ -76,7 +79,8 @@ export function findRandomTokens(text: string): EntropyMatch[] {
     // Separators that end a sentence are not part of the token.
     const token = m[0].replace(/[_-]+$/, "");
     const before = text.slice(Math.max(0, m.index - 48), m.index);
-    if (inUrl(m.index) || ADDRESS_PREFIX.test(before) || PUBLIC_KEY_TYPE.test(before)) continue;
+    if (inUrl(m.index) || ADDRESS_PREFIX.test(before) || PUBLIC_KEY_TYPE.test(before) || BCRYPT.test(before))
+      continue;
     if (SYSTEM_ID.test(token) || !looksLikeRandomToken(token)) continue;
     out.push({ start: m.index, end: m.index + token.length });
   }

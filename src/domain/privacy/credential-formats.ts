@@ -102,6 +102,13 @@ export const FORMAT_RULES: readonly FormatRule[] = [
     String.raw`\b[a-z][a-z0-9+.-]{1,20}:\/\/[^\s:/@]{0,256}:(?<secret>[^\s@/]{1,256})@[^\s@]`,
     "giu",
   ),
+  // A hex key in code, by its variable's name: `const amapKey = "3f9c…"`, `APP_SECRET: 'a1b2…'`. Bare
+  // hex is left to people (commit hashes), but not under a name that says key, secret or token.
+  rule(
+    "named-hex-key",
+    String.raw`(?<![\w])[A-Za-z][A-Za-z0-9]*(?:Key|Secret|Token|[_-](?:key|secret|token))["']?\s*:?=?\s*["'](?<secret>[0-9a-fA-F]{16,128})["']`,
+    "giu",
+  ),
   // The text of a WiFi QR code (`WIFI:T:WPA;S:<name>;P:<password>;;`): only the password.
   rule("wifi-qr", String.raw`\bWIFI:(?:(?:\\.|[^;\\\n])*;){0,6}?P:(?<secret>(?:\\.|[^;\\\n])+)`, "gu"),
   // Secrets in query strings and form bodies: `?password=…`, `&access_token=…`.

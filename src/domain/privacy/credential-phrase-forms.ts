@@ -59,6 +59,11 @@ const RULES: readonly FormRule[] = [
     "login-pair",
     String.raw`(?<![\w./-])(?:admin|administrator|root|sa|postgres|ubuntu|pi|guest)(?:\s+/\s+|/)${VALUE}`,
   ),
+  // 跳板机: ops / Jmp_88kLq0 — a label, a user, a spaced slash, then a random-looking password
+  form(
+    "login-pair",
+    String.raw`[:：][^\S\n]*[A-Za-z][\w.-]{1,30}[^\S\n]+/[^\S\n]+(?=[\x21-\x7E]{6})${VALUE}`,
+  ),
   // 账密 nightowl77 / Rb5520q: account and password in one word, then both values
   form(
     "login-pair",
@@ -75,6 +80,8 @@ const RULES: readonly FormRule[] = [
   // mm是 Xy12ab34, mima: abc123, mm shi abc123
   form("password-phrase", String.raw`(?<![A-Za-z0-9])(?:mm|mi\s?ma)\s*(?:是|为|shi|wei|[:：=])\s*${VALUE}`),
   form("password-phrase", String.raw`(?<![A-Za-z0-9])(?:mm|mima)\s+${VALUE}`),
+  // 客户端授权码 JKTBXRPLQNWMDSZE: QQ and 163 mail's codes for mail clients are sixteen letters
+  form("code-phrase", String.raw`授权码\s*(?:是|为|[:：=])?\s*(?<value>[A-Za-z]{16})(?![A-Za-z])`, true),
   // 提取码 xcib: share and pickup codes are short and need not look random
   form(
     "code-phrase",

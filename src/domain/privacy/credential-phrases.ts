@@ -26,8 +26,8 @@ export type PhraseMatch = { readonly start: number; readonly end: number; readon
 type Kind = "password" | "code" | "key";
 
 /** `密 码` with spaces between its characters is the same keyword. */
-export const PASSWORD_ZH = String.raw`密[ \t]{0,2}码|口令|暗码|PIN码|pin码|密马|秘码|蜜码`;
-export const PASSWORD_EN = String.raw`password|passwd|passwrd|pwd|passcode|passphrase|pass\s*code|(?:wi-?fi|wlan)\s+pass`;
+export const PASSWORD_ZH = String.raw`密[ \t]{0,2}码|口令|暗码|PIN码|pin码|密马|秘码|蜜码|(?<![保机秘私隐加解严绝泄告])密吗(?=\s*[:：=是]?\s*[\x21-\x7E])`;
+export const PASSWORD_EN = String.raw`password|passwd|passwrd|passwrod|pasword|passowrd|pwd|passcode|passphrase|pass\s*code|(?:wi-?fi|wlan)\s+pass`;
 /** Short forms and pinyin (pw, mima): whole words only, never inside an id (`m_1pw5…`). */
 const PASSWORD_SHORT = String.raw`pw|psw|pswd|mima|mi\s?ma`;
 export const CODE_ZH = `卡密|验证码|校验码|动态码|安全码|支付码|门禁码|开门码|门锁码|取件码|提取码|短信码|激活码|兑换码`;
@@ -109,7 +109,8 @@ export function isPlaceholder(value: string): boolean {
   return (
     /^[$<{%[(]/.test(value) ||
     /^([xX*.#?•_-])\1*$/.test(value) ||
-    /^(?:your|my|the)[_-]?/i.test(value) ||
+    // `your_password`, `MY-TOKEN`: letters only. `Mysql@123`, `theDog2024!` are real passwords.
+    /^(?:your|my|the)[_-]?[A-Za-z_-]*$/i.test(value) ||
     /^(?:placeholder|example|redacted|hidden|secret|password|changeit|todo|tbd|null|none|string)$/i.test(
       value,
     )

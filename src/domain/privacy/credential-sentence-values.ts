@@ -191,6 +191,8 @@ function colonPhrases(text: string): PhraseMatch[] {
 function isPassphrase(value: string): boolean {
   if (
     isPlaceholder(value) ||
+    // `PASSWORD=your_password -v /data …`: a phrase that opens with a placeholder is none.
+    isPlaceholder(value.split(/\s+/)[0] ?? "") ||
     /已隐藏/.test(value) ||
     NOT_PASSPHRASE_ZH.test(value) ||
     NOT_A_STATEMENT.test(value)
@@ -254,8 +256,12 @@ function furtherOn(text: string): PhraseMatch[] {
     for (const t of rest.slice(from).matchAll(/(?<![\x21-\x7E])[\x21-\x7E]{4,64}(?![\x21-\x7E])/g)) {
       const token = t[0].replace(/[.,;:)\]}>"'”’」。，]+$/u, "");
       const start = at[0] + from + t.index;
-      // Markup is no value: `[CQ:at,qq=10000]`, `<@!123>`.
-      if (isPlaceholder(token)) continue;
+      // Markup is no value: `[CQ:at,qq=10000]`, `<@!123>`. A blank (`your_password`) is the value the
+      // sentence gives, and what follows it (`-v /data mysql:8.0`) is something else.
+      if (isPlaceholder(token)) {
+        if (!/^[<[]/.test(token)) break;
+        continue;
+      }
       if (!strongValue(token, short) || UNIT.test(text.slice(start + token.length).trimStart())) continue;
       out.push({ start, end: start + token.length, id: "password-phrase" });
     }

@@ -128,14 +128,15 @@ export function maskRanges(text: string, ranges: readonly TextRange[]): string {
 
 /**
  * A span that is an earlier mask, or a variable that stands for the secret (`$TOKEN`,
- * `${DB_PASS}`, `%PASSWORD%`, `$(cat /run/secrets/db)`), is no finding: the value is elsewhere.
+ * `${DB_PASS}`, `%PASSWORD%`, `$(cat /run/secrets/db)`) or a template's blank (`<你的token>`), is no
+ * finding: the value is elsewhere.
  */
 function isMask(text: string, span: CredentialSpan): boolean {
   const found = text.slice(span.start, span.end).trim();
   return found === CREDENTIAL_MASK || found === PERSONAL_DATA_MASK || VARIABLE.test(found);
 }
 
-const VARIABLE = /^(?:\$\{?[A-Z_][A-Z0-9_]*\}?|%[A-Z_][A-Z0-9_]*%|\$\([^()]*\))$/;
+const VARIABLE = /^(?:\$\{?[A-Z_][A-Z0-9_]*\}?|%[A-Z_][A-Z0-9_]*%|\$\([^()]*\)|<[^<>\s]{1,40}>)$/;
 
 function merge<T extends TextRange>(spans: T[]): T[] {
   spans.sort((a, b) => a.start - b.start || b.end - a.end);

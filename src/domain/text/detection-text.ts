@@ -7,7 +7,7 @@
  * what is masked or removed is the original writing and the rest keeps its words.
  *
  * Steps, each per character so offsets stay known: invisible format characters (zero-width
- * space and joiners, word joiner, BOM, variation selectors) are dropped; QQ faces (`[表情]`,
+ * space and joiners, word joiner, BOM, variation selectors) are dropped; QQ faces (`[表情]`, `[doge]`, `[捂脸]`,
  * `[face:12]`, `[CQ:face,id=12]`, `<faceType=…>`, `<emoji:…>`) and emoji become one space;
  * NFKC folds full-width and compatibility forms; traditional Chinese becomes simplified with
  * OpenCC's dictionaries (opencc-js), phrase-aware when the conversion keeps the length.
@@ -31,7 +31,7 @@ const toSimplified = Converter({ from: "t", to: "cn" });
 const INVISIBLE = /^(?:\p{Cf}|[\uFE00-\uFE0F]|[\u180B-\u180D]|\u034F|\u20E3)$/u;
 /** Faces as QQ and OneBot write them in text and in raw payloads, and emoji. */
 const FACES =
-  /\[表情\]|\[face:?\s*\d{1,4}\]|\[CQ:(?:m?face|bface|sface|emoji)(?:,[^\]]*)?\]|<faceType=[^>]*>|<emoji:[^>]*>|\p{Extended_Pictographic}(?:\u200D\p{Extended_Pictographic})*|[\u{1F1E6}-\u{1F1FF}]{2}/gu;
+  /\[表情\]|\[(?:doge|OK|ok|\p{Script=Han}{1,4})\]|\[face:?\s*\d{1,4}\]|\[CQ:(?:m?face|bface|sface|emoji)(?:,[^\]]*)?\]|<faceType=[^>]*>|<emoji:[^>]*>|\p{Extended_Pictographic}(?:\u200D\p{Extended_Pictographic})*|[\u{1F1E6}-\u{1F1FF}]{2}/gu;
 
 /** The original text as a detection text that changes nothing (the fast path). */
 function identity(text: string): DetectionText {
