@@ -1,6 +1,6 @@
 import { CHAT_LOG_COUNTS_SCHEMA } from "./chat-log-counts-schema";
 import { markLogHome } from "./chat-log-home";
-import { CHAT_LOG_SCHEMA, REPLY_MARKING_TRIGGERS } from "./chat-log-schema";
+import { CHAT_LOG_SCHEMA, MARKS_AHEAD_TRIGGERS, REPLY_MARKING_TRIGGERS } from "./chat-log-schema";
 
 /**
  * The chat object's own SQLite schema, as append-only steps. Never edit a step that has
@@ -123,6 +123,8 @@ const STEPS = [
   `ALTER TABLE recent_turns ADD COLUMN held INTEGER NOT NULL DEFAULT 0`,
   // A bot reply near a bare privacy request is marked too (chat-log-schema.ts).
   REPLY_MARKING_TRIGGERS,
+  // A bare privacy request marks its speaker's next ten minutes as well (chat-log-schema.ts).
+  MARKS_AHEAD_TRIGGERS,
 ] as const;
 
 /** The step that brought the log into the object: an object older than it has log rows in D1. */

@@ -11,6 +11,7 @@ import type { AccountKey } from "../domain/chat/chat-address";
 import type { Settings } from "../domain/config/settings";
 import type { SenderIdentity } from "../domain/identity/sender-identity";
 import { type DreamTurn, dream, nextDreamAt } from "../domain/memory/dreaming";
+import { stricter } from "../domain/memory/sensitivity";
 import { withoutLeftOut } from "../domain/privacy/left-out";
 import type { ChatMeta } from "./chat-meta";
 import type { DreamJournal } from "./dream-journal";
@@ -24,6 +25,33 @@ type DreamState = { failures: number; lastFailureAt: number | null };
 type PendingRun = { runId: string; upTo: number };
 
 export type ChatInfo = { key: string; channel: string; targetType: string; targetId: string };
+
+/**
+ * The run's user turns that the chat's own log has marked since they were journaled
+ * (docs/sessions.md#marked-messages): a request of their speaker within ten minutes on either
+ * side, said in another run ("跟你们说个事，别外传啊" ends one run, "我下个月离职" opens the next)
+ * or logged after the turn was journaled. Such a turn is dreamed as private at least.
+ */
+function markedInLog(sql: SqlStorage, chatKey: string, turns: DreamTurn[]): void {
+  const ids = turns.flatMap((t) => (t.role === "user" && t.messageId ? [t.messageId] : []));
+  if (ids.length === 0) return;
+  const marked = new Set<string>();
+  for (let i = 0; i < ids.length; i += 90) {
+    const part = ids.slice(i, i + 90);
+    const rows = sql.exec<{ message_id: string }>(
+      `SELECT message_id FROM messages WHERE chat_key = ? AND private_marked <> 0
+         AND message_id IN (${part.map(() => "?").join(", ")})`,
+      chatKey,
+      ...part,
+    );
+    for (const r of rows) marked.add(r.message_id);
+  }
+  turns.forEach((t, i) => {
+    if (!t.messageId || !marked.has(t.messageId)) return;
+    const asked = t.explicitSensitivity;
+    turns[i] = { ...t, explicitSensitivity: asked ? stricter(asked, "private") : "private" };
+  });
+}
 
 export class DreamRunner {
   readonly #meta: ChatMeta;
@@ -115,6 +143,7 @@ export class DreamRunner {
         explicitSensitivity: r.explicitSensitivity,
         identity: r.account ? (identities.get(r.account) ?? null) : null,
       }));
+      markedInLog(this.#storage.sql, chat.key, turns);
       const outcome = await dream(
         { runId: run.runId, session: chat.key, turns, now, useModel },
         {

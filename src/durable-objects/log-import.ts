@@ -7,6 +7,7 @@
  */
 import { parseChatKey } from "../domain/chat/chat-address";
 import type { MessageLogRow } from "../domain/history/message-log-row";
+import type { PrivacyMark } from "../domain/history/privacy-mark";
 import { type LogHome, logHomeOf, markLogHome } from "./chat-log-home";
 import type { ChatMeta } from "./chat-meta";
 import type { ChatInfo } from "./dream-runner";
@@ -42,8 +43,7 @@ function rowProblem(row: unknown, chat: string): string | null {
   if (!Number.isSafeInteger(r.ts)) return "ts must be an integer";
   if (r.direction !== "in" && r.direction !== "out") return "direction must be 'in' or 'out'";
   if (r.recalled !== 0 && r.recalled !== 1) return "recalled must be 0 or 1";
-  if (r.private_marked !== 0 && r.private_marked !== 1 && r.private_marked !== 2)
-    return "private_marked must be 0, 1 or 2";
+  if (![0, 1, 2, 3].includes(r.private_marked as number)) return "private_marked must be 0, 1, 2 or 3";
   if (r.chat_key !== chat) return `belongs to ${String(r.chat_key)}, not to this chat (${chat})`;
   return null;
 }
@@ -214,7 +214,7 @@ const toRecord = (r: LogRow) => ({
   rawJson: r.raw_json,
   direction: r.direction,
   replyTo: r.reply_to,
-  privateMarked: r.private_marked as 0 | 1 | 2,
+  privateMarked: r.private_marked as PrivacyMark,
 });
 
 /**

@@ -126,4 +126,31 @@ describe("dreaming in the chat object", () => {
       .first();
     expect(runs).toEqual({ n: 1 });
   });
+
+  it("words said after a privacy request of another run are dreamed private, as the log marked them", async ({
+    expect,
+  }) => {
+    const member = `MQ${uid()}`;
+    const group = `GQ${uid()}`;
+    const say = async (text: string) => {
+      const body = groupAtBody({ group, member, text });
+      await postQq(body);
+      await turnDone(`qq:group:${group}`, eventIdOf(body));
+    };
+    // The request ends one run (two turns), and the words it is about open the next.
+    await say("我喜欢爬山");
+    await say("跟你们说个事，别外传啊");
+    await eventually(
+      async () => (await env.CHAT_SESSION.getByName(`qq:group:${group}`).stats()).dreamPending === 0,
+    );
+    await say("我的老板是王总");
+    await say("我喜欢游泳");
+    const rows = await eventually(async () => {
+      const r = await nodesOf(`qq:group:${group}`);
+      return r.some((n) => n.raw_text.includes("王总")) ? r : undefined;
+    });
+    const boss = rows.find((n) => n.raw_text.includes("王总"));
+    expect(boss?.scope_type).toBe("chat");
+    expect(boss?.sensitivity).not.toBe("public");
+  });
 });

@@ -37,7 +37,7 @@ export const messages = sqliteTable(
     recalled: integer("recalled", { mode: "boolean" }).notNull().default(false),
     replyTo: text("reply_to"),
     /** 0, 1 or 2: src/domain/history/privacy-mark.ts, migrations/0290. */
-    privateMarked: integer("private_marked").$type<0 | 1 | 2>().notNull().default(0),
+    privateMarked: integer("private_marked").$type<0 | 1 | 2 | 3>().notNull().default(0),
   },
   (t) => [
     uniqueIndex("messages_unique").on(t.transport, t.chatKey, t.messageId, t.ts),

@@ -3,6 +3,7 @@
  * evidence, and which of them a candidate may come from.
  */
 
+import { PRIVACY_MARK_WINDOW_MS } from "../history/privacy-mark";
 import type { SenderIdentity } from "../identity/sender-identity";
 import { slotOfNamed, slotSubjectKey } from "./fact-slot";
 import { type MemoryEvidence, normalizeMemoryText, type Sensitivity } from "./memory";
@@ -40,28 +41,39 @@ export function userTurn(turns: readonly MarkedTurn[], index: number): MarkedTur
 
 /**
  * A bare privacy request ("这个别在别处提") is about the speaker's previous message: that
- * turn takes the requested sensitivity, and the marker itself is not extracted.
+ * turn takes the requested sensitivity, and the marker itself is not extracted. Any request may
+ * also be about what its speaker says next ("跟你们说个事，别外传啊", then "我下个月离职"): their
+ * next turn within PRIVACY_MARK_WINDOW_MS takes it too.
  */
 export function applyPrivacyMarkers(turns: readonly DreamTurn[]): MarkedTurn[] {
   const out: MarkedTurn[] = turns.map((t) => ({ ...t, skip: false }));
   for (let i = 0; i < out.length; i++) {
     const t = out[i];
-    if (t?.role !== "user" || !isBarePrivacyMarker(t.text)) continue;
-    const wanted = t.explicitSensitivity ?? explicitSensitivity(t.text);
-    out[i] = { ...t, skip: true };
-    for (let j = i - 1; j >= 0; j--) {
-      const prev = out[j];
-      if (prev?.role !== "user" || prev.account !== t.account) continue;
-      if (wanted) {
-        out[j] = {
-          ...prev,
-          explicitSensitivity: prev.explicitSensitivity ? stricter(prev.explicitSensitivity, wanted) : wanted,
-        };
-      }
-      break;
+    if (t?.role !== "user") continue;
+    const bare = isBarePrivacyMarker(t.text);
+    const wanted = bare
+      ? (t.explicitSensitivity ?? explicitSensitivity(t.text))
+      : explicitSensitivity(t.text);
+    if (bare) out[i] = { ...t, skip: true };
+    if (!wanted) continue;
+    const previous = bare ? speakersTurn(out, i, -1) : -1;
+    const next = speakersTurn(out, i, 1);
+    for (const j of [previous, next]) {
+      const other = out[j];
+      if (j < 0 || !other || (j === next && other.ts - t.ts > PRIVACY_MARK_WINDOW_MS)) continue;
+      const asked = other.explicitSensitivity;
+      out[j] = { ...other, explicitSensitivity: asked ? stricter(asked, wanted) : wanted };
     }
   }
   return out;
+}
+
+/** The index of the same speaker's nearest user turn before (step -1) or after (step 1) turn `i`; -1 if none. */
+function speakersTurn(turns: readonly MarkedTurn[], i: number, step: 1 | -1): number {
+  const account = turns[i]?.account;
+  for (let j = i + step; j >= 0 && j < turns.length; j += step)
+    if (turns[j]?.role === "user" && turns[j]?.account === account) return j;
+  return -1;
 }
 
 /**

@@ -55,3 +55,36 @@ describe("a privacy marker in the message after a statement, in a group", () => 
     expect(items.find((m) => m.text.includes("摇滚"))).toMatchObject({ sensitivity: "public" });
   });
 });
+
+describe("a privacy request ahead of the statement it is about, in a group", () => {
+  it.for([
+    "跟你们说个事，别外传啊",
+    "just between us, ok?",
+    "先講好，下面這事別說初去了哈",
+    "有个事我只在这个群说，你们千万别传出去",
+  ])("%s marks the speaker's next statement, explicitly", async (request, { expect }) => {
+    const items = await dreamed([turn(request), turn("我喜欢摇滚乐")]);
+    const rock = items.find((m) => m.text.includes("摇滚"));
+    expect(rock).toMatchObject({ sensitivitySource: "explicit" });
+    expect(rock?.sensitivity).not.toBe("public");
+  });
+
+  it("a request with words of its own covers the speaker's next statement too", async ({ expect }) => {
+    const items = await dreamed([turn("这事别外传啊，我喜欢摇滚乐"), turn("我喜欢爵士乐")]);
+    expect(items.find((m) => m.text.includes("爵士"))).toMatchObject({ sensitivitySource: "explicit" });
+    expect(items.find((m) => m.text.includes("爵士"))?.sensitivity).not.toBe("public");
+  });
+
+  it("covers neither someone else's next statement nor the speaker's ten minutes later", async ({
+    expect,
+  }) => {
+    const later = dreamTurn("我喜欢爵士乐", { seq: 900, messageId: "m900", ts: NOW + 11 * 60_000 });
+    const items = await dreamed([
+      turn("跟你们说个事，别外传啊"),
+      turn("我喜欢摇滚乐", "qq:user:B"),
+      { ...later, account: "qq:user:A" },
+    ]);
+    expect(items.find((m) => m.text.includes("摇滚"))).toMatchObject({ sensitivity: "public" });
+    expect(items.find((m) => m.text.includes("爵士"))).toMatchObject({ sensitivity: "public" });
+  });
+});
