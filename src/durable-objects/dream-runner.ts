@@ -16,6 +16,7 @@ import { withoutLeftOut } from "../domain/privacy/left-out";
 import type { ChatMeta } from "./chat-meta";
 import type { DreamJournal } from "./dream-journal";
 import { afterSpendDeferral, deferDreamForSpend } from "./dream-spend";
+import { markedMessageIds } from "./log-marks";
 import type { Outbox } from "./outbox";
 
 /** After this many failed model runs in a row, the rule-based extractor takes the batch. */
@@ -35,17 +36,7 @@ export type ChatInfo = { key: string; channel: string; targetType: string; targe
 function markedInLog(sql: SqlStorage, chatKey: string, turns: DreamTurn[]): void {
   const ids = turns.flatMap((t) => (t.role === "user" && t.messageId ? [t.messageId] : []));
   if (ids.length === 0) return;
-  const marked = new Set<string>();
-  for (let i = 0; i < ids.length; i += 90) {
-    const part = ids.slice(i, i + 90);
-    const rows = sql.exec<{ message_id: string }>(
-      `SELECT message_id FROM messages WHERE chat_key = ? AND private_marked <> 0
-         AND message_id IN (${part.map(() => "?").join(", ")})`,
-      chatKey,
-      ...part,
-    );
-    for (const r of rows) marked.add(r.message_id);
-  }
+  const marked = markedMessageIds(sql, chatKey, ids);
   turns.forEach((t, i) => {
     if (!t.messageId || !marked.has(t.messageId)) return;
     const asked = t.explicitSensitivity;

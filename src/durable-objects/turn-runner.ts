@@ -20,6 +20,7 @@ import type { ChatMeta } from "./chat-meta";
 import { withSpendGate } from "./chat-spend-gate";
 import type { DreamJournal } from "./dream-journal";
 import type { Inbox, InboxRow } from "./inbox";
+import { markedInChatLog } from "./log-marks";
 import type { Outbox } from "./outbox";
 import type { RecentTurns } from "./recent-turns";
 import type { Reminders } from "./reminders";
@@ -98,6 +99,7 @@ export class TurnRunner {
       recent: (n) => this.#d.recent.list(n),
       settings,
       now,
+      nearRequest: markedInChatLog(this.#d.storage.sql, event),
     });
     const ports = withSpendGate(services, event.chat.key, settings, this.#d.storage);
     const result = await runTurn(ctx, ports, services.registry);

@@ -167,8 +167,8 @@ const MESSAGE_ALLOWED = {
     "triggers that mark the bot's replies near a bare privacy request; they serve no reader",
   "src/durable-objects/chat-log-schema.ts#MARKS_AHEAD_TRIGGERS":
     "triggers that mark a speaker's messages and the bot's replies near a privacy request; they serve no reader",
-  "src/durable-objects/dream-runner.ts#markedInLog":
-    "the chat's own marks on its own turns, by message id; no text leaves",
+  "src/durable-objects/log-marks.ts#markedMessageIds":
+    "the chat's own privacy marks on its own messages, by message id; no text leaves",
   "src/durable-objects/chat-log-counts-schema.ts#CHAT_LOG_COUNTS_SCHEMA":
     "the log's counting triggers and its one-time count; no text leaves",
   "src/durable-objects/log-counts.ts#LogCounts.#lastAt": "the time of the last message; no text leaves",

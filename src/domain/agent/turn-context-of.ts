@@ -15,6 +15,8 @@ export async function turnContextOf(input: {
   readonly recent: (limit: number) => readonly RecentTurn[];
   readonly settings: Settings;
   readonly now: number;
+  /** Whether the chat's own log marked the message (TurnContext.nearRequest). */
+  readonly nearRequest?: boolean;
 }): Promise<TurnContext> {
   const { event, settings } = input;
   const identity = event.sender
@@ -30,6 +32,7 @@ export async function turnContextOf(input: {
     sender: event.sender,
     identity,
     text: event.message?.text ?? "",
+    ...(input.nearRequest === true ? { nearRequest: true } : {}),
     recent: input.recent(settings.turn.recentTurns),
     settings,
     now: input.now,

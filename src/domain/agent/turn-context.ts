@@ -35,6 +35,12 @@ export type TurnContext = {
   readonly senderIsAdmin?: boolean;
   /** The message text being answered (normalized). */
   readonly text: string;
+  /**
+   * The chat's own log marked this message: its speaker asked for privacy within ten minutes of
+   * it ("跟你们说个事，别外传啊", then this message; docs/sessions.md#marked-messages). What the
+   * turn writes to memory from it is private at least. Absent = not marked.
+   */
+  readonly nearRequest?: boolean;
   readonly recent: readonly RecentTurn[];
   readonly settings: Settings;
   readonly now: number;

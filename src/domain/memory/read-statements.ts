@@ -15,6 +15,7 @@ import {
   neverStored,
   refusalFor,
   type SensitivityTag,
+  stricter,
   stripPrivacyPhrases,
 } from "./sensitivity";
 import type { Speaker } from "./speaker-name";
@@ -26,6 +27,12 @@ export type StatementRequest = {
   readonly kind?: MemoryKind;
   readonly sensitivity?: Sensitivity;
   readonly shared?: boolean;
+  /**
+   * The speaker asked for privacy within ten minutes of this message (the chat's log marked it,
+   * docs/sessions.md#marked-messages): "跟你们说个事，别外传啊", then "记住：我下个月离职". The item
+   * is at least this private. Absent = nothing asked around it.
+   */
+  readonly asked?: Sensitivity;
   readonly scopes: Pick<ScopeInput, "session">;
   readonly speaker: Speaker;
 };
@@ -56,9 +63,10 @@ export function readStatements(
   const automatic = dreamSensitivity(raw, { privateChat });
   // A privacy phrase is the person's own word. The model's `sensitivity` counts as explicit
   // too, but a model-supplied "public" cannot lower what the automatic tagger noticed.
-  const explicit =
+  const own =
     explicitSensitivity(raw) ??
     (req.sensitivity === "public" && automatic !== "public" ? null : (req.sensitivity ?? null));
+  const explicit = req.asked ? (own ? stricter(own, req.asked) : req.asked) : own;
   const tag = originSensitivity({
     session: req.scopes.session,
     explicit,

@@ -52,6 +52,8 @@ export type RememberRequest = {
    * memory_write from the person's message, never from the model's words. Absent = false.
    */
   readonly shared?: boolean;
+  /** A privacy request of the speaker around the message (read-statements.ts): private at least. */
+  readonly asked?: Sensitivity;
   readonly scopes: ScopeInput;
   readonly speaker: Speaker;
   readonly account: string | null;

@@ -88,6 +88,22 @@ describe("remember", () => {
     ]);
   });
 
+  it("keeps a group item private when its speaker asked for privacy around the message", async ({
+    expect,
+  }) => {
+    const inGroup = { scopes: { session: "qq:group:G1", identity: null }, chatKey: "qq:group:G1" };
+    const store = new InMemoryMemory();
+    await remember(store, request("我下个月离职", { ...inGroup, asked: "private" }));
+    await remember(store, request("我喜欢钓鱼", inGroup));
+    // A stricter request of the message's own words still wins over the one around it.
+    await remember(store, request("我怕狗，别告诉别人", { ...inGroup, asked: "private" }));
+    expect(store.items.map((m) => [m.text, m.sensitivity, m.sensitivitySource])).toEqual([
+      ["小明下个月离职", "private", "explicit"],
+      ["小明喜欢钓鱼", "public", "default"],
+      ["小明怕狗", "secret_like", "explicit"],
+    ]);
+  });
+
   it("takes memory_write's sensitivity as explicit, but not a model's 'public' over a noticed secret", async ({
     expect,
   }) => {

@@ -22,6 +22,7 @@ async function rememberNow(text: string, ctx: TurnContext, services: TurnService
       text,
       origin: "explicit",
       shared: shareRequested(text),
+      ...(ctx.nearRequest === true ? { asked: "private" as const } : {}),
       scopes: input,
       speaker: speakerOf(ctx),
       account: ctx.sender?.account ?? null,

@@ -112,6 +112,7 @@ export const memoryWriteTool: Tool = {
         // Only the person's own message can make a private chat's item public, never the model:
         // and only for what that message says (origin.ts, sharedStatement).
         shared: sharedStatement(ctx.text, text, speakerOf(ctx).name),
+        ...(ctx.nearRequest === true ? { asked: "private" as const } : {}),
         scopes: input,
         speaker: speakerOf(ctx),
         account: ctx.sender?.account ?? null,
