@@ -4,7 +4,8 @@
  * there may repeat them. Such a reply is marked like them: logged as marked, kept so in the
  * recent turns, journaled at private — so no other chat's read serves it, no daily summary
  * quotes it and a dreaming run that holds it is bounded by it. The turn holds such words when
- * its message, its prompt or a tool's result did; what cannot say is taken as holding some.
+ * its message (by its words, or by its mark in the chat's log: TurnContext.nearRequest), its
+ * prompt or a tool's result did; what cannot say is taken as holding some.
  */
 import { privacyMarkOf } from "../history/privacy-mark";
 import type { RecalledItem } from "../model/chat-model";

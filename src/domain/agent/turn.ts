@@ -118,7 +118,7 @@ export async function runTurn(
   const specs = registry.tools.map((t) => t.spec);
   const shownMemory: string[] = [];
   const reads = new TurnReads();
-  let held = promptHolds(ctx.text, prepared);
+  let held = ctx.nearRequest === true || promptHolds(ctx.text, prepared);
 
   for (let round = 0; ; round++) {
     const allowTools = round < ctx.settings.turn.maxToolRounds && specs.length > 0;

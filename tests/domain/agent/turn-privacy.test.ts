@@ -119,6 +119,18 @@ describe("a turn says whether it held words that must stay in its chat", () => {
     expect(await held("查一下", [hit("手术 下个月", false)], [search])).toBe(false);
   });
 
+  it("by its message's mark in the chat's log: its speaker asked for privacy just before", async ({
+    expect,
+  }) => {
+    const model = new ScriptedChatModel([{ text: "好" }, { text: "好" }]);
+    const ports = turnPorts({ model, history: new InMemoryHistory([]) });
+    const turn = (nearRequest: boolean) =>
+      runTurn({ ...chatContext(GROUP, "我下个月离职了"), nearRequest }, ports, defaultTurnRegistry());
+    const [marked, open] = [await turn(true), await turn(false)];
+    expect(marked.ok && marked.value.heldPrivate).toBe(true);
+    expect(open.ok && open.value.heldPrivate).toBe(false);
+  });
+
   it("for a command's answer always", async ({ expect }) => {
     expect(await held("/help", [])).toBe(true);
   });
