@@ -34,9 +34,11 @@ export type ChatInfo = { key: string; channel: string; targetType: string; targe
  * or logged after the turn was journaled. Such a turn is dreamed as private at least.
  */
 function markedInLog(sql: SqlStorage, chatKey: string, turns: DreamTurn[]): void {
-  const ids = turns.flatMap((t) => (t.role === "user" && t.messageId ? [t.messageId] : []));
-  if (ids.length === 0) return;
-  const marked = markedMessageIds(sql, chatKey, ids);
+  const said = turns.flatMap((t) =>
+    t.role === "user" && t.messageId ? [{ messageId: t.messageId, ts: t.ts }] : [],
+  );
+  if (said.length === 0) return;
+  const marked = markedMessageIds(sql, chatKey, said);
   turns.forEach((t, i) => {
     if (!t.messageId || !marked.has(t.messageId)) return;
     const asked = t.explicitSensitivity;

@@ -6,16 +6,28 @@
  */
 import type { InboundEvent } from "../domain/inbound/inbound-event";
 
-/** Of `ids`, those the log of `chatKey` has marked. */
-export function markedMessageIds(sql: SqlStorage, chatKey: string, ids: readonly string[]): Set<string> {
+export type LoggedMessage = { readonly messageId: string; readonly ts: number };
+
+/**
+ * Of `messages`, the ids the log of `chatKey` has marked. The read is bounded by their times, so
+ * it walks the (chat_key, ts) index over their span only, not the chat's whole log.
+ */
+export function markedMessageIds(
+  sql: SqlStorage,
+  chatKey: string,
+  messages: readonly LoggedMessage[],
+): Set<string> {
   const marked = new Set<string>();
-  for (let i = 0; i < ids.length; i += 90) {
-    const part = ids.slice(i, i + 90);
+  for (let i = 0; i < messages.length; i += 90) {
+    const part = messages.slice(i, i + 90);
+    const times = part.map((m) => m.ts);
     const rows = sql.exec<{ message_id: string }>(
-      `SELECT message_id FROM messages WHERE chat_key = ? AND private_marked <> 0
+      `SELECT message_id FROM messages WHERE chat_key = ? AND ts BETWEEN ? AND ? AND private_marked <> 0
          AND message_id IN (${part.map(() => "?").join(", ")})`,
       chatKey,
-      ...part,
+      Math.min(...times),
+      Math.max(...times),
+      ...part.map((m) => m.messageId),
     );
     for (const r of rows) marked.add(r.message_id);
   }
@@ -24,6 +36,7 @@ export function markedMessageIds(sql: SqlStorage, chatKey: string, ids: readonly
 
 /** Whether the log marked the event's message (false for an event without one). */
 export function markedInChatLog(sql: SqlStorage, event: InboundEvent): boolean {
-  const id = event.message?.id;
-  return id !== undefined && markedMessageIds(sql, event.chat.key, [id]).has(id);
+  const message = event.message;
+  if (!message) return false;
+  return markedMessageIds(sql, event.chat.key, [{ messageId: message.id, ts: message.ts }]).has(message.id);
 }
