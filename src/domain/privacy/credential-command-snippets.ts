@@ -36,6 +36,11 @@ const RULES: readonly RegExp[] = [
     String.raw`['"][\w.-]*(?:password|passwd|pwd|secret|token|api_?key)['"]\s*,\s*${QUOTED}`,
     "giud",
   ),
+  // A name and its value as separate fields (Postman, Kubernetes env): {"key": "appSecret", "value": "x"}
+  new RegExp(
+    String.raw`["'](?:key|name)["']\s*:\s*["'][\w.-]*(?:password|passwd|pwd|secret|token|api_?key)[\w.-]*["']\s*,\s*["']value["']\s*:\s*${QUOTED}`,
+    "giud",
+  ),
   // smtplib / imaplib / ftplib: server.login('me@qq.com', 'x')
   new RegExp(String.raw`\.login\(\s*['"][^'"\n]{1,128}['"]\s*,\s*${QUOTED}`, "giud"),
 ];

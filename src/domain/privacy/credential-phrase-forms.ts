@@ -24,9 +24,9 @@ const VALUE = String.raw`["'“‘「]?(?<value>[\x21-\x7E]{3,64})`;
 
 type FormRule = { readonly id: string; readonly pattern: RegExp; readonly anyValue: boolean };
 
-const form = (id: string, source: string, anyValue = false): FormRule => ({
+const form = (id: string, source: string, anyValue = false, flags = "giud"): FormRule => ({
   id,
-  pattern: new RegExp(source, "giud"),
+  pattern: new RegExp(source, flags),
   anyValue,
 });
 
@@ -63,6 +63,14 @@ const RULES: readonly FormRule[] = [
   form(
     "login-pair",
     String.raw`[:：][^\S\n]*[A-Za-z][\w.-]{1,30}[^\S\n]+/[^\S\n]+(?=[\x21-\x7E]{6})${VALUE}`,
+  ),
+  // zhang_hy / Hy19980321: a lower-case login name, a spaced slash, then a password with capitals or
+  // symbols as well as digits (case-sensitive: "React / Vue3.0" names two things)
+  form(
+    "login-pair",
+    String.raw`(?<![\w./-])[a-z][a-z0-9_.-]{2,30}[^\S\n]+/[^\S\n]+(?=[\x21-\x7E]*\d)(?=[\x21-\x7E]*[A-Z#@!$%&*_.-])(?=[\x21-\x7E]{6})${VALUE}`,
+    false,
+    "gud",
   ),
   // 账密 nightowl77 / Rb5520q: account and password in one word, then both values
   form(

@@ -232,7 +232,8 @@ function hanPhrases(text: string): PhraseMatch[] {
     const value = m.groups?.value ?? "";
     const min = /口令/.test(m.groups?.keyword ?? "") ? 4 : 6;
     if (!at || value.replace(/ /g, "").length < min || DESCRIBES.test(value)) continue;
-    if (NOT_A_STATEMENT.test(m.groups?.bridge ?? "")) continue;
+    // "这种中文密码是不是更安全点": a question, whatever follows its 是.
+    if (NOT_A_STATEMENT.test(m[0])) continue;
     out.push({ start: at[0], end: at[1], id: "password-phrase" });
   }
   return out;

@@ -23,6 +23,7 @@ import { findSnippetValues } from "./credential-command-snippets";
 import { findDescribedValues } from "./credential-described-values";
 import { findRandomTokens } from "./credential-entropy";
 import { FORMAT_RULES } from "./credential-formats";
+import { findLaidOutValues } from "./credential-layouts";
 import { findLockValues } from "./credential-lock-values";
 import { findPhraseForms } from "./credential-phrase-forms";
 import { findPhraseCredentials } from "./credential-phrases";
@@ -69,6 +70,7 @@ function secretsIn(t: DetectionText): CredentialSpan[] {
   for (const p of findSentenceValues(read)) add(p.start, p.end, p.id);
   for (const p of [...findDescribedValues(read), ...findLockValues(read)]) add(p.start, p.end, p.id);
   for (const p of [...findCommandLineValues(read), ...findSnippetValues(read)]) add(p.start, p.end, p.id);
+  for (const p of findLaidOutValues(read)) add(p.start, p.end, p.id);
   for (const e of findRandomTokens(read)) add(e.start, e.end, "high-entropy");
   for (const w of findSeedPhrases(read)) add(w.start, w.end, "seed-phrase");
   return found;
