@@ -7,7 +7,7 @@
  */
 
 import type { ChatObjectServices } from "../composition/chat-object/chat-object-door";
-import type { AccountKey } from "../domain/chat/chat-address";
+import { type AccountKey, isOneToOneKey } from "../domain/chat/chat-address";
 import type { Settings } from "../domain/config/settings";
 import type { SenderIdentity } from "../domain/identity/sender-identity";
 import { type DreamTurn, dream, nextDreamAt } from "../domain/memory/dreaming";
@@ -31,9 +31,11 @@ export type ChatInfo = { key: string; channel: string; targetType: string; targe
  * The run's user turns that the chat's own log has marked since they were journaled
  * (docs/sessions.md#marked-messages): a request of their speaker within ten minutes on either
  * side, said in another run ("跟你们说个事，别外传啊" ends one run, "我下个月离职" opens the next)
- * or logged after the turn was journaled. Such a turn is dreamed as private at least.
+ * or logged after the turn was journaled. Such a turn is dreamed as private at least (a floor,
+ * never lowering what its words hold). A one-to-one chat's turns are private by origin already.
  */
 function markedInLog(sql: SqlStorage, chatKey: string, turns: DreamTurn[]): void {
+  if (isOneToOneKey(chatKey)) return;
   const said = turns.flatMap((t) =>
     t.role === "user" && t.messageId ? [{ messageId: t.messageId, ts: t.ts }] : [],
   );
@@ -41,8 +43,7 @@ function markedInLog(sql: SqlStorage, chatKey: string, turns: DreamTurn[]): void
   const marked = markedMessageIds(sql, chatKey, said);
   turns.forEach((t, i) => {
     if (!t.messageId || !marked.has(t.messageId)) return;
-    const asked = t.explicitSensitivity;
-    turns[i] = { ...t, explicitSensitivity: asked ? stricter(asked, "private") : "private" };
+    turns[i] = { ...t, floor: t.floor ? stricter(t.floor, "private") : "private" };
   });
 }
 

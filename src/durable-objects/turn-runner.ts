@@ -99,7 +99,8 @@ export class TurnRunner {
       recent: (n) => this.#d.recent.list(n),
       settings,
       now,
-      nearRequest: markedInChatLog(this.#d.storage.sql, event),
+      // A one-to-one chat's words are private by origin, and shared there only on purpose.
+      nearRequest: !isOneToOne(event.chat.targetType) && markedInChatLog(this.#d.storage.sql, event),
     });
     const ports = withSpendGate(services, event.chat.key, settings, this.#d.storage);
     const result = await runTurn(ctx, ports, services.registry);

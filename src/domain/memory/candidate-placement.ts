@@ -40,6 +40,7 @@ export function placeCandidate(
       dreamSensitivity(source.text, { privateChat }),
       c.hint ?? "public",
       runRequest ?? "public",
+      source.floor ?? "public",
     ],
     // The person's permission covers what that turn said, not what the extractor attributes to it.
     shared: sharedStatement(source.text, c.text, speakerOfTurn(source).name),

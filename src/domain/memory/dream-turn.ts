@@ -24,6 +24,13 @@ export type DreamTurn = {
    * them (src/domain/agent/turn-privacy.ts).
    */
   readonly explicitSensitivity: Sensitivity | null;
+  /**
+   * The least its words may be, from a request of its speaker near it rather than in it: the
+   * request just before it in the run (applyPrivacyMarkers), or the chat's log marking it
+   * (the chat object). A floor: it raises what the words hold, never lowers it, and it is not
+   * the run's request. Absent = none.
+   */
+  readonly floor?: Sensitivity | null;
   /** The sender's identity, resolved when the run starts. */
   readonly identity: SenderIdentity | null;
 };
@@ -43,7 +50,8 @@ export function userTurn(turns: readonly MarkedTurn[], index: number): MarkedTur
  * A bare privacy request ("这个别在别处提") is about the speaker's previous message: that
  * turn takes the requested sensitivity, and the marker itself is not extracted. Any request may
  * also be about what its speaker says next ("跟你们说个事，别外传啊", then "我下个月离职"): their
- * next turn within PRIVACY_MARK_WINDOW_MS takes it too.
+ * next turn within PRIVACY_MARK_WINDOW_MS takes it as a floor, which never lowers what that turn
+ * holds by its own words.
  */
 export function applyPrivacyMarkers(turns: readonly DreamTurn[]): MarkedTurn[] {
   const out: MarkedTurn[] = turns.map((t) => ({ ...t, skip: false }));
@@ -57,13 +65,15 @@ export function applyPrivacyMarkers(turns: readonly DreamTurn[]): MarkedTurn[] {
     if (bare) out[i] = { ...t, skip: true };
     if (!wanted) continue;
     const previous = bare ? speakersTurn(out, i, -1) : -1;
-    const next = speakersTurn(out, i, 1);
-    for (const j of [previous, next]) {
-      const other = out[j];
-      if (j < 0 || !other || (j === next && other.ts - t.ts > PRIVACY_MARK_WINDOW_MS)) continue;
-      const asked = other.explicitSensitivity;
-      out[j] = { ...other, explicitSensitivity: asked ? stricter(asked, wanted) : wanted };
+    const prev = out[previous];
+    if (prev) {
+      const asked = prev.explicitSensitivity;
+      out[previous] = { ...prev, explicitSensitivity: asked ? stricter(asked, wanted) : wanted };
     }
+    const next = speakersTurn(out, i, 1);
+    const after = out[next];
+    if (after && after.ts - t.ts <= PRIVACY_MARK_WINDOW_MS)
+      out[next] = { ...after, floor: after.floor ? stricter(after.floor, wanted) : wanted };
   }
   return out;
 }

@@ -63,16 +63,18 @@ export function readStatements(
   const automatic = dreamSensitivity(raw, { privateChat });
   // A privacy phrase is the person's own word. The model's `sensitivity` counts as explicit
   // too, but a model-supplied "public" cannot lower what the automatic tagger noticed.
-  const own =
+  const explicit =
     explicitSensitivity(raw) ??
     (req.sensitivity === "public" && automatic !== "public" ? null : (req.sensitivity ?? null));
-  const explicit = req.asked ? (own ? stricter(own, req.asked) : req.asked) : own;
-  const tag = originSensitivity({
+  const resolved = originSensitivity({
     session: req.scopes.session,
     explicit,
     automatic: [automatic],
     shared: req.shared === true,
   });
+  // A request near the message is a floor: it raises the tag, never lowers what the words hold.
+  const raised = req.asked && stricter(resolved.sensitivity, req.asked) !== resolved.sensitivity;
+  const tag: SensitivityTag = raised && req.asked ? { sensitivity: req.asked, source: "explicit" } : resolved;
   // The person's own markers are instructions, not what to remember.
   const said = req.origin === "explicit" ? withoutGlobalMarker(withoutShareMarkers(raw)) : raw;
   const statements: Extracted[] = req.kind

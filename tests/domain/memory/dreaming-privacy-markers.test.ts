@@ -62,17 +62,23 @@ describe("a privacy request ahead of the statement it is about, in a group", () 
     "just between us, ok?",
     "先講好，下面這事別說初去了哈",
     "有个事我只在这个群说，你们千万别传出去",
-  ])("%s marks the speaker's next statement, explicitly", async (request, { expect }) => {
+  ])("%s raises the speaker's next statement above public", async (request, { expect }) => {
     const items = await dreamed([turn(request), turn("我喜欢摇滚乐")]);
     const rock = items.find((m) => m.text.includes("摇滚"));
-    expect(rock).toMatchObject({ sensitivitySource: "explicit" });
     expect(rock?.sensitivity).not.toBe("public");
   });
 
   it("a request with words of its own covers the speaker's next statement too", async ({ expect }) => {
     const items = await dreamed([turn("这事别外传啊，我喜欢摇滚乐"), turn("我喜欢爵士乐")]);
-    expect(items.find((m) => m.text.includes("爵士"))).toMatchObject({ sensitivitySource: "explicit" });
     expect(items.find((m) => m.text.includes("爵士"))?.sensitivity).not.toBe("public");
+  });
+
+  it("raises the next statement only: what its own words hold is never lowered", async ({ expect }) => {
+    const alone = await dreamed([turn("我喜欢去医院看病历")]);
+    const held = alone.find((m) => m.text.includes("病历"))?.sensitivity;
+    expect(held).toBe("secret_like");
+    const items = await dreamed([turn("just between us, ok?"), turn("我喜欢去医院看病历")]);
+    expect(items.find((m) => m.text.includes("病历"))?.sensitivity).toBe(held);
   });
 
   it("covers neither someone else's next statement nor the speaker's ten minutes later", async ({

@@ -97,10 +97,13 @@ describe("remember", () => {
     await remember(store, request("我喜欢钓鱼", inGroup));
     // A stricter request of the message's own words still wins over the one around it.
     await remember(store, request("我怕狗，别告诉别人", { ...inGroup, asked: "private" }));
+    // …and so does what the words hold by themselves: the request around is a floor.
+    await remember(store, request("我的病历在抽屉里", { ...inGroup, asked: "private" }));
     expect(store.items.map((m) => [m.text, m.sensitivity, m.sensitivitySource])).toEqual([
       ["小明下个月离职", "private", "explicit"],
       ["小明喜欢钓鱼", "public", "default"],
       ["小明怕狗", "secret_like", "explicit"],
+      ["小明的病历在抽屉里", "secret_like", "dream"],
     ]);
   });
 
