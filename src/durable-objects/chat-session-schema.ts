@@ -1,6 +1,7 @@
 import { CHAT_LOG_COUNTS_SCHEMA } from "./chat-log-counts-schema";
 import { markLogHome } from "./chat-log-home";
-import { CHAT_LOG_SCHEMA, MARKS_AHEAD_TRIGGERS, REPLY_MARKING_TRIGGERS } from "./chat-log-schema";
+import { MARKS_AHEAD_TRIGGERS, REPLY_MARKING_TRIGGERS } from "./chat-log-marking";
+import { CHAT_LOG_SCHEMA } from "./chat-log-schema";
 
 /**
  * The chat object's own SQLite schema, as append-only steps. Never edit a step that has

@@ -163,10 +163,6 @@ const MESSAGE_ALLOWED = {
   "src/adapters/d1/d1-log-migration.ts#D1LogMigrationLedger.deletable": "counts per chat; no text leaves",
   "src/durable-objects/chat-log-schema.ts#CHAT_LOG_SCHEMA":
     "the log's own triggers and views: they build its indexes and serve no reader",
-  "src/durable-objects/chat-log-schema.ts#REPLY_MARKING_TRIGGERS":
-    "triggers that mark the bot's replies near a bare privacy request; they serve no reader",
-  "src/durable-objects/chat-log-schema.ts#MARKS_AHEAD_TRIGGERS":
-    "triggers that mark a speaker's messages and the bot's replies near a privacy request; they serve no reader",
   "src/durable-objects/log-marks.ts#markedMessageIds":
     "the chat's own privacy marks on its own messages, by message id; no text leaves",
   "src/durable-objects/chat-log-counts-schema.ts#CHAT_LOG_COUNTS_SCHEMA":
