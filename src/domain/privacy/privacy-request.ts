@@ -34,12 +34,20 @@ function blankQuotes(text: string): string {
   return text.replace(QUOTED, (q) => "_".repeat(q.length));
 }
 
+/**
+ * How far a clause is read on either side of a finding: a real clause is far shorter, and the
+ * bound keeps a long text without punctuation, with a finding every few characters, linear.
+ */
+const CLAUSE_REACH = 120;
+
 /** The clause around [start, end): from the last break before start to the next after end. */
 function clauseOf(text: string, start: number, end: number): { before: string; whole: string } {
   let from = start;
-  while (from > 0 && !CLAUSE_BREAK.test(text[from - 1] ?? "")) from--;
+  const first = Math.max(0, start - CLAUSE_REACH);
+  while (from > first && !CLAUSE_BREAK.test(text[from - 1] ?? "")) from--;
   let to = end;
-  while (to < text.length && !CLAUSE_BREAK.test(text[to] ?? "")) to++;
+  const last = Math.min(text.length, end + CLAUSE_REACH);
+  while (to < last && !CLAUSE_BREAK.test(text[to] ?? "")) to++;
   // The clause's own closing mark counts: "你会保密吗？"
   if (to < text.length && /[？?]/u.test(text[to] ?? "")) to++;
   return { before: text.slice(from, start), whole: text.slice(from, to) };

@@ -11,7 +11,7 @@
  */
 import levenshtein from "damerau-levenshtein";
 import { pinyin } from "pinyin-pro";
-import { type DetectionText, replaceSpan } from "../text/detection-text";
+import { type DetectionText, replaceSpans } from "../text/detection-text";
 
 /** Words of privacy requests, with readings people's slang adds (人 → 银). */
 const CHINESE_WORDS: readonly (readonly [string, ...string[]])[] = [
@@ -83,33 +83,30 @@ function soundsLike(chars: readonly string[], sound: readonly string[]): boolean
 function fixChinese(t: DetectionText): DetectionText {
   const chars = [...t.text];
   if (chars.length !== t.text.length) return t; // astral characters: offsets would shift
-  let text = t.text;
   for (const { word, sounds } of LEXICON) {
     for (let i = 0; i + word.length <= chars.length; i++) {
       const window = chars.slice(i, i + word.length);
       if (window.join("") === word || !window.every((ch) => /\p{Script=Han}/u.test(ch))) continue;
-      if (sounds.some((s) => soundsLike(window, s))) {
-        text = text.slice(0, i) + word + text.slice(i + word.length);
-        chars.splice(i, word.length, ...word);
-      }
+      // Same length: the characters are overwritten in place and joined once, at the end.
+      if (sounds.some((s) => soundsLike(window, s))) chars.splice(i, word.length, ...word);
     }
   }
+  const text = chars.join("");
   return text === t.text ? t : { ...t, text };
 }
 
 /** English words one edit from a lexicon word, rewritten as that word. */
 function fixEnglish(t: DetectionText): DetectionText {
-  let out = t;
-  const found = [...t.text.matchAll(/[a-z]{5,}/gi)].reverse();
-  for (const m of found) {
+  const fixes: { span: { start: number; end: number }; piece: string }[] = [];
+  for (const m of t.text.matchAll(/[a-z]{5,}/gi)) {
     const token = m[0].toLowerCase();
     if (ENGLISH_WORDS.includes(token)) continue;
     const fix = ENGLISH_WORDS.find(
       (w) => Math.abs(w.length - token.length) <= 1 && levenshtein(token, w).steps <= 1,
     );
-    if (fix) out = replaceSpan(out, { start: m.index, end: m.index + m[0].length }, fix);
+    if (fix) fixes.push({ span: { start: m.index, end: m.index + m[0].length }, piece: fix });
   }
-  return out;
+  return replaceSpans(t, fixes);
 }
 
 /** `t` with the typos of request words fixed. */

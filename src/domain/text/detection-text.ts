@@ -103,18 +103,38 @@ export function originalSpan(t: DetectionText, span: Span): Span {
 }
 
 /**
- * `t` with the units of `span` replaced by `piece`, every new unit mapped to the whole original
- * range the span covered: for corrections that change the length (a typo fixed to its word).
+ * `t` with each span replaced by its piece, every new unit mapped to the whole original range its
+ * span covered: for corrections that change the length (a typo fixed to its word, a dialect word
+ * read as Mandarin). Built in one pass, so a long text with many corrections stays linear. Spans
+ * must not overlap.
  */
-export function replaceSpan(t: DetectionText, span: Span, piece: string): DetectionText {
-  const { start, end } = originalSpan(t, span);
-  return {
-    text: t.text.slice(0, span.start) + piece + t.text.slice(span.end),
-    starts: [
-      ...t.starts.slice(0, span.start),
-      ...Array(piece.length).fill(start),
-      ...t.starts.slice(span.end),
-    ],
-    ends: [...t.ends.slice(0, span.start), ...Array(piece.length).fill(end), ...t.ends.slice(span.end)],
+export function replaceSpans(
+  t: DetectionText,
+  pieces: readonly { readonly span: Span; readonly piece: string }[],
+): DetectionText {
+  if (pieces.length === 0) return t;
+  const sorted = [...pieces].sort((a, b) => a.span.start - b.span.start);
+  let text = "";
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let at = 0;
+  const keep = (to: number) => {
+    text += t.text.slice(at, to);
+    for (let i = at; i < to; i++) {
+      starts.push(t.starts[i] ?? 0);
+      ends.push(t.ends[i] ?? 0);
+    }
   };
+  for (const { span, piece } of sorted) {
+    keep(span.start);
+    const { start, end } = originalSpan(t, span);
+    text += piece;
+    for (let i = 0; i < piece.length; i++) {
+      starts.push(start);
+      ends.push(end);
+    }
+    at = span.end;
+  }
+  keep(t.text.length);
+  return { text, starts, ends };
 }

@@ -119,3 +119,24 @@ describe("privacy requests in people's own words", () => {
     expect(isBarePrivacyMarker(text)).toBe(bare);
   });
 });
+
+describe("reading a long text", () => {
+  it("stays linear with a finding or a typo every few characters and no punctuation", ({ expect }) => {
+    const units = [
+      "别外传",
+      "别往外说",
+      "secert ",
+      "告苏",
+      "唔好",
+      "谁要是传到",
+      "仅限本群 ",
+      "don't remember ",
+    ];
+    for (const unit of units) {
+      const text = unit.repeat(Math.ceil(100_000 / unit.length));
+      const started = performance.now();
+      explicitSensitivity(text);
+      expect(performance.now() - started, unit).toBeLessThan(3_000);
+    }
+  });
+});
