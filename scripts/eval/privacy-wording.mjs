@@ -1,14 +1,29 @@
-// `npm run eval -- privacy-wording [--corpus <file>] [--baseline <commit>] [--misses dev]`:
+// `npm run eval -- privacy-wording [--corpus <file>] [--baseline <commit>] [--misses dev] [--data <dir>] [--show N]`:
 // precision and recall of privacy-request recognition on the labelled corpus
 // (tests/fixtures/privacy/requests.jsonl), today's detector next to the one at --baseline (the
 // detector before docs/experiments/0120-privacy-wording.md), per split, in one run.
 // A next-message case counts as recognised when the marker is recognised as a bare marker that
 // points back (`previous`), or when the statement or its following marker is (`next`).
-import { readFileSync } from "node:fs";
+// Then the sets written blind (BLIND_SETS), and how many ordinary messages of the shared LoCoMo,
+// KdConv and MemoryBank sets each detector reads as a request (--data, or AKASHA_EVAL_DATA).
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { root } from "../lib/dev-vars.mjs";
 import { importTs } from "../lib/ts-import.mjs";
 import { importAt } from "./baseline-source.mjs";
+import { datasets } from "./credentials.mjs";
+import { evalDataDir } from "./data-dir.mjs";
+import { readJsonl } from "./domain-bundle.mjs";
+
+/**
+ * Group messages written blind, by writers who saw neither the rules nor the corpus
+ * (docs/experiments/0600-privacy-requests-as-people-type-them.md): the first is tuned on, the
+ * second is never read while tuning.
+ */
+const BLIND_SETS = [
+  ["written blind, tuned on", "tests/fixtures/privacy/requests-wild.jsonl"],
+  ["written blind, held back", "tests/fixtures/privacy/requests-wild-held-back.jsonl"],
+];
 
 export const PRIVACY_BASELINE = "77317ac";
 
@@ -70,7 +85,73 @@ export async function evalPrivacyWording(flags) {
       }
     }
   }
+  const blind = blindSets(detectors);
+  const ordinary = ordinaryMessages(detectors, flags);
   console.log(
-    JSON.stringify({ dataset: "privacy-wording", corpus: path.relative(root, file), baseline, rows }),
+    JSON.stringify({
+      dataset: "privacy-wording",
+      corpus: path.relative(root, file),
+      baseline,
+      rows,
+      blind,
+      ordinary,
+    }),
   );
+}
+
+/** Requests read and near misses read as requests, per blind set, for each detector. */
+function blindSets(detectors) {
+  const out = [];
+  for (const [title, rel] of BLIND_SETS) {
+    const file = path.join(root, rel);
+    if (!existsSync(file)) continue;
+    const rows = readJsonl(file);
+    const requests = rows.filter((r) => r.label === "request");
+    const misses = rows.filter((r) => r.label === "none");
+    console.log(`\n${title} (${rel}):`);
+    for (const [name, api] of detectors) {
+      const read = (r) => api.explicitSensitivity(r.text) !== null;
+      const cell = {
+        set: rel,
+        detector: name,
+        requests: requests.length,
+        read: requests.filter(read).length,
+      };
+      Object.assign(cell, { nearMisses: misses.length, falseAlarms: misses.filter(read).length });
+      out.push(cell);
+      console.log(
+        `  ${name.padEnd(20)} requests read ${cell.read}/${cell.requests}, near misses read as a request ${cell.falseAlarms}/${cell.nearMisses}`,
+      );
+    }
+  }
+  return out;
+}
+
+/**
+ * How many ordinary messages of the shared sets each detector reads as a privacy request, per
+ * 10,000: a false alarm marks the speaker's ten minutes around it, which sibling chats then do
+ * not read. `--show N` prints N of today's.
+ */
+function ordinaryMessages(detectors, flags) {
+  const dir = typeof flags.data === "string" ? flags.data : evalDataDir();
+  console.log(`\nordinary messages read as a privacy request (${dir}), per 10,000`);
+  const out = [];
+  for (const [name, texts] of datasets(dir)) {
+    const cells = detectors.map(([label, api]) => ({
+      label,
+      hits: texts.filter((t) => api.explicitSensitivity(t) !== null),
+    }));
+    const rate = (n) => ((n / texts.length) * 10_000).toFixed(1);
+    console.log(
+      `${name.padEnd(15)} ${String(texts.length).padStart(6)} messages  ${cells.map((c) => `${c.label}: ${rate(c.hits.length)} (${c.hits.length})`).join("   ")}`,
+    );
+    for (const t of cells.at(-1).hits.slice(0, Number(flags.show ?? 0)))
+      console.log(`    ${t.slice(0, 160)}`);
+    out.push({
+      dataset: name,
+      messages: texts.length,
+      ...Object.fromEntries(cells.map((c) => [c.label, c.hits.length])),
+    });
+  }
+  return out;
 }
