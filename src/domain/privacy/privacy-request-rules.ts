@@ -4,7 +4,9 @@
  * (request-typos.ts). Each rule says which level the person asked for: `secret_like` for "tell
  * nobody" (别告诉别人, 不要外传, 保密, 你知道就好, between you and me), `private` for "not here /
  * not elsewhere" (别在群里提, 这是私事, keep it private). Measured on the labelled corpus
- * tests/fixtures/privacy/requests.jsonl (`npm run eval -- privacy-wording`).
+ * tests/fixtures/privacy/requests.jsonl and on requests written blind as QQ groups type them
+ * (`npm run eval -- privacy-wording`); the families those added — words that stay here, keep
+ * nothing, threats, agreement tags — are docs/decisions/0600-privacy-requests-as-people-type-them.md.
  */
 import type { Sensitivity } from "../memory/sensitivity-level";
 
@@ -21,9 +23,11 @@ const THIS = String.raw`(?:(?:这个|这件事|这事儿?|此事|这话|这条|�
 /** The listener and softeners before the request: 你可千万别, 麻烦别, 拜托不要. */
 const LEAD = String.raw`${THIS}(?:(?:你|您)\s*)?(?:(?:也|可|就|千万|一定|先|请|麻烦|拜托|务必)\s*)*`;
 /** Saying no: 别, 不要, 不许, 请勿, Cantonese 唔好. Not 不会 (that is a promise, not a request). */
-const NEG = String.raw`(?:别(?![人处的家])|不要|不许|不准|不能|不可以|不可|请勿|勿|莫|唔好|禁止|不想)`;
+const NEG = String.raw`(?:别(?![人处的家])|不要|不许|不准|不能|不可以|不可|请勿|勿|莫|唔好|禁止|不想|甭|憋(?=[说讲告传往外跟和对让给])|咪(?=[讲说话跟同给告传]))`;
 /** Whoever should not hear it. */
 const PEOPLE = String.raw`(?:别人|其他人|其它人|任何人|外人|旁人|第三个人|第三人|人家|大家|群里的?人?|其他群友|群友|同事|同学|老师|领导|老板|公司的人|我?家里人|别的群的?人?|其他群的?人?|其它群|外面的人|共同好友|我?(?:妈|爸|爸妈|父母|家人|老婆|老公|女朋友|男朋友|对象|室友|同事|领导|老板|朋友|姐|哥|弟|妹)|谁|人)`;
+/** Where a group's words should stay: 本群, 这个群, 群里. */
+const THIS_GROUP = String.raw`(?:本群|这个?群(?:里|内)?|群里|群内|咱们?群(?:里)?|我们群(?:里)?|此群)`;
 /** Up to a few characters of the same clause. */
 const GAP = (n: number) => String.raw`[^，。！？；,.!?;\n]{0,${n}}?`;
 /** Particles that end the request: 哈, 哦, 啊, 嗷. */
@@ -66,16 +70,63 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   zh("nobody-knows", `${LEAD}${NEG}(?:让|叫)(?!我(?!家)|自己|你)\\p{Script=Han}{1,4}?知道`),
   // 出去别讲, 出了群别提, 别bb出去, 别截图出去, 不要截图不要转发
   zh("spread-nowhere", `出(?:了|去)(?:这个)?(?:群|门)?${GAP(2)}${NEG}(?:说|讲|提|传|乱说)`),
+  zh("spread-nowhere", `出了?(?:这个?|本|咱们?)群${GAP(3)}${NEG}\\p{Script=Han}{1,3}`),
+  // 莫往外头说, 可别往外嘚嘚, 请勿对外透露: "outwards" says where, whatever the verb
+  zh("spread-nowhere", `${LEAD}${NEG}${GAP(2)}(?:往|向|对)外(?:头|面|边)?\\p{Script=Han}{1,3}`),
+  // 唔好share出去, 别发出去, 不要转给别人
+  zh(
+    "spread-nowhere",
+    `${LEAD}${NEG}${GAP(4)}(?:share|post|send|forward|分享|散播|散布|扩散|发|转)(?:出去|到外面|给别人|给外人)`,
+  ),
+  // 仅限本群, 锁死在这个群里, 出群即焚, 阅后即焚, 不出这个群
+  zh(
+    "stays-here",
+    `(?:仅限|只限|锁死在|锁在|烂在|止于)(?:${THIS_GROUP}|这里|这儿)|(?:出群|阅后|看完|听完)即焚|不出${THIS_GROUP}`,
+    "private",
+  ),
+  // 机器人别记这个, 小本本别记, 不要记下来: the listener, the bot too, should not keep it
+  zh(
+    "keep-nothing",
+    `${LEAD}${NEG}(?:帮我|给我)?(?:记(?![错仇混反岔得性忆者账号])(?:下来|住|录|下|着)?|记录|保存|存下来)`,
+  ),
+  // 你们都没看到对吧, 就当没听见: what was seen is to be unseen
+  zh(
+    "keep-nothing",
+    `(?:就|都)?当(?:作|做)?(?:没|没有)(?:看到|看见|听到|听见|听过|看过)|(?:你们|大家)(?:都|就)?(?:没|没有)(?:看到|看见|听到|听见)(?:对吧)?${CLAUSE_END}`,
+  ),
   zh("spread-nowhere", `${LEAD}${NEG}(?:bb|逼逼|哔哔|叭叭|瞎说|乱传)出去`),
   zh("spread-nowhere", `${LEAD}${NEG}(?:截图|截屏|录屏|转发)(?:出去|给别人|到别的群)?${CLAUSE_END}`),
   // 跟谁都别说, 对任何人都不要提
   zh("say-to-nobody", `(?:跟|和|对|同)(?:谁|任何人|别人)都${NEG}(?:说|讲|提)`),
+  // 明天谁也别提, 谁都不许说
+  zh("say-to-nobody", `谁(?:也|都)${NEG}(?:说|讲|提|传)`),
+  // 谁传出去谁是狗, 谁要是把这个发到家族群里我跟谁急: a threat to whoever spreads it
+  zh(
+    "spread-nowhere",
+    `谁(?:要是|敢)?${GAP(8)}(?:传|说|讲|发|捅|转)(?:出去|到${GAP(6)})${GAP(3)}(?:谁|我跟谁|我就)`,
+  ),
+  // 群外不认, 出了群不认账, 别处我不认, 出了这个群我可没说过
+  zh(
+    "stays-here",
+    `(?:群外|别处|外面|出了?(?:这个?|本)?群)${GAP(4)}(?:不认(?:账)?|没说过|没讲过)`,
+    "private",
+  ),
+  // 这个不上墙, 别让这事出圈, 别发到贴吧
+  zh(
+    "spread-nowhere",
+    `${THIS}不上墙|${NEG}让${GAP(4)}出圈|${LEAD}${NEG}${GAP(2)}(?:发|转|传|贴)到(?!这|本群)\\p{Script=Han}{1,6}`,
+  ),
+  // 机器人也给我忘掉, 你们都忘了吧
+  zh("keep-nothing", `(?:给我|帮我|你们|大家|都)忘(?:掉|了吧)`),
   // 别让别人知道, 不能让我妈知道, 不想让同事发现
-  zh("nobody-knows", `${LEAD}${NEG}${GAP(4)}(?:让|叫|给)${PEOPLE}${GAP(6)}(?:知道|晓得|发现|看到|听到|知)`),
+  zh(
+    "nobody-knows",
+    `${LEAD}${NEG}${GAP(4)}(?:让|叫|给)${PEOPLE}${GAP(6)}(?:知道|晓得|发现|看到|看见|听到|听见|知)`,
+  ),
   // 不要外传, 别说出去, 别往外捅, 先别公开, 别声张, 一个字都别透露, 这条别传
   zh(
     "spread-nowhere",
-    `${LEAD}${NEG}${GAP(6)}(?:外传|传出去|传开|外泄|泄露|泄漏|透露|声张|宣扬|外扬|张扬|宣传|嚷嚷|说出去|讲出去|说出来|讲出来|抖出去|捅出去|说漏嘴|外流|公开|往外说|往外讲|往外传|往外捅|到处说|到处讲|八卦出去|乱说出去|传(?:到群里)?${CLAUSE_END})`,
+    `${LEAD}${NEG}${GAP(6)}(?:外传|传出去|传开|外泄|泄露|泄漏|透露|声张|宣扬|外扬|张扬|宣传|嚷嚷|说出去|讲出去|说出来|讲出来|抖出去|捅出去|说漏嘴|外流|公开|往外说|往外讲|往外传|往外捅|到处说|到处讲|八卦出去|乱说出去|漏出去|带出去|外带|出圈|传(?:到群里)?${CLAUSE_END})`,
   ),
   zh("spread-nowhere", `(?:话|事|消息)${GAP(3)}${NEG}传到群里(?:去)?`),
   // 别大嘴巴, 你别当大喇叭, 别说是我说的
@@ -85,15 +136,15 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   // 保密, 帮我保密, 这个报密哈, 保密到下个月 — not 保密协议, not 保密吗
   zh(
     "keep-secret",
-    `${THIS}(?:(?:要|请|帮我|替我|给我|帮忙|记得|得|务必)\\s*)?保(?:个|一下)?密(?=[哈啊呀哦嗷喔吧啦了的嘛呢到！!。，,~～\\s]|$)`,
+    `${THIS}(?:(?:要|请|帮我|替我|给我|帮忙|记得|得|务必)\\s*)?保(?:个|一下)?密(?=[哈啊呀哦嗷喔吧啦了的嘛呢到！!。，,~～\\s]|好(?:吗|嘛|不好)|$)`,
   ),
-  zh("keep-secret", `(?:保守|守住|守好)(?:这个|住|好)?(?:我的)?秘密|守口如瓶|家丑不可外扬`),
+  zh("keep-secret", `(?:保守|守住|守好)(?:这个|住|好)?(?:我的)?秘密|守口如瓶|家丑不可外扬|守(?:个|一下)?密`),
   // 这是秘密, 这个属于机密哈, 这是我们之间的小秘密 — not 不是秘密, not 秘密花园
   zh(
     "is-secret",
     `${THIS}(?<!不|并不)(?:是|属于|算)(?:个|一个)?(?:我们|咱们|咱俩|我俩|我们俩|你我)?(?:之间的)?(?:小)?(?:秘密|机密)(?!基地|花园|关卡|武器|通道|配方|行动)`,
   ),
-  zh("is-secret", `(?:我们|咱们|咱俩|我俩|我们俩)之间的(?:事|小秘密|秘密)`),
+  zh("is-secret", `(?:我们|咱们|咱俩|我俩|我们俩)之间的(?:事|小秘密|秘密)|秘密来的`),
   // 你知道就好, 这个只跟你说, 只有你知道, 就我俩知道, 你知我知, 听听就好, 到你这为止
   zh(
     "only-you",
@@ -101,7 +152,7 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   ),
   zh(
     "only-you",
-    `(?:就|只有)?(?:我俩|我们俩|咱俩|我们两个人?|你我)知道|你知我知(?![，,]?天下)|天知地知|听(?:完|听|过)?就(?:算了|好|行|忘了)|到你这(?:里|儿)?(?:就)?为止|烂在?肚子里|出了这个(?:对话框|聊天框|聊天|群|门)\\p{Script=Han}{0,2}就`,
+    `(?:就|只有)?(?:我俩|我们俩|咱俩|我们两个人?|你我)知道|你知我知(?![，,]?天下)|天知地知|(?:听|看)(?:完|听|过|到)?就(?:算了|好|行|忘了)|到你这(?:里|儿)?(?:就)?为止|烂在?肚子里|出了这个(?:对话框|聊天框|聊天|群|门)\\p{Script=Han}{0,2}就`,
   ),
   // 你们知道就好, 就咱群里几个知道
   zh(
@@ -146,7 +197,7 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   // English and mixed.
   en(
     "tell-nobody",
-    `${DONT}\\s+(?:you\\s+)?(?:tell|tel|say\\s+(?:anything|a\\s+word)\\s+to|breathe\\s+a\\s+word\\s+to)\\s*${ANYONE}\\b`,
+    `${DONT}\\s+(?:you\\s+)?(?:tell|tel|say\\s+(?:anything|a\\s+word)\\s+to|breathe\\s+a\\s+word\\s+to)\\s*(?:(?:this|it|that|anything)\\s+to\\s+)?${ANYONE}\\b`,
   ),
   en(
     "tell-nobody",
@@ -170,6 +221,17 @@ export const REQUEST_RULES: readonly RequestRule[] = [
     String.raw`\bbetween\s+(?:you|u)\s+(?:and|n|&)\s+me\b|\b(?:just\s+)?between\s+us(?:\s+two)?\b(?!\s+and)|\bstays?\s+between\s+us\b|doesn'?t\s+leave\s+this\s+(?:chat|room|conversation)|\boff\s+the\s+record\b|\bon\s+the\s+(?:dl|down\s+low)\b|\bmum'?s\s+the\s+word\b|\bhush[- ]hush\b|\bnot\s+for\s+sharing\b|\bzip\s+it\b|\b(?:just|only)\s+for\s+(?:you|your\s+ears)\b|\bi'?m\s+trusting\s+you\s+with\s+this\b|\bpromise\s+(?:you|u)\s+won'?t\s+tell\b|\bunder\s+wraps\b`,
   ),
   en(
+    "stays-here",
+    String.raw`\b(?:this|it|that|what\s+i\s+say(?:\s+next)?|everything\s+i\s+say)\s+(?:stays|stay|remains|should\s+stay|has\s+to\s+stay)\s+(?:in\s+(?:this|the|our)\s+(?:group(?:\s+chat)?|gc|chat|room)|(?:in\s+)?here)\b|\bdoesn'?t\s+leave\s+(?:the|this|our)\s+(?:group(?:\s+chat)?|gc)\b|\bwhat\s+happens\s+in\s+(?:the|this|our)\s+(?:group(?:\s+chat)?|gc|chat)\s+stays\b`,
+    "private",
+  ),
+  en("only-you", String.raw`\b(?:my\s+)?lips\s+(?:are\s+)?(?:sealed|zipped)\b`),
+  en(
+    "keep-nothing",
+    // Not "I don't remember this": the request is made of the listener, never of the speaker.
+    String.raw`(?<!\b(?:i|we|you|they|he|she|u|it|who|which|that)\s+)${DONT}\s+(?:remember|record|log|save|store|memori[sz]e|write\s+down)(?:\s+(?:this|that|it|what\s+i)\b|(?=\s*(?:[,.!;]|$)))|\bforget\s+(?:what\s+i\s+(?:just\s+)?said|i\s+(?:ever\s+)?said\s+(?:this|that|anything))\b`,
+  ),
+  en(
     "is-secret",
     String.raw`\b(?:this|it|that)(?:'s|\s+is)\s+(?:strictly\s+)?(?:confidential|a\s+secret|between\s+us)(?=\s*[,.!;:—-]|\s*$)|(?:这个|这事|这件事)\s*(?:confidential|secret|off\s+the\s+record)(?!\s*[a-z])`,
   ),
@@ -184,6 +246,19 @@ export const REQUEST_RULES: readonly RequestRule[] = [
 export const QUESTION =
   /(?<!好|行|可以|成|ok)吗|[？?]|要不要|需不需要|会不会|能不能|是不是|怎么|什么意思|啥意思|为什么/u;
 
+/**
+ * A tag that asks the listener to agree, not a question about privacy: "别外传啊ok?", "保密好吗？",
+ * "不要说出去，听到没". Cut off the clause before QUESTION reads it.
+ */
+export const AGREEMENT_TAG =
+  /(?:ok|okay|好吗|好不好|好嘛|行吗|行不行|行不|可以吗|可以不|成吗|懂吗|懂不懂|懂了吗|懂没|听到没有?|听见没有?|知道没有?|知道吗|明白吗|明白不|记住没有?|记住了吗|收到没有?|收到吗|得不得|好不好|ok不|ok吗|对吧|对不对)[哦啊哈呀嘛啦喔嗷吧呢]*\s*[?？]*\s*$/iu;
+
 /** Someone else's request reported (他让我别告诉别人, she said "…"), or one waved off (不用保密). */
 export const NOT_THE_SPEAKERS =
-  /(?:说|让我|叫我|要我|让她|让他|嘱咐|交代|答应过?|said|says|told\s+me|asked\s+me|不用|不必|无需|不需要|没必要|没什么好|用不着|no\s+need\s+to|don'?t\s+need\s+to|not)\s*[:：,，]?\s*$/u;
+  /(?:说|(?:让|叫|要)(?:我们|咱们|大家|你们)|让我|叫我|要我|让她|让他|嘱咐|交代|答应过?|said|says|told\s+me|asked\s+me|不用|不必|无需|不需要|没必要|没什么好|用不着|no\s+need\s+to|don'?t\s+need\s+to|not)\s*[:：,，]?\s*$/u;
+
+/**
+ * A shush or a zipped mouth, read on the text as sent, since the detection text makes emoji and
+ * faces a space: 🤫, 🤐, and QQ's shush face [嘘].
+ */
+export const SHUSH = /[\u{1F910}\u{1F92B}]|\[嘘\]/gu;

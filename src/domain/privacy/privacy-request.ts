@@ -5,14 +5,16 @@
  * honoured in a group too, and records it as the person's explicit word.
  *
  * The text is read as the detectors read it (detection-text.ts: traditional folded to
- * simplified, full-width and invisible characters folded), lower-cased, with the typos of request
- * words fixed (request-typos.ts); quoted speech is blanked so that someone else's request quoted
+ * simplified, full-width and invisible characters folded), lower-cased, with Cantonese and
+ * Hokkien request words read as Mandarin (request-dialects.ts) and the typos of request words
+ * fixed (request-typos.ts); quoted speech is blanked so that someone else's request quoted
  * ("他说「别告诉别人」") is not the speaker's. Every finding maps back to the original text, so
  * the request can be cut out while the rest keeps the words as they were written.
  */
 import type { Sensitivity } from "../memory/sensitivity-level";
 import { type DetectionText, detectionText, originalSpan, type Span } from "../text/detection-text";
-import { NOT_THE_SPEAKERS, QUESTION, REQUEST_RULES } from "./privacy-request-rules";
+import { AGREEMENT_TAG, NOT_THE_SPEAKERS, QUESTION, REQUEST_RULES, SHUSH } from "./privacy-request-rules";
+import { foldRequestDialects } from "./request-dialects";
 import { fixRequestTypos } from "./request-typos";
 
 export type PrivacyRequest = Span & { readonly sensitivity: Sensitivity; readonly rule: string };
@@ -56,7 +58,7 @@ function clauseOf(text: string, start: number, end: number): { before: string; w
 /** Every privacy request in `text`, as spans of the original text. */
 export function findPrivacyRequests(text: string): PrivacyRequest[] {
   if (text.trim() === "") return [];
-  const t = fixRequestTypos(lowered(detectionText(text)));
+  const t = fixRequestTypos(foldRequestDialects(lowered(detectionText(text))));
   const read = blankQuotes(t.text);
   const out: PrivacyRequest[] = [];
   for (const rule of REQUEST_RULES) {
@@ -65,9 +67,12 @@ export function findPrivacyRequests(text: string): PrivacyRequest[] {
       if (end === m.index) continue;
       const clause = clauseOf(read, m.index, end);
       if (NOT_THE_SPEAKERS.test(clause.before)) continue;
-      if (rule.zh && QUESTION.test(clause.whole)) continue;
+      if (rule.zh && QUESTION.test(clause.whole.replace(AGREEMENT_TAG, ""))) continue;
       out.push({ ...originalSpan(t, { start: m.index, end }), sensitivity: rule.sensitivity, rule: rule.id });
     }
+  }
+  for (const m of text.matchAll(SHUSH)) {
+    out.push({ start: m.index, end: m.index + m[0].length, sensitivity: "secret_like", rule: "shush" });
   }
   return out.sort((a, b) => a.start - b.start);
 }

@@ -16,8 +16,10 @@ import { type DetectionText, replaceSpans } from "../text/detection-text";
 /** Words of privacy requests, with readings people's slang adds (人 → 银). */
 const CHINESE_WORDS: readonly (readonly [string, ...string[]])[] = [
   ["告诉"],
-  ["外传"],
+  // 外专, 外转: zh and ch are one key apart on a pinyin keyboard
+  ["外传", "wai zuan"],
   ["保密"],
+  ["保个密"],
   ["秘密"],
   ["别人", "bie yin"],
   ["说出去"],

@@ -1,0 +1,79 @@
+// Group requests as people type them, written blind by a writer who saw neither the rules nor
+// the corpus (tests/fixtures/privacy/requests-wild.jsonl): dialects, slang, typos, tags, the bot
+// addressed. Each family that reads them must also leave ordinary talk alone.
+import { describe, it } from "vitest";
+import { explicitSensitivity } from "../../../src/domain/memory/sensitivity";
+import text from "../../fixtures/privacy/requests-wild.jsonl?raw";
+
+type WildLine = { readonly text: string; readonly label: "request" | "none"; readonly lang: string };
+
+const LINES: readonly WildLine[] = text
+  .split("\n")
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l) as WildLine);
+const asks = (t: string) => explicitSensitivity(t) !== null;
+
+describe("privacy requests written blind, in the words of QQ groups", () => {
+  it("reads nearly every request of every language, and few near misses", ({ expect }) => {
+    const requests = LINES.filter((l) => l.label === "request");
+    const misses = LINES.filter((l) => l.label === "none");
+    expect(requests.length).toBeGreaterThanOrEqual(100);
+    expect(requests.filter((l) => !asks(l.text)).length).toBeLessThanOrEqual(4);
+    expect(misses.filter((l) => asks(l.text)).length).toBeLessThanOrEqual(4);
+    for (const lang of ["yue", "dialect", "en", "zh-Hant"]) {
+      const some = requests.filter((l) => l.lang === lang);
+      expect(some.length).toBeGreaterThan(0);
+      expect(some.filter((l) => !asks(l.text)).length, lang).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it.for([
+    // Cantonese and Hokkien function words, read as Mandarin
+    "唔好话俾人知呀，我同佢分咗手",
+    "咪同人讲啊，我冇咗份工",
+    "拜托母汤讲出去，我被当了",
+    "你们麦共别人讲喔",
+    // internet and northern forms of "don't", and a typo of 外传
+    "憋告诉别人哈 我挂科了",
+    "甭往外说，我俩黄了",
+    "这事别外转啊",
+    // a tag that asks the listener to agree is no question about privacy
+    "这个别外传啊ok? 我要走了",
+    "保密好吗？我怀孕了",
+    // the words stay in this group
+    "仅限本群哈，公司要搬了",
+    "阅后即焚：我要跳槽了",
+    "what i say next stays in the group chat",
+    "my lips are sealed, and yours should be too: we're moving",
+    // the bot, or anyone, should keep none of it
+    "机器人别记这个，我刚才在气头上",
+    "bot don't remember this pls",
+    "上面那些你们都没看到哈",
+    // a zipped mouth, or a shush
+    "🤐 我要转岗了",
+    "帮我守密，我在准备考公",
+    // the threat to whoever spreads it, and words that hold only here
+    "谁敢截图发出去谁就退群",
+    "出了这个群我可不认账啊",
+    // Shanghainese
+    "覅告诉别人，阿拉屋里厢出事体了",
+  ])("reads %j as a request", (said, { expect }) => {
+    expect(asks(said)).toBe(true);
+  });
+
+  it.for([
+    "老王让我们别外传，他要结婚了",
+    "你会保密吗？",
+    "It's easy to get lost and forget that.",
+    "我就在这里等你",
+    "大家都没看到他吗",
+    "别记错时间，明天八点",
+    "不要对着镜子",
+    "出去别乱跑",
+    "秘密花园那首歌真好听",
+    "I don't remember this song at all",
+    "佢话唔好同人讲，不过我觉得冇所谓",
+  ])("leaves %j alone", (said, { expect }) => {
+    expect(asks(said)).toBe(false);
+  });
+});
