@@ -25,6 +25,7 @@ export default defineConfig(async () => {
         },
       }),
     ],
+    resolve: { alias: { "@src": path.join(import.meta.dirname, "src") } },
     test: {
       include: ["tests/**/*.test.ts"],
       setupFiles: ["./tests/setup/apply-migrations.ts"],

@@ -1,9 +1,9 @@
+import { LocalHashEmbedder } from "@src/adapters/local/local-hash-embedder";
+import { OpenAiCompatibleEmbedder } from "@src/adapters/openai/openai-compatible-embedder";
+import { VectorizeIndexAdapter } from "@src/adapters/vectorize/vectorize-index";
+import { WorkersAiEmbedder, WorkersAiReranker } from "@src/adapters/workers-ai/workers-ai-embedder";
+import type { ScopeKey } from "@src/domain/retrieval/scope-key";
 import { describe, it } from "vitest";
-import { LocalHashEmbedder } from "../../src/adapters/local/local-hash-embedder";
-import { OpenAiCompatibleEmbedder } from "../../src/adapters/openai/openai-compatible-embedder";
-import { VectorizeIndexAdapter } from "../../src/adapters/vectorize/vectorize-index";
-import { WorkersAiEmbedder, WorkersAiReranker } from "../../src/adapters/workers-ai/workers-ai-embedder";
-import type { ScopeKey } from "../../src/domain/retrieval/scope-key";
 import { FakeVectorize } from "../fakes/fake-vectorize";
 
 /** Workers AI as documented: bge-m3 takes `text` ≤ 100 strings → {shape, data}; the reranker {response: [{id, score}]}. */

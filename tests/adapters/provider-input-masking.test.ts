@@ -3,10 +3,11 @@
  * builds (`toChatCompletionParams`, the one builder both use) holds no credential or personal
  * number in any message — system prompt, user turn, the model's own tool calls, tool results.
  */
+
+import { OpenAiCompatibleChatModel } from "@src/adapters/openai/openai-compatible-chat-model";
+import { WorkersAiChatModel } from "@src/adapters/workers-ai/workers-ai-chat-model";
+import type { ModelRequest } from "@src/domain/model/chat-model";
 import { describe, it } from "vitest";
-import { OpenAiCompatibleChatModel } from "../../src/adapters/openai/openai-compatible-chat-model";
-import { WorkersAiChatModel } from "../../src/adapters/workers-ai/workers-ai-chat-model";
-import type { ModelRequest } from "../../src/domain/model/chat-model";
 import { onePerClass } from "../support/credential-corpus";
 
 const samples = onePerClass();

@@ -3,17 +3,17 @@
 // makes one for the run; the owner hears once, in private, and what is raised within the interval
 // waits for the next message, which the sweep sends once the interval has passed.
 import { env } from "cloudflare:workers";
+import { D1OwnerNotices } from "@src/adapters/d1/d1-owner-notices";
+import { OneBotHistoryClient } from "@src/adapters/onebot/onebot-history-client";
+import { chatObjectServices } from "@src/composition/chat-object/chat-object-services";
+import { chatObject } from "@src/composition/common/chat-stub";
+import { ownerNotices } from "@src/composition/common/owner-notices";
+import { backfillJob, backfillWithNotices } from "@src/composition/cron/onebot-backfill-job";
+import type { ChatKey } from "@src/domain/chat/chat-address";
+import { silentLogger } from "@src/domain/kernel/logger";
+import { type NoticeDeps, tellOwner } from "@src/domain/notices/notice-book";
+import { noticePolicy } from "@src/domain/notices/notice-policy";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { D1OwnerNotices } from "../../src/adapters/d1/d1-owner-notices";
-import { OneBotHistoryClient } from "../../src/adapters/onebot/onebot-history-client";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
-import { chatObject } from "../../src/composition/common/chat-stub";
-import { ownerNotices } from "../../src/composition/common/owner-notices";
-import { backfillJob, backfillWithNotices } from "../../src/composition/cron/onebot-backfill-job";
-import type { ChatKey } from "../../src/domain/chat/chat-address";
-import { silentLogger } from "../../src/domain/kernel/logger";
-import { type NoticeDeps, tellOwner } from "../../src/domain/notices/notice-book";
-import { noticePolicy } from "../../src/domain/notices/notice-policy";
 import { FakeOneBotHistory } from "../fakes/fake-onebot-history";
 import { resolvedSettings } from "../fakes/resolved-settings";
 import { RecordingPushes, sayOneBot } from "../support/reminders";

@@ -1,13 +1,14 @@
 // A left-out person's past in one chat object (account-forget.ts): their log rows, their rows
 // waiting for D1, their turns waiting for dreaming and their recent turns go; another account's,
 // however alike its key, stay; a value that is no account key is refused before anything is touched.
+
+import type { MessageRecord } from "@src/domain/history/message-record";
+import { forgetAccountHere } from "@src/durable-objects/account-forget";
+import { DreamJournal } from "@src/durable-objects/dream-journal";
+import { LocalLog } from "@src/durable-objects/local-log";
+import { Outbox } from "@src/durable-objects/outbox";
+import { RecentTurns } from "@src/durable-objects/recent-turns";
 import { describe, it } from "vitest";
-import type { MessageRecord } from "../../src/domain/history/message-record";
-import { forgetAccountHere } from "../../src/durable-objects/account-forget";
-import { DreamJournal } from "../../src/durable-objects/dream-journal";
-import { LocalLog } from "../../src/durable-objects/local-log";
-import { Outbox } from "../../src/durable-objects/outbox";
-import { RecentTurns } from "../../src/durable-objects/recent-turns";
 import { inFreshChatObject } from "../support/chat-object";
 
 const CHAT = "qq:group:G1";

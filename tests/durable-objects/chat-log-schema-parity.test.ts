@@ -4,8 +4,8 @@
 // applied, a fresh chat object with every step — so a column, index or trigger added to one
 // side only fails here.
 import { env } from "cloudflare:workers";
+import { CHAT_LOG_SCHEMA } from "@src/durable-objects/chat-log-schema";
 import { describe, it } from "vitest";
-import { CHAT_LOG_SCHEMA } from "../../src/durable-objects/chat-log-schema";
 import { inFreshChatObject } from "../support/chat-object";
 
 type Entry = { type: string; name: string; tbl_name: string; sql: string | null };

@@ -3,15 +3,15 @@
 // as the D1 log; nothing of another chat, nothing while the chat's storage is off.
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { chatKeyOf } from "@src/domain/chat/chat-address";
+import { outboundRecord } from "@src/domain/history/message-record";
+import { chatMatchExpression } from "@src/domain/text/chat-search-tokens";
+import { logHomeOf } from "@src/durable-objects/chat-log-home";
+import { ChatMeta } from "@src/durable-objects/chat-meta";
+import type { ChatSession } from "@src/durable-objects/chat-session";
+import { keepInLog, LocalLog } from "@src/durable-objects/local-log";
+import { appendToLog } from "@src/durable-objects/log-append";
 import { describe, it } from "vitest";
-import { chatKeyOf } from "../../src/domain/chat/chat-address";
-import { outboundRecord } from "../../src/domain/history/message-record";
-import { chatMatchExpression } from "../../src/domain/text/chat-search-tokens";
-import { logHomeOf } from "../../src/durable-objects/chat-log-home";
-import { ChatMeta } from "../../src/durable-objects/chat-meta";
-import type { ChatSession } from "../../src/durable-objects/chat-session";
-import { keepInLog, LocalLog } from "../../src/durable-objects/local-log";
-import { appendToLog } from "../../src/durable-objects/log-append";
 import { resolvedSettings } from "../fakes/resolved-settings";
 import { inFreshChatObject } from "../support/chat-object";
 import { objectLogRows, objectWindowMatches } from "../support/object-log";

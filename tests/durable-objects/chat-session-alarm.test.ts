@@ -1,10 +1,11 @@
 // The chat object end to end: an alarm whose turn dies after the reply was planned (the send
 // throws, as when the isolate goes away) leaves the row open; the next alarm sends the reply
 // once, without running the turn again.
+
+import { chatObjectServices } from "@src/composition/chat-object/chat-object-services";
+import type { Outbound, OutboundMessage } from "@src/domain/agent/outbound";
+import { ok } from "@src/domain/kernel/result";
 import { describe, it, vi } from "vitest";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
-import type { Outbound, OutboundMessage } from "../../src/domain/agent/outbound";
-import { ok } from "../../src/domain/kernel/result";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { c2cBody, eventIdOf, messageRowsOnceThere, postQq, turnDone } from "../support/qq-events";
 

@@ -1,8 +1,9 @@
 // The chat object's schema steps run once: a wake with a current schema writes nothing, and an
 // object left at an older version gets exactly the steps after it.
+
+import { logHomeOf } from "@src/durable-objects/chat-log-home";
+import { migrateChatSession } from "@src/durable-objects/chat-session-schema";
 import { describe, it } from "vitest";
-import { logHomeOf } from "../../src/durable-objects/chat-log-home";
-import { migrateChatSession } from "../../src/durable-objects/chat-session-schema";
 import { inFreshChatObject } from "../support/chat-object";
 
 const version = (storage: DurableObjectStorage) =>

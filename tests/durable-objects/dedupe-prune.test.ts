@@ -3,9 +3,9 @@
 // next prune an expired record still dedupes; after it, a redelivery is a new event.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import type { ChatSession } from "@src/durable-objects/chat-session";
+import { DEDUPE_RETENTION_MS } from "@src/durable-objects/inbox";
 import { describe, it, vi } from "vitest";
-import type { ChatSession } from "../../src/durable-objects/chat-session";
-import { DEDUPE_RETENTION_MS } from "../../src/durable-objects/inbox";
 import { messageEvent } from "../fakes/inbound";
 
 const TEN_MINUTES = 10 * 60 * 1000;

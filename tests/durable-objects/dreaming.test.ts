@@ -1,7 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import type { ChatSession } from "@src/durable-objects/chat-session";
 import { describe, it } from "vitest";
-import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { newMemory, seedMemory, uid } from "../support/memory";
 import { c2cBody, eventIdOf, groupAtBody, postQq, turnDone } from "../support/qq-events";
 import { underStoredSettings } from "../support/stored-settings";

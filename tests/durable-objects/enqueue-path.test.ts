@@ -2,11 +2,11 @@
 // hold a second enqueue of the same chat object.
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { chatObjectServices } from "@src/composition/chat-object/chat-object-services";
+import { DRAIN_WATCHDOG_MS } from "@src/durable-objects/alarm-schedule";
+import type { ChatSession } from "@src/durable-objects/chat-session";
+import { TRIAGE_SLICE } from "@src/durable-objects/inbox-drain";
 import { describe, it, vi } from "vitest";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
-import { DRAIN_WATCHDOG_MS } from "../../src/durable-objects/alarm-schedule";
-import type { ChatSession } from "../../src/durable-objects/chat-session";
-import { TRIAGE_SLICE } from "../../src/durable-objects/inbox-drain";
 import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { eventIdOf, groupAtBody, postQq, turnDone } from "../support/qq-events";

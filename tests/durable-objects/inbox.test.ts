@@ -1,5 +1,5 @@
+import { DEDUPE_RETENTION_MS, Inbox, OLDEST_OPEN_SQL } from "@src/durable-objects/inbox";
 import { describe, it } from "vitest";
-import { DEDUPE_RETENTION_MS, Inbox, OLDEST_OPEN_SQL } from "../../src/durable-objects/inbox";
 import { messageEvent } from "../fakes/inbound";
 import { inFreshChatObject } from "../support/chat-object";
 

@@ -1,10 +1,10 @@
+import { DEFAULT_SETTINGS, type Settings } from "@src/domain/config/settings";
+import type { FlushBatch, MessageLog } from "@src/domain/history/message-log";
+import type { MessageRecord } from "@src/domain/history/message-record";
+import { silentLogger } from "@src/domain/kernel/logger";
+import { LogFlusher } from "@src/durable-objects/log-flusher";
+import { Outbox } from "@src/durable-objects/outbox";
 import { describe, it } from "vitest";
-import { DEFAULT_SETTINGS, type Settings } from "../../src/domain/config/settings";
-import type { FlushBatch, MessageLog } from "../../src/domain/history/message-log";
-import type { MessageRecord } from "../../src/domain/history/message-record";
-import { silentLogger } from "../../src/domain/kernel/logger";
-import { LogFlusher } from "../../src/durable-objects/log-flusher";
-import { Outbox } from "../../src/durable-objects/outbox";
 import { inFreshChatObject } from "../support/chat-object";
 
 const settings: Settings = { ...DEFAULT_SETTINGS, outbox: { flushIntervalMs: 1000, flushBatchRows: 2 } };

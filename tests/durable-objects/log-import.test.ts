@@ -3,11 +3,11 @@
 
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import type { ChatSession } from "@src/durable-objects/chat-session";
+import { LocalLog } from "@src/durable-objects/local-log";
+import type { ImportRow } from "@src/durable-objects/log-import";
+import { Outbox } from "@src/durable-objects/outbox";
 import { describe, it } from "vitest";
-import type { ChatSession } from "../../src/durable-objects/chat-session";
-import { LocalLog } from "../../src/durable-objects/local-log";
-import type { ImportRow } from "../../src/durable-objects/log-import";
-import { Outbox } from "../../src/durable-objects/outbox";
 import {
   chatMessage,
   chatMessages,

@@ -3,14 +3,14 @@
 // index the log's triggers keep (full text, turn windows, sessions, senders) in step.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { DEFAULT_SETTINGS } from "@src/domain/config/settings";
+import { outboundRecord } from "@src/domain/history/message-record";
+import { chatMatchExpression } from "@src/domain/text/chat-search-tokens";
+import { ChatMeta } from "@src/durable-objects/chat-meta";
+import type { ChatSession } from "@src/durable-objects/chat-session";
+import { LocalLog } from "@src/durable-objects/local-log";
+import { DAY_MS, LogRetention, type LogRetentionLimits } from "@src/durable-objects/log-retention";
 import { describe, it } from "vitest";
-import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
-import { outboundRecord } from "../../src/domain/history/message-record";
-import { chatMatchExpression } from "../../src/domain/text/chat-search-tokens";
-import { ChatMeta } from "../../src/durable-objects/chat-meta";
-import type { ChatSession } from "../../src/durable-objects/chat-session";
-import { LocalLog } from "../../src/durable-objects/local-log";
-import { DAY_MS, LogRetention, type LogRetentionLimits } from "../../src/durable-objects/log-retention";
 import { inFreshChatObject } from "../support/chat-object";
 import { objectLogRows } from "../support/object-log";
 import { messageRowsOnceThere, sayInPrivate } from "../support/qq-events";

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
+import { D1MessageLog } from "@src/adapters/d1/d1-message-log";
+import { openDatabase } from "@src/adapters/d1/database";
+import { historySearch } from "@src/composition/common/history-search";
+import { outboundRecord } from "@src/domain/history/message-record";
+import { chatMatchExpression } from "@src/domain/text/chat-search-tokens";
+import { runScheduled } from "@src/workers/scheduled";
 import { describe, it } from "vitest";
-import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
-import { openDatabase } from "../../src/adapters/d1/database";
-import { historySearch } from "../../src/composition/common/history-search";
-import { outboundRecord } from "../../src/domain/history/message-record";
-import { chatMatchExpression } from "../../src/domain/text/chat-search-tokens";
-import { runScheduled } from "../../src/workers/scheduled";
 import { failFirstFlush } from "../support/failing-flush";
 import {
   c2cBody,

@@ -1,8 +1,8 @@
+import type { AccountKey } from "@src/domain/chat/chat-address";
+import type { MessageRecord } from "@src/domain/history/message-record";
+import type { AccountObservation } from "@src/domain/identity/identity-directory";
+import { Outbox } from "@src/durable-objects/outbox";
 import { describe, it } from "vitest";
-import type { AccountKey } from "../../src/domain/chat/chat-address";
-import type { MessageRecord } from "../../src/domain/history/message-record";
-import type { AccountObservation } from "../../src/domain/identity/identity-directory";
-import { Outbox } from "../../src/durable-objects/outbox";
 import { inFreshChatObject } from "../support/chat-object";
 
 const touch = (seenAt: number, extra: { botPresent?: boolean; pushEnabled?: boolean } = {}) => ({

@@ -4,9 +4,9 @@
 // the chat and a key make one notice holding neither; on QQ official the notice waits for the
 // owner's next private message and never rides a group reply, even the owner's own.
 import { env } from "cloudflare:workers";
+import { chatObjectServices } from "@src/composition/chat-object/chat-object-services";
+import { QQ_NOTICE_LATE } from "@src/durable-objects/notice-delivery";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
-import { QQ_NOTICE_LATE } from "../../src/durable-objects/notice-delivery";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { c2cBody, eventIdOf, groupAtBody, postQq, turnDone } from "../support/qq-events";
 import { RecordingPushes, sayOneBot } from "../support/reminders";

@@ -3,10 +3,10 @@
 // group's items alone, keeps it at that version, and the next turn reads it. Own file: it stores
 // identity settings and replaces the chat object's model.
 import { env } from "cloudflare:workers";
+import { chatObjectServices } from "@src/composition/chat-object/chat-object-services";
+import type { PersonProfilesView } from "@src/composition/request/identity-service";
+import { ProfileRewriteQueue } from "@src/domain/memory/profile-rewrite";
 import { beforeAll, describe, it, vi } from "vitest";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
-import type { PersonProfilesView } from "../../src/composition/request/identity-service";
-import { ProfileRewriteQueue } from "../../src/domain/memory/profile-rewrite";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { adminApi } from "../support/admin-api";
 import { groupBodyWithIdentity, uid as idOf } from "../support/identity";

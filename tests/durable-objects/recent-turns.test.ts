@@ -2,8 +2,8 @@
 
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { RecentTurns } from "@src/durable-objects/recent-turns";
 import { describe, it } from "vitest";
-import { RecentTurns } from "../../src/durable-objects/recent-turns";
 
 describe("RecentTurns", () => {
   it("lists the newest turns oldest first and trims past 200 rows, newest kept", async ({ expect }) => {

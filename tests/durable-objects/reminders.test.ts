@@ -89,7 +89,7 @@ describe("reminders in the chat object", () => {
     // A retried turn of the same event: the event id keys the reminder.
     const stub = env.CHAT_SESSION.getByName(chat);
     const again = await runInDurableObject(stub, async (_o, state) => {
-      const { Reminders } = await import("../../src/durable-objects/reminders");
+      const { Reminders } = await import("@src/durable-objects/reminders");
       const book = new Reminders(state.storage);
       const [first] = await book.open();
       const eventId = state.storage.sql.exec<{ e: string }>("SELECT event_id AS e FROM reminders").one().e;

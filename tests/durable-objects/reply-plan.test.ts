@@ -1,6 +1,6 @@
+import { Inbox } from "@src/durable-objects/inbox";
+import { ReplyPlan } from "@src/durable-objects/reply-plan";
 import { describe, it } from "vitest";
-import { Inbox } from "../../src/durable-objects/inbox";
-import { ReplyPlan } from "../../src/durable-objects/reply-plan";
 import { messageEvent } from "../fakes/inbound";
 import { inFreshChatObject } from "../support/chat-object";
 import { addTriaged } from "../support/inbox-rows";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
+import { chatObjectServices } from "@src/composition/chat-object/chat-object-services";
+import type { ChatKey } from "@src/domain/chat/chat-address";
 import { it } from "vitest";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
-import type { ChatKey } from "../../src/domain/chat/chat-address";
 import { auditRowsOnceThere } from "../support/identity";
 import { uid } from "../support/memory";
 import { preview } from "../support/preview";

@@ -2,11 +2,11 @@
 // usage counters plus the chat's unflushed calls; dreaming over a cap waits for the next day.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { chatObjectServices } from "@src/composition/chat-object/chat-object-services";
+import { settingsCache } from "@src/composition/settings/settings-cache";
+import { ManualClock } from "@src/domain/kernel/clock";
+import type { ChatSession } from "@src/durable-objects/chat-session";
 import { describe, it, vi } from "vitest";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
-import { settingsCache } from "../../src/composition/settings/settings-cache";
-import { ManualClock } from "../../src/domain/kernel/clock";
-import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { adminApi } from "../support/admin-api";
 import { auditRowsOnceThere } from "../support/identity";

@@ -1,21 +1,22 @@
 // The chat object's turn steps over its real SQLite storage, with fakes for the model and the
 // platform. A "restart" is a new TurnRunner over the same storage, as after an evicted object.
+
+import type { ChatObjectServices } from "@src/composition/chat-object/chat-object-services";
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { FOLLOW_NOTICE } from "@src/domain/agent/follow-notice";
+import type { Outbound, OutboundMessage } from "@src/domain/agent/outbound";
+import { DEFAULT_SETTINGS } from "@src/domain/config/settings";
+import type { InboundEvent } from "@src/domain/inbound/inbound-event";
+import { ok } from "@src/domain/kernel/result";
+import { ChatMeta } from "@src/durable-objects/chat-meta";
+import { DreamJournal } from "@src/durable-objects/dream-journal";
+import { Inbox } from "@src/durable-objects/inbox";
+import { Outbox } from "@src/durable-objects/outbox";
+import { RecentTurns } from "@src/durable-objects/recent-turns";
+import { Reminders } from "@src/durable-objects/reminders";
+import { ReplyPlan } from "@src/durable-objects/reply-plan";
+import { TurnRunner } from "@src/durable-objects/turn-runner";
 import { describe, it } from "vitest";
-import type { ChatObjectServices } from "../../src/composition/chat-object/chat-object-services";
-import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
-import { FOLLOW_NOTICE } from "../../src/domain/agent/follow-notice";
-import type { Outbound, OutboundMessage } from "../../src/domain/agent/outbound";
-import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
-import type { InboundEvent } from "../../src/domain/inbound/inbound-event";
-import { ok } from "../../src/domain/kernel/result";
-import { ChatMeta } from "../../src/durable-objects/chat-meta";
-import { DreamJournal } from "../../src/durable-objects/dream-journal";
-import { Inbox } from "../../src/durable-objects/inbox";
-import { Outbox } from "../../src/durable-objects/outbox";
-import { RecentTurns } from "../../src/durable-objects/recent-turns";
-import { Reminders } from "../../src/durable-objects/reminders";
-import { ReplyPlan } from "../../src/durable-objects/reply-plan";
-import { TurnRunner } from "../../src/durable-objects/turn-runner";
 import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { turnPorts } from "../fakes/turn-ports";

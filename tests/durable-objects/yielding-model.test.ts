@@ -1,9 +1,10 @@
 // The turn's model lets the event loop in before and after each call, so an event waiting on
 // the chat object (an enqueue) runs between recall and the model, and between tool rounds.
+
+import { ok } from "@src/domain/kernel/result";
+import type { ChatModel } from "@src/domain/model/chat-model";
+import { yieldingModel } from "@src/durable-objects/yielding-model";
 import { describe, it } from "vitest";
-import { ok } from "../../src/domain/kernel/result";
-import type { ChatModel } from "../../src/domain/model/chat-model";
-import { yieldingModel } from "../../src/durable-objects/yielding-model";
 
 describe("yieldingModel", () => {
   it("runs a waiting macrotask before the call and another before the caller goes on", async ({ expect }) => {

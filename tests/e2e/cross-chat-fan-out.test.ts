@@ -2,9 +2,10 @@
 // A read across chats asks each chat's object; when one object fails, the answer holds the other
 // chats' matches and says that one chat was not read — never a silent gap — and a read of that
 // chat alone is an error, not "no messages".
+
+import { inboundRecord, type MessageRecord } from "@src/domain/history/message-record";
+import { ChatSession } from "@src/durable-objects/chat-session";
 import { afterEach, beforeAll, describe, it, vi } from "vitest";
-import { inboundRecord, type MessageRecord } from "../../src/domain/history/message-record";
-import { ChatSession } from "../../src/durable-objects/chat-session";
 import { messageEvent } from "../fakes/inbound";
 import { uid as idOf } from "../support/identity";
 import { storeIdentity } from "../support/identity-settings";

@@ -1,9 +1,10 @@
 // Own file: it changes the stored settings (identity enabled), which every test of a file shares.
+
+import { chatObjectServices } from "@src/composition/chat-object/chat-object-services";
+import type { ContextProvider } from "@src/domain/agent/context-provider";
+import type { SenderIdentity } from "@src/domain/identity/sender-identity";
+import { PRIVATE_BY_ORIGIN_RULE } from "@src/domain/memory/origin";
 import { beforeAll, describe, it, vi } from "vitest";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
-import type { ContextProvider } from "../../src/domain/agent/context-provider";
-import type { SenderIdentity } from "../../src/domain/identity/sender-identity";
-import { PRIVATE_BY_ORIGIN_RULE } from "../../src/domain/memory/origin";
 import {
   auditRowsOnceThere,
   c2cBodyWithIdentity,

@@ -4,8 +4,8 @@
  * is checked against D1 or the chat object, so "记住了" is said only when a memory row exists.
  */
 import { env } from "cloudflare:workers";
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
 import { describe, it } from "vitest";
-import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
 import { uid } from "../support/memory";
 import { groupAtBody } from "../support/qq-events";
 import { privateChatStorageOff } from "../support/storage-off";

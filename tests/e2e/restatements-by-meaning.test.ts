@@ -5,9 +5,9 @@
  * statements are two items, as before; a group paraphrase never merges into a private item.
  */
 import { env } from "cloudflare:workers";
+import { LocalHashEmbedder } from "@src/adapters/local/local-hash-embedder";
+import { lexicalSimilarity, RESTATEMENT_THRESHOLDS } from "@src/domain/memory/restatement";
 import { describe, it } from "vitest";
-import { LocalHashEmbedder } from "../../src/adapters/local/local-hash-embedder";
-import { lexicalSimilarity, RESTATEMENT_THRESHOLDS } from "../../src/domain/memory/restatement";
 import { api } from "../support/knowledge-api";
 import { uid } from "../support/memory";
 import { storeSettings } from "../support/stored-settings";

@@ -3,15 +3,15 @@
 // private and secret_like items never reach a group turn, linked or not — in the context
 // preview (mandatory block and automatic recall) and through memory_search in a real turn.
 import { env } from "cloudflare:workers";
+import { D1MemoryStore } from "@src/adapters/d1/d1-memory-store";
+import { D1ProfileStore } from "@src/adapters/d1/d1-profile-store";
+import { sessionRegistry } from "@src/composition/common/forgetting-session-registry";
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { runTurn } from "@src/domain/agent/turn";
+import { DEFAULT_SETTINGS } from "@src/domain/config/settings";
+import { silentLogger } from "@src/domain/kernel/logger";
+import { sessionIdOf } from "@src/domain/sessions/session-id";
 import { describe, it } from "vitest";
-import { D1MemoryStore } from "../../src/adapters/d1/d1-memory-store";
-import { D1ProfileStore } from "../../src/adapters/d1/d1-profile-store";
-import { sessionRegistry } from "../../src/composition/common/forgetting-session-registry";
-import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../src/domain/agent/turn";
-import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
-import { silentLogger } from "../../src/domain/kernel/logger";
-import { sessionIdOf } from "../../src/domain/sessions/session-id";
 import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { turnPorts } from "../fakes/turn-ports";

@@ -8,10 +8,10 @@
  * the provider never received it.
  */
 import { env, exports } from "cloudflare:workers";
+import { toChatCompletionParams } from "@src/adapters/openai/chat-completion-request";
+import { chatObjectServices } from "@src/composition/chat-object/chat-object-services";
+import type { ModelRequest, ModelResponse } from "@src/domain/model/chat-model";
 import { afterEach, beforeAll, describe, it, vi } from "vitest";
-import { toChatCompletionParams } from "../../src/adapters/openai/chat-completion-request";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
-import type { ModelRequest, ModelResponse } from "../../src/domain/model/chat-model";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { CREDENTIAL_SAMPLES, type CredentialSample } from "../support/credential-corpus";
 import { say } from "../support/credential-paths";

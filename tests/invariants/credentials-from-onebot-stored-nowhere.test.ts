@@ -10,9 +10,9 @@
  * Each test has secrets of its own, so one path that leaks cannot make another test fail.
  */
 import { env } from "cloudflare:workers";
+import { OneBotHistoryClient } from "@src/adapters/onebot/onebot-history-client";
+import { backfillJob } from "@src/composition/cron/onebot-backfill-job";
 import { describe, it } from "vitest";
-import { OneBotHistoryClient } from "../../src/adapters/onebot/onebot-history-client";
-import { backfillJob } from "../../src/composition/cron/onebot-backfill-job";
 import { type FakeGroupMessage, FakeOneBotHistory } from "../fakes/fake-onebot-history";
 import { resolvedSettings } from "../fakes/resolved-settings";
 import { postOneBot, randomId } from "../support/credential-paths";

@@ -5,10 +5,10 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
+import { chatObjectServices } from "@src/composition/chat-object/chat-object-services";
+import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
+import type { ChatSession } from "@src/durable-objects/chat-session";
 import { describe, it, vi } from "vitest";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
-import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
-import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { REFUSED } from "../support/credential-paths";
 import { uid } from "../support/memory";

@@ -3,8 +3,9 @@
 // ("八个八", "五 二 零 一", "大写A 小写b 然后123", a dial's turns), said in a private chat, in a
 // group, after "我家wifi密码是" and as a request to remember, are kept nowhere: not in D1, its
 // search index or the chat object, and not by dreaming.
+
+import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { beforeAll, describe, it } from "vitest";
-import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
 import {
   enableIdentityAndDreaming,
   logged,

@@ -12,8 +12,8 @@
  * path that leaks cannot make another test fail. The paths are tests/support/credential-paths.ts.
  */
 import { env } from "cloudflare:workers";
+import { chatObjectServices } from "@src/composition/chat-object/chat-object-services";
 import { beforeAll, describe, it, vi } from "vitest";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { adminApi } from "../support/admin-api";
 import { enableIdentityAndDreaming, postOneBot, randomId, sample, say } from "../support/credential-paths";

@@ -12,8 +12,8 @@
  * path that leaks cannot make another test fail. The paths are tests/support/credential-paths.ts.
  */
 import { env } from "cloudflare:workers";
+import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { beforeAll, describe, it } from "vitest";
-import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
 import {
   ADMIN_USER,
   enableIdentityAndDreaming,

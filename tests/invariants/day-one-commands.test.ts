@@ -5,13 +5,14 @@
  * never audited, burnt when said in a group; claiming is refused once an admin exists; bad
  * input changes nothing.
  */
+
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { runTurn } from "@src/domain/agent/turn";
+import { DEFAULT_SETTINGS, type Settings } from "@src/domain/config/settings";
+import { claimDigest, formatClaimCode } from "@src/domain/identity/admin-claim";
+import { maskInboundEvent } from "@src/domain/inbound/mask-inbound-event";
+import { containsCredential } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
-import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../src/domain/agent/turn";
-import { DEFAULT_SETTINGS, type Settings } from "../../src/domain/config/settings";
-import { claimDigest, formatClaimCode } from "../../src/domain/identity/admin-claim";
-import { maskInboundEvent } from "../../src/domain/inbound/mask-inbound-event";
-import { containsCredential } from "../../src/domain/privacy/credentials";
 import { InMemoryAdminClaims } from "../fakes/in-memory-admin-claims";
 import { InMemorySettingsAdmin } from "../fakes/in-memory-settings-admin";
 import { messageEvent } from "../fakes/inbound";

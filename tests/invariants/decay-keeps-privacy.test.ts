@@ -7,15 +7,15 @@
 // everything with decay off, the baseline: both must hide the same items and show the controls.
 // A group turn also never reinforces a private item it could not read.
 import { env } from "cloudflare:workers";
+import { D1ProfileStore } from "@src/adapters/d1/d1-profile-store";
+import { sessionRegistry } from "@src/composition/common/forgetting-session-registry";
+import { taskExpiryJob } from "@src/composition/cron/task-expiry-job";
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { runTurn } from "@src/domain/agent/turn";
+import { DEFAULT_MEMORY_DECAY_SETTINGS } from "@src/domain/config/memory-decay-settings";
+import { DEFAULT_SETTINGS, type Settings } from "@src/domain/config/settings";
+import { silentLogger } from "@src/domain/kernel/logger";
 import { describe, it } from "vitest";
-import { D1ProfileStore } from "../../src/adapters/d1/d1-profile-store";
-import { sessionRegistry } from "../../src/composition/common/forgetting-session-registry";
-import { taskExpiryJob } from "../../src/composition/cron/task-expiry-job";
-import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../src/domain/agent/turn";
-import { DEFAULT_MEMORY_DECAY_SETTINGS } from "../../src/domain/config/memory-decay-settings";
-import { DEFAULT_SETTINGS, type Settings } from "../../src/domain/config/settings";
-import { silentLogger } from "../../src/domain/kernel/logger";
 import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { turnPorts } from "../fakes/turn-ports";

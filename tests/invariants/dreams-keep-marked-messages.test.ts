@@ -4,12 +4,12 @@
 // included, and the model's summary of the run is a node a sibling chat's recall_cross_chat
 // searches: whatever the model writes, nothing of a marked turn may reach the sibling that way.
 import { env } from "cloudflare:workers";
+import { D1MemoryStore } from "@src/adapters/d1/d1-memory-store";
+import type { AccountKey } from "@src/domain/chat/chat-address";
+import { silentLogger } from "@src/domain/kernel/logger";
+import { type DreamTurn, dream } from "@src/domain/memory/dreaming";
+import { explicitSensitivity } from "@src/domain/memory/sensitivity";
 import { beforeAll, describe, expect, it } from "vitest";
-import { D1MemoryStore } from "../../src/adapters/d1/d1-memory-store";
-import type { AccountKey } from "../../src/domain/chat/chat-address";
-import { silentLogger } from "../../src/domain/kernel/logger";
-import { type DreamTurn, dream } from "../../src/domain/memory/dreaming";
-import { explicitSensitivity } from "../../src/domain/memory/sensitivity";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { uid as idOf } from "../support/identity";
 import { uid } from "../support/memory";

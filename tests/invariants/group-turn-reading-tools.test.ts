@@ -7,9 +7,10 @@
 //
 // Own file: identity, admins, two declared people and a chat domain are set through the stored
 // settings, which every test of a file shares; the world is tests/support/group-turn-world.ts.
+
+import { invalidateCatalogue } from "@src/composition/common/catalogue-cache";
+import { sessionIdOf } from "@src/domain/sessions/session-id";
 import { beforeAll, describe, it } from "vitest";
-import { invalidateCatalogue } from "../../src/composition/common/catalogue-cache";
-import { sessionIdOf } from "../../src/domain/sessions/session-id";
 import {
   ADMIN_G,
   ADMIN_P,

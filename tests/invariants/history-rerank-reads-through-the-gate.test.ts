@@ -5,14 +5,14 @@
 // holds nothing else. The reranker below is hostile on purpose: it scores highest exactly the
 // texts the view must keep from it, so any leak would come first.
 import { env } from "cloudflare:workers";
+import { D1MessageLog } from "@src/adapters/d1/d1-message-log";
+import { openDatabase } from "@src/adapters/d1/database";
+import { historySearch } from "@src/composition/common/history-search";
+import type { HistoryRerank } from "@src/domain/history/history-retrieval";
+import { inboundRecord, type MessageRecord } from "@src/domain/history/message-record";
+import { ok } from "@src/domain/kernel/result";
+import type { Reranker } from "@src/domain/retrieval/ports";
 import { describe, it } from "vitest";
-import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
-import { openDatabase } from "../../src/adapters/d1/database";
-import { historySearch } from "../../src/composition/common/history-search";
-import type { HistoryRerank } from "../../src/domain/history/history-retrieval";
-import { inboundRecord, type MessageRecord } from "../../src/domain/history/message-record";
-import { ok } from "../../src/domain/kernel/result";
-import type { Reranker } from "../../src/domain/retrieval/ports";
 import { messageEvent } from "../fakes/inbound";
 import { MINUTE, seedLines, T0 } from "../support/message-lines";
 

@@ -2,10 +2,10 @@
 // alone: the list is given in the settings of the run, not stored in D1, so the log's triggers
 // (migration 0310) cannot be what keeps it out. The others' history is stored, and masked.
 import { env } from "cloudflare:workers";
+import { OneBotHistoryClient } from "@src/adapters/onebot/onebot-history-client";
+import { backfillJob } from "@src/composition/cron/onebot-backfill-job";
+import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { it } from "vitest";
-import { OneBotHistoryClient } from "../../src/adapters/onebot/onebot-history-client";
-import { backfillJob } from "../../src/composition/cron/onebot-backfill-job";
-import { CREDENTIAL_MASK } from "../../src/domain/privacy/credentials";
 import { type FakeGroupMessage, FakeOneBotHistory } from "../fakes/fake-onebot-history";
 import { resolvedSettings } from "../fakes/resolved-settings";
 import { logQuery } from "../support/object-log";

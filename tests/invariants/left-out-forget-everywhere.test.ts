@@ -6,10 +6,10 @@
 // Own file: it changes the stored settings, which every test of a file shares.
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import type { MessageRecord } from "@src/domain/history/message-record";
+import { chatIndexText, chatMatchExpression } from "@src/domain/text/chat-search-tokens";
+import type { ChatSession } from "@src/durable-objects/chat-session";
 import { afterAll, describe, it } from "vitest";
-import type { MessageRecord } from "../../src/domain/history/message-record";
-import { chatIndexText, chatMatchExpression } from "../../src/domain/text/chat-search-tokens";
-import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { leaveOut } from "../support/leave-out";
 import { uid } from "../support/memory";
 import { logToObjects, objectWindowMatches, writeLog } from "../support/object-log";

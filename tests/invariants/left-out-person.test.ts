@@ -6,9 +6,9 @@
 // the stored settings, which every test of a file shares.
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { markLogHome } from "@src/durable-objects/chat-log-home";
+import type { ChatSession } from "@src/durable-objects/chat-session";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { markLogHome } from "../../src/durable-objects/chat-log-home";
-import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { api } from "../support/knowledge-api";
 import { leaveOut } from "../support/leave-out";
 import { uid } from "../support/memory";

@@ -6,8 +6,8 @@
 // shares.
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import type { ChatSession } from "@src/durable-objects/chat-session";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { api } from "../support/knowledge-api";
 import { uid } from "../support/memory";
 import { preview } from "../support/preview";

@@ -2,9 +2,9 @@
 // logged before they were listed and not forgotten: the summary of their chat-day is written
 // from the others' messages alone.
 import { env } from "cloudflare:workers";
+import { dailySummaryJob } from "@src/composition/cron/daily-summaries-job";
+import { OfflineChatModel } from "@src/domain/agent/offline-chat-model";
 import { it } from "vitest";
-import { dailySummaryJob } from "../../src/composition/cron/daily-summaries-job";
-import { OfflineChatModel } from "../../src/domain/agent/offline-chat-model";
 import { resolvedSettings } from "../fakes/resolved-settings";
 import { seedDay } from "../support/day-log";
 import { uid } from "../support/memory";

@@ -5,10 +5,10 @@
 // it. Every line of the labelled wording corpus is written to group A through the chat object's
 // record and write it to the log (the production writers), then read from sibling group B and from A.
 import { env } from "cloudflare:workers";
+import { D1DailySummaries } from "@src/adapters/d1/d1-daily-summaries";
+import { openDatabase } from "@src/adapters/d1/database";
+import { inboundRecord, type MessageRecord } from "@src/domain/history/message-record";
 import { beforeAll, describe, it } from "vitest";
-import { D1DailySummaries } from "../../src/adapters/d1/d1-daily-summaries";
-import { openDatabase } from "../../src/adapters/d1/database";
-import { inboundRecord, type MessageRecord } from "../../src/domain/history/message-record";
 import { messageEvent } from "../fakes/inbound";
 import { uid as idOf } from "../support/identity";
 import { uid } from "../support/memory";

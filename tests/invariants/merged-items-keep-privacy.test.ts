@@ -3,18 +3,18 @@
 // still never reaches a group's recall; nothing merges across scopes, even with identical text,
 // nor into an item the writer may not read; a merge never lowers sensitivity.
 import { env } from "cloudflare:workers";
+import { D1EmbeddingStore } from "@src/adapters/d1/d1-embedding-store";
+import { memoryContentHash } from "@src/adapters/d1/memory-content-hash";
+import { LocalHashEmbedder } from "@src/adapters/local/local-hash-embedder";
+import { restatementVectors } from "@src/composition/common/read-model-restatements";
+import { DEFAULT_SETTINGS } from "@src/domain/config/settings";
+import { silentLogger } from "@src/domain/kernel/logger";
+import { dream } from "@src/domain/memory/dreaming";
+import { recalledText, recallMemory } from "@src/domain/memory/recall";
+import { remember } from "@src/domain/memory/remember";
+import type { RestatementVectors } from "@src/domain/memory/restatement-vectors";
+import { turnScopes } from "@src/domain/memory/scope";
 import { describe, type ExpectStatic, it } from "vitest";
-import { D1EmbeddingStore } from "../../src/adapters/d1/d1-embedding-store";
-import { memoryContentHash } from "../../src/adapters/d1/memory-content-hash";
-import { LocalHashEmbedder } from "../../src/adapters/local/local-hash-embedder";
-import { restatementVectors } from "../../src/composition/common/read-model-restatements";
-import { DEFAULT_SETTINGS } from "../../src/domain/config/settings";
-import { silentLogger } from "../../src/domain/kernel/logger";
-import { dream } from "../../src/domain/memory/dreaming";
-import { recalledText, recallMemory } from "../../src/domain/memory/recall";
-import { remember } from "../../src/domain/memory/remember";
-import type { RestatementVectors } from "../../src/domain/memory/restatement-vectors";
-import { turnScopes } from "../../src/domain/memory/scope";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { dreamTurn } from "../support/dream-turn";
 import { memoryStore, newMemory, rememberRequest, seedMemory, speakingPerson, uid } from "../support/memory";

@@ -5,8 +5,8 @@
  * `\u202E` (RIGHT-TO-LEFT OVERRIDE) makes `invoice\u202Efdp.exe` read as `invoiceexe.pdf`.
  */
 import { env } from "cloudflare:workers";
+import { sessionIdOf } from "@src/domain/sessions/session-id";
 import { beforeAll, describe, it } from "vitest";
-import { sessionIdOf } from "../../src/domain/sessions/session-id";
 import { api, createCollection, json, uniqueName, upload } from "../support/knowledge-api";
 import { registerChat, sessionsApi } from "../support/sessions";
 

@@ -2,8 +2,8 @@
 // would go and removes nothing; the forget removes exactly those rows (counted before and
 // after) and says so; bad input removes nothing; every step is audited with the acting admin.
 import { env } from "cloudflare:workers";
+import { translator } from "@src/workers/dashboard/i18n/i18n";
 import { describe, it } from "vitest";
-import { translator } from "../../src/workers/dashboard/i18n/i18n";
 
 /** The page speaks Chinese by default: what it says is read from the catalogue. */
 const t = translator("zh-CN");

@@ -6,8 +6,8 @@
 // context preview (the mandatory block, recall and the prompt messages), the replies the
 // turns posted, and the requests a scripted model received in real turns over D1.
 import { env } from "cloudflare:workers";
+import type { ToolCall } from "@src/domain/model/chat-model";
 import { describe, it } from "vitest";
-import type { ToolCall } from "../../src/domain/model/chat-model";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { c2cBodyWithIdentity, groupBodyWithIdentity } from "../support/identity";
 import { preview } from "../support/preview";

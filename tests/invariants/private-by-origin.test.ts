@@ -6,11 +6,11 @@
 // link — while their own private chats, on every linked account, still do. It becomes
 // shareable only on purpose: /share, or the person's clear marker in the same message.
 import { env } from "cloudflare:workers";
+import { D1MemoryStore } from "@src/adapters/d1/d1-memory-store";
+import type { AccountKey } from "@src/domain/chat/chat-address";
+import { silentLogger } from "@src/domain/kernel/logger";
+import { dream } from "@src/domain/memory/dreaming";
 import { beforeAll, describe, it } from "vitest";
-import { D1MemoryStore } from "../../src/adapters/d1/d1-memory-store";
-import type { AccountKey } from "../../src/domain/chat/chat-address";
-import { silentLogger } from "../../src/domain/kernel/logger";
-import { dream } from "../../src/domain/memory/dreaming";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { dreamTurn } from "../support/dream-turn";
 import { auditRowsOnceThere, uid as idOf } from "../support/identity";

@@ -8,10 +8,10 @@
 // person — its model input, its tool results, its reply, its preview — holds any of it, while the
 // same searches in the private chat find it.
 import { env } from "cloudflare:workers";
+import { chatObjectServices } from "@src/composition/chat-object/chat-object-services";
+import { shareRequested } from "@src/domain/memory/origin";
+import type { ModelRequest, ModelResponse } from "@src/domain/model/chat-model";
 import { beforeAll, describe, it, vi } from "vitest";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
-import { shareRequested } from "../../src/domain/memory/origin";
-import type { ModelRequest, ModelResponse } from "../../src/domain/model/chat-model";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { uid as idOf } from "../support/identity";
 import { declared, qqUsers, storeIdentity } from "../support/identity-settings";

@@ -5,22 +5,22 @@
 // and rolls back exactly what it changed. Read back through the real preview: what a group turn
 // would get, before and after.
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, it } from "vitest";
 import {
   ORIGIN_INSPECT_SQL,
   originAppliedSql,
   originApplySql,
   originRestoredSql,
   originRollbackSql,
-} from "../../src/adapters/d1/owner-migrations/private-origin-sql";
-import type { Applied } from "../../src/domain/memory/owner-plan";
+} from "@src/adapters/d1/owner-migrations/private-origin-sql";
+import type { Applied } from "@src/domain/memory/owner-plan";
 import {
   type OriginRow,
   planPrivateOrigin,
   readPrivateOriginPlan,
   selectPrivateOrigin,
-} from "../../src/domain/memory/private-origin";
-import { indexText } from "../../src/domain/text/search-tokens";
+} from "@src/domain/memory/private-origin";
+import { indexText } from "@src/domain/text/search-tokens";
+import { beforeAll, describe, it } from "vitest";
 import { uid as idOf } from "../support/identity";
 import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
 import { nodeIdsOf, uid } from "../support/memory";

@@ -7,8 +7,8 @@
 // an item made private, moved away or forgotten — by the bot or by a write straight to D1 — is
 // gone from the next turn's profile.
 import { env } from "cloudflare:workers";
+import type { TurnPreview } from "@src/domain/agent/turn-preview";
 import { beforeAll, describe, it } from "vitest";
-import type { TurnPreview } from "../../src/domain/agent/turn-preview";
 import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
 import { uid } from "../support/memory";
 import { listedIdOf } from "../support/memory-listing";

@@ -7,8 +7,8 @@
 // so that no earlier case's marked turn is in its short-term context.
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import type { ChatSession } from "@src/durable-objects/chat-session";
 import { beforeAll, describe, it } from "vitest";
-import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { uid as idOf } from "../support/identity";
 import { uid } from "../support/memory";
 import { siblingGroups } from "../support/sibling-groups";

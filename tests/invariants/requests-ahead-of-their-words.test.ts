@@ -5,14 +5,14 @@
 // sibling chats search and in what dreaming writes. The wordings were written blind
 // (tests/fixtures/privacy/requests-ahead.jsonl).
 import { env } from "cloudflare:workers";
+import { D1MemoryStore } from "@src/adapters/d1/d1-memory-store";
+import type { AccountKey } from "@src/domain/chat/chat-address";
+import { inboundRecord, type MessageRecord } from "@src/domain/history/message-record";
+import { silentLogger } from "@src/domain/kernel/logger";
+import { type DreamTurn, dream } from "@src/domain/memory/dreaming";
+import { explicitSensitivity } from "@src/domain/memory/sensitivity";
+import { privacyRequest } from "@src/domain/privacy/privacy-request";
 import { beforeAll, describe, it } from "vitest";
-import { D1MemoryStore } from "../../src/adapters/d1/d1-memory-store";
-import type { AccountKey } from "../../src/domain/chat/chat-address";
-import { inboundRecord, type MessageRecord } from "../../src/domain/history/message-record";
-import { silentLogger } from "../../src/domain/kernel/logger";
-import { type DreamTurn, dream } from "../../src/domain/memory/dreaming";
-import { explicitSensitivity } from "../../src/domain/memory/sensitivity";
-import { privacyRequest } from "../../src/domain/privacy/privacy-request";
 import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import text from "../fixtures/privacy/requests-ahead.jsonl?raw";

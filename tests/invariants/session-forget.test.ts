@@ -6,16 +6,16 @@
 // shares by content hash, stay untouched.
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { D1EmbeddingStore } from "@src/adapters/d1/d1-embedding-store";
+import { D1KnowledgeStore } from "@src/adapters/d1/d1-knowledge-store";
+import { D1SessionRegistry } from "@src/adapters/d1/d1-session-registry";
+import { LocalHashEmbedder } from "@src/adapters/local/local-hash-embedder";
+import { VectorizeIndexAdapter } from "@src/adapters/vectorize/vectorize-index";
+import { knowledgeMaintenance } from "@src/domain/knowledge/knowledge-maintenance";
+import { memoryNodeId } from "@src/domain/memory/memory";
+import { parseScopeKey, type Scope } from "@src/domain/memory/scope";
+import { refreshEmbeddings } from "@src/domain/retrieval/embedding-cache";
 import { describe, it } from "vitest";
-import { D1EmbeddingStore } from "../../src/adapters/d1/d1-embedding-store";
-import { D1KnowledgeStore } from "../../src/adapters/d1/d1-knowledge-store";
-import { D1SessionRegistry } from "../../src/adapters/d1/d1-session-registry";
-import { LocalHashEmbedder } from "../../src/adapters/local/local-hash-embedder";
-import { VectorizeIndexAdapter } from "../../src/adapters/vectorize/vectorize-index";
-import { knowledgeMaintenance } from "../../src/domain/knowledge/knowledge-maintenance";
-import { memoryNodeId } from "../../src/domain/memory/memory";
-import { parseScopeKey, type Scope } from "../../src/domain/memory/scope";
-import { refreshEmbeddings } from "../../src/domain/retrieval/embedding-cache";
 import { FakeVectorize } from "../fakes/fake-vectorize";
 import { memoryStore, newMemory, seedMemory, uid } from "../support/memory";
 import { c2cBody, eventIdOf, postQq, turnDone } from "../support/qq-events";

@@ -5,10 +5,10 @@
  * Own file: it changes the stored settings, which every test of a file shares.
  */
 import { env } from "cloudflare:workers";
+import { d1SettingsAdmin } from "@src/composition/settings/d1-settings-admin";
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { runTurn } from "@src/domain/agent/turn";
 import { afterEach, beforeEach, describe, type ExpectStatic, it } from "vitest";
-import { d1SettingsAdmin } from "../../src/composition/settings/d1-settings-admin";
-import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../src/domain/agent/turn";
 import { ADMIN, withIdentity } from "../fakes/identity-settings";
 import { messageEvent } from "../fakes/inbound";
 import { callingOneTool } from "../fakes/scripted-chat-model";

@@ -6,9 +6,9 @@
 // way in another private chat, do publish (the control that the path can publish at all).
 // Dreaming is off in this file: dreaming's placement is the same reading (candidate-placement.ts).
 import { env } from "cloudflare:workers";
+import { chatObjectServices } from "@src/composition/chat-object/chat-object-services";
+import type { ModelRequest, ModelResponse } from "@src/domain/model/chat-model";
 import { beforeAll, describe, it, vi } from "vitest";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
-import type { ModelRequest, ModelResponse } from "../../src/domain/model/chat-model";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { uid } from "../support/memory";
 import { SHARE_LINES } from "../support/share-markers";

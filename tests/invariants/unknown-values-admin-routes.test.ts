@@ -12,10 +12,10 @@
  * shares. The set-up the four unknown-values files share is tests/support/production-mode.ts.
  */
 import { env } from "cloudflare:workers";
+import devDefaults from "@src/composition/dev-defaults.json";
+import { csrfToken } from "@src/workers/auth/csrf";
+import { issueLogin, LOGIN_COOKIE } from "@src/workers/auth/login-cookie";
 import { afterEach, describe, it } from "vitest";
-import devDefaults from "../../src/composition/dev-defaults.json";
-import { csrfToken } from "../../src/workers/auth/csrf";
-import { issueLogin, LOGIN_COOKIE } from "../../src/workers/auth/login-cookie";
 import {
   app,
   CLAIMS,

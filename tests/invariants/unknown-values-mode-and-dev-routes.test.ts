@@ -13,11 +13,11 @@
  * shares. The set-up the four unknown-values files share is tests/support/production-mode.ts.
  */
 import { env } from "cloudflare:workers";
+import { countingD1 } from "@src/adapters/d1/counting-d1";
+import { ConfigError, modeOf, readRuntimeConfig } from "@src/composition/common/runtime-config";
+import devDefaults from "@src/composition/dev-defaults.json";
+import { DEFAULT_SETTINGS, isStored, resolveSettings } from "@src/domain/config/settings";
 import { afterEach, describe, it } from "vitest";
-import { countingD1 } from "../../src/adapters/d1/counting-d1";
-import { ConfigError, modeOf, readRuntimeConfig } from "../../src/composition/common/runtime-config";
-import devDefaults from "../../src/composition/dev-defaults.json";
-import { DEFAULT_SETTINGS, isStored, resolveSettings } from "../../src/domain/config/settings";
 import {
   app,
   CLAIMS,

@@ -12,13 +12,13 @@
  * shares. The set-up the four unknown-values files share is tests/support/production-mode.ts.
  */
 import { env } from "cloudflare:workers";
+import { ConfigError } from "@src/composition/common/runtime-config";
+import { loadSettings } from "@src/composition/settings/settings-loader";
+import { DEFAULT_SETTINGS, isStored } from "@src/domain/config/settings";
+import { csrfToken } from "@src/workers/auth/csrf";
+import { issueLogin, LOGIN_COOKIE } from "@src/workers/auth/login-cookie";
+import { zhCN } from "@src/workers/dashboard/i18n/catalogue-zh";
 import { afterEach, describe, it } from "vitest";
-import { ConfigError } from "../../src/composition/common/runtime-config";
-import { loadSettings } from "../../src/composition/settings/settings-loader";
-import { DEFAULT_SETTINGS, isStored } from "../../src/domain/config/settings";
-import { csrfToken } from "../../src/workers/auth/csrf";
-import { issueLogin, LOGIN_COOKIE } from "../../src/workers/auth/login-cookie";
-import { zhCN } from "../../src/workers/dashboard/i18n/catalogue-zh";
 import {
   app,
   clearStoredSettings,

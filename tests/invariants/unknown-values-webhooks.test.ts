@@ -11,11 +11,12 @@
  * Own file: it changes the stored settings and the login failures, which every test of a file
  * shares. The set-up the four unknown-values files share is tests/support/production-mode.ts.
  */
+
+import { signOneBotBody } from "@src/adapters/onebot/onebot-signature";
+import { ConfigError } from "@src/composition/common/runtime-config";
+import devDefaults from "@src/composition/dev-defaults.json";
+import { loadSettings } from "@src/composition/settings/settings-loader";
 import { afterEach, describe, it } from "vitest";
-import { signOneBotBody } from "../../src/adapters/onebot/onebot-signature";
-import { ConfigError } from "../../src/composition/common/runtime-config";
-import devDefaults from "../../src/composition/dev-defaults.json";
-import { loadSettings } from "../../src/composition/settings/settings-loader";
 import { signedOneBotRequest } from "../support/onebot-signing";
 import {
   app,

@@ -1,7 +1,7 @@
 /** Logs into the dashboard the way a browser does and returns what later requests need. */
 import { exports } from "cloudflare:workers";
-import { csrfToken } from "../../src/workers/auth/csrf";
-import { issueLogin, LOGIN_COOKIE } from "../../src/workers/auth/login-cookie";
+import { csrfToken } from "@src/workers/auth/csrf";
+import { issueLogin, LOGIN_COOKIE } from "@src/workers/auth/login-cookie";
 
 export const ADMIN_TOKEN = "test-admin-token";
 export const ORIGIN = "https://bot.test";

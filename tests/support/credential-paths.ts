@@ -2,9 +2,9 @@
 // under, the corpus samples, and the paths a credential takes in: QQ and OneBot messages,
 // scripted model turns and dreams, and the chat's log read back.
 import { env, exports } from "cloudflare:workers";
+import { chatObjectServices } from "@src/composition/chat-object/chat-object-services";
+import type { ModelRequest, ModelResponse } from "@src/domain/model/chat-model";
 import { vi } from "vitest";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
-import type { ModelRequest, ModelResponse } from "../../src/domain/model/chat-model";
 import { POSITIVES } from "../domain/privacy/credential-corpus";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { uid } from "./memory";

@@ -1,8 +1,8 @@
 /** Seeds message-log rows for one local day through the same writer the chat objects flush with. */
 import { env } from "cloudflare:workers";
-import { d1MessageLog } from "../../src/composition/common/message-log-writer";
-import type { MessageRecord } from "../../src/domain/history/message-record";
-import { chatIndexText } from "../../src/domain/text/chat-search-tokens";
+import { d1MessageLog } from "@src/composition/common/message-log-writer";
+import type { MessageRecord } from "@src/domain/history/message-record";
+import { chatIndexText } from "@src/domain/text/chat-search-tokens";
 
 export type SeedLine = { user: string; nick?: string; text: string; id?: string; replyTo?: string };
 

@@ -1,6 +1,6 @@
 /** A JSON POST to one of the local dev routes (/dev/…), through the app with these bindings. */
 import { env } from "cloudflare:workers";
-import { createApp } from "../../src/workers/app";
+import { createApp } from "@src/workers/app";
 
 const app = createApp();
 

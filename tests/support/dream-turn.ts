@@ -1,6 +1,6 @@
 // One turn of a chat as dreaming reads it, for domain tests: 小明 (qq:user:A) said `text`; any
 // field can be set by the test.
-import type { DreamTurn } from "../../src/domain/memory/dreaming";
+import type { DreamTurn } from "@src/domain/memory/dreaming";
 
 export const dreamTurn = (text: string, over: Partial<DreamTurn> = {}): DreamTurn => ({
   seq: 1,

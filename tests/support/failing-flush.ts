@@ -3,9 +3,10 @@
  * test can watch the retry. `matches` narrows which batches count; `tried()` says how many
  * matching batches were sent so far (the failed one included). Undo with vi.restoreAllMocks().
  */
+
+import { chatObjectServices } from "@src/composition/chat-object/chat-object-services";
+import type { FlushBatch } from "@src/domain/history/message-log";
 import { vi } from "vitest";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
-import type { FlushBatch } from "../../src/domain/history/message-log";
 
 export function failFirstFlush(matches: (batch: FlushBatch) => boolean = () => true): {
   tried: () => number;

@@ -1,8 +1,8 @@
 // The cron's group-titles job run against a stand-in OneBot API: what each asked group is
 // answered, and what was asked.
 import { env } from "cloudflare:workers";
-import { OneBotGroupInfoClient } from "../../src/adapters/onebot/onebot-group-info-client";
-import { groupTitlesJob } from "../../src/composition/cron/group-titles-job";
+import { OneBotGroupInfoClient } from "@src/adapters/onebot/onebot-group-info-client";
+import { groupTitlesJob } from "@src/composition/cron/group-titles-job";
 
 export type AskedGroup = { readonly path: string; readonly group: number; readonly auth: string | null };
 

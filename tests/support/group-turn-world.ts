@@ -1,7 +1,7 @@
 // What the group-turn-*.test.ts invariants share: two declared people, an admin and an
 // undeclared member with their accounts, the chats they speak in, the stored settings that
 // declare them, and one run's world of private material with its public controls.
-import type { TurnPreview } from "../../src/domain/agent/turn-preview";
+import type { TurnPreview } from "@src/domain/agent/turn-preview";
 import { uid as idOf } from "./identity";
 import { declared, qqUsers, storeIdentity } from "./identity-settings";
 import { newMemory, seedMemory, uid } from "./memory";

@@ -1,12 +1,12 @@
 /** Helpers for the knowledge-base admin API in integration tests. */
 import { env, exports } from "cloudflare:workers";
-import { knowledgeAccess } from "../../src/composition/common/knowledge-services";
-import { OfflineChatModel } from "../../src/domain/agent/offline-chat-model";
-import type { TurnServices } from "../../src/domain/agent/turn-services";
-import { discardAudit } from "../../src/domain/kernel/audit";
-import { systemClock } from "../../src/domain/kernel/clock";
-import type { NodeType } from "../../src/domain/retrieval/context-node";
-import { collectionScope } from "../../src/domain/retrieval/scope-key";
+import { knowledgeAccess } from "@src/composition/common/knowledge-services";
+import { OfflineChatModel } from "@src/domain/agent/offline-chat-model";
+import type { TurnServices } from "@src/domain/agent/turn-services";
+import { discardAudit } from "@src/domain/kernel/audit";
+import { systemClock } from "@src/domain/kernel/clock";
+import type { NodeType } from "@src/domain/retrieval/context-node";
+import { collectionScope } from "@src/domain/retrieval/scope-key";
 import { turnPorts } from "../fakes/turn-ports";
 
 export const ADMIN = { authorization: "Bearer test-admin-token" };

@@ -5,13 +5,13 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
-import { openDatabase } from "../../src/adapters/d1/database";
-import { outboundRecord } from "../../src/domain/history/message-record";
-import { chatIndexText } from "../../src/domain/text/chat-search-tokens";
-import { markLogHome } from "../../src/durable-objects/chat-log-home";
-import type { ChatSession } from "../../src/durable-objects/chat-session";
-import { LocalLog } from "../../src/durable-objects/local-log";
+import { D1MessageLog } from "@src/adapters/d1/d1-message-log";
+import { openDatabase } from "@src/adapters/d1/database";
+import { outboundRecord } from "@src/domain/history/message-record";
+import { chatIndexText } from "@src/domain/text/chat-search-tokens";
+import { markLogHome } from "@src/durable-objects/chat-log-home";
+import type { ChatSession } from "@src/durable-objects/chat-session";
+import { LocalLog } from "@src/durable-objects/local-log";
 
 type Message = ReturnType<typeof outboundRecord>;
 

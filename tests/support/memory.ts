@@ -1,10 +1,10 @@
 /** Writes memory items straight into D1 through the real adapter (integration tests). */
 import { env } from "cloudflare:workers";
-import { D1MemoryStore } from "../../src/adapters/d1/d1-memory-store";
-import type { AccountKey } from "../../src/domain/chat/chat-address";
-import { memoryNodeId, type NewMemory } from "../../src/domain/memory/memory";
-import type { RememberRequest } from "../../src/domain/memory/remember";
-import { parseScopeKey, type Scope } from "../../src/domain/memory/scope";
+import { D1MemoryStore } from "@src/adapters/d1/d1-memory-store";
+import type { AccountKey } from "@src/domain/chat/chat-address";
+import { memoryNodeId, type NewMemory } from "@src/domain/memory/memory";
+import type { RememberRequest } from "@src/domain/memory/remember";
+import { parseScopeKey, type Scope } from "@src/domain/memory/scope";
 import { MEMORY_DEFAULTS } from "../fakes/in-memory-memory";
 
 export const memoryStore = () => new D1MemoryStore(env.DB);

@@ -1,8 +1,8 @@
 // Seeds D1's message log with bot lines through the production writer, for the history tests.
 import { env } from "cloudflare:workers";
-import { D1MessageLog } from "../../src/adapters/d1/d1-message-log";
-import { openDatabase } from "../../src/adapters/d1/database";
-import { outboundRecord } from "../../src/domain/history/message-record";
+import { D1MessageLog } from "@src/adapters/d1/d1-message-log";
+import { openDatabase } from "@src/adapters/d1/database";
+import { outboundRecord } from "@src/domain/history/message-record";
 
 export const T0 = 1_700_000_000_000;
 export const MINUTE = 60_000;

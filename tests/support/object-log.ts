@@ -1,10 +1,10 @@
 /** Reads a chat object's own message log (its SQLite), as the tests see it. */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { d1MessageLog } from "../../src/composition/common/message-log-writer";
-import { chatKeyOf, parseChatKey } from "../../src/domain/chat/chat-address";
-import type { MessageRecord } from "../../src/domain/history/message-record";
-import type { ChatSession } from "../../src/durable-objects/chat-session";
+import { d1MessageLog } from "@src/composition/common/message-log-writer";
+import { chatKeyOf, parseChatKey } from "@src/domain/chat/chat-address";
+import type { MessageRecord } from "@src/domain/history/message-record";
+import type { ChatSession } from "@src/durable-objects/chat-session";
 
 export type ObjectLogRow = {
   seq: number;

@@ -1,6 +1,6 @@
 // Builds OneBot v11 HTTP POST requests the way NapCat / go-cqhttp send them, signed.
 import { env } from "cloudflare:workers";
-import { signOneBotBody } from "../../src/adapters/onebot/onebot-signature";
+import { signOneBotBody } from "@src/adapters/onebot/onebot-signature";
 
 /**
  * A POST of `bodyText` to `url` with `Content-Type: application/json` and

@@ -1,6 +1,6 @@
 /** Calls POST /api/context/preview through the real Worker entry. */
 import { exports } from "cloudflare:workers";
-import type { TurnPreview } from "../../src/domain/agent/turn-preview";
+import type { TurnPreview } from "@src/domain/agent/turn-preview";
 
 export const ADMIN_TOKEN = "test-admin-token";
 

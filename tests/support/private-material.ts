@@ -3,9 +3,9 @@
  * and log writer, and daily summary nodes as the cron writes them. Integration tests only.
  */
 import { env } from "cloudflare:workers";
-import { openDatabase } from "../../src/adapters/d1/database";
-import { inboundRecord } from "../../src/domain/history/message-record";
-import { indexText } from "../../src/domain/text/search-tokens";
+import { openDatabase } from "@src/adapters/d1/database";
+import { inboundRecord } from "@src/domain/history/message-record";
+import { indexText } from "@src/domain/text/search-tokens";
 import { messageEvent } from "../fakes/inbound";
 import { uid } from "./memory";
 import { writeLog } from "./object-log";

@@ -3,9 +3,9 @@
 // a snapshot of what a request could write, and the signed requests of both webhooks.
 import { listDurableObjectIds } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { signOneBotBody } from "../../src/adapters/onebot/onebot-signature";
-import { settingsCache } from "../../src/composition/settings/settings-cache";
-import { createApp } from "../../src/workers/app";
+import { signOneBotBody } from "@src/adapters/onebot/onebot-signature";
+import { settingsCache } from "@src/composition/settings/settings-cache";
+import { createApp } from "@src/workers/app";
 import { messageRows, turnDone } from "./qq-events";
 import { storedSettings } from "./stored-settings";
 import { eventually } from "./wait";

@@ -1,7 +1,7 @@
 /** QQ webhook bodies and helpers to post them through the real Worker entry. */
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
-import type { ChatSession } from "../../src/durable-objects/chat-session";
+import type { ChatSession } from "@src/durable-objects/chat-session";
 import { signedQqRequest } from "./qq-signing";
 import { eventually } from "./wait";
 

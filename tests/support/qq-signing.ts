@@ -3,7 +3,7 @@
  * `X-Bot-Appid` and an Ed25519 signature over `X-Signature-Timestamp` + the body bytes.
  * For route tests; the body text is sent unchanged, so whitespace is signed as written.
  */
-import { signQqMessage } from "../../src/adapters/qq/qq-signature";
+import { signQqMessage } from "@src/adapters/qq/qq-signature";
 
 export type QqSigningOptions = {
   readonly secret: string;

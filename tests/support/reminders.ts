@@ -4,11 +4,11 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
+import { chatObjectServices } from "@src/composition/chat-object/chat-object-services";
+import type { Outbound, OutboundMessage } from "@src/domain/agent/outbound";
+import { ok } from "@src/domain/kernel/result";
+import type { ChatSession } from "@src/durable-objects/chat-session";
 import { beforeEach, vi } from "vitest";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
-import type { Outbound, OutboundMessage } from "../../src/domain/agent/outbound";
-import { ok } from "../../src/domain/kernel/result";
-import type { ChatSession } from "../../src/durable-objects/chat-session";
 import { atBot, oneBotMessage, SELF, text } from "./onebot-events";
 import { signedOneBotRequest } from "./onebot-signing";
 import { turnDone } from "./qq-events";

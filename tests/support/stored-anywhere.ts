@@ -6,9 +6,9 @@
  */
 import { listDurableObjectIds, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { chatTokenPrefix } from "../../src/domain/text/chat-search-tokens";
-import { searchTokens } from "../../src/domain/text/search-tokens";
-import type { ChatSession } from "../../src/durable-objects/chat-session";
+import { chatTokenPrefix } from "@src/domain/text/chat-search-tokens";
+import { searchTokens } from "@src/domain/text/search-tokens";
+import type { ChatSession } from "@src/durable-objects/chat-session";
 import { eventually } from "./wait";
 
 const decoder = new TextDecoder();

@@ -3,8 +3,9 @@
  * refuse included, to test how readers treat it), and the isolate's settings cache dropped
  * as every product write drops it.
  */
+
+import { settingsCache } from "@src/composition/settings/settings-cache";
 import { afterAll, beforeAll } from "vitest";
-import { settingsCache } from "../../src/composition/settings/settings-cache";
 
 export function storedSettings(env: Env) {
   return {

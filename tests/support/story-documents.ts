@@ -1,9 +1,9 @@
 // Generated 稻妻 story documents for the knowledge-search tests against D1, and the D1 index and
 // store they are searched through.
 import { env } from "cloudflare:workers";
-import { D1ContextStore } from "../../src/adapters/d1/d1-context-store";
-import { D1KeywordIndex } from "../../src/adapters/d1/d1-keyword-index";
-import type { NodeType } from "../../src/domain/retrieval/context-node";
+import { D1ContextStore } from "@src/adapters/d1/d1-context-store";
+import { D1KeywordIndex } from "@src/adapters/d1/d1-keyword-index";
+import type { NodeType } from "@src/domain/retrieval/context-node";
 import { seededCollection } from "./knowledge-api";
 
 export const index = new D1KeywordIndex(env.DB);

@@ -1,9 +1,9 @@
 // One turn in which the model calls one tool and then answers: what the tool said back to the
 // model and what the turn audited, for the tests of a tool's rules.
-import { defaultTurnRegistry } from "../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../src/domain/agent/turn";
-import type { TurnContext } from "../../src/domain/agent/turn-context";
-import type { TurnPorts } from "../../src/domain/agent/turn-services";
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { runTurn } from "@src/domain/agent/turn";
+import type { TurnContext } from "@src/domain/agent/turn-context";
+import type { TurnPorts } from "@src/domain/agent/turn-services";
 import { callingOneTool } from "../fakes/scripted-chat-model";
 import { turnPorts } from "../fakes/turn-ports";
 

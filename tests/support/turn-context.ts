@@ -1,8 +1,8 @@
 // The one turn-context builder of the tests: the context the chat object hands a turn for an
 // event, with no resolved identity and no recent turns unless a test gives them.
-import type { TurnContext } from "../../src/domain/agent/turn-context";
-import { DEFAULT_SETTINGS, type Settings } from "../../src/domain/config/settings";
-import type { InboundEvent } from "../../src/domain/inbound/inbound-event";
+import type { TurnContext } from "@src/domain/agent/turn-context";
+import { DEFAULT_SETTINGS, type Settings } from "@src/domain/config/settings";
+import type { InboundEvent } from "@src/domain/inbound/inbound-event";
 import { messageEvent } from "../fakes/inbound";
 import { TEST_NOW } from "../fakes/turn-ports";
 

@@ -4,10 +4,10 @@
  * through the real webhook (the replies). Integration tests only.
  */
 import { env } from "cloudflare:workers";
-import { chatObjectServices } from "../../src/composition/chat-object/chat-object-services";
-import { loadSettings } from "../../src/composition/settings/settings-loader";
-import { runTurn } from "../../src/domain/agent/turn";
-import type { TurnContext } from "../../src/domain/agent/turn-context";
+import { chatObjectServices } from "@src/composition/chat-object/chat-object-services";
+import { loadSettings } from "@src/composition/settings/settings-loader";
+import { runTurn } from "@src/domain/agent/turn";
+import type { TurnContext } from "@src/domain/agent/turn-context";
 import { FakeShortTermContext } from "../fakes/fake-short-term-context";
 import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";

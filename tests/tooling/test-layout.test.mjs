@@ -159,3 +159,41 @@ test("the layout check catches a src/ folder with no tests, and an excuse that i
     "src/domain/text: no tests/domain/text",
   ]);
 });
+
+/**
+ * Vitest's tests and their support reach src/ as `@src/…`, so a test that moves with its module
+ * keeps its imports. `tests/fakes/` keeps relative paths: the eval scripts bundle its stores
+ * with esbuild, which knows no alias.
+ */
+const CLIMB_TO_SRC = /(?:from\s+|import\(\s*)["'](?:\.\.\/)+src\//;
+
+/** The files of `sources` ([path below tests/, text]) that reach src/ by climbing out of tests/. */
+function climbingImports(sources) {
+  return sources
+    .filter(([file, text]) => !file.startsWith("fakes/") && CLIMB_TO_SRC.test(text))
+    .map(([file]) => `tests/${file}: imports src/ by a relative path; write @src/…`);
+}
+
+test("tests import src/ as @src/, the fakes excepted", () => {
+  const sources = walk("tests")
+    .files.filter((f) => /\.tsx?$/.test(f) && !f.startsWith("fixtures/"))
+    .map((f) => [f, readFileSync(path.join(root, "tests", f), "utf8")]);
+  assert.ok(sources.length > 200, `only ${sources.length} files read`);
+  assert.deepEqual(climbingImports(sources), []);
+});
+
+test("the import check catches a climb to src/, static or dynamic, and lets @src/ and the fakes be", () => {
+  assert.deepEqual(
+    climbingImports([
+      ["domain/a.test.ts", 'import { a } from "../../src/domain/a";'],
+      ["support/b.ts", 'const b = await import("../../src/b");'],
+      ["domain/c.test.ts", 'import { c } from "@src/domain/c";'],
+      ["fakes/d.ts", 'import type { D } from "../../src/domain/d";'],
+      ["domain/e.test.ts", 'import { e } from "./e-cases";'],
+    ]),
+    [
+      "tests/domain/a.test.ts: imports src/ by a relative path; write @src/…",
+      "tests/support/b.ts: imports src/ by a relative path; write @src/…",
+    ],
+  );
+});

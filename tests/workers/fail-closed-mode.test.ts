@@ -4,10 +4,10 @@
  * so a deploy that forgot its environment fails closed.
  */
 import { env } from "cloudflare:workers";
+import { modeOf, readRuntimeConfig } from "@src/composition/common/runtime-config";
+import devDefaults from "@src/composition/dev-defaults.json";
+import { createApp } from "@src/workers/app";
 import { describe, it } from "vitest";
-import { modeOf, readRuntimeConfig } from "../../src/composition/common/runtime-config";
-import devDefaults from "../../src/composition/dev-defaults.json";
-import { createApp } from "../../src/workers/app";
 import { signedQqRequest } from "../support/qq-signing";
 import { storedSettings } from "../support/stored-settings";
 

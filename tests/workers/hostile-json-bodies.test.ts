@@ -5,8 +5,8 @@
  * was checked (a forged deep body is refused for its signature first).
  */
 import { env, exports } from "cloudflare:workers";
+import { MAX_JSON_DEPTH } from "@src/domain/kernel/bounded-json";
 import { beforeAll, describe, it } from "vitest";
-import { MAX_JSON_DEPTH } from "../../src/domain/kernel/bounded-json";
 import { dashboardPage } from "../support/admin-session";
 import { signedOneBotRequest } from "../support/onebot-signing";
 import { c2cBody, eventIdOf, messageRows, postQq, turnDone } from "../support/qq-events";

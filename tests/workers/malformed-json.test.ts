@@ -4,8 +4,8 @@
  * the field), the webhooks with an empty body.
  */
 import { env, exports } from "cloudflare:workers";
+import { signOneBotBody } from "@src/adapters/onebot/onebot-signature";
 import { describe, it } from "vitest";
-import { signOneBotBody } from "../../src/adapters/onebot/onebot-signature";
 import { createCollection, uniqueName, upload } from "../support/knowledge-api";
 import { TEST_APP_ID, TEST_SECRET } from "../support/qq-events";
 import { signedQqRequest } from "../support/qq-signing";

@@ -6,15 +6,15 @@
  * Own file: it writes the stored settings.
  */
 import { env } from "cloudflare:workers";
+import { auditLogRow, D1AuditLog } from "@src/adapters/d1/d1-audit-log";
+import { D1MessageLog } from "@src/adapters/d1/d1-message-log";
+import { openDatabase } from "@src/adapters/d1/database";
+import { auditSql } from "@src/adapters/d1/owner-migrations/owner-plan-sql";
+import { D1SettingsStore } from "@src/adapters/d1/settings-store";
+import type { AuditRecord } from "@src/domain/history/message-log";
+import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
+import { Outbox } from "@src/durable-objects/outbox";
 import { afterEach, describe, type ExpectStatic, it } from "vitest";
-import { auditLogRow, D1AuditLog } from "../../../src/adapters/d1/d1-audit-log";
-import { D1MessageLog } from "../../../src/adapters/d1/d1-message-log";
-import { openDatabase } from "../../../src/adapters/d1/database";
-import { auditSql } from "../../../src/adapters/d1/owner-migrations/owner-plan-sql";
-import { D1SettingsStore } from "../../../src/adapters/d1/settings-store";
-import type { AuditRecord } from "../../../src/domain/history/message-log";
-import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
-import { Outbox } from "../../../src/durable-objects/outbox";
 import { inFreshChatObject } from "../../support/chat-object";
 
 const GHP = "ghp_0123456789abcdefghijABCDEFGHIJ";

@@ -1,9 +1,9 @@
 // Reads started together go to D1 as one batch; each caller still gets its own statement's
 // result or error; writes and reads started one after another go alone.
 import { env } from "cloudflare:workers";
+import { coalescingD1 } from "@src/adapters/d1/coalescing-d1";
+import { countingD1 } from "@src/adapters/d1/counting-d1";
 import { describe, it } from "vitest";
-import { coalescingD1 } from "../../../src/adapters/d1/coalescing-d1";
-import { countingD1 } from "../../../src/adapters/d1/counting-d1";
 
 function both() {
   const counter = countingD1(env.DB, "local");

@@ -5,16 +5,13 @@
 // flushes in any order, recall and retention, the resumable backfill of older messages, the
 // two-stage recall a flat log misses, and the privacy rules (other chats, store off).
 import { env } from "cloudflare:workers";
+import { D1ConversationBackfill, runConversationBackfill } from "@src/adapters/d1/d1-conversation-backfill";
+import { applyRetention } from "@src/adapters/d1/retention";
+import { historySearch } from "@src/composition/common/history-search";
+import { DEFAULT_SETTINGS } from "@src/domain/config/settings";
+import { CONVERSATION_GAP_MS, segmentSessions } from "@src/domain/history/conversation-sessions";
+import { chatMatchExpression } from "@src/domain/text/chat-search-tokens";
 import { describe, it } from "vitest";
-import {
-  D1ConversationBackfill,
-  runConversationBackfill,
-} from "../../../src/adapters/d1/d1-conversation-backfill";
-import { applyRetention } from "../../../src/adapters/d1/retention";
-import { historySearch } from "../../../src/composition/common/history-search";
-import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
-import { CONVERSATION_GAP_MS, segmentSessions } from "../../../src/domain/history/conversation-sessions";
-import { chatMatchExpression } from "../../../src/domain/text/chat-search-tokens";
 import { seedLines } from "../../support/message-lines";
 import { registerChat } from "../../support/sessions";
 

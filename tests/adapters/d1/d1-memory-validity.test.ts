@@ -5,10 +5,10 @@
  * past — through the same gate, so a group reader never gets a private one.
  */
 import { env } from "cloudflare:workers";
+import { recalledText, recallMemory } from "@src/domain/memory/recall";
+import { forget, remember } from "@src/domain/memory/remember";
+import { turnScopes } from "@src/domain/memory/scope";
 import { describe, it } from "vitest";
-import { recalledText, recallMemory } from "../../../src/domain/memory/recall";
-import { forget, remember } from "../../../src/domain/memory/remember";
-import { turnScopes } from "../../../src/domain/memory/scope";
 import { memoryStore, rememberRequest, speakingPerson, uid } from "../../support/memory";
 
 const DAY = 86_400_000;

@@ -3,10 +3,10 @@
 // 0390), an extractive save never replaces the model's text at the same version, and any later
 // write makes the model's text unreadable until the next turn rebuilds it.
 import { env } from "cloudflare:workers";
+import { D1ProfileStore } from "@src/adapters/d1/d1-profile-store";
+import { profileKey, readProfile } from "@src/domain/memory/person-profile";
+import { rewriteProfile } from "@src/domain/memory/profile-rewrite";
 import { describe, it } from "vitest";
-import { D1ProfileStore } from "../../../src/adapters/d1/d1-profile-store";
-import { profileKey, readProfile } from "../../../src/domain/memory/person-profile";
-import { rewriteProfile } from "../../../src/domain/memory/profile-rewrite";
 import { profileReaders } from "../../fakes/profile-readers";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { memoryStore, newMemory, seedMemory, uid } from "../../support/memory";

@@ -5,12 +5,12 @@
 // chat's own messages, inside the view — never another chat's, a private chat's included,
 // even when a row of it sits in this chat's FTS namespace (a token-prefix collision).
 import { env } from "cloudflare:workers";
+import { countingD1 } from "@src/adapters/d1/counting-d1";
+import { messageRetrieval } from "@src/adapters/d1/d1-message-retrieval";
+import { historySearch } from "@src/composition/common/history-search";
+import { scopeKey } from "@src/domain/retrieval/scope-key";
+import { chatIndexText } from "@src/domain/text/chat-search-tokens";
 import { describe, it } from "vitest";
-import { countingD1 } from "../../../src/adapters/d1/counting-d1";
-import { messageRetrieval } from "../../../src/adapters/d1/d1-message-retrieval";
-import { historySearch } from "../../../src/composition/common/history-search";
-import { scopeKey } from "../../../src/domain/retrieval/scope-key";
-import { chatIndexText } from "../../../src/domain/text/chat-search-tokens";
 import { type Line, MINUTE, seedLines as seed, T0 } from "../../support/message-lines";
 
 const group = () => `qq:group:${crypto.randomUUID()}`;

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
+import { D1IdentityDirectory } from "@src/adapters/d1/d1-identity-directory";
+import { D1MessageLog } from "@src/adapters/d1/d1-message-log";
+import { openDatabase } from "@src/adapters/d1/database";
+import type { AccountKey } from "@src/domain/chat/chat-address";
+import type { AccountObservation } from "@src/domain/identity/identity-directory";
 import { describe, it } from "vitest";
-import { D1IdentityDirectory } from "../../../src/adapters/d1/d1-identity-directory";
-import { D1MessageLog } from "../../../src/adapters/d1/d1-message-log";
-import { openDatabase } from "../../../src/adapters/d1/database";
-import type { AccountKey } from "../../../src/domain/chat/chat-address";
-import type { AccountObservation } from "../../../src/domain/identity/identity-directory";
 import { groupBodyWithIdentity, linkRow, observationRows, uid } from "../../support/identity";
 import { eventIdOf, postQq, turnDone } from "../../support/qq-events";
 import { eventually } from "../../support/wait";

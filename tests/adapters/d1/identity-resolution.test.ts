@@ -1,13 +1,13 @@
 import { env } from "cloudflare:workers";
+import { D1IdentityDirectory } from "@src/adapters/d1/d1-identity-directory";
+import { openDatabase } from "@src/adapters/d1/database";
+import type { AccountKey } from "@src/domain/chat/chat-address";
+import type { IdentitySettings } from "@src/domain/config/identity-settings";
+import { linkAccount } from "@src/domain/identity/identity-admin";
+import { DirectoryIdentityResolver } from "@src/domain/identity/identity-resolver";
+import { systemClock } from "@src/domain/kernel/clock";
+import { silentLogger } from "@src/domain/kernel/logger";
 import { describe, it } from "vitest";
-import { D1IdentityDirectory } from "../../../src/adapters/d1/d1-identity-directory";
-import { openDatabase } from "../../../src/adapters/d1/database";
-import type { AccountKey } from "../../../src/domain/chat/chat-address";
-import type { IdentitySettings } from "../../../src/domain/config/identity-settings";
-import { linkAccount } from "../../../src/domain/identity/identity-admin";
-import { DirectoryIdentityResolver } from "../../../src/domain/identity/identity-resolver";
-import { systemClock } from "../../../src/domain/kernel/clock";
-import { silentLogger } from "../../../src/domain/kernel/logger";
 import { ADMIN, withIdentity } from "../../fakes/identity-settings";
 import { linkRow, uid } from "../../support/identity";
 

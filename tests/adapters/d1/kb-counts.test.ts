@@ -1,12 +1,12 @@
 // Kept collection sizes (migration 0210): kb_counts against the rows they count, through the
 // import API and the store, and the size the retrieval pipeline reads from them.
 import { env } from "cloudflare:workers";
+import { D1ContextStore } from "@src/adapters/d1/d1-context-store";
+import { filterSql } from "@src/adapters/d1/d1-filter";
+import { D1KnowledgeStore } from "@src/adapters/d1/d1-knowledge-store";
+import type { StoreFilter } from "@src/domain/retrieval/ports";
+import { collectionScope, scopeKey } from "@src/domain/retrieval/scope-key";
 import { describe, it } from "vitest";
-import { D1ContextStore } from "../../../src/adapters/d1/d1-context-store";
-import { filterSql } from "../../../src/adapters/d1/d1-filter";
-import { D1KnowledgeStore } from "../../../src/adapters/d1/d1-knowledge-store";
-import type { StoreFilter } from "../../../src/domain/retrieval/ports";
-import { collectionScope, scopeKey } from "../../../src/domain/retrieval/scope-key";
 import { api, createCollection, twoCollections, uniqueName, upload } from "../../support/knowledge-api";
 
 const store = new D1ContextStore(env.DB);

@@ -2,13 +2,13 @@
 // and children it brings must be exactly what the store reads for them, long families must be
 // marked, not sent, and a search using them must return what the same search reading them does.
 import { env } from "cloudflare:workers";
+import { D1KeywordIndex } from "@src/adapters/d1/d1-keyword-index";
+import { parentFamilies } from "@src/domain/retrieval/parent-families";
+import type { KeywordIndex } from "@src/domain/retrieval/ports";
+import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "@src/domain/retrieval/retrieval-options";
+import { retrieve } from "@src/domain/retrieval/retrieve";
+import { CHARS_PER_TOKEN_AT_MOST, estimateTokens, wideChars } from "@src/domain/text/token-estimate";
 import { describe, it } from "vitest";
-import { D1KeywordIndex } from "../../../src/adapters/d1/d1-keyword-index";
-import { parentFamilies } from "../../../src/domain/retrieval/parent-families";
-import type { KeywordIndex } from "../../../src/domain/retrieval/ports";
-import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../src/domain/retrieval/retrieval-options";
-import { retrieve } from "../../../src/domain/retrieval/retrieve";
-import { CHARS_PER_TOKEN_AT_MOST, estimateTokens, wideChars } from "../../../src/domain/text/token-estimate";
 import { passagesOf, seededCollection } from "../../support/knowledge-api";
 import { index, PARENT_TYPES, store, storyCollection, storyDoc, topic } from "../../support/story-documents";
 

@@ -1,11 +1,11 @@
 // Collections' token namespaces in nodes_fts and their document-frequency table (migration 0200).
 import { env } from "cloudflare:workers";
+import { D1KeywordIndex } from "@src/adapters/d1/d1-keyword-index";
+import { memoryMatch } from "@src/domain/memory/memory-query";
+import { collectionScope } from "@src/domain/retrieval/scope-key";
+import { namespaced, namespaceTemplate } from "@src/domain/text/fts-namespace";
+import { indexText, queryTokens } from "@src/domain/text/search-tokens";
 import { describe, it } from "vitest";
-import { D1KeywordIndex } from "../../../src/adapters/d1/d1-keyword-index";
-import { memoryMatch } from "../../../src/domain/memory/memory-query";
-import { collectionScope } from "../../../src/domain/retrieval/scope-key";
-import { namespaced, namespaceTemplate } from "../../../src/domain/text/fts-namespace";
-import { indexText, queryTokens } from "../../../src/domain/text/search-tokens";
 import { api, createCollection, twoCollections, uniqueName, upload } from "../../support/knowledge-api";
 
 const index = new D1KeywordIndex(env.DB);

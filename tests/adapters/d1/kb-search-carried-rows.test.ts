@@ -1,13 +1,13 @@
 // The D1 keyword index hands on the rows it reads with its hits: the same rows the store loads,
 // only for what its filter passes, and a search that uses them reads no row twice.
 import { env } from "cloudflare:workers";
+import { D1ContextStore } from "@src/adapters/d1/d1-context-store";
+import { D1KeywordIndex } from "@src/adapters/d1/d1-keyword-index";
+import type { ContextStore } from "@src/domain/retrieval/ports";
+import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "@src/domain/retrieval/retrieval-options";
+import { retrieve } from "@src/domain/retrieval/retrieve";
+import { collectionScope } from "@src/domain/retrieval/scope-key";
 import { describe, it } from "vitest";
-import { D1ContextStore } from "../../../src/adapters/d1/d1-context-store";
-import { D1KeywordIndex } from "../../../src/adapters/d1/d1-keyword-index";
-import type { ContextStore } from "../../../src/domain/retrieval/ports";
-import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../src/domain/retrieval/retrieval-options";
-import { retrieve } from "../../../src/domain/retrieval/retrieve";
-import { collectionScope } from "../../../src/domain/retrieval/scope-key";
 import { createCollection, uniqueName, upload } from "../../support/knowledge-api";
 
 const index = new D1KeywordIndex(env.DB);

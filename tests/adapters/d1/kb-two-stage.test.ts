@@ -1,8 +1,9 @@
 // The search with two-stage search's second list in one statement (D1KeywordIndex.searchTwoStage):
 // where the ranked window holds every match it must give what the flat search, and searching
 // the parents and then inside them, give; and it reads only the asked collections.
+
+import type { ScopeKey } from "@src/domain/retrieval/scope-key";
 import { describe, it } from "vitest";
-import type { ScopeKey } from "../../../src/domain/retrieval/scope-key";
 import { passagesOf } from "../../support/knowledge-api";
 import { index, PARENT_TYPES, store, storyCollection, storyDoc, topic } from "../../support/story-documents";
 

@@ -2,8 +2,9 @@
 // merge them: whatever ranks highest, a person's private and secret_like items reach only that
 // person's own private chat, another chat's items reach no one else's, and the merge is the
 // one list most important first.
+
+import { turnScopes } from "@src/domain/memory/scope";
 import { describe, it } from "vitest";
-import { turnScopes } from "../../../src/domain/memory/scope";
 import { memoryStore, newMemory, seedMemory, uid } from "../../support/memory";
 
 describe("the mandatory block's lists", () => {

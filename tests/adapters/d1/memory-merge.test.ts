@@ -5,10 +5,10 @@
  * when the writing chat's storage is off.
  */
 import { env } from "cloudflare:workers";
+import type { MemoryEvidence } from "@src/domain/memory/memory";
+import { joinEvidence, mergedConfidence } from "@src/domain/memory/merge";
+import type { Scope } from "@src/domain/memory/scope";
 import { describe, it } from "vitest";
-import type { MemoryEvidence } from "../../../src/domain/memory/memory";
-import { joinEvidence, mergedConfidence } from "../../../src/domain/memory/merge";
-import type { Scope } from "../../../src/domain/memory/scope";
 import { memoryStore, newMemory, seedMemory, uid } from "../../support/memory";
 
 const evidence = (session: string, id: string, runId: string): MemoryEvidence => ({

@@ -6,16 +6,16 @@
  * archives tasks past their due time or lifetime, audited, and leaves kept-forever ones alone.
  */
 import { env } from "cloudflare:workers";
+import { D1ProfileStore } from "@src/adapters/d1/d1-profile-store";
+import { taskExpiryJob } from "@src/composition/cron/task-expiry-job";
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { runTurn } from "@src/domain/agent/turn";
+import type { AccountKey } from "@src/domain/chat/chat-address";
+import { DEFAULT_SETTINGS } from "@src/domain/config/settings";
+import { silentLogger } from "@src/domain/kernel/logger";
+import { noChatLinks } from "@src/domain/memory/memory-store";
+import { remember } from "@src/domain/memory/remember";
 import { describe, it } from "vitest";
-import { D1ProfileStore } from "../../../src/adapters/d1/d1-profile-store";
-import { taskExpiryJob } from "../../../src/composition/cron/task-expiry-job";
-import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../../src/domain/agent/turn";
-import type { AccountKey } from "../../../src/domain/chat/chat-address";
-import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
-import { silentLogger } from "../../../src/domain/kernel/logger";
-import { noChatLinks } from "../../../src/domain/memory/memory-store";
-import { remember } from "../../../src/domain/memory/remember";
 import { messageEvent } from "../../fakes/inbound";
 import { ScriptedChatModel, type ScriptStep } from "../../fakes/scripted-chat-model";
 import { turnPorts } from "../../fakes/turn-ports";

@@ -1,8 +1,9 @@
 // Hard-scope recall with a per-scope cap reads each scope's FTS window first: what it returns
 // must be what the search over every match returns — no hidden item, no item of a scope the
 // turn does not read, and a visible item is not crowded out by hidden ones that rank first.
+
+import type { ReadableScope } from "@src/domain/memory/scope";
 import { describe, it } from "vitest";
-import type { ReadableScope } from "../../../src/domain/memory/scope";
 import { memoryStore, newMemory, seedMemory, uid } from "../../support/memory";
 
 const chat = (key: string): ReadableScope => ({ type: "chat", id: key });

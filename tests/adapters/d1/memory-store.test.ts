@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
+import { memoryContentHash } from "@src/adapters/d1/memory-content-hash";
+import { parseScopeKey, type Scope, scopeToken } from "@src/domain/memory/scope";
+import { ALL_LEVELS } from "@src/domain/retrieval/read-gate";
 import { describe, it } from "vitest";
-import { memoryContentHash } from "../../../src/adapters/d1/memory-content-hash";
-import { parseScopeKey, type Scope, scopeToken } from "../../../src/domain/memory/scope";
-import { ALL_LEVELS } from "../../../src/domain/retrieval/read-gate";
 import { memoryStore, newMemory, seedMemory, uid } from "../../support/memory";
 
 const s = (key: string) => parseScopeKey(key) as Scope;

@@ -5,11 +5,11 @@
  * writer that forgot to mask (a relay, the backfill, a future importer) cannot store a secret.
  */
 import { env } from "cloudflare:workers";
+import { D1MessageLog } from "@src/adapters/d1/d1-message-log";
+import { openDatabase } from "@src/adapters/d1/database";
+import type { AccountKey } from "@src/domain/chat/chat-address";
+import { chatIndexText } from "@src/domain/text/chat-search-tokens";
 import { describe, it } from "vitest";
-import { D1MessageLog } from "../../../src/adapters/d1/d1-message-log";
-import { openDatabase } from "../../../src/adapters/d1/database";
-import type { AccountKey } from "../../../src/domain/chat/chat-address";
-import { chatIndexText } from "../../../src/domain/text/chat-search-tokens";
 import { uid } from "../../support/memory";
 import { storedAnywhere } from "../../support/stored-anywhere";
 

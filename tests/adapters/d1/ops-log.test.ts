@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
+import { D1OpsLog } from "@src/adapters/d1/d1-ops-log";
 import { describe, it } from "vitest";
-import { D1OpsLog } from "../../../src/adapters/d1/d1-ops-log";
 
 describe("the ops log", () => {
   it("keeps the newest 200 rows of a kind and leaves other kinds alone", async ({ expect }) => {

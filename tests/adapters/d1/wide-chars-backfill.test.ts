@@ -3,9 +3,9 @@
 // changes while it is counted is left for later rather than given a stale count, no row can
 // hold the backfill in place, and rows outside the collections are left alone.
 import { env } from "cloudflare:workers";
+import { runWideCharsBackfill, wideCharsStep } from "@src/adapters/d1/d1-wide-chars-backfill";
+import { wideChars } from "@src/domain/text/token-estimate";
 import { describe, it } from "vitest";
-import { runWideCharsBackfill, wideCharsStep } from "../../../src/adapters/d1/d1-wide-chars-backfill";
-import { wideChars } from "../../../src/domain/text/token-estimate";
 import { seededCollection } from "../../support/knowledge-api";
 
 const TEXT = (i: number) => `第${i}段：稻妻城的故事，讲述当地居民流传已久的传说与风俗。Raiden ${i}`;

@@ -2,14 +2,14 @@
 // workerd against a real object's storage: parameters, result shapes and meta, batch atomicity,
 // FTS5 and json_each, errors, what D1 converts, and the log's real D1 adapters running over it.
 import { env } from "cloudflare:workers";
+import { D1MessageLog } from "@src/adapters/d1/d1-message-log";
+import { messageRetrieval } from "@src/adapters/d1/d1-message-retrieval";
+import { D1RecentMessages } from "@src/adapters/d1/d1-recent-messages";
+import { openDatabase } from "@src/adapters/d1/database";
+import { SqlStorageDatabase } from "@src/adapters/do-sql/sql-storage-database";
+import { LogHistorySearch } from "@src/domain/history/log-history-search";
+import { outboundRecord } from "@src/domain/history/message-record";
 import { describe, it } from "vitest";
-import { D1MessageLog } from "../../../src/adapters/d1/d1-message-log";
-import { messageRetrieval } from "../../../src/adapters/d1/d1-message-retrieval";
-import { D1RecentMessages } from "../../../src/adapters/d1/d1-recent-messages";
-import { openDatabase } from "../../../src/adapters/d1/database";
-import { SqlStorageDatabase } from "../../../src/adapters/do-sql/sql-storage-database";
-import { LogHistorySearch } from "../../../src/domain/history/log-history-search";
-import { outboundRecord } from "../../../src/domain/history/message-record";
 import { inFreshChatObject } from "../../support/chat-object";
 
 /** Runs `fn` with the shim over a fresh chat object's storage (the object's own schema included). */

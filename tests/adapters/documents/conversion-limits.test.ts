@@ -3,18 +3,19 @@
  * limit, quickly and without exhausting memory, and still converts ordinary files of the same
  * shape (docs/invariants.md#hostile-input-changes-nothing).
  */
-import { strToU8, zipSync } from "fflate";
-import { describe, it } from "vitest";
-import { MAX_PDF_PAGES } from "../../../src/adapters/documents/binary-converters";
-import { DOCX_LIMITS, isTextPart } from "../../../src/adapters/documents/docx-package";
-import { MAX_HTML_DEPTH } from "../../../src/adapters/documents/html-converter";
+
+import { MAX_PDF_PAGES } from "@src/adapters/documents/binary-converters";
+import { DOCX_LIMITS, isTextPart } from "@src/adapters/documents/docx-package";
+import { MAX_HTML_DEPTH } from "@src/adapters/documents/html-converter";
 import {
   LibraryDocumentConverter,
   MAX_TEXT_FILE_BYTES,
-} from "../../../src/adapters/documents/library-document-converter";
-import { MAX_EMPHASIS_DEPTH, MAX_MARKDOWN_DEPTH } from "../../../src/adapters/documents/markdown-nesting";
-import { MAX_JSON_DEPTH } from "../../../src/domain/kernel/bounded-json";
-import type { DocumentFormat } from "../../../src/domain/knowledge/document";
+} from "@src/adapters/documents/library-document-converter";
+import { MAX_EMPHASIS_DEPTH, MAX_MARKDOWN_DEPTH } from "@src/adapters/documents/markdown-nesting";
+import { MAX_JSON_DEPTH } from "@src/domain/kernel/bounded-json";
+import type { DocumentFormat } from "@src/domain/knowledge/document";
+import { strToU8, zipSync } from "fflate";
+import { describe, it } from "vitest";
 import { docx, pdf } from "../../support/documents";
 import {
   deepDocx,

@@ -1,5 +1,5 @@
+import { parseCqString, unescapeCq } from "@src/adapters/onebot/cq-code";
 import { describe, it } from "vitest";
-import { parseCqString, unescapeCq } from "../../../src/adapters/onebot/cq-code";
 
 describe("parseCqString", () => {
   it("splits text and codes in order", ({ expect }) => {

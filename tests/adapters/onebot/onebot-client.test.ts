@@ -1,8 +1,8 @@
+import { OneBotClient } from "@src/adapters/onebot/onebot-client";
+import type { OutboundMessage } from "@src/domain/agent/outbound";
+import type { ChatKey } from "@src/domain/chat/chat-address";
+import { ManualClock } from "@src/domain/kernel/clock";
 import { describe, it } from "vitest";
-import { OneBotClient } from "../../../src/adapters/onebot/onebot-client";
-import type { OutboundMessage } from "../../../src/domain/agent/outbound";
-import type { ChatKey } from "../../../src/domain/chat/chat-address";
-import { ManualClock } from "../../../src/domain/kernel/clock";
 import { unboundFetch } from "../../support/unbound-fetch";
 
 const NOW = 1_700_000_000_000;

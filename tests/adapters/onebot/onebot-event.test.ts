@@ -1,5 +1,5 @@
+import { toInboundEvent } from "@src/adapters/onebot/onebot-event";
 import { describe, it } from "vitest";
-import { toInboundEvent } from "../../../src/adapters/onebot/onebot-event";
 
 const SELF = 10001;
 const RECEIVED = 1_700_000_005_000;

@@ -1,5 +1,5 @@
+import { signOneBotBody, verifyOneBotSignature } from "@src/adapters/onebot/onebot-signature";
 import { describe, it } from "vitest";
-import { signOneBotBody, verifyOneBotSignature } from "../../../src/adapters/onebot/onebot-signature";
 import { signedOneBotRequest } from "../../support/onebot-signing";
 
 const SECRET = "onebot-test-secret";

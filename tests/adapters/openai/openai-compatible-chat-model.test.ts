@@ -1,6 +1,6 @@
+import { OpenAiCompatibleChatModel } from "@src/adapters/openai/openai-compatible-chat-model";
+import type { ModelRequest } from "@src/domain/model/chat-model";
 import { describe, it } from "vitest";
-import { OpenAiCompatibleChatModel } from "../../../src/adapters/openai/openai-compatible-chat-model";
-import type { ModelRequest } from "../../../src/domain/model/chat-model";
 import { unboundFetch } from "../../support/unbound-fetch";
 
 const BASE = "https://llm.test/v1";

@@ -4,9 +4,10 @@
  * relevance_score}]}`, best first): scores come back in input order; every failure (HTTP errors,
  * 429, a body of another shape, an unreachable host, no answer in time) is a logged value.
  */
+
+import { OpenAiCompatibleReranker } from "@src/adapters/openai/openai-compatible-reranker";
+import type { LogFields, Logger } from "@src/domain/kernel/logger";
 import { describe, it } from "vitest";
-import { OpenAiCompatibleReranker } from "../../../src/adapters/openai/openai-compatible-reranker";
-import type { LogFields, Logger } from "../../../src/domain/kernel/logger";
 
 type Sent = { url: string; auth: string | null; body: Record<string, unknown> };
 

@@ -1,4 +1,3 @@
-import { describe, it } from "vitest";
 import {
   leadingMentionId,
   mentionedIds,
@@ -6,8 +5,9 @@ import {
   parseQqAttachments,
   parseQqContent,
   type QqContentContext,
-} from "../../../src/adapters/qq/qq-content";
-import { composeMessageText } from "../../../src/domain/chat/message-text";
+} from "@src/adapters/qq/qq-content";
+import { composeMessageText } from "@src/domain/chat/message-text";
+import { describe, it } from "vitest";
 
 const NONE: QqContentContext = { botIds: new Set(), names: new Map() };
 const text = (content: string, context = NONE) => composeMessageText(parseQqContent(content, context));

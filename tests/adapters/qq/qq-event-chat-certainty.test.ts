@@ -2,8 +2,9 @@
 // (docs/invariants.md#an-event-is-taken-only-when-its-chat-and-sender-are-certain): a guild
 // message whose payload contradicts its event type is dropped, and an id a chat or account key
 // is built from must form one exactly.
+
+import { toInboundEvent } from "@src/adapters/qq/qq-event";
 import { describe, it } from "vitest";
-import { toInboundEvent } from "../../../src/adapters/qq/qq-event";
 import {
   C2C_EXAMPLE,
   DELETE_NOTICE,

@@ -1,7 +1,7 @@
 // Example payloads of every QQ event kind and the helpers that wrap them in a dispatch, shared by
 // the toInboundEvent tests (docs/qq-protocol.md#qq-events).
-import { toInboundEvent } from "../../../src/adapters/qq/qq-event";
-import { parseQqEnvelope, type QqEnvelope } from "../../../src/adapters/qq/qq-event.schema";
+import { toInboundEvent } from "@src/adapters/qq/qq-event";
+import { parseQqEnvelope, type QqEnvelope } from "@src/adapters/qq/qq-event.schema";
 
 export const RECEIVED = 1_767_225_600_000;
 

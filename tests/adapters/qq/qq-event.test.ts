@@ -1,7 +1,8 @@
 // toInboundEvent for every event type, with example payloads of every kind (docs/qq-protocol.md#qq-events).
+
+import { toInboundEvent } from "@src/adapters/qq/qq-event";
+import { parseQqEnvelope } from "@src/adapters/qq/qq-event.schema";
 import { describe, it } from "vitest";
-import { toInboundEvent } from "../../../src/adapters/qq/qq-event";
-import { parseQqEnvelope } from "../../../src/adapters/qq/qq-event.schema";
 import {
   C2C_EXAMPLE,
   convert,

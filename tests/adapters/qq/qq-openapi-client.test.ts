@@ -1,10 +1,10 @@
+import { QqAccessToken } from "@src/adapters/qq/qq-access-token";
+import { QqOpenApiClient } from "@src/adapters/qq/qq-openapi-client";
+import type { OutboundMessage } from "@src/domain/agent/outbound";
+import type { ChatKey, TargetType } from "@src/domain/chat/chat-address";
+import type { ReplyHandle } from "@src/domain/inbound/inbound-event";
+import { type LogFields, type Logger, silentLogger } from "@src/domain/kernel/logger";
 import { describe, it } from "vitest";
-import { QqAccessToken } from "../../../src/adapters/qq/qq-access-token";
-import { QqOpenApiClient } from "../../../src/adapters/qq/qq-openapi-client";
-import type { OutboundMessage } from "../../../src/domain/agent/outbound";
-import type { ChatKey, TargetType } from "../../../src/domain/chat/chat-address";
-import type { ReplyHandle } from "../../../src/domain/inbound/inbound-event";
-import { type LogFields, type Logger, silentLogger } from "../../../src/domain/kernel/logger";
 import { API_BASE, FakeQqApi, TOKEN_URL } from "./fake-qq-api";
 
 const START = Date.parse("2025-01-01T00:00:00Z");

@@ -1,6 +1,6 @@
 // Every signature vector (docs/qq-protocol.md#qq-test-vectors), plus the rejections of
 // docs/qq-protocol.md#verifying-a-request.
-import { describe, it } from "vitest";
+
 import {
   fromHex,
   qqPublicKey,
@@ -8,7 +8,8 @@ import {
   signQqMessage,
   toHex,
   verifyQqSignature,
-} from "../../../src/adapters/qq/qq-signature";
+} from "@src/adapters/qq/qq-signature";
+import { describe, it } from "vitest";
 import { QQ_VECTORS, sha256Hex, utf8 } from "./qq-vectors";
 
 const { D1, D2, D3, V1, V2, V3, V4 } = QQ_VECTORS;

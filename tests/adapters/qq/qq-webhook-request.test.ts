@@ -1,9 +1,9 @@
-import { describe, it } from "vitest";
 import {
   answerValidation,
   checkQqRequest,
   QQ_DEFAULT_MAX_SKEW_SECONDS,
-} from "../../../src/adapters/qq/qq-webhook-request";
+} from "@src/adapters/qq/qq-webhook-request";
+import { describe, it } from "vitest";
 import { signedQqRequest } from "../../support/qq-signing";
 import { QQ_VECTORS, utf8 } from "./qq-vectors";
 

@@ -1,9 +1,6 @@
+import { type WorkersAiBinding, WorkersAiChatModel } from "@src/adapters/workers-ai/workers-ai-chat-model";
+import type { ModelRequest } from "@src/domain/model/chat-model";
 import { describe, expectTypeOf, it } from "vitest";
-import {
-  type WorkersAiBinding,
-  WorkersAiChatModel,
-} from "../../../src/adapters/workers-ai/workers-ai-chat-model";
-import type { ModelRequest } from "../../../src/domain/model/chat-model";
 
 const MODEL = "@cf/qwen/qwen3-30b-a3b-fp8";
 const hello: ModelRequest = { messages: [{ role: "user", content: "你好" }] };

@@ -3,12 +3,12 @@
 // a person's private and secret_like items never reach a group turn, and another chat's
 // memory and log never reach this chat's turn.
 import { env } from "cloudflare:workers";
+import { countingD1 } from "@src/adapters/d1/counting-d1";
+import { chatObjectServices } from "@src/composition/chat-object/chat-object-services";
+import { prepareTurn } from "@src/domain/agent/turn";
+import type { TurnContext } from "@src/domain/agent/turn-context";
+import type { TurnServices } from "@src/domain/agent/turn-services";
 import { describe, it } from "vitest";
-import { countingD1 } from "../../../src/adapters/d1/counting-d1";
-import { chatObjectServices } from "../../../src/composition/chat-object/chat-object-services";
-import { prepareTurn } from "../../../src/domain/agent/turn";
-import type { TurnContext } from "../../../src/domain/agent/turn-context";
-import type { TurnServices } from "../../../src/domain/agent/turn-services";
 import { MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { messageEvent } from "../../fakes/inbound";
 import { newMemory, seedMemory, uid } from "../../support/memory";

@@ -4,9 +4,10 @@
  * configuration or the tests show is refused in production, so copying an example never
  * opens the admin door.
  */
+
+import { adminTokenProblem, MIN_ADMIN_TOKEN_LENGTH } from "@src/composition/common/admin-token";
 import { describe, it } from "vitest";
 import readme from "../../../README.md?raw";
-import { adminTokenProblem, MIN_ADMIN_TOKEN_LENGTH } from "../../../src/composition/common/admin-token";
 import vitestConfig from "../../../vitest.config.ts?raw";
 import wranglerToml from "../../../wrangler.toml?raw";
 

@@ -2,9 +2,9 @@
 // rerank its matches only when that model's `historyFusionWeight` is above 0; production's
 // defaults set none, so a deployment that says nothing keeps the words' order and calls no model.
 import { env } from "cloudflare:workers";
+import { historySearch } from "@src/composition/common/history-search";
+import { settingsCache } from "@src/composition/settings/settings-cache";
 import { afterEach, describe, it, vi } from "vitest";
-import { historySearch } from "../../../src/composition/common/history-search";
-import { settingsCache } from "../../../src/composition/settings/settings-cache";
 import { standInFor } from "../../support/fetch-stand-in";
 import { seedLines } from "../../support/message-lines";
 import { storeSettings } from "../../support/stored-settings";

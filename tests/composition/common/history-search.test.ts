@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
+import { D1MessageStore } from "@src/adapters/d1/d1-message-store";
+import { historySearch } from "@src/composition/common/history-search";
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { runTurn } from "@src/domain/agent/turn";
+import type { TurnContext } from "@src/domain/agent/turn-context";
+import { DEFAULT_SETTINGS } from "@src/domain/config/settings";
 import { describe, it } from "vitest";
-import { D1MessageStore } from "../../../src/adapters/d1/d1-message-store";
-import { historySearch } from "../../../src/composition/common/history-search";
-import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../../src/domain/agent/turn";
-import type { TurnContext } from "../../../src/domain/agent/turn-context";
-import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
 import { messageEvent } from "../../fakes/inbound";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { turnPorts } from "../../fakes/turn-ports";

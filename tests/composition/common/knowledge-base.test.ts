@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
+import { hexUtf8 } from "@src/adapters/d1/d1-filter";
+import { D1KnowledgeStore } from "@src/adapters/d1/d1-knowledge-store";
+import { createKnowledgeServices } from "@src/composition/common/knowledge-services";
+import { DEFAULT_SETTINGS } from "@src/domain/config/settings";
+import type { DocumentPlan } from "@src/domain/knowledge/document-plan";
+import { profileOptions, searchKnowledge } from "@src/domain/knowledge/knowledge-search";
+import { withOverrides } from "@src/domain/retrieval/retrieval-options";
 import { beforeAll, describe, it } from "vitest";
-import { hexUtf8 } from "../../../src/adapters/d1/d1-filter";
-import { D1KnowledgeStore } from "../../../src/adapters/d1/d1-knowledge-store";
-import { createKnowledgeServices } from "../../../src/composition/common/knowledge-services";
-import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
-import type { DocumentPlan } from "../../../src/domain/knowledge/document-plan";
-import { profileOptions, searchKnowledge } from "../../../src/domain/knowledge/knowledge-search";
-import { withOverrides } from "../../../src/domain/retrieval/retrieval-options";
 import { docx, pdf } from "../../support/documents";
 import {
   api,

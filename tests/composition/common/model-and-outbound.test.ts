@@ -1,13 +1,13 @@
 import { env } from "cloudflare:workers";
+import { OneBotClient } from "@src/adapters/onebot/onebot-client";
+import { OpenAiCompatibleChatModel } from "@src/adapters/openai/openai-compatible-chat-model";
+import { QqOpenApiClient } from "@src/adapters/qq/qq-openapi-client";
+import { RecordingOutbound } from "@src/adapters/recorder/recording-outbound";
+import { WorkersAiChatModel } from "@src/adapters/workers-ai/workers-ai-chat-model";
+import { createChatModel, createOutbound } from "@src/composition/common/model-and-outbound";
+import { readRuntimeConfig } from "@src/composition/common/runtime-config";
+import { OfflineChatModel } from "@src/domain/agent/offline-chat-model";
 import { describe, it } from "vitest";
-import { OneBotClient } from "../../../src/adapters/onebot/onebot-client";
-import { OpenAiCompatibleChatModel } from "../../../src/adapters/openai/openai-compatible-chat-model";
-import { QqOpenApiClient } from "../../../src/adapters/qq/qq-openapi-client";
-import { RecordingOutbound } from "../../../src/adapters/recorder/recording-outbound";
-import { WorkersAiChatModel } from "../../../src/adapters/workers-ai/workers-ai-chat-model";
-import { createChatModel, createOutbound } from "../../../src/composition/common/model-and-outbound";
-import { readRuntimeConfig } from "../../../src/composition/common/runtime-config";
-import { OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
 
 const production = {
   ...env,

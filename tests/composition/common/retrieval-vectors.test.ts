@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
+import { LocalHashEmbedder } from "@src/adapters/local/local-hash-embedder";
+import { createKnowledgeServices } from "@src/composition/common/knowledge-services";
+import { DEFAULT_SETTINGS, type Settings } from "@src/domain/config/settings";
+import { importFiles } from "@src/domain/knowledge/import-documents";
+import { profileOptions, searchKnowledge } from "@src/domain/knowledge/knowledge-search";
 import { describe, it } from "vitest";
-import { LocalHashEmbedder } from "../../../src/adapters/local/local-hash-embedder";
-import { createKnowledgeServices } from "../../../src/composition/common/knowledge-services";
-import { DEFAULT_SETTINGS, type Settings } from "../../../src/domain/config/settings";
-import { importFiles } from "../../../src/domain/knowledge/import-documents";
-import { profileOptions, searchKnowledge } from "../../../src/domain/knowledge/knowledge-search";
 import { FakeVectorize } from "../../fakes/fake-vectorize";
 import { uniqueName } from "../../support/knowledge-api";
 

@@ -1,8 +1,8 @@
 import { env, exports } from "cloudflare:workers";
+import { OneBotHistoryClient } from "@src/adapters/onebot/onebot-history-client";
+import { backfillJob } from "@src/composition/cron/onebot-backfill-job";
+import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
-import { OneBotHistoryClient } from "../../../src/adapters/onebot/onebot-history-client";
-import { backfillJob } from "../../../src/composition/cron/onebot-backfill-job";
-import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
 import { type FakeGroupMessage, FakeOneBotHistory, wireMessage } from "../../fakes/fake-onebot-history";
 import { resolvedSettings } from "../../fakes/resolved-settings";
 import { adminApi } from "../../support/admin-api";

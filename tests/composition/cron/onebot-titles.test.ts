@@ -2,9 +2,9 @@
 // path): a group's group_name, a friend's nickname for a private chat. An event without a
 // name keeps the stored one, a renamed group's new name wins, and the sessions API shows it.
 import { env, exports } from "cloudflare:workers";
+import { groupTitlesJob } from "@src/composition/cron/group-titles-job";
+import { sessionIdOf } from "@src/domain/sessions/session-id";
 import { describe, it } from "vitest";
-import { groupTitlesJob } from "../../../src/composition/cron/group-titles-job";
-import { sessionIdOf } from "../../../src/domain/sessions/session-id";
 import { groupInfo, runGroupTitles } from "../../support/group-titles";
 import { oneBotMessage, text } from "../../support/onebot-events";
 import { signedOneBotRequest } from "../../support/onebot-signing";

@@ -1,10 +1,10 @@
 // A chat object's probe exists in local mode only: every other mode value, missing and unknown
 // ones included, gives the object none, and its HTTP entry then answers 404 to everything.
 import { env } from "cloudflare:workers";
+import { chatProbe, type ProbedChat } from "@src/composition/dev/chat-probe";
+import { chatProbeClient } from "@src/composition/dev/chat-probe-client";
+import type { ChatKey } from "@src/domain/chat/chat-address";
 import { describe, it } from "vitest";
-import { chatProbe, type ProbedChat } from "../../../src/composition/dev/chat-probe";
-import { chatProbeClient } from "../../../src/composition/dev/chat-probe-client";
-import type { ChatKey } from "../../../src/domain/chat/chat-address";
 import { eventIdOf, groupAtBody, postQq, turnDone } from "../../support/qq-events";
 
 describe("the chat object's local probe", () => {

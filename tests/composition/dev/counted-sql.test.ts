@@ -1,8 +1,8 @@
 // The local-mode count of a chat object's work (SQLite statements, alarm runs) that the
 // webhook bench reports per message: it counts what the object runs and changes nothing.
 import { exports } from "cloudflare:workers";
+import { countedSql } from "@src/composition/dev/counted-sql";
 import { describe, it } from "vitest";
-import { countedSql } from "../../../src/composition/dev/counted-sql";
 import { inFreshChatObject } from "../../support/chat-object";
 import { eventIdOf, groupAtBody, postQq, turnDone } from "../../support/qq-events";
 

@@ -1,7 +1,8 @@
 // The rows a probe counts in a chat object's SQLite: every cursor opened while it watches, and
 // none after it stops, the storage's own exec given back.
+
+import { sqlCursors } from "@src/composition/dev/sql-cursors";
 import { describe, it } from "vitest";
-import { sqlCursors } from "../../../src/composition/dev/sql-cursors";
 import { inFreshChatObject } from "../../support/chat-object";
 
 describe("sql cursors of a probe", () => {

@@ -1,10 +1,10 @@
 // The per-turn bill: counted over the real local D1, nothing persisted, local mode only, and
 // the packed prompt within the context budget however long the chat's context is.
 import { env } from "cloudflare:workers";
+import { countingD1 } from "@src/adapters/d1/counting-d1";
+import { chatProbeClient } from "@src/composition/dev/chat-probe-client";
+import type { ChatKey } from "@src/domain/chat/chat-address";
 import { describe, it } from "vitest";
-import { countingD1 } from "../../../src/adapters/d1/counting-d1";
-import { chatProbeClient } from "../../../src/composition/dev/chat-probe-client";
-import type { ChatKey } from "../../../src/domain/chat/chat-address";
 import { messageEvent } from "../../fakes/inbound";
 
 describe("the chat object's local probe: the turn bill", () => {

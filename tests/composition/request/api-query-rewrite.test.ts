@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
+import { API_USAGE_CHAT, apiSearchQuery } from "@src/composition/request/api-query-rewrite";
+import { DEFAULT_SETTINGS } from "@src/domain/config/settings";
+import { REWRITE_PURPOSE } from "@src/domain/knowledge/query-rewrite";
 import { describe, it } from "vitest";
-import { API_USAGE_CHAT, apiSearchQuery } from "../../../src/composition/request/api-query-rewrite";
-import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
-import { REWRITE_PURPOSE } from "../../../src/domain/knowledge/query-rewrite";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { api } from "../../support/knowledge-api";
 

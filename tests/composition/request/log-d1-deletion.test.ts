@@ -2,11 +2,11 @@
 // whose copy was verified and whose object still reads its own log and holds their rows, and a
 // chat whose D1 rows are gone is never sent back to D1 by a rollback.
 import { env } from "cloudflare:workers";
+import { D1LogMigrationLedger, D1LogPages } from "@src/adapters/d1/d1-log-migration";
+import { deleteMigratedD1Rows } from "@src/composition/request/log-d1-deletion";
+import { logMigrationService } from "@src/composition/request/log-migration-service";
+import { type ChatLogObject, logMigrationStep } from "@src/composition/request/log-migration-step";
 import { describe, it } from "vitest";
-import { D1LogMigrationLedger, D1LogPages } from "../../../src/adapters/d1/d1-log-migration";
-import { deleteMigratedD1Rows } from "../../../src/composition/request/log-d1-deletion";
-import { logMigrationService } from "../../../src/composition/request/log-migration-service";
-import { type ChatLogObject, logMigrationStep } from "../../../src/composition/request/log-migration-step";
 import {
   chatBeforeTheMove,
   chatMessage,

@@ -3,16 +3,16 @@
 // finished by the next ones with every row exactly once, a chat already at home in its object is
 // skipped, and a page the object refuses marks the chat a mismatch and changes nothing there.
 import { env } from "cloudflare:workers";
-import { describe, it } from "vitest";
-import { D1LogMigrationLedger, D1LogPages } from "../../../src/adapters/d1/d1-log-migration";
+import { D1LogMigrationLedger, D1LogPages } from "@src/adapters/d1/d1-log-migration";
 import {
   type ChatLogObject,
   type LogMigrationPorts,
   logMigrationStep,
   type StepBudget,
   type StepReport,
-} from "../../../src/composition/request/log-migration-step";
-import { chatMatchExpression } from "../../../src/domain/text/chat-search-tokens";
+} from "@src/composition/request/log-migration-step";
+import { chatMatchExpression } from "@src/domain/text/chat-search-tokens";
+import { describe, it } from "vitest";
 import {
   chatBeforeTheMove,
   chatMessage,

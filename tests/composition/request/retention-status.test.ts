@@ -1,11 +1,11 @@
 // Own file: the retention run deletes messages of every chat, which every test of a file shares.
 import { env } from "cloudflare:workers";
+import { d1MessageLog } from "@src/composition/common/message-log-writer";
+import { retentionStatus } from "@src/composition/request/retention-status";
+import { loadSettings } from "@src/composition/settings/settings-loader";
+import { outboundRecord } from "@src/domain/history/message-record";
+import { runScheduled } from "@src/workers/scheduled";
 import { describe, it } from "vitest";
-import { d1MessageLog } from "../../../src/composition/common/message-log-writer";
-import { retentionStatus } from "../../../src/composition/request/retention-status";
-import { loadSettings } from "../../../src/composition/settings/settings-loader";
-import { outboundRecord } from "../../../src/domain/history/message-record";
-import { runScheduled } from "../../../src/workers/scheduled";
 
 const DAY = 86_400_000;
 

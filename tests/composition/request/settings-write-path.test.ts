@@ -5,9 +5,9 @@
 // revision that is no longer the stored one (nothing written, no audit row), and each save that
 // lands must write the same audit row, built by the same code, in the same batch.
 import { env, exports } from "cloudflare:workers";
+import { d1SettingsAdmin } from "@src/composition/settings/d1-settings-admin";
+import type { SettingsAdmin } from "@src/domain/config/settings-admin";
 import { afterEach, describe, it } from "vitest";
-import { d1SettingsAdmin } from "../../../src/composition/settings/d1-settings-admin";
-import type { SettingsAdmin } from "../../../src/domain/config/settings-admin";
 import { ADMIN, withIdentity } from "../../fakes/identity-settings";
 import { ADMIN_TOKEN, ORIGIN, session } from "../../support/admin-session";
 import { storedSettings } from "../../support/stored-settings";

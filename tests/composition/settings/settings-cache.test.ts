@@ -1,18 +1,14 @@
 // The isolate's settings cache: D1 at most once per TTL, a save seen at once, another
 // isolate's save within the TTL, and never looser settings when D1 cannot be read.
 import { env } from "cloudflare:workers";
-import { beforeEach, describe, it } from "vitest";
 import {
   SETTINGS_MAX_STALE_MS,
   SETTINGS_TTL_MS,
   settingsCache,
-} from "../../../src/composition/settings/settings-cache";
-import {
-  cachedSettingsSource,
-  peekSettings,
-  varSettings,
-} from "../../../src/composition/settings/settings-loader";
-import type { Settings } from "../../../src/domain/config/settings";
+} from "@src/composition/settings/settings-cache";
+import { cachedSettingsSource, peekSettings, varSettings } from "@src/composition/settings/settings-loader";
+import type { Settings } from "@src/domain/config/settings";
+import { beforeEach, describe, it } from "vitest";
 import { resolvedSettings } from "../../fakes/resolved-settings";
 import { storedSettings } from "../../support/stored-settings";
 

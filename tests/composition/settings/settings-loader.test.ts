@@ -1,8 +1,8 @@
 // Own file: it changes the stored settings, which every test of a file shares.
 import { env } from "cloudflare:workers";
+import { ConfigError } from "@src/composition/common/runtime-config";
+import { loadSettings } from "@src/composition/settings/settings-loader";
 import { afterEach, it } from "vitest";
-import { ConfigError } from "../../../src/composition/common/runtime-config";
-import { loadSettings } from "../../../src/composition/settings/settings-loader";
 import { storedSettings } from "../../support/stored-settings";
 
 const store = storedSettings(env);

@@ -1,10 +1,7 @@
+import { chatReaders, readScope } from "@src/domain/agent/chat-readers";
+import { DEFAULT_IDENTITY_SETTINGS, type IdentitySettings } from "@src/domain/config/identity-settings";
+import { type ChatLinks, noChatLinks } from "@src/domain/memory/memory-store";
 import { describe, expect, it } from "vitest";
-import { chatReaders, readScope } from "../../../src/domain/agent/chat-readers";
-import {
-  DEFAULT_IDENTITY_SETTINGS,
-  type IdentitySettings,
-} from "../../../src/domain/config/identity-settings";
-import { type ChatLinks, noChatLinks } from "../../../src/domain/memory/memory-store";
 
 const GROUP = "qq:group:G1";
 const identity: IdentitySettings = {

@@ -1,11 +1,12 @@
 // Another person's private chat is read in no chat but itself, and by an admin from the
 // admin's own private chat: a chat domain that lists two people's private chats (an owner's
 // slip, or one person's accounts on two platforms) must not let one read the other's log.
+
+import { ALLOWED_CHATS_ARG, ChatGrant } from "@src/domain/agent/chat-grant";
+import { readableChatsOf, readTargetOf } from "@src/domain/agent/cross-chat-read";
+import type { TurnContext } from "@src/domain/agent/turn-context";
+import type { ChatKey } from "@src/domain/chat/chat-address";
 import { describe, it } from "vitest";
-import { ALLOWED_CHATS_ARG, ChatGrant } from "../../../src/domain/agent/chat-grant";
-import { readableChatsOf, readTargetOf } from "../../../src/domain/agent/cross-chat-read";
-import type { TurnContext } from "../../../src/domain/agent/turn-context";
-import type { ChatKey } from "../../../src/domain/chat/chat-address";
 import { withIdentity } from "../../fakes/identity-settings";
 import { chatContext } from "../../support/turn-context";
 

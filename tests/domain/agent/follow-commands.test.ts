@@ -1,7 +1,7 @@
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { runTurn } from "@src/domain/agent/turn";
+import type { Settings } from "@src/domain/config/settings";
 import { describe, it } from "vitest";
-import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../../src/domain/agent/turn";
-import type { Settings } from "../../../src/domain/config/settings";
 import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { InMemorySettingsAdmin } from "../../fakes/in-memory-settings-admin";
 import { messageEvent } from "../../fakes/inbound";

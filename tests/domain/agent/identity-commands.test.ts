@@ -1,11 +1,11 @@
+import { parseIdentityArgs } from "@src/domain/agent/commands/identity-commands";
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { runTurn } from "@src/domain/agent/turn";
+import type { TurnContext } from "@src/domain/agent/turn-context";
+import type { Settings } from "@src/domain/config/settings";
+import { DEFAULT_SETTINGS } from "@src/domain/config/settings";
+import { PRIVATE_BY_ORIGIN_RULE } from "@src/domain/memory/origin";
 import { describe, it } from "vitest";
-import { parseIdentityArgs } from "../../../src/domain/agent/commands/identity-commands";
-import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../../src/domain/agent/turn";
-import type { TurnContext } from "../../../src/domain/agent/turn-context";
-import type { Settings } from "../../../src/domain/config/settings";
-import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
-import { PRIVATE_BY_ORIGIN_RULE } from "../../../src/domain/memory/origin";
 import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { InMemoryIdentityDirectory } from "../../fakes/in-memory-identity-directory";
 import { TEST_NOW, turnPorts } from "../../fakes/turn-ports";

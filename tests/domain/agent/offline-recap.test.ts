@@ -1,5 +1,5 @@
+import { isRecapQuestion, OfflineChatModel } from "@src/domain/agent/offline-chat-model";
 import { describe, it } from "vitest";
-import { isRecapQuestion, OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
 
 const ask = (content: string, summary: string | null) =>
   new OfflineChatModel().complete({

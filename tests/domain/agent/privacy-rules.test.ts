@@ -1,18 +1,19 @@
 // Issue rules end to end in the turn (fakes for storage): who may write the global scope, what
 // a group turn may read of a person, and where a cross-chat read may land.
+
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { runTurn } from "@src/domain/agent/turn";
+import type { TurnContext } from "@src/domain/agent/turn-context";
+import type { TurnPorts } from "@src/domain/agent/turn-services";
+import type { AccountKey } from "@src/domain/chat/chat-address";
+import type { Settings } from "@src/domain/config/settings";
+import { DEFAULT_SETTINGS } from "@src/domain/config/settings";
+import type { SenderIdentity } from "@src/domain/identity/sender-identity";
+import { ManualClock } from "@src/domain/kernel/clock";
+import { silentLogger } from "@src/domain/kernel/logger";
+import { scopeKey } from "@src/domain/memory/scope";
+import type { ChatModel } from "@src/domain/model/chat-model";
 import { describe, it } from "vitest";
-import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../../src/domain/agent/turn";
-import type { TurnContext } from "../../../src/domain/agent/turn-context";
-import type { TurnPorts } from "../../../src/domain/agent/turn-services";
-import type { AccountKey } from "../../../src/domain/chat/chat-address";
-import type { Settings } from "../../../src/domain/config/settings";
-import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
-import type { SenderIdentity } from "../../../src/domain/identity/sender-identity";
-import { ManualClock } from "../../../src/domain/kernel/clock";
-import { silentLogger } from "../../../src/domain/kernel/logger";
-import { scopeKey } from "../../../src/domain/memory/scope";
-import type { ChatModel } from "../../../src/domain/model/chat-model";
 import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { hit, InMemoryHistory } from "../../fakes/in-memory-history";
 import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";

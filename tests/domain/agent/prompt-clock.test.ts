@@ -1,11 +1,12 @@
 // The time the model is given, and the times and days it reads in recalled history and tool
 // results, are the wall clock of `calendar.timeZone` with its offset — the clock the dashboard,
 // the exports and the CLI show — so the bot's "昨天" and an export agree on a message's day.
+
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { runTurn } from "@src/domain/agent/turn";
+import type { TurnContext } from "@src/domain/agent/turn-context";
+import { DEFAULT_SETTINGS, type Settings } from "@src/domain/config/settings";
 import { describe, it } from "vitest";
-import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../../src/domain/agent/turn";
-import type { TurnContext } from "../../../src/domain/agent/turn-context";
-import { DEFAULT_SETTINGS, type Settings } from "../../../src/domain/config/settings";
 import { hit, InMemoryHistory } from "../../fakes/in-memory-history";
 import { messageEvent } from "../../fakes/inbound";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";

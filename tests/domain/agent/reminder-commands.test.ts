@@ -1,9 +1,10 @@
 // "提醒我…" and /reminders without a model (they answer as a command, before the model): set, list with local times and offset, cancel by the setter or an admin only, bad
 // ids refused without a change, QQ told up front that it cannot push, credentials masked.
+
+import { QQ_DELIVERY_NOTE } from "@src/domain/agent/commands/reminder-commands";
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { runTurn } from "@src/domain/agent/turn";
 import { describe, expect, it } from "vitest";
-import { QQ_DELIVERY_NOTE } from "../../../src/domain/agent/commands/reminder-commands";
-import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../../src/domain/agent/turn";
 import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { InMemoryReminders } from "../../fakes/in-memory-reminders";
 import { messageEvent } from "../../fakes/inbound";

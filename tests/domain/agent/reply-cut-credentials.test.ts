@@ -2,12 +2,13 @@
  * A reply longer than `turn.maxReplyChars` is cut; a cut through a key leaves a fragment that
  * no longer matches any key format, so the reply is masked before it is cut.
  */
+
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { runTurn } from "@src/domain/agent/turn";
+import type { TurnContext } from "@src/domain/agent/turn-context";
+import { DEFAULT_SETTINGS } from "@src/domain/config/settings";
+import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
-import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../../src/domain/agent/turn";
-import type { TurnContext } from "../../../src/domain/agent/turn-context";
-import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
-import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { turnPorts } from "../../fakes/turn-ports";
 import { chatContext } from "../../support/turn-context";

@@ -1,8 +1,8 @@
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { runTurn } from "@src/domain/agent/turn";
+import type { TurnContext } from "@src/domain/agent/turn-context";
+import type { Settings } from "@src/domain/config/settings";
 import { describe, it } from "vitest";
-import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../../src/domain/agent/turn";
-import type { TurnContext } from "../../../src/domain/agent/turn-context";
-import type { Settings } from "../../../src/domain/config/settings";
 import { FakeOtherChatContexts, FakeShortTermContext } from "../../fakes/fake-short-term-context";
 import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { messageEvent } from "../../fakes/inbound";

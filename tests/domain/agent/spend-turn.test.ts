@@ -1,9 +1,9 @@
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { runTurn } from "@src/domain/agent/turn";
+import type { TurnContext } from "@src/domain/agent/turn-context";
+import { ManualClock } from "@src/domain/kernel/clock";
+import { dailySpendGate } from "@src/domain/spend/spend-gate";
 import { describe, it } from "vitest";
-import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../../src/domain/agent/turn";
-import type { TurnContext } from "../../../src/domain/agent/turn-context";
-import { ManualClock } from "../../../src/domain/kernel/clock";
-import { dailySpendGate } from "../../../src/domain/spend/spend-gate";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { TEST_NOW, turnPorts } from "../../fakes/turn-ports";
 import { chatContext } from "../../support/turn-context";

@@ -1,8 +1,9 @@
 // docs/invariants.md#no-scope-parameter: no tool schema has a scope or allowed-chats parameter the model can set.
+
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import type { Tool } from "@src/domain/agent/tool";
+import type { JsonSchema } from "@src/domain/model/chat-model";
 import { describe, it } from "vitest";
-import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
-import type { Tool } from "../../../src/domain/agent/tool";
-import type { JsonSchema } from "../../../src/domain/model/chat-model";
 
 /** Names that would let the model pick which scopes a tool may read or write: never allowed. */
 const SCOPE_LIKE = /scope|allowed|namespace|tenant|workspace|cluster|domain|visib/i;

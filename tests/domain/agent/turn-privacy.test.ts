@@ -1,11 +1,11 @@
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import type { PreparedPrompt } from "@src/domain/agent/prompt";
+import type { Tool } from "@src/domain/agent/tool";
+import { runTurn } from "@src/domain/agent/turn";
+import { itemHolds, promptHolds, recentHolds, toolHolds } from "@src/domain/agent/turn-privacy";
+import type { HistoryHit } from "@src/domain/history/history-search-port";
+import type { RecalledItem } from "@src/domain/model/chat-model";
 import { describe, it } from "vitest";
-import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
-import type { PreparedPrompt } from "../../../src/domain/agent/prompt";
-import type { Tool } from "../../../src/domain/agent/tool";
-import { runTurn } from "../../../src/domain/agent/turn";
-import { itemHolds, promptHolds, recentHolds, toolHolds } from "../../../src/domain/agent/turn-privacy";
-import type { HistoryHit } from "../../../src/domain/history/history-search-port";
-import type { RecalledItem } from "../../../src/domain/model/chat-model";
 import { InMemoryHistory } from "../../fakes/in-memory-history";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { TEST_NOW, turnPorts } from "../../fakes/turn-ports";

@@ -1,11 +1,11 @@
+import { type Tool, toolOk } from "@src/domain/agent/tool";
+import { runTurn, type TurnRegistry } from "@src/domain/agent/turn";
+import type { TurnContext } from "@src/domain/agent/turn-context";
+import { turnSearchQuery } from "@src/domain/agent/turn-query-rewrite";
+import { ManualClock } from "@src/domain/kernel/clock";
+import { REWRITE_PURPOSE } from "@src/domain/knowledge/query-rewrite";
+import { dailySpendGate } from "@src/domain/spend/spend-gate";
 import { describe, it } from "vitest";
-import { type Tool, toolOk } from "../../../src/domain/agent/tool";
-import { runTurn, type TurnRegistry } from "../../../src/domain/agent/turn";
-import type { TurnContext } from "../../../src/domain/agent/turn-context";
-import { turnSearchQuery } from "../../../src/domain/agent/turn-query-rewrite";
-import { ManualClock } from "../../../src/domain/kernel/clock";
-import { REWRITE_PURPOSE } from "../../../src/domain/knowledge/query-rewrite";
-import { dailySpendGate } from "../../../src/domain/spend/spend-gate";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { TEST_NOW, turnPorts } from "../../fakes/turn-ports";
 import { chatContext } from "../../support/turn-context";

@@ -1,7 +1,7 @@
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { runTurn } from "@src/domain/agent/turn";
+import type { ChatKey } from "@src/domain/chat/chat-address";
 import { describe, it } from "vitest";
-import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../../src/domain/agent/turn";
-import type { ChatKey } from "../../../src/domain/chat/chat-address";
 import { withIdentity } from "../../fakes/identity-settings";
 import { messageEvent } from "../../fakes/inbound";
 import { RecordingRelay } from "../../fakes/recording-relay";

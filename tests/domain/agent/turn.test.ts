@@ -1,10 +1,10 @@
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { OfflineChatModel } from "@src/domain/agent/offline-chat-model";
+import { runTurn } from "@src/domain/agent/turn";
+import type { TurnContext } from "@src/domain/agent/turn-context";
+import type { TurnPorts } from "@src/domain/agent/turn-services";
+import { DEFAULT_SETTINGS } from "@src/domain/config/settings";
 import { describe, it } from "vitest";
-import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
-import { OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
-import { runTurn } from "../../../src/domain/agent/turn";
-import type { TurnContext } from "../../../src/domain/agent/turn-context";
-import type { TurnPorts } from "../../../src/domain/agent/turn-services";
-import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
 import { hit, InMemoryHistory } from "../../fakes/in-memory-history";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { turnPorts } from "../../fakes/turn-ports";

@@ -1,15 +1,12 @@
-import { describe, it } from "vitest";
 import {
   AuthorizationGate,
   gateFor,
   isPrivilegedAction,
   PRIVILEGED_ACTIONS,
-} from "../../../src/domain/authorization/authorization-gate";
-import type { ChatKey } from "../../../src/domain/chat/chat-address";
-import {
-  DEFAULT_IDENTITY_SETTINGS,
-  type IdentitySettings,
-} from "../../../src/domain/config/identity-settings";
+} from "@src/domain/authorization/authorization-gate";
+import type { ChatKey } from "@src/domain/chat/chat-address";
+import { DEFAULT_IDENTITY_SETTINGS, type IdentitySettings } from "@src/domain/config/identity-settings";
+import { describe, it } from "vitest";
 import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
 
 const MAIN = "qq:group:MAIN" as ChatKey;

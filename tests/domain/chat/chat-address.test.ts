@@ -1,4 +1,3 @@
-import { describe, it } from "vitest";
 import {
   accountKey,
   chatKeyOf,
@@ -9,7 +8,8 @@ import {
   parseAccountKey,
   parseChatKey,
   parseLaneKey,
-} from "../../../src/domain/chat/chat-address";
+} from "@src/domain/chat/chat-address";
+import { describe, it } from "vitest";
 
 describe("lane keys", () => {
   it.for([

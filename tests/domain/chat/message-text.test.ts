@@ -1,5 +1,5 @@
+import { composeMessageText, unescapeEntities } from "@src/domain/chat/message-text";
 import { it } from "vitest";
-import { composeMessageText, unescapeEntities } from "../../../src/domain/chat/message-text";
 
 it("composes mentions and media placeholders into one normalized text", ({ expect }) => {
   const text = composeMessageText([

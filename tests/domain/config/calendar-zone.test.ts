@@ -2,16 +2,16 @@
 // spend caps: set to New York, all three read New York's "yesterday"; an invalid zone is
 // refused by the settings API with the field named, and nothing is saved.
 import { env, exports } from "cloudflare:workers";
+import { historySearch } from "@src/composition/common/history-search";
+import { dailySummaryJob } from "@src/composition/cron/daily-summaries-job";
+import { settingsCache } from "@src/composition/settings/settings-cache";
+import { loadSettings } from "@src/composition/settings/settings-loader";
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { OfflineChatModel } from "@src/domain/agent/offline-chat-model";
+import { runTurn } from "@src/domain/agent/turn";
+import type { Settings } from "@src/domain/config/settings";
+import { silentLogger } from "@src/domain/kernel/logger";
 import { describe, it } from "vitest";
-import { historySearch } from "../../../src/composition/common/history-search";
-import { dailySummaryJob } from "../../../src/composition/cron/daily-summaries-job";
-import { settingsCache } from "../../../src/composition/settings/settings-cache";
-import { loadSettings } from "../../../src/composition/settings/settings-loader";
-import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
-import { OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
-import { runTurn } from "../../../src/domain/agent/turn";
-import type { Settings } from "../../../src/domain/config/settings";
-import { silentLogger } from "../../../src/domain/kernel/logger";
 import { messageEvent } from "../../fakes/inbound";
 import { resolvedSettings } from "../../fakes/resolved-settings";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";

@@ -1,5 +1,5 @@
+import { DEFAULT_SETTINGS, resolveSettings } from "@src/domain/config/settings";
 import { describe, it } from "vitest";
-import { DEFAULT_SETTINGS, resolveSettings } from "../../../src/domain/config/settings";
 
 const valid = {
   identity: {

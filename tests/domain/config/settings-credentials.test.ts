@@ -1,10 +1,6 @@
+import { replaceStoredLayer, setStoredValue, unsetStoredValue } from "@src/domain/config/settings-edit";
+import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
-import {
-  replaceStoredLayer,
-  setStoredValue,
-  unsetStoredValue,
-} from "../../../src/domain/config/settings-edit";
-import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
 import { settingPath } from "../../fakes/setting-path";
 
 const HF = "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789";

@@ -1,5 +1,4 @@
-import { describe, it } from "vitest";
-import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
+import { DEFAULT_SETTINGS } from "@src/domain/config/settings";
 import {
   changedPaths,
   effectiveSettings,
@@ -8,7 +7,8 @@ import {
   setStoredValue,
   unsetStoredValue,
   valueAt,
-} from "../../../src/domain/config/settings-edit";
+} from "@src/domain/config/settings-edit";
+import { describe, it } from "vitest";
 import { settingPath } from "../../fakes/setting-path";
 
 describe("settings edits", () => {

@@ -1,6 +1,6 @@
+import { resolveSettings } from "@src/domain/config/settings";
+import { liftRenamedSettings } from "@src/domain/config/settings-renames";
 import { describe, expect, it } from "vitest";
-import { resolveSettings } from "../../../src/domain/config/settings";
-import { liftRenamedSettings } from "../../../src/domain/config/settings-renames";
 
 describe("liftRenamedSettings", () => {
   it("reads an old spend.timeZone as calendar.timeZone and keeps the section's other keys", () => {

@@ -1,6 +1,6 @@
+import { DEFAULT_SETTINGS, type Settings } from "@src/domain/config/settings";
+import { memoizedSettings } from "@src/domain/config/settings-source";
 import { describe, it } from "vitest";
-import { DEFAULT_SETTINGS, type Settings } from "../../../src/domain/config/settings";
-import { memoizedSettings } from "../../../src/domain/config/settings-source";
 
 function counted(values: (Settings | Error)[]) {
   let reads = 0;

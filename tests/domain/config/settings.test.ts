@@ -1,12 +1,12 @@
-import { describe, it } from "vitest";
 import {
   DEFAULT_SETTINGS,
   isStored,
   parseSettingsLayer,
   resolveSettings,
   retentionDays,
-} from "../../../src/domain/config/settings";
-import { profileOptions } from "../../../src/domain/knowledge/knowledge-search";
+} from "@src/domain/config/settings";
+import { profileOptions } from "@src/domain/knowledge/knowledge-search";
+import { describe, it } from "vitest";
 
 it("merges layers over the defaults, objects by key and arrays whole", ({ expect }) => {
   const resolved = resolveSettings({ follow: { groups: ["qq:group:G1"] } }, { retention: { groupDays: 30 } });

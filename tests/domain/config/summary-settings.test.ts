@@ -1,5 +1,5 @@
+import { resolveSettings } from "@src/domain/config/settings";
 import { describe, it } from "vitest";
-import { resolveSettings } from "../../../src/domain/config/settings";
 
 describe("summaries and backfill settings", () => {
   it("default to Asia/Shanghai and bounded backfill", ({ expect }) => {

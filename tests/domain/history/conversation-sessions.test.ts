@@ -1,5 +1,5 @@
+import { CONVERSATION_GAP_MS, segmentSessions } from "@src/domain/history/conversation-sessions";
 import { describe, it } from "vitest";
-import { CONVERSATION_GAP_MS, segmentSessions } from "../../../src/domain/history/conversation-sessions";
 
 const MIN = 60_000;
 

@@ -1,5 +1,5 @@
+import { parseDateBound, resolveDateRange } from "@src/domain/history/date-range";
 import { describe, it } from "vitest";
-import { parseDateBound, resolveDateRange } from "../../../src/domain/history/date-range";
 
 const TZ = "Asia/Shanghai";
 /** Tuesday 2026-12-01 15:00 in Shanghai. */

@@ -1,9 +1,9 @@
+import { UnreadError } from "@src/domain/history/fan-out";
+import { FanOutHistorySearch } from "@src/domain/history/fan-out-history-search";
+import { interleaveChats } from "@src/domain/history/fan-out-interleave";
+import type { HistoryHit } from "@src/domain/history/history-search-port";
+import type { LogFields } from "@src/domain/kernel/logger";
 import { describe, expect, it } from "vitest";
-import { UnreadError } from "../../../src/domain/history/fan-out";
-import { FanOutHistorySearch } from "../../../src/domain/history/fan-out-history-search";
-import { interleaveChats } from "../../../src/domain/history/fan-out-interleave";
-import type { HistoryHit } from "../../../src/domain/history/history-search-port";
-import type { LogFields } from "../../../src/domain/kernel/logger";
 import { FakeChatLogs } from "../../fakes/fake-chat-logs";
 import { ManualTimer, settle } from "../../fakes/manual-timer";
 

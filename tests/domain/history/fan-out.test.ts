@@ -1,5 +1,5 @@
+import { DEFAULT_FAN_OUT_LIMITS, fanOut, UnreadError } from "@src/domain/history/fan-out";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_FAN_OUT_LIMITS, fanOut, UnreadError } from "../../../src/domain/history/fan-out";
 import { deferred, ManualTimer, settle } from "../../fakes/manual-timer";
 
 const limits = (timer: ManualTimer, over: Partial<typeof DEFAULT_FAN_OUT_LIMITS> = {}) => ({

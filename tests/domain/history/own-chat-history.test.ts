@@ -1,9 +1,10 @@
 // The turn reads its own chat's log where its object keeps it and every other chat's log through
 // the cross-chat reader; the chat key alone decides, and the reader (the read gate's input)
 // reaches either unchanged.
+
+import type { HistoryHit, HistorySearch } from "@src/domain/history/history-search-port";
+import { OwnChatHistory } from "@src/domain/history/own-chat-history";
 import { describe, it } from "vitest";
-import type { HistoryHit, HistorySearch } from "../../../src/domain/history/history-search-port";
-import { OwnChatHistory } from "../../../src/domain/history/own-chat-history";
 
 type Call = { via: string; method: string; q: unknown };
 

@@ -1,5 +1,5 @@
+import { mergeObservations, observationOf } from "@src/domain/identity/account-observation";
 import { it } from "vitest";
-import { mergeObservations, observationOf } from "../../../src/domain/identity/account-observation";
 import { messageEvent } from "../../fakes/inbound";
 
 it("builds an observation from a message with a sender, and none otherwise", ({ expect }) => {

@@ -1,10 +1,10 @@
+import type { AccountKey } from "@src/domain/chat/chat-address";
+import type { IdentitySettings } from "@src/domain/config/identity-settings";
+import { DirectoryIdentityResolver } from "@src/domain/identity/identity-resolver";
+import { disabledIdentity } from "@src/domain/identity/sender-identity";
+import { ManualClock } from "@src/domain/kernel/clock";
+import { silentLogger } from "@src/domain/kernel/logger";
 import { describe, it } from "vitest";
-import type { AccountKey } from "../../../src/domain/chat/chat-address";
-import type { IdentitySettings } from "../../../src/domain/config/identity-settings";
-import { DirectoryIdentityResolver } from "../../../src/domain/identity/identity-resolver";
-import { disabledIdentity } from "../../../src/domain/identity/sender-identity";
-import { ManualClock } from "../../../src/domain/kernel/clock";
-import { silentLogger } from "../../../src/domain/kernel/logger";
 import { ADMIN, withIdentity } from "../../fakes/identity-settings";
 import { InMemoryIdentityDirectory } from "../../fakes/in-memory-identity-directory";
 

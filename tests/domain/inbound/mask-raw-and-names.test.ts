@@ -1,8 +1,8 @@
+import type { AccountKey, ChatKey } from "@src/domain/chat/chat-address";
+import type { InboundEvent, InboundSender } from "@src/domain/inbound/inbound-event";
+import { maskInboundEvent, maskJson } from "@src/domain/inbound/mask-inbound-event";
+import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
-import type { AccountKey, ChatKey } from "../../../src/domain/chat/chat-address";
-import type { InboundEvent, InboundSender } from "../../../src/domain/inbound/inbound-event";
-import { maskInboundEvent, maskJson } from "../../../src/domain/inbound/mask-inbound-event";
-import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
 
 const SELF = "10000";
 const AT_BOT = { type: "at", data: { qq: SELF } };

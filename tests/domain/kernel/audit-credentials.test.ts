@@ -1,6 +1,6 @@
+import { maskAuditCredentials } from "@src/domain/kernel/audit";
+import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
-import { maskAuditCredentials } from "../../../src/domain/kernel/audit";
-import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
 
 const GHP = "ghp_0123456789abcdefghijABCDEFGHIJ";
 const HF = "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789";

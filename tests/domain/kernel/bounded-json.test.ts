@@ -1,5 +1,5 @@
+import { MAX_JSON_DEPTH, nestsDeeperThan, parseBoundedJson } from "@src/domain/kernel/bounded-json";
 import { describe, it } from "vitest";
-import { MAX_JSON_DEPTH, nestsDeeperThan, parseBoundedJson } from "../../../src/domain/kernel/bounded-json";
 
 describe("bounded JSON", () => {
   it("counts nesting of arrays and objects together", ({ expect }) => {

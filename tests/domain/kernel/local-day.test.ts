@@ -1,5 +1,5 @@
+import { dayBounds, daysBefore, localDay } from "@src/domain/kernel/local-day";
 import { describe, it } from "vitest";
-import { dayBounds, daysBefore, localDay } from "../../../src/domain/kernel/local-day";
 
 describe("local days", () => {
   it("cuts days at midnight of the zone, not UTC", ({ expect }) => {

@@ -1,9 +1,9 @@
 // One clock: a time shown to a person is the wall clock of `calendar.timeZone` with its offset,
 // and its day is the day "昨天", the daily summaries and the spend caps count in. Checked at the
 // day boundary in Shanghai and in a zone west of UTC, so a hard-coded +8 cannot pass.
-import { describe, it } from "vitest";
-import { resolveDateRange } from "../../../src/domain/history/date-range";
-import { daysBefore, lastDays, localDay } from "../../../src/domain/kernel/local-day";
+
+import { resolveDateRange } from "@src/domain/history/date-range";
+import { daysBefore, lastDays, localDay } from "@src/domain/kernel/local-day";
 import {
   formatLocalTime,
   localInputValue,
@@ -11,8 +11,9 @@ import {
   offsetLabel,
   parseLocalInput,
   withLocalTimes,
-} from "../../../src/domain/kernel/local-time";
-import { spendDay } from "../../../src/domain/spend/spend-day";
+} from "@src/domain/kernel/local-time";
+import { spendDay } from "@src/domain/spend/spend-day";
+import { describe, it } from "vitest";
 
 /** 2026-12-02T16:30Z: 12-03 00:30 in Shanghai, 12-02 08:30 in Los Angeles. */
 const MESSAGE = Date.parse("2026-12-02T16:30:00Z");

@@ -1,8 +1,9 @@
 // A validation issue leaves the Worker as data without the refused value, and each reader words
 // it in its own language through zod's locales.
+
+import { explainIssue, issueData } from "@src/domain/kernel/validation-issue";
 import { describe, it } from "vitest";
 import { z } from "zod";
-import { explainIssue, issueData } from "../../../src/domain/kernel/validation-issue";
 
 const first = (schema: z.ZodType, value: unknown) => {
   const parsed = schema.safeParse(value, { reportInput: true });

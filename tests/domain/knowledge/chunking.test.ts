@@ -1,11 +1,11 @@
+import { convertMarkdown } from "@src/adapters/documents/markdown-converter";
+import { chunkBlocks, effectiveOverlap } from "@src/domain/knowledge/chunking";
+import type { TextBlock } from "@src/domain/knowledge/document";
+import { planDocument } from "@src/domain/knowledge/document-plan";
+import { buildOutline } from "@src/domain/knowledge/outline";
+import { buildRetrievalText } from "@src/domain/knowledge/retrieval-text";
+import { splitSentences, windowSplit } from "@src/domain/knowledge/sentences";
 import { describe, it } from "vitest";
-import { convertMarkdown } from "../../../src/adapters/documents/markdown-converter";
-import { chunkBlocks, effectiveOverlap } from "../../../src/domain/knowledge/chunking";
-import type { TextBlock } from "../../../src/domain/knowledge/document";
-import { planDocument } from "../../../src/domain/knowledge/document-plan";
-import { buildOutline } from "../../../src/domain/knowledge/outline";
-import { buildRetrievalText } from "../../../src/domain/knowledge/retrieval-text";
-import { splitSentences, windowSplit } from "../../../src/domain/knowledge/sentences";
 
 const para = (text: string, role: TextBlock["role"] = "paragraph"): TextBlock => ({
   kind: "text",

@@ -1,5 +1,5 @@
+import { followUpQuery, isFollowUp } from "@src/domain/knowledge/follow-up-query";
 import { describe, it } from "vitest";
-import { followUpQuery, isFollowUp } from "../../../src/domain/knowledge/follow-up-query";
 
 const user = (text: string) => ({ role: "user" as const, text });
 const bot = (text: string) => ({ role: "assistant" as const, text });

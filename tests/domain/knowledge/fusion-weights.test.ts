@@ -1,7 +1,7 @@
+import type { KnowledgeSettings } from "@src/domain/config/knowledge-settings";
+import { DEFAULT_SETTINGS, resolveSettings } from "@src/domain/config/settings";
+import { fusionWeights } from "@src/domain/knowledge/fusion-weights";
 import { describe, it } from "vitest";
-import type { KnowledgeSettings } from "../../../src/domain/config/knowledge-settings";
-import { DEFAULT_SETTINGS, resolveSettings } from "../../../src/domain/config/settings";
-import { fusionWeights } from "../../../src/domain/knowledge/fusion-weights";
 
 function withModel(model: Record<string, unknown> | null, read: string | null = "m"): KnowledgeSettings {
   const base = DEFAULT_SETTINGS.knowledge;

@@ -1,11 +1,8 @@
+import { type EmbeddingSlot, knowledgeMaintenance } from "@src/domain/knowledge/knowledge-maintenance";
+import type { Removed } from "@src/domain/knowledge/knowledge-store";
+import type { EmbeddingStore } from "@src/domain/retrieval/embedding-cache";
+import type { EmbeddingModel, VectorIndex } from "@src/domain/retrieval/ports";
 import { describe, it } from "vitest";
-import {
-  type EmbeddingSlot,
-  knowledgeMaintenance,
-} from "../../../src/domain/knowledge/knowledge-maintenance";
-import type { Removed } from "../../../src/domain/knowledge/knowledge-store";
-import type { EmbeddingStore } from "../../../src/domain/retrieval/embedding-cache";
-import type { EmbeddingModel, VectorIndex } from "../../../src/domain/retrieval/ports";
 
 const REMOVED: Removed = { nodeIds: ["n1", "n2"], hashes: ["h1"] };
 

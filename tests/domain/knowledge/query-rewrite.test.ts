@@ -1,13 +1,13 @@
-import { describe, it } from "vitest";
-import { DEFAULT_QUERY_REWRITE_SETTINGS } from "../../../src/domain/config/query-rewrite-settings";
-import { ManualClock } from "../../../src/domain/kernel/clock";
+import { DEFAULT_QUERY_REWRITE_SETTINGS } from "@src/domain/config/query-rewrite-settings";
+import { ManualClock } from "@src/domain/kernel/clock";
 import {
   MAX_REWRITE_CHARS,
   REWRITE_PURPOSE,
   rewriteFollowUp,
   standaloneLine,
-} from "../../../src/domain/knowledge/query-rewrite";
-import type { ChatModel, ModelRequest, UsageRecord } from "../../../src/domain/model/chat-model";
+} from "@src/domain/knowledge/query-rewrite";
+import type { ChatModel, ModelRequest, UsageRecord } from "@src/domain/model/chat-model";
+import { describe, it } from "vitest";
 import { ScriptedChatModel, type ScriptStep } from "../../fakes/scripted-chat-model";
 
 const user = (text: string) => ({ role: "user" as const, text });

@@ -1,6 +1,6 @@
+import { isSharedScope, placeableScopeProblem, placement } from "@src/domain/memory/admin-placement";
+import { parseScopeKey, type Scope } from "@src/domain/memory/scope";
 import { describe, it } from "vitest";
-import { isSharedScope, placeableScopeProblem, placement } from "../../../src/domain/memory/admin-placement";
-import { parseScopeKey, type Scope } from "../../../src/domain/memory/scope";
 
 const scope = (key: string) => parseScopeKey(key) as Scope;
 

@@ -1,12 +1,12 @@
-import { describe, it } from "vitest";
 import {
   DEFAULT_MEMORY_DECAY_SETTINGS as CFG,
   MemoryDecaySettingsSchema,
-} from "../../../src/domain/config/memory-decay-settings";
-import { DECAY_FLOOR, decayWeight, expiryOf, NO_DECAY } from "../../../src/domain/memory/decay";
-import type { MemoryItem } from "../../../src/domain/memory/memory";
-import { recallMemory } from "../../../src/domain/memory/recall";
-import { turnScopes } from "../../../src/domain/memory/scope";
+} from "@src/domain/config/memory-decay-settings";
+import { DECAY_FLOOR, decayWeight, expiryOf, NO_DECAY } from "@src/domain/memory/decay";
+import type { MemoryItem } from "@src/domain/memory/memory";
+import { recallMemory } from "@src/domain/memory/recall";
+import { turnScopes } from "@src/domain/memory/scope";
+import { describe, it } from "vitest";
 import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
 
 const NOW = 1_800_000_000_000;

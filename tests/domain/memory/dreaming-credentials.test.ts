@@ -3,9 +3,10 @@
  * wrote there must pass the credential check first, whichever turn it cites and whether or
  * not the request is honoured.
  */
+
+import { silentLogger } from "@src/domain/kernel/logger";
+import { type DreamTurn, dream } from "@src/domain/memory/dreaming";
 import { describe, it } from "vitest";
-import { silentLogger } from "../../../src/domain/kernel/logger";
-import { type DreamTurn, dream } from "../../../src/domain/memory/dreaming";
 import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { dreamTurn } from "../../support/dream-turn";

@@ -1,7 +1,7 @@
+import { OfflineChatModel } from "@src/domain/agent/offline-chat-model";
+import { silentLogger } from "@src/domain/kernel/logger";
+import { type DreamTurn, dream } from "@src/domain/memory/dreaming";
 import { describe, it } from "vitest";
-import { OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
-import { silentLogger } from "../../../src/domain/kernel/logger";
-import { type DreamTurn, dream } from "../../../src/domain/memory/dreaming";
 import { InMemoryMemory } from "../../fakes/in-memory-memory";
 import { dreamTurn } from "../../support/dream-turn";
 

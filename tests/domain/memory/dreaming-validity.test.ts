@@ -3,11 +3,12 @@
  * by the slot rules, with a model by the slot of the model's own wording; the old item is
  * closed, not deleted, valid until the turn that changed it was said.
  */
+
+import { OfflineChatModel } from "@src/domain/agent/offline-chat-model";
+import { silentLogger } from "@src/domain/kernel/logger";
+import { type DreamTurn, dream } from "@src/domain/memory/dreaming";
+import type { ChatModel } from "@src/domain/model/chat-model";
 import { describe, it } from "vitest";
-import { OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
-import { silentLogger } from "../../../src/domain/kernel/logger";
-import { type DreamTurn, dream } from "../../../src/domain/memory/dreaming";
-import type { ChatModel } from "../../../src/domain/model/chat-model";
 import { InMemoryMemory } from "../../fakes/in-memory-memory";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { dreamTurn } from "../../support/dream-turn";

@@ -1,11 +1,11 @@
+import { OfflineChatModel } from "@src/domain/agent/offline-chat-model";
+import type { AccountKey } from "@src/domain/chat/chat-address";
+import { DEFAULT_SETTINGS } from "@src/domain/config/settings";
+import { silentLogger } from "@src/domain/kernel/logger";
+import { type DreamInput, type DreamTurn, dream, nextDreamAt } from "@src/domain/memory/dreaming";
+import { scopeKey } from "@src/domain/memory/scope";
+import type { ChatModel } from "@src/domain/model/chat-model";
 import { describe, it } from "vitest";
-import { OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
-import type { AccountKey } from "../../../src/domain/chat/chat-address";
-import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
-import { silentLogger } from "../../../src/domain/kernel/logger";
-import { type DreamInput, type DreamTurn, dream, nextDreamAt } from "../../../src/domain/memory/dreaming";
-import { scopeKey } from "../../../src/domain/memory/scope";
-import type { ChatModel } from "../../../src/domain/model/chat-model";
 import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import { dreamTurn } from "../../support/dream-turn";

@@ -1,6 +1,6 @@
+import { slotOf, slotOfNamed } from "@src/domain/memory/fact-slot";
+import { extractStatements } from "@src/domain/memory/rule-extractor";
 import { describe, it } from "vitest";
-import { slotOf, slotOfNamed } from "../../../src/domain/memory/fact-slot";
-import { extractStatements } from "../../../src/domain/memory/rule-extractor";
 
 const XIAOMING = { name: "小明", id: "小明" } as const;
 

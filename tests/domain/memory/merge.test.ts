@@ -1,11 +1,6 @@
+import type { MemoryEvidence } from "@src/domain/memory/memory";
+import { joinEvidence, MERGED_CONFIDENCE_CAP, mergedConfidence, mergeInto } from "@src/domain/memory/merge";
 import { describe, expect, it } from "vitest";
-import type { MemoryEvidence } from "../../../src/domain/memory/memory";
-import {
-  joinEvidence,
-  MERGED_CONFIDENCE_CAP,
-  mergedConfidence,
-  mergeInto,
-} from "../../../src/domain/memory/merge";
 
 const ev = (session: string, ids: string[], runId = "r1"): MemoryEvidence => ({
   session,

@@ -1,6 +1,6 @@
+import type { MemoryEvidence } from "@src/domain/memory/memory";
+import { ownMemory, parseOwnId, resolveOwnId, shortIds } from "@src/domain/memory/own-memory";
 import { describe, it } from "vitest";
-import type { MemoryEvidence } from "../../../src/domain/memory/memory";
-import { ownMemory, parseOwnId, resolveOwnId, shortIds } from "../../../src/domain/memory/own-memory";
 import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
 
 const said = (account: string): MemoryEvidence => ({

@@ -1,4 +1,3 @@
-import { describe, it } from "vitest";
 import {
   composeProfile,
   PROFILE_MAX_CHARS,
@@ -6,8 +5,9 @@ import {
   profileAudience,
   profileKey,
   readProfile,
-} from "../../../src/domain/memory/person-profile";
-import type { ReadableScope } from "../../../src/domain/retrieval/read-gate";
+} from "@src/domain/memory/person-profile";
+import type { ReadableScope } from "@src/domain/retrieval/read-gate";
+import { describe, it } from "vitest";
 import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
 import { KeptProfiles } from "../../fakes/kept-profiles";
 import { profileReaders, publicOnly } from "../../fakes/profile-readers";

@@ -1,15 +1,12 @@
-import { describe, it } from "vitest";
-import {
-  originApplySql,
-  originRollbackSql,
-} from "../../../src/adapters/d1/owner-migrations/private-origin-sql";
+import { originApplySql, originRollbackSql } from "@src/adapters/d1/owner-migrations/private-origin-sql";
 import {
   learnedInChat,
   type OriginRow,
   planPrivateOrigin,
   readPrivateOriginPlan,
   selectPrivateOrigin,
-} from "../../../src/domain/memory/private-origin";
+} from "@src/domain/memory/private-origin";
+import { describe, it } from "vitest";
 
 const row = (node_id: string, over: Partial<OriginRow> = {}): OriginRow => ({
   node_id,

@@ -1,13 +1,10 @@
 // The chat model's rewrite of a person profile: asked for when a turn reads one in the items' own
 // words, written from that audience's items alone, saved only at the version it was asked at, and
 // refused (the extractive text kept) when the answer is empty, too long or holds a credential.
+
+import { PROFILE_MAX_CHARS, profileKey, readProfile } from "@src/domain/memory/person-profile";
+import { checkRewrite, ProfileRewriteQueue, rewriteProfile } from "@src/domain/memory/profile-rewrite";
 import { describe, it } from "vitest";
-import { PROFILE_MAX_CHARS, profileKey, readProfile } from "../../../src/domain/memory/person-profile";
-import {
-  checkRewrite,
-  ProfileRewriteQueue,
-  rewriteProfile,
-} from "../../../src/domain/memory/profile-rewrite";
 import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
 import { KeptProfiles } from "../../fakes/kept-profiles";
 import { profileReaders } from "../../fakes/profile-readers";

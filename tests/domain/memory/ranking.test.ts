@@ -1,7 +1,7 @@
+import type { MemoryHit } from "@src/domain/memory/memory-store";
+import { cascade, scoreHits, softRank, softVisible } from "@src/domain/memory/ranking";
+import { parseScopeKey, type Scope } from "@src/domain/memory/scope";
 import { describe, it } from "vitest";
-import type { MemoryHit } from "../../../src/domain/memory/memory-store";
-import { cascade, scoreHits, softRank, softVisible } from "../../../src/domain/memory/ranking";
-import { parseScopeKey, type Scope } from "../../../src/domain/memory/scope";
 import { memoryItem } from "../../fakes/in-memory-memory";
 
 const NOW = 1_700_000_000_000;

@@ -1,18 +1,12 @@
+import { err, ok } from "@src/domain/kernel/result";
+import type { MemoryItem } from "@src/domain/memory/memory";
+import { type RecallRequest, recallMemory } from "@src/domain/memory/recall";
+import { recallCandidates } from "@src/domain/memory/recall-candidates";
+import { turnScopes } from "@src/domain/memory/scope";
+import type { Candidate, Embedder, IndexFilter, VectorEntry, VectorIndex } from "@src/domain/retrieval/ports";
+import { ALL_LEVELS } from "@src/domain/retrieval/read-gate";
+import type { VectorSearchDeps } from "@src/domain/retrieval/vector-search";
 import { describe, it } from "vitest";
-import { err, ok } from "../../../src/domain/kernel/result";
-import type { MemoryItem } from "../../../src/domain/memory/memory";
-import { type RecallRequest, recallMemory } from "../../../src/domain/memory/recall";
-import { recallCandidates } from "../../../src/domain/memory/recall-candidates";
-import { turnScopes } from "../../../src/domain/memory/scope";
-import type {
-  Candidate,
-  Embedder,
-  IndexFilter,
-  VectorEntry,
-  VectorIndex,
-} from "../../../src/domain/retrieval/ports";
-import { ALL_LEVELS } from "../../../src/domain/retrieval/read-gate";
-import type { VectorSearchDeps } from "../../../src/domain/retrieval/vector-search";
 import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
 
 const NOW = 1_700_000_000_000;

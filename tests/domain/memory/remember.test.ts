@@ -1,7 +1,7 @@
+import type { AccountKey } from "@src/domain/chat/chat-address";
+import { forget, type RememberRequest, remember } from "@src/domain/memory/remember";
+import { scopeKey } from "@src/domain/memory/scope";
 import { describe, it } from "vitest";
-import type { AccountKey } from "../../../src/domain/chat/chat-address";
-import { forget, type RememberRequest, remember } from "../../../src/domain/memory/remember";
-import { scopeKey } from "../../../src/domain/memory/scope";
 import { InMemoryMemory, memoryItem } from "../../fakes/in-memory-memory";
 
 const NOW = 1_700_000_000_000;

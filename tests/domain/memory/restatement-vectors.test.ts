@@ -2,13 +2,14 @@
 // (docs/memory.md#write-time-merge): on both write paths, with one embedding call per dreaming
 // run, never across scopes or into an item the writer may not read, never for a text that may
 // not be stored, and a failing model leaves the write as it was without vectors.
+
+import { OfflineChatModel } from "@src/domain/agent/offline-chat-model";
+import type { AccountKey } from "@src/domain/chat/chat-address";
+import { silentLogger } from "@src/domain/kernel/logger";
+import { type DreamTurn, dream } from "@src/domain/memory/dreaming";
+import { type RememberRequest, remember } from "@src/domain/memory/remember";
+import type { RestatementVectors } from "@src/domain/memory/restatement-vectors";
 import { describe, it } from "vitest";
-import { OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
-import type { AccountKey } from "../../../src/domain/chat/chat-address";
-import { silentLogger } from "../../../src/domain/kernel/logger";
-import { type DreamTurn, dream } from "../../../src/domain/memory/dreaming";
-import { type RememberRequest, remember } from "../../../src/domain/memory/remember";
-import type { RestatementVectors } from "../../../src/domain/memory/restatement-vectors";
 import { InMemoryMemory } from "../../fakes/in-memory-memory";
 import { dreamTurn } from "../../support/dream-turn";
 

@@ -1,4 +1,3 @@
-import { describe, expect, it } from "vitest";
 import {
   addsNoCharacter,
   findRestatement,
@@ -7,8 +6,9 @@ import {
   mergeBarrier,
   type Statement,
   samePolarity,
-} from "../../../src/domain/memory/restatement";
-import type { Scope } from "../../../src/domain/memory/scope";
+} from "@src/domain/memory/restatement";
+import type { Scope } from "@src/domain/memory/scope";
+import { describe, expect, it } from "vitest";
 
 const MINE: Scope = { type: "person", id: "p_1" };
 const GROUP: Scope = { type: "chat", id: "qq:group:G1" };

@@ -1,9 +1,5 @@
+import { classifyExplicit, explicitRequest, extractStatements } from "@src/domain/memory/rule-extractor";
 import { describe, it } from "vitest";
-import {
-  classifyExplicit,
-  explicitRequest,
-  extractStatements,
-} from "../../../src/domain/memory/rule-extractor";
 
 /** Subject keys use the speaker id; here it is the name, to keep expectations readable. */
 const XIAOMING = { name: "小明", id: "小明" } as const;

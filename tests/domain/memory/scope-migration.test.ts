@@ -1,11 +1,11 @@
 // Scope-migration cases (docs/memory.md#scope-migration): planning, plan validation, row selection and the SQL of
 // apply and rollback, as pure functions. tests/adapters/d1/owner-migrations/owner-migrations.test.ts runs the
 // SQL against real D1.
-import { describe, it } from "vitest";
+
 import {
   scopeMigrationApplySql,
   scopeMigrationRollbackSql,
-} from "../../../src/adapters/d1/owner-migrations/scope-migration-sql";
+} from "@src/adapters/d1/owner-migrations/scope-migration-sql";
 import {
   evidenceOf,
   type GlobalMemoryRow,
@@ -13,7 +13,8 @@ import {
   readScopeMigrationPlan,
   type ScopeMigrationPlan,
   selectScopeMigration,
-} from "../../../src/domain/memory/scope-migration";
+} from "@src/domain/memory/scope-migration";
+import { describe, it } from "vitest";
 
 const row = (
   node_id: string,

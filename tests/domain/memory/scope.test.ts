@@ -1,6 +1,5 @@
-import { describe, it } from "vitest";
-import type { AccountKey } from "../../../src/domain/chat/chat-address";
-import type { SenderIdentity } from "../../../src/domain/identity/sender-identity";
+import type { AccountKey } from "@src/domain/chat/chat-address";
+import type { SenderIdentity } from "@src/domain/identity/sender-identity";
 import {
   GLOBAL_SCOPE,
   parseScopeKey,
@@ -11,7 +10,8 @@ import {
   scopeKey,
   scopeToken,
   turnScopes,
-} from "../../../src/domain/memory/scope";
+} from "@src/domain/memory/scope";
+import { describe, it } from "vitest";
 
 const identity = (over: Partial<SenderIdentity> = {}): SenderIdentity => ({
   enabled: true,

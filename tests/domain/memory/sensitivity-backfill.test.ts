@@ -1,14 +1,14 @@
-import { describe, it } from "vitest";
 import {
   backfillApplySql,
   backfillRollbackSql,
-} from "../../../src/adapters/d1/owner-migrations/sensitivity-backfill-sql";
+} from "@src/adapters/d1/owner-migrations/sensitivity-backfill-sql";
 import {
   planSensitivityBackfill,
   readBackfillPlan,
   type SensitivityRow,
   selectBackfill,
-} from "../../../src/domain/memory/sensitivity-backfill";
+} from "@src/domain/memory/sensitivity-backfill";
+import { describe, it } from "vitest";
 
 const row = (node_id: string, sensitivity: string, sensitivity_source: string): SensitivityRow => ({
   node_id,

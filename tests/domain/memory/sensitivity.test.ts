@@ -1,4 +1,3 @@
-import { describe, it } from "vitest";
 import {
   dreamSensitivity,
   explicitSensitivity,
@@ -7,7 +6,8 @@ import {
   outranks,
   resolveSensitivity,
   stripPrivacyPhrases,
-} from "../../../src/domain/memory/sensitivity";
+} from "@src/domain/memory/sensitivity";
+import { describe, it } from "vitest";
 
 describe("explicit requests", () => {
   it.for([

@@ -1,6 +1,6 @@
+import { sharedStatement, shareRequested, withoutShareMarkers } from "@src/domain/memory/origin";
+import { shareMarkerSpans } from "@src/domain/memory/share-marker";
 import { describe, it } from "vitest";
-import { sharedStatement, shareRequested, withoutShareMarkers } from "../../../src/domain/memory/origin";
-import { shareMarkerSpans } from "../../../src/domain/memory/share-marker";
 import { SHARE_LINES } from "../../support/share-markers";
 
 const nearMisses = SHARE_LINES.filter((l) => l.label === "none");

@@ -4,13 +4,14 @@
  * the closed item, its closer and the audit — asked now and about the past, in wordings the
  * slot and past-question rules were not written for.
  */
+
+import type { AccountKey } from "@src/domain/chat/chat-address";
+import type { SenderIdentity } from "@src/domain/identity/sender-identity";
+import { ownMemory } from "@src/domain/memory/own-memory";
+import { recalledText, recallMemory } from "@src/domain/memory/recall";
+import { forget, type RememberRequest, remember } from "@src/domain/memory/remember";
+import { turnScopes } from "@src/domain/memory/scope";
 import { describe, type ExpectStatic, it } from "vitest";
-import type { AccountKey } from "../../../src/domain/chat/chat-address";
-import type { SenderIdentity } from "../../../src/domain/identity/sender-identity";
-import { ownMemory } from "../../../src/domain/memory/own-memory";
-import { recalledText, recallMemory } from "../../../src/domain/memory/recall";
-import { forget, type RememberRequest, remember } from "../../../src/domain/memory/remember";
-import { turnScopes } from "../../../src/domain/memory/scope";
 import { InMemoryMemory } from "../../fakes/in-memory-memory";
 
 const DAY = 86_400_000;

@@ -1,8 +1,8 @@
+import { OfflineChatModel } from "@src/domain/agent/offline-chat-model";
+import { silentLogger } from "@src/domain/kernel/logger";
+import { type DreamTurn, dream } from "@src/domain/memory/dreaming";
+import { type RememberRequest, remember } from "@src/domain/memory/remember";
 import { describe, it } from "vitest";
-import { OfflineChatModel } from "../../../src/domain/agent/offline-chat-model";
-import { silentLogger } from "../../../src/domain/kernel/logger";
-import { type DreamTurn, dream } from "../../../src/domain/memory/dreaming";
-import { type RememberRequest, remember } from "../../../src/domain/memory/remember";
 import { InMemoryMemory } from "../../fakes/in-memory-memory";
 import { dreamTurn } from "../../support/dream-turn";
 

@@ -2,22 +2,18 @@
 // message, a provider name or a "chat key" carries — a user's words, a key, a private chat's
 // text — the notice holds only counts, typed chat keys, days and plain error classes. Then the
 // dedupe and threshold rules, and who the owner's chats are (only private chats, never a group).
-import { describe, expect, it } from "vitest";
-import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
+
+import { DEFAULT_SETTINGS } from "@src/domain/config/settings";
 import {
   countOccurrence,
   mayNotify,
   type NoticeCount,
   type NoticePolicy,
   noticePolicy,
-} from "../../../src/domain/notices/notice-policy";
-import { ownerPrivateChats } from "../../../src/domain/notices/owner-chats";
-import {
-  type NoticeFacts,
-  noticeSubject,
-  noticeText,
-  ownerMessage,
-} from "../../../src/domain/notices/owner-notice";
+} from "@src/domain/notices/notice-policy";
+import { ownerPrivateChats } from "@src/domain/notices/owner-chats";
+import { type NoticeFacts, noticeSubject, noticeText, ownerMessage } from "@src/domain/notices/owner-notice";
+import { describe, expect, it } from "vitest";
 
 const SECRET = "sk-live-9f8e7d6c5b4a3f2e1d0c";
 const SAID = "我其实偷偷喜欢隔壁的小红";

@@ -1,6 +1,6 @@
+import { applyCredentialCues, type CredentialCues } from "@src/domain/privacy/announced-credential";
+import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
-import { applyCredentialCues, type CredentialCues } from "../../../src/domain/privacy/announced-credential";
-import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
 import { messageEvent } from "../../fakes/inbound";
 
 const T = 1_700_000_000_000;

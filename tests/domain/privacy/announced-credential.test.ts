@@ -1,7 +1,7 @@
+import { applyCredentialCues, CUE_WINDOW_MS } from "@src/domain/privacy/announced-credential";
+import { announcesCredential, bareValue } from "@src/domain/privacy/credential-phrases";
+import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
-import { applyCredentialCues, CUE_WINDOW_MS } from "../../../src/domain/privacy/announced-credential";
-import { announcesCredential, bareValue } from "../../../src/domain/privacy/credential-phrases";
-import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
 import { messageEvent } from "../../fakes/inbound";
 
 const T = 1_700_000_000_000;

@@ -1,6 +1,6 @@
+import { applyCredentialCues, type CredentialCues } from "@src/domain/privacy/announced-credential";
+import { maskSensitiveData } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
-import { applyCredentialCues, type CredentialCues } from "../../../src/domain/privacy/announced-credential";
-import { maskSensitiveData } from "../../../src/domain/privacy/credentials";
 import { messageEvent } from "../../fakes/inbound";
 import { CREDENTIAL_SAMPLES, type CredentialSample } from "../../support/credential-corpus";
 

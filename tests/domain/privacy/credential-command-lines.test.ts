@@ -1,7 +1,7 @@
+import { findCommandLineValues, isCommandValue } from "@src/domain/privacy/credential-command-lines";
+import { findSnippetValues } from "@src/domain/privacy/credential-command-snippets";
+import { maskCredentials } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
-import { findCommandLineValues, isCommandValue } from "../../../src/domain/privacy/credential-command-lines";
-import { findSnippetValues } from "../../../src/domain/privacy/credential-command-snippets";
-import { maskCredentials } from "../../../src/domain/privacy/credentials";
 
 const values = (text: string) =>
   [...findCommandLineValues(text), ...findSnippetValues(text)].map((f) => text.slice(f.start, f.end));

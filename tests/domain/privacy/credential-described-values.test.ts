@@ -1,6 +1,6 @@
+import { findDescribedValues } from "@src/domain/privacy/credential-described-values";
+import { maskCredentials } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
-import { findDescribedValues } from "../../../src/domain/privacy/credential-described-values";
-import { maskCredentials } from "../../../src/domain/privacy/credentials";
 
 /** The values each message describes, as the detector reads them. */
 const values = (text: string) => findDescribedValues(text).map((f) => text.slice(f.start, f.end));

@@ -1,6 +1,6 @@
+import { findLockValues } from "@src/domain/privacy/credential-lock-values";
+import { maskCredentials } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
-import { findLockValues } from "../../../src/domain/privacy/credential-lock-values";
-import { maskCredentials } from "../../../src/domain/privacy/credentials";
 
 const values = (text: string) => findLockValues(text).map((f) => text.slice(f.start, f.end));
 

@@ -1,12 +1,12 @@
-import { describe, it } from "vitest";
-import { memoryNodeId } from "../../../src/domain/memory/memory";
-import { looksLikeCredential } from "../../../src/domain/memory/sensitivity";
+import { memoryNodeId } from "@src/domain/memory/memory";
+import { looksLikeCredential } from "@src/domain/memory/sensitivity";
 import {
   CREDENTIAL_MASK,
   containsCredential,
   findCredentials,
   maskCredentials,
-} from "../../../src/domain/privacy/credentials";
+} from "@src/domain/privacy/credentials";
+import { describe, it } from "vitest";
 import { NEGATIVES, POSITIVES } from "./credential-corpus";
 
 describe("credential corpus", () => {

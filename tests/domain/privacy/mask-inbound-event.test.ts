@@ -1,8 +1,8 @@
+import type { ChatKey } from "@src/domain/chat/chat-address";
+import type { InboundEvent } from "@src/domain/inbound/inbound-event";
+import { maskInboundEvent, maskJson } from "@src/domain/inbound/mask-inbound-event";
+import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
-import type { ChatKey } from "../../../src/domain/chat/chat-address";
-import type { InboundEvent } from "../../../src/domain/inbound/inbound-event";
-import { maskInboundEvent, maskJson } from "../../../src/domain/inbound/mask-inbound-event";
-import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
 
 const MSG_ID = "ROBOT1.0_kx6E4A1bX9dJ1J3oZqIUSl6V0o5KjPVe5Yb2Qw8Rt7Uy";
 const OPENID = "E4F4AEA33253A2797FB897C4E4D4FAF9";

@@ -1,10 +1,6 @@
+import { findSensitiveData, maskSensitiveData } from "@src/domain/privacy/credentials";
+import { findPersonalData, PERSONAL_DATA_MASK, validIdNumber } from "@src/domain/privacy/personal-data";
 import { describe, it } from "vitest";
-import { findSensitiveData, maskSensitiveData } from "../../../src/domain/privacy/credentials";
-import {
-  findPersonalData,
-  PERSONAL_DATA_MASK,
-  validIdNumber,
-} from "../../../src/domain/privacy/personal-data";
 
 describe("personal numbers", () => {
   it("checks an ID number's date and check character, not only its shape", ({ expect }) => {

@@ -1,8 +1,9 @@
 // Group requests as people type them, written blind by a writer who saw neither the rules nor
 // the corpus (tests/fixtures/privacy/requests-wild.jsonl): dialects, slang, typos, tags, the bot
 // addressed. Each family that reads them must also leave ordinary talk alone.
+
+import { explicitSensitivity } from "@src/domain/memory/sensitivity";
 import { describe, it } from "vitest";
-import { explicitSensitivity } from "../../../src/domain/memory/sensitivity";
 import text from "../../fixtures/privacy/requests-wild.jsonl?raw";
 
 type WildLine = { readonly text: string; readonly label: "request" | "none"; readonly lang: string };

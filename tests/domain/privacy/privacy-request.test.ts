@@ -1,9 +1,9 @@
-import { describe, it } from "vitest";
 import {
   explicitSensitivity,
   isBarePrivacyMarker,
   stripPrivacyPhrases,
-} from "../../../src/domain/memory/sensitivity";
+} from "@src/domain/memory/sensitivity";
+import { describe, it } from "vitest";
 import { PRIVACY_REQUESTS as corpus } from "../../support/privacy-requests";
 
 describe("the labelled privacy-request corpus", () => {

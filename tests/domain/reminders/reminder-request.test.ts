@@ -1,12 +1,13 @@
 // The reminder recogniser: wordings it was not written around, times read in the calendar's
 // zone (the day boundary of Asia/Shanghai is not UTC's), past times refused, no time asked for,
 // and the messages that only mention a reminder left to the model.
+
+import { formatLocalTime } from "@src/domain/kernel/local-time";
+import { learnedInPrivate } from "@src/domain/memory/origin";
+import { resolveScopeFromLaneKey } from "@src/domain/memory/scope";
+import { reminderLane } from "@src/domain/reminders/reminder";
+import { readReminderRequest } from "@src/domain/reminders/reminder-request";
 import { describe, expect, it } from "vitest";
-import { formatLocalTime } from "../../../src/domain/kernel/local-time";
-import { learnedInPrivate } from "../../../src/domain/memory/origin";
-import { resolveScopeFromLaneKey } from "../../../src/domain/memory/scope";
-import { reminderLane } from "../../../src/domain/reminders/reminder";
-import { readReminderRequest } from "../../../src/domain/reminders/reminder-request";
 
 const ZONE = "Asia/Shanghai";
 /** Friday 2026-12-04 20:21 in Shanghai (12:21 UTC). */

@@ -1,7 +1,7 @@
+import { ok } from "@src/domain/kernel/result";
+import { EmbeddingReranker } from "@src/domain/retrieval/embedding-reranker";
+import type { Embedder } from "@src/domain/retrieval/ports";
 import { describe, it } from "vitest";
-import { ok } from "../../../src/domain/kernel/result";
-import { EmbeddingReranker } from "../../../src/domain/retrieval/embedding-reranker";
-import type { Embedder } from "../../../src/domain/retrieval/ports";
 
 /** Unit vectors by topic: 0 = food, 1 = travel, 2 = anything else; records every call. */
 function topicEmbedder(maxBatch = 100) {

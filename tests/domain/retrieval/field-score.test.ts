@@ -1,5 +1,4 @@
-import { describe, it } from "vitest";
-import type { ContextNode } from "../../../src/domain/retrieval/context-node";
+import type { ContextNode } from "@src/domain/retrieval/context-node";
 import {
   fieldCoverage,
   fieldScores,
@@ -8,11 +7,12 @@ import {
   occurrences,
   tokenCounts,
   turnWeightedTerms,
-} from "../../../src/domain/retrieval/field-score";
-import { isQuestionWord } from "../../../src/domain/retrieval/question-words";
-import { evidenceTokens } from "../../../src/domain/retrieval/stages/read-query";
-import { identifierWeights } from "../../../src/domain/retrieval/stages/relevance-floor";
-import { focusedQueryTokens } from "../../../src/domain/text/search-tokens";
+} from "@src/domain/retrieval/field-score";
+import { isQuestionWord } from "@src/domain/retrieval/question-words";
+import { evidenceTokens } from "@src/domain/retrieval/stages/read-query";
+import { identifierWeights } from "@src/domain/retrieval/stages/relevance-floor";
+import { focusedQueryTokens } from "@src/domain/text/search-tokens";
+import { describe, it } from "vitest";
 
 const passage = (id: string, path: string[], rawText: string) =>
   ({ nodeId: id, title: path[0] ?? null, path, rawText }) as unknown as ContextNode;

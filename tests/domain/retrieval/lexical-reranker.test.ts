@@ -1,5 +1,5 @@
+import { lexicalScores } from "@src/domain/retrieval/lexical-reranker";
 import { describe, it } from "vitest";
-import { lexicalScores } from "../../../src/domain/retrieval/lexical-reranker";
 
 describe("lexical reranker", () => {
   it("the lexical reranker prefers the passage that shares the rare characters", ({ expect }) => {

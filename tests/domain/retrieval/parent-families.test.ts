@@ -1,8 +1,8 @@
+import type { ContextNode, NodeType } from "@src/domain/retrieval/context-node";
+import { parentFamilies } from "@src/domain/retrieval/parent-families";
+import type { ContextStore, Family } from "@src/domain/retrieval/ports";
+import { CHARS_PER_TOKEN_AT_MOST, estimateTokens } from "@src/domain/text/token-estimate";
 import { describe, it } from "vitest";
-import type { ContextNode, NodeType } from "../../../src/domain/retrieval/context-node";
-import { parentFamilies } from "../../../src/domain/retrieval/parent-families";
-import type { ContextStore, Family } from "../../../src/domain/retrieval/ports";
-import { CHARS_PER_TOKEN_AT_MOST, estimateTokens } from "../../../src/domain/text/token-estimate";
 import { node as fakeNode } from "../../fakes/retrieval-ports";
 
 /** A node of document `doc` in collection k, under `parentId`. */

@@ -1,6 +1,6 @@
+import { withoutQuestionPhrases } from "@src/domain/retrieval/question-phrases";
+import { identifierCompounds, queryTokens } from "@src/domain/text/search-tokens";
 import { describe, it } from "vitest";
-import { withoutQuestionPhrases } from "../../../src/domain/retrieval/question-phrases";
-import { identifierCompounds, queryTokens } from "../../../src/domain/text/search-tokens";
 
 describe("withoutQuestionPhrases", () => {
   it("cuts the phrase and the words that glue it, so no bigram runs across it", ({ expect }) => {

@@ -1,11 +1,11 @@
-import { describe, it } from "vitest";
-import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
-import { profileOptions } from "../../../src/domain/knowledge/knowledge-search";
+import { DEFAULT_SETTINGS } from "@src/domain/config/settings";
+import { profileOptions } from "@src/domain/knowledge/knowledge-search";
 import {
   DEFAULT_RETRIEVAL_OPTIONS,
   unknownOptions,
   withOverrides,
-} from "../../../src/domain/retrieval/retrieval-options";
+} from "@src/domain/retrieval/retrieval-options";
+import { describe, it } from "vitest";
 
 describe("retrieval options", () => {
   it("lays an override over one field of a stage and keeps the stage's other fields", ({ expect }) => {

@@ -1,7 +1,7 @@
+import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "@src/domain/retrieval/retrieval-options";
+import { retrieve } from "@src/domain/retrieval/retrieve";
+import { estimateTokens } from "@src/domain/text/token-estimate";
 import { describe, it } from "vitest";
-import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../src/domain/retrieval/retrieval-options";
-import { retrieve } from "../../../src/domain/retrieval/retrieve";
-import { estimateTokens } from "../../../src/domain/text/token-estimate";
 import { filter, mixedScopeNodes, portsOver } from "../../fakes/retrieval-ports";
 
 describe("retrieve", () => {

@@ -1,5 +1,5 @@
+import { rootEvidenceRanking } from "@src/domain/retrieval/root-evidence";
 import { describe, it } from "vitest";
-import { rootEvidenceRanking } from "../../../src/domain/retrieval/root-evidence";
 
 const rootOf = (id: string) => id.split("#")[0] ?? id;
 

@@ -1,6 +1,6 @@
+import { type Fielded, fieldScores, tokenCounts } from "@src/domain/retrieval/field-score";
+import { sectionEvidenceRanking } from "@src/domain/retrieval/section-evidence";
 import { describe, it } from "vitest";
-import { type Fielded, fieldScores, tokenCounts } from "../../../src/domain/retrieval/field-score";
-import { sectionEvidenceRanking } from "../../../src/domain/retrieval/section-evidence";
 
 const fielded = (heading: string, body: string): Fielded => ({
   heading: tokenCounts(heading),

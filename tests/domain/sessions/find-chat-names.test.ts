@@ -1,11 +1,12 @@
 // find_chat by session alias and platform title: admins find any chat by name, members only
 // the chats of their domain, and a group or channel turn never lists a private chat — not even
 // when its name matches.
+
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { runTurn } from "@src/domain/agent/turn";
+import type { Settings } from "@src/domain/config/settings";
+import { silentLogger } from "@src/domain/kernel/logger";
 import { describe, it } from "vitest";
-import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../../src/domain/agent/turn";
-import type { Settings } from "../../../src/domain/config/settings";
-import { silentLogger } from "../../../src/domain/kernel/logger";
 import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { InMemorySessionRegistry } from "../../fakes/in-memory-session-registry";
 import { messageEvent } from "../../fakes/inbound";

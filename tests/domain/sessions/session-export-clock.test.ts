@@ -1,8 +1,9 @@
 // `sessions export` shows its days and times in `calendar.timeZone` with the offset: the same
 // message that the bot's "昨天" puts on 12-03 (Shanghai) is on 12-03 in the export, not UTC's 12-02.
+
+import { renderSessionExport } from "@src/domain/sessions/session-export";
+import type { ExportData, SessionInfo } from "@src/domain/sessions/session-registry";
 import { describe, it } from "vitest";
-import { renderSessionExport } from "../../../src/domain/sessions/session-export";
-import type { ExportData, SessionInfo } from "../../../src/domain/sessions/session-registry";
 
 /** 2026-12-02T16:30Z: 12-03 00:30 in Shanghai, 12-02 08:30 in Los Angeles. */
 const MESSAGE = Date.parse("2026-12-02T16:30:00Z");

@@ -1,18 +1,16 @@
 // The session operations and the `/session` command with fakes: parsing, the admin gate, the
 // confirmation a private↔group link needs (both directions), and an audit row for every use.
+
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { runTurn } from "@src/domain/agent/turn";
+import type { Settings } from "@src/domain/config/settings";
+import { DEFAULT_SETTINGS } from "@src/domain/config/settings";
+import { silentLogger } from "@src/domain/kernel/logger";
+import { exposuresOfLink, privateChatsReadBy } from "@src/domain/sessions/cluster-exposure";
+import { runSessionOperation, type SessionAuditEntry } from "@src/domain/sessions/run-session-operation";
+import { sessionIdOf } from "@src/domain/sessions/session-id";
+import { parseSessionArgs } from "@src/domain/sessions/session-operation";
 import { describe, it } from "vitest";
-import { defaultTurnRegistry } from "../../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../../src/domain/agent/turn";
-import type { Settings } from "../../../src/domain/config/settings";
-import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
-import { silentLogger } from "../../../src/domain/kernel/logger";
-import { exposuresOfLink, privateChatsReadBy } from "../../../src/domain/sessions/cluster-exposure";
-import {
-  runSessionOperation,
-  type SessionAuditEntry,
-} from "../../../src/domain/sessions/run-session-operation";
-import { sessionIdOf } from "../../../src/domain/sessions/session-id";
-import { parseSessionArgs } from "../../../src/domain/sessions/session-operation";
 import { ADMIN, MEMBER, withIdentity } from "../../fakes/identity-settings";
 import { InMemorySessionRegistry } from "../../fakes/in-memory-session-registry";
 import { messageEvent } from "../../fakes/inbound";

@@ -1,10 +1,10 @@
+import { DEFAULT_SETTINGS, resolveSettings } from "@src/domain/config/settings";
+import { DEFAULT_SPEND_SETTINGS } from "@src/domain/config/spend-settings";
+import { ManualClock } from "@src/domain/kernel/clock";
+import { cappedReply, decideSpend, tokensOf } from "@src/domain/spend/spend-cap";
+import type { SpendDay } from "@src/domain/spend/spend-day";
+import { dailySpendGate } from "@src/domain/spend/spend-gate";
 import { describe, it } from "vitest";
-import { DEFAULT_SETTINGS, resolveSettings } from "../../../src/domain/config/settings";
-import { DEFAULT_SPEND_SETTINGS } from "../../../src/domain/config/spend-settings";
-import { ManualClock } from "../../../src/domain/kernel/clock";
-import { cappedReply, decideSpend, tokensOf } from "../../../src/domain/spend/spend-cap";
-import type { SpendDay } from "../../../src/domain/spend/spend-day";
-import { dailySpendGate } from "../../../src/domain/spend/spend-gate";
 
 const caps = { chatDailyTokens: 100, globalDailyTokens: 1000 };
 

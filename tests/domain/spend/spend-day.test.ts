@@ -1,6 +1,6 @@
+import { isTimeZone } from "@src/domain/kernel/local-day";
+import { spendDay } from "@src/domain/spend/spend-day";
 import { describe, it } from "vitest";
-import { isTimeZone } from "../../../src/domain/kernel/local-day";
-import { spendDay } from "../../../src/domain/spend/spend-day";
 
 const at = (iso: string) => Date.parse(iso);
 

@@ -1,6 +1,6 @@
+import type { DayMessage } from "@src/domain/summary/day-message";
+import { extractiveSummary } from "@src/domain/summary/extractive-summary";
 import { describe, it } from "vitest";
-import type { DayMessage } from "../../../src/domain/summary/day-message";
-import { extractiveSummary } from "../../../src/domain/summary/extractive-summary";
 
 const msg = (id: string, user: string, text: string, replyTo: string | null = null): DayMessage => ({
   messageId: id,

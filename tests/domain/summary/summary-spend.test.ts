@@ -1,10 +1,10 @@
+import { DEFAULT_SUMMARY_SETTINGS } from "@src/domain/config/summary-settings";
+import { silentLogger } from "@src/domain/kernel/logger";
+import { ok } from "@src/domain/kernel/result";
+import type { ChatModel } from "@src/domain/model/chat-model";
+import { summarizeDay } from "@src/domain/summary/daily-summary";
+import type { DayMessage } from "@src/domain/summary/day-message";
 import { describe, it } from "vitest";
-import { DEFAULT_SUMMARY_SETTINGS } from "../../../src/domain/config/summary-settings";
-import { silentLogger } from "../../../src/domain/kernel/logger";
-import { ok } from "../../../src/domain/kernel/result";
-import type { ChatModel } from "../../../src/domain/model/chat-model";
-import { summarizeDay } from "../../../src/domain/summary/daily-summary";
-import type { DayMessage } from "../../../src/domain/summary/day-message";
 
 const day: DayMessage[] = [
   "周末去露营吗",

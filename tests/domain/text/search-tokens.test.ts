@@ -1,10 +1,5 @@
-import { describe, it } from "vitest";
-import {
-  chatIndexText,
-  chatMatchExpression,
-  chatTokenPrefix,
-} from "../../../src/domain/text/chat-search-tokens";
-import { matchExpression, matchExpressionFor, quoteToken } from "../../../src/domain/text/fts-query";
+import { chatIndexText, chatMatchExpression, chatTokenPrefix } from "@src/domain/text/chat-search-tokens";
+import { matchExpression, matchExpressionFor, quoteToken } from "@src/domain/text/fts-query";
 import {
   compoundOccurrences,
   focusedQueryTokens,
@@ -12,7 +7,8 @@ import {
   indexText,
   queryTokens,
   searchTokens,
-} from "../../../src/domain/text/search-tokens";
+} from "@src/domain/text/search-tokens";
+import { describe, it } from "vitest";
 
 describe("searchTokens", () => {
   it("yields ICU words and CJK bigrams for Chinese", ({ expect }) => {

@@ -1,5 +1,5 @@
+import { MAX_WORDS, shellWords, unquotedSpan } from "@src/domain/text/shell-words";
 import { describe, it } from "vitest";
-import { MAX_WORDS, shellWords, unquotedSpan } from "../../../src/domain/text/shell-words";
 
 const raws = (text: string, from = 0) => shellWords(text, from).map((w) => w.raw);
 

@@ -1,5 +1,5 @@
+import { asDigits, SPOKEN_DIGITS } from "@src/domain/text/spoken-digits";
 import { describe, it } from "vitest";
-import { asDigits, SPOKEN_DIGITS } from "../../../src/domain/text/spoken-digits";
 
 describe("digits as people read them out", () => {
   it("writes 零 〇 洞 as 0, 一 幺 as 1 and the rest as their digits, leaving other characters", ({

@@ -1,5 +1,5 @@
+import { CHARS_PER_TOKEN_AT_MOST, estimateTokens, wideChars } from "@src/domain/text/token-estimate";
 import { describe, it } from "vitest";
-import { CHARS_PER_TOKEN_AT_MOST, estimateTokens, wideChars } from "../../../src/domain/text/token-estimate";
 
 /** What the search's SQL computes from a family's rows: characters as SQLite counts them, wide ones stored. */
 const atLeast = (texts: readonly string[]) => {

@@ -1,9 +1,5 @@
+import { hasInvisibleControls, visibleText, withoutFormatCharacters } from "@src/domain/text/visible-text";
 import { describe, it } from "vitest";
-import {
-  hasInvisibleControls,
-  visibleText,
-  withoutFormatCharacters,
-} from "../../../src/domain/text/visible-text";
 
 describe("visible text", () => {
   it("removes every bidirectional control and isolate", ({ expect }) => {

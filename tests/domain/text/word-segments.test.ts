@@ -1,16 +1,12 @@
-import { describe, it } from "vitest";
 import {
   compoundOccurrences,
   focusedQueryTokens,
   normalizeForSearch,
   queryTokens,
   searchTokens,
-} from "../../../src/domain/text/search-tokens";
-import {
-  wordSegmentCacheSize,
-  wordSegments,
-  wordSegmentsUncached,
-} from "../../../src/domain/text/word-segments";
+} from "@src/domain/text/search-tokens";
+import { wordSegmentCacheSize, wordSegments, wordSegmentsUncached } from "@src/domain/text/word-segments";
+import { describe, it } from "vitest";
 
 /** Texts of every kind the tokenizers see: chat, mixed scripts, identifiers, long, odd. */
 const TEXTS = [

@@ -1,10 +1,10 @@
 // Cloudflare Access in front of /admin and /api: tokens signed with a generated key, served
 // by a fake certs endpoint shaped like the real one (`keys`, `public_cert`, `public_certs`).
 import { env } from "cloudflare:workers";
+import { createApp } from "@src/workers/app";
+import { csrfToken } from "@src/workers/auth/csrf";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { afterEach, beforeAll, describe, it, vi } from "vitest";
-import { createApp } from "../../../src/workers/app";
-import { csrfToken } from "../../../src/workers/auth/csrf";
 import { ADMIN_TOKEN, session } from "../../support/admin-session";
 
 const AUD = "4714c1358e65fe4b408ad6d432a5f878f08194bdb4752441fd56faefa9b2b6f2";

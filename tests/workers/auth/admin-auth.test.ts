@@ -1,8 +1,8 @@
 // Own file: it counts failed logins in D1, which every test of a file shares.
 import { env, exports } from "cloudflare:workers";
+import { createApp } from "@src/workers/app";
+import { LOGIN_COOKIE, LOGIN_TTL_SECONDS } from "@src/workers/auth/login-cookie";
 import { afterEach, describe, it } from "vitest";
-import { createApp } from "../../../src/workers/app";
-import { LOGIN_COOKIE, LOGIN_TTL_SECONDS } from "../../../src/workers/auth/login-cookie";
 import { ADMIN_TOKEN, login, ORIGIN, session } from "../../support/admin-session";
 
 const call = (path: string, init: RequestInit = {}) =>
@@ -150,7 +150,7 @@ describe("session cookie", () => {
       .replace(/=+$/, "");
     const otherApp = createApp();
     const foreign = await (async () => {
-      const { issueLogin } = await import("../../../src/workers/auth/login-cookie");
+      const { issueLogin } = await import("@src/workers/auth/login-cookie");
       return (await issueLogin("some-other-token", Date.now())).value;
     })();
     const expired = await session(Date.now() - (LOGIN_TTL_SECONDS + 5) * 1000);

@@ -5,9 +5,9 @@
  * client for the window, the right token included, and nobody else.
  */
 import { env, exports } from "cloudflare:workers";
+import { LOGIN_POLICY } from "@src/adapters/d1/login-throttle";
+import { clientOf } from "@src/workers/auth/admin-door";
 import { afterEach, beforeAll, describe, it } from "vitest";
-import { LOGIN_POLICY } from "../../../src/adapters/d1/login-throttle";
-import { clientOf } from "../../../src/workers/auth/admin-door";
 import { ADMIN_TOKEN, login, ORIGIN } from "../../support/admin-session";
 
 const bearer = (token: string, ip: string, path = "/api/chats") =>

@@ -6,10 +6,10 @@
  * else; the webhooks go on working. Local mode keeps its short dev token.
  */
 import { env } from "cloudflare:workers";
+import { MIN_ADMIN_TOKEN_LENGTH, PUBLISHED_TOKENS } from "@src/composition/common/admin-token";
+import devDefaults from "@src/composition/dev-defaults.json";
+import { createApp } from "@src/workers/app";
 import { describe, it } from "vitest";
-import { MIN_ADMIN_TOKEN_LENGTH, PUBLISHED_TOKENS } from "../../../src/composition/common/admin-token";
-import devDefaults from "../../../src/composition/dev-defaults.json";
-import { createApp } from "../../../src/workers/app";
 import { signedOneBotRequest } from "../../support/onebot-signing";
 import { c2cBody, TEST_APP_ID, TEST_SECRET } from "../../support/qq-events";
 import { signedQqRequest } from "../../support/qq-signing";

@@ -2,8 +2,8 @@
 // resumes it from its cursor (audited with the admin), a second press changes nothing, and a
 // bad or finished chat is refused with nothing changed.
 import { env } from "cloudflare:workers";
+import { translator } from "@src/workers/dashboard/i18n/i18n";
 import { describe, it } from "vitest";
-import { translator } from "../../../src/workers/dashboard/i18n/i18n";
 
 /** The page speaks Chinese by default: what it says is read from the catalogue. */
 const t = translator("zh-CN");

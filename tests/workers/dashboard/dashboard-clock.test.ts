@@ -3,10 +3,10 @@
 // days: a message at 2026-12-02T16:30Z is 12-03 00:30 +08:00 in Shanghai (the day the bot's
 // "昨天" puts it on) and 12-02 08:30 -08:00 in Los Angeles. An invalid zone changes nothing.
 import { env, exports } from "cloudflare:workers";
+import { insightsService } from "@src/composition/request/insights-service";
+import { settingsCache } from "@src/composition/settings/settings-cache";
+import { cachedSettingsSource } from "@src/composition/settings/settings-loader";
 import { afterEach, describe, it } from "vitest";
-import { insightsService } from "../../../src/composition/request/insights-service";
-import { settingsCache } from "../../../src/composition/settings/settings-cache";
-import { cachedSettingsSource } from "../../../src/composition/settings/settings-loader";
 import { dashboardPage } from "../../support/admin-session";
 import { dayRecords, seedDay } from "../../support/day-log";
 import { uid } from "../../support/memory";

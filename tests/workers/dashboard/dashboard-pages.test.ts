@@ -1,8 +1,8 @@
 // Own file: it saves stored settings and changes memory items through the pages.
 import { env, exports } from "cloudflare:workers";
+import { opsLog } from "@src/composition/common/edge-stores";
+import { translator } from "@src/workers/dashboard/i18n/i18n";
 import { afterEach, describe, it } from "vitest";
-import { opsLog } from "../../../src/composition/common/edge-stores";
-import { translator } from "../../../src/workers/dashboard/i18n/i18n";
 import { session } from "../../support/admin-session";
 import { newMemory, seedMemory, uid } from "../../support/memory";
 import { registerChat } from "../../support/sessions";

@@ -1,9 +1,9 @@
 // The one catalogue: both languages complete, the same placeholders, every key the settings
 // form builds at run time present (those keys are strings, so the compiler cannot check them).
-import { describe, it } from "vitest";
-import { en } from "../../../src/workers/dashboard/i18n/catalogue-en";
-import { zhCN } from "../../../src/workers/dashboard/i18n/catalogue-zh";
-import { translator } from "../../../src/workers/dashboard/i18n/i18n";
+
+import { en } from "@src/workers/dashboard/i18n/catalogue-en";
+import { zhCN } from "@src/workers/dashboard/i18n/catalogue-zh";
+import { translator } from "@src/workers/dashboard/i18n/i18n";
 import {
   fieldHelp,
   fieldKind,
@@ -11,7 +11,8 @@ import {
   groupTitle,
   SETTINGS_GROUPS,
   unitLabel,
-} from "../../../src/workers/dashboard/settings-form";
+} from "@src/workers/dashboard/settings-form";
+import { describe, it } from "vitest";
 
 const placeholders = (message: string) => [...message.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 const HAN = /[\u4e00-\u9fff]/;

@@ -4,10 +4,10 @@
 // first — a fact, an archived task, an unknown id, no admin, no CSRF token — each changing
 // nothing. Then the cron's expiry leaves a done task alone. Own file: it counts audit rows.
 import { env, exports } from "cloudflare:workers";
+import { taskExpiryJob } from "@src/composition/cron/task-expiry-job";
+import { settingsCache } from "@src/composition/settings/settings-cache";
+import { DEFAULT_SETTINGS } from "@src/domain/config/settings";
 import { afterEach, describe, it } from "vitest";
-import { taskExpiryJob } from "../../../src/composition/cron/task-expiry-job";
-import { settingsCache } from "../../../src/composition/settings/settings-cache";
-import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
 import { adminApi } from "../../support/admin-api";
 import { dashboardPage } from "../../support/admin-session";
 import { memoryAudits, newMemory, nodeColumns, seedMemory, uid } from "../../support/memory";

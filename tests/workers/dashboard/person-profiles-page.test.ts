@@ -4,8 +4,8 @@
 // profile adds the private ones, never the secret ones; only an admin sees either. Own file: it
 // stores identity settings, which every test of a file shares.
 import { env, exports } from "cloudflare:workers";
+import type { PersonProfilesView } from "@src/composition/request/identity-service";
 import { beforeAll, describe, it } from "vitest";
-import type { PersonProfilesView } from "../../../src/composition/request/identity-service";
 import { session } from "../../support/admin-session";
 import { c2cBodyWithIdentity, uid as idOf } from "../../support/identity";
 import { newMemory, seedMemory, uid } from "../../support/memory";

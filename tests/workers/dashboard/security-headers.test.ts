@@ -5,9 +5,9 @@
  * The browser tests run the same pages under the policy and fail on any violation.
  */
 import { exports } from "cloudflare:workers";
+import { createApp } from "@src/workers/app";
 import { parseDocument } from "htmlparser2";
 import { beforeAll, describe, it } from "vitest";
-import { createApp } from "../../../src/workers/app";
 import { session } from "../../support/admin-session";
 import { createCollection, uniqueName, upload } from "../../support/knowledge-api";
 import { newMemory, seedMemory } from "../../support/memory";

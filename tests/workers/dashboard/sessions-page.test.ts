@@ -2,13 +2,13 @@
 // reads a private chat, asks for confirmation before such a link, and renames, unlinks,
 // exports and forgets through the same operations as the API.
 import { env, exports } from "cloudflare:workers";
+import { translator } from "@src/workers/dashboard/i18n/i18n";
 import { describe, it } from "vitest";
-import { translator } from "../../../src/workers/dashboard/i18n/i18n";
 
 /** The page speaks Chinese by default: what it says is read from the catalogue. */
 const t = translator("zh-CN");
 
-import { sessionIdOf } from "../../../src/domain/sessions/session-id";
+import { sessionIdOf } from "@src/domain/sessions/session-id";
 import { session } from "../../support/admin-session";
 import { newMemory, seedMemory, uid } from "../../support/memory";
 import { registerChat } from "../../support/sessions";

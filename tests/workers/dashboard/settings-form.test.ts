@@ -1,7 +1,7 @@
 // Own file: it saves stored settings through the settings form.
 import { env } from "cloudflare:workers";
+import { SESSION_ACTOR } from "@src/workers/auth/admin-identity";
 import { afterEach, describe, it } from "vitest";
-import { SESSION_ACTOR } from "../../../src/workers/auth/admin-identity";
 import { dashboardPage } from "../../support/admin-session";
 
 const _ORIGIN = "https://bot.test";

@@ -1,7 +1,7 @@
 import { env, exports } from "cloudflare:workers";
+import { tokensMatch } from "@src/workers/admin-auth";
+import { createApp } from "@src/workers/app";
 import { describe, it } from "vitest";
-import { tokensMatch } from "../../../src/workers/admin-auth";
-import { createApp } from "../../../src/workers/app";
 import { c2cBody, eventIdOf, postQq, turnDone } from "../../support/qq-events";
 import { eventually } from "../../support/wait";
 

@@ -4,8 +4,8 @@
 // come from the object. A chat the registry does not know, a bad page and an object that fails
 // are refused with the reason, and change nothing.
 import { env } from "cloudflare:workers";
+import { chatsService } from "@src/composition/request/chats-service";
 import { beforeAll, describe, it } from "vitest";
-import { chatsService } from "../../../src/composition/request/chats-service";
 import { adminApi } from "../../support/admin-api";
 import { dashboardPage } from "../../support/admin-session";
 import { ADMIN_P, ADMIN_PRIVATE, registerGroupWorld } from "../../support/group-turn-world";

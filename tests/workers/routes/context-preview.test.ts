@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
+import { settingsCache } from "@src/composition/settings/settings-cache";
 import { describe, it } from "vitest";
-import { settingsCache } from "../../../src/composition/settings/settings-cache";
 import { newMemory, seedMemory, uid } from "../../support/memory";
 import { everything, preview, previewResponse } from "../../support/preview";
 

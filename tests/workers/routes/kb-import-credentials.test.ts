@@ -2,8 +2,8 @@
 // chat the collection serves, groups included, and quoted back by the bot. The rest of the
 // document stays searchable.
 import { env } from "cloudflare:workers";
+import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
-import { CREDENTIAL_MASK } from "../../../src/domain/privacy/credentials";
 import { search, seededCollection } from "../../support/knowledge-api";
 
 const KEY = "sk-proj-9f8e7d6c5b4a39281726354433221100aabbccdd";

@@ -3,10 +3,10 @@
 // question names first, and nothing for a question it does not answer, through the admin API
 // and the kb_search tool alike. It used to come back whole, in reading order, for any question.
 import { env } from "cloudflare:workers";
+import { kbSearchTool } from "@src/domain/agent/tools/knowledge-tools";
+import type { TurnContext } from "@src/domain/agent/turn-context";
+import { DEFAULT_SETTINGS } from "@src/domain/config/settings";
 import { beforeAll, describe, it } from "vitest";
-import { kbSearchTool } from "../../../src/domain/agent/tools/knowledge-tools";
-import type { TurnContext } from "../../../src/domain/agent/turn-context";
-import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
 import { messageEvent } from "../../fakes/inbound";
 import {
   api,

@@ -5,9 +5,9 @@
  * exhausted the heap of the runtime and every request in it died.
  */
 import { env, exports } from "cloudflare:workers";
+import { DOCX_LIMITS } from "@src/adapters/documents/docx-package";
+import { MAX_MARKDOWN_DEPTH } from "@src/adapters/documents/markdown-nesting";
 import { beforeAll, describe, it } from "vitest";
-import { DOCX_LIMITS } from "../../../src/adapters/documents/docx-package";
-import { MAX_MARKDOWN_DEPTH } from "../../../src/adapters/documents/markdown-nesting";
 import { deepMarkdownList, docxBomb, lyingDocxBomb } from "../../support/hostile-files";
 import { ADMIN, createCollection, type UploadFile, uniqueName, upload } from "../../support/knowledge-api";
 

@@ -1,8 +1,8 @@
 // Own file: it empties the D1 log and the migration's records, which every test of a file shares.
 import { env } from "cloudflare:workers";
+import type { StepReport } from "@src/composition/request/log-migration-service";
+import { translator } from "@src/workers/dashboard/i18n/i18n";
 import { describe, it } from "vitest";
-import type { StepReport } from "../../../src/composition/request/log-migration-service";
-import { translator } from "../../../src/workers/dashboard/i18n/i18n";
 import { adminApi as api, auditCount, withoutAdmin } from "../../support/admin-api";
 import { dashboardPage } from "../../support/admin-session";
 import {

@@ -1,7 +1,7 @@
 // Own file: it changes memory rows and reads the audit log, which every test of a file shares.
 import { env } from "cloudflare:workers";
+import { indexText } from "@src/domain/text/search-tokens";
 import { describe, it } from "vitest";
-import { indexText } from "../../../src/domain/text/search-tokens";
 import { adminApi as api, withoutAdmin } from "../../support/admin-api";
 import { session } from "../../support/admin-session";
 import { uid } from "../../support/memory";

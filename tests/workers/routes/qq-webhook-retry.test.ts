@@ -4,9 +4,9 @@
  * overview's recent errors, and the redelivered event is taken once (docs/qq-protocol.md#qq-dispatch-and-ack).
  */
 import { env } from "cloudflare:workers";
+import { D1OpsLog } from "@src/adapters/d1/d1-ops-log";
+import { createApp } from "@src/workers/app";
 import { describe, it } from "vitest";
-import { D1OpsLog } from "../../../src/adapters/d1/d1-ops-log";
-import { createApp } from "../../../src/workers/app";
 import {
   c2cBody,
   eventIdOf,

@@ -1,6 +1,6 @@
 import { env, exports } from "cloudflare:workers";
+import { chatObjectServices } from "@src/composition/chat-object/chat-object-services";
 import { describe, it, vi } from "vitest";
-import { chatObjectServices } from "../../../src/composition/chat-object/chat-object-services";
 import { ScriptedChatModel } from "../../fakes/scripted-chat-model";
 import {
   c2cBody,

@@ -1,10 +1,10 @@
 // Own file: it changes the stored settings, which every test of a file shares.
 import { env, exports } from "cloudflare:workers";
+import { loadSettings } from "@src/composition/settings/settings-loader";
+import { DEFAULT_SETTINGS } from "@src/domain/config/settings";
+import { explainIssue, type ValidationIssue } from "@src/domain/kernel/validation-issue";
+import { MAX_SETTINGS_BYTES } from "@src/workers/routes/admin.routes";
 import { afterEach, describe, it } from "vitest";
-import { loadSettings } from "../../../src/composition/settings/settings-loader";
-import { DEFAULT_SETTINGS } from "../../../src/domain/config/settings";
-import { explainIssue, type ValidationIssue } from "../../../src/domain/kernel/validation-issue";
-import { MAX_SETTINGS_BYTES } from "../../../src/workers/routes/admin.routes";
 import { storedSettings } from "../../support/stored-settings";
 
 const TOKEN = "test-admin-token";

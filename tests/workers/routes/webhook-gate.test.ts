@@ -1,9 +1,9 @@
 import { env, exports } from "cloudflare:workers";
+import { loadSettings } from "@src/composition/settings/settings-loader";
+import { resolveSettings } from "@src/domain/config/settings";
+import { MAX_REPLAY_WINDOW_SECONDS } from "@src/domain/config/webhook-settings";
+import { DEDUPE_RETENTION_MS } from "@src/durable-objects/inbox";
 import { describe, it } from "vitest";
-import { loadSettings } from "../../../src/composition/settings/settings-loader";
-import { resolveSettings } from "../../../src/domain/config/settings";
-import { MAX_REPLAY_WINDOW_SECONDS } from "../../../src/domain/config/webhook-settings";
-import { DEDUPE_RETENTION_MS } from "../../../src/durable-objects/inbox";
 import { adminApi } from "../../support/admin-api";
 import { signedOneBotRequest } from "../../support/onebot-signing";
 import { app, now, oneBotPrivate, oneBotUrl, qqUrl, SELF } from "../../support/production-mode";

@@ -2,33 +2,30 @@
 // the approved rows, check what recall sees, roll back. The CLI only ferries this SQL
 // through `wrangler d1 execute`.
 import { env } from "cloudflare:workers";
-import { describe, it } from "vitest";
 import {
   INSPECT_SQL,
   scopeMigrationAppliedSql,
   scopeMigrationApplySql,
   scopeMigrationRestoredSql,
   scopeMigrationRollbackSql,
-} from "../../../../src/adapters/d1/owner-migrations/scope-migration-sql";
+} from "@src/adapters/d1/owner-migrations/scope-migration-sql";
 import {
   BACKFILL_INSPECT_SQL,
   backfillAppliedSql,
   backfillApplySql,
   backfillRollbackSql,
-} from "../../../../src/adapters/d1/owner-migrations/sensitivity-backfill-sql";
-import type { Applied } from "../../../../src/domain/memory/owner-plan";
-import { parseScopeKey, type Scope } from "../../../../src/domain/memory/scope";
+} from "@src/adapters/d1/owner-migrations/sensitivity-backfill-sql";
+import type { Applied } from "@src/domain/memory/owner-plan";
+import { parseScopeKey, type Scope } from "@src/domain/memory/scope";
 import {
   type GlobalMemoryRow,
   planScopeMigration,
   readScopeMigrationPlan,
   selectScopeMigration,
-} from "../../../../src/domain/memory/scope-migration";
-import {
-  planSensitivityBackfill,
-  type SensitivityRow,
-} from "../../../../src/domain/memory/sensitivity-backfill";
-import { indexText } from "../../../../src/domain/text/search-tokens";
+} from "@src/domain/memory/scope-migration";
+import { planSensitivityBackfill, type SensitivityRow } from "@src/domain/memory/sensitivity-backfill";
+import { indexText } from "@src/domain/text/search-tokens";
+import { describe, it } from "vitest";
 import { memoryStore, nodeIdsOf, uid } from "../../../support/memory";
 
 const s = (key: string) => parseScopeKey(key) as Scope;

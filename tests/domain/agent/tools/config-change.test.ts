@@ -1,12 +1,12 @@
 // Own file: it changes the stored settings, which every test of a file shares.
 import { env } from "cloudflare:workers";
+import { d1SettingsAdmin } from "@src/composition/settings/d1-settings-admin";
+import { loadSettings } from "@src/composition/settings/settings-loader";
+import { configChangeTool } from "@src/domain/agent/tools/config-change-tool";
+import { gateFor } from "@src/domain/authorization/authorization-gate";
+import type { Settings } from "@src/domain/config/settings";
+import type { AuditEntry } from "@src/domain/kernel/audit";
 import { afterEach, describe, it } from "vitest";
-import { d1SettingsAdmin } from "../../../../src/composition/settings/d1-settings-admin";
-import { loadSettings } from "../../../../src/composition/settings/settings-loader";
-import { configChangeTool } from "../../../../src/domain/agent/tools/config-change-tool";
-import { gateFor } from "../../../../src/domain/authorization/authorization-gate";
-import type { Settings } from "../../../../src/domain/config/settings";
-import type { AuditEntry } from "../../../../src/domain/kernel/audit";
 import { ADMIN, ADMIN_GATE_REFUSALS, MEMBER, withIdentity } from "../../../fakes/identity-settings";
 import { turnPorts } from "../../../fakes/turn-ports";
 import { storedSettings } from "../../../support/stored-settings";

@@ -1,9 +1,9 @@
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { runTurn } from "@src/domain/agent/turn";
+import type { TurnContext } from "@src/domain/agent/turn-context";
+import { FanOutHistorySearch } from "@src/domain/history/fan-out-history-search";
+import { silentLogger } from "@src/domain/kernel/logger";
 import { describe, it } from "vitest";
-import { defaultTurnRegistry } from "../../../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../../../src/domain/agent/turn";
-import type { TurnContext } from "../../../../src/domain/agent/turn-context";
-import { FanOutHistorySearch } from "../../../../src/domain/history/fan-out-history-search";
-import { silentLogger } from "../../../../src/domain/kernel/logger";
 import { FakeChatLogs } from "../../../fakes/fake-chat-logs";
 import { MEMBER, withIdentity } from "../../../fakes/identity-settings";
 import { messageEvent } from "../../../fakes/inbound";

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:workers";
+import { historySearch } from "@src/composition/common/history-search";
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { runTurn } from "@src/domain/agent/turn";
+import type { TurnContext } from "@src/domain/agent/turn-context";
+import type { Settings } from "@src/domain/config/settings";
+import { silentLogger } from "@src/domain/kernel/logger";
 import { describe, it } from "vitest";
-import { historySearch } from "../../../../src/composition/common/history-search";
-import { defaultTurnRegistry } from "../../../../src/domain/agent/default-turn-registry";
-import { runTurn } from "../../../../src/domain/agent/turn";
-import type { TurnContext } from "../../../../src/domain/agent/turn-context";
-import type { Settings } from "../../../../src/domain/config/settings";
-import { silentLogger } from "../../../../src/domain/kernel/logger";
 import { ADMIN, MEMBER, withIdentity } from "../../../fakes/identity-settings";
 import { messageEvent } from "../../../fakes/inbound";
 import { ScriptedChatModel } from "../../../fakes/scripted-chat-model";

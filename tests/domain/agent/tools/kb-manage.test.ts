@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
+import { knowledgeAccess } from "@src/composition/common/knowledge-services";
+import { kbManageTool } from "@src/domain/agent/tools/kb-manage-tool";
+import { gateFor } from "@src/domain/authorization/authorization-gate";
+import type { Settings } from "@src/domain/config/settings";
+import type { AuditEntry } from "@src/domain/kernel/audit";
 import { describe, it } from "vitest";
-import { knowledgeAccess } from "../../../../src/composition/common/knowledge-services";
-import { kbManageTool } from "../../../../src/domain/agent/tools/kb-manage-tool";
-import { gateFor } from "../../../../src/domain/authorization/authorization-gate";
-import type { Settings } from "../../../../src/domain/config/settings";
-import type { AuditEntry } from "../../../../src/domain/kernel/audit";
 import { ADMIN, ADMIN_GATE_REFUSALS, MEMBER, withIdentity } from "../../../fakes/identity-settings";
 import { turnPorts } from "../../../fakes/turn-ports";
 import { createCollection, uniqueName, upload } from "../../../support/knowledge-api";

@@ -1,14 +1,14 @@
 import { env } from "cloudflare:workers";
+import { defaultTurnRegistry } from "@src/domain/agent/default-turn-registry";
+import { knowledgeCatalogue } from "@src/domain/agent/knowledge-catalogue";
+import { knowledgeRecall } from "@src/domain/agent/knowledge-recall";
+import { OfflineChatModel } from "@src/domain/agent/offline-chat-model";
+import { contextReadTool, kbSearchTool } from "@src/domain/agent/tools/knowledge-tools";
+import type { TurnContext } from "@src/domain/agent/turn-context";
+import type { TurnServices } from "@src/domain/agent/turn-services";
+import { DEFAULT_SETTINGS, type Settings } from "@src/domain/config/settings";
+import type { UsageRecord } from "@src/domain/model/chat-model";
 import { describe, it } from "vitest";
-import { defaultTurnRegistry } from "../../../../src/domain/agent/default-turn-registry";
-import { knowledgeCatalogue } from "../../../../src/domain/agent/knowledge-catalogue";
-import { knowledgeRecall } from "../../../../src/domain/agent/knowledge-recall";
-import { OfflineChatModel } from "../../../../src/domain/agent/offline-chat-model";
-import { contextReadTool, kbSearchTool } from "../../../../src/domain/agent/tools/knowledge-tools";
-import type { TurnContext } from "../../../../src/domain/agent/turn-context";
-import type { TurnServices } from "../../../../src/domain/agent/turn-services";
-import { DEFAULT_SETTINGS, type Settings } from "../../../../src/domain/config/settings";
-import type { UsageRecord } from "../../../../src/domain/model/chat-model";
 import { ScriptedChatModel } from "../../../fakes/scripted-chat-model";
 import {
   collectionWith,

@@ -1,10 +1,10 @@
+import type { KeywordIndex } from "@src/domain/retrieval/ports";
+import { withoutQuestionPhrases } from "@src/domain/retrieval/question-phrases";
+import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "@src/domain/retrieval/retrieval-options";
+import { retrieve } from "@src/domain/retrieval/retrieve";
+import { gatherCandidates } from "@src/domain/retrieval/stages/candidates";
+import { readQuery } from "@src/domain/retrieval/stages/read-query";
 import { describe, it } from "vitest";
-import type { KeywordIndex } from "../../../../src/domain/retrieval/ports";
-import { withoutQuestionPhrases } from "../../../../src/domain/retrieval/question-phrases";
-import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../../src/domain/retrieval/retrieval-options";
-import { retrieve } from "../../../../src/domain/retrieval/retrieve";
-import { gatherCandidates } from "../../../../src/domain/retrieval/stages/candidates";
-import { readQuery } from "../../../../src/domain/retrieval/stages/read-query";
 import {
   CannedVectors,
   embedder,

@@ -1,11 +1,11 @@
+import { fieldsOf } from "@src/domain/retrieval/field-score";
+import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "@src/domain/retrieval/retrieval-options";
+import { retrieve } from "@src/domain/retrieval/retrieve";
+import type { RankedNode } from "@src/domain/retrieval/retrieved-item";
+import { coverageChecked, coverageMeter, coverageOf } from "@src/domain/retrieval/stages/coverage";
+import { evidenceTokens } from "@src/domain/retrieval/stages/read-query";
+import { queryTokens } from "@src/domain/text/search-tokens";
 import { describe, it } from "vitest";
-import { fieldsOf } from "../../../../src/domain/retrieval/field-score";
-import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../../src/domain/retrieval/retrieval-options";
-import { retrieve } from "../../../../src/domain/retrieval/retrieve";
-import type { RankedNode } from "../../../../src/domain/retrieval/retrieved-item";
-import { coverageChecked, coverageMeter, coverageOf } from "../../../../src/domain/retrieval/stages/coverage";
-import { evidenceTokens } from "../../../../src/domain/retrieval/stages/read-query";
-import { queryTokens } from "../../../../src/domain/text/search-tokens";
 import { filter, mixedScopeNodes, node, portsOver } from "../../../fakes/retrieval-ports";
 
 const UNFIELDED = { fielded: false, terms: null, fields: null };

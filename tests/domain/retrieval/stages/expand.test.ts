@@ -1,9 +1,9 @@
+import type { ContextNode } from "@src/domain/retrieval/context-node";
+import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "@src/domain/retrieval/retrieval-options";
+import { retrieve } from "@src/domain/retrieval/retrieve";
+import type { ScoredHit } from "@src/domain/retrieval/retrieved-item";
+import { expandHits, type Gate } from "@src/domain/retrieval/stages/expand";
 import { describe, it } from "vitest";
-import type { ContextNode } from "../../../../src/domain/retrieval/context-node";
-import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../../src/domain/retrieval/retrieval-options";
-import { retrieve } from "../../../../src/domain/retrieval/retrieve";
-import type { ScoredHit } from "../../../../src/domain/retrieval/retrieved-item";
-import { expandHits, type Gate } from "../../../../src/domain/retrieval/stages/expand";
 import { FakeKeywords, FakeStore, filter, node } from "../../../fakes/retrieval-ports";
 
 const NO_EXPANSION = { neighbours: 0, hits: 0, after: 0, parentTokens: 0 };

@@ -1,9 +1,9 @@
+import type { Candidate } from "@src/domain/retrieval/ports";
+import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "@src/domain/retrieval/retrieval-options";
+import { retrieve } from "@src/domain/retrieval/retrieve";
+import { fieldEvidence, fieldRanking } from "@src/domain/retrieval/stages/field-scores";
+import { readQuery } from "@src/domain/retrieval/stages/read-query";
 import { describe, it } from "vitest";
-import type { Candidate } from "../../../../src/domain/retrieval/ports";
-import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../../src/domain/retrieval/retrieval-options";
-import { retrieve } from "../../../../src/domain/retrieval/retrieve";
-import { fieldEvidence, fieldRanking } from "../../../../src/domain/retrieval/stages/field-scores";
-import { readQuery } from "../../../../src/domain/retrieval/stages/read-query";
 import { CountingKeywords, FakeStore, filter, node } from "../../../fakes/retrieval-ports";
 
 describe("field evidence", () => {

@@ -1,10 +1,6 @@
+import { DEFAULT_RETRIEVAL_OPTIONS } from "@src/domain/retrieval/retrieval-options";
+import { candidateLists, reciprocalRankFusion, withBoosts } from "@src/domain/retrieval/stages/fuse";
 import { describe, it } from "vitest";
-import { DEFAULT_RETRIEVAL_OPTIONS } from "../../../../src/domain/retrieval/retrieval-options";
-import {
-  candidateLists,
-  reciprocalRankFusion,
-  withBoosts,
-} from "../../../../src/domain/retrieval/stages/fuse";
 
 describe("reciprocal rank fusion", () => {
   it("sums weight / (60 + rank) over lists", ({ expect }) => {

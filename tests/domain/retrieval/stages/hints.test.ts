@@ -1,13 +1,8 @@
+import type { IndexFilter } from "@src/domain/retrieval/ports";
+import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "@src/domain/retrieval/retrieval-options";
+import { retrieve } from "@src/domain/retrieval/retrieve";
+import { hintBoosts, hintStrength, namedIn, namesSource } from "@src/domain/retrieval/stages/hints";
 import { describe, it } from "vitest";
-import type { IndexFilter } from "../../../../src/domain/retrieval/ports";
-import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../../src/domain/retrieval/retrieval-options";
-import { retrieve } from "../../../../src/domain/retrieval/retrieve";
-import {
-  hintBoosts,
-  hintStrength,
-  namedIn,
-  namesSource,
-} from "../../../../src/domain/retrieval/stages/hints";
 import { FakeKeywords, FakeStore, filter, node } from "../../../fakes/retrieval-ports";
 
 describe("hints", () => {

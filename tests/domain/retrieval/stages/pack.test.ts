@@ -1,8 +1,8 @@
+import { citationOf } from "@src/domain/retrieval/citation";
+import type { RetrievedItem } from "@src/domain/retrieval/retrieved-item";
+import { pack, packWhole } from "@src/domain/retrieval/stages/pack";
+import { estimateTokens } from "@src/domain/text/token-estimate";
 import { describe, it } from "vitest";
-import { citationOf } from "../../../../src/domain/retrieval/citation";
-import type { RetrievedItem } from "../../../../src/domain/retrieval/retrieved-item";
-import { pack, packWhole } from "../../../../src/domain/retrieval/stages/pack";
-import { estimateTokens } from "../../../../src/domain/text/token-estimate";
 import { node } from "../../../fakes/retrieval-ports";
 
 /** A hit whose text is `n` CJK characters (n estimated tokens). */

@@ -1,13 +1,13 @@
-import { describe, it } from "vitest";
-import { withoutQuestionPhrases } from "../../../../src/domain/retrieval/question-phrases";
-import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../../src/domain/retrieval/retrieval-options";
+import { withoutQuestionPhrases } from "@src/domain/retrieval/question-phrases";
+import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "@src/domain/retrieval/retrieval-options";
 import {
   countedTokens,
   idfWeights,
   queryTurns,
   readQuery,
   weightedTerms,
-} from "../../../../src/domain/retrieval/stages/read-query";
+} from "@src/domain/retrieval/stages/read-query";
+import { describe, it } from "vitest";
 
 const withFloor = withOverrides(DEFAULT_RETRIEVAL_OPTIONS, { coverage: { relevanceFloor: 0.25 } });
 

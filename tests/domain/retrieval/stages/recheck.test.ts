@@ -1,8 +1,8 @@
+import type { ContextStore, KeywordIndex } from "@src/domain/retrieval/ports";
+import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "@src/domain/retrieval/retrieval-options";
+import { retrieve } from "@src/domain/retrieval/retrieve";
+import { loadCandidates, recheck } from "@src/domain/retrieval/stages/recheck";
 import { describe, it } from "vitest";
-import type { ContextStore, KeywordIndex } from "../../../../src/domain/retrieval/ports";
-import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../../src/domain/retrieval/retrieval-options";
-import { retrieve } from "../../../../src/domain/retrieval/retrieve";
-import { loadCandidates, recheck } from "../../../../src/domain/retrieval/stages/recheck";
 import { FakeStore, filter, mixedScopeNodes, node, portsOver } from "../../../fakes/retrieval-ports";
 
 describe("recheck", () => {

@@ -1,13 +1,9 @@
+import type { KeywordIndex } from "@src/domain/retrieval/ports";
+import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "@src/domain/retrieval/retrieval-options";
+import { retrieve } from "@src/domain/retrieval/retrieve";
+import { idfWeights } from "@src/domain/retrieval/stages/read-query";
+import { FLOOR_NAME_SHARE, floorNames, weightedCoverage } from "@src/domain/retrieval/stages/relevance-floor";
 import { describe, it } from "vitest";
-import type { KeywordIndex } from "../../../../src/domain/retrieval/ports";
-import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../../src/domain/retrieval/retrieval-options";
-import { retrieve } from "../../../../src/domain/retrieval/retrieve";
-import { idfWeights } from "../../../../src/domain/retrieval/stages/read-query";
-import {
-  FLOOR_NAME_SHARE,
-  floorNames,
-  weightedCoverage,
-} from "../../../../src/domain/retrieval/stages/relevance-floor";
 import { CountingKeywords, FakeKeywords, FakeStore, filter, node } from "../../../fakes/retrieval-ports";
 
 describe("relevance floor", () => {

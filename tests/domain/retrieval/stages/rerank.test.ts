@@ -1,11 +1,11 @@
+import { err, ok } from "@src/domain/kernel/result";
+import type { ContextNode } from "@src/domain/retrieval/context-node";
+import type { Reranker } from "@src/domain/retrieval/ports";
+import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "@src/domain/retrieval/retrieval-options";
+import { retrieve } from "@src/domain/retrieval/retrieve";
+import type { RankedNode } from "@src/domain/retrieval/retrieved-item";
+import { rerankHits } from "@src/domain/retrieval/stages/rerank";
 import { describe, it } from "vitest";
-import { err, ok } from "../../../../src/domain/kernel/result";
-import type { ContextNode } from "../../../../src/domain/retrieval/context-node";
-import type { Reranker } from "../../../../src/domain/retrieval/ports";
-import { DEFAULT_RETRIEVAL_OPTIONS, withOverrides } from "../../../../src/domain/retrieval/retrieval-options";
-import { retrieve } from "../../../../src/domain/retrieval/retrieve";
-import type { RankedNode } from "../../../../src/domain/retrieval/retrieved-item";
-import { rerankHits } from "../../../../src/domain/retrieval/stages/rerank";
 import { filter, node, portsOver } from "../../../fakes/retrieval-ports";
 
 const OFF = DEFAULT_RETRIEVAL_OPTIONS.rerank;
