@@ -46,21 +46,22 @@ export class DreamJournal {
     );
   }
 
-  /** Waiting user turns and the time of the newest waiting turn. */
-  stats(): { pending: number; newestTs: number | null } {
+  /** Waiting user turns and the times of the oldest and the newest waiting turn. */
+  stats(): { pending: number; newestTs: number | null; oldestTs: number | null } {
     const row = this.#sql
-      .exec<{ n: number; newest: number | null }>(
-        "SELECT count(*) AS n, max(ts) AS newest FROM dream_journal WHERE role = 'user'",
+      .exec<{ n: number; newest: number | null; oldest: number | null }>(
+        "SELECT count(*) AS n, max(ts) AS newest, min(ts) AS oldest FROM dream_journal WHERE role = 'user'",
       )
       .one();
-    return { pending: row.n, newestTs: row.newest };
+    return { pending: row.n, newestTs: row.newest, oldestTs: row.oldest };
   }
 
   /**
    * The oldest rows of the next run: up to `maxUserTurns` user turns and the replies between
-   * them — or, when `upTo` is given (a run being retried), exactly the rows up to that seq.
+   * them, none newer than `settledBefore` — or, when `upTo` is given (a run being retried),
+   * exactly the rows up to that seq.
    */
-  take(maxUserTurns: number, upTo?: number): JournalRow[] {
+  take(maxUserTurns: number, upTo?: number, settledBefore = Number.MAX_SAFE_INTEGER): JournalRow[] {
     const rows = this.#sql
       .exec<{
         seq: number;
@@ -74,9 +75,9 @@ export class DreamJournal {
         explicit_sensitivity: Sensitivity | null;
       }>(
         upTo === undefined
-          ? "SELECT * FROM dream_journal ORDER BY seq LIMIT ?"
+          ? "SELECT * FROM dream_journal WHERE ts <= ? ORDER BY seq LIMIT ?"
           : "SELECT * FROM dream_journal WHERE seq <= ? ORDER BY seq",
-        upTo === undefined ? maxUserTurns * 3 : upTo,
+        ...(upTo === undefined ? [settledBefore, maxUserTurns * 3] : [upTo]),
       )
       .toArray();
     const out: JournalRow[] = [];

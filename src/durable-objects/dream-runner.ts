@@ -9,6 +9,7 @@
 import type { ChatObjectServices } from "../composition/chat-object/chat-object-door";
 import { type AccountKey, isOneToOneKey } from "../domain/chat/chat-address";
 import type { Settings } from "../domain/config/settings";
+import { PRIVACY_MARK_WINDOW_MS } from "../domain/history/privacy-mark";
 import type { SenderIdentity } from "../domain/identity/sender-identity";
 import { type DreamTurn, dream, nextDreamAt } from "../domain/memory/dreaming";
 import { stricter } from "../domain/memory/sensitivity";
@@ -47,6 +48,14 @@ function markedInLog(sql: SqlStorage, chatKey: string, turns: DreamTurn[]): void
   });
 }
 
+/**
+ * How old a turn must be before it is dreamed: in a shared chat, the privacy window, so that a
+ * request its speaker makes after it ("刚才那个别外传", up to ten minutes on) has marked it before
+ * a run reads it (docs/decisions/0610-dreams-wait-for-the-privacy-window.md); a one-to-one
+ * chat's turns are private by origin and wait for nothing.
+ */
+const settleMsOf = (chatKey: string): number => (isOneToOneKey(chatKey) ? 0 : PRIVACY_MARK_WINDOW_MS);
+
 export class DreamRunner {
   readonly #meta: ChatMeta;
   readonly #journal: DreamJournal;
@@ -75,9 +84,11 @@ export class DreamRunner {
 
   /** When the next run is due, or null when nothing waits (or the chat is unknown). */
   dueAt(settings: Settings, now: number): number | null {
-    if (!this.#meta.get<ChatInfo>("chat")) return null;
+    const chat = this.#meta.get<ChatInfo>("chat");
+    if (!chat) return null;
     const state = this.#state();
-    const due = nextDreamAt({ ...this.#journal.stats(), ...state }, settings.memory.dreaming, now);
+    const stats = this.#journal.stats();
+    const due = nextDreamAt({ ...stats, ...state }, settings.memory.dreaming, now, settleMsOf(chat.key));
     return afterSpendDeferral(this.#meta, due, now);
   }
 
@@ -89,7 +100,9 @@ export class DreamRunner {
     if (due === null || due > now || !chat) return;
     const state = this.#state();
     const pending = this.#meta.get<PendingRun>("dream_run");
-    const taken = this.#journal.take(settings.memory.dreaming.maxTurnsPerRun, pending?.upTo);
+    const settle = settleMsOf(chat.key);
+    const settled = settle > 0 ? now - settle : undefined;
+    const taken = this.#journal.take(settings.memory.dreaming.maxTurnsPerRun, pending?.upTo, settled);
     const first = taken[0];
     const last = taken.at(-1);
     // Journaled before their account joined privacy.doNotRecord: never dreamed, consumed with the run.

@@ -2,13 +2,14 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { ChatSession } from "@src/durable-objects/chat-session";
 import { describe, it } from "vitest";
+import { settleDreams } from "../support/dream-settle";
 import { newMemory, seedMemory, uid } from "../support/memory";
 import { c2cBody, eventIdOf, groupAtBody, postQq, turnDone } from "../support/qq-events";
 import { underStoredSettings } from "../support/stored-settings";
 import { eventually } from "../support/wait";
 
-// Dreaming after 2 waiting turns; offline model → the rule-based extractor.
-underStoredSettings(env, { memory: { dreaming: { afterTurns: 2 } } });
+// Dreaming after 2 waiting turns, 2 a run; offline model → the rule-based extractor.
+underStoredSettings(env, { memory: { dreaming: { afterTurns: 2, maxTurnsPerRun: 2 } } });
 
 type NodeRow = {
   node_id: string;
@@ -78,6 +79,7 @@ describe("dreaming in the chat object", () => {
       await postQq(body);
       await turnDone(`qq:group:${groupA}`, eventIdOf(body));
     }
+    await settleDreams(`qq:group:${groupA}`);
     const mine = await eventually(async () => {
       const r = await nodesOf(`qq:group:${groupA}`);
       return r.length === 2 ? r : undefined;
@@ -137,14 +139,13 @@ describe("dreaming in the chat object", () => {
       await postQq(body);
       await turnDone(`qq:group:${group}`, eventIdOf(body));
     };
-    // The request ends one run (two turns), and the words it is about open the next.
+    // The request ends one run (two turns a run), and the words it is about open the next.
     await say("我喜欢爬山");
     await say("跟你们说个事，别外传啊");
-    await eventually(
-      async () => (await env.CHAT_SESSION.getByName(`qq:group:${group}`).stats()).dreamPending === 0,
-    );
     await say("我的老板是王总");
     await say("我喜欢游泳");
+    await settleDreams(`qq:group:${group}`);
+    await runDurableObjectAlarm(env.CHAT_SESSION.getByName(`qq:group:${group}`));
     const rows = await eventually(async () => {
       const r = await nodesOf(`qq:group:${group}`);
       return r.some((n) => n.raw_text.includes("王总")) ? r : undefined;
@@ -152,5 +153,29 @@ describe("dreaming in the chat object", () => {
     const boss = rows.find((n) => n.raw_text.includes("王总"));
     expect(boss?.scope_type).toBe("chat");
     expect(boss?.sensitivity).not.toBe("public");
+  });
+
+  it("a group's words are not dreamed before their speaker's request of the minutes after can mark them", async ({
+    expect,
+  }) => {
+    const member = `MW${uid()}`;
+    const group = `qq:group:GW${uid()}`;
+    const say = async (text: string) => {
+      const body = groupAtBody({ group: group.slice("qq:group:".length), member, text });
+      await postQq(body);
+      await turnDone(group, eventIdOf(body));
+    };
+    // Two turns wait: a run is due at once by count, before the request a minute later.
+    await say("我的老板是李总");
+    await say("我喜欢游泳");
+    await runDurableObjectAlarm(env.CHAT_SESSION.getByName(group));
+    expect((await nodesOf(group)).filter((n) => n.raw_text.includes("李总"))).toEqual([]);
+    await say("刚才那个别外传");
+    await settleDreams(group);
+    const rows = await eventually(async () => {
+      const r = await nodesOf(group);
+      return r.some((n) => n.raw_text.includes("李总")) ? r : undefined;
+    });
+    expect(rows.filter((n) => n.raw_text.includes("李总")).map((n) => n.sensitivity)).not.toContain("public");
   });
 });

@@ -9,6 +9,7 @@ import { env } from "cloudflare:workers";
 import { markLogHome } from "@src/durable-objects/chat-log-home";
 import type { ChatSession } from "@src/durable-objects/chat-session";
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { settleDreams } from "../support/dream-settle";
 import { api } from "../support/knowledge-api";
 import { leaveOut } from "../support/leave-out";
 import { uid } from "../support/memory";
@@ -101,6 +102,7 @@ describe("a left-out person", () => {
       10_000,
       "the others' rows",
     );
+    await settleDreams(chat);
     await eventually(
       async () =>
         (await n("SELECT count(*) AS n FROM nodes WHERE scope_id = ?1 AND raw_text LIKE '%游泳%'", chat)) > 0,
@@ -197,6 +199,7 @@ describe("a left-out person", () => {
     );
     expect(await n("SELECT count(*) AS n FROM messages WHERE account_key = ?1", out)).toBe(0);
     expect(await inLog(chat, "SELECT count(*) AS n FROM messages WHERE account_key = ?", out)).toBe(0);
+    await settleDreams(chat);
     await eventually(async () => (await stub.stats()).dreamPending === 0, 10_000, "dreaming");
     expect(
       await n("SELECT count(*) AS n FROM nodes WHERE scope_id = ?1 AND raw_text LIKE '%下棋%'", chat),

@@ -9,6 +9,7 @@ import { env } from "cloudflare:workers";
 import type { ToolCall } from "@src/domain/model/chat-model";
 import { describe, it } from "vitest";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
+import { settleDreams } from "../support/dream-settle";
 import { c2cBodyWithIdentity, groupBodyWithIdentity } from "../support/identity";
 import { preview } from "../support/preview";
 import { storeSettings } from "../support/stored-settings";
@@ -200,7 +201,9 @@ async function writePhase(rand: () => number, phase: string) {
     }
   }
   // Dreaming runs in the chat objects' alarms: wait until none has a run due (afterTurns = 2).
+  // A shared chat's turns wait out their privacy window first: move them past it.
   for (const chat of chats) {
+    await settleDreams(chat.key);
     await eventually(
       async () => (await env.CHAT_SESSION.getByName(chat.key).stats()).dreamPending < 2,
       15_000,

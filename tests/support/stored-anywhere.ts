@@ -9,6 +9,7 @@ import { env } from "cloudflare:workers";
 import { chatTokenPrefix } from "@src/domain/text/chat-search-tokens";
 import { searchTokens } from "@src/domain/text/search-tokens";
 import type { ChatSession } from "@src/durable-objects/chat-session";
+import { settleDreams } from "./dream-settle";
 import { eventually } from "./wait";
 
 const decoder = new TextDecoder();
@@ -134,6 +135,11 @@ export async function storedAnywhere(needles: readonly string[]): Promise<string
 /** Waits until the chat object has no open turn and no unflushed row (and, if asked, no turn waiting for dreaming). */
 export async function settled(chatKey: string, options: { dreamed?: boolean } = {}) {
   const stub = env.CHAT_SESSION.getByName(chatKey);
+  if (options.dreamed) {
+    // A shared chat's turns wait out their privacy window before dreaming: move them past it.
+    await eventually(async () => (await stub.stats()).open === 0, 20_000, `${chatKey}'s turns`);
+    await settleDreams(chatKey);
+  }
   await eventually(
     async () => {
       const s = await stub.stats();

@@ -144,14 +144,27 @@ function emptyReport(runId: string, extractor: "model" | "rules"): DreamReport {
  * When the next run is due: at once when `afterTurns` user turns wait, else after the chat
  * has been idle for `idleMinutes` since the newest waiting turn; failed runs back off
  * exponentially (1 min, 2 min, 4 min, … capped at 6 h). Null when nothing waits.
+ *
+ * `settleMs` holds a run back until the oldest waiting turn is that old: a shared chat's turn
+ * is dreamed only once a privacy request of its speaker can no longer reach it
+ * (docs/decisions/0610-dreams-wait-for-the-privacy-window.md), and the run reads only turns
+ * settled so (`settledBefore`).
  */
 export function nextDreamAt(
-  state: { pending: number; newestTs: number | null; failures: number; lastFailureAt: number | null },
+  state: {
+    pending: number;
+    newestTs: number | null;
+    oldestTs: number | null;
+    failures: number;
+    lastFailureAt: number | null;
+  },
   settings: Settings["memory"]["dreaming"],
   now: number,
+  settleMs = 0,
 ): number | null {
   if (!settings.enabled || state.pending === 0 || state.newestTs === null) return null;
   let at = state.pending >= settings.afterTurns ? now : state.newestTs + settings.idleMinutes * 60_000;
+  if (settleMs > 0) at = Math.max(at, (state.oldestTs ?? state.newestTs) + settleMs);
   if (state.failures > 0 && state.lastFailureAt !== null) {
     at = Math.max(at, state.lastFailureAt + Math.min(6 * 3_600_000, 60_000 * 2 ** (state.failures - 1)));
   }

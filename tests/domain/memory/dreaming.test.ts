@@ -237,7 +237,7 @@ describe("nextDreamAt", () => {
   it("is due at once after N turns, after the idle period otherwise, and backs off after failures", ({
     expect,
   }) => {
-    const state = { pending: 1, newestTs: NOW, failures: 0, lastFailureAt: null };
+    const state = { pending: 1, newestTs: NOW, oldestTs: NOW, failures: 0, lastFailureAt: null };
     expect(nextDreamAt({ ...state, pending: 0, newestTs: null }, settings, NOW)).toBeNull();
     expect(nextDreamAt(state, settings, NOW)).toBe(NOW + 600_000);
     expect(nextDreamAt({ ...state, pending: 3 }, settings, NOW)).toBe(NOW);
@@ -245,6 +245,17 @@ describe("nextDreamAt", () => {
       NOW + 120_000,
     );
     expect(nextDreamAt({ ...state, pending: 3 }, { ...settings, enabled: false }, NOW)).toBeNull();
+  });
+
+  it("waits until the oldest waiting turn has settled, however many turns wait", ({ expect }) => {
+    const SETTLE = 600_000;
+    const state = { pending: 30, newestTs: NOW, oldestTs: NOW - 60_000, failures: 0, lastFailureAt: null };
+    expect(nextDreamAt(state, settings, NOW, SETTLE)).toBe(NOW - 60_000 + SETTLE);
+    expect(nextDreamAt({ ...state, oldestTs: NOW - 2 * SETTLE }, settings, NOW, SETTLE)).toBe(NOW);
+    // Idle for longer than the window: due when idle, as without it.
+    expect(nextDreamAt({ ...state, pending: 1 }, { ...settings, idleMinutes: 30 }, NOW, SETTLE)).toBe(
+      NOW + 30 * 60_000,
+    );
   });
 });
 
