@@ -86,6 +86,7 @@ function heldBack(detectors) {
     "credentials-held-back.jsonl",
     "credentials-held-back-commands.jsonl",
     "credentials-held-back-forms.jsonl",
+    "credentials-held-back-chat.jsonl",
   ]) {
     const file = path.join(root, "tests/fixtures/privacy", name);
     if (existsSync(file)) heldBackSet(file, detectors);

@@ -9,9 +9,12 @@
  * (docs/decisions/0580-credentials-in-other-forms.md).
  */
 
-/** Written inside other words ("サーバーのrootパスワード"), so read without a word boundary. */
+/**
+ * Written inside other words ("サーバーのrootパスワード"), so read without a word boundary; 暗証番号
+ * also as the detection text writes it, its 証 folded to 证.
+ */
 export const PASSWORD_FOREIGN_CJK =
-  "パスワード|ぱすわーど|パスコード|暗証番号|비밀번호|비번|패스워드|암호|รหัสผ่าน";
+  "パスワード|ぱすわーど|パスコード|暗証番号|暗证番号|비밀번호|비번|패스워드|암호|รหัสผ่าน";
 
 /** Whole words only: "Passwort", not inside another word. */
 export const PASSWORD_FOREIGN_WORDS = [

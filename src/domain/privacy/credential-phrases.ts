@@ -47,9 +47,9 @@ const CLAUSE_CHAR = String.raw`(?![，。！？；、,.!?;\n]|怎|忘|错|不|�
 const BRIDGE_ZH = String.raw`(?<bridge>(?:${CLAUSE_CHAR}){0,8}?[\s:：=]*)`;
 /**
  * Between an English keyword and its value: "for root", "of the wifi", then a connector —
- * `:`, `=`, "is", "is now", "was changed to", "set to", "to" — or just a space.
+ * `:`, `=`, "is", "is now", "was changed to", "set to", "to", 是, Cantonese 係 — or just a space.
  */
-const BRIDGE_EN = String.raw`(?<bridge>(?:\s+(?:for|of|on|at)\s+(?:the\s+|my\s+|our\s+|your\s+)?[\w@.-]{1,30})?(?:["']?\s*(?:[:=：]|->|=>|是|为)\s*|['’]s\s+|\s+(?:(?:is|was|are|will\s+be|has\s+been|have\s+been|should\s+be)\s+)?(?:(?:now|still|currently|just|changed\s+to|set\s+to|updated\s+to|reset\s+to|became|becomes|to)\s+)*|\s*))`;
+const BRIDGE_EN = String.raw`(?<bridge>(?:\s+(?:for|of|on|at)\s+(?:the\s+|my\s+|our\s+|your\s+)?[\w@.-]{1,30})?(?:["']?\s*(?:[:=：]|->|=>|是|为|係|系(?!统))\s*|['’]s\s+|\s+(?:(?:is|was|are|will\s+be|has\s+been|have\s+been|should\s+be)\s+)?(?:(?:now|still|currently|just|changed\s+to|set\s+to|updated\s+to|reset\s+to|became|becomes|to)\s+)*|\s*))`;
 /** The value itself: printable ASCII without spaces, optionally quoted or in brackets: "pin（8264）". */
 const VALUE = String.raw`["'“‘「(（]?(?<value>[\x21-\x7E]{3,200})`;
 
