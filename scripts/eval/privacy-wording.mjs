@@ -11,9 +11,8 @@ import path from "node:path";
 import { root } from "../lib/dev-vars.mjs";
 import { importTs } from "../lib/ts-import.mjs";
 import { importAt } from "./baseline-source.mjs";
-import { datasets } from "./credentials.mjs";
-import { evalDataDir } from "./data-dir.mjs";
 import { readJsonl } from "./domain-bundle.mjs";
+import { ordinaryRates } from "./ordinary-rate.mjs";
 
 /**
  * Group messages written blind, by writers who saw neither the rules nor the corpus
@@ -86,7 +85,13 @@ export async function evalPrivacyWording(flags) {
     }
   }
   const blind = blindSets(detectors);
-  const ordinary = ordinaryMessages(detectors, flags);
+  // A false alarm marks the speaker's ten minutes around it, which sibling chats then do not read.
+  const ordinary = ordinaryRates(
+    detectors,
+    flags,
+    "ordinary messages read as a privacy request",
+    (api, t) => api.explicitSensitivity(t) !== null,
+  );
   console.log(
     JSON.stringify({
       dataset: "privacy-wording",
@@ -123,35 +128,6 @@ function blindSets(detectors) {
         `  ${name.padEnd(20)} requests read ${cell.read}/${cell.requests}, near misses read as a request ${cell.falseAlarms}/${cell.nearMisses}`,
       );
     }
-  }
-  return out;
-}
-
-/**
- * How many ordinary messages of the shared sets each detector reads as a privacy request, per
- * 10,000: a false alarm marks the speaker's ten minutes around it, which sibling chats then do
- * not read. `--show N` prints N of today's.
- */
-function ordinaryMessages(detectors, flags) {
-  const dir = typeof flags.data === "string" ? flags.data : evalDataDir();
-  console.log(`\nordinary messages read as a privacy request (${dir}), per 10,000`);
-  const out = [];
-  for (const [name, texts] of datasets(dir)) {
-    const cells = detectors.map(([label, api]) => ({
-      label,
-      hits: texts.filter((t) => api.explicitSensitivity(t) !== null),
-    }));
-    const rate = (n) => ((n / texts.length) * 10_000).toFixed(1);
-    console.log(
-      `${name.padEnd(15)} ${String(texts.length).padStart(6)} messages  ${cells.map((c) => `${c.label}: ${rate(c.hits.length)} (${c.hits.length})`).join("   ")}`,
-    );
-    for (const t of cells.at(-1).hits.slice(0, Number(flags.show ?? 0)))
-      console.log(`    ${t.slice(0, 160)}`);
-    out.push({
-      dataset: name,
-      messages: texts.length,
-      ...Object.fromEntries(cells.map((c) => [c.label, c.hits.length])),
-    });
   }
   return out;
 }

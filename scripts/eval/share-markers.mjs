@@ -10,9 +10,8 @@ import path from "node:path";
 import { root } from "../lib/dev-vars.mjs";
 import { importTs } from "../lib/ts-import.mjs";
 import { importAt } from "./baseline-source.mjs";
-import { datasets } from "./credentials.mjs";
-import { evalDataDir } from "./data-dir.mjs";
 import { readJsonl } from "./domain-bundle.mjs";
+import { ordinaryRates } from "./ordinary-rate.mjs";
 
 /** The commit before docs/experiments/0510-share-marker-near-misses.md. */
 export const SHARE_BASELINE = "9965f2a";
@@ -56,26 +55,9 @@ export async function evalShareMarkers(flags) {
       );
     }
   }
-  const dir = typeof flags.data === "string" ? flags.data : evalDataDir();
-  console.log(`\nordinary messages read as a permission (${dir}), per 10,000`);
-  const ordinary = [];
-  for (const [name, texts] of datasets(dir)) {
-    const cells = readers.map(([label, api]) => ({
-      label,
-      hits: texts.filter((t) => api.shareRequested(t)),
-    }));
-    const rate = (n) => ((n / texts.length) * 10_000).toFixed(1);
-    console.log(
-      `${name.padEnd(15)} ${String(texts.length).padStart(6)} messages  ${cells.map((c) => `${c.label}: ${rate(c.hits.length)} (${c.hits.length})`).join("   ")}`,
-    );
-    for (const t of cells.at(-1).hits.slice(0, Number(flags.show ?? 0)))
-      console.log(`    ${t.slice(0, 160)}`);
-    ordinary.push({
-      dataset: name,
-      messages: texts.length,
-      ...Object.fromEntries(cells.map((c) => [c.label, c.hits.length])),
-    });
-  }
+  const ordinary = ordinaryRates(readers, flags, "ordinary messages read as a permission", (api, t) =>
+    api.shareRequested(t),
+  );
   console.log(
     JSON.stringify({
       dataset: "share-markers",
