@@ -60,14 +60,14 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   // 别跟别人说, 不要跟其他人提起, 唔好同人讲
   zh(
     "say-to-nobody",
-    `${LEAD}${NEG}${GAP(4)}(?:跟|和|对|同|向)${PEOPLE}${GAP(6)}(?:说|讲|提|聊|透露|讲述|宣扬|tell)(?!话)(?:起|出去)?`,
+    `${LEAD}${NEG}${GAP(4)}(?:跟|和|对|同|向)(?:${GAP(4)}的?)?${PEOPLE}${GAP(6)}(?:说|讲|提|聊|透露|讲述|宣扬|tell)(?!话)(?:起|出去)?`,
   ),
   // 千万别跟小美说, 别让老王知道: someone named, never 我 or 自己 ("别告诉我结局" asks for no spoiler)
   zh(
     "say-to-nobody",
     `${LEAD}${NEG}(?:跟|和|对|告诉)(?!我|自己|你)\\p{Script=Han}{1,3}?(?:说|讲|提)(?=我|他|她|这|${TAIL}(?:[，。！？；,.!?;~～\\s]|$))`,
   ),
-  zh("nobody-knows", `${LEAD}${NEG}(?:让|叫)(?!我(?!家)|自己|你)\\p{Script=Han}{1,4}?知道`),
+  zh("nobody-knows", `${LEAD}${NEG}(?:让|叫)(?!我(?!家)|自己|你)[\\p{Script=Han}a-z]{1,10}?知道`),
   // 出去别讲, 出了群别提, 别bb出去, 别截图出去, 不要截图不要转发
   zh("spread-nowhere", `出(?:了|去)(?:这个)?(?:群|门)?${GAP(2)}${NEG}(?:说|讲|提|传|乱说)`),
   zh("spread-nowhere", `出了?(?:这个?|本|咱们?)群${GAP(3)}${NEG}\\p{Script=Han}{1,3}`),
@@ -92,10 +92,15 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   // 你们都没看到对吧, 就当没听见: what was seen is to be unseen
   zh(
     "keep-nothing",
-    `(?:就|都)?当(?:作|做)?(?:没|没有)(?:看到|看见|听到|听见|听过|看过)|(?:你们|大家)(?:都|就)?(?:没|没有)(?:看到|看见|听到|听见)(?:对吧)?${CLAUSE_END}`,
+    `(?:就|都)?当(?:作|做)?(?:没|没有)(?:看到|看见|听到|听见|听过|看过)|(?:就|都)?当(?:作|做)?不知道|假装(?:没|没有)(?:看到|看见|听到|听见)|(?:你们|大家)(?:都|就)?(?:没|没有)(?:看到|看见|听到|听见)(?:对吧)?${CLAUSE_END}`,
   ),
   zh("spread-nowhere", `${LEAD}${NEG}(?:bb|逼逼|哔哔|叭叭|瞎说|乱传)出去`),
-  zh("spread-nowhere", `${LEAD}${NEG}(?:截图|截屏|录屏|转发)(?:出去|给别人|到别的群)?${CLAUSE_END}`),
+  zh(
+    "spread-nowhere",
+    `${LEAD}${NEG}(?:截图|截屏|录屏|转发|screenshot|ss|share)(?:出去|给别人|到别的群)?${CLAUSE_END}`,
+  ),
+  // 周围讲 (Cantonese: about, around)
+  zh("spread-nowhere", `${LEAD}${NEG}${GAP(2)}周围(?:讲|说)`),
   // 跟谁都别说, 对任何人都不要提
   zh("say-to-nobody", `(?:跟|和|对|同)(?:谁|任何人|别人)都${NEG}(?:说|讲|提)`),
   // 明天谁也别提, 谁都不许说
@@ -157,10 +162,18 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   // 你们知道就好, 就咱群里几个知道
   zh(
     "only-you",
-    `(?:你们|咱们|我们几个|咱群里几个|群里几个)(?:自己)?知道就(?:好|行|得了|可以|够了)|就(?:咱|我们|咱们)(?:群里)?几个人?知道`,
+    `(?:你们|咱们|我们几个|咱群里几个|群里几个)(?:自己)?知道就(?:好|行|得了|可以|够了)|就(?:咱|我们|咱们)(?:群里)?几个人?${GAP(4)}知道`,
+  ),
+  // 这个群我才敢说, 也就在咱宿舍群说说, 外面的人我一个都不敢讲, 只跟你们几个说
+  zh(
+    "only-you",
+    `(?:这个?群|咱们?\\p{Script=Han}{0,3}群|这里)(?:里)?我?(?:才|也就|只)(?:敢|能|会)?(?:说|讲|提)|也就(?:在)?(?:咱们?|这|你们)${GAP(6)}(?:说说|讲讲|说|讲)|(?:外面的人|外人|别人)${GAP(6)}(?:不敢|不会|不能)(?:说|讲|提)|只(?:跟|和|对)你们(?:几个)?(?:说|讲)`,
   ),
   // 嘴巴严一点, 口风紧点, 管住嘴, 替我瞒着
-  zh("only-you", `(?:嘴巴?|口风)(?:严|紧)(?:一)?点|(?:管住|闭紧)(?:你的)?嘴|(?:替|帮)我瞒`),
+  zh(
+    "only-you",
+    `(?:嘴巴?|口风)(?:上)?(?:把|给我)?(?:严|紧)(?:实|一点|点)|(?:管住|闭紧)(?:你的)?嘴|(?:替|帮)我瞒|嘴上(?:得)?有个?把门的`,
+  ),
   // 嘘，我离婚了 (a shush that opens the message); 偷偷告诉你, 悄悄跟你说
   zh("only-you", String.raw`^\s*(?:${THIS})?嘘+(?=[，,！!。…—~～\s]|$)`),
   zh("only-you", `(?:偷偷|悄悄)地?(?:告诉|跟|和|对)你(?:说|讲)?`),
@@ -188,12 +201,34 @@ export const REQUEST_RULES: readonly RequestRule[] = [
     "private",
   ),
   zh("not-here", `${LEAD}${NEG}${GAP(8)}给${PEOPLE}(?:看|听)`, "secret_like"),
+  zh(
+    "not-here",
+    `${LEAD}${NEG}(?:在|到|往)\\p{Script=Han}{1,6}?(?:里|上|中)?(?:说|讲|提|发|传|聊)(?!话)|${LEAD}${NEG}(?:发|转|传)到?(?:朋友圈|空间|微博|抖音|小红书|别的群|其他群|外面)`,
+    "private",
+  ),
   // 在群里不想提这事, 群里就别提了: the place first
   zh(
     "not-here",
     `(?:在|到)?(?:群里|群聊里?|别的群|其他群|外面)(?:就|也|先|可|千万)?(?:不想|${NEG})(?:提|说|讲|聊)(?:起|了)?`,
     "private",
   ),
+  // 你们不会往外说吧？ 能不能别到处讲: a plea in the form of a question
+  {
+    id: "spread-nowhere",
+    pattern: new RegExp(
+      `(?:你们|你)(?:应该)?不会${GAP(3)}(?:往外|到处|出去|说出去|讲出去|外传|告诉别人|乱说)\\p{Script=Han}{0,3}吧|能不能(?:别|不要)${GAP(4)}(?:到处|往外|外传|说出去|讲出去|乱说)`,
+      "gu",
+    ),
+    sensitivity: "secret_like",
+    zh: false,
+  },
+  // 传出去我就社死了, 要是让我领导知道我就完了: what spreading it would cost
+  zh(
+    "spread-nowhere",
+    `(?:传出去|说出去|讲出去|让[\\p{Script=Han}a-z]{1,8}?知道)${GAP(4)}(?:我就|我可就|我得|就完了|我完了|社死|死定了|完蛋)`,
+  ),
+  // 跟你们讲个秘密, 说个secret
+  zh("is-secret", `(?:说|讲|告诉你们?)(?:个|一个)(?:小)?(?:秘密|secret)`),
   // English and mixed.
   en(
     "tell-nobody",
@@ -225,7 +260,10 @@ export const REQUEST_RULES: readonly RequestRule[] = [
     String.raw`\b(?:this|it|that|what\s+i\s+say(?:\s+next)?|everything\s+i\s+say)\s+(?:stays|stay|remains|should\s+stay|has\s+to\s+stay)\s+(?:in\s+(?:this|the|our)\s+(?:group(?:\s+chat)?|gc|chat|room)|(?:in\s+)?here)\b|\bdoesn'?t\s+leave\s+(?:the|this|our)\s+(?:group(?:\s+chat)?|gc)\b|\bwhat\s+happens\s+in\s+(?:the|this|our)\s+(?:group(?:\s+chat)?|gc|chat)\s+stays\b`,
     "private",
   ),
-  en("only-you", String.raw`\b(?:my\s+)?lips\s+(?:are\s+)?(?:sealed|zipped)\b`),
+  en(
+    "only-you",
+    String.raw`\b(?:my\s+)?lips\s+(?:are\s+)?(?:sealed|zipped)\b|\bkeep\s+(?:it\s+)?low(?:-?key)?(?=\s|\p{Script=Han}|[,.!]|$)`,
+  ),
   en(
     "keep-nothing",
     // Not "I don't remember this": the request is made of the listener, never of the speaker.
@@ -233,7 +271,7 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   ),
   en(
     "is-secret",
-    String.raw`\b(?:this|it|that)(?:'s|\s+is)\s+(?:strictly\s+)?(?:confidential|a\s+secret|between\s+us)(?=\s*[,.!;:—-]|\s*$)|(?:这个|这事|这件事)\s*(?:confidential|secret|off\s+the\s+record)(?!\s*[a-z])`,
+    String.raw`\b(?:this|it|that)(?:'s|\s+is)\s+(?:strictly\s+)?(?:confidential|a\s+secret|between\s+us)(?=\s*[,.!;:—-]|\s*$)|(?:这个|这事|这件事)\s*是?\s*(?:confidential|secret|off\s+the\s+record)(?!\s*[a-z])`,
   ),
   en(
     "not-here",

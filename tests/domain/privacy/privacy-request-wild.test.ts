@@ -18,7 +18,7 @@ describe("privacy requests written blind, in the words of QQ groups", () => {
   it("reads nearly every request of every language, and few near misses", ({ expect }) => {
     const requests = LINES.filter((l) => l.label === "request");
     const misses = LINES.filter((l) => l.label === "none");
-    expect(requests.length).toBeGreaterThanOrEqual(100);
+    expect(requests.length).toBeGreaterThanOrEqual(150);
     expect(requests.filter((l) => !asks(l.text)).length).toBeLessThanOrEqual(4);
     expect(misses.filter((l) => asks(l.text)).length).toBeLessThanOrEqual(4);
     for (const lang of ["yue", "dialect", "en", "zh-Hant"]) {
@@ -58,6 +58,12 @@ describe("privacy requests written blind, in the words of QQ groups", () => {
     "出了这个群我可不认账啊",
     // Shanghainese
     "覅告诉别人，阿拉屋里厢出事体了",
+    // only here, only you; a place named; a plea put as a question; what it would cost
+    "这话也就在咱们班群说说，我妈要再婚了",
+    "千万别在年级群里提，我转学了",
+    "你们不会到处说吧？我被退学了",
+    "要是让我老婆知道我就完了，私房钱在鞋盒里",
+    "你们就当不知道，我在面试别家",
   ])("reads %j as a request", (said, { expect }) => {
     expect(asks(said)).toBe(true);
   });
@@ -74,6 +80,8 @@ describe("privacy requests written blind, in the words of QQ groups", () => {
     "秘密花园那首歌真好听",
     "I don't remember this song at all",
     "佢话唔好同人讲，不过我觉得冇所谓",
+    "我会不会在群里说错话啊？",
+    "你们不会到现在还没吃饭吧",
   ])("leaves %j alone", (said, { expect }) => {
     expect(asks(said)).toBe(false);
   });
