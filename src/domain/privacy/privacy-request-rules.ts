@@ -5,51 +5,25 @@
  * nobody" (别告诉别人, 不要外传, 保密, 你知道就好, between you and me), `private` for "not here /
  * not elsewhere" (别在群里提, 这是私事, keep it private). Measured on the labelled corpus
  * tests/fixtures/privacy/requests.jsonl and on requests written blind as QQ groups type them
- * (`npm run eval -- privacy-wording`); the families those added — words that stay here, keep
- * nothing, threats, agreement tags — are docs/decisions/0600-privacy-requests-as-people-type-them.md.
+ * (`npm run eval -- privacy-wording`); the families those added are in
+ * privacy-request-group-rules.ts, the agreement tags below
+ * (docs/decisions/0600-privacy-requests-as-people-type-them.md).
  */
-import type { Sensitivity } from "../memory/sensitivity-level";
-
-export type RequestRule = {
-  readonly id: string;
-  readonly pattern: RegExp;
-  readonly sensitivity: Sensitivity;
-  /** Chinese rules: a question about privacy (你会保密吗？) is no request. */
-  readonly zh: boolean;
-};
-
-/** What the request is about, said first: 这个别外传, 这事你知道就好. */
-const THIS = String.raw`(?:(?:这个|这件事|这事儿?|此事|这话|这条|那事|这消息|这个消息|刚才那句|刚说的|上面那个)\s*)?`;
-/** The listener and softeners before the request: 你可千万别, 麻烦别, 拜托不要. */
-const LEAD = String.raw`${THIS}(?:(?:你|您)\s*)?(?:(?:也|可|就|千万|一定|先|请|麻烦|拜托|务必)\s*)*`;
-/** Saying no: 别, 不要, 不许, 请勿, Cantonese 唔好. Not 不会 (that is a promise, not a request). */
-const NEG = String.raw`(?:别(?![人处的家])|不要|不许|不准|不能|不可以|不可|请勿|勿|莫|唔好|禁止|不想|甭|憋(?=[说讲告传往外跟和对让给])|咪(?=[讲说话跟同给告传]))`;
-/** Whoever should not hear it. */
-const PEOPLE = String.raw`(?:别人|其他人|其它人|任何人|外人|旁人|第三个人|第三人|人家|大家|群里的?人?|其他群友|群友|同事|同学|老师|领导|老板|公司的人|我?家里人|别的群的?人?|其他群的?人?|其它群|外面的人|共同好友|我?(?:妈|爸|爸妈|父母|家人|老婆|老公|女朋友|男朋友|对象|室友|同事|领导|老板|朋友|姐|哥|弟|妹)|谁|人)`;
-/** Where a group's words should stay: 本群, 这个群, 群里. */
-const THIS_GROUP = String.raw`(?:本群|这个?群(?:里|内)?|群里|群内|咱们?群(?:里)?|我们群(?:里)?|此群)`;
-/** Up to a few characters of the same clause. */
-const GAP = (n: number) => String.raw`[^，。！？；,.!?;\n]{0,${n}}?`;
-/** Particles that end the request: 哈, 哦, 啊, 嗷. */
-const TAIL = String.raw`[哦啊哈呀嘛啦喔嗷吧呢]*`;
-/** The end of a clause. */
-const CLAUSE_END = String.raw`(?=${TAIL}(?:[，。！？；,.!?;~～:：\s]|$))`;
-
-const zh = (id: string, source: string, sensitivity: Sensitivity = "secret_like"): RequestRule => ({
-  id,
-  pattern: new RegExp(`${source}${TAIL}`, "gu"),
-  sensitivity,
-  zh: true,
-});
-const en = (id: string, source: string, sensitivity: Sensitivity = "secret_like"): RequestRule => ({
-  id,
-  pattern: new RegExp(source, "gu"),
-  sensitivity,
-  zh: false,
-});
-
-const DONT = String.raw`(?:(?:please|pls|plz|just)\s+)?(?:don'?t|do\s+not|never)`;
-const ANYONE = String.raw`(?:anyone|anybody|nobody|no\s*one|no1|any1|others|other\s+people|people|ppl|the\s+other\s+groups?|the\s+group|the\s+others|everyone|(?:my|our)\s+(?:[a-z]+\s+)?[a-z]+|mom|dad|him|her|them|别人|其他人|任何人)`;
+import { GROUP_REQUEST_RULES } from "./privacy-request-group-rules";
+import {
+  ANYONE,
+  CLAUSE_END,
+  DONT,
+  en,
+  GAP,
+  LEAD,
+  NEG,
+  PEOPLE,
+  type RequestRule,
+  TAIL,
+  THIS,
+  zh,
+} from "./privacy-request-words";
 
 export const REQUEST_RULES: readonly RequestRule[] = [
   // 别告诉别人, 不许告诉任何人, 不要转述给别人, 别把我的事说给群里听, 唔好话俾人知
@@ -70,59 +44,13 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   zh("nobody-knows", `${LEAD}${NEG}(?:让|叫)(?!我(?!家)|自己|你)[\\p{Script=Han}a-z]{1,10}?知道`),
   // 出去别讲, 出了群别提, 别bb出去, 别截图出去, 不要截图不要转发
   zh("spread-nowhere", `出(?:了|去)(?:这个)?(?:群|门)?${GAP(2)}${NEG}(?:说|讲|提|传|乱说)`),
-  zh("spread-nowhere", `出了?(?:这个?|本|咱们?)群${GAP(3)}${NEG}\\p{Script=Han}{1,3}`),
-  // 莫往外头说, 可别往外嘚嘚, 请勿对外透露: "outwards" says where, whatever the verb
-  zh("spread-nowhere", `${LEAD}${NEG}${GAP(2)}(?:往|向|对)外(?:头|面|边)?\\p{Script=Han}{1,3}`),
-  // 唔好share出去, 别发出去, 不要转给别人
-  zh(
-    "spread-nowhere",
-    `${LEAD}${NEG}${GAP(4)}(?:share|post|send|forward|分享|散播|散布|扩散|发|转)(?:出去|到外面|给别人|给外人)`,
-  ),
-  // 仅限本群, 锁死在这个群里, 出群即焚, 阅后即焚, 不出这个群
-  zh(
-    "stays-here",
-    `(?:仅限|只限|锁死在|锁在|烂在|止于)(?:${THIS_GROUP}|这里|这儿)|(?:出群|阅后|看完|听完)即焚|不出${THIS_GROUP}`,
-    "private",
-  ),
-  // 机器人别记这个, 小本本别记, 不要记下来: the listener, the bot too, should not keep it
-  zh(
-    "keep-nothing",
-    `${LEAD}${NEG}(?:帮我|给我)?(?:记(?![错仇混反岔得性忆者账号])(?:下来|住|录|下|着)?|记录|保存|存下来)`,
-  ),
-  // 你们都没看到对吧, 就当没听见: what was seen is to be unseen
-  zh(
-    "keep-nothing",
-    `(?:就|都)?当(?:作|做)?(?:没|没有)(?:看到|看见|听到|听见|听过|看过)|(?:就|都)?当(?:作|做)?不知道|假装(?:没|没有)(?:看到|看见|听到|听见)|(?:你们|大家)(?:都|就)?(?:没|没有)(?:看到|看见|听到|听见)(?:对吧)?${CLAUSE_END}`,
-  ),
   zh("spread-nowhere", `${LEAD}${NEG}(?:bb|逼逼|哔哔|叭叭|瞎说|乱传)出去`),
   zh(
     "spread-nowhere",
     `${LEAD}${NEG}(?:截图|截屏|录屏|转发|screenshot|ss|share)(?:出去|给别人|到别的群)?${CLAUSE_END}`,
   ),
-  // 周围讲 (Cantonese: about, around)
-  zh("spread-nowhere", `${LEAD}${NEG}${GAP(2)}周围(?:讲|说)`),
   // 跟谁都别说, 对任何人都不要提
   zh("say-to-nobody", `(?:跟|和|对|同)(?:谁|任何人|别人)都${NEG}(?:说|讲|提)`),
-  // 明天谁也别提, 谁都不许说
-  zh("say-to-nobody", `谁(?:也|都)${NEG}(?:说|讲|提|传)`),
-  // 谁传出去谁是狗, 谁要是把这个发到家族群里我跟谁急: a threat to whoever spreads it
-  zh(
-    "spread-nowhere",
-    `谁(?:要是|敢)?${GAP(8)}(?:传|说|讲|发|捅|转)(?:出去|到${GAP(6)})${GAP(3)}(?:谁|我跟谁|我就)`,
-  ),
-  // 群外不认, 出了群不认账, 别处我不认, 出了这个群我可没说过
-  zh(
-    "stays-here",
-    `(?:群外|别处|外面|出了?(?:这个?|本)?群)${GAP(4)}(?:不认(?:账)?|没说过|没讲过)`,
-    "private",
-  ),
-  // 这个不上墙, 别让这事出圈, 别发到贴吧
-  zh(
-    "spread-nowhere",
-    `${THIS}不上墙|${NEG}让${GAP(4)}出圈|${LEAD}${NEG}${GAP(2)}(?:发|转|传|贴)到(?!这|本群)\\p{Script=Han}{1,6}`,
-  ),
-  // 机器人也给我忘掉, 你们都忘了吧
-  zh("keep-nothing", `(?:给我|帮我|你们|大家|都)忘(?:掉|了吧)`),
   // 别让别人知道, 不能让我妈知道, 不想让同事发现
   zh(
     "nobody-knows",
@@ -164,11 +92,6 @@ export const REQUEST_RULES: readonly RequestRule[] = [
     "only-you",
     `(?:你们|咱们|我们几个|咱群里几个|群里几个)(?:自己)?知道就(?:好|行|得了|可以|够了)|就(?:咱|我们|咱们)(?:群里)?几个人?${GAP(4)}知道`,
   ),
-  // 这个群我才敢说, 也就在咱宿舍群说说, 外面的人我一个都不敢讲, 只跟你们几个说
-  zh(
-    "only-you",
-    `(?:这个?群|咱们?\\p{Script=Han}{0,3}群|这里)(?:里)?我?(?:才|也就|只)(?:敢|能|会)?(?:说|讲|提)|也就(?:在)?(?:咱们?|这|你们)${GAP(6)}(?:说说|讲讲|说|讲)|(?:外面的人|外人|别人)${GAP(6)}(?:不敢|不会|不能)(?:说|讲|提)|只(?:跟|和|对)你们(?:几个)?(?:说|讲)`,
-  ),
   // 嘴巴严一点, 口风紧点, 管住嘴, 替我瞒着
   zh(
     "only-you",
@@ -201,34 +124,12 @@ export const REQUEST_RULES: readonly RequestRule[] = [
     "private",
   ),
   zh("not-here", `${LEAD}${NEG}${GAP(8)}给${PEOPLE}(?:看|听)`, "secret_like"),
-  zh(
-    "not-here",
-    `${LEAD}${NEG}(?:在|到|往)\\p{Script=Han}{1,6}?(?:里|上|中)?(?:说|讲|提|发|传|聊)(?!话)|${LEAD}${NEG}(?:发|转|传)到?(?:朋友圈|空间|微博|抖音|小红书|别的群|其他群|外面)`,
-    "private",
-  ),
   // 在群里不想提这事, 群里就别提了: the place first
   zh(
     "not-here",
     `(?:在|到)?(?:群里|群聊里?|别的群|其他群|外面)(?:就|也|先|可|千万)?(?:不想|${NEG})(?:提|说|讲|聊)(?:起|了)?`,
     "private",
   ),
-  // 你们不会往外说吧？ 能不能别到处讲: a plea in the form of a question
-  {
-    id: "spread-nowhere",
-    pattern: new RegExp(
-      `(?:你们|你)(?:应该)?不会${GAP(3)}(?:往外|到处|出去|说出去|讲出去|外传|告诉别人|乱说)\\p{Script=Han}{0,3}吧|能不能(?:别|不要)${GAP(4)}(?:到处|往外|外传|说出去|讲出去|乱说)`,
-      "gu",
-    ),
-    sensitivity: "secret_like",
-    zh: false,
-  },
-  // 传出去我就社死了, 要是让我领导知道我就完了: what spreading it would cost
-  zh(
-    "spread-nowhere",
-    `(?:传出去|说出去|讲出去|让[\\p{Script=Han}a-z]{1,8}?知道)${GAP(4)}(?:我就|我可就|我得|就完了|我完了|社死|死定了|完蛋)`,
-  ),
-  // 跟你们讲个秘密, 说个secret
-  zh("is-secret", `(?:说|讲|告诉你们?)(?:个|一个)(?:小)?(?:秘密|secret)`),
   // English and mixed.
   en(
     "tell-nobody",
@@ -256,20 +157,6 @@ export const REQUEST_RULES: readonly RequestRule[] = [
     String.raw`\bbetween\s+(?:you|u)\s+(?:and|n|&)\s+me\b|\b(?:just\s+)?between\s+us(?:\s+two)?\b(?!\s+and)|\bstays?\s+between\s+us\b|doesn'?t\s+leave\s+this\s+(?:chat|room|conversation)|\boff\s+the\s+record\b|\bon\s+the\s+(?:dl|down\s+low)\b|\bmum'?s\s+the\s+word\b|\bhush[- ]hush\b|\bnot\s+for\s+sharing\b|\bzip\s+it\b|\b(?:just|only)\s+for\s+(?:you|your\s+ears)\b|\bi'?m\s+trusting\s+you\s+with\s+this\b|\bpromise\s+(?:you|u)\s+won'?t\s+tell\b|\bunder\s+wraps\b`,
   ),
   en(
-    "stays-here",
-    String.raw`\b(?:this|it|that|what\s+i\s+say(?:\s+next)?|everything\s+i\s+say)\s+(?:stays|stay|remains|should\s+stay|has\s+to\s+stay)\s+(?:in\s+(?:this|the|our)\s+(?:group(?:\s+chat)?|gc|chat|room)|(?:in\s+)?here)\b|\bdoesn'?t\s+leave\s+(?:the|this|our)\s+(?:group(?:\s+chat)?|gc)\b|\bwhat\s+happens\s+in\s+(?:the|this|our)\s+(?:group(?:\s+chat)?|gc|chat)\s+stays\b`,
-    "private",
-  ),
-  en(
-    "only-you",
-    String.raw`\b(?:my\s+)?lips\s+(?:are\s+)?(?:sealed|zipped)\b|\bkeep\s+(?:it\s+)?low(?:-?key)?(?=\s|\p{Script=Han}|[,.!]|$)`,
-  ),
-  en(
-    "keep-nothing",
-    // Not "I don't remember this": the request is made of the listener, never of the speaker.
-    String.raw`(?<!\b(?:i|we|you|they|he|she|u|it|who|which|that)\s+)${DONT}\s+(?:remember|record|log|save|store|memori[sz]e|write\s+down)(?:\s+(?:this|that|it|what\s+i)\b|(?=\s*(?:[,.!;]|$)))|\bforget\s+(?:what\s+i\s+(?:just\s+)?said|i\s+(?:ever\s+)?said\s+(?:this|that|anything))\b`,
-  ),
-  en(
     "is-secret",
     String.raw`\b(?:this|it|that)(?:'s|\s+is)\s+(?:strictly\s+)?(?:confidential|a\s+secret|between\s+us)(?=\s*[,.!;:—-]|\s*$)|(?:这个|这事|这件事)\s*是?\s*(?:confidential|secret|off\s+the\s+record)(?!\s*[a-z])`,
   ),
@@ -278,6 +165,7 @@ export const REQUEST_RULES: readonly RequestRule[] = [
     `${DONT}\\s+mention\\s+(?:(?:this|it|that)\\s+(?:elsewhere|anywhere\\s+else|in\\s+(?:the\\s+)?(?:group|group\\s+chat|chat)|to\\s+(?:anyone|anybody|others|people))|(?:[\\w'’]+\\s+){1,4}?(?:to|with)\\s+(?:anyone|anybody|others|people|the\\s+group))\\b`,
     "private",
   ),
+  ...GROUP_REQUEST_RULES,
 ];
 
 /** A question about privacy is no request: 你会保密吗？ 要不要保密, 守口如瓶这个成语怎么用. */

@@ -1,0 +1,111 @@
+/**
+ * The ways a group member asks that words stay in the group, read as families rather than
+ * wording by wording (docs/decisions/0600-privacy-requests-as-people-type-them.md): the words
+ * stay here (仅限本群, 出群即焚, 群外不认, "this stays in the group chat"), nobody keeps them
+ * (机器人别记这个, 你们都没看到, "don't remember this"), outwards with any verb, a place named,
+ * a threat or a cost (谁传出去谁是狗, 传出去我就社死了), only here or only you (这个群我才敢说),
+ * and a plea put as a question (你们不会往外说吧？). Measured on requests written blind
+ * (`npm run eval -- privacy-wording`).
+ */
+import {
+  CLAUSE_END,
+  DONT,
+  en,
+  GAP,
+  LEAD,
+  NEG,
+  type RequestRule,
+  THIS,
+  THIS_GROUP,
+  zh,
+} from "./privacy-request-words";
+
+export const GROUP_REQUEST_RULES: readonly RequestRule[] = [
+  zh("spread-nowhere", `出了?(?:这个?|本|咱们?)群${GAP(3)}${NEG}\\p{Script=Han}{1,3}`),
+  // 莫往外头说, 可别往外嘚嘚, 请勿对外透露: "outwards" says where, whatever the verb
+  zh("spread-nowhere", `${LEAD}${NEG}${GAP(2)}(?:往|向|对)外(?:头|面|边)?\\p{Script=Han}{1,3}`),
+  // 唔好share出去, 别发出去, 不要转给别人
+  zh(
+    "spread-nowhere",
+    `${LEAD}${NEG}${GAP(4)}(?:share|post|send|forward|分享|散播|散布|扩散|发|转)(?:出去|到外面|给别人|给外人)`,
+  ),
+  // 仅限本群, 锁死在这个群里, 出群即焚, 阅后即焚, 不出这个群
+  zh(
+    "stays-here",
+    `(?:仅限|只限|锁死在|锁在|烂在|止于)(?:${THIS_GROUP}|这里|这儿)|(?:出群|阅后|看完|听完)即焚|不出${THIS_GROUP}`,
+    "private",
+  ),
+  // 机器人别记这个, 小本本别记, 不要记下来: the listener, the bot too, should not keep it
+  zh(
+    "keep-nothing",
+    `${LEAD}${NEG}(?:帮我|给我)?(?:记(?![错仇混反岔得性忆者账号])(?:下来|住|录|下|着)?|记录|保存|存下来)`,
+  ),
+  // 你们都没看到对吧, 就当没听见: what was seen is to be unseen
+  zh(
+    "keep-nothing",
+    `(?:就|都)?当(?:作|做)?(?:没|没有)(?:看到|看见|听到|听见|听过|看过)|(?:就|都)?当(?:作|做)?不知道|假装(?:没|没有)(?:看到|看见|听到|听见)|(?:你们|大家)(?:都|就)?(?:没|没有)(?:看到|看见|听到|听见)(?:对吧)?${CLAUSE_END}`,
+  ),
+  // 周围讲 (Cantonese: about, around)
+  zh("spread-nowhere", `${LEAD}${NEG}${GAP(2)}周围(?:讲|说)`),
+  // 明天谁也别提, 谁都不许说
+  zh("say-to-nobody", `谁(?:也|都)${NEG}(?:说|讲|提|传)`),
+  // 谁传出去谁是狗, 谁要是把这个发到家族群里我跟谁急: a threat to whoever spreads it
+  zh(
+    "spread-nowhere",
+    `谁(?:要是|敢)?${GAP(8)}(?:传|说|讲|发|捅|转)(?:出去|到${GAP(6)})${GAP(3)}(?:谁|我跟谁|我就)`,
+  ),
+  // 群外不认, 出了群不认账, 别处我不认, 出了这个群我可没说过
+  zh(
+    "stays-here",
+    `(?:群外|别处|外面|出了?(?:这个?|本)?群)${GAP(4)}(?:不认(?:账)?|没说过|没讲过)`,
+    "private",
+  ),
+  // 这个不上墙, 别让这事出圈, 别发到贴吧
+  zh(
+    "spread-nowhere",
+    `${THIS}不上墙|${NEG}让${GAP(4)}出圈|${LEAD}${NEG}${GAP(2)}(?:发|转|传|贴)到(?!这|本群)\\p{Script=Han}{1,6}`,
+  ),
+  // 机器人也给我忘掉, 你们都忘了吧
+  zh("keep-nothing", `(?:给我|帮我|你们|大家|都)忘(?:掉|了吧)`),
+  // 这个群我才敢说, 也就在咱宿舍群说说, 外面的人我一个都不敢讲, 只跟你们几个说
+  zh(
+    "only-you",
+    `(?:这个?群|咱们?\\p{Script=Han}{0,3}群|这里)(?:里)?我?(?:才|也就|只)(?:敢|能|会)?(?:说|讲|提)|也就(?:在)?(?:咱们?|这|你们)${GAP(6)}(?:说说|讲讲|说|讲)|(?:外面的人|外人|别人)${GAP(6)}(?:不敢|不会|不能)(?:说|讲|提)|只(?:跟|和|对)你们(?:几个)?(?:说|讲)`,
+  ),
+  zh(
+    "not-here",
+    `${LEAD}${NEG}(?:在|到|往)\\p{Script=Han}{1,6}?(?:里|上|中)?(?:说|讲|提|发|传|聊)(?!话)|${LEAD}${NEG}(?:发|转|传)到?(?:朋友圈|空间|微博|抖音|小红书|别的群|其他群|外面)`,
+    "private",
+  ),
+  // 你们不会往外说吧？ 能不能别到处讲: a plea in the form of a question
+  {
+    id: "spread-nowhere",
+    pattern: new RegExp(
+      `(?:你们|你)(?:应该)?不会${GAP(3)}(?:往外|到处|出去|说出去|讲出去|外传|告诉别人|乱说)\\p{Script=Han}{0,3}吧|能不能(?:别|不要)${GAP(4)}(?:到处|往外|外传|说出去|讲出去|乱说)`,
+      "gu",
+    ),
+    sensitivity: "secret_like",
+    zh: false,
+  },
+  // 传出去我就社死了, 要是让我领导知道我就完了: what spreading it would cost
+  zh(
+    "spread-nowhere",
+    `(?:传出去|说出去|讲出去|让[\\p{Script=Han}a-z]{1,8}?知道)${GAP(4)}(?:我就|我可就|我得|就完了|我完了|社死|死定了|完蛋)`,
+  ),
+  // 跟你们讲个秘密, 说个secret
+  zh("is-secret", `(?:说|讲|告诉你们?)(?:个|一个)(?:小)?(?:秘密|secret)`),
+  en(
+    "stays-here",
+    String.raw`\b(?:this|it|that|what\s+i\s+say(?:\s+next)?|everything\s+i\s+say)\s+(?:stays|stay|remains|should\s+stay|has\s+to\s+stay)\s+(?:in\s+(?:this|the|our)\s+(?:group(?:\s+chat)?|gc|chat|room)|(?:in\s+)?here)\b|\bdoesn'?t\s+leave\s+(?:the|this|our)\s+(?:group(?:\s+chat)?|gc)\b|\bwhat\s+happens\s+in\s+(?:the|this|our)\s+(?:group(?:\s+chat)?|gc|chat)\s+stays\b`,
+    "private",
+  ),
+  en(
+    "only-you",
+    String.raw`\b(?:my\s+)?lips\s+(?:are\s+)?(?:sealed|zipped)\b|\bkeep\s+(?:it\s+)?low(?:-?key)?(?=\s|\p{Script=Han}|[,.!]|$)`,
+  ),
+  en(
+    "keep-nothing",
+    // Not "I don't remember this": the request is made of the listener, never of the speaker.
+    String.raw`(?<!\b(?:i|we|you|they|he|she|u|it|who|which|that)\s+)${DONT}\s+(?:remember|record|log|save|store|memori[sz]e|write\s+down)(?:\s+(?:this|that|it|what\s+i)\b|(?=\s*(?:[,.!;]|$)))|\bforget\s+(?:what\s+i\s+(?:just\s+)?said|i\s+(?:ever\s+)?said\s+(?:this|that|anything))\b`,
+  ),
+];
