@@ -147,11 +147,11 @@ describe("a message its speaker marked private stays in its chat", () => {
     const id = (c: Case) => `${run}-${CASES.indexOf(c)}-0`;
     const missed = requests.filter((c) => !marked.has(id(c))).map((c) => c.content);
     const over = others.filter((c) => marked.has(id(c))).map((c) => c.content);
-    // The recogniser's measured errors (npm run eval -- privacy-wording: 11 requests missed, 6
-    // near misses taken, dev and held together; experiment 0560) bound the log's; nothing else
-    // is lost or hidden.
-    expect(missed.length, missed.join("\n")).toBeLessThanOrEqual(11);
-    expect(over.length, over.join("\n")).toBeLessThanOrEqual(6);
+    // The recogniser's measured errors (npm run eval -- privacy-wording: 8 requests missed, 9
+    // near misses taken, dev and held together; experiments 0560 and 0600, whose families read
+    // a literal shush such as "🤫 图书馆里小声点" too) bound the log's; nothing else is lost or hidden.
+    expect(missed.length, missed.join("\n")).toBeLessThanOrEqual(8);
+    expect(over.length, over.join("\n")).toBeLessThanOrEqual(9);
     expect(marked.has(CONTROL)).toBe(false);
   });
 
