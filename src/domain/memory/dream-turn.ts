@@ -5,6 +5,7 @@
 
 import { PRIVACY_MARK_WINDOW_MS } from "../history/privacy-mark";
 import type { SenderIdentity } from "../identity/sender-identity";
+import { asksToKeepNothing } from "../privacy/privacy-request";
 import { slotOfNamed, slotSubjectKey } from "./fact-slot";
 import { type MemoryEvidence, normalizeMemoryText, type Sensitivity } from "./memory";
 import { explicitSensitivity, isBarePrivacyMarker, stricter } from "./sensitivity";
@@ -51,7 +52,8 @@ export function userTurn(turns: readonly MarkedTurn[], index: number): MarkedTur
  * turn takes the requested sensitivity, and the marker itself is not extracted. Any request may
  * also be about what its speaker says next ("跟你们说个事，别外传啊", then "我下个月离职"): their
  * next turn within PRIVACY_MARK_WINDOW_MS takes it as a floor, which never lowers what that turn
- * holds by its own words.
+ * holds by its own words. A request that nothing be kept ("机器人别记这个", "上面那些你们都没看到")
+ * leaves its own turn, and the speaker's turns just before and after it, unextracted.
  */
 export function applyPrivacyMarkers(turns: readonly DreamTurn[]): MarkedTurn[] {
   const out: MarkedTurn[] = turns.map((t) => ({ ...t, skip: false }));
@@ -62,18 +64,27 @@ export function applyPrivacyMarkers(turns: readonly DreamTurn[]): MarkedTurn[] {
     const wanted = bare
       ? (t.explicitSensitivity ?? explicitSensitivity(t.text))
       : explicitSensitivity(t.text);
-    if (bare) out[i] = { ...t, skip: true };
+    const nothing = wanted !== null && asksToKeepNothing(t.text);
+    if (bare || nothing) out[i] = { ...t, skip: true };
     if (!wanted) continue;
-    const previous = bare ? speakersTurn(out, i, -1) : -1;
+    const previous = bare || nothing ? speakersTurn(out, i, -1) : -1;
     const prev = out[previous];
-    if (prev) {
+    if (prev && (bare || t.ts - prev.ts <= PRIVACY_MARK_WINDOW_MS)) {
       const asked = prev.explicitSensitivity;
-      out[previous] = { ...prev, explicitSensitivity: asked ? stricter(asked, wanted) : wanted };
+      out[previous] = {
+        ...prev,
+        explicitSensitivity: asked ? stricter(asked, wanted) : wanted,
+        skip: prev.skip || nothing,
+      };
     }
     const next = speakersTurn(out, i, 1);
     const after = out[next];
     if (after && after.ts - t.ts <= PRIVACY_MARK_WINDOW_MS)
-      out[next] = { ...after, floor: after.floor ? stricter(after.floor, wanted) : wanted };
+      out[next] = {
+        ...after,
+        floor: after.floor ? stricter(after.floor, wanted) : wanted,
+        skip: after.skip || nothing,
+      };
   }
   return out;
 }

@@ -86,6 +86,15 @@ export function privacyRequest(text: string): Sensitivity | null {
   return best;
 }
 
+/**
+ * The person asks that nothing be kept ("机器人别记这个", "bot don't remember this", "你们都没看到"):
+ * beyond staying in the chat, what it is about is not written to memory
+ * (docs/decisions/0600-privacy-requests-as-people-type-them.md).
+ */
+export function asksToKeepNothing(text: string): boolean {
+  return findPrivacyRequests(text).some((r) => r.rule === "keep-nothing");
+}
+
 /** `text` without its privacy requests, every other word as it was written. */
 export function withoutPrivacyRequests(text: string): string {
   const spans = findPrivacyRequests(text);

@@ -109,6 +109,20 @@ describe("dream (rules, offline)", () => {
     ]);
   });
 
+  it("keeps nothing of what its speaker asks that nothing be kept, before or after, and keeps the rest", async ({
+    expect,
+  }) => {
+    for (const turns of [
+      [turn("我喜欢摇滚乐"), turn("我的老板是王总"), turn("机器人别记这个")],
+      [turn("我喜欢摇滚乐"), turn("我的老板是王总"), turn("上面那些你们都没看到哈，我在气头上")],
+      [turn("bot don't remember this pls"), turn("我的老板是王总"), turn("我喜欢摇滚乐", { ts: NOW + 60_000 })],
+    ]) {
+      const store = new InMemoryMemory();
+      await dream(input(turns), deps(store));
+      expect(store.items.map((m) => m.text), turns.map((t) => t.text).join(" / ")).toEqual(["小明喜欢摇滚乐"]);
+    }
+  });
+
   it("never deduplicates against, supersedes or archives another chat's items", async ({ expect }) => {
     const ofB = memoryItem("chat:qq:private:B", "小明喜欢猫", { subjectKey: "pref:小明:猫" });
     const store = new InMemoryMemory([ofB]);
