@@ -37,7 +37,10 @@ const MemoryMandatorySchema = z
 const MemoryDreamingSchema = z
   .object({
     enabled: z.boolean(),
-    /** Consolidate once this many turns are waiting… */
+    /**
+     * Consolidate once this many turns are waiting… (in a group or channel, never before the
+     * oldest is ten minutes old: docs/decisions/0610-dreams-wait-for-the-privacy-window.md)
+     */
     afterTurns: z.number().int().min(1).max(500),
     /** …or once the chat has been quiet this long with any turn waiting. */
     idleMinutes: z
