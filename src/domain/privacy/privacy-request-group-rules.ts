@@ -21,6 +21,7 @@ import {
 } from "./privacy-request-words";
 
 export const GROUP_REQUEST_RULES: readonly RequestRule[] = [
+  // 出了这群谁也别瞎咧咧: once out of this group, don't, whatever the verb
   zh("spread-nowhere", `出了?(?:这个?|本|咱们?)群${GAP(3)}${NEG}\\p{Script=Han}{1,3}`),
   // 莫往外头说, 可别往外嘚嘚, 请勿对外透露: "outwards" says where, whatever the verb
   zh("spread-nowhere", `${LEAD}${NEG}${GAP(2)}(?:往|向|对)外(?:头|面|边)?\\p{Script=Han}{1,3}`),
@@ -72,6 +73,7 @@ export const GROUP_REQUEST_RULES: readonly RequestRule[] = [
     "only-you",
     `(?:这个?群|咱们?\\p{Script=Han}{0,3}群|这里)(?:里)?我?(?:才|也就|只)(?:敢|能|会)?(?:说|讲|提)|也就(?:在)?(?:咱们?|这|你们)${GAP(6)}(?:说说|讲讲|说|讲)|(?:外面的人|外人|别人)${GAP(6)}(?:不敢|不会|不能)(?:说|讲|提)|只(?:跟|和|对)你们(?:几个)?(?:说|讲)`,
   ),
+  // 别在世界频道说, 也别在班里提, 千万别发朋友圈: a place named, any place
   zh(
     "not-here",
     `${LEAD}${NEG}(?:在|到|往)\\p{Script=Han}{1,6}?(?:里|上|中)?(?:说|讲|提|发|传|聊)(?!话)|${LEAD}${NEG}(?:发|转|传)到?(?:朋友圈|空间|微博|抖音|小红书|别的群|其他群|外面)`,
