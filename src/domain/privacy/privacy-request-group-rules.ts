@@ -33,7 +33,7 @@ export const GROUP_REQUEST_RULES: readonly RequestRule[] = [
   // 仅限本群, 锁死在这个群里, 出群即焚, 阅后即焚, 不出这个群
   zh(
     "stays-here",
-    `(?:仅限|只限|锁死在|锁在|烂在|止于)(?:${THIS_GROUP}|这里|这儿)|(?:出群|阅后|看完|听完)即焚|不出${THIS_GROUP}`,
+    `(?:仅限|只限|锁死在|锁在|烂在|止于)(?:${THIS_GROUP}|这里|这儿)|(?:出群|阅后|看完|听完)即焚|(?:不|${NEG})出${THIS_GROUP}|(?:不希望|不想)${GAP(4)}(?:在)?(?:别处|外面|外头|外边|别的地方|其他地方|别的群|其他群)(?:听到|看到|传)`,
     "private",
   ),
   // 机器人别记这个, 小本本别记, 不要记下来: the listener, the bot too, should not keep it
@@ -53,7 +53,7 @@ export const GROUP_REQUEST_RULES: readonly RequestRule[] = [
   // 谁传出去谁是狗, 谁要是把这个发到家族群里我跟谁急: a threat to whoever spreads it
   zh(
     "spread-nowhere",
-    `谁(?:要是|敢)?${GAP(8)}(?:传|说|讲|发|捅|转)(?:出去|到${GAP(6)})${GAP(3)}(?:谁|我跟谁|我就)`,
+    `谁(?:要是|敢)?${GAP(8)}(?:传|说|讲|发|捅|转)(?:出去|到${GAP(6)})${GAP(3)}(?:谁|我跟谁|我就)|谁(?:要是|敢)?(?:传|说|讲|发|捅|转)(?:出去)?谁`,
   ),
   // 群外不认, 出了群不认账, 别处我不认, 出了这个群我可没说过
   zh(
@@ -68,10 +68,11 @@ export const GROUP_REQUEST_RULES: readonly RequestRule[] = [
   ),
   // 机器人也给我忘掉, 你们都忘了吧
   zh("keep-nothing", `(?:给我|帮我|你们|大家|都)忘(?:掉|了吧)`),
-  // 这个群我才敢说, 也就在咱宿舍群说说, 外面的人我一个都不敢讲, 只跟你们几个说
+  // 这个群我才敢说, 也就在咱宿舍群说说, 外面的人我一个都不敢讲, 只跟你们几个说, 咱们就在这说说,
+  // 大家心里有数就行
   zh(
     "only-you",
-    `(?:这个?群|咱们?\\p{Script=Han}{0,3}群|这里)(?:里)?我?(?:才|也就|只)(?:敢|能|会)?(?:说|讲|提)|也就(?:在)?(?:咱们?|这|你们)${GAP(6)}(?:说说|讲讲|说|讲)|(?:外面的人|外人|别人)${GAP(6)}(?:不敢|不会|不能)(?:说|讲|提)|只(?:跟|和|对)你们(?:几个)?(?:说|讲)`,
+    `(?:咱们?|我们)(?:就|只)(?:在)?(?:这|这儿|这里|群里)(?:说说|讲讲|聊聊)|心里有数就(?:行|好|可以)|(?:这个?群|咱们?\\p{Script=Han}{0,3}群|这里)(?:里)?我?(?:才|也就|只)(?:敢|能|会)?(?:说|讲|提)|也就(?:在)?(?:咱们?|这|你们)${GAP(6)}(?:说说|讲讲|说|讲)|(?:外面的人|外人|别人)${GAP(6)}(?:不敢|不会|不能)(?:说|讲|提)|只(?:跟|和|对)你们(?:几个)?(?:说|讲)`,
   ),
   // 别在世界频道说, 也别在班里提, 千万别发朋友圈: a place named, any place
   zh(
@@ -94,6 +95,8 @@ export const GROUP_REQUEST_RULES: readonly RequestRule[] = [
     "spread-nowhere",
     `(?:传出去|说出去|讲出去|让[\\p{Script=Han}a-z]{1,8}?知道)${GAP(4)}(?:我就|我可就|我得|就完了|我完了|社死|死定了|完蛋)`,
   ),
+  // 别透风出去, 亲戚那边先别走漏风声, 别拿这个当谈资, 别搞得人尽皆知, 别捅到我领导那去, 别露馅
+  zh("spread-nowhere", `${LEAD}${NEG}${GAP(6)}(?:透风|透个风|走漏|露馅|当谈资|人尽皆知|扩散|捅到|捅给)`),
   // 跟你们讲个秘密, 说个secret
   zh("is-secret", `(?:说|讲|告诉你们?)(?:个|一个)(?:小)?(?:秘密|secret)`),
   en(
@@ -103,7 +106,13 @@ export const GROUP_REQUEST_RULES: readonly RequestRule[] = [
   ),
   en(
     "only-you",
-    String.raw`\b(?:my\s+)?lips\s+(?:are\s+)?(?:sealed|zipped)\b|\bkeep\s+(?:it\s+)?low(?:-?key)?(?=\s|\p{Script=Han}|[,.!]|$)`,
+    // Not "my lips are sealed": that is a listener's promise.
+    String.raw`\blips\s+(?:sealed|zipped)\s*(?:pls|please|plz|ok|guys)\b|\bkeep\s+(?:your|ur)\s+lips\s+(?:sealed|zipped)\b|\bkeep\s+(?:it\s+)?low(?:-?key)?(?=\s|\p{Script=Han}|[,.!]|$)`,
+  ),
+  // dont snitch, this convo never happened, delete after reading, sworn to secrecy, just between u guys n me
+  en(
+    "spread-nowhere",
+    String.raw`${DONT}\s+(?:snitch|screenshot|ss|forward|leak)\b|\b(?:this|the)\s+(?:convo|conversation|chat)\s+never\s+happened\b|\bdelete\s+(?:it\s+|this\s+)?after\s+reading\b|\bsworn\s+to\s+secrecy\b|\bbetween\s+(?:u|you)\s+(?:guys|all|lot)\s+(?:and|n|&)\s+me\b|\bnot\s+a\s+word\s+to\s+(?:anyone|anybody|a\s+soul)\b`,
   ),
   en(
     "keep-nothing",

@@ -47,7 +47,7 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   zh("spread-nowhere", `${LEAD}${NEG}(?:bb|逼逼|哔哔|叭叭|瞎说|乱传)出去`),
   zh(
     "spread-nowhere",
-    `${LEAD}${NEG}(?:截图|截屏|录屏|转发|screenshot|ss|share)(?:出去|给别人|到别的群)?${CLAUSE_END}`,
+    `${LEAD}${NEG}\\s*(?:截图|截屏|录屏|转发|转|screenshot|ss|share|spread|forward)(?:出去|给别人|到别的群)?${CLAUSE_END}`,
   ),
   // 跟谁都别说, 对任何人都不要提
   zh("say-to-nobody", `(?:跟|和|对|同)(?:谁|任何人|别人)都${NEG}(?:说|讲|提)`),
@@ -127,7 +127,7 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   // 在群里不想提这事, 群里就别提了: the place first
   zh(
     "not-here",
-    `(?:在|到)?(?:群里|群聊里?|别的群|其他群|外面)(?:就|也|先|可|千万)?(?:不想|${NEG})(?:提|说|讲|聊)(?:起|了)?`,
+    `(?:在|到)?(?:群里|群聊里?|别的群|其他群|外面|群外|别处|外边|外头)(?:就|也|先|可|千万)?(?:不想|${NEG})(?:提|说|讲|聊)(?:起|了)?`,
     "private",
   ),
   // English and mixed.

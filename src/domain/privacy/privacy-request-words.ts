@@ -18,8 +18,11 @@ export type RequestRule = {
 export const THIS = String.raw`(?:(?:这个|这件事|这事儿?|此事|这话|这条|那事|这消息|这个消息|刚才那句|刚说的|上面那个)\s*)?`;
 /** The listener and softeners before the request: 你可千万别, 麻烦别, 拜托不要. */
 export const LEAD = String.raw`${THIS}(?:(?:你|您)\s*)?(?:(?:也|可|就|千万|一定|先|请|麻烦|拜托|务必)\s*)*`;
-/** Saying no: 别, 不要, 不许, 请勿, Cantonese 唔好. Not 不会 (that is a promise, not a request). */
-export const NEG = String.raw`(?:别(?![人处的家])|不要|不许|不准|不能|不可以|不可|请勿|勿|莫|唔好|禁止|不想|甭|憋(?=[说讲告传往外跟和对让给])|咪(?=[讲说话跟同给告传]))`;
+/**
+ * Saying no: 别, 不要, 不许, 请勿, Cantonese 唔好. Not 不会 (that is a promise, not a request), nor
+ * the 别 that ends another word (特别, 区别, 告别).
+ */
+export const NEG = String.raw`(?:(?<![特区分性级类告辨鉴识离派差惜送道])别(?![人处的家])|不要|不许|不准|不能|不可以|不可|请勿|勿|莫|唔好|禁止|不想|甭|憋(?=[说讲告传往外跟和对让给])|咪(?=[讲说话跟同给告传]))`;
 /** Whoever should not hear it. */
 export const PEOPLE = String.raw`(?:别人|其他人|其它人|任何人|外人|旁人|第三个人|第三人|人家|大家|群里的?人?|其他群友|群友|同事|同学|老师|领导|老板|公司的人|我?家里人|别的群的?人?|其他群的?人?|其它群|外面的人|共同好友|我?(?:妈|爸|爸妈|父母|家人|老婆|老公|女朋友|男朋友|对象|室友|同事|领导|老板|朋友|姐|哥|弟|妹)|谁|人)`;
 /** Where a group's words should stay: 本群, 这个群, 群里. */
