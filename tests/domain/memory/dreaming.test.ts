@@ -115,11 +115,18 @@ describe("dream (rules, offline)", () => {
     for (const turns of [
       [turn("我喜欢摇滚乐"), turn("我的老板是王总"), turn("机器人别记这个")],
       [turn("我喜欢摇滚乐"), turn("我的老板是王总"), turn("上面那些你们都没看到哈，我在气头上")],
-      [turn("bot don't remember this pls"), turn("我的老板是王总"), turn("我喜欢摇滚乐", { ts: NOW + 60_000 })],
+      [
+        turn("bot don't remember this pls"),
+        turn("我的老板是王总"),
+        turn("我喜欢摇滚乐", { ts: NOW + 60_000 }),
+      ],
     ]) {
       const store = new InMemoryMemory();
       await dream(input(turns), deps(store));
-      expect(store.items.map((m) => m.text), turns.map((t) => t.text).join(" / ")).toEqual(["小明喜欢摇滚乐"]);
+      expect(
+        store.items.map((m) => m.text),
+        turns.map((t) => t.text).join(" / "),
+      ).toEqual(["小明喜欢摇滚乐"]);
     }
   });
 
