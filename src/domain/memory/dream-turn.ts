@@ -52,7 +52,7 @@ export function userTurn(turns: readonly MarkedTurn[], index: number): MarkedTur
  * turn takes the requested sensitivity, and the marker itself is not extracted. Any request may
  * also be about what its speaker says next ("跟你们说个事，别外传啊", then "我下个月离职"): their
  * next turn within PRIVACY_MARK_WINDOW_MS takes it as a floor, which never lowers what that turn
- * holds by its own words. A request that nothing be kept ("机器人别记这个", "上面那些你们都没看到")
+ * holds by its own words. A request that nothing be kept ("机器人别记这个", "上面那些都给我忘掉")
  * leaves its own turn, and the speaker's turns just before and after it, unextracted.
  */
 export function applyPrivacyMarkers(turns: readonly DreamTurn[]): MarkedTurn[] {

@@ -2,7 +2,7 @@
  * The ways a group member asks that words stay in the group, read as families rather than
  * wording by wording (docs/decisions/0600-privacy-requests-as-people-type-them.md): the words
  * stay here (仅限本群, 出群即焚, 群外不认, "this stays in the group chat"), nobody keeps them
- * (机器人别记这个, 你们都没看到, "don't remember this"), outwards with any verb, a place named,
+ * (机器人别记这个, "don't remember this"), they are unsaid (你们都没看到, 就当没听过), outwards with any verb, a place named,
  * a threat or a cost (谁传出去谁是狗, 传出去我就社死了), only here or only you (这个群我才敢说),
  * and a plea put as a question (你们不会往外说吧？). Measured on requests written blind
  * (`npm run eval -- privacy-wording`).
@@ -41,9 +41,10 @@ export const GROUP_REQUEST_RULES: readonly RequestRule[] = [
     "keep-nothing",
     `${LEAD}${NEG}(?:帮我|给我)?(?:记(?![错仇混反岔得性忆者账号])(?:下来|住|录|下|着)?|记录|保存|存下来)`,
   ),
-  // 你们都没看到对吧, 就当没听见: what was seen is to be unseen
+  // 你们都没看到对吧, 就当没听见: what was seen is to be unseen (by those who saw it; the bot
+  // may still remember it here, unlike 别记)
   zh(
-    "keep-nothing",
+    "unsaid",
     `(?:就|都)?当(?:作|做)?(?:没|没有)(?:看到|看见|听到|听见|听过|看过)|(?:就|都)?当(?:作|做)?不知道|假装(?:没|没有)(?:看到|看见|听到|听见)|(?:你们|大家)(?:都|就)?(?:没|没有)(?:看到|看见|听到|听见)(?:对吧)?${CLAUSE_END}`,
   ),
   // 周围讲 (Cantonese: about, around)

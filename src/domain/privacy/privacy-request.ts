@@ -87,7 +87,7 @@ export function privacyRequest(text: string): Sensitivity | null {
 }
 
 /**
- * The person asks that nothing be kept ("机器人别记这个", "bot don't remember this", "你们都没看到"):
+ * The person asks that nothing be kept ("机器人别记这个", "bot don't remember this", "都给我忘掉"):
  * beyond staying in the chat, what it is about is not written to memory
  * (docs/decisions/0600-privacy-requests-as-people-type-them.md).
  */

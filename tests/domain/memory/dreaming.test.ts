@@ -114,7 +114,7 @@ describe("dream (rules, offline)", () => {
   }) => {
     for (const turns of [
       [turn("我喜欢摇滚乐"), turn("我的老板是王总"), turn("机器人别记这个")],
-      [turn("我喜欢摇滚乐"), turn("我的老板是王总"), turn("上面那些你们都没看到哈，我在气头上")],
+      [turn("我喜欢摇滚乐"), turn("我的老板是王总"), turn("上面那些机器人都别记哈，我在气头上")],
       [
         turn("bot don't remember this pls"),
         turn("我的老板是王总"),
@@ -128,6 +128,10 @@ describe("dream (rules, offline)", () => {
         turns.map((t) => t.text).join(" / "),
       ).toEqual(["小明喜欢摇滚乐"]);
     }
+    // Asking listeners to unhear it is no request to the bot: remembered, and not public.
+    const store = new InMemoryMemory();
+    await dream(input([turn("跟你们说，出了这个群就当没听过"), turn("我的老板是王总")]), deps(store));
+    expect(store.items.map((m) => [m.text, m.sensitivity])).toEqual([["小明的老板是王总", "secret_like"]]);
   });
 
   it("never deduplicates against, supersedes or archives another chat's items", async ({ expect }) => {
