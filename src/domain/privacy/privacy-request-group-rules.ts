@@ -2,9 +2,9 @@
  * The ways a group member asks that words stay in the group, read as families rather than
  * wording by wording (docs/decisions/0600-privacy-requests-as-people-type-them.md): the words
  * stay here (仅限本群, 出群即焚, 群外不认, "this stays in the group chat"), nobody keeps them
- * (机器人别记这个, "don't remember this"), they are unsaid (你们都没看到, 就当没听过), outwards with any verb, a place named,
- * a threat or a cost (谁传出去谁是狗, 传出去我就社死了), only here or only you (这个群我才敢说),
- * and a plea put as a question (你们不会往外说吧？). Measured on requests written blind
+ * (机器人别记这个, "don't remember this"), they are unsaid (你们都没看到, 就当没听过),
+ * outwards with any verb, a place named, a threat or a cost (谁传出去谁是狗, 传出去我就社死了),
+ * only here or only you (这个群我才敢说), and a plea put as a question (你们不会往外说吧？). Measured on requests written blind
  * (`npm run eval -- privacy-wording`).
  */
 import {

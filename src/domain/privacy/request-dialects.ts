@@ -1,6 +1,7 @@
 /**
  * The request words of Cantonese, Shanghainese and Taiwanese Hokkien chat, read as their Mandarin
- * (docs/decisions/0600-privacy-requests-as-people-type-them.md): 唔好同外面啲人讲 → 不要同外面的人讲, 母汤讲出去 → 不要讲出去, 麦共别人讲 → 别跟别人讲. The phrase rules
+ * (docs/decisions/0600-privacy-requests-as-people-type-them.md): 唔好同外面啲人讲 → 不要同外面的人讲,
+ * 母汤讲出去 → 不要讲出去, 麦共别人讲 → 别跟别人讲. The phrase rules
  * (privacy-request-rules.ts) are written once, in Mandarin; this folds the few function words
  * those speakers write differently, so every rule reads them too. Only words that cannot be
  * ordinary Mandarin are folded (not 同, which is also 同学, nor 系), and each keeps its place in
