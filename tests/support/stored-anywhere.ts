@@ -26,17 +26,24 @@ function asText(value: unknown): string {
 }
 
 /**
- * `where.column ∋ needle` for every needle found in a row, case-insensitively. A number column
- * holds a needle only as the whole number: a timestamp whose digits happen to contain "2580" holds
- * no PIN, and reading it as text made such checks fail at random.
+ * Whether `text` holds `needle`. A needle of digits only counts where no digit touches it: a
+ * timestamp whose digits happen to contain "2580" holds no PIN, whether it is a number column or
+ * sits inside an event id or a raw payload, and reading it so made such checks fail at random.
  */
+function holds(text: string, needle: string): boolean {
+  if (!/^\d+$/.test(needle)) return text.includes(needle);
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+    if (!/\d/.test(text[at - 1] ?? "") && !/\d/.test(text[at + needle.length] ?? "")) return true;
+  }
+  return false;
+}
+
+/** `where.column ∋ needle` for every needle found in a row, case-insensitively. */
 function rowHits(where: string, row: Record<string, unknown>, needles: readonly string[], out: Set<string>) {
   for (const [column, value] of Object.entries(row)) {
-    const number = typeof value === "number" || typeof value === "bigint";
     const text = asText(value).toLowerCase();
     for (const needle of needles) {
-      const hit = number ? text === needle.toLowerCase() : text.includes(needle.toLowerCase());
-      if (hit) out.add(`${where}.${column} ∋ ${needle}`);
+      if (holds(text, needle.toLowerCase())) out.add(`${where}.${column} ∋ ${needle}`);
     }
   }
 }
