@@ -131,7 +131,12 @@ export async function run({ vars }) {
       LLM_BASE_URL: `http://127.0.0.1:${model.port}/v1`,
       LLM_MODEL: "scripted-counting",
       LLM_API_KEY: "bench",
-      AKASHA_CONFIG: JSON.stringify({ follow: { groups: ["*"] } }),
+      // The messages are stamped SAID_AGO_S ago, past the default replay window of OneBot
+      // events (ten minutes): the bench widens that window, not the privacy window.
+      AKASHA_CONFIG: JSON.stringify({
+        follow: { groups: ["*"] },
+        webhook: { oneBotMaxAgeSeconds: 2 * SAID_AGO_S },
+      }),
     },
   });
   try {
