@@ -158,11 +158,11 @@ describe("a message its speaker marked private stays in its chat", () => {
     const missed = requests.filter((c) => !marked.has(id(c))).map((c) => c.content);
     const over = others.filter((c) => marked.has(id(c))).map((c) => c.content);
     // The recogniser's measured errors (npm run eval -- privacy-wording: on the corpus 8 requests
-    // missed and 9 near misses taken, dev and held together; on the blind lines 4 and 5;
-    // experiments 0560 and 0600, whose families read a literal shush such as "🤫 图书馆里小声点"
-    // too) bound the log's; nothing else is lost or hidden.
-    expect(missed.length, missed.join("\n")).toBeLessThanOrEqual(12);
-    expect(over.length, over.join("\n")).toBeLessThanOrEqual(14);
+    // missed and 10 near misses taken, dev and held together; on the blind lines 5 and 5;
+    // experiments 0560, 0600 and 0620, whose families read a literal shush such as
+    // "🤫 图书馆里小声点" too) bound the log's; nothing else is lost or hidden.
+    expect(missed.length, missed.join("\n")).toBeLessThanOrEqual(13);
+    expect(over.length, over.join("\n")).toBeLessThanOrEqual(15);
     expect(marked.has(CONTROL)).toBe(false);
   });
 

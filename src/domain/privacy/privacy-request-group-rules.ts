@@ -14,6 +14,7 @@ import {
   GAP,
   LEAD,
   NEG,
+  PEOPLE,
   type RequestRule,
   THIS,
   THIS_GROUP,
@@ -28,7 +29,7 @@ export const GROUP_REQUEST_RULES: readonly RequestRule[] = [
   // 唔好share出去, 别发出去, 不要转给别人
   zh(
     "spread-nowhere",
-    `${LEAD}${NEG}${GAP(4)}(?:share|post|send|forward|分享|散播|散布|扩散|发|转)(?:出去|到外面|给别人|给外人)`,
+    `${LEAD}${NEG}${GAP(4)}(?:share|post|send|forward|leak|分享|散播|散布|扩散|发|转)\\s*(?:出去|到外面|给别人|给外人)`,
   ),
   // 仅限本群, 锁死在这个群里, 出群即焚, 阅后即焚, 不出这个群
   zh(
@@ -39,13 +40,13 @@ export const GROUP_REQUEST_RULES: readonly RequestRule[] = [
   // 机器人别记这个, 小本本别记, 不要记下来: the listener, the bot too, should not keep it
   zh(
     "keep-nothing",
-    `${LEAD}${NEG}(?:帮我|给我)?(?:记(?![错仇混反岔得性忆者账号])(?:下来|住|录|下|着)?|记录|保存|存下来)`,
+    `${LEAD}${NEG}(?:帮我|给我)?(?:记(?![错仇混反岔得性忆者账号在])(?:下来|住|录|下|着)?|记录|保存|存下来|存档|存${CLAUSE_END})`,
   ),
   // 你们都没看到对吧, 就当没听见: what was seen is to be unseen (by those who saw it; the bot
   // may still remember it here, unlike 别记)
   zh(
     "unsaid",
-    `(?:就|都)?当(?:作|做)?(?:没|没有)(?:看到|看见|听到|听见|听过|看过)|(?:就|都)?当(?:作|做)?不知道|假装(?:没|没有)(?:看到|看见|听到|听见)|(?:你们|大家)(?:都|就)?(?:没|没有)(?:看到|看见|听到|听见)(?:对吧)?${CLAUSE_END}`,
+    `(?:就|都)?当(?:作|做)?(?:没|没有)(?:看到|看见|听到|听见|听过|看过)|(?:就|都)?当(?:作|做)?不知道|假装(?:没|没有)(?:看到|看见|听到|听见)|(?:你们|大家)(?:都|就)?(?:没|没有)(?:看到|看见|听到|听见)(?:对吧)?${CLAUSE_END}|(?:上面|刚才|刚刚|前面|刚)${GAP(6)}当(?:作|做)?我?(?:没|没有)(?:说|讲)(?:过)?|(?:你们|大家)${GAP(3)}(?:听|看)(?:完|过|到)?就忘|(?:自觉|集体|选择性)失忆|请${GAP(4)}失忆`,
   ),
   // 周围讲 (Cantonese: about, around)
   zh("spread-nowhere", `${LEAD}${NEG}${GAP(2)}周围(?:讲|说)`),
@@ -54,7 +55,7 @@ export const GROUP_REQUEST_RULES: readonly RequestRule[] = [
   // 谁传出去谁是狗, 谁要是把这个发到家族群里我跟谁急: a threat to whoever spreads it
   zh(
     "spread-nowhere",
-    `谁(?:要是|敢)?${GAP(8)}(?:传|说|讲|发|捅|转)(?:出去|到${GAP(6)})${GAP(3)}(?:谁|我跟谁|我就)|谁(?:要是|敢)?(?:传|说|讲|发|捅|转)(?:出去)?谁`,
+    `谁(?:要是|敢)?${GAP(8)}(?:传|说|讲|发|捅|转)(?:出去|到${GAP(6)})${GAP(3)}(?:谁|我跟谁|我就)|谁(?:要是|敢)${GAP(8)}(?:传|说|讲|发|捅|转|泄露|透露)(?:出去|到|给)|(?:要是|敢)${GAP(6)}(?:记下来|存下来|截图|录屏|说出去|传出去|讲出去|捅出去)(?:[，,]\\s*)?${GAP(3)}(?:我就|我跟你|我(?:把你)?(?:踢|拉黑|绝交))|谁(?:要是|敢)?(?:传|说|讲|发|捅|转)(?:出去)?谁`,
   ),
   // 群外不认, 出了群不认账, 别处我不认, 出了这个群我可没说过
   zh(
@@ -68,7 +69,7 @@ export const GROUP_REQUEST_RULES: readonly RequestRule[] = [
     `${THIS}不上墙|${NEG}让${GAP(4)}出圈|${LEAD}${NEG}${GAP(2)}(?:发|转|传|贴)到(?!这|本群)\\p{Script=Han}{1,6}`,
   ),
   // 机器人也给我忘掉, 你们都忘了吧
-  zh("keep-nothing", `(?:给我|帮我|你们|大家|都)忘(?:掉|了吧)`),
+  zh("keep-nothing", `(?:给我|帮我|你们|大家|都)忘(?:掉|了吧)|(?:你们|大家)都?给我忘(?:了|掉)`),
   // 这个群我才敢说, 也就在咱宿舍群说说, 外面的人我一个都不敢讲, 只跟你们几个说, 咱们就在这说说,
   // 大家心里有数就行
   zh(
@@ -78,14 +79,14 @@ export const GROUP_REQUEST_RULES: readonly RequestRule[] = [
   // 别在世界频道说, 也别在班里提, 千万别发朋友圈: a place named, any place
   zh(
     "not-here",
-    `${LEAD}${NEG}(?:在|到|往)\\p{Script=Han}{1,6}?(?:里|上|中)?(?:说|讲|提|发|传|聊)(?!话)|${LEAD}${NEG}(?:发|转|传)到?(?:朋友圈|空间|微博|抖音|小红书|别的群|其他群|外面)`,
+    `${LEAD}${NEG}(?:在|到|往)\\p{Script=Han}{1,6}?(?:里|上|中)?(?:说|讲|提|发|传|聊)(?!话)|${LEAD}${NEG}(?:截图|截屏|screenshot|ss)?\\s*(?:发|转|传)到?(?:朋友圈|空间|微博|抖音|小红书|别的群|其他群|外面)`,
     "private",
   ),
   // 你们不会往外说吧？ 能不能别到处讲: a plea in the form of a question
   {
     id: "spread-nowhere",
     pattern: new RegExp(
-      `(?:你们|你)(?:应该)?不会${GAP(3)}(?:往外|到处|出去|说出去|讲出去|外传|告诉别人|乱说)\\p{Script=Han}{0,3}吧|能不能(?:别|不要)${GAP(4)}(?:到处|往外|外传|说出去|讲出去|乱说)`,
+      `(?:你们|你)(?:应该|总|总归)?(?:不会|不至于)${GAP(3)}(?:往外|到处|出去|说出去|讲出去|外传|告诉别人|乱说)\\p{Script=Han}{0,3}吧|能不能(?:别|不要)${GAP(8)}(?:到处|往外|外传|说出去|讲出去|乱说|(?:发|转|传|说|讲)给${PEOPLE})`,
       "gu",
     ),
     sensitivity: "secret_like",
@@ -102,7 +103,7 @@ export const GROUP_REQUEST_RULES: readonly RequestRule[] = [
   zh("is-secret", `(?:说|讲|告诉你们?)(?:个|一个)(?:小)?(?:秘密|secret)`),
   en(
     "stays-here",
-    String.raw`\b(?:this|it|that|what\s+i\s+say(?:\s+next)?|everything\s+i\s+say)\s+(?:stays|stay|remains|should\s+stay|has\s+to\s+stay)\s+(?:in\s+(?:this|the|our)\s+(?:group(?:\s+chat)?|gc|chat|room)|(?:in\s+)?here)\b|\bdoesn'?t\s+leave\s+(?:the|this|our)\s+(?:group(?:\s+chat)?|gc)\b|\bwhat\s+happens\s+in\s+(?:the|this|our)\s+(?:group(?:\s+chat)?|gc|chat)\s+stays\b`,
+    String.raw`\b(?:this|it|that|what\s+i\s+(?:just\s+)?(?:say|said)(?:\s+(?:next|above|earlier|here))?|everything\s+i\s+say)\s+(?:stays|stay|remains|should\s+stay|has\s+to\s+stay)\s+(?:in\s+(?:this|the|our)\s+(?:group(?:\s+chat)?|gc|chat|room)|(?:in\s+)?here)\b|\bdoesn'?t\s+leave\s+(?:the|this|our)\s+(?:group(?:\s+chat)?|gc)\b|\bwhat\s+happens\s+in\s+(?:the|this|our)\s+(?:group(?:\s+chat)?|gc|chat)\s+stays\b`,
     "private",
   ),
   en(
@@ -113,11 +114,11 @@ export const GROUP_REQUEST_RULES: readonly RequestRule[] = [
   // dont snitch, this convo never happened, delete after reading, sworn to secrecy, just between u guys n me
   en(
     "spread-nowhere",
-    String.raw`${DONT}\s+(?:snitch|screenshot|ss|forward|leak)\b|\b(?:this|the)\s+(?:convo|conversation|chat)\s+never\s+happened\b|\bdelete\s+(?:it\s+|this\s+)?after\s+reading\b|\bsworn\s+to\s+secrecy\b|\bbetween\s+(?:u|you)\s+(?:guys|all|lot)\s+(?:and|n|&)\s+me\b|\bnot\s+a\s+word\s+to\s+(?:anyone|anybody|a\s+soul)\b`,
+    String.raw`${DONT}\s+(?:snitch|screenshot|ss|forward|leak)\b|\b(?:this|the)\s+(?:convo|conversation|chat)\s+never\s+happened\b|\bdelete\s+(?:it\s+|this\s+)?after\s+reading\b|\bsworn\s+to\s+secrecy\b|\bbetween\s+(?:u|you)\s+(?:guys|all|lot)\s+(?:and|n|&)\s+me\b|\bnot\s+a\s+word\s+to\s+(?:anyone|anybody|a\s+soul)\b|\bif\s+(?:this|it|that|any\s+of\s+(?:this|it))\s+(?:ever\s+)?(?:gets|got|goes|leaks?)\s+out\b(?!\s+of)|\b(?:bie|bu\s*yao)\s*(?:wai\s*chuan|shuo\s*chu\s*qu|jiang\s*chu\s*qu|gao\s*su\s*(?:bie\s*ren|ta\s*men|ren))\b`,
   ),
   en(
     "keep-nothing",
     // Not "I don't remember this": the request is made of the listener, never of the speaker.
-    String.raw`(?<!\b(?:i|we|you|they|he|she|u|it|who|which|that)\s+)${DONT}\s+(?:remember|record|log|save|store|memori[sz]e|write\s+down)(?:\s+(?:this|that|it|what\s+i)\b|(?=\s*(?:[,.!;]|$)))|\bforget\s+(?:what\s+i\s+(?:just\s+)?said|i\s+(?:ever\s+)?said\s+(?:this|that|anything))\b`,
+    String.raw`(?<!\b(?:i|we|you|they|he|she|u|it|who|which|that)\s+)${DONT}\s+(?:remember|record|log|save|store|memori[sz]e|write\s+down)(?:\s+(?:this|that|it|what\s+i)\b|(?=\s*(?:[,.!;]|\p{Script=Han}|$)))|\bforget\s+(?:what\s+i\s+(?:just\s+)?said|i\s+(?:ever\s+)?said\s+(?:this|that|anything))\b`,
   ),
 ];

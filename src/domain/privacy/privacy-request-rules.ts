@@ -29,7 +29,7 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   // 别告诉别人, 不许告诉任何人, 不要转述给别人, 别把我的事说给群里听, 唔好话俾人知
   zh(
     "tell-nobody",
-    `${LEAD}${NEG}${GAP(4)}(?:告诉|告知|透露给|转告|转述给|讲给|说给|泄露给|话俾|讲俾|tell\\s*)${PEOPLE}`,
+    `${LEAD}${NEG}${GAP(4)}(?:把${GAP(8)})?(?:告诉|告知|透露给|转告|转述给|转给|传给|讲给|说给|泄露给|话俾|讲俾|tell\\s*)${PEOPLE}`,
   ),
   // 别跟别人说, 不要跟其他人提起, 唔好同人讲
   zh(
@@ -39,7 +39,7 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   // 千万别跟小美说, 别让老王知道: someone named, never 我 or 自己 ("别告诉我结局" asks for no spoiler)
   zh(
     "say-to-nobody",
-    `${LEAD}${NEG}(?:跟|和|对|告诉)(?!我|自己|你)\\p{Script=Han}{1,3}?(?:说|讲|提)(?=我|他|她|这|${TAIL}(?:[，。！？；,.!?;~～\\s]|$))`,
+    `${LEAD}${NEG}(?:跟|和|对|同|告诉)(?!我|自己|你)[\\p{Script=Han}a-z]{1,5}?(?:说|讲|提)(?=我|他|她|这|系|${TAIL}(?:[，。！？；,.!?;~～\\s]|$))`,
   ),
   zh("nobody-knows", `${LEAD}${NEG}(?:让|叫)(?!我(?!家)|自己|你)[\\p{Script=Han}a-z]{1,10}?知道`),
   // 出去别讲, 出了群别提, 别bb出去, 别截图出去, 不要截图不要转发
@@ -59,7 +59,7 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   // 不要外传, 别说出去, 别往外捅, 先别公开, 别声张, 一个字都别透露, 这条别传
   zh(
     "spread-nowhere",
-    `${LEAD}${NEG}${GAP(6)}(?:外传|传出去|传开|外泄|泄露|泄漏|透露|声张|宣扬|外扬|张扬|宣传|嚷嚷|说出去|讲出去|说出来|讲出来|抖出去|捅出去|说漏嘴|外流|公开|往外说|往外讲|往外传|往外捅|到处说|到处讲|八卦出去|乱说出去|漏出去|带出去|外带|出圈|传(?:到群里)?${CLAUSE_END})`,
+    `${LEAD}${NEG}${GAP(6)}(?:外传|传出去|传开|外泄|泄露|泄漏|透露|声张|宣扬|外扬|张扬|宣传|嚷嚷|说出去|讲出去|说出来|讲出来|抖出去|捅出去|说漏嘴|外流|流出去|流传出去|公开|往外说|往外讲|往外传|往外捅|到处说|到处讲|八卦出去|乱说出去|漏出去|带出去|外带|出圈|传(?:到群里)?${CLAUSE_END})`,
   ),
   zh("spread-nowhere", `(?:话|事|消息)${GAP(3)}${NEG}传到群里(?:去)?`),
   // 别大嘴巴, 你别当大喇叭, 别说是我说的
@@ -81,7 +81,7 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   // 你知道就好, 这个只跟你说, 只有你知道, 就我俩知道, 你知我知, 听听就好, 到你这为止
   zh(
     "only-you",
-    `${THIS}(?:你|您)(?:自己)?(?:知道|晓得|懂|明白)就(?:好|行|得了|可以|够了)|(?:只|就|仅)(?:跟|和|对|告诉)你(?:一个人)?(?:说|讲)?|(?:只有|仅限)你(?:一个人)?知道`,
+    `${THIS}(?:你|您)(?:自己)?(?:知道|晓得|懂|明白)就(?:好|行|得了|可以|够了)|(?:只|就|仅)(?:跟|和|对|告诉)你(?:一个人)?(?:说|讲)?|(?:只有|仅限)你(?:一个人)?知道|(?:只有|仅限)你们(?:几个)?知道${CLAUSE_END}`,
   ),
   zh(
     "only-you",
@@ -120,7 +120,7 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   // 别在群里提, 不要在别的地方说, 这个不要记到群里去
   zh(
     "not-here",
-    `${LEAD}${NEG}(?:在|到|进)(?:群里|群组里?|群聊里?|别处|别的地方|其他地方|外面|别的群|其他群|群)(?:去|来)?(?:(?:提|说|讲|聊)(?:起)?|(?=这个|这事|这件事)|${CLAUSE_END})`,
+    `${LEAD}${NEG}(?:在)?(?:外面|外头|外边)(?:说|讲|提|乱说|聊)|${LEAD}${NEG}(?:在|到|进)(?:群里|群组里?|群聊里?|别处|别的地方|其他地方|外面|别的群|其他群|群)(?:去|来)?(?:(?:提|说|讲|聊)(?:起)?|(?=这个|这事|这件事)|${CLAUSE_END})`,
     "private",
   ),
   zh("not-here", `${LEAD}${NEG}${GAP(8)}给${PEOPLE}(?:看|听)`, "secret_like"),
@@ -170,7 +170,7 @@ export const REQUEST_RULES: readonly RequestRule[] = [
 
 /** A question about privacy is no request: 你会保密吗？ 要不要保密, 守口如瓶这个成语怎么用. */
 export const QUESTION =
-  /(?<!好|行|可以|成|ok)吗|[？?]|要不要|需不需要|会不会|能不能|是不是|怎么|什么意思|啥意思|为什么/u;
+  /(?<!好|行|可以|成|ok)吗|[？?]|有没有|要不要|需不需要|会不会|能不能|是不是|怎么|什么意思|啥意思|为什么/u;
 
 /**
  * A tag that asks the listener to agree, not a question about privacy: "别外传啊ok?", "保密好吗？",
@@ -181,7 +181,7 @@ export const AGREEMENT_TAG =
 
 /** Someone else's request reported (他让我别告诉别人, she said "…"), or one waved off (不用保密). */
 export const NOT_THE_SPEAKERS =
-  /(?:说|(?:让|叫|要)(?:我们|咱们|大家|你们)|让我|叫我|要我|让她|让他|嘱咐|交代|答应过?|said|says|told\s+me|asked\s+me|不用|不必|无需|不需要|没必要|没什么好|用不着|no\s+need\s+to|don'?t\s+need\s+to|not)\s*[:：,，]?\s*$/u;
+  /(?:说|(?:让|叫|要)(?:我们|咱们|大家|你们)|让我|叫我|要我|让她|让他|嘱咐|交代|答应过?|said|says|told\s+me|asked\s+me|(?:told|asked|wants?|wanted)\s+(?:me|us)\s+to|不用|不必|无需|不需要|没必要|没什么好|用不着|no\s+need\s+to|don'?t\s+need\s+to|not)\s*[:：,，]?\s*$/u;
 
 /**
  * A shush or a zipped mouth, read on the text as sent, since the detection text makes emoji and

@@ -25,6 +25,7 @@ const RANK: Record<Sensitivity, number> = { public: 0, private: 1, secret_like: 
 const QUOTED =
   /“[^”]*”|"[^"]*"|「[^」]*」|『[^』]*』|《[^》]*》|(?<=(?:said|says|say|told\s+me)\s+)'[^']*'/giu;
 const CLAUSE_BREAK = /[，。！？；,.!?;\n]/u;
+const HAN = /\p{Script=Han}/u;
 
 function lowered(t: DetectionText): DetectionText {
   const lower = t.text.toLowerCase();
@@ -42,17 +43,34 @@ function blankQuotes(text: string): string {
  */
 const CLAUSE_REACH = 120;
 
-/** The clause around [start, end): from the last break before start to the next after end. */
+/**
+ * Chat often separates clauses with a space rather than a comma ("我刚是不是说太多了 大家看完就忘了吧"):
+ * between two Chinese characters a space ends a clause too, for the question check.
+ */
+function spaceBreaks(text: string, i: number): boolean {
+  return (
+    /\s/u.test(text[i] ?? "") && HAN.test(text[i - 1] ?? "") && /[\p{Script=Han}\s]/u.test(text[i + 1] ?? "")
+  );
+}
+
+/**
+ * The clause around [start, end): from the last break before start to the next after end.
+ * `before` reads back to punctuation only, so a report ("他说 别告诉别人") keeps its verb of saying;
+ * `whole` also stops at a space between Chinese words, so a question next to a request
+ * ("是不是说太多了 大家看完就忘了吧") does not make the request a question.
+ */
 function clauseOf(text: string, start: number, end: number): { before: string; whole: string } {
-  let from = start;
   const first = Math.max(0, start - CLAUSE_REACH);
+  let from = start;
   while (from > first && !CLAUSE_BREAK.test(text[from - 1] ?? "")) from--;
+  let wholeFrom = start;
+  while (wholeFrom > from && !spaceBreaks(text, wholeFrom - 1)) wholeFrom--;
   let to = end;
   const last = Math.min(text.length, end + CLAUSE_REACH);
-  while (to < last && !CLAUSE_BREAK.test(text[to] ?? "")) to++;
+  while (to < last && !CLAUSE_BREAK.test(text[to] ?? "") && !spaceBreaks(text, to)) to++;
   // The clause's own closing mark counts: "你会保密吗？"
   if (to < text.length && /[？?]/u.test(text[to] ?? "")) to++;
-  return { before: text.slice(from, start), whole: text.slice(from, to) };
+  return { before: text.slice(from, start), whole: text.slice(wholeFrom, to) };
 }
 
 /** Every privacy request in `text`, as spans of the original text. */

@@ -19,7 +19,7 @@ describe("privacy requests written blind, in the words of QQ groups", () => {
     const requests = LINES.filter((l) => l.label === "request");
     const misses = LINES.filter((l) => l.label === "none");
     expect(requests.length).toBeGreaterThanOrEqual(200);
-    expect(requests.filter((l) => !asks(l.text)).length).toBeLessThanOrEqual(4);
+    expect(requests.filter((l) => !asks(l.text)).length).toBeLessThanOrEqual(5);
     expect(misses.filter((l) => asks(l.text)).length).toBeLessThanOrEqual(5);
     for (const lang of ["yue", "dialect", "en", "zh-Hant"]) {
       const some = requests.filter((l) => l.lang === lang);
@@ -68,6 +68,22 @@ describe("privacy requests written blind, in the words of QQ groups", () => {
     "先别走漏风声，我要调岗了",
     "出了群谁说谁是小狗",
     "dont forward this pls, im pregnant",
+    // words unsaid, pointed at; listeners asked to forget; the bot asked to keep no copy
+    "刚才那几句当我没讲",
+    "看完请集体失忆",
+    "我是不是说多了 你们都给我忘掉",
+    "机器人 这条别存档",
+    "bot dont save 这个",
+    // a threat or a condition, to people or to the bot
+    "谁要是敢发到家长群，我跟他没完",
+    "你要是敢截图，我就拉黑你",
+    "if any of this gets out im done",
+    // where not to say it, whom not to pass it to, named as people type them
+    "别外头乱说啊",
+    "千万不要把这事传给我同事",
+    "咪同阿May讲啊",
+    "bie wai chuan ha",
+    "你们总不至于往外说吧",
   ])("reads %j as a request", (said, { expect }) => {
     expect(asks(said)).toBe(true);
   });
@@ -88,6 +104,13 @@ describe("privacy requests written blind, in the words of QQ groups", () => {
     "你们不会到现在还没吃饭吧",
     "他这个人特别爱张扬",
     "my lips are sealed, don't worry",
+    "阅后即焚这个功能有没有人用过",
+    "这笔别记在我名下",
+    "she told me to keep it a secret lol",
+    "只有你们知道我有多累",
+    "算了当我没说",
+    "这书我看过就忘",
+    "他说 别告诉别人",
   ])("leaves %j alone", (said, { expect }) => {
     expect(asks(said)).toBe(false);
   });
