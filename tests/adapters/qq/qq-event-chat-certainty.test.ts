@@ -3,27 +3,20 @@
 // message whose payload contradicts its event type is dropped, and an id a chat or account key
 // is built from must form one exactly.
 
-import { toInboundEvent } from "@src/adapters/qq/qq-event";
 import { describe, it } from "vitest";
 import {
   C2C_EXAMPLE,
   DELETE_NOTICE,
   DIRECT_MESSAGE,
   dispatch,
-  envelope,
   FRIEND_NOTICE,
   GROUP_AT_EXAMPLE,
   GROUP_NOTICE,
   GUILD_MESSAGE,
-  RECEIVED,
+  reject,
 } from "./qq-event-payloads";
 
 describe("toInboundEvent: what it cannot place", () => {
-  const reject = (json: unknown) => {
-    const result = toInboundEvent(envelope(json), RECEIVED);
-    return result.ok ? null : result.error;
-  };
-
   it.for([
     [
       "a DM whose session guild is its source guild",

@@ -17,6 +17,12 @@ export function convert(json: unknown, options?: { botUserId?: string }) {
   return result.value;
 }
 
+/** The error toInboundEvent gives for `json`, or null when it takes the event. */
+export function reject(json: unknown) {
+  const result = toInboundEvent(envelope(json), RECEIVED);
+  return result.ok ? null : result.error;
+}
+
 /** A dispatch envelope; `id: null` leaves the envelope id out. */
 export const dispatch = (t: string, d: unknown, id: string | null = `${t}:evt-1`) =>
   id === null ? { op: 0, t, d } : { op: 0, id, t, d };
