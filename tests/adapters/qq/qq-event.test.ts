@@ -229,18 +229,25 @@ describe("toInboundEvent: guild messages", () => {
 });
 
 describe("toInboundEvent: group and friend notices", () => {
+  const group = { key: "qq:group:C9F778FE6ADF9D1D1DBE395BF744A33A", targetType: "group" };
+  const friend = { key: "qq:private:E4F4AEA33253A2797FB897C50B81D7ED", targetType: "private" };
+
   it.for([
-    ["GROUP_ADD_ROBOT", "bot_added", true],
-    ["GROUP_DEL_ROBOT", "bot_removed", false],
-    ["GROUP_MSG_REJECT", "push_disabled", false],
-    ["GROUP_MSG_RECEIVE", "push_enabled", true],
-  ] as const)("converts %s to %s", async ([t, kind, replyable], { expect }) => {
-    const event = convert(dispatch(t, GROUP_NOTICE, `${t}:notice-1`));
+    ["GROUP_ADD_ROBOT", "bot_added", true, GROUP_NOTICE, group],
+    ["GROUP_DEL_ROBOT", "bot_removed", false, GROUP_NOTICE, group],
+    ["GROUP_MSG_REJECT", "push_disabled", false, GROUP_NOTICE, group],
+    ["GROUP_MSG_RECEIVE", "push_enabled", true, GROUP_NOTICE, group],
+    ["FRIEND_ADD", "friend_added", true, FRIEND_NOTICE, friend],
+    ["FRIEND_DEL", "friend_removed", false, FRIEND_NOTICE, friend],
+    ["C2C_MSG_REJECT", "push_disabled", false, FRIEND_NOTICE, friend],
+    ["C2C_MSG_RECEIVE", "push_enabled", true, FRIEND_NOTICE, friend],
+  ] as const)("converts %s to %s", async ([t, kind, replyable, payload, chat], { expect }) => {
+    const event = convert(dispatch(t, payload, `${t}:notice-1`));
     expect(event).toMatchObject({
       eventId: `${t}:notice-1`,
       kind,
       wireType: t,
-      chat: { key: "qq:group:C9F778FE6ADF9D1D1DBE395BF744A33A" },
+      chat,
       sender: {
         userId: "E4F4AEA33253A2797FB897C50B81D7ED",
         account: "qq:user:E4F4AEA33253A2797FB897C50B81D7ED",
@@ -248,22 +255,6 @@ describe("toInboundEvent: group and friend notices", () => {
       message: null,
       deletedMessageId: null,
       reply: replyable ? { kind: "event_id", id: `${t}:notice-1` } : { kind: "none" },
-    });
-  });
-
-  it.for([
-    ["FRIEND_ADD", "friend_added", true],
-    ["FRIEND_DEL", "friend_removed", false],
-    ["C2C_MSG_REJECT", "push_disabled", false],
-    ["C2C_MSG_RECEIVE", "push_enabled", true],
-  ] as const)("converts %s to %s", async ([t, kind, replyable], { expect }) => {
-    const event = convert(dispatch(t, FRIEND_NOTICE, `${t}:notice-2`));
-    expect(event).toMatchObject({
-      kind,
-      chat: { key: "qq:private:E4F4AEA33253A2797FB897C50B81D7ED", targetType: "private" },
-      sender: { userId: "E4F4AEA33253A2797FB897C50B81D7ED" },
-      message: null,
-      reply: replyable ? { kind: "event_id", id: `${t}:notice-2` } : { kind: "none" },
     });
   });
 
