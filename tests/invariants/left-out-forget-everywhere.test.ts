@@ -7,9 +7,10 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { MessageRecord } from "@src/domain/history/message-record";
-import { chatIndexText, chatMatchExpression } from "@src/domain/text/chat-search-tokens";
+import { chatMatchExpression } from "@src/domain/text/chat-search-tokens";
 import type { ChatSession } from "@src/durable-objects/chat-session";
 import { afterAll, describe, it } from "vitest";
+import { logRecord } from "../support/day-log";
 import { leaveOut } from "../support/leave-out";
 import { uid } from "../support/memory";
 import { logToObjects, objectWindowMatches, writeLog } from "../support/object-log";
@@ -20,21 +21,11 @@ afterAll(async () => {
 });
 
 let clock = Date.parse("2026-11-02T10:00:00Z");
+/** `account` (a qq:user) says `text` in `chatKey`, a minute after the message before. */
 function said(chatKey: string, account: string, text: string): MessageRecord {
   clock += 60_000;
-  return {
-    transport: "qq",
-    chatKey,
-    messageId: `m${uid()}`,
-    ts: clock,
-    userId: account.split(":")[2] ?? null,
-    accountKey: account,
-    nick: account.split(":")[2] ?? null,
-    text,
-    tokens: chatIndexText(chatKey, text),
-    rawJson: null,
-    direction: "in",
-  };
+  const user = account.split(":")[2] ?? "";
+  return logRecord(chatKey, clock, { user, nick: user, text });
 }
 
 /** What a chat object's own log still holds of `word`: rows, full-text hits, turn-window hits. */

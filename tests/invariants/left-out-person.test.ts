@@ -9,6 +9,7 @@ import { env } from "cloudflare:workers";
 import { markLogHome } from "@src/durable-objects/chat-log-home";
 import type { ChatSession } from "@src/durable-objects/chat-session";
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { logRecord } from "../support/day-log";
 import { settleDreams } from "../support/dream-settle";
 import { api } from "../support/knowledge-api";
 import { leaveOut } from "../support/leave-out";
@@ -148,19 +149,8 @@ describe("a left-out person", () => {
     const out = `qq:user:LQ${tag}`;
     const other = `qq:user:MQ${tag}`;
     const stub = env.CHAT_SESSION.getByName(chat);
-    const record = (account: string, id: string, text: string) => ({
-      transport: "qq",
-      chatKey: chat,
-      messageId: id,
-      ts: Date.now(),
-      userId: account.split(":")[2],
-      accountKey: account,
-      nick: null,
-      text,
-      tokens: text,
-      rawJson: null,
-      direction: "in",
-    });
+    const record = (account: string, id: string, text: string) =>
+      logRecord(chat, Date.now(), { user: account.split(":")[2] ?? "", id, text });
     // Queued before the add: triaged into the outbox and journaled, not yet flushed or dreamed —
     // rows wait in the outbox only in a chat whose log is still read from D1 (chat-log-home.ts).
     await runInDurableObject(stub, (_o: ChatSession, state) => {

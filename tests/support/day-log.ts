@@ -15,18 +15,23 @@ export async function seedDay(chatKey: string, start: number, lines: readonly Se
 
 /** The log records of `lines` in `chatKey`, one minute apart from `start`. */
 export function dayRecords(chatKey: string, start: number, lines: readonly SeedLine[]): MessageRecord[] {
-  return lines.map((l, i) => ({
+  return lines.map((l, i) => logRecord(chatKey, start + i * 60_000, l));
+}
+
+/** The log record of one inbound `line` in `chatKey` at `ts`, its text indexed for the chat's search. */
+export function logRecord(chatKey: string, ts: number, l: SeedLine): MessageRecord {
+  return {
     transport: chatKey.split(":")[0] ?? "qq",
     chatKey,
     messageId: l.id ?? `M${crypto.randomUUID()}`,
-    ts: start + i * 60_000,
+    ts,
     userId: l.user,
     accountKey: `${chatKey.split(":")[0]}:user:${l.user}`,
     nick: l.nick ?? null,
     text: l.text,
     tokens: chatIndexText(chatKey, l.text),
     rawJson: null,
-    direction: "in" as const,
+    direction: "in",
     replyTo: l.replyTo ?? null,
-  }));
+  };
 }
