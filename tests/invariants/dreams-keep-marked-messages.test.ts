@@ -83,16 +83,17 @@ const MARKINGS: [string, (said: string) => string[]][] = [
   ["as a bare request in the speaker's next message", (said) => [said, "这个别说出去哈"]],
 ];
 
+/** MEMBER_A's turns from `seq` on that say they will have surgery, marked as `marked` marks it. */
+function markedSurgery(marked: (said: string) => string[], tag: string, seq: number): DreamTurn[] {
+  return marked(`我下个月去做手术${tag}`).map((text, i) => groupTurn(seq + i, MEMBER_A, text));
+}
+
 describe("dreaming a group never carries a marked message to a sibling chat", () => {
   it.each(MARKINGS)(
     "a run's summary that quotes a statement marked %s is not recalled from the sibling",
     async (_, marked) => {
       const tag = uid();
-      const said = `我下个月去做手术${tag}`;
-      const turns = [
-        groupTurn(1, OTHER_A, `周六去爬山吗${tag}`),
-        ...marked(said).map((text, i) => groupTurn(2 + i, MEMBER_A, text)),
-      ];
+      const turns = [groupTurn(1, OTHER_A, `周六去爬山吗${tag}`), ...markedSurgery(marked, tag, 2)];
       // The premise: the chat object's journal reads the request.
       expect(turns.some((t) => t.explicitSensitivity !== null)).toBe(true);
       await dreamGroupA(tag, turns, `大家约了周六爬山${tag}；有人说下个月去做手术${tag}`);
@@ -104,11 +105,7 @@ describe("dreaming a group never carries a marked message to a sibling chat", ()
     "a statement marked %s, which the model cites as another member's turn, is not recalled from the sibling",
     async (_, marked) => {
       const tag = uid();
-      const said = `我下个月去做手术${tag}`;
-      const turns = [
-        ...marked(said).map((text, i) => groupTurn(1 + i, MEMBER_A, text)),
-        groupTurn(5, OTHER_A, "祝顺利"),
-      ];
+      const turns = [...markedSurgery(marked, tag, 1), groupTurn(5, OTHER_A, "祝顺利")];
       // The model writes the marked statement down under the unmarked reply's turn.
       const memory = {
         kind: "fact",
