@@ -17,6 +17,7 @@ import { messageEvent } from "../fakes/inbound";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import text from "../fixtures/privacy/requests-ahead.jsonl?raw";
 import { uid as idOf } from "../support/identity";
+import { jsonLines } from "../support/json-lines";
 import { uid } from "../support/memory";
 import { objectLogRows, writeLog } from "../support/object-log";
 import { sessionsApi } from "../support/sessions";
@@ -25,10 +26,7 @@ import { type ToolCallSpec, toolTurn } from "../support/turns";
 
 type AheadLine = { readonly text: string; readonly next: string; readonly label: "ahead" | "none" };
 
-const LINES: readonly AheadLine[] = text
-  .split("\n")
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as AheadLine);
+const LINES: readonly AheadLine[] = jsonLines(text);
 const AHEAD = LINES.filter((l) => l.label === "ahead");
 const NONE = LINES.filter((l) => l.label === "none");
 

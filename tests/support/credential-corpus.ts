@@ -4,6 +4,7 @@
  * misses of each class.
  */
 import text from "../fixtures/privacy/credentials.jsonl?raw";
+import { jsonLines } from "./json-lines";
 
 export type CredentialSample = {
   readonly text: string;
@@ -18,10 +19,7 @@ export type CredentialSample = {
   readonly split: "dev" | "held";
 };
 
-export const CREDENTIAL_SAMPLES: readonly CredentialSample[] = text
-  .split("\n")
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as CredentialSample);
+export const CREDENTIAL_SAMPLES: readonly CredentialSample[] = jsonLines(text);
 
 /** One positive of each class (the first in the file), for tests that drive every class through a path. */
 export function onePerClass(): CredentialSample[] {

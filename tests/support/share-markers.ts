@@ -3,6 +3,7 @@
  * README): private-chat messages that do, or do not, give permission to repeat them in groups.
  */
 import text from "../fixtures/privacy/shares.jsonl?raw";
+import { jsonLines } from "./json-lines";
 
 export type LabelledShare = {
   readonly text: string;
@@ -11,7 +12,4 @@ export type LabelledShare = {
   readonly split: "dev" | "held";
 };
 
-export const SHARE_LINES: readonly LabelledShare[] = text
-  .split("\n")
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as LabelledShare);
+export const SHARE_LINES: readonly LabelledShare[] = jsonLines(text);
