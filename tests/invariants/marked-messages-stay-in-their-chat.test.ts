@@ -12,11 +12,10 @@ import { openDatabase } from "@src/adapters/d1/database";
 import { inboundRecord, type MessageRecord } from "@src/domain/history/message-record";
 import { beforeAll, describe, it } from "vitest";
 import { messageEvent } from "../fakes/inbound";
-import wild from "../fixtures/privacy/requests-wild.jsonl?raw";
 import { uid as idOf } from "../support/identity";
 import { uid } from "../support/memory";
 import { objectLogRows, writeLog } from "../support/object-log";
-import { type LabelledRequest, PRIVACY_REQUESTS } from "../support/privacy-requests";
+import { type LabelledRequest, PRIVACY_REQUESTS, WILD_REQUESTS } from "../support/privacy-requests";
 import { siblingGroups } from "../support/sibling-groups";
 import { type ToolCallSpec, toolTurn } from "../support/turns";
 
@@ -56,11 +55,7 @@ function caseOf(line: Line): Case {
   return { line, content: line.text, messages: [line.text] };
 }
 
-const WILD: readonly Line[] = wild
-  .split("\n")
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as Line);
-const CASES = [...PRIVACY_REQUESTS, ...WILD].map(caseOf);
+const CASES = [...PRIVACY_REQUESTS, ...WILD_REQUESTS].map(caseOf);
 const requests = CASES.filter((c) => c.line.label === "request");
 const others = CASES.filter((c) => c.line.label === "none");
 

@@ -1,9 +1,12 @@
 /**
  * The labelled privacy-request corpus (tests/fixtures/privacy/requests.jsonl, described in its
  * README): messages in which a person asks, or does not ask, that what they said stay where
- * they said it.
+ * they said it. Beside it, the requests written blind as QQ groups type them
+ * (requests-wild.jsonl).
  */
 import text from "../fixtures/privacy/requests.jsonl?raw";
+import wild from "../fixtures/privacy/requests-wild.jsonl?raw";
+import { jsonLines } from "./json-lines";
 
 export type LabelledRequest = {
   readonly text: string;
@@ -17,7 +20,13 @@ export type LabelledRequest = {
   readonly next?: string;
 };
 
-export const PRIVACY_REQUESTS: readonly LabelledRequest[] = text
-  .split("\n")
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as LabelledRequest);
+export const PRIVACY_REQUESTS: readonly LabelledRequest[] = jsonLines(text);
+
+/** A group message written blind: `lang` adds `yue` and `dialect` to the corpus's languages. */
+export type WildRequest = {
+  readonly text: string;
+  readonly label: "request" | "none";
+  readonly lang: string;
+};
+
+export const WILD_REQUESTS: readonly WildRequest[] = jsonLines(wild);

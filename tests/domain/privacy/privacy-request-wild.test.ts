@@ -4,14 +4,8 @@
 
 import { explicitSensitivity } from "@src/domain/memory/sensitivity";
 import { describe, it } from "vitest";
-import text from "../../fixtures/privacy/requests-wild.jsonl?raw";
+import { WILD_REQUESTS as LINES } from "../../support/privacy-requests";
 
-type WildLine = { readonly text: string; readonly label: "request" | "none"; readonly lang: string };
-
-const LINES: readonly WildLine[] = text
-  .split("\n")
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as WildLine);
 const asks = (t: string) => explicitSensitivity(t) !== null;
 
 describe("privacy requests written blind, in the words of QQ groups", () => {
