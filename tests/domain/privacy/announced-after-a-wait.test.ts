@@ -1,22 +1,6 @@
-import { applyCredentialCues, type CredentialCues } from "@src/domain/privacy/announced-credential";
 import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
-import { messageEvent } from "../../fakes/inbound";
-
-const T = 1_700_000_000_000;
-
-function conversation(messages: string[]): string[] {
-  let cues: CredentialCues = {};
-  return messages.map((text, i) => {
-    const out = applyCredentialCues(
-      messageEvent({ chat: "qq:group:G1", sender: "U1", text }),
-      cues,
-      T + i * 1000,
-    );
-    cues = out.cues;
-    return out.event.message?.text ?? "";
-  });
-}
+import { throughCredentialCues as conversation } from "../../support/credential-cues";
 
 describe("a value sent after the person looked it up", () => {
   it.for([

@@ -1,8 +1,7 @@
-import { applyCredentialCues, type CredentialCues } from "@src/domain/privacy/announced-credential";
 import { maskSensitiveData } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
-import { messageEvent } from "../../fakes/inbound";
 import { CREDENTIAL_SAMPLES, type CredentialSample } from "../../support/credential-corpus";
+import { throughCredentialCues } from "../../support/credential-cues";
 
 const positives = CREDENTIAL_SAMPLES.filter((s) => s.label === "credential");
 const negatives = CREDENTIAL_SAMPLES.filter((s) => s.label === "none");
@@ -10,15 +9,7 @@ const negatives = CREDENTIAL_SAMPLES.filter((s) => s.label === "none");
 /** What the log keeps of a sample: each message masked on arrival, then read with the sender's cues. */
 function kept(sample: CredentialSample): string {
   if (!sample.messages) return maskSensitiveData(sample.text);
-  let cues: CredentialCues = {};
-  return sample.messages
-    .map((text, i) => {
-      const event = messageEvent({ chat: "qq:group:G1", sender: "U1", text: maskSensitiveData(text) });
-      const out = applyCredentialCues(event, cues, 1_700_000_000_000 + i * 1000);
-      cues = out.cues;
-      return out.event.message?.text ?? "";
-    })
-    .join(" / ");
+  return throughCredentialCues(sample.messages.map((text) => maskSensitiveData(text))).join(" / ");
 }
 
 describe("the credential corpus", () => {
