@@ -6,13 +6,15 @@ import { evalDataDir } from "./data-dir.mjs";
 
 /**
  * `readers` are [label, api] pairs; `hit(api, text)` says whether the reader counts the message.
- * Returns a row a dataset: its name, its size and each reader's count.
+ * `only` keeps the messages to count (the privacy-request eval leaves out those its trained reader
+ * learned from). Returns a row a dataset: its name, its size and each reader's count.
  */
-export function ordinaryRates(readers, flags, title, hit) {
+export function ordinaryRates(readers, flags, title, hit, only = () => true) {
   const dir = typeof flags.data === "string" ? flags.data : evalDataDir();
   console.log(`\n${title} (${dir}), per 10,000`);
   const out = [];
-  for (const [name, texts] of datasets(dir)) {
+  for (const [name, all] of datasets(dir)) {
+    const texts = all.filter(only);
     const cells = readers.map(([label, api]) => ({ label, hits: texts.filter((t) => hit(api, t)) }));
     const rate = (n) => ((n / texts.length) * 10_000).toFixed(1);
     console.log(

@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { root } from "../lib/dev-vars.mjs";
 import { importTs } from "../lib/ts-import.mjs";
+import { readerTrainsOn } from "../privacy/reader-split.mjs";
 import { importAt } from "./baseline-source.mjs";
 import { readJsonl } from "./domain-bundle.mjs";
 import { ordinaryRates } from "./ordinary-rate.mjs";
@@ -86,11 +87,14 @@ export async function evalPrivacyWording(flags) {
   }
   const blind = blindSets(detectors);
   // A false alarm marks the speaker's ten minutes around it, which sibling chats then do not read.
+  // The trained reader learned from half of these messages (scripts/privacy/reader-split.mjs):
+  // only the other half is counted.
   const ordinary = ordinaryRates(
     detectors,
     flags,
-    "ordinary messages read as a privacy request",
+    "ordinary messages the reader never trained on, read as a privacy request",
     (api, t) => api.explicitSensitivity(t) !== null,
+    (t) => !readerTrainsOn(t),
   );
   console.log(
     JSON.stringify({
@@ -113,6 +117,7 @@ function blindSets(detectors) {
     const rows = readJsonl(file);
     const requests = rows.filter((r) => r.label === "request");
     const misses = rows.filter((r) => r.label === "none");
+    const everyday = rows.filter((r) => r.label === "ordinary");
     console.log(`\n${title} (${rel}):`);
     for (const [name, api] of detectors) {
       const read = (r) => api.explicitSensitivity(r.text) !== null;
@@ -123,9 +128,12 @@ function blindSets(detectors) {
         read: requests.filter(read).length,
       };
       Object.assign(cell, { nearMisses: misses.length, falseAlarms: misses.filter(read).length });
+      Object.assign(cell, { ordinary: everyday.length, ordinaryRead: everyday.filter(read).length });
       out.push(cell);
+      const plain =
+        everyday.length > 0 ? `, ordinary group messages read ${cell.ordinaryRead}/${cell.ordinary}` : "";
       console.log(
-        `  ${name.padEnd(20)} requests read ${cell.read}/${cell.requests}, near misses read as a request ${cell.falseAlarms}/${cell.nearMisses}`,
+        `  ${name.padEnd(20)} requests read ${cell.read}/${cell.requests}, near misses read as a request ${cell.falseAlarms}/${cell.nearMisses}${plain}`,
       );
     }
   }

@@ -152,12 +152,12 @@ describe("a message its speaker marked private stays in its chat", () => {
     const id = (c: Case) => `${run}-${CASES.indexOf(c)}-0`;
     const missed = requests.filter((c) => !marked.has(id(c))).map((c) => c.content);
     const over = others.filter((c) => marked.has(id(c))).map((c) => c.content);
-    // The recogniser's measured errors (npm run eval -- privacy-wording: on the corpus 8 requests
-    // missed and 10 near misses taken, dev and held together; on the blind lines 5 and 5;
-    // experiments 0560, 0600 and 0620, whose families read a literal shush such as
-    // "🤫 图书馆里小声点" too) bound the log's; nothing else is lost or hidden.
-    expect(missed.length, missed.join("\n")).toBeLessThanOrEqual(13);
-    expect(over.length, over.join("\n")).toBeLessThanOrEqual(15);
+    // The recogniser's measured errors (npm run eval -- privacy-wording: on the corpus 1 request
+    // missed and 13 near misses taken, dev and held together; on the blind lines 0 and 5;
+    // experiments 0560, 0600, 0620 and 0630, whose families and trained reader read a literal
+    // shush such as "🤫 图书馆里小声点" too) bound the log's; nothing else is lost or hidden.
+    expect(missed.length, missed.join("\n")).toBeLessThanOrEqual(1);
+    expect(over.length, over.join("\n")).toBeLessThanOrEqual(18);
     expect(marked.has(CONTROL)).toBe(false);
   });
 

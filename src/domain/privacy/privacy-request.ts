@@ -4,38 +4,25 @@
  * in a private chat is private by origin whatever its wording; this lets a person's request be
  * honoured in a group too, and records it as the person's explicit word.
  *
- * The text is read as the detectors read it (detection-text.ts: traditional folded to
- * simplified, full-width and invisible characters folded), lower-cased, with Cantonese and
- * Hokkien request words read as Mandarin (request-dialects.ts) and the typos of request words
- * fixed (request-typos.ts); quoted speech is blanked so that someone else's request quoted
- * ("他说「别告诉别人」") is not the speaker's. Every finding maps back to the original text, so
- * the request can be cut out while the rest keeps the words as they were written.
+ * The text is read as request-text.ts prepares it (simplified, lower-cased, dialect words folded,
+ * request words' typos fixed, quoted speech blanked so that someone else's request quoted is not
+ * the speaker's). Every finding of the phrase rules maps back to the original text, so the
+ * request can be cut out while the rest keeps the words as they were written; the trained reader
+ * (request-reader.ts) reads the requests no rule does, as a whole message.
  */
 import type { Sensitivity } from "../memory/sensitivity-level";
-import { type DetectionText, detectionText, originalSpan, type Span } from "../text/detection-text";
+import { shareMarkerSpans } from "../memory/share-marker";
+import { originalSpan, type Span } from "../text/detection-text";
 import { AGREEMENT_TAG, NOT_THE_SPEAKERS, QUESTION, REQUEST_RULES, SHUSH } from "./privacy-request-rules";
-import { foldRequestDialects } from "./request-dialects";
-import { fixRequestTypos } from "./request-typos";
+import { readsAsRequest } from "./request-reader";
+import { blankQuotes, requestText } from "./request-text";
 
 export type PrivacyRequest = Span & { readonly sensitivity: Sensitivity; readonly rule: string };
 
 const RANK: Record<Sensitivity, number> = { public: 0, private: 1, secret_like: 2 };
 
-/** Quoted speech: “…”, "…", 「…」, 『…』, 《…》, and '…' after a verb of saying. */
-const QUOTED =
-  /“[^”]*”|"[^"]*"|「[^」]*」|『[^』]*』|《[^》]*》|(?<=(?:said|says|say|told\s+me)\s+)'[^']*'/giu;
 const CLAUSE_BREAK = /[，。！？；,.!?;\n]/u;
 const HAN = /\p{Script=Han}/u;
-
-function lowered(t: DetectionText): DetectionText {
-  const lower = t.text.toLowerCase();
-  return lower.length === t.text.length ? { ...t, text: lower } : t;
-}
-
-/** The text with quoted speech blanked, same length. */
-function blankQuotes(text: string): string {
-  return text.replace(QUOTED, (q) => "_".repeat(q.length));
-}
 
 /**
  * How far a clause is read on either side of a finding: a real clause is far shorter, and the
@@ -76,7 +63,7 @@ function clauseOf(text: string, start: number, end: number): { before: string; w
 /** Every privacy request in `text`, as spans of the original text. */
 export function findPrivacyRequests(text: string): PrivacyRequest[] {
   if (text.trim() === "") return [];
-  const t = fixRequestTypos(foldRequestDialects(lowered(detectionText(text))));
+  const t = requestText(text);
   const read = blankQuotes(t.text);
   const out: PrivacyRequest[] = [];
   for (const rule of REQUEST_RULES) {
@@ -95,12 +82,20 @@ export function findPrivacyRequests(text: string): PrivacyRequest[] {
   return out.sort((a, b) => a.start - b.start);
 }
 
-/** The level the person asked for in `text`, the stricter when they asked twice; null if none. */
+/**
+ * The level the person asked for in `text`, the stricter when they asked twice; null if none.
+ * Where no rule reads a request, the trained reader may (request-reader.ts): it cannot say which
+ * level was asked for, so it gives `private`, which keeps the words in their chat
+ * (docs/decisions/0630-a-trained-reader-of-privacy-requests.md).
+ */
 export function privacyRequest(text: string): Sensitivity | null {
   let best: Sensitivity | null = null;
   for (const r of findPrivacyRequests(text)) {
     if (best === null || RANK[r.sensitivity] > RANK[best]) best = r.sensitivity;
   }
+  // A permission in the person's own words ("这个不用保密") is their word too: the reader, which
+  // cannot tell 不用保密 from 保密, does not overrule it.
+  if (best === null && shareMarkerSpans(text).length === 0 && readsAsRequest(text)) return "private";
   return best;
 }
 
