@@ -17,6 +17,32 @@ export type JournalRow = {
   readonly explicitSensitivity: Sensitivity | null;
 };
 
+type StoredRow = {
+  seq: number;
+  role: "user" | "assistant";
+  name: string | null;
+  account: string | null;
+  union_id: string | null;
+  message_id: string | null;
+  text: string;
+  ts: number;
+  explicit_sensitivity: Sensitivity | null;
+};
+
+function journalRow(r: StoredRow): JournalRow {
+  return {
+    seq: r.seq,
+    role: r.role,
+    name: r.name,
+    account: r.account,
+    unionId: r.union_id,
+    messageId: r.message_id,
+    text: r.text,
+    ts: r.ts,
+    explicitSensitivity: r.explicit_sensitivity,
+  };
+}
+
 /** Hard cap on waiting rows: a chat whose runs keep failing cannot grow without bound. */
 const MAX_ROWS = 2000;
 
@@ -63,17 +89,7 @@ export class DreamJournal {
    */
   take(maxUserTurns: number, upTo?: number, settledBefore = Number.MAX_SAFE_INTEGER): JournalRow[] {
     const rows = this.#sql
-      .exec<{
-        seq: number;
-        role: "user" | "assistant";
-        name: string | null;
-        account: string | null;
-        union_id: string | null;
-        message_id: string | null;
-        text: string;
-        ts: number;
-        explicit_sensitivity: Sensitivity | null;
-      }>(
+      .exec<StoredRow>(
         upTo === undefined
           ? "SELECT * FROM dream_journal WHERE ts <= ? ORDER BY seq LIMIT ?"
           : "SELECT * FROM dream_journal WHERE seq <= ? ORDER BY seq",
@@ -85,19 +101,25 @@ export class DreamJournal {
     for (const r of rows) {
       if (upTo === undefined && r.role === "user" && users === maxUserTurns) break;
       if (r.role === "user") users++;
-      out.push({
-        seq: r.seq,
-        role: r.role,
-        name: r.name,
-        account: r.account,
-        unionId: r.union_id,
-        messageId: r.message_id,
-        text: r.text,
-        ts: r.ts,
-        explicitSensitivity: r.explicit_sensitivity,
-      });
+      out.push(journalRow(r));
     }
     return out;
+  }
+
+  /**
+   * The rows after `seq` said no later than `until`, at most `limit`: what a run's turns may still
+   * be asked about (a request of the minutes after them), read without being taken.
+   */
+  after(seq: number, until: number, limit = 200): JournalRow[] {
+    return this.#sql
+      .exec<StoredRow>(
+        "SELECT * FROM dream_journal WHERE seq > ? AND ts <= ? ORDER BY seq LIMIT ?",
+        seq,
+        until,
+        limit,
+      )
+      .toArray()
+      .map(journalRow);
   }
 
   /** Removes every row (the chat is forgotten): nothing of it is dreamed afterwards. */

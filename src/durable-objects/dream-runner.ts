@@ -15,7 +15,7 @@ import { type DreamTurn, dream, nextDreamAt } from "../domain/memory/dreaming";
 import { stricter } from "../domain/memory/sensitivity";
 import { withoutLeftOut } from "../domain/privacy/left-out";
 import type { ChatMeta } from "./chat-meta";
-import type { DreamJournal } from "./dream-journal";
+import type { DreamJournal, JournalRow } from "./dream-journal";
 import { afterSpendDeferral, deferDreamForSpend } from "./dream-spend";
 import { markedMessageIds } from "./log-marks";
 import type { Outbox } from "./outbox";
@@ -127,32 +127,13 @@ export class DreamRunner {
     const useModel = services.model.provider !== "offline" && state.failures < MODEL_ATTEMPTS;
     if (useModel && (await deferDreamForSpend(this.#parts(), chat.key, settings, services))) return;
     try {
-      const identities = new Map<string, SenderIdentity>();
-      for (const r of rows) {
-        if (r.role !== "user" || !r.account || identities.has(r.account)) continue;
-        identities.set(
-          r.account,
-          await services.identity.resolve({
-            account: r.account as AccountKey,
-            chatKey: chat.key,
-            unionId: r.unionId,
-          }),
-        );
-      }
-      const turns: DreamTurn[] = rows.map((r) => ({
-        seq: r.seq,
-        role: r.role,
-        name: r.name,
-        account: r.account,
-        messageId: r.messageId,
-        text: r.text,
-        ts: r.ts,
-        explicitSensitivity: r.explicitSensitivity,
-        identity: r.account ? (identities.get(r.account) ?? null) : null,
-      }));
+      const turns = await dreamTurns(rows, chat.key, services);
       markedInLog(this.#storage.sql, chat.key, turns);
+      // A request of the minutes after the run's turns may still wait in the journal, untaken.
+      const waiting = this.#journal.after(run.upTo, last.ts + PRIVACY_MARK_WINDOW_MS);
+      const later = withoutLeftOut(settings, waiting).map((r) => dreamTurnOf(r, null));
       const outcome = await dream(
-        { runId: run.runId, session: chat.key, turns, now, useModel },
+        { runId: run.runId, session: chat.key, turns, later, now, useModel },
         {
           model: services.model,
           store: services.memory.store,
@@ -219,4 +200,36 @@ async function reportDream(
     archived: v.archived,
     alreadyApplied: v.alreadyApplied,
   });
+}
+
+/** A journal row as a dream turn, with its sender's identity. */
+function dreamTurnOf(r: JournalRow, identity: SenderIdentity | null): DreamTurn {
+  return {
+    seq: r.seq,
+    role: r.role,
+    name: r.name,
+    account: r.account,
+    messageId: r.messageId,
+    text: r.text,
+    ts: r.ts,
+    explicitSensitivity: r.explicitSensitivity,
+    identity,
+  };
+}
+
+/** The run's rows as dream turns, each user turn with its sender's identity resolved once. */
+async function dreamTurns(
+  rows: readonly JournalRow[],
+  chatKey: string,
+  services: ChatObjectServices,
+): Promise<DreamTurn[]> {
+  const identities = new Map<string, SenderIdentity>();
+  for (const r of rows) {
+    if (r.role !== "user" || !r.account || identities.has(r.account)) continue;
+    identities.set(
+      r.account,
+      await services.identity.resolve({ account: r.account as AccountKey, chatKey, unionId: r.unionId }),
+    );
+  }
+  return rows.map((r) => dreamTurnOf(r, r.account ? (identities.get(r.account) ?? null) : null));
 }

@@ -178,4 +178,26 @@ describe("dreaming in the chat object", () => {
     });
     expect(rows.filter((n) => n.raw_text.includes("李总")).map((n) => n.sensitivity)).not.toContain("public");
   });
+
+  it("a request that nothing be kept keeps its speaker's statement out of a run taken before the request", async ({
+    expect,
+  }) => {
+    const member = `MK${uid()}`;
+    const group = `qq:group:GK${uid()}`;
+    const say = async (text: string) => {
+      const body = groupAtBody({ group: group.slice("qq:group:".length), member, text });
+      await postQq(body);
+      await turnDone(group, eventIdOf(body));
+    };
+    await say("我喜欢游泳");
+    await say("我的老板是李总");
+    await say("机器人别记这个");
+    // Two turns a run: the first run holds both statements, the request waits for the next.
+    await settleDreams(group);
+    const rows = await eventually(async () => {
+      const r = await nodesOf(group);
+      return r.some((n) => n.raw_text.includes("游泳")) ? r : undefined;
+    });
+    expect(rows.filter((n) => n.raw_text.includes("李总"))).toEqual([]);
+  });
 });

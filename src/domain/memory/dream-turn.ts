@@ -54,9 +54,14 @@ export function userTurn(turns: readonly MarkedTurn[], index: number): MarkedTur
  * next turn within PRIVACY_MARK_WINDOW_MS takes it as a floor, which never lowers what that turn
  * holds by its own words. A request that nothing be kept ("机器人别记这个", "上面那些都给我忘掉")
  * leaves its own turn, and the speaker's turns just before and after it, unextracted.
+ * `later` turns, waiting after the run, are read for their requests about the run's turns and
+ * left out of what is returned.
  */
-export function applyPrivacyMarkers(turns: readonly DreamTurn[]): MarkedTurn[] {
-  const out: MarkedTurn[] = turns.map((t) => ({ ...t, skip: false }));
+export function applyPrivacyMarkers(
+  turns: readonly DreamTurn[],
+  later: readonly DreamTurn[] = [],
+): MarkedTurn[] {
+  const out: MarkedTurn[] = [...turns, ...later].map((t) => ({ ...t, skip: false }));
   for (let i = 0; i < out.length; i++) {
     const t = out[i];
     if (t?.role !== "user") continue;
@@ -86,7 +91,7 @@ export function applyPrivacyMarkers(turns: readonly DreamTurn[]): MarkedTurn[] {
         skip: after.skip || nothing,
       };
   }
-  return out;
+  return out.slice(0, turns.length);
 }
 
 /** The index of the same speaker's nearest user turn before (step -1) or after (step 1) turn `i`; -1 if none. */

@@ -33,6 +33,12 @@ export type DreamInput = {
   /** The chat key (session) whose turns these are. */
   readonly session: string;
   readonly turns: readonly DreamTurn[];
+  /**
+   * Turns after the run that wait in the journal, still inside the privacy window of its last
+   * turns: read only for their requests about the run's turns ("机器人别记这个" a few minutes on),
+   * never extracted.
+   */
+  readonly later?: readonly DreamTurn[];
   readonly now: number;
   /** False in offline mode: the rule-based extractor runs instead of the model. */
   readonly useModel: boolean;
@@ -72,7 +78,7 @@ export type DreamError = {
 const EXISTING_LIMIT = 80;
 
 export async function dream(input: DreamInput, deps: DreamDeps): Promise<Result<DreamReport, DreamError>> {
-  const turns = applyPrivacyMarkers(input.turns);
+  const turns = applyPrivacyMarkers(input.turns, input.later);
   const scopeInputs = turns.map((t) => ({ session: input.session, identity: t.identity }));
   const writable = dedupeScopes(scopeInputs.flatMap((s) => turnScopes(s).writable));
   // What the extractor is shown as already known: the writable scopes at the levels this chat

@@ -14,10 +14,10 @@ function turn(text: string, account = "qq:user:A"): DreamTurn {
   return dreamTurn(text, { seq: ids, account, messageId: `m${ids}`, ts: NOW });
 }
 
-async function dreamed(turns: DreamTurn[]) {
+async function dreamed(turns: DreamTurn[], later: DreamTurn[] = []) {
   const store = new InMemoryMemory();
   await dream(
-    { runId: `dream:${GROUP}:${ids}`, session: GROUP, turns, now: NOW, useModel: false },
+    { runId: `dream:${GROUP}:${ids}`, session: GROUP, turns, later, now: NOW, useModel: false },
     { model: new OfflineChatModel(), store, logger: silentLogger, now: () => NOW },
   );
   return store.items;
@@ -92,5 +92,24 @@ describe("a privacy request ahead of the statement it is about, in a group", () 
     ]);
     expect(items.find((m) => m.text.includes("摇滚"))).toMatchObject({ sensitivity: "public" });
     expect(items.find((m) => m.text.includes("爵士"))).toMatchObject({ sensitivity: "public" });
+  });
+});
+
+// A group's run reads turns once they are ten minutes old, so a request of the minutes after a
+// statement can wait, still unread, in the journal when the statement's run is taken.
+describe("a request that nothing be kept, after the run that holds its statement", () => {
+  it("leaves the speaker's statement just before it out of the run", async ({ expect }) => {
+    const items = await dreamed([turn("我喜欢爵士乐"), turn("我喜欢摇滚乐")], [turn("机器人别记这个")]);
+    expect(items.map((m) => m.text)).toEqual(["小明喜欢爵士乐"]);
+  });
+
+  it("leaves the run alone when the later request is someone else's, or ten minutes on", async ({
+    expect,
+  }) => {
+    const other = await dreamed([turn("我喜欢摇滚乐")], [turn("机器人别记这个", "qq:user:B")]);
+    expect(other.map((m) => m.text)).toEqual(["小明喜欢摇滚乐"]);
+    const late = dreamTurn("机器人别记这个", { seq: 950, messageId: "m950", ts: NOW + 11 * 60_000 });
+    const items = await dreamed([turn("我喜欢摇滚乐")], [{ ...late, account: "qq:user:A" }]);
+    expect(items.map((m) => m.text)).toEqual(["小明喜欢摇滚乐"]);
   });
 });
