@@ -107,16 +107,15 @@ export class DreamJournal {
   }
 
   /**
-   * The rows after `seq` said no later than `until`, at most `limit`: what a run's turns may still
-   * be asked about (a request of the minutes after them), read without being taken.
+   * The user turns after `seq` said no later than `until`: what a run's turns may still be asked
+   * about (a request of the minutes after them), read without being taken. MAX_ROWS bounds them.
    */
-  after(seq: number, until: number, limit = 200): JournalRow[] {
+  after(seq: number, until: number): JournalRow[] {
     return this.#sql
       .exec<StoredRow>(
-        "SELECT * FROM dream_journal WHERE seq > ? AND ts <= ? ORDER BY seq LIMIT ?",
+        "SELECT * FROM dream_journal WHERE seq > ? AND ts <= ? AND role = 'user' ORDER BY seq",
         seq,
         until,
-        limit,
       )
       .toArray()
       .map(journalRow);

@@ -55,7 +55,7 @@ export function userTurn(turns: readonly MarkedTurn[], index: number): MarkedTur
  * holds by its own words. A request that nothing be kept ("机器人别记这个", "上面那些都给我忘掉")
  * leaves its own turn, and the speaker's turns just before and after it, unextracted.
  * `later` turns, waiting after the run, are read for their requests about the run's turns and
- * left out of what is returned.
+ * left out of what is returned; any request among them raises its speaker's turn just before it.
  */
 export function applyPrivacyMarkers(
   turns: readonly DreamTurn[],
@@ -72,7 +72,11 @@ export function applyPrivacyMarkers(
     const nothing = wanted !== null && asksToKeepNothing(t.text);
     if (bare || nothing) out[i] = { ...t, skip: true };
     if (!wanted) continue;
-    const previous = bare || nothing ? speakersTurn(out, i, -1) : -1;
+    // A request after the run, of any kind, is about its speaker's turn just before it: when that
+    // turn is in the run and within the window, it takes the request's level, so that the run's
+    // summary is bounded by it too (strictestRequest).
+    const afterRun = i >= turns.length;
+    const previous = bare || nothing || afterRun ? speakersTurn(out, i, -1) : -1;
     const prev = out[previous];
     if (prev && (bare || t.ts - prev.ts <= PRIVACY_MARK_WINDOW_MS)) {
       const asked = prev.explicitSensitivity;

@@ -170,7 +170,7 @@ export const REQUEST_RULES: readonly RequestRule[] = [
 
 /** A question about privacy is no request: 你会保密吗？ 要不要保密, 守口如瓶这个成语怎么用. */
 export const QUESTION =
-  /(?<!好|行|可以|成|ok)吗|[？?]|有没有|要不要|需不需要|会不会|能不能|是不是|怎么|什么意思|啥意思|为什么/u;
+  /(?<!好|行|可以|成|ok)吗|[？?]|有没有|要不要|需不需要|会不会|能不能|是不是|怎么|什么意思|啥意思|为什么|为啥/u;
 
 /**
  * A tag that asks the listener to agree, not a question about privacy: "别外传啊ok?", "保密好吗？",

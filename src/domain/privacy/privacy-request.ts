@@ -23,6 +23,9 @@ const RANK: Record<Sensitivity, number> = { public: 0, private: 1, secret_like: 
 
 const CLAUSE_BREAK = /[，。！？；,.!?;\n]/u;
 const HAN = /\p{Script=Han}/u;
+/** A question word or tag standing alone between spaces and punctuation. */
+const BARE_QUESTION =
+  /^\s*(?:为什么|为啥|是不是|怎么|要不要|能不能|会不会|可不可以|是吗|对吗|对不对|吗|呢|真的吗)\s*$/u;
 
 /**
  * How far a clause is read on either side of a finding: a real clause is far shorter, and the
@@ -52,9 +55,15 @@ function clauseOf(text: string, start: number, end: number): { before: string; w
   while (from > first && !CLAUSE_BREAK.test(text[from - 1] ?? "")) from--;
   let wholeFrom = start;
   while (wholeFrom > from && !spaceBreaks(text, wholeFrom - 1)) wholeFrom--;
+  // A question word alone before the space ("为什么 不能告诉别人") still asks about the clause.
+  if (BARE_QUESTION.test(text.slice(from, wholeFrom))) wholeFrom = from;
   let to = end;
   const last = Math.min(text.length, end + CLAUSE_REACH);
   while (to < last && !CLAUSE_BREAK.test(text[to] ?? "") && !spaceBreaks(text, to)) to++;
+  let clauseEnd = to;
+  while (clauseEnd < last && !CLAUSE_BREAK.test(text[clauseEnd] ?? "")) clauseEnd++;
+  // Nor does a tag alone after it ("别告诉别人 是吗") stop being one.
+  if (BARE_QUESTION.test(text.slice(to, clauseEnd))) to = clauseEnd;
   // The clause's own closing mark counts: "你会保密吗？"
   if (to < text.length && /[？?]/u.test(text[to] ?? "")) to++;
   return { before: text.slice(from, start), whole: text.slice(wholeFrom, to) };
@@ -93,10 +102,25 @@ export function privacyRequest(text: string): Sensitivity | null {
   for (const r of findPrivacyRequests(text)) {
     if (best === null || RANK[r.sensitivity] > RANK[best]) best = r.sensitivity;
   }
-  // A permission in the person's own words ("这个不用保密") is their word too: the reader, which
-  // cannot tell 不用保密 from 保密, does not overrule it.
-  if (best === null && shareMarkerSpans(text).length === 0 && readsAsRequest(text)) return "private";
+  if (best === null && readerAsks(text)) return "private";
   return best;
+}
+
+/**
+ * How much of a message the trained reader and the permission check read: a request is short,
+ * and a long message's head says what it is about, while the permission check's cost grows
+ * faster than its text.
+ */
+const READER_REACH = 2_000;
+
+/**
+ * Whether the trained reader takes the message for a request. A permission in the person's own
+ * words ("这个不用保密") is their word too: the reader, which cannot tell 不用保密 from 保密, does
+ * not overrule it. The reader runs first, as it is linear and usually says no.
+ */
+function readerAsks(text: string): boolean {
+  const head = text.slice(0, READER_REACH);
+  return readsAsRequest(head) && shareMarkerSpans(head).length === 0;
 }
 
 /**

@@ -103,6 +103,18 @@ describe("a request that nothing be kept, after the run that holds its statement
     expect(items.map((m) => m.text)).toEqual(["小明喜欢爵士乐"]);
   });
 
+  it.for([
+    "刚才那几条看完就算了哈",
+    // read by the trained reader alone
+    "这事儿就到此为止啊，出了这个门谁也不知道",
+  ])(
+    "%s, any request after the run, keeps the speaker's statement from being public",
+    async (request, { expect }) => {
+      const items = await dreamed([turn("我喜欢摇滚乐")], [turn(request)]);
+      expect(items.find((m) => m.text.includes("摇滚"))?.sensitivity).not.toBe("public");
+    },
+  );
+
   it("leaves the run alone when the later request is someone else's, or ten minutes on", async ({
     expect,
   }) => {

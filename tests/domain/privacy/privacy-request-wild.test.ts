@@ -106,6 +106,10 @@ describe("privacy requests written blind, in the words of QQ groups", () => {
     "算了当我没说",
     "这书我看过就忘",
     "他说 别告诉别人",
+    // a question word or tag on its own, a space away, still asks
+    "为什么 不能告诉别人",
+    "别告诉别人 是吗",
+    "为啥要保密 别外传是什么意思",
   ])("leaves %j alone", (said, { expect }) => {
     expect(asks(said)).toBe(false);
   });

@@ -131,6 +131,8 @@ describe("reading a long text", () => {
       "谁要是传到",
       "仅限本群 ",
       "don't remember ",
+      "好 ",
+      "出了这个门谁也不知道 ",
     ];
     for (const unit of units) {
       const text = unit.repeat(Math.ceil(100_000 / unit.length));
