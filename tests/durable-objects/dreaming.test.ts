@@ -28,6 +28,22 @@ const nodesOf = async (scopeId: string) =>
       .all<NodeRow>()
   ).results;
 
+/** The scope's memory rows once one of them holds `word`. */
+const dreamedWith = (scopeId: string, word: string) =>
+  eventually(async () => {
+    const r = await nodesOf(scopeId);
+    return r.some((n) => n.raw_text.includes(word)) ? r : undefined;
+  });
+
+/** Says a text in `group` as `member`, the bot @-mentioned, once the turn is done. */
+function sayerIn(group: string, member: string): (text: string) => Promise<void> {
+  return async (text) => {
+    const body = groupAtBody({ group: group.slice("qq:group:".length), member, text });
+    await postQq(body);
+    await turnDone(group, eventIdOf(body));
+  };
+}
+
 async function privateSay(user: string, text: string) {
   const body = c2cBody({ user, text });
   await postQq(body);
@@ -160,11 +176,7 @@ describe("dreaming in the chat object", () => {
   }) => {
     const member = `MW${uid()}`;
     const group = `qq:group:GW${uid()}`;
-    const say = async (text: string) => {
-      const body = groupAtBody({ group: group.slice("qq:group:".length), member, text });
-      await postQq(body);
-      await turnDone(group, eventIdOf(body));
-    };
+    const say = sayerIn(group, member);
     // Two turns wait: a run is due at once by count, before the request a minute later.
     await say("我的老板是李总");
     await say("我喜欢游泳");
@@ -172,10 +184,7 @@ describe("dreaming in the chat object", () => {
     expect((await nodesOf(group)).filter((n) => n.raw_text.includes("李总"))).toEqual([]);
     await say("刚才那个别外传");
     await settleDreams(group);
-    const rows = await eventually(async () => {
-      const r = await nodesOf(group);
-      return r.some((n) => n.raw_text.includes("李总")) ? r : undefined;
-    });
+    const rows = await dreamedWith(group, "李总");
     expect(rows.filter((n) => n.raw_text.includes("李总")).map((n) => n.sensitivity)).not.toContain("public");
   });
 
@@ -184,20 +193,13 @@ describe("dreaming in the chat object", () => {
   }) => {
     const member = `MK${uid()}`;
     const group = `qq:group:GK${uid()}`;
-    const say = async (text: string) => {
-      const body = groupAtBody({ group: group.slice("qq:group:".length), member, text });
-      await postQq(body);
-      await turnDone(group, eventIdOf(body));
-    };
+    const say = sayerIn(group, member);
     await say("我喜欢游泳");
     await say("我的老板是李总");
     await say("机器人别记这个");
     // Two turns a run: the first run holds both statements, the request waits for the next.
     await settleDreams(group);
-    const rows = await eventually(async () => {
-      const r = await nodesOf(group);
-      return r.some((n) => n.raw_text.includes("游泳")) ? r : undefined;
-    });
+    const rows = await dreamedWith(group, "游泳");
     expect(rows.filter((n) => n.raw_text.includes("李总"))).toEqual([]);
   });
 });
