@@ -98,8 +98,16 @@ const DOUBT_EN =
 const CLAUSE_BREAK =
   /[，。！？；,.!?;:：\n~～…、—]+|(?<=\p{Script=Han})\s+(?=\p{Script=Han}|[A-Za-z0-9])|(?<=[A-Za-z0-9])\s+(?=\p{Script=Han})/gu;
 
+/**
+ * The longest message whose permission is read. Every clause after a permission is checked
+ * against it, so the cost grows with the square of the clauses; a longer message is shared only
+ * by `/share`, which is the safe way to miss a permission.
+ */
+const MAX_PERMISSION_TEXT = 2_000;
+
 /** The spans of the original text that are share markers; none when anything casts doubt on them. */
 export function shareMarkerSpans(text: string): Span[] {
+  if (text.length > MAX_PERMISSION_TEXT) return [];
   const t = detectionText(text);
   if (DOUBT_ZH.test(t.text) || DOUBT_EN.test(t.text)) return [];
   const out: Span[] = [];

@@ -62,6 +62,16 @@ describe("the share marker", () => {
   it("is never read in a message that also asks for privacy", ({ expect }) => {
     expect(shareRequested("可以告诉大家。这件事请保密")).toBe(false);
   });
+
+  it("is not read in a message too long to check every clause after it, which `/share` still shares", ({
+    expect,
+  }) => {
+    expect(shareRequested("我升职了，可以告诉大家")).toBe(true);
+    const long = `${"今天天气不错 ".repeat(400)}我升职了，可以告诉大家`;
+    expect(shareRequested(long)).toBe(false);
+    // Bounded so: 100 kB of permissions alone costs no more than its first clauses.
+    expect(shareMarkerSpans("可以告诉大家 ".repeat(20_000))).toEqual([]);
+  });
 });
 
 // The permission covers what the marked message says, not whatever is written during its turn:
