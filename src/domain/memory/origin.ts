@@ -51,7 +51,7 @@ const RESTATEMENT_EN = new Set(
  */
 export function sharedStatement(message: string, statement: string, speaker: string | null): boolean {
   if (!shareRequested(message)) return false;
-  const said = detectionText(message).text.toLowerCase();
+  const said = detectionText(coveredText(message)).text.toLowerCase();
   let rest = detectionText(statement).text.toLowerCase();
   if (speaker?.trim()) rest = rest.split(speaker.trim().toLowerCase()).join(" ");
   rest = rest.replace(RESTATEMENT_ZH, " ");
@@ -63,6 +63,36 @@ export function sharedStatement(message: string, statement: string, speaker: str
     (rest.match(/\d+/g) ?? []).every((n) => saidNumbers.has(n)) &&
     (rest.match(/\p{Script=Han}/gu) ?? []).every((ch) => said.includes(ch))
   );
+}
+
+/** Where a sentence ends: 。！？!?, a line break, or a full stop before a space. */
+const SENTENCE_END = /[。！？!?\n]+|\.(?=\s|$)/gu;
+
+/**
+ * What a message's permission covers: each marker's own sentence, and the sentence before it when
+ * the marker's says nothing else ("我升职了。可以告诉大家"). A sentence before that
+ * ("我确诊了糖尿病。我升职了，可以告诉大家") is another matter the permission was not given for.
+ */
+function coveredText(message: string): string {
+  const sentences: { from: number; to: number }[] = [];
+  let from = 0;
+  for (const end of message.matchAll(SENTENCE_END)) {
+    sentences.push({ from, to: end.index });
+    from = end.index + end[0].length;
+  }
+  sentences.push({ from, to: message.length });
+  const covered: string[] = [];
+  for (const marker of shareMarkerSpans(message)) {
+    const k = sentences.findIndex((s) => marker.start >= s.from && marker.start <= s.to);
+    const own = sentences[k];
+    if (!own) continue;
+    covered.push(message.slice(own.from, own.to));
+    const besides = message.slice(own.from, marker.start) + message.slice(marker.end, own.to);
+    const before = sentences[k - 1];
+    if (before && besides.replace(/[\s\p{P}\p{S}]/gu, "") === "")
+      covered.push(message.slice(before.from, before.to));
+  }
+  return covered.join(" ");
 }
 
 /** The text without its share markers (`我下个月结婚，可以告诉大家` → `我下个月结婚`), every other word kept. */

@@ -97,6 +97,19 @@ describe("what a permission covers", () => {
     expect(sharedStatement(said, "The user got promoted and is pregnant", null)).toBe(false);
   });
 
+  it.for([
+    ["小声说，我明天去做手术。我升职了 可以告诉大家", "用户明天去做手术", "用户升职了"],
+    ["我上周确诊了糖尿病。我升职了，可以告诉大家", "用户确诊了糖尿病", "用户升职了"],
+    ["我离婚了！我升职了。可以告诉大家", "用户离婚了", "用户升职了"],
+    ["My wife left me. I got promoted, you can tell everyone", "The user wife left", "The user got promoted"],
+  ] as const)(
+    "in %s, covers its own sentence (or the one it follows), not an earlier one",
+    ([said, earlier, own], { expect }) => {
+      expect(sharedStatement(said, earlier, null)).toBe(false);
+      expect(sharedStatement(said, own, null)).toBe(true);
+    },
+  );
+
   it("covers nothing when the message gives no permission", ({ expect }) => {
     expect(sharedStatement("我升职了", "用户升职了", null)).toBe(false);
     expect(sharedStatement("我升职了，能告诉大家就好了", "用户升职了", null)).toBe(false);
