@@ -137,6 +137,17 @@ describe("only an admin writes the global scope", () => {
     expect(alone.ok && alone.value.replies.join()).not.toContain("群里");
   });
 
+  it("/remember whose permission follows only its last sentence keeps the whole item private", async ({
+    expect,
+  }) => {
+    const memory = new InMemoryMemory();
+    const text = "/remember 我上周确诊了糖尿病。我下个月搬去杭州，可以告诉大家";
+    const ctx = context("qq:private:A", "qq:user:A", text, withIdentity(), { account: "qq:user:A" });
+    await runWith(ctx, new ScriptedChatModel([]), memory);
+    expect(memory.items.length).toBeGreaterThan(0);
+    expect(memory.items.map((m) => m.sensitivity)).not.toContain("public");
+  });
+
   it("memory_write during a turn with a permission publishes only what that message said", async ({
     expect,
   }) => {

@@ -1,5 +1,5 @@
 /** `/remember`, `/reset` and the plain-language "记住…" / "remember that …" intent. */
-import { learnedInPrivate, shareRequested } from "../../memory/origin";
+import { learnedInPrivate, sharedStatement, withoutShareMarkers } from "../../memory/origin";
 import { remember } from "../../memory/remember";
 import { explicitRequest } from "../../memory/rule-extractor";
 import { type Scope, sameScope, scopeLabel } from "../../memory/scope";
@@ -21,7 +21,9 @@ async function rememberNow(text: string, ctx: TurnContext, services: TurnService
     {
       text,
       origin: "explicit",
-      shared: shareRequested(text),
+      // Shared only when the permission covers all it says: "我确诊了糖尿病。我升职了，可以告诉大家"
+      // allows the promotion, and one item of both stays private (origin.ts, sharedStatement).
+      shared: sharedStatement(text, withoutShareMarkers(text), null),
       ...(ctx.nearRequest === true ? { asked: "private" as const } : {}),
       scopes: input,
       speaker: speakerOf(ctx),
