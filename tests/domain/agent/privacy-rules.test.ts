@@ -53,6 +53,14 @@ function ports(model: ChatModel, memory: InMemoryMemory, history = new InMemoryH
 const runWith = (ctx: TurnContext, model: ScriptedChatModel, memory: InMemoryMemory) =>
   runTurn(ctx, ports(model, memory), registry());
 
+/** `text` said in A's private chat with identity on, the model asked nothing: its memory and turn. */
+async function saidInPrivateChat(text: string) {
+  const memory = new InMemoryMemory();
+  const ctx = context("qq:private:A", "qq:user:A", text, withIdentity(), { account: "qq:user:A" });
+  const result = await runWith(ctx, new ScriptedChatModel([]), memory);
+  return { memory, result };
+}
+
 const write = (kind: string, text: string) => callingOneTool("memory_write", { kind, text }, { id: "w1" });
 
 const toolResults = (model: ScriptedChatModel, round = 1) =>
@@ -116,10 +124,8 @@ describe("only an admin writes the global scope", () => {
   it("/remember with a clear permission in a private chat says the person's group turns will mention it, and how to take it back", async ({
     expect,
   }) => {
-    const memory = new InMemoryMemory();
     const text = "/remember 我下个月搬去杭州，可以告诉大家";
-    const ctx = context("qq:private:A", "qq:user:A", text, withIdentity(), { account: "qq:user:A" });
-    const result = await runWith(ctx, new ScriptedChatModel([]), memory);
+    const { memory, result } = await saidInPrivateChat(text);
     expect(memory.items.map((m) => [scopeKey(m.scope), m.sensitivity])).toEqual([
       ["account:qq:user:A", "public"],
     ]);
@@ -140,10 +146,9 @@ describe("only an admin writes the global scope", () => {
   it("/remember whose permission follows only its last sentence keeps the whole item private", async ({
     expect,
   }) => {
-    const memory = new InMemoryMemory();
-    const text = "/remember 我上周确诊了糖尿病。我下个月搬去杭州，可以告诉大家";
-    const ctx = context("qq:private:A", "qq:user:A", text, withIdentity(), { account: "qq:user:A" });
-    await runWith(ctx, new ScriptedChatModel([]), memory);
+    const { memory } = await saidInPrivateChat(
+      "/remember 我上周确诊了糖尿病。我下个月搬去杭州，可以告诉大家",
+    );
     expect(memory.items.length).toBeGreaterThan(0);
     expect(memory.items.map((m) => m.sensitivity)).not.toContain("public");
   });
