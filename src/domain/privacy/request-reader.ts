@@ -9,6 +9,7 @@
  * `npm run privacy:train` (scripts/privacy/train-request-reader.mjs) on the labelled corpus' dev
  * split, the tuned halves of the blind sets and half of the shared ordinary chat.
  */
+import { logisticScore, unpackWeights } from "./packed-weights";
 import { READER_MODEL } from "./request-reader-weights";
 import { blankQuotes, requestText } from "./request-text";
 
@@ -44,25 +45,10 @@ export function requestGrams(text: string): number[] {
 
 let weights: Map<number, number> | null = null;
 
-/** The model's weights by feature id, decoded once: each entry 8 hex digits of id << 8 | byte. */
-function modelWeights(): Map<number, number> {
-  if (weights) return weights;
-  const hex = READER_MODEL.weights;
-  const out = new Map<number, number>();
-  for (let i = 0; i + 8 <= hex.length; i += 8) {
-    const entry = Number.parseInt(hex.slice(i, i + 8), 16);
-    out.set(entry >>> 8, ((entry & 0xff) - 128) * READER_MODEL.scale);
-  }
-  weights = out;
-  return out;
-}
-
 /** The reader's probability that `text` asks for privacy, from the model's features. */
 export function requestReaderScore(text: string): number {
-  const w = modelWeights();
-  let sum = READER_MODEL.bias;
-  for (const id of requestGrams(text)) sum += w.get(id) ?? 0;
-  return 1 / (1 + Math.exp(-sum));
+  weights ??= unpackWeights(READER_MODEL);
+  return logisticScore(READER_MODEL, weights, requestGrams(text));
 }
 
 /** Whether the reader takes `text` for a privacy request. */

@@ -10,7 +10,6 @@ import {
   withoutPrivacyRequests,
 } from "@src/domain/privacy/privacy-request";
 import { readsAsRequest, requestGrams } from "@src/domain/privacy/request-reader";
-import { READER_MODEL } from "@src/domain/privacy/request-reader-weights";
 import { describe, it } from "vitest";
 
 /** Requests, written for this test, in wordings none of the phrase rules reads. */
@@ -66,12 +65,5 @@ describe("the trained reader of privacy requests", () => {
     expect(requestGrams("他说「出了这个门谁也不知道」")).toEqual(
       requestGrams("他说「一二三四五六七八九十一」"),
     );
-  });
-
-  it("holds the weights the trainer wrote: whole entries, a finite bias and scale", ({ expect }) => {
-    expect(READER_MODEL.weights).toMatch(/^(?:[0-9a-f]{8})+$/);
-    expect(READER_MODEL.weights.length / 8).toBeGreaterThan(1000);
-    expect(Number.isFinite(READER_MODEL.bias)).toBe(true);
-    expect(READER_MODEL.scale).toBeGreaterThan(0);
   });
 });
