@@ -10,6 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { root } from "../lib/dev-vars.mjs";
 import { importTs } from "../lib/ts-import.mjs";
+import { readerTrainsOn } from "../privacy/reader-split.mjs";
 import { importAt } from "./baseline-source.mjs";
 import { evalDataDir } from "./data-dir.mjs";
 
@@ -25,7 +26,9 @@ const readJsonl = (file) =>
 async function detector(load) {
   const credentials = await load("src/domain/privacy/credentials.ts");
   const cues = await load("src/domain/privacy/announced-credential.ts");
-  const mask = credentials.maskSensitiveData ?? credentials.maskCredentials;
+  // A person's message is masked where it comes in, by the rules and the trained reader of values.
+  const mask =
+    credentials.maskSensitiveDataInMessage ?? credentials.maskSensitiveData ?? credentials.maskCredentials;
   const conversation = (messages) => {
     let state = {};
     return messages.map((text, i) => {
@@ -87,6 +90,7 @@ function heldBack(detectors) {
     "credentials-held-back-commands.jsonl",
     "credentials-held-back-forms.jsonl",
     "credentials-held-back-chat.jsonl",
+    "credentials-held-back-j.jsonl",
   ]) {
     const file = path.join(root, "tests/fixtures/privacy", name);
     if (existsSync(file)) heldBackSet(file, detectors);
@@ -96,13 +100,21 @@ function heldBack(detectors) {
 function heldBackSet(file, detectors) {
   const rows = readJsonl(file);
   const positives = rows.filter((r) => r.label !== "none");
-  const negatives = rows.filter((r) => r.label === "none");
+  const negatives = rows.filter((r) => r.label === "none" && r.form !== "ordinary");
+  const ordinary = rows.filter((r) => r.label === "none" && r.form === "ordinary");
+  const marked = positives.filter((r) => typeof r.secret === "string");
   console.log(`\nheld back, never tuned on (${path.relative(root, file)}):`);
   for (const [label, d] of detectors) {
     const changed = (r) => d.mask(r.text) !== r.text;
-    console.log(
-      `  ${label.padEnd(20)} positives masked ${positives.filter(changed).length}/${positives.length}, near misses changed ${negatives.filter(changed).length}/${negatives.length}`,
-    );
+    const parts = [
+      `positives masked ${positives.filter(changed).length}/${positives.length}`,
+      ...(marked.length
+        ? [`secret gone ${marked.filter((r) => !d.mask(r.text).includes(r.secret)).length}/${marked.length}`]
+        : []),
+      `near misses changed ${negatives.filter(changed).length}/${negatives.length}`,
+      ...(ordinary.length ? [`ordinary changed ${ordinary.filter(changed).length}/${ordinary.length}`] : []),
+    ];
+    console.log(`  ${label.padEnd(20)} ${parts.join(", ")}`);
   }
 }
 
@@ -167,8 +179,10 @@ export async function evalCredentials(flags) {
       return { label, changed, usPerMessage: Math.round(passes.sort((a, b) => a - b)[1] * 1000) };
     });
     const rate = (n) => ((n / texts.length) * 10_000).toFixed(1);
+    // The half of these messages the trained reader of values never learned from.
+    const unseen = (c) => c.changed.filter((t) => !readerTrainsOn(t)).length;
     console.log(
-      `${name.padEnd(15)} ${String(texts.length).padStart(6)} messages  ${cells.map((c) => `${c.label}: ${rate(c.changed.length)} (${c.changed.length})`).join("   ")}`,
+      `${name.padEnd(15)} ${String(texts.length).padStart(6)} messages  ${cells.map((c) => `${c.label}: ${rate(c.changed.length)} (${c.changed.length}; ${unseen(c)} never trained on)`).join("   ")}`,
     );
     const show = Number(flags.show ?? 0);
     for (const t of cells.at(-1).changed.slice(0, show))

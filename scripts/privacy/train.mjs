@@ -1,6 +1,7 @@
-// `npm run privacy:train [-- --data <dir>] [--check] [--if-data]`: trains the reader of privacy
-// requests (train-request-reader.mjs) from the labelled corpora and half of the shared ordinary
-// chat (--data, or AKASHA_EVAL_DATA). Training is seeded, so the same data gives the same weights.
+// `npm run privacy:train [-- --data <dir>] [--check] [--if-data]`: trains the two readers of
+// privacy, of requests (train-request-reader.mjs) and of credential values
+// (train-credential-reader.mjs), from the labelled corpora and half of the shared ordinary chat
+// (--data, or AKASHA_EVAL_DATA). Training is seeded, so the same data gives the same weights.
 // `--check` writes nothing and fails when the weights in the repository are not what the data
 // gives (a corpus changed without training again); with `--if-data` a clone without the shared
 // datasets says so and passes.
@@ -8,6 +9,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { evalDataDir } from "../eval/data-dir.mjs";
+import { trainCredentialReader } from "./train-credential-reader.mjs";
 import { trainRequestReader } from "./train-request-reader.mjs";
 
 const { values: flags } = parseArgs({
@@ -19,4 +21,5 @@ if (flags["if-data"] && !existsSync(path.join(dataDir, "locomo"))) {
   process.exit(0);
 }
 const requests = await trainRequestReader({ dataDir, check: flags.check });
-if (!requests) process.exit(1);
+const credentials = await trainCredentialReader({ dataDir, check: flags.check });
+if (!requests || !credentials) process.exit(1);

@@ -2,7 +2,8 @@
 // numerals, quotes, several tokens or further on in the sentence, or describe or read out
 // ("八个八", "五 二 零 一", "大写A 小写b 然后123", a dial's turns), said in a private chat, in a
 // group, after "我家wifi密码是" and as a request to remember, are kept nowhere: not in D1, its
-// search index or the chat object, and not by dreaming.
+// search index or the chat object, and not by dreaming. So are values in wordings only the
+// trained reader of values reads (src/domain/privacy/credential-reader.ts).
 
 import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { beforeAll, describe, it } from "vitest";
@@ -93,6 +94,32 @@ const WORDINGS: readonly (readonly [string, Wording])[] = [
         "大写A 小写b",
         "六个6",
         "右两圈到三十五",
+      ],
+    },
+  ],
+  [
+    "in wordings no rule reads, left to the trained reader of values",
+    {
+      prefix: "R",
+      // Written for this test; none is read by a rule (tests/domain/privacy/credential-reader.test.ts).
+      inPrivate: [
+        "咱家那个智能锁临时码 Qw81zz 用完记得删",
+        "那个 excel 加密了 打开要 Sh2024$$",
+        "我那个小号 进去是 Xh_0625aa",
+        "监控摄像头的后台 我设的 Cam#8899ip",
+      ],
+      inGroup: ["NAS 的 web 界面 我设的 Nn#4040nas", "班级网盘我设的是 Bj_2019cls 大家别乱删"],
+      toRemember: ["记住：我家保险柜的电子锁设的 Vz93!kq", "/remember 压缩包解压用 Zq2026yy"],
+      maskedInPrivate: 4,
+      needles: [
+        "Qw81zz",
+        "Sh2024$$",
+        "Xh_0625aa",
+        "Cam#8899ip",
+        "Nn#4040nas",
+        "Bj_2019cls",
+        "Vz93!kq",
+        "Zq2026yy",
       ],
     },
   ],

@@ -37,16 +37,19 @@ export async function seedMemory(items: readonly NewMemory[], at = Date.now()): 
 }
 
 /**
- * A unique tag for test text. No run of more than four digits: hex digits may spell a mobile
- * number ("a13492380935" holds 134 9238 0935), which memory and the admin API refuse as personal
- * data, so a tag must not.
+ * A unique tag for test text: six syllables of a consonant and a vowel ("kamitosuneba"), about
+ * 10^11 of them. Not hex: hex digits may spell a mobile number ("a13492380935" holds 134 9238
+ * 0935), which memory and the admin API refuse as personal data, and a random run of letters and
+ * digits in a sentence is what the trained reader of credential values masks as a password
+ * (src/domain/privacy/credential-reader.ts) — a tag must be neither.
  */
+const CONSONANTS = "bdfghjklmnprstz";
+const VOWELS = "aeiou";
 export const uid = () =>
-  crypto
-    .randomUUID()
-    .replaceAll("-", "")
-    .slice(0, 12)
-    .replace(/(\d{4})\d/g, "$1g");
+  Array.from(crypto.getRandomValues(new Uint16Array(6)), (n) => {
+    const i = n % (CONSONANTS.length * VOWELS.length);
+    return `${CONSONANTS[Math.floor(i / VOWELS.length)]}${VOWELS[i % VOWELS.length]}`;
+  }).join("");
 
 /** The named columns of one node row, read straight from D1 (null when there is no such row). */
 export const nodeColumns = (id: string, columns: string) =>

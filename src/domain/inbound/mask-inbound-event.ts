@@ -8,7 +8,15 @@
  * dreaming journal, the model provider) sees the secret.
  */
 import { claimDigestIn } from "../identity/admin-claim";
-import { findSensitiveData, maskRanges, maskSensitiveData, type TextRange } from "../privacy/credentials";
+import { wireForms } from "../privacy/announced-credential";
+import {
+  findSensitiveData,
+  findSensitiveDataInMessage,
+  maskRanges,
+  maskSensitiveData,
+  maskSensitiveDataInMessage,
+  type TextRange,
+} from "../privacy/credentials";
 import type { InboundAttachment, InboundEvent, InboundSender } from "./inbound-event";
 
 /**
@@ -30,6 +38,9 @@ export function maskInboundEvent(event: InboundEvent): InboundEvent {
   // is what the claim store keeps too, goes on to the turn. A digest that came in is dropped.
   const { claimDigest: _ignored, ...rest } = event;
   const digest = message ? claimDigestIn(message.text) : null;
+  const read = message
+    ? readerValues([message.text, ...message.attachments.map((a) => a.transcript ?? "")])
+    : [];
   return {
     ...rest,
     ...(digest === null ? {} : { claimDigest: digest }),
@@ -37,11 +48,11 @@ export function maskInboundEvent(event: InboundEvent): InboundEvent {
     message: message
       ? {
           ...message,
-          text: maskSensitiveData(message.text),
-          attachments: message.attachments.map(maskAttachment),
+          text: maskSensitiveDataInMessage(message.text),
+          attachments: message.attachments.map((a) => maskAttachment(a, read)),
         }
       : null,
-    raw: maskJson(event.raw),
+    raw: maskJson(event.raw, "", read),
     ...(event.chatTitle === undefined ? {} : { chatTitle: maskSensitiveData(event.chatTitle) }),
   };
 }
@@ -57,26 +68,55 @@ function maskSender(sender: InboundSender): InboundSender {
     : { ...sender, displayName: maskSensitiveData(sender.displayName) };
 }
 
-function maskAttachment(a: InboundAttachment): InboundAttachment {
+function maskAttachment(a: InboundAttachment, read: readonly string[]): InboundAttachment {
   return {
     ...a,
     // A download link may carry a token or signature in its query string.
-    url: a.url === null ? null : maskSensitiveData(a.url),
-    filename: a.filename === null ? null : maskSensitiveData(a.filename),
-    transcript: a.transcript === null ? null : maskSensitiveData(a.transcript),
+    url:
+      a.url === null ? null : maskRanges(a.url, [...findSensitiveData(a.url), ...occurrences(a.url, read)]),
+    filename:
+      a.filename === null
+        ? null
+        : maskRanges(a.filename, [...findSensitiveData(a.filename), ...occurrences(a.filename, read)]),
+    transcript: a.transcript === null ? null : maskSensitiveDataInMessage(a.transcript),
   };
+}
+
+/**
+ * The values the trained reader of credential values reads in what the person said (the text and
+ * voice transcripts), as typed and as OneBot's `raw_message` escapes them: only there does the
+ * reader read, so the payload's copies of those words, the file names and links are masked by the
+ * values themselves (docs/decisions/0640-a-trained-reader-of-credential-values.md).
+ */
+function readerValues(texts: readonly string[]): string[] {
+  const values = texts.flatMap((t) =>
+    findSensitiveDataInMessage(t)
+      .filter((s) => s.rule === "reader")
+      .flatMap((s) => wireForms(t.slice(s.start, s.end))),
+  );
+  return [...new Set(values)];
+}
+
+/** Every place in `text` where one of the reader's values stands. */
+function occurrences(text: string, values: readonly string[]): TextRange[] {
+  const out: TextRange[] = [];
+  for (const v of values) {
+    for (let at = text.indexOf(v); at >= 0; at = text.indexOf(v, at + v.length))
+      out.push({ start: at, end: at + v.length });
+  }
+  return out;
 }
 
 /**
  * Every string of a parsed JSON value masked, except the values of id fields, and read the
  * way the normalized text reads the message — so the payload keeps no secret the text lost.
  */
-export function maskJson(value: unknown, key = ""): unknown {
-  if (typeof value === "string") return ID_KEY.test(key) ? value : maskWireText(value);
-  if (Array.isArray(value)) return maskSegments(value, key);
+export function maskJson(value: unknown, key = "", read: readonly string[] = []): unknown {
+  if (typeof value === "string") return ID_KEY.test(key) ? value : maskWireText(value, [], read);
+  if (Array.isArray(value)) return maskSegments(value, key, read);
   if (value !== null && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = maskJson(v, k);
+    for (const [k, v] of Object.entries(value)) out[k] = maskJson(v, k, read);
     return out;
   }
   return value;
@@ -87,11 +127,11 @@ export function maskJson(value: unknown, key = ""): unknown {
  * "密码是 <@bot> hunter2" is a password only once the mention is gone, as in the normalized
  * text. A secret the markup cuts in two is masked on both sides; the markup stays.
  */
-function maskWireText(text: string, found: readonly TextRange[] = []): string {
+function maskWireText(text: string, found: readonly TextRange[], read: readonly string[]): string {
   const pieces = outsideMarkup(text);
   const across = pieces.length > 1 ? readTogether(pieces.map((p) => text.slice(p.start, p.end))) : [];
   const unmarked = pieces.flatMap((p, i) => (across[i] ?? []).map((r) => shift(r, p.start)));
-  return maskRanges(text, [...found, ...findSensitiveData(text), ...unmarked]);
+  return maskRanges(text, [...found, ...findSensitiveData(text), ...unmarked, ...occurrences(text, read)]);
 }
 
 /** The stretches of `text` between its mention markup, in order. */
@@ -111,14 +151,14 @@ function outsideMarkup(text: string): TextRange[] {
  * as the one text its text segments make, as the normalized text reads it: a phrase or a key
  * block cut by a mention is still found, and each segment masks its own part of it.
  */
-function maskSegments(items: readonly unknown[], key: string): unknown[] {
+function maskSegments(items: readonly unknown[], key: string, read: readonly string[]): unknown[] {
   const texts = items.map(segmentText);
   const found = readTogether(texts.map((t) => t ?? ""));
   return items.map((item, i) => {
-    const masked = maskJson(item, key);
+    const masked = maskJson(item, key, read);
     const text = texts[i];
     if (text === null || text === undefined || !isSegment(masked)) return masked;
-    return { ...masked, data: { ...masked.data, text: maskWireText(text, found[i]) } };
+    return { ...masked, data: { ...masked.data, text: maskWireText(text, found[i] ?? [], read) } };
   });
 }
 

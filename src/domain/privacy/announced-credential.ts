@@ -73,7 +73,7 @@ function maskValue(event: InboundEvent, value: string): InboundEvent {
  * The value as typed, and as OneBot's `raw_message` carries it: CQ-escaped (`&` `[` `]`, and
  * `,` where an implementation escapes it too), so "Tp&link" is also hidden as "Tp&amp;link".
  */
-function wireForms(value: string): string[] {
+export function wireForms(value: string): string[] {
   const cq = value.replaceAll("&", "&amp;").replaceAll("[", "&#91;").replaceAll("]", "&#93;");
   return [...new Set([value, cq, cq.replaceAll(",", "&#44;")])];
 }

@@ -71,6 +71,16 @@ export function looksLikeRandomToken(token: string): boolean {
   return shannonEntropy(token) >= MIN_BITS;
 }
 
+/**
+ * Whether a token is one of the strings chosen above as no secret, whatever reads it: a chat or
+ * account key's id, a public key, a bcrypt hash, an id this system mints. `before` is the text
+ * right before the token.
+ */
+export function isNamedNonSecret(token: string, before: string): boolean {
+  if (ADDRESS_PREFIX.test(before) || PUBLIC_KEY_TYPE.test(before) || BCRYPT.test(before)) return true;
+  return SYSTEM_ID.test(token) || /^[a-z]{2,10}:[a-z]{2,10}:/i.test(token);
+}
+
 export function findRandomTokens(text: string): EntropyMatch[] {
   const urls = urlSpans(text);
   const inUrl = (start: number) => urls.some(([s, e]) => start >= s && start < e);
@@ -79,9 +89,7 @@ export function findRandomTokens(text: string): EntropyMatch[] {
     // Separators that end a sentence are not part of the token.
     const token = m[0].replace(/[_-]+$/, "");
     const before = text.slice(Math.max(0, m.index - 48), m.index);
-    if (inUrl(m.index) || ADDRESS_PREFIX.test(before) || PUBLIC_KEY_TYPE.test(before) || BCRYPT.test(before))
-      continue;
-    if (SYSTEM_ID.test(token) || !looksLikeRandomToken(token)) continue;
+    if (inUrl(m.index) || isNamedNonSecret(token, before) || !looksLikeRandomToken(token)) continue;
     out.push({ start: m.index, end: m.index + token.length });
   }
   return out;

@@ -17,7 +17,7 @@
  * recent turns and the bot's own replies keep `maskCredentials` of the text.
  */
 
-import { type DetectionText, detectionText, originalSpan } from "../text/detection-text";
+import { type DetectionText, detectionText, originalSpan, type Span } from "../text/detection-text";
 import { findCommandLineValues } from "./credential-command-lines";
 import { findSnippetValues } from "./credential-command-snippets";
 import { findDescribedValues } from "./credential-described-values";
@@ -27,6 +27,7 @@ import { findLaidOutValues } from "./credential-layouts";
 import { findLockValues } from "./credential-lock-values";
 import { findPhraseForms } from "./credential-phrase-forms";
 import { findPhraseCredentials } from "./credential-phrases";
+import { readCredentialValues } from "./credential-reader";
 import { findSentenceValues } from "./credential-sentence-values";
 import { findPersonalData, PERSONAL_DATA_MASK } from "./personal-data";
 import { findSeedPhrases } from "./seed-phrase";
@@ -51,12 +52,18 @@ export function findCredentials(text: string): CredentialSpan[] {
   return merge(secretsIn(t).filter((s) => !isMask(text, s)));
 }
 
-/** The secrets of a detection text, as spans of the original text. */
-function secretsIn(t: DetectionText): CredentialSpan[] {
+/**
+ * The secrets of a detection text, as spans of the original text; with `reader`, also the
+ * values the trained reader reads where no rule found one.
+ */
+function secretsIn(t: DetectionText, reader = false): CredentialSpan[] {
   const read = t.text;
   const found: CredentialSpan[] = [];
+  const ruled: Span[] = [];
   const add = (start: number, end: number, rule: string) => {
-    if (end > start) found.push({ ...originalSpan(t, { start, end }), rule });
+    if (end <= start) return;
+    found.push({ ...originalSpan(t, { start, end }), rule });
+    ruled.push({ start, end });
   };
   for (const r of FORMAT_RULES) {
     for (const m of read.matchAll(r.pattern)) {
@@ -73,6 +80,8 @@ function secretsIn(t: DetectionText): CredentialSpan[] {
   for (const p of findLaidOutValues(read)) add(p.start, p.end, p.id);
   for (const e of findRandomTokens(read)) add(e.start, e.end, "high-entropy");
   for (const w of findSeedPhrases(read)) add(w.start, w.end, "seed-phrase");
+  // The reader comes last: it reads only the runs no rule found (credential-reader.ts).
+  if (reader) for (const v of readCredentialValues(read, ruled)) add(v.start, v.end, "reader");
   return found;
 }
 
@@ -81,6 +90,25 @@ function secretsIn(t: DetectionText): CredentialSpan[] {
  * it takes: what the message log, raw payloads, replies and the model's input keep masked.
  */
 export function findSensitiveData(text: string): CredentialSpan[] {
+  return sensitiveSpans(text, false);
+}
+
+/**
+ * What a person wrote in a message, read as findSensitiveData reads it and by the trained reader
+ * of values too (credential-reader.ts): the reader is for people's words, so it reads a message's
+ * text and transcripts where they come in (mask-inbound-event.ts), not the ids, settings, audit
+ * rows and documents the rules read (docs/decisions/0640-a-trained-reader-of-credential-values.md).
+ */
+export function findSensitiveDataInMessage(text: string): CredentialSpan[] {
+  return sensitiveSpans(text, true);
+}
+
+/** A message's text with each credential and personal number masked, the reader's findings too. */
+export function maskSensitiveDataInMessage(text: string): string {
+  return maskRanges(text, findSensitiveDataInMessage(text));
+}
+
+function sensitiveSpans(text: string, reader: boolean): CredentialSpan[] {
   if (text.length === 0) return [];
   const t = detectionText(text);
   const personal = findPersonalData(t.text).map((p) => ({
@@ -88,7 +116,7 @@ export function findSensitiveData(text: string): CredentialSpan[] {
     rule: p.id,
     mask: PERSONAL_DATA_MASK,
   }));
-  return merge([...secretsIn(t), ...personal].filter((s) => !isMask(text, s)));
+  return merge([...secretsIn(t, reader), ...personal].filter((s) => !isMask(text, s)));
 }
 
 export function containsSensitiveData(text: string): boolean {

@@ -157,3 +157,39 @@ describe("the sender's display name is masked", () => {
     expect(maskInboundEvent({ ...event, sender: null }).sender).toBeNull();
   });
 });
+
+describe("a value only the trained reader of values reads", () => {
+  it("masks a value only the trained reader reads in the text, and every copy of it in the payload; ids stay", ({
+    expect,
+  }) => {
+    // A wording no rule reads (tests/domain/privacy/credential-reader.test.ts).
+    const said = "班级网盘我设的是 Bj_2019cls 大家别乱删";
+    const masked = maskInboundEvent(
+      oneBotEvent({
+        text: said,
+        segments: [AT_BOT, text(` ${said}`)],
+        rawMessage: `[CQ:at,qq=${SELF}] ${said}`,
+      }),
+    );
+    const stored = JSON.stringify(masked);
+    expect(stored).not.toContain("Bj_2019cls");
+    expect(masked.message?.text).toBe(said.replace("Bj_2019cls", CREDENTIAL_MASK));
+    expect(masked.raw).toMatchObject({
+      message_id: 77,
+      raw_message: `[CQ:at,qq=${SELF}] ${said.replace("Bj_2019cls", CREDENTIAL_MASK)}`,
+      message: [AT_BOT, text(` ${said.replace("Bj_2019cls", CREDENTIAL_MASK)}`)],
+    });
+  });
+
+  it("masks it in OneBot's raw_message as CQ codes escape it", ({ expect }) => {
+    const said = "班级网盘我设的是 Bj[2019]cls 大家别乱删";
+    const escaped = said.replace("[", "&#91;").replace("]", "&#93;");
+    const masked = maskInboundEvent(
+      oneBotEvent({ text: said, segments: [text(said)], rawMessage: `[CQ:at,qq=${SELF}] ${escaped}` }),
+    );
+    expect(JSON.stringify(masked)).not.toMatch(/Bj|2019cls/);
+    expect(masked.raw).toMatchObject({
+      raw_message: `[CQ:at,qq=${SELF}] 班级网盘我设的是 ${CREDENTIAL_MASK} 大家别乱删`,
+    });
+  });
+});

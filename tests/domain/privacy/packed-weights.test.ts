@@ -1,5 +1,6 @@
 // The weights of the trained readers as `npm run privacy:train` packs them
 // (src/domain/privacy/packed-weights.ts): each entry is a feature id and one of 255 steps.
+import { CREDENTIAL_READER_MODEL } from "@src/domain/privacy/credential-reader-weights";
 import { logisticScore, unpackWeights } from "@src/domain/privacy/packed-weights";
 import { READER_MODEL } from "@src/domain/privacy/request-reader-weights";
 import { describe, it } from "vitest";
@@ -23,7 +24,10 @@ describe("packed weights", () => {
     expect(logisticScore(model, weights, [])).toBeCloseTo(1 / (1 + Math.exp(1)), 12);
   });
 
-  it.for([["privacy requests", READER_MODEL]] as const)(
+  it.for([
+    ["privacy requests", READER_MODEL],
+    ["credential values", CREDENTIAL_READER_MODEL],
+  ] as const)(
     "the reader of %s holds what the trainer wrote: whole entries, a finite bias and scale",
     ([, model], { expect }) => {
       expect(model.weights).toMatch(/^(?:[0-9a-f]{8})+$/);

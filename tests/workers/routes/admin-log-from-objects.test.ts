@@ -10,6 +10,7 @@ import { adminApi } from "../../support/admin-api";
 import { dashboardPage } from "../../support/admin-session";
 import { ADMIN_P, ADMIN_PRIVATE, registerGroupWorld } from "../../support/group-turn-world";
 import { c2cBodyWithIdentity } from "../../support/identity";
+import { uid } from "../../support/memory";
 import { objectLogRows } from "../../support/object-log";
 import { sayInPrivate } from "../../support/qq-events";
 import { say } from "../../support/turns";
@@ -93,7 +94,7 @@ describe("the admin's reads of a chat's log", () => {
   it("/session export --log of the admin's own chat, asked in it, holds that chat's log", async ({
     expect,
   }) => {
-    const tag = crypto.randomUUID().slice(0, 8);
+    const tag = uid();
     await say(c2cBodyWithIdentity({ user: ADMIN_P, text: `记下 ${tag}` }), ADMIN_PRIVATE);
     const exported = await say(
       c2cBodyWithIdentity({ user: ADMIN_P, text: `/session export ${ADMIN_PRIVATE} --log` }),

@@ -1,0 +1,98 @@
+// Trains the reader of credential values (src/domain/privacy/credential-reader.ts) for `npm run
+// privacy:train` (train.mjs) and writes its weights to credential-reader-weights.ts.
+// It learns from every run of printable characters in the credential corpus' dev split (a run
+// over the marked secret is a value, every other run is not) and in the half of the shared
+// ordinary chat that readerTrainsOn picks (none is). The corpus' held split, the held-back sets
+// and the other half of ordinary chat are left for the evaluation (`npm run eval -- credentials`).
+// Before it trains on everything it prints, from five folds of the rows, what each threshold
+// reads: the table the threshold was chosen from
+// (docs/decisions/0640-a-trained-reader-of-credential-values.md).
+import path from "node:path";
+import { datasets } from "../eval/credentials.mjs";
+import { readJsonl } from "../eval/domain-bundle.mjs";
+import { root } from "../lib/dev-vars.mjs";
+import { importTs } from "../lib/ts-import.mjs";
+import { folds, keepWeights, probability, train } from "./logistic.mjs";
+import { readerTrainsOn } from "./reader-split.mjs";
+
+const KEPT_WEIGHTS = 12000;
+const EPOCHS = 12;
+const RATE = 0.2;
+const L2 = 1e-5;
+/** A secret value counts this many times an ordinary run: there are few of them. */
+const VALUE_WEIGHT = 4;
+const NEAR_MISS_WEIGHT = 2;
+const THRESHOLDS = [0.5, 0.7, 0.8, 0.9, 0.95, 0.98];
+
+/** The message's runs as the reader sees them, each labelled by whether it covers the secret. */
+function runsOf(reader, fold, text, secret, weight) {
+  const read = fold(text);
+  const at = secret ? read.indexOf(fold(secret)) : -1;
+  const end = at + (secret ? fold(secret).length : 0);
+  return reader.valueCandidates(read).map((c) => {
+    const y = at >= 0 && c.start < end && at < c.end ? 1 : 0;
+    return { ids: c.features, y, weight: y ? VALUE_WEIGHT : weight };
+  });
+}
+
+/** A message: its runs, and whether it carries a secret (1), is a near miss (0) or ordinary (null). */
+function messages(reader, fold, dataDir) {
+  const corpus = readJsonl(path.join(root, "tests/fixtures/privacy/credentials.jsonl")).filter(
+    (r) => r.split === "dev" && typeof r.text === "string",
+  );
+  const labelled = corpus.map((r) => ({
+    kind: r.label === "none" ? 0 : 1,
+    runs: runsOf(reader, fold, r.text, r.label === "none" ? null : r.secret, NEAR_MISS_WEIGHT),
+  }));
+  const texts = datasets(dataDir).flatMap(([, t]) => t.filter(readerTrainsOn));
+  if (texts.length === 0)
+    throw new Error(`no ordinary chat under ${dataDir}: set AKASHA_EVAL_DATA or --data`);
+  const ordinary = texts.map((t) => ({ kind: null, runs: runsOf(reader, fold, t, null, 1) }));
+  return [...labelled, ...ordinary];
+}
+
+/** Out-of-fold reading of every message, five folds by message. */
+function crossValidate(rows, shape) {
+  const scores = new Array(rows.length);
+  for (const held of folds(rows.length, 13)) {
+    const model = train(
+      rows.filter((_, i) => !held.has(i)).flatMap((r) => r.runs),
+      shape,
+    );
+    for (const i of held) scores[i] = rows[i].runs.map((r) => probability(model, r.ids));
+  }
+  console.log("credentials: five folds of the messages, the reader alone");
+  const count = (kind) => rows.filter((r) => r.kind === kind).length;
+  for (const t of THRESHOLDS) {
+    const masked = (i) =>
+      rows[i].runs.some((r, k) => r.y === 1) && rows[i].runs.every((r, k) => r.y === 0 || scores[i][k] >= t);
+    const changed = (i) => scores[i].some((s) => s >= t);
+    const of = (kind, f) => rows.filter((r, i) => r.kind === kind && f(i)).length;
+    const ordinary = of(null, changed);
+    console.log(
+      `  threshold ${t.toFixed(2)}: secrets masked ${of(1, masked)}/${count(1)}, near misses changed ${of(0, changed)}/${count(0)}, ordinary messages changed ${ordinary}/${count(null)} (${((ordinary / count(null)) * 10_000).toFixed(1)} per 10,000)`,
+    );
+  }
+}
+
+/** Trains the reader and writes (or with `check`, checks) its weights; false when a check fails. */
+export async function trainCredentialReader({ dataDir, check }) {
+  const reader = await importTs("src/domain/privacy/credential-reader.ts");
+  const { detectionText } = await importTs("src/domain/text/detection-text.ts");
+  const rows = messages(reader, (s) => detectionText(s).text, dataDir);
+  const runs = rows.flatMap((r) => r.runs);
+  console.log(
+    `credentials: ${rows.length} messages, ${runs.length} runs, ${runs.filter((r) => r.y === 1).length} of them secret`,
+  );
+  const shape = { features: reader.CREDENTIAL_READER_FEATURES, epochs: EPOCHS, rate: RATE, l2: L2 };
+  crossValidate(rows, shape);
+  return keepWeights({
+    model: train(runs, shape),
+    keep: KEPT_WEIGHTS,
+    file: "src/domain/privacy/credential-reader-weights.ts",
+    constName: "CREDENTIAL_READER_MODEL",
+    script: "scripts/privacy/train-credential-reader.mjs",
+    rowsSaid: `${rows.length} messages, ${runs.length} runs`,
+    check,
+  });
+}
