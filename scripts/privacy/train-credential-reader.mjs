@@ -21,7 +21,8 @@ const RATE = 0.2;
 const L2 = 1e-5;
 /** A secret value counts this many times an ordinary run: there are few of them. */
 const VALUE_WEIGHT = 4;
-const NEAR_MISS_WEIGHT = 2;
+/** Every other run of a labelled line counts twice an ordinary run: it was written to be confusable. */
+const LABELLED_RUN_WEIGHT = 2;
 const THRESHOLDS = [0.5, 0.7, 0.8, 0.9, 0.95, 0.98];
 
 /** The message's runs as the reader sees them, each labelled by whether it covers the secret. */
@@ -42,7 +43,7 @@ function messages(reader, fold, dataDir) {
   );
   const labelled = corpus.map((r) => ({
     kind: r.label === "none" ? 0 : 1,
-    runs: runsOf(reader, fold, r.text, r.label === "none" ? null : r.secret, NEAR_MISS_WEIGHT),
+    runs: runsOf(reader, fold, r.text, r.label === "none" ? null : r.secret, LABELLED_RUN_WEIGHT),
   }));
   const texts = datasets(dataDir).flatMap(([, t]) => t.filter(readerTrainsOn));
   if (texts.length === 0)

@@ -7,6 +7,8 @@
  * Nothing downstream (inbox, message log and its index, identity observations, recent turns,
  * dreaming journal, the model provider) sees the secret.
  */
+
+import { unescapeEntities } from "../chat/message-text";
 import { claimDigestIn } from "../identity/admin-claim";
 import { wireForms } from "../privacy/announced-credential";
 import {
@@ -14,7 +16,6 @@ import {
   findSensitiveDataInMessage,
   maskRanges,
   maskSensitiveData,
-  maskSensitiveDataInMessage,
   type TextRange,
 } from "../privacy/credentials";
 import type { InboundAttachment, InboundEvent, InboundSender } from "./inbound-event";
@@ -39,7 +40,11 @@ export function maskInboundEvent(event: InboundEvent): InboundEvent {
   const { claimDigest: _ignored, ...rest } = event;
   const digest = message ? claimDigestIn(message.text) : null;
   const read = message
-    ? readerValues([message.text, ...message.attachments.map((a) => a.transcript ?? "")])
+    ? readerValues([
+        message.text,
+        ...message.attachments.map((a) => a.transcript ?? ""),
+        ...wordsInPayload(event.raw),
+      ])
     : [];
   return {
     ...rest,
@@ -48,7 +53,7 @@ export function maskInboundEvent(event: InboundEvent): InboundEvent {
     message: message
       ? {
           ...message,
-          text: maskSensitiveDataInMessage(message.text),
+          text: maskWords(message.text, read),
           attachments: message.attachments.map((a) => maskAttachment(a, read)),
         }
       : null,
@@ -72,29 +77,58 @@ function maskAttachment(a: InboundAttachment, read: readonly string[]): InboundA
   return {
     ...a,
     // A download link may carry a token or signature in its query string.
-    url:
-      a.url === null ? null : maskRanges(a.url, [...findSensitiveData(a.url), ...occurrences(a.url, read)]),
-    filename:
-      a.filename === null
-        ? null
-        : maskRanges(a.filename, [...findSensitiveData(a.filename), ...occurrences(a.filename, read)]),
-    transcript: a.transcript === null ? null : maskSensitiveDataInMessage(a.transcript),
+    url: a.url === null ? null : maskWithValues(a.url, read),
+    filename: a.filename === null ? null : maskWithValues(a.filename, read),
+    transcript: a.transcript === null ? null : maskWords(a.transcript, read),
   };
 }
 
 /**
- * The values the trained reader of credential values reads in what the person said (the text and
- * voice transcripts), as typed and as OneBot's `raw_message` escapes them: only there does the
- * reader read, so the payload's copies of those words, the file names and links are masked by the
- * values themselves (docs/decisions/0640-a-trained-reader-of-credential-values.md).
+ * The values the trained reader of credential values reads in what people wrote (the text, voice
+ * transcripts, and the payload's text fields: a quoted message comes only there), as typed, as
+ * OneBot's `raw_message` escapes them and as QQ's `content` escapes them. Only there does the
+ * reader read, so every other copy of those words — in the text, the payload, file names and
+ * links — is masked by the values themselves (docs/decisions/0640-a-trained-reader-of-credential-values.md).
  */
 function readerValues(texts: readonly string[]): string[] {
   const values = texts.flatMap((t) =>
     findSensitiveDataInMessage(t)
       .filter((s) => s.rule === "reader")
-      .flatMap((s) => wireForms(t.slice(s.start, s.end))),
+      .flatMap((s) => payloadForms(t.slice(s.start, s.end))),
   );
   return [...new Set(values)];
+}
+
+/** A value as typed, CQ-escaped (wireForms) and HTML-escaped, as QQ's `content` carries `<`, `>`, `&`. */
+function payloadForms(value: string): string[] {
+  const html = value.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+  return [...wireForms(value), html, html.replaceAll('"', "&quot;").replaceAll("'", "&#39;")];
+}
+
+/** Fields of a wire payload that hold what people wrote: QQ's `content` (quoted ones too), OneBot's text segments. */
+const WORDS_KEY = /^(?:content|text)$/;
+
+/** The text fields of a wire payload, each read without its mention markup, unescaped. */
+function wordsInPayload(value: unknown, key = ""): string[] {
+  if (typeof value === "string") {
+    if (!WORDS_KEY.test(key)) return [];
+    const pieces = outsideMarkup(value).map((p) => value.slice(p.start, p.end));
+    return [unescapeEntities(pieces.join(""))];
+  }
+  if (Array.isArray(value)) return value.flatMap((v) => wordsInPayload(v, key));
+  if (value !== null && typeof value === "object")
+    return Object.entries(value).flatMap(([k, v]) => wordsInPayload(v, k));
+  return [];
+}
+
+/** What a person said (a text, a transcript), masked by the rules, the reader and the reader's values. */
+function maskWords(text: string, read: readonly string[]): string {
+  return maskRanges(text, [...findSensitiveDataInMessage(text), ...occurrences(text, read)]);
+}
+
+/** Any other string of the event (a link, a file name), masked by the rules and the reader's values. */
+function maskWithValues(text: string, read: readonly string[]): string {
+  return maskRanges(text, [...findSensitiveData(text), ...occurrences(text, read)]);
 }
 
 /** Every place in `text` where one of the reader's values stands. */

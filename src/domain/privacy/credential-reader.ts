@@ -150,6 +150,13 @@ export function credentialReaderScore(candidate: ValueCandidate): number {
 }
 
 /**
+ * Commands whose arguments are ids the bot gave out or reads back: a memory id typed short
+ * (`/forget 04hx7ej`), a chat or account, a reminder's number. Masked, the command would no
+ * longer find what it names; `/remember` and `/claim` are not among them.
+ */
+const ID_COMMAND = /^\s*\/(?:forget|share|follow|unfollow|identity|session|reminders)(?:\s|$)/iu;
+
+/**
  * The runs of `text` the reader takes for secret values, leaving those that overlap a span
  * already found (`taken`): the rules' findings are where the rules put them.
  */
@@ -157,7 +164,7 @@ export function readCredentialValues(
   text: string,
   taken: readonly { start: number; end: number }[],
 ): { start: number; end: number }[] {
-  if (text.length > CREDENTIAL_READER_MAX_TEXT) return [];
+  if (text.length > CREDENTIAL_READER_MAX_TEXT || ID_COMMAND.test(text)) return [];
   return valueCandidates(text)
     .filter((c) => !taken.some((t) => t.start < c.end && c.start < t.end))
     .filter((c) => credentialReaderScore(c) >= CREDENTIAL_READER_THRESHOLD)

@@ -192,4 +192,40 @@ describe("a value only the trained reader of values reads", () => {
       raw_message: `[CQ:at,qq=${SELF}] 班级网盘我设的是 ${CREDENTIAL_MASK} 大家别乱删`,
     });
   });
+
+  it("masks a value read only in the voice transcript in the text that repeats it", ({ expect }) => {
+    const event = oneBotEvent({ text: "[语音] 我设的 Bj_2019cls", segments: [], rawMessage: "" });
+    const voice = {
+      kind: "voice",
+      url: null,
+      filename: null,
+      contentType: null,
+      transcript: "我设的 Bj_2019cls",
+    } as const;
+    const masked = maskInboundEvent({
+      ...event,
+      message: event.message ? { ...event.message, attachments: [voice] } : null,
+    });
+    expect(JSON.stringify(masked)).not.toContain("Bj_2019cls");
+    expect(masked.message?.text).toBe(`[语音] 我设的 ${CREDENTIAL_MASK}`);
+  });
+
+  it("masks it in QQ's content, which escapes it as HTML, and in a quoted message the payload carries", ({
+    expect,
+  }) => {
+    const said = "班级网盘我设的是 Bj<2019cls 大家别乱删";
+    const escaped = said.replace("<", "&lt;");
+    const event = oneBotEvent({ text: said, segments: [], rawMessage: "" });
+    const asQq = maskInboundEvent({ ...event, raw: { d: { content: escaped } } });
+    expect(JSON.stringify(asQq)).not.toMatch(/Bj|2019cls/);
+    // A quote of an earlier message: only the payload holds it, and the reader reads it there.
+    const quoting = maskInboundEvent({
+      ...oneBotEvent({ text: "这是啥意思", segments: [], rawMessage: "" }),
+      raw: {
+        d: { content: "这是啥意思", message_type: 103, msg_elements: [{ msg_idx: "REF==", content: said }] },
+      },
+    });
+    expect(JSON.stringify(quoting.raw)).not.toMatch(/Bj|2019cls/);
+    expect(quoting.raw).toMatchObject({ d: { content: "这是啥意思", msg_elements: [{ msg_idx: "REF==" }] } });
+  });
 });

@@ -58,6 +58,10 @@ describe("the trained reader of credential values", () => {
       "/identity link qq:user:M7A5F4FC7C9E84C3DADE5E5CC320773CF alice",
       "/session export qq:private:U6e4a39bacffe4232b697e9dec53d3033",
       "/forget m_0a1b2c3d4e5f6g7h8i9j0k",
+      // A command whose argument is an id: a memory id typed short, as /memory lists it.
+      "/forget 04hx7ej",
+      "/forget 08n24vez",
+      "/share 0a1b2c3d4e5f6g7h8i9j0k",
       "养了一只橘猫叫6bcbec06035e",
       "commit 9f86d081884c7d659a2f 修好了",
       "uuid 550e8400-e29b-41d4-a716-446655440000",
