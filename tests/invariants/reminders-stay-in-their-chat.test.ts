@@ -7,6 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { c2cBodyWithIdentity, groupBodyWithIdentity, uid } from "../support/identity";
 import { declared, qqUsers, storeIdentity } from "../support/identity-settings";
+import { uid as tagOf } from "../support/memory";
 import { eventIdOf, postQq, turnDone } from "../support/qq-events";
 import { alarmNow, makeDue, pushesOfEachTest, reminderRows, sayOneBot } from "../support/reminders";
 
@@ -38,7 +39,7 @@ async function qq(body: string, chat: string): Promise<string> {
 
 describe("a reminder set in a private chat", () => {
   it("is pushed to that private chat only, never to a group the same OneBot account talks in", async () => {
-    const secret = `复诊${uid("T").slice(0, 8)}`;
+    const secret = `复诊${tagOf()}`;
     const privateChat = `onebot:private:${ONEBOT_USER}`;
     const groupChat = `onebot:group:${ONEBOT_GROUP}`;
     expect(await sayOneBot({ user: ONEBOT_USER, text: `提醒我明天八点去医院${secret}` })).toContain(secret);
@@ -63,7 +64,7 @@ describe("a reminder set in a private chat", () => {
   });
 
   it("rides only with its own private chat's reply on QQ, not with a group reply to the linked person", async () => {
-    const secret = `吃药${uid("T").slice(0, 8)}`;
+    const secret = `吃药${tagOf()}`;
     const privateChat = `qq:private:${ALICE_PRIVATE}`;
     const groupChat = `qq:group:${GROUP}`;
     const inPrivate = (text: string) =>
