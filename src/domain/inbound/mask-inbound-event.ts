@@ -53,7 +53,7 @@ export function maskInboundEvent(event: InboundEvent): InboundEvent {
     message: message
       ? {
           ...message,
-          text: maskWords(message.text, read),
+          text: maskWithValues(message.text, read),
           attachments: message.attachments.map((a) => maskAttachment(a, read)),
         }
       : null,
@@ -79,7 +79,7 @@ function maskAttachment(a: InboundAttachment, read: readonly string[]): InboundA
     // A download link may carry a token or signature in its query string.
     url: a.url === null ? null : maskWithValues(a.url, read),
     filename: a.filename === null ? null : maskWithValues(a.filename, read),
-    transcript: a.transcript === null ? null : maskWords(a.transcript, read),
+    transcript: a.transcript === null ? null : maskWithValues(a.transcript, read),
   };
 }
 
@@ -91,7 +91,8 @@ function maskAttachment(a: InboundAttachment, read: readonly string[]): InboundA
  * links — is masked by the values themselves (docs/decisions/0640-a-trained-reader-of-credential-values.md).
  */
 function readerValues(texts: readonly string[]): string[] {
-  const values = texts.flatMap((t) =>
+  // QQ's `content` is most often the text itself: each distinct text is read once.
+  const values = [...new Set(texts)].flatMap((t) =>
     findSensitiveDataInMessage(t)
       .filter((s) => s.rule === "reader")
       .flatMap((s) => payloadForms(t.slice(s.start, s.end))),
@@ -121,12 +122,11 @@ function wordsInPayload(value: unknown, key = ""): string[] {
   return [];
 }
 
-/** What a person said (a text, a transcript), masked by the rules, the reader and the reader's values. */
-function maskWords(text: string, read: readonly string[]): string {
-  return maskRanges(text, [...findSensitiveDataInMessage(text), ...occurrences(text, read)]);
-}
-
-/** Any other string of the event (a link, a file name), masked by the rules and the reader's values. */
+/**
+ * A string of the event masked by the rules and by every occurrence of the reader's values. The
+ * text and the transcripts were read once, in readerValues; every place the reader read a value in
+ * them is an occurrence of it, so they are not read a second time.
+ */
 function maskWithValues(text: string, read: readonly string[]): string {
   return maskRanges(text, [...findSensitiveData(text), ...occurrences(text, read)]);
 }
