@@ -1,15 +1,15 @@
 /**
  * What the admin faces accept for memory items, one schema each for the API and the Memory
  * page: the list filters and an edit. An edit is a memory write like /remember: a credential
- * is refused, never stored.
+ * is refused, never stored — read as a message is, the trained reader of values too.
  */
 import { z } from "zod";
 import { SENSITIVITIES } from "../../domain/memory/memory";
 import { MEMORY_KINDS, parseScopeKey } from "../../domain/memory/scope";
 import {
   CREDENTIAL_REFUSAL,
-  looksLikeCredential,
   looksLikePersonalData,
+  looksLikeTypedCredential,
   PERSONAL_DATA_REFUSAL,
 } from "../../domain/memory/sensitivity";
 
@@ -34,7 +34,7 @@ const memoryText = z
   .trim()
   .min(1)
   .max(2000)
-  .refine((text) => !looksLikeCredential(text), CREDENTIAL_REFUSAL)
+  .refine((text) => !looksLikeTypedCredential(text), CREDENTIAL_REFUSAL)
   .refine((text) => !looksLikePersonalData(text), PERSONAL_DATA_REFUSAL);
 
 /**

@@ -1,5 +1,5 @@
 // Own file: it edits memory items and counts audit rows, which every test of a file shares.
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { adminApi, auditCount } from "../../support/admin-api";
 import { session } from "../../support/admin-session";
@@ -60,6 +60,38 @@ describe("an admin's memory edit that holds a credential", () => {
     expect(await res.text()).toContain("text looks like a password, token, key or cookie");
     expect(await nodeRow(id as string)).toEqual(before);
   });
+
+  // Values in wordings no rule reads: a message that said them would be masked where it came in
+  // by the trained reader of values, so an admin who types them is refused the same way.
+  it.for([
+    "咱家那个智能锁临时码 Qw81zz 用完记得删",
+    "监控摄像头的后台 我设的 Cam#8899ip",
+    "备用钥匙放在花盆下，保险箱是 Kz55&qq",
+  ])(
+    "is refused when only the reader of values finds it, as a new item and as an edit: %s",
+    async (text, { expect }) => {
+      const chat = `qq:group:G${uid()}`;
+      const [id] = await seedMemory([newMemory(`chat:${chat}`, "群里的 wifi 在前台问", { kind: "fact" })]);
+      const before = await nodeRow(id as string);
+      const audits = await auditCount();
+      const reason = "looks like a password, token, key or cookie; never stored";
+      const edit = await patch(id as string, { text });
+      expect(edit.status).toBe(400);
+      expect(await edit.json()).toMatchObject({ field: "text", reason });
+      const add = await adminApi("/memory", {
+        method: "POST",
+        body: { scope: `chat:${chat}`, text, kind: "fact" },
+      });
+      expect(add.status).toBe(400);
+      expect(await add.json()).toMatchObject({ field: "text", reason });
+      expect(await nodeRow(id as string)).toEqual(before);
+      expect(await auditCount()).toBe(audits);
+      const stored = await env.DB.prepare("SELECT count(*) AS n FROM nodes WHERE raw_text = ?")
+        .bind(text)
+        .first("n");
+      expect(stored).toBe(0);
+    },
+  );
 
   it("without one still goes through", async ({ expect }) => {
     const chat = `qq:group:G${uid()}`;
