@@ -112,6 +112,7 @@ function heldBack(detectors) {
     "credentials-held-back-forms.jsonl",
     "credentials-held-back-chat.jsonl",
     "credentials-held-back-j.jsonl",
+    "credentials-held-back-k.jsonl",
   ]) {
     const file = path.join(root, "tests/fixtures/privacy", name);
     if (existsSync(file)) heldBackSet(file, detectors);
@@ -181,6 +182,12 @@ export async function evalCredentials(flags) {
         `  ${r.label === "none" ? "false" : "missed"} [${r.class}] ${JSON.stringify(r.messages ?? r.text)}`,
       );
     }
+  }
+
+  const indirect = path.join(root, "tests/fixtures/privacy/credentials-indirect.jsonl");
+  if (typeof flags.corpus !== "string" && existsSync(indirect)) {
+    console.log(`\nvalues given without a keyword (${path.relative(root, indirect)}): precision/recall`);
+    table(readJsonl(indirect), detectors);
   }
 
   heldBack(detectors);

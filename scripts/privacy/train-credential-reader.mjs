@@ -1,6 +1,7 @@
 // Trains the reader of credential values (src/domain/privacy/credential-reader.ts) for `npm run
 // privacy:train` (train.mjs) and writes its weights to credential-reader-weights.ts.
-// It learns from every run of printable characters in the credential corpus' dev split (a run
+// It learns from every run of printable characters in the dev splits of the credential corpus and
+// of its values given without a keyword (credentials-indirect.jsonl) (a run
 // over the marked secret is a value, every other run is not) and in the half of the shared
 // ordinary chat that readerTrainsOn picks (none is). The corpus' held split, the held-back sets
 // and the other half of ordinary chat are left for the evaluation (`npm run eval -- credentials`).
@@ -24,6 +25,11 @@ const VALUE_WEIGHT = 4;
 /** Every other run of a labelled line counts twice an ordinary run: it was written to be confusable. */
 const LABELLED_RUN_WEIGHT = 2;
 const THRESHOLDS = [0.5, 0.7, 0.8, 0.9, 0.95, 0.98];
+/** The labelled corpora it learns from (their dev splits): the rules' corpus, and values given without a keyword. */
+const CORPORA = [
+  "tests/fixtures/privacy/credentials.jsonl",
+  "tests/fixtures/privacy/credentials-indirect.jsonl",
+];
 
 /** The message's runs as the reader sees them, each labelled by whether it covers the secret. */
 function runsOf(reader, fold, text, secret, weight) {
@@ -38,7 +44,7 @@ function runsOf(reader, fold, text, secret, weight) {
 
 /** A message: its runs, and whether it carries a secret (1), is a near miss (0) or ordinary (null). */
 function messages(reader, fold, dataDir) {
-  const corpus = readJsonl(path.join(root, "tests/fixtures/privacy/credentials.jsonl")).filter(
+  const corpus = CORPORA.flatMap((file) => readJsonl(path.join(root, file))).filter(
     (r) => r.split === "dev" && typeof r.text === "string",
   );
   const labelled = corpus.map((r) => ({
@@ -66,7 +72,7 @@ function crossValidate(rows, shape) {
   const count = (kind) => rows.filter((r) => r.kind === kind).length;
   for (const t of THRESHOLDS) {
     const masked = (i) =>
-      rows[i].runs.some((r, k) => r.y === 1) && rows[i].runs.every((r, k) => r.y === 0 || scores[i][k] >= t);
+      rows[i].runs.some((r) => r.y === 1) && rows[i].runs.every((r, k) => r.y === 0 || scores[i][k] >= t);
     const changed = (i) => scores[i].some((s) => s >= t);
     const of = (kind, f) => rows.filter((r, i) => r.kind === kind && f(i)).length;
     const ordinary = of(null, changed);

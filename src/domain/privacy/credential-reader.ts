@@ -18,9 +18,9 @@ export const CREDENTIAL_READER_FEATURES = 1 << 18;
 
 /**
  * How sure the reader must be: the lowest threshold at which five folds of the training messages
- * changed no ordinary message (docs/decisions/0640-a-trained-reader-of-credential-values.md).
+ * changed no ordinary message (docs/decisions/0660-the-reader-learns-values-given-without-a-keyword.md).
  */
-export const CREDENTIAL_READER_THRESHOLD = 0.95;
+export const CREDENTIAL_READER_THRESHOLD = 0.9;
 
 /** Past this length a text is a document, not a message: the reader leaves it to the rules. */
 export const CREDENTIAL_READER_MAX_TEXT = 2000;

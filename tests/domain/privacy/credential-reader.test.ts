@@ -25,6 +25,10 @@ const UNRULED = [
   ["NAS 的 web 界面 我设的 Nn#4040nas", "Nn#4040nas"],
   ["班级网盘我设的是 Bj_2019cls 大家别乱删", "Bj_2019cls"],
   ["监控摄像头的后台 我设的 Cam#8899ip", "Cam#8899ip"],
+  // Given without a keyword; written before the reader learned such values (experiment 0660).
+  ["老婆的 iCloud 是 Yy0520love", "Yy0520love"],
+  ["打印机共享的口子 进去要 Pr1nt-9981", "Pr1nt-9981"],
+  ["小区门禁 App 里我设的 Hm2023@home", "Hm2023@home"],
 ] as const;
 
 describe("the trained reader of credential values", () => {
