@@ -8,7 +8,7 @@
  * `npm run privacy:train` (scripts/privacy/train-credential-reader.mjs) on the credential
  * corpus' dev split and half of the shared ordinary chat.
  */
-import { isNamedNonSecret } from "./credential-entropy";
+import { isNamedNonSecret, shannonEntropy } from "./credential-entropy";
 import { CREDENTIAL_READER_MODEL } from "./credential-reader-weights";
 import { logisticScore, unpackWeights } from "./packed-weights";
 import { urlSpans } from "./url-spans";
@@ -63,15 +63,6 @@ function classOf(c: string): string {
   return u >= 48 && u <= 57 ? "9" : c;
 }
 
-/** Bits of Shannon entropy per character, of the value's characters. */
-function entropy(value: string): number {
-  const counts = new Map<string, number>();
-  for (const c of value) counts.set(c, (counts.get(c) ?? 0) + 1);
-  let bits = 0;
-  for (const n of counts.values()) bits -= (n / value.length) * Math.log2(n / value.length);
-  return bits;
-}
-
 const LENGTHS = [4, 5, 6, 7, 8, 10, 13, 17, 25, 33];
 const bucket = (n: number, edges: readonly number[]): number => edges.filter((e) => n >= e).length;
 
@@ -87,7 +78,7 @@ function shapeFeatures(value: string): string[] {
     `K:${kinds}`,
     `N:${bucket(value.length, LENGTHS)}`,
     `KN:${kinds}/${bucket(value.length, LENGTHS)}`,
-    `H:${Math.round(entropy(value) * 2)}`,
+    `H:${Math.round(shannonEntropy(value) * 2)}`,
     `T:${Math.min(runs.length, 6)}`,
   ];
 }

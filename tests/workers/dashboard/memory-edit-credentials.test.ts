@@ -10,6 +10,27 @@ const nodeRow = (id: string) =>
 
 const patch = (id: string, body: unknown) => adminApi(`/memory/${id}`, { method: "PATCH", body });
 
+/** How many memory nodes hold exactly `text`. */
+const storedAs = (text: string) =>
+  env.DB.prepare("SELECT count(*) AS n FROM nodes WHERE raw_text = ?").bind(text).first<number>("n");
+
+/** A dashboard form posted in an admin's session, with its CSRF token. */
+async function postForm(path: string, fields: Record<string, string>): Promise<Response> {
+  const s = await session();
+  return exports.default.fetch(
+    new Request(`https://bot.test${path}`, {
+      method: "POST",
+      headers: {
+        cookie: s.cookie,
+        "x-csrf-token": s.csrf,
+        "content-type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({ ...fields, _csrf: s.csrf }),
+      redirect: "manual",
+    }),
+  );
+}
+
 describe("an admin's memory edit that holds a credential", () => {
   it.for([
     ["a password said in words", "群里的 wifi 密码是 coffee4all"],
@@ -35,30 +56,32 @@ describe("an admin's memory edit that holds a credential", () => {
     const chat = `qq:group:G${uid()}`;
     const [id] = await seedMemory([newMemory(`chat:${chat}`, "群里的 wifi 在前台问", { kind: "fact" })]);
     const before = await nodeRow(id as string);
-    const s = await session();
-    const form = new URLSearchParams({
+    const res = await postForm(`/admin/memory/${id}/edit`, {
       text: "群里的 wifi 密码是 coffee4all",
       kind: "fact",
       sensitivity: "public",
       importance: "0.5",
       portable: "true",
-      _csrf: s.csrf,
     });
-    const res = await exports.default.fetch(
-      new Request(`https://bot.test/admin/memory/${id}/edit`, {
-        method: "POST",
-        headers: {
-          cookie: s.cookie,
-          "x-csrf-token": s.csrf,
-          "content-type": "application/x-www-form-urlencoded",
-        },
-        body: form,
-        redirect: "manual",
-      }),
-    );
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("text looks like a password, token, key or cookie");
     expect(await nodeRow(id as string)).toEqual(before);
+  });
+
+  it("is refused on the dashboard's add form when only the reader of values finds it", async ({ expect }) => {
+    const text = "车库门 进去要 Gx71#pp";
+    const audits = await auditCount();
+    const res = await postForm("/admin/memory/add", {
+      scope: `chat:qq:group:G${uid()}`,
+      text,
+      kind: "fact",
+      sensitivity: "public",
+      importance: "0.5",
+    });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("text looks like a password, token, key or cookie");
+    expect(await storedAs(text)).toBe(0);
+    expect(await auditCount()).toBe(audits);
   });
 
   // Values in wordings no rule reads: a message that said them would be masked where it came in
@@ -67,6 +90,8 @@ describe("an admin's memory edit that holds a credential", () => {
     "咱家那个智能锁临时码 Qw81zz 用完记得删",
     "监控摄像头的后台 我设的 Cam#8899ip",
     "备用钥匙放在花盆下，保险箱是 Kz55&qq",
+    "後門的保險箱 我設的 Kz55&qq",
+    "the garage keypad is set to Gx71#pp now",
   ])(
     "is refused when only the reader of values finds it, as a new item and as an edit: %s",
     async (text, { expect }) => {
@@ -86,10 +111,7 @@ describe("an admin's memory edit that holds a credential", () => {
       expect(await add.json()).toMatchObject({ field: "text", reason });
       expect(await nodeRow(id as string)).toEqual(before);
       expect(await auditCount()).toBe(audits);
-      const stored = await env.DB.prepare("SELECT count(*) AS n FROM nodes WHERE raw_text = ?")
-        .bind(text)
-        .first("n");
-      expect(stored).toBe(0);
+      expect(await storedAs(text)).toBe(0);
     },
   );
 
