@@ -5,7 +5,7 @@
 // changes nothing (docs/invariants.md#admins-place-memory-on-purpose).
 import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, it } from "vitest";
-import { session } from "../support/admin-session";
+import { dashboardPage, session } from "../support/admin-session";
 import { newMemory, seedMemory, uid } from "../support/memory";
 
 const TOKEN = "test-admin-token";
@@ -241,21 +241,8 @@ describe("POST /api/memory/:id/move moves an item to another scope", () => {
 });
 
 describe("the Memory page's add and move forms", () => {
-  async function post(path: string, fields: Record<string, string>) {
-    const s = await session();
-    return exports.default.fetch(
-      new Request(`https://bot.test/admin/memory${path}`, {
-        method: "POST",
-        headers: {
-          cookie: s.cookie,
-          "x-csrf-token": s.csrf,
-          "content-type": "application/x-www-form-urlencoded",
-        },
-        body: new URLSearchParams({ ...fields, _csrf: s.csrf }),
-        redirect: "manual",
-      }),
-    );
-  }
+  const post = (path: string, fields: Record<string, string>) =>
+    dashboardPage(`/admin/memory${path}`, fields);
 
   it("adds through the same service, refusing a secret in a group unless 'share anyway' is ticked", async ({
     expect,

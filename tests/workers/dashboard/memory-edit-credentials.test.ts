@@ -1,8 +1,8 @@
 // Own file: it edits memory items and counts audit rows, which every test of a file shares.
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { describe, it } from "vitest";
 import { adminApi, auditCount } from "../../support/admin-api";
-import { session } from "../../support/admin-session";
+import { dashboardPage } from "../../support/admin-session";
 import { newMemory, nodeColumns, seedMemory, uid } from "../../support/memory";
 
 const nodeRow = (id: string) =>
@@ -13,23 +13,6 @@ const patch = (id: string, body: unknown) => adminApi(`/memory/${id}`, { method:
 /** How many memory nodes hold exactly `text`. */
 const storedAs = (text: string) =>
   env.DB.prepare("SELECT count(*) AS n FROM nodes WHERE raw_text = ?").bind(text).first<number>("n");
-
-/** A dashboard form posted in an admin's session, with its CSRF token. */
-async function postForm(path: string, fields: Record<string, string>): Promise<Response> {
-  const s = await session();
-  return exports.default.fetch(
-    new Request(`https://bot.test${path}`, {
-      method: "POST",
-      headers: {
-        cookie: s.cookie,
-        "x-csrf-token": s.csrf,
-        "content-type": "application/x-www-form-urlencoded",
-      },
-      body: new URLSearchParams({ ...fields, _csrf: s.csrf }),
-      redirect: "manual",
-    }),
-  );
-}
 
 describe("an admin's memory edit that holds a credential", () => {
   it.for([
@@ -56,7 +39,7 @@ describe("an admin's memory edit that holds a credential", () => {
     const chat = `qq:group:G${uid()}`;
     const [id] = await seedMemory([newMemory(`chat:${chat}`, "群里的 wifi 在前台问", { kind: "fact" })]);
     const before = await nodeRow(id as string);
-    const res = await postForm(`/admin/memory/${id}/edit`, {
+    const res = await dashboardPage(`/admin/memory/${id}/edit`, {
       text: "群里的 wifi 密码是 coffee4all",
       kind: "fact",
       sensitivity: "public",
@@ -71,7 +54,7 @@ describe("an admin's memory edit that holds a credential", () => {
   it("is refused on the dashboard's add form when only the reader of values finds it", async ({ expect }) => {
     const text = "车库门 进去要 Gx71#pp";
     const audits = await auditCount();
-    const res = await postForm("/admin/memory/add", {
+    const res = await dashboardPage("/admin/memory/add", {
       scope: `chat:qq:group:G${uid()}`,
       text,
       kind: "fact",
