@@ -1,6 +1,7 @@
 // docs/invariants.md#credentials-are-never-stored-in-memory: values people write as words,
 // numerals, quotes, several tokens or further on in the sentence, or describe or read out
-// ("八个八", "五 二 零 一", "大写A 小写b 然后123", a dial's turns), said in a private chat, in a
+// ("八个八", "五 二 零 一", "大写A 小写b 然后123", a dial's turns) or typed as a keypad takes
+// them ("6029#"), said in a private chat, in a
 // group, after "我家wifi密码是" and as a request to remember, are kept nowhere: not in D1, its
 // search index or the chat object, and not by dreaming. So are values in wordings only the
 // trained reader of values reads (src/domain/privacy/credential-reader.ts).
@@ -121,6 +122,23 @@ const WORDINGS: readonly (readonly [string, Wording])[] = [
         "Vz93!kq",
         "Zq2026yy",
       ],
+    },
+  ],
+  [
+    "typed as a keypad takes it: digits closed by a hash",
+    {
+      prefix: "K",
+      // Written for this test; the rule's own lines are in tests/domain/privacy/credential-lock-values.test.ts.
+      inPrivate: [
+        "老家院门 6029# 别按错",
+        "公司侧门刷不了卡就按 3318#0927",
+        "the lobby panel wants *7745# now",
+        "地下室那道门 8802# 开",
+      ],
+      inGroup: ["快递放储物间了 门是 5516#", "晚上回来按 9043# 进楼"],
+      toRemember: ["记住：健身房后门 4187#", "/remember 仓库 2264#31"],
+      maskedInPrivate: 4,
+      needles: ["6029#", "3318#0927", "7745#", "8802#", "5516#", "9043#", "4187#", "2264#31"],
     },
   ],
 ];

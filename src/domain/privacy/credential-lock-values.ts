@@ -35,7 +35,14 @@ const DRAWN = rx(String.raw`画${SHAPE}\s*就(?:能|可以)?(?:解开|解锁|开
 const UNLOCK_EN =
   /\b[Uu]nlock\s+pattern(?:['’]s|\s+is|:)\s*(?:(?:a|an|the)\s+)?(?:(?:big|small|capital)\s+)?(?<value>[A-Z0-9])(?![A-Za-z0-9])/dg;
 
-/** Every dial, wifi value and unlock shape in `text`; spans cover the value only. */
+/**
+ * A keypad entry: four digits or more closed by "#", as a door's panel takes them ("7391#",
+ * "*0815#", "1203#4567"). A building ("3#楼"), a phone menu ("按 1#") and a hashtag are shorter
+ * or open with "#" (docs/decisions/0680-keypad-entries.md).
+ */
+const KEYPAD = /(?<![A-Za-z0-9_#*])(?<value>\*?\d{4,12}#(?:\d{2,12}#?)?)(?![A-Za-z0-9_])/dg;
+
+/** Every dial, wifi value, unlock shape and keypad entry in `text`; spans cover the value only. */
 export function findLockValues(text: string): PhraseMatch[] {
   return [
     ...dialTurns(text),
@@ -43,6 +50,7 @@ export function findLockValues(text: string): PhraseMatch[] {
     ...keyed(text, UNLOCK),
     ...keyed(text, DRAWN),
     ...keyed(text, UNLOCK_EN),
+    ...keyed(text, KEYPAD),
   ];
 }
 
