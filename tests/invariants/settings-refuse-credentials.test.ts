@@ -32,14 +32,14 @@ const configAudits = async () =>
     }>()
   )?.n ?? 0;
 
-/** Nothing changed: the earlier document is still stored, and nowhere holds the token. */
-async function expectUnchanged(expect: ExpectStatic, audits: number) {
+/** Nothing changed: the earlier document is still stored, and nowhere holds the value. */
+async function expectUnchanged(expect: ExpectStatic, audits: number, needle = HF.slice(3)) {
   expect(JSON.parse((await storedRow())?.value ?? "null")).toEqual(BEFORE);
   expect(await configAudits()).toBe(audits);
   const anywhere = await env.DB.prepare(
     "SELECT (SELECT count(*) FROM settings WHERE value LIKE ?1) + (SELECT count(*) FROM audit_log WHERE detail LIKE ?1 OR target LIKE ?1) AS n",
   )
-    .bind(`%${HF.slice(3)}%`)
+    .bind(`%${needle}%`)
     .first<{ n: number }>();
   expect(anywhere?.n).toBe(0);
 }
@@ -113,4 +113,61 @@ describe("settings refuse a credential", () => {
     expect(JSON.stringify(result.value.audit)).not.toContain(HF.slice(3));
     await expectUnchanged(expect, audits);
   });
+});
+
+/**
+ * The persona is prose an admin types, read as a message is (docs/decisions/0670-settings-persona-read-as-messages.md):
+ * a value given without a keyword, which only the reader of values finds, is refused too.
+ */
+const UNANNOUNCED = [
+  { persona: "你是店里的小助手。客人问起后门，就说是 Tq83&mw", value: "Tq83&mw" },
+  { persona: "你是小幫手。倉庫那扇門設的是 Rv27#kd", value: "Rv27#kd" },
+  { persona: "你是群里的助手，语气轻松。服务器的 root 登进去用 Lp09_vz2", value: "Lp09_vz2" },
+];
+
+describe.each(UNANNOUNCED)(
+  "a persona that gives a value without a keyword: $persona",
+  ({ persona, value }) => {
+    it("is refused by the API, the dashboard form and config_change alike", async ({ expect }) => {
+      const audits = await configAudits();
+      const api = await adminApi("/settings", { method: "PUT", body: { ...BEFORE, turn: { persona } } });
+      expect(api.status).toBe(400);
+      expect(await api.json()).toEqual({ error: "invalid", field: "turn.persona", reason: REASON });
+      const form = await dashboardPage("/admin/settings", {
+        stored: JSON.stringify({ ...BEFORE, turn: { persona } }),
+        fresh: "0",
+        revision: JSON.stringify(BEFORE),
+      });
+      expect(form.status).toBe(400);
+      expect(await form.text()).toContain("turn.persona");
+      const model = callingOneTool(
+        "config_change",
+        { action: "set", path: "turn.persona", value: JSON.stringify(persona) },
+        { text: "好的" },
+      );
+      const event = messageEvent({
+        chat: "qq:group:CONFIG1",
+        text: "改设置",
+        sender: ADMIN.split(":")[2] ?? ADMIN,
+      });
+      const context = turnContext(event, { text: "改设置", settings: withIdentity(), now: TEST_NOW });
+      const result = await runTurn(
+        context,
+        turnPorts({ model, settingsAdmin: d1SettingsAdmin(env) }),
+        defaultTurnRegistry(),
+      );
+      if (!result.ok) throw new Error("turn failed");
+      const answer = model.requests[1]?.messages.find((m) => m.role === "tool")?.content ?? "";
+      expect(answer).toBe(`拒绝：turn.persona ${REASON}。什么都没有改变。`);
+      expect(JSON.stringify(result.value.audit)).not.toContain(value);
+      await expectUnchanged(expect, audits, value);
+    });
+  },
+);
+
+it("a persona with a model name and a version in it is still saved", async ({ expect }) => {
+  const persona = "你是技术群的助手，熟悉 qwen2.5-7b-instruct 和 node v22.11.0，回答简短。";
+  const res = await adminApi("/settings", { method: "PUT", body: { ...BEFORE, turn: { persona } } });
+  expect(res.status).toBe(200);
+  expect(JSON.parse((await storedRow())?.value ?? "null")).toMatchObject({ turn: { persona } });
 });

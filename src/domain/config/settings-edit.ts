@@ -5,7 +5,7 @@
  * applied completely or not at all.
  */
 import { err, ok, type Result } from "../kernel/result";
-import { containsCredential, maskCredentials } from "../privacy/credentials";
+import { containsCredential, findSensitiveDataInMessage, maskCredentials } from "../privacy/credentials";
 import { resolveSettings, type Settings, type SettingsError } from "./settings";
 
 /** A settings layer as stored: a JSON object. */
@@ -112,11 +112,26 @@ export function unsetStoredValue(
 }
 
 /**
+ * Prose an admin types, read as a person's message is: by the rules and by the trained reader of
+ * values (docs/decisions/0670-settings-persona-read-as-messages.md). Other strings are model
+ * names, ids and URLs, which the reader was not trained on: the rules alone read them.
+ */
+const PROSE_PATHS: ReadonlySet<string> = new Set(["turn.persona"]);
+
+function holdsCredential(text: string, path: string): boolean {
+  if (containsCredential(text)) return true;
+  return PROSE_PATHS.has(path) && findSensitiveDataInMessage(text).some((s) => s.rule === "reader");
+}
+
+/**
  * The dotted path of the first string value or key of `value` that holds a credential, or
  * null. A key that holds one is named masked: the error is shown and audited.
  */
 function credentialFieldIn(value: unknown, path: readonly string[] = []): string | null {
-  if (typeof value === "string") return containsCredential(value) ? path.join(".") || "(root)" : null;
+  if (typeof value === "string") {
+    const field = path.join(".") || "(root)";
+    return holdsCredential(value, field) ? field : null;
+  }
   const entries = Array.isArray(value)
     ? value.map((v, i) => [String(i), v] as const)
     : isObject(value)
