@@ -56,13 +56,42 @@ afterEach(async () => {
   await env.DB.prepare("DELETE FROM settings").run();
 });
 
+/** The settings document with this persona, as the API and the dashboard's JSON field take it. */
+const withPersona = (persona: string) => ({ ...BEFORE, turn: { persona } });
+
+const putPersona = (persona: string) => adminApi("/settings", { method: "PUT", body: withPersona(persona) });
+
+const postPersonaForm = (persona: string) =>
+  dashboardPage("/admin/settings", {
+    stored: JSON.stringify(withPersona(persona)),
+    fresh: "0",
+    revision: JSON.stringify(BEFORE),
+  });
+
+/** An admin asks in a group to set the persona: the tool's answer to the model, and the turn's audit rows. */
+async function personaByConfigChange(persona: string) {
+  const model = callingOneTool(
+    "config_change",
+    { action: "set", path: "turn.persona", value: JSON.stringify(persona) },
+    { text: "好的" },
+  );
+  const event = messageEvent({
+    chat: "qq:group:CONFIG1",
+    text: "改设置",
+    sender: ADMIN.split(":")[2] ?? ADMIN,
+  });
+  const context = turnContext(event, { text: "改设置", settings: withIdentity(), now: TEST_NOW });
+  const ports = turnPorts({ model, settingsAdmin: d1SettingsAdmin(env) });
+  const result = await runTurn(context, ports, defaultTurnRegistry());
+  if (!result.ok) throw new Error("turn failed");
+  const answer = model.requests[1]?.messages.find((m) => m.role === "tool")?.content ?? "";
+  return { answer, audit: result.value.audit };
+}
+
 describe("settings refuse a credential", () => {
   it("PUT /api/settings answers 400 naming the field, and changes nothing", async ({ expect }) => {
     const audits = await configAudits();
-    const res = await adminApi("/settings", {
-      method: "PUT",
-      body: { ...BEFORE, turn: { persona: PERSONA } },
-    });
+    const res = await putPersona(PERSONA);
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: "invalid", field: "turn.persona", reason: REASON });
     await expectUnchanged(expect, audits);
@@ -70,12 +99,7 @@ describe("settings refuse a credential", () => {
 
   it("the dashboard form shows the field and saves nothing", async ({ expect }) => {
     const audits = await configAudits();
-    const typed = JSON.stringify({ ...BEFORE, turn: { persona: PERSONA } });
-    const res = await dashboardPage("/admin/settings", {
-      stored: typed,
-      fresh: "0",
-      revision: JSON.stringify(BEFORE),
-    });
+    const res = await postPersonaForm(PERSONA);
     expect(res.status).toBe(400);
     const html = await res.text();
     expect(html).toContain("turn.persona");
@@ -87,30 +111,12 @@ describe("settings refuse a credential", () => {
     expect,
   }) => {
     const audits = await configAudits();
-    const model = callingOneTool(
-      "config_change",
-      { action: "set", path: "turn.persona", value: JSON.stringify(PERSONA) },
-      { text: "好的" },
-    );
-    const event = messageEvent({
-      chat: "qq:group:CONFIG1",
-      text: "改设置",
-      sender: ADMIN.split(":")[2] ?? ADMIN,
-    });
-    const context = turnContext(event, {
-      text: "改设置",
-      settings: withIdentity(),
-      now: TEST_NOW,
-    });
-    const ports = turnPorts({ model, settingsAdmin: d1SettingsAdmin(env) });
-    const result = await runTurn(context, ports, defaultTurnRegistry());
-    if (!result.ok) throw new Error("turn failed");
-    const answer = model.requests[1]?.messages.find((m) => m.role === "tool")?.content ?? "";
+    const { answer, audit } = await personaByConfigChange(PERSONA);
     expect(answer).toBe(`拒绝：turn.persona ${REASON}。什么都没有改变。`);
-    expect(result.value.audit).toMatchObject([
+    expect(audit).toMatchObject([
       { action: "config.set", target: "turn.persona", outcome: "invalid", detail: { field: "turn.persona" } },
     ]);
-    expect(JSON.stringify(result.value.audit)).not.toContain(HF.slice(3));
+    expect(JSON.stringify(audit)).not.toContain(HF.slice(3));
     await expectUnchanged(expect, audits);
   });
 });
@@ -130,36 +136,15 @@ describe.each(UNANNOUNCED)(
   ({ persona, value }) => {
     it("is refused by the API, the dashboard form and config_change alike", async ({ expect }) => {
       const audits = await configAudits();
-      const api = await adminApi("/settings", { method: "PUT", body: { ...BEFORE, turn: { persona } } });
+      const api = await putPersona(persona);
       expect(api.status).toBe(400);
       expect(await api.json()).toEqual({ error: "invalid", field: "turn.persona", reason: REASON });
-      const form = await dashboardPage("/admin/settings", {
-        stored: JSON.stringify({ ...BEFORE, turn: { persona } }),
-        fresh: "0",
-        revision: JSON.stringify(BEFORE),
-      });
+      const form = await postPersonaForm(persona);
       expect(form.status).toBe(400);
       expect(await form.text()).toContain("turn.persona");
-      const model = callingOneTool(
-        "config_change",
-        { action: "set", path: "turn.persona", value: JSON.stringify(persona) },
-        { text: "好的" },
-      );
-      const event = messageEvent({
-        chat: "qq:group:CONFIG1",
-        text: "改设置",
-        sender: ADMIN.split(":")[2] ?? ADMIN,
-      });
-      const context = turnContext(event, { text: "改设置", settings: withIdentity(), now: TEST_NOW });
-      const result = await runTurn(
-        context,
-        turnPorts({ model, settingsAdmin: d1SettingsAdmin(env) }),
-        defaultTurnRegistry(),
-      );
-      if (!result.ok) throw new Error("turn failed");
-      const answer = model.requests[1]?.messages.find((m) => m.role === "tool")?.content ?? "";
+      const { answer, audit } = await personaByConfigChange(persona);
       expect(answer).toBe(`拒绝：turn.persona ${REASON}。什么都没有改变。`);
-      expect(JSON.stringify(result.value.audit)).not.toContain(value);
+      expect(JSON.stringify(audit)).not.toContain(value);
       await expectUnchanged(expect, audits, value);
     });
   },
@@ -167,7 +152,7 @@ describe.each(UNANNOUNCED)(
 
 it("a persona with a model name and a version in it is still saved", async ({ expect }) => {
   const persona = "你是技术群的助手，熟悉 qwen2.5-7b-instruct 和 node v22.11.0，回答简短。";
-  const res = await adminApi("/settings", { method: "PUT", body: { ...BEFORE, turn: { persona } } });
+  const res = await putPersona(persona);
   expect(res.status).toBe(200);
   expect(JSON.parse((await storedRow())?.value ?? "null")).toMatchObject({ turn: { persona } });
 });
