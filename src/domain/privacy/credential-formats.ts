@@ -15,6 +15,8 @@
  * length, so that a truncated key is still masked.
  */
 
+import { PLATFORM_KEY_RULES } from "./credential-platform-keys";
+
 export type FormatRule = {
   readonly id: string;
   /** Global regex; the group named `secret`, when present, is what gets masked. */
@@ -132,4 +134,5 @@ export const FORMAT_RULES: readonly FormatRule[] = [
     String.raw`(?<![\w.-])(?:session|sessionid|session_id|session_token|sess|sid|phpsessid|jsessionid|connect\.sid|laravel_session|_session|csrftoken|xsrf-token|auth_token|remember_token|__secure-next-auth\.session-token|next-auth\.session-token)=(?<secret>[^;\s&]{8,})`,
     "giu",
   ),
+  ...PLATFORM_KEY_RULES,
 ];

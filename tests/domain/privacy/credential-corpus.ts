@@ -188,7 +188,8 @@ export const NEGATIVES: readonly string[] = [
   "uuid 550e8400-e29b-41d4-a716-446655440000",
   "文件在 src/domain/memory/sensitivity-backfill.ts",
   "看这个链接 https://github.com/cloudflare/workers-sdk/issues/4321",
-  "图片 https://multimedia.nt.qq.com.cn/download?appid=1407&fileid=EhQxZjI3NzM4OWE5YjE2M2Y2Yzc4ZhjJ1QIg_wooqpnE8rW9iQMyBHByb2RQgL2jAVoQ&rkey=CAQSKAB6JWENi5LMtWVWVxS2RfZdDPNQdvw",
+  // A QQ image's link names the picture by its file id; only its rkey opens it (decision 0690).
+  "图片 https://multimedia.nt.qq.com.cn/download?appid=1407&fileid=EhQxZjI3NzM4OWE5YjE2M2Y2Yzc4ZhjJ1QIg_wooqpnE8rW9iQMyBHByb2RQgL2jAVoQ",
   "打开 https://example.com/search?q=password+reset 看看",
   "I forgot my password",
   "How do I reset my password?",
