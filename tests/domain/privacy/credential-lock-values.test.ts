@@ -48,4 +48,3 @@ describe("what a lock or a network takes, said in words", () => {
     expect(values("wifi是CMCC-5G-8a2b")).toEqual([]);
   });
 });
-
