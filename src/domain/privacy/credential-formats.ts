@@ -15,23 +15,13 @@
  * length, so that a truncated key is still masked.
  */
 
+import { type FormatRule, rule } from "./credential-format-rule";
 import { PLATFORM_KEY_RULES } from "./credential-platform-keys";
-
-export type FormatRule = {
-  readonly id: string;
-  /** Global regex; the group named `secret`, when present, is what gets masked. */
-  readonly pattern: RegExp;
-};
 
 /** Not preceded by a letter, digit or `_` (secretlint uses `(?<!\p{L})`). */
 const START = String.raw`(?<![\p{L}\p{N}_])`;
 /** Not followed by more of the token. */
 const END = `(?![A-Za-z0-9_-])`;
-
-const rule = (id: string, source: string, flags = "gu"): FormatRule => ({
-  id,
-  pattern: new RegExp(source, flags.includes("d") ? flags : `${flags}d`),
-});
 
 export const FORMAT_RULES: readonly FormatRule[] = [
   // secretlint-rule-privatekey: the whole block, or to the end of the text when cut short.

@@ -6,7 +6,7 @@
  * browser or a bot's configuration shows them (`SESSDATA=…; bili_jct=…`), or name them in a
  * sentence ("skey 填 @Ab3…"). Only the value is masked; the name stays readable.
  */
-import type { FormatRule } from "./credential-formats";
+import { type FormatRule, rule } from "./credential-format-rule";
 
 /** Cookie names that carry a login, matched in any case. */
 const LOGIN_COOKIES = [
@@ -64,11 +64,6 @@ const LINK_KEYS = [
 
 /** A cookie's or a link's value: to the next separator, at least eight characters. */
 const VALUE = String.raw`(?<secret>[^\s;&"'<>，。；]{8,})`;
-
-const rule = (id: string, source: string, flags: string): FormatRule => ({
-  id,
-  pattern: new RegExp(source, `${flags}d`),
-});
 
 export const PLATFORM_KEY_RULES: readonly FormatRule[] = [
   // `SESSDATA=…`, `skey=@…`, `z_c0="2|1:0|…"`, pasted from a browser.
