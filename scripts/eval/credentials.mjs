@@ -113,6 +113,7 @@ function heldBack(detectors) {
     "credentials-held-back-chat.jsonl",
     "credentials-held-back-j.jsonl",
     "credentials-held-back-k.jsonl",
+    "credentials-held-back-platforms.jsonl",
   ]) {
     const file = path.join(root, "tests/fixtures/privacy", name);
     if (existsSync(file)) heldBackSet(file, detectors);
