@@ -114,6 +114,7 @@ function heldBack(detectors) {
     "credentials-held-back-j.jsonl",
     "credentials-held-back-k.jsonl",
     "credentials-held-back-platforms.jsonl",
+    "credentials-held-back-security.jsonl",
   ]) {
     const file = path.join(root, "tests/fixtures/privacy", name);
     if (existsSync(file)) heldBackSet(file, detectors);

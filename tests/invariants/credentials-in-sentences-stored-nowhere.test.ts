@@ -141,6 +141,32 @@ const WORDINGS: readonly (readonly [string, Wording])[] = [
       needles: ["6029#", "3318#0927", "7745#", "8802#", "5516#", "9043#", "4187#", "2264#31"],
     },
   ],
+  [
+    "a security question's answer, in Chinese words or in letters",
+    {
+      prefix: "Q",
+      // Written for this test; the rule's own lines are in tests/domain/privacy/credential-security-answers.test.ts.
+      inPrivate: [
+        "我QQ的密保答案是 李翠花",
+        "密保问题 我最喜欢的老师 答案 周建国",
+        "安全问题答案：raccoon77",
+        "my security answer is Biscuit42",
+      ],
+      inGroup: ["帮我记一下 密保答案 是 东风小学", "the answer to my security question is Pumpkin09"],
+      toRemember: ["记住：我的密保答案是 赵铁柱", "/remember 安全问题答案 是 河西路小学"],
+      maskedInPrivate: 4,
+      needles: [
+        "李翠花",
+        "周建国",
+        "raccoon77",
+        "Biscuit42",
+        "东风小学",
+        "Pumpkin09",
+        "赵铁柱",
+        "河西路小学",
+      ],
+    },
+  ],
 ];
 
 describe("a credential said as words, further on in a sentence, described or read out is stored nowhere", () => {

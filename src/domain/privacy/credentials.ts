@@ -28,6 +28,7 @@ import { findLockValues } from "./credential-lock-values";
 import { findPhraseForms } from "./credential-phrase-forms";
 import { findPhraseCredentials } from "./credential-phrases";
 import { readCredentialValues } from "./credential-reader";
+import { findSecurityAnswers } from "./credential-security-answers";
 import { findSentenceValues } from "./credential-sentence-values";
 import { findPersonalData, PERSONAL_DATA_MASK } from "./personal-data";
 import { findSeedPhrases } from "./seed-phrase";
@@ -74,7 +75,7 @@ function secretsIn(t: DetectionText, reader = false): CredentialSpan[] {
   }
   for (const p of findPhraseCredentials(read)) add(p.start, p.end, p.id);
   for (const p of findPhraseForms(read)) add(p.start, p.end, p.id);
-  for (const p of findSentenceValues(read)) add(p.start, p.end, p.id);
+  for (const p of [...findSentenceValues(read), ...findSecurityAnswers(read)]) add(p.start, p.end, p.id);
   for (const p of [...findDescribedValues(read), ...findLockValues(read)]) add(p.start, p.end, p.id);
   for (const p of [...findCommandLineValues(read), ...findSnippetValues(read)]) add(p.start, p.end, p.id);
   for (const p of findLaidOutValues(read)) add(p.start, p.end, p.id);
