@@ -74,7 +74,7 @@ const WHOLE_CLAUSE = new RegExp(
 /**
  * What makes a permission doubtful, anywhere in the message. Chinese: a question, a condition,
  * a later time, a wish, a contrast, an opinion or a report of someone else's, a limit to one
- * listener, a joke or a take-back. English the same.
+ * listener, a joke, a take-back or a correction. English the same.
  */
 const DOUBT_ZH = new RegExp(
   [
@@ -84,12 +84,18 @@ const DOUBT_ZH = new RegExp(
     "就好了|以为|希望|我想|也想|真想|好想|觉得|认为",
     "不一定|不确定|能不能|可不可以|要不要|不行|不能|不可以|不要|(?<![特区分级类性告])别(?!人)|算了",
     "只跟你|只告诉你|只有你|知道就行|外传|谁都不|不许|不准|除了|其他的|其它的|其余",
+    // The same in Cantonese: 唔好 / 唔可以 / 咪 (don't), 其他嘢 (anything else).
+    "唔好|唔可以|唔得|唔准|千祈|咪(?:講|讲|話|话|同|俾)|其他嘢|其它嘢",
+    // A correction ("不对", "哦不", "等等") or the person telling it themselves leaves the bot nothing to tell.
+    "不对|哦不|啊不|等等|等一下|我(?:自己|亲自)(?:去|来)?(?:说|讲|告诉|公布|宣布|发)|还是我",
+    // A dare ("去啊 去群里说啊", "有本事你去说", "你说一个试试") permits nothing.
+    "去啊|有本事|试试|(?:说|讲)啊",
     "(?<![跟和对同给让诉])(?:他|她|妈|爸|老板|医生|老师|领导|朋友|同事|家里|别人)\\S{0,2}(?:说|讲)",
   ].join("|"),
   "u",
 );
 const DOUBT_EN =
-  /\b(?:but|if|unless|after|once|when|until|wish|could|would|not\s+now|never|except|only|said|says|thinks?|joke|joking|kidding)\b|\b(?:don'?t|do\s+not)\s+(?:tell|share|mention|say|spread|let|post)\b/iu;
+  /\b(?:but|if|unless|after|once|when|until|wish|could|would|not\s+now|never|except|only|said|says|thinks?|joke|joking|kidding|wait|actually|myself|nevermind|nah|scratch\s+that|second\s+thoughts?)\b|\bdon'?t\W*$|\b(?:don'?t|do\s+not)\s+(?:tell|share|mention|say|spread|let|post)\b|\bi(?:'?ll|\s+will)\s+(?:tell|say|announce|post|share)\b/iu;
 
 /**
  * Where a clause ends: punctuation, a line break, or a space between two Chinese characters or

@@ -55,6 +55,26 @@ describe("the share marker", () => {
     ["我辞职了，跟他们说了", false],
     ["我们的合照，传到群里了", false],
     ["我被甩了 去群里说啊 让大家都来看笑话 呵呵", false],
+    // A correction takes it back, and "I'll tell them myself" leaves the bot nothing to tell.
+    ["群里说吧……不对，我自己说", false],
+    ["我订婚了 跟大家说吧 等等 我亲自宣布", false],
+    ["可以告诉群里，哦不，还是我自己来讲", false],
+    ["我转正了，可以告诉大家，我自己发也行", false],
+    ["you can tell everyone... wait, actually I'll tell them myself", false],
+    ["I'm engaged, tell the group. Never mind, I'll announce it", false],
+    ["you can post it in the group... nah scratch that, don't", false],
+    ["I passed the bar exam, tell everyone. scratch that.", false],
+    ["share it with the group — on second thought, don't", false],
+    // A dare is no permission: "去啊", "有本事你去说啊".
+    ["去啊 去群里说啊", false],
+    ["有本事你去群里说啊", false],
+    ["你去讲啊，去群里讲啊，看我理不理你", false],
+    ["你去群里说啊 你说一个试试😡", false],
+    ["群里讲啊 讲了我就退群", false],
+    // Cantonese limits and negations.
+    ["你可以同大家講……講我好靚仔 其他嘢唔好講哈哈", false],
+    ["我升職喇 可以同大家講 但係人工就咪講啦", false],
+    ["我拍拖喇，千祈唔好同群入面講", false],
   ] as const)("%s → shared %s", ([text, shared], { expect }) => {
     expect(shareRequested(text)).toBe(shared);
   });
