@@ -62,6 +62,9 @@ const LINK_KEYS = [
   "ticket",
 ].join("|");
 
+/** The share links of cloud drives, whose files a four-character code opens. */
+const DRIVES = String.raw`pan\.baidu\.com|alipan\.com|aliyundrive\.com|pan\.quark\.cn|115\.com|115cdn\.com|lanzou\w*\.com|123pan\.com|weiyun\.com|cloud\.189\.cn|caiyun\.139\.com|pan\.xunlei\.com`;
+
 /** A cookie's or a link's value: to the next separator, at least eight characters. */
 const VALUE = String.raw`(?<secret>[^\s;&"'<>，。；]{8,})`;
 
@@ -74,6 +77,18 @@ export const PLATFORM_KEY_RULES: readonly FormatRule[] = [
   rule(
     "platform-cookie",
     String.raw`(?<![\w.-])(?:${LOGIN_COOKIES})\s*(?:是|为|填|填的|[:：]|\s)\s*(?<secret>[\x21-\x7E]{8,})(?![\x21-\x7E])`,
+    "giu",
+  ),
+  // A cloud drive's share code after 提取 without 码: four letters and digits mixed ("提取 8kq3"), or
+  // any four right after a drive's link ("…/s/1QwErTy 提取 2931"); "提取 2024 年" and "提取 json" stay.
+  rule(
+    "share-code",
+    String.raw`提取\s*[:：]?\s*(?<secret>(?=[A-Za-z0-9]{0,3}[A-Za-z])(?=[A-Za-z0-9]{0,3}\d)[A-Za-z0-9]{4})(?![A-Za-z0-9])`,
+    "gu",
+  ),
+  rule(
+    "share-code",
+    String.raw`(?:${DRIVES})\S*\s*提取\s*[:：]?\s*(?<secret>[A-Za-z0-9]{4})(?![A-Za-z0-9])`,
     "giu",
   ),
   // `&rkey=…` on a QQ image's link, `?auth_key=…`, `&q-signature=…`.

@@ -26,6 +26,10 @@ const POSITIVES = [
   "https://storage.googleapis.com/b/o.png?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Signature=⟦7a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d⟧",
   "https://c.y.qq.com/v8/playsong.html?songmid=001&vkey=⟦8B3C9A1D2E4F5A6B7C8D9E0F1A2B3C4D5E6F7A8B⟧",
   "https://api.example.cn/v1/pay?appid=wx123&timestamp=1701234567&sign=⟦E10ADC3949BA59ABBE56E057F20F883E⟧",
+  // A cloud drive's share code, after 提取 without 码: mixed letters and digits, or any four after the link.
+  "网盘链接 https://pan.baidu.com/s/1AbCdEfG 提取: ⟦8kq3⟧",
+  "资料在这 提取 ⟦x7k2⟧ 别外传",
+  "https://pan.baidu.com/s/1QwErTyUi 提取 ⟦2931⟧",
 ] as const;
 
 // The same names where no value is given, and links whose parameters give nothing away.
@@ -39,6 +43,9 @@ const NEAR_MISSES = [
   "https://www.bilibili.com/video/BV1xx411c7mD?p=2&share_source=copy_web",
   "https://example.com/account?sign=in",
   "https://multimedia.nt.qq.com.cn/download?appid=1407&fileid=EhQ2N2E0ZDFi&spec=0",
+  "先提取 2024 年的数据",
+  "提取 json 里的字段",
+  "提取一下这个文件",
 ] as const;
 
 describe("platform login cookies and download keys", () => {
