@@ -41,19 +41,9 @@ export async function evalShareMarkers(flags) {
       );
     }
   }
-  const heldBack = path.join(root, "tests/fixtures/privacy/shares-held-back.jsonl");
-  if (existsSync(heldBack)) {
-    const held = readJsonl(heldBack);
-    const shares = held.filter((r) => r.label === "share");
-    const misses = held.filter((r) => r.label === "none");
-    console.log(`\nheld back, never tuned on (${path.relative(root, heldBack)}):`);
-    for (const [name, api] of readers) {
-      const read = shares.filter((r) => api.shareRequested(r.text)).length;
-      const leaked = misses.filter((r) => api.shareRequested(r.text)).length;
-      console.log(
-        `  ${name.padEnd(20)} permissions read ${read}/${shares.length}, near misses read as permission ${leaked}/${misses.length}`,
-      );
-    }
+  for (const name of ["shares-held-back.jsonl", "shares-held-back-t.jsonl", "shares-held-back-u.jsonl"]) {
+    const heldBack = path.join(root, "tests/fixtures/privacy", name);
+    if (existsSync(heldBack)) heldBackSet(heldBack, readers);
   }
   const ordinary = ordinaryRates(readers, flags, "ordinary messages read as a permission", (api, t) =>
     api.shareRequested(t),
@@ -67,4 +57,19 @@ export async function evalShareMarkers(flags) {
       ordinary,
     }),
   );
+}
+
+/** A set written blind and never read while the rules were tuned: permissions read, near misses read as one. */
+function heldBackSet(file, readers) {
+  const held = readJsonl(file);
+  const shares = held.filter((r) => r.label === "share");
+  const misses = held.filter((r) => r.label === "none");
+  console.log(`\nheld back, never tuned on (${path.relative(root, file)}):`);
+  for (const [name, api] of readers) {
+    const read = shares.filter((r) => api.shareRequested(r.text)).length;
+    const leaked = misses.filter((r) => api.shareRequested(r.text)).length;
+    console.log(
+      `  ${name.padEnd(20)} permissions read ${read}/${shares.length}, near misses read as permission ${leaked}/${misses.length}`,
+    );
+  }
 }
