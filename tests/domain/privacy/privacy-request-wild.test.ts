@@ -79,6 +79,14 @@ describe("privacy requests written blind, in the words of QQ groups", () => {
     "咪同阿May讲啊",
     "bie wai chuan ha",
     "你们总不至于往外说吧",
+    // said only here, an idiom for "not for outsiders", and keeping one's mouth shut
+    "只在这个群说说：老板昨天在会上被他老婆打电话骂哭了",
+    "这话我只在这说，我觉得我们组长能力不行",
+    "仅在本群讲讲，我下个月要跳槽了",
+    "我又胖了十斤😭 不足为外人道也",
+    "我有私房钱的事我老婆不知道，群里的都给我捂住了啊😂",
+    "我中了个小奖，嘴上把个门啊",
+    "都把嘴闭紧点，我跟她分手了",
   ])("reads %j as a request", (said, { expect }) => {
     expect(asks(said)).toBe(true);
   });
@@ -110,6 +118,10 @@ describe("privacy requests written blind, in the words of QQ groups", () => {
     "为什么 不能告诉别人",
     "别告诉别人 是吗",
     "为啥要保密 别外传是什么意思",
+    "他捂住耳朵不听",
+    "这家店只在周末营业",
+    "我只在这个群发过红包",
+    "嘴上说不要身体很诚实",
   ])("leaves %j alone", (said, { expect }) => {
     expect(asks(said)).toBe(false);
   });
