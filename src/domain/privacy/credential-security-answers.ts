@@ -14,8 +14,8 @@ const MARKER = String.raw`(?:答案\d?|答(?=\s*[:：]|\s)|填(?!的?是?什么)
 /** Between marker and value: a few words of the clause ("我设的", "填的") and 是, 係, =, ：, → or a space. */
 const BRIDGE = String.raw`(?<bridge>[^\n，。！？；,.!?;\s"'“‘「『]{0,8}?)(?<connector>\s*(?:是|为|為|叫|係|系|=|[:：]|→|->)\s*|\s+)`;
 const OPEN_QUOTE = `["'“‘「『]?`;
-/** Two to sixteen Chinese characters, or a token of letters, digits and keypad symbols. */
-const VALUE = String.raw`(?<value>\p{Script=Han}{2,16}(?!\p{Script=Han})|[A-Za-z0-9_@#$%&*+\-.!~^]{2,64}(?![A-Za-z0-9_@#$%&*+\-.!~^]))`;
+/** Two to sixteen Chinese characters (with the digits or letters that follow them: "小白2009"), or a token of letters, digits and keypad symbols. */
+const VALUE = String.raw`(?<value>\p{Script=Han}{2,16}[A-Za-z0-9]*(?![\p{Script=Han}A-Za-z0-9])|[A-Za-z0-9_@#$%&*+\-.!~^]{2,64}(?![A-Za-z0-9_@#$%&*+\-.!~^]))`;
 /**
  * The keyword, the question if it is quoted (up to 30 characters, its own question mark
  * included), the marker and the answer. Straight after the marker ("答案刘建国") only when a

@@ -20,6 +20,8 @@ describe("a security question's answer", () => {
     ["安全问题 我最爱吃什么 写 糖醋排骨", "糖醋排骨"],
     ["密保问题 我的绰号 答 chunjuan88", "chunjuan88"],
     ["the memorable word is 'marmalade'", "marmalade"],
+    ["我個QQ密保問題答案係 黃美玲，幫我記住", "黃美玲"],
+    ["安全問題的答案是 小白2009", "小白2009"],
     ["密保答案忘了怎么办", null],
     ["密保答案：******（已隐藏）", null],
     ["密保答案别设生日和名字 太容易被猜到", null],
