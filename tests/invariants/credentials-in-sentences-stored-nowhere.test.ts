@@ -167,6 +167,32 @@ const WORDINGS: readonly (readonly [string, Wording])[] = [
       ],
     },
   ],
+  [
+    "a password in Chinese words, after a connector, as a field, first or typed",
+    {
+      prefix: "H",
+      // Written for this test; the rule's own lines are in tests/domain/privacy/credential-han-phrases.test.ts.
+      inPrivate: [
+        "家里路由器密码是 芒果布丁",
+        "网盘小号 密码 东坡肘子 你登一下",
+        "「雨后彩虹」就是新的门禁口令",
+        "相册加密了 输入 青椒土豆丝 就能看",
+      ],
+      inGroup: ["今晚集合暗号：秋刀鱼的滋味", "车库门禁口令 月半弯 别说错"],
+      toRemember: ["记住：我的保险箱密码是 海绵宝宝", "/remember 电脑开机密码 桂花糕"],
+      maskedInPrivate: 4,
+      needles: [
+        "芒果布丁",
+        "东坡肘子",
+        "雨后彩虹",
+        "青椒土豆丝",
+        "秋刀鱼的滋味",
+        "月半弯",
+        "海绵宝宝",
+        "桂花糕",
+      ],
+    },
+  ],
 ];
 
 describe("a credential said as words, further on in a sentence, described or read out is stored nowhere", () => {

@@ -16,6 +16,7 @@
  * connector (是 / 为 / : / = / is). Only the value is masked.
  */
 
+import { findHanPhrases } from "./credential-han-phrases";
 import {
   CODE_EN,
   CODE_ZH,
@@ -80,14 +81,6 @@ const COLON = rx(
 const CHINESE_DIGITS = rx(
   String.raw`(?:${PASSWORD_WORDS}|${CODE_ZH})(?<bridge>${CLAUSE}{0,12}?)(?<value>[${NUMERALS}]{4,16}|(?<![\d-])(?!(?:19|20)\d\d-)\d{1,4}(?:[ -]\d{1,4}){2,5})(?![\d-])`,
 );
-/**
- * A phrase of Chinese words as the whole value, up to the end of its clause: "口令：海带炖排骨真香",
- * "wifi的密码是两只蜗牛在赛跑". A 口令 is often a phrase (four characters are enough);
- * after 密码 it takes six, and no word that describes a password instead of being one.
- */
-const HAN_PHRASE = rx(
-  String.raw`(?<keyword>${PASSWORD_WORDS})(?<bridge>${CLAUSE}{0,10}?)(?:是|为|為|叫|[:：])\s*(?<value>\p{Script=Han}{2,16}(?: \p{Script=Han}{2,16}){0,3})(?=\s*(?:$|[\n，。！？；,.!?;~～"'”’」』)）\]}]))`,
-);
 /** Words that describe a password rather than being one: "is 4 digits", "is at least 8 characters long". */
 const DESCRIBES_EN =
   /\b(?:digits?|characters?|chars?|letters?|numbers?|symbols?|long|length|least|most|minimum|maximum|same|different|case|sensitive|required|wrong|correct|expired|changed)\b/i;
@@ -112,7 +105,7 @@ export function findSentenceValues(text: string): PhraseMatch[] {
     ...quoted(text),
     ...colonPhrases(text),
     ...chineseDigits(text),
-    ...hanPhrases(text),
+    ...findHanPhrases(text),
     ...dialCombinations(text),
     ...furtherOn(text),
   ];
@@ -223,20 +216,6 @@ function dialCombinations(text: string): PhraseMatch[] {
   return [...text.matchAll(DIAL)]
     .filter((m) => m[0].includes("圈"))
     .map((m) => ({ start: m.index, end: m.index + m[0].length, id: "password-phrase" }));
-}
-
-function hanPhrases(text: string): PhraseMatch[] {
-  const out: PhraseMatch[] = [];
-  for (const m of text.matchAll(HAN_PHRASE)) {
-    const at = m.indices?.groups?.value;
-    const value = m.groups?.value ?? "";
-    const min = /口令/.test(m.groups?.keyword ?? "") ? 4 : 6;
-    if (!at || value.replace(/ /g, "").length < min || DESCRIBES.test(value)) continue;
-    // "这种中文密码是不是更安全点": a question, whatever follows its 是.
-    if (NOT_A_STATEMENT.test(m[0])) continue;
-    out.push({ start: at[0], end: at[1], id: "password-phrase" });
-  }
-  return out;
 }
 
 /**
