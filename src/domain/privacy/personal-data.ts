@@ -4,7 +4,8 @@
  * message log like credentials, with their own mask so the log still says what was there.
  *
  * Each is checked, not just shaped, so order and tracking numbers stay readable: an ID number
- * has a region code, a real birth date and its ISO 7064 MOD 11-2 check character (GB 11643);
+ * has a region code, a real birth date and its ISO 7064 MOD 11-2 check character (GB 11643),
+ * or, after a word that names it (身份证号), the birth date alone;
  * a card number passes the Luhn check (fast-luhn) and starts like a card of a known network or
  * follows a card word (卡号, 银行卡, card); a mobile number is 1[3-9] and nine digits, grouped or
  * not, with an optional +86. Any of them may be grouped by spaces, dashes or dots, or said in
@@ -26,15 +27,27 @@ const ID_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2];
 const ID_CHECK = "10X98765432";
 
 export function validIdNumber(id: string): boolean {
+  if (!bornOn(id)) return false;
+  const sum = ID_WEIGHTS.reduce((s, w, i) => s + w * Number(id[i]), 0);
+  return ID_CHECK[sum % 11] === id[17]?.toUpperCase();
+}
+
+/** An ID number's shape with a real date of birth in it, whatever its check character. */
+function bornOn(id: string): boolean {
   if (!/^\d{17}[\dXx]$/.test(id)) return false;
   const year = Number(id.slice(6, 10));
   const month = Number(id.slice(10, 12));
   const day = Number(id.slice(12, 14));
   const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return false;
-  const sum = ID_WEIGHTS.reduce((s, w, i) => s + w * Number(id[i]), 0);
-  return ID_CHECK[sum % 11] === id[17]?.toUpperCase();
+  return year >= 1900 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
+
+/**
+ * Words that say an ID number follows. Someone who mistypes a digit of their own number still
+ * gives it away, so after these a real date of birth is check enough
+ * (docs/decisions/0740-a-mistyped-id-number-is-still-personal.md).
+ */
+const ID_WORD = /(?:身份证|身份證|证件|證件|ID\s*card|identity\s*card|\bID\b)[^\d\n]{0,12}$/iu;
 
 /** 15 to 19 digits, optionally grouped by spaces, dashes or dots. */
 const CARD = /(?<![\d.-])\d(?:[ .-]?\d){14,18}(?![\d-]|\.\d)/g;
@@ -69,7 +82,8 @@ export function findPersonalData(text: string): PersonalDataMatch[] {
 function findNumbers(text: string): PersonalDataMatch[] {
   const out: PersonalDataMatch[] = [];
   for (const m of text.matchAll(ID_NUMBER)) {
-    if (validIdNumber(m[0].replace(/[ .-]/g, ""))) {
+    const id = m[0].replace(/[ .-]/g, "");
+    if (validIdNumber(id) || (ID_WORD.test(text.slice(Math.max(0, m.index - 24), m.index)) && bornOn(id))) {
       out.push({ start: m.index, end: m.index + m[0].length, id: "cn-id" });
     }
   }

@@ -9,6 +9,22 @@ describe("personal numbers", () => {
     expect(validIdNumber("11010519490231002X")).toBe(false);
   });
 
+  // Someone who mistypes one digit of their own ID number still gives it away: after an ID word,
+  // a real date of birth is check enough. Without the word, the check character decides.
+  it.for([
+    ["我身份证号 110101199003077777", true],
+    ["身份证：440306198512121237", true],
+    ["身份證號碼是 310104198808081234 幫我填一下", true],
+    ["my ID card number is 110105194912310021", true],
+    ["订单号 110101199003077777", false],
+    ["身份证号 110101199013077777", false],
+    ["身份证号码是18位的", false],
+  ] as const)("reads %j as an ID number: %s", ([text, found], { expect }) => {
+    expect(findPersonalData(text).some((f) => f.id === "cn-id")).toBe(found);
+    if (found) expect(maskSensitiveData(text)).toContain(PERSONAL_DATA_MASK);
+    else expect(maskSensitiveData(text)).toBe(text);
+  });
+
   it("takes a Luhn-valid number for a card only with a card network's prefix or a card word", ({
     expect,
   }) => {
@@ -38,8 +54,9 @@ describe("personal numbers", () => {
     ["我手机 幺三八 幺二三四 五六七八", "幺三八 幺二三四 五六七八"],
     ["身份证 一一零一零一一九九零零三零七七七一五", "一一零一零一一九九零零三零七七七一五"],
     ["卡号是六二二二零二一二三四五六七八九四", "六二二二零二一二三四五六七八九四"],
-    // Near misses: a wrong check character, digits one by one, order numbers, Luhn failures, times.
-    ["身份证号 511607 19910704 385X 系统提示校验错误", null],
+    // A wrong check character after 身份证号 is a mistyped ID number, still the person's.
+    ["身份证号 511607 19910704 385X 系统提示校验错误", "511607 19910704 385X"],
+    // Near misses: digits one by one, order numbers, Luhn failures, times.
     ["1 3 8 1 2 3 4 5 6 7 8 报数", null],
     ["订单编号：２０２４０６１５８８７７６６５５", null],
     ["test card 6230616636129606 fails the checksum", null],
