@@ -1,6 +1,7 @@
 /**
  * Numbers that identify a person (docs/memory.md#sensitivity): mainland Chinese resident ID
- * numbers, bank card numbers and mainland mobile numbers. Never kept in memory; masked in the
+ * numbers, bank card numbers and mainland mobile numbers, and after their names the numbers of
+ * passports and permits (travel-documents.ts). Never kept in memory; masked in the
  * message log like credentials, with their own mask so the log still says what was there.
  *
  * Each is checked, not just shaped, so order and tracking numbers stay readable: an ID number
@@ -15,6 +16,7 @@
 import luhn from "fast-luhn";
 import { detectionText } from "../text/detection-text";
 import { asDigits, SPOKEN_DIGITS } from "../text/spoken-digits";
+import { findTravelDocuments } from "./travel-documents";
 
 export type PersonalDataMatch = { readonly start: number; readonly end: number; readonly id: string };
 
@@ -104,7 +106,7 @@ function findNumbers(text: string): PersonalDataMatch[] {
       out.push({ start: m.index, end: m.index + m[0].length, id: "cn-mobile" });
     }
   }
-  return [...out, ...numeralNumbers(text)];
+  return [...out, ...numeralNumbers(text), ...findTravelDocuments(text)];
 }
 
 /** Mobile, ID and card numbers said in Chinese numerals, each checked as its kind is. */

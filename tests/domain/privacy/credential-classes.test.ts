@@ -38,6 +38,7 @@ describe("the credential corpus", () => {
       "short-forms",
       "described",
       "command-line",
+      "travel-document",
     ])
       expect(classes).toContain(c);
     expect(new Set(CREDENTIAL_SAMPLES.map((s) => s.split))).toEqual(new Set(["dev", "held"]));
