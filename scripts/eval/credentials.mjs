@@ -116,13 +116,18 @@ function heldBack(detectors) {
     "credentials-held-back-platforms.jsonl",
     "credentials-held-back-security.jsonl",
     "credentials-held-back-han.jsonl",
+    "credentials-held-back-documents.jsonl",
   ]) {
     const file = path.join(root, "tests/fixtures/privacy", name);
     if (existsSync(file)) heldBackSet(file, detectors);
   }
-  // Blind sets of the same form that were read while their rule was written (decision 0730):
-  // dev numbers, printed so that the experiment's can be run again.
-  for (const name of ["a", "b", "c", "d"].map((x) => `credentials-read-han-${x}.jsonl`)) {
+  // Blind sets of the same form that were read while their rule was written (decisions 0730 and
+  // 0750): dev numbers, printed so that the experiments' can be run again.
+  const read = [
+    ...["a", "b", "c", "d"].map((x) => `credentials-read-han-${x}.jsonl`),
+    "credentials-read-documents.jsonl",
+  ];
+  for (const name of read) {
     const file = path.join(root, "tests/fixtures/privacy", name);
     if (existsSync(file)) heldBackSet(file, detectors, "read while its rule was written");
   }
