@@ -41,6 +41,13 @@ const UNLOCK_EN =
  * or open with "#" (docs/decisions/0680-keypad-entries.md).
  */
 const KEYPAD = /(?<![A-Za-z0-9_#*])(?<value>\*?\d{4,12}#(?:\d{2,12}#?)?)(?![A-Za-z0-9_])/dg;
+/**
+ * The same said in words: "进门输 5820 然后按井号", "3391 再按井号就开了". Not a number dialled
+ * first ("拨 10086 然后按井号 转人工"): that is a phone menu
+ * (docs/decisions/0760-keypad-words-wifi-keys-and-two-near-misses.md).
+ */
+const KEYPAD_SAID =
+  /(?<!(?:拨|撥|打|call|dial)\s{0,2})(?<![\d#*])(?<value>\*?\d{4,12})\s*(?:然后|然後|再|后|後)?\s*(?:按|摁|加|输|輸)?\s*(?:井号|井號|井字键|#号)/dgu;
 
 /** Every dial, wifi value, unlock shape and keypad entry in `text`; spans cover the value only. */
 export function findLockValues(text: string): PhraseMatch[] {
@@ -51,6 +58,7 @@ export function findLockValues(text: string): PhraseMatch[] {
     ...keyed(text, DRAWN),
     ...keyed(text, UNLOCK_EN),
     ...keyed(text, KEYPAD),
+    ...keyed(text, KEYPAD_SAID),
   ];
 }
 

@@ -80,7 +80,8 @@ const RULES: readonly PhraseRule[] = [
   phrase("code-phrase", en(CODE_EN), BRIDGE_EN, "code"),
   phrase("key-phrase", zh(KEY_ZH), BRIDGE_ZH, "key"),
   phrase("key-phrase", en(KEY_EN), BRIDGE_EN, "key"),
-  phrase("secret-assignment", assigned("password|passwd|pwd|pass"), ASSIGN, "password"),
+  // `psk="…"` (wpa_supplicant), `wpa_passphrase=…` (hostapd): a Wi-Fi network's key.
+  phrase("secret-assignment", assigned("password|passwd|pwd|pass|passphrase|psk"), ASSIGN, "password"),
   // `key = 7f3c…`, `key: …`: the word alone, then a random-looking value of eight or more.
   phrase("key-phrase", "(?<![A-Za-z0-9_])key", ASSIGN, "key"),
   phrase(
@@ -117,9 +118,12 @@ export function isPlaceholder(value: string): boolean {
   );
 }
 
-/** Trailing punctuation that ends the sentence rather than the value. */
+/**
+ * Trailing punctuation that ends the sentence rather than the value; a question mark too after a
+ * plain word ("did you change your password yet?").
+ */
 export function trimValue(value: string): string {
-  return value.replace(/[.,;:)\]}>"'”’」。，]+$/u, "");
+  return value.replace(/[.,;:)\]}>"'”’」。，]+$/u, "").replace(/^([A-Za-z]+)[?？]+$/u, "$1");
 }
 
 export function looksRandom(value: string): boolean {
@@ -130,10 +134,10 @@ function acceptValue(value: string, bridge: string, kind: Kind, after: string): 
   const digits = /^\d+$/.test(value);
   const min = kind === "key" ? 8 : kind === "code" && digits ? 3 : 4;
   if (value.length < min || isPlaceholder(value)) return false;
-  // "密码 2024年改过", "验证码 6位": a number with a unit is not the value.
-  if (digits && /^[年月日号位个次天分秒元块条]/u.test(after)) return false;
+  // "密码 2024年改过", "验证码 6位", "要求 8-16 位": a number or a range with a unit is not the value.
+  if (/^\d+(?:-\d+)?$/.test(value) && /^\s?[年月日号位个次天分秒元块条]/u.test(after)) return false;
   // `REDIS_PASSWORD\n  valueFrom:`: a key of the next line of YAML or INI, not a value.
-  if (after === ":" && /^[A-Za-z_][\w-]*$/.test(value)) return false;
+  if (after.startsWith(":") && /^[A-Za-z_][\w-]*$/.test(value)) return false;
   // `token = getToken()`: code, not a value.
   if (/^[A-Za-z_$][\w$.]*\(/.test(value)) return false;
   // `--ask-password http://…`, `credentials=/root/.smbcred`: a link or a file holds the secret, is not it.
@@ -164,7 +168,7 @@ export function findPhraseCredentials(text: string): PhraseMatch[] {
       // Inside a link only the URL rules speak (`?q=password+reset` is a search).
       if (!indices || raw === undefined || urls.some(([s, e]) => m.index >= s && m.index < e)) continue;
       const value = trimValue(raw);
-      const after = text.slice(indices[0] + value.length, indices[0] + value.length + 1);
+      const after = text.slice(indices[0] + value.length, indices[0] + value.length + 3);
       if (!acceptValue(value, m.groups?.bridge ?? "", r.kind, after)) continue;
       out.push({ start: indices[0], end: indices[0] + value.length, id: r.id });
     }
