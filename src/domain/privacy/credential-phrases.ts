@@ -181,7 +181,9 @@ export function findPhraseCredentials(text: string): PhraseMatch[] {
  * come: "我家wifi密码是", "服务器密码：", "the wifi password is", "token:". People often send
  * the value as their next message, which alone holds no keyword (announced-credential.ts).
  */
-const ANNOUNCED_ZH = `(?:(?:${PASSWORD_ZH})${NOT_THE_PASSWORD}|${CODE_ZH}|${KEY_ZH})`;
+// A countersign (暗号) is announced as a password is: "今晚的暗号是", then the words
+// (docs/decisions/0730-passwords-in-chinese-words.md).
+const ANNOUNCED_ZH = `(?:(?:${PASSWORD_ZH}|暗号|暗號)${NOT_THE_PASSWORD}|${CODE_ZH}|${KEY_ZH})`;
 const ANNOUNCED_EN = `(?:${en(`${PASSWORD_EN}|${CODE_EN}|${KEY_EN}`)}|(?<![A-Za-z0-9_])(?:${PASSWORD_SHORT}))`;
 const ANNOUNCEMENTS: readonly RegExp[] = [
   // A few words of the clause, no question or complaint, then 是 / 为 / 改成 / a colon, and the end.

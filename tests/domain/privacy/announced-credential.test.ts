@@ -19,6 +19,8 @@ describe("a credential announced in one message and sent in the next", () => {
     "the wifi password is",
     "api key:",
     "token =",
+    "今晚的暗号是",
+    "进群口令：",
   ])("reads %j as an announcement", (text, { expect }) => {
     expect(announcesCredential(text)).toBe(true);
   });
@@ -31,6 +33,7 @@ describe("a credential announced in one message and sent in the next", () => {
     "password is wrong",
     "怎么改密码",
     "密码学是",
+    "暗号是啥",
   ])("does not read %j as one", (text, { expect }) => {
     expect(announcesCredential(text)).toBe(false);
   });
@@ -59,6 +62,12 @@ describe("a credential announced in one message and sent in the next", () => {
     const next = applyCredentialCues(say("U1", text), first.cues, T + 1_000);
     expect(next.event.message?.text).toBe(CREDENTIAL_MASK);
     expect(JSON.stringify(next.event.raw)).not.toContain(value);
+  });
+
+  it("masks a countersign's words sent after 暗号是", ({ expect }) => {
+    const first = applyCredentialCues(say("U1", "今晚的暗号是"), {}, T);
+    const next = applyCredentialCues(say("U1", "宝塔镇河妖"), first.cues, T + 1_000);
+    expect(next.event.message?.text).toBe(CREDENTIAL_MASK);
   });
 
   it.for(["算了不告诉你", "我忘了是什么", "你猜猜看", "等我回家再说吧", "ok thanks a lot", "哈哈哈哈"])(
