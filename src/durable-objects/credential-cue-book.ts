@@ -1,6 +1,7 @@
 /**
  * The chat's credential cues (announced-credential.ts): the senders whose last message
- * announced a credential, so that a value sent right after "密码是" is masked too. Read from
+ * announced a credential or held one, so that a value sent right after "密码是", or a correction
+ * right after a value ("打错了 …"), is masked too. Read from
  * `meta` once per wake and written through: the ACK path reads no storage for them.
  */
 import type { CredentialCues } from "../domain/privacy/announced-credential";

@@ -227,4 +227,19 @@ describe("a credential said in chat is stored nowhere", () => {
     expect(await logged(chatKey, 2)).toHaveLength(2);
     expect(await storedAnywhere(["Xy12ab34"])).toEqual([]);
   });
+
+  it("keeps no value corrected in the message after one that held a value, nor a countersign announced", {
+    timeout: 60_000,
+  }, async ({ expect }) => {
+    const user = `UC${uid()}`;
+    const chatKey = `qq:private:${user}`;
+    await say(c2cBody({ user, text: "路由器后台密码 Hb52!qq07" }), chatKey);
+    // Neither the rules nor the reader read this correction alone (the reader reads "是 …" ones).
+    await say(c2cBody({ user, text: "打错了 Yt55@park" }), chatKey);
+    await say(c2cBody({ user, text: "今晚的暗号是" }), chatKey);
+    await say(c2cBody({ user, text: "宝塔镇河妖" }), chatKey);
+    await settled(chatKey, { dreamed: true });
+    expect(await logged(chatKey, 4)).toHaveLength(4);
+    expect(await storedAnywhere(["Hb52!qq07", "Yt55@park", "宝塔镇河妖"])).toEqual([]);
+  });
 });

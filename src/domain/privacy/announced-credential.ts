@@ -6,9 +6,11 @@
  * numerals or groups: credential-value-alone.ts) is masked whole — its text, voice
  * transcripts and every string of its wire payload. People look the value up first: one
  * message that only says so ("等一下我找找", "hold on") keeps the cue for one more message.
- * Any other message ends the cue.
+ * Any other message ends the cue. A message that held a masked value leaves a cue too: the next
+ * may correct it ("刚才打错了，是 …", corrected-credential.ts).
  */
 import type { InboundEvent } from "../inbound/inbound-event";
+import { correctedValue } from "./corrected-credential";
 import { announcesCredential, bareValue } from "./credential-phrases";
 import { valueAlone } from "./credential-value-alone";
 import { CREDENTIAL_MASK } from "./credentials";
@@ -23,6 +25,8 @@ export const CUE_WINDOW_MS = 10 * 60_000;
 export type CredentialCues = Readonly<Record<string, number>>;
 
 const WAITED = "|waited";
+/** `account|gave` → when that sender's last message held a masked value, which the next may correct. */
+const GAVE = "|gave";
 
 /** A message that only says the value is coming: "等一下我找找", "稍等", "hold on". */
 const WAIT =
@@ -38,9 +42,17 @@ export function applyCredentialCues(
   const message = event.message;
   const live = Object.fromEntries(Object.entries(cues).filter(([, at]) => now - at <= CUE_WINDOW_MS));
   if (event.kind !== "message" || !message || !account) return { event, cues: live };
-  const { [account]: announced, [account + WAITED]: waited, ...others } = live;
-  const value = announced === undefined ? null : (bareValue(message.text) ?? valueAlone(message.text));
+  const { [account]: announced, [account + WAITED]: waited, [account + GAVE]: gave, ...rest } = live;
+  const value =
+    announced !== undefined
+      ? (bareValue(message.text) ?? valueAlone(message.text))
+      : gave !== undefined
+        ? correctedValue(message.text)
+        : null;
   const masked = value === null ? event : maskValue(event, value);
+  const others = (masked.message?.text ?? "").includes(CREDENTIAL_MASK)
+    ? { ...rest, [account + GAVE]: now }
+    : rest;
   if (announcesCredential(masked.message?.text ?? ""))
     return { event: masked, cues: { ...others, [account]: now } };
   if (announced !== undefined && value === null && waited === undefined && WAIT.test(message.text.trim())) {

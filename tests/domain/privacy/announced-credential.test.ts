@@ -1,3 +1,4 @@
+import { maskInboundEvent } from "@src/domain/inbound/mask-inbound-event";
 import { applyCredentialCues, CUE_WINDOW_MS } from "@src/domain/privacy/announced-credential";
 import { announcesCredential, bareValue } from "@src/domain/privacy/credential-phrases";
 import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
@@ -64,6 +65,36 @@ describe("a credential announced in one message and sent in the next", () => {
     expect(JSON.stringify(next.event.raw)).not.toContain(value);
   });
 
+  // A value given, then corrected in the next message: the corrected value is the password.
+  it.for([
+    ["刚才打错了，是 Kq7#mv82 ，m不是n", "Kq7#mv82"],
+    ["不对 应该是 lanlan0916", "lanlan0916"],
+    ["打错了 Yt55@park", "Yt55@park"],
+    ["sorry typo, it's Bd9!rr41", "Bd9!rr41"],
+  ] as const)("masks the value in %j after a masked one", ([text, value], { expect }) => {
+    const first = applyCredentialCues(maskInboundEvent(say("U1", "wifi密码 Qx81!vv20")), {}, T);
+    const next = applyCredentialCues(say("U1", text), first.cues, T + 1_000);
+    expect(next.event.message?.text).not.toContain(value);
+    expect(JSON.stringify(next.event.raw)).not.toContain(value);
+  });
+
+  it.for(["刚才打错了，是明天不是今天", "不对 应该是周五", "打错了 哈哈"])(
+    "leaves %j after a masked value as written",
+    (text, { expect }) => {
+      const first = applyCredentialCues(maskInboundEvent(say("U1", "wifi密码 Qx81!vv20")), {}, T);
+      expect(applyCredentialCues(say("U1", text), first.cues, T + 1_000).event.message?.text).toBe(text);
+    },
+  );
+
+  it("reads a correction only from the sender who gave the value, and only right after it", ({ expect }) => {
+    const first = applyCredentialCues(maskInboundEvent(say("U1", "wifi密码 Qx81!vv20")), {}, T);
+    const other = applyCredentialCues(say("U2", "打错了 Yt55@park"), first.cues, T + 1_000);
+    expect(other.event.message?.text).toBe("打错了 Yt55@park");
+    const between = applyCredentialCues(say("U1", "今天好热"), first.cues, T + 1_000);
+    const late = applyCredentialCues(say("U1", "打错了 Yt55@park"), between.cues, T + 2_000);
+    expect(late.event.message?.text).toBe("打错了 Yt55@park");
+  });
+
   it("masks a countersign's words sent after 暗号是", ({ expect }) => {
     const first = applyCredentialCues(say("U1", "今晚的暗号是"), {}, T);
     const next = applyCredentialCues(say("U1", "宝塔镇河妖"), first.cues, T + 1_000);
@@ -89,7 +120,8 @@ describe("a credential announced in one message and sent in the next", () => {
     expect(value.event.message?.text).toBe(CREDENTIAL_MASK);
     expect(JSON.stringify(value.event.raw)).not.toContain("Xy12ab34");
     expect(JSON.stringify(value.event.raw)).toContain(CREDENTIAL_MASK);
-    expect(value.cues).toEqual({});
+    // The announcement is answered; what is left is the cue that the next message may correct it.
+    expect(value.cues).toEqual({ "qq:user:U1|gave": T + 2_000 });
   });
 
   it("lets any other next message end the cue, and an old cue lapse", ({ expect }) => {
