@@ -70,10 +70,12 @@ function listed(text: string): PhraseMatch[] {
   let at = 0;
   for (const line of text.split("\n")) {
     const item = inList ? ITEM.exec(line) : null;
-    if (item?.[1] && listedValue(item[1])) {
+    // An item that holds no value ("3. 打印机：不用密码") keeps the list going.
+    if (!item) inList = HEADER.test(line);
+    else if (item[1] && listedValue(item[1])) {
       const start = at + line.lastIndexOf(item[1]);
       out.push({ start, end: start + item[1].length, id: "password-phrase" });
-    } else inList = HEADER.test(line);
+    }
     at += line.length + 1;
   }
   return out;

@@ -7,8 +7,11 @@
  * - after a keyword and a connector (是, 为, 叫, 就是, 设的, 改成, a colon, a bracket);
  * - after a keyword and a space, as a field of its own ("密码 李白123 上去看看");
  * - right after a keyword, up to the clause's end ("保险柜密码老鼠爱大米，五个字");
+ * - after a colon further on, a description, or "新的是" in the next clause;
  * - before 就是 / 这是 and a keyword that ends the clause;
- * - typed to open something: "输入 X 就进去了".
+ * - typed or used to open something, set on or labelled by a thing that locks
+ *   (credential-han-opening.ts), quoted in a countersign, listed under a header or given as an
+ *   answer line (credential-han-contexts.ts).
  *
  * What keeps talk about passwords readable is what such talk has and a value lacks: a word
  * that says what the password is made of, where it is or how it feels (生日, 后六位, 原来那个,
