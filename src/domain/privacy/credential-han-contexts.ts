@@ -26,7 +26,9 @@ const ANSWER = /^\s*(?:A|答|答案|回复?|回覆)\s*[:：]\s*(\S{2,24})\s*$/u;
 const QUESTION_LINE = /^\s*(?:Q|问题|問題)\s*[:：]/u;
 
 export function findHanValuesInContext(text: string): PhraseMatch[] {
-  return [...countersigns(text), ...listed(text), ...answered(text)];
+  // A list and an answer line take more than one line.
+  const lines = text.includes("\n") ? [...listed(text), ...answered(text)] : [];
+  return [...countersigns(text), ...lines];
 }
 
 function answered(text: string): PhraseMatch[] {

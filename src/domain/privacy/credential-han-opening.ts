@@ -28,6 +28,7 @@ const LOCKED = /加密|锁|鎖|密|登录|登錄|登陆|解锁|开机|開機/;
 
 /** A thing that locks: its name stands for its password beside a setting verb or a colon. */
 const LOCKABLE = String.raw`(?:wifi|WiFi|WIFI|Wi-Fi|无线|無線|门禁|門禁|保险箱|保险柜|保險箱|保險櫃|路由器|开机|開機|锁屏|鎖屏|网盘|網盤|压缩包|壓縮包|相册|相冊|日记本?|日記本?|仓库锁|倉庫鎖|平板|电脑|電腦)`;
+const LOCKABLE_NAMED = new RegExp(LOCKABLE, "u");
 /** Set on a lockable thing: "保险箱我设的是 画蛇添足", "游戏仓库锁设成了 风吹麦浪". */
 const SET_ON = rx(
   String.raw`${LOCKABLE}[^\n，。！？,.!?]{0,8}?(?:设的是?|設的是?|设成了?|設成了?|设置成|设置为|改成了?|换成了?|換成了?)\s*${OPEN}${VALUE}${CLOSE}`,
@@ -43,18 +44,22 @@ const USED_AS_KEYWORD = rx(
 /** Typed, and the keyword further on: "打 老张头 三个字就行，那是电脑开机密码". */
 const TYPED_FOR = rx(String.raw`(?:输入|輸入|输|輸|填|打|敲)\s+${VALUE}\s[^\n。！？!?]{0,16}?${KEYWORD}`);
 
-export function findOpeningValues(text: string): PhraseMatch[] {
+/** `named`: whether `text` names a keyword (NAMES_KEYWORD), which the last two forms need. */
+export function findOpeningValues(text: string, named: boolean): PhraseMatch[] {
+  const lockable = LOCKABLE_NAMED.test(text);
   return [
     ...hanMatches(text, TYPED, (m) => !/^[看行好]$/.test(m.groups?.opens ?? "") || LOCKED.test(text)),
     ...hanMatches(text, USED_TO_OPEN, () => true),
     ...hanMatches(text, ACCOUNT_SLASH, () => true),
-    ...hanMatches(text, SET_ON, () => true),
-    ...hanMatches(text, LOCKABLE_LABEL, () => true),
-    ...hanMatches(text, USED_AS_KEYWORD, () => true),
-    ...hanMatches(
-      text,
-      TYPED_FOR,
-      (m) => ((m.groups?.value ?? "").match(/\p{Script=Han}/gu) ?? []).length >= 3,
-    ),
+    ...(lockable ? hanMatches(text, SET_ON, () => true) : []),
+    ...(lockable ? hanMatches(text, LOCKABLE_LABEL, () => true) : []),
+    ...(named ? hanMatches(text, USED_AS_KEYWORD, () => true) : []),
+    ...(named
+      ? hanMatches(
+          text,
+          TYPED_FOR,
+          (m) => ((m.groups?.value ?? "").match(/\p{Script=Han}/gu) ?? []).length >= 3,
+        )
+      : []),
   ];
 }

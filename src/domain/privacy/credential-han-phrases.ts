@@ -31,6 +31,7 @@ import {
   hanMatches,
   KEYWORD,
   KEYWORD_ZH,
+  NAMES_KEYWORD,
   NARRATES,
   OPEN,
   PREDICATE_START,
@@ -78,6 +79,16 @@ const NEW_ONE = rx(
 );
 /** Every password said in Chinese words in `text`; spans cover the value only. */
 export function findHanPhrases(text: string): PhraseMatch[] {
+  const named = NAMES_KEYWORD.test(text);
+  return [
+    ...(named ? keywordForms(text) : []),
+    ...findOpeningValues(text, named),
+    ...findHanValuesInContext(text),
+  ];
+}
+
+/** The forms that stand by a keyword. */
+function keywordForms(text: string): PhraseMatch[] {
   return [
     ...hanMatches(text, CONNECTED, connected),
     ...hanMatches(text, LABELLED, labelled),
@@ -89,8 +100,6 @@ export function findHanPhrases(text: string): PhraseMatch[] {
     ...hanMatches(text, LATER_COLON, laterColon),
     ...hanMatches(text, NEW_ONE, () => true),
     ...hanMatches(text, DESCRIBED_THEN, (m) => !SPACED_PREDICATE_START.test(m.groups?.value ?? "")),
-    ...findOpeningValues(text),
-    ...findHanValuesInContext(text),
   ];
 }
 

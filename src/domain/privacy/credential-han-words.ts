@@ -12,6 +12,8 @@ const NAMED = "(?<!达芬奇|達芬奇|摩斯|莫尔斯|凯撒|維吉尼亞|维�
 export const KEYWORD_ZH = String.raw`${NAMED}(?:${PASSWORD_ZH}|暗号|暗號|口令|(?<![保机秘私隐加解严绝泄告])密吗(?=\s*(?:就|是|为|[:：]))|口领|口領|解压码|解壓碼|解锁码|(?:进群|入群|加群|群组?|群組|验证|驗證)(?:问题|問題)?的?答案)${NOT_THE_PASSWORD}(?!锁|鎖)`;
 const KEYWORD_EN = String.raw`(?<![A-Za-z])(?:${PASSWORD_EN}|pw|psw|mima)(?![A-Za-z])`;
 export const KEYWORD = `(?:${KEYWORD_ZH}|${KEYWORD_EN})`;
+/** Whether a text names a keyword at all: most messages do not, and skip the forms that need one. */
+export const NAMES_KEYWORD = new RegExp(KEYWORD, "iu");
 /** The value: Chinese words, maybe with letters, digits and symbols ("李白123", "Ab大熊猫@2023"), no space. */
 export const VALUE = String.raw`(?<value>[\p{Script=Han}A-Za-z0-9](?:[\p{Script=Han}A-Za-z0-9@#$%&*_-]{0,22}[\p{Script=Han}A-Za-z0-9])?)`;
 /** An opening quote or bracket; not "[", which opens a sticker's name ("[表情]"). */
