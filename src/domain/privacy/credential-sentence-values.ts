@@ -110,8 +110,10 @@ export function findSentenceValues(text: string): PhraseMatch[] {
     ...furtherOn(text),
   ];
   const skipped = [...urls, ...markupSpans(text)];
+  // A value in title marks of its own ("口令改成了《小城故事》") is judged from before its 《.
+  const titleAt = (f: PhraseMatch) => (text[f.start - 1] === "《" ? f.start - 1 : f.start);
   return found.filter(
-    (f) => !skipped.some(([s, e]) => f.start >= s && f.start < e) && !inTitle(text, f.start),
+    (f) => !skipped.some(([s, e]) => f.start >= s && f.start < e) && !inTitle(text, titleAt(f)),
   );
 }
 
