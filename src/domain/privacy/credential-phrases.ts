@@ -29,7 +29,7 @@ type Kind = "password" | "code" | "key";
 export const PASSWORD_ZH = String.raw`密[ \t]{0,2}码|口令|暗码|PIN码|pin码|密马|秘码|蜜码|(?<![保机秘私隐加解严绝泄告])密吗(?=\s*[:：=是]?\s*[\x21-\x7E])`;
 export const PASSWORD_EN = String.raw`password|passwd|passwrd|passwrod|pasword|passowrd|pwd|passcode|passphrase|pass\s*code|(?:wi-?fi|wlan)\s+pass`;
 /** Short forms and pinyin (pw, mima): whole words only, never inside an id (`m_1pw5…`). */
-const PASSWORD_SHORT = String.raw`pw|psw|pswd|mima|mi\s?ma`;
+export const PASSWORD_SHORT = String.raw`pw|psw|pswd|mima|mi\s?ma`;
 export const CODE_ZH = `卡密|卡背面?的?三位数?|背面的?三位数?|验证码|校验码|动态码|安全码|支付码|门禁码|开门码|门锁码|取件码|提取码|短信码|激活码|兑换码`;
 export const CODE_EN = String.raw`pin(?:\s*code)?|otp|2fa\s+code|verification\s+code|security\s+code|cvv|cvc|(?:door|gate|access|alarm|garage|locker|safe|lockbox|keypad|entry|padlock|bike\s+lock)\s+code|login\s+code|sms\s+code|one[-\s]?time\s+(?:code|password)|confirmation\s+code|(?:lock\s+)?combo`;
 export const KEY_ZH = `密钥|秘钥|私钥|授权码|令牌`;
