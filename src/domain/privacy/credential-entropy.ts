@@ -22,6 +22,7 @@
  *   and memory_forget takes them back, so a masked one would break what it refers to.
  */
 
+import { SYSTEM_ID } from "./system-ids";
 import { urlSpans } from "./url-spans";
 
 export type EntropyMatch = { readonly start: number; readonly end: number };
@@ -40,9 +41,6 @@ const PUBLIC_KEY_TYPE =
 
 /** A bcrypt hash's prefix (`$2a$10$`): a hash of a password, not one, discussed in technical chat. */
 const BCRYPT = /\$2[abxy]?\$\d{2}\$$/;
-
-/** Ids this system mints, whole: memory items, knowledge documents and nodes, owner plans. */
-const SYSTEM_ID = /^(?:m_[0-9a-z]{22}|[dn]_[0-9a-f]{24}|plan-\d{13}-[0-9a-f]{8})$/;
 
 /** Shannon entropy in bits per character. */
 export function shannonEntropy(text: string): number {

@@ -32,6 +32,7 @@ import { findSecurityAnswers } from "./credential-security-answers";
 import { findSentenceValues } from "./credential-sentence-values";
 import { findPersonalData, PERSONAL_DATA_MASK } from "./personal-data";
 import { findSeedPhrases } from "./seed-phrase";
+import { systemIdSpans } from "./system-ids";
 
 /** What replaces each secret value; the surrounding words stay. */
 export const CREDENTIAL_MASK = "[已隐藏的凭据]";
@@ -50,7 +51,7 @@ export type CredentialSpan = {
 export function findCredentials(text: string): CredentialSpan[] {
   if (text.length === 0) return [];
   const t = detectionText(text);
-  return merge(secretsIn(t).filter((s) => !isMask(text, s)));
+  return merge(outsideSystemIds(t, secretsIn(t)).filter((s) => !isMask(text, s)));
 }
 
 /**
@@ -86,6 +87,13 @@ function secretsIn(t: DetectionText, reader = false): CredentialSpan[] {
   return found;
 }
 
+/** No finding within an id the system minted (system-ids.ts), whichever rule read it. */
+function outsideSystemIds<T extends TextRange>(t: DetectionText, spans: T[]): T[] {
+  const ids = systemIdSpans(t.text).map(([start, end]) => originalSpan(t, { start, end }));
+  if (ids.length === 0) return spans;
+  return spans.filter((f) => !ids.some((id) => f.start >= id.start && f.end <= id.end));
+}
+
 /**
  * Credentials and personal numbers (ID, bank card, mobile) in `text`, each span with the mask
  * it takes: what the message log, raw payloads, replies and the model's input keep masked.
@@ -117,7 +125,7 @@ function sensitiveSpans(text: string, reader: boolean): CredentialSpan[] {
     rule: p.id,
     mask: PERSONAL_DATA_MASK,
   }));
-  return merge([...secretsIn(t, reader), ...personal].filter((s) => !isMask(text, s)));
+  return merge(outsideSystemIds(t, [...secretsIn(t, reader), ...personal]).filter((s) => !isMask(text, s)));
 }
 
 export function containsSensitiveData(text: string): boolean {

@@ -5,6 +5,7 @@ import {
   containsCredential,
   findCredentials,
   maskCredentials,
+  maskSensitiveData,
 } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
 import { NEGATIVES, POSITIVES } from "./credential-corpus";
@@ -103,6 +104,21 @@ it("keeps the ids this system mints readable, and still masks a random key of th
   expect(containsCredential("m_Q7xk2Lp9Zr4Tw8Yb3Nc6Vd")).toBe(true);
   expect(containsCredential("k_7xk2lp9zr4tw8yb3nc6vd1")).toBe(true);
 });
+
+// A minted id is base 36, so a credential keyword can sit inside it: "m_0neu0c7cvv826ccjosbjfi"
+// holds "cvv 826…", and a masked target once cut an admin's edit off its audit row.
+it.for(["cvv", "cvc", "pin", "otp", "pwd", "psk", "mima", "mm", "pass", "key", "code", "token", "2fa"])(
+  "keeps a minted id whole when %j sits inside it, in every text that names it",
+  (word, { expect }) => {
+    const filler = "0neu0c7826ccjosbjfi4q8z1x";
+    const ids = [0, 3, 9].map((at) => `m_${`${filler.slice(0, at)}${word}${filler.slice(at)}`.slice(0, 22)}`);
+    // The last holds a mobile number's digits, which personal data would mask.
+    for (const id of [...ids, "m_0neu0c7cvv826ccjosbjfi", "m_ab13912345678cdefghijk"]) {
+      for (const text of [id, `memory:${id}`, `已忘记 #${id}`, `（记忆·本聊天·2026-12-07 #${id}）`])
+        expect(maskSensitiveData(text), text).toBe(text);
+    }
+  },
+);
 
 describe("memory's credential check uses the detector", () => {
   it("refuses every positive, and its masked form", ({ expect }) => {
