@@ -105,6 +105,14 @@ describe("dreaming a group never carries a marked message to a sibling chat", ()
     "a statement marked %s, which the model cites as another member's turn, is not recalled from the sibling",
     async (_, marked) => {
       const tag = uid();
+      // Both cases write the same sentence but for the tag, and a tag whose letters the other's
+      // holds makes it a restatement the write path merges (restatement.ts): start with none.
+      const cleared = await env.DB.prepare(
+        "DELETE FROM nodes WHERE node_type = 'memory' AND scope_type = 'chat' AND scope_id = ?",
+      )
+        .bind(GROUP_A)
+        .run();
+      expect(cleared.success).toBe(true);
       const turns = [...markedSurgery(marked, tag, 1), groupTurn(5, OTHER_A, "祝顺利")];
       // The model writes the marked statement down under the unmarked reply's turn.
       const memory = {
