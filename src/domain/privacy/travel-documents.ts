@@ -37,8 +37,24 @@ const WINDOW = 16;
 /** Between name and number, a date, a fee or a wait: "护照有效期到 20300512". */
 const NOT_THE_NUMBER = /有效期|到期|过期|過期|日期|期限|费|費|元|天|工作日|expir|exp\b|date|fee|valid/i;
 
+/**
+ * A later sentence that gives the number back: "回乡证是M开头的对吧？我的是 M12345678", "护照办好了。
+ * 号码是 E87654321". Right before the number: 号码 or 号 with no other thing's name before it (航班号,
+ * 订单号, 房间号 and QQ号 are of something else), "我的是", or "number is".
+ */
+const GIVEN_BACK =
+  /(?:(?<![\p{L}\p{N}])|(?<=新|新的|的))(?:号码|號碼|号|號|编号|編號)\s*(?:是|为|為|[:：])?\s*$|(?:我|他|她)的(?:是)?\s*$|\b(?:number|no\.)\s*(?:is\s*|[:：]\s*)?$|\bmine\s+is\s*$/iu;
+/** Another thing's number between name and number: "护照办好了，我的QQ号是 …", "订单号". */
+const OTHER_THING = /(?<=[\p{L}\p{N}])(?<![的新番编編证證照码碼字件])[号號]/u;
+/** How far after the name a later sentence may give the number. */
+const LATER = 80;
+
 export function findTravelDocuments(text: string): TravelDocumentMatch[] {
-  const found = [...after(text, DOCUMENT, NUMBER), ...after(text, ID_WORD, BRACKETED_NUMBER)];
+  const found = [
+    ...after(text, DOCUMENT, NUMBER),
+    ...after(text, ID_WORD, BRACKETED_NUMBER),
+    ...givenBack(text),
+  ];
   // "香港身份证 A123456(7)" is found after both names: once is enough.
   return found.filter((f, i) => found.findIndex((g) => g.start === f.start) === i);
 }
@@ -51,9 +67,26 @@ function after(text: string, names: RegExp, number: RegExp): TravelDocumentMatch
     const clauseEnd = rest.search(/[。！？!?\n；;]/u);
     const found = number.exec(rest);
     if (!found || found.index > WINDOW || (clauseEnd >= 0 && found.index > clauseEnd)) continue;
-    if (NOT_THE_NUMBER.test(rest.slice(0, found.index))) continue;
+    const between = rest.slice(0, found.index);
+    if (NOT_THE_NUMBER.test(between) || OTHER_THING.test(between)) continue;
     const start = from + found.index;
     out.push({ start, end: start + found[0].trimEnd().length, id: "travel-document" });
+  }
+  return out;
+}
+
+/** Numbers a later sentence of the message gives after the document was named. */
+function givenBack(text: string): TravelDocumentMatch[] {
+  const out: TravelDocumentMatch[] = [];
+  const numbers = new RegExp(NUMBER.source, "gu");
+  for (const name of text.matchAll(DOCUMENT)) {
+    const from = name.index + name[0].length;
+    for (const n of text.slice(from, from + LATER).matchAll(numbers)) {
+      const before = text.slice(Math.max(from, from + n.index - 12), from + n.index);
+      if (!GIVEN_BACK.test(before) || NOT_THE_NUMBER.test(before) || OTHER_THING.test(before)) continue;
+      const start = from + n.index;
+      out.push({ start, end: start + n[0].trimEnd().length, id: "travel-document" });
+    }
   }
   return out;
 }

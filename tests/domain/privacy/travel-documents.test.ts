@@ -46,4 +46,28 @@ describe("the numbers of passports and other identity documents", () => {
     expect(found(text)).toEqual([]);
     expect(maskSensitiveData(text)).toBe(text);
   });
+
+  // The document named in one sentence, its number given in the next of the same message.
+  it.for([
+    ["回乡证是M开头的对吧？我的是 M12345678", "M12345678"],
+    ["护照办好了。号码是 E87654321，帮我订票", "E87654321"],
+    ["帮我填下签证表，护照在我这。号码：EA7654321", "EA7654321"],
+    ["通行证换新的了！新号 C87654321", "C87654321"],
+    ["I renewed my passport. The new number is K83726154.", "K83726154"],
+  ] as const)("masks the number given after the document's name in %j", ([text, number], { expect }) => {
+    expect(found(text)).toEqual([number]);
+    expect(maskSensitiveData(text)).toBe(text.replace(number, PERSONAL_DATA_MASK));
+  });
+
+  it.for([
+    "护照办好了。航班号是 CA1234",
+    "护照下周到。订单号 A1234567 已付款",
+    "签证过了！我的是 10 年多次",
+    "护照带了吗？我的房间号是 8012",
+    "护照办好了，我的QQ号是 12345678 加我",
+    "护照在我这。单号 SF1234567890 明天到",
+  ])("leaves %j alone, where the later number is of something else", (text, { expect }) => {
+    expect(found(text)).toEqual([]);
+    expect(maskSensitiveData(text)).toBe(text);
+  });
 });
