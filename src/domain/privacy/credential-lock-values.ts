@@ -49,6 +49,21 @@ const KEYPAD = /(?<![A-Za-z0-9_#*])(?<value>\*?\d{4,12}#(?:\d{2,12}#?)?)(?![A-Za
 const KEYPAD_SAID =
   /(?<!(?:拨|撥|打|call|dial)\s{0,2})(?<![\d#*])(?<value>\*?\d{4,12})\s*(?:然后|然後|再|后|後)?\s*(?:按|摁|加|输|輸)?\s*(?:井号|井號|井字键|#号)/dgu;
 
+/**
+ * A lock that takes digits, named right before them: "锁屏是0918", "车锁4071", "储物柜 2580",
+ * "bike lock is 7314"; or at the end of the lock's description, after an arrow: "保险箱是老板娘生日
+ * 倒过来 → 90218". Not a count, a price or a year: no unit after the digits ("4071 楼下" is where
+ * the bike stands, "1502楼" a floor).
+ */
+const LOCK = String.raw`(?:锁屏|鎖屏|屏幕锁|车锁|車鎖|单车锁|自行车锁|门锁|門鎖|挂锁|掛鎖|密码锁|保险箱|保险柜|保險箱|保險櫃|行李箱锁?|储物柜|儲物櫃|寄存柜|更衣柜|(?<![A-Za-z])(?:bike\s+lock|padlock|locker|lock\s*box)(?![A-Za-z]))`;
+const DIGITS_AFTER_UNIT = String.raw`(?![\d.]|[楼樓]|\s*[号號元块塊年月日个個次位分秒米斤%]|\s*(?:km|kg|cm|mm|k|w)\b)`;
+const LOCK_DIGITS = rx(
+  String.raw`${LOCK}\s*(?:(?:就是|是|为|為|is|[:：=])\s*)?(?<value>(?<!\d)\d{4,8})${DIGITS_AFTER_UNIT}`,
+);
+const LOCK_ARROW = rx(
+  String.raw`${LOCK}(?<bridge>[^\n，。！？；,.!?;]{0,20}?)(?:→|->|=>|⇒)\s*(?<value>\d{3,8})${DIGITS_AFTER_UNIT}`,
+);
+
 /** Every dial, wifi value, unlock shape and keypad entry in `text`; spans cover the value only. */
 export function findLockValues(text: string): PhraseMatch[] {
   return [
@@ -59,6 +74,8 @@ export function findLockValues(text: string): PhraseMatch[] {
     ...keyed(text, UNLOCK_EN),
     ...keyed(text, KEYPAD),
     ...keyed(text, KEYPAD_SAID),
+    ...keyed(text, LOCK_DIGITS),
+    ...keyed(text, LOCK_ARROW),
   ];
 }
 

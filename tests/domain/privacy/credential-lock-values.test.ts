@@ -29,6 +29,20 @@ describe("what a lock or a network takes, said in words", () => {
     ["#2024年终总结# 来了", null],
     ["订单号 #20231128 已发货", null],
     ["停在 12# 机位", null],
+    // A lock's digits right after the lock, or after an arrow that ends its description.
+    ["手机锁屏是0918 我生日，帮我看下有没有快递短信", "0918"],
+    ["车锁4071 楼下蓝色那辆 骑完锁好", "4071"],
+    ["储物柜 2580 里面有伞", "2580"],
+    ["行李箱锁：306912", "306912"],
+    ["bike lock is 7314, it's the red one", "7314"],
+    ["店里保险箱是老板娘生日倒过来 → 90218 我也是刚知道😂", "90218"],
+    ["锁屏是自动的 30秒就黑", null],
+    ["车锁坏了 2024年买的", null],
+    ["保险箱 2000块 京东买的", null],
+    ["储物柜 2580 号是我的", null],
+    ["门锁换了 型号 D4 装好了", null],
+    ["车锁 3 位数的那种就够了", null],
+    ["锁屏别设成 1234 太好猜", null],
   ] as const)("reads %j as %j", ([text, value], { expect }) => {
     expect(values(text)).toEqual(value === null ? [] : [value]);
     if (value !== null) expect(maskCredentials(text)).not.toContain(value);
