@@ -71,8 +71,10 @@ const NOT_A_VALUE_HEAD = /提示|规则|規則|要求|步骤|步驟|方法|方�
 const STEP = /^(?:打开|打開|点击|點擊|点|進入|进入|选择|選擇|输入|輸入|登录|登入)/;
 /** What it is made of, then the value itself: "锁屏密码换成了我妈的名字 王秀英". */
 const DESCRIBED_THEN = rx(
-  String.raw`${KEYWORD}[^\n，。！？,.!?]{0,16}?(?:名字|小名|名|生日|成语|成語|诗|詩|歌名|菜名|地名|拼音)\s*${OPEN}${VALUE}${CLOSE}`,
+  String.raw`${KEYWORD}(?<between>[^\n，。！？,.!?]{0,16}?)(?:名字|小名|名|生日|成语|成語|诗|詩|歌名|菜名|地名|拼音)\s*${OPEN}${VALUE}${CLOSE}`,
 );
+/** Advice on what to make it of: "设密码别用生日 容易被撞库" names no value. */
+const ADVISES = /别|別|不要|不能|勿|千万|千萬|避免|少用/;
 /** The keyword changed or set, and the value in the next clause: "仓库密码改了，新的是 X", "设了密码，就叫 X". */
 const NEW_ONE = rx(
   String.raw`${KEYWORD}[^\n。！？!?]{0,16}?[，,\s]\s*(?:(?:新的|現在的?|现在的?)(?:是|为|為|叫|[:：])|就叫|叫做)\s*${OPEN}${VALUE}${CLOSE}`,
@@ -99,7 +101,11 @@ function keywordForms(text: string): PhraseMatch[] {
     ),
     ...hanMatches(text, LATER_COLON, laterColon),
     ...hanMatches(text, NEW_ONE, () => true),
-    ...hanMatches(text, DESCRIBED_THEN, (m) => !SPACED_PREDICATE_START.test(m.groups?.value ?? "")),
+    ...hanMatches(
+      text,
+      DESCRIBED_THEN,
+      (m) => !SPACED_PREDICATE_START.test(m.groups?.value ?? "") && !ADVISES.test(m.groups?.between ?? ""),
+    ),
   ];
 }
 

@@ -126,6 +126,10 @@ describe("a password said in Chinese words", () => {
     "密码就在群里",
     "密码就不告诉你了",
     "密码是我名字 你猜",
+    // Advice on what a password is made of, then why: no value follows the description.
+    "设密码别用生日 容易被撞库",
+    "密码千万不要用名字 太好猜了",
+    "密码不要用生日 容易被盗",
     "wifi：连不上\n门禁：刷卡进",
     "Q：wifi密码多少？\nA：问前台",
     "听说搞个家庭暗号防骗子挺管用",
