@@ -62,6 +62,17 @@ export const FORMAT_RULES: readonly FormatRule[] = [
     String.raw`https:\/\/hooks\.slack\.com\/services\/T[a-zA-Z0-9]{1,40}\/B[a-zA-Z0-9]{1,40}\/[a-zA-Z0-9]{1,40}`,
     "giu",
   ),
+  // A Feishu or Lark group robot's webhook, and a Discord one: the address is the key that posts.
+  rule(
+    "robot-webhook",
+    String.raw`https:\/\/open\.(?:feishu\.cn|larksuite\.com)\/open-apis\/bot\/v2\/hook\/(?<secret>[A-Za-z0-9-]{16,64})`,
+    "giu",
+  ),
+  rule(
+    "robot-webhook",
+    String.raw`https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d{5,20}\/(?<secret>[A-Za-z0-9_-]{30,100})`,
+    "giu",
+  ),
   // secretlint-rule-stripe, gitleaks stripe-access-token: secret and restricted keys.
   rule("stripe", `${START}(?:sk|rk)_(?:live|test|prod)_[a-zA-Z0-9]{16,99}(?![a-zA-Z0-9])`),
   // gitleaks gcp-api-key

@@ -30,6 +30,10 @@ const POSITIVES = [
   "网盘链接 https://pan.baidu.com/s/1AbCdEfG 提取: ⟦8kq3⟧",
   "资料在这 提取 ⟦x7k2⟧ 别外传",
   "https://pan.baidu.com/s/1QwErTyUi 提取 ⟦2931⟧",
+  // A group robot's webhook: whoever holds the address posts into the group.
+  "飞书机器人webhook https://open.feishu.cn/open-apis/bot/v2/hook/⟦8f3a2c1e-9b7d-4e6f-a1c2-5d8e9f0b3a47⟧ 直接往这发告警",
+  "lark bot: https://open.larksuite.com/open-apis/bot/v2/hook/⟦0b1c2d3e-4f5a-6b7c-8d9e-0f1a2b3c4d5e⟧",
+  "discord 通知 https://discord.com/api/webhooks/123456789012345678/⟦Xy9_ab-CDef0123456789GHijklMNOPqrstuvWXyz-0123456789abcdEFGH⟧",
 ] as const;
 
 // The same names where no value is given, and links whose parameters give nothing away.
@@ -46,6 +50,8 @@ const NEAR_MISSES = [
   "先提取 2024 年的数据",
   "提取 json 里的字段",
   "提取一下这个文件",
+  "飞书机器人的 webhook 地址在群设置里找",
+  "https://open.feishu.cn/document/client-docs/bot-v3/add-custom-bot",
 ] as const;
 
 describe("platform login cookies and download keys", () => {
