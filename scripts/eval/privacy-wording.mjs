@@ -23,6 +23,10 @@ import { ordinaryRates } from "./ordinary-rate.mjs";
 const BLIND_SETS = [
   ["written blind, tuned on", "tests/fixtures/privacy/requests-wild.jsonl"],
   ["written blind, held back", "tests/fixtures/privacy/requests-wild-held-back.jsonl"],
+  // Sets p, q and r (docs/experiments/0680-privacy-requests-three-more-blind-sets.md): half trains
+  // the reader and no rule was written from it, half is held back.
+  ["written blind, the reader trained on", "tests/fixtures/privacy/requests-wild-reader.jsonl"],
+  ["written blind, held back (p, q, r)", "tests/fixtures/privacy/requests-wild-held-back-2.jsonl"],
 ];
 
 export const PRIVACY_BASELINE = "77317ac";
