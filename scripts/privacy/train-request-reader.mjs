@@ -1,7 +1,7 @@
 // Trains the reader of privacy requests (src/domain/privacy/request-reader.ts) for `npm run
 // privacy:train` (train.mjs) and writes its weights to request-reader-weights.ts.
-// It learns from the labelled corpus' dev split, the tuned halves of the blind sets and the half
-// of the shared ordinary chat that readerTrainsOn picks; the held split, the held-back halves and
+// It learns from the labelled corpus' dev split, the tuned halves of the blind sets, the reader's
+// halves of sets p, q and r, and the half of the shared ordinary chat that readerTrainsOn picks; the held split, the held-back halves and
 // the other half of ordinary chat are left for the evaluation (`npm run eval -- privacy-wording`).
 // Before it trains on everything it prints, from five folds of the labelled rows, what each
 // threshold adds to the phrase rules: the table the threshold was chosen from
@@ -27,7 +27,10 @@ function labelledRows() {
   const corpus = readJsonl(path.join(root, "tests/fixtures/privacy/requests.jsonl")).filter(
     (r) => r.split === "dev",
   );
-  const wild = readJsonl(path.join(root, "tests/fixtures/privacy/requests-wild.jsonl"));
+  // The tuned halves of the blind sets, and the halves no rule was written from: the reader's only.
+  const wild = ["requests-wild.jsonl", "requests-wild-reader.jsonl"].flatMap((name) =>
+    readJsonl(path.join(root, "tests/fixtures/privacy", name)),
+  );
   return [...corpus, ...wild].map((r) => ({ text: r.text, y: r.label === "request" ? 1 : 0 }));
 }
 

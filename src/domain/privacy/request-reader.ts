@@ -7,7 +7,8 @@
  * message and answers only whether it asks for privacy, so it serves where no rule reads one
  * (docs/decisions/0630-a-trained-reader-of-privacy-requests.md). Its weights are trained by
  * `npm run privacy:train` (scripts/privacy/train-request-reader.mjs) on the labelled corpus' dev
- * split, the tuned halves of the blind sets and half of the shared ordinary chat.
+ * split, the tuned halves of the blind sets, the reader's halves of sets p, q and r (no rule was
+ * written from them) and half of the shared ordinary chat.
  */
 import { logisticScore, unpackWeights } from "./packed-weights";
 import { READER_MODEL } from "./request-reader-weights";

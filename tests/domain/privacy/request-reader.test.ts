@@ -52,7 +52,8 @@ describe("the trained reader of privacy requests", () => {
   });
 
   it("does not overrule a permission in the person's own words", ({ expect }) => {
-    const said = "我换工作了，这个不用保密";
+    // A line the reader, by its characters, takes for a request.
+    const said = "我被裁了，这个不用保密了，可以告诉别人";
     expect(readsAsRequest(said)).toBe(true);
     expect(privacyRequest(said)).toBeNull();
   });
