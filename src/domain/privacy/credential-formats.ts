@@ -62,7 +62,8 @@ export const FORMAT_RULES: readonly FormatRule[] = [
     String.raw`https:\/\/hooks\.slack\.com\/services\/T[a-zA-Z0-9]{1,40}\/B[a-zA-Z0-9]{1,40}\/[a-zA-Z0-9]{1,40}`,
     "giu",
   ),
-  // A Feishu or Lark group robot's webhook, and a Discord one: the address is the key that posts.
+  // A Feishu or Lark group robot's webhook, and a Discord one: the address is the key that posts
+  // (docs/decisions/0790-lock-digits-documents-given-back-and-robot-webhooks.md).
   rule(
     "robot-webhook",
     String.raw`https:\/\/open\.(?:feishu\.cn|larksuite\.com)\/open-apis\/bot\/v2\/hook\/(?<secret>[A-Za-z0-9-]{16,64})`,

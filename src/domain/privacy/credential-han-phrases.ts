@@ -73,7 +73,7 @@ const STEP = /^(?:打开|打開|点击|點擊|点|進入|进入|选择|選擇|�
 const DESCRIBED_THEN = rx(
   String.raw`${KEYWORD}(?<between>[^\n，。！？,.!?]{0,16}?)(?:名字|小名|名|生日|成语|成語|诗|詩|歌名|菜名|地名|拼音)\s*${OPEN}${VALUE}${CLOSE}`,
 );
-/** Advice on what to make it of: "设密码别用生日 容易被撞库" names no value. */
+/** Advice on what to make it of: "设密码别用生日 容易被撞库" names no value (decision 0790). */
 const ADVISES = /别|別|不要|不能|勿|千万|千萬|避免|少用/;
 /** The keyword changed or set, and the value in the next clause: "仓库密码改了，新的是 X", "设了密码，就叫 X". */
 const NEW_ONE = rx(

@@ -53,7 +53,7 @@ const KEYPAD_SAID =
  * A lock that takes digits, named right before them: "锁屏是0918", "车锁4071", "储物柜 2580",
  * "bike lock is 7314"; or at the end of the lock's description, after an arrow: "保险箱是老板娘生日
  * 倒过来 → 90218". Not a count, a price or a year: no unit after the digits ("4071 楼下" is where
- * the bike stands, "1502楼" a floor).
+ * the bike stands, "1502楼" a floor) (docs/decisions/0790-lock-digits-documents-given-back-and-robot-webhooks.md).
  */
 const LOCK = String.raw`(?:锁屏|鎖屏|屏幕锁|车锁|車鎖|单车锁|自行车锁|门锁|門鎖|挂锁|掛鎖|密码锁|保险箱|保险柜|保險箱|保險櫃|行李箱锁?|储物柜|儲物櫃|寄存柜|更衣柜|(?<![A-Za-z])(?:bike\s+lock|padlock|locker|lock\s*box)(?![A-Za-z]))`;
 const DIGITS_AFTER_UNIT = String.raw`(?![\d.]|[楼樓]|\s*[号號元块塊年月日个個次位分秒米斤%]|\s*(?:km|kg|cm|mm|k|w)\b)`;

@@ -4,7 +4,8 @@
  * answers and audit rows, and memory_forget takes them back, so no rule may mask one or any
  * part of one: a masked id points at nothing. Base 36 spells words, so a credential keyword can
  * sit inside an id ("m_0neu0c7cvv826ccjosbjfi" holds "cvv 826…"); the rules read the text as
- * people write it, and these spans are taken out of what they find afterwards.
+ * people write it, and these spans are taken out of what they find afterwards
+ * (docs/decisions/0780-no-rule-masks-a-minted-id.md).
  */
 
 const SHAPE = String.raw`m_[0-9a-z]{22}|[dn]_[0-9a-f]{24}|plan-\d{13}-[0-9a-f]{8}`;

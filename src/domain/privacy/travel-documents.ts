@@ -40,7 +40,8 @@ const NOT_THE_NUMBER = /有效期|到期|过期|過期|日期|期限|费|費|元
 /**
  * A later sentence that gives the number back: "回乡证是M开头的对吧？我的是 M12345678", "护照办好了。
  * 号码是 E87654321". Right before the number: 号码 or 号 with no other thing's name before it (航班号,
- * 订单号, 房间号 and QQ号 are of something else), "我的是", or "number is".
+ * 订单号, 房间号 and QQ号 are of something else), "我的是", or "number is"
+ * (docs/decisions/0790-lock-digits-documents-given-back-and-robot-webhooks.md).
  */
 const GIVEN_BACK =
   /(?:(?<![\p{L}\p{N}])|(?<=新|新的|的))(?:号码|號碼|号|號|编号|編號)\s*(?:是|为|為|[:：])?\s*$|(?:我|他|她)的(?:是)?\s*$|\b(?:number|no\.)\s*(?:is\s*|[:：]\s*)?$|\bmine\s+is\s*$/iu;
