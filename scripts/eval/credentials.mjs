@@ -121,11 +121,12 @@ function heldBack(detectors) {
     const file = path.join(root, "tests/fixtures/privacy", name);
     if (existsSync(file)) heldBackSet(file, detectors);
   }
-  // Blind sets of the same form that were read while their rule was written (decisions 0730 and
-  // 0750): dev numbers, printed so that the experiments' can be run again.
+  // Blind sets of the same form that were read while their rule was written (decisions 0730,
+  // 0750 and 0790): dev numbers, printed so that the experiments' can be run again.
   const read = [
     ...["a", "b", "c", "d"].map((x) => `credentials-read-han-${x}.jsonl`),
     "credentials-read-documents.jsonl",
+    "credentials-read-mixed-n.jsonl",
   ];
   for (const name of read) {
     const file = path.join(root, "tests/fixtures/privacy", name);
