@@ -80,6 +80,55 @@ describe("a credential the bot itself produces is stored nowhere", () => {
     expect(await storedAnywhere(needles)).toEqual([]);
   });
 
+  it("a statement of what a password is, in words no rule reads as a value, is kept out of memory and summary", {
+    timeout: 60_000,
+  }, async ({ expect }) => {
+    // Values a message's rules leave as written (a question, a closing 的, a description), as the
+    // model writes them down in its own words.
+    const needles = [
+      "作业写完了吗老铁",
+      "你猜我猜不猜呀",
+      "今天吃了吗兄弟",
+      "女儿小名加生日",
+      "dog's name twice",
+    ];
+    const dream = JSON.stringify({
+      memories: [
+        { kind: "fact", text: "用户家的wifi密码是作业写完了吗老铁", importance: 0.9, turn: 0 },
+        { kind: "fact", text: "用户和表弟约定的暗号是你猜我猜不猜呀", importance: 0.8, turn: 0 },
+        { kind: "fact", text: "用户的QQ密码改成了女儿小名加生日", importance: 0.8, turn: 2 },
+        {
+          kind: "fact",
+          text: "The user's router password is the dog's name twice",
+          importance: 0.8,
+          turn: 2,
+        },
+        { kind: "preference", text: "用户喜欢钓鱼", importance: 0.5, turn: 0 },
+      ],
+      archive: [],
+      summary: "聊了钓鱼；用户的路由器密码是今天吃了吗兄弟",
+    });
+    scripted(() => ({ text: "好的" }), dream);
+    const user = `UW${uid()}`;
+    const chatKey = `qq:private:${user}`;
+    await say(c2cBody({ user, text: "我喜欢钓鱼" }), chatKey);
+    await say(c2cBody({ user, text: "下周去水库" }), chatKey);
+    await settled(chatKey, { dreamed: true });
+    const candidates = await rowsOnceThere<{ decision: string }>(
+      "SELECT decision FROM memory_candidates WHERE chat_key = ?",
+      chatKey,
+      5,
+    );
+    expect(candidates.map((c) => c.decision).sort()).toEqual([
+      "insert",
+      "rejected",
+      "rejected",
+      "rejected",
+      "rejected",
+    ]);
+    expect(await storedAnywhere(needles)).toEqual([]);
+  });
+
   it("a reply cut at the length limit keeps no piece of a key", { timeout: 60_000 }, async ({ expect }) => {
     const KEY = "sk-3b9a2f7c1d8e4a6b9c0d2e4f6a8b0c1d";
     // The whole key is masked when the bot says it.

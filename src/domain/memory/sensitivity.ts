@@ -5,6 +5,7 @@
  * which outranks `default` (public, nothing noticed).
  * Credentials (tokens, cookies, keys, passwords) are never stored at all.
  */
+import { statesACredential } from "../privacy/credential-statements";
 import { CREDENTIAL_MASK, containsCredential, findSensitiveDataInMessage } from "../privacy/credentials";
 import { containsPersonalData, PERSONAL_DATA_MASK } from "../privacy/personal-data";
 import { isBarePrivacyRequest, privacyRequest, withoutPrivacyRequests } from "../privacy/privacy-request";
@@ -36,10 +37,11 @@ export function isBarePrivacyMarker(text: string): boolean {
 
 /**
  * Tokens, cookies, keys and passwords: never stored, whatever anyone asks. The one detector
- * decides; text that was already masked on arrival (it holds the mask) was a credential too.
+ * decides; text that was already masked on arrival (it holds the mask) was a credential too, and
+ * so is a statement of what a secret is, whatever its value reads like (credential-statements.ts).
  */
 export function looksLikeCredential(text: string): boolean {
-  return text.includes(CREDENTIAL_MASK) || containsCredential(text);
+  return text.includes(CREDENTIAL_MASK) || containsCredential(text) || statesACredential(text);
 }
 
 /**
