@@ -37,6 +37,24 @@ const rowsOnceThere = <T>(sql: string, chatKey: string, atLeast: number) =>
     return results.length >= atLeast ? results : undefined;
   }, 20_000);
 
+/**
+ * Two turns of a new private chat whose dreaming run the model answers with `dream`; the decisions
+ * recorded for its candidates, once `atLeast` of them are there.
+ */
+async function dreamedDecisions(dream: string, said: readonly [string, string], atLeast: number) {
+  scripted(() => ({ text: "好的" }), dream);
+  const user = `UM${uid()}`;
+  const chatKey = `qq:private:${user}`;
+  for (const text of said) await say(c2cBody({ user, text }), chatKey);
+  await settled(chatKey, { dreamed: true });
+  const rows = await rowsOnceThere<{ decision: string }>(
+    "SELECT decision FROM memory_candidates WHERE chat_key = ?",
+    chatKey,
+    atLeast,
+  );
+  return rows.map((c) => c.decision).sort();
+}
+
 describe("a credential the bot itself produces is stored nowhere", () => {
   it("dreaming's candidates, archive reasons and summary carry none, whatever turn the model cites", {
     timeout: 60_000,
@@ -64,19 +82,13 @@ describe("a credential the bot itself produces is stored nowhere", () => {
       archive: [{ id: "m_does_not_exist", reason: `旧密码 Passw0rd 已经改了` }],
       summary: `聊了爬山；用户贴了 SendGrid key ${SENDGRID}`,
     });
-    scripted(() => ({ text: "好的" }), dream);
-    const user = `UM${uid()}`;
-    const chatKey = `qq:private:${user}`;
-    await say(c2cBody({ user, text: "我喜欢爬山" }), chatKey);
-    await say(c2cBody({ user, text: "周末一起去吧" }), chatKey);
-    await settled(chatKey, { dreamed: true });
-    const candidates = await rowsOnceThere<{ decision: string; reason: string | null }>(
-      "SELECT decision, reason FROM memory_candidates WHERE chat_key = ?",
-      chatKey,
-      4,
-    );
     // Every candidate and the archive request were decided and recorded.
-    expect(candidates.map((c) => c.decision).sort()).toEqual(["insert", "rejected", "rejected", "rejected"]);
+    expect(await dreamedDecisions(dream, ["我喜欢爬山", "周末一起去吧"], 4)).toEqual([
+      "insert",
+      "rejected",
+      "rejected",
+      "rejected",
+    ]);
     expect(await storedAnywhere(needles)).toEqual([]);
   });
 
@@ -108,18 +120,7 @@ describe("a credential the bot itself produces is stored nowhere", () => {
       archive: [],
       summary: "聊了钓鱼；用户的路由器密码是今天吃了吗兄弟",
     });
-    scripted(() => ({ text: "好的" }), dream);
-    const user = `UW${uid()}`;
-    const chatKey = `qq:private:${user}`;
-    await say(c2cBody({ user, text: "我喜欢钓鱼" }), chatKey);
-    await say(c2cBody({ user, text: "下周去水库" }), chatKey);
-    await settled(chatKey, { dreamed: true });
-    const candidates = await rowsOnceThere<{ decision: string }>(
-      "SELECT decision FROM memory_candidates WHERE chat_key = ?",
-      chatKey,
-      5,
-    );
-    expect(candidates.map((c) => c.decision).sort()).toEqual([
+    expect(await dreamedDecisions(dream, ["我喜欢钓鱼", "下周去水库"], 5)).toEqual([
       "insert",
       "rejected",
       "rejected",
