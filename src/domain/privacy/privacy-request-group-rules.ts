@@ -46,7 +46,7 @@ export const GROUP_REQUEST_RULES: readonly RequestRule[] = [
   // may still remember it here, unlike 别记)
   zh(
     "unsaid",
-    `(?:就|都)?当(?:作|做)?(?:没|没有)(?:看到|看见|听到|听见|听过|看过)|(?:就|都)?当(?:作|做)?不知道|假装(?:没|没有)(?:看到|看见|听到|听见)|(?:你们|大家)(?:都|就)?(?:没|没有)(?:看到|看见|听到|听见)(?:对吧)?${CLAUSE_END}|(?:上面|刚才|刚刚|前面|刚)${GAP(6)}当(?:作|做)?我?(?:没|没有)(?:说|讲)(?:过)?|(?:你们|大家)${GAP(3)}(?:听|看)(?:完|过|到)?就忘|(?:自觉|集体|选择性)失忆|请${GAP(4)}失忆`,
+    `(?:就|都)?当(?:作|做)?(?:没|没有)(?:看到|看见|听到|听见|听过|看过)|(?:就|都)?当(?:作|做)?不知道|假装(?:没|没有)(?:看到|看见|听到|听见)|(?:你们|大家)(?:都|就)?(?:没|没有)(?:看到|看见|听到|听见)(?:对吧)?${CLAUSE_END}|(?:上面|刚才|刚刚|前面|刚)${GAP(6)}当(?:作|做)?我?(?:没|没有)(?:说|讲)(?:过)?|(?:你们|大家|你|机器人|小助手)${GAP(3)}(?:听|看)(?:完|过|到)?就忘|(?:自觉|集体|选择性)失忆|请${GAP(4)}失忆`,
   ),
   // 周围讲 (Cantonese: about, around)
   zh("spread-nowhere", `${LEAD}${NEG}${GAP(2)}周围(?:讲|说)`),
@@ -79,7 +79,7 @@ export const GROUP_REQUEST_RULES: readonly RequestRule[] = [
   // 别在世界频道说, 也别在班里提, 千万别发朋友圈: a place named, any place
   zh(
     "not-here",
-    `${LEAD}${NEG}(?:在|到|往)\\p{Script=Han}{1,6}?(?:里|上|中)?(?:说|讲|提|发|传|聊)(?!话)|${LEAD}${NEG}(?:截图|截屏|screenshot|ss)?\\s*(?:发|转|传)到?(?:朋友圈|空间|微博|抖音|小红书|别的群|其他群|外面)`,
+    `${LEAD}${NEG}(?:在|到|往)\\p{Script=Han}{1,6}?(?:里|上|中)?(?:说|讲|提|发|传|聊)(?!话)|${LEAD}${NEG}(?:截图|截屏|screenshot|ss)?\\s*(?:转发|发|转|传)到?(?:朋友圈|空间|微博|抖音|小红书|别的群|其他群|外面)(?!的)`,
     "private",
   ),
   // 你们不会往外说吧？ 能不能别到处讲: a plea in the form of a question
@@ -125,7 +125,7 @@ export const GROUP_REQUEST_RULES: readonly RequestRule[] = [
   // dont snitch, this convo never happened, delete after reading, sworn to secrecy, just between u guys n me
   en(
     "spread-nowhere",
-    String.raw`${DONT}\s+(?:snitch|screenshot|ss|forward|leak)\b|\b(?:this|the)\s+(?:convo|conversation|chat)\s+never\s+happened\b|\bdelete\s+(?:it\s+|this\s+)?after\s+reading\b|\bsworn\s+to\s+secrecy\b|\bbetween\s+(?:u|you)\s+(?:guys|all|lot)\s+(?:and|n|&)\s+me\b|\bnot\s+a\s+word\s+to\s+(?:anyone|anybody|a\s+soul)\b|\bif\s+(?:this|it|that|any\s+of\s+(?:this|it))\s+(?:ever\s+)?(?:gets|got|goes|leaks?)\s+out\b(?!\s+of)|\b(?:bie|bu\s*yao)\s*(?:wai\s*chuan|shuo\s*chu\s*qu|jiang\s*chu\s*qu|gao\s*su\s*(?:bie\s*ren|ta\s*men|ren))\b`,
+    String.raw`${DONT}\s+(?:snitch|screenshot|ss|forward|leak|spill)\b|\bjust\s+(?:you|u)\s+(?:guys|all|lot)\s+know\b|\b(?:this|the)\s+(?:convo|conversation|chat)\s+never\s+happened\b|\bdelete\s+(?:it\s+|this\s+)?after\s+reading\b|\bsworn\s+to\s+secrecy\b|\bbetween\s+(?:u|you)\s+(?:guys|all|lot)\s+(?:and|n|&)\s+me\b|\bnot\s+a\s+word\s+to\s+(?:anyone|anybody|a\s+soul)\b|\bif\s+(?:this|it|that|any\s+of\s+(?:this|it))\s+(?:ever\s+)?(?:gets|got|goes|leaks?)\s+out\b(?!\s+of)|\b(?:bie|bu\s*yao)\s*(?:wai\s*chuan|shuo\s*chu\s*qu|jiang\s*chu\s*qu|gao\s*su\s*(?:bie\s*ren|ta\s*men|ren))\b`,
   ),
   en(
     "keep-nothing",

@@ -10,6 +10,7 @@
  * (docs/decisions/0600-privacy-requests-as-people-type-them.md).
  */
 import { GROUP_REQUEST_RULES } from "./privacy-request-group-rules";
+import { REACH_REQUEST_RULES } from "./privacy-request-reach-rules";
 import {
   ANYONE,
   CLAUSE_END,
@@ -69,7 +70,7 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   // 保密, 帮我保密, 这个报密哈, 保密到下个月 — not 保密协议, not 保密吗
   zh(
     "keep-secret",
-    `${THIS}(?:(?:要|请|帮我|替我|给我|帮忙|记得|得|务必)\\s*)?保(?:个|一下)?密(?=[哈啊呀哦嗷喔吧啦了的嘛呢到！!。，,~～\\s]|好(?:吗|嘛|不好)|$)`,
+    `${THIS}(?:(?:要|请|帮我|替我|给我|帮忙|记得|得|务必)\\s*)?保(?:个|一下)?密(?=[哈啊呀哦嗷喔吧啦了的嘛呢到！!。，,~～\\s齁捏]|一下|好(?:吗|嘛|不好|不)|$)`,
   ),
   zh("keep-secret", `(?:保守|守住|守好)(?:这个|住|好)?(?:我的)?秘密|守口如瓶|家丑不可外扬|守(?:个|一下)?密`),
   // 这是秘密, 这个属于机密哈, 这是我们之间的小秘密 — not 不是秘密, not 秘密花园
@@ -95,7 +96,7 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   // 嘴巴严一点, 口风紧点, 管住嘴, 替我瞒着
   zh(
     "only-you",
-    `(?:嘴巴?|口风)(?:上)?(?:把|给我)?(?:严|紧)(?:实|一点|点)|(?:管住|闭紧)(?:你的)?嘴|(?:替|帮)我瞒|嘴上(?:得)?有个?把门的`,
+    `(?:嘴巴?|口风)(?:上)?(?:都|可|得|要)?(?:把|给我)?(?:严|紧)(?:实|一点|点)|(?:管住|闭紧)(?:你的)?嘴|(?:替|帮)我瞒|嘴上(?:得)?有个?把门的`,
   ),
   // 嘘，我离婚了 (a shush that opens the message); 偷偷告诉你, 悄悄跟你说
   zh("only-you", String.raw`^\s*(?:${THIS})?嘘+(?=[，,！!。…—~～\s]|$)`),
@@ -127,7 +128,7 @@ export const REQUEST_RULES: readonly RequestRule[] = [
   // 在群里不想提这事, 群里就别提了: the place first
   zh(
     "not-here",
-    `(?:在|到)?(?:群里|群聊里?|别的群|其他群|外面|群外|别处|外边|外头)(?:就|也|先|可|千万)?(?:不想|${NEG})(?:提|说|讲|聊)(?:起|了)?`,
+    `(?:在|到)?(?:群里|群聊里?|别的群|其他群|外面|群外|别处|外边|外头|出面)(?:就|也|先|可|千万)?(?:不想|${NEG})(?:提|说|讲|聊)(?:起|了)?`,
     "private",
   ),
   // English and mixed.
@@ -166,6 +167,7 @@ export const REQUEST_RULES: readonly RequestRule[] = [
     "private",
   ),
   ...GROUP_REQUEST_RULES,
+  ...REACH_REQUEST_RULES,
 ];
 
 /** A question about privacy is no request: 你会保密吗？ 要不要保密, 守口如瓶这个成语怎么用. */
@@ -181,7 +183,7 @@ export const AGREEMENT_TAG =
 
 /** Someone else's request reported (他让我别告诉别人, she said "…"), or one waved off (不用保密). */
 export const NOT_THE_SPEAKERS =
-  /(?:说|(?:让|叫|要)(?:我们|咱们|大家|你们)|让我|叫我|要我|让她|让他|嘱咐|交代|答应过?|said|says|told\s+me|asked\s+me|(?:told|asked|wants?|wanted)\s+(?:me|us)\s+to|不用|不必|无需|不需要|没必要|没什么好|用不着|no\s+need\s+to|don'?t\s+need\s+to|not)\s*[:：,，]?\s*$/u;
+  /(?:说|(?:让|叫|要)(?:我们|咱们|大家|你们)|让我|叫我|要我|让她|让他|嘱咐|交代|答应过?|said|says|told\s+me|asked\s+me|(?:told|asked|wants?|wanted)\s+(?:me|us)\s+to|不用|不必|无需|不需要|没必要|没什么好|没啥好|有啥好|有什么好|没有?要(?:你|你们|大家)|没让(?:你|你们|大家)|用不着|no\s+need\s+to|don'?t\s+need\s+to|not)\s*[:：,，]?\s*$/u;
 
 /**
  * A shush or a zipped mouth, read on the text as sent, since the detection text makes emoji and

@@ -23,6 +23,7 @@ const FOLDS: readonly (readonly [RegExp, string])[] = [
   [/㗎/gu, "的"],
   [/冇/gu, "没"],
   [/你哋/gu, "你们"],
+  [/我哋/gu, "我们"],
   [/佢哋话/gu, "他们说"],
   [/佢话/gu, "他说"],
   // Shanghainese: 覅 (don't), 侬 (you).
