@@ -27,6 +27,8 @@ const BLIND_SETS = [
   // the reader and no rule was written from it, half is held back.
   ["written blind, the reader trained on", "tests/fixtures/privacy/requests-wild-reader.jsonl"],
   ["written blind, held back (p, q, r)", "tests/fixtures/privacy/requests-wild-held-back-2.jsonl"],
+  // Set s, measured once whole after the rules of decision 0810, never read.
+  ["written blind, held back (s)", "tests/fixtures/privacy/requests-wild-held-back-s.jsonl"],
 ];
 
 export const PRIVACY_BASELINE = "77317ac";
