@@ -144,13 +144,18 @@ describe("remember", () => {
     ]);
   });
 
-  it("refuses credentials and stores nothing", async ({ expect }) => {
-    const store = new InMemoryMemory();
-    const out = await remember(store, request("我的密码是 hunter2hunter2"));
-    expect(out).toMatchObject({ ok: false, error: { kind: "credential" } });
-    expect(store.items).toEqual([]);
-    expect(store.candidates).toEqual([]);
-  });
+  // The second value reads like a question to the message rules; what 记住 would keep says what
+  // a password is, and that is refused whatever the value (credential-statements.ts).
+  it.for(["我的密码是 hunter2hunter2", "我家wifi密码是作业写完了吗老铁"])(
+    "refuses credentials and stores nothing: %s",
+    async (said, { expect }) => {
+      const store = new InMemoryMemory();
+      const out = await remember(store, request(said));
+      expect(out).toMatchObject({ ok: false, error: { kind: "credential" } });
+      expect(store.items).toEqual([]);
+      expect(store.candidates).toEqual([]);
+    },
+  );
 
   it("deduplicates within the target scope only, and a stricter explicit request updates the tag", async ({
     expect,
