@@ -242,4 +242,19 @@ describe("a credential said in chat is stored nowhere", () => {
     expect(await logged(chatKey, 4)).toHaveLength(4);
     expect(await storedAnywhere(["Hb52!qq07", "Yt55@park", "宝塔镇河妖"])).toEqual([]);
   });
+
+  it("keeps no password one member asks for in a group and another answers alone", {
+    timeout: 60_000,
+  }, async ({ expect }) => {
+    const group = `G${uid()}`;
+    const chatKey = `qq:group:${group}`;
+    const ask = (member: string, text: string) =>
+      say(groupBodyWithIdentity({ group, member, text }), chatKey);
+    await ask(`MA${uid()}`, "群主，会议室wifi密码多少？");
+    await ask(`MC${uid()}`, "我也想知道");
+    await ask(`MB${uid()}`, "mt2025room");
+    await settled(chatKey);
+    expect(await logged(chatKey, 3)).toHaveLength(3);
+    expect(await storedAnywhere(["mt2025room"])).toEqual([]);
+  });
 });

@@ -7,9 +7,11 @@
  * transcripts and every string of its wire payload. People look the value up first: one
  * message that only says so ("等一下我找找", "hold on") keeps the cue for one more message.
  * Any other message ends the cue. A message that held a masked value leaves a cue too: the next
- * may correct it ("刚才打错了，是 …", corrected-credential.ts).
+ * may correct it ("刚才打错了，是 …", corrected-credential.ts). And a message that asks for a
+ * password leaves one for the whole chat, which anyone's bare answer takes (asked-credential.ts).
  */
 import type { InboundEvent } from "../inbound/inbound-event";
+import { answeredValue, askedCuesAfter, messagesLeftToAnswer } from "./asked-credential";
 import { correctedValue } from "./corrected-credential";
 import { announcesCredential, bareValue } from "./credential-phrases";
 import { valueAlone } from "./credential-value-alone";
@@ -42,14 +44,18 @@ export function applyCredentialCues(
   const message = event.message;
   const live = Object.fromEntries(Object.entries(cues).filter(([, at]) => now - at <= CUE_WINDOW_MS));
   if (event.kind !== "message" || !message || !account) return { event, cues: live };
-  const { [account]: announced, [account + WAITED]: waited, [account + GAVE]: gave, ...rest } = live;
-  const value =
+  const { [account]: announced, [account + WAITED]: waited, [account + GAVE]: gave, ...chat } = live;
+  const own =
     announced !== undefined
       ? (bareValue(message.text) ?? valueAlone(message.text))
       : gave !== undefined
         ? correctedValue(message.text)
         : null;
+  // Anyone's answer to a password asked for in the chat (asked-credential.ts).
+  const answer = own === null && messagesLeftToAnswer(chat) !== null ? answeredValue(message.text) : null;
+  const value = own ?? answer;
   const masked = value === null ? event : maskValue(event, value);
+  const rest = askedCuesAfter(chat, message.text, answer !== null, now);
   const others = (masked.message?.text ?? "").includes(CREDENTIAL_MASK)
     ? { ...rest, [account + GAVE]: now }
     : rest;

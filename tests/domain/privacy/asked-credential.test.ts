@@ -1,0 +1,104 @@
+// A password asked for in a group and answered by another member with the value alone: "wifi密码
+// 多少？", then "dx2024wifi". Neither message holds a keyword with its value
+// (docs/decisions/0820-a-value-given-in-answer.md).
+import { applyCredentialCues, type CredentialCues } from "@src/domain/privacy/announced-credential";
+import { asksForCredential } from "@src/domain/privacy/asked-credential";
+import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
+import { describe, it } from "vitest";
+import { messageEvent } from "../../fakes/inbound";
+
+const T = 1_700_000_000_000;
+
+/** Each message of a group conversation as the chat object stores it, cues carried along. */
+function conversation(lines: readonly (readonly [string, string])[], gap = 1_000): string[] {
+  let cues: CredentialCues = {};
+  return lines.map(([sender, text], i) => {
+    const out = applyCredentialCues(messageEvent({ chat: "qq:group:G1", sender, text }), cues, T + i * gap);
+    cues = out.cues;
+    return out.event.message?.text ?? "";
+  });
+}
+
+describe("a credential asked for, and answered by another member", () => {
+  it.for([
+    "wifi密码多少？",
+    "群主，wifi密码是啥",
+    "有人知道会议室的wifi密码吗",
+    "密码？",
+    "游戏号密码是什么来着",
+    "门禁码多少",
+    "what's the wifi password?",
+    "wifi pw?",
+  ])("reads %j as asking for one", (text, { expect }) => {
+    expect(asksForCredential(text)).toBe(true);
+  });
+
+  it.for(["密码忘了怎么办", "wifi好慢啊", "多少钱？", "你知道密码学吗", "password reset 在哪"])(
+    "does not read %j as asking for one",
+    (text, { expect }) => {
+      expect(asksForCredential(text)).toBe(false);
+    },
+  );
+
+  it.for(["dx2024wifi", "12345678", "就 nb2333qaq 啊", "是Xy12ab34", "“hk8899@home”"])(
+    "masks the answer %j",
+    (answer, { expect }) => {
+      const [, said] = conversation([
+        ["U1", "wifi密码多少？"],
+        ["U2", answer],
+      ]);
+      expect(said).toContain(CREDENTIAL_MASK);
+      expect(said).not.toMatch(/[0-9]{4}|Xy12|nb2333|hk8899/);
+    },
+  );
+
+  it("masks an answer after a little chatter, within a few messages", ({ expect }) => {
+    const said = conversation([
+      ["U1", "有人知道会议室的wifi密码吗"],
+      ["U3", "我也想知道"],
+      ["U2", "mt2025room"],
+    ]);
+    expect(said).toEqual(["有人知道会议室的wifi密码吗", "我也想知道", CREDENTIAL_MASK]);
+  });
+
+  it.for(["问前台", "8位数字", "不知道", "ok", "哈哈哈", "2.4G那个", "same"])(
+    "leaves %j after the question as written",
+    (answer, { expect }) => {
+      const [, said] = conversation([
+        ["U1", "wifi密码多少？"],
+        ["U2", answer],
+      ]);
+      expect(said).toBe(answer);
+    },
+  );
+
+  it("leaves a token alone with no question before it, long after one, or once the answer came", ({
+    expect,
+  }) => {
+    expect(conversation([["U2", "CA1234"]])).toEqual(["CA1234"]);
+    const late = conversation(
+      [
+        ["U1", "wifi密码多少？"],
+        ["U2", "abcd1234"],
+      ],
+      11 * 60_000,
+    );
+    expect(late[1]).toBe("abcd1234");
+    const many = conversation([
+      ["U1", "wifi密码多少？"],
+      ["U2", "在吗"],
+      ["U3", "吃了吗"],
+      ["U4", "晚上开黑"],
+      ["U5", "来来来"],
+      ["U6", "好的"],
+      ["U2", "kd2024x9"],
+    ]);
+    expect(many[6]).toBe("kd2024x9");
+    const answered = conversation([
+      ["U1", "wifi密码多少？"],
+      ["U2", "dx2024wifi"],
+      ["U3", "CA1234"],
+    ]);
+    expect(answered).toEqual(["wifi密码多少？", CREDENTIAL_MASK, "CA1234"]);
+  });
+});
