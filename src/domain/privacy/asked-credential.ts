@@ -3,9 +3,9 @@
  * 多少？", then "dx2024wifi" from another member (docs/decisions/0820-a-value-given-in-answer.md).
  * Neither message holds a keyword with its value. The chat object's cues (announced-credential.ts)
  * keep, for the whole chat, that a message asked for one; one of the next ASKED_REACH messages
- * within the cue window that is nothing but a token shaped like a password — four to sixty-four
- * printable characters with a digit, or letters with a symbol, maybe after 就 / 是 — is masked,
- * and the question is answered. Words ("问前台", "8位数字", "same") are no value.
+ * within the cue window that holds a token shaped like a password — three digits or more, or
+ * letters with digits or a symbol — has that token masked, and the question is answered. Words
+ * ("问前台", "8位数字", "same"), links, times, prices and versions are no value.
  */
 import { detectionText } from "../text/detection-text";
 import { isPlaceholder } from "./credential-phrases";
@@ -13,15 +13,18 @@ import { isPlaceholder } from "./credential-phrases";
 /** How many messages after the question may answer it: a group chats on in between. */
 export const ASKED_REACH = 5;
 
-/** What is asked for; not 密码学, 密码箱, 密码锁. */
-const SECRET = String.raw`(?:密码|口令|暗号|验证码|门禁码|开门码|取件码|pin码?|wi-?fi)(?!学|箱|锁|本|器)`;
+/** What is asked for; not 密码学, 密码箱, 密码锁. A lock, asked "多少", is its code. */
+const SECRET = String.raw`(?:(?:密码|口令|暗号|验证码|门禁码|开门码|取件码|提取码|pin码?|wi-?fi)(?!学|箱|锁|本|器)|(?<![A-Za-z])(?:mm|pw|pwd|pin)(?![A-Za-z])|锁)`;
 const ASKING = new RegExp(
   [
-    String.raw`${SECRET}[^，。！!,.\n]{0,6}?(?:多少|啥|什么|几位?|哪个)`,
-    String.raw`${SECRET}\s*(?:是|呢)?\s*[?？]`,
-    String.raw`(?:知道|记得|有人有|谁有|求)[^，。！!,.\n]{0,10}?${SECRET}`,
+    String.raw`${SECRET}[^，。！!,.\n]{0,6}?(?:多少|几多|啥|什么|咩|几位?|哪个)`,
+    String.raw`${SECRET}\s*(?:是|系|呢)?\s*[?？]`,
+    String.raw`(?:知道|记得|有人有|谁有|求)[^，。！!,.\n]{0,10}?${SECRET}|${SECRET}[^，。！!,.\n]{0,4}?(?:谁知道|谁有|有人知道)`,
+    // An order to send it: "密码发我", "验证码给我说下".
+    String.raw`${SECRET}\s*(?:发|给|告诉|说|报|私)(?:我|一下|下)`,
     String.raw`\bwhat(?:'s|\s+is|s)\s+the\s+(?:wi-?fi\s+|door\s+|gate\s+)?(?:password|pw|pass|code|pin)\b`,
     String.raw`\b(?:wi-?fi\s+)?(?:password|pw|pwd|passcode|pin)\s*\?`,
+    String.raw`\b(?:have|got|know)\s+the\s+(?:[\w-]+\s+){0,3}?(?:password|pw|code|pin|passcode)\b`,
   ].join("|"),
   "iu",
 );
@@ -31,14 +34,28 @@ export function asksForCredential(text: string): boolean {
   return ASKING.test(detectionText(text).text);
 }
 
-const ANSWER = /^(?:就是?|是|[:：])?\s*["'“‘「]?([\x21-\x7E]{4,64}?)["'”’」]?\s*[啊哈呀吧哦~～]*$/u;
+/** A run of printable characters between spaces or Chinese words, its quotes and brackets aside. */
+const RUN = /[\x21-\x7E]{3,80}/g;
+const EDGES = /^["'`([{<“‘「]+|["'`)\]}>”’」,.;:!?]+$/g;
+/** Not a value: a link, a command, a mention, a time, a date, a price, a version or a decimal. */
+const NOT_A_VALUE = /:\/\/|^www\.|^[/@#¥$]|^\d{1,2}:\d{2}|^\d+[/-]\d+([/-]\d+)?$|^v?\d+(?:\.\d+)+[A-Za-z]*$/i;
 
-/** The value a message answers with when it is nothing but a password-shaped token; null otherwise. */
+/**
+ * The value a message answers with: its first run shaped like a password — three digits or more,
+ * or letters with digits, or letters with a symbol inside — or null when it has none.
+ */
 export function answeredValue(text: string): string | null {
-  const value = ANSWER.exec(text.trim())?.[1];
-  if (value === undefined || isPlaceholder(value)) return null;
-  const shaped = /\d/.test(value) || (/[A-Za-z]/.test(value) && /[^A-Za-z0-9]/.test(value));
-  return shaped ? value : null;
+  for (const m of text.matchAll(RUN)) {
+    // A keypad's star and hash are how the code is typed, not part of what is kept: "*6028", "1379#".
+    const value = m[0].replace(EDGES, "").replace(/^\*+|#+$/g, "");
+    if (value.length < 3 || value.length > 64 || isPlaceholder(value) || NOT_A_VALUE.test(value)) continue;
+    const digits = /^\d+$/.test(value);
+    // A symbol inside letters, not an apostrophe or a hyphen ("it's", "co-op" are words).
+    const mixed =
+      /[A-Za-z]/.test(value) && (/\d/.test(value) || /[A-Za-z][!@#$%^&*_+=~.?]+[A-Za-z0-9]/.test(value));
+    if ((digits && value.length <= 12) || mixed) return value;
+  }
+  return null;
 }
 
 /** The key of the chat-wide cue: `?asked|<messages left>` → when the question was asked. */

@@ -39,7 +39,7 @@ export const DESCRIBES =
 const A_KIND = /^一[种種个個部本首款类類]/;
 /** A question: whatever follows, the clause asks for the value instead of giving it. */
 export const ASKS =
-  /吗|嗎|呢|什么|什麼|啥|怎|咋|哪|谁|誰|几(?!个字)|幾(?!個字)|多少|多久|多长|多長|是不是|如何|[?？]/;
+  /吗|嗎|呢|什么|什麼|啥|咩|怎|咋|哪|谁|誰|几(?!个字)|幾(?!個字)|多少|多久|多长|多長|是不是|如何|[?？]/;
 /** Right after a keyword, these open a predicate about the password, not a value. */
 export const PREDICATE_START =
   /^(?:即|便|又|也|都|还|還|就|才|被|把|让|讓|给|給|跟|和|在|已|要|会|會|能|可|得|别|別|不|没|沒|很|太|真|挺|输|輸|错|錯|忘|改|换|換|设|設|发|發|写|寫|贴|放|看|问|找|私|等|取|打|多|传|傳|交|拿|借|分享|告|说|說|用|加|修|重|记|記|存|留|填|搞|弄|帮|幫|千万|每|一|是|为|的|我|你|他|她|们|們|这|這|那|了|过|過|呀|啊|哦|吧)/;

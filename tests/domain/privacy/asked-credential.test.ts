@@ -29,6 +29,16 @@ describe("a credential asked for, and answered by another member", () => {
     "门禁码多少",
     "what's the wifi password?",
     "wifi pw?",
+    // shorthand, Cantonese, an order to send it, and a lock
+    "wifi mm?",
+    "个wifi密码系咩呀",
+    "屋企wifi密码几多",
+    "验证码发我一下",
+    "你那个游戏号密码给我，帮你做日常",
+    "提取码呢？",
+    "路由器后台密码谁知道",
+    "车锁多少来着",
+    "does anyone have the password for the shared drive?",
   ])("reads %j as asking for one", (text, { expect }) => {
     expect(asksForCredential(text)).toBe(true);
   });
@@ -40,17 +50,27 @@ describe("a credential asked for, and answered by another member", () => {
     },
   );
 
-  it.for(["dx2024wifi", "12345678", "就 nb2333qaq 啊", "是Xy12ab34", "“hk8899@home”"])(
-    "masks the answer %j",
-    (answer, { expect }) => {
-      const [, said] = conversation([
-        ["U1", "wifi密码多少？"],
-        ["U2", answer],
-      ]);
-      expect(said).toContain(CREDENTIAL_MASK);
-      expect(said).not.toMatch(/[0-9]{4}|Xy12|nb2333|hk8899/);
-    },
-  );
+  it.for([
+    "dx2024wifi",
+    "12345678",
+    "就 nb2333qaq 啊",
+    "是Xy12ab34",
+    "“hk8899@home”",
+    // words around the value, before or after it
+    "是 Tp88home 注意大小写",
+    "访客的是 guest2024，员工的问行政",
+    "就那个 hk2024x 没改过",
+    "5528 别外传",
+    "it's Blue7sky! (capital B)",
+    "物业发过 是 *7041",
+  ])("masks the answer %j", (answer, { expect }) => {
+    const [, said] = conversation([
+      ["U1", "wifi密码多少？"],
+      ["U2", answer],
+    ]);
+    expect(said).toContain(CREDENTIAL_MASK);
+    expect(said).not.toMatch(/[0-9]{4}|Xy12|nb2333|hk8899|Tp88|guest2024|hk2024|Blue7/);
+  });
 
   it("masks an answer after a little chatter, within a few messages", ({ expect }) => {
     const said = conversation([
@@ -61,16 +81,24 @@ describe("a credential asked for, and answered by another member", () => {
     expect(said).toEqual(["有人知道会议室的wifi密码吗", "我也想知道", CREDENTIAL_MASK]);
   });
 
-  it.for(["问前台", "8位数字", "不知道", "ok", "哈哈哈", "2.4G那个", "same"])(
-    "leaves %j after the question as written",
-    (answer, { expect }) => {
-      const [, said] = conversation([
-        ["U1", "wifi密码多少？"],
-        ["U2", answer],
-      ]);
-      expect(said).toBe(answer);
-    },
-  );
+  it.for([
+    "问前台",
+    "8位数字",
+    "不知道",
+    "ok",
+    "哈哈哈",
+    "2.4G那个",
+    "same",
+    "私聊你了",
+    "贴在门口 自己看",
+    "v2.3 的版本",
+  ])("leaves %j after the question as written", (answer, { expect }) => {
+    const [, said] = conversation([
+      ["U1", "wifi密码多少？"],
+      ["U2", answer],
+    ]);
+    expect(said).toBe(answer);
+  });
 
   it("leaves a token alone with no question before it, long after one, or once the answer came", ({
     expect,

@@ -127,6 +127,8 @@ describe("a password said in Chinese words", () => {
     "密码就不告诉你了",
     "密码是我名字 你猜",
     // Advice on what a password is made of, then why: no value follows the description.
+    // A Cantonese question: 咩 is 什么.
+    "wifi密码系咩呀",
     "设密码别用生日 容易被撞库",
     "密码千万不要用名字 太好猜了",
     "密码不要用生日 容易被盗",
