@@ -19,57 +19,75 @@ function conversation(lines: readonly (readonly [string, string])[], gap = 1_000
   });
 }
 
+const ASKING = [
+  "wifi密码多少？",
+  "群主，wifi密码是啥",
+  "有人知道会议室的wifi密码吗",
+  "密码？",
+  "游戏号密码是什么来着",
+  "门禁码多少",
+  "what's the wifi password?",
+  "wifi pw?",
+  // shorthand, Cantonese, an order to send it, and a lock
+  "wifi mm?",
+  "个wifi密码系咩呀",
+  "屋企wifi密码几多",
+  "验证码发我一下",
+  "你那个游戏号密码给我，帮你做日常",
+  "提取码呢？",
+  "路由器后台密码谁知道",
+  "车锁多少来着",
+  "does anyone have the password for the shared drive?",
+];
+const NOT_ASKING = ["密码忘了怎么办", "wifi好慢啊", "多少钱？", "你知道密码学吗", "password reset 在哪"];
+
+/** Replies to "wifi密码多少？" with the value in them, words around it or not. */
+const ANSWERS = [
+  "dx2024wifi",
+  "12345678",
+  "就 nb2333qaq 啊",
+  "是Xy12ab34",
+  "“hk8899@home”",
+  "是 Tp88home 注意大小写",
+  "访客的是 guest2024，员工的问行政",
+  "就那个 hk2024x 没改过",
+  "5528 别外传",
+  "it's Blue7sky! (capital B)",
+  "物业发过 是 *7041",
+];
+/** Replies with no value: words, and runs that are a size or a version. */
+const NO_ANSWERS = [
+  "问前台",
+  "8位数字",
+  "不知道",
+  "ok",
+  "哈哈哈",
+  "2.4G那个",
+  "same",
+  "私聊你了",
+  "贴在门口 自己看",
+  "v2.3 的版本",
+];
+
+/** The reply as stored after "wifi密码多少？" from another member. */
+const replied = (answer: string) =>
+  conversation([
+    ["U1", "wifi密码多少？"],
+    ["U2", answer],
+  ])[1];
+
 describe("a credential asked for, and answered by another member", () => {
-  it.for([
-    "wifi密码多少？",
-    "群主，wifi密码是啥",
-    "有人知道会议室的wifi密码吗",
-    "密码？",
-    "游戏号密码是什么来着",
-    "门禁码多少",
-    "what's the wifi password?",
-    "wifi pw?",
-    // shorthand, Cantonese, an order to send it, and a lock
-    "wifi mm?",
-    "个wifi密码系咩呀",
-    "屋企wifi密码几多",
-    "验证码发我一下",
-    "你那个游戏号密码给我，帮你做日常",
-    "提取码呢？",
-    "路由器后台密码谁知道",
-    "车锁多少来着",
-    "does anyone have the password for the shared drive?",
-  ])("reads %j as asking for one", (text, { expect }) => {
-    expect(asksForCredential(text)).toBe(true);
+  it("reads the questions that ask for one, and no other", ({ expect }) => {
+    expect(ASKING.filter((t) => !asksForCredential(t))).toEqual([]);
+    expect(NOT_ASKING.filter(asksForCredential)).toEqual([]);
   });
 
-  it.for(["密码忘了怎么办", "wifi好慢啊", "多少钱？", "你知道密码学吗", "password reset 在哪"])(
-    "does not read %j as asking for one",
-    (text, { expect }) => {
-      expect(asksForCredential(text)).toBe(false);
-    },
-  );
-
-  it.for([
-    "dx2024wifi",
-    "12345678",
-    "就 nb2333qaq 啊",
-    "是Xy12ab34",
-    "“hk8899@home”",
-    // words around the value, before or after it
-    "是 Tp88home 注意大小写",
-    "访客的是 guest2024，员工的问行政",
-    "就那个 hk2024x 没改过",
-    "5528 别外传",
-    "it's Blue7sky! (capital B)",
-    "物业发过 是 *7041",
-  ])("masks the answer %j", (answer, { expect }) => {
-    const [, said] = conversation([
-      ["U1", "wifi密码多少？"],
-      ["U2", answer],
-    ]);
-    expect(said).toContain(CREDENTIAL_MASK);
-    expect(said).not.toMatch(/[0-9]{4}|Xy12|nb2333|hk8899|Tp88|guest2024|hk2024|Blue7/);
+  it("masks the value in each answer, and leaves the replies that hold none", ({ expect }) => {
+    for (const answer of ANSWERS) {
+      expect(replied(answer), answer).toContain(CREDENTIAL_MASK);
+      expect(replied(answer), answer).not.toMatch(/[0-9]{4}|Xy12|nb2333|hk8899|Tp88|guest2024|hk2024|Blue7/);
+    }
+    expect(NO_ANSWERS.map(replied)).toEqual(NO_ANSWERS);
   });
 
   it("masks an answer after a little chatter, within a few messages", ({ expect }) => {
@@ -79,25 +97,6 @@ describe("a credential asked for, and answered by another member", () => {
       ["U2", "mt2025room"],
     ]);
     expect(said).toEqual(["有人知道会议室的wifi密码吗", "我也想知道", CREDENTIAL_MASK]);
-  });
-
-  it.for([
-    "问前台",
-    "8位数字",
-    "不知道",
-    "ok",
-    "哈哈哈",
-    "2.4G那个",
-    "same",
-    "私聊你了",
-    "贴在门口 自己看",
-    "v2.3 的版本",
-  ])("leaves %j after the question as written", (answer, { expect }) => {
-    const [, said] = conversation([
-      ["U1", "wifi密码多少？"],
-      ["U2", answer],
-    ]);
-    expect(said).toBe(answer);
   });
 
   it("leaves a token alone with no question before it, long after one, or once the answer came", ({
