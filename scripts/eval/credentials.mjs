@@ -12,6 +12,7 @@ import { root } from "../lib/dev-vars.mjs";
 import { importTs } from "../lib/ts-import.mjs";
 import { readerTrainsOn } from "../privacy/reader-split.mjs";
 import { importAt } from "./baseline-source.mjs";
+import { conversationSets } from "./credential-conversations.mjs";
 import { evalDataDir } from "./data-dir.mjs";
 
 export const CREDENTIAL_BASELINE = "77317ac";
@@ -30,12 +31,14 @@ async function detector(load) {
   // A person's message is masked where it comes in, by the rules and the trained reader of values.
   const mask =
     credentials.maskSensitiveDataInMessage ?? credentials.maskSensitiveData ?? credentials.maskCredentials;
+  // Messages of one sender (strings), or of a group ({ sender, text }), in order.
   const conversation = (messages) => {
     let state = {};
-    return messages.map((text, i) => {
+    return messages.map((line, i) => {
+      const { sender, text } = typeof line === "string" ? { sender: "U", text: line } : line;
       const event = {
         kind: "message",
-        sender: { account: "qq:user:U", displayName: null },
+        sender: { account: `qq:user:${sender}`, displayName: null },
         message: { id: `m${i}`, text: mask(text), attachments: [] },
         raw: {},
       };
@@ -206,6 +209,7 @@ export async function evalCredentials(flags) {
   }
 
   heldBack(detectors);
+  conversationSets(detectors);
 
   const dir = typeof flags.data === "string" ? flags.data : evalDataDir();
   console.log(`\nfalse masks on ordinary chat (${dir}): messages changed per 10,000`);
