@@ -8,7 +8,7 @@
  * message that only says so ("等一下我找找", "hold on") keeps the cue for one more message.
  * Any other message ends the cue. A message that held a masked value leaves a cue too: the next
  * may correct it ("刚才打错了，是 …", corrected-credential.ts). And a message that asks for a
- * password leaves one for the whole chat, which anyone's bare answer takes (asked-credential.ts).
+ * password leaves one for the whole chat, which anyone's answer takes (asked-credential.ts).
  */
 import type { InboundEvent } from "../inbound/inbound-event";
 import { answeredValue, askedCuesAfter, messagesLeftToAnswer } from "./asked-credential";

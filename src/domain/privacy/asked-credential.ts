@@ -1,6 +1,7 @@
 /**
- * A password asked for in a chat and answered with the value alone, by whoever knows it: "wifi密码
- * 多少？", then "dx2024wifi" from another member (docs/decisions/0820-a-value-given-in-answer.md).
+ * A password asked for in a chat and answered by whoever knows it: "wifi密码多少？", then
+ * "dx2024wifi" or "admin123 没改过" from another member
+ * (docs/decisions/0820-a-value-given-in-answer.md).
  * Neither message holds a keyword with its value. The chat object's cues (announced-credential.ts)
  * keep, for the whole chat, that a message asked for one; one of the next ASKED_REACH messages
  * within the cue window that holds a token shaped like a password — three digits or more, or
@@ -17,7 +18,8 @@ export const ASKED_REACH = 5;
 const SECRET = String.raw`(?:(?:密码|口令|暗号|验证码|门禁码|开门码|取件码|提取码|pin码?|wi-?fi)(?!学|箱|锁|本|器)|(?<![A-Za-z])(?:mm|pw|pwd|pin)(?![A-Za-z])|锁)`;
 const ASKING = new RegExp(
   [
-    String.raw`${SECRET}[^，。！!,.\n]{0,6}?(?:多少|几多|啥|什么|咩|几位?|哪个)`,
+    // Not an amount: "宽带wifi多少钱", "锁了多少次".
+    String.raw`${SECRET}[^，。！!,.\n]{0,6}?(?:多少|几多|啥|什么|咩|几位?|哪个)(?!\s*(?:钱|块|元|米|兆|个|人|度|天|次|岁|斤|分|号|楼|平|万|千|(?:m|g|mb|gb|k)\b))`,
     String.raw`${SECRET}\s*(?:是|系|呢)?\s*[?？]`,
     String.raw`(?:知道|记得|有人有|谁有|求)[^，。！!,.\n]{0,10}?${SECRET}|${SECRET}[^，。！!,.\n]{0,4}?(?:谁知道|谁有|有人知道)`,
     // An order to send it: "密码发我", "验证码给我说下".

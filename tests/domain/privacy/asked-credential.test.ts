@@ -39,7 +39,15 @@ const ASKING = [
   "车锁多少来着",
   "does anyone have the password for the shared drive?",
 ];
-const NOT_ASKING = ["密码忘了怎么办", "wifi好慢啊", "多少钱？", "你知道密码学吗", "password reset 在哪"];
+const NOT_ASKING = [
+  "密码忘了怎么办",
+  "wifi好慢啊",
+  "多少钱？",
+  "你知道密码学吗",
+  "password reset 在哪",
+  "宽带wifi多少钱一个月",
+  "门锁了多少次了",
+];
 
 /** Replies to "wifi密码多少？" with the value in them, words around it or not. */
 const ANSWERS = [
