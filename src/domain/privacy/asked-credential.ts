@@ -9,13 +9,16 @@
  * ("问前台", "8位数字", "same"), links, times, prices and versions are no value.
  */
 import { detectionText } from "../text/detection-text";
-import { isPlaceholder } from "./credential-phrases";
+import { CODE_ZH, isPlaceholder, PASSWORD_SHORT, PASSWORD_ZH } from "./credential-phrases";
 
 /** How many messages after the question may answer it: a group chats on in between. */
 export const ASKED_REACH = 5;
 
-/** What is asked for; not 密码学, 密码箱, 密码锁. A lock, asked "多少", is its code. */
-const SECRET = String.raw`(?:(?:密码|口令|暗号|验证码|门禁码|开门码|取件码|提取码|pin码?|wi-?fi)(?!学|箱|锁|本|器)|(?<![A-Za-z])(?:mm|pw|pwd|pin)(?![A-Za-z])|锁)`;
+/**
+ * What is asked for: the password and code words the rules read (credential-phrases.ts), 暗号,
+ * wifi, and a lock, whose code is what "多少" asks; not 密码学, 密码箱, 密码锁.
+ */
+const SECRET = String.raw`(?:(?:${PASSWORD_ZH}|暗号|${CODE_ZH}|wi-?fi)(?!学|箱|锁|本|器)|(?<![A-Za-z])(?:${PASSWORD_SHORT}|mm|pwd|pin)(?![A-Za-z])|锁)`;
 const ASKING = new RegExp(
   [
     // Not an amount: "宽带wifi多少钱", "锁了多少次".

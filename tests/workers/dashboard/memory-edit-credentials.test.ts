@@ -19,6 +19,8 @@ describe("an admin's memory edit that holds a credential", () => {
     ["a password said in words", "群里的 wifi 密码是 coffee4all"],
     ["an API key", "部署用 sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z-Q7rS0tU"],
     ["text that already holds the mask", "群里的 wifi 密码是 [已隐藏的凭据]"],
+    // No rule reads these words as a value; memory still refuses to say what a password is.
+    ["a password's value in words, traditional characters", "群裡的 wifi 密碼是 作業寫完了嗎老鐵"],
   ])("is refused naming the text, and changes nothing: %s", async ([, text], { expect }) => {
     const chat = `qq:group:G${uid()}`;
     const [id] = await seedMemory([newMemory(`chat:${chat}`, "群里的 wifi 在前台问", { kind: "fact" })]);
