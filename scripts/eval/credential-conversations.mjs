@@ -9,8 +9,11 @@ import { root } from "../lib/dev-vars.mjs";
 import { readJsonl } from "./domain-bundle.mjs";
 
 const SETS = [
-  ["held back, never tuned on", "credentials-held-back-asked.jsonl"],
+  ["held back, never tuned on", "credentials-held-back-asked-4.jsonl"],
   ["read while its rule was written", "credentials-read-asked.jsonl"],
+  // Held back until measured once each (decisions 0820, 0830), then read for the rules of 0830.
+  ["read after it was measured", "credentials-read-asked-2.jsonl"],
+  ["read after it was measured", "credentials-read-asked-3.jsonl"],
 ];
 
 export function conversationSets(detectors) {
@@ -30,5 +33,27 @@ export function conversationSets(detectors) {
         `  ${label.padEnd(20)} secret gone ${gone}/${positives.length}, near misses changed ${near.filter(changed).length}/${near.length}, ordinary changed ${ordinary.filter(changed).length}/${ordinary.length}`,
       );
     }
+  }
+}
+
+/**
+ * The chat-wide cues on ordinary chat: each shared dataset's messages in their order, two
+ * speakers taking turns, a message a second. Counts the messages the cues change beyond what
+ * masking each message alone does: an ordinary question read as asking for a password, and the
+ * next messages' numbers taken for its answer.
+ */
+export function ordinaryConversations(detectors, sets) {
+  console.log("\nthe chat's cues on ordinary chat, read as conversations: messages changed per 10,000");
+  for (const [name, texts] of sets) {
+    const cells = detectors.map(([label, d]) => {
+      let changed = 0;
+      for (let at = 0; at < texts.length; at += 100) {
+        const chunk = texts.slice(at, at + 100);
+        const stored = d.conversation(chunk.map((text, i) => ({ sender: i % 2 ? "A" : "B", text })));
+        changed += stored.filter((t, i) => t !== d.mask(chunk[i])).length;
+      }
+      return `${label}: ${((changed / texts.length) * 10_000).toFixed(1)} (${changed})`;
+    });
+    console.log(`${name.padEnd(15)} ${String(texts.length).padStart(6)} messages  ${cells.join("   ")}`);
   }
 }

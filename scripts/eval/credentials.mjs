@@ -12,7 +12,7 @@ import { root } from "../lib/dev-vars.mjs";
 import { importTs } from "../lib/ts-import.mjs";
 import { readerTrainsOn } from "../privacy/reader-split.mjs";
 import { importAt } from "./baseline-source.mjs";
-import { conversationSets } from "./credential-conversations.mjs";
+import { conversationSets, ordinaryConversations } from "./credential-conversations.mjs";
 import { evalDataDir } from "./data-dir.mjs";
 
 export const CREDENTIAL_BASELINE = "77317ac";
@@ -212,6 +212,7 @@ export async function evalCredentials(flags) {
   conversationSets(detectors);
 
   const dir = typeof flags.data === "string" ? flags.data : evalDataDir();
+  ordinaryConversations(detectors, datasets(dir));
   console.log(`\nfalse masks on ordinary chat (${dir}): messages changed per 10,000`);
   const report = [];
   for (const [name, texts] of datasets(dir)) {

@@ -16,8 +16,12 @@ const CORRECTION =
 export function correctedValue(text: string): string | null {
   const rest = CORRECTION.exec(text.trim())?.groups?.rest;
   if (!rest) return null;
-  const token = rest.split(/[\s，,。]/u)[0] ?? "";
+  // The value may follow what was wrong with the first: "不对 首字母大写 Ab123456" (decision 0830).
+  const [first = "", ...later] = rest.split(/[\s，,。]/u);
   // A value has a digit or a symbol: "明天不是今天", "周五" and "哈哈" correct something else.
-  if (!/[\d!@#$%^&*_.~-]/.test(token)) return null;
-  return bareValue(token) ?? valueAlone(token);
+  const shaped = (token: string) => /[\d!@#$%^&*_.~-]/.test(token);
+  if (shaped(first)) return bareValue(first) ?? valueAlone(first);
+  // After words, only a printable token: "下午3点" is a time, not the value.
+  for (const token of later.slice(0, 2)) if (shaped(token) && bareValue(token)) return bareValue(token);
+  return null;
 }

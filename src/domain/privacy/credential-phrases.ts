@@ -25,8 +25,11 @@ export type PhraseMatch = { readonly start: number; readonly end: number; readon
  */
 type Kind = "password" | "code" | "key";
 
-/** `密 码` with spaces between its characters is the same keyword. */
-export const PASSWORD_ZH = String.raw`密[ \t]{0,2}码|口令|暗码|PIN码|pin码|密马|秘码|蜜码|(?<![保机秘私隐加解严绝泄告])密吗(?=\s*[:：=是]?\s*[\x21-\x7E])`;
+/**
+ * `密 码` with spaces between its characters is the same keyword; gamers' 房密 is a room's
+ * password (not 住房密集).
+ */
+export const PASSWORD_ZH = String.raw`密[ \t]{0,2}码|口令|暗码|PIN码|pin码|密马|秘码|蜜码|房密(?![集度封闭切布])|(?<![保机秘私隐加解严绝泄告])密吗(?=\s*[:：=是]?\s*[\x21-\x7E])`;
 export const PASSWORD_EN = String.raw`password|passwd|passwrd|passwrod|pasword|passowrd|pwd|passcode|passphrase|pass\s*code|(?:wi-?fi|wlan)\s+pass`;
 /** Short forms and pinyin (pw, mima): whole words only, never inside an id (`m_1pw5…`). */
 export const PASSWORD_SHORT = String.raw`pw|psw|pswd|mima|mi\s?ma`;

@@ -71,6 +71,7 @@ describe("a credential announced in one message and sent in the next", () => {
     ["不对 应该是 lanlan0916", "lanlan0916"],
     ["打错了 Yt55@park", "Yt55@park"],
     ["sorry typo, it's Bd9!rr41", "Bd9!rr41"],
+    ["不对 首字母大写 Lanlan0916", "Lanlan0916"],
   ] as const)("masks the value in %j after a masked one", ([text, value], { expect }) => {
     const first = applyCredentialCues(maskInboundEvent(say("U1", "wifi密码 Qx81!vv20")), {}, T);
     const next = applyCredentialCues(say("U1", text), first.cues, T + 1_000);
@@ -78,7 +79,7 @@ describe("a credential announced in one message and sent in the next", () => {
     expect(JSON.stringify(next.event.raw)).not.toContain(value);
   });
 
-  it.for(["刚才打错了，是明天不是今天", "不对 应该是周五", "打错了 哈哈"])(
+  it.for(["刚才打错了，是明天不是今天", "不对 应该是周五", "打错了 哈哈", "不对 是下周三 下午3点"])(
     "leaves %j after a masked value as written",
     (text, { expect }) => {
       const first = applyCredentialCues(maskInboundEvent(say("U1", "wifi密码 Qx81!vv20")), {}, T);

@@ -39,6 +39,24 @@ const ASKING = [
   "路由器后台密码谁知道",
   "车锁多少来着",
   "does anyone have the password for the shared drive?",
+  // remembering it, sending it again, a lock's number, whether there is one
+  "上次那个保险柜密码你还记得不",
+  "车库密码我忘了… 你上回开过 记得吗",
+  "wifi密码再发我一遍",
+  "那个网盘密码能不能再给我一次",
+  "小区门口那个密码锁多少号来着",
+  "閘口密碼幾多號",
+  "这个会有密码吗",
+  "你们那边wifi有密码没",
+  // looking it up for someone, offering to send it, a bare 呢, and dialects' "how much" and "know"
+  "帮我看下手机上刚来的验证码",
+  "验证码发你手机上了 帮我看一下",
+  "取件码我发你",
+  "PIN呢",
+  "wifi密码侬晓得伐",
+  "那把锁的密码是么子",
+  "你屋头wifi密码是好多嘛",
+  "铁门密码几号",
 ];
 const NOT_ASKING = [
   "密码忘了怎么办",
@@ -48,6 +66,13 @@ const NOT_ASKING = [
   "password reset 在哪",
   "宽带wifi多少钱一个月",
   "门锁了多少次了",
+  "你们wifi叫啥名字",
+  "wifi名是什么",
+  "密码别告诉我，我自己猜",
+  "你记得不 上次那家店",
+  "这个会议室几号楼",
+  "wifi好多人在连 卡死了",
+  "帮我看下这个包好看吗",
 ];
 
 /** Replies to "wifi密码多少？" with the value in them, words around it or not. */
@@ -63,6 +88,11 @@ const ANSWERS = [
   "5528 别外传",
   "it's Blue7sky! (capital B)",
   "物业发过 是 *7041",
+  // digits typed apart, and a keypad's star after them
+  "9 3 1 5 7 0",
+  "7712* 按完记得按星号",
+  "#5519# 按完等绿灯",
+  "21-36-14 转慢点",
 ];
 /** Replies with no value: words, and runs that are a size or a version. */
 const NO_ANSWERS = [
@@ -76,6 +106,8 @@ const NO_ANSWERS = [
   "私聊你了",
   "贴在门口 自己看",
   "v2.3 的版本",
+  "12/25 那天改的",
+  "3-5 个字母",
 ];
 
 /** The reply as stored after "wifi密码多少？" from another member. */
@@ -94,7 +126,9 @@ describe("a credential asked for, and answered by another member", () => {
   it("masks the value in each answer, and leaves the replies that hold none", ({ expect }) => {
     for (const answer of ANSWERS) {
       expect(replied(answer), answer).toContain(CREDENTIAL_MASK);
-      expect(replied(answer), answer).not.toMatch(/[0-9]{4}|Xy12|nb2333|hk8899|Tp88|guest2024|hk2024|Blue7/);
+      expect(replied(answer), answer).not.toMatch(
+        /[0-9]{4}|9 3 1 5|21-36|Xy12|nb2333|hk8899|Tp88|guest2024|hk2024|Blue7/,
+      );
     }
     expect(NO_ANSWERS.map(replied)).toEqual(NO_ANSWERS);
   });

@@ -138,6 +138,13 @@ describe("a password said in Chinese words", () => {
     "平板密码被孩子乱改了，现在全家都进不去",
     "密码是一个成语",
     "同名主打歌在iTunes上架第一天即登台湾",
+    // Cantonese: 俾 and 畀 give, as 给 does.
+    "屋企個wifi密碼俾我吖",
+    "密码畀我下啦",
+    "家里wifi密码再发一遍",
+    // Sichuan's 好多 and Hunan's 么子 ask, as 多少 and 什么 do.
+    "妈 屋头wifi密码是好多",
+    "那个锁的密码是么子咯",
   ])("leaves %j as written", (text, { expect }) => {
     expect(values(text)).toEqual([]);
     expect(maskSensitiveData(text)).toBe(text);

@@ -121,6 +121,13 @@ it.for(["cvv", "cvc", "pin", "otp", "pwd", "psk", "mima", "mm", "pass", "key", "
   },
 );
 
+// Gamers' 房密 is a room's password: "房密8860" gives it; 住房密集 is no password.
+it("reads 房密 as a password's name", ({ expect }) => {
+  expect(maskCredentials("五排开了 房号 3317 房密 2290 速来")).not.toContain("2290");
+  expect(maskCredentials("房密8860")).not.toContain("8860");
+  expect(maskCredentials("这一片住房密集 3317 户")).toBe("这一片住房密集 3317 户");
+});
+
 describe("memory's credential check uses the detector", () => {
   it("refuses every positive, and its masked form", ({ expect }) => {
     for (const [text] of POSITIVES) {
