@@ -37,23 +37,31 @@ export function conversationSets(detectors) {
 }
 
 /**
- * The chat-wide cues on ordinary chat: each shared dataset's messages in their order, two
- * speakers taking turns, a message a second. Counts the messages the cues change beyond what
- * masking each message alone does: an ordinary question read as asking for a password, and the
- * next messages' numbers taken for its answer.
+ * The chat-wide cues on ordinary chat, read two ways, counting the messages the cues change beyond
+ * what masking each message alone does. As it is: each shared dataset's messages in their order,
+ * two speakers taking turns, a message a second (a question misread as asking for a password).
+ * After a question: every two of the first 1,500 messages said by two members right after a third
+ * asks "房间密码？" — the worst case of chatter that follows such a question and gives nothing.
  */
 export function ordinaryConversations(detectors, sets) {
-  console.log("\nthe chat's cues on ordinary chat, read as conversations: messages changed per 10,000");
+  console.log("\nthe chat's cues on ordinary chat: messages changed, as it is / after a password question");
   for (const [name, texts] of sets) {
+    const after = texts.slice(0, 1_500);
     const cells = detectors.map(([label, d]) => {
-      let changed = 0;
-      for (let at = 0; at < texts.length; at += 100) {
-        const chunk = texts.slice(at, at + 100);
-        const stored = d.conversation(chunk.map((text, i) => ({ sender: i % 2 ? "A" : "B", text })));
-        changed += stored.filter((t, i) => t !== d.mask(chunk[i])).length;
-      }
-      return `${label}: ${((changed / texts.length) * 10_000).toFixed(1)} (${changed})`;
+      const changedIn = (messages) =>
+        d.conversation(messages).filter((t, i) => t !== d.mask(messages[i].text)).length;
+      let asIs = 0;
+      for (let at = 0; at < texts.length; at += 100)
+        asIs += changedIn(texts.slice(at, at + 100).map((text, i) => ({ sender: i % 2 ? "A" : "B", text })));
+      let asked = 0;
+      for (let i = 0; i + 1 < after.length; i += 2)
+        asked += changedIn([
+          { sender: "Q", text: "房间密码？" },
+          { sender: "A", text: after[i] },
+          { sender: "B", text: after[i + 1] },
+        ]);
+      return `${label}: ${asIs}/${texts.length}, ${asked}/${after.length}`;
     });
-    console.log(`${name.padEnd(15)} ${String(texts.length).padStart(6)} messages  ${cells.join("   ")}`);
+    console.log(`${name.padEnd(15)} ${cells.join("   ")}`);
   }
 }

@@ -253,8 +253,13 @@ describe("a credential said in chat is stored nowhere", () => {
     await ask(`MA${uid()}`, "群主，会议室wifi密码多少？");
     await ask(`MC${uid()}`, "我也想知道");
     await ask(`MB${uid()}`, "mt2025room");
+    // Asked for again by a keypad's digits and, in words, a room's password (decisions 0830, 0840).
+    await ask(`MA${uid()}`, "门禁密码再发我一遍");
+    await ask(`MB${uid()}`, "是 7 3 9 1 5 2");
+    await ask(`MD${uid()}`, "开黑房间密码？");
+    await ask(`MB${uid()}`, "天王盖地虎");
     await settled(chatKey);
-    expect(await logged(chatKey, 3)).toHaveLength(3);
-    expect(await storedAnywhere(["mt2025room"])).toEqual([]);
+    expect(await logged(chatKey, 7)).toHaveLength(7);
+    expect(await storedAnywhere(["mt2025room", "7 3 9 1 5 2", "天王盖地虎"])).toEqual([]);
   });
 });

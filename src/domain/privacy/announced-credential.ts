@@ -8,10 +8,12 @@
  * message that only says so ("等一下我找找", "hold on") keeps the cue for one more message.
  * Any other message ends the cue. A message that held a masked value leaves a cue too: the next
  * may correct it ("刚才打错了，是 …", corrected-credential.ts). And a message that asks for a
- * password leaves one for the whole chat, which anyone's answer takes (asked-credential.ts).
+ * password leaves one for the whole chat, which anyone's answer takes (asked-credential.ts), or,
+ * for a secret that can be words, another member's short phrase (asked-in-words.ts).
  */
 import type { InboundEvent } from "../inbound/inbound-event";
-import { answeredValue, askedCuesAfter, messagesLeftToAnswer } from "./asked-credential";
+import { answeredValue, askedCuesAfter, asksForCredential, messagesLeftToAnswer } from "./asked-credential";
+import { answeredInWords, wordsCuesAfter } from "./asked-in-words";
 import { correctedValue } from "./corrected-credential";
 import { announcesCredential, bareValue } from "./credential-phrases";
 import { valueAlone } from "./credential-value-alone";
@@ -51,11 +53,18 @@ export function applyCredentialCues(
       : gave !== undefined
         ? correctedValue(message.text)
         : null;
-  // Anyone's answer to a password asked for in the chat (asked-credential.ts).
+  // Anyone's answer to a password asked for in the chat (asked-credential.ts), or in words
+  // (asked-in-words.ts).
   const answer = own === null && messagesLeftToAnswer(chat) !== null ? answeredValue(message.text) : null;
-  const value = own ?? answer;
+  const words = own === null && answer === null ? answeredInWords(chat, account, message.text) : null;
+  const value = own ?? answer ?? words;
   const masked = value === null ? event : maskValue(event, value);
-  const rest = askedCuesAfter(chat, message.text, answer !== null, now);
+  const answered = answer !== null || words !== null;
+  const rest = wordsCuesAfter(
+    askedCuesAfter(chat, message.text, answered, now),
+    { account, text: message.text, asks: asksForCredential(message.text), answered },
+    now,
+  );
   const others = (masked.message?.text ?? "").includes(CREDENTIAL_MASK)
     ? { ...rest, [account + GAVE]: now }
     : rest;

@@ -18,11 +18,13 @@ export const ASKED_REACH = 5;
 
 /** wifi, unless what is asked is its name: "你们wifi叫啥名字". */
 const WIFI = String.raw`wi-?fi(?![^，。！!,.\n]{0,4}?(?:名|叫|ssid|name))`;
+/** The answer that lets one in, not a quiz's: "进群答案", "验证问题的答案", "密保答案". */
+const GATE_ANSWER = String.raw`(?:进群|入群|加群|验证|密保|安全)(?:问题)?的?答案`;
 /**
  * What is asked for: the password and code words the rules read (credential-phrases.ts), 暗号,
  * wifi, and a lock, whose code is what "多少" asks; not 密码学, 密码箱, 密码锁.
  */
-const SECRET = String.raw`(?:(?:${PASSWORD_ZH}|暗号|${CODE_ZH}|${WIFI})(?!学|箱|锁|本|器)|(?<![A-Za-z])(?:${PASSWORD_SHORT}|mm|pwd|pin)(?![A-Za-z])|锁)`;
+const SECRET = String.raw`(?:(?:${PASSWORD_ZH}|暗号|${CODE_ZH}|${WIFI})(?!学|箱|锁|本|器)|(?<![A-Za-z])(?:${PASSWORD_SHORT}|mm|pwd|pin)(?![A-Za-z])|锁|${GATE_ANSWER})`;
 /** What has a number, which "多少号" asks: a password or a lock, not a room or a building. */
 const NUMBERED = String.raw`(?:${PASSWORD_ZH}|锁)`;
 /** A clause's characters and its ellipses, not past its end; nor a refusal ("密码别告诉我"). */
@@ -80,6 +82,10 @@ function isDateOrRange(value: string): boolean {
   return (a <= 31 && b <= 12) || (a <= 12 && b <= 31) || last.length === 4;
 }
 
+/** What follows a number that counts or measures something. */
+const UNIT =
+  /^\s?(?:[年月日号號岁歲点點时時元块塊万萬千百亿億个個人次分秒米斤天周期楼樓层層届屆级級名位度倍多余餘张張本部集首页頁章台辆輛瓶杯遍场場票套只件克升寸尺%℃]|厘米|公里|公斤|英寸|英尺|毫米|km|kg|cm|mm|ms|gb|mb|kb|k\b|w\b)/i;
+
 /** Four to twelve single digits, one space apart. */
 const SPACED_DIGITS = /(?<!\d ?)\d(?: \d){3,11}(?! ?\d)/;
 
@@ -96,8 +102,9 @@ export function answeredValue(text: string): string | null {
     const value = m[0].replace(EDGES, "").replace(KEYPAD, "");
     if (value.length < 3 || value.length > 64 || isPlaceholder(value)) continue;
     if (NOT_A_VALUE.test(value) || isDateOrRange(value)) continue;
-    // Digits, or groups of them as a dial's turns are read: "17-42-08".
-    const digits = /^\d+(?:-\d+)*$/.test(value);
+    // Digits, or groups of them as a dial's turns are read: "17-42-08"; not a count, a year or an
+    // amount ("1998年", "60多岁", "3000块").
+    const digits = /^\d+(?:-\d+)*$/.test(value) && !UNIT.test(text.slice(m.index + m[0].length));
     // A symbol inside letters, not an apostrophe or a hyphen ("it's", "co-op" are words).
     const mixed =
       /[A-Za-z]/.test(value) && (/\d/.test(value) || /[A-Za-z][!@#$%^&*_+=~.?]+[A-Za-z0-9]/.test(value));

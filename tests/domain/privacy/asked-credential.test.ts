@@ -71,6 +71,7 @@ const NOT_ASKING = [
   "密码别告诉我，我自己猜",
   "你记得不 上次那家店",
   "这个会议室几号楼",
+  "这题答案是啥",
   "wifi好多人在连 卡死了",
   "帮我看下这个包好看吗",
 ];
@@ -108,6 +109,10 @@ const NO_ANSWERS = [
   "v2.3 的版本",
   "12/25 那天改的",
   "3-5 个字母",
+  // a year, a height, an age: a number that counts something
+  "1998年那会儿",
+  "身高有192厘米呢",
+  "他今年102岁了",
 ];
 
 /** The reply as stored after "wifi密码多少？" from another member. */
@@ -170,5 +175,66 @@ describe("a credential asked for, and answered by another member", () => {
       ["U3", "CA1234"],
     ]);
     expect(answered).toEqual(["wifi密码多少？", CREDENTIAL_MASK, "CA1234"]);
+  });
+});
+
+/** Each reply as stored after `question` from another member, and the asker's own follow-up. */
+const afterQuestion = (question: string, reply: string, from = "U2") =>
+  conversation([
+    ["U1", question],
+    [from, reply],
+  ])[1];
+
+// A countersign, an answer or a password given in Chinese words (asked-in-words.ts).
+describe("a secret asked for and given in words", () => {
+  const GIVEN = [
+    ["房间密码？", "天王盖地虎", "天王盖地虎"],
+    ["今晚的暗号是啥", "你说 宝塔镇河妖 就行", "宝塔镇河妖"],
+    ["进群答案是啥", "答案填 我爱学习 四个字", "我爱学习"],
+    ["口令多少来着", "是 春眠不觉晓", "春眠不觉晓"],
+    ["保险柜密码你还记得不", "蓝色海洋啊", "蓝色海洋"],
+  ] as const;
+  const NOT_GIVEN = [
+    "不知道",
+    "不清楚",
+    "问群主",
+    "我也想知道",
+    "没有密码",
+    "你自己问房东啦 我都不记得",
+    "等一下",
+    "好的",
+    "哈哈哈",
+    "群公告里有",
+    "晚上开黑不",
+    "刘桂芳啊 数学老师 你连她都忘了",
+    "做梦吧你",
+    "没门儿",
+    // sentences about something else
+    "奥斯卡最佳女配角也被提名了",
+    "说到徐克，那也是一位了不起的人",
+    "他出生在日本兵库县",
+    "我喜欢喜剧和爱情片",
+  ];
+
+  it("masks the phrase that answers, and leaves what answers nothing", ({ expect }) => {
+    for (const [question, reply, phrase] of GIVEN) {
+      expect(afterQuestion(question, reply), reply).not.toContain(phrase);
+      expect(afterQuestion(question, reply), reply).toContain(CREDENTIAL_MASK);
+    }
+    expect(NOT_GIVEN.map((reply) => afterQuestion("房间密码？", reply))).toEqual(NOT_GIVEN);
+  });
+
+  it("reads no words after a code's question, from the asker, or past the next two messages", ({
+    expect,
+  }) => {
+    expect(afterQuestion("验证码多少", "天王盖地虎")).toBe("天王盖地虎");
+    expect(afterQuestion("房间密码？", "天王盖地虎", "U1")).toBe("天王盖地虎");
+    const late = conversation([
+      ["U1", "房间密码？"],
+      ["U2", "在吗"],
+      ["U3", "我也不知道"],
+      ["U4", "天王盖地虎"],
+    ]);
+    expect(late[3]).toBe("天王盖地虎");
   });
 });
