@@ -118,16 +118,17 @@ function heldBack(detectors) {
     "credentials-held-back-k.jsonl",
     "credentials-held-back-platforms.jsonl",
     "credentials-held-back-security.jsonl",
-    "credentials-held-back-han.jsonl",
+    "credentials-held-back-han-f.jsonl",
     "credentials-held-back-documents.jsonl",
   ]) {
     const file = path.join(root, "tests/fixtures/privacy", name);
     if (existsSync(file)) heldBackSet(file, detectors);
   }
   // Blind sets of the same form that were read while their rule was written (decisions 0730,
-  // 0750 and 0790): dev numbers, printed so that the experiments' can be run again.
+  // 0750 and 0790), or retired after they were measured (han E, decision 0850): dev numbers,
+  // printed so that the experiments' can be run again.
   const read = [
-    ...["a", "b", "c", "d"].map((x) => `credentials-read-han-${x}.jsonl`),
+    ...["a", "b", "c", "d", "e"].map((x) => `credentials-read-han-${x}.jsonl`),
     "credentials-read-documents.jsonl",
     "credentials-read-mixed-n.jsonl",
   ];

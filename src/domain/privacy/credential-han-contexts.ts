@@ -5,7 +5,8 @@
  * - the quoted lines of a countersign: a message that names 暗号 or 接头 and quotes what one
  *   says and the other answers ("你问“今天吃了吗”，我答“吃了两碗面”");
  * - a list under a header that names passwords: "几个密码发你：\n1. 家里WiFi：长城永不倒";
- * - the answer line under a question for one: "Q：网盘密码？\nA：番茄炒蛋yyds".
+ * - the answer line under a question for one: "Q：网盘密码？\nA：番茄炒蛋yyds";
+ * - a gate's question answered in the same message: "加群问题：…？答案：胖橘猫" (decision 0850).
  */
 import { isHanValue } from "./credential-han-words";
 import { PASSWORD_ZH, type PhraseMatch } from "./credential-phrases";
@@ -22,13 +23,31 @@ const ITEM = /^\s*(?:\d{1,2}[.、)．]|[-*•·])?\s*[^:：\n]{1,16}[:：]\s*(\S
 /** A line that asks for a password, and the answer line after it. */
 const ASKED = new RegExp(String.raw`(?:${PASSWORD_ZH}|暗号|口令)[^\n]{0,12}[?？]\s*$`, "u");
 const ANSWER = /^\s*(?:A|答|答案|回复?|回覆)\s*[:：]\s*(\S{2,24})\s*$/u;
+/**
+ * A gate's question and its answer in one message: "加群问题：…？答案：胖橘猫", "进群问题问你老家在哪个镇
+ * 你就填 青石镇"; not a quiz's "问题：…？答案：北京", which opens nothing. An account's security
+ * question is credential-security-answers.ts's (decision 0700).
+ */
+const GATE_ANSWERED =
+  /(?:入群|进群|加群|空间|相册|访问)(?:问题|問題)[^\n]{0,40}?(?:答案\s*[:：是]|就?填|就?答|回答)\s*[“「『"]?(\p{Script=Han}{2,16})/gu;
 /** A join question or a security-style question given as "问题：…", answered on the next line. */
 const QUESTION_LINE = /^\s*(?:Q|问题|問題)\s*[:：]/u;
 
 export function findHanValuesInContext(text: string): PhraseMatch[] {
   // A list and an answer line take more than one line.
   const lines = text.includes("\n") ? [...listed(text), ...answered(text)] : [];
-  return [...countersigns(text), ...lines];
+  return [...countersigns(text), ...gateAnswers(text), ...lines];
+}
+
+function gateAnswers(text: string): PhraseMatch[] {
+  const out: PhraseMatch[] = [];
+  for (const m of text.matchAll(GATE_ANSWERED)) {
+    const value = m[1] ?? "";
+    if (!isHanValue(value)) continue;
+    const start = m.index + m[0].length - value.length;
+    out.push({ start, end: start + value.length, id: "password-phrase" });
+  }
+  return out;
 }
 
 function answered(text: string): PhraseMatch[] {

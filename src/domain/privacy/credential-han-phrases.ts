@@ -44,7 +44,7 @@ import {
 import type { PhraseMatch } from "./credential-phrases";
 
 const BRIDGE = String.raw`(?<bridge>[^\n，。！？；,.!?;"'“”‘’「」『』《》【】]{0,16}?)`;
-const CONNECTOR = String.raw`(?:就是|就俩字|是|係|系(?!统|統)|为|為|叫|改成了?|换成了?|換成了?|设成了?|设为|设置为|设置成|设的|設的|改咗做?|改做|設咗|设咗|用的是?|写的是|(?:写|寫|填|输入?|輸入?|打|设了|設了)(?=\s)|[:：=]|\bis\b|就)`;
+const CONNECTOR = String.raw`(?:就是|就俩字|是|係|系(?!统|統)|为|為|叫|改成了?|换成了?|換成了?|设成了?|设为|设置为|设置成|设的|設的|改咗做?|改做|設咗|设咗|用的是?|写的是|(?:写|寫|填|输入?|輸入?|打|设了|設了)(?=\s)|[:：=]|→|->|=>|\bis\b|就)`;
 
 const CONNECTED = rx(
   String.raw`${KEYWORD}${BRIDGE}(?<connector>${CONNECTOR})[:：]?\s*${OPEN}${VALUE}${CLOSE}`,

@@ -4,8 +4,9 @@
  * token formats, headers, cookies, URLs), credential-phrases.ts (passwords and codes said
  * in words, Chinese and English, with credential-phrase-forms.ts, credential-sentence-values.ts,
  * credential-described-values.ts and credential-lock-values.ts for the other ways people say
- * them), credential-command-lines.ts and credential-command-snippets.ts (a command's password
- * flags, SQL and redis configuration), credential-entropy.ts (long random tokens) and seed-phrase.ts (wallet seed phrases). They read the text as detection-text.ts folds it —
+ * them), credential-command-lines.ts, credential-command-snippets.ts and
+ * credential-game-commands.ts (a command's password flags, SQL and redis configuration, a game
+ * server's sign-in), credential-entropy.ts (long random tokens) and seed-phrase.ts (wallet seed phrases). They read the text as detection-text.ts folds it —
  * full-width letters, zero-width characters, QQ faces and emoji between keyword and value,
  * traditional characters — and every finding is mapped back to the text as written.
  *
@@ -23,6 +24,7 @@ import { findSnippetValues } from "./credential-command-snippets";
 import { findDescribedValues } from "./credential-described-values";
 import { findRandomTokens } from "./credential-entropy";
 import { FORMAT_RULES } from "./credential-formats";
+import { findSignInValues } from "./credential-game-commands";
 import { findLaidOutValues } from "./credential-layouts";
 import { findLockValues } from "./credential-lock-values";
 import { findPhraseForms } from "./credential-phrase-forms";
@@ -78,7 +80,8 @@ function secretsIn(t: DetectionText, reader = false): CredentialSpan[] {
   for (const p of findPhraseForms(read)) add(p.start, p.end, p.id);
   for (const p of [...findSentenceValues(read), ...findSecurityAnswers(read)]) add(p.start, p.end, p.id);
   for (const p of [...findDescribedValues(read), ...findLockValues(read)]) add(p.start, p.end, p.id);
-  for (const p of [...findCommandLineValues(read), ...findSnippetValues(read)]) add(p.start, p.end, p.id);
+  for (const p of [...findCommandLineValues(read), ...findSnippetValues(read), ...findSignInValues(read)])
+    add(p.start, p.end, p.id);
   for (const p of findLaidOutValues(read)) add(p.start, p.end, p.id);
   for (const e of findRandomTokens(read)) add(e.start, e.end, "high-entropy");
   for (const w of findSeedPhrases(read)) add(w.start, w.end, "seed-phrase");
