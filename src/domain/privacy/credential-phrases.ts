@@ -133,9 +133,16 @@ export function looksRandom(value: string): boolean {
   return /\d/.test(value) || /[^A-Za-z0-9]/.test(value) || /[a-z].*[A-Z]|[A-Z].*[A-Z].*[a-z]/.test(value);
 }
 
+/** A connector that says what the value is: 是, a colon, "is", "changed to". */
+const EXPLICIT =
+  /[:=：是为成叫到]|\b(?:is|was|are|be|been|became|becomes|now)\b|\b(?:changed|set|updated|reset)\s+to\b/i;
+
 function acceptValue(value: string, bridge: string, kind: Kind, after: string): boolean {
   const digits = /^\d+$/.test(value);
-  const min = kind === "key" ? 8 : kind === "code" && digits ? 3 : 4;
+  // A luggage lock or a locker takes three digits; a password of three only where a connector
+  // gives it ("行李箱密码是386"), not beside the keyword ("密码 886" is also "bye").
+  const three = kind === "code" || (kind === "password" && EXPLICIT.test(bridge));
+  const min = kind === "key" ? 8 : digits && three ? 3 : 4;
   if (value.length < min || isPlaceholder(value)) return false;
   // "密码 2024年改过", "验证码 6位", "要求 8-16 位": a number or a range with a unit is not the value.
   if (/^\d+(?:-\d+)?$/.test(value) && /^\s?[年月日号位个次天分秒元块条]/u.test(after)) return false;
@@ -148,10 +155,7 @@ function acceptValue(value: string, bridge: string, kind: Kind, after: string): 
   // A bare "to" is no connector ("run pwd to print"); "changed to", "set to" are. Nor is `'s`,
   // which is as often a possessive ("the password's strength"): after it only a random-looking
   // value counts ("my passcode's 7391").
-  const explicit =
-    /[:=：是为成叫到]|\b(?:is|was|are|be|been|became|becomes|now)\b|\b(?:changed|set|updated|reset)\s+to\b/i.test(
-      bridge,
-    );
+  const explicit = EXPLICIT.test(bridge);
   // `pwd /home/me`, `password+reset`: a path, a URL or a search term, not a value.
   // `门禁密码#2580`, `*0707*`: digits set off by the keypad's own symbols are a value.
   if (!explicit && !/^[A-Za-z0-9]/.test(value) && !/^[#*]+\d/.test(value)) return false;

@@ -128,6 +128,14 @@ it("reads 房密 as a password's name", ({ expect }) => {
   expect(maskCredentials("这一片住房密集 3317 户")).toBe("这一片住房密集 3317 户");
 });
 
+// A luggage lock takes three digits: given by a connector they are the password, beside the
+// keyword alone they may be chat ("密码 886" is also "bye").
+it("reads three digits a connector gives as a password", ({ expect }) => {
+  for (const text of ["行李箱密码是386", "储物柜的密码：047", "the locker password is 295"])
+    expect(maskCredentials(text), text).not.toMatch(/386|047|295/);
+  for (const text of ["密码 886", "密码是6位", "密码是 3 位数"]) expect(maskCredentials(text)).toBe(text);
+});
+
 describe("memory's credential check uses the detector", () => {
   it("refuses every positive, and its masked form", ({ expect }) => {
     for (const [text] of POSITIVES) {
