@@ -11,7 +11,7 @@ import { isPlaceholder, type PhraseMatch } from "./credential-phrases";
 
 /** The command and its one or two arguments; not a path of a link ("example.com/login"). */
 const SIGN_IN =
-  /(?<![\w/.:-])\/(?:(?:login|log|l|dl|denglu)(?<one>[ \t]+[^\s，。,]+)|(?:register|reg|zc|zhuce|changepassword|changepass|changepw)(?<two>(?:[ \t]+[^\s，。,]+){1,2}))/giu;
+  /(?<![\w/.:-])\/(?:(?:login|l|dl|denglu)(?<one>[ \t]+[^\s，。,]+)|(?:register|reg|zc|zhuce|changepassword|changepass|changepw)(?<two>(?:[ \t]+[^\s，。,]+){1,2}))/giu;
 /** A word that stands for the password rather than being one. */
 const STANDS_FOR =
   /^(?:密码|密碼|你的密码|你的密碼|自己的密码|新密码|旧密码|原密码|pass(?:word)?|pw|pwd|xxx+|\*+)$/i;

@@ -21,6 +21,7 @@ const NOT_GIVEN = [
   "输 /l 你的密码 就行",
   "/login 以后怎么传送",
   "服务器重启了 /list 看一下在线",
+  "机器人 /log 2024 查一下日志",
 ] as const;
 
 describe("a game server's sign-in command", () => {
