@@ -59,12 +59,13 @@ export function applyCredentialCues(
   const words = own === null && answer === null ? answeredInWords(chat, account, message.text) : null;
   const value = own ?? answer ?? words;
   const masked = value === null ? event : maskValue(event, value);
-  const answered = answer !== null || words !== null;
-  const rest = wordsCuesAfter(
-    askedCuesAfter(chat, message.text, answered, now),
-    { account, text: message.text, asks: asksForCredential(message.text), answered },
-    now,
-  );
+  const read = {
+    account,
+    text: message.text,
+    asks: asksForCredential(message.text),
+    answered: answer !== null || words !== null,
+  };
+  const rest = wordsCuesAfter(askedCuesAfter(chat, read, now), read, now);
   const others = (masked.message?.text ?? "").includes(CREDENTIAL_MASK)
     ? { ...rest, [account + GAVE]: now }
     : rest;

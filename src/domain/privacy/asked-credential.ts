@@ -11,6 +11,7 @@
  * ("问前台", "8位数字", "same"), links, times, prices and versions are no value.
  */
 import { detectionText } from "../text/detection-text";
+import { openWait, waitAfter } from "./answer-wait";
 import { CODE_ZH, isPlaceholder, PASSWORD_SHORT, PASSWORD_ZH } from "./credential-phrases";
 
 /** How many messages after the question may answer it: a group chats on in between. */
@@ -113,32 +114,25 @@ export function answeredValue(text: string): string | null {
   return null;
 }
 
-/** The key of the chat-wide cue: `?asked|<messages left>` → when the question was asked. */
-const KEY = /^\?asked\|(\d+)$/;
+/** The chat-wide cue: `?asked|<messages left>` → when the question was asked (answer-wait.ts). */
+const KEY = /^(\?asked)\|(\d+)$/;
 
 /** How many messages may still answer a question asked in the chat; null when none waits. */
 export function messagesLeftToAnswer(cues: Readonly<Record<string, number>>): number | null {
-  for (const key of Object.keys(cues)) {
-    const left = KEY.exec(key)?.[1];
-    if (left !== undefined) return Number(left);
-  }
-  return null;
+  return openWait(cues, KEY)?.left ?? null;
 }
 
-/**
- * The cues after a message: a question opens a new wait; a message that answered, or the last
- * the wait allows, closes it; any other counts down, the question's time kept.
- */
+/** The cues after a message: a question opens a wait of ASKED_REACH messages, an answer closes it. */
 export function askedCuesAfter(
   cues: Readonly<Record<string, number>>,
-  text: string,
-  answered: boolean,
+  message: { asks: boolean; answered: boolean },
   now: number,
 ): Record<string, number> {
-  const rest = Object.fromEntries(Object.entries(cues).filter(([key]) => !KEY.test(key)));
-  if (asksForCredential(text)) return { ...rest, [`?asked|${ASKED_REACH}`]: now };
-  const left = messagesLeftToAnswer(cues);
-  const at = cues[`?asked|${left}`];
-  if (answered || left === null || left <= 1 || at === undefined) return rest;
-  return { ...rest, [`?asked|${left - 1}`]: at };
+  return waitAfter(
+    cues,
+    KEY,
+    { opens: message.asks ? "?asked" : null, answered: message.answered },
+    ASKED_REACH,
+    now,
+  );
 }

@@ -9,32 +9,25 @@
  * nothing and opens with no word of chatter ("不清楚", "问群主", "快点").
  */
 import { detectionText } from "../text/detection-text";
+import { openWait, waitAfter } from "./answer-wait";
 import { ASKS, isHanValue } from "./credential-han-words";
 
 /** How many messages after the question may answer it in words. */
 export const WORDS_REACH = 2;
 
 /** A secret that can be words; not 验证码 or 取件码, which a service sends as digits. */
-const WORDY = /暗号|暗语|密语|口令|答案|密码/;
-/** Before the phrase: "就是", "你说", "答案填", "输"; not a bare 说 ("说到徐克，…"). */
-const LEAD = /^(?:答案|暗号|口令)?(?:就是|是|你说|填|写|输入?|回答?|答)\s*/u;
+const WORDY = /暗号|暗语|密语|口令|答案|密码|\b(?:password|passphrase|countersign|code\s*word)\b/i;
+/** Before the phrase: "就是", "你说", "你講", "答案填", "输"; not a bare 说 ("说到徐克，…"). */
+const LEAD = /^(?:答案|暗号|暗號|口令)?(?:就是|是|係|你说|你說|你讲|你講|填|写|寫|输入?|輸入?|回答?|答)\s*/u;
 /** Words that make a clause a sentence about something, which a passphrase seldom is. */
 const SENTENCE = /是|也|被|很|都|还|又|就|才|要|会|能|在|了./u;
 /** A phrase that opens with these is chatter about the question or a refusal, not its answer. */
 const CHATTER =
   /^(?:想得美|做梦|没门|休想|凭什么|凭啥|滚|美得你|门都没有|才不|不|没|沒|别|別|我也|我不|我没|我沒|我忘|我去|我喜欢|我比较|我觉得|我是|我在|我要|我想|我会|我刚|你自己|你去|你问|他|她|它|的|了|也|都|忘|等|稍|问|問|找|看|去|快|急|在|有|谁|誰|求|帮|幫|哈|嗯|哦|噢|好|行|对|對|啊|呃|额|真|这|這|那|什么|啥|刚|剛|明天|今天|晚上|一会)/u;
 
-/** The cue's key: `?words|<asker>|<messages left>` → when the question was asked. */
-const KEY = /^\?words\|(.*)\|(\d+)$/;
-
-/** The asker and how many messages may still answer in words; null when no such question waits. */
-function waiting(cues: Readonly<Record<string, number>>): { asker: string; left: number } | null {
-  for (const key of Object.keys(cues)) {
-    const m = KEY.exec(key);
-    if (m) return { asker: m[1] ?? "", left: Number(m[2]) };
-  }
-  return null;
-}
+/** The cue: `?words|<asker>|<messages left>` → when the question was asked (answer-wait.ts). */
+const KEY = /^(\?words\|.*)\|(\d+)$/;
+const HEAD = "?words|";
 
 /** The most characters a reply that gives a phrase has: "你说天王盖地虎 他会回你宝塔镇河妖" has 17. */
 const MAX_REPLY = 24;
@@ -61,8 +54,8 @@ export function answeredInWords(
   account: string,
   text: string,
 ): string | null {
-  const wait = waiting(cues);
-  return wait && wait.asker !== account ? phraseGiven(text) : null;
+  const wait = openWait(cues, KEY);
+  return wait && wait.head !== HEAD + account ? phraseGiven(text) : null;
 }
 
 /**
@@ -74,11 +67,6 @@ export function wordsCuesAfter(
   message: { account: string; text: string; asks: boolean; answered: boolean },
   now: number,
 ): Record<string, number> {
-  const rest = Object.fromEntries(Object.entries(cues).filter(([key]) => !KEY.test(key)));
-  if (message.asks && WORDY.test(detectionText(message.text).text))
-    return { ...rest, [`?words|${message.account}|${WORDS_REACH}`]: now };
-  const wait = waiting(cues);
-  const at = wait ? cues[`?words|${wait.asker}|${wait.left}`] : undefined;
-  if (!wait || message.answered || wait.left <= 1 || at === undefined) return rest;
-  return { ...rest, [`?words|${wait.asker}|${wait.left - 1}`]: at };
+  const opens = message.asks && WORDY.test(detectionText(message.text).text) ? HEAD + message.account : null;
+  return waitAfter(cues, KEY, { opens, answered: message.answered }, WORDS_REACH, now);
 }

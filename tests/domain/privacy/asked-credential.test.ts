@@ -193,6 +193,10 @@ describe("a secret asked for and given in words", () => {
     ["进群答案是啥", "答案填 我爱学习 四个字", "我爱学习"],
     ["口令多少来着", "是 春眠不觉晓", "春眠不觉晓"],
     ["保险柜密码你还记得不", "蓝色海洋啊", "蓝色海洋"],
+    // traditional characters, Cantonese, and a question in English
+    ["房間密碼？", "天王蓋地虎", "天王蓋地虎"],
+    ["今晚暗號係咩呀", "你講 寶塔鎮河妖", "寶塔鎮河妖"],
+    ["what's the room password?", "春眠不觉晓", "春眠不觉晓"],
   ] as const;
   const NOT_GIVEN = [
     "不知道",
