@@ -32,20 +32,24 @@ async function detector(load) {
   const mask =
     credentials.maskSensitiveDataInMessage ?? credentials.maskSensitiveData ?? credentials.maskCredentials;
   // Messages of one sender (strings), or of a group ({ sender, text }), in order.
+  // A value its sender names afterwards, where the revision holds that (decision 0860).
+  const named = await load("src/domain/privacy/named-afterwards.ts").catch(() => null);
   const conversation = (messages) => {
     let state = {};
-    return messages.map((line, i) => {
+    const events = messages.map((line, i) => {
       const { sender, text } = typeof line === "string" ? { sender: "U", text: line } : line;
+      const ts = 1_700_000_000_000 + i * 1000;
       const event = {
         kind: "message",
         sender: { account: `qq:user:${sender}`, displayName: null },
-        message: { id: `m${i}`, text: mask(text), attachments: [] },
+        message: { id: `m${i}`, text: mask(text), ts, addressedToBot: false, attachments: [] },
         raw: {},
       };
-      const out = cues.applyCredentialCues(event, state, 1_700_000_000_000 + i * 1000);
+      const out = cues.applyCredentialCues(event, state, ts);
       state = out.cues;
-      return out.event.message.text;
+      return out.event;
     });
+    return (named ? named.maskNamedInOrder(events) : events).map((e) => e.message.text);
   };
   // A whole QQ group message as it comes in: its text and the payload's `content` that repeats it.
   const inbound = (text) =>

@@ -27,12 +27,14 @@ export function nextAlarmAt(
   now: number,
 ): number | null {
   const open = parts.inbox.oldestOpen();
-  const untriaged = parts.inbox.oldestUntriaged();
+  const untriaged = parts.inbox.oldestUntriaged(now);
   const candidates = [
     open ? Math.max(now, open.notBefore) : null,
     // An event that needs a turn and arrived after the drain's last look: at once.
     untriaged?.needsTurn ? now : null,
     untriaged !== null ? parts.flusher.windowEnd(settings ?? peek(), now) : null,
+    // A value sent alone whose wait for a naming ends (held-values.ts).
+    parts.inbox.nextRelease(now),
     settings ? parts.dreams.dueAt(settings, now) : null,
     parts.flusher.nextAt(settings, now),
     // The next reminder to push: an alarm set for it survives restarts and deploys.

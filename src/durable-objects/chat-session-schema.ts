@@ -126,6 +126,9 @@ const STEPS = [
   REPLY_MARKING_TRIGGERS,
   // A bare privacy request marks its speaker's next ten minutes as well (chat-log-schema.ts).
   MARKS_AHEAD_TRIGGERS,
+  // A message that is nothing but a value waits, untriaged, for its sender to say what it was
+  // (src/domain/privacy/named-afterwards.ts): until this time, or its sender's next message.
+  `ALTER TABLE inbox ADD COLUMN held_until INTEGER NOT NULL DEFAULT 0`,
 ] as const;
 
 /** The step that brought the log into the object: an object older than it has log rows in D1. */

@@ -20,6 +20,7 @@ import { type ChatParts, chatParts } from "./chat-parts";
 import { migrateChatSession } from "./chat-session-schema";
 import { CredentialCueBook } from "./credential-cue-book";
 import type { ChatInfo } from "./dream-runner";
+import { heldUntil, settleHeld } from "./held-values";
 import { drainInbox } from "./inbox-drain";
 import { InboxUpkeep } from "./inbox-upkeep";
 import { flushLogCountsSoon } from "./log-counts-alarm";
@@ -94,8 +95,10 @@ export class ChatSession extends ChatLogRpc {
     // only). Worked out before the write, so that a broken AKASHA_CONFIG refuses the event
     // instead of storing it without an alarm.
     const due = needsTurn ? now : this.#parts.flusher.windowEnd(peekSettings(this.env), now);
-    if (!this.#parts.inbox.accept(event, needsTurn, now))
+    if (!this.#parts.inbox.accept(event, needsTurn, now, heldUntil(event, now)))
       return { status: "duplicate", eventId: event.eventId };
+    // A value sent alone waits for its sender to say what it was (held-values.ts).
+    settleHeld(this.#parts.inbox, event, now);
     this.#cues.keep(cued.cues);
     // Not awaited: setAlarm is issued now, in the same output gate as the inbox write. While
     // a drain runs, it takes this row itself (it triages and looks again after every turn,

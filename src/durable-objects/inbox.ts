@@ -48,11 +48,11 @@ export class Inbox {
    * with this event id or message id was already accepted — both columns are unique, and
    * DO NOTHING covers either conflict.
    */
-  accept(event: InboundEvent, needsTurn: boolean, now: number): boolean {
+  accept(event: InboundEvent, needsTurn: boolean, now: number, heldUntil = 0): boolean {
     const inserted = this.#sql
       .exec(
-        `INSERT INTO inbox (event_id, message_id, kind, payload, state, received_at, triaged, needs_turn)
-         VALUES (?, ?, ?, ?, 'pending', ?, 0, ?)
+        `INSERT INTO inbox (event_id, message_id, kind, payload, state, received_at, triaged, needs_turn, held_until)
+         VALUES (?, ?, ?, ?, 'pending', ?, 0, ?, ?)
          ON CONFLICT DO NOTHING RETURNING seq`,
         event.eventId,
         event.message?.id ?? null,
@@ -60,16 +60,24 @@ export class Inbox {
         JSON.stringify(event),
         now,
         needsTurn ? 1 : 0,
+        heldUntil,
       )
       .toArray();
     return inserted.length > 0;
   }
 
-  /** Accepted rows not yet triaged, oldest first. */
-  untriaged(limit: number): { seq: number; needsTurn: boolean; receivedAt: number; event: InboundEvent }[] {
+  /**
+   * Accepted rows not yet triaged, oldest first; not a row held for its sender's next message
+   * (named-afterwards.ts) until its time has passed.
+   */
+  untriaged(
+    limit: number,
+    now = Date.now(),
+  ): { seq: number; needsTurn: boolean; receivedAt: number; event: InboundEvent }[] {
     return this.#sql
       .exec<{ seq: number; needs_turn: number; received_at: number; payload: string }>(
-        "SELECT seq, needs_turn, received_at, payload FROM inbox WHERE triaged = 0 ORDER BY seq LIMIT ?",
+        "SELECT seq, needs_turn, received_at, payload FROM inbox WHERE triaged = 0 AND held_until <= ? ORDER BY seq LIMIT ?",
+        now,
         limit,
       )
       .toArray()
@@ -81,14 +89,50 @@ export class Inbox {
       }));
   }
 
-  /** When the oldest untriaged row arrived and whether any untriaged row needs a turn; null if none. */
-  oldestUntriaged(): { receivedAt: number; needsTurn: boolean } | null {
+  /**
+   * When the oldest untriaged row that may be triaged now arrived and whether any such row needs
+   * a turn; null if none.
+   */
+  oldestUntriaged(now = Date.now()): { receivedAt: number; needsTurn: boolean } | null {
     const row = this.#sql
       .exec<{ received_at: number | null; needs_turn: number | null }>(
-        "SELECT min(received_at) AS received_at, max(needs_turn) AS needs_turn FROM inbox WHERE triaged = 0",
+        "SELECT min(received_at) AS received_at, max(needs_turn) AS needs_turn FROM inbox WHERE triaged = 0 AND held_until <= ?",
+        now,
       )
       .one();
     return row.received_at === null ? null : { receivedAt: row.received_at, needsTurn: row.needs_turn === 1 };
+  }
+
+  /** When the first held row's wait ends, or null with none held. */
+  nextRelease(now = Date.now()): number | null {
+    return this.#sql
+      .exec<{ at: number | null }>(
+        "SELECT min(held_until) AS at FROM inbox WHERE triaged = 0 AND held_until > ?",
+        now,
+      )
+      .one().at;
+  }
+
+  /** The rows still held for a naming (named-afterwards.ts), oldest first. */
+  held(now = Date.now()): { seq: number; event: InboundEvent }[] {
+    return this.#sql
+      .exec<{ seq: number; payload: string }>(
+        "SELECT seq, payload FROM inbox WHERE triaged = 0 AND held_until > ? ORDER BY seq",
+        now,
+      )
+      .toArray()
+      .map((r) => ({ seq: r.seq, event: JSON.parse(r.payload) as InboundEvent }));
+  }
+
+  /** Ends a row's wait, replacing its event with `masked` when its sender named the value. */
+  release(seq: number, masked: InboundEvent | null): void {
+    if (masked)
+      this.#sql.exec(
+        "UPDATE inbox SET held_until = 0, payload = ? WHERE seq = ?",
+        JSON.stringify(masked),
+        seq,
+      );
+    else this.#sql.exec("UPDATE inbox SET held_until = 0 WHERE seq = ?", seq);
   }
 
   /** A triaged row waits for its turn, or — needing none — becomes its dedupe record. */

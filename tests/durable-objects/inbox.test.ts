@@ -36,6 +36,45 @@ describe("Inbox", () => {
     });
   });
 
+  it("keeps a held row from triage until its wait ends or it is released, masked or not", async ({
+    expect,
+  }) => {
+    await inFreshChatObject((storage) => {
+      const inbox = new Inbox(storage.sql);
+      inbox.accept(
+        messageEvent({ chat: "qq:group:G1", text: "Lx20240915", eventId: "E1" }),
+        false,
+        1000,
+        5000,
+      );
+      inbox.accept(
+        messageEvent({ chat: "qq:group:G1", text: "ZK2291008", eventId: "E2" }),
+        false,
+        1001,
+        5001,
+      );
+      inbox.accept(messageEvent({ chat: "qq:group:G1", text: "收到", eventId: "E3" }), false, 1002);
+      expect(inbox.untriaged(10, 2000).map((r) => r.event.eventId)).toEqual(["E3"]);
+      expect(inbox.oldestUntriaged(2000)).toEqual({ receivedAt: 1002, needsTurn: false });
+      expect(inbox.nextRelease(2000)).toBe(5000);
+      const [first] = inbox.held(2000);
+      if (!first) throw new Error("no held row");
+      inbox.release(first.seq, {
+        ...first.event,
+        message: first.event.message && { ...first.event.message, text: "[已隐藏的凭据]" },
+      });
+      expect(inbox.untriaged(10, 2000).map((r) => r.event.message?.text)).toEqual(["[已隐藏的凭据]", "收到"]);
+      // The other's wait ends unreleased: triaged as it came.
+      expect(inbox.nextRelease(2000)).toBe(5001);
+      expect(inbox.untriaged(10, 6000).map((r) => r.event.message?.text)).toEqual([
+        "[已隐藏的凭据]",
+        "ZK2291008",
+        "收到",
+      ]);
+      expect(inbox.nextRelease(6000)).toBeNull();
+    });
+  });
+
   it("hands out open rows oldest first, with backoff and attempts, and closes them", async ({ expect }) => {
     await inFreshChatObject((storage) => {
       const inbox = new Inbox(storage.sql);

@@ -24,6 +24,7 @@ import { maskInboundEvent } from "../inbound/mask-inbound-event";
 import type { Logger } from "../kernel/logger";
 import { applyCredentialCues, type CredentialCues } from "../privacy/announced-credential";
 import { isLeftOut } from "../privacy/left-out";
+import { maskNamedInOrder } from "../privacy/named-afterwards";
 import { type BackfillProgress, type BackfillProgressStore, newProgress } from "./backfill-progress";
 import type { GroupHistorySource, HistoryEntry } from "./group-history-source";
 
@@ -221,18 +222,20 @@ function pageRows(
 /**
  * The page's events masked as the chat object masks live ones, read oldest first so that a
  * value sent right after its sender's "密码是" is masked whole (announced-credential.ts); each
- * message's own time stands for "now". A value whose announcement is on the next, older page
- * was stored with the newer page already.
+ * message's own time stands for "now", and a value its sender named afterwards is masked too
+ * (named-afterwards.ts). A value whose announcement is on the next, older page, or whose naming
+ * is on the previous, newer one, was stored with that page's neighbour already.
  */
 function maskedInOrder(page: readonly HistoryEntry[]): Map<HistoryEntry, InboundEvent> {
   const byTime = page.flatMap((e) => (e.event ? [{ entry: e, event: e.event }] : []));
   byTime.sort((a, b) => (a.event.message?.ts ?? 0) - (b.event.message?.ts ?? 0));
-  const out = new Map<HistoryEntry, InboundEvent>();
   let cues: CredentialCues = {};
-  for (const { entry, event } of byTime) {
-    const applied = applyCredentialCues(maskInboundEvent(event), cues, event.message?.ts ?? 0);
-    cues = applied.cues;
-    out.set(entry, applied.event);
-  }
-  return out;
+  const applied = byTime.map(({ event }) => {
+    const next = applyCredentialCues(maskInboundEvent(event), cues, event.message?.ts ?? 0);
+    cues = next.cues;
+    return next.event;
+  });
+  // A value its sender named afterwards ("Lx20240915", then "↑wifi密码"), as the holds do live.
+  const named = maskNamedInOrder(applied);
+  return new Map(byTime.map(({ entry, event }, i) => [entry, named[i] ?? event]));
 }

@@ -77,7 +77,7 @@ export function applyCredentialCues(
   return { event: masked, cues: others };
 }
 
-function maskValue(event: InboundEvent, value: string): InboundEvent {
+export function maskValue(event: InboundEvent, value: string): InboundEvent {
   const forms = wireForms(value);
   const hide = (text: string) => forms.reduce((t, form) => t.split(form).join(CREDENTIAL_MASK), text);
   const message = event.message;

@@ -25,7 +25,7 @@ const GATE_ANSWER = String.raw`(?:进群|入群|加群|验证|密保|安全)(?:�
  * What is asked for: the password and code words the rules read (credential-phrases.ts), 暗号,
  * wifi, and a lock, whose code is what "多少" asks; not 密码学, 密码箱, 密码锁.
  */
-const SECRET = String.raw`(?:(?:${PASSWORD_ZH}|暗号|${CODE_ZH}|${WIFI})(?!学|箱|锁|本|器)|(?<![A-Za-z])(?:${PASSWORD_SHORT}|mm|pwd|pin)(?![A-Za-z])|锁|${GATE_ANSWER})`;
+export const SECRET = String.raw`(?:(?:${PASSWORD_ZH}|暗号|${CODE_ZH}|${WIFI})(?!学|箱|锁|本|器)|(?<![A-Za-z])(?:${PASSWORD_SHORT}|mm|pwd|pin)(?![A-Za-z])|锁|${GATE_ANSWER})`;
 /** What has a number, which "多少号" asks: a password or a lock, not a room or a building. */
 const NUMBERED = String.raw`(?:${PASSWORD_ZH}|锁)`;
 /** A clause's characters and its ellipses, not past its end; nor a refusal ("密码别告诉我"). */

@@ -1,0 +1,112 @@
+import {
+  maskNamedInOrder,
+  maskNamedValue,
+  namesValueBefore,
+  valueToName,
+} from "@src/domain/privacy/named-afterwards";
+import { describe, it } from "vitest";
+import { messageEvent } from "../../fakes/inbound";
+
+const sent = (text: string, addressedToBot = false) => {
+  const e = messageEvent({ chat: "qq:group:G1", sender: "U1", text, addressedToBot });
+  return { ...e, raw: { d: { content: text, author: { id: "U1" } } } };
+};
+
+describe("a value sent alone and named a secret afterwards", () => {
+  it("holds a message that is nothing but a value, and no other", ({ expect }) => {
+    const held = [
+      "Lx20240915",
+      "🌙moonlight",
+      "红烧肉",
+      "tiantian520",
+      "8 4 6 2 1 9",
+      "“春眠不觉晓”",
+      "龍貓1234",
+      "correct horse battery 9",
+    ];
+    const kept = ["哈哈哈哈", "好的谢谢", "在吗", "谢谢", "晚上吃什么", "ok", "[已隐藏的凭据]", "明天见 8点"];
+    expect(held.filter((t) => valueToName(sent(t)) === null)).toEqual([]);
+    expect(kept.filter((t) => valueToName(sent(t)) !== null)).toEqual([]);
+    // Said to the bot, its turn is due at once: nothing waits for a naming.
+    expect(valueToName(sent("Lx20240915", true))).toBeNull();
+  });
+
+  it("reads a few words that name what the value before was", ({ expect }) => {
+    const naming = [
+      "↑家里wifi密码",
+      "上面是我QQ密码 别记",
+      "楼上是wifi密码",
+      "這串係屋企wifi",
+      "wifi的",
+      "刚那个是门禁码",
+      "密码哈 别外传",
+      "取件码",
+      "今晚的暗號",
+      "上面系我張卡嘅PIN",
+      "that's the wifi password",
+      "^ router pw",
+      "保险柜的，记一下",
+      "进群答案",
+      "验证码 别告诉别人",
+      // More than a naming, still one: a value taken for a secret by mistake costs a token.
+      "密码太简单了",
+      "密码改成这个了",
+      "这是密码不是邮箱 我网易云的",
+      "短信码 给你 快输",
+      "密保问题答案，最喜欢的菜那个",
+      "爱奇艺会员号的密码 大家一起用",
+    ] as const;
+    expect(naming.filter((t) => !namesValueBefore(t))).toEqual([]);
+  });
+
+  it("reads no question, denial, talk about a password or message with a value of its own as a naming", ({
+    expect,
+  }) => {
+    const talk = [
+      "密码忘了",
+      "密码不是这个",
+      "wifi名字是这个 密码问前台",
+      "腾讯会议号 没设密码 直接进",
+      "密码多少来着",
+      "wifi密码？",
+      "wifi密码呢",
+      "这个不是密码哈",
+      "不是wifi密码 是订单号",
+      "wifi密码是",
+      "这是订单号",
+      "wifi名字",
+      "密码等下发你",
+      "wifi密码发群里了",
+      "what's the wifi password",
+      "wifi密码 Qx81!vv20",
+      "下周一开会的时候记得把会议室的wifi密码贴在门口哈 别忘了",
+    ];
+    expect(talk.filter((t) => namesValueBefore(t))).toEqual([]);
+  });
+
+  it("masks the held value everywhere in its event when the next message names it, and only then", ({
+    expect,
+  }) => {
+    const masked = maskNamedValue(sent("Lx20240915"), "↑家里wifi密码");
+    expect(masked?.message?.text).toBe("[已隐藏的凭据]");
+    expect(JSON.stringify(masked)).not.toContain("Lx20240915");
+    expect(maskNamedValue(sent("Lx20240915"), "这是订单号")).toBeNull();
+    expect(maskNamedValue(sent("明天见 8点"), "wifi密码")).toBeNull();
+  });
+
+  it("masks, in a run of history, a value its sender named within the wait, past others' messages", ({
+    expect,
+  }) => {
+    const at = (sender: string, text: string, ts: number) =>
+      messageEvent({ chat: "qq:group:G1", sender, text, ts, addressedToBot: false });
+    const texts = (events: ReturnType<typeof at>[]) => maskNamedInOrder(events).map((e) => e.message?.text);
+    expect(texts([at("A", "Lx20240915", 0), at("B", "收到", 1_000), at("A", "wifi的", 2_000)])).toEqual([
+      "[已隐藏的凭据]",
+      "收到",
+      "wifi的",
+    ]);
+    // Named by someone else, or too late: as said.
+    expect(texts([at("A", "Lx20240915", 0), at("B", "wifi的", 1_000)])[0]).toBe("Lx20240915");
+    expect(texts([at("A", "Lx20240915", 0), at("A", "wifi的", 10 * 60_000)])[0]).toBe("Lx20240915");
+  });
+});

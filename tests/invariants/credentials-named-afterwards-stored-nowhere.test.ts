@@ -1,0 +1,90 @@
+/**
+ * Credentials are never stored anywhere (docs/invariants.md#credentials-are-never-stored-in-memory),
+ * here for a value sent alone in a followed group and only afterwards named a secret by its
+ * sender (docs/decisions/0860-a-value-named-afterwards.md): every D1 table and every chat
+ * object's storage is read whole, and the value must be in none of them. A value its sender
+ * names something public, or never names, is logged as it was said: the wait loses nothing.
+ *
+ * Own file: it follows every group, which every test of a file shares.
+ */
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { logged, postOneBot, randomId } from "../support/credential-paths";
+import { oneBotMessage, text } from "../support/onebot-events";
+import { settled, storedAnywhere } from "../support/stored-anywhere";
+import { storedSettings, storeSettings } from "../support/stored-settings";
+
+beforeAll(async () => {
+  await storeSettings(env, { follow: { groups: ["*"] } });
+});
+afterAll(async () => {
+  await storedSettings(env).write("{}", "test", Date.now());
+});
+
+/** A OneBot group where members chat without addressing the bot. */
+function group() {
+  const id = randomId(700_000_000);
+  const chatKey = `onebot:group:${id}`;
+  const say = async (user: number, said: string) => {
+    const body = oneBotMessage({
+      kind: "group",
+      group: id,
+      user,
+      messageId: randomId(1),
+      segments: [text(said)],
+      rawMessage: said,
+    });
+    const res = await postOneBot(body);
+    if (res.status !== 204) throw new Error(`webhook answered ${res.status}`);
+  };
+  return { chatKey, say };
+}
+
+describe("a value sent alone and named a secret afterwards", () => {
+  it("is stored nowhere, whoever speaks in between and however it is named", { timeout: 60_000 }, async ({
+    expect,
+  }) => {
+    const { chatKey, say } = group();
+    const [a, b, c] = [randomId(20_000), randomId(20_000), randomId(20_000)];
+    await say(a, "Lx20240915");
+    await say(b, "收到");
+    await say(a, "↑家里wifi密码 别外传");
+    // Wordings of other writers: an emoji beside the value, a game's room, a short security answer.
+    await say(c, "🌙moonlight");
+    await say(c, "剧本杀room密码哈");
+    await say(b, "红烧肉");
+    await say(b, "密保问题答案，最喜欢的菜那个");
+    await settled(chatKey);
+    const rows = await logged(chatKey, 7);
+    // The emoji beside a value stays; the value does not.
+    expect(rows.filter((r) => r.includes(CREDENTIAL_MASK))).toHaveLength(3);
+    expect(await storedAnywhere(["Lx20240915", "moonlight", "红烧肉"])).toEqual([]);
+  });
+
+  it("is logged as said when its sender names it something public, or says nothing before the wait ends", {
+    timeout: 60_000,
+  }, async ({ expect }) => {
+    const { chatKey, say } = group();
+    const [a, b] = [randomId(20_000), randomId(20_000)];
+    await say(a, "ZK2291008");
+    await say(a, "这是快递单号 帮我查下");
+    await say(b, "A3-1207");
+    await logged(chatKey, 2);
+    // The wait ends unnamed: the alarm set for its end logs it.
+    const stub = env.CHAT_SESSION.getByName(chatKey);
+    const waiting = await runInDurableObject(stub, (_o, state) => {
+      const held = state.storage.sql
+        .exec<{ n: number }>("SELECT count(*) AS n FROM inbox WHERE held_until > 0")
+        .one().n;
+      state.storage.sql.exec("UPDATE inbox SET held_until = 1 WHERE held_until > 0");
+      return held;
+    });
+    expect(waiting).toBe(1);
+    await runDurableObjectAlarm(stub);
+    await settled(chatKey);
+    const rows = await logged(chatKey, 3);
+    expect(rows).toEqual(expect.arrayContaining(["ZK2291008", "这是快递单号 帮我查下", "A3-1207"]));
+  });
+});
