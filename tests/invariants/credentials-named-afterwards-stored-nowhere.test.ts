@@ -51,16 +51,16 @@ describe("a value sent alone and named a secret afterwards", () => {
     await say(a, "Lx20240915");
     await say(b, "收到");
     await say(a, "↑家里wifi密码 别外传");
-    // Wordings of other writers: an emoji beside the value, a game's room, a short security answer.
-    await say(c, "🌙moonlight");
-    await say(c, "剧本杀room密码哈");
-    await say(b, "红烧肉");
-    await say(b, "密保问题答案，最喜欢的菜那个");
+    // Wordings of other writers: an emoji beside the value, a film membership, a lock box's digits.
+    await say(c, "🐱catcat0812");
+    await say(c, "爱奇艺会员的密码哈 别乱改");
+    await say(b, "7 3 9 1");
+    await say(b, "密码箱 四位的");
     await settled(chatKey);
     const rows = await logged(chatKey, 7);
     // The emoji beside a value stays; the value does not.
     expect(rows.filter((r) => r.includes(CREDENTIAL_MASK))).toHaveLength(3);
-    expect(await storedAnywhere(["Lx20240915", "moonlight", "红烧肉"])).toEqual([]);
+    expect(await storedAnywhere(["Lx20240915", "catcat0812", "7 3 9 1"])).toEqual([]);
   });
 
   it("is logged as said when its sender names it something public, or says nothing before the wait ends", {

@@ -12,7 +12,6 @@ import type { InboundEvent } from "../inbound/inbound-event";
 import { detectionText } from "../text/detection-text";
 import { maskValue } from "./announced-credential";
 import { SECRET } from "./asked-credential";
-import { isHanValue } from "./credential-han-words";
 import { announcesCredential, bareValue, PASSWORD_EN } from "./credential-phrases";
 import { valueAlone } from "./credential-value-alone";
 import { CREDENTIAL_MASK } from "./credentials";
@@ -65,10 +64,10 @@ export function valueToName(event: InboundEvent): string | null {
   if (event.kind !== "message" || !message || message.addressedToBot) return null;
   if (message.text.includes(CREDENTIAL_MASK)) return null;
   const text = message.text.replace(EMOJI_EDGES, "");
-  // A security answer is often two or three characters ("红烧肉", "青年路"), too short to read
-  // as a value after an announcement.
-  const short = /^\p{Script=Han}{2,3}$/u.test(text) && isHanValue(text) ? text : null;
-  return bareValue(text) ?? valueAlone(text) ?? short;
+  // Only a value with a digit waits: words alone ("随便聊聊", "moonlight") are how a group chats,
+  // and a wait keeps a message from the short-term context of everyone's next turn.
+  const value = bareValue(text) ?? valueAlone(text);
+  return value !== null && /\d/.test(value) ? value : null;
 }
 
 /** Whether a message names, in a few words and nothing else, what its sender's value before was. */
