@@ -64,10 +64,11 @@ export function valueToName(event: InboundEvent): string | null {
   if (event.kind !== "message" || !message || message.addressedToBot) return null;
   if (message.text.includes(CREDENTIAL_MASK)) return null;
   const text = message.text.replace(EMOJI_EDGES, "");
-  // Only a value with a digit waits: words alone ("随便聊聊", "moonlight") are how a group chats,
-  // and a wait keeps a message from the short-term context of everyone's next turn.
+  // Only a value with a digit and no Chinese waits: words ("随便聊聊", "moonlight") and words with
+  // numbers ("明天3点开会") are how a group chats, and a wait keeps a message from the short-term
+  // context of everyone's next turn.
   const value = bareValue(text) ?? valueAlone(text);
-  return value !== null && /\d/.test(value) ? value : null;
+  return value !== null && /\d/.test(value) && !/\p{Script=Han}/u.test(value) ? value : null;
 }
 
 /** Whether a message names, in a few words and nothing else, what its sender's value before was. */

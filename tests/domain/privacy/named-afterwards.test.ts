@@ -13,19 +13,22 @@ const sent = (text: string, addressedToBot = false) => {
 };
 
 describe("a value sent alone and named a secret afterwards", () => {
-  it("holds a message that is nothing but a value with a digit, and no other", ({ expect }) => {
+  it("holds a message that is nothing but a value with a digit and no Chinese, and no other", ({
+    expect,
+  }) => {
     const held = [
       "Lx20240915",
       "🐱catcat0812",
       "tiantian520",
       "8 4 6 2 1 9",
       "“mima2024”",
-      "龍貓1234",
       "correct horse battery 9",
     ];
     const kept = [
       "哈哈哈哈",
       "随便聊聊",
+      "第2条历史消息",
+      "龍貓1234",
       "moonlight",
       "“春眠不觉晓”",
       "红烧肉",
