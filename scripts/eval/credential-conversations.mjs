@@ -14,9 +14,10 @@ const SETS = [
   // Held back until measured once each (decisions 0820, 0830), then read for the rules of 0830.
   ["read after it was measured", "credentials-read-asked-2.jsonl"],
   ["read after it was measured", "credentials-read-asked-3.jsonl"],
-  // A value sent alone and named afterwards by its sender (decision 0860): one set measured once,
-  // then read; the other held back.
+  // A value sent alone and named afterwards by its sender (decisions 0860, 0870): one set measured
+  // once, then read; the other two held back.
   ["held back, never tuned on", "credentials-held-back-named-2.jsonl"],
+  ["held back, never tuned on", "credentials-held-back-named-3.jsonl"],
   ["read after it was measured", "credentials-read-named.jsonl"],
 ];
 

@@ -55,6 +55,15 @@ const NOT_NAMING = new RegExp(
 /** A token with a digit, of four characters or more: a value of the naming's own. */
 const OWN_VALUE = /(?<![\x21-\x7E])(?=[\x21-\x7E]*\d)[\x21-\x7E]{4,}/u;
 
+/** A token without a digit waits only from this length: "ok", "hello" and "nice" are chat. */
+const MIN_WORD_VALUE = 6;
+
+/** A command to a bot, this one or another of the group's: "/weather", ".jrrp", "#help". */
+const BOT_COMMAND = /^[/!.#][A-Za-z_-]+$/u;
+
+/** A web address, which people paste alone to share it. */
+const LINK = /^(?:[a-z][a-z0-9+.-]*:\/\/|www\.)/iu;
+
 /** Emoji around a value are no part of it: "🐱catcat0812". */
 const EMOJI_EDGES = /^(?:\p{Extended_Pictographic}|\uFE0F|\s)+|(?:\p{Extended_Pictographic}|\uFE0F|\s)+$/gu;
 
@@ -64,11 +73,16 @@ export function valueToName(event: InboundEvent): string | null {
   if (event.kind !== "message" || !message || message.addressedToBot) return null;
   if (message.text.includes(CREDENTIAL_MASK)) return null;
   const text = message.text.replace(EMOJI_EDGES, "");
-  // Only a value with a digit and no Chinese waits: words ("随便聊聊", "moonlight") and words with
-  // numbers ("明天3点开会") are how a group chats, and a wait keeps a message from the short-term
-  // context of everyone's next turn.
-  const value = bareValue(text) ?? valueAlone(text);
-  return value !== null && /\d/.test(value) && !/\p{Script=Han}/u.test(value) ? value : null;
+  // Only a value with no Chinese waits, and with a digit unless it is one token of six characters
+  // or more ("woaichixigua", "dawei@qq"): Chinese words ("随便聊聊", "明天3点开会") and short or
+  // spaced English ("ok", "good night") are how a group chats, and a wait keeps a message from
+  // the short-term context of everyone's next turn. A link is shared, not a secret
+  // (docs/decisions/0870-a-word-value-named-afterwards.md).
+  const token = bareValue(text);
+  const value = token ?? valueAlone(text);
+  if (value === null || /\p{Script=Han}/u.test(value) || LINK.test(value)) return null;
+  if (/\d/.test(value)) return value;
+  return token !== null && token.length >= MIN_WORD_VALUE && !BOT_COMMAND.test(token) ? value : null;
 }
 
 /** Whether a message names, in a few words and nothing else, what its sender's value before was. */

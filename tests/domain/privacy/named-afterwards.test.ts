@@ -13,7 +13,7 @@ const sent = (text: string, addressedToBot = false) => {
 };
 
 describe("a value sent alone and named a secret afterwards", () => {
-  it("holds a message that is nothing but a value with a digit and no Chinese, and no other", ({
+  it("holds a message that is nothing but a value with no Chinese, with a digit or of six characters, and no other", ({
     expect,
   }) => {
     const held = [
@@ -23,13 +23,25 @@ describe("a value sent alone and named a secret afterwards", () => {
       "8 4 6 2 1 9",
       "“mima2024”",
       "correct horse battery 9",
+      "woaichixigua",
+      "🌙moonlight",
+      "dawei@qq",
+      "“Summer!”",
     ];
     const kept = [
       "哈哈哈哈",
       "随便聊聊",
       "第2条历史消息",
       "龍貓1234",
-      "moonlight",
+      "hello",
+      "nice",
+      "good night",
+      "see you tomorrow",
+      "https://b23.tv/Ab12Cd",
+      "www.bilibili.com",
+      "/weather",
+      ".jrrp",
+      "#help",
       "“春眠不觉晓”",
       "红烧肉",
       "好的谢谢",
