@@ -56,11 +56,14 @@ describe("a value sent alone and named a secret afterwards", () => {
     await say(c, "爱奇艺会员的密码哈 别乱改");
     await say(b, "7 3 9 1");
     await say(b, "密码箱 四位的");
+    // Letters alone, no digit (decision 0870).
+    await say(a, "qingtian_baiyun");
+    await say(a, "⬆️路由器后台密码 记一下");
     await settled(chatKey);
-    const rows = await logged(chatKey, 7);
+    const rows = await logged(chatKey, 9);
     // The emoji beside a value stays; the value does not.
-    expect(rows.filter((r) => r.includes(CREDENTIAL_MASK))).toHaveLength(3);
-    expect(await storedAnywhere(["Lx20240915", "catcat0812", "7 3 9 1"])).toEqual([]);
+    expect(rows.filter((r) => r.includes(CREDENTIAL_MASK))).toHaveLength(4);
+    expect(await storedAnywhere(["Lx20240915", "catcat0812", "7 3 9 1", "qingtian_baiyun"])).toEqual([]);
   });
 
   it("is logged as said when its sender names it something public, or says nothing before the wait ends", {
