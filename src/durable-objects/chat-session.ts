@@ -41,6 +41,8 @@ export type LocalForget = {
   recentTurns: number;
   dreamJournal: number;
   unflushed: number;
+  /** Chatter accepted but not yet triaged, values held for their naming among it. */
+  untriaged: number;
   log: { messages: number; windows: number; sessions: number };
 };
 
@@ -167,14 +169,16 @@ export class ChatSession extends ChatLogRpc {
 
   /**
    * `/session forget`: drops what this object still holds of the chat — recent turns, the dream
-   * journal, its message log, unflushed messages, recall marks and observations — so neither a prompt, a dreaming
-   * run nor a later flush brings the forgotten chat back. Called before the D1 rows are deleted.
+   * journal, its message log, unflushed messages, recall marks and observations, chatter not yet
+   * triaged (a value held for its naming) — so neither a prompt, a dreaming run, a later triage
+   * nor a later flush brings the forgotten chat back. Called before the D1 rows are deleted.
    */
   async forgetLocal(): Promise<LocalForget> {
     const dropped = this.ctx.storage.transactionSync(() => ({
       recentTurns: this.#parts.recent.clear(),
       dreamJournal: this.#parts.journal.clear(),
       unflushed: this.#parts.outbox.dropContent(),
+      untriaged: this.#parts.inbox.dropChatter(Date.now()),
       log: this.#parts.log.clear(),
     }));
     await flushLogCountsSoon(this.#parts);

@@ -135,6 +135,20 @@ export class Inbox {
     else this.#sql.exec("UPDATE inbox SET held_until = 0 WHERE seq = ?", seq);
   }
 
+  /**
+   * Makes every untriaged row that needs no turn its dedupe record, unread: chatter accepted
+   * before a forget, above all a value still held for its naming, must not reach the log after
+   * it. Rows waiting for a turn keep theirs: someone is owed an answer. How many.
+   */
+  dropChatter(now: number): number {
+    return this.#sql
+      .exec(
+        "UPDATE inbox SET triaged = 1, state = 'done', payload = NULL, done_at = ?, held_until = 0 WHERE triaged = 0 AND needs_turn = 0 RETURNING seq",
+        now,
+      )
+      .toArray().length;
+  }
+
   /** A triaged row waits for its turn, or — needing none — becomes its dedupe record. */
   markTriaged(seq: number, needsTurn: boolean, now: number): void {
     if (needsTurn) this.#sql.exec("UPDATE inbox SET triaged = 1 WHERE seq = ?", seq);

@@ -75,6 +75,26 @@ describe("Inbox", () => {
     });
   });
 
+  it("drops untriaged chatter, held or not, unread, and keeps a row owed a turn", async ({ expect }) => {
+    await inFreshChatObject((storage) => {
+      const inbox = new Inbox(storage.sql);
+      const at = (text: string, eventId: string) => messageEvent({ chat: "qq:group:G1", text, eventId });
+      inbox.accept(at("B7-0415", "E1"), false, 1000, 5000);
+      inbox.accept(at("收到", "E2"), false, 1001);
+      inbox.accept(at("@bot 在吗", "E3"), true, 1002);
+      expect(inbox.dropChatter(2000)).toBe(2);
+      expect(inbox.held(2000)).toEqual([]);
+      expect(inbox.nextRelease(2000)).toBeNull();
+      expect(inbox.untriaged(10, 6000).map((r) => r.event.eventId)).toEqual(["E3"]);
+      const payloads = storage.sql.exec<{ n: number }>(
+        "SELECT count(*) AS n FROM inbox WHERE payload IS NOT NULL",
+      );
+      expect(payloads.one().n).toBe(1);
+      // Their dedupe records stay: a redelivery is still a duplicate.
+      expect(inbox.accept(at("B7-0415", "E1"), false, 3000, 7000)).toBe(false);
+    });
+  });
+
   it("hands out open rows oldest first, with backoff and attempts, and closes them", async ({ expect }) => {
     await inFreshChatObject((storage) => {
       const inbox = new Inbox(storage.sql);

@@ -3,7 +3,8 @@
  * here for a value sent alone in a followed group and only afterwards named a secret by its
  * sender (docs/decisions/0860-a-value-named-afterwards.md): every D1 table and every chat
  * object's storage is read whole, and the value must be in none of them. A value its sender
- * names something public, or never names, is logged as it was said: the wait loses nothing.
+ * names something public, or never names, is logged as it was said: the wait loses nothing. A
+ * forget of the chat while a value waits takes it too (docs/sessions.md#forget).
  *
  * Own file: it follows every group, which every test of a file shares.
  */
@@ -13,6 +14,7 @@ import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { logged, postOneBot, randomId } from "../support/credential-paths";
 import { oneBotMessage, text } from "../support/onebot-events";
+import { sessionsApi } from "../support/sessions";
 import { settled, storedAnywhere } from "../support/stored-anywhere";
 import { storedSettings, storeSettings } from "../support/stored-settings";
 
@@ -89,5 +91,25 @@ describe("a value sent alone and named a secret afterwards", () => {
     await settled(chatKey);
     const rows = await logged(chatKey, 3);
     expect(rows).toEqual(expect.arrayContaining(["ZK2291008", "这是快递单号 帮我查下", "A3-1207"]));
+  });
+
+  it("is forgotten with its chat while it waits, and does not come back when the wait ends", {
+    timeout: 60_000,
+  }, async ({ expect }) => {
+    const { chatKey, say } = group();
+    const a = randomId(20_000);
+    await say(a, "早上好");
+    await logged(chatKey, 1);
+    // A room number, which no rule masks: only the forget may keep it out.
+    await say(a, "B7-0415");
+    const forgot = await sessionsApi(`/${chatKey}/forget`, { confirm: chatKey });
+    expect(forgot.status).toBe(200);
+    const stub = env.CHAT_SESSION.getByName(chatKey);
+    await runInDurableObject(stub, (_o, state) => {
+      state.storage.sql.exec("UPDATE inbox SET held_until = 1 WHERE held_until > 0");
+    });
+    await runDurableObjectAlarm(stub);
+    await settled(chatKey);
+    expect(await storedAnywhere(["B7-0415", "早上好"])).toEqual([]);
   });
 });
