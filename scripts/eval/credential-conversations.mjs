@@ -69,4 +69,11 @@ export function ordinaryConversations(detectors, sets) {
     });
     console.log(`${name.padEnd(15)} ${cells.join("   ")}`);
   }
+  console.log("\nordinary messages held back for their sender's naming (decisions 0860, 0870)");
+  for (const [name, texts] of sets) {
+    const cells = detectors.map(
+      ([label, d]) => `${label}: ${texts.filter((t) => d.held(t)).length}/${texts.length}`,
+    );
+    console.log(`${name.padEnd(15)} ${cells.join("   ")}`);
+  }
 }

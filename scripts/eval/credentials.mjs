@@ -61,7 +61,12 @@ async function detector(load) {
       message: { id: "m", text, ts: 0, addressedToBot: false, attachments: [], quotedMessageId: null },
       raw: { d: { id: "m", content: text } },
     });
-  return { mask, conversation, inbound };
+  // Whether a group member's message would wait for its naming: the cost of decisions 0860 and
+  // 0870 on ordinary chat, which reaches the short-term context late.
+  const held = (text) =>
+    named !== null &&
+    named.valueToName({ kind: "message", message: { text, ts: 0, addressedToBot: false } }) !== null;
+  return { mask, conversation, inbound, held };
 }
 
 /** The median over three passes of `f` on every text, in µs a text (a shared machine is noisy). */

@@ -58,8 +58,11 @@ const OWN_VALUE = /(?<![\x21-\x7E])(?=[\x21-\x7E]*\d)[\x21-\x7E]{4,}/u;
 /** A token without a digit waits only from this length: "ok", "hello" and "nice" are chat. */
 const MIN_WORD_VALUE = 6;
 
-/** A command to a bot, this one or another of the group's: "/weather", ".jrrp", "#help". */
-const BOT_COMMAND = /^[/!.#][A-Za-z_-]+$/u;
+/**
+ * Chat, not a value, among tokens without a digit: a command to a bot, this one or another of the
+ * group's ("/weather", "#help"), and a word said aloud ("Thanks!", "Agreed.", "what??").
+ */
+const NOT_A_WORD_VALUE = /^[/!.#][A-Za-z_-]+$|^[A-Za-z]+[!.?~,]+$/u;
 
 /** A web address, which people paste alone to share it. */
 const LINK = /^(?:[a-z][a-z0-9+.-]*:\/\/|www\.)/iu;
@@ -82,7 +85,7 @@ export function valueToName(event: InboundEvent): string | null {
   const value = token ?? valueAlone(text);
   if (value === null || /\p{Script=Han}/u.test(value) || LINK.test(value)) return null;
   if (/\d/.test(value)) return value;
-  return token !== null && token.length >= MIN_WORD_VALUE && !BOT_COMMAND.test(token) ? value : null;
+  return token !== null && token.length >= MIN_WORD_VALUE && !NOT_A_WORD_VALUE.test(token) ? value : null;
 }
 
 /** Whether a message names, in a few words and nothing else, what its sender's value before was. */

@@ -26,7 +26,6 @@ describe("a value sent alone and named a secret afterwards", () => {
       "woaichixigua",
       "🌙moonlight",
       "dawei@qq",
-      "“Summer!”",
     ];
     const kept = [
       "哈哈哈哈",
@@ -42,6 +41,9 @@ describe("a value sent alone and named a secret afterwards", () => {
       "/weather",
       ".jrrp",
       "#help",
+      "Thanks!",
+      "Agreed.",
+      "what??",
       "“春眠不觉晓”",
       "红烧肉",
       "好的谢谢",
