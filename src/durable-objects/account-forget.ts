@@ -2,7 +2,8 @@
  * A left-out person's past in this chat (docs/settings.md#privacy-leaving-a-person-out): their
  * own messages in this chat's log — the log's triggers take their full-text rows, turn windows
  * and sender counts with them — their rows still waiting for the D1 flush, which would write
- * that past back after D1's delete, their turns waiting for dreaming, and their turns in the
+ * that past back after D1's delete, their chatter not triaged yet (a value held for its naming),
+ * their turns waiting for dreaming, and their turns in the
  * short-term context, which the chat's next prompts would read. Matched by the exact
  * account key as a bound value, so a key holding `%`, `_` or quotes matches itself alone; a
  * value that is no account key is refused before anything is read. Idempotent: a re-run finds
@@ -12,6 +13,7 @@
 import { parseAccountKey } from "../domain/chat/chat-address";
 import { type LogHome, logHomeOf } from "./chat-log-home";
 import type { DreamJournal } from "./dream-journal";
+import { Inbox } from "./inbox";
 import type { Outbox } from "./outbox";
 import type { RecentTurns } from "./recent-turns";
 
@@ -20,6 +22,8 @@ export type AccountForgetOutcome = {
   readonly logged: number;
   /** Rows of theirs that had not reached D1 yet (messages, sightings). */
   readonly unflushed: number;
+  /** Their chatter the object had not triaged yet, values held for their naming among it. */
+  readonly untriaged: number;
   /** Their turns that waited for dreaming. */
   readonly journal: number;
   /** Their turns in the short-term context (recent-turns.ts `dropAccount`). */
@@ -43,6 +47,7 @@ export function forgetAccountHere(
   if (!parsed.ok) throw new Error(`not an account key: ${parsed.error.reason}`);
   const key = parsed.value.key;
   const unflushed = d.outbox.dropAccount(key);
+  const untriaged = new Inbox(d.sql).dropChatterOf(key, Date.now());
   const journal = d.journal.dropAccount(key);
   const recent = d.recent.dropAccount(key);
   let logged = 0;
@@ -56,5 +61,5 @@ export function forgetAccountHere(
     logged += seqs.length;
     if (seqs.length < CHUNK) break;
   }
-  return { logged, unflushed, journal, recent, home: logHomeOf(d.sql) };
+  return { logged, unflushed, untriaged, journal, recent, home: logHomeOf(d.sql) };
 }

@@ -149,6 +149,22 @@ export class Inbox {
       .toArray().length;
   }
 
+  /**
+   * The same for one account's chatter (a left-out person's past, account-forget.ts): a value of
+   * theirs held for its naming would otherwise be triaged after the forget, with settings read
+   * before they were left out. How many.
+   */
+  dropChatterOf(account: string, now: number): number {
+    return this.#sql
+      .exec(
+        `UPDATE inbox SET triaged = 1, state = 'done', payload = NULL, done_at = ?, held_until = 0
+         WHERE triaged = 0 AND needs_turn = 0 AND json_extract(payload, '$.sender.account') = ? RETURNING seq`,
+        now,
+        account,
+      )
+      .toArray().length;
+  }
+
   /** A triaged row waits for its turn, or — needing none — becomes its dedupe record. */
   markTriaged(seq: number, needsTurn: boolean, now: number): void {
     if (needsTurn) this.#sql.exec("UPDATE inbox SET triaged = 1 WHERE seq = ?", seq);

@@ -5,10 +5,12 @@
 import type { MessageRecord } from "@src/domain/history/message-record";
 import { forgetAccountHere } from "@src/durable-objects/account-forget";
 import { DreamJournal } from "@src/durable-objects/dream-journal";
+import { Inbox } from "@src/durable-objects/inbox";
 import { LocalLog } from "@src/durable-objects/local-log";
 import { Outbox } from "@src/durable-objects/outbox";
 import { RecentTurns } from "@src/durable-objects/recent-turns";
 import { describe, it } from "vitest";
+import { messageEvent } from "../fakes/inbound";
 import { inFreshChatObject } from "../support/chat-object";
 
 const CHAT = "qq:group:G1";
@@ -67,13 +69,24 @@ describe("forgetting an account in one chat object", () => {
         } as never,
         1,
       );
+      // Their chatter not triaged yet — a value held for its naming — would reach the log after
+      // the forget; a row owed a turn is answered (and, left out, kept nowhere).
+      const inbox = new Inbox(sql);
+      // messageEvent's sender "%_" is the account `gone`, "ab" the account `kept`.
+      const said = (sender: string, text: string, eventId: string) =>
+        messageEvent({ chat: CHAT, text, eventId, sender });
+      inbox.accept(said("%_", "B7-0415", "E1"), false, 1, 120_000);
+      inbox.accept(said("ab", "C8-0516", "E2"), false, 2, 120_000);
+      inbox.accept(said("%_", "在吗", "E3"), true, 3);
       expect(forgetAccountHere({ sql, outbox, journal, recent }, gone)).toEqual({
         logged: 2,
         unflushed: 3,
+        untriaged: 1,
         journal: 2,
         recent: 2,
         home: "object",
       });
+      expect(inbox.untriaged(10, 200_000).map((r) => r.event.eventId)).toEqual(["E2", "E3"]);
       expect(log.count()).toBe(1);
       expect(outbox.size()).toBe(1);
       expect(outbox.take(10)?.batch.messages.map((m) => m.accountKey)).toEqual([kept]);
@@ -84,6 +97,7 @@ describe("forgetting an account in one chat object", () => {
       expect(forgetAccountHere({ sql, outbox, journal, recent }, gone)).toEqual({
         logged: 0,
         unflushed: 0,
+        untriaged: 0,
         journal: 0,
         recent: 0,
         home: "object",
