@@ -47,7 +47,7 @@ export function forgetAccountHere(
   if (!parsed.ok) throw new Error(`not an account key: ${parsed.error.reason}`);
   const key = parsed.value.key;
   const unflushed = d.outbox.dropAccount(key);
-  const untriaged = new Inbox(d.sql).dropChatterOf(key, Date.now());
+  const untriaged = new Inbox(d.sql).dropChatter(Date.now(), key);
   const journal = d.journal.dropAccount(key);
   const recent = d.recent.dropAccount(key);
   let logged = 0;

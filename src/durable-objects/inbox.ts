@@ -136,31 +136,19 @@ export class Inbox {
   }
 
   /**
-   * Makes every untriaged row that needs no turn its dedupe record, unread: chatter accepted
-   * before a forget, above all a value still held for its naming, must not reach the log after
-   * it. Rows waiting for a turn keep theirs: someone is owed an answer. How many.
+   * Makes every untriaged row that needs no turn — or only `account`'s (a left-out person's past,
+   * account-forget.ts) — its dedupe record, unread: chatter accepted before a forget, above all a
+   * value still held for its naming, must not reach the log after it, triaged with settings read
+   * before the forget. Rows waiting for a turn keep theirs: someone is owed an answer. How many.
    */
-  dropChatter(now: number): number {
-    return this.#sql
-      .exec(
-        "UPDATE inbox SET triaged = 1, state = 'done', payload = NULL, done_at = ?, held_until = 0 WHERE triaged = 0 AND needs_turn = 0 RETURNING seq",
-        now,
-      )
-      .toArray().length;
-  }
-
-  /**
-   * The same for one account's chatter (a left-out person's past, account-forget.ts): a value of
-   * theirs held for its naming would otherwise be triaged after the forget, with settings read
-   * before they were left out. How many.
-   */
-  dropChatterOf(account: string, now: number): number {
+  dropChatter(now: number, account?: string): number {
+    const theirs = account === undefined ? "" : " AND json_extract(payload, '$.sender.account') = ?";
     return this.#sql
       .exec(
         `UPDATE inbox SET triaged = 1, state = 'done', payload = NULL, done_at = ?, held_until = 0
-         WHERE triaged = 0 AND needs_turn = 0 AND json_extract(payload, '$.sender.account') = ? RETURNING seq`,
+         WHERE triaged = 0 AND needs_turn = 0${theirs} RETURNING seq`,
         now,
-        account,
+        ...(account === undefined ? [] : [account]),
       )
       .toArray().length;
   }
