@@ -12,19 +12,14 @@
 //              to the same search over D1's log and to a request that reads nothing.
 // The runtime's clock does not move during a read of an object's own SQLite, so history reads
 // are timed here, around the whole request.
-import { percentile, round } from "./stats.mjs";
+import { envInt, percentile, round } from "./stats.mjs";
 import { body, postSigned, privateKey } from "./webhook-ack.mjs";
 
-const int = (name, fallback) => {
-  const v = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be a positive integer`);
-  return v;
-};
-const CHATS = int("BENCH_CHATLOG_CHATS", 1000);
-const MESSAGES = int("BENCH_CHATLOG_MESSAGES", 1000);
-const ACKS = int("BENCH_CHATLOG_ACKS", 300);
-const TURNS = int("BENCH_CHATLOG_TURNS", 30);
-const QUERIES = int("BENCH_CHATLOG_QUERIES", 40);
+const CHATS = envInt("BENCH_CHATLOG_CHATS", 1000);
+const MESSAGES = envInt("BENCH_CHATLOG_MESSAGES", 1000);
+const ACKS = envInt("BENCH_CHATLOG_ACKS", 300);
+const TURNS = envInt("BENCH_CHATLOG_TURNS", 30);
+const QUERIES = envInt("BENCH_CHATLOG_QUERIES", 40);
 /** The webhook's and the turns' chats: the first ones seeded, each kept warm like a busy group. */
 const HOT = Math.min(50, CHATS);
 const OBJECTS = ["猫", "火锅", "爬山", "摄影", "吉他", "咖啡", "寿司", "Vue", "Rust", "原神", "露营", "骑行"];

@@ -6,6 +6,13 @@ export function percentile(samples, p) {
   return sorted[rank];
 }
 
+/** A whole number from the environment, at least `min`, or `fallback` when it is unset. */
+export function envInt(name, fallback, min = 1) {
+  const v = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(v) || v < min) throw new Error(`${name} must be a whole number of at least ${min}`);
+  return v;
+}
+
 export const round = (x, digits = 2) => (x === null ? null : Number(x.toFixed(digits)));
 
 /** Runs `task(i)` for i in [0, n) with at most `concurrency` in flight; returns per-task ms. */

@@ -6,13 +6,9 @@
 // indexes and limits, without the joins), in the same run. Reports the D1 bytes each kind of row adds (from D1's size meta), and per
 // turn: D1 statements, round trips, rows read and written, the object's SQLite rows, the
 // tokens packed into the prompt, and the time inside the Worker.
-import { percentile, round } from "./stats.mjs";
+import { envInt, percentile, round } from "./stats.mjs";
 
-const int = (name, fallback) => {
-  const v = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(v) || v < 0) throw new Error(`${name} must be a non-negative integer`);
-  return v;
-};
+const int = (name, fallback) => envInt(name, fallback, 0);
 const MESSAGES = int("BENCH_TURN_MESSAGES", 1_000_000);
 const MEMORY = int("BENCH_TURN_MEMORY", 100_000);
 const CHATS = int("BENCH_TURN_CHATS", 1_000);
