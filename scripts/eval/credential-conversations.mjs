@@ -30,14 +30,18 @@ export function conversationSets(detectors) {
     const near = rows.filter((r) => r.label === "none" && r.form === "near");
     const ordinary = rows.filter((r) => r.label === "none" && r.form === "ordinary");
     console.log(`\n${title}, group exchanges (${path.relative(root, file)}):`);
-    for (const [label, d] of detectors) {
-      const stored = (r) => d.conversation(r.messages).join("\n");
-      const changed = (r) => stored(r) !== r.messages.map((m) => m.text).join("\n");
-      const gone = positives.filter((r) => !stored(r).includes(r.secret)).length;
-      console.log(
-        `  ${label.padEnd(20)} secret gone ${gone}/${positives.length}, near misses changed ${near.filter(changed).length}/${near.length}, ordinary changed ${ordinary.filter(changed).length}/${ordinary.length}`,
-      );
-    }
+    // The named sets said to the bot too: not held, masked by the naming where stored (decision 0880).
+    const ways = name.includes("-named") ? [false, true] : [false];
+    for (const addressed of ways)
+      for (const [label, d] of detectors) {
+        const stored = (r) => d.conversation(r.messages, addressed).join("\n");
+        const changed = (r) => stored(r) !== r.messages.map((m) => m.text).join("\n");
+        const gone = positives.filter((r) => !stored(r).includes(r.secret)).length;
+        const shown = addressed ? `${label}, to the bot` : label;
+        console.log(
+          `  ${shown.padEnd(addressed ? 26 : 20)} secret gone ${gone}/${positives.length}, near misses changed ${near.filter(changed).length}/${near.length}, ordinary changed ${ordinary.filter(changed).length}/${ordinary.length}`,
+        );
+      }
   }
 }
 

@@ -31,10 +31,11 @@ async function detector(load) {
   // A person's message is masked where it comes in, by the rules and the trained reader of values.
   const mask =
     credentials.maskSensitiveDataInMessage ?? credentials.maskSensitiveData ?? credentials.maskCredentials;
-  // Messages of one sender (strings), or of a group ({ sender, text }), in order.
+  // Messages of one sender (strings), or of a group ({ sender, text }), in order; `addressed`: each
+  // said to the bot, as in a private chat or a QQ official group.
   // A value its sender names afterwards, where the revision holds that (decision 0860).
   const named = await load("src/domain/privacy/named-afterwards.ts").catch(() => null);
-  const conversation = (messages) => {
+  const conversation = (messages, addressed = false) => {
     let state = {};
     const events = messages.map((line, i) => {
       const { sender, text } = typeof line === "string" ? { sender: "U", text: line } : line;
@@ -42,7 +43,7 @@ async function detector(load) {
       const event = {
         kind: "message",
         sender: { account: `qq:user:${sender}`, displayName: null },
-        message: { id: `m${i}`, text: mask(text), ts, addressedToBot: false, attachments: [] },
+        message: { id: `m${i}`, text: mask(text), ts, addressedToBot: addressed, attachments: [] },
         raw: {},
       };
       const out = cues.applyCredentialCues(event, state, ts);

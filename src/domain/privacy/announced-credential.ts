@@ -79,7 +79,11 @@ export function applyCredentialCues(
 
 export function maskValue(event: InboundEvent, value: string): InboundEvent {
   const forms = wireForms(value);
-  const hide = (text: string) => forms.reduce((t, form) => t.split(form).join(CREDENTIAL_MASK), text);
+  return hideInEvent(event, (text) => forms.reduce((t, form) => t.split(form).join(CREDENTIAL_MASK), text));
+}
+
+/** The event with `hide` applied to its words: its text, its transcripts and its raw payload. */
+export function hideInEvent(event: InboundEvent, hide: (text: string) => string): InboundEvent {
   const message = event.message;
   return {
     ...event,
@@ -106,7 +110,7 @@ export function wireForms(value: string): string[] {
   return [...new Set([value, cq, cq.replaceAll(",", "&#44;")])];
 }
 
-function hideIn(value: unknown, hide: (text: string) => string): unknown {
+export function hideIn(value: unknown, hide: (text: string) => string): unknown {
   if (typeof value === "string") return hide(value);
   if (Array.isArray(value)) return value.map((v) => hideIn(v, hide));
   if (value !== null && typeof value === "object")

@@ -10,7 +10,7 @@
  */
 import type { InboundEvent } from "../inbound/inbound-event";
 import { detectionText } from "../text/detection-text";
-import { maskValue } from "./announced-credential";
+import { hideIn, maskValue, wireForms } from "./announced-credential";
 import { SECRET } from "./asked-credential";
 import { announcesCredential, bareValue, PASSWORD_EN } from "./credential-phrases";
 import { valueAlone } from "./credential-value-alone";
@@ -74,8 +74,17 @@ const EMOJI_EDGES = /^(?:\p{Extended_Pictographic}|\uFE0F|\s)+|(?:\p{Extended_Pi
 export function valueToName(event: InboundEvent): string | null {
   const message = event.message;
   if (event.kind !== "message" || !message || message.addressedToBot) return null;
-  if (message.text.includes(CREDENTIAL_MASK)) return null;
-  const text = message.text.replace(EMOJI_EDGES, "");
+  return valueSentAlone(message.text);
+}
+
+/**
+ * The value of a text that is nothing but one, whoever it was sent to: what a naming afterwards
+ * masks. A message addressed to the bot is not held for its naming, its answer is due at once,
+ * so the naming masks what was stored of it instead (src/durable-objects/named-after-logging.ts).
+ */
+export function valueSentAlone(said: string): string | null {
+  if (said.includes(CREDENTIAL_MASK)) return null;
+  const text = said.replace(EMOJI_EDGES, "");
   // Only a value with no Chinese waits, and with a digit unless it is one token of six characters
   // or more ("woaichixigua", "dawei@qq"): Chinese words ("随便聊聊", "明天3点开会") and short or
   // spaced English ("ok", "good night") are how a group chats, and a wait keeps a message from
@@ -100,7 +109,7 @@ export function namesValueBefore(text: string): boolean {
 
 /** The held message with its value masked, when its sender's next message names it a secret. */
 export function maskNamedValue(held: InboundEvent, next: string): InboundEvent | null {
-  const value = valueToName(held);
+  const value = held.kind === "message" && held.message ? valueSentAlone(held.message.text) : null;
   return value !== null && namesValueBefore(next) ? maskValue(held, value) : null;
 }
 
@@ -121,7 +130,40 @@ export function maskNamedInOrder(events: readonly InboundEvent[]): InboundEvent[
     const ts = event.message?.ts ?? 0;
     if (at !== undefined && held && event.message && ts - (held.message?.ts ?? 0) <= NAMING_WAIT_MS)
       out[at] = maskNamedValue(held, event.message.text) ?? held;
-    if (valueToName(event) !== null) waiting.set(account, i);
+    // Addressed or not: a run of history is read at once, so no answer waits on it.
+    if (event.kind === "message" && event.message && valueSentAlone(event.message.text) !== null)
+      waiting.set(account, i);
   });
   return out;
+}
+
+/**
+ * What hides `value` in stored text: every form of it masked, as typed, as OneBot's raw message
+ * escapes it, and as a JSON string escapes either.
+ */
+export function valueHider(value: string): (text: string) => string {
+  const plain = wireForms(value);
+  const forms = [...new Set([...plain, ...plain.map((f) => JSON.stringify(f).slice(1, -1))])];
+  // The longest first: a form inside another must not leave the other's rest behind. A form is
+  // not hidden inside a longer word or number ("hk7731" in "hk77312"): that is something else.
+  forms.sort((a, b) => b.length - a.length);
+  const edge = (c: string | undefined) => (c !== undefined && /[A-Za-z0-9]/.test(c) ? "[A-Za-z0-9]" : null);
+  const patterns = forms.map((form) => {
+    const [before, after] = [edge(form[0]), edge(form.at(-1))];
+    const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    return new RegExp(`${before ? `(?<!${before})` : ""}${escaped}${after ? `(?!${after})` : ""}`, "g");
+  });
+  return (text) => patterns.reduce((t, pattern) => t.replace(pattern, CREDENTIAL_MASK), text);
+}
+
+/**
+ * `json` with `hide` applied to each string in it; a payload cut to length is no JSON any more,
+ * and then its text is hidden as it stands (valueHider knows the JSON-escaped forms).
+ */
+export function hideInJson(json: string, hide: (text: string) => string): string {
+  try {
+    return JSON.stringify(hideIn(JSON.parse(json), hide));
+  } catch {
+    return hide(json);
+  }
 }

@@ -1,7 +1,10 @@
 import {
+  hideInJson,
   maskNamedInOrder,
   maskNamedValue,
   namesValueBefore,
+  valueHider,
+  valueSentAlone,
   valueToName,
 } from "@src/domain/privacy/named-afterwards";
 import { describe, it } from "vitest";
@@ -55,8 +58,11 @@ describe("a value sent alone and named a secret afterwards", () => {
     ];
     expect(held.filter((t) => valueToName(sent(t)) === null)).toEqual([]);
     expect(kept.filter((t) => valueToName(sent(t)) !== null)).toEqual([]);
-    // Said to the bot, its turn is due at once: nothing waits for a naming.
+    // Said to the bot, its turn is due at once: nothing waits for a naming. Its value is still
+    // read, for a naming to mask what was stored of it.
     expect(valueToName(sent("Lx20240915", true))).toBeNull();
+    expect(held.filter((t) => valueSentAlone(t) === null)).toEqual([]);
+    expect(kept.filter((t) => valueSentAlone(t) !== null)).toEqual([]);
   });
 
   it("reads a few words that name what the value before was", ({ expect }) => {
@@ -136,5 +142,42 @@ describe("a value sent alone and named a secret afterwards", () => {
     // Named by someone else, or too late: as said.
     expect(texts([at("A", "Lx20240915", 0), at("B", "wifi的", 1_000)])[0]).toBe("Lx20240915");
     expect(texts([at("A", "Lx20240915", 0), at("A", "wifi的", 10 * 60_000)])[0]).toBe("Lx20240915");
+  });
+
+  it("masks, in a run of history, a value said to the bot and named afterwards too", ({ expect }) => {
+    const to = (text: string, ts: number, addressedToBot: boolean) =>
+      messageEvent({ chat: "qq:private:A", sender: "A", text, ts, addressedToBot });
+    const out = maskNamedInOrder([to("xiaomao1999", 0, true), to("这是我家wifi密码", 5_000, true)]);
+    expect(out.map((e) => e.message?.text)).toEqual(["[已隐藏的凭据]", "这是我家wifi密码"]);
+  });
+});
+
+describe("hiding a value named afterwards in what was stored", () => {
+  it("hides every form of it, not a longer word or number that holds it", ({ expect }) => {
+    const hide = valueHider("hk7731");
+    expect(hide("收到「hk7731」，这是什么？")).toBe("收到「[已隐藏的凭据]」，这是什么？");
+    expect(hide("hk7731 hk7731")).toBe("[已隐藏的凭据] [已隐藏的凭据]");
+    expect(hide("hk77312 是单号, xhk7731 也是")).toBe("hk77312 是单号, xhk7731 也是");
+    expect(valueHider("4 7 1 9")("门禁 4 7 1 9 进")).toBe("门禁 [已隐藏的凭据] 进");
+    // As OneBot's raw message escapes it, and as a JSON string escapes it.
+    expect(valueHider("a&b[1]c")("x a&amp;b&#91;1&#93;c y")).toBe("x [已隐藏的凭据] y");
+    expect(valueHider('pa"ss\\9')('{"t":"pa\\"ss\\\\9"}')).toBe('{"t":"[已隐藏的凭据]"}');
+  });
+
+  it("hides it in each string of a JSON payload, and in the text of one cut short", ({ expect }) => {
+    const hide = valueHider("Qz88pp");
+    const json = JSON.stringify({
+      raw_message: "Qz88pp",
+      time: 1796621735,
+      message: [{ data: { text: "Qz88pp" } }],
+    });
+    expect(JSON.parse(hideInJson(json, hide))).toEqual({
+      raw_message: "[已隐藏的凭据]",
+      time: 1796621735,
+      message: [{ data: { text: "[已隐藏的凭据]" } }],
+    });
+    const cut = json.slice(0, 30);
+    expect(cut).toContain("Qz88pp");
+    expect(hideInJson(cut, hide)).not.toContain("Qz88pp");
   });
 });
