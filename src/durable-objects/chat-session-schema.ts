@@ -1,6 +1,7 @@
 import { CHAT_LOG_COUNTS_SCHEMA } from "./chat-log-counts-schema";
 import { markLogHome } from "./chat-log-home";
 import { MARKS_AHEAD_TRIGGERS, REPLY_MARKING_TRIGGERS } from "./chat-log-marking";
+import { REWRITTEN_MESSAGE_TRIGGERS } from "./chat-log-rewrites";
 import { CHAT_LOG_SCHEMA } from "./chat-log-schema";
 
 /**
@@ -129,6 +130,9 @@ const STEPS = [
   // A message that is nothing but a value waits, untriaged, for its sender to say what it was
   // (src/domain/privacy/named-afterwards.ts): until this time, or its sender's next message.
   `ALTER TABLE inbox ADD COLUMN held_until INTEGER NOT NULL DEFAULT 0`,
+  // A message rewritten after it was logged (named-after-logging.ts) takes its full-text row and
+  // turn windows along, its old terms out of the indexes' pages.
+  REWRITTEN_MESSAGE_TRIGGERS,
 ] as const;
 
 /** The step that brought the log into the object: an object older than it has log rows in D1. */

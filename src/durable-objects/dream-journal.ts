@@ -4,6 +4,7 @@
  * are removed only after the run that read them has committed to D1 (or was given up).
  */
 import type { Sensitivity } from "../domain/memory/memory";
+import { rewriteTexts } from "./text-rewrite";
 
 export type JournalRow = {
   readonly seq: number;
@@ -122,6 +123,15 @@ export class DreamJournal {
   }
 
   /** Removes every row (the chat is forgotten): nothing of it is dreamed afterwards. */
+  /** Hides a value in the rows since `since` (named-after-logging.ts); returns the rows changed. */
+  hide(since: number, hide: (text: string) => string): number {
+    return rewriteTexts(
+      this.#sql,
+      { table: "dream_journal", key: "seq", where: "ts >= ?", params: [since] },
+      hide,
+    );
+  }
+
   clear(): number {
     const n = this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM dream_journal").one().n;
     this.#sql.exec("DELETE FROM dream_journal");

@@ -9,6 +9,7 @@ import { isLeftOut } from "../domain/privacy/left-out";
 import type { ChatParts } from "./chat-parts";
 import type { ChatInfo } from "./dream-runner";
 import { chatInfo, inboundRows } from "./inbound-rows";
+import { maskNamedAfterLogging, type NamingParts } from "./named-after-logging";
 import { yieldToEvents } from "./yield-to-events";
 
 /**
@@ -17,7 +18,7 @@ import { yieldToEvents } from "./yield-to-events";
  */
 export const TRIAGE_SLICE = 10;
 
-type DrainParts = Pick<ChatParts, "inbox" | "outbox" | "recent" | "meta" | "turns" | "flusher">;
+type DrainParts = Pick<ChatParts, "meta" | "turns" | "flusher"> & NamingParts;
 
 export async function drainInbox(
   parts: DrainParts,
@@ -41,7 +42,8 @@ export async function drainInbox(
 /**
  * What accepted events add besides their inbox row, in arrival order: the registry row,
  * the message-log row (stored chats only), the account observation, a recall mark, and for
- * unaddressed chatter of a stored chat the short-term context and the dream journal. A row
+ * unaddressed chatter of a stored chat the short-term context and the dream journal, once a
+ * naming has masked what it names. A row
  * needing no turn becomes its dedupe record. Each event is its own transaction. Between
  * slices of TRIAGE_SLICE events the object's event loop is let in: under load a drain finds
  * hundreds of untriaged rows, and each costs its tokens, its masking and its transaction, so
@@ -58,6 +60,9 @@ async function triage(parts: DrainParts, storage: DurableObjectStorage, settings
       const leftOut = isLeftOut(settings, event.sender?.account);
       storage.transactionSync(() => {
         if (!parts.meta.get<ChatInfo>("chat")) parts.meta.set("chat", chatInfo(event));
+        // A value sent to the bot is stored before its sender can name it: a naming masks it
+        // wherever it is, before this event's rows and its turn (named-after-logging.ts).
+        maskNamedAfterLogging(parts, storage.sql, seq, event);
         for (const item of inboundRows(event, stored, leftOut, receivedAt))
           parts.outbox.push(item, receivedAt);
         // Unaddressed chatter of a followed group is context for the next addressed turn.

@@ -115,13 +115,36 @@ export class Inbox {
 
   /** The rows still held for a naming (named-afterwards.ts), oldest first. */
   held(now = Date.now()): { seq: number; event: InboundEvent }[] {
+    return this.#events("triaged = 0 AND held_until > ?", now);
+  }
+
+  /**
+   * The events accepted before row `seq` whose payload is still kept (untriaged, or triaged with
+   * their turn still to come or under way), oldest first: where a value sent to the bot waits
+   * while its naming is read (named-after-logging.ts).
+   */
+  openBefore(seq: number): { seq: number; event: InboundEvent }[] {
+    return this.#events("state != 'done' AND payload IS NOT NULL AND seq < ?", seq);
+  }
+
+  /** The rows `where` selects with their events, oldest first. */
+  #events(where: string, param: number): { seq: number; event: InboundEvent }[] {
     return this.#sql
       .exec<{ seq: number; payload: string }>(
-        "SELECT seq, payload FROM inbox WHERE triaged = 0 AND held_until > ? ORDER BY seq",
-        now,
+        `SELECT seq, payload FROM inbox WHERE ${where} ORDER BY seq`,
+        param,
       )
       .toArray()
       .map((r) => ({ seq: r.seq, event: JSON.parse(r.payload) as InboundEvent }));
+  }
+
+  /** Replaces a kept row's event, its state unchanged: a value named afterwards masked in it. */
+  rewrite(seq: number, event: InboundEvent): void {
+    this.#sql.exec(
+      "UPDATE inbox SET payload = ? WHERE seq = ? AND payload IS NOT NULL",
+      JSON.stringify(event),
+      seq,
+    );
   }
 
   /** Ends a row's wait, replacing its event with `masked` when its sender named the value. */

@@ -7,6 +7,7 @@
  * writes nothing twice.
  */
 import type { RecallMark } from "../domain/history/message-log";
+import { type MessageLogRow, recordOfLogRow } from "../domain/history/message-log-row";
 import type { MessageRecord } from "../domain/history/message-record";
 import type { OutboxItem } from "./outbox";
 
@@ -52,6 +53,47 @@ export class LocalLog {
       r.chatKey,
       r.messageId,
     );
+  }
+
+  /** The last message `account` sent between `from` and `to`, by arrival (named-after-logging.ts). */
+  lastFrom(account: string, from: number, to: number): { text: string; ts: number } | null {
+    return (
+      this.#sql
+        .exec<{ text: string; ts: number }>(
+          `SELECT text, ts FROM messages WHERE direction = 'in' AND account_key = ? AND ts BETWEEN ? AND ?
+           ORDER BY seq DESC LIMIT 1`,
+          account,
+          from,
+          to,
+        )
+        .toArray()[0] ?? null
+    );
+  }
+
+  /**
+   * Rewrites the rows logged since `since` that `rewrite` changes — text, raw payload and tokens,
+   * the full-text index and the turn windows following by the log's triggers — and returns them
+   * as rewritten: a value named a secret after it was logged (named-after-logging.ts).
+   */
+  rewriteSince(since: number, rewrite: (r: MessageRecord) => MessageRecord): MessageRecord[] {
+    const rows = this.#sql
+      .exec<MessageLogRow & { seq: number }>("SELECT * FROM messages WHERE ts >= ? ORDER BY ts, seq", since)
+      .toArray();
+    const changed: MessageRecord[] = [];
+    for (const row of rows) {
+      const before = recordOfLogRow(row);
+      const after = rewrite(before);
+      if (after === before) continue;
+      this.#sql.exec(
+        "UPDATE messages SET text = ?, tokens = ?, raw_json = ? WHERE seq = ?",
+        after.text,
+        after.tokens,
+        after.rawJson,
+        row.seq,
+      );
+      changed.push(after);
+    }
+    return changed;
   }
 
   /**

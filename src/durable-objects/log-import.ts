@@ -6,8 +6,7 @@
  * that names another chat, or a row that is not a log row, changes nothing.
  */
 import { parseChatKey } from "../domain/chat/chat-address";
-import type { MessageLogRow } from "../domain/history/message-log-row";
-import type { PrivacyMark } from "../domain/history/privacy-mark";
+import { type MessageLogRow, recordOfLogRow } from "../domain/history/message-log-row";
 import { type LogHome, logHomeOf, markLogHome } from "./chat-log-home";
 import type { ChatMeta } from "./chat-meta";
 import type { ChatInfo } from "./dream-runner";
@@ -201,22 +200,6 @@ const lastSeq = (sql: SqlStorage) =>
 
 type LogRow = ImportRow & { seq: number };
 
-const toRecord = (r: LogRow) => ({
-  transport: r.transport,
-  chatKey: r.chat_key,
-  messageId: r.message_id,
-  ts: r.ts,
-  userId: r.user_id,
-  accountKey: r.account_key,
-  nick: r.nick,
-  text: r.text,
-  tokens: r.tokens,
-  rawJson: r.raw_json,
-  direction: r.direction,
-  replyTo: r.reply_to,
-  privateMarked: r.private_marked as PrivacyMark,
-});
-
 /**
  * The rollback: the chat's reads go back to D1 (nothing to do when they already go there). While the object was the home, the chat's new
  * messages and recall marks were kept here only, so in the same transaction as the home change
@@ -236,7 +219,7 @@ export function rollBackHome(
     markLogHome(sql, "d1");
     deps.meta.delete(HOME_SINCE);
     const rows = sql.exec<LogRow>("SELECT * FROM messages WHERE seq > ? ORDER BY seq", since).toArray();
-    for (const r of rows) deps.outbox.push({ kind: "message", body: toRecord(r) }, now);
+    for (const r of rows) deps.outbox.push({ kind: "message", body: recordOfLogRow(r) }, now);
     const recalled = sql
       .exec<LogRow>("SELECT transport, chat_key, message_id FROM messages WHERE recalled = 1")
       .toArray();

@@ -5,7 +5,13 @@
  * log is still read from there (chat-log-home.ts).
  */
 
-import type { AuditRecord, ChatTouch, FlushBatch, RecallMark } from "../domain/history/message-log";
+import type {
+  AuditRecord,
+  ChatTouch,
+  FlushBatch,
+  MessageRewrite,
+  RecallMark,
+} from "../domain/history/message-log";
 import type { MessageRecord } from "../domain/history/message-record";
 import { mergeObservations } from "../domain/identity/account-observation";
 import type { AccountObservation } from "../domain/identity/identity-directory";
@@ -15,6 +21,7 @@ import type { UsageRecord } from "../domain/model/chat-model";
 export type OutboxItem =
   | { kind: "message"; body: MessageRecord }
   | { kind: "recall"; body: RecallMark }
+  | { kind: "rewrite"; body: MessageRewrite }
   | { kind: "chat"; body: ChatTouch }
   | { kind: "usage"; body: UsageRecord & { dedupeKey: string } }
   | { kind: "audit"; body: AuditRecord }
@@ -75,6 +82,7 @@ export class Outbox {
     const batch = {
       messages: [] as MessageRecord[],
       recalls: [] as RecallMark[],
+      rewrites: [] as MessageRewrite[],
       chats: new Map<string, ChatTouch>(),
       usage: [] as (UsageRecord & { dedupeKey: string })[],
       audit: [] as AuditRecord[],
@@ -84,6 +92,7 @@ export class Outbox {
       const body: unknown = JSON.parse(row.body);
       if (row.kind === "message") batch.messages.push(body as MessageRecord);
       else if (row.kind === "recall") batch.recalls.push(body as RecallMark);
+      else if (row.kind === "rewrite") batch.rewrites.push(body as MessageRewrite);
       else if (row.kind === "usage") batch.usage.push(body as UsageRecord & { dedupeKey: string });
       else if (row.kind === "audit") batch.audit.push(body as AuditRecord);
       else if (row.kind === "chat") mergeTouch(batch.chats, body as ChatTouch);
@@ -101,10 +110,10 @@ export class Outbox {
   dropContent(): number {
     const n = this.#sql
       .exec<{ n: number }>(
-        "SELECT count(*) AS n FROM outbox WHERE kind IN ('message', 'recall', 'observation')",
+        "SELECT count(*) AS n FROM outbox WHERE kind IN ('message', 'recall', 'rewrite', 'observation')",
       )
       .one().n;
-    this.#sql.exec("DELETE FROM outbox WHERE kind IN ('message', 'recall', 'observation')");
+    this.#sql.exec("DELETE FROM outbox WHERE kind IN ('message', 'recall', 'rewrite', 'observation')");
     this.#size = null;
     return n;
   }
@@ -122,6 +131,25 @@ export class Outbox {
     if (n > 0) this.#sql.exec(`DELETE FROM outbox WHERE ${where}`, account, account);
     this.#size = null;
     return n;
+  }
+
+  /**
+   * Rewrites the waiting rows that `rewrite` changes, in place and in order: a value named a
+   * secret after it was queued here (named-after-logging.ts). Returns how many changed.
+   */
+  rewrite(rewrite: (item: OutboxItem) => OutboxItem): number {
+    const rows = this.#sql
+      .exec<{ seq: number; kind: OutboxItem["kind"]; body: string }>("SELECT seq, kind, body FROM outbox")
+      .toArray();
+    let changed = 0;
+    for (const row of rows) {
+      const item = { kind: row.kind, body: JSON.parse(row.body) } as OutboxItem;
+      const after = rewrite(item);
+      if (after === item) continue;
+      this.#sql.exec("UPDATE outbox SET body = ? WHERE seq = ?", JSON.stringify(after.body), row.seq);
+      changed++;
+    }
+    return changed;
   }
 
   remove(upTo: number): void {

@@ -1,5 +1,6 @@
 /** Short-term context of one chat: its last turns, oldest first, capped in size. */
 import type { RecentTurn } from "../domain/agent/turn-context";
+import { rewriteTexts } from "./text-rewrite";
 
 /** Hard cap on stored rows, whatever the setting says, so the table cannot grow unbounded. */
 const MAX_ROWS = 200;
@@ -55,6 +56,29 @@ export class RecentTurns {
       "DELETE FROM recent_turns WHERE account = ? OR (account IS NULL AND role = 'user')",
       account,
     ).rowsWritten;
+  }
+
+  /** The last user turn of `account` between `from` and `to` (named-after-logging.ts). */
+  lastOf(account: string, from: number, to: number): { text: string; ts: number } | null {
+    return (
+      this.#sql
+        .exec<{ text: string; ts: number }>(
+          "SELECT text, ts FROM recent_turns WHERE role = 'user' AND account = ? AND ts BETWEEN ? AND ? ORDER BY seq DESC LIMIT 1",
+          account,
+          from,
+          to,
+        )
+        .toArray()[0] ?? null
+    );
+  }
+
+  /** Hides a value in the turns since `since` (named-after-logging.ts); returns the rows changed. */
+  hide(since: number, hide: (text: string) => string): number {
+    return rewriteTexts(
+      this.#sql,
+      { table: "recent_turns", key: "seq", where: "ts >= ?", params: [since] },
+      hide,
+    );
   }
 
   /** Clears short-term context only (session reset); long-term memory is elsewhere. Returns rows cleared. */

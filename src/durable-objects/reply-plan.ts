@@ -3,6 +3,8 @@
  * reply is marked sent right after the platform accepts it, so a retried alarm sends only
  * what is left, with the same msg_seq (the platform rejects a repeat as a duplicate).
  */
+import { rewriteTexts } from "./text-rewrite";
+
 export type PlannedReply = {
   readonly idx: number;
   readonly text: string;
@@ -85,6 +87,20 @@ export class ReplyPlan {
   }
 
   /** Keeps plans only as long as the inbox keeps the rows they belong to. */
+  /**
+   * Hides a value in the replies sent since `since` or not sent yet (named-after-logging.ts);
+   * returns the rows changed.
+   */
+  hide(since: number, hide: (text: string) => string): number {
+    const rows = {
+      table: "replies",
+      key: "rowid",
+      where: "sent_at IS NULL OR sent_at >= ?",
+      params: [since],
+    };
+    return rewriteTexts(this.#sql, rows, hide);
+  }
+
   pruneOrphans(): void {
     this.#sql.exec("DELETE FROM replies WHERE inbox_seq NOT IN (SELECT seq FROM inbox)");
   }

@@ -39,10 +39,11 @@ describe("migrateChatSession", () => {
   it("runs only the steps after the recorded version", async ({ expect }) => {
     await inFreshChatObject((storage) => {
       const [current = 0] = version(storage);
-      // As an object from before the last nine steps (the log's tables, its backfill row, its
+      // As an object from before the last ten steps (the log's tables, its backfill row, its
       // hourly counts, the recent turns' account, whether a reply and a recent turn held words
       // that must stay in the chat, the reply-marking triggers, the request's window on either
-      // side, and the inbox's wait for a naming): they are gone and the version says so.
+      // side, the inbox's wait for a naming, and the windows of a rewritten message): they are
+      // gone and the version says so.
       for (const view of ["message_neighbours", "message_window_text"]) storage.sql.exec(`DROP VIEW ${view}`);
       for (const table of [...LOG_TABLES, "log_counts"]) storage.sql.exec(`DROP TABLE ${table}`);
       storage.sql.exec("ALTER TABLE recent_turns DROP COLUMN account");
@@ -50,7 +51,7 @@ describe("migrateChatSession", () => {
       storage.sql.exec("ALTER TABLE replies DROP COLUMN held");
       storage.sql.exec("ALTER TABLE inbox DROP COLUMN held_until");
       storage.sql.exec("DELETE FROM meta");
-      storage.sql.exec("UPDATE _schema SET version = ?", current - 9);
+      storage.sql.exec("UPDATE _schema SET version = ?", current - 10);
       migrateChatSession(storage);
       expect(version(storage)).toEqual([current]);
       const tables = storage.sql
@@ -70,6 +71,10 @@ describe("migrateChatSession", () => {
         .exec<{ name: string }>("SELECT name FROM pragma_table_info('inbox')")
         .toArray();
       expect(inboxColumns.map((c) => c.name)).toContain("held_until");
+      const retokened = storage.sql
+        .exec("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name = 'messages_retokened_bu'")
+        .toArray();
+      expect(retokened).toHaveLength(1);
       // Its earlier messages are in D1: its log is read there until the owner's migration.
       expect(logHomeOf(storage.sql)).toBe("d1");
     });

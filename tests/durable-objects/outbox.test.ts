@@ -118,4 +118,34 @@ describe("Outbox", () => {
       expect(outbox.size()).toBe(counted());
     });
   });
+
+  it("rewrites waiting rows in place, in order, and carries a rewrite of a logged message as its own row", async ({
+    expect,
+  }) => {
+    await inFreshChatObject((storage) => {
+      const outbox = new Outbox(storage.sql);
+      for (const id of ["M1", "secret-M2", "M3"]) outbox.push({ kind: "message", body: message(id) }, 1);
+      const rewrite = {
+        transport: "qq",
+        chatKey: "qq:group:G1",
+        messageId: "M0",
+        ts: 1,
+        text: "x",
+        tokens: "x",
+        rawJson: null,
+      };
+      outbox.push({ kind: "rewrite", body: rewrite }, 2);
+      const changed = outbox.rewrite((item) =>
+        item.kind === "message" && item.body.text.startsWith("secret")
+          ? { kind: "message", body: { ...item.body, text: "[已隐藏的凭据]" } }
+          : item,
+      );
+      expect(changed).toBe(1);
+      const taken = outbox.take(10);
+      expect(taken?.batch.messages.map((m) => m.text)).toEqual(["M1", "[已隐藏的凭据]", "M3"]);
+      expect(taken?.batch.rewrites).toEqual([rewrite]);
+      // A forget drops a waiting rewrite with the messages it rewrites.
+      expect(outbox.dropContent()).toBe(4);
+    });
+  });
 });

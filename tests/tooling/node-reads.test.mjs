@@ -170,6 +170,10 @@ const MESSAGE_ALLOWED = {
   "src/durable-objects/log-counts.ts#LogCounts.#lastAt": "the time of the last message; no text leaves",
   "src/durable-objects/local-log.ts#LocalLog.clear": "a forget deletes the chat's rows",
   "src/durable-objects/local-log.ts#LocalLog.count": "counts; no text leaves",
+  "src/durable-objects/local-log.ts#LocalLog.lastFrom":
+    "the sender's own last message in this chat's log, read for a value its naming masks; no text leaves",
+  "src/durable-objects/local-log.ts#LocalLog.rewriteSince":
+    "rewrites this chat's rows to hide a value named afterwards; returns them only for D1's copy",
   "src/durable-objects/log-retention.ts#LogRetention.#delete": "retention deletes rows",
   "src/durable-objects/log-retention.ts#LogRetention.#anyBefore":
     "whether a row is older than a time; no text leaves",

@@ -11,6 +11,7 @@ import type {
   ChatTouch,
   FlushBatch,
   MessageLog,
+  MessageRewrite,
   RecallMark,
 } from "../../domain/history/message-log";
 import { type MessageRecord, maskedRecord } from "../../domain/history/message-record";
@@ -39,6 +40,7 @@ export class D1MessageLog implements MessageLog {
     const statements: BatchItem<"sqlite">[] = [
       ...batch.chats.map((c) => this.#touchChat(c)),
       ...batch.messages.map((m) => this.#insertMessage(m)),
+      ...(batch.rewrites ?? []).map((r) => this.#rewrite(r)),
       ...batch.recalls.map((r) => this.#markRecalled(r)),
       ...batch.usage.map((u) => this.#db.insert(modelUsage).values(u).onConflictDoNothing()),
       ...batch.audit.map((a) => this.#db.insert(auditLog).values(auditLogRow(a)).onConflictDoNothing()),
@@ -59,6 +61,24 @@ export class D1MessageLog implements MessageLog {
   // auditLogRow: a writer that forgot to mask (a relay, the backfill) cannot store a secret.
   #insertMessage(m: MessageRecord) {
     return this.#db.insert(messages).values(maskedRecord(m)).onConflictDoNothing();
+  }
+
+  /**
+   * Words rewritten after they were logged; the FTS row and the turn windows follow by trigger,
+   * the old terms out of the indexes' pages (migration 0490).
+   */
+  #rewrite(r: MessageRewrite) {
+    return this.#db
+      .update(messages)
+      .set({ text: r.text, tokens: r.tokens, rawJson: r.rawJson })
+      .where(
+        and(
+          eq(messages.transport, r.transport),
+          eq(messages.chatKey, r.chatKey),
+          eq(messages.messageId, r.messageId),
+          eq(messages.ts, r.ts),
+        ),
+      );
   }
 
   #markRecalled(r: RecallMark) {

@@ -1,3 +1,6 @@
+import type { MessageRecord } from "./message-record";
+import type { PrivacyMark } from "./privacy-mark";
+
 /**
  * One row of the message log as its SQL stores it (docs/storage.md#messages), every column but
  * `seq`: each log numbers its own rows. D1's log and each chat object's log have the same
@@ -20,3 +23,22 @@ export type MessageLogRow = {
   readonly reply_to: string | null;
   readonly private_marked: number;
 };
+
+/** The record a log row holds, as the log's writers take it. */
+export function recordOfLogRow(r: MessageLogRow): MessageRecord {
+  return {
+    transport: r.transport,
+    chatKey: r.chat_key,
+    messageId: r.message_id,
+    ts: r.ts,
+    userId: r.user_id,
+    accountKey: r.account_key,
+    nick: r.nick,
+    text: r.text,
+    tokens: r.tokens,
+    rawJson: r.raw_json,
+    direction: r.direction,
+    replyTo: r.reply_to,
+    privateMarked: r.private_marked as PrivacyMark,
+  };
+}

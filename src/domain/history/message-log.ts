@@ -21,6 +21,15 @@ export type ChatTouch = {
   readonly title?: string;
 };
 
+/**
+ * A logged message's words rewritten after it was logged, its tokens with them: a value its
+ * sender named a secret afterwards (src/durable-objects/named-after-logging.ts).
+ */
+export type MessageRewrite = Pick<
+  MessageRecord,
+  "transport" | "chatKey" | "messageId" | "ts" | "text" | "tokens" | "rawJson"
+>;
+
 export type RecallMark = { readonly transport: string; readonly chatKey: string; readonly messageId: string };
 
 export type AuditRecord = {
@@ -55,6 +64,8 @@ export type FlushBatch = {
   readonly observations?: readonly AccountObservation[];
   /** Changed hourly counts of the chat's log (chat-log-counts-schema.ts); optional like observations. */
   readonly counts?: readonly ChatLogCounts[];
+  /** Logged messages whose words changed since; optional like observations. */
+  readonly rewrites?: readonly MessageRewrite[];
 };
 
 export interface MessageLog {

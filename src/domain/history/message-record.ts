@@ -108,3 +108,19 @@ export function maskedRecord(r: MessageRecord): MessageRecord {
   if (text === r.text && rawJson === r.rawJson && nick === r.nick) return r;
   return { ...r, text, rawJson, nick, tokens: chatIndexText(r.chatKey, senderText(nick, text)) };
 }
+
+/**
+ * A logged record with `hide` applied to its text and raw payload, its tokens rebuilt to match:
+ * a value its sender named a secret after it was logged
+ * (src/durable-objects/named-after-logging.ts).
+ */
+export function rewrittenRecord(
+  r: MessageRecord,
+  hide: (text: string) => string,
+  hideJson: (json: string) => string,
+): MessageRecord {
+  const text = hide(r.text);
+  const rawJson = r.rawJson === null ? null : hideJson(r.rawJson);
+  if (text === r.text && rawJson === r.rawJson) return r;
+  return { ...r, text, rawJson, tokens: chatIndexText(r.chatKey, senderText(r.nick, text)) };
+}
