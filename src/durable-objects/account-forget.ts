@@ -13,6 +13,7 @@
 import { parseAccountKey } from "../domain/chat/chat-address";
 import { type LogHome, logHomeOf } from "./chat-log-home";
 import type { DreamJournal } from "./dream-journal";
+import { compactIndexes } from "./fts-erase";
 import { Inbox } from "./inbox";
 import type { Outbox } from "./outbox";
 import type { RecentTurns } from "./recent-turns";
@@ -61,5 +62,7 @@ export function forgetAccountHere(
     logged += seqs.length;
     if (seqs.length < CHUNK) break;
   }
+  // Erased, not tombstoned: their words leave the full-text indexes' pages too (fts-erase.ts).
+  if (logged > 0) compactIndexes(d.sql);
   return { logged, unflushed, untriaged, journal, recent, home: logHomeOf(d.sql) };
 }

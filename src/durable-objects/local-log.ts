@@ -9,6 +9,7 @@
 import type { RecallMark } from "../domain/history/message-log";
 import { type MessageLogRow, recordOfLogRow } from "../domain/history/message-log-row";
 import type { MessageRecord } from "../domain/history/message-record";
+import { emptyIndexes } from "./fts-erase";
 import type { OutboxItem } from "./outbox";
 
 const STORE_OFF = "log_store_off";
@@ -127,6 +128,8 @@ export class LocalLog {
       sessions: count("conversation_sessions"),
     };
     this.#sql.exec("DELETE FROM messages");
+    // Nothing is left to index: the forgotten words leave the indexes' pages too.
+    emptyIndexes(this.#sql);
     return counts;
   }
 

@@ -21,6 +21,7 @@ import {
 } from "../domain/privacy/named-afterwards";
 import { logHomeOf } from "./chat-log-home";
 import type { ChatParts } from "./chat-parts";
+import { compactIndexes } from "./fts-erase";
 import type { OutboxItem } from "./outbox";
 
 export type NamingParts = Pick<ChatParts, "inbox" | "outbox" | "recent" | "journal" | "replies" | "log">;
@@ -82,6 +83,9 @@ function hideEverywhere(parts: NamingParts, sql: SqlStorage, value: string, sinc
     if (JSON.stringify(masked) !== JSON.stringify(row.event)) parts.inbox.rewrite(row.seq, masked);
   }
   const rewritten = parts.log.rewriteSince(since, (r) => rewrittenRecord(r, hide, hideJson));
+  // The old terms leave the index pages too: secure-delete (migration 0490) can leave fragments
+  // in a page's unused bytes; a chat's own indexes are small enough to rewrite (fts-erase.ts).
+  if (rewritten.length > 0) compactIndexes(sql);
   parts.outbox.rewrite((item) => rewriteItem(item, hide, hideJson));
   // D1 holds a copy of the log only while the log is read there (chat-log-home.ts).
   if (logHomeOf(sql) === "d1")

@@ -2,8 +2,10 @@
  * The deletes a forget is made of, in chunks so that no statement holds a whole chat's or
  * person's rows: messages (the log's triggers take their FTS rows, windows and sender counts),
  * and nodes with their edges, vector sync rows, vectors and the embeddings no other node shares.
+ * Each chunk erases its words from the full-text indexes' pages too (d1-fts-erase.ts).
  */
 import type { Removed } from "../../domain/knowledge/knowledge-store";
+import { erasing, LOG_INDEXES } from "./d1-fts-erase";
 import { jsonChunks } from "./d1-json-chunks";
 
 const CHUNK = 500;
@@ -35,10 +37,12 @@ export async function deleteMessages(
       .bind(value, CHUNK)
       .all<{ seq: number }>();
     if (results.length === 0) break;
-    await db
-      .prepare("DELETE FROM messages WHERE seq IN (SELECT value FROM json_each(?1))")
-      .bind(JSON.stringify(results.map((r) => r.seq)))
-      .run();
+    const seqs = JSON.stringify(results.map((r) => r.seq));
+    await db.batch(
+      erasing(db, LOG_INDEXES, [
+        db.prepare("DELETE FROM messages WHERE seq IN (SELECT value FROM json_each(?1))").bind(seqs),
+      ]),
+    );
     messages += results.length;
     if (results.length < CHUNK) break;
   }
@@ -68,14 +72,21 @@ export async function deleteNodes(
       byType[r.node_type] = (byType[r.node_type] ?? 0) + 1;
     }
     const ids = JSON.stringify(results.map((r) => r.node_id));
-    const [gone] = await db.batch([
-      db
-        .prepare(
-          "DELETE FROM edges WHERE src_id IN (SELECT value FROM json_each(?1)) OR dst_id IN (SELECT value FROM json_each(?1))",
-        )
-        .bind(ids),
-      db.prepare("DELETE FROM nodes WHERE node_id IN (SELECT value FROM json_each(?1))").bind(ids),
-    ]);
+    // The first statement turns secure-delete on (d1-fts-erase.ts); the edges' delete is second.
+    const [, gone] = await db.batch(
+      erasing(
+        db,
+        ["nodes_fts"],
+        [
+          db
+            .prepare(
+              "DELETE FROM edges WHERE src_id IN (SELECT value FROM json_each(?1)) OR dst_id IN (SELECT value FROM json_each(?1))",
+            )
+            .bind(ids),
+          db.prepare("DELETE FROM nodes WHERE node_id IN (SELECT value FROM json_each(?1))").bind(ids),
+        ],
+      ),
+    );
     edges += gone?.meta.changes ?? 0;
   }
   let vectors = 0;

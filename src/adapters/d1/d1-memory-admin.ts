@@ -8,6 +8,7 @@ import type { MemoryItem, MemoryStatus, Sensitivity } from "../../domain/memory/
 import type { MemoryKind, Scope } from "../../domain/memory/scope";
 import { indexText } from "../../domain/text/search-tokens";
 import { insertAuditRow } from "./d1-audit-log";
+import { erasing } from "./d1-fts-erase";
 import { expireTask } from "./d1-memory-decay";
 import { D1MemoryStore } from "./d1-memory-store";
 import { memoryContentHash } from "./memory-content-hash";
@@ -209,8 +210,13 @@ export class D1MemoryAdmin {
   async forget(nodeId: string, act: AdminAct): Promise<boolean> {
     const before = await this.get(nodeId);
     if (!before) return false;
+    // Erased from the full-text index's pages too, not only from its rows (d1-fts-erase.ts).
     await this.#db.batch([
-      this.#db.prepare("DELETE FROM nodes WHERE node_id = ?1 AND node_type = 'memory'").bind(nodeId),
+      ...erasing(
+        this.#db,
+        ["nodes_fts"],
+        [this.#db.prepare("DELETE FROM nodes WHERE node_id = ?1 AND node_type = 'memory'").bind(nodeId)],
+      ),
       this.#db.prepare("DELETE FROM edges WHERE src_id = ?1 OR dst_id = ?1").bind(nodeId),
       this.#db.prepare("DELETE FROM memory_candidates WHERE node_id = ?1").bind(nodeId),
       this.#audit(act, "memory.forget", nodeId, chatOf(before), {
