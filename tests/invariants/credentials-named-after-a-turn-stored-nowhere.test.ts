@@ -32,8 +32,12 @@ afterEach(() => {
 
 type Speaker = (said: string, options?: { addressed?: boolean; wait?: boolean }) => Promise<void>;
 
-/** A OneBot chat: a private one (every message addressed) or a group (addressed with an @). */
-function chat(kind: "private" | "group"): { chatKey: string; as: (user: number) => Speaker } {
+/**
+ * A OneBot chat: a private one (every message addressed) or a group (addressed with an @), whose
+ * bot repeats what it was sent, as a model asking "what is this?" would.
+ */
+function chat(kind: "private" | "group") {
+  const model = scripted((req) => ({ text: `收到「${lastUserText(req)}」，这是什么？` }));
   const id = randomId(700_000_000);
   const chatKey = kind === "private" ? `onebot:private:${id}` : `onebot:group:${id}`;
   const as =
@@ -52,11 +56,14 @@ function chat(kind: "private" | "group"): { chatKey: string; as: (user: number) 
       if (res.status !== 204) throw new Error(`webhook answered ${res.status}`);
       if (addressed && wait) await turnDone(chatKey, `onebot:${SELF}:msg:${messageId}`, 20_000);
     };
-  return { chatKey, as };
+  return { chatKey, as, model };
 }
 
-/** The bot repeats what it was sent, as a model asking "what is this?" would. */
-const echoing = () => scripted((req) => ({ text: `收到「${lastUserText(req)}」，这是什么？` }));
+/** A group and two of its members. */
+function twoInGroup() {
+  const { chatKey, as } = chat("group");
+  return { chatKey, a: as(randomId(20_000)), b: as(randomId(20_000)) };
+}
 
 function lastUserText(req: { messages: readonly { role: string; content: unknown }[] }): string {
   const user = req.messages.filter((m) => m.role === "user").at(-1);
@@ -67,8 +74,7 @@ describe("a value sent to the bot and named a secret after its answer", () => {
   it("is stored nowhere in a private chat, its echo in the reply included, and the naming's turn does not see it", {
     timeout: 60_000,
   }, async ({ expect }) => {
-    const model = echoing();
-    const { chatKey, as } = chat("private");
+    const { chatKey, as, model } = chat("private");
     const me = as(0);
     await me("xiaomao1999");
     await me("这是我家wifi密码 帮我记一下");
@@ -85,7 +91,6 @@ describe("a value sent to the bot and named a secret after its answer", () => {
   it("is stored nowhere when the naming comes before the value's turn has run", { timeout: 60_000 }, async ({
     expect,
   }) => {
-    echoing();
     const { chatKey, as } = chat("private");
     const me = as(0);
     await me("woaichixigua", { wait: false });
@@ -97,9 +102,7 @@ describe("a value sent to the bot and named a secret after its answer", () => {
   it("is stored nowhere in a group, addressed with an @, whoever speaks in between", {
     timeout: 60_000,
   }, async ({ expect }) => {
-    echoing();
-    const { chatKey, as } = chat("group");
-    const [a, b] = [as(randomId(20_000)), as(randomId(20_000))];
+    const { chatKey, a, b } = twoInGroup();
     await a("hk7731", { addressed: true });
     await b("今晚吃啥");
     await a("那个是我QQ邮箱的登录密码 别乱用");
@@ -110,7 +113,6 @@ describe("a value sent to the bot and named a secret after its answer", () => {
   it("is gone from D1's copy of a chat whose log is still read there", { timeout: 60_000 }, async ({
     expect,
   }) => {
-    echoing();
     const { chatKey, as } = chat("private");
     await objectFromBeforeTheMove(chatKey);
     const me = as(0);
@@ -128,9 +130,7 @@ describe("a value sent to the bot and named a secret after its answer", () => {
   it("stays as said when it is named something public, named by someone else, or never named", {
     timeout: 60_000,
   }, async ({ expect }) => {
-    echoing();
-    const { chatKey, as } = chat("group");
-    const [a, b] = [as(randomId(20_000)), as(randomId(20_000))];
+    const { chatKey, a, b } = twoInGroup();
     await a("ZK2291008", { addressed: true });
     await a("这是快递单号 帮我查下");
     await b("Pp4410kk", { addressed: true });
