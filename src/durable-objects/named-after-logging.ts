@@ -17,7 +17,7 @@ import {
   NAMING_WAIT_MS,
   namesValueBefore,
   valueHider,
-  valueSentAlone,
+  valueNamedLater,
 } from "../domain/privacy/named-afterwards";
 import { logHomeOf } from "./chat-log-home";
 import type { ChatParts } from "./chat-parts";
@@ -40,7 +40,7 @@ export function maskNamedAfterLogging(
   const account = event.sender?.account;
   if (event.kind !== "message" || !message || account === undefined) return false;
   if (!namesValueBefore(message.text)) return false;
-  const said = lastSaid(parts, seq, account, message.ts);
+  const said = lastSaid(parts, seq, account, message);
   if (said === null) return false;
   hideEverywhere(parts, sql, said.value, said.ts);
   return true;
@@ -50,14 +50,16 @@ export function maskNamedAfterLogging(
  * The value of the sender's last message before row `seq`. Every row before it is triaged, so a
  * logged chat's log holds that message, newest by arrival. A chat whose log is not kept holds
  * only what was said to the bot: a kept inbox row whose turn is still to come, else the
- * short-term context. Null when that message is older than the wait or no value alone.
+ * short-term context. Null when that message is older than the wait or no value alone (Chinese
+ * words alone count here: they are never held, docs/decisions/0900-chinese-words-named-afterwards.md).
  */
 function lastSaid(
   parts: NamingParts,
   seq: number,
   account: string,
-  ts: number,
+  naming: { text: string; ts: number },
 ): { value: string; ts: number } | null {
+  const ts = naming.ts;
   const from = ts - NAMING_WAIT_MS;
   const waiting = parts.inbox
     .openBefore(seq)
@@ -71,7 +73,7 @@ function lastSaid(
     parts.log.lastFrom(account, from, ts) ??
     (waiting && waiting.ts >= from ? { text: waiting.text, ts: waiting.ts } : null) ??
     parts.recent.lastOf(account, from, ts);
-  const value = said === null ? null : valueSentAlone(said.text);
+  const value = said === null ? null : valueNamedLater(said.text, naming.text);
   return said === null || value === null ? null : { value, ts: said.ts };
 }
 

@@ -4,7 +4,9 @@
  * sender (docs/decisions/0860-a-value-named-afterwards.md): every D1 table and every chat
  * object's storage is read whole, and the value must be in none of them. A value its sender
  * names something public, or never names, is logged as it was said: the wait loses nothing. A
- * forget of the chat while a value waits takes it too (docs/sessions.md#forget).
+ * value in Chinese words is not held but masked where it was stored once named
+ * (docs/decisions/0900-chinese-words-named-afterwards.md). A forget of the chat while a value
+ * waits takes it too (docs/sessions.md#forget).
  *
  * Own file: it follows every group, which every test of a file shares.
  */
@@ -66,6 +68,23 @@ describe("a value sent alone and named a secret afterwards", () => {
     // The emoji beside a value stays; the value does not.
     expect(rows.filter((r) => r.includes(CREDENTIAL_MASK))).toHaveLength(4);
     expect(await storedAnywhere(["Lx20240915", "catcat0812", "7 3 9 1", "qingtian_baiyun"])).toEqual([]);
+  });
+
+  it("in Chinese words, is logged at once and masked wherever it was stored when its sender names it", {
+    timeout: 60_000,
+  }, async ({ expect }) => {
+    const { chatKey, say } = group();
+    const [a, b] = [randomId(20_000), randomId(20_000)];
+    await say(a, "山高水长");
+    await logged(chatKey, 1);
+    await say(b, "好嘞");
+    await say(a, "刚那个是进群的口令 别外传");
+    // Chinese words that are chat, named nothing: as said.
+    await say(b, "晚上吃火锅");
+    await settled(chatKey);
+    const rows = await logged(chatKey, 4);
+    expect(rows).toEqual(expect.arrayContaining(["好嘞", "晚上吃火锅"]));
+    expect(await storedAnywhere(["山高水长"])).toEqual([]);
   });
 
   it("is logged as said when its sender names it something public, or says nothing before the wait ends", {

@@ -97,6 +97,38 @@ export function valueSentAlone(said: string): string | null {
   return token !== null && token.length >= MIN_WORD_VALUE && !NOT_A_WORD_VALUE.test(token) ? value : null;
 }
 
+/**
+ * Chinese words sent alone, two to eight characters and nothing else: "红烧肉", "芝麻开门",
+ * "天王盖地虎". Not held for a naming — holding them would hold a group's chatter back from
+ * everyone's short-term context — but masked where they were stored when their sender names them a
+ * secret (docs/decisions/0900-chinese-words-named-afterwards.md).
+ */
+const HAN_WORDS = /^\p{Script=Han}{2,8}$/u;
+
+/** Chat rather than a value: a word that ends on a particle, or one character said over. */
+const HAN_CHAT = /[吗嗎呢吧啊呀哈嘛么麼哦噢喔嗯啦了的]$|^(\p{Script=Han})\1+$/u;
+
+/**
+ * What a naming of Chinese words must say besides the secret's name: that it points back ("这是",
+ * "刚那个", "↑"), whose or what it is ("进门的暗号"), or how to keep it ("别外传", "记一下"). A
+ * bare "wifi密码" or "门禁" after "我在楼下" asks for one; it names nothing said before.
+ */
+const NAMES_WORDS =
+  /[这這那↑⬆^]|上面|楼上|樓上|刚|剛|的|别外传|別外傳|别告诉|別告訴|保密|记一下|記一下|记住|記住|记着|記著/u;
+
+/**
+ * The value of a message that is nothing but one, as a naming afterwards reads it where it was
+ * stored: a value alone (valueSentAlone), or Chinese words alone when `naming` says more than a
+ * secret's name.
+ */
+export function valueNamedLater(said: string, naming?: string): string | null {
+  const value = valueSentAlone(said);
+  if (value !== null) return value;
+  const text = said.replace(EMOJI_EDGES, "").trim();
+  if (!HAN_WORDS.test(text) || HAN_CHAT.test(text)) return null;
+  return naming === undefined || NAMES_WORDS.test(naming) ? text : null;
+}
+
 /** Whether a message names, in a few words and nothing else, what its sender's value before was. */
 export function namesValueBefore(text: string): boolean {
   const read = detectionText(text).text.trim();
@@ -109,7 +141,7 @@ export function namesValueBefore(text: string): boolean {
 
 /** The held message with its value masked, when its sender's next message names it a secret. */
 export function maskNamedValue(held: InboundEvent, next: string): InboundEvent | null {
-  const value = held.kind === "message" && held.message ? valueSentAlone(held.message.text) : null;
+  const value = held.kind === "message" && held.message ? valueNamedLater(held.message.text, next) : null;
   return value !== null && namesValueBefore(next) ? maskValue(held, value) : null;
 }
 
@@ -131,7 +163,7 @@ export function maskNamedInOrder(events: readonly InboundEvent[]): InboundEvent[
     if (at !== undefined && held && event.message && ts - (held.message?.ts ?? 0) <= NAMING_WAIT_MS)
       out[at] = maskNamedValue(held, event.message.text) ?? held;
     // Addressed or not: a run of history is read at once, so no answer waits on it.
-    if (event.kind === "message" && event.message && valueSentAlone(event.message.text) !== null)
+    if (event.kind === "message" && event.message && valueNamedLater(event.message.text) !== null)
       waiting.set(account, i);
   });
   return out;

@@ -4,6 +4,7 @@ import {
   maskNamedValue,
   namesValueBefore,
   valueHider,
+  valueNamedLater,
   valueSentAlone,
   valueToName,
 } from "@src/domain/privacy/named-afterwards";
@@ -149,6 +150,35 @@ describe("a value sent alone and named a secret afterwards", () => {
       messageEvent({ chat: "qq:private:A", sender: "A", text, ts, addressedToBot });
     const out = maskNamedInOrder([to("xiaomao1999", 0, true), to("这是我家wifi密码", 5_000, true)]);
     expect(out.map((e) => e.message?.text)).toEqual(["[已隐藏的凭据]", "这是我家wifi密码"]);
+  });
+});
+
+describe("Chinese words sent alone and named afterwards", () => {
+  it("are never held, but read as a value when the naming points back, says whose it is or how to keep it", ({
+    expect,
+  }) => {
+    const named = (value: string, naming: string) =>
+      valueNamedLater(value, naming) !== null && namesValueBefore(naming);
+    expect(valueToName(sent("山高水长"))).toBeNull();
+    const taken = [
+      ["山高水长", "刚那个是进群的口令 别外传"],
+      ["红烧肉", "密保问题答案，最喜欢的菜那个"],
+      ["天王盖地虎", "今晚进门的暗号，别外传"],
+      ["春眠不觉晓", "↑读书会暗号"],
+    ] as const;
+    // A bare name of a secret after chat asks for one; a question, a laugh or a reply is chat.
+    const left = [
+      ["晚上吃火锅", "wifi密码"],
+      ["我在楼下", "门禁"],
+      ["在食堂", "验证码"],
+      ["周五聚餐", "进群答案"],
+      ["好的呀", "这是wifi密码"],
+      ["哈哈哈哈", "刚那个是暗号"],
+      ["你吃了吗", "上面是密码"],
+      ["明天见", "wifi密码多少"],
+    ] as const;
+    expect(taken.filter(([v, n]) => !named(v, n))).toEqual([]);
+    expect(left.filter(([v, n]) => named(v, n))).toEqual([]);
   });
 });
 
