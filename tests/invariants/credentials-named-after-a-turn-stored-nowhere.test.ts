@@ -131,12 +131,17 @@ describe("a value sent to the bot and named a secret after its answer", () => {
     timeout: 60_000,
   }, async ({ expect }) => {
     const { chatKey, a, b } = twoInGroup();
-    await a("ZK2291008", { addressed: true });
-    await a("这是快递单号 帮我查下");
-    await b("Pp4410kk", { addressed: true });
-    await a("这是密码吧");
-    await a("Mm8080qq", { addressed: true });
-    await a("今天天气不错");
+    // Who says what, and whether to the bot: a value then its public name; another's value; one
+    // never named.
+    const said: [Speaker, string, boolean][] = [
+      [a, "ZK2291008", true],
+      [a, "这是快递单号 帮我查下", false],
+      [b, "Pp4410kk", true],
+      [a, "这是密码吧", false],
+      [a, "Mm8080qq", true],
+      [a, "今天天气不错", false],
+    ];
+    for (const [speak, text, addressed] of said) await speak(text, { addressed });
     await settled(chatKey);
     const rows = await logged(chatKey, 6);
     expect(rows.join("\n")).not.toContain(CREDENTIAL_MASK);

@@ -27,7 +27,7 @@ afterAll(async () => {
   await storedSettings(env).write("{}", "test", Date.now());
 });
 
-/** A OneBot group where members chat without addressing the bot. */
+/** A OneBot group where members chat without addressing the bot, and three of its members. */
 function group() {
   const id = randomId(700_000_000);
   const chatKey = `onebot:group:${id}`;
@@ -43,15 +43,15 @@ function group() {
     const res = await postOneBot(body);
     if (res.status !== 204) throw new Error(`webhook answered ${res.status}`);
   };
-  return { chatKey, say };
+  const [a, b, c] = [randomId(20_000), randomId(20_000), randomId(20_000)];
+  return { chatKey, say, a, b, c };
 }
 
 describe("a value sent alone and named a secret afterwards", () => {
   it("is stored nowhere, whoever speaks in between and however it is named", { timeout: 60_000 }, async ({
     expect,
   }) => {
-    const { chatKey, say } = group();
-    const [a, b, c] = [randomId(20_000), randomId(20_000), randomId(20_000)];
+    const { chatKey, say, a, b, c } = group();
     await say(a, "Lx20240915");
     await say(b, "收到");
     await say(a, "↑家里wifi密码 别外传");
@@ -73,8 +73,7 @@ describe("a value sent alone and named a secret afterwards", () => {
   it("in Chinese words, is logged at once and masked wherever it was stored when its sender names it", {
     timeout: 60_000,
   }, async ({ expect }) => {
-    const { chatKey, say } = group();
-    const [a, b] = [randomId(20_000), randomId(20_000)];
+    const { chatKey, say, a, b } = group();
     await say(a, "山高水长");
     await logged(chatKey, 1);
     await say(b, "好嘞");
@@ -90,8 +89,7 @@ describe("a value sent alone and named a secret afterwards", () => {
   it("is logged as said when its sender names it something public, or says nothing before the wait ends", {
     timeout: 60_000,
   }, async ({ expect }) => {
-    const { chatKey, say } = group();
-    const [a, b] = [randomId(20_000), randomId(20_000)];
+    const { chatKey, say, a, b } = group();
     await say(a, "ZK2291008");
     await say(a, "这是快递单号 帮我查下");
     await say(b, "A3-1207");
@@ -115,8 +113,7 @@ describe("a value sent alone and named a secret afterwards", () => {
   it("is forgotten with its chat while it waits, and does not come back when the wait ends", {
     timeout: 60_000,
   }, async ({ expect }) => {
-    const { chatKey, say } = group();
-    const a = randomId(20_000);
+    const { chatKey, say, a } = group();
     await say(a, "早上好");
     await logged(chatKey, 1);
     // A room number, which no rule masks: only the forget may keep it out.
