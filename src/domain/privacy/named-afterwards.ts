@@ -105,8 +105,11 @@ export function valueSentAlone(said: string): string | null {
  */
 const HAN_WORDS = /^\p{Script=Han}{2,8}$/u;
 
-/** Chat rather than a value: a word that ends on a particle, or one character said over. */
-const HAN_CHAT = /[吗嗎呢吧啊呀哈嘛么麼哦噢喔嗯啦了的]$|^(\p{Script=Han})\1+$/u;
+/**
+ * Chat rather than a value: a word that ends on a particle, one character said over, or a
+ * sentence about someone ("我喜欢爬山", "你先走").
+ */
+const HAN_CHAT = /[吗嗎呢吧啊呀哈嘛么麼哦噢喔嗯啦了的]$|^(\p{Script=Han})\1+$|^(?:我|你|他|她|它|咱|俺|您)/u;
 
 /**
  * What a naming of Chinese words must say besides the secret's name: that it points back ("这是",

@@ -176,6 +176,9 @@ describe("Chinese words sent alone and named afterwards", () => {
       ["哈哈哈哈", "刚那个是暗号"],
       ["你吃了吗", "上面是密码"],
       ["明天见", "wifi密码多少"],
+      // A sentence about someone, then a password of the sender's own, masked where it came in.
+      ["我喜欢爬山", "我的邮箱密码是 [已隐藏的凭据]"],
+      ["你先走", "刚那个是门禁密码"],
     ] as const;
     expect(taken.filter(([v, n]) => !named(v, n))).toEqual([]);
     expect(left.filter(([v, n]) => named(v, n))).toEqual([]);
