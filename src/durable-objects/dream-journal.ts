@@ -122,7 +122,6 @@ export class DreamJournal {
       .map(journalRow);
   }
 
-  /** Removes every row (the chat is forgotten): nothing of it is dreamed afterwards. */
   /** Hides a value in the rows since `since` (named-after-logging.ts); returns the rows changed. */
   hide(since: number, hide: (text: string) => string): number {
     return rewriteTexts(
@@ -132,6 +131,7 @@ export class DreamJournal {
     );
   }
 
+  /** Removes every row (the chat is forgotten): nothing of it is dreamed afterwards. */
   clear(): number {
     const n = this.#sql.exec<{ n: number }>("SELECT count(*) AS n FROM dream_journal").one().n;
     this.#sql.exec("DELETE FROM dream_journal");

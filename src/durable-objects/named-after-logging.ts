@@ -11,12 +11,11 @@
  */
 import { rewrittenRecord } from "../domain/history/message-record";
 import type { InboundEvent } from "../domain/inbound/inbound-event";
-import { hideInEvent } from "../domain/privacy/announced-credential";
+import { hideInEvent, valueHider } from "../domain/privacy/announced-credential";
 import {
   hideInJson,
   NAMING_WAIT_MS,
   namesValueBefore,
-  valueHider,
   valueNamedLater,
 } from "../domain/privacy/named-afterwards";
 import { logHomeOf } from "./chat-log-home";

@@ -105,8 +105,10 @@ export class Outbox {
     };
   }
 
-  /** Removes rows up to and including `seq` after their batch was written. */
-  /** Drops the chat's not-yet-flushed content (messages, recall marks, observations) for a forget; usage and audit rows stay. */
+  /**
+   * Drops the chat's not-yet-flushed content (messages, recall marks, rewrites, observations) for a
+   * forget; usage and audit rows stay.
+   */
   dropContent(): number {
     const n = this.#sql
       .exec<{ n: number }>(
@@ -152,6 +154,7 @@ export class Outbox {
     return changed;
   }
 
+  /** Removes rows up to and including `seq` after their batch was written. */
   remove(upTo: number): void {
     this.#sql.exec("DELETE FROM outbox WHERE seq <= ?", upTo);
     this.#size = null;

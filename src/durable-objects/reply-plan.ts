@@ -86,7 +86,6 @@ export class ReplyPlan {
     );
   }
 
-  /** Keeps plans only as long as the inbox keeps the rows they belong to. */
   /**
    * Hides a value in the replies sent since `since` or not sent yet (named-after-logging.ts);
    * returns the rows changed.
@@ -101,6 +100,7 @@ export class ReplyPlan {
     return rewriteTexts(this.#sql, rows, hide);
   }
 
+  /** Keeps plans only as long as the inbox keeps the rows they belong to. */
   pruneOrphans(): void {
     this.#sql.exec("DELETE FROM replies WHERE inbox_seq NOT IN (SELECT seq FROM inbox)");
   }

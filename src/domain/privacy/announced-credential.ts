@@ -78,8 +78,26 @@ export function applyCredentialCues(
 }
 
 export function maskValue(event: InboundEvent, value: string): InboundEvent {
-  const forms = wireForms(value);
-  return hideInEvent(event, (text) => forms.reduce((t, form) => t.split(form).join(CREDENTIAL_MASK), text));
+  return hideInEvent(event, valueHider(value));
+}
+
+/**
+ * What hides `value` in stored text: every form of it masked, as typed, as OneBot's raw message
+ * escapes it, and as a JSON string escapes either.
+ */
+export function valueHider(value: string): (text: string) => string {
+  const plain = wireForms(value);
+  const forms = [...new Set([...plain, ...plain.map((f) => JSON.stringify(f).slice(1, -1))])];
+  // The longest first: a form inside another must not leave the other's rest behind. A form is
+  // not hidden inside a longer word or number ("hk7731" in "hk77312"): that is something else.
+  forms.sort((a, b) => b.length - a.length);
+  const edge = (c: string | undefined) => (c !== undefined && /[A-Za-z0-9]/.test(c) ? "[A-Za-z0-9]" : null);
+  const patterns = forms.map((form) => {
+    const [before, after] = [edge(form[0]), edge(form.at(-1))];
+    const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    return new RegExp(`${before ? `(?<!${before})` : ""}${escaped}${after ? `(?!${after})` : ""}`, "g");
+  });
+  return (text) => patterns.reduce((t, pattern) => t.replace(pattern, CREDENTIAL_MASK), text);
 }
 
 /** The event with `hide` applied to its words: its text, its transcripts and its raw payload. */

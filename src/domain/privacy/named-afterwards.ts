@@ -10,7 +10,7 @@
  */
 import type { InboundEvent } from "../inbound/inbound-event";
 import { detectionText } from "../text/detection-text";
-import { hideIn, maskValue, wireForms } from "./announced-credential";
+import { hideIn, maskValue } from "./announced-credential";
 import { SECRET } from "./asked-credential";
 import { announcesCredential, bareValue, PASSWORD_EN } from "./credential-phrases";
 import { valueAlone } from "./credential-value-alone";
@@ -113,11 +113,12 @@ const HAN_CHAT = /[吗嗎呢吧啊呀哈嘛么麼哦噢喔嗯啦了的]$|^(\p{Sc
 
 /**
  * What a naming of Chinese words must say besides the secret's name: that it points back ("这是",
- * "刚那个", "↑"), whose or what it is ("进门的暗号"), or how to keep it ("别外传", "记一下"). A
+ * "刚那个", "↑", Cantonese "呢個"), whose or what it is ("进门的暗号", "今晚嘅暗號"), or how to keep
+ * it ("别外传", "记一下"). A
  * bare "wifi密码" or "门禁" after "我在楼下" asks for one; it names nothing said before.
  */
 const NAMES_WORDS =
-  /[这這那↑⬆^]|上面|楼上|樓上|刚|剛|的|别外传|別外傳|别告诉|別告訴|保密|记一下|記一下|记住|記住|记着|記著/u;
+  /[这這那↑⬆^]|呢[個个]|嗰[個个]|上面|楼上|樓上|刚|剛|的|嘅|别外传|別外傳|别告诉|別告訴|保密|记一下|記一下|记住|記住|记着|記著/u;
 
 /**
  * The value of a message that is nothing but one, as a naming afterwards reads it where it was
@@ -173,27 +174,9 @@ export function maskNamedInOrder(events: readonly InboundEvent[]): InboundEvent[
 }
 
 /**
- * What hides `value` in stored text: every form of it masked, as typed, as OneBot's raw message
- * escapes it, and as a JSON string escapes either.
- */
-export function valueHider(value: string): (text: string) => string {
-  const plain = wireForms(value);
-  const forms = [...new Set([...plain, ...plain.map((f) => JSON.stringify(f).slice(1, -1))])];
-  // The longest first: a form inside another must not leave the other's rest behind. A form is
-  // not hidden inside a longer word or number ("hk7731" in "hk77312"): that is something else.
-  forms.sort((a, b) => b.length - a.length);
-  const edge = (c: string | undefined) => (c !== undefined && /[A-Za-z0-9]/.test(c) ? "[A-Za-z0-9]" : null);
-  const patterns = forms.map((form) => {
-    const [before, after] = [edge(form[0]), edge(form.at(-1))];
-    const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    return new RegExp(`${before ? `(?<!${before})` : ""}${escaped}${after ? `(?!${after})` : ""}`, "g");
-  });
-  return (text) => patterns.reduce((t, pattern) => t.replace(pattern, CREDENTIAL_MASK), text);
-}
-
-/**
  * `json` with `hide` applied to each string in it; a payload cut to length is no JSON any more,
- * and then its text is hidden as it stands (valueHider knows the JSON-escaped forms).
+ * and then its text is hidden as it stands (announced-credential.ts's valueHider knows the
+ * JSON-escaped forms).
  */
 export function hideInJson(json: string, hide: (text: string) => string): string {
   try {

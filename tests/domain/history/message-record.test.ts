@@ -1,5 +1,6 @@
 import { inboundRecord, rewrittenRecord } from "@src/domain/history/message-record";
-import { hideInJson, valueHider } from "@src/domain/privacy/named-afterwards";
+import { valueHider } from "@src/domain/privacy/announced-credential";
+import { hideInJson } from "@src/domain/privacy/named-afterwards";
 import { describe, it } from "vitest";
 import { messageEvent } from "../../fakes/inbound";
 

@@ -1,5 +1,5 @@
 import { maskInboundEvent } from "@src/domain/inbound/mask-inbound-event";
-import { applyCredentialCues, CUE_WINDOW_MS } from "@src/domain/privacy/announced-credential";
+import { applyCredentialCues, CUE_WINDOW_MS, valueHider } from "@src/domain/privacy/announced-credential";
 import { announcesCredential, bareValue } from "@src/domain/privacy/credential-phrases";
 import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
@@ -134,5 +134,18 @@ describe("a credential announced in one message and sent in the next", () => {
     );
     const late = applyCredentialCues(say("U1", "Xy12ab34"), first.cues, T + CUE_WINDOW_MS + 1);
     expect(late.event.message?.text).toBe("Xy12ab34");
+  });
+});
+
+describe("hiding a value where it is stored", () => {
+  it("hides every form of it, not a longer word or number that holds it", ({ expect }) => {
+    const hide = valueHider("hk7731");
+    expect(hide("收到「hk7731」，这是什么？")).toBe("收到「[已隐藏的凭据]」，这是什么？");
+    expect(hide("hk7731 hk7731")).toBe("[已隐藏的凭据] [已隐藏的凭据]");
+    expect(hide("hk77312 是单号, xhk7731 也是")).toBe("hk77312 是单号, xhk7731 也是");
+    expect(valueHider("4 7 1 9")("门禁 4 7 1 9 进")).toBe("门禁 [已隐藏的凭据] 进");
+    // As OneBot's raw message escapes it, and as a JSON string escapes it.
+    expect(valueHider("a&b[1]c")("x a&amp;b&#91;1&#93;c y")).toBe("x [已隐藏的凭据] y");
+    expect(valueHider('pa"ss\\9')('{"t":"pa\\"ss\\\\9"}')).toBe('{"t":"[已隐藏的凭据]"}');
   });
 });

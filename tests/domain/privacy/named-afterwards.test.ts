@@ -1,9 +1,9 @@
+import { valueHider } from "@src/domain/privacy/announced-credential";
 import {
   hideInJson,
   maskNamedInOrder,
   maskNamedValue,
   namesValueBefore,
-  valueHider,
   valueNamedLater,
   valueSentAlone,
   valueToName,
@@ -165,6 +165,9 @@ describe("Chinese words sent alone and named afterwards", () => {
       ["红烧肉", "密保问题答案，最喜欢的菜那个"],
       ["天王盖地虎", "今晚进门的暗号，别外传"],
       ["春眠不觉晓", "↑读书会暗号"],
+      // Traditional characters, and Cantonese pointing back.
+      ["山高水長", "剛那個是進群的口令 別外傳"],
+      ["芝麻開門", "呢個係今晚嘅暗號"],
     ] as const;
     // A bare name of a secret after chat asks for one; a question, a laugh or a reply is chat.
     const left = [
@@ -186,17 +189,6 @@ describe("Chinese words sent alone and named afterwards", () => {
 });
 
 describe("hiding a value named afterwards in what was stored", () => {
-  it("hides every form of it, not a longer word or number that holds it", ({ expect }) => {
-    const hide = valueHider("hk7731");
-    expect(hide("收到「hk7731」，这是什么？")).toBe("收到「[已隐藏的凭据]」，这是什么？");
-    expect(hide("hk7731 hk7731")).toBe("[已隐藏的凭据] [已隐藏的凭据]");
-    expect(hide("hk77312 是单号, xhk7731 也是")).toBe("hk77312 是单号, xhk7731 也是");
-    expect(valueHider("4 7 1 9")("门禁 4 7 1 9 进")).toBe("门禁 [已隐藏的凭据] 进");
-    // As OneBot's raw message escapes it, and as a JSON string escapes it.
-    expect(valueHider("a&b[1]c")("x a&amp;b&#91;1&#93;c y")).toBe("x [已隐藏的凭据] y");
-    expect(valueHider('pa"ss\\9')('{"t":"pa\\"ss\\\\9"}')).toBe('{"t":"[已隐藏的凭据]"}');
-  });
-
   it("hides it in each string of a JSON payload, and in the text of one cut short", ({ expect }) => {
     const hide = valueHider("Qz88pp");
     const json = JSON.stringify({
