@@ -6,6 +6,7 @@
 // on either linked account — nor touches another person's; odd ids change nothing; every reply
 // is checked against what D1 holds afterwards.
 import { env } from "cloudflare:workers";
+import { isRestatement, type Statement } from "@src/domain/memory/restatement";
 import { beforeAll, describe, it } from "vitest";
 import { auditRowsOnceThere } from "../support/identity";
 import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
@@ -131,6 +132,31 @@ describe("/memory lists only what this chat may show", () => {
     const own = await inPrivateChat(ALICE_P, "/memory");
     expect(own).not.toContain(`Qw3rty!${tag}`);
     expect(own).not.toContain(tag);
+  });
+});
+
+// A teaching that restates an earlier one is merged into it (decision 0410), and its row is gone.
+describe("the tags of this file", () => {
+  it("never make one teaching restate another", async ({ expect }) => {
+    const first = uid();
+    const { exam } = await teachAlice(first);
+    const { raw_text: stored } = (await env.DB.prepare(
+      "SELECT raw_text FROM nodes WHERE node_type = 'memory' AND raw_text LIKE ?",
+    )
+      .bind(`%${exam}%`)
+      .first<{ raw_text: string }>()) ?? { raw_text: "" };
+    expect(stored).toContain(exam);
+    const taught = (tag: string): Statement => ({
+      scope: { type: "person", id: ALICE },
+      kind: "fact",
+      text: stored.replace(first, tag),
+      subjectKey: null,
+    });
+    const tags = [first, ...Array.from({ length: 99 }, uid)];
+    const merged = tags.flatMap((a, i) =>
+      tags.slice(i + 1).flatMap((b) => (isRestatement(taught(a), taught(b)) ? [`${a}/${b}`] : [])),
+    );
+    expect(merged).toEqual([]);
   });
 });
 

@@ -37,19 +37,52 @@ export async function seedMemory(items: readonly NewMemory[], at = Date.now()): 
 }
 
 /**
- * A unique tag for test text: six syllables of a consonant and a vowel ("kamitosuneba"), about
- * 10^11 of them. Not hex: hex digits may spell a mobile number ("a13492380935" holds 134 9238
- * 0935), which memory and the admin API refuse as personal data, and a random run of letters and
- * digits in a sentence is what the trained reader of credential values masks as a password
+ * A unique tag for test text: six syllables of a consonant and a vowel ("kamitosuneba"). Not hex:
+ * hex digits may spell a mobile number ("a13492380935" holds 134 9238 0935), which memory and the
+ * admin API refuse as personal data, and a random run of letters and digits in a sentence is what
+ * the trained reader of credential values masks as a password
  * (src/domain/privacy/credential-reader.ts) — a tag must be neither.
+ *
+ * Its six consonants differ, and it shares at most four of them with any tag this module issued
+ * before. A sentence taught twice with two tags ("我在准备考研<tag>") is a restatement when one
+ * tag brings no letter the other text lacks (docs/decisions/0410-write-time-merge-of-restatements.md),
+ * and is merged into the first item: with random letters that happened to one pair in five hundred.
+ * Two consonants apart, only a text whose other words hold both could still merge them.
  */
 const CONSONANTS = "bdfghjklmnprstz";
 const VOWELS = "aeiou";
-export const uid = () =>
-  Array.from(crypto.getRandomValues(new Uint16Array(6)), (n) => {
-    const i = n % (CONSONANTS.length * VOWELS.length);
-    return `${CONSONANTS[Math.floor(i / VOWELS.length)]}${VOWELS[i % VOWELS.length]}`;
-  }).join("");
+const issued: ReadonlySet<string>[] = [];
+const TRIES = 300;
+
+const randomIndex = (n: number) => (crypto.getRandomValues(new Uint32Array(1))[0] ?? 0) % n;
+
+function sixConsonants(): string[] {
+  const pool = [...CONSONANTS];
+  for (let i = pool.length - 1; i > 0; i--) {
+    const j = randomIndex(i + 1);
+    [pool[i], pool[j]] = [pool[j] as string, pool[i] as string];
+  }
+  return pool.slice(0, 6);
+}
+
+const sharedWith = (a: ReadonlySet<string>, b: readonly string[]) => b.filter((c) => a.has(c)).length;
+
+/** Six consonants that share at most `most` with every issued tag, or null when none was found. */
+function consonantsApart(most: number): string[] | null {
+  for (let t = 0; t < TRIES; t++) {
+    const picked = sixConsonants();
+    if (issued.every((set) => sharedWith(set, picked) <= most)) return picked;
+  }
+  return null;
+}
+
+export function uid(): string {
+  // About 240 tags fit four apart; past that, a new tag still differs from each in one consonant.
+  const consonants = consonantsApart(4) ?? consonantsApart(5);
+  if (!consonants) throw new Error(`this test module used ${issued.length} tags; no fresh one is left`);
+  issued.push(new Set(consonants));
+  return consonants.map((c) => `${c}${VOWELS[randomIndex(VOWELS.length)]}`).join("");
+}
 
 /** The named columns of one node row, read straight from D1 (null when there is no such row). */
 export const nodeColumns = (id: string, columns: string) =>
