@@ -14,6 +14,7 @@ import type { SenderIdentity } from "../domain/identity/sender-identity";
 import { type DreamTurn, dream, nextDreamAt } from "../domain/memory/dreaming";
 import { stricter } from "../domain/memory/sensitivity";
 import { withoutLeftOut } from "../domain/privacy/left-out";
+import { NAMING_WAIT_MS } from "../domain/privacy/named-afterwards";
 import type { ChatMeta } from "./chat-meta";
 import type { DreamJournal, JournalRow } from "./dream-journal";
 import { afterSpendDeferral, deferDreamForSpend } from "./dream-spend";
@@ -52,9 +53,13 @@ function markedInLog(sql: SqlStorage, chatKey: string, turns: DreamTurn[]): void
  * How old a turn must be before it is dreamed: in a shared chat, the privacy window, so that a
  * request its speaker makes after it ("刚才那个别外传", up to ten minutes on) has marked it before
  * a run reads it (docs/decisions/0610-dreams-wait-for-the-privacy-window.md); a one-to-one
- * chat's turns are private by origin and wait for nothing.
+ * chat's turns are private by origin and wait only for a naming: a value sent alone is masked
+ * where it was stored when its sender names it a secret within NAMING_WAIT_MS, and a run must
+ * not have read it before (docs/decisions/0910-dreams-wait-for-a-naming.md). The privacy window
+ * is longer than the naming's, so a shared chat waits for both.
  */
-const settleMsOf = (chatKey: string): number => (isOneToOneKey(chatKey) ? 0 : PRIVACY_MARK_WINDOW_MS);
+const settleMsOf = (chatKey: string): number =>
+  isOneToOneKey(chatKey) ? NAMING_WAIT_MS : PRIVACY_MARK_WINDOW_MS;
 
 export class DreamRunner {
   readonly #meta: ChatMeta;

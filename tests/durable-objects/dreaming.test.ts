@@ -56,6 +56,7 @@ describe("dreaming in the chat object", () => {
     const chat = `qq:private:${user}`;
     await privateSay(user, "我喜欢爬山");
     await privateSay(user, "我的老板是王总");
+    await settleDreams(chat);
     const rows = await eventually(async () => {
       const r = await nodesOf(chat);
       return r.length === 2 ? r : undefined;
@@ -114,6 +115,7 @@ describe("dreaming in the chat object", () => {
     const chat = `qq:private:${user}`;
     await privateSay(user, "我喜欢游泳");
     await privateSay(user, "我是老师");
+    await settleDreams(chat);
     await eventually(async () => (await nodesOf(chat)).length === 2);
     const run = await env.DB.prepare("SELECT run_id FROM memory_runs WHERE chat_key = ?")
       .bind(chat)
@@ -136,7 +138,7 @@ describe("dreaming in the chat object", () => {
         JSON.stringify({ runId: run?.run_id, upTo }),
       );
     });
-    await runDurableObjectAlarm(stub);
+    await settleDreams(chat);
     await eventually(async () => (await stub.stats()).dreamPending === 0);
     expect((await nodesOf(chat)).length).toBe(2);
     const runs = await env.DB.prepare("SELECT count(*) AS n FROM memory_runs WHERE chat_key = ?")

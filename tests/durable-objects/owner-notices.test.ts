@@ -8,6 +8,7 @@ import { chatObjectServices } from "@src/composition/chat-object/chat-object-ser
 import { QQ_NOTICE_LATE } from "@src/durable-objects/notice-delivery";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
+import { settleDreams } from "../support/dream-settle";
 import { c2cBody, eventIdOf, groupAtBody, postQq, turnDone } from "../support/qq-events";
 import { RecordingPushes, sayOneBot } from "../support/reminders";
 import { storedSettings } from "../support/stored-settings";
@@ -202,6 +203,7 @@ describe("notices to the owner", () => {
       memory: { dreaming: { afterTurns: 1 } },
     });
     expect(await qqSay(c2cBody({ user: member, text: SAID }), `qq:private:${member}`)).toEqual(["好的"]);
+    await settleDreams(`qq:private:${member}`);
     const rows = await eventually(async () => {
       const r = await notices();
       return r.length > 0 ? r : undefined;

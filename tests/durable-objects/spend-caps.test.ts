@@ -5,6 +5,7 @@ import { env } from "cloudflare:workers";
 import { chatObjectServices } from "@src/composition/chat-object/chat-object-services";
 import { settingsCache } from "@src/composition/settings/settings-cache";
 import { ManualClock } from "@src/domain/kernel/clock";
+import { NAMING_WAIT_MS } from "@src/domain/privacy/named-afterwards";
 import type { ChatSession } from "@src/durable-objects/chat-session";
 import { describe, it, vi } from "vitest";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
@@ -142,6 +143,11 @@ describe("spend caps", () => {
     await recordUsage(chat, 100, clock.now());
     const stub = env.CHAT_SESSION.getByName(chat);
     expect((await privateTurn(user, "我是老师")).replies[0]?.text).toContain("已达上限");
+    // Past a naming's wait (and the real seconds the turns took, which stamp the replies), the
+    // turns are due for dreaming, and the cap defers the run.
+    clock.advance(NAMING_WAIT_MS + 60_000);
+    await runInDurableObject(stub, (_o: ChatSession, state) => state.storage.setAlarm(Date.now()));
+    await runDurableObjectAlarm(stub);
     const deferred = await auditRowsOnceThere(chat, (r) => r.detail.purpose === "dream");
     expect(deferred[0]).toMatchObject({
       action: "spend.capped",

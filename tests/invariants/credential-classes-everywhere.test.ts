@@ -143,7 +143,7 @@ describe("every credential and personal-number class is stored nowhere, whatever
         await upload(collection, [{ name: `${name}.md`, content: "# 说明\n\n正文" }]);
       }
 
-      await settled(privateKey);
+      await settled(privateKey, { dreamed: true });
       // Dreaming ran over the two turns and its model proposed the value as a memory.
       await eventually(async () => {
         const runs = await env.DB.prepare("SELECT count(*) AS n FROM memory_runs WHERE chat_key = ?")

@@ -11,6 +11,7 @@ import type { ChatSession } from "@src/durable-objects/chat-session";
 import { describe, it, vi } from "vitest";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
 import { REFUSED } from "../support/credential-paths";
+import { settleDreams } from "../support/dream-settle";
 import { uid } from "../support/memory";
 import { logQuery } from "../support/object-log";
 import { atBot, oneBotMessage } from "../support/onebot-events";
@@ -161,6 +162,7 @@ describe("credentials in chat", () => {
       await postQq(body);
       await turnDone(chatKey, eventIdOf(body));
     }
+    await settleDreams(chatKey);
     const texts = await eventually(async () => {
       const t = await memoryTexts(chatKey);
       return t.length > 0 ? t : undefined;

@@ -10,6 +10,7 @@
  *
  * Own file: it follows every group, which every test of a file shares.
  */
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { afterAll, afterEach, beforeAll, describe, it, vi } from "vitest";
@@ -86,6 +87,23 @@ describe("a value sent to the bot and named a secret after its answer", () => {
     expect(shown).not.toContain("xiaomao1999");
     expect(shown).toContain(CREDENTIAL_MASK);
     expect(await storedAnywhere(["xiaomao1999", "4 7 1 9"])).toEqual([]);
+  });
+
+  it("is never read by dreaming, even when a run is due right after the value's turn", {
+    timeout: 60_000,
+  }, async ({ expect }) => {
+    await storeSettings(env, { follow: { groups: ["*"] }, memory: { dreaming: { afterTurns: 1 } } });
+    const { chatKey, as, model } = chat("private");
+    const me = as(0);
+    await me("meiyoumima_88");
+    // The run that is due now, before the naming has come.
+    await runDurableObjectAlarm(env.CHAT_SESSION.getByName(chatKey));
+    await me("刚才那个是我支付宝的支付密码");
+    await settled(chatKey, { dreamed: true });
+    const dreamed = model.requests.filter((r) => r.jsonSchema);
+    expect(dreamed.length).toBeGreaterThan(0);
+    expect(JSON.stringify(dreamed)).not.toContain("meiyoumima_88");
+    expect(await storedAnywhere(["meiyoumima_88"])).toEqual([]);
   });
 
   it("is stored nowhere when the naming comes before the value's turn has run", { timeout: 60_000 }, async ({

@@ -1,4 +1,5 @@
 import { beforeAll, describe, it } from "vitest";
+import { settleDreams } from "../support/dream-settle";
 import { uid } from "../support/identity";
 import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
 import { newMemory, scopesOfText, seedMemory, uid as shortId } from "../support/memory";
@@ -71,6 +72,7 @@ describe("only an admin writes the global scope", () => {
       const tag = shortId();
       await inPrivateChat(user, `我们决定下个月一起离职去${tag}`);
       await inPrivateChat(user, "好的就这么定了");
+      await settleDreams(`qq:private:${user}`);
       const scopes = await eventually(async () => {
         const s = await scopesOfText(tag);
         return s.length > 0 ? s : undefined;

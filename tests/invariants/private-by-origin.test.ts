@@ -12,6 +12,7 @@ import { silentLogger } from "@src/domain/kernel/logger";
 import { dream } from "@src/domain/memory/dreaming";
 import { beforeAll, describe, it } from "vitest";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
+import { settleDreams } from "../support/dream-settle";
 import { dreamTurn } from "../support/dream-turn";
 import { auditRowsOnceThere, uid as idOf } from "../support/identity";
 import { declared, qqUsers, storeIdentity } from "../support/identity-settings";
@@ -152,6 +153,7 @@ describe("what a person tells the bot privately stays in their private chats", (
     const said = `吃榴莲${tag}`;
     await inPrivateChat(ALICE_P, `我最喜欢${said}`);
     await inPrivateChat(ALICE_P, "嗯嗯");
+    await settleDreams(`qq:private:${ALICE_P}`);
     const dreamed = await eventually(async () => {
       const r = (await rows(said)).filter((x) => x.node_type === "memory");
       return r.length > 0 ? r : undefined;

@@ -13,6 +13,7 @@ import { shareRequested } from "@src/domain/memory/origin";
 import type { ModelRequest, ModelResponse } from "@src/domain/model/chat-model";
 import { beforeAll, describe, it, vi } from "vitest";
 import { ScriptedChatModel } from "../fakes/scripted-chat-model";
+import { settleDreams } from "../support/dream-settle";
 import { uid as idOf } from "../support/identity";
 import { declared, qqUsers, storeIdentity } from "../support/identity-settings";
 import { uid } from "../support/memory";
@@ -129,8 +130,12 @@ async function learnedInPrivate(chat: string) {
   return results;
 }
 
-/** Dreaming runs after the turns: the items once a summary exists and nothing new came for a while. */
+/**
+ * Dreaming runs after the turns, once they are older than a naming's wait: the items once a
+ * summary exists and nothing new came for a while.
+ */
 async function settled(chat: string) {
+  await settleDreams(chat);
   let last = -1;
   let still = 0;
   return eventually(
