@@ -128,6 +128,7 @@ function heldBack(detectors) {
     "credentials-held-back-k.jsonl",
     "credentials-held-back-platforms.jsonl",
     "credentials-held-back-security.jsonl",
+    "credentials-held-back-security-5.jsonl",
     "credentials-held-back-han-f.jsonl",
     "credentials-held-back-documents.jsonl",
   ]) {
@@ -135,12 +136,13 @@ function heldBack(detectors) {
     if (existsSync(file)) heldBackSet(file, detectors);
   }
   // Blind sets of the same form that were read while their rule was written (decisions 0730,
-  // 0750 and 0790), or retired after they were measured (han E, decision 0850): dev numbers,
+  // 0750, 0790 and 0920), or retired after they were measured (han E, decision 0850): dev numbers,
   // printed so that the experiments' can be run again.
   const read = [
     ...["a", "b", "c", "d", "e"].map((x) => `credentials-read-han-${x}.jsonl`),
     "credentials-read-documents.jsonl",
     "credentials-read-mixed-n.jsonl",
+    "credentials-read-security-4.jsonl",
   ];
   for (const name of read) {
     const file = path.join(root, "tests/fixtures/privacy", name);

@@ -168,6 +168,36 @@ const WORDINGS: readonly (readonly [string, Wording])[] = [
     },
   ],
   [
+    "a security question's answer laid out over lines, pointed at, or after a personal question",
+    {
+      prefix: "L",
+      // Written for this test; the rules' own lines are in tests/domain/privacy/credential-security-answers.test.ts.
+      inPrivate: [
+        "原神号密保三个\n1. 你的出生城市 → 开封\n2. 你的第一辆车 → 雅迪",
+        "密保答案 ↓\n\n蓝莓山药",
+        "(大橘2016) ← 密保答案",
+        "问题是「你最爱吃的菜」 答案填 酸菜鱼",
+      ],
+      inGroup: ["几个号的密保答案都一样 也是 白桦林88", "安全提示问题：\nQ1 你的偶像？A：邓丽君"],
+      toRemember: [
+        "记住：密保问的是我外公叫啥 填陈福生就行 别写错",
+        "/remember 问题：你的小学 答案写 红旗路小学",
+      ],
+      maskedInPrivate: 4,
+      needles: [
+        "开封",
+        "雅迪",
+        "蓝莓山药",
+        "大橘2016",
+        "酸菜鱼",
+        "白桦林88",
+        "邓丽君",
+        "陈福生",
+        "红旗路小学",
+      ],
+    },
+  ],
+  [
     "a password in Chinese words, after a connector, as a field, first or typed",
     {
       prefix: "H",

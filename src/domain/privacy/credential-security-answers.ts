@@ -5,17 +5,14 @@
  * rules do not take from ordinary words. Only the answer is masked; the question stays.
  */
 import type { PhraseMatch } from "./credential-phrases";
-import { NOT_A_STATEMENT, NOT_PASSPHRASE_WORDS } from "./credential-sentence-values";
+import { findLaidOutAnswers } from "./credential-security-layouts";
+import { isAnswerValue, KEYWORD_ZH, OPEN_QUOTE, VALUE } from "./credential-security-words";
+import { NOT_A_STATEMENT } from "./credential-sentence-values";
 
-/** 密保 (and its slips 密宝, "mb"), 安全问题 and its kinds, a bank's 预留问题, in either script. */
-const KEYWORD_ZH = String.raw`(?:密保|密宝|(?<![A-Za-z])mb(?=答案)|安全(?:提示|保护)?(?:问题|問題)|密码提示问题|预留问题)`;
 /** Where the answer begins: 答案 (numbered in a list: 答案1), 答, 填, 写, or an arrow. */
-const MARKER = String.raw`(?:答案\d?|答(?=\s*[:：]|\s)|填(?!的?是?什么)|写(?!的?是?什么)|(?=\s*(?:→|->)))`;
-/** Between marker and value: a few words of the clause ("我设的", "填的") and 是, 係, =, ：, → or a space. */
-const BRIDGE = String.raw`(?<bridge>[^\n，。！？；,.!?;\s"'“‘「『]{0,8}?)(?<connector>\s*(?:是|为|為|叫|係|系|=|[:：]|→|->)\s*|\s+)`;
-const OPEN_QUOTE = `["'“‘「『]?`;
-/** Two to sixteen Chinese characters (with the digits or letters that follow them: "小白2009"), or a token of letters, digits and keypad symbols. */
-const VALUE = String.raw`(?<value>\p{Script=Han}{2,16}[A-Za-z0-9]*(?![\p{Script=Han}A-Za-z0-9])|[A-Za-z0-9_@#$%&*+\-.!~^]{2,64}(?![A-Za-z0-9_@#$%&*+\-.!~^]))`;
+const MARKER = String.raw`(?:答案\d?|答(?=\s*[:：]|\s)|填(?!的?是?(?:什么|啥))|写(?!的?是?(?:什么|啥))|(?=\s*(?:→|->)))`;
+/** Between marker and value: a few words of the clause ("我设的", "填的", "都一样") and 是 ("都是"), 係, =, ：, → or a space. */
+const BRIDGE = String.raw`(?<bridge>[^\n，。！？；,.!?;\s"'“‘「『]{0,8}?)(?<connector>\s*(?:(?:都|也|全)?是|为|為|叫|係|系|=|[:：]|→|->)\s*|\s+)`;
 /**
  * The keyword, the question if it is quoted (up to 30 characters, its own question mark
  * included), the marker and the answer. Straight after the marker ("答案刘建国") only when a
@@ -32,30 +29,55 @@ const EN_DIRECT = new RegExp(
 );
 /** "security question: what was …? answer: Biscuit", "secret question is …, answer Huang". */
 const EN_ASKED = new RegExp(
-  String.raw`\b(?:security|secret)\s+question\b[^\n]{0,100}?\b(?<after>answer(?:\s*[:：=]\s*|\s+(?:is\s+)?)${OPEN_QUOTE}${VALUE})`,
+  String.raw`\b(?:security|secret)\s+question\b(?:[^\n]|\n(?!\n)){0,100}?\b(?<after>answer(?:\s*[:：=]\s*|\s+(?:is\s+)?)${OPEN_QUOTE}${VALUE})`,
   "giud",
 );
-/** Words that say what the answer is like instead of being it: "是我妈的名字", "一个英文单词加数字", "请牢记". */
-const DESCRIBES_ZH =
-  /我|你|他|她|的|名字|生日|手机|号码|一样|相同|拼音|汉字|英文|中文|单词|数字|字母|一个|来着|想不|记得|記得|牢记|请|真实|忘|错|吗|呢|什么|怎|點|多少|哪/;
-const DESCRIBES_EN = /^(?:case|sensitive|wrong|correct|required|optional|different|same|blank|empty|x+)$/i;
 /** After a few words, a space ends the bridge only where they say how it was set: "我设的 大黄", "填的 …". */
 const SET_WORDS = /(?:设|填|写|改|用)(?:的|了)?(?:都|就)?$/;
+
+/** A 是 after these says "or", "not" or "if" ("农历还是阳历", "不是", "要是"): no answer follows. */
+const NOT_CONNECTOR = /(?:还|或|不|要|可|但|算|像|总|于|只|倒|而)$/;
+const VALUE_AT_START = new RegExp(String.raw`^${OPEN_QUOTE}${VALUE}`, "ud");
+
+/**
+ * The answer's span in a match of ZH, or null. Where the words after the marker are no bridge
+ * ("填王翠花就中 别整错字": a space after words that say nothing of how it was set, or a 是 that
+ * means "or"), the answer is read straight after the marker when a question stood between.
+ */
+function zhAnswer(m: RegExpMatchArray): [number, number] | null {
+  const g = m.groups ?? {};
+  const asked = /\p{Script=Han}{2}/u.test(g.question ?? "");
+  // "密保问题 → 修改" is a way through a menu; an arrow points at an answer after a question.
+  if (/→|->/.test(g.connector ?? "") && !asked) return null;
+  const bridge = g.bridge ?? "";
+  const connector = g.connector?.trim() ?? "";
+  const bridged = !bridge || (connector !== "" ? !NOT_CONNECTOR.test(bridge) : SET_WORDS.test(bridge));
+  if (g.bare !== undefined && !asked) return null;
+  if (bridged) {
+    const at = m.indices?.groups?.value;
+    // The quoted question may ask anything ("在哪裡？"); what follows the marker must not.
+    return at && !NOT_A_STATEMENT.test(g.after ?? "") && isAnswerValue(g.value ?? "") ? [at[0], at[1]] : null;
+  }
+  const from = m.indices?.groups?.bridge?.[0];
+  const straight = from === undefined || !asked ? null : (m.input ?? "").slice(from).match(VALUE_AT_START);
+  const at = straight?.indices?.groups?.value;
+  const value = straight?.groups?.value ?? "";
+  return at && from !== undefined && !NOT_A_STATEMENT.test(value) && isAnswerValue(value)
+    ? [from + at[0], from + at[1]]
+    : null;
+}
 
 /** Every security answer in `text`; spans cover the answer only. */
 export function findSecurityAnswers(text: string): PhraseMatch[] {
   const out: PhraseMatch[] = [];
-  for (const m of [...text.matchAll(ZH), ...text.matchAll(EN_DIRECT), ...text.matchAll(EN_ASKED)]) {
+  for (const m of text.matchAll(ZH)) {
+    const span = zhAnswer(m);
+    if (span) out.push({ start: span[0], end: span[1], id: "security-answer" });
+  }
+  for (const m of [...text.matchAll(EN_DIRECT), ...text.matchAll(EN_ASKED)]) {
     const at = m.indices?.groups?.value;
-    const value = m.groups?.value ?? "";
-    const g = m.groups ?? {};
-    // The quoted question may ask anything ("在哪裡？"); what follows the marker must not.
-    if (!at || NOT_A_STATEMENT.test(g.after ?? "") || DESCRIBES_ZH.test(value)) continue;
-    if (g.bare !== undefined && !/\p{Script=Han}{2}/u.test(g.question ?? "")) continue;
-    if (g.bridge && g.connector?.trim() === "" && !SET_WORDS.test(g.bridge)) continue;
-    if (!/[\p{Script=Han}A-Za-z0-9]/u.test(value) || DESCRIBES_EN.test(value)) continue;
-    if (NOT_PASSPHRASE_WORDS.has(value.toLowerCase())) continue;
+    if (!at || NOT_A_STATEMENT.test(m.groups?.after ?? "") || !isAnswerValue(m.groups?.value ?? "")) continue;
     out.push({ start: at[0], end: at[1], id: "security-answer" });
   }
-  return out;
+  return [...out, ...findLaidOutAnswers(text)];
 }

@@ -38,3 +38,43 @@ describe("a security question's answer", () => {
     if (value !== null) expect(maskCredentials(text)).not.toContain(value);
   });
 });
+
+// Answers where people put them: on the line after, in a list of questions, before an arrow that
+// points at the keyword, after words a space ends; and their near misses in the same words.
+const LAID_OUT: Readonly<Record<string, readonly string[]>> = {
+  "密保问的是我奶奶叫啥 填李秀英就对了 别写错": ["李秀英"],
+  "security question: mother's maiden name\nanswer: Thornton": ["Thornton"],
+  "【阿黄】<- 安全问题答案，括号不要": ["阿黄"],
+  "(wangcai2010) ← 密保答案": ["wangcai2010"],
+  "steam密保两个\n1. 你的出生城市 → 洛阳\n2. 你的第一辆车 → 捷达": ["洛阳", "捷达"],
+  "安全提示问题：\nQ1 你的第一份工作？A：肯德基": ["肯德基"],
+  "密保答案 ↓\n\n红烧茄子": ["红烧茄子"],
+  "> 你密保答案是什么\n东门菜市场": ["东门菜市场"],
+  "预留问题答案是 外婆家的枣树": ["外婆家的枣树"],
+  "几个号的密保答案全一样 也是 大眼猫77": ["大眼猫77"],
+  "问题：你的偶像是谁 答案写 张国荣": ["张国荣"],
+};
+const NO_ANSWER_IN = [
+  "问题：中国最长的河是哪条 答案写 长江",
+  "那个预留问题 我记得填的阳历还是阴历来着",
+  "密保答案是小学班主任的姓",
+  "密保答案是老家的地址",
+  "密保问题有三个\n1. 你的出生城市\n2. 你的第一辆车\n3. 你母亲的名字",
+  "游戏的密保设置步骤：\n1. 打开设置 → 账号安全\n2. 点 密保问题 → 修改",
+  "密保答案 ↓\n\n忘了 谁记得",
+  "> 你密保答案是什么\n我也忘了",
+  "密保答案忘了\n明天再说",
+];
+
+describe("a security question's answer, however the message is laid out", () => {
+  it.for(Object.entries(LAID_OUT))("reads %j", ([text, answers], { expect }) => {
+    const found = values(text);
+    for (const answer of answers) {
+      expect(found.some((v) => v.includes(answer))).toBe(true);
+      expect(maskCredentials(text)).not.toContain(answer);
+    }
+  });
+  it.for(NO_ANSWER_IN)("finds no answer in %j", (text, { expect }) => {
+    expect(values(text)).toEqual([]);
+  });
+});

@@ -1,0 +1,33 @@
+/**
+ * The words of a security question's answer (docs/decisions/0700-security-answers.md): the
+ * keywords that name the question, the shape of an answer, and the words that describe one
+ * instead of being it. Shared by the sentence rules and the laid-out ones.
+ */
+import { NOT_PASSPHRASE_WORDS } from "./credential-sentence-values";
+
+/**
+ * A question of the kind security questions ask, given as the question: "问题是「你最爱的人」",
+ * "问题：你的小学". A quiz asks about the world ("问题：中国最长的河"), not about the one who answers.
+ */
+const PERSONAL_QUESTION = String.raw`(?:问题|問題)\s*[是:：]?\s*["“「『(（]?(?:你|您)(?:的)?(?:最(?:喜欢|喜歡|爱|愛|难忘|難忘)|第一|小学|小學|初中|高中|出生|母亲|母親|父亲|父親|妈妈|媽媽|爸爸|宠物|寵物|偶像|外号|外號|小名|配偶|爱人|愛人)`;
+/**
+ * 密保 (and its slips 密宝, "mb"), 安全问题 and its kinds, a bank's 预留问题, in either script; or
+ * a personal question given as such.
+ */
+export const KEYWORD_ZH = String.raw`(?:密保|密宝|(?<![A-Za-z])mb(?=答案)|安全(?:提示|保护)?(?:问题|問題)|密码提示问题|预留问题|${PERSONAL_QUESTION})`;
+export const OPEN_QUOTE = `["'“‘「『【(（]?`;
+/** Two to sixteen Chinese characters (with the digits or letters that follow them: "小白2009"), or a token of letters, digits and keypad symbols. */
+export const VALUE = String.raw`(?<value>\p{Script=Han}{2,16}[A-Za-z0-9]*(?![\p{Script=Han}A-Za-z0-9])|[A-Za-z0-9_@#$%&*+\-.!~^]{2,64}(?![A-Za-z0-9_@#$%&*+\-.!~^]))`;
+/**
+ * Words that say what the answer is like instead of being it: "是我妈的名字", "一个英文单词加数字",
+ * "请牢记", "小学班主任的姓", "农历还是阳历". A 的 alone is no such word: "外婆家的枣树" is an answer.
+ */
+const DESCRIBES_ZH =
+  /我|你|他|她|名字|姓|生日|地址|手机|号码|一样|相同|拼音|汉字|英文|中文|单词|数字|字母|一个|来着|想不|记得|記得|牢记|请|真实|忘|错|吗|呢|什么|啥|怎|點|多少|哪|还是|或者|或是|的(?:名|号|日|年|字|缩写|全称|谐音)/;
+const DESCRIBES_EN = /^(?:case|sensitive|wrong|correct|required|optional|different|same|blank|empty|x+)$/i;
+
+/** True when `value` can be the answer itself, not words about it. */
+export function isAnswerValue(value: string): boolean {
+  if (DESCRIBES_ZH.test(value) || DESCRIBES_EN.test(value)) return false;
+  return /[\p{Script=Han}A-Za-z0-9]/u.test(value) && !NOT_PASSPHRASE_WORDS.has(value.toLowerCase());
+}
