@@ -82,11 +82,14 @@ describe("a value sent to the bot and named a secret after its answer", () => {
     // Other wordings: a lock's digits spaced out, then named by what it opens.
     await me("4 7 1 9");
     await me("↑门禁的");
+    // Chinese words, named a security question's answer.
+    await me("东湖小学");
+    await me("刚才那个是我的密保");
     await settled(chatKey);
     const shown = JSON.stringify(model.requests.at(-1)?.messages ?? []);
     expect(shown).not.toContain("xiaomao1999");
     expect(shown).toContain(CREDENTIAL_MASK);
-    expect(await storedAnywhere(["xiaomao1999", "4 7 1 9"])).toEqual([]);
+    expect(await storedAnywhere(["xiaomao1999", "4 7 1 9", "东湖小学"])).toEqual([]);
   });
 
   it("is never read by dreaming, even when a run is due right after the value's turn", {

@@ -19,15 +19,18 @@ import { CREDENTIAL_MASK } from "./credentials";
 /** How long a value alone waits for its sender to say what it was. */
 export const NAMING_WAIT_MS = 2 * 60_000;
 
+/** 密保, 安全问题 and their answers, in either script and in English. */
+const SECURITY_ANSWER = String.raw`密保|密宝|安全(?:提示)?(?:问题|問題)|预留问题|\b(?:security\s+(?:question|answer)|secret\s+answer|memorable\s+word|maiden\s+name)\b`;
+
 /** A naming is a short phrase: "↑这是我家wifi的密码 别外传哈" is about as long as they come. */
 const MAX_NAMING = 30;
 
 /**
  * What a value may be named: the secrets a question asks for, a door's or a safe's code, a lock
- * box's or a phone's screen lock.
+ * box's or a phone's screen lock, a security question's answer (docs/decisions/0920-security-answers-laid-out.md).
  */
 const NAMED = new RegExp(
-  String.raw`${SECRET}|密[码碼][箱锁鎖]|锁屏|鎖屏|门禁|門禁|保险[柜箱]|保險[櫃箱]|暗[語语]|密[語语]|${PASSWORD_EN}|(?<![A-Za-z])(?:code|combo|key)(?![A-Za-z])`,
+  String.raw`${SECRET}|密[码碼][箱锁鎖]|锁屏|鎖屏|门禁|門禁|保险[柜箱]|保險[櫃箱]|暗[語语]|密[語语]|${PASSWORD_EN}|(?<![A-Za-z])(?:code|combo|key)(?![A-Za-z])|${SECURITY_ANSWER}`,
   "iu",
 );
 
@@ -43,7 +46,7 @@ const NOT_NAMING = new RegExp(
     String.raw`[?？]|吗|嗎|呢\s*$|多少|几多|幾多|啥|什么|什麼|咩|哪|谁|誰|怎|知道`,
     String.raw`(?:不是|唔係|並非|并非|\b(?:not|isn'?t|wasn'?t)\b)[^，。,.]{0,6}?(?:${SECRET}|这|這|那|上面|that|this)`,
     String.raw`(?:${SECRET})[^，。,.]{0,4}?(?:不是|唔係)[^，。,.]{0,2}?(?:这|這|那|上面)`,
-    String.raw`名字|名称|名稱|用户名|用戶名|ssid|\bname\b`,
+    String.raw`名字|名称|名稱|用户名|用戶名|ssid|(?<!maiden\s+)\bname\b`,
     String.raw`(?:没|沒|无|無|不用|不需要|免)(?:有|设|設)?(?:${SECRET})|免密`,
     String.raw`问(?!题)|問(?!題)|[贴貼]|[写寫]在|找(?:前台|老板|管理|群主|客服|网管|房东)|忘`,
     String.raw`[发發](?:你|您|给|給|我|群|到|在)|私你|私聊|等下|等會|等会|稍后|稍後|晚点|晚點|回头|回頭`,

@@ -90,6 +90,11 @@ describe("a value sent alone and named a secret afterwards", () => {
       "短信码 给你 快输",
       "密保问题答案，最喜欢的菜那个",
       "爱奇艺会员号的密码 大家一起用",
+      // A security question's answer recovers the account as the password does (decision 0920).
+      "刚才那个是我的密保",
+      "上面是安全问题的答案",
+      "that's my security answer",
+      "^ mum's maiden name (bank)",
     ] as const;
     expect(naming.filter((t) => !namesValueBefore(t))).toEqual([]);
   });
@@ -115,6 +120,8 @@ describe("a value sent alone and named a secret afterwards", () => {
       "what's the wifi password",
       "wifi密码 Qx81!vv20",
       "下周一开会的时候记得把会议室的wifi密码贴在门口哈 别忘了",
+      "密保问题是啥来着",
+      "security question?",
     ];
     expect(talk.filter((t) => namesValueBefore(t))).toEqual([]);
   });
