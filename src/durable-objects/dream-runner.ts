@@ -55,11 +55,11 @@ function markedInLog(sql: SqlStorage, chatKey: string, turns: DreamTurn[]): void
  * a run reads it (docs/decisions/0610-dreams-wait-for-the-privacy-window.md); a one-to-one
  * chat's turns are private by origin and wait only for a naming: a value sent alone is masked
  * where it was stored when its sender names it a secret within NAMING_WAIT_MS, and a run must
- * not have read it before (docs/decisions/0910-dreams-wait-for-a-naming.md). The privacy window
- * is longer than the naming's, so a shared chat waits for both.
+ * not have read it before (docs/decisions/0910-dreams-wait-for-a-naming.md). A shared chat waits
+ * for both.
  */
 const settleMsOf = (chatKey: string): number =>
-  isOneToOneKey(chatKey) ? NAMING_WAIT_MS : PRIVACY_MARK_WINDOW_MS;
+  isOneToOneKey(chatKey) ? NAMING_WAIT_MS : Math.max(PRIVACY_MARK_WINDOW_MS, NAMING_WAIT_MS);
 
 export class DreamRunner {
   readonly #meta: ChatMeta;

@@ -10,7 +10,7 @@ import { isAnswerValue, KEYWORD_ZH, OPEN_QUOTE, VALUE } from "./credential-secur
 import { NOT_A_STATEMENT } from "./credential-sentence-values";
 
 /** Where the answer begins: 答案 (numbered in a list: 答案1), 答, 填, 写, or an arrow. */
-const MARKER = String.raw`(?:答案\d?|答(?=\s*[:：]|\s)|填(?!的?是?(?:什么|啥))|写(?!的?是?(?:什么|啥))|(?=\s*(?:→|->)))`;
+const MARKER = String.raw`(?<marker>答案\d?|答(?=\s*[:：]|\s)|填(?!的?是?(?:什么|啥))|写(?!的?是?(?:什么|啥))|(?=\s*(?:→|->)))`;
 /** Between marker and value: a few words of the clause ("我设的", "填的", "都一样") and 是 ("都是"), 係, =, ：, → or a space. */
 const BRIDGE = String.raw`(?<bridge>[^\n，。！？；,.!?;\s"'“‘「『]{0,8}?)(?<connector>\s*(?:(?:都|也|全)?是|为|為|叫|係|系|=|[:：]|→|->)\s*|\s+)`;
 /**
@@ -47,8 +47,9 @@ const VALUE_AT_START = new RegExp(String.raw`^${OPEN_QUOTE}${VALUE}`, "ud");
 function zhAnswer(m: RegExpMatchArray): [number, number] | null {
   const g = m.groups ?? {};
   const asked = /\p{Script=Han}{2}/u.test(g.question ?? "");
-  // "密保问题 → 修改" is a way through a menu; an arrow points at an answer after a question.
-  if (/→|->/.test(g.connector ?? "") && !asked) return null;
+  // "密保问题 → 修改" is a way through a menu: an arrow alone, with no 答案 before it, points at
+  // an answer only after a question ("密保问题 我的小学 → 实验二小").
+  if (g.marker === "" && !asked) return null;
   const bridge = g.bridge ?? "";
   const connector = g.connector?.trim() ?? "";
   const bridged = !bridge || (connector !== "" ? !NOT_CONNECTOR.test(bridge) : SET_WORDS.test(bridge));

@@ -1,9 +1,10 @@
 /**
- * Security answers laid out over lines or pointed at (docs/decisions/0920-security-answers-laid-out.md): a list of questions with
- * their answers after a keyword ("steam密保\n1. 你的出生城市 → 洛阳"), the answer alone on the
- * line after "密保答案 ↓" or after a quoted "你密保答案是什么", and an answer with an arrow to
- * its keyword ("(小黑) ← 密保答案"). A list's question must ask about someone ("你的…", "…？"), so
- * that a menu path ("打开设置 → 账号安全") is no answer.
+ * Security answers laid out over lines or pointed at
+ * (docs/decisions/0920-security-answers-laid-out.md): a list of questions with their answers
+ * after a keyword ("steam密保\n1. 你的出生城市 → 洛阳"), the answer alone on the line after
+ * "密保答案 ↓" or after a quoted "你密保答案是什么", and an answer with an arrow to its keyword
+ * ("(小黑) ← 密保答案"). A list's question must ask about someone ("你的…", "…？"), so that a
+ * menu path ("打开设置 → 账号安全") is no answer.
  */
 import type { PhraseMatch } from "./credential-phrases";
 import { isAnswerValue, KEYWORD_ZH, OPEN_QUOTE, VALUE } from "./credential-security-words";

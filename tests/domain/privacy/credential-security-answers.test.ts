@@ -42,6 +42,8 @@ describe("a security question's answer", () => {
 // Answers where people put them: on the line after, in a list of questions, before an arrow that
 // points at the keyword, after words a space ends; and their near misses in the same words.
 const LAID_OUT: Readonly<Record<string, readonly string[]>> = {
+  "密保答案 → 王小花": ["王小花"],
+  "密保答案->xiaohua88": ["xiaohua88"],
   "密保问的是我奶奶叫啥 填李秀英就对了 别写错": ["李秀英"],
   "security question: mother's maiden name\nanswer: Thornton": ["Thornton"],
   "【阿黄】<- 安全问题答案，括号不要": ["阿黄"],
