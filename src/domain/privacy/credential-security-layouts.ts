@@ -7,12 +7,12 @@
  * menu path ("打开设置 → 账号安全") is no answer.
  */
 import type { PhraseMatch } from "./credential-phrases";
-import { isAnswerValue, KEYWORD_ZH, OPEN_QUOTE, VALUE } from "./credential-security-words";
+import { isAnswerValue, KEYWORD_ZH, OPEN_QUOTE, SECURITY_QUESTION, VALUE } from "./credential-security-words";
 
 const CLOSE_QUOTE = `["'”’」』】)）]?`;
 /** What may follow the answer on its line: closing marks and a full stop or two. */
 const LINE_END = String.raw`${CLOSE_QUOTE}[ \t。.!！~]*(?=\n|$)`;
-const SECURITY = new RegExp(String.raw`${KEYWORD_ZH}|\b(?:security|secret)\s+questions?\b`, "iu");
+const SECURITY = new RegExp(SECURITY_QUESTION, "iu");
 
 /** "1. 你的出生城市 → 洛阳", "Q1 你的第一份工作？A：肯德基", "问题2 你父亲的名字？王建军". */
 const LIST_LINE = new RegExp(

@@ -15,6 +15,8 @@ const PERSONAL_QUESTION = String.raw`(?:问题|問題)\s*[是:：]?\s*["“「�
  * a personal question given as such.
  */
 export const KEYWORD_ZH = String.raw`(?:密保|密宝|(?<![A-Za-z])mb(?=答案)|安全(?:提示|保护)?(?:问题|問題)|密码提示问题|预留问题|${PERSONAL_QUESTION})`;
+/** A security question named in any script or in English: what its answer may be named after. */
+export const SECURITY_QUESTION = String.raw`${KEYWORD_ZH}|\b(?:(?:security|secret)\s+(?:questions?|answer)|memorable\s+word|maiden\s+name)\b`;
 export const OPEN_QUOTE = `["'“‘「『【(（]?`;
 /** Two to sixteen Chinese characters (with the digits or letters that follow them: "小白2009"), or a token of letters, digits and keypad symbols. */
 export const VALUE = String.raw`(?<value>\p{Script=Han}{2,16}[A-Za-z0-9]*(?![\p{Script=Han}A-Za-z0-9])|[A-Za-z0-9_@#$%&*+\-.!~^]{2,64}(?![A-Za-z0-9_@#$%&*+\-.!~^]))`;

@@ -13,14 +13,12 @@ import { detectionText } from "../text/detection-text";
 import { hideIn, maskValue } from "./announced-credential";
 import { SECRET } from "./asked-credential";
 import { announcesCredential, bareValue, PASSWORD_EN } from "./credential-phrases";
+import { SECURITY_QUESTION } from "./credential-security-words";
 import { valueAlone } from "./credential-value-alone";
 import { CREDENTIAL_MASK } from "./credentials";
 
 /** How long a value alone waits for its sender to say what it was. */
 export const NAMING_WAIT_MS = 2 * 60_000;
-
-/** 密保, 安全问题 and their answers, in either script and in English. */
-const SECURITY_ANSWER = String.raw`密保|密宝|安全(?:提示)?(?:问题|問題)|预留问题|\b(?:security\s+(?:question|answer)|secret\s+answer|memorable\s+word|maiden\s+name)\b`;
 
 /** A naming is a short phrase: "↑这是我家wifi的密码 别外传哈" is about as long as they come. */
 const MAX_NAMING = 30;
@@ -30,7 +28,7 @@ const MAX_NAMING = 30;
  * box's or a phone's screen lock, a security question's answer (docs/decisions/0920-security-answers-laid-out.md).
  */
 const NAMED = new RegExp(
-  String.raw`${SECRET}|密[码碼][箱锁鎖]|锁屏|鎖屏|门禁|門禁|保险[柜箱]|保險[櫃箱]|暗[語语]|密[語语]|${PASSWORD_EN}|(?<![A-Za-z])(?:code|combo|key)(?![A-Za-z])|${SECURITY_ANSWER}`,
+  String.raw`${SECRET}|密[码碼][箱锁鎖]|锁屏|鎖屏|门禁|門禁|保险[柜箱]|保險[櫃箱]|暗[語语]|密[語语]|${PASSWORD_EN}|(?<![A-Za-z])(?:code|combo|key)(?![A-Za-z])|${SECURITY_QUESTION}`,
   "iu",
 );
 

@@ -43,6 +43,9 @@ describe("a security question's answer", () => {
 // points at the keyword, after words a space ends; and their near misses in the same words.
 const LAID_OUT: Readonly<Record<string, readonly string[]>> = {
   "密保答案 → 王小花": ["王小花"],
+  "密保問題\n1. 你嘅出世城市 → 佛山\n2. 你第一隻寵物叫咩 → 豆豆": ["佛山", "豆豆"],
+  "安全問題答案 ↓\n\n黃大仙": ["黃大仙"],
+  "security questions:\n1. your first pet? Biscuit\n2. your first school? Elmwood": ["Biscuit", "Elmwood"],
   "密保答案->xiaohua88": ["xiaohua88"],
   "密保问的是我奶奶叫啥 填李秀英就对了 别写错": ["李秀英"],
   "security question: mother's maiden name\nanswer: Thornton": ["Thornton"],
