@@ -114,6 +114,18 @@ function table(rows, detectors) {
 }
 
 /**
+ * Blind sets of single messages that were read while their rule was written (decisions 0730,
+ * 0750, 0790 and 0920), or retired after they were measured (han E, decision 0850): dev data, which
+ * the eval prints and the trained reader learns from (decision 0930).
+ */
+export const READ_SETS = [
+  "credentials-read-documents.jsonl",
+  "credentials-read-mixed-n.jsonl",
+  "credentials-read-security-4.jsonl",
+  ...["a", "b", "c", "d", "e"].map((x) => `credentials-read-han-${x}.jsonl`),
+];
+
+/**
  * The held-back set: lines written blind and never read while the rules were tuned, so they carry
  * no marked secret. A positive counts when the detector masks anything in it, a near miss when it
  * changes anything.
@@ -135,16 +147,8 @@ function heldBack(detectors) {
     const file = path.join(root, "tests/fixtures/privacy", name);
     if (existsSync(file)) heldBackSet(file, detectors);
   }
-  // Blind sets of the same form that were read while their rule was written (decisions 0730,
-  // 0750, 0790 and 0920), or retired after they were measured (han E, decision 0850): dev numbers,
-  // printed so that the experiments' can be run again.
-  const read = [
-    ...["a", "b", "c", "d", "e"].map((x) => `credentials-read-han-${x}.jsonl`),
-    "credentials-read-documents.jsonl",
-    "credentials-read-mixed-n.jsonl",
-    "credentials-read-security-4.jsonl",
-  ];
-  for (const name of read) {
+  // The read sets: dev numbers, printed so that the experiments' can be run again.
+  for (const name of READ_SETS) {
     const file = path.join(root, "tests/fixtures/privacy", name);
     if (existsSync(file)) heldBackSet(file, detectors, "read while its rule was written");
   }

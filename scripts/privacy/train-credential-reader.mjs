@@ -1,15 +1,16 @@
 // Trains the reader of credential values (src/domain/privacy/credential-reader.ts) for `npm run
 // privacy:train` (train.mjs) and writes its weights to credential-reader-weights.ts.
 // It learns from every run of printable characters in the dev splits of the credential corpus and
-// of its values given without a keyword (credentials-indirect.jsonl) (a run
-// over the marked secret is a value, every other run is not) and in the half of the shared
-// ordinary chat that readerTrainsOn picks (none is). The corpus' held split, the held-back sets
-// and the other half of ordinary chat are left for the evaluation (`npm run eval -- credentials`).
+// of its values given without a keyword (credentials-indirect.jsonl), in the blind sets that were
+// read (READ_SETS, decision 0930) (a run over the marked secret is a value, every other run is
+// not) and in the half of the shared ordinary chat that readerTrainsOn picks (none is). The
+// corpus' held split, the held-back sets and the other half of ordinary chat are left for the
+// evaluation (`npm run eval -- credentials`).
 // Before it trains on everything it prints, from five folds of the rows, what each threshold
 // reads: the table the threshold was chosen from
 // (docs/decisions/0640-a-trained-reader-of-credential-values.md).
 import path from "node:path";
-import { datasets } from "../eval/credentials.mjs";
+import { datasets, READ_SETS } from "../eval/credentials.mjs";
 import { readJsonl } from "../eval/domain-bundle.mjs";
 import { root } from "../lib/dev-vars.mjs";
 import { importTs } from "../lib/ts-import.mjs";
@@ -42,6 +43,22 @@ function runsOf(reader, fold, text, secret, weight) {
   });
 }
 
+/**
+ * The read blind sets' messages: a positive's runs with its secret marked, a near miss's and an
+ * ordinary message's as they are. Each line was written as one message, with no split: all of it
+ * was read, so all of it is dev. A secret in Chinese words is in no run: its message teaches only
+ * what is not a value, and the table counts it neither way (kind "words").
+ */
+function readSetMessages(reader, fold) {
+  return READ_SETS.flatMap((name) => readJsonl(path.join(root, "tests/fixtures/privacy", name))).map((r) => {
+    const ordinary = r.form === "ordinary";
+    const secret = r.label === "none" ? null : r.secret;
+    const runs = runsOf(reader, fold, r.text, secret, ordinary ? 1 : LABELLED_RUN_WEIGHT);
+    const kind = ordinary ? null : !secret ? 0 : runs.some((run) => run.y === 1) ? 1 : "words";
+    return { kind, runs };
+  });
+}
+
 /** A message: its runs, and whether it carries a secret (1), is a near miss (0) or ordinary (null). */
 function messages(reader, fold, dataDir) {
   const corpus = CORPORA.flatMap((file) => readJsonl(path.join(root, file))).filter(
@@ -55,7 +72,7 @@ function messages(reader, fold, dataDir) {
   if (texts.length === 0)
     throw new Error(`no ordinary chat under ${dataDir}: set AKASHA_EVAL_DATA or --data`);
   const ordinary = texts.map((t) => ({ kind: null, runs: runsOf(reader, fold, t, null, 1) }));
-  return [...labelled, ...ordinary];
+  return [...labelled, ...readSetMessages(reader, fold), ...ordinary];
 }
 
 /** Out-of-fold reading of every message, five folds by message. */

@@ -6,7 +6,8 @@
  * saying "this is my password" leaves the value to no rule
  * (docs/decisions/0640-a-trained-reader-of-credential-values.md). Its weights are trained by
  * `npm run privacy:train` (scripts/privacy/train-credential-reader.mjs) on the credential
- * corpus' dev split and half of the shared ordinary chat.
+ * corpus' dev split, the blind sets that were read
+ * (docs/decisions/0930-the-reader-learns-from-the-read-sets.md) and half of the shared ordinary chat.
  */
 import { isNamedNonSecret, shannonEntropy } from "./credential-entropy";
 import { CREDENTIAL_READER_MODEL } from "./credential-reader-weights";
@@ -18,7 +19,9 @@ export const CREDENTIAL_READER_FEATURES = 1 << 18;
 
 /**
  * How sure the reader must be: the lowest threshold at which five folds of the training messages
- * changed no ordinary message (docs/decisions/0660-the-reader-learns-values-given-without-a-keyword.md).
+ * changed no ordinary message (docs/decisions/0660-the-reader-learns-values-given-without-a-keyword.md),
+ * kept when the read sets made a lower one pass in one order of the rows only
+ * (docs/decisions/0930-the-reader-learns-from-the-read-sets.md).
  */
 export const CREDENTIAL_READER_THRESHOLD = 0.9;
 

@@ -29,6 +29,8 @@ const UNRULED = [
   ["老婆的 iCloud 是 Yy0520love", "Yy0520love"],
   ["打印机共享的口子 进去要 Pr1nt-9981", "Pr1nt-9981"],
   ["小区门禁 App 里我设的 Hm2023@home", "Hm2023@home"],
+  // A passport number without the word; written before the reader learned the read sets (decision 0930).
+  ["机票乘机人用我这本 G39182746 别填错", "G39182746"],
 ] as const;
 
 describe("the trained reader of credential values", () => {
