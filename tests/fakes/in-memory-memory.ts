@@ -191,6 +191,7 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
     }
     let archived = 0;
     for (const id of c.archive) archived += change(id, "archived");
+    const erased = this.#erase(c);
     let updated = 0;
     for (const u of c.updates) {
       const i = this.items.findIndex(
@@ -217,7 +218,24 @@ export class InMemoryMemory implements MemoryStore, MemoryIndex {
         sensitivity: c.summary.sensitivity,
       });
     this.candidates.push(...c.candidates);
-    return ok({ inserted, superseded, archived, updated });
+    return ok({ inserted, superseded, archived, erased, updated });
+  }
+
+  /** A person's forget: the item and every candidate that copies its text, as D1 deletes them. */
+  #erase(c: MemoryCommit): number {
+    const gone = (c.erase ?? []).filter((id) =>
+      this.items.some(
+        (m) =>
+          m.nodeId === id &&
+          (m.status === "active" || m.status === "superseded") &&
+          includesScope(c.writable, m.scope),
+      ),
+    );
+    const copies = (r: CandidateRecord) =>
+      gone.includes(r.nodeId ?? "") || gone.includes(r.targetNodeId ?? "");
+    this.items.splice(0, this.items.length, ...this.items.filter((m) => !gone.includes(m.nodeId)));
+    this.candidates.splice(0, this.candidates.length, ...this.candidates.filter((r) => !copies(r)));
+    return gone.length;
   }
 
   services(): MemoryServices {

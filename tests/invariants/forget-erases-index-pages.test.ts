@@ -19,9 +19,11 @@ import { adminApi } from "../support/admin-api";
 import { logRecord } from "../support/day-log";
 import { leaveOut } from "../support/leave-out";
 import { newMemory, seedMemory, uid } from "../support/memory";
+import { listedIdOf } from "../support/memory-listing";
 import { logToObjects, writeLog } from "../support/object-log";
 import { registerChat, sessionsApi } from "../support/sessions";
 import { storedSettings } from "../support/stored-settings";
+import { inGroupChat, inPrivateChat } from "../support/turns";
 
 afterAll(async () => {
   await storedSettings(env).write("{}", "test", Date.now());
@@ -31,10 +33,12 @@ const decoder = new TextDecoder();
 const asBytes = (block: unknown) =>
   block instanceof ArrayBuffer ? new Uint8Array(block) : Uint8Array.from((block ?? []) as number[]);
 
-/** The FTS page tables of D1 that hold `word`, once per page. */
-async function d1Pages(word: string): Promise<string[]> {
+const ALL_PAGES = ["messages_fts_data", "message_windows_fts_data", "nodes_fts_data"];
+
+/** The FTS page tables of D1 (all, or those named) that hold `word`, once per page. */
+async function d1Pages(word: string, tables = ALL_PAGES): Promise<string[]> {
   const hits: string[] = [];
-  for (const table of ["messages_fts_data", "message_windows_fts_data", "nodes_fts_data"]) {
+  for (const table of tables) {
     const { results } = await env.DB.prepare(`SELECT block FROM ${table}`).all<{ block: unknown }>();
     for (const r of results) if (decoder.decode(asBytes(r.block)).includes(word)) hits.push(`d1:${table}`);
   }
@@ -50,6 +54,18 @@ function objectPages(chat: string, word: string): Promise<string[]> {
         if (decoder.decode(asBytes(r.block)).includes(word)) hits.push(`do:${table}`);
     return hits;
   });
+}
+
+/** Memory's rows that hold `word`: items of any status, and the candidate rows that copy a text. */
+async function memoryTextRows(word: string): Promise<string[]> {
+  const like = `%${word}%`;
+  const { results } = await env.DB.prepare(
+    `SELECT 'nodes:' || status AS hit FROM nodes WHERE raw_text LIKE ?1 OR retrieval_text LIKE ?1
+     UNION ALL SELECT 'memory_candidates:' || decision FROM memory_candidates WHERE text LIKE ?1`,
+  )
+    .bind(like)
+    .all<{ hit: string }>();
+  return results.map((r) => r.hit);
 }
 
 let clock = Date.parse("2026-11-03T10:00:00Z");
@@ -102,6 +118,35 @@ describe("a forget erases the words from the full-text indexes' pages", () => {
       .bind(`qq:user:P${tag}`)
       .first<{ n: number }>();
     expect(left?.n).toBe(0);
+  });
+
+  it("a person's /forget of their own item, in a group and in a private chat: no row, copy or page is left", {
+    timeout: 60_000,
+  }, async ({ expect }) => {
+    const tag = uid().slice(0, 6);
+    const [group, member] = [`GF${tag}`, `MF${tag}`];
+    // Words of this test alone, which read as no password: a random tag in them would be masked.
+    const word = (w: string) => `${w}word`;
+    await inGroupChat(group, member, `/remember 我喜欢吃辣 ${word("lajiao")}`);
+    await inGroupChat(group, member, `/remember 我喜欢喝茶 ${word("hecha")}`);
+    await inPrivateChat(member, `/remember 我家的猫叫 ${word("maomi")}`);
+    // A memory item's words are in the memory index only: the log's pages hold the commands. A
+    // page stores a term after the prefix it shares with the one before: its tail is searched.
+    const memoryPages = (w: string) => d1Pages(word(w).slice(2), ["nodes_fts_data"]);
+    expect(await memoryPages("lajiao")).not.toEqual([]);
+    expect(await memoryPages("maomi")).not.toEqual([]);
+
+    const inGroup = listedIdOf(await inGroupChat(group, member, "/memory"), word("lajiao"));
+    expect(await inGroupChat(group, member, `/forget ${inGroup}`)).toContain("已忘记");
+    const privately = listedIdOf(await inPrivateChat(member, "/memory"), word("maomi"));
+    expect(await inPrivateChat(member, `/forget ${privately}`)).toContain("已忘记");
+
+    for (const gone of ["lajiao", "maomi"]) {
+      expect(await memoryPages(gone)).toEqual([]);
+      expect(await memoryTextRows(word(gone))).toEqual([]);
+    }
+    expect(await memoryPages("hecha")).not.toEqual([]);
+    expect(await memoryTextRows(word("hecha"))).not.toEqual([]);
   });
 
   it("an admin's forget of a memory item", { timeout: 60_000 }, async ({ expect }) => {

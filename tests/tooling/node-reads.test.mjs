@@ -66,6 +66,8 @@ const ALLOWED = {
   "src/adapters/d1/d1-session-export.ts#exportChatData":
     "a session export: the admin API, the CLI, and /session, which answers only in an admin's private chat",
   "src/adapters/d1/d1-chunked-deletes.ts#deleteNodes": "a session or person forget deletes rows",
+  "src/adapters/d1/d1-memory-updates.ts#eraseStatements":
+    "a person's /forget deletes one item of a writable scope and returns its id, never text",
   "src/adapters/d1/d1-person-forget.ts#previewForgetPerson": "a person forget's counts",
   "src/adapters/d1/owner-migrations/owner-plan-sql.ts#verifySql":
     "an owner migration's check of its own rows",

@@ -7,6 +7,7 @@ import type { MemoryItem } from "../../domain/memory/memory";
 import type { MemoryCommit } from "../../domain/memory/memory-store";
 import { includesScope } from "../../domain/memory/scope";
 import { gateEntries } from "../../domain/retrieval/read-gate";
+import { erasing } from "./d1-fts-erase";
 import { reinforceStatement } from "./d1-memory-decay";
 import {
   candidateStatement,
@@ -14,11 +15,25 @@ import {
   runStatement,
   summaryStatement,
 } from "./d1-memory-inserts";
-import { closeStatement, statusStatement, supersedesEdge, updateStatement } from "./d1-memory-updates";
+import {
+  closeStatement,
+  eraseStatements,
+  statusStatement,
+  supersedesEdge,
+  updateStatement,
+} from "./d1-memory-updates";
 import { gateCondition } from "./d1-read-gate";
 
 /** What a commit statement's change count means in the report. */
-export type StatementKind = "run" | "insert" | "supersede" | "edge" | "archive" | "update" | "other";
+export type StatementKind =
+  | "run"
+  | "insert"
+  | "supersede"
+  | "edge"
+  | "archive"
+  | "erase"
+  | "update"
+  | "other";
 
 /**
  * Every statement of a commit, in order, each tagged with what its change count means.
@@ -46,6 +61,12 @@ export async function commitStatements(
     add("edge", supersedesEdge(db, oldId, newId, c.at));
   }
   for (const id of c.archive) add("archive", statusStatement(db, "archived", id, c.at, writable));
+  if (c.erase?.length) {
+    // The item's delete counts as the erase; the index's switches and the copies' deletes do not.
+    const perItem = c.erase.map((id) => eraseStatements(db, id, writable));
+    const rows = new Set(perItem.map(([row]) => row));
+    for (const s of erasing(db, ["nodes_fts"], perItem.flat())) add(rows.has(s) ? "erase" : "other", s);
+  }
   for (const u of c.updates) {
     const update = updateStatement(db, u, c, writable);
     if (update) add("update", update);

@@ -167,7 +167,8 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
 
   async commit(c: MemoryCommit): Promise<Result<CommitReport, { kind: "already-applied"; runId: string }>> {
     const batch = await commitStatements(this.#db, c, (ids) => this.load(ids));
-    if (batch.statements.length === 0) return ok({ inserted: 0, superseded: 0, archived: 0, updated: 0 });
+    if (batch.statements.length === 0)
+      return ok({ inserted: 0, superseded: 0, archived: 0, erased: 0, updated: 0 });
     let results: D1Result[];
     try {
       results = await this.#db.batch(batch.statements);
@@ -183,6 +184,8 @@ export class D1MemoryStore implements MemoryStore, MemoryIndex {
       inserted: changed("insert"),
       superseded: changed("supersede"),
       archived: changed("archive"),
+      // Rows returned, not changes: D1 counts the FTS trigger's writes among a delete's changes.
+      erased: results.reduce((n, r, i) => n + (batch.kinds[i] === "erase" ? (r.results?.length ?? 0) : 0), 0),
       updated: changed("update"),
     });
   }

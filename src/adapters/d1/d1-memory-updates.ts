@@ -29,6 +29,32 @@ export function statusStatement(
 }
 
 /**
+ * A person's forget of an active or superseded item of a writable scope: its row, then its edges
+ * and the candidate rows holding a copy of its text (its own insert's, and any that merged into,
+ * closed or archived it), only once the row is gone — any other id deletes nothing. Three
+ * statements, the row's first; the caller wraps them in `erasing` (d1-fts-erase.ts).
+ */
+export function eraseStatements(
+  db: D1Database,
+  nodeId: string,
+  writable: WritableSql,
+): [D1PreparedStatement, ...D1PreparedStatement[]] {
+  const gone = "NOT EXISTS (SELECT 1 FROM nodes WHERE node_id = ?1)";
+  return [
+    db
+      .prepare(
+        `DELETE FROM nodes WHERE node_id = ? AND node_type = 'memory' AND status IN ('active', 'superseded')
+           AND ${writable.sql} RETURNING node_id`,
+      )
+      .bind(nodeId, ...writable.binds),
+    db.prepare(`DELETE FROM edges WHERE (src_id = ?1 OR dst_id = ?1) AND ${gone}`).bind(nodeId),
+    db
+      .prepare(`DELETE FROM memory_candidates WHERE (node_id = ?1 OR target_node_id = ?1) AND ${gone}`)
+      .bind(nodeId),
+  ];
+}
+
+/**
  * An active item of a writable scope is closed by a newer statement: superseded, valid until
  * the newer one became true (never before it itself began), and naming what closed it. Any
  * other id, nothing. Text and sensitivity stay as they were.

@@ -122,6 +122,13 @@ export type MemoryCommit = {
     readonly validTo?: number;
   }[];
   readonly archive: readonly string[];
+  /**
+   * Items their person asked to forget (`/forget`): deleted with their edges and every candidate
+   * row that holds a copy of their text, and erased from the full-text index's pages
+   * (docs/decisions/0940-a-persons-forget-erases.md). Active or superseded items of writable
+   * scopes only, as for `archive`.
+   */
+  readonly erase?: readonly string[];
   /** Changes to existing items: a stricter or explicit tag, a higher importance, a merge. */
   readonly updates: readonly MemoryUpdate[];
   readonly candidates: readonly CandidateRecord[];
@@ -140,6 +147,7 @@ export type CommitReport = {
   readonly inserted: number;
   readonly superseded: number;
   readonly archived: number;
+  readonly erased: number;
   readonly updated: number;
 };
 

@@ -15,7 +15,7 @@ import {
   type MemoryOrigin,
   type Sensitivity,
 } from "./memory";
-import type { MemoryStore } from "./memory-store";
+import type { CandidateRecord, MemoryStore } from "./memory-store";
 import { ScopeItems } from "./merge";
 import { learnedInPrivate } from "./origin";
 import { readStatements, type StatementRefusal } from "./read-statements";
@@ -165,15 +165,30 @@ export async function remember(
 }
 
 /**
- * memory_forget: archives one item, only if it belongs to a scope this turn may write and is
- * one this turn may read; any other id answers not-found, so the tool cannot be used to probe
+ * How a forget ends: `erase` for the person's own `/forget`, which deletes the item and every
+ * copy of its text; `archive` for memory_forget, which a model calls and an admin can undo
+ * (docs/decisions/0940-a-persons-forget-erases.md).
+ */
+export type ForgetHow = "archive" | "erase";
+
+/**
+ * `/forget` and memory_forget: ends one item, only if it belongs to a scope this turn may write
+ * and is one this turn may read; any other id answers not-found, so neither can be used to probe
  * other chats' memory. A person's group turn writes their person scope but reads only its
  * public items: their private ones are forgotten in their private chat, where the answer that
  * names the item is said to them alone.
  */
 export async function forget(
   store: MemoryStore,
-  req: { nodeId: string; scopes: ScopeInput; runId: string; chatKey: string; now: number; reason: string },
+  req: {
+    nodeId: string;
+    scopes: ScopeInput;
+    runId: string;
+    chatKey: string;
+    now: number;
+    reason: string;
+    how: ForgetHow;
+  },
 ): Promise<Result<MemoryItem, { kind: "not-found"; what: string }>> {
   const { writable, readable } = turnScopes(req.scopes);
   const item = await store.get(req.nodeId);
@@ -187,36 +202,45 @@ export async function forget(
   ) {
     return err({ kind: "not-found", what: `memory ${req.nodeId}` });
   }
-  const report = await store.commit({
+  const commit = {
     runId: req.runId,
     chatKey: req.chatKey,
     at: req.now,
     writable,
     inserts: [],
     supersede: [],
-    archive: [item.nodeId],
-    updates: [],
-    candidates: [
-      {
-        runId: req.runId,
-        chatKey: req.chatKey,
-        origin: "tool",
-        kind: item.kind,
-        text: item.text,
-        scope: item.scope,
-        sensitivity: item.sensitivity,
-        sensitivitySource: item.sensitivitySource,
-        importance: item.importance,
-        decision: "archive",
-        reason: req.reason,
-        nodeId: null,
-        targetNodeId: item.nodeId,
-        evidence: { session: req.scopes.session },
-      },
-    ],
-  });
-  // Archived by someone else in between: the answer must not claim this call did it.
-  if (report.ok && report.value.archived === 0)
-    return err({ kind: "not-found", what: `memory ${req.nodeId}` });
+  };
+  const report = await store.commit(
+    req.how === "erase"
+      ? // No candidate row: it would copy the text the person asked to be rid of. The audit names the id.
+        { ...commit, archive: [], erase: [item.nodeId], updates: [], candidates: [] }
+      : { ...commit, archive: [item.nodeId], updates: [], candidates: [archiveCandidate(item, req)] },
+  );
+  // Ended by someone else in between: the answer must not claim this call did it.
+  const ended = report.ok ? report.value[req.how === "erase" ? "erased" : "archived"] : 1;
+  if (ended === 0) return err({ kind: "not-found", what: `memory ${req.nodeId}` });
   return ok(item);
+}
+
+/** The candidate row that records memory_forget's archive, as dreaming records its own. */
+function archiveCandidate(
+  item: MemoryItem,
+  req: { runId: string; chatKey: string; reason: string; scopes: ScopeInput },
+): CandidateRecord {
+  return {
+    runId: req.runId,
+    chatKey: req.chatKey,
+    origin: "tool",
+    kind: item.kind,
+    text: item.text,
+    scope: item.scope,
+    sensitivity: item.sensitivity,
+    sensitivitySource: item.sensitivitySource,
+    importance: item.importance,
+    decision: "archive",
+    reason: req.reason,
+    nodeId: null,
+    targetNodeId: item.nodeId,
+    evidence: { session: req.scopes.session },
+  };
 }

@@ -75,10 +75,19 @@ describe("D1 memory validity", () => {
       chatKey: p.priv.session,
       now: T0 + 21 * DAY,
       reason: "command",
+      how: "erase",
     });
     expect(gone.ok).toBe(true);
-    const after = await env.DB.prepare("SELECT status FROM nodes WHERE node_id = ?").bind(oldId).first();
-    expect(after).toEqual({ status: "archived" });
+    // Erased: the row, the edge that named it, and the candidate rows that copied its text.
+    const after = await env.DB.prepare(
+      `SELECT (SELECT count(*) FROM nodes WHERE node_id = ?1) AS nodes,
+              (SELECT count(*) FROM edges WHERE src_id = ?1 OR dst_id = ?1) AS edges,
+              (SELECT count(*) FROM memory_candidates WHERE node_id = ?1 OR target_node_id = ?1) AS candidates,
+              (SELECT count(*) FROM nodes WHERE node_id = ?2) AS kept`,
+    )
+      .bind(oldId, newId)
+      .first();
+    expect(after).toEqual({ nodes: 0, edges: 0, candidates: 0, kept: 1 });
     expect((await ask(p, `${p.name}以前住在哪`, "priv", T0 + 22 * DAY)).join("\n")).not.toContain("北京");
   });
 

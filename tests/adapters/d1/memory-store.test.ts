@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { memoryContentHash } from "@src/adapters/d1/memory-content-hash";
+import type { MemoryCommit } from "@src/domain/memory/memory-store";
 import { parseScopeKey, type Scope, scopeToken } from "@src/domain/memory/scope";
 import { ALL_LEVELS } from "@src/domain/retrieval/read-gate";
 import { describe, it } from "vitest";
@@ -94,6 +95,44 @@ describe("D1 memory index", () => {
 });
 
 describe("D1 memory store", () => {
+  it("erases an item of a writable scope with its edges and copies, counted once; another scope's stays", async ({
+    expect,
+  }) => {
+    const a = `chat:qq:private:A${uid()}`;
+    const b = `chat:qq:private:B${uid()}`;
+    const [oldA, ofB, newA] = await seedMemory([
+      newMemory(a, "A 住在北京"),
+      newMemory(b, "B 住在广州"),
+      newMemory(a, "A 住在上海"),
+    ]);
+    const commit = (c: Partial<MemoryCommit>) =>
+      memoryStore().commit({
+        runId: `t:${uid()}`,
+        chatKey: a.slice(5),
+        at: Date.now(),
+        writable: [s(a)],
+        inserts: [],
+        supersede: [],
+        archive: [],
+        updates: [],
+        candidates: [],
+        ...c,
+      });
+    await commit({ supersede: [{ oldId: oldA as string, newId: newA as string }] });
+    const report = await commit({ erase: [oldA as string, ofB as string] });
+    expect(report).toMatchObject({ ok: true, value: { erased: 1, archived: 0 } });
+    const left = await env.DB.prepare(
+      `SELECT (SELECT count(*) FROM nodes WHERE node_id IN (?1, ?2)) AS gone,
+              (SELECT count(*) FROM edges WHERE src_id = ?1 OR dst_id = ?1) AS edges,
+              (SELECT count(*) FROM nodes WHERE node_id IN (?3, ?4)) AS kept`,
+    )
+      .bind(oldA, "none", ofB, newA)
+      .first();
+    expect(left).toEqual({ gone: 0, edges: 0, kept: 2 });
+    // Once more: nothing is left, and the report says so.
+    expect(await commit({ erase: [oldA as string] })).toMatchObject({ ok: true, value: { erased: 0 } });
+  });
+
   it("archives and supersedes only inside the commit's writable scopes", async ({ expect }) => {
     const a = `chat:qq:private:A${uid()}`;
     const b = `chat:qq:private:B${uid()}`;
@@ -113,7 +152,10 @@ describe("D1 memory store", () => {
       updates: [],
       candidates: [],
     });
-    expect(report).toEqual({ ok: true, value: { inserted: 0, superseded: 1, archived: 0, updated: 0 } });
+    expect(report).toEqual({
+      ok: true,
+      value: { inserted: 0, superseded: 1, archived: 0, erased: 0, updated: 0 },
+    });
     expect((await memoryStore().get(ofB as string))?.status).toBe("active");
     expect((await memoryStore().get(ofA as string))?.status).toBe("superseded");
     const edge = await env.DB.prepare("SELECT edge_type FROM edges WHERE src_id = ? AND dst_id = ?")

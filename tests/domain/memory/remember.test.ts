@@ -214,6 +214,7 @@ describe("forget", () => {
       chatKey: "qq:private:A",
       now: NOW,
       reason: "memory_forget",
+      how: "archive" as const,
     };
     expect(await forget(store, { ...base, nodeId: theirs.nodeId })).toMatchObject({
       ok: false,
@@ -224,6 +225,26 @@ describe("forget", () => {
     expect(store.candidates).toEqual([
       expect.objectContaining({ origin: "tool", decision: "archive", targetNodeId: mine.nodeId }),
     ]);
+  });
+
+  it("erases, for the person's own /forget, the item and every candidate row that copies its text", async ({
+    expect,
+  }) => {
+    const store = new InMemoryMemory();
+    const scopes = { session: "qq:private:A", identity: null };
+    expect((await remember(store, request("我对芒果过敏"))).ok).toBe(true);
+    const kept = memoryItem("chat:qq:private:A", "小明喜欢猫");
+    store.items.push(kept);
+    const mango = store.items.find((m) => m.text.includes("芒果"));
+    expect(store.candidates.some((r) => r.text.includes("芒果"))).toBe(true);
+    const base = { scopes, runId: "turn:e:forget", chatKey: "qq:private:A", now: NOW, reason: "/forget" };
+    const gone = await forget(store, { ...base, nodeId: mango?.nodeId ?? "", how: "erase" });
+    expect(gone.ok).toBe(true);
+    expect(store.items).toEqual([kept]);
+    expect(store.candidates.filter((r) => r.text.includes("芒果"))).toEqual([]);
+    // Once more: nothing is left to erase, and the answer says so.
+    const again = await forget(store, { ...base, nodeId: mango?.nodeId ?? "", how: "erase" });
+    expect(again).toMatchObject({ ok: false, error: { kind: "not-found" } });
   });
 
   // A declared person's group turn may write their person scope but reads only its public
@@ -247,6 +268,7 @@ describe("forget", () => {
       chatKey: session,
       now: NOW,
       reason: "memory_forget",
+      how: "archive" as const,
     });
     for (const item of [quiet, secret]) {
       expect(await forget(store, { ...inChat("qq:group:G1"), nodeId: item.nodeId })).toMatchObject({

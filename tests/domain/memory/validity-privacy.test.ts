@@ -40,14 +40,23 @@ const say = (store: InMemoryMemory, text: string, where: typeof PRIVATE, now: nu
   return remember(store, req);
 };
 
-/** Forgets `nodeId` as asked from `where`, by the tool or the command (`reason`). */
+/** Forgets `nodeId` as asked from `where`, by the tool (archived) or the command (erased). */
 const forgetFrom = (
   store: InMemoryMemory,
   nodeId: string,
   where: typeof PRIVATE,
   runId: string,
-  reason: Parameters<typeof forget>[1]["reason"],
-) => forget(store, { nodeId, scopes: where, runId, chatKey: where.session, now: T0 + 2 * DAY, reason });
+  reason: "tool" | "command",
+) =>
+  forget(store, {
+    nodeId,
+    scopes: where,
+    runId,
+    chatKey: where.session,
+    now: T0 + 2 * DAY,
+    reason,
+    how: reason === "command" ? "erase" : "archive",
+  });
 
 const ask = async (store: InMemoryMemory, text: string, where: typeof PRIVATE, now: number) =>
   (
@@ -169,7 +178,7 @@ describe("validity and privacy", () => {
     );
     const gone = await forgetFrom(store, old?.nodeId ?? "", PRIVATE, "t2", "command");
     expect(gone.ok).toBe(true);
-    expect(store.items.find((m) => m.nodeId === old?.nodeId)?.status).toBe("archived");
+    expect(store.items.find((m) => m.nodeId === old?.nodeId)).toBeUndefined();
     expect((await ask(store, "小明以前住在哪", PRIVATE, T0 + 3 * DAY)).join("\n")).not.toContain("北京");
   });
 });

@@ -1,7 +1,7 @@
 /**
  * `/memory` and `/forget <id>`: a person sees and deletes what the bot keeps about them, as far
  * as this chat may show it (docs/memory.md#your-own-memory). Both answer from D1 as it is:
- * `/forget` says 已忘记 only when the store archived the item. In a group every reply is built
+ * `/forget` says 已忘记 only when the store erased the item. In a group every reply is built
  * from the asker's public items alone, so nothing in it depends on a private item.
  */
 import type { AuditOutcome } from "../../kernel/audit";
@@ -89,8 +89,14 @@ async function forgetOwn(typed: string, ctx: TurnContext, services: TurnServices
     return `有 ${target.count} 条记忆的 id 以 ${shown} 开头，什么都没有删除；请多输入几位（见 /memory）。`;
   }
   const nodeId = target.item.nodeId;
-  // The one forget path (memory_forget's): archived, re-checked against the turn's scopes.
-  const forgotten = await forgetInTurn(ctx, services, { nodeId, scopes: input, reason: "/forget" });
+  // The one forget path (memory_forget's), re-checked against the turn's scopes; the person's own
+  // command erases (docs/decisions/0940-a-persons-forget-erases.md).
+  const forgotten = await forgetInTurn(ctx, services, {
+    nodeId,
+    scopes: input,
+    reason: "/forget",
+    how: "erase",
+  });
   if (!forgotten.ok) return notFound();
   audit("ok", nodeId);
   return `已忘记：${forgotten.value.text}（之后不会再提起）`;

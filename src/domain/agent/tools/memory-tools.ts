@@ -174,6 +174,8 @@ export const memoryForgetTool: Tool = {
         typeof reason === "string" && reason.trim()
           ? `memory_forget: ${reason.trim().slice(0, 200)}`
           : "memory_forget",
+      // A model's call, which others' words can steer: archived, so an admin can restore it.
+      how: "archive",
     });
     if (!forgotten.ok) return toolError(`找不到可以忘记的记忆 ${nodeId}`);
     return toolOk(`已忘记：${forgotten.value.text}`);
