@@ -94,30 +94,35 @@ describe("D1 memory index", () => {
   });
 });
 
+/** The scope keys of two people's private chats. */
+const twoPrivateChats = () => [`chat:qq:private:A${uid()}`, `chat:qq:private:B${uid()}`] as const;
+
+/** A commit into `scope`'s chat that may write `scope` and changes nothing but what `change` says. */
+const commitIn = (scope: string, change: Partial<MemoryCommit>) =>
+  memoryStore().commit({
+    runId: `t:${uid()}`,
+    chatKey: scope.slice(5),
+    at: Date.now(),
+    writable: [s(scope)],
+    inserts: [],
+    supersede: [],
+    archive: [],
+    updates: [],
+    candidates: [],
+    ...change,
+  });
+
 describe("D1 memory store", () => {
   it("erases an item of a writable scope with its edges and copies, counted once; another scope's stays", async ({
     expect,
   }) => {
-    const a = `chat:qq:private:A${uid()}`;
-    const b = `chat:qq:private:B${uid()}`;
+    const [a, b] = twoPrivateChats();
     const [oldA, ofB, newA] = await seedMemory([
       newMemory(a, "A 住在北京"),
       newMemory(b, "B 住在广州"),
       newMemory(a, "A 住在上海"),
     ]);
-    const commit = (c: Partial<MemoryCommit>) =>
-      memoryStore().commit({
-        runId: `t:${uid()}`,
-        chatKey: a.slice(5),
-        at: Date.now(),
-        writable: [s(a)],
-        inserts: [],
-        supersede: [],
-        archive: [],
-        updates: [],
-        candidates: [],
-        ...c,
-      });
+    const commit = (c: Partial<MemoryCommit>) => commitIn(a, c);
     await commit({ supersede: [{ oldId: oldA as string, newId: newA as string }] });
     const report = await commit({ erase: [oldA as string, ofB as string] });
     expect(report).toMatchObject({ ok: true, value: { erased: 1, archived: 0 } });
@@ -134,23 +139,16 @@ describe("D1 memory store", () => {
   });
 
   it("archives and supersedes only inside the commit's writable scopes", async ({ expect }) => {
-    const a = `chat:qq:private:A${uid()}`;
-    const b = `chat:qq:private:B${uid()}`;
+    const [a, b] = twoPrivateChats();
     const [ofA, ofB, newA] = await seedMemory([
       newMemory(a, "A 喜欢猫"),
       newMemory(b, "B 喜欢狗"),
       newMemory(a, "A 不喜欢猫"),
     ]);
-    const report = await memoryStore().commit({
-      runId: `t:${uid()}`,
-      chatKey: a.slice(5),
-      at: Date.now(),
+    const report = await commitIn(a, {
       writable: [s(a), s("global:__global__")],
-      inserts: [],
       supersede: [{ oldId: ofA as string, newId: newA as string }],
       archive: [ofB as string],
-      updates: [],
-      candidates: [],
     });
     expect(report).toEqual({
       ok: true,
@@ -165,23 +163,14 @@ describe("D1 memory store", () => {
   });
 
   it("updates tag and importance only of items in the commit's writable scopes", async ({ expect }) => {
-    const a = `chat:qq:private:A${uid()}`;
-    const b = `chat:qq:private:B${uid()}`;
+    const [a, b] = twoPrivateChats();
     const [ofA, ofB] = await seedMemory([newMemory(a, "A 怕狗"), newMemory(b, "B 怕猫")]);
     const tag = { sensitivity: "secret_like" as const, source: "explicit" as const };
-    await memoryStore().commit({
-      runId: `t:${uid()}`,
-      chatKey: a.slice(5),
-      at: Date.now(),
-      writable: [s(a)],
-      inserts: [],
-      supersede: [],
-      archive: [],
+    await commitIn(a, {
       updates: [
         { nodeId: ofA as string, tag, importance: 0.8 },
         { nodeId: ofB as string, tag, importance: 0.8 },
       ],
-      candidates: [],
     });
     expect(await memoryStore().get(ofA as string)).toMatchObject({
       sensitivity: "secret_like",
@@ -198,16 +187,10 @@ describe("D1 memory store", () => {
   it("records a run once: a retried commit of the same run writes nothing", async ({ expect }) => {
     const a = `chat:qq:group:A${uid()}`;
     const commit = (text: string) =>
-      memoryStore().commit({
+      commitIn(a, {
         runId: `dream:${a}:1-5`,
         chatKey: a,
-        at: Date.now(),
-        writable: [s(a)],
         inserts: [newMemory(a, text)],
-        supersede: [],
-        archive: [],
-        updates: [],
-        candidates: [],
         run: { kind: "dream", turns: 5 },
       });
     expect((await commit("第一次")).ok).toBe(true);
