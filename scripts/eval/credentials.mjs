@@ -115,7 +115,8 @@ function table(rows, detectors) {
 
 /**
  * Blind sets of single messages that were read while their rule was written (decisions 0730,
- * 0750, 0790 and 0920), or retired after they were measured (han E, decision 0850): dev data, which
+ * 0750, 0790 and 0920), or retired after they were measured (han E, decision 0850; security 5,
+ * decision 0950): dev data, which
  * the eval prints and the trained reader learns from (decision 0930).
  */
 export const READ_SETS = [
@@ -123,6 +124,7 @@ export const READ_SETS = [
   "credentials-read-mixed-n.jsonl",
   "credentials-read-security-4.jsonl",
   ...["a", "b", "c", "d", "e"].map((x) => `credentials-read-han-${x}.jsonl`),
+  "credentials-read-security-5.jsonl",
 ];
 
 /**
@@ -140,8 +142,9 @@ function heldBack(detectors) {
     "credentials-held-back-k.jsonl",
     "credentials-held-back-platforms.jsonl",
     "credentials-held-back-security.jsonl",
-    "credentials-held-back-security-5.jsonl",
+    "credentials-held-back-security-6.jsonl",
     "credentials-held-back-han-f.jsonl",
+    "credentials-held-back-han-g.jsonl",
     "credentials-held-back-documents.jsonl",
   ]) {
     const file = path.join(root, "tests/fixtures/privacy", name);

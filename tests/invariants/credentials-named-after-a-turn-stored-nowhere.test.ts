@@ -12,7 +12,7 @@
  */
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { CREDENTIAL_MASK, maskSensitiveDataInMessage } from "@src/domain/privacy/credentials";
+import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { afterAll, afterEach, beforeAll, describe, it, vi } from "vitest";
 import { logged, postOneBot, randomId, scripted } from "../support/credential-paths";
 import { d1Log, objectFromBeforeTheMove } from "../support/log-migration";
@@ -159,15 +159,15 @@ describe("a value sent to the bot and named a secret after its answer", () => {
       [a, "这是快递单号 帮我查下", false],
       [b, "Pp4410kk", true],
       [a, "这是密码吧", false],
-      [a, "Mm8080qq", true],
+      [a, "KT5530917", true],
       [a, "今天天气不错", false],
     ];
     for (const [speak, text, addressed] of said) await speak(text, { addressed });
     await settled(chatKey);
     const rows = await logged(chatKey, 6);
-    // No naming masked a value: each message is logged as its own reading leaves it (the trained
-    // reader may take a bare value for a password on its own; a naming adds nothing to that).
-    expect(rows).toEqual(expect.arrayContaining(said.map(([, t]) => maskSensitiveDataInMessage(t))));
-    expect(rows).toEqual(expect.arrayContaining(["ZK2291008", "Pp4410kk"]));
+    // Values of an order number's shape, which the trained reader leaves alone on their own: only
+    // a naming could mask them here.
+    expect(rows.join("\n")).not.toContain(CREDENTIAL_MASK);
+    expect(rows).toEqual(expect.arrayContaining(["ZK2291008", "Pp4410kk", "KT5530917"]));
   });
 });

@@ -6,6 +6,7 @@
  */
 import type { PhraseMatch } from "./credential-phrases";
 import { findLaidOutAnswers } from "./credential-security-layouts";
+import { findAnsweredQuestions } from "./credential-security-questions";
 import { isAnswerValue, KEYWORD_ZH, OPEN_QUOTE, VALUE } from "./credential-security-words";
 import { NOT_A_STATEMENT } from "./credential-sentence-values";
 
@@ -80,5 +81,7 @@ export function findSecurityAnswers(text: string): PhraseMatch[] {
     if (!at || NOT_A_STATEMENT.test(m.groups?.after ?? "") || !isAnswerValue(m.groups?.value ?? "")) continue;
     out.push({ start: at[0], end: at[1], id: "security-answer" });
   }
-  return [...out, ...findLaidOutAnswers(text)];
+  // Two layouts may read the same answer; it is one finding.
+  const all = [...out, ...findLaidOutAnswers(text), ...findAnsweredQuestions(text)];
+  return all.filter((f, i) => all.findIndex((g) => g.start === f.start && g.end === f.end) === i);
 }

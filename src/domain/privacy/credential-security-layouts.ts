@@ -7,7 +7,14 @@
  * menu path ("打开设置 → 账号安全") is no answer.
  */
 import type { PhraseMatch } from "./credential-phrases";
-import { isAnswerValue, KEYWORD_ZH, OPEN_QUOTE, SECURITY_QUESTION, VALUE } from "./credential-security-words";
+import {
+  isAnswerValue,
+  KEYWORD_ZH,
+  OPEN_QUOTE,
+  SECURITY_QUESTION,
+  TOPIC_ZH,
+  VALUE,
+} from "./credential-security-words";
 
 const CLOSE_QUOTE = `["'”’」』】)）]?`;
 /** What may follow the answer on its line: closing marks and a full stop or two. */
@@ -19,6 +26,13 @@ const LIST_LINE = new RegExp(
   String.raw`^[ \t]*(?:Q\d*|问题?\s*\d*|\d+)?[ \t]*[.、)）:：]?[ \t]*(?<question>[^\n]{2,30}?)[ \t]*(?:(?<mark>[?？])[ \t]*(?:A\d*[ \t]*[:：]|答案?[ \t]*[:：]|→|->|=>)?|A\d*[ \t]*[:：]|答案?[ \t]*[:：]|→|->|=>)[ \t]*${OPEN_QUOTE}${VALUE}${LINE_END}`,
   "gmud",
 );
+/** A list line that asks what security questions ask: "1. 母亲姓名？", "2. 出生城市？". */
+const PERSONAL_LINE = new RegExp(
+  String.raw`^[ \t]*(?:Q\d*|问题?\s*\d*|\d+)?[ \t]*[.、)）:：]?[ \t]*${TOPIC_ZH}[ \t]*[?？]`,
+  "gmu",
+);
+/** A question about the account itself ("安全提示问题忘了怎么重设？"), which no list line answers. */
+const ASKS_HOW = /忘|怎么|怎麼|怎样|怎樣|如何|为什么|為什麼|能不能|\bhow\b/iu;
 const ASKS_ABOUT_SOMEONE = /你|您|\byour\b|什么|哪|谁|叫啥|是啥/iu;
 
 /** "密保答案 ↓" then the answer alone on a line. */
@@ -52,12 +66,15 @@ function spans(text: string, re: RegExp, keep: (m: RegExpMatchArray) => boolean)
 
 /** Every laid-out security answer in `text`; spans cover the answer only. */
 export function findLaidOutAnswers(text: string): PhraseMatch[] {
-  if (!SECURITY.test(text)) return [];
+  // Two or more personal questions in a list name what the list is, keyword or not.
+  if (!SECURITY.test(text) && [...text.matchAll(PERSONAL_LINE)].length < 2) return [];
   return [
     ...spans(
       text,
       LIST_LINE,
-      (m) => m.groups?.mark !== undefined || ASKS_ABOUT_SOMEONE.test(m.groups?.question ?? ""),
+      (m) =>
+        !ASKS_HOW.test(m.groups?.question ?? "") &&
+        (m.groups?.mark !== undefined || ASKS_ABOUT_SOMEONE.test(m.groups?.question ?? "")),
     ),
     ...spans(text, ANSWER_BELOW, (m) => POINTS_BELOW.test(m.groups?.tail ?? "")),
     ...spans(text, QUOTED_QUESTION, () => true),

@@ -1,6 +1,7 @@
 import { findSecurityAnswers } from "@src/domain/privacy/credential-security-answers";
 import { maskCredentials } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
+import { describeAnswers } from "../../support/security-answers";
 
 const values = (text: string) => findSecurityAnswers(text).map((f) => text.slice(f.start, f.end));
 
@@ -71,15 +72,4 @@ const NO_ANSWER_IN = [
   "密保答案忘了\n明天再说",
 ];
 
-describe("a security question's answer, however the message is laid out", () => {
-  it.for(Object.entries(LAID_OUT))("reads %j", ([text, answers], { expect }) => {
-    const found = values(text);
-    for (const answer of answers) {
-      expect(found.some((v) => v.includes(answer))).toBe(true);
-      expect(maskCredentials(text)).not.toContain(answer);
-    }
-  });
-  it.for(NO_ANSWER_IN)("finds no answer in %j", (text, { expect }) => {
-    expect(values(text)).toEqual([]);
-  });
-});
+describeAnswers("a security question's answer, however the message is laid out", LAID_OUT, NO_ANSWER_IN);
