@@ -116,7 +116,7 @@ function table(rows, detectors) {
 /**
  * Blind sets of single messages that were read while their rule was written (decisions 0730,
  * 0750, 0790 and 0920), or retired after they were measured (han E, decision 0850; security 5,
- * decision 0950): dev data, which
+ * decision 0950; han F, decision 0960): dev data, which
  * the eval prints and the trained reader learns from (decision 0930).
  */
 export const READ_SETS = [
@@ -125,6 +125,7 @@ export const READ_SETS = [
   "credentials-read-security-4.jsonl",
   ...["a", "b", "c", "d", "e"].map((x) => `credentials-read-han-${x}.jsonl`),
   "credentials-read-security-5.jsonl",
+  "credentials-read-han-f.jsonl",
 ];
 
 /**
@@ -143,7 +144,6 @@ function heldBack(detectors) {
     "credentials-held-back-platforms.jsonl",
     "credentials-held-back-security.jsonl",
     "credentials-held-back-security-6.jsonl",
-    "credentials-held-back-han-f.jsonl",
     "credentials-held-back-han-g.jsonl",
     "credentials-held-back-documents.jsonl",
   ]) {

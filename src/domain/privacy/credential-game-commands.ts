@@ -1,7 +1,8 @@
 /**
  * A game server's sign-in command pasted into a group: "/login 苦瓜炒蛋", "/register Kx92pw Kx92pw",
  * "/changepassword old new", and the short forms Chinese servers' plugins take (/l, /reg, /dl 登录,
- * /zc 注册) (docs/decisions/0850-game-server-sign-in-and-chinese-word-forms.md). Its arguments are
+ * /zc 注册) (docs/decisions/0850-game-server-sign-in-and-chinese-word-forms.md); a server's
+ * "/login <user> <password>" too (docs/decisions/0960-chinese-word-values-pointed-at.md). Its arguments are
  * the account's password whatever they look like, Chinese words included. A placeholder ("<密码>",
  * "你的密码") or talk after the command ("/login 没反应啊") is no value; a link's "/login" is no
  * command.
@@ -11,7 +12,7 @@ import { isPlaceholder, type PhraseMatch } from "./credential-phrases";
 
 /** The command and its one or two arguments; not a path of a link ("example.com/login"). */
 const SIGN_IN =
-  /(?<![\w/.:-])\/(?:(?:login|l|dl|denglu)(?<one>[ \t]+[^\s，。,]+)|(?:register|reg|zc|zhuce|changepassword|changepass|changepw)(?<two>(?:[ \t]+[^\s，。,]+){1,2}))/giu;
+  /(?<![\w/.:-])\/(?:(?:login|l|dl|denglu)(?<one>(?:[ \t]+[^\s，。,]+){1,2})|(?:register|reg|zc|zhuce|changepassword|changepass|changepw)(?<two>(?:[ \t]+[^\s，。,]+){1,2}))/giu;
 /** A word that stands for the password rather than being one. */
 const STANDS_FOR =
   /^(?:密码|密碼|你的密码|你的密碼|自己的密码|新密码|旧密码|原密码|pass(?:word)?|pw|pwd|xxx+|\*+)$/i;

@@ -44,7 +44,7 @@ import {
 import type { PhraseMatch } from "./credential-phrases";
 
 const BRIDGE = String.raw`(?<bridge>[^\n，。！？；,.!?;"'“”‘’「」『』《》【】]{0,16}?)`;
-const CONNECTOR = String.raw`(?:就是|就俩字|是|係|系(?!统|統)|为|為|叫|改成了?|换成了?|換成了?|设成了?|设为|设置为|设置成|设的|設的|改咗做?|改做|設咗|设咗|用的是?|写的是|(?:写|寫|填|输入?|輸入?|打|设了|設了)(?=\s)|[:：=]|→|->|=>|\bis\b|就)`;
+const CONNECTOR = String.raw`(?:就是|就俩字|是|係|系(?!统|統)|为|為|叫|改成了?|换成了?|換成了?|设成了?|设为|设置为|设置成|设的|設的|改咗做?|改做|設咗|设咗|用的是?|写的是|(?:写|寫|填|输入?|輸入?|打|设了|設了)(?=\s)|[:：=]|→|->|=>|⇒|>{2,3}|\bis\b|就)`;
 
 const CONNECTED = rx(
   String.raw`${KEYWORD}${BRIDGE}(?<connector>${CONNECTOR})[:：]?\s*${OPEN}${VALUE}${CLOSE}`,
@@ -55,9 +55,18 @@ const CONNECTED = rx(
  * ("password 登录", "pwd 命令显示当前目录").
  */
 const LABELLED = rx(String.raw`(?<before>.{0,6})${KEYWORD_ZH}(?<gap>[ \t\u3000]*|\n)${OPEN}${VALUE}${CLOSE}`);
-/** The value first: "「春暖花开」就是门禁口令", "水调歌头——这是新的wifi密码"; never "X不是密码". */
+/** An emoji that sets a value apart as quotes do: "🔑小熊软糖🔑 这是新的wifi". */
+const EMOJI = String.raw`(?:\p{Extended_Pictographic}\uFE0F?)?`;
+/** The value first: "「春暖花开」就是门禁口令" (or "…这是新的wifi": a wifi named is its password), "水调歌头——这是新的wifi密码"; never "X不是密码". */
 const FIRST = rx(
-  String.raw`(?:^|[\n，。！？；,.!?;：:\s])${OPEN}(?<value>[\p{Script=Han}A-Za-z0-9]{2,12})${SHUT}\s*(?:——|—|-|，|,)?\s*(?:这|這|就|才)?(?<![不没沒也还還都])是(?<between>[^\n，。！？；,.!?;]{0,8}?)${KEYWORD}${CLOSE}`,
+  String.raw`(?:^|[\n，。！？；,.!?;：:\s])${EMOJI}${OPEN}(?<value>[\p{Script=Han}A-Za-z0-9]{2,12})${SHUT}${EMOJI}\s*(?:——|—|-|，|,)?\s*(?:这个?|這個?)?(?:就|才)?(?<![不没沒也还還都])是(?<between>[^\n，。！？；,.!?;]{0,8}?)(?:${KEYWORD}|wi-?fi)${CLOSE}`,
+);
+/**
+ * A quoted value pointed back at from later in its sentence: "“青山不改”，我看了 群文件的密码就是这个",
+ * "「一蓑烟雨任平生」……新密码就是它".
+ */
+const POINTED_BACK = rx(
+  String.raw`${OPEN}(?<value>[\p{Script=Han}A-Za-z0-9]{2,12})${SHUT}[^\n。！？!?]{0,20}?${KEYWORD}(?:就|也)?是(?:这个|這個|它)(?![\p{Script=Han}])`,
 );
 /**
  * A colon further on in the keyword's sentence, after words about the value: "密码就是咱家狗的
@@ -82,8 +91,10 @@ const NEW_ONE = rx(
 /** Every password said in Chinese words in `text`; spans cover the value only. */
 export function findHanPhrases(text: string): PhraseMatch[] {
   const named = NAMES_KEYWORD.test(text);
+  // A wifi named after its value is the one form that needs no keyword: "「X」这是新的wifi".
+  const wifi = !named && /wi-?fi/iu.test(text);
   return [
-    ...(named ? keywordForms(text) : []),
+    ...(named ? keywordForms(text) : wifi ? hanMatches(text, FIRST, valueFirst) : []),
     ...findOpeningValues(text, named),
     ...findHanValuesInContext(text),
   ];
@@ -94,12 +105,9 @@ function keywordForms(text: string): PhraseMatch[] {
   return [
     ...hanMatches(text, CONNECTED, connected),
     ...hanMatches(text, LABELLED, labelled),
-    ...hanMatches(
-      text,
-      FIRST,
-      (m) => !DESCRIBES.test(m.groups?.between ?? "") && !ACTS.test(m.groups?.between ?? ""),
-    ),
+    ...hanMatches(text, FIRST, valueFirst),
     ...hanMatches(text, LATER_COLON, laterColon),
+    ...hanMatches(text, POINTED_BACK, (m) => (m.groups?.open ?? "") !== ""),
     ...hanMatches(text, NEW_ONE, () => true),
     ...hanMatches(
       text,
@@ -107,6 +115,10 @@ function keywordForms(text: string): PhraseMatch[] {
       (m) => !SPACED_PREDICATE_START.test(m.groups?.value ?? "") && !ADVISES.test(m.groups?.between ?? ""),
     ),
   ];
+}
+
+function valueFirst(m: RegExpMatchArray): boolean {
+  return !DESCRIBES.test(m.groups?.between ?? "") && !ACTS.test(m.groups?.between ?? "");
 }
 
 function connected(m: RegExpMatchArray): boolean {

@@ -15,7 +15,7 @@ import {
 /** A keyword that is part of a name: 达芬奇密码 (a novel), 摩斯密码 (Morse code). */
 const NAMED = "(?<!达芬奇|達芬奇|摩斯|莫尔斯|凯撒|維吉尼亞|维吉尼亚)";
 /** 密码锁 is a lock, not its password. */
-export const KEYWORD_ZH = String.raw`${NAMED}(?:${PASSWORD_ZH}|暗号|暗號|暗语|暗語|密语|密語|口令|(?<![保机秘私隐加解严绝泄告])密吗(?=\s*(?:就|是|为|[:：]))|口领|口領|解压码|解壓碼|解锁码|(?:进群|入群|加群|群组?|群組|验证|驗證)(?:问题|問題)?的?答案)${NOT_THE_PASSWORD}(?!锁|鎖)`;
+export const KEYWORD_ZH = String.raw`${NAMED}(?:${PASSWORD_ZH}|暗号|暗號|暗语|暗語|密语|密語|口令|(?<![保机秘私隐加解严绝泄告])密吗(?=\s*(?:就|是|为|[:：]))|口领|口領|解压码|解壓碼|解锁码|密钥|密鑰|解锁(?=\s*(?:是|为|為|[:：]))|(?:进群|入群|加群|群组?|群組|验证|驗證)(?:问题|問題)?的?答案)${NOT_THE_PASSWORD}(?!锁|鎖)`;
 const KEYWORD_EN = String.raw`(?<![A-Za-z])(?:${PASSWORD_EN}|${PASSWORD_SHORT})(?![A-Za-z])`;
 export const KEYWORD = `(?:${KEYWORD_ZH}|${KEYWORD_EN})`;
 /** Whether a text names a keyword at all: most messages do not, and skip the forms that need one. */

@@ -11,6 +11,8 @@ const GIVEN: readonly (readonly [string, readonly string[]])[] = [
   ["/reg 青椒肉丝 青椒肉丝", ["青椒肉丝"]],
   ["密码忘了就 /changepassword oldpw99 Newpw#88", ["oldpw99", "Newpw#88"]],
   ["我们服是 /dl 加密码登录的，我的 /dl xyz778", ["xyz778"]],
+  // A user name first (decision 0960).
+  ["/login lisi 白日依山尽", ["白日依山尽"]],
 ];
 /** Talk about the commands, a link, and placeholders: nothing to mask. */
 const NOT_GIVEN = [

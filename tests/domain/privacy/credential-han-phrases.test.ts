@@ -14,6 +14,17 @@ describe("a password said in Chinese words", () => {
   // they are the password, whoever reads them.
   it.for([
     ["wifi密码是天王盖地虎", "天王盖地虎"],
+    // Pointed back at, set apart by emoji or arrows, after 密钥 or 解锁 (decision 0960); these were
+    // written before their rules. "一起去看海" after "口令 ⇒" stays: 看 also says where a password is.
+    ["“青山不改”，我刚看了 咱们群文件的密码就是这个", "青山不改"],
+    ["【小猪佩奇】这个就是新的wifi密码", "小猪佩奇"],
+    ["《长亭外古道边》这就是门口的暗号", "长亭外古道边"],
+    ["🌙月光宝盒🌙 这是咱宿舍的wifi", "月光宝盒"],
+    ["群口令 ⇒ 一起去海边 ⇐ 别打错", "一起去海边"],
+    ["仓库口令 >>> 红烧狮子头 <<<", "红烧狮子头"],
+    ["路由器 密钥 今天也要加油", "今天也要加油"],
+    ["电脑解锁：芝麻开门吧", "芝麻开门吧"],
+    ["论坛账号 wangwu 密码 长风破浪会有时！", "长风破浪会有时"],
     ["QQ密码：我爱吃苹果", "我爱吃苹果"],
     ["电脑开机密码就是 我爱北京天安门，别乱改", "我爱北京天安门"],
     ["保险箱密码改成了 猪八戒背媳妇", "猪八戒背媳妇"],
@@ -154,6 +165,13 @@ describe("a password said in Chinese words", () => {
     // Sichuan's 好多 and Hunan's 么子 ask, as 多少 and 什么 do.
     "妈 屋头wifi密码是好多",
     "那个锁的密码是么子咯",
+    // Decision 0960's near misses.
+    "“青山不改”是一首老歌",
+    "【通知】这个就是新的wifi密码规则，大家看看",
+    "群口令 ⇒ 看群公告",
+    "密钥在群文件里自己下",
+    "电脑解锁：用指纹就行",
+    "🌙晚安🌙 明天见",
   ])("leaves %j as written", (text, { expect }) => {
     expect(values(text)).toEqual([]);
     expect(maskSensitiveData(text)).toBe(text);
