@@ -218,7 +218,10 @@ export class D1MemoryAdmin {
         [this.#db.prepare("DELETE FROM nodes WHERE node_id = ?1 AND node_type = 'memory'").bind(nodeId)],
       ),
       this.#db.prepare("DELETE FROM edges WHERE src_id = ?1 OR dst_id = ?1").bind(nodeId),
-      this.#db.prepare("DELETE FROM memory_candidates WHERE node_id = ?1").bind(nodeId),
+      // Its insert's row, and the rows of any merge, close or archive that named it as their target.
+      this.#db
+        .prepare("DELETE FROM memory_candidates WHERE node_id = ?1 OR target_node_id = ?1")
+        .bind(nodeId),
       this.#audit(act, "memory.forget", nodeId, chatOf(before), {
         kind: before.kind,
         scope: `${before.scope.type}`,

@@ -1,9 +1,23 @@
 // Own file: it edits and forgets memory items and reads the audit log, which every test of a file shares.
 import { env } from "cloudflare:workers";
+import type { NewMemory } from "@src/domain/memory/memory";
+import { forget } from "@src/domain/memory/remember";
 import { beforeEach, describe, it } from "vitest";
 import { adminApi as api, auditCount } from "../../support/admin-api";
 import { session } from "../../support/admin-session";
 import { memoryStore, newMemory, nodeColumns, seedMemory, uid } from "../../support/memory";
+
+/** The model's memory_forget of `item` in the file's group: archived, with a candidate row naming it. */
+const forgetInChat = (item: NewMemory, runId: string) =>
+  forget(memoryStore(), {
+    nodeId: item.nodeId,
+    scopes: { session: chat, identity: null },
+    runId,
+    chatKey: chat,
+    now: Date.now(),
+    reason: "memory_forget",
+    how: "archive",
+  });
 
 const nodeRow = (id: string) =>
   nodeColumns(
@@ -190,6 +204,14 @@ describe("archive, restore, forget", () => {
         },
       ],
     });
+    // The model's memory_forget archived it first: its candidate row names the item as its target.
+    const archiveRun = `run-${uid()}`;
+    const archived = await forgetInChat(item, archiveRun);
+    expect(archived.ok).toBe(true);
+    expect(await (await api(`/memory/candidates?run=${archiveRun}`)).json()).toMatchObject({
+      total: 1,
+      candidates: [{ decision: "archive", text: item.text }],
+    });
     for (const body of [undefined, {}, { confirm: ids.pub }]) {
       const res = await api(`/memory/${item.nodeId}/forget`, { method: "POST", body });
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -207,6 +229,7 @@ describe("archive, restore, forget", () => {
     expect(res.status).toBe(200);
     expect(await nodeRow(item.nodeId)).toBeNull();
     expect(await (await api(`/memory/candidates?run=${runId}`)).json()).toMatchObject({ total: 0 });
+    expect(await (await api(`/memory/candidates?run=${archiveRun}`)).json()).toMatchObject({ total: 0 });
     const fts = await memoryStore().search({ text: "门禁密码", scopes: [item.scope], limit: 5 });
     expect(fts).toEqual([]);
     const audit = await env.DB.prepare(
