@@ -5,6 +5,7 @@ import type { AccountKey } from "@src/domain/chat/chat-address";
 import { memoryNodeId, type NewMemory } from "@src/domain/memory/memory";
 import type { RememberRequest } from "@src/domain/memory/remember";
 import { parseScopeKey, type Scope } from "@src/domain/memory/scope";
+import { credentialReaderScore, valueCandidates } from "@src/domain/privacy/credential-reader";
 import { MEMORY_DEFAULTS } from "../fakes/in-memory-memory";
 
 export const memoryStore = () => new D1MemoryStore(env.DB);
@@ -76,12 +77,26 @@ function consonantsApart(most: number): string[] | null {
   return null;
 }
 
+/**
+ * Sentences tags are written after. A tag the trained reader finds even half likely to be a
+ * password after one of them is drawn again: after "我喜欢吃饺子" it took about one random tag
+ * in thirty for a password and masked it, and the test's /remember was refused.
+ */
+const TAG_CONTEXTS = ["我喜欢吃饺子", "/remember 我喜欢吃辣"];
+const readsAsSecret = (tag: string) =>
+  TAG_CONTEXTS.some((before) => valueCandidates(before + tag).some((c) => credentialReaderScore(c) >= 0.5));
+
 export function uid(): string {
-  // About 240 tags fit four apart; past that, a new tag still differs from each in one consonant.
-  const consonants = consonantsApart(4) ?? consonantsApart(5);
-  if (!consonants) throw new Error(`this test module used ${issued.length} tags; no fresh one is left`);
-  issued.push(new Set(consonants));
-  return consonants.map((c) => `${c}${VOWELS[randomIndex(VOWELS.length)]}`).join("");
+  for (let t = 0; t < TRIES; t++) {
+    // About 240 tags fit four apart; past that, a new tag still differs from each in one consonant.
+    const consonants = consonantsApart(4) ?? consonantsApart(5);
+    if (!consonants) throw new Error(`this test module used ${issued.length} tags; no fresh one is left`);
+    const tag = consonants.map((c) => `${c}${VOWELS[randomIndex(VOWELS.length)]}`).join("");
+    if (readsAsSecret(tag)) continue;
+    issued.push(new Set(consonants));
+    return tag;
+  }
+  throw new Error(`no tag in ${TRIES} tries reads as no secret`);
 }
 
 /** The named columns of one node row, read straight from D1 (null when there is no such row). */
