@@ -116,8 +116,8 @@ function table(rows, detectors) {
 /**
  * Blind sets of single messages that were read while their rule was written (decisions 0730,
  * 0750, 0790 and 0920), or retired after they were measured (han E, decision 0850; security 5,
- * decision 0950; han F, decision 0960): dev data, which
- * the eval prints and the trained reader learns from (decision 0930).
+ * decision 0950; han F, decision 0960): dev data, which the eval prints and the trained reader
+ * learns from (decision 0930).
  */
 export const READ_SETS = [
   "credentials-read-documents.jsonl",

@@ -2,10 +2,10 @@
  * A game server's sign-in command pasted into a group: "/login 苦瓜炒蛋", "/register Kx92pw Kx92pw",
  * "/changepassword old new", and the short forms Chinese servers' plugins take (/l, /reg, /dl 登录,
  * /zc 注册) (docs/decisions/0850-game-server-sign-in-and-chinese-word-forms.md); a server's
- * "/login <user> <password>" too (docs/decisions/0960-chinese-word-values-pointed-at.md). Its arguments are
- * the account's password whatever they look like, Chinese words included. A placeholder ("<密码>",
- * "你的密码") or talk after the command ("/login 没反应啊") is no value; a link's "/login" is no
- * command.
+ * "/login <user> <password>" too (docs/decisions/0960-chinese-word-values-pointed-at.md). Its
+ * arguments are the account's password whatever they look like, Chinese words included. A
+ * placeholder ("<密码>", "你的密码") or talk after the command ("/login 没反应啊") is no value; a
+ * link's "/login" is no command.
  */
 import { isHanValue, PREDICATE_START } from "./credential-han-words";
 import { isPlaceholder, type PhraseMatch } from "./credential-phrases";

@@ -57,7 +57,10 @@ const CONNECTED = rx(
 const LABELLED = rx(String.raw`(?<before>.{0,6})${KEYWORD_ZH}(?<gap>[ \t\u3000]*|\n)${OPEN}${VALUE}${CLOSE}`);
 /** An emoji that sets a value apart as quotes do: "🔑小熊软糖🔑 这是新的wifi". */
 const EMOJI = String.raw`(?:\p{Extended_Pictographic}\uFE0F?)?`;
-/** The value first: "「春暖花开」就是门禁口令" (or "…这是新的wifi": a wifi named is its password), "水调歌头——这是新的wifi密码"; never "X不是密码". */
+/**
+ * The value first: "「春暖花开」就是门禁口令", "水调歌头——这是新的wifi密码", and "…这是新的wifi" (a
+ * wifi named after a value is named after its password); never "X不是密码".
+ */
 const FIRST = rx(
   String.raw`(?:^|[\n，。！？；,.!?;：:\s])${EMOJI}${OPEN}(?<value>[\p{Script=Han}A-Za-z0-9]{2,12})${SHUT}${EMOJI}\s*(?:——|—|-|，|,)?\s*(?:这个?|這個?)?(?:就|才)?(?<![不没沒也还還都])是(?<between>[^\n，。！？；,.!?;]{0,8}?)(?:${KEYWORD}|wi-?fi)${CLOSE}`,
 );

@@ -8,7 +8,7 @@
  */
 import type { PhraseMatch } from "./credential-phrases";
 import {
-  isAnswerValue,
+  answerSpans,
   KEYWORD_ZH,
   OPEN_QUOTE,
   SECURITY_QUESTION,
@@ -54,30 +54,20 @@ const ARROW_TO_KEYWORD = new RegExp(
   "gud",
 );
 
-function spans(text: string, re: RegExp, keep: (m: RegExpMatchArray) => boolean): PhraseMatch[] {
-  const out: PhraseMatch[] = [];
-  for (const m of text.matchAll(re)) {
-    const at = m.indices?.groups?.value;
-    if (at && isAnswerValue(m.groups?.value ?? "") && keep(m))
-      out.push({ start: at[0], end: at[1], id: "security-answer" });
-  }
-  return out;
-}
-
 /** Every laid-out security answer in `text`; spans cover the answer only. */
 export function findLaidOutAnswers(text: string): PhraseMatch[] {
   // Two or more personal questions in a list name what the list is, keyword or not.
   if (!SECURITY.test(text) && [...text.matchAll(PERSONAL_LINE)].length < 2) return [];
   return [
-    ...spans(
+    ...answerSpans(
       text,
       LIST_LINE,
       (m) =>
         !ASKS_HOW.test(m.groups?.question ?? "") &&
         (m.groups?.mark !== undefined || ASKS_ABOUT_SOMEONE.test(m.groups?.question ?? "")),
     ),
-    ...spans(text, ANSWER_BELOW, (m) => POINTS_BELOW.test(m.groups?.tail ?? "")),
-    ...spans(text, QUOTED_QUESTION, () => true),
-    ...spans(text, ARROW_TO_KEYWORD, () => true),
+    ...answerSpans(text, ANSWER_BELOW, (m) => POINTS_BELOW.test(m.groups?.tail ?? "")),
+    ...answerSpans(text, QUOTED_QUESTION, () => true),
+    ...answerSpans(text, ARROW_TO_KEYWORD, () => true),
   ];
 }

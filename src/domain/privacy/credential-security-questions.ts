@@ -7,7 +7,7 @@
  * and a quiz asks about the world, not about the one who answers.
  */
 import type { PhraseMatch } from "./credential-phrases";
-import { isAnswerValue, OPEN_QUOTE, SECURITY_QUESTION, TOPIC_ZH, VALUE } from "./credential-security-words";
+import { answerSpans, OPEN_QUOTE, SECURITY_QUESTION, TOPIC_ZH, VALUE } from "./credential-security-words";
 import { NOT_A_STATEMENT } from "./credential-sentence-values";
 
 /** Words that say a question is asked or must be answered. */
@@ -29,19 +29,16 @@ const EN_QA =
 /** Advice gives an example, not an answer: "比如问你母亲名字你就填 xxx". */
 const EXAMPLE = /比如|例如|比方|举个例子|舉個例子|\b(?:e\.g\.|for example|for instance|like)\b/i;
 
-function spans(text: string, re: RegExp): PhraseMatch[] {
-  const out: PhraseMatch[] = [];
-  for (const m of text.matchAll(re)) {
-    const at = m.indices?.groups?.value;
-    const value = m.groups?.value ?? "";
-    const before = text.slice(Math.max(0, (m.index ?? 0) - 12), at?.[0] ?? 0);
-    if (at && !EXAMPLE.test(before) && !NOT_A_STATEMENT.test(value) && isAnswerValue(value))
-      out.push({ start: at[0], end: at[1], id: "security-answer" });
-  }
-  return out;
+/** An answer that no example introduces and that is no question. */
+function answers(text: string, re: RegExp): PhraseMatch[] {
+  return answerSpans(text, re, (m) => {
+    const at = m.indices?.groups?.value?.[0] ?? 0;
+    const before = text.slice(Math.max(0, (m.index ?? 0) - 12), at);
+    return !EXAMPLE.test(before) && !NOT_A_STATEMENT.test(m.groups?.value ?? "");
+  });
 }
 
 /** Every answer given after a personal question that the message says is asked; spans cover the answer only. */
 export function findAnsweredQuestions(text: string): PhraseMatch[] {
-  return [...spans(text, ZH), ...spans(text, EN), ...spans(text, EN_QA)];
+  return [...answers(text, ZH), ...answers(text, EN), ...answers(text, EN_QA)];
 }

@@ -3,6 +3,7 @@
  * keywords that name the question, the shape of an answer, and the words that describe one
  * instead of being it. Shared by the sentence rules and the laid-out ones.
  */
+import type { PhraseMatch } from "./credential-phrases";
 import { NOT_PASSPHRASE_WORDS } from "./credential-sentence-values";
 
 /**
@@ -35,6 +36,20 @@ export const VALUE = String.raw`(?<value>(?:\d{2,4}年)?\d{1,2}月\d{1,2}[日号
 const DESCRIBES_ZH =
   /^答案|别告|別告|不要|告诉|告訴|我|你|他|她|名字|姓|生日|地址|手机|号码|一样|相同|拼音|汉字|英文|中文|单词|数字|字母|一个|来着|想不|记得|記得|牢记|请|真实|忘|错|吗|呢|什么|啥|怎|點|多少|哪|还是|或者|或是|的(?:名|号|日|年|字|缩写|全称|谐音)/;
 const DESCRIBES_EN = /^(?:case|sensitive|wrong|correct|required|optional|different|same|blank|empty|x+)$/i;
+
+/**
+ * The answer of each match of `re` (its `value` group) that can be an answer and that `keep`
+ * keeps; spans cover the answer only.
+ */
+export function answerSpans(text: string, re: RegExp, keep: (m: RegExpMatchArray) => boolean): PhraseMatch[] {
+  const out: PhraseMatch[] = [];
+  for (const m of text.matchAll(re)) {
+    const at = m.indices?.groups?.value;
+    if (at && isAnswerValue(m.groups?.value ?? "") && keep(m))
+      out.push({ start: at[0], end: at[1], id: "security-answer" });
+  }
+  return out;
+}
 
 /** True when `value` can be the answer itself, not words about it. */
 export function isAnswerValue(value: string): boolean {
