@@ -10,22 +10,20 @@
 // reads: the table the threshold was chosen from
 // (docs/decisions/0640-a-trained-reader-of-credential-values.md).
 import path from "node:path";
-import { datasets, READ_SETS } from "../eval/credentials.mjs";
+import { READ_SETS } from "../eval/credentials.mjs";
 import { readJsonl } from "../eval/domain-bundle.mjs";
 import { root } from "../lib/dev-vars.mjs";
 import { importTs } from "../lib/ts-import.mjs";
-import { folds, keepWeights, probability, train } from "./logistic.mjs";
-import { readerTrainsOn } from "./reader-split.mjs";
+import {
+  keepValueReader,
+  LABELLED_WEIGHT,
+  ordinaryHalf,
+  outOfFoldScores,
+  privacyFixture,
+  THRESHOLDS,
+  VALUE_WEIGHT,
+} from "./value-reader-training.mjs";
 
-const KEPT_WEIGHTS = 12000;
-const EPOCHS = 12;
-const RATE = 0.2;
-const L2 = 1e-5;
-/** A secret value counts this many times an ordinary run: there are few of them. */
-const VALUE_WEIGHT = 4;
-/** Every other run of a labelled line counts twice an ordinary run: it was written to be confusable. */
-const LABELLED_RUN_WEIGHT = 2;
-const THRESHOLDS = [0.5, 0.7, 0.8, 0.9, 0.95, 0.98];
 /** The labelled corpora it learns from (their dev splits): the rules' corpus, and values given without a keyword. */
 const CORPORA = [
   "tests/fixtures/privacy/credentials.jsonl",
@@ -50,10 +48,10 @@ function runsOf(reader, fold, text, secret, weight) {
  * what is not a value, and the table counts it neither way (kind "words").
  */
 function readSetMessages(reader, fold) {
-  return READ_SETS.flatMap((name) => readJsonl(path.join(root, "tests/fixtures/privacy", name))).map((r) => {
+  return READ_SETS.flatMap(privacyFixture).map((r) => {
     const ordinary = r.form === "ordinary";
     const secret = r.label === "none" ? null : r.secret;
-    const runs = runsOf(reader, fold, r.text, secret, ordinary ? 1 : LABELLED_RUN_WEIGHT);
+    const runs = runsOf(reader, fold, r.text, secret, ordinary ? 1 : LABELLED_WEIGHT);
     const kind = ordinary ? null : !secret ? 0 : runs.some((run) => run.y === 1) ? 1 : "words";
     return { kind, runs };
   });
@@ -66,25 +64,16 @@ function messages(reader, fold, dataDir) {
   );
   const labelled = corpus.map((r) => ({
     kind: r.label === "none" ? 0 : 1,
-    runs: runsOf(reader, fold, r.text, r.label === "none" ? null : r.secret, LABELLED_RUN_WEIGHT),
+    runs: runsOf(reader, fold, r.text, r.label === "none" ? null : r.secret, LABELLED_WEIGHT),
   }));
-  const texts = datasets(dataDir).flatMap(([, t]) => t.filter(readerTrainsOn));
-  if (texts.length === 0)
-    throw new Error(`no ordinary chat under ${dataDir}: set AKASHA_EVAL_DATA or --data`);
+  const texts = ordinaryHalf(dataDir);
   const ordinary = texts.map((t) => ({ kind: null, runs: runsOf(reader, fold, t, null, 1) }));
   return [...labelled, ...readSetMessages(reader, fold), ...ordinary];
 }
 
 /** Out-of-fold reading of every message, five folds by message. */
-function crossValidate(rows, shape) {
-  const scores = new Array(rows.length);
-  for (const held of folds(rows.length, 13)) {
-    const model = train(
-      rows.filter((_, i) => !held.has(i)).flatMap((r) => r.runs),
-      shape,
-    );
-    for (const i of held) scores[i] = rows[i].runs.map((r) => probability(model, r.ids));
-  }
+function crossValidate(rows, features) {
+  const scores = outOfFoldScores(rows, features, 13);
   console.log("credentials: five folds of the messages, the reader alone");
   const count = (kind) => rows.filter((r) => r.kind === kind).length;
   for (const t of THRESHOLDS) {
@@ -108,11 +97,10 @@ export async function trainCredentialReader({ dataDir, check }) {
   console.log(
     `credentials: ${rows.length} messages, ${runs.length} runs, ${runs.filter((r) => r.y === 1).length} of them secret`,
   );
-  const shape = { features: reader.CREDENTIAL_READER_FEATURES, epochs: EPOCHS, rate: RATE, l2: L2 };
-  crossValidate(rows, shape);
-  return keepWeights({
-    model: train(runs, shape),
-    keep: KEPT_WEIGHTS,
+  crossValidate(rows, reader.CREDENTIAL_READER_FEATURES);
+  return keepValueReader({
+    rows,
+    features: reader.CREDENTIAL_READER_FEATURES,
     file: "src/domain/privacy/credential-reader-weights.ts",
     constName: "CREDENTIAL_READER_MODEL",
     script: "scripts/privacy/train-credential-reader.mjs",

@@ -8,7 +8,6 @@
 // (docs/decisions/0630-a-trained-reader-of-privacy-requests.md).
 import path from "node:path";
 import { datasets } from "../eval/credentials.mjs";
-import { evalDataDir } from "../eval/data-dir.mjs";
 import { readJsonl } from "../eval/domain-bundle.mjs";
 import { root } from "../lib/dev-vars.mjs";
 import { importTs } from "../lib/ts-import.mjs";
