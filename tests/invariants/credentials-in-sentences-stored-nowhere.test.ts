@@ -4,7 +4,8 @@
 // them ("6029#"), said in a private chat, in a
 // group, after "我家wifi密码是" and as a request to remember, are kept nowhere: not in D1, its
 // search index or the chat object, and not by dreaming. So are values in wordings only the
-// trained reader of values reads (src/domain/privacy/credential-reader.ts).
+// trained readers of values read (src/domain/privacy/credential-reader.ts and, for values in
+// Chinese words, credential-han-reader.ts).
 
 import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { beforeAll, describe, it } from "vitest";
@@ -45,6 +46,22 @@ type Wording = {
   maskedInPrivate: number;
   needles: readonly string[];
 };
+
+/**
+ * Values in Chinese words, each with its value: four said in private, two in the group, two asked
+ * to be remembered. Written for this test; none is read by a rule
+ * (tests/domain/privacy/credential-han-reader.test.ts).
+ */
+const HAN_READER_LINES = [
+  ["压缩包打开要输 冬瓜排骨汤 别外传", "冬瓜排骨汤"],
+  ["进群验证填 奥利给冲鸭 就行", "奥利给冲鸭"],
+  ["解压就用 黄焖鸡米饭 这五个字", "黄焖鸡米饭"],
+  ["路由器我重置了，现在连的时候输 大黄蜂变形记 就行", "大黄蜂变形记"],
+  ["大家进群验证填 星期五万岁 就行", "星期五万岁"],
+  ["团建照片的压缩包 解压就用 海底捞火锅 这五个字", "海底捞火锅"],
+  ["记住：压缩包打开要输 酸辣土豆丝 别外传", "酸辣土豆丝"],
+  ["/remember 进群验证填 咖喱鸡块饭 就行", "咖喱鸡块饭"],
+] as const;
 
 const WORDINGS: readonly (readonly [string, Wording])[] = [
   [
@@ -221,6 +238,17 @@ const WORDINGS: readonly (readonly [string, Wording])[] = [
         "海绵宝宝",
         "桂花糕",
       ],
+    },
+  ],
+  [
+    "in Chinese words no rule reads, left to the reader of values in Chinese words",
+    {
+      prefix: "W",
+      inPrivate: HAN_READER_LINES.slice(0, 4).map(([said]) => said),
+      inGroup: [HAN_READER_LINES[4][0], HAN_READER_LINES[5][0]],
+      toRemember: [HAN_READER_LINES[6][0], HAN_READER_LINES[7][0]],
+      maskedInPrivate: 4,
+      needles: HAN_READER_LINES.map(([, value]) => value),
     },
   ],
 ];

@@ -5,7 +5,12 @@
  * applied completely or not at all.
  */
 import { err, ok, type Result } from "../kernel/result";
-import { containsCredential, findSensitiveDataInMessage, maskCredentials } from "../privacy/credentials";
+import {
+  containsCredential,
+  findSensitiveDataInMessage,
+  isReaderFinding,
+  maskCredentials,
+} from "../privacy/credentials";
 import { resolveSettings, type Settings, type SettingsError } from "./settings";
 
 /** A settings layer as stored: a JSON object. */
@@ -112,7 +117,7 @@ export function unsetStoredValue(
 }
 
 /**
- * Prose an admin types, read as a person's message is: by the rules and by the trained reader of
+ * Prose an admin types, read as a person's message is: by the rules and by the trained readers of
  * values (docs/decisions/0670-settings-persona-read-as-messages.md). Other strings are model
  * names, ids and URLs, which the reader was not trained on: the rules alone read them.
  */
@@ -120,7 +125,7 @@ const PROSE_PATHS: ReadonlySet<string> = new Set(["turn.persona"]);
 
 function holdsCredential(text: string, path: string): boolean {
   if (containsCredential(text)) return true;
-  return PROSE_PATHS.has(path) && findSensitiveDataInMessage(text).some((s) => s.rule === "reader");
+  return PROSE_PATHS.has(path) && findSensitiveDataInMessage(text).some(isReaderFinding);
 }
 
 /**

@@ -14,6 +14,7 @@ import { wireForms } from "../privacy/announced-credential";
 import {
   findSensitiveData,
   findSensitiveDataInMessage,
+  isReaderFinding,
   maskRanges,
   maskSensitiveData,
   type TextRange,
@@ -94,7 +95,7 @@ function readerValues(texts: readonly string[]): string[] {
   // QQ's `content` is most often the text itself: each distinct text is read once.
   const values = [...new Set(texts)].flatMap((t) =>
     findSensitiveDataInMessage(t)
-      .filter((s) => s.rule === "reader")
+      .filter(isReaderFinding)
       .flatMap((s) => payloadForms(t.slice(s.start, s.end))),
   );
   return [...new Set(values)];

@@ -6,7 +6,12 @@
  * Credentials (tokens, cookies, keys, passwords) are never stored at all.
  */
 import { statesACredential } from "../privacy/credential-statements";
-import { CREDENTIAL_MASK, containsCredential, findSensitiveDataInMessage } from "../privacy/credentials";
+import {
+  CREDENTIAL_MASK,
+  containsCredential,
+  findSensitiveDataInMessage,
+  isReaderFinding,
+} from "../privacy/credentials";
 import { containsPersonalData, PERSONAL_DATA_MASK } from "../privacy/personal-data";
 import { isBarePrivacyRequest, privacyRequest, withoutPrivacyRequests } from "../privacy/privacy-request";
 import type { Sensitivity, SensitivitySource } from "./memory";
@@ -46,11 +51,11 @@ export function looksLikeCredential(text: string): boolean {
 
 /**
  * What an admin types as a memory item, read as a person's message is where it comes in: by the
- * rules and by the trained reader of values (docs/decisions/0650-admin-memory-text-read-as-messages.md).
+ * rules and by the trained readers of values (docs/decisions/0650-admin-memory-text-read-as-messages.md).
  * "保险箱是 Kz55&qq" said in a chat is masked there; typed on the Memory page it is refused.
  */
 export function looksLikeTypedCredential(text: string): boolean {
-  return looksLikeCredential(text) || findSensitiveDataInMessage(text).some((s) => s.rule === "reader");
+  return looksLikeCredential(text) || findSensitiveDataInMessage(text).some(isReaderFinding);
 }
 
 /** ID, bank card and mobile numbers (personal-data.ts), or their mask. */

@@ -150,6 +150,9 @@ export function credentialReaderScore(candidate: ValueCandidate): number {
  */
 const ID_COMMAND = /^\s*\/(?:forget|share|follow|unfollow|identity|session|reminders)(?:\s|$)/iu;
 
+/** Whether `text` is a command whose arguments name what the bot gave out: no reader reads it. */
+export const namesWhatTheBotGaveOut = (text: string): boolean => ID_COMMAND.test(text);
+
 /**
  * The runs of `text` the reader takes for secret values, leaving those that overlap a span
  * already found (`taken`): the rules' findings are where the rules put them.
@@ -158,7 +161,7 @@ export function readCredentialValues(
   text: string,
   taken: readonly { start: number; end: number }[],
 ): { start: number; end: number }[] {
-  if (text.length > CREDENTIAL_READER_MAX_TEXT || ID_COMMAND.test(text)) return [];
+  if (text.length > CREDENTIAL_READER_MAX_TEXT || namesWhatTheBotGaveOut(text)) return [];
   return valueCandidates(text)
     .filter((c) => !taken.some((t) => t.start < c.end && c.start < t.end))
     .filter((c) => credentialReaderScore(c) >= CREDENTIAL_READER_THRESHOLD)

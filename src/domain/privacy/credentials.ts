@@ -25,6 +25,7 @@ import { findDescribedValues } from "./credential-described-values";
 import { findRandomTokens } from "./credential-entropy";
 import { FORMAT_RULES } from "./credential-formats";
 import { findSignInValues } from "./credential-game-commands";
+import { readHanCredentialValues } from "./credential-han-reader";
 import { findLaidOutValues } from "./credential-layouts";
 import { findLockValues } from "./credential-lock-values";
 import { findPhraseForms } from "./credential-phrase-forms";
@@ -85,9 +86,22 @@ function secretsIn(t: DetectionText, reader = false): CredentialSpan[] {
   for (const p of findLaidOutValues(read)) add(p.start, p.end, p.id);
   for (const e of findRandomTokens(read)) add(e.start, e.end, "high-entropy");
   for (const w of findSeedPhrases(read)) add(w.start, w.end, "seed-phrase");
-  // The reader comes last: it reads only the runs no rule found (credential-reader.ts).
+  // The readers come last: they read only what no rule found (credential-reader.ts,
+  // credential-han-reader.ts).
   if (reader) for (const v of readCredentialValues(read, ruled)) add(v.start, v.end, "reader");
+  if (reader) for (const v of readHanCredentialValues(read, ruled)) add(v.start, v.end, HAN_READER_RULE);
   return found;
+}
+
+const HAN_READER_RULE = "han-reader";
+
+/**
+ * Whether a finding of findSensitiveDataInMessage is a trained reader's, of values in letters or
+ * in Chinese words, not a rule's: where a message comes in, a reader's value is masked wherever it
+ * stands (mask-inbound-event.ts), and text typed for memory or settings is refused for it.
+ */
+export function isReaderFinding(span: { readonly rule: string }): boolean {
+  return span.rule === "reader" || span.rule === HAN_READER_RULE;
 }
 
 /** No finding within an id the system minted (system-ids.ts), whichever rule read it. */

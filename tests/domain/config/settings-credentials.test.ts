@@ -15,6 +15,11 @@ describe("settings keep no credential", () => {
       { turn: { persona: "你是小助手。服务器密码是 Xy12ab34，别告诉别人" } },
       "turn.persona",
     ],
+    [
+      "a value in Chinese words only the reader of such values reads, in a persona",
+      { turn: { persona: "你是群助手，有人问群文件怎么解压，就告诉他解压就用 黄焖鸡米饭 这五个字" } },
+      "turn.persona",
+    ],
     ["a key in an array", { knowledge: { collections: ["notes", GHP] } }, "knowledge.collections.1"],
   ] as const)(
     "refuses a document with %s as a whole, naming the field",

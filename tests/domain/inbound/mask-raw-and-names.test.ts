@@ -159,27 +159,31 @@ describe("the sender's display name is masked", () => {
 });
 
 describe("a value only the trained reader of values reads", () => {
-  it("masks a value only the trained reader reads in the text, and every copy of it in the payload; ids stay", ({
-    expect,
-  }) => {
-    // A wording no rule reads (tests/domain/privacy/credential-reader.test.ts).
-    const said = "班级网盘我设的是 Bj_2019cls 大家别乱删";
-    const masked = maskInboundEvent(
-      oneBotEvent({
-        text: said,
-        segments: [AT_BOT, text(` ${said}`)],
-        rawMessage: `[CQ:at,qq=${SELF}] ${said}`,
-      }),
-    );
-    const stored = JSON.stringify(masked);
-    expect(stored).not.toContain("Bj_2019cls");
-    expect(masked.message?.text).toBe(said.replace("Bj_2019cls", CREDENTIAL_MASK));
-    expect(masked.raw).toMatchObject({
-      message_id: 77,
-      raw_message: `[CQ:at,qq=${SELF}] ${said.replace("Bj_2019cls", CREDENTIAL_MASK)}`,
-      message: [AT_BOT, text(` ${said.replace("Bj_2019cls", CREDENTIAL_MASK)}`)],
-    });
-  });
+  // Wordings no rule reads (tests/domain/privacy/credential-reader.test.ts,
+  // credential-han-reader.test.ts): a value of letters, and one in Chinese words.
+  it.for([
+    ["Bj_2019cls", "班级网盘我设的是 Bj_2019cls 大家别乱删"],
+    ["黄焖鸡米饭", "解压就用 黄焖鸡米饭 这五个字"],
+  ] as const)(
+    "masks %s, which only a trained reader reads, in the text and every copy in the payload; ids stay",
+    ([value, said], { expect }) => {
+      const masked = maskInboundEvent(
+        oneBotEvent({
+          text: said,
+          segments: [AT_BOT, text(` ${said}`)],
+          rawMessage: `[CQ:at,qq=${SELF}] ${said}`,
+        }),
+      );
+      const stored = JSON.stringify(masked);
+      expect(stored).not.toContain(value);
+      expect(masked.message?.text).toBe(said.replace(value, CREDENTIAL_MASK));
+      expect(masked.raw).toMatchObject({
+        message_id: 77,
+        raw_message: `[CQ:at,qq=${SELF}] ${said.replace(value, CREDENTIAL_MASK)}`,
+        message: [AT_BOT, text(` ${said.replace(value, CREDENTIAL_MASK)}`)],
+      });
+    },
+  );
 
   it("masks it in OneBot's raw_message as CQ codes escape it", ({ expect }) => {
     const said = "班级网盘我设的是 Bj[2019]cls 大家别乱删";
@@ -227,5 +231,18 @@ describe("a value only the trained reader of values reads", () => {
     });
     expect(JSON.stringify(quoting.raw)).not.toMatch(/Bj|2019cls/);
     expect(quoting.raw).toMatchObject({ d: { content: "这是啥意思", msg_elements: [{ msg_idx: "REF==" }] } });
+  });
+
+  it("masks a value in Chinese words in a quoted message only the payload carries", ({ expect }) => {
+    const quoting = maskInboundEvent({
+      ...oneBotEvent({ text: "这是啥意思", segments: [], rawMessage: "" }),
+      raw: {
+        d: {
+          content: "这是啥意思",
+          msg_elements: [{ msg_idx: "REF==", content: "解压就用 黄焖鸡米饭 这五个字" }],
+        },
+      },
+    });
+    expect(JSON.stringify(quoting.raw)).not.toContain("黄焖鸡米饭");
   });
 });

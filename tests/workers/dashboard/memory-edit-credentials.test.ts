@@ -70,9 +70,10 @@ describe("an admin's memory edit that holds a credential", () => {
   });
 
   // Values in wordings no rule reads: a message that said them would be masked where it came in
-  // by the trained reader of values, so an admin who types them is refused the same way.
+  // by a trained reader of values, so an admin who types them is refused the same way.
   it.for([
     "咱家那个智能锁临时码 Qw81zz 用完记得删",
+    "进群验证填 奥利给冲鸭 就行",
     "监控摄像头的后台 我设的 Cam#8899ip",
     "备用钥匙放在花盆下，保险箱是 Kz55&qq",
     "後門的保險箱 我設的 Kz55&qq",

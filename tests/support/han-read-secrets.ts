@@ -1,0 +1,26 @@
+/**
+ * The values in Chinese words of the blind sets the reader of such values learns from
+ * (HAN_READ_SETS in scripts/eval/credentials.mjs): three to ten Han characters, each once.
+ */
+import hanA from "../fixtures/privacy/credentials-read-han-a.jsonl?raw";
+import hanB from "../fixtures/privacy/credentials-read-han-b.jsonl?raw";
+import hanC from "../fixtures/privacy/credentials-read-han-c.jsonl?raw";
+import hanD from "../fixtures/privacy/credentials-read-han-d.jsonl?raw";
+import hanE from "../fixtures/privacy/credentials-read-han-e.jsonl?raw";
+import hanF from "../fixtures/privacy/credentials-read-han-f.jsonl?raw";
+import lookalikes from "../fixtures/privacy/credentials-read-han-lookalikes.jsonl?raw";
+import security4 from "../fixtures/privacy/credentials-read-security-4.jsonl?raw";
+import security5 from "../fixtures/privacy/credentials-read-security-5.jsonl?raw";
+import { jsonLines } from "./json-lines";
+
+type Line = { readonly label: string; readonly secret?: string };
+
+export const HAN_READ_SECRETS: readonly string[] = [
+  ...new Set(
+    [hanA, hanB, hanC, hanD, hanE, hanF, lookalikes, security4, security5]
+      .flatMap((text) => jsonLines<Line>(text))
+      .flatMap((l) =>
+        l.label !== "none" && /^\p{Script=Han}{3,10}$/u.test(l.secret ?? "") ? [l.secret as string] : [],
+      ),
+  ),
+];
