@@ -1,10 +1,11 @@
-// `npm run akasha -- memory list|show|edit|move|archive|restore|done|forget`: memory items through
+// `npm run akasha -- memory list|show|edit|move|archive|restore|done|forget|credentials`: memory items through
 // the admin API (every change is audited there with the acting admin). `done` marks an active
 // task done: archived now as expired with cause "done" (docs/memory.md#decay-and-reinforcement).
 import { CliError, command as define, integer, number, withApiOptions } from "../lib/args.mjs";
 import { client, outputTimed, query } from "./admin-api.mjs";
 import { clip, output, table, time } from "./format.mjs";
 import { t } from "./i18n/lang.mjs";
+import { credentialsCommand } from "./memory-credentials.mjs";
 
 const scopeOf = (m) => (m.scope.type === "global" ? "global" : `${m.scope.type}:${m.scope.id}`);
 
@@ -188,5 +189,6 @@ export function command(name = "memory") {
       output(o, r, () => t("memory.forgot", { id }));
     }),
   );
+  memory.addCommand(credentialsCommand());
   return memory;
 }

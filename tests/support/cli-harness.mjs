@@ -63,8 +63,8 @@ export function standInServer(answer) {
 
 /**
  * A stand-in admin API that answers from `routes` ("METHOD /path" → [status, json], or a
- * function of the parsed body giving that, for a stand-in that keeps state) and keeps in `seen`
- * what `record(req, url, parsedBody)` makes of each request.
+ * function of the parsed body and the URL giving that, for a stand-in that keeps state or pages)
+ * and keeps in `seen` what `record(req, url, parsedBody)` makes of each request.
  */
 export function routedApi(record) {
   const api = standInServer((req, url, body) => {
@@ -74,7 +74,7 @@ export function routedApi(record) {
       404,
       { error: "not-found", what: url.pathname },
     ];
-    return typeof route === "function" ? route(parsed) : route;
+    return typeof route === "function" ? route(parsed, url) : route;
   });
   api.routes = {};
   api.seen = [];

@@ -200,6 +200,7 @@ export const en = {
   "progress.format": "{bar} {value}/{total} {unit}",
   "progress.unit.messages": "messages",
   "progress.unit.files": "files",
+  "progress.unit.items": "memory items",
   "progress.unit.vectors": "vectors",
   "chatKey.invalid": "'{raw}' is not a chat key: {reason} (expected e.g. qq:group:<id>, onebot:private:<n>)",
   "messages.col.time": "time",
@@ -256,6 +257,15 @@ export const en = {
   "memory.desc.forget": "delete an item, its edges and candidate rows for good (needs --yes)",
   "memory.opt.yes": "confirm: this cannot be undone",
   "memory.forgetNeedsYes": "forgetting {id} deletes it for good; re-run with --yes to confirm",
+  "memory.desc.credentials":
+    "memory items today's detectors read as holding a credential (shown masked); --erase --yes deletes them",
+  "memory.opt.erase": "delete the items listed (needs --yes)",
+  "memory.credentials.eraseNeedsYes":
+    "erasing deletes for good; re-run with --yes to confirm (without --erase it only lists)",
+  "memory.credentials.unshown": "(not shown: it says what a credential is)",
+  "memory.credentials.clean": "Read every memory item: none holds a credential.",
+  "memory.credentials.found": "{count} memory items hold a credential; --erase --yes deletes them.",
+  "memory.credentials.erased": "Erased {count} memory items that held a credential.",
   "memory.forgot": "forgot {id}",
   "sessions.desc": "the session registry: aliases, clusters, retention, storage, forget, export",
   "sessions.desc.list": "sessions",

@@ -23,6 +23,12 @@ import { jsonBody } from "../json-body";
 
 const id = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, "must be a memory item id");
 
+/** A page of memory items read for credentials (GET /api/memory/credentials). */
+const HeldQuery = z.object({ ...page }).strict();
+
+/** Items to erase because they hold a credential: each must (POST /api/memory/credentials/erase). */
+const EraseBody = z.object({ ids: z.array(id).min(1).max(100) }).strict();
+
 /** Forgetting deletes for good: the caller repeats the id to confirm. */
 const ForgetBody = z.object({ confirm: z.string().max(128) }).strict();
 
@@ -36,6 +42,22 @@ const CandidateQuery = z
   .strict();
 
 export const memoryAdminRoutes = new Hono<AppEnv>()
+  // Before "/:id": "credentials" would read as an item's id.
+  .get("/credentials", async (c) => {
+    const q = validate(HeldQuery, c.req.query());
+    if (!q.ok) return problem(c, q.error);
+    return c.json(await c.get("services").memory.heldCredentials(q.value));
+  })
+  .post("/credentials/erase", jsonBody(EraseBody), async (c) => {
+    const erased = await c.get("services").memory.eraseCredentials(c.req.valid("json").ids);
+    if (erased.ok) return c.json({ erased: erased.value });
+    const { notFound, notHeld } = erased.error;
+    const reason = [
+      ...(notFound.length ? [`names no memory item: ${notFound.join(", ")}`] : []),
+      ...(notHeld.length ? [`holds no credential: ${notHeld.join(", ")}`] : []),
+    ].join("; ");
+    return problem(c, { kind: "invalid", field: "ids", reason: `${reason}; nothing was erased` });
+  })
   .get("/", async (c) => {
     const q = validate(MemoryListQuery, c.req.query());
     if (!q.ok) return problem(c, q.error);

@@ -1,0 +1,101 @@
+// GET /api/memory/credentials and POST /api/memory/credentials/erase: memory kept before a
+// detector read its wording (docs/decisions/0980-memory-kept-before-a-detector-read-it.md).
+// Own file: it erases memory items and counts audit rows, which every test of a file shares.
+import { env } from "cloudflare:workers";
+import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
+import { describe, it } from "vitest";
+import { adminApi, auditCount } from "../../support/admin-api";
+import { newMemory, seedMemory, uid } from "../../support/memory";
+import { storedAnywhere } from "../../support/stored-anywhere";
+
+type Held = { nodeId: string; scope: string; kind: string; status: string; masked: string | null };
+
+/** Every page of the listing, each checked to say no value. */
+async function listed(values: readonly string[]): Promise<Held[]> {
+  const held: Held[] = [];
+  for (let offset: number | null = 0; offset !== null; ) {
+    const res = await adminApi(`/memory/credentials?limit=2&offset=${offset}`);
+    if (res.status !== 200) throw new Error(`listing answered ${res.status}`);
+    const body = (await res.json()) as { held: Held[]; nextOffset: number | null };
+    const said = JSON.stringify(body);
+    for (const v of values) if (said.includes(v)) throw new Error(`the listing says ${v}`);
+    held.push(...body.held);
+    offset = body.nextOffset;
+  }
+  return held;
+}
+
+const rowsOf = async (ids: readonly string[]) =>
+  (
+    await env.DB.prepare(`SELECT node_id FROM nodes WHERE node_id IN (${ids.map(() => "?").join(",")})`)
+      .bind(...ids)
+      .all<{ node_id: string }>()
+  ).results.map((r) => r.node_id);
+
+const erase = (ids: unknown) => adminApi("/memory/credentials/erase", { method: "POST", body: { ids } });
+
+describe("memory that holds a credential as today's detectors read it", () => {
+  it("is listed masked, page by page, and erased when every id named holds one", async ({ expect }) => {
+    const tag = uid();
+    const chat = `chat:qq:group:G${tag}`;
+    const [inWords, inLetters, plain] = (await seedMemory([
+      newMemory(chat, "记住：压缩包打开要输 酸辣土豆丝 别外传", { kind: "fact" }),
+      newMemory(`person:P${tag}`, "班级网盘我设的是 Bj_2019cls 大家别乱删", { kind: "fact" }),
+      newMemory(chat, `我们群的名字改成 摸鱼小分队${tag} 了`, { kind: "fact" }),
+    ])) as [string, string, string];
+    const values = ["酸辣土豆丝", "Bj_2019cls"];
+    const held = await listed(values);
+    expect(held.find((h) => h.nodeId === inWords)).toEqual({
+      nodeId: inWords,
+      scope: chat,
+      kind: "fact",
+      status: "active",
+      masked: `记住：压缩包打开要输 ${CREDENTIAL_MASK} 别外传`,
+    });
+    expect(held.map((h) => h.nodeId)).toContain(inLetters);
+    expect(held.map((h) => h.nodeId)).not.toContain(plain);
+
+    // One id that holds no credential, or names nothing, refuses the whole request.
+    const audits = await auditCount("memory.forget");
+    for (const ids of [
+      [inWords, plain],
+      [inWords, `m_missing_${tag}`],
+    ]) {
+      const refused = await erase(ids);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({
+        field: "ids",
+        reason: expect.stringContaining(ids[1] as string),
+      });
+    }
+    expect(await rowsOf([inWords, inLetters, plain])).toHaveLength(3);
+    expect(await auditCount("memory.forget")).toBe(audits);
+
+    const done = await erase([inWords, inLetters]);
+    expect(done.status).toBe(200);
+    expect(await done.json()).toEqual({ erased: [inWords, inLetters] });
+    expect(await rowsOf([inWords, inLetters, plain])).toEqual([plain]);
+    expect(await auditCount("memory.forget")).toBe(audits + 2);
+    expect(await storedAnywhere(values)).toEqual([]);
+  });
+
+  it.for([
+    ["no ids", { ids: [] }],
+    ["ids that are not a list", { ids: "m_1" }],
+    ["more than a hundred ids", { ids: Array.from({ length: 101 }, (_, i) => `m_${i}`) }],
+    ["an id of another shape", { ids: ["m 1; DROP TABLE nodes"] }],
+    ["another field", { ids: ["m_1"], all: true }],
+  ] as const)("refuses a body with %s, and changes nothing", async ([, body], { expect }) => {
+    const audits = await auditCount();
+    const res = await adminApi("/memory/credentials/erase", { method: "POST", body });
+    expect(res.status).toBe(400);
+    expect(await auditCount()).toBe(audits);
+  });
+
+  it("refuses a page out of bounds", async ({ expect }) => {
+    expect((await adminApi("/memory/credentials?limit=0")).status).toBe(400);
+    expect((await adminApi("/memory/credentials?limit=201")).status).toBe(400);
+    expect((await adminApi("/memory/credentials?offset=-1")).status).toBe(400);
+    expect((await adminApi("/memory/credentials?what=1")).status).toBe(400);
+  });
+});
