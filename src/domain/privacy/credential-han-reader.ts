@@ -48,12 +48,15 @@ function grams(side: string, text: string): string[][] {
   return out;
 }
 
+/** A command's name at the start of a message ("/remember "): an instruction, not what is said. */
+const COMMAND = /^\s*\/[a-z]+\s*/iu;
+
 /**
  * The 2-grams of the message around a stretch, not of the stretch itself: they say whether the
  * message speaks of a password, and a value learned once must not be a password wherever it is said.
  */
 function restOfMessage(text: string, start: number, end: number): string[][] {
-  const rest = `${text.slice(0, start)}\u0000${text.slice(end)}`.replace(/\s+/gu, " ");
+  const rest = `${text.slice(0, start)}\u0000${text.slice(end)}`.replace(COMMAND, "").replace(/\s+/gu, " ");
   return grams("M", rest).filter(([side, g]) => side === "M2" && !(g as string).includes("\u0000"));
 }
 

@@ -94,8 +94,17 @@ describe("the trained reader of values in Chinese words", () => {
     expect(readHanCredentialValues(said, [{ start, end: start + 2 }])).toEqual([]);
   });
 
+  it("reads a value after /remember as it reads it without: a command's name is not what is said", ({
+    expect,
+  }) => {
+    for (const [said, value] of UNRULED) {
+      const asked = `/remember ${said.replace(/^\/remember /u, "")}`;
+      expect(maskSensitiveDataInMessage(asked), asked).toBe(asked.replace(value, CREDENTIAL_MASK));
+    }
+  });
+
   it("reads no command whose arguments name what the bot gave out", ({ expect }) => {
-    expect(readHanCredentialValues("/follow 压缩包打开要输 冬瓜排骨汤 别外传", [])).toEqual([]);
-    expect(readHanCredentialValues("/remember 压缩包打开要输 冬瓜排骨汤 别外传", [])).not.toEqual([]);
+    expect(readHanCredentialValues("/follow 进群验证填 咖喱鸡块饭 就行", [])).toEqual([]);
+    expect(readHanCredentialValues("/remember 进群验证填 咖喱鸡块饭 就行", [])).not.toEqual([]);
   });
 });
