@@ -129,11 +129,16 @@ export const READ_SETS = [
 ];
 
 /**
- * What the reader of values in Chinese words learns from besides: the read sets and ordinary
- * messages that set a Chinese phrase apart the way a value is (a group's name, a catchphrase),
- * written for it (docs/decisions/0970-a-reader-of-chinese-word-values.md).
+ * What the reader of values in Chinese words learns from besides: the read sets, ordinary
+ * messages that set a Chinese phrase apart the way a value is (a group's name, a catchphrase), and
+ * two more sets of such values, written for it (docs/decisions/0970-a-reader-of-chinese-word-values.md).
  */
-export const HAN_READ_SETS = [...READ_SETS, "credentials-read-han-lookalikes.jsonl"];
+export const HAN_READ_SETS = [
+  ...READ_SETS,
+  "credentials-read-han-lookalikes.jsonl",
+  "credentials-read-han-i.jsonl",
+  "credentials-read-han-j.jsonl",
+];
 
 /**
  * The held-back set: lines written blind and never read while the rules were tuned, so they carry

@@ -1,10 +1,11 @@
 // Trains the reader of values in Chinese words (src/domain/privacy/credential-han-reader.ts) for
 // `npm run privacy:train` (train.mjs) and writes its weights to credential-han-reader-weights.ts.
-// It learns from every stretch of Han text in the read blind sets (READ_SETS) and the dev splits
+// It learns from every stretch of Han text in the read blind sets (HAN_READ_SETS) and the dev splits
 // of the credential corpus (a stretch that is the marked secret is a value, a stretch apart from
 // it is not, one that only overlaps it is left out), from the dev splits and the read sets of the
-// privacy requests and shares (Chinese that speaks of keeping things, none a value), and from the
-// half of the shared ordinary chat that readerTrainsOn picks (none is).
+// privacy requests and shares (Chinese that speaks of keeping things, none a value), from the
+// half of the shared ordinary chat that readerTrainsOn picks (none is), and from copies of ordinary
+// Chinese with its values set apart and of each value said as itself (neither is).
 // Before it trains on everything it prints, from five folds of the messages, what each threshold
 // reads, next to the rules alone: the table the threshold was chosen from
 // (docs/decisions/0970-a-reader-of-chinese-word-values.md).
@@ -47,12 +48,37 @@ function stretchesOf(reader, fold, text, secret, weight) {
  */
 const spaced = (t) => t.replace(/(是|叫|成|为|填|输|答|回|用)(\p{Script=Han}{2,12})/gu, "$1 $2 ");
 
+/**
+ * Where a phrase is said as itself, in ordinary talk. Each value of the labelled lines is put in
+ * each of them as an ordinary message, counted twice: a value's own characters must not make it a
+ * password wherever it is said ("天王盖地虎" is a countersign in one line and a catchphrase in the
+ * next). The reader's test puts the values in other frames than these.
+ */
+const SAID_AS_ITSELF = [
+  "我最喜欢的一句话：X",
+  "X，这句我小时候天天听",
+  "有首老歌叫《X》挺好听的",
+  "表情包上写着「X」笑死我了",
+  "X 这个梗你们懂吗",
+  "昨天路过一家店，招牌上写着 X",
+];
+
+/** Each value in Chinese words of the labelled lines, said as itself in every ordinary frame. */
+function saidAsItself(rows) {
+  const values = [
+    ...new Set(rows.flatMap((r) => (r.label !== "none" && HAN_VALUE.test(r.secret ?? "") ? [r.secret] : []))),
+  ];
+  return values.flatMap((v) => SAID_AS_ITSELF.map((frame) => frame.replace("X", v)));
+}
+const HAN_VALUE = /^\p{Script=Han}{2,12}$/u;
+
 /** Every message: its text, its stretches, and a secret (1), a near miss (0) or ordinary (null). */
 function messages(reader, fold, dataDir) {
-  const labelled = [
+  const lines = [
     ...CORPORA.flatMap(training.privacyFixture).filter((r) => r.split === "dev"),
     ...HAN_READ_SETS.flatMap(training.privacyFixture),
-  ].map((r) => {
+  ];
+  const labelled = lines.map((r) => {
     const ordinary = r.form === "ordinary";
     const secret = r.label === "none" ? null : r.secret;
     const kind = ordinary ? null : secret ? 1 : 0;
@@ -78,6 +104,7 @@ function messages(reader, fold, dataDir) {
     ...keeping.map(plain(training.LABELLED_WEIGHT)),
     ...texts.map(plain(1)),
     ...spacedCopies.map(plain(1)),
+    ...saidAsItself(lines).map(plain(training.LABELLED_WEIGHT)),
   ];
 }
 

@@ -8,6 +8,8 @@ import hanC from "../fixtures/privacy/credentials-read-han-c.jsonl?raw";
 import hanD from "../fixtures/privacy/credentials-read-han-d.jsonl?raw";
 import hanE from "../fixtures/privacy/credentials-read-han-e.jsonl?raw";
 import hanF from "../fixtures/privacy/credentials-read-han-f.jsonl?raw";
+import hanI from "../fixtures/privacy/credentials-read-han-i.jsonl?raw";
+import hanJ from "../fixtures/privacy/credentials-read-han-j.jsonl?raw";
 import lookalikes from "../fixtures/privacy/credentials-read-han-lookalikes.jsonl?raw";
 import security4 from "../fixtures/privacy/credentials-read-security-4.jsonl?raw";
 import security5 from "../fixtures/privacy/credentials-read-security-5.jsonl?raw";
@@ -17,7 +19,7 @@ type Line = { readonly label: string; readonly secret?: string };
 
 export const HAN_READ_SECRETS: readonly string[] = [
   ...new Set(
-    [hanA, hanB, hanC, hanD, hanE, hanF, lookalikes, security4, security5]
+    [hanA, hanB, hanC, hanD, hanE, hanF, hanI, hanJ, lookalikes, security4, security5]
       .flatMap((text) => jsonLines<Line>(text))
       .flatMap((l) =>
         l.label !== "none" && /^\p{Script=Han}{3,10}$/u.test(l.secret ?? "") ? [l.secret as string] : [],

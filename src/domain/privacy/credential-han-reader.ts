@@ -91,14 +91,34 @@ function stretchFeatures(text: string, start: number, end: number): number[] {
   return [...new Set(parts.map(([side, t]) => hashed(side as string, t as string)))];
 }
 
+/**
+ * A word of five letters or more ends a stretch too: it is a word or a value of letters, which the
+ * reader of runs reads (credential-reader.ts), and read with the Han before it ("饺子nolafazagoju")
+ * it made most random words look like a password.
+ */
+const LETTERS = /[A-Za-z]{5,}/gu;
+
+/** The stretches of `text` between punctuation, spaces and words of letters. */
+function stretches(text: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (const m of text.matchAll(STRETCH)) {
+    let from = m.index;
+    for (const w of m[0].matchAll(LETTERS)) {
+      out.push([from, m.index + w.index]);
+      from = m.index + w.index + w[0].length;
+    }
+    out.push([from, m.index + m[0].length]);
+  }
+  return out.filter(([s, e]) => e > s);
+}
+
 /** The stretches of `text` and the rests after a word that hands a value over, two Han characters or more. */
 function spans(text: string): [number, number][] {
   const out: [number, number][] = [];
-  for (const m of text.matchAll(STRETCH)) {
-    const s = m.index;
-    const e = s + m[0].length;
-    if (hanCount(m[0]) >= 2 && m[0].length <= 24) out.push([s, e]);
-    for (const h of m[0].matchAll(HANDS_OVER)) {
+  for (const [s, e] of stretches(text)) {
+    const stretch = text.slice(s, e);
+    if (hanCount(stretch) >= 2 && stretch.length <= 24) out.push([s, e]);
+    for (const h of stretch.matchAll(HANDS_OVER)) {
       const rest = s + h.index + h[0].length;
       if (rest < e && hanCount(text.slice(rest, e)) >= 2 && e - rest <= 24) out.push([rest, e]);
     }

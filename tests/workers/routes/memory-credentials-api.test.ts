@@ -41,7 +41,7 @@ describe("memory that holds a credential as today's detectors read it", () => {
     const [inWords, inLetters, plain] = (await seedMemory([
       newMemory(chat, "记住：压缩包打开要输 酸辣土豆丝 别外传", { kind: "fact" }),
       newMemory(`person:P${tag}`, "班级网盘我设的是 Bj_2019cls 大家别乱删", { kind: "fact" }),
-      newMemory(chat, `我们群的名字改成 摸鱼小分队${tag} 了`, { kind: "fact" }),
+      newMemory(chat, "我们群的名字改成 摸鱼小分队 了", { kind: "fact" }),
     ])) as [string, string, string];
     const values = ["酸辣土豆丝", "Bj_2019cls"];
     const held = await listed(values);
