@@ -1,8 +1,8 @@
 // The trained reader of values in Chinese words (src/domain/privacy/credential-han-reader.ts): it
 // masks values no rule reads, and leaves ordinary Chinese that sets a phrase apart the way a value
-// is — a group's name, a catchphrase, a title — alone, even a phrase it learned as a password. Its
-// measured rates are in `npm run eval -- credentials` and `npm run privacy:train`; the lines
-// below were written for this test and are in no set it learned from.
+// is — a group's name, a catchphrase, a title — alone, almost always even a phrase it learned as a
+// password. Its measured rates are in `npm run eval -- credentials` and `npm run privacy:train`;
+// the lines below were written for this test and are in no set it learned from.
 
 import { hanValueCandidates, readHanCredentialValues } from "@src/domain/privacy/credential-han-reader";
 import {
@@ -68,8 +68,8 @@ describe("the trained reader of values in Chinese words", () => {
 
   // A reader of words keeps something of the values it learned: "天王盖地虎", the countersign of
   // six read lines, reads as one even as a catchphrase (docs/decisions/0970-a-reader-of-chinese-word-values.md).
-  // One frame in a thousand at most; the first reader, which read a value's own words as the
-  // message's, masked one in fifty.
+  // One frame in a thousand at most; a reader weighted otherwise masked one in fifty
+  // (docs/experiments/0720-a-reader-of-chinese-word-values.md).
   it("leaves a phrase it learned as a password alone where the phrase is said as itself", ({ expect }) => {
     // Numerals read out ("六六八八二零") are a code by their shape, as digits are: not a phrase.
     const phrases = HAN_READ_SECRETS.filter((s) => !NUMERALS.test(s));
