@@ -62,6 +62,21 @@ describe("the trained reader of values in Chinese words", () => {
     expect(maskSensitiveDataInMessage(said)).toBe(said.replace(value, CREDENTIAL_MASK));
   });
 
+  // Written after the reader was trained, as people also write: traditional characters, a typo
+  // in the words around the value (外穿 for 外传, 验正 for 验证).
+  it.for([
+    ["壓縮包打開要輸 冬瓜排骨湯 別外傳", "冬瓜排骨湯"],
+    ["進群驗證填 奧利給衝鴨 就行", "奧利給衝鴨"],
+    ["/remember 進群驗證填 咖喱雞塊飯 就行", "咖喱雞塊飯"],
+    ["压缩包打开要输 冬瓜排骨汤 别外穿", "冬瓜排骨汤"],
+    ["进群验正填 奥利给冲鸭 就行", "奥利给冲鸭"],
+  ] as const)(
+    "masks the value of %j, in traditional characters or among a typo",
+    ([said, value], { expect }) => {
+      expect(maskSensitiveDataInMessage(said)).toBe(said.replace(value, CREDENTIAL_MASK));
+    },
+  );
+
   it.for(ORDINARY)("leaves %j as it is", (said, { expect }) => {
     expect(maskSensitiveDataInMessage(said)).toBe(said);
   });
