@@ -6,9 +6,12 @@
 // `rollback` sends the verified chats' reads back to D1, each object first queuing for D1 what
 // it alone logged since it became the home. `delete-d1` lists the old D1 rows of verified chats,
 // and with `--yes` deletes them (the Worker checks each chat again first; no rollback after).
+// `credentials [--mask --yes]` reads every log again with today's credential detectors
+// (log-credentials.mjs).
 import { CliError, command as define, integer, withApiOptions } from "../lib/args.mjs";
 import { client } from "./admin-api.mjs";
 import { t } from "./i18n/lang.mjs";
+import { credentialsCommand } from "./log-credentials.mjs";
 
 const print = (x) => console.log(JSON.stringify(x, null, 2));
 
@@ -132,5 +135,6 @@ export function command(name = "log") {
       define("delete-d1").description(t("log.desc.deleteD1")).option("--yes", t("log.opt.yes")),
     ).action(deleteD1),
   );
+  log.addCommand(credentialsCommand());
   return log;
 }

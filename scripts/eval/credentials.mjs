@@ -14,6 +14,7 @@ import { readerTrainsOn } from "../privacy/reader-split.mjs";
 import { importAt } from "./baseline-source.mjs";
 import { conversationSets, ordinaryConversations } from "./credential-conversations.mjs";
 import { evalDataDir } from "./data-dir.mjs";
+import { sweepOnOrdinaryChat } from "./log-sweep.mjs";
 
 export const CREDENTIAL_BASELINE = "77317ac";
 
@@ -272,6 +273,7 @@ export async function evalCredentials(flags) {
       ...Object.fromEntries(cells.map((c) => [c.label, c.changed.length])),
     });
   }
+  await sweepOnOrdinaryChat(datasets(dir));
   console.log(
     JSON.stringify({
       dataset: "credentials",

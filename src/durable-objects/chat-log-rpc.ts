@@ -23,6 +23,11 @@ import type { DayMessage } from "../domain/summary/day-message";
 import { type AccountForgetOutcome, forgetAccountHere } from "./account-forget";
 import { type LogHome, logHomeOf } from "./chat-log-home";
 import type { ChatParts } from "./chat-parts";
+import {
+  type CredentialSweepAsk,
+  type CredentialSweepOutcome,
+  sweepCredentialsHere,
+} from "./credential-sweep";
 import { type AppendOutcome, appendToLog } from "./log-append";
 import { flushLogCountsSoon } from "./log-counts-alarm";
 import { type LogDayQuery, readLogDay } from "./log-day";
@@ -109,6 +114,15 @@ export abstract class ChatLogRpc extends DurableObject<Env> {
   async forgetAccount(account: string): Promise<AccountForgetOutcome> {
     const { outbox, journal, recent } = this.#parts;
     return forgetAccountHere({ sql: this.ctx.storage.sql, outbox, journal, recent }, account);
+  }
+
+  /**
+   * This chat's stores read again by today's detectors, one page of the log a call, the small
+   * stores with the first (credential-sweep.ts); with `mask`, what holds a value is rewritten.
+   */
+  async sweepCredentials(ask: CredentialSweepAsk): Promise<CredentialSweepOutcome> {
+    const { recent, journal, replies } = this.#parts;
+    return sweepCredentialsHere({ sql: this.ctx.storage.sql, recent, journal, replies }, ask);
   }
 
   // The owner's migration of this chat's D1 log into the object (log-import.ts).

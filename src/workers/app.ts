@@ -17,6 +17,7 @@ import { contextRoutes } from "./routes/context.routes";
 import { identityAdminRoutes } from "./routes/identity-admin.routes";
 import { insightsRoutes } from "./routes/insights.routes";
 import { knowledgeRoutes } from "./routes/knowledge.routes";
+import { logCredentialsRoutes } from "./routes/log-credentials.routes";
 import { logMigrationRoutes } from "./routes/log-migration.routes";
 import { memoryAdminRoutes } from "./routes/memory-admin.routes";
 import { migrationsRoutes } from "./routes/migrations.routes";
@@ -49,6 +50,7 @@ export function createApp() {
   app.route("/api/identity", identityAdminRoutes);
   app.route("/api/migrations", migrationsRoutes);
   app.route("/api/log-migration", logMigrationRoutes);
+  app.route("/api/log-credentials", logCredentialsRoutes);
   app.route("/api/sessions", sessionsRoutes);
   // Every dashboard response, the login page, the stylesheet and refusals included.
   app.use("/admin", dashboardSecurityHeaders);

@@ -184,6 +184,10 @@ const MESSAGE_ALLOWED = {
   "src/durable-objects/log-import.ts#rollBackHome":
     "a rollback sends the chat's own rows to D1, the chat's other copy of its log",
   "src/workers/dev/turn-bench.routes.ts#turnBenchRoutes": "local mode only (benchmarks)",
+  "src/adapters/d1/d1-log-sweep.ts#sweepD1LogPage":
+    "the owner's credential sweep rewrites rows masked; only counts leave",
+  "src/durable-objects/credential-sweep.ts#sweepCredentialsHere":
+    "the owner's credential sweep rewrites this chat's rows masked; only counts leave",
 };
 
 test("every statement that reads the message log goes through its gate or is allowed with a reason", () => {

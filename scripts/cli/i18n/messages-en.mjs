@@ -202,6 +202,7 @@ export const en = {
   "progress.unit.files": "files",
   "progress.unit.items": "memory items",
   "progress.unit.vectors": "vectors",
+  "progress.unit.chats": "chats",
   "chatKey.invalid": "'{raw}' is not a chat key: {reason} (expected e.g. qq:group:<id>, onebot:private:<n>)",
   "messages.col.time": "time",
   "messages.col.dir": "dir",
@@ -524,7 +525,7 @@ export const en = {
   "memory.refused.shared":
     "this item is private: in {scope} everyone there could read it; add --confirm-shared to do it anyway (audited). Nothing changed",
   "summary.log":
-    "the message log into the chat objects: migrate [--status | --retry], rollback, delete-d1 [--yes]",
+    "the message log into the chat objects: migrate [--status | --retry], rollback, delete-d1 [--yes]; read again by today's credential detectors: credentials [--mask --yes]",
   "log.desc.migrate":
     "copy each chat's D1 message log into its chat object and check it, step by step until done (safe to stop and run again)",
   "log.desc.rollback":
@@ -553,4 +554,22 @@ export const en = {
   "log.deleteMore": " (more after these)",
   "log.deleted": "deleted {rows} old D1 message rows of {chats} chats",
   "log.deleteKept": "  kept {chat}: {reason}",
+  "log.desc.credentials":
+    "read every message log again (each chat object's and D1's) with today's credential detectors and count the rows holding one; --mask --yes masks them",
+  "log.opt.mask": "rewrite the rows holding a credential masked (needs --yes)",
+  "log.opt.confirmMask": "confirm the masking: the original text cannot be restored",
+  "log.credentials.maskNeedsYes":
+    "masking rewrites the rows for good; re-run with --yes to confirm (without --mask it only counts)",
+  "log.credentials.read": "Read {log} rows of the chat objects' logs and {d1} rows of D1's log.",
+  "log.credentials.holding":
+    "Holding a credential: {log} rows of the chat objects' logs, {d1} of D1's log, {other} of short-term context, dream journals and reply plans.",
+  "log.credentials.found": "{n} rows hold a credential; --mask --yes masks them.",
+  "log.credentials.masked": "Masked {n} rows that held a credential.",
+  "log.credentials.clean": "The logs read are clean: no row holds a credential.",
+  "log.credentials.unswept": "The logs of {n} chats were not read (run it again to read them):",
+  "log.credentials.unsweptChat": "  {chat}: {error}",
+  "log.credentials.unfinished":
+    "the sweep did not finish in {n} steps; the Worker may be failing: find out why, then run it again",
+  "log.credentials.badCursor":
+    "the Worker refused the sweep's position ({reason}); run it again to start over",
 };

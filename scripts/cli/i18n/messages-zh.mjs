@@ -197,6 +197,7 @@ export const zhCN = {
   "progress.unit.files": "个文件",
   "progress.unit.items": "条记忆",
   "progress.unit.vectors": "个向量",
+  "progress.unit.chats": "个会话",
   "chatKey.invalid": "'{raw}' 不是会话标识：{reason}（应类似 qq:group:<id>、onebot:private:<号码>）",
   "messages.col.time": "时间",
   "messages.col.dir": "方向",
@@ -505,7 +506,8 @@ export const zhCN = {
   "memory.refused.move": "只有有效（active）的条目才能移动，什么都没有改变",
   "memory.refused.shared":
     "这条记忆是私密的，移入 {scope} 后那里的所有人都能读到；确认请加 --confirm-shared（会记入审计）。什么都没有改变",
-  "summary.log": "消息记录迁入各会话对象：migrate [--status | --retry]、rollback、delete-d1 [--yes]",
+  "summary.log":
+    "消息记录迁入各会话对象：migrate [--status | --retry]、rollback、delete-d1 [--yes]；用现在的凭据检测重读：credentials [--mask --yes]",
   "log.desc.migrate":
     "把 D1 里每个会话的消息记录复制进该会话的对象并核对，一步一步直到完成（可以中断后重跑）",
   "log.desc.rollback": "已核对的会话改回从 D1 读取（会话对象此后记下的消息会先补写进 D1，不会丢失任何内容）",
@@ -532,4 +534,19 @@ export const zhCN = {
   "log.deleteMore": "（之后还有更多）",
   "log.deleted": "已删除 {chats} 个会话在 D1 的 {rows} 条旧消息记录",
   "log.deleteKept": "  保留 {chat}：{reason}",
+  "log.desc.credentials":
+    "用现在的凭据检测重读每条消息记录（各会话对象里的和 D1 里的），数出含有凭据的记录；加 --mask --yes 把它们遮住",
+  "log.opt.mask": "把含有凭据的记录改写为遮住的（需要 --yes）",
+  "log.opt.confirmMask": "确认遮住：遮住后原文无法恢复",
+  "log.credentials.maskNeedsYes": "遮住后原文无法恢复；确认请加 --yes 重新运行（不加 --mask 只清点）",
+  "log.credentials.read": "读了会话对象里的 {log} 条消息记录和 D1 里的 {d1} 条。",
+  "log.credentials.holding":
+    "含有凭据的：会话对象的消息记录 {log} 条，D1 的消息记录 {d1} 条，短期上下文、梦境日志和回复计划 {other} 条。",
+  "log.credentials.found": "共 {n} 条记录含有凭据；用 --mask --yes 遮住它们。",
+  "log.credentials.masked": "已遮住 {n} 条含有凭据的记录。",
+  "log.credentials.clean": "读到的消息记录都是干净的：没有一条含有凭据。",
+  "log.credentials.unswept": "{n} 个会话的记录没有读到（再运行一次会重读）：",
+  "log.credentials.unsweptChat": "  {chat}：{error}",
+  "log.credentials.unfinished": "在 {n} 步内没有读完所有消息记录；Worker 可能出了问题，查明后再运行一次",
+  "log.credentials.badCursor": "Worker 不认这一步的位置（{reason}）；再运行一次会从头读起",
 };

@@ -10,6 +10,7 @@ import { settingsSource } from "../settings/settings-loader";
 import type { AdminRequest } from "./admin-request";
 import { backfillService } from "./backfill-service";
 import { chatsService } from "./chats-service";
+import { credentialSweepService } from "./credential-sweep-service";
 import { doctorService } from "./doctor-service";
 import { identityService } from "./identity-service";
 import { insightsService } from "./insights-service";
@@ -38,6 +39,7 @@ export function adminServices(env: Env, request: AdminRequest) {
     insights: insightsService(env, settings),
     migrations: migrationsService(env, request),
     logMigration: logMigrationService(env, request),
+    credentialSweep: credentialSweepService(env, request),
     chats: chatsService(env),
     notices: noticesService(env, request),
     owner: ownerService(env, request, settings),

@@ -36,7 +36,7 @@ export type MessageRecord = {
  * naming a person ("小明说的烧烤", "What did Caroline research?") finds what they said; the
  * shown and cited text stays the message alone.
  */
-function senderText(nick: string | null, text: string): string {
+export function senderText(nick: string | null, text: string): string {
   return nick ? `${nick}: ${text}` : text;
 }
 

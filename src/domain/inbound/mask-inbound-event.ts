@@ -102,7 +102,7 @@ function readerValues(texts: readonly string[]): string[] {
 }
 
 /** A value as typed, CQ-escaped (wireForms) and HTML-escaped, as QQ's `content` carries `<`, `>`, `&`. */
-function payloadForms(value: string): string[] {
+export function payloadForms(value: string): string[] {
   const html = value.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
   return [...wireForms(value), html, html.replaceAll('"', "&quot;").replaceAll("'", "&#39;")];
 }
