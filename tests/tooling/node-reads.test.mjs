@@ -61,7 +61,11 @@ const ALLOWED = {
     "counts of rows per token (the relevance floor); no row leaves the statement",
   // Owner and admin tools: the dashboard, the admin API and the CLI, behind the admin secret.
   "src/adapters/d1/d1-memory-admin.ts#D1MemoryAdmin.list": "the admin API's and dashboard's memory list",
-  "src/adapters/d1/d1-memory-admin.ts#D1MemoryAdmin.forget": "the admin API's forget",
+  "src/adapters/d1/d1-summary-admin.ts#D1SummaryAdmin.page":
+    "the owner's credential sweep of summaries; the API shows each only masked",
+  "src/adapters/d1/d1-summary-admin.ts#D1SummaryAdmin.get": "the owner's credential sweep, before it erases",
+  "src/adapters/d1/d1-chunked-deletes.ts#nodeErasure":
+    "an admin's forget of one memory item or summary deletes it",
   "src/adapters/d1/d1-admin-stats.ts#D1AdminStats.stats": "the dashboard's counts",
   "src/adapters/d1/d1-session-export.ts#exportChatData":
     "a session export: the admin API, the CLI, and /session, which answers only in an admin's private chat",

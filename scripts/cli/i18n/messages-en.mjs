@@ -259,14 +259,15 @@ export const en = {
   "memory.opt.yes": "confirm: this cannot be undone",
   "memory.forgetNeedsYes": "forgetting {id} deletes it for good; re-run with --yes to confirm",
   "memory.desc.credentials":
-    "memory items today's detectors read as holding a credential (shown masked); --erase --yes deletes them",
+    "memory items and chat summaries today's detectors read as holding a credential (shown masked); --erase --yes deletes them",
   "memory.opt.erase": "delete the items listed (needs --yes)",
   "memory.credentials.eraseNeedsYes":
     "erasing deletes for good; re-run with --yes to confirm (without --erase it only lists)",
   "memory.credentials.unshown": "(not shown: it says what a credential is)",
-  "memory.credentials.clean": "Read every memory item: none holds a credential.",
-  "memory.credentials.found": "{count} memory items hold a credential; --erase --yes deletes them.",
-  "memory.credentials.erased": "Erased {count} memory items that held a credential.",
+  "memory.credentials.clean": "Read every memory item and chat summary: none holds a credential.",
+  "memory.credentials.found":
+    "{count} memory items or summaries hold a credential; --erase --yes deletes them.",
+  "memory.credentials.erased": "Erased {count} memory items or summaries that held a credential.",
   "memory.forgot": "forgot {id}",
   "sessions.desc": "the session registry: aliases, clusters, retention, storage, forget, export",
   "sessions.desc.list": "sessions",

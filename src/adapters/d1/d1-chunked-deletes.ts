@@ -118,3 +118,22 @@ async function countEmbeddings(db: D1Database, hashes: readonly string[]): Promi
   }
   return n;
 }
+
+/**
+ * One node erased, not only hidden — its row with FTS5 secure-delete around it, and its edges:
+ * an admin's forget of one memory item or summary, in the caller's batch.
+ */
+export function nodeErasure(
+  db: D1Database,
+  nodeId: string,
+  nodeType: "memory" | "summary",
+): D1PreparedStatement[] {
+  return [
+    ...erasing(
+      db,
+      ["nodes_fts"],
+      [db.prepare("DELETE FROM nodes WHERE node_id = ?1 AND node_type = ?2").bind(nodeId, nodeType)],
+    ),
+    db.prepare("DELETE FROM edges WHERE src_id = ?1 OR dst_id = ?1").bind(nodeId),
+  ];
+}

@@ -8,7 +8,7 @@ import type { MemoryItem, MemoryStatus, Sensitivity } from "../../domain/memory/
 import type { MemoryKind, Scope } from "../../domain/memory/scope";
 import { indexText } from "../../domain/text/search-tokens";
 import { insertAuditRow } from "./d1-audit-log";
-import { erasing } from "./d1-fts-erase";
+import { nodeErasure } from "./d1-chunked-deletes";
 import { expireTask } from "./d1-memory-decay";
 import { D1MemoryStore } from "./d1-memory-store";
 import { memoryContentHash } from "./memory-content-hash";
@@ -212,12 +212,7 @@ export class D1MemoryAdmin {
     if (!before) return false;
     // Erased from the full-text index's pages too, not only from its rows (d1-fts-erase.ts).
     await this.#db.batch([
-      ...erasing(
-        this.#db,
-        ["nodes_fts"],
-        [this.#db.prepare("DELETE FROM nodes WHERE node_id = ?1 AND node_type = 'memory'").bind(nodeId)],
-      ),
-      this.#db.prepare("DELETE FROM edges WHERE src_id = ?1 OR dst_id = ?1").bind(nodeId),
+      ...nodeErasure(this.#db, nodeId, "memory"),
       // Its insert's row, and the rows of any merge, close or archive that named it as their target.
       this.#db
         .prepare("DELETE FROM memory_candidates WHERE node_id = ?1 OR target_node_id = ?1")

@@ -1,10 +1,10 @@
 /**
- * Memory items that hold a credential as today's detectors read it
+ * Memory items and chat summaries that hold a credential as today's detectors read it
  * (docs/decisions/0980-memory-kept-before-a-detector-read-it.md). Memory never stores one, but it
  * can only refuse what its detectors read when the item is written: an item kept before a reader
  * learned its wording ("记住：压缩包打开要输 酸辣土豆丝 别外传", before the reader of values in Chinese
- * words) stays, and is recalled. The owner finds them and erases them; they are shown masked, so
- * finding them says the value to no one.
+ * words) stays, and is recalled; so does a summary written then. The owner finds them and erases
+ * them; they are shown masked, so finding them says the value to no one.
  */
 import { err, ok, type Result } from "../kernel/result";
 import { maskSensitiveDataInMessage } from "../privacy/credentials";
@@ -20,28 +20,57 @@ import { looksLikeTypedCredential } from "./sensitivity";
 export type HeldCredential = {
   readonly nodeId: string;
   readonly scope: string;
-  readonly kind: MemoryKind;
-  readonly status: MemoryStatus;
+  /** A memory item's kind, or `summary` for a chat's summary. */
+  readonly kind: MemoryKind | "summary";
+  readonly status: MemoryStatus | string;
   readonly masked: string | null;
+};
+
+/** A chat's summary (daily or of a conversation), as the sweep reads it. */
+export type SummaryText = {
+  readonly nodeId: string;
+  readonly scope: string;
+  readonly status: string;
+  readonly text: string;
 };
 
 /** The items of `items` whose text an admin could not write today: read as an admin's text is. */
 export function heldCredentials(items: readonly MemoryItem[]): HeldCredential[] {
   return items
-    .filter((i) => looksLikeTypedCredential(i.text))
-    .map((i) => {
-      const masked = maskSensitiveDataInMessage(i.text);
-      return {
-        nodeId: i.nodeId,
-        scope: i.scope.type === "global" ? "global" : `${i.scope.type}:${i.scope.id}`,
-        kind: i.kind,
-        status: i.status,
-        masked: masked === i.text ? null : masked,
-      };
-    });
+    .filter((i) => holds(i))
+    .map((i) => ({
+      nodeId: i.nodeId,
+      scope: i.scope.type === "global" ? "global" : `${i.scope.type}:${i.scope.id}`,
+      kind: i.kind,
+      status: i.status,
+      masked: shown(i.text),
+    }));
 }
 
-/** Why an erasure is refused whole: ids of no memory item, and items that hold no credential. */
+/**
+ * The summaries that hold a credential, read as memory is: a summary written before a detector
+ * learned a wording keeps the value, and its chat's context and sibling chats read it.
+ */
+export function heldSummaries(summaries: readonly SummaryText[]): HeldCredential[] {
+  return summaries
+    .filter((s) => holds(s))
+    .map((s) => ({
+      nodeId: s.nodeId,
+      scope: s.scope,
+      kind: "summary",
+      status: s.status,
+      masked: shown(s.text),
+    }));
+}
+
+const holds = (t: { readonly text: string }) => looksLikeTypedCredential(t.text);
+
+function shown(text: string): string | null {
+  const masked = maskSensitiveDataInMessage(text);
+  return masked === text ? null : masked;
+}
+
+/** Why an erasure is refused whole: ids of no memory item or summary, and ones that hold no credential. */
 export type ErasureRefusal = { readonly notFound: readonly string[]; readonly notHeld: readonly string[] };
 
 /**
@@ -51,11 +80,11 @@ export type ErasureRefusal = { readonly notFound: readonly string[]; readonly no
  */
 export function credentialErasure(
   ids: readonly string[],
-  items: readonly MemoryItem[],
+  items: readonly { readonly nodeId: string; readonly text: string }[],
 ): Result<string[], ErasureRefusal> {
   const wanted = [...new Set(ids)];
   const found = new Set(items.map((i) => i.nodeId));
-  const held = new Set(heldCredentials(items).map((h) => h.nodeId));
+  const held = new Set(items.filter(holds).map((i) => i.nodeId));
   const notFound = wanted.filter((id) => !found.has(id));
   const notHeld = wanted.filter((id) => found.has(id) && !held.has(id));
   return notFound.length + notHeld.length === 0 ? ok(wanted) : err({ notFound, notHeld });

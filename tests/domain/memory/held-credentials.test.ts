@@ -1,6 +1,6 @@
 // Memory items kept before a detector read their wording (src/domain/memory/held-credentials.ts):
 // found as an admin's text is read, and shown to the owner with the value masked, or not at all.
-import { heldCredentials } from "@src/domain/memory/held-credentials";
+import { credentialErasure, heldCredentials, heldSummaries } from "@src/domain/memory/held-credentials";
 import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
 import { memoryItem } from "../../fakes/in-memory-memory";
@@ -37,5 +37,32 @@ describe("memory items that hold a credential as today's detectors read it", () 
     const [held] = heldCredentials([item("m7", "person:P1", "用户家的wifi密码是作业写完了吗老铁")]);
     expect(held).toMatchObject({ nodeId: "m7", masked: null });
     expect(JSON.stringify(held)).not.toContain("作业写完了吗");
+  });
+
+  it("reads chat summaries as memory, and an erasure takes summaries and items alike", ({ expect }) => {
+    const summaries = [
+      {
+        nodeId: "s1",
+        scope: "chat:qq:group:G1",
+        status: "active",
+        text: "群里的 wifi 密码是 coffee4all，大家记一下",
+      },
+      { nodeId: "s2", scope: "chat:qq:group:G1", status: "active", text: "大家约了周六去爬山" },
+    ];
+    expect(heldSummaries(summaries)).toEqual([
+      {
+        nodeId: "s1",
+        scope: "chat:qq:group:G1",
+        kind: "summary",
+        status: "active",
+        masked: `群里的 wifi 密码是 ${CREDENTIAL_MASK}，大家记一下`,
+      },
+    ]);
+    const items = [...summaries, item("m4", "global:", "群里的 wifi 密码是 coffee4all")];
+    expect(credentialErasure(["s1", "m4"], items)).toEqual({ ok: true, value: ["s1", "m4"] });
+    expect(credentialErasure(["s1", "s2", "s9"], items)).toEqual({
+      ok: false,
+      error: { notFound: ["s9"], notHeld: ["s2"] },
+    });
   });
 });

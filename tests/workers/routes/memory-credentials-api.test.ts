@@ -6,6 +6,7 @@ import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
 import { adminApi, auditCount } from "../../support/admin-api";
 import { newMemory, seedMemory, uid } from "../../support/memory";
+import { summary } from "../../support/private-material";
 import { storedAnywhere } from "../../support/stored-anywhere";
 
 type Held = { nodeId: string; scope: string; kind: string; status: string; masked: string | null };
@@ -76,6 +77,50 @@ describe("memory that holds a credential as today's detectors read it", () => {
     expect(await done.json()).toEqual({ erased: [inWords, inLetters] });
     expect(await rowsOf([inWords, inLetters, plain])).toEqual([plain]);
     expect(await auditCount("memory.forget")).toBe(audits + 2);
+    expect(await storedAnywhere(values)).toEqual([]);
+  });
+
+  it("lists chat summaries after the items, masked, and erases one with its day's record", async ({
+    expect,
+  }) => {
+    const tag = uid();
+    const chat = `qq:group:G${tag}`;
+    const [item] = (await seedMemory([
+      newMemory(`chat:${chat}`, "群里的 wifi 密码是 coffee4all", { kind: "fact" }),
+    ])) as [string];
+    const held = await summary(
+      chat,
+      "今天大家约了周六聚餐。小王说：压缩包打开要输 酸辣土豆丝 别外传",
+      "public",
+    );
+    const plain = await summary(chat, "今天大家约了周六去爬山，小李带水。", "public");
+    await env.DB.prepare(
+      "INSERT INTO summary_days (chat_key, day, status, node_id, method, messages, created_at) VALUES (?1, '2026-12-06', 'written', ?2, 'extractive', 3, 1)",
+    )
+      .bind(chat, held)
+      .run();
+    const values = ["coffee4all", "酸辣土豆丝"];
+    // Two a page: the pages cross from the items to the summaries.
+    const listing = await listed(values);
+    expect(listing.find((h) => h.nodeId === held)).toEqual({
+      nodeId: held,
+      scope: `chat:${chat}`,
+      kind: "summary",
+      status: "active",
+      masked: `今天大家约了周六聚餐。小王说：压缩包打开要输 ${CREDENTIAL_MASK} 别外传`,
+    });
+    expect(listing.map((h) => h.nodeId)).toContain(item);
+    expect(listing.map((h) => h.nodeId)).not.toContain(plain);
+    expect((await erase([held, plain])).status).toBe(400);
+
+    const audits = await auditCount("summary.forget");
+    expect(await (await erase([held, item])).json()).toEqual({ erased: [held, item] });
+    expect(await rowsOf([held, plain, item])).toEqual([plain]);
+    expect(await auditCount("summary.forget")).toBe(audits + 1);
+    const day = await env.DB.prepare("SELECT count(*) AS n FROM summary_days WHERE node_id = ?1")
+      .bind(held)
+      .first();
+    expect(day).toEqual({ n: 0 });
     expect(await storedAnywhere(values)).toEqual([]);
   });
 
