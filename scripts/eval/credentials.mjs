@@ -13,6 +13,7 @@ import { importTs } from "../lib/ts-import.mjs";
 import { readerTrainsOn } from "../privacy/reader-split.mjs";
 import { importAt } from "./baseline-source.mjs";
 import { conversationSets, ordinaryConversations } from "./credential-conversations.mjs";
+import { sentencesBeforeValues } from "./credential-sentences.mjs";
 import { evalDataDir } from "./data-dir.mjs";
 import { sweepOnOrdinaryChat } from "./log-sweep.mjs";
 
@@ -273,6 +274,7 @@ export async function evalCredentials(flags) {
       ...Object.fromEntries(cells.map((c) => [c.label, c.changed.length])),
     });
   }
+  sentencesBeforeValues(detectors, datasets(dir));
   await sweepOnOrdinaryChat(datasets(dir));
   console.log(
     JSON.stringify({

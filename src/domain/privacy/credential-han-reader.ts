@@ -149,8 +149,33 @@ export function readHanCredentialValues(
   taken: readonly { start: number; end: number }[],
 ): { start: number; end: number }[] {
   if (namesWhatTheBotGaveOut(text)) return [];
-  return hanValueCandidates(text)
+  const found = [...hanValueCandidates(text), ...sentenceCandidates(text)]
     .filter((c) => !taken.some((t) => t.start < c.end && c.start < t.end))
     .filter((c) => hanReaderScore(c) >= HAN_READER_THRESHOLD)
     .map(({ start, end }) => ({ start, end }));
+  return found.filter((f, i) => found.findIndex((g) => g.start === f.start && g.end === f.end) === i);
+}
+
+/** What ends a sentence: the rest of a message after it is another thing said. */
+const SENTENCE_END = /[。！？!?\n]+/gu;
+
+/**
+ * The stretches of each sentence of a message of several, read as if the sentence were said alone
+ * (at their place in the message). The rest of the message tells the reader whether it speaks of a
+ * password; an ordinary sentence before the value ("今天大家约了周六聚餐。小王说压缩包打开要输 酸辣土豆丝")
+ * drowned that, and the reader learned from messages of one sentence
+ * (docs/decisions/1000-a-value-read-in-its-own-sentence.md).
+ */
+function sentenceCandidates(text: string): HanCandidate[] {
+  const out: HanCandidate[] = [];
+  let from = 0;
+  const ends = [...text.matchAll(SENTENCE_END)].map((m) => [m.index, m.index + m[0].length] as const);
+  if (ends.length === 0 || (ends.length === 1 && ends[0]?.[1] === text.length)) return [];
+  for (const [stop, next] of [...ends, [text.length, text.length] as const]) {
+    const sentence = text.slice(from, stop);
+    for (const c of hanValueCandidates(sentence))
+      out.push({ ...c, start: c.start + from, end: c.end + from });
+    from = next;
+  }
+  return out;
 }

@@ -1,0 +1,45 @@
+// Values in Chinese words said after something else (decision 1000): each labelled value of the
+// read sets that its line alone loses, measured again with an ordinary sentence before the line —
+// how many values each detector still loses — and the shared ordinary Chinese chat joined in
+// pairs, two sentences a message, changed by each. Dev data: the read sets are what the reader of
+// such values learned from, so this measures only what a sentence before the value costs.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { root } from "../lib/dev-vars.mjs";
+import { readJsonl } from "./domain-bundle.mjs";
+
+const READ = ["a", "b", "c", "d", "e", "f", "i", "j"].map((x) => `credentials-read-han-${x}.jsonl`);
+const BEFORE = ["今天大家约了周六聚餐。", "刚下班，累死了！", "哈哈哈\n", "对了，"];
+const JOINS = ["。", "\n", "！"];
+
+export function sentencesBeforeValues(detectors, sets) {
+  const rows = READ.map((f) => path.join(root, "tests/fixtures/privacy", f))
+    .filter(existsSync)
+    .flatMap(readJsonl)
+    .filter((r) => r.label !== "none" && r.secret && r.text && !r.messages);
+  console.log(
+    `\nvalues in Chinese words after another sentence (read sets, ${rows.length} values): values kept`,
+  );
+  for (const [label, d] of detectors) {
+    const alone = rows.filter((r) => !d.mask(r.text).includes(r.secret));
+    const kept = BEFORE.map((b) => alone.filter((r) => d.mask(b + r.text).includes(r.secret)).length);
+    console.log(
+      `  ${label.padEnd(20)} gone alone ${alone.length}; kept after ${BEFORE.map((b, i) => `${JSON.stringify(b)} ${kept[i]}`).join(", ")}`,
+    );
+  }
+  console.log("\nordinary Chinese chat joined in pairs: messages changed");
+  for (const [name, texts] of sets.filter(([n]) => n === "KdConv" || n === "MemoryBank-zh")) {
+    const cells = detectors.map(([label, d]) => {
+      const changed = JOINS.map((j) => {
+        let n = 0;
+        for (let i = 0; i + 1 < texts.length; i += 2)
+          if (d.mask(texts[i] + j + texts[i + 1]) !== texts[i] + j + texts[i + 1]) n++;
+        return n;
+      });
+      return `${label}: ${changed.join(" / ")}`;
+    });
+    console.log(
+      `  ${name.padEnd(15)} ${Math.floor(texts.length / 2)} pairs joined by ${JOINS.map((j) => JSON.stringify(j)).join(" / ")}  ${cells.join("   ")}`,
+    );
+  }
+}
