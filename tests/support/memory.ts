@@ -6,6 +6,7 @@ import { memoryNodeId, type NewMemory } from "@src/domain/memory/memory";
 import type { RememberRequest } from "@src/domain/memory/remember";
 import { parseScopeKey, type Scope } from "@src/domain/memory/scope";
 import { credentialReaderScore, valueCandidates } from "@src/domain/privacy/credential-reader";
+import { privacyRequest } from "@src/domain/privacy/privacy-request";
 import { MEMORY_DEFAULTS } from "../fakes/in-memory-memory";
 
 export const memoryStore = () => new D1MemoryStore(env.DB);
@@ -80,11 +81,24 @@ function consonantsApart(most: number): string[] | null {
 /**
  * Sentences tags are written after. A tag the trained reader finds even half likely to be a
  * password after one of them is drawn again: after "我喜欢吃饺子" it took about one random tag
- * in thirty for a password and masked it, and the test's /remember was refused.
+ * in thirty for a password and masked it, and the test's /remember was refused. So is a tag after
+ * which the reader of privacy requests reads one: "我喜欢下棋lusamojedone" was kept private, and a
+ * group's /memory, which lists only public items, did not list it.
  */
-const TAG_CONTEXTS = ["我喜欢吃饺子", "/remember 我喜欢吃辣"];
+const TAG_CONTEXTS = [
+  "我喜欢吃饺子",
+  "/remember 我喜欢吃辣",
+  "我喜欢下棋",
+  "我喜欢猫",
+  "我喜欢爬山",
+  "我在准备考研",
+];
 const readsAsSecret = (tag: string) =>
-  TAG_CONTEXTS.some((before) => valueCandidates(before + tag).some((c) => credentialReaderScore(c) >= 0.5));
+  TAG_CONTEXTS.some(
+    (before) =>
+      valueCandidates(before + tag).some((c) => credentialReaderScore(c) >= 0.5) ||
+      privacyRequest(before + tag) !== null,
+  );
 
 export function uid(): string {
   for (let t = 0; t < TRIES; t++) {
