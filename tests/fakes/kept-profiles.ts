@@ -25,6 +25,7 @@ export class KeptProfiles implements ProfileStore {
     };
   }
   async save(key: ProfileKey, version: number, built: BuiltProfile, at: number) {
+    if (version !== this.version) return;
     this.saved.set(`${key.subject}/${key.audience}`, { version, built, at, by: "extract" });
   }
   async rewrite(key: ProfileKey, version: number, outcome: ProfileRewrite, at: number) {

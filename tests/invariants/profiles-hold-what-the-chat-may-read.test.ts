@@ -9,12 +9,14 @@
 import { env } from "cloudflare:workers";
 import type { TurnPreview } from "@src/domain/agent/turn-preview";
 import { beforeAll, describe, it } from "vitest";
+import { adminApi } from "../support/admin-api";
 import { declared, qqUsers, storeIdentity, uids } from "../support/identity-settings";
-import { uid } from "../support/memory";
+import { newMemory, seedMemory, uid } from "../support/memory";
 import { listedIdOf } from "../support/memory-listing";
 import { memoryRowHolding } from "../support/memory-row";
 import { everything, preview } from "../support/preview";
 import { registerChat } from "../support/sessions";
+import { storedAnywhere } from "../support/stored-anywhere";
 import { inGroupChat, inPrivateChat } from "../support/turns";
 
 const run = uid().slice(0, 6);
@@ -155,5 +157,27 @@ describe("the profile follows every change to the items, whoever makes it", () =
     expect(id).toBeTruthy();
     await inPrivateChat(ALICE_P, `/forget ${id}`);
     expect(fromMemory(await groupTurn(ALICE_G, `喝什么 ${tag}`))).not.toContain(`奶茶${tag}`);
+  });
+
+  it("an item forgotten or erased for a credential leaves its words in no stored profile", async ({
+    expect,
+  }) => {
+    const tag = uid();
+    const [walks, held] = (await seedMemory([
+      newMemory(`person:${ALICE}`, `我每天晚上去江边散步${tag}`, { kind: "preference" }),
+      newMemory(`person:${ALICE}`, `我家 wifi 密码是 Nq${tag}x`, { kind: "fact" }),
+      newMemory(`person:${ALICE}`, `我喜欢打羽毛球${tag}`, { kind: "preference" }),
+    ])) as [string, string, string];
+    const gone = [`江边散步${tag}`, `Nq${tag}x`];
+    // The person's own chat builds and keeps the profile from all three.
+    expect((await privateTurn(ALICE_P, `你好 ${tag}`)).mandatory.profile).toContain(`江边散步${tag}`);
+    expect(await storedAnywhere(gone)).not.toEqual([]);
+
+    const forgot = await adminApi(`/memory/${walks}/forget`, { method: "POST", body: { confirm: walks } });
+    expect(forgot.status).toBe(200);
+    const erased = await adminApi("/memory/credentials/erase", { method: "POST", body: { ids: [held] } });
+    expect(await erased.json()).toEqual({ erased: [held] });
+    expect(await storedAnywhere(gone)).toEqual([]);
+    expect((await privateTurn(ALICE_P, `你好 ${tag}`)).mandatory.profile).toContain(`羽毛球${tag}`);
   });
 });

@@ -2,7 +2,8 @@
  * Person profiles over D1 `person_profiles` and `memory_scope_versions`
  * (migrations/0390_person_profiles.sql): the triggers there bump a scope's version on every
  * write to its memory items, and a profile is read only at the current sum of its scopes'
- * versions — one statement, so the version and the text it is checked against agree.
+ * versions — one statement, so the version and the text it is checked against agree. A bump
+ * deletes the profiles built over the scope (migration 0500): no row outlives its items' words.
  */
 import type {
   BuiltProfile,
@@ -48,18 +49,20 @@ export class D1ProfileStore implements ProfileStore {
   }
 
   async save(key: ProfileKey, version: number, built: BuiltProfile, at: number): Promise<void> {
-    // A profile built from newer items is never replaced by one built from older ones.
+    // Only at the current version: a build that raced a write to the items would otherwise keep
+    // their old words, which the write's trigger has just deleted (migration 0500). A profile built
+    // from newer items is never replaced by one built from older ones.
     await this.#d1
       .prepare(
         `INSERT INTO person_profiles (subject, audience, version, text, items, updated_at, written_by)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'extract')
+         SELECT ?1, ?2, ?4, ?5, ?6, ?7, 'extract' WHERE ?4 = ${VERSION_SQL}
          ON CONFLICT (subject, audience) DO UPDATE SET
            version = excluded.version, text = excluded.text, items = excluded.items,
            updated_at = excluded.updated_at, written_by = 'extract'
          WHERE excluded.version > person_profiles.version
            OR (excluded.version = person_profiles.version AND person_profiles.written_by = 'extract')`,
       )
-      .bind(key.subject, key.audience, version, built.text, built.items, at)
+      .bind(key.subject, key.audience, JSON.stringify(key.scopes), version, built.text, built.items, at)
       .run();
   }
 

@@ -17,7 +17,10 @@ export interface ProfileStore {
    * ("" = built, nothing to say); `text: null` when missing or built from older items.
    */
   read(key: ProfileKey): Promise<SavedProfile>;
-  /** Saves an extractive profile built at `version`; a newer write to the scopes makes it unreadable. */
+  /**
+   * Saves an extractive profile built at `version`, only while it is the scopes' current one; a
+   * newer write to the scopes deletes it (docs/decisions/1010-a-profile-leaves-with-its-items.md).
+   */
   save(key: ProfileKey, version: number, built: BuiltProfile, at: number): Promise<void>;
   /**
    * Replaces the extractive text saved at `version` with the model's (`model`), or marks it as

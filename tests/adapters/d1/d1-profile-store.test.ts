@@ -69,4 +69,32 @@ describe("profile rewrites over D1", () => {
     expect((await ask(p, again)).outcome).toEqual({ done: "not-needed" });
     expect(again.requests).toHaveLength(0);
   });
+
+  it("keep no row past a write to the items, nor one saved at an older version", async ({ expect }) => {
+    const rows = (subject: string) =>
+      env.DB.prepare("SELECT text FROM person_profiles WHERE subject = ?1")
+        .bind(subject)
+        .all<{ text: string }>()
+        .then((r) => r.results.map((x) => x.text));
+    const p = person();
+    // A person whose id begins with p's: the scope key of one is a prefix of the other's.
+    const q = { ...person(), id: `${p.id}x` };
+    const qReader = profileReaders(q.id, q.account).group;
+    await seedMemory([
+      newMemory(`person:${p.id}`, "每周三去游泳", { kind: "fact" }),
+      newMemory(`person:${q.id}`, "每周四去攀岩", { kind: "fact" }),
+    ]);
+    expect(await readProfile(p.deps, p.reader, 1)).toBe("- 每周三去游泳");
+    expect(await readProfile(q.deps, qReader, 1)).toBe("- 每周四去攀岩");
+    const stale = (await p.deps.profiles.read(p.key)).version;
+
+    await seedMemory([newMemory(`account:${p.account}`, "喜欢吃辣", { kind: "preference" })]);
+    expect(await rows(p.key.subject)).toEqual([]);
+    expect(await rows(profileKey(qReader, "public").subject)).toEqual(["- 每周四去攀岩"]);
+    // A build read before the write, saved after it: dropped, not kept.
+    await p.deps.profiles.save(p.key, stale, { text: "- 每周三去游泳", items: 1 }, 2);
+    expect(await rows(p.key.subject)).toEqual([]);
+    expect(await readProfile(p.deps, p.reader, 3)).toBe("- 喜欢吃辣\n- 每周三去游泳");
+    expect(await rows(p.key.subject)).toEqual(["- 喜欢吃辣\n- 每周三去游泳"]);
+  });
 });
