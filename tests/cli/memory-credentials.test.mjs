@@ -50,7 +50,10 @@ describe("memory credentials", () => {
     assert.ok(stand.seen.every((s) => s.method === "GET"));
     assert.match(r.out, /m_149/);
     assert.match(r.out, /（不显示：它说了一个凭据是什么）/);
-    assert.match(r.out, /150 条记忆或摘要含有凭据；用 --erase --yes 删除它们。/);
+    assert.match(
+      r.out,
+      /150 条记忆、摘要或梦境候选含有凭据；用 --erase --yes 删除它们（候选只遮去其文本）。/,
+    );
   });
 
   it("refuses --erase without --yes before any request", async () => {
@@ -76,7 +79,7 @@ describe("memory credentials", () => {
       erases.flatMap((s) => s.body.ids),
       Array.from({ length: 150 }, (_, i) => `m_${i}`),
     );
-    assert.match(r.out, /已删除 150 条含有凭据的记忆或摘要。/);
+    assert.match(r.out, /已处理 150 条含有凭据的记忆、摘要或梦境候选：记忆与摘要已删除，候选的文本已遮去。/);
   });
 
   it("says when no item holds one, and prints JSON with --json", async () => {
@@ -85,7 +88,7 @@ describe("memory credentials", () => {
     };
     const r = await api(["memory", "credentials"]);
     assert.equal(r.code, 0, r.err);
-    assert.match(r.out, /读了所有记忆和会话摘要，没有一条含有凭据。/);
+    assert.match(r.out, /读了所有记忆、会话摘要和梦境候选，没有一条含有凭据。/);
     const j = await api(["memory", "credentials", "--json"]);
     assert.deepEqual(JSON.parse(j.out), { held: [], erased: null });
   });

@@ -264,10 +264,12 @@ export const en = {
   "memory.credentials.eraseNeedsYes":
     "erasing deletes for good; re-run with --yes to confirm (without --erase it only lists)",
   "memory.credentials.unshown": "(not shown: it says what a credential is)",
-  "memory.credentials.clean": "Read every memory item and chat summary: none holds a credential.",
+  "memory.credentials.clean":
+    "Read every memory item, chat summary and dreaming candidate: none holds a credential.",
   "memory.credentials.found":
-    "{count} memory items or summaries hold a credential; --erase --yes deletes them.",
-  "memory.credentials.erased": "Erased {count} memory items or summaries that held a credential.",
+    "{count} memory items, summaries or dreaming candidates hold a credential; --erase --yes deletes them (a candidate's text is withheld).",
+  "memory.credentials.erased":
+    "Done with {count} memory items, summaries or dreaming candidates that held a credential: items and summaries erased, candidates' text withheld.",
   "memory.forgot": "forgot {id}",
   "sessions.desc": "the session registry: aliases, clusters, retention, storage, forget, export",
   "sessions.desc.list": "sessions",

@@ -258,9 +258,11 @@ export const zhCN = {
   "memory.opt.erase": "删除列出的条目（需要 --yes）",
   "memory.credentials.eraseNeedsYes": "删除后无法恢复；确认请加 --yes 重新运行（不加 --erase 只列出）",
   "memory.credentials.unshown": "（不显示：它说了一个凭据是什么）",
-  "memory.credentials.clean": "读了所有记忆和会话摘要，没有一条含有凭据。",
-  "memory.credentials.found": "{count} 条记忆或摘要含有凭据；用 --erase --yes 删除它们。",
-  "memory.credentials.erased": "已删除 {count} 条含有凭据的记忆或摘要。",
+  "memory.credentials.clean": "读了所有记忆、会话摘要和梦境候选，没有一条含有凭据。",
+  "memory.credentials.found":
+    "{count} 条记忆、摘要或梦境候选含有凭据；用 --erase --yes 删除它们（候选只遮去其文本）。",
+  "memory.credentials.erased":
+    "已处理 {count} 条含有凭据的记忆、摘要或梦境候选：记忆与摘要已删除，候选的文本已遮去。",
   "memory.forgot": "已删除 {id}",
   "sessions.desc": "会话段登记：别名、记忆组、保留期、是否记录、删除、导出",
   "sessions.desc.list": "会话段列表",

@@ -104,6 +104,26 @@ export function insertAuditRow(db: D1Database, record: AuditRecord): D1PreparedS
     .bind(row.dedupeKey, row.at, row.actor, row.action, row.chatKey, row.target, row.detail);
 }
 
+/** Who acts in an admin's change, when, and through which door (`api` unless said). */
+export type AdminAct = { readonly actor: string; readonly at: number; readonly via?: string };
+
+/** The record of one admin's change to `target`, in the change's own batch. */
+export function adminActRow(
+  db: D1Database,
+  act: AdminAct,
+  change: { action: string; target: string; chatKey: string | null; detail?: Record<string, unknown> },
+): D1PreparedStatement {
+  return insertAuditRow(db, {
+    dedupeKey: `${change.action}:${change.target}:${act.at}:${crypto.randomUUID()}`,
+    at: act.at,
+    actor: act.actor,
+    action: change.action,
+    chatKey: change.chatKey,
+    target: change.target,
+    detail: { via: act.via ?? "api", ...change.detail },
+  });
+}
+
 /**
  * The same INSERT, kept only when the statement just before it in the batch changed a row
  * (`changes()`): a write and its record are one batch, and a write that changed nothing —

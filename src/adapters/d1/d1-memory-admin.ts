@@ -7,7 +7,7 @@
 import type { MemoryItem, MemoryStatus, Sensitivity } from "../../domain/memory/memory";
 import type { MemoryKind, Scope } from "../../domain/memory/scope";
 import { indexText } from "../../domain/text/search-tokens";
-import { insertAuditRow } from "./d1-audit-log";
+import { type AdminAct, adminActRow } from "./d1-audit-log";
 import { nodeErasure } from "./d1-chunked-deletes";
 import { expireTask } from "./d1-memory-decay";
 import { D1MemoryStore } from "./d1-memory-store";
@@ -41,7 +41,7 @@ export type MemoryEdit = {
 };
 
 /** Who changes an item, when, and through which face (`via` in the audit row; "api" if unsaid). */
-export type AdminAct = { readonly actor: string; readonly at: number; readonly via?: string };
+export type { AdminAct } from "./d1-audit-log";
 
 export type CandidateFilter = {
   readonly chat?: string;
@@ -262,15 +262,7 @@ export class D1MemoryAdmin {
     chatKey: string | null,
     detail: Record<string, unknown>,
   ) {
-    return insertAuditRow(this.#db, {
-      dedupeKey: `${action}:${nodeId}:${act.at}:${crypto.randomUUID()}`,
-      at: act.at,
-      actor: act.actor,
-      action,
-      chatKey,
-      target: `memory:${nodeId}`,
-      detail: { via: act.via ?? "api", ...detail },
-    });
+    return adminActRow(this.#db, act, { action, target: `memory:${nodeId}`, chatKey, detail });
   }
 }
 

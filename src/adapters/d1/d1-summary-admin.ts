@@ -7,9 +7,9 @@
  * Erased as a memory item is: the row with FTS5 secure-delete, its edges, and its day's record, so
  * that the daily sweep may write the day again from the log as it is now.
  */
-import { insertAuditRow } from "./d1-audit-log";
+import { type AdminAct, adminActRow } from "./d1-audit-log";
 import { nodeErasure } from "./d1-chunked-deletes";
-import type { AdminAct } from "./d1-memory-admin";
+import { countedPage } from "./d1-counted-page";
 
 export type SummaryNode = {
   readonly nodeId: string;
@@ -38,18 +38,16 @@ export class D1SummaryAdmin {
 
   /** A page of every summary, any status, newest first, and how many there are. */
   async page(p: { limit: number; offset: number }): Promise<{ items: SummaryNode[]; total: number }> {
-    const [page, count] = await this.#db.batch<Row | { total: number }>([
+    return countedPage(
+      this.#db,
       this.#db
         .prepare(
           `SELECT ${COLUMNS} FROM nodes WHERE node_type = 'summary' ORDER BY created_at DESC, seq DESC LIMIT ?1 OFFSET ?2`,
         )
         .bind(p.limit, p.offset),
       this.#db.prepare("SELECT count(*) AS total FROM nodes WHERE node_type = 'summary'"),
-    ]);
-    return {
-      items: ((page?.results ?? []) as Row[]).map(node),
-      total: (count?.results[0] as { total: number } | undefined)?.total ?? 0,
-    };
+      node,
+    );
   }
 
   /** The summaries of these ids; ids of no summary are left out. */
@@ -71,14 +69,10 @@ export class D1SummaryAdmin {
     await this.#db.batch([
       ...nodeErasure(this.#db, nodeId, "summary"),
       this.#db.prepare("DELETE FROM summary_days WHERE node_id = ?1").bind(nodeId),
-      insertAuditRow(this.#db, {
-        dedupeKey: `summary.forget:${nodeId}:${act.at}:${crypto.randomUUID()}`,
-        at: act.at,
-        actor: act.actor,
+      adminActRow(this.#db, act, {
         action: "summary.forget",
-        chatKey: found.scope.startsWith("chat:") ? found.scope.slice(5) : null,
         target: `summary:${nodeId}`,
-        detail: { via: act.via ?? "api" },
+        chatKey: found.scope.startsWith("chat:") ? found.scope.slice(5) : null,
       }),
     ]);
     return true;

@@ -1,10 +1,11 @@
 /**
- * Memory items and chat summaries that hold a credential as today's detectors read it
- * (docs/decisions/0980-memory-kept-before-a-detector-read-it.md). Memory never stores one, but it
- * can only refuse what its detectors read when the item is written: an item kept before a reader
- * learned its wording ("记住：压缩包打开要输 酸辣土豆丝 别外传", before the reader of values in Chinese
- * words) stays, and is recalled; so does a summary written then. The owner finds them and erases
- * them; they are shown masked, so finding them says the value to no one.
+ * Memory items, chat summaries and dreaming candidates that hold a credential as today's
+ * detectors read it (docs/decisions/0980-memory-kept-before-a-detector-read-it.md). Memory never
+ * stores one, but it can only refuse what its detectors read when the item is written: an item
+ * kept before a reader learned its wording ("记住：压缩包打开要输 酸辣土豆丝 别外传", before the reader
+ * of values in Chinese words) stays, and is recalled; so does a summary written then, and a
+ * candidate's statement recorded then. The owner finds them and erases them; they are shown
+ * masked, so finding them says the value to no one.
  */
 import { err, ok, type Result } from "../kernel/result";
 import { maskSensitiveDataInMessage } from "../privacy/credentials";
@@ -20,19 +21,25 @@ import { looksLikeTypedCredential } from "./sensitivity";
 export type HeldCredential = {
   readonly nodeId: string;
   readonly scope: string;
-  /** A memory item's kind, or `summary` for a chat's summary. */
-  readonly kind: MemoryKind | "summary";
+  /** A memory item's kind, `summary` for a chat's summary, `candidate` for a dreaming candidate. */
+  readonly kind: MemoryKind | "summary" | "candidate";
   readonly status: MemoryStatus | string;
   readonly masked: string | null;
 };
 
-/** A chat's summary (daily or of a conversation), as the sweep reads it. */
-export type SummaryText = {
+/**
+ * A text the sweep reads beside the items: a chat's summary (daily or of a conversation), or a
+ * dreaming candidate's statement (`candidate:<id>`, its decision as its status).
+ */
+export type SweptText = {
   readonly nodeId: string;
   readonly scope: string;
   readonly status: string;
   readonly text: string;
 };
+
+/** The prefix of a dreaming candidate's id in the sweep: its row id follows. */
+export const CANDIDATE_ID = "candidate:";
 
 /** The items of `items` whose text an admin could not write today: read as an admin's text is. */
 export function heldCredentials(items: readonly MemoryItem[]): HeldCredential[] {
@@ -48,19 +55,14 @@ export function heldCredentials(items: readonly MemoryItem[]): HeldCredential[] 
 }
 
 /**
- * The summaries that hold a credential, read as memory is: a summary written before a detector
- * learned a wording keeps the value, and its chat's context and sibling chats read it.
+ * The summaries or dreaming candidates that hold a credential, read as memory is: one written
+ * before a detector learned a wording keeps the value. A summary is read into its chat's context
+ * and by sibling chats; a candidate is shown on the memory page.
  */
-export function heldSummaries(summaries: readonly SummaryText[]): HeldCredential[] {
-  return summaries
+export function heldTexts(kind: "summary" | "candidate", texts: readonly SweptText[]): HeldCredential[] {
+  return texts
     .filter((s) => holds(s))
-    .map((s) => ({
-      nodeId: s.nodeId,
-      scope: s.scope,
-      kind: "summary",
-      status: s.status,
-      masked: shown(s.text),
-    }));
+    .map((s) => ({ nodeId: s.nodeId, scope: s.scope, kind, status: s.status, masked: shown(s.text) }));
 }
 
 const holds = (t: { readonly text: string }) => looksLikeTypedCredential(t.text);
@@ -70,7 +72,7 @@ function shown(text: string): string | null {
   return masked === text ? null : masked;
 }
 
-/** Why an erasure is refused whole: ids of no memory item or summary, and ones that hold no credential. */
+/** Why an erasure is refused whole: ids of no memory item, summary or candidate, and ones that hold no credential. */
 export type ErasureRefusal = { readonly notFound: readonly string[]; readonly notHeld: readonly string[] };
 
 /**

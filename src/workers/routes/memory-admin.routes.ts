@@ -2,8 +2,8 @@
  * The admin API for memory items: list and filter, read, add to any scope, move to another
  * scope (a private or secret item into a shared scope only with `confirmShared`), edit,
  * archive, restore, forget (confirmed by repeating the id), the dreaming candidates with their
- * decisions, and the items and chat summaries that hold a credential as today's detectors read
- * them, listed masked and erased (docs/decisions/0980-memory-kept-before-a-detector-read-it.md). Every change is audited
+ * decisions, and the items, chat summaries and candidates that hold a credential as today's
+ * detectors read them, listed masked and erased (docs/decisions/0980-memory-kept-before-a-detector-read-it.md). Every change is audited
  * with the acting admin; bad input — and text holding a credential — is refused before anything
  * is written.
  */
@@ -54,7 +54,7 @@ export const memoryAdminRoutes = new Hono<AppEnv>()
     if (erased.ok) return c.json({ erased: erased.value });
     const { notFound, notHeld } = erased.error;
     const reason = [
-      ...(notFound.length ? [`names no memory item: ${notFound.join(", ")}`] : []),
+      ...(notFound.length ? [`names no memory item, summary or candidate: ${notFound.join(", ")}`] : []),
       ...(notHeld.length ? [`holds no credential: ${notHeld.join(", ")}`] : []),
     ].join("; ");
     return problem(c, { kind: "invalid", field: "ids", reason: `${reason}; nothing was erased` });

@@ -1,6 +1,6 @@
 // Memory items kept before a detector read their wording (src/domain/memory/held-credentials.ts):
 // found as an admin's text is read, and shown to the owner with the value masked, or not at all.
-import { credentialErasure, heldCredentials, heldSummaries } from "@src/domain/memory/held-credentials";
+import { credentialErasure, heldCredentials, heldTexts } from "@src/domain/memory/held-credentials";
 import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
 import { memoryItem } from "../../fakes/in-memory-memory";
@@ -39,7 +39,9 @@ describe("memory items that hold a credential as today's detectors read it", () 
     expect(JSON.stringify(held)).not.toContain("作业写完了吗");
   });
 
-  it("reads chat summaries as memory, and an erasure takes summaries and items alike", ({ expect }) => {
+  it("reads chat summaries and dreaming candidates as memory, and an erasure takes them and items alike", ({
+    expect,
+  }) => {
     const summaries = [
       {
         nodeId: "s1",
@@ -49,7 +51,7 @@ describe("memory items that hold a credential as today's detectors read it", () 
       },
       { nodeId: "s2", scope: "chat:qq:group:G1", status: "active", text: "大家约了周六去爬山" },
     ];
-    expect(heldSummaries(summaries)).toEqual([
+    expect(heldTexts("summary", summaries)).toEqual([
       {
         nodeId: "s1",
         scope: "chat:qq:group:G1",
@@ -58,8 +60,26 @@ describe("memory items that hold a credential as today's detectors read it", () 
         masked: `群里的 wifi 密码是 ${CREDENTIAL_MASK}，大家记一下`,
       },
     ]);
-    const items = [...summaries, item("m4", "global:", "群里的 wifi 密码是 coffee4all")];
-    expect(credentialErasure(["s1", "m4"], items)).toEqual({ ok: true, value: ["s1", "m4"] });
+    const candidate = {
+      nodeId: "candidate:7",
+      scope: "person:P1",
+      status: "rejected",
+      text: "小王说压缩包打开要输 酸辣土豆丝 别外传",
+    };
+    expect(heldTexts("candidate", [candidate])).toEqual([
+      {
+        nodeId: "candidate:7",
+        scope: "person:P1",
+        kind: "candidate",
+        status: "rejected",
+        masked: `小王说压缩包打开要输 ${CREDENTIAL_MASK} 别外传`,
+      },
+    ]);
+    const items = [...summaries, candidate, item("m4", "global:", "群里的 wifi 密码是 coffee4all")];
+    expect(credentialErasure(["s1", "m4", "candidate:7"], items)).toEqual({
+      ok: true,
+      value: ["s1", "m4", "candidate:7"],
+    });
     expect(credentialErasure(["s1", "s2", "s9"], items)).toEqual({
       ok: false,
       error: { notFound: ["s9"], notHeld: ["s2"] },

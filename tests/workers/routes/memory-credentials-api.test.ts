@@ -33,6 +33,18 @@ const rowsOf = async (ids: readonly string[]) =>
       .all<{ node_id: string }>()
   ).results.map((r) => r.node_id);
 
+/** A dreaming candidate's row as dreaming records one; returns its id. */
+async function candidateRow(chat: string, text: string, decision: string, nodeId: string | null) {
+  const { meta } = await env.DB.prepare(
+    `INSERT INTO memory_candidates (run_id, chat_key, origin, kind, text, scope_type, scope_id, sensitivity,
+       sensitivity_source, importance, decision, reason, node_id, target_node_id, evidence, created_at)
+     VALUES (?1, ?2, 'dream', 'fact', ?3, 'chat', ?2, 'public', 'default', 0.5, ?4, NULL, ?5, NULL, '{}', 1)`,
+  )
+    .bind(`run-${crypto.randomUUID()}`, chat, text, decision, nodeId)
+    .run();
+  return meta.last_row_id;
+}
+
 const erase = (ids: unknown) => adminApi("/memory/credentials/erase", { method: "POST", body: { ids } });
 
 describe("memory that holds a credential as today's detectors read it", () => {
@@ -122,6 +134,45 @@ describe("memory that holds a credential as today's detectors read it", () => {
       .first();
     expect(day).toEqual({ n: 0 });
     expect(await storedAnywhere(values)).toEqual([]);
+  });
+
+  it("lists a dreaming candidate that holds one, and withholds its text", async ({ expect }) => {
+    const tag = uid();
+    const chat = `qq:group:G${tag}`;
+    const [item] = (await seedMemory([
+      newMemory(`chat:${chat}`, "群里的 wifi 密码是 kf2026tea", { kind: "fact" }),
+    ])) as [string];
+    // Recorded before a detector read their wordings: a decision about no item, and the one
+    // that wrote the item.
+    const [rejected, inserted] = [
+      await candidateRow(chat, "小王说压缩包打开要输 酸辣土豆丝 别外传", "rejected", null),
+      await candidateRow(chat, "群里的 wifi 密码是 kf2026tea", "insert", item),
+    ];
+    const values = ["酸辣土豆丝", "kf2026tea"];
+    const listing = await listed(values);
+    expect(listing.find((h) => h.nodeId === `candidate:${rejected}`)).toEqual({
+      nodeId: `candidate:${rejected}`,
+      scope: `chat:${chat}`,
+      kind: "candidate",
+      status: "rejected",
+      masked: `小王说压缩包打开要输 ${CREDENTIAL_MASK} 别外传`,
+    });
+    expect(listing.map((h) => h.nodeId)).toEqual(expect.arrayContaining([item, `candidate:${inserted}`]));
+    const audits = await auditCount("candidate.withhold");
+    // Named before the item: the item's erasure takes its candidate, whatever the order.
+    const ids = [`candidate:${inserted}`, `candidate:${rejected}`, item];
+    expect(await (await erase(ids)).json()).toEqual({ erased: ids });
+    expect(await auditCount("candidate.withhold")).toBe(audits + 1);
+    const rows = await env.DB.prepare(
+      "SELECT id, text, decision, reason FROM memory_candidates WHERE id IN (?1, ?2) ORDER BY id",
+    )
+      .bind(rejected, inserted)
+      .all();
+    expect(rows.results).toEqual([
+      { id: rejected, text: "[credential withheld]", decision: "rejected", reason: "credential" },
+    ]);
+    expect(await storedAnywhere(values)).toEqual([]);
+    expect((await erase([`candidate:${rejected}`])).status).toBe(400);
   });
 
   it.for([
