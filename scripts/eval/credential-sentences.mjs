@@ -10,7 +10,23 @@ import { readJsonl } from "./domain-bundle.mjs";
 
 const READ = ["a", "b", "c", "d", "e", "f", "i", "j"].map((x) => `credentials-read-han-${x}.jsonl`);
 const BEFORE = ["今天大家约了周六聚餐。", "刚下班，累死了！", "哈哈哈\n", "对了，"];
+// Lead-ins and a comma (experiment 0740): "对了，" above is what the change was made on; these were
+// written after it and not tuned on, the last two after a sentence.
+const LEAD_INS = [
+  "话说，",
+  "哦对，",
+  "另外，",
+  "顺便问下，",
+  "还有啊，",
+  "嗯嗯，",
+  "哎，",
+  "那个，",
+  "对了,",
+  "好热。对了，",
+  "哈哈\n话说，",
+];
 const JOINS = ["。", "\n", "！"];
+const LEADS = ["对了，", "话说，", "嗯，", "哈哈，"];
 
 export function sentencesBeforeValues(detectors, sets) {
   const rows = READ.map((f) => path.join(root, "tests/fixtures/privacy", f))
@@ -22,12 +38,18 @@ export function sentencesBeforeValues(detectors, sets) {
   );
   for (const [label, d] of detectors) {
     const alone = rows.filter((r) => !d.mask(r.text).includes(r.secret));
-    const kept = BEFORE.map((b) => alone.filter((r) => d.mask(b + r.text).includes(r.secret)).length);
+    const keptAfter = (openings) =>
+      openings.map(
+        (b) => `${JSON.stringify(b)} ${alone.filter((r) => d.mask(b + r.text).includes(r.secret)).length}`,
+      );
     console.log(
-      `  ${label.padEnd(20)} gone alone ${alone.length}; kept after ${BEFORE.map((b, i) => `${JSON.stringify(b)} ${kept[i]}`).join(", ")}`,
+      `  ${label.padEnd(20)} gone alone ${alone.length}; kept after ${keptAfter(BEFORE).join(", ")}`,
     );
+    console.log(`  ${"".padEnd(20)} lead-ins not tuned on: ${keptAfter(LEAD_INS).join(", ")}`);
   }
-  console.log("\nordinary Chinese chat joined in pairs: messages changed");
+  console.log(
+    `\nordinary Chinese chat joined in pairs, and each message after ${LEADS.map((l) => JSON.stringify(l)).join(" / ")}: messages changed`,
+  );
   for (const [name, texts] of sets.filter(([n]) => n === "KdConv" || n === "MemoryBank-zh")) {
     const cells = detectors.map(([label, d]) => {
       const changed = JOINS.map((j) => {
@@ -36,7 +58,8 @@ export function sentencesBeforeValues(detectors, sets) {
           if (d.mask(texts[i] + j + texts[i + 1]) !== texts[i] + j + texts[i + 1]) n++;
         return n;
       });
-      return `${label}: ${changed.join(" / ")}`;
+      const led = LEADS.map((l) => texts.filter((t) => d.mask(l + t) !== l + t).length);
+      return `${label}: ${changed.join(" / ")}; after a lead-in ${led.join(" / ")}`;
     });
     console.log(
       `  ${name.padEnd(15)} ${Math.floor(texts.length / 2)} pairs joined by ${JOINS.map((j) => JSON.stringify(j)).join(" / ")}  ${cells.join("   ")}`,

@@ -15,7 +15,12 @@ import security4 from "../fixtures/privacy/credentials-read-security-4.jsonl?raw
 import security5 from "../fixtures/privacy/credentials-read-security-5.jsonl?raw";
 import { jsonLines } from "./json-lines";
 
-type Line = { readonly label: string; readonly secret?: string };
+type Line = {
+  readonly label: string;
+  readonly secret?: string;
+  readonly text?: string;
+  readonly messages?: unknown;
+};
 
 export const HAN_READ_SECRETS: readonly string[] = [
   ...new Set(
@@ -26,3 +31,19 @@ export const HAN_READ_SECRETS: readonly string[] = [
       ),
   ),
 ];
+
+/** The messages of the Chinese-word sets (a to j) that hold a value, each with its value. */
+export const HAN_READ_LINES: readonly { readonly text: string; readonly secret: string }[] = [
+  hanA,
+  hanB,
+  hanC,
+  hanD,
+  hanE,
+  hanF,
+  hanI,
+  hanJ,
+]
+  .flatMap((text) => jsonLines<Line>(text))
+  .flatMap((l) =>
+    l.label !== "none" && l.secret && l.text && !l.messages ? [{ text: l.text, secret: l.secret }] : [],
+  );

@@ -160,22 +160,43 @@ export function readHanCredentialValues(
 const SENTENCE_END = /[。！？!?\n]+/gu;
 
 /**
+ * A sentence's lead-in of a few characters and a comma ("对了，", "话说，"): what follows is read as
+ * said alone too (docs/decisions/1020-a-lead-in-read-apart.md).
+ */
+const LEAD_IN = /^[^，,。！？!?\n]{1,4}[，,]/u;
+
+/**
+ * The parts of a message read alone, as `[start, end)`: each sentence, and a sentence's words
+ * after its lead-in as well. Empty parts are left out.
+ */
+function messageParts(text: string): (readonly [number, number])[] {
+  const parts: (readonly [number, number])[] = [];
+  let from = 0;
+  for (const m of [...text.matchAll(SENTENCE_END), { index: text.length, 0: "" }]) {
+    const lead = LEAD_IN.exec(text.slice(from, m.index));
+    const cut = lead ? from + lead[0].length : from;
+    if (from < m.index) parts.push([from, m.index]);
+    if (cut > from && cut < m.index) parts.push([cut, m.index]);
+    from = m.index + m[0].length;
+  }
+  return parts;
+}
+
+/**
  * The stretches of each sentence of a message of several, read as if the sentence were said alone
  * (at their place in the message). The rest of the message tells the reader whether it speaks of a
  * password; an ordinary sentence before the value ("今天大家约了周六聚餐。小王说压缩包打开要输 酸辣土豆丝")
  * drowned that, and the reader learned from messages of one sentence
- * (docs/decisions/1000-a-value-read-in-its-own-sentence.md).
+ * (docs/decisions/1000-a-value-read-in-its-own-sentence.md). A lead-in ("对了，") is cut off too.
  */
 function sentenceCandidates(text: string): HanCandidate[] {
-  const out: HanCandidate[] = [];
-  let from = 0;
-  const ends = [...text.matchAll(SENTENCE_END)].map((m) => [m.index, m.index + m[0].length] as const);
-  if (ends.length === 0 || (ends.length === 1 && ends[0]?.[1] === text.length)) return [];
-  for (const [stop, next] of [...ends, [text.length, text.length] as const]) {
-    const sentence = text.slice(from, stop);
-    for (const c of hanValueCandidates(sentence))
-      out.push({ ...c, start: c.start + from, end: c.end + from });
-    from = next;
-  }
-  return out;
+  const parts = messageParts(text);
+  if (parts.length < 2) return [];
+  return parts.flatMap(([start, end]) =>
+    hanValueCandidates(text.slice(start, end)).map((c) => ({
+      ...c,
+      start: c.start + start,
+      end: c.end + start,
+    })),
+  );
 }

@@ -6,7 +6,7 @@
 
 import { CREDENTIAL_MASK, maskSensitiveDataInMessage } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
-import { HAN_READ_SECRETS } from "../../support/han-read-secrets";
+import { HAN_READ_LINES, HAN_READ_SECRETS } from "../../support/han-read-secrets";
 
 /** A value in Chinese words after something else said first, each with the value. */
 const AFTER_A_SENTENCE = [
@@ -30,6 +30,10 @@ const ORDINARY = [
   "密码我改了。但是不告诉你",
   "晚上吃什么？火锅还是烧烤？",
   "他的网名叫 今天也要加油鸭。笑死我了",
+  "对了，我们群的名字改成 摸鱼小分队 了",
+  "话说，这首歌叫 月亮代表我的心",
+  "哈哈，他的网名叫 今天也要加油鸭",
+  "嗯，我们班的口号是 永不言败",
 ] as const;
 
 /** Where a phrase is said as itself, after something else said first. */
@@ -37,6 +41,8 @@ const FRAMES = [
   "好久没聊了。他的口头禅是 X 笑死",
   "周末快乐！我们群名改成 X 了",
   "哈哈\nX 这句话说得真好",
+  "对了，他的口头禅是 X 笑死",
+  "话说，我们群名改成 X 了",
 ] as const;
 
 describe("the reader of values in Chinese words, a sentence at a time", () => {
@@ -59,5 +65,14 @@ describe("the reader of values in Chinese words, a sentence at a time", () => {
     const said = phrases.flatMap((secret) => FRAMES.map((frame) => frame.replace("X", secret)));
     const masked = said.filter((t) => maskSensitiveDataInMessage(t) !== t);
     expect(masked.length, masked.join("\n")).toBeLessThanOrEqual(said.length / 1000);
+  });
+
+  // A lead-in and a comma drowned the value's words as a sentence did (experiment 0740): of these
+  // lines, masked alone, 5, 11 and 8 were kept after these lead-ins before the lead-in was cut off.
+  it.for(["对了，", "另外，", "哦对，"])("masks after %j what it masks alone", (lead, { expect }) => {
+    const alone = HAN_READ_LINES.filter((l) => !maskSensitiveDataInMessage(l.text).includes(l.secret));
+    expect(alone.length).toBeGreaterThan(400);
+    const kept = alone.filter((l) => maskSensitiveDataInMessage(lead + l.text).includes(l.secret));
+    expect(kept.map((l) => l.text)).toEqual([]);
   });
 });
