@@ -9,7 +9,7 @@
  * follow it closely too. Idempotent: a masked row reads as clean.
  */
 
-import { maskJson, payloadForms } from "../inbound/mask-inbound-event";
+import { maskJson, payloadForms, readerValuesInPayload } from "../inbound/mask-inbound-event";
 import { valueHider, wireForms } from "../privacy/announced-credential";
 import {
   findSensitiveDataInMessage,
@@ -129,9 +129,10 @@ function sweptRows(
     readAt.set(r.chatKey, chat);
     const earlier = [...chat].filter(([, at]) => i - at <= READ_BEFORE).map(([v]) => v);
     const spans = findSensitiveDataInMessage(r.text);
-    for (const s of spans) chat.set(r.text.slice(s.start, s.end), i);
+    const quoted = readerValuesInPayload(parsedOrNull(r.rawJson), [r.text]);
+    for (const v of [...spans.map((s) => r.text.slice(s.start, s.end)), ...quoted]) chat.set(v, i);
     if (i < before.length) continue;
-    const read = spans.filter(isReaderFinding).map((s) => r.text.slice(s.start, s.end));
+    const read = [...spans.filter(isReaderFinding).map((s) => r.text.slice(s.start, s.end)), ...quoted];
     const hide = (t: string) => earlier.reduce((x, v) => hiderOf(v)(x), t);
     const swept = sweptRecord(r, maskRanges(r.text, spans), [...earlier, ...read], hide);
     out.push(swept === r ? null : swept);
@@ -155,6 +156,15 @@ function sweptRecord(
   const rawJson = r.rawJson === null ? null : sweptJson(r.rawJson, forms, hide);
   if (text === r.text && rawJson === r.rawJson) return r;
   return { ...r, text, rawJson, tokens: chatIndexText(r.chatKey, senderText(r.nick, text)) };
+}
+
+function parsedOrNull(json: string | null): unknown {
+  if (json === null) return null;
+  try {
+    return JSON.parse(json);
+  } catch {
+    return null;
+  }
 }
 
 /**

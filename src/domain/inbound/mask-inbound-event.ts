@@ -92,13 +92,27 @@ function maskAttachment(a: InboundAttachment, read: readonly string[]): InboundA
  * links — is masked by the values themselves (docs/decisions/0640-a-trained-reader-of-credential-values.md).
  */
 function readerValues(texts: readonly string[]): string[] {
+  return [...new Set(readerFound(texts).flatMap(payloadForms))];
+}
+
+/** The values the trained readers read in `texts`, as typed. */
+function readerFound(texts: readonly string[]): string[] {
   // QQ's `content` is most often the text itself: each distinct text is read once.
   const values = [...new Set(texts)].flatMap((t) =>
     findSensitiveDataInMessage(t)
       .filter(isReaderFinding)
-      .flatMap((s) => payloadForms(t.slice(s.start, s.end))),
+      .map((s) => t.slice(s.start, s.end)),
   );
   return [...new Set(values)];
+}
+
+/**
+ * The values the trained readers read in a stored payload's text fields that are not `read`
+ * already, as typed: a quoted message is only there. The log sweep reads a row's payload as an
+ * arriving event's is read (docs/decisions/0990-logs-kept-before-a-detector-read-them.md).
+ */
+export function readerValuesInPayload(raw: unknown, read: readonly string[]): string[] {
+  return readerFound(wordsInPayload(raw).filter((t) => !read.includes(t)));
 }
 
 /** A value as typed, CQ-escaped (wireForms) and HTML-escaped, as QQ's `content` carries `<`, `>`, `&`. */

@@ -82,6 +82,27 @@ describe("a message log read again by today's detectors", () => {
     for (const r of once) expect(valuesReadIn(r.text)).toEqual([]);
   });
 
+  it("reads a quoted message that only the payload holds, as an arriving event's is read", ({ expect }) => {
+    // A QQ quote of an earlier message: its words are in the payload alone, not the row's text.
+    const quoting = {
+      ...stored("qq:group:Q", "这是啥意思"),
+      rawJson: JSON.stringify({
+        d: {
+          content: "这是啥意思",
+          msg_elements: [{ msg_idx: "REF==", content: `解压就用 ${HAN_VALUE} 这五个字` }],
+        },
+      }),
+    };
+    const echo = stored("qq:group:Q", `就是 ${HAN_VALUE} 啊`, "out");
+    const swept = sweptPage([], [quoting, echo]);
+    expect(swept.map((r) => r.messageId)).toEqual([quoting.messageId, echo.messageId]);
+    for (const r of swept) expect(JSON.stringify(r)).not.toContain(HAN_VALUE);
+    expect(swept[0]?.text).toBe("这是啥意思");
+    expect(JSON.parse(swept[0]?.rawJson ?? "{}")).toMatchObject({
+      d: { msg_elements: [{ msg_idx: "REF==" }] },
+    });
+  });
+
   it("leaves an ordinary row as it was stored, a payload of other spacing included", ({ expect }) => {
     const row = {
       ...stored("qq:group:G", "周末去爬山吗 带上水"),
