@@ -60,6 +60,14 @@ const DIGITS_AFTER_UNIT = String.raw`(?![\d.]|[楼樓]|\s*[号號元块塊年月
 const LOCK_DIGITS = rx(
   String.raw`${LOCK}\s*(?:(?:就是|是|为|為|is|[:：=])\s*)?(?<value>(?<!\d)\d{4,8})${DIGITS_AFTER_UNIT}`,
 );
+/**
+ * A lock's password said with the lock: "门禁密码520", "锁的密码 886", "储物柜密码是 731". A lock
+ * takes three digits, and beside a lock they are its code, not "bye" or "I love you"
+ * (docs/decisions/1030-three-digit-lock-codes.md).
+ */
+const LOCK_CODE = rx(
+  String.raw`(?:${LOCK}|门禁|門禁|[锁鎖])的?(?:密码|密碼)\s*(?:(?:就是|是|为|為|[:：=])\s*)?(?<value>(?<!\d)\d{3,8})${DIGITS_AFTER_UNIT}`,
+);
 const LOCK_ARROW = rx(
   String.raw`${LOCK}(?<bridge>[^\n，。！？；,.!?;]{0,20}?)(?:→|->|=>|⇒)\s*(?<value>\d{3,8})${DIGITS_AFTER_UNIT}`,
 );
@@ -75,6 +83,7 @@ export function findLockValues(text: string): PhraseMatch[] {
     ...keyed(text, KEYPAD),
     ...keyed(text, KEYPAD_SAID),
     ...keyed(text, LOCK_DIGITS),
+    ...keyed(text, LOCK_CODE),
     ...keyed(text, LOCK_ARROW),
   ];
 }

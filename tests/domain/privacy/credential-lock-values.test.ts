@@ -43,6 +43,16 @@ describe("what a lock or a network takes, said in words", () => {
     ["门锁换了 型号 D4 装好了", null],
     ["车锁 3 位数的那种就够了", null],
     ["锁屏别设成 1234 太好猜", null],
+    // A lock's password of three digits, beside the lock and the word password.
+    ["门禁密码520 进门右转", "520"],
+    ["锁的密码 886 别告诉别人", "886"],
+    ["学校储物柜密码 731 里面有我的书", "731"],
+    ["行李箱的密码：386", "386"],
+    ["门禁密码520号楼的物业管", null],
+    ["锁的密码3位数的就够了", null],
+    ["门禁密码不是 520 吗", null],
+    ["锁的密码忘了 886", null],
+    ["密码 886", null],
   ] as const)("reads %j as %j", ([text, value], { expect }) => {
     expect(values(text)).toEqual(value === null ? [] : [value]);
     if (value !== null) expect(maskCredentials(text)).not.toContain(value);
