@@ -121,8 +121,8 @@ export abstract class ChatLogRpc extends DurableObject<Env> {
    * stores with the first (credential-sweep.ts); with `mask`, what holds a value is rewritten.
    */
   async sweepCredentials(ask: CredentialSweepAsk): Promise<CredentialSweepOutcome> {
-    const { recent, journal, replies } = this.#parts;
-    return sweepCredentialsHere({ sql: this.ctx.storage.sql, recent, journal, replies }, ask);
+    const { recent, journal, replies, reminders } = this.#parts;
+    return sweepCredentialsHere({ sql: this.ctx.storage.sql, recent, journal, replies, reminders }, ask);
   }
 
   // The owner's migration of this chat's D1 log into the object (log-import.ts).

@@ -1,8 +1,8 @@
 /**
  * This chat's stores read again by today's detectors
  * (docs/decisions/0990-logs-kept-before-a-detector-read-them.md): its message log a page at a
- * time (log-sweep.ts), and on the first page the short-term context, the dream journal and the
- * reply plans, which are small. With `mask` the rows that hold a value are rewritten — the log's
+ * time (log-sweep.ts), and on the first page the short-term context, the dream journal, the
+ * reply plans and the open reminders, which are small. With `mask` the rows that hold a value are rewritten — the log's
  * full-text index and turn windows follow by the log's triggers, and the old terms leave the
  * index pages (fts-erase.ts); without it they are only counted. D1's copy of the log is swept by
  * the Worker (d1-log-sweep.ts). Nothing keeps a value aside: each page reads its values again.
@@ -21,12 +21,13 @@ import { type MessageLogRow, recordOfLogRow } from "../domain/history/message-lo
 import type { DreamJournal } from "./dream-journal";
 import { compactIndexes } from "./fts-erase";
 import type { RecentTurns } from "./recent-turns";
+import type { Reminders } from "./reminders";
 import type { ReplyPlan } from "./reply-plan";
 
 /** `afterSeq` 0 starts the chat, its small stores with it. */
 export type CredentialSweepAsk = SweepAsk;
 
-/** A page of the log, and the rows of the short-term context, dream journal and reply plans that hold a value (first page only). */
+/** A page of the log, and the rows of the short-term context, dream journal, reply plans and open reminders that hold a value (first page only). */
 export type CredentialSweepOutcome = SweepPage & { readonly other: number };
 
 type Stores = {
@@ -34,6 +35,7 @@ type Stores = {
   readonly recent: RecentTurns;
   readonly journal: DreamJournal;
   readonly replies: ReplyPlan;
+  readonly reminders: Reminders;
 };
 
 export function sweepCredentialsHere(d: Stores, ask: CredentialSweepAsk): CredentialSweepOutcome {
@@ -70,12 +72,12 @@ export function sweepCredentialsHere(d: Stores, ask: CredentialSweepAsk): Creden
 }
 
 /**
- * The short-term context, dream journal and reply plans: read once for their values (a `hide`
+ * The short-term context, dream journal, reply plans and open reminders: read once for their values (a `hide`
  * that changes nothing writes nothing), then each text masked as a message is, with those values
  * hidden. Counted only, without `mask`.
  */
 function sweepSmallStores(d: Stores, mask: boolean): number {
-  const stores = [d.recent, d.journal, d.replies];
+  const stores = [d.recent, d.journal, d.replies, d.reminders];
   const values: string[] = [];
   for (const s of stores)
     s.hide(0, (t) => {

@@ -4,8 +4,8 @@
  * held for its naming (held-values.ts): its answer is due at once. So when its sender's next
  * message names it, within NAMING_WAIT_MS, every store of this object that holds it since is
  * rewritten with the value masked — the kept inbox rows, the log (and D1's copy while the log is
- * read there), the waiting outbox rows, the short-term context, the dream journal and the
- * replies, the bot's echo of it among them. It runs in the naming's triage transaction, before
+ * read there), the waiting outbox rows, the short-term context, the dream journal, the replies
+ * (the bot's echo of it among them) and the open reminders. It runs in the naming's triage transaction, before
  * the naming's own turn reads anything. The value is read again from what was stored: nothing
  * keeps it aside for the purpose.
  */
@@ -23,7 +23,10 @@ import type { ChatParts } from "./chat-parts";
 import { compactIndexes } from "./fts-erase";
 import type { OutboxItem } from "./outbox";
 
-export type NamingParts = Pick<ChatParts, "inbox" | "outbox" | "recent" | "journal" | "replies" | "log">;
+export type NamingParts = Pick<
+  ChatParts,
+  "inbox" | "outbox" | "recent" | "journal" | "replies" | "reminders" | "log"
+>;
 
 /**
  * Masks what its sender said before `event` (inbox row `seq`) wherever it is stored, when `event`
@@ -100,6 +103,7 @@ function hideEverywhere(parts: NamingParts, sql: SqlStorage, value: string, sinc
   parts.recent.hide(since, hide);
   parts.journal.hide(since, hide);
   parts.replies.hide(since, hide);
+  parts.reminders.hide(since, hide);
 }
 
 /** A waiting outbox row with the value hidden: a log row's tokens rebuilt, any other row's strings. */

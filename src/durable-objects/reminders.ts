@@ -18,6 +18,7 @@ import {
   type ReminderKind,
   type ReminderState,
 } from "../domain/reminders/reminder";
+import { rewriteTexts } from "./text-rewrite";
 
 /** A reminder with where it goes: what the firing needs. */
 export type DueReminder = Reminder & {
@@ -148,6 +149,19 @@ export class Reminders implements ReminderBook {
   /** The platform refused before delivering (rate limit): open again, due later. */
   reopen(id: number, dueAt: number, text: string): void {
     this.#sql.exec("UPDATE reminders SET state = 'open', due_at = ?, text = ? WHERE id = ?", dueAt, text, id);
+  }
+
+  /**
+   * Hides a value in the open reminders set since `since` (a closed one's text is already
+   * cleared): a value named a secret after it was said, or read by a newer detector
+   * (named-after-logging.ts, credential-sweep.ts). Returns the rows changed.
+   */
+  hide(since: number, hide: (text: string) => string): number {
+    return rewriteTexts(
+      this.#sql,
+      { table: "reminders", key: "id", where: "state = 'open' AND created_at >= ?", params: [since] },
+      hide,
+    );
   }
 
   /** Drops rows closed more than KEEP_DONE_MS ago. */
