@@ -3,8 +3,8 @@
  * own messages in this chat's log — the log's triggers take their full-text rows, turn windows
  * and sender counts with them — their rows still waiting for the D1 flush, which would write
  * that past back after D1's delete, their chatter not triaged yet (a value held for its naming),
- * their turns waiting for dreaming, and their turns in the
- * short-term context, which the chat's next prompts would read. Matched by the exact
+ * their turns waiting for dreaming, their turns in the short-term context, which the chat's next
+ * prompts would read, and the open reminders they set, which would say their words later. Matched by the exact
  * account key as a bound value, so a key holding `%`, `_` or quotes matches itself alone; a
  * value that is no account key is refused before anything is read. Idempotent: a re-run finds
  * nothing more. The log goes in chunks, each its own write, so a log too big for one call is
@@ -17,6 +17,7 @@ import { compactIndexes } from "./fts-erase";
 import { Inbox } from "./inbox";
 import type { Outbox } from "./outbox";
 import type { RecentTurns } from "./recent-turns";
+import type { Reminders } from "./reminders";
 
 export type AccountForgetOutcome = {
   /** Rows deleted from this chat's log. */
@@ -29,6 +30,8 @@ export type AccountForgetOutcome = {
   readonly journal: number;
   /** Their turns in the short-term context (recent-turns.ts `dropAccount`). */
   readonly recent: number;
+  /** Their open reminders, cancelled (reminders.ts `dropAccount`). */
+  readonly reminders: number;
   /** Where this chat's log is read from: `d1` when D1 holds the chat's whole log (chat-log-home.ts). */
   readonly home: LogHome;
 };
@@ -41,6 +44,7 @@ export function forgetAccountHere(
     readonly outbox: Outbox;
     readonly journal: DreamJournal;
     readonly recent: RecentTurns;
+    readonly reminders: Reminders;
   },
   account: string,
 ): AccountForgetOutcome {
@@ -51,6 +55,7 @@ export function forgetAccountHere(
   const untriaged = new Inbox(d.sql).dropChatter(Date.now(), key);
   const journal = d.journal.dropAccount(key);
   const recent = d.recent.dropAccount(key);
+  const reminders = d.reminders.dropAccount(key);
   let logged = 0;
   for (;;) {
     const seqs = d.sql
@@ -64,5 +69,5 @@ export function forgetAccountHere(
   }
   // Erased, not tombstoned: their words leave the full-text indexes' pages too (fts-erase.ts).
   if (logged > 0) compactIndexes(d.sql);
-  return { logged, unflushed, untriaged, journal, recent, home: logHomeOf(d.sql) };
+  return { logged, unflushed, untriaged, journal, recent, reminders, home: logHomeOf(d.sql) };
 }

@@ -112,8 +112,8 @@ export abstract class ChatLogRpc extends DurableObject<Env> {
    * every chat they were seen in, before their D1 rows go; a re-run finds nothing more.
    */
   async forgetAccount(account: string): Promise<AccountForgetOutcome> {
-    const { outbox, journal, recent } = this.#parts;
-    return forgetAccountHere({ sql: this.ctx.storage.sql, outbox, journal, recent }, account);
+    const { outbox, journal, recent, reminders } = this.#parts;
+    return forgetAccountHere({ sql: this.ctx.storage.sql, outbox, journal, recent, reminders }, account);
   }
 
   /**

@@ -164,6 +164,17 @@ export class Reminders implements ReminderBook {
     );
   }
 
+  /**
+   * Cancels the open reminders `account` set, their text cleared as a closed one's is: a left-out
+   * person's words are not said later (account-forget.ts). Returns how many.
+   */
+  dropAccount(account: string): number {
+    return this.#sql.exec(
+      "UPDATE reminders SET state = 'cancelled', text = '' WHERE set_by = ? AND state = 'open'",
+      account,
+    ).rowsWritten;
+  }
+
   /** Drops rows closed more than KEEP_DONE_MS ago. */
   prune(now: number): number {
     return this.#sql.exec(

@@ -1,5 +1,5 @@
 // A left-out person's past in one chat object (account-forget.ts): their log rows, their rows
-// waiting for D1, their turns waiting for dreaming and their recent turns go; another account's,
+// waiting for D1, their turns waiting for dreaming, their recent turns and their open reminders go; another account's,
 // however alike its key, stay; a value that is no account key is refused before anything is touched.
 
 import type { MessageRecord } from "@src/domain/history/message-record";
@@ -9,6 +9,7 @@ import { Inbox } from "@src/durable-objects/inbox";
 import { LocalLog } from "@src/durable-objects/local-log";
 import { Outbox } from "@src/durable-objects/outbox";
 import { RecentTurns } from "@src/durable-objects/recent-turns";
+import { Reminders } from "@src/durable-objects/reminders";
 import { describe, it } from "vitest";
 import { messageEvent } from "../fakes/inbound";
 import { inFreshChatObject } from "../support/chat-object";
@@ -78,14 +79,35 @@ describe("forgetting an account in one chat object", () => {
       inbox.accept(said("%_", "B7-0415", "E1"), false, 1, 120_000);
       inbox.accept(said("ab", "C8-0516", "E2"), false, 2, 120_000);
       inbox.accept(said("%_", "在吗", "E3"), true, 3);
-      expect(forgetAccountHere({ sql, outbox, journal, recent }, gone)).toEqual({
+      // Their open reminder would say their words later; a sent one's text is already cleared.
+      for (const [event, by, state] of [
+        ["R1", gone, "open"],
+        ["R2", kept, "open"],
+        ["R3", gone, "sent"],
+      ] as const)
+        sql.exec(
+          `INSERT INTO reminders (event_id, set_by, text, due_at, created_at, delivery, state, chat, transport)
+           VALUES (?, ?, ?, 9, 1, 'push', ?, '{}', 'qq')`,
+          event,
+          by,
+          state === "open" ? `${event} 的话` : "",
+          state,
+        );
+      const reminders = new Reminders(storage);
+      expect(forgetAccountHere({ sql, outbox, journal, recent, reminders }, gone)).toEqual({
         logged: 2,
         unflushed: 3,
         untriaged: 1,
         journal: 2,
         recent: 2,
+        reminders: 1,
         home: "object",
       });
+      expect(sql.exec("SELECT event_id, state, text FROM reminders ORDER BY id").toArray()).toEqual([
+        { event_id: "R1", state: "cancelled", text: "" },
+        { event_id: "R2", state: "open", text: "R2 的话" },
+        { event_id: "R3", state: "sent", text: "" },
+      ]);
       expect(inbox.untriaged(10, 200_000).map((r) => r.event.eventId)).toEqual(["E2", "E3"]);
       expect(log.count()).toBe(1);
       expect(outbox.size()).toBe(1);
@@ -94,16 +116,17 @@ describe("forgetting an account in one chat object", () => {
       // The bot's replies stay, as they do in the log.
       expect(recent.list(10).map((t) => t.text)).toEqual(["re m1", "m2", "re m2", "re m3"]);
       // A re-run finds nothing more.
-      expect(forgetAccountHere({ sql, outbox, journal, recent }, gone)).toEqual({
+      expect(forgetAccountHere({ sql, outbox, journal, recent, reminders }, gone)).toEqual({
         logged: 0,
         unflushed: 0,
         untriaged: 0,
         journal: 0,
         recent: 0,
+        reminders: 0,
         home: "object",
       });
       for (const bad of ["", "qq:group:G1", "qq:user:a b", "%"])
-        expect(() => forgetAccountHere({ sql, outbox, journal, recent }, bad), bad).toThrow(
+        expect(() => forgetAccountHere({ sql, outbox, journal, recent, reminders }, bad), bad).toThrow(
           /not an account key/,
         );
       expect(log.count()).toBe(1);
@@ -122,7 +145,13 @@ describe("forgetting an account in one chat object", () => {
       recent.append({ role: "assistant", name: null, text: "old reply", ts: 2 }, null);
       recent.append({ role: "user", name: null, text: "other", ts: 3 }, "qq:user:other");
       const outcome = forgetAccountHere(
-        { sql, outbox: new Outbox(sql), journal: new DreamJournal(sql), recent },
+        {
+          sql,
+          outbox: new Outbox(sql),
+          journal: new DreamJournal(sql),
+          recent,
+          reminders: new Reminders(storage),
+        },
         "qq:user:gone",
       );
       expect(outcome.recent).toBe(1);
