@@ -3,8 +3,9 @@
  * (docs/decisions/0980-memory-kept-before-a-detector-read-it.md): each `memory_candidates` row
  * keeps the statement it decided about, shown on the memory page. A statement refused for a
  * credential is recorded withheld; one recorded before a detector learned its wording keeps the
- * value, whatever was decided (a rejection keeps no item the sweep would erase with it). The
- * sweep withholds it as a candidate is withheld today, and keeps the record of the decision.
+ * value, whatever was decided (a rejection keeps no item the sweep would erase with it), and so
+ * may the reason the model gave for an archive. The sweep withholds both as a candidate is
+ * withheld today, and keeps the record of the decision.
  */
 
 import { WITHHELD } from "../../domain/memory/dream-decisions";
@@ -19,6 +20,7 @@ type Row = {
   scope_id: string;
   decision: string;
   text: string;
+  reason: string | null;
 };
 
 /** A candidate's statement, with the chat it was decided in. */
@@ -28,11 +30,12 @@ const text = (r: Row): CandidateText => ({
   nodeId: `${CANDIDATE_ID}${r.id}`,
   scope: r.scope_type === "global" ? "global" : `${r.scope_type}:${r.scope_id}`,
   status: r.decision,
-  text: r.text,
+  // The reason is read with the statement: the model wrote an archive's (remember.ts).
+  text: r.reason ? `${r.text}\n${r.reason}` : r.text,
   chatKey: r.chat_key,
 });
 
-const COLUMNS = "id, chat_key, scope_type, scope_id, decision, text";
+const COLUMNS = "id, chat_key, scope_type, scope_id, decision, text, reason";
 
 /** The row ids of `ids` that name a candidate; other ids are left out. */
 function rowIds(ids: readonly string[]): number[] {

@@ -7,6 +7,7 @@
 
 import type { Logger } from "../kernel/logger";
 import { err, ok, type Result } from "../kernel/result";
+import { maskSensitiveDataInMessage } from "../privacy/credentials";
 import { restatedTargets } from "./decay";
 import {
   clampImportance,
@@ -238,7 +239,9 @@ function archiveCandidate(
     sensitivitySource: item.sensitivitySource,
     importance: item.importance,
     decision: "archive",
-    reason: req.reason,
+    // The model writes the reason, and may quote what a detector missed on the way in: it is
+    // stored as a message would be.
+    reason: maskSensitiveDataInMessage(req.reason),
     nodeId: null,
     targetNodeId: item.nodeId,
     evidence: { session: req.scopes.session },

@@ -227,6 +227,29 @@ describe("forget", () => {
     ]);
   });
 
+  it("keeps the model's reason for an archive with no credential in it", async ({ expect }) => {
+    const item = memoryItem("chat:qq:private:A", "小明喜欢猫");
+    const store = new InMemoryMemory([item]);
+    // The model writes the reason: it may repeat what a detector missed on the way in, or quote it.
+    const reasons = ["用户说他家 wifi 密码是 Xk7731ab，已经改了", "用户让我忘掉，门禁密码520那条也别提"];
+    for (const [i, reason] of reasons.entries()) {
+      store.items.splice(0, 1, { ...item, status: "active" });
+      const done = await forget(store, {
+        scopes: { session: "qq:private:A", identity: null },
+        runId: `turn:e:forget:${i}`,
+        chatKey: "qq:private:A",
+        now: NOW,
+        reason: `memory_forget: ${reason}`,
+        how: "archive",
+        nodeId: item.nodeId,
+      });
+      expect(done.ok).toBe(true);
+    }
+    const kept = store.candidates.map((c) => c.reason ?? "").join("\n");
+    expect(kept).toContain("memory_forget: 用户说他家 wifi 密码是 [已隐藏的凭据]");
+    for (const value of ["Xk7731ab", "520"]) expect(kept).not.toContain(value);
+  });
+
   it("erases, for the person's own /forget, the item and every candidate row that copies its text", async ({
     expect,
   }) => {

@@ -34,13 +34,19 @@ const rowsOf = async (ids: readonly string[]) =>
   ).results.map((r) => r.node_id);
 
 /** A dreaming candidate's row as dreaming records one; returns its id. */
-async function candidateRow(chat: string, text: string, decision: string, nodeId: string | null) {
+async function candidateRow(
+  chat: string,
+  text: string,
+  decision: string,
+  nodeId: string | null,
+  reason: string | null = null,
+) {
   const { meta } = await env.DB.prepare(
     `INSERT INTO memory_candidates (run_id, chat_key, origin, kind, text, scope_type, scope_id, sensitivity,
        sensitivity_source, importance, decision, reason, node_id, target_node_id, evidence, created_at)
-     VALUES (?1, ?2, 'dream', 'fact', ?3, 'chat', ?2, 'public', 'default', 0.5, ?4, NULL, ?5, NULL, '{}', 1)`,
+     VALUES (?1, ?2, 'dream', 'fact', ?3, 'chat', ?2, 'public', 'default', 0.5, ?4, ?6, ?5, NULL, '{}', 1)`,
   )
-    .bind(`run-${crypto.randomUUID()}`, chat, text, decision, nodeId)
+    .bind(`run-${crypto.randomUUID()}`, chat, text, decision, nodeId, reason)
     .run();
   return meta.last_row_id;
 }
@@ -144,11 +150,13 @@ describe("memory that holds a credential as today's detectors read it", () => {
     ])) as [string];
     // Recorded before a detector read their wordings: a decision about no item, and the one
     // that wrote the item.
-    const [rejected, inserted] = [
+    const [rejected, inserted, archived] = [
       await candidateRow(chat, "小王说压缩包打开要输 酸辣土豆丝 别外传", "rejected", null),
       await candidateRow(chat, "群里的 wifi 密码是 kf2026tea", "insert", item),
+      // An archive's reason, written by the model before it was masked (remember.ts).
+      await candidateRow(chat, "小明喜欢猫", "archive", null, "memory_forget: 他说 wifi 密码是 Wq2026pass"),
     ];
-    const values = ["酸辣土豆丝", "kf2026tea"];
+    const values = ["酸辣土豆丝", "kf2026tea", "Wq2026pass"];
     const listing = await listed(values);
     expect(listing.find((h) => h.nodeId === `candidate:${rejected}`)).toEqual({
       nodeId: `candidate:${rejected}`,
@@ -160,16 +168,18 @@ describe("memory that holds a credential as today's detectors read it", () => {
     expect(listing.map((h) => h.nodeId)).toEqual(expect.arrayContaining([item, `candidate:${inserted}`]));
     const audits = await auditCount("candidate.withhold");
     // Named before the item: the item's erasure takes its candidate, whatever the order.
-    const ids = [`candidate:${inserted}`, `candidate:${rejected}`, item];
+    expect(listing.map((h) => h.nodeId)).toContain(`candidate:${archived}`);
+    const ids = [`candidate:${inserted}`, `candidate:${rejected}`, `candidate:${archived}`, item];
     expect(await (await erase(ids)).json()).toEqual({ erased: ids });
-    expect(await auditCount("candidate.withhold")).toBe(audits + 1);
+    expect(await auditCount("candidate.withhold")).toBe(audits + 2);
     const rows = await env.DB.prepare(
-      "SELECT id, text, decision, reason FROM memory_candidates WHERE id IN (?1, ?2) ORDER BY id",
+      "SELECT id, text, decision, reason FROM memory_candidates WHERE id IN (?1, ?2, ?3) ORDER BY id",
     )
-      .bind(rejected, inserted)
+      .bind(rejected, inserted, archived)
       .all();
     expect(rows.results).toEqual([
       { id: rejected, text: "[credential withheld]", decision: "rejected", reason: "credential" },
+      { id: archived, text: "[credential withheld]", decision: "archive", reason: "credential" },
     ]);
     expect(await storedAnywhere(values)).toEqual([]);
     expect((await erase([`candidate:${rejected}`])).status).toBe(400);
