@@ -26,7 +26,19 @@ const LEAD_INS = [
   "哈哈\n话说，",
 ];
 const JOINS = ["。", "\n", "！"];
-const LEADS = ["对了，", "话说，", "嗯，", "哈哈，"];
+// Lead-ins longer than the four characters cut off: what a longer bound would win (experiment
+// 0740 tried six: the first five were written with it, the next seven after it).
+const LONGER = ["我跟你说啊，", "悄悄告诉你，", "顺便提一句，", "差点忘了说，", "今天天气不错，"];
+const LATER = [
+  "说正经的哈，",
+  "我想起来了，",
+  "不好意思哈，",
+  "你们记一下，",
+  "刚才忘说了，",
+  "等下要用的，",
+  "我跟你们说一下哈，",
+];
+const LEADS = ["对了，", "话说，", "嗯，", "哈哈，", "今天天气不错，", "我跟你说啊，"];
 
 export function sentencesBeforeValues(detectors, sets) {
   const rows = READ.map((f) => path.join(root, "tests/fixtures/privacy", f))
@@ -46,6 +58,8 @@ export function sentencesBeforeValues(detectors, sets) {
       `  ${label.padEnd(20)} gone alone ${alone.length}; kept after ${keptAfter(BEFORE).join(", ")}`,
     );
     console.log(`  ${"".padEnd(20)} lead-ins not tuned on: ${keptAfter(LEAD_INS).join(", ")}`);
+    console.log(`  ${"".padEnd(20)} longer: ${keptAfter(LONGER).join(", ")}`);
+    console.log(`  ${"".padEnd(20)} later: ${keptAfter(LATER).join(", ")}`);
   }
   console.log(
     `\nordinary Chinese chat joined in pairs, and each message after ${LEADS.map((l) => JSON.stringify(l)).join(" / ")}: messages changed`,
