@@ -192,11 +192,14 @@ function messageParts(text: string): (readonly [number, number])[] {
 function sentenceCandidates(text: string): HanCandidate[] {
   const parts = messageParts(text);
   if (parts.length < 2) return [];
-  return parts.flatMap(([start, end]) =>
-    hanValueCandidates(text.slice(start, end)).map((c) => ({
-      ...c,
-      start: c.start + start,
-      end: c.end + start,
-    })),
-  );
+  // A sentence that is the whole message (one with a lead-in) was read whole already.
+  return parts
+    .filter(([start, end]) => start > 0 || end < text.length)
+    .flatMap(([start, end]) =>
+      hanValueCandidates(text.slice(start, end)).map((c) => ({
+        ...c,
+        start: c.start + start,
+        end: c.end + start,
+      })),
+    );
 }
