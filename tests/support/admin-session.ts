@@ -33,17 +33,19 @@ export async function session(now = Date.now()) {
 
 /**
  * A dashboard page as a logged-in browser asks for it: GET, or POST of `form` with the session's
- * CSRF token (left out with `csrf: false`, as a forged form would be). `cookie` is sent besides
- * the session's. Redirects are returned, not followed.
+ * CSRF token (left out with `csrf: false`, as a forged form would be). `form` as pairs sends a
+ * field more than once, as ticked boxes of one name are. `cookie` is sent besides the session's.
+ * Redirects are returned, not followed.
  */
 export async function dashboardPage(
   path: string,
-  form?: Record<string, string>,
+  form?: Record<string, string> | readonly (readonly [string, string])[],
   options: { csrf?: boolean; cookie?: string } = {},
 ) {
   const s = await session();
+  const fields = form === undefined ? [] : Array.isArray(form) ? form : Object.entries(form);
   const body = form
-    ? new URLSearchParams({ ...(options.csrf === false ? {} : { _csrf: s.csrf }), ...form }).toString()
+    ? new URLSearchParams([...(options.csrf === false ? [] : [["_csrf", s.csrf]]), ...fields]).toString()
     : undefined;
   return exports.default.fetch(
     new Request(`${ORIGIN}${path}`, {

@@ -1,4 +1,4 @@
-/** Reads a memory item's row straight from D1 by a piece of its text (integration tests). */
+/** Reads memory rows straight from D1: by a piece of their text, or which ids are still stored (integration tests). */
 import { env } from "cloudflare:workers";
 
 export type MemoryRow = { node_id: string; status: string; sensitivity: string; scope: string };
@@ -13,3 +13,11 @@ export async function memoryRowHolding(fragment: string): Promise<MemoryRow> {
   if (!row) throw new Error(`no memory row holds ${fragment}`);
   return row;
 }
+
+/** Which of `ids` name a node still stored, in storage order. */
+export const nodesStored = async (ids: readonly string[]) =>
+  (
+    await env.DB.prepare(`SELECT node_id FROM nodes WHERE node_id IN (${ids.map(() => "?").join(",")})`)
+      .bind(...ids)
+      .all<{ node_id: string }>()
+  ).results.map((r) => r.node_id);

@@ -1,9 +1,9 @@
 /**
  * Seeds for the privacy tests: message-log lines written through the production record builder
- * and log writer, and daily summary nodes as the cron writes them. Integration tests only.
+ * and log writer, daily summary nodes as the cron writes them, and dreaming candidates' rows.
+ * Integration tests only.
  */
 import { env } from "cloudflare:workers";
-import { openDatabase } from "@src/adapters/d1/database";
 import { inboundRecord } from "@src/domain/history/message-record";
 import { indexText } from "@src/domain/text/search-tokens";
 import { messageEvent } from "../fakes/inbound";
@@ -72,4 +72,22 @@ export async function summary(
     )
     .run();
   return nodeId;
+}
+
+/** A dreaming candidate's row as dreaming records one; returns its id. */
+export async function candidateRow(
+  chat: string,
+  text: string,
+  decision: string,
+  nodeId: string | null,
+  reason: string | null = null,
+) {
+  const { meta } = await env.DB.prepare(
+    `INSERT INTO memory_candidates (run_id, chat_key, origin, kind, text, scope_type, scope_id, sensitivity,
+       sensitivity_source, importance, decision, reason, node_id, target_node_id, evidence, created_at)
+     VALUES (?1, ?2, 'dream', 'fact', ?3, 'chat', ?2, 'public', 'default', 0.5, ?4, ?6, ?5, NULL, '{}', 1)`,
+  )
+    .bind(`run-${crypto.randomUUID()}`, chat, text, decision, nodeId, reason)
+    .run();
+  return meta.last_row_id;
 }

@@ -7,18 +7,10 @@
  *   until `done`.
  */
 import { Hono } from "hono";
-import { z } from "zod";
+import { StepBody } from "../admin-input/credential-input";
 import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
 import { jsonBody } from "../json-body";
-
-const StepBody = z
-  .object({
-    mask: z.boolean().optional(),
-    cursor: z.string().min(1).max(400).optional(),
-    maxMs: z.number().int().min(100).max(25_000).optional(),
-  })
-  .strict();
 
 export const logCredentialsRoutes = new Hono<AppEnv>().post("/step", jsonBody(StepBody), async (c) => {
   const { mask, cursor, maxMs } = c.req.valid("json");

@@ -9,6 +9,7 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { EraseBody, HeldQuery, heldId } from "../admin-input/credential-input";
 import {
   MemoryAddBody,
   MemoryEditBody,
@@ -22,13 +23,7 @@ import type { AppEnv } from "../app-env";
 import { problem } from "../error-response";
 import { jsonBody } from "../json-body";
 
-const id = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, "must be a memory item id");
-
-/** A page of memory items read for credentials (GET /api/memory/credentials). */
-const HeldQuery = z.object({ ...page }).strict();
-
-/** Items to erase because they hold a credential: each must (POST /api/memory/credentials/erase). */
-const EraseBody = z.object({ ids: z.array(id).min(1).max(100) }).strict();
+const id = heldId;
 
 /** Forgetting deletes for good: the caller repeats the id to confirm. */
 const ForgetBody = z.object({ confirm: z.string().max(128) }).strict();

@@ -3,15 +3,13 @@
 // before a detector read their wording — into a chat object's own log and into D1's, unmasked —
 // and the sweep is driven step by step through the admin API, as the CLI does.
 // Own file: it counts every log row and audit row, which every test of a file shares.
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import type { MessageRecord } from "@src/domain/history/message-record";
-import type { ChatSession } from "@src/durable-objects/chat-session";
-import { LocalLog } from "@src/durable-objects/local-log";
 import { describe, it } from "vitest";
 import { adminApi, auditCount, withoutAdmin } from "../../support/admin-api";
+import { logInD1, logInObject } from "../../support/log-rows";
 import { loggedBefore } from "../../support/logged-before";
 import { uid } from "../../support/memory";
+import { registerChat } from "../../support/sessions";
 import { storedAnywhere } from "../../support/stored-anywhere";
 
 type Step = {
@@ -28,45 +26,6 @@ const HAN = "酸辣土豆丝";
 const LETTERS = "Bj_2019cls";
 
 const record = loggedBefore;
-
-async function registerChat(chatKey: string) {
-  const [channel, type, id] = chatKey.split(":");
-  await env.DB.prepare(
-    "INSERT INTO chats (chat_key, channel, target_type, target_id, first_seen, last_seen) VALUES (?, ?, ?, ?, 1, 1)",
-  )
-    .bind(chatKey, channel, type, id)
-    .run();
-}
-
-/** Rows written straight into the chat object's log, as they were logged before. */
-const logInObject = (chatKey: string, rows: readonly MessageRecord[]) =>
-  runInDurableObject(env.CHAT_SESSION.getByName(chatKey), (_o: ChatSession, state) => {
-    const log = new LocalLog(state.storage.sql);
-    for (const r of rows) log.append(r);
-  });
-
-/** Rows written straight into D1's log (the writers of today would mask them). */
-async function logInD1(rows: readonly MessageRecord[]) {
-  for (const r of rows)
-    await env.DB.prepare(
-      `INSERT INTO messages (transport, chat_key, message_id, ts, user_id, account_key, nick, text, tokens, raw_json, direction)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-      .bind(
-        r.transport,
-        r.chatKey,
-        r.messageId,
-        r.ts,
-        r.userId,
-        r.accountKey,
-        r.nick,
-        r.text,
-        r.tokens,
-        r.rawJson,
-        r.direction,
-      )
-      .run();
-}
 
 const step = (body: unknown) => adminApi("/log-credentials/step", { method: "POST", body });
 

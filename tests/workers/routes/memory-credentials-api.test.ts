@@ -6,7 +6,8 @@ import { CREDENTIAL_MASK } from "@src/domain/privacy/credentials";
 import { describe, it } from "vitest";
 import { adminApi, auditCount } from "../../support/admin-api";
 import { newMemory, seedMemory, uid } from "../../support/memory";
-import { summary } from "../../support/private-material";
+import { nodesStored } from "../../support/memory-row";
+import { candidateRow, summary } from "../../support/private-material";
 import { storedAnywhere } from "../../support/stored-anywhere";
 
 type Held = { nodeId: string; scope: string; kind: string; status: string; masked: string | null };
@@ -24,31 +25,6 @@ async function listed(values: readonly string[]): Promise<Held[]> {
     offset = body.nextOffset;
   }
   return held;
-}
-
-const rowsOf = async (ids: readonly string[]) =>
-  (
-    await env.DB.prepare(`SELECT node_id FROM nodes WHERE node_id IN (${ids.map(() => "?").join(",")})`)
-      .bind(...ids)
-      .all<{ node_id: string }>()
-  ).results.map((r) => r.node_id);
-
-/** A dreaming candidate's row as dreaming records one; returns its id. */
-async function candidateRow(
-  chat: string,
-  text: string,
-  decision: string,
-  nodeId: string | null,
-  reason: string | null = null,
-) {
-  const { meta } = await env.DB.prepare(
-    `INSERT INTO memory_candidates (run_id, chat_key, origin, kind, text, scope_type, scope_id, sensitivity,
-       sensitivity_source, importance, decision, reason, node_id, target_node_id, evidence, created_at)
-     VALUES (?1, ?2, 'dream', 'fact', ?3, 'chat', ?2, 'public', 'default', 0.5, ?4, ?6, ?5, NULL, '{}', 1)`,
-  )
-    .bind(`run-${crypto.randomUUID()}`, chat, text, decision, nodeId, reason)
-    .run();
-  return meta.last_row_id;
 }
 
 const erase = (ids: unknown) => adminApi("/memory/credentials/erase", { method: "POST", body: { ids } });
@@ -87,13 +63,13 @@ describe("memory that holds a credential as today's detectors read it", () => {
         reason: expect.stringContaining(ids[1] as string),
       });
     }
-    expect(await rowsOf([inWords, inLetters, plain])).toHaveLength(3);
+    expect(await nodesStored([inWords, inLetters, plain])).toHaveLength(3);
     expect(await auditCount("memory.forget")).toBe(audits);
 
     const done = await erase([inWords, inLetters]);
     expect(done.status).toBe(200);
     expect(await done.json()).toEqual({ erased: [inWords, inLetters] });
-    expect(await rowsOf([inWords, inLetters, plain])).toEqual([plain]);
+    expect(await nodesStored([inWords, inLetters, plain])).toEqual([plain]);
     expect(await auditCount("memory.forget")).toBe(audits + 2);
     expect(await storedAnywhere(values)).toEqual([]);
   });
@@ -133,7 +109,7 @@ describe("memory that holds a credential as today's detectors read it", () => {
 
     const audits = await auditCount("summary.forget");
     expect(await (await erase([held, item])).json()).toEqual({ erased: [held, item] });
-    expect(await rowsOf([held, plain, item])).toEqual([plain]);
+    expect(await nodesStored([held, plain, item])).toEqual([plain]);
     expect(await auditCount("summary.forget")).toBe(audits + 1);
     const day = await env.DB.prepare("SELECT count(*) AS n FROM summary_days WHERE node_id = ?1")
       .bind(held)
