@@ -9,6 +9,7 @@ import { chromium } from "playwright-core";
 import { effectiveDevVars, root } from "../../scripts/lib/dev-vars.mjs";
 import { applyLocalMigrations, LOCAL_MODE_VARS, startWranglerDev } from "../../scripts/lib/wrangler.mjs";
 import { sessionsSteps } from "./sessions-steps.mjs";
+import { credentialsSteps } from "./steps/credentials.mjs";
 import { claimSteps, memoryAddMoveSteps } from "./steps/first-day.mjs";
 import { forgetPersonBackfillSteps } from "./steps/forget-person-backfill.mjs";
 import { knowledgeIdentityMigrationsSteps } from "./steps/knowledge-identity-migrations.mjs";
@@ -327,6 +328,7 @@ try {
   });
 
   await knowledgeIdentityMigrationsSteps({ page, base, run, group, state, step, assert, shot });
+  await credentialsSteps({ page, base, run, group, state, step, assert, shot });
   await forgetPersonBackfillSteps({ page, base, token, run, state, step, assert, shot });
   await memoryAddMoveSteps({ page, base, token, run, group, step, assert, shot });
 

@@ -9,6 +9,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { auditPageRoutes } from "./audit-page.routes";
 import { chatsPageRoutes } from "./chats-page.routes";
+import { credentialsPageRoutes } from "./credentials-page.routes";
 import { identityPageRoutes } from "./identity-page.routes";
 import { knowledgePageRoutes, uploadScript } from "./knowledge-page.routes";
 import { memoryPageRoutes } from "./memory-page.routes";
@@ -23,6 +24,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
   .route("/knowledge", knowledgePageRoutes)
   .get("/upload.js", uploadScript)
   .route("/migrations", migrationsPageRoutes)
+  .route("/credentials", credentialsPageRoutes)
   .route("/sessions", sessionsDashboardRoutes)
   .route("/", ownerPageRoutes)
   .route("/", overviewPageRoutes)

@@ -14,6 +14,7 @@ export const PAGES: readonly { path: string; title: MessageKey }[] = [
   { path: "/admin/sessions", title: "nav.sessions" },
   { path: "/admin/settings", title: "nav.settings" },
   { path: "/admin/migrations", title: "nav.migrations" },
+  { path: "/admin/credentials", title: "nav.credentials" },
   { path: "/admin/audit", title: "nav.audit" },
 ];
 
