@@ -60,12 +60,17 @@ export async function deleteNodes(
   let edges = 0;
   const nodeIds: string[] = [];
   const hashes = new Set<string>();
+  let embeddingsBefore = 0;
   for (;;) {
     const { results } = await db
       .prepare(`SELECT node_id, node_type, content_hash FROM nodes WHERE ${where} LIMIT ${CHUNK}`)
       .bind(...binds)
       .all<{ node_id: string; node_type: string; content_hash: string }>();
     if (results.length === 0) break;
+    // Counted before the delete: a memory item's or summary's embedding leaves with its last node
+    // (migration 0510), so a count taken after would miss it.
+    const unseen = [...new Set(results.map((r) => r.content_hash).filter((h) => !hashes.has(h)))];
+    embeddingsBefore += await countEmbeddings(db, unseen);
     for (const r of results) {
       nodeIds.push(r.node_id);
       hashes.add(r.content_hash);
@@ -93,7 +98,6 @@ export async function deleteNodes(
   let embeddings = 0;
   if (nodeIds.length > 0) {
     const hashList = [...hashes];
-    const before = await countEmbeddings(db, hashList);
     for (const chunk of jsonChunks(nodeIds)) {
       const r = await db
         .prepare("DELETE FROM vector_sync WHERE node_id IN (SELECT value FROM json_each(?1))")
@@ -102,7 +106,7 @@ export async function deleteNodes(
       vectors += r.meta.changes ?? 0;
     }
     await afterRemoval({ nodeIds, hashes: hashList });
-    embeddings = before - (await countEmbeddings(db, hashList));
+    embeddings = embeddingsBefore - (await countEmbeddings(db, hashList));
   }
   return { total: nodeIds.length, byType, edges, vectors, embeddings };
 }
