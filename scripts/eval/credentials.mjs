@@ -128,6 +128,7 @@ export const READ_SETS = [
   ...["a", "b", "c", "d", "e"].map((x) => `credentials-read-han-${x}.jsonl`),
   "credentials-read-security-5.jsonl",
   "credentials-read-han-f.jsonl",
+  "credentials-read-verbs.jsonl",
 ];
 
 /**
@@ -161,6 +162,7 @@ function heldBack(detectors) {
     "credentials-held-back-han-g.jsonl",
     "credentials-held-back-han-h.jsonl",
     "credentials-held-back-documents.jsonl",
+    "credentials-held-back-verbs.jsonl",
   ]) {
     const file = path.join(root, "tests/fixtures/privacy", name);
     if (existsSync(file)) heldBackSet(file, detectors);

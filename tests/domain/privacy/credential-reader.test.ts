@@ -31,6 +31,11 @@ const UNRULED = [
   ["小区门禁 App 里我设的 Hm2023@home", "Hm2023@home"],
   // A passport number without the word; written before the reader learned the read sets (decision 0930).
   ["机票乘机人用我这本 G39182746 别填错", "G39182746"],
+  // Only a verb and the thing it opens beside the value; written after the reader learned the
+  // read set of such values and never read by it (decision 1050). The first was kept before.
+  ["记住：老家那台路由器后台登录用 Rt_honghu88", "Rt_honghu88"],
+  ["我妈那台平板 解锁输 Mm19700315 她老忘", "Mm19700315"],
+  ["表哥的 steam 上号用 Bg_steam2077 打完记得下", "Bg_steam2077"],
 ] as const;
 
 describe("the trained reader of credential values", () => {
@@ -53,6 +58,9 @@ describe("the trained reader of credential values", () => {
       "报错 0x80070005 咋整",
       "I think the password policy is too strict",
       "my wifi name is TP-LINK_5G_AB12",
+      "登录用 GitHub 账号就行",
+      "开机一直按 F12 进启动菜单",
+      "路由器后台地址是 192.168.31.1 你自己登",
     ])
       expect(maskSensitiveDataInMessage(said), said).toBe(said);
   });
