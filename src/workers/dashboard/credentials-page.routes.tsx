@@ -2,9 +2,9 @@
  * The Credentials page's routes (credentials-page.tsx), through the request's memory and
  * credential-sweep services, the same ones `/api/memory/credentials`, `/api/log-credentials`
  * and `akasha memory|log credentials` use. A page reads memory from `?from=` up to a budget; an
- * erasure takes the ticked ids only when "确定" is ticked and every id holds a credential; a log
- * run steps until done or its time is spent, and a 继续 form carries the cursor on. A refusal
- * answers 400 with the page and the reason, having changed nothing.
+ * erasure takes the ticked ids only when "确定" is ticked and every id holds a credential; a press
+ * of 检查 or 遮盖 runs one step of the log sweep, and a 继续 form carries its cursor and counts on.
+ * A refusal answers 400 with the page and the reason, having changed nothing.
  */
 import { type Context, Hono } from "hono";
 import type { SweepStepReport } from "../../composition/request/credential-sweep-service";
@@ -20,9 +20,11 @@ import { render } from "./page-render";
 /** Items read a call, and at most a page; fewer than the ids one erasure takes, found or not. */
 const SCAN_CALL = 50;
 const SCAN_BUDGET = 2_000;
-/** A log run's time on this page, in steps of at most `STEP_MS` each, as the API's default step. */
-const LOG_BUDGET_MS = 20_000;
-const STEP_MS = 10_000;
+/**
+ * A log run's time on this page: one step of the sweep a request, since a step is bounded in the
+ * calls it makes as well, and a request's subrequests are counted (credential-sweep-service.ts).
+ */
+const STEP_MS = 20_000;
 
 /** Memory from `from` on, call by call, until the budget or a screenful of findings. */
 async function scanMemory(c: Context<AppEnv>, from: number): Promise<MemoryScan> {
@@ -106,8 +108,8 @@ const added = (a: LogTotals, s: SweepStepReport): LogTotals => ({
 });
 
 /**
- * Steps of the log sweep from the form's cursor until done or the page's time is spent, the
- * chats whose object failed gathered over the steps.
+ * One step of the log sweep from the form's cursor (from the start without one), its counts added
+ * to those the form carried; a 继续 form goes on where it stopped.
  */
 async function runLog(c: Context<AppEnv>) {
   const t = c.get("i18n").t;
@@ -118,21 +120,9 @@ async function runLog(c: Context<AppEnv>) {
   const { mode, sure, cursor, ...carried } = form.value;
   const mask = mode === "mask";
   if (mask && sure !== "yes") return credentialsPage(c, { error: t("credentials.tickSureMask") }, 400);
-  const sweep = c.get("services").credentialSweep;
-  const deadline = Date.now() + LOG_BUDGET_MS;
-  let totals: LogTotals = carried;
-  const unswept: SweepStepReport["unswept"][number][] = [];
-  for (let at = cursor ?? null; ; ) {
-    const maxMs = Math.max(100, Math.min(STEP_MS, deadline - Date.now()));
-    const step = await sweep.step({ mask, cursor: at, maxMs });
-    if (!step.ok)
-      return credentialsPage(c, { error: t("credentials.badCursor", { reason: step.error }) }, 400);
-    totals = added(totals, step.value);
-    unswept.push(...step.value.unswept);
-    if (step.value.done || Date.now() >= deadline)
-      return credentialsPage(c, { run: { mask, totals, last: { ...step.value, unswept } } });
-    at = step.value.cursor;
-  }
+  const step = await c.get("services").credentialSweep.step({ mask, cursor: cursor ?? null, maxMs: STEP_MS });
+  if (!step.ok) return credentialsPage(c, { error: t("credentials.badCursor", { reason: step.error }) }, 400);
+  return credentialsPage(c, { run: { mask, totals: added(carried, step.value), last: step.value } });
 }
 
 export const credentialsPageRoutes = new Hono<AppEnv>()
