@@ -90,12 +90,14 @@ function MemorySection(props: { scan: MemoryScan; csrf: string | null }) {
       <p class="muted">
         {scan.total === 0
           ? t("credentials.nothingToRead")
-          : t("credentials.scanned", {
-              first: Math.min(scan.from + 1, scan.total),
-              last: scan.from + scan.scanned,
-              total: scan.total,
-              n: scan.held.length,
-            })}
+          : scan.scanned === 0
+            ? t("credentials.pastEnd", { from: scan.from + 1, total: scan.total })
+            : t("credentials.scanned", {
+                first: Math.min(scan.from + 1, scan.total),
+                last: scan.from + scan.scanned,
+                total: scan.total,
+                n: scan.held.length,
+              })}
       </p>
       <form method="post" action="/admin/credentials/erase">
         <Csrf csrf={props.csrf} />

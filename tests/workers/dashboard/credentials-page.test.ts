@@ -74,6 +74,9 @@ describe("the Credentials page", () => {
       await dashboardPage("/admin/credentials?from=0", undefined, { cookie: "akasha_lang=en" }),
     );
     expect(en).toContain("<h1>Credentials</h1>");
+    const past = await html(await dashboardPage("/admin/credentials?from=1000000"));
+    expect(past).toContain("从第 1000001 条起已经没有内容了");
+    expect(past).not.toContain('name="id"');
     const bad = await dashboardPage("/admin/credentials?from=-3");
     expect(bad.status).toBe(400);
     expect(await html(bad)).toContain('role="alert"');

@@ -647,4 +647,5 @@ export const en: Record<MessageKey, string> = {
   "credentials.continue": "Continue",
   "credentials.unswept":
     "{n} chat object(s) did not answer and were not read (a new run reads them again; masked rows read as clean):",
+  "credentials.pastEnd": "Nothing from {from} on: there are {total}.",
 };

@@ -624,6 +624,7 @@ export const zhCN = {
   "credentials.logPartial": "还没有读完（已读完 {before}/{chats} 个会话）。点“继续”从停下的地方接着读。",
   "credentials.continue": "继续",
   "credentials.unswept": "{n} 个会话的对象没有响应，未读取（重新运行会再读一遍，已遮盖的记录读来是干净的）：",
+  "credentials.pastEnd": "从第 {from} 条起已经没有内容了（共 {total} 条）。",
 } as const;
 
 export type MessageKey = keyof typeof zhCN;
