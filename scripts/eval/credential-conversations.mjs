@@ -19,6 +19,10 @@ const SETS = [
   ["held back, never tuned on", "credentials-held-back-named-2.jsonl"],
   ["held back, never tuned on", "credentials-held-back-named-3.jsonl"],
   ["read after it was measured", "credentials-read-named.jsonl"],
+  // A secret told of first and sent bare later by its teller (decision 1060): one set read while
+  // the rule was written, the other held back.
+  ["read while its rule was written", "credentials-read-said-earlier.jsonl"],
+  ["held back, never tuned on", "credentials-held-back-said-earlier.jsonl"],
 ];
 
 export function conversationSets(detectors) {

@@ -16,6 +16,7 @@ import { answeredValue, askedCuesAfter, asksForCredential, messagesLeftToAnswer 
 import { answeredInWords, wordsCuesAfter } from "./asked-in-words";
 import { correctedValue } from "./corrected-credential";
 import { announcesCredential, bareValue } from "./credential-phrases";
+import { tellsOfANewSecret } from "./credential-told-change";
 import { valueAlone } from "./credential-value-alone";
 import { CREDENTIAL_MASK } from "./credentials";
 
@@ -31,6 +32,11 @@ export type CredentialCues = Readonly<Record<string, number>>;
 const WAITED = "|waited";
 /** `account|gave` → when that sender's last message held a masked value, which the next may correct. */
 const GAVE = "|gave";
+/**
+ * `account|told` → when that sender's last message told of a new secret without giving it
+ * ("路由器后台我重新设了", credential-told-change.ts): their next message may be the bare value.
+ */
+const TOLD = "|told";
 
 /** A message that only says the value is coming: "等一下我找找", "稍等", "hold on". */
 const WAIT =
@@ -46,13 +52,21 @@ export function applyCredentialCues(
   const message = event.message;
   const live = Object.fromEntries(Object.entries(cues).filter(([, at]) => now - at <= CUE_WINDOW_MS));
   if (event.kind !== "message" || !message || !account) return { event, cues: live };
-  const { [account]: announced, [account + WAITED]: waited, [account + GAVE]: gave, ...chat } = live;
+  const {
+    [account]: announced,
+    [account + WAITED]: waited,
+    [account + GAVE]: gave,
+    [account + TOLD]: told,
+    ...chat
+  } = live;
   const own =
     announced !== undefined
       ? (bareValue(message.text) ?? valueAlone(message.text))
       : gave !== undefined
         ? correctedValue(message.text)
-        : null;
+        : told !== undefined
+          ? bareValue(message.text)
+          : null;
   // Anyone's answer to a password asked for in the chat (asked-credential.ts), or in words
   // (asked-in-words.ts).
   const answer = own === null && messagesLeftToAnswer(chat) !== null ? answeredValue(message.text) : null;
@@ -74,6 +88,8 @@ export function applyCredentialCues(
   if (announced !== undefined && value === null && waited === undefined && WAIT.test(message.text.trim())) {
     return { event: masked, cues: { ...others, [account]: announced, [account + WAITED]: now } };
   }
+  if (value === null && tellsOfANewSecret(masked.message?.text ?? ""))
+    return { event: masked, cues: { ...others, [account + TOLD]: now } };
   return { event: masked, cues: others };
 }
 
