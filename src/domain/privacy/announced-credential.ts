@@ -16,7 +16,7 @@ import { answeredValue, askedCuesAfter, asksForCredential, messagesLeftToAnswer 
 import { answeredInWords, wordsCuesAfter } from "./asked-in-words";
 import { correctedValue } from "./corrected-credential";
 import { announcesCredential, bareValue } from "./credential-phrases";
-import { tellsOfANewSecret } from "./credential-told-change";
+import { tellsOfANewSecret, toldValue } from "./credential-told-change";
 import { valueAlone } from "./credential-value-alone";
 import { CREDENTIAL_MASK } from "./credentials";
 
@@ -65,7 +65,7 @@ export function applyCredentialCues(
       : gave !== undefined
         ? correctedValue(message.text)
         : told !== undefined
-          ? bareValue(message.text)
+          ? toldValue(message.text)
           : null;
   // Anyone's answer to a password asked for in the chat (asked-credential.ts), or in words
   // (asked-in-words.ts).

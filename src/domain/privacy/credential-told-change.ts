@@ -6,7 +6,7 @@
  * (announced-credential.ts; docs/decisions/1060-a-secret-told-of-before-it-is-sent.md).
  */
 import { detectionText } from "../text/detection-text";
-import { CODE_ZH, KEY_ZH, PASSWORD_ZH } from "./credential-phrases";
+import { bareValue, CODE_ZH, KEY_ZH, PASSWORD_ZH } from "./credential-phrases";
 
 /** What a secret opens or is: a password's words, a login, a lock, a wifi, an archive, an account. */
 const THING = String.raw`(?:${PASSWORD_ZH}|${CODE_ZH}|${KEY_ZH}|暗号|登录|登陆|开机|锁屏|解锁|开锁|wi-?fi|无线网|后台|锁(?!屏)|保险柜|保险箱|压缩包|网盘|账号|帐号)`;
@@ -34,4 +34,15 @@ export function tellsOfANewSecret(text: string): boolean {
     if (m && !VALUE_AFTER.test(read.slice(m.index + m[0].length))) return true;
   }
   return false;
+}
+
+/**
+ * The teller's next message as the value, when it is one token that reads as one: with a digit, or
+ * of eight characters or more, and not a laugh or a cheer repeated ("hhh", "666", "2333", "lol").
+ * After a statement with no "是", the next message is as often chatter.
+ */
+export function toldValue(text: string): string | null {
+  const value = bareValue(text);
+  if (value === null || /^(.{1,2})\1+$/iu.test(value) || /^23{2,}$/u.test(value)) return null;
+  return /\d/u.test(value) || value.length >= 8 ? value : null;
 }

@@ -60,6 +60,17 @@ describe("a secret told of in one message and sent bare in a later one", () => {
     ).toEqual(["家里的wifi我改过了", "Wf_0809home"]);
   });
 
+  it("leaves the teller's laugh or cheer after a telling alone", ({ expect }) => {
+    for (const chatter of ["hhh", "666", "2333", "lol", "haha", "yyds"])
+      expect(
+        stored([
+          ["U1", "那个资料压缩包我加密了"],
+          ["U1", chatter],
+        ])[1],
+        chatter,
+      ).toBe(chatter);
+  });
+
   it("lets the cue lapse after the window", ({ expect }) => {
     let cues: CredentialCues = {};
     cues = applyCredentialCues(
