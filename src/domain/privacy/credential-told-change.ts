@@ -3,7 +3,8 @@
  * "平板的锁屏我换了", "那个压缩包我加密了". People send the value next, often after others have
  * spoken, with nothing around it; alone it is a bare token no rule reads as a password. The chat
  * object keeps a cue for the teller's next message, which is masked when it is one ASCII token
- * (announced-credential.ts; docs/decisions/1060-a-secret-told-of-before-it-is-sent.md).
+ * that reads as a value (`toldValue`; announced-credential.ts;
+ * docs/decisions/1060-a-secret-told-of-before-it-is-sent.md).
  */
 import { detectionText } from "../text/detection-text";
 import { bareValue, CODE_ZH, KEY_ZH, PASSWORD_ZH } from "./credential-phrases";
