@@ -11,8 +11,8 @@ import { bareValue, CODE_ZH, KEY_ZH, PASSWORD_ZH } from "./credential-phrases";
 
 /** What a secret opens or is: a password's words, a login, a lock, a wifi, an archive, an account. */
 const THING = String.raw`(?:${PASSWORD_ZH}|${CODE_ZH}|${KEY_ZH}|暗号|登录|登陆|开机|锁屏|解锁|开锁|wi-?fi|无线网|后台|锁(?!屏)|保险柜|保险箱|压缩包|网盘|账号|帐号)`;
-/** The thing's look, name or address, not its secret: "锁屏壁纸", "wifi名字", "后台地址". */
-const NOT_ITS_SECRET = String.raw`(?!\s*(?:的\s*)?(?:壁纸|名|界面|样式|皮肤|主题|头像|昵称|铃声|背景|图|位置|地址|网址|ip))`;
+/** The thing's look, name or address, not its secret: "锁屏壁纸", "鎖屏桌布", "wifi名字", "后台地址". */
+const NOT_ITS_SECRET = String.raw`(?!\s*(?:的\s*)?(?:壁纸|桌布|名|界面|样式|皮肤|主题|头像|昵称|铃声|背景|图|位置|地址|网址|ip))`;
 /** Words of the same clause between the thing and the change: no negation or question. */
 const BETWEEN = String.raw`(?:(?![，。！？；,.!?;\n]|没|不|别|吗|呢|忘)[^\n]){0,12}?`;
 /** Changed, set, reset or locked, done: "改了", "重新设了", "换成数字的了", "加密了", "上了锁". */

@@ -24,9 +24,9 @@ describe("a secret told of in one message and sent bare in a later one", () => {
     expect,
   }) => {
     const tells =
-      "我把老家路由器的后台重新设了|平板的锁屏我换了，小孩老偷玩|公司邮箱的登录刚被强制重置了|那个资料压缩包我加密了|家里的wifi我改过了|保险箱的开箱数字我改了";
+      "我把老家路由器的后台重新设了|平板的锁屏我换了，小孩老偷玩|公司邮箱的登录刚被强制重置了|那个资料压缩包我加密了|家里的wifi我改过了|保险箱的开箱数字我改了|那個資料壓縮包我加密了|路由器後台我重新設了";
     const not =
-      "我把b站昵称改了|wifi 名字我改了 叫 home5g|密码改了吗？|我还没改登录的东西|账号密码忘了怎么办|手机我换了 换成小米了|我换了个头像|锁屏壁纸换了一张猫的|我把路由器密码改成了 Hk7731pp";
+      "我把b站昵称改了|wifi 名字我改了 叫 home5g|密码改了吗？|我还没改登录的东西|账号密码忘了怎么办|手机我换了 换成小米了|我换了个头像|锁屏壁纸换了一张猫的|我把路由器密码改成了 Hk7731pp|鎖屏桌布換了|密碼改了嗎";
     for (const said of tells.split("|")) expect(tellsOfANewSecret(said), said).toBe(true);
     for (const said of not.split("|")) expect(tellsOfANewSecret(said), said).toBe(false);
   });
@@ -58,6 +58,16 @@ describe("a secret told of in one message and sent bare in a later one", () => {
         ["U2", "Wf_0809home"],
       ]),
     ).toEqual(["家里的wifi我改过了", "Wf_0809home"]);
+  });
+
+  it("reads a telling in traditional characters, and the teller's value after it", ({ expect }) => {
+    expect(
+      stored([
+        ["U1", "平板的鎖屏我換了，小孩老偷玩"],
+        ["U2", "換成啥"],
+        ["U1", "Tb@2024kid"],
+      ]),
+    ).toEqual(["平板的鎖屏我換了，小孩老偷玩", "換成啥", CREDENTIAL_MASK]);
   });
 
   it("leaves the teller's laugh or cheer after a telling alone", ({ expect }) => {
